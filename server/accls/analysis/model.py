@@ -1,0 +1,88 @@
+"""Values the analysis produces: dependences, scalar classes and loop facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from accls.frontend import Loop, RedOp, Span
+
+__all__ = [
+    "DepKind",
+    "Dependence",
+    "LoopFacts",
+    "Obstacle",
+    "ScalarClass",
+    "ScalarFact",
+]
+
+
+class DepKind(StrEnum):
+    """The three kinds of data dependence."""
+
+    FLOW = "flow"  # write then read
+    ANTI = "anti"  # read then write
+    OUTPUT = "output"  # write then write
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dependence:
+    """A dependence between two array references, carried by one loop level."""
+
+    array: str
+    kind: DepKind
+    source: Span  # the reference in the earlier iteration
+    sink: Span  # the reference in the later iteration
+    loops: tuple[int, ...]  # ids of the common loops, outermost first
+    direction: tuple[str, ...]  # per common loop: "<", "=", ">" or "*"
+    distance: tuple[int | None, ...]  # per common loop, None when not constant
+    carrier: int | None  # id of the carrying loop; None when loop-independent
+    exact: bool = True  # proved by an exact test, not assumed
+    reason: str = ""  # why it was assumed, when not exact
+
+
+class ScalarClass(StrEnum):
+    """How a scalar must be treated when a loop runs in parallel."""
+
+    PRIVATE = "private"
+    FIRSTPRIVATE = "firstprivate"
+    LASTPRIVATE = "lastprivate"
+    REDUCTION = "reduction"
+    SHARED = "shared"
+    INDUCTION = "induction"  # the loop's own variable
+    CARRIED = "carried"  # a value flows between iterations: not parallel
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScalarFact:
+    """The classification of one scalar in one loop, with its justification."""
+
+    name: str
+    cls: ScalarClass
+    op: RedOp | None = None
+    line: int = 0  # the line that justifies the class
+    why: str = ""
+    declared_inside: bool = False  # private by scope: needs no clause
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Obstacle:
+    """A reason a loop cannot run in parallel: names the line and the variable."""
+
+    code: str  # a stable short code: "dependence", "break", "call", ...
+    line: int
+    message: str
+    variable: str | None = None
+    assumption: bool = False  # lifted by an explicit setting (aliasing)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoopFacts:
+    """What the analysis proved about one loop."""
+
+    loop: Loop
+    parallel: bool
+    obstacles: tuple[Obstacle, ...]
+    scalars: tuple[ScalarFact, ...]
+    dependences: tuple[Dependence, ...]  # carried by this loop
+    assumptions: tuple[str, ...] = ()  # stated assumptions behind `parallel`

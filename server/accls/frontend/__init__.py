@@ -1,0 +1,42 @@
+"""C text to our model; the only package that imports tree-sitter."""
+
+from accls.frontend.model import (
+    AccessKind,
+    Call,
+    Clause,
+    Directive,
+    Exit,
+    ExitKind,
+    Function,
+    Loop,
+    Point,
+    RedOp,
+    Ref,
+    Region,
+    SourceFile,
+    Span,
+    Subscript,
+    Var,
+)
+from accls.frontend.poly import Monomial, Poly
+
+__all__ = [
+    "AccessKind",
+    "Call",
+    "Clause",
+    "Directive",
+    "Exit",
+    "ExitKind",
+    "Function",
+    "Loop",
+    "Monomial",
+    "Point",
+    "Poly",
+    "RedOp",
+    "Ref",
+    "Region",
+    "SourceFile",
+    "Span",
+    "Subscript",
+    "Var",
+]

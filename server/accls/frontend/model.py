@@ -1,0 +1,258 @@
+"""The syntactic model of a C file: loops, references, declarations, pragmas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from accls.frontend.poly import Poly
+
+Point = tuple[int, int]
+"""A (row, byte column) pair, both 0-based, as tree-sitter reports them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of the source: byte offsets plus (row, byte-column) points."""
+
+    start_byte: int
+    end_byte: int
+    start: Point
+    end: Point
+
+    @property
+    def line(self) -> int:
+        """1-based line of the start."""
+        return self.start[0] + 1
+
+    @property
+    def column(self) -> int:
+        """1-based byte column of the start."""
+        return self.start[1] + 1
+
+
+class AccessKind(StrEnum):
+    """How a reference touches its variable."""
+
+    READ = "read"
+    WRITE = "write"
+    UPDATE = "update"  # read-modify-write: `x += e`, `x++`
+
+
+class RedOp(StrEnum):
+    """Reduction operators, spelled as OpenMP and OpenACC spell them."""
+
+    ADD = "+"
+    MUL = "*"
+    MIN = "min"
+    MAX = "max"
+    BAND = "&"
+    BOR = "|"
+    BXOR = "^"
+    LAND = "&&"
+    LOR = "||"
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    """One array subscript: its text and, when it is a polynomial, its value."""
+
+    text: str
+    poly: Poly | None  # None when not a polynomial (calls, division, ...)
+    indirect: bool = False  # reads another array: `a[idx[i]]`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ref:
+    """One reference to a variable inside a loop body, in evaluation order."""
+
+    name: str
+    kind: AccessKind
+    span: Span
+    subscripts: tuple[Subscript, ...] = ()  # empty for a scalar reference
+    reduction: RedOp | None = None  # part of a syntactic reduction pattern
+    guarded: bool = False  # under a condition inside the loop (if, ?:, &&, ||)
+    loops: tuple[int, ...] = ()  # ids of the enclosing loops, outermost first
+    deref: bool = False  # through `*p` or `p->f`: the pointee, not the pointer
+    member: bool = False  # a struct field `s.f` / `s->f` (the base name is kept)
+
+    @property
+    def is_write(self) -> bool:
+        """True for writes and read-modify-writes."""
+        return self.kind is not AccessKind.READ
+
+    @property
+    def is_read(self) -> bool:
+        """True for reads and read-modify-writes."""
+        return self.kind is not AccessKind.WRITE
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A function call inside a loop."""
+
+    name: str
+    span: Span
+
+
+class ExitKind(StrEnum):
+    """Statements that leave a loop early."""
+
+    BREAK = "break"
+    RETURN = "return"
+    GOTO = "goto"
+    EXIT = "exit"  # a call to exit()/abort()
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """An early exit from a loop (a `break` only when it leaves that loop)."""
+
+    kind: ExitKind
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One pragma clause: name and raw argument text (None when it has none)."""
+
+    name: str
+    args: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Directive:
+    """A parsed `#pragma acc|omp ...` line."""
+
+    dialect: str  # "acc" or "omp"
+    name: str  # "parallel loop", "data", "target teams distribute parallel for"
+    clauses: tuple[Clause, ...] = ()
+    text: str = ""
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Region:
+    """An enclosing structured pragma region (data or compute) around a loop."""
+
+    directive: Directive
+    span: Span  # the pragma line through the end of its block
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Var:
+    """A declared variable."""
+
+    name: str
+    type: str  # the base type text, qualifiers stripped: "double", "DATA_TYPE"
+    pointers: int = 0  # `*` count
+    dims: tuple[str | None, ...] = ()  # array extents, None for `[]` or unknown
+    restrict: bool = False
+    const: bool = False
+    scope: str = "local"  # "param", "local" or "global"
+    span: Span | None = None
+    unknown_shape: bool = False  # declared through a macro we could not expand
+    fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
+
+    @property
+    def is_array(self) -> bool:
+        """True for arrays and pointers."""
+        return bool(self.dims) or self.pointers > 0 or self.unknown_shape
+
+    @property
+    def rank(self) -> int:
+        """How many subscripts it takes."""
+        return len(self.dims) + self.pointers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Function:
+    """A function definition with a summary of its side effects."""
+
+    name: str
+    span: Span
+    params: tuple[Var, ...]
+    locals: tuple[Var, ...]
+    writes_nonlocal: tuple[str, ...]  # globals or pointer parameters it writes
+    calls: tuple[str, ...]
+    pragmas: tuple[Directive, ...] = ()  # `acc routine`, `omp declare target`
+
+    def lookup(self, name: str) -> Var | None:
+        """The local or parameter declaration of `name`, if any."""
+        for var in (*self.locals, *self.params):
+            if var.name == name:
+                return var
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Loop:
+    """A `for` loop and everything the analysis needs to know about it."""
+
+    id: int  # the start byte of the `for` statement: unique within a file
+    span: Span  # the whole statement
+    keyword: Span  # the `for` keyword
+    header: Span  # `for (...)`
+    body: Span
+    function: str | None
+    var: str | None  # the induction variable, when there is one
+    var_declared: bool = False  # declared in the initializer: `for (int i = ...)`
+    lower: Poly | None = None
+    lower_text: str = ""
+    upper: Poly | None = None  # the bound as written in the condition
+    upper_text: str = ""
+    cond_op: str | None = None  # "<", "<=", ">", ">=", "!="
+    step: int | None = None  # constant step; None when unknown
+    step_text: str = ""
+    trip_count: str | None = None  # an expression text, None when unknown
+    refs: tuple[Ref, ...] = ()  # references in the header bounds and the body
+    calls: tuple[Call, ...] = ()
+    exits: tuple[Exit, ...] = ()
+    children: tuple[Loop, ...] = ()  # loops nested directly inside
+    pragmas: tuple[Directive, ...] = ()  # pragmas attached directly above
+    regions: tuple[Region, ...] = ()  # enclosing pragma regions, outermost first
+    locals: tuple[Var, ...] = ()  # declared inside the body
+    perfect: bool = False  # the body is exactly one `for` statement
+    live_after: tuple[str, ...] = ()  # scalars read after the loop before a write
+    volatile_bounds: tuple[str, ...] = ()  # names in the bounds written in the body
+
+    @property
+    def line(self) -> int:
+        """1-based line of the `for` keyword."""
+        return self.keyword.line
+
+    @property
+    def column(self) -> int:
+        """1-based column of the `for` keyword."""
+        return self.keyword.column
+
+    def walk(self) -> tuple[Loop, ...]:
+        """This loop and every loop nested inside it, outer first."""
+        out: list[Loop] = [self]
+        for child in self.children:
+            out.extend(child.walk())
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceFile:
+    """Everything the front end extracted from one C file."""
+
+    path: str
+    text: str
+    nests: tuple[Loop, ...]  # outermost loops in source order
+    functions: tuple[Function, ...]
+    globals: tuple[Var, ...]
+    macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
+    errors: tuple[Span, ...]  # regions tree-sitter could not parse
+
+    def function(self, name: str | None) -> Function | None:
+        """The function called `name`, if it is defined in this file."""
+        for fn in self.functions:
+            if fn.name == name:
+                return fn
+        return None
+
+    def loops(self) -> tuple[Loop, ...]:
+        """Every loop in the file, outer first within each nest."""
+        return tuple(loop for nest in self.nests for loop in nest.walk())
