@@ -18,7 +18,9 @@ from accls.frontend.model import (
     Subscript,
     Var,
 )
+from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
+from accls.frontend.pragmas import parse_directive
 
 __all__ = [
     "AccessKind",
@@ -39,4 +41,6 @@ __all__ = [
     "Span",
     "Subscript",
     "Var",
+    "parse_directive",
+    "parse_source",
 ]

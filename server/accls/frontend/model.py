@@ -73,6 +73,10 @@ class Ref:
     reduction: RedOp | None = None  # part of a syntactic reduction pattern
     guarded: bool = False  # under a condition inside the loop (if, ?:, &&, ||)
     loops: tuple[int, ...] = ()  # ids of the enclosing loops, outermost first
+    # Enclosing control constructs in the function, outermost first: loop ids
+    # (>= 0) and conditional branches (< 0). A write covers a later read of the
+    # same iteration when its context is a prefix of the read's.
+    context: tuple[int, ...] = ()
     deref: bool = False  # through `*p` or `p->f`: the pointee, not the pointer
     member: bool = False  # a struct field `s.f` / `s->f` (the base name is kept)
 

@@ -1,0 +1,148 @@
+"""Declarations to Var values, including declarations written through macros."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, span_of
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import Var
+from accls.frontend.tsparser import parse_snippet
+
+__all__ = ["declared_vars", "is_allocation"]
+
+_RESTRICT = frozenset({"restrict", "__restrict", "__restrict__"})
+_ALLOCATORS = frozenset(
+    {"malloc", "calloc", "aligned_alloc", "acc_malloc", "_mm_malloc", "omp_alloc",
+     "omp_target_alloc", "valloc", "memalign"}
+)
+_DROP_WORDS = frozenset(
+    {"const", "volatile", "static", "extern", "register", "inline", "auto"}
+)
+
+
+def _base_type(node: Node) -> str:
+    type_node = node.child_by_field_name("type")
+    if type_node is None:
+        return "int"
+    words = [w for w in node_text(type_node).split() if w not in _DROP_WORDS]
+    return " ".join(words) or "int"
+
+
+def _is_const(node: Node) -> bool:
+    return any(
+        child.type == "type_qualifier" and node_text(child) == "const"
+        for child in node.children
+    )
+
+
+def is_allocation(value: Node | None) -> bool:
+    """True for `malloc(...)`, `(T *)calloc(...)` and friends."""
+    while value is not None and value.type in ("cast_expression", "parenthesized_expression"):
+        value = value.child_by_field_name("value") or (
+            value.named_children[0] if value.named_child_count else None
+        )
+    if value is None or value.type != "call_expression":
+        return False
+    fn = value.child_by_field_name("function")
+    return fn is not None and node_text(fn) in _ALLOCATORS
+
+
+def _macro_var(
+    decl: Node, base: str, scope: str, macros: MacroTable, depth: int
+) -> Var | None:
+    """A variable declared through a function-like macro such as ARRAY_2D(A, N, M)."""
+    inner = decl.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters")
+    if inner is None or params is None or inner.type != "identifier":
+        return None
+    macro = macros.functions.get(node_text(inner))
+    args = [node_text(p) for p in params.named_children]
+    if macro is not None and depth < 4:
+        expanded = macro.expand(args)
+        if expanded is not None:
+            root = parse_snippet(f"{base} {expanded};")
+            found = root.named_children[0] if root.named_child_count else None
+            if found is not None and found.type == "declaration" and not found.has_error:
+                vars_ = declared_vars(found, scope, macros, depth + 1)
+                if vars_:
+                    first = vars_[0]
+                    return Var(
+                        name=first.name, type=base, pointers=first.pointers,
+                        dims=first.dims, restrict=first.restrict, scope=scope,
+                        span=span_of(decl),
+                    )
+    name = args[0].split()[-1] if args else None
+    if not name or not name.replace("_", "a").isalnum():
+        return None
+    dims: tuple[str | None, ...] = tuple(args[1:3]) if len(args) >= 3 else ()
+    return Var(name=name, type=base, dims=dims, scope=scope, span=span_of(decl),
+               unknown_shape=True)
+
+
+def _unwrap(
+    decl: Node, base: str, scope: str, const: bool, macros: MacroTable, depth: int
+) -> Var | None:
+    pointers = 0
+    restrict = False
+    dims: list[str | None] = []
+    node: Node | None = decl
+    while node is not None:
+        kind = node.type
+        if kind == "identifier":
+            return Var(
+                name=node_text(node), type=base, pointers=pointers,
+                dims=tuple(reversed(dims)), restrict=restrict, const=const,
+                scope=scope, span=span_of(node),
+            )
+        if kind == "init_declarator":
+            node = node.child_by_field_name("declarator")
+        elif kind == "pointer_declarator":
+            pointers += 1
+            restrict = restrict or any(
+                c.type == "type_qualifier" and node_text(c) in _RESTRICT
+                for c in node.children
+            )
+            node = node.child_by_field_name("declarator")
+        elif kind == "array_declarator":
+            size = node.child_by_field_name("size")
+            dims.append(node_text(size) if size is not None else None)
+            restrict = restrict or any(
+                c.type == "type_qualifier" and node_text(c) in _RESTRICT
+                for c in node.children
+            )
+            node = node.child_by_field_name("declarator")
+        elif kind == "parenthesized_declarator":
+            node = node.named_children[0] if node.named_child_count else None
+        elif kind == "function_declarator":
+            if pointers or dims:
+                return None  # a function pointer: not data
+            return _macro_var(node, base, scope, macros, depth)
+        else:
+            return None
+    return None
+
+
+def declared_vars(
+    node: Node, scope: str, macros: MacroTable, depth: int = 0
+) -> tuple[Var, ...]:
+    """The variables a declaration or parameter declaration introduces."""
+    base = _base_type(node)
+    const = _is_const(node)
+    out: list[Var] = []
+    for child in node.children_by_field_name("declarator"):
+        var = _unwrap(child, base, scope, const, macros, depth)
+        if var is None:
+            continue
+        if (
+            child.type == "init_declarator"
+            and var.pointers
+            and is_allocation(child.child_by_field_name("value"))
+        ):
+            var = Var(
+                name=var.name, type=var.type, pointers=var.pointers, dims=var.dims,
+                restrict=var.restrict, const=var.const, scope=var.scope,
+                span=var.span, fresh=True,
+            )
+        out.append(var)
+    return tuple(out)

@@ -1,0 +1,110 @@
+"""Tree-sitter expression nodes to text, spans and polynomials."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.model import Span
+from accls.frontend.poly import Poly
+
+__all__ = ["MAX_DEPTH", "node_text", "span_of", "strip_parens", "to_poly"]
+
+MAX_DEPTH = 200
+"""Expressions nested deeper than this are not modelled (they stay opaque)."""
+
+
+def node_text(node: Node) -> str:
+    """The source text of a node."""
+    raw = node.text
+    return raw.decode("utf-8", errors="replace") if raw is not None else ""
+
+
+def span_of(node: Node) -> Span:
+    """The Span of a node."""
+    return Span(
+        node.start_byte,
+        node.end_byte,
+        (node.start_point.row, node.start_point.column),
+        (node.end_point.row, node.end_point.column),
+    )
+
+
+def strip_parens(node: Node) -> Node:
+    """The expression inside any number of parentheses."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def _int_literal(text: str) -> int | None:
+    body = text.rstrip("uUlL").replace("'", "")
+    try:
+        if body.lower().startswith("0x"):
+            return int(body, 16)
+        if body.lower().startswith("0b"):
+            return int(body, 2)
+        if len(body) > 1 and body.startswith("0") and body.isdigit():
+            return int(body, 8)
+        return int(body, 10)
+    except ValueError:
+        return None
+
+
+def to_poly(node: Node, depth: int = 0) -> Poly | None:
+    """The polynomial value of an integer expression, or None if it is not one."""
+    if depth > MAX_DEPTH:
+        return None
+    node = strip_parens(node)
+    kind = node.type
+    if kind == "number_literal":
+        value = _int_literal(node_text(node))
+        return None if value is None else Poly.const(value)
+    if kind == "identifier":
+        return Poly.sym(node_text(node))
+    if kind == "field_expression":
+        return Poly.sym("".join(node_text(node).split()))
+    if kind == "cast_expression":
+        value = node.child_by_field_name("value")
+        return None if value is None else to_poly(value, depth + 1)
+    if kind == "unary_expression":
+        arg = node.child_by_field_name("argument")
+        op = node.child_by_field_name("operator")
+        if arg is None or op is None:
+            return None
+        inner = to_poly(arg, depth + 1)
+        if inner is None:
+            return None
+        sign = node_text(op)
+        if sign == "-":
+            return -inner
+        return inner if sign == "+" else None
+    if kind == "binary_expression":
+        return _binary_poly(node, depth)
+    return None
+
+
+def _binary_poly(node: Node, depth: int) -> Poly | None:
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    op = node.child_by_field_name("operator")
+    if left is None or right is None or op is None:
+        return None
+    lhs = to_poly(left, depth + 1)
+    if lhs is None:
+        return None
+    rhs = to_poly(right, depth + 1)
+    if rhs is None:
+        return None
+    sign = node_text(op)
+    if sign == "+":
+        return lhs + rhs
+    if sign == "-":
+        return lhs - rhs
+    if sign == "*":
+        return lhs * rhs
+    if sign == "<<" and rhs.is_constant and 0 <= rhs.constant < 31:
+        return lhs.scale(1 << rhs.constant)
+    return None

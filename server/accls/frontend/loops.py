@@ -1,0 +1,283 @@
+"""Turn loop records from the walk into Loop values: header, nest, liveness."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, span_of, strip_parens, to_poly
+from accls.frontend.model import Loop, Ref, Span, Var
+from accls.frontend.poly import Poly
+from accls.frontend.walker import FunctionWalk, LoopRecord
+
+__all__ = ["build_loops"]
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    var: str | None = None
+    declared: bool = False
+    lower: Poly | None = None
+    lower_text: str = ""
+    upper: Poly | None = None
+    upper_text: str = ""
+    cond_op: str | None = None
+    step: int | None = None
+    step_text: str = ""
+
+
+def _flat(node: Node) -> str:
+    return " ".join(node_text(node).split())
+
+
+def _parts(node: Node | None) -> list[Node]:
+    """Split a comma expression into its parts."""
+    if node is None:
+        return []
+    node = strip_parens(node)
+    if node.type == "comma_expression":
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        return [*_parts(left), *_parts(right)]
+    return [node]
+
+
+def _step_of(part: Node) -> tuple[str, int | None, str] | None:
+    """(variable, step, step text) for `i++`, `i += 2`, `i = i - 1`, ..."""
+    if part.type == "update_expression":
+        arg = part.child_by_field_name("argument")
+        op = part.child_by_field_name("operator")
+        if arg is None or op is None or strip_parens(arg).type != "identifier":
+            return None
+        step = 1 if node_text(op) == "++" else -1
+        return node_text(strip_parens(arg)), step, str(step)
+    if part.type != "assignment_expression":
+        return None
+    left = part.child_by_field_name("left")
+    right = part.child_by_field_name("right")
+    op = part.child_by_field_name("operator")
+    if left is None or right is None or op is None:
+        return None
+    left = strip_parens(left)
+    if left.type != "identifier":
+        return None
+    name = node_text(left)
+    oper = node_text(op)
+    value = to_poly(right)
+    if oper in ("+=", "-="):
+        sign = 1 if oper == "+=" else -1
+        if value is not None and value.is_constant:
+            return name, sign * value.constant, str(sign * value.constant)
+        return name, None, (_flat(right) if sign > 0 else f"-({_flat(right)})")
+    if oper == "=" and value is not None:
+        delta = value - Poly.sym(name)
+        if delta.is_constant:
+            return name, delta.constant, str(delta.constant)
+        if name not in delta.names():
+            return name, None, delta.render()
+    return name, None, ""
+
+
+def _header(node: Node) -> _Header:
+    init = node.child_by_field_name("initializer")
+    cond = node.child_by_field_name("condition")
+    steps = [s for s in (_step_of(p) for p in _parts(node.child_by_field_name("update")))
+             if s is not None]
+    inits: dict[str, tuple[Node, bool]] = {}
+    if init is not None and init.type == "declaration":
+        for decl in init.children_by_field_name("declarator"):
+            name = decl.child_by_field_name("declarator")
+            value = decl.child_by_field_name("value")
+            if decl.type == "init_declarator" and name is not None and value is not None:
+                inits[node_text(name)] = (value, True)
+    else:
+        for part in _parts(init):
+            if part.type == "assignment_expression":
+                left = part.child_by_field_name("left")
+                right = part.child_by_field_name("right")
+                op = part.child_by_field_name("operator")
+                if left is not None and right is not None and op is not None and (
+                    node_text(op) == "=" and strip_parens(left).type == "identifier"
+                ):
+                    inits[node_text(strip_parens(left))] = (right, False)
+    var, step, step_text = (steps[0] if steps else (None, None, ""))
+    if var is None and len(inits) == 1:
+        var = next(iter(inits))
+    if var is None:
+        return _Header()
+    lower_node, declared = inits.get(var, (None, False))
+    upper_node, cond_op = _bound(cond, var)
+    return _Header(
+        var=var,
+        declared=declared,
+        lower=to_poly(lower_node) if lower_node is not None else None,
+        lower_text=_flat(lower_node) if lower_node is not None else "",
+        upper=to_poly(upper_node) if upper_node is not None else None,
+        upper_text=_flat(upper_node) if upper_node is not None else "",
+        cond_op=cond_op,
+        step=step,
+        step_text=step_text,
+    )
+
+
+def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
+    if cond is None:
+        return None, None
+    cond = strip_parens(cond)
+    if cond.type != "binary_expression":
+        return None, None
+    left = cond.child_by_field_name("left")
+    right = cond.child_by_field_name("right")
+    op = cond.child_by_field_name("operator")
+    if left is None or right is None or op is None or node_text(op) not in _FLIP:
+        return None, None
+    oper = node_text(op)
+    if strip_parens(left).type == "identifier" and node_text(strip_parens(left)) == var:
+        return right, oper
+    if strip_parens(right).type == "identifier" and node_text(strip_parens(right)) == var:
+        return left, _FLIP[oper]
+    return None, None
+
+
+def _trip_count(h: _Header) -> str | None:
+    if h.lower is None or h.upper is None or h.step is None or h.step == 0:
+        return None
+    step, op = h.step, h.cond_op
+    if step > 0 and op in ("<", "!="):
+        span = h.upper - h.lower
+    elif step > 0 and op == "<=":
+        span = h.upper - h.lower + Poly.const(1)
+    elif step < 0 and op in (">", "!="):
+        span = h.lower - h.upper
+    elif step < 0 and op == ">=":
+        span = h.lower - h.upper + Poly.const(1)
+    else:
+        return None
+    size = abs(step)
+    if size == 1:
+        return span.render()
+    return f"({(span + Poly.const(size - 1)).render()}) / {size}"
+
+
+def _perfect(body: Node | None) -> bool:
+    if body is None:
+        return False
+    if body.type == "for_statement":
+        return True
+    if body.type != "compound_statement":
+        return False
+    inner = [c for c in body.named_children if c.type != "comment"]
+    return len(inner) == 1 and inner[0].type == "for_statement"
+
+
+def _is_scalar(ref: Ref) -> bool:
+    return not ref.subscripts and not ref.deref
+
+
+def _is_prefix(short: tuple[int, ...], long: tuple[int, ...]) -> bool:
+    return long[: len(short)] == short
+
+
+class _Liveness:
+    """Which scalars a loop writes are read later before being overwritten."""
+
+    def __init__(self, refs: list[Ref], globals_: frozenset[str]) -> None:
+        self.refs = refs
+        self.globals = globals_
+        self.where: dict[str, list[int]] = defaultdict(list)
+        for pos, ref in enumerate(refs):
+            if _is_scalar(ref):
+                self.where[ref.name].append(pos)
+
+    def _first_use(self, name: str, start: int, stop: int, ctx: tuple[int, ...]) -> bool | None:
+        """True: read first; False: killed first; None: neither in [start, stop)."""
+        positions = self.where.get(name, [])
+        for pos in positions[bisect_left(positions, start) :]:
+            if pos >= stop:
+                return None
+            ref = self.refs[pos]
+            if ref.is_read:
+                return True
+            if _is_prefix(ref.context, ctx) or ref.context == ctx:
+                return False
+        return None
+
+    def live_after(
+        self, rec: LoopRecord, outer: list[LoopRecord], names: set[str]
+    ) -> tuple[str, ...]:
+        live: set[str] = set()
+        for name in names:
+            if name in self.globals:
+                live.add(name)
+                continue
+            if self._first_use(name, rec.ref_end, len(self.refs), rec.context):
+                live.add(name)
+                continue
+            for enclosing in outer:
+                if self._first_use(name, enclosing.ref_start, rec.ref_start, rec.context):
+                    live.add(name)
+                    break
+        return tuple(sorted(live))
+
+
+def build_loops(
+    walk: FunctionWalk, function: str | None, globals_: tuple[Var, ...]
+) -> tuple[Loop, ...]:
+    """Loop values for every nest the walk recorded, children included."""
+    liveness = _Liveness(walk.refs, frozenset(g.name for g in globals_))
+
+    def build(rec: LoopRecord, outer: list[LoopRecord]) -> Loop:
+        node = rec.node
+        h = _header(node)
+        body = node.child_by_field_name("body")
+        refs = tuple(walk.refs[rec.ref_start : rec.ref_end])
+        written = {r.name for r in refs if r.is_write and _is_scalar(r)}
+        if h.var is not None:
+            written.add(h.var)
+        bound_names = set()
+        for poly in (h.lower, h.upper):
+            if poly is not None:
+                bound_names |= poly.names()
+        close = next((c for c in node.children if c.type == ")"), None)
+        header_end = close if close is not None else node
+        children = tuple(build(child, [*outer, rec]) for child in rec.children)
+        return Loop(
+            id=rec.id,
+            span=span_of(node),
+            keyword=span_of(node.children[0]),
+            header=Span(
+                node.start_byte,
+                header_end.end_byte,
+                (node.start_point.row, node.start_point.column),
+                (header_end.end_point.row, header_end.end_point.column),
+            ),
+            body=span_of(body) if body is not None else span_of(node),
+            function=function,
+            var=h.var,
+            var_declared=h.declared,
+            lower=h.lower,
+            lower_text=h.lower_text,
+            upper=h.upper,
+            upper_text=h.upper_text,
+            cond_op=h.cond_op,
+            step=h.step,
+            step_text=h.step_text,
+            trip_count=_trip_count(h),
+            refs=refs,
+            calls=tuple(c for c, _ in walk.calls[rec.call_start : rec.call_end]),
+            exits=tuple(rec.exits),
+            children=children,
+            pragmas=rec.pragmas,
+            regions=rec.regions,
+            locals=tuple(walk.decls[rec.decl_start : rec.decl_end]),
+            perfect=_perfect(body),
+            live_after=liveness.live_after(rec, outer, written),
+            volatile_bounds=tuple(sorted(bound_names & written - {h.var or ""})),
+        )
+
+    return tuple(build(rec, []) for rec in walk.nests)

@@ -1,0 +1,135 @@
+"""Collect `#define`s from a file and the headers it can reach, for expansion."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["FunctionMacro", "MacroTable", "collect_macros", "expand_calls"]
+
+_DEFINE = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)]*)\))?[ \t]*(.*?)[ \t]*$",
+    re.MULTILINE,
+)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+_MAX_HEADER_BYTES = 2_000_000
+_MAX_HEADERS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionMacro:
+    """A function-like macro: parameter names and replacement text."""
+
+    params: tuple[str, ...]
+    body: str
+
+    def expand(self, args: Sequence[str]) -> str | None:
+        """The replacement with `args` substituted; None on an arity mismatch."""
+        if len(args) != len(self.params):
+            return None
+        table = dict(zip(self.params, args, strict=True))
+        return re.sub(
+            r"[A-Za-z_]\w*", lambda m: table.get(m.group(0), m.group(0)), self.body
+        )
+
+
+@dataclass(slots=True)
+class MacroTable:
+    """Object-like and function-like macros known for one file."""
+
+    objects: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, FunctionMacro] = field(default_factory=dict)
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _add_defines(text: str, table: MacroTable) -> None:
+    joined = re.sub(r"\\[ \t]*\r?\n", " ", text)
+    for match in _DEFINE.finditer(_strip_comments(joined)):
+        name, has_params, params, body = match.groups()
+        if has_params is not None and match.group(0).find(name + "(") >= 0:
+            names = tuple(p.strip() for p in params.split(",") if p.strip())
+            table.functions.setdefault(name, FunctionMacro(names, body))
+        else:
+            table.objects.setdefault(name, body)
+
+
+def _read_header(path: str) -> str | None:
+    try:
+        if os.path.getsize(path) > _MAX_HEADER_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def collect_macros(
+    text: str, path: str | None, include_dirs: Sequence[str] = ()
+) -> MacroTable:
+    """Macros defined in `text` and in the quoted headers it includes, transitively."""
+    table = MacroTable()
+    _add_defines(text, table)
+    base = os.path.dirname(os.path.abspath(path)) if path else None
+    dirs = ([base] if base else []) + list(include_dirs)
+    pending = [(name, dirs) for name in _INCLUDE.findall(text)]
+    seen: set[str] = set()
+    while pending and len(seen) < _MAX_HEADERS:
+        name, search = pending.pop(0)
+        for folder in search:
+            candidate = os.path.normpath(os.path.join(folder, name))
+            if candidate in seen or not os.path.isfile(candidate):
+                continue
+            seen.add(candidate)
+            header = _read_header(candidate)
+            if header is not None:
+                _add_defines(header, table)
+                here = [os.path.dirname(candidate), *include_dirs]
+                pending.extend((inc, here) for inc in _INCLUDE.findall(header))
+            break
+    return table
+
+
+def _split_args(text: str, start: int) -> tuple[list[str], int] | None:
+    """Arguments of a call whose '(' is at `start`, and the index after ')'."""
+    depth = 0
+    args: list[str] = []
+    current = start + 1
+    for pos in range(start, len(text)):
+        char = text[pos]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(text[current:pos].strip())
+                return ([] if args == [""] else args), pos + 1
+        elif char == "," and depth == 1:
+            args.append(text[current:pos].strip())
+            current = pos + 1
+    return None
+
+
+def expand_calls(text: str, table: MacroTable, limit: int = 8) -> str:
+    """Expand function-like macro calls in an expression text."""
+    if not table.functions:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, table.functions)) + r")\s*\(")
+    for _ in range(limit):
+        match = pattern.search(text)
+        if match is None:
+            return text
+        split = _split_args(text, match.end() - 1)
+        if split is None:
+            return text
+        args, end = split
+        body = table.functions[match.group(1)].expand(args)
+        if body is None:
+            return text
+        text = f"{text[: match.start()]}({body}){text[end:]}"
+    return text

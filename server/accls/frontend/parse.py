@@ -1,0 +1,159 @@
+"""The front end's entry point: C text to a SourceFile."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tree_sitter import Node
+
+from accls.frontend.decls import declared_vars, is_allocation
+from accls.frontend.exprs import node_text, span_of, strip_parens
+from accls.frontend.loops import build_loops
+from accls.frontend.macros import MacroTable, collect_macros
+from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.tsparser import parse_bytes
+from accls.frontend.walker import FunctionWalk, attached_pragmas
+
+__all__ = ["parse_source"]
+
+
+def _function_name(node: Node) -> tuple[str | None, Node | None]:
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    if decl is None:
+        return None, None
+    name = decl.child_by_field_name("declarator")
+    while name is not None and name.type not in ("identifier",):
+        name = name.child_by_field_name("declarator")
+    return (node_text(name) if name is not None else None), decl
+
+
+def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
+    """Function definitions and global declarations, looking into #if blocks."""
+    functions: list[Node] = []
+    decls: list[Node] = []
+    stack = list(reversed(root.named_children))
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            functions.append(node)
+        elif node.type == "declaration":
+            decls.append(node)
+        elif node.type.startswith("preproc_if") or node.type in (
+            "preproc_else",
+            "preproc_elif",
+            "linkage_specification",
+            "declaration_list",
+        ):
+            stack.extend(reversed(node.named_children))
+    return functions, decls
+
+
+def _errors(root: Node) -> tuple[Span, ...]:
+    found: list[Span] = []
+    stack = [root]
+    while stack and len(found) < 1000:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            found.append(span_of(node))
+            continue
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return tuple(sorted(found, key=lambda s: s.start_byte))
+
+
+def _fresh_pointers(walk: FunctionWalk, body: Node, locals_: list[Var]) -> set[str]:
+    """Local pointers only ever assigned from an allocation call."""
+    pointers = {v.name for v in locals_ if v.pointers and not v.dims}
+    fresh = {v.name for v in locals_ if v.fresh}
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            if left is not None and strip_parens(left).type == "identifier":
+                name = node_text(strip_parens(left))
+                if name in pointers:
+                    if is_allocation(node.child_by_field_name("right")):
+                        fresh.add(name)
+                    else:
+                        pointers.discard(name)
+        stack.extend(node.named_children)
+    return fresh & pointers
+
+
+def _function(
+    node: Node, macros: MacroTable, globals_: tuple[Var, ...]
+) -> tuple[Function, tuple[Loop, ...]] | None:
+    name, declarator = _function_name(node)
+    body = node.child_by_field_name("body")
+    if body is None:
+        return None
+    params: list[Var] = []
+    plist = declarator.child_by_field_name("parameters") if declarator else None
+    if plist is not None:
+        for param in plist.named_children:
+            if param.type == "parameter_declaration":
+                params.extend(declared_vars(param, "param", macros))
+    walk = FunctionWalk(name, macros)
+    walk.statement(body)
+    fresh = _fresh_pointers(walk, body, walk.decls)
+    locals_ = tuple(
+        Var(name=v.name, type=v.type, pointers=v.pointers, dims=v.dims,
+            restrict=v.restrict, const=v.const, scope=v.scope, span=v.span,
+            unknown_shape=v.unknown_shape, fresh=v.name in fresh)
+        for v in walk.decls
+    )
+    local_names = {v.name for v in locals_}
+    param_arrays = {p.name for p in params if p.is_array}
+    global_names = {g.name for g in globals_}
+    nonlocal_writes: set[str] = set()
+    for ref in walk.refs:
+        if not ref.is_write:
+            continue
+        base = ref.name.split("->")[0].split(".")[0]
+        if base in local_names and not (ref.member and "->" in ref.name):
+            continue
+        if base in global_names or base in param_arrays or ref.deref or "->" in ref.name:
+            nonlocal_writes.add(ref.name)
+    function = Function(
+        name=name or "<anonymous>",
+        span=span_of(node),
+        params=tuple(params),
+        locals=locals_,
+        writes_nonlocal=tuple(sorted(nonlocal_writes)),
+        calls=tuple(sorted({c.name for c, _ in walk.calls})),
+        pragmas=attached_pragmas(node),
+    )
+    return function, build_loops(walk, name, globals_)
+
+
+def parse_source(
+    text: str, path: str | None = None, include_dirs: Sequence[str] = ()
+) -> SourceFile:
+    """Parse C text and extract every loop nest, function and declaration."""
+    tree = parse_bytes(text.encode("utf-8", errors="surrogateescape"))
+    root = tree.root_node
+    macros = collect_macros(text, path, include_dirs)
+    fn_nodes, decl_nodes = _top_level(root)
+    globals_: list[Var] = []
+    for decl in decl_nodes:
+        globals_.extend(declared_vars(decl, "global", macros))
+    frozen_globals = tuple(globals_)
+    functions: list[Function] = []
+    nests: list[Loop] = []
+    for node in fn_nodes:
+        built = _function(node, macros, frozen_globals)
+        if built is None:
+            continue
+        functions.append(built[0])
+        nests.extend(built[1])
+    return SourceFile(
+        path=path or "<stdin>",
+        text=text,
+        nests=tuple(nests),
+        functions=tuple(functions),
+        globals=frozen_globals,
+        macros=tuple(sorted(macros.objects.items())),
+        errors=_errors(root),
+    )

@@ -1,0 +1,193 @@
+"""Recognise syntactic reduction patterns: `s += e`, `s = s + e`, min/max forms."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.model import RedOp
+
+__all__ = ["assignment_reduction", "if_minmax", "mentions"]
+
+_COMPOUND = {
+    "+=": RedOp.ADD,
+    "-=": RedOp.ADD,
+    "*=": RedOp.MUL,
+    "&=": RedOp.BAND,
+    "|=": RedOp.BOR,
+    "^=": RedOp.BXOR,
+}
+_BINARY = {
+    "+": RedOp.ADD,
+    "*": RedOp.MUL,
+    "&": RedOp.BAND,
+    "|": RedOp.BOR,
+    "^": RedOp.BXOR,
+    "&&": RedOp.LAND,
+    "||": RedOp.LOR,
+}
+_MINMAX_CALLS = {
+    "fmax": RedOp.MAX,
+    "fmaxf": RedOp.MAX,
+    "fmaxl": RedOp.MAX,
+    "max": RedOp.MAX,
+    "MAX": RedOp.MAX,
+    "fmin": RedOp.MIN,
+    "fminf": RedOp.MIN,
+    "fminl": RedOp.MIN,
+    "min": RedOp.MIN,
+    "MIN": RedOp.MIN,
+}
+
+
+def mentions(node: Node, name: str) -> bool:
+    """True if identifier `name` appears anywhere inside `node`."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "identifier" and node_text(cur) == name:
+            return True
+        stack.extend(cur.children)
+    return False
+
+
+def _is_name(node: Node, name: str) -> bool:
+    node = strip_parens(node)
+    return node.type == "identifier" and node_text(node) == name
+
+
+def _operands(node: Node, op: str) -> list[Node]:
+    """Flatten a left- or right-associated chain of the same binary operator."""
+    node = strip_parens(node)
+    if node.type == "binary_expression":
+        oper = node.child_by_field_name("operator")
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if oper is not None and node_text(oper) == op and left and right:
+            return [*_operands(left, op), *_operands(right, op)]
+    return [node]
+
+
+def _binary_reduction(rhs: Node, name: str) -> RedOp | None:
+    oper = rhs.child_by_field_name("operator")
+    if oper is None:
+        return None
+    op = node_text(oper)
+    if op == "-":
+        # Only `s - e1 - e2 ...` with s leftmost is a (+) reduction.
+        chain = _operands(rhs, "-")
+        if _is_name(chain[0], name) and not any(mentions(c, name) for c in chain[1:]):
+            return RedOp.ADD
+        return None
+    if op not in _BINARY:
+        return None
+    chain = _operands(rhs, op)
+    hits = [c for c in chain if _is_name(c, name)]
+    others = [c for c in chain if not _is_name(c, name)]
+    if len(hits) == 1 and not any(mentions(c, name) for c in others):
+        return _BINARY[op]
+    return None
+
+
+def _compare(cond: Node, name: str) -> tuple[RedOp, Node] | None:
+    """For `x > m`-style conditions: the op that keeps m extreme, and x."""
+    cond = strip_parens(cond)
+    if cond.type != "binary_expression":
+        return None
+    oper = cond.child_by_field_name("operator")
+    left = cond.child_by_field_name("left")
+    right = cond.child_by_field_name("right")
+    if oper is None or left is None or right is None:
+        return None
+    op = node_text(oper)
+    if op not in (">", ">=", "<", "<="):
+        return None
+    greater = op in (">", ">=")
+    if _is_name(right, name) and not mentions(left, name):
+        return (RedOp.MAX if greater else RedOp.MIN), left
+    if _is_name(left, name) and not mentions(right, name):
+        return (RedOp.MIN if greater else RedOp.MAX), right
+    return None
+
+
+def _ternary_reduction(rhs: Node, name: str) -> RedOp | None:
+    cond = rhs.child_by_field_name("condition")
+    then = rhs.child_by_field_name("consequence")
+    other = rhs.child_by_field_name("alternative")
+    if cond is None or then is None or other is None:
+        return None
+    found = _compare(cond, name)
+    if found is None:
+        return None
+    op, value = found
+    text = "".join(node_text(strip_parens(value)).split())
+    then_text = "".join(node_text(strip_parens(then)).split())
+    if then_text == text and _is_name(other, name):
+        return op
+    if _is_name(then, name) and "".join(node_text(strip_parens(other)).split()) == text:
+        return RedOp.MIN if op is RedOp.MAX else RedOp.MAX
+    return None
+
+
+def assignment_reduction(operator: str, rhs: Node, name: str) -> RedOp | None:
+    """The reduction `name <operator> rhs` performs, if it is one."""
+    if operator in _COMPOUND:
+        return None if mentions(rhs, name) else _COMPOUND[operator]
+    if operator != "=":
+        return None
+    rhs = strip_parens(rhs)
+    if rhs.type == "binary_expression":
+        return _binary_reduction(rhs, name)
+    if rhs.type == "call_expression":
+        fn = rhs.child_by_field_name("function")
+        args = rhs.child_by_field_name("arguments")
+        if fn is None or args is None or node_text(fn) not in _MINMAX_CALLS:
+            return None
+        items = args.named_children
+        if len(items) != 2:
+            return None
+        hits = [a for a in items if _is_name(a, name)]
+        others = [a for a in items if not _is_name(a, name)]
+        if len(hits) == 1 and not any(mentions(a, name) for a in others):
+            return _MINMAX_CALLS[node_text(fn)]
+        return None
+    if rhs.type == "conditional_expression":
+        return _ternary_reduction(rhs, name)
+    return None
+
+
+def if_minmax(stmt: Node) -> tuple[str, RedOp] | None:
+    """For `if (x > m) m = x;` (no else): the scalar m and MAX; likewise MIN."""
+    if stmt.child_by_field_name("alternative") is not None:
+        return None
+    cond = stmt.child_by_field_name("condition")
+    body = stmt.child_by_field_name("consequence")
+    if cond is None or body is None:
+        return None
+    if body.type == "compound_statement":
+        inner = [c for c in body.named_children if c.type != "comment"]
+        if len(inner) != 1:
+            return None
+        body = inner[0]
+    if body.type != "expression_statement" or body.named_child_count != 1:
+        return None
+    assign = body.named_children[0]
+    if assign is None or assign.type != "assignment_expression":
+        return None
+    left = assign.child_by_field_name("left")
+    right = assign.child_by_field_name("right")
+    oper = assign.child_by_field_name("operator")
+    if left is None or right is None or oper is None or node_text(oper) != "=":
+        return None
+    left = strip_parens(left)
+    if left.type != "identifier":
+        return None
+    name = node_text(left)
+    found = _compare(cond, name)
+    if found is None:
+        return None
+    op, value = found
+    same = "".join(node_text(strip_parens(value)).split()) == "".join(
+        node_text(strip_parens(right)).split()
+    )
+    return (name, op) if same else None

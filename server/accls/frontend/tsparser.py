@@ -1,0 +1,30 @@
+"""The one tree-sitter C parser, and cached parses of small snippets."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter_c
+from tree_sitter import Language, Node, Parser, Tree
+
+__all__ = ["parse_bytes", "parse_snippet"]
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_c.language()))
+
+
+def parse_bytes(data: bytes) -> Tree:
+    """Parse a whole C buffer."""
+    return _parser().parse(data)
+
+
+@lru_cache(maxsize=512)
+def _snippet_tree(text: str) -> Tree:
+    return _parser().parse(text.encode("utf-8"))
+
+
+def parse_snippet(text: str) -> Node:
+    """The root node of a small C snippet (macro expansions); cached by text."""
+    return _snippet_tree(text).root_node
