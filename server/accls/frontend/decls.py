@@ -13,8 +13,17 @@ __all__ = ["declared_vars", "is_allocation"]
 
 _RESTRICT = frozenset({"restrict", "__restrict", "__restrict__"})
 _ALLOCATORS = frozenset(
-    {"malloc", "calloc", "aligned_alloc", "acc_malloc", "_mm_malloc", "omp_alloc",
-     "omp_target_alloc", "valloc", "memalign"}
+    {
+        "malloc",
+        "calloc",
+        "aligned_alloc",
+        "acc_malloc",
+        "_mm_malloc",
+        "omp_alloc",
+        "omp_target_alloc",
+        "valloc",
+        "memalign",
+    }
 )
 _DROP_WORDS = frozenset(
     {"const", "volatile", "static", "extern", "register", "inline", "auto"}
@@ -38,7 +47,10 @@ def _is_const(node: Node) -> bool:
 
 def is_allocation(value: Node | None) -> bool:
     """True for `malloc(...)`, `(T *)calloc(...)` and friends."""
-    while value is not None and value.type in ("cast_expression", "parenthesized_expression"):
+    while value is not None and value.type in (
+        "cast_expression",
+        "parenthesized_expression",
+    ):
         value = value.child_by_field_name("value") or (
             value.named_children[0] if value.named_child_count else None
         )
@@ -63,21 +75,35 @@ def _macro_var(
         if expanded is not None:
             root = parse_snippet(f"{base} {expanded};")
             found = root.named_children[0] if root.named_child_count else None
-            if found is not None and found.type == "declaration" and not found.has_error:
+            if (
+                found is not None
+                and found.type == "declaration"
+                and not found.has_error
+            ):
                 vars_ = declared_vars(found, scope, macros, depth + 1)
                 if vars_:
                     first = vars_[0]
                     return Var(
-                        name=first.name, type=base, pointers=first.pointers,
-                        dims=first.dims, restrict=first.restrict, scope=scope,
+                        name=first.name,
+                        type=base,
+                        pointers=first.pointers,
+                        dims=first.dims,
+                        restrict=first.restrict,
+                        scope=scope,
                         span=span_of(decl),
                     )
     name = args[0].split()[-1] if args else None
     if not name or not name.replace("_", "a").isalnum():
         return None
     dims: tuple[str | None, ...] = tuple(args[1:3]) if len(args) >= 3 else ()
-    return Var(name=name, type=base, dims=dims, scope=scope, span=span_of(decl),
-               unknown_shape=True)
+    return Var(
+        name=name,
+        type=base,
+        dims=dims,
+        scope=scope,
+        span=span_of(decl),
+        unknown_shape=True,
+    )
 
 
 def _unwrap(
@@ -91,9 +117,14 @@ def _unwrap(
         kind = node.type
         if kind == "identifier":
             return Var(
-                name=node_text(node), type=base, pointers=pointers,
-                dims=tuple(reversed(dims)), restrict=restrict, const=const,
-                scope=scope, span=span_of(node),
+                name=node_text(node),
+                type=base,
+                pointers=pointers,
+                dims=tuple(reversed(dims)),
+                restrict=restrict,
+                const=const,
+                scope=scope,
+                span=span_of(node),
             )
         if kind == "init_declarator":
             node = node.child_by_field_name("declarator")
@@ -140,9 +171,15 @@ def declared_vars(
             and is_allocation(child.child_by_field_name("value"))
         ):
             var = Var(
-                name=var.name, type=var.type, pointers=var.pointers, dims=var.dims,
-                restrict=var.restrict, const=var.const, scope=var.scope,
-                span=var.span, fresh=True,
+                name=var.name,
+                type=var.type,
+                pointers=var.pointers,
+                dims=var.dims,
+                restrict=var.restrict,
+                const=var.const,
+                scope=var.scope,
+                span=var.span,
+                fresh=True,
             )
         out.append(var)
     return tuple(out)

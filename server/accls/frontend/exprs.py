@@ -67,8 +67,8 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
     if kind == "field_expression":
         return Poly.sym("".join(node_text(node).split()))
     if kind == "cast_expression":
-        value = node.child_by_field_name("value")
-        return None if value is None else to_poly(value, depth + 1)
+        inner = node.child_by_field_name("value")
+        return None if inner is None else to_poly(inner, depth + 1)
     if kind == "unary_expression":
         arg = node.child_by_field_name("argument")
         op = node.child_by_field_name("operator")

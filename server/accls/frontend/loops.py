@@ -86,14 +86,21 @@ def _step_of(part: Node) -> tuple[str, int | None, str] | None:
 def _header(node: Node) -> _Header:
     init = node.child_by_field_name("initializer")
     cond = node.child_by_field_name("condition")
-    steps = [s for s in (_step_of(p) for p in _parts(node.child_by_field_name("update")))
-             if s is not None]
+    steps = [
+        s
+        for s in (_step_of(p) for p in _parts(node.child_by_field_name("update")))
+        if s is not None
+    ]
     inits: dict[str, tuple[Node, bool]] = {}
     if init is not None and init.type == "declaration":
         for decl in init.children_by_field_name("declarator"):
             name = decl.child_by_field_name("declarator")
             value = decl.child_by_field_name("value")
-            if decl.type == "init_declarator" and name is not None and value is not None:
+            if (
+                decl.type == "init_declarator"
+                and name is not None
+                and value is not None
+            ):
                 inits[node_text(name)] = (value, True)
     else:
         for part in _parts(init):
@@ -101,11 +108,16 @@ def _header(node: Node) -> _Header:
                 left = part.child_by_field_name("left")
                 right = part.child_by_field_name("right")
                 op = part.child_by_field_name("operator")
-                if left is not None and right is not None and op is not None and (
-                    node_text(op) == "=" and strip_parens(left).type == "identifier"
+                if (
+                    left is not None
+                    and right is not None
+                    and op is not None
+                    and (
+                        node_text(op) == "=" and strip_parens(left).type == "identifier"
+                    )
                 ):
                     inits[node_text(strip_parens(left))] = (right, False)
-    var, step, step_text = (steps[0] if steps else (None, None, ""))
+    var, step, step_text = steps[0] if steps else (None, None, "")
     if var is None and len(inits) == 1:
         var = next(iter(inits))
     if var is None:
@@ -139,7 +151,10 @@ def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
     oper = node_text(op)
     if strip_parens(left).type == "identifier" and node_text(strip_parens(left)) == var:
         return right, oper
-    if strip_parens(right).type == "identifier" and node_text(strip_parens(right)) == var:
+    if (
+        strip_parens(right).type == "identifier"
+        and node_text(strip_parens(right)) == var
+    ):
         return left, _FLIP[oper]
     return None, None
 
@@ -194,7 +209,9 @@ class _Liveness:
             if _is_scalar(ref):
                 self.where[ref.name].append(pos)
 
-    def _first_use(self, name: str, start: int, stop: int, ctx: tuple[int, ...]) -> bool | None:
+    def _first_use(
+        self, name: str, start: int, stop: int, ctx: tuple[int, ...]
+    ) -> bool | None:
         """True: read first; False: killed first; None: neither in [start, stop)."""
         positions = self.where.get(name, [])
         for pos in positions[bisect_left(positions, start) :]:
@@ -219,7 +236,9 @@ class _Liveness:
                 live.add(name)
                 continue
             for enclosing in outer:
-                if self._first_use(name, enclosing.ref_start, rec.ref_start, rec.context):
+                if self._first_use(
+                    name, enclosing.ref_start, rec.ref_start, rec.context
+                ):
                     live.add(name)
                     break
         return tuple(sorted(live))
@@ -239,7 +258,7 @@ def build_loops(
         written = {r.name for r in refs if r.is_write and _is_scalar(r)}
         if h.var is not None:
             written.add(h.var)
-        bound_names = set()
+        bound_names: set[str] = set()
         for poly in (h.lower, h.upper):
             if poly is not None:
                 bound_names |= poly.names()

@@ -99,9 +99,18 @@ def _function(
     walk.statement(body)
     fresh = _fresh_pointers(walk, body, walk.decls)
     locals_ = tuple(
-        Var(name=v.name, type=v.type, pointers=v.pointers, dims=v.dims,
-            restrict=v.restrict, const=v.const, scope=v.scope, span=v.span,
-            unknown_shape=v.unknown_shape, fresh=v.name in fresh)
+        Var(
+            name=v.name,
+            type=v.type,
+            pointers=v.pointers,
+            dims=v.dims,
+            restrict=v.restrict,
+            const=v.const,
+            scope=v.scope,
+            span=v.span,
+            unknown_shape=v.unknown_shape,
+            fresh=v.name in fresh,
+        )
         for v in walk.decls
     )
     local_names = {v.name for v in locals_}
@@ -114,7 +123,12 @@ def _function(
         base = ref.name.split("->")[0].split(".")[0]
         if base in local_names and not (ref.member and "->" in ref.name):
             continue
-        if base in global_names or base in param_arrays or ref.deref or "->" in ref.name:
+        if (
+            base in global_names
+            or base in param_arrays
+            or ref.deref
+            or "->" in ref.name
+        ):
             nonlocal_writes.add(ref.name)
     function = Function(
         name=name or "<anonymous>",

@@ -44,7 +44,9 @@ class Poly:
 
     def __mul__(self, other: Poly) -> Poly:
         return Poly(
-            _normal((m1 + m2, c1 * c2) for m1, c1 in self.terms for m2, c2 in other.terms)
+            _normal(
+                (m1 + m2, c1 * c2) for m1, c1 in self.terms for m2, c2 in other.terms
+            )
         )
 
     def scale(self, factor: int) -> Poly:

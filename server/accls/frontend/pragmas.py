@@ -11,18 +11,79 @@ __all__ = ["COMPUTE_WORDS", "DIRECTIVE_WORDS", "parse_directive"]
 # Words that make up a directive name, per dialect. Anything else starts a clause.
 DIRECTIVE_WORDS: dict[str, frozenset[str]] = {
     "acc": frozenset(
-        ["parallel", "kernels", "serial", "loop", "data", "enter", "exit", "host_data", "update", "wait", "routine", "declare", "atomic", "cache", "init", "shutdown", "set"]
+        [
+            "parallel",
+            "kernels",
+            "serial",
+            "loop",
+            "data",
+            "enter",
+            "exit",
+            "host_data",
+            "update",
+            "wait",
+            "routine",
+            "declare",
+            "atomic",
+            "cache",
+            "init",
+            "shutdown",
+            "set",
+        ]
     ),
     "omp": frozenset(
-        ["parallel", "for", "simd", "target", "teams", "distribute", "data", "enter", "exit", "update", "declare", "sections", "section", "single", "master", "masked", "critical", "atomic", "barrier", "task", "taskloop", "taskwait", "taskgroup", "loop", "ordered", "threadprivate", "flush", "end"]
+        [
+            "parallel",
+            "for",
+            "simd",
+            "target",
+            "teams",
+            "distribute",
+            "data",
+            "enter",
+            "exit",
+            "update",
+            "declare",
+            "sections",
+            "section",
+            "single",
+            "master",
+            "masked",
+            "critical",
+            "atomic",
+            "barrier",
+            "task",
+            "taskloop",
+            "taskwait",
+            "taskgroup",
+            "loop",
+            "ordered",
+            "threadprivate",
+            "flush",
+            "end",
+        ]
     ),
 }
 # acc `loop`/`atomic` modifiers that read like words but are clauses.
 _ACC_CLAUSE_WORDS = frozenset(
-    ["gang", "worker", "vector", "seq", "independent", "auto", "read", "write", "capture", "finalize", "nohost"]
+    [
+        "gang",
+        "worker",
+        "vector",
+        "seq",
+        "independent",
+        "auto",
+        "read",
+        "write",
+        "capture",
+        "finalize",
+        "nohost",
+    ]
 )
 # OpenMP atomic modifiers are clauses, not directive words.
-_OMP_CLAUSE_WORDS = frozenset(["read", "write", "update", "capture", "seq_cst", "relaxed"])
+_OMP_CLAUSE_WORDS = frozenset(
+    ["read", "write", "update", "capture", "seq_cst", "relaxed"]
+)
 
 COMPUTE_WORDS = frozenset({"parallel", "kernels", "serial", "target", "teams"})
 """Directive words that open a compute (parallel or offload) construct."""

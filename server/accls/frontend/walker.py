@@ -129,11 +129,7 @@ class FunctionWalk:
         )
 
     def _guarded(self) -> bool:
-        for item in reversed(self._ctx):
-            if item >= 0:
-                return False
-            return True
-        return False
+        return bool(self._ctx) and self._ctx[-1] < 0
 
     def _push_ctx(self, node: Node) -> None:
         self._ctx.append(-(node.start_byte + 1))
@@ -144,9 +140,11 @@ class FunctionWalk:
         if depth > MAX_DEPTH:
             return
         kind = node.type
-        if kind in ("compound_statement", "translation_unit") or kind.startswith(
-            "preproc_if"
-        ) or kind in ("preproc_else", "preproc_elif", "preproc_elifdef"):
+        if (
+            kind in ("compound_statement", "translation_unit")
+            or kind.startswith("preproc_if")
+            or kind in ("preproc_else", "preproc_elif", "preproc_elifdef")
+        ):
             self._block(node, depth)
         elif kind == "for_statement":
             self._for(node, depth)
@@ -391,7 +389,9 @@ class FunctionWalk:
         red: RedOp | None = None
         if target.type == "identifier":
             red = assignment_reduction(op, right, node_text(target))
-        elif target.type in ("subscript_expression", "pointer_expression") and op != "=":
+        elif (
+            target.type in ("subscript_expression", "pointer_expression") and op != "="
+        ):
             red = assignment_reduction(op, right, "\0")
         saved = self._tag
         if red is not None and target.type == "identifier":
@@ -421,7 +421,9 @@ class FunctionWalk:
                     return
         if fn is not None and fn.type != "identifier":
             self.expr(fn, depth + 1)
-        self.calls.append((Call(name, self._span(node)), tuple(r.id for r in self._loops)))
+        self.calls.append(
+            (Call(name, self._span(node)), tuple(r.id for r in self._loops))
+        )
         if name in _EXIT_CALLS:
             self._exit(ExitKind.EXIT, node)
         if args is not None:
@@ -473,13 +475,15 @@ class FunctionWalk:
                     self.expr(right, depth + 1)
                     sub = self._subscript(right)
                     name = node_text(strip_parens(left))
-                    self._ref(node, name, kind, subscripts=(sub,), reduction=red, deref=True)
+                    self._ref(
+                        node, name, kind, subscripts=(sub,), reduction=red, deref=True
+                    )
                     return
             self.expr(arg, depth + 1)
             text = "".join(node_text(arg).split())
             self._ref(node, text, kind, subscripts=(Subscript(text, None),), deref=True)
             return
-        # Anything else (a call result, a compound literal): reads, then an unknown place.
+        # Anything else (a call result, a literal): reads, then an unknown place.
         self.expr(node, depth + 1)
         text = "".join(node_text(node).split())
         self._ref(node, text, kind, subscripts=(Subscript(text, None),))
@@ -528,8 +532,14 @@ def _snippet_expression(root: Node) -> Node | None:
     """The expression inside `void __accls(void) { (EXPR); }`."""
     fn = root.named_children[0] if root.named_child_count else None
     body = fn.child_by_field_name("body") if fn is not None else None
-    stmt = body.named_children[0] if body is not None and body.named_child_count else None
-    if stmt is None or stmt.type != "expression_statement" or not stmt.named_child_count:
+    stmt = (
+        body.named_children[0] if body is not None and body.named_child_count else None
+    )
+    if (
+        stmt is None
+        or stmt.type != "expression_statement"
+        or not stmt.named_child_count
+    ):
         return None
     return stmt.named_children[0]
 
@@ -546,5 +556,3 @@ def _has_subscript(node: Node, macros: MacroTable) -> bool:
                 return True
         stack.extend(cur.children)
     return False
-
-
