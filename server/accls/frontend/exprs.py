@@ -74,13 +74,13 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
         op = node.child_by_field_name("operator")
         if arg is None or op is None:
             return None
-        inner = to_poly(arg, depth + 1)
-        if inner is None:
+        value = to_poly(arg, depth + 1)
+        if value is None:
             return None
         sign = node_text(op)
         if sign == "-":
-            return -inner
-        return inner if sign == "+" else None
+            return -value
+        return value if sign == "+" else None
     if kind == "binary_expression":
         return _binary_poly(node, depth)
     return None
