@@ -74,13 +74,13 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
         op = node.child_by_field_name("operator")
         if arg is None or op is None:
             return None
-        value = to_poly(arg, depth + 1)
-        if value is None:
+        operand = to_poly(arg, depth + 1)
+        if operand is None:
             return None
         sign = node_text(op)
         if sign == "-":
-            return -value
-        return value if sign == "+" else None
+            return -operand
+        return operand if sign == "+" else None
     if kind == "binary_expression":
         return _binary_poly(node, depth)
     return None
