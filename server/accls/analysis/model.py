@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from accls.frontend import Loop, RedOp, Span
+from accls.frontend import Loop, RedOp, Ref, Span
 
 __all__ = [
     "DepKind",
@@ -86,3 +86,5 @@ class LoopFacts:
     scalars: tuple[ScalarFact, ...]
     dependences: tuple[Dependence, ...]  # carried by this loop
     assumptions: tuple[str, ...] = ()  # stated assumptions behind `parallel`
+    pure_calls: tuple[str, ...] = ()  # functions of this file it calls, all pure
+    atomics: tuple[Ref, ...] = ()  # updates that need `atomic` to run in parallel

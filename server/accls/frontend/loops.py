@@ -212,16 +212,19 @@ class _Liveness:
     def _first_use(
         self, name: str, start: int, stop: int, ctx: tuple[int, ...]
     ) -> bool | None:
-        """True: read first; False: killed first; None: neither in [start, stop)."""
+        """True: an uncovered read first; False: killed first; None: neither."""
         positions = self.where.get(name, [])
+        maybe: list[tuple[int, ...]] = []  # writes that may not execute
         for pos in positions[bisect_left(positions, start) :]:
             if pos >= stop:
                 return None
             ref = self.refs[pos]
-            if ref.is_read:
+            if ref.is_read and not any(_is_prefix(w, ref.context) for w in maybe):
                 return True
-            if _is_prefix(ref.context, ctx) or ref.context == ctx:
-                return False
+            if ref.is_write:
+                if _is_prefix(ref.context, ctx):
+                    return False
+                maybe.append(ref.context)
         return None
 
     def live_after(
@@ -258,6 +261,10 @@ def build_loops(
         written = {r.name for r in refs if r.is_write and _is_scalar(r)}
         if h.var is not None:
             written.add(h.var)
+        # Variables declared in the header or the body die with the loop.
+        written -= {v.name for v in walk.decls[rec.decl_start : rec.decl_end]}
+        if h.declared and h.var is not None:
+            written.discard(h.var)
         bound_names: set[str] = set()
         for poly in (h.lower, h.upper):
             if poly is not None:

@@ -95,7 +95,7 @@ def _function(
         for param in plist.named_children:
             if param.type == "parameter_declaration":
                 params.extend(declared_vars(param, "param", macros))
-    walk = FunctionWalk(name, macros)
+    walk = FunctionWalk(name, macros, frozenset(p.name for p in params))
     walk.statement(body)
     fresh = _fresh_pointers(walk, body, walk.decls)
     locals_ = tuple(

@@ -80,9 +80,12 @@ def attached_pragmas(node: Node) -> tuple[Directive, ...]:
 class FunctionWalk:
     """One function body: its references, calls, declarations and loop records."""
 
-    def __init__(self, name: str | None, macros: MacroTable) -> None:
+    def __init__(
+        self, name: str | None, macros: MacroTable, params: frozenset[str] = frozenset()
+    ) -> None:
         self.name = name
         self.macros = macros
+        self.params = params
         self.refs: list[Ref] = []
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
         self.decls: list[Var] = []
@@ -404,6 +407,11 @@ class FunctionWalk:
     def _call(self, node: Node, depth: int) -> None:
         fn = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
+        if fn is not None and args is not None and self._is_cast(fn):
+            # `(DATA_TYPE)(x)`: tree-sitter cannot tell a cast to a typedef from a call.
+            for arg in args.named_children:
+                self.expr(arg, depth + 1)
+            return
         name = node_text(fn) if fn is not None else ""
         macro = self.macros.functions.get(name)
         if macro is not None and args is not None and self._macro_depth < 8:
@@ -432,6 +440,15 @@ class FunctionWalk:
 
     def _subscript(self, node: Node) -> Subscript:
         return _subscript_of(node, self.macros)
+
+    def _is_cast(self, fn: Node) -> bool:
+        if fn.type != "parenthesized_expression" or fn.named_child_count != 1:
+            return False
+        inner = fn.named_children[0]
+        if inner is None or inner.type != "identifier":
+            return False
+        name = node_text(inner)
+        return name not in self.params and all(v.name != name for v in self.decls)
 
     def lvalue(
         self, node: Node, kind: AccessKind, red: RedOp | None, depth: int

@@ -1,0 +1,7 @@
+"""`python -m accls`."""
+
+import sys
+
+from accls.cli import main
+
+sys.exit(main())

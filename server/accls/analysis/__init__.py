@@ -1,0 +1,24 @@
+"""Pure analysis: dependences, scalar classes and loop facts from a SourceFile."""
+
+from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
+from accls.analysis.model import (
+    Dependence,
+    DepKind,
+    LoopFacts,
+    Obstacle,
+    ScalarClass,
+    ScalarFact,
+)
+
+__all__ = [
+    "AnalysisOptions",
+    "DepKind",
+    "Dependence",
+    "FileAnalysis",
+    "LoopFacts",
+    "Obstacle",
+    "ScalarClass",
+    "ScalarFact",
+    "analyze",
+    "analyze_text",
+]

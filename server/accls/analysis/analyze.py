@@ -1,0 +1,179 @@
+"""The analysis entry point: a SourceFile in, facts for every loop out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from accls.analysis.aliasing import alias_obstacles
+from accls.analysis.dependence import nest_dependences
+from accls.analysis.graph import DependenceGraph
+from accls.analysis.model import Dependence, LoopFacts, Obstacle
+from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
+from accls.analysis.scalars import classify_scalars, is_scalar_ref
+from accls.frontend import Loop, Ref, SourceFile, Span, parse_source
+
+__all__ = ["AnalysisOptions", "FileAnalysis", "analyze", "analyze_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOptions:
+    """Assumptions the user may grant the analysis."""
+
+    assume_no_alias: bool = False  # pointer arguments never overlap
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileAnalysis:
+    """Facts for every loop of one file, in source order."""
+
+    source: SourceFile
+    facts: tuple[LoopFacts, ...]
+    _index: dict[int, LoopFacts] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        self._index.update({f.loop.id: f for f in self.facts})
+
+    def of(self, loop: Loop) -> LoopFacts:
+        """The facts of one loop."""
+        return self._index[loop.id]
+
+
+def _ref_text(ref: Ref | None, name: str) -> str:
+    if ref is None:
+        return name
+    if not ref.subscripts:
+        return ("*" if ref.deref else "") + ref.name
+    return ref.name + "".join(f"[{s.text}]" for s in ref.subscripts)
+
+
+def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
+    src = _ref_text(refs.get(dep.source), dep.array)
+    snk = _ref_text(refs.get(dep.sink), dep.array)
+    if not dep.exact:
+        reason = dep.reason or "its subscripts cannot be analysed exactly"
+        return Obstacle(
+            code="dependence",
+            line=dep.source.line,
+            variable=dep.array,
+            message=f"`{dep.array}` may be shared between iterations: {reason} "
+            f"(line {dep.source.line})",
+        )
+    distance = next(
+        (d for d, lid in zip(dep.distance, dep.loops, strict=False) if lid == dep.carrier),
+        None,
+    )
+    how = f", distance {distance}" if distance is not None else ""
+    verb = {"flow": "read", "anti": "written", "output": "written"}[dep.kind.value]
+    return Obstacle(
+        code="dependence",
+        line=dep.source.line,
+        variable=dep.array,
+        message=f"{dep.kind.value} dependence on `{dep.array}`: `{src}` (line "
+        f"{dep.source.line}) is {verb} as `{snk}` (line {dep.sink.line}) in a later "
+        f"iteration{how}",
+    )
+
+
+def _atomic_arrays(loop: Loop, carried: tuple[Dependence, ...]) -> dict[str, list[Ref]]:
+    """Arrays whose only accesses are reduction-style updates (histograms)."""
+    refs: dict[str, list[Ref]] = {}
+    for ref in loop.refs:
+        if not is_scalar_ref(ref):
+            refs.setdefault(ref.name, []).append(ref)
+    hit = {dep.array for dep in carried}
+    return {
+        name: group
+        for name, group in refs.items()
+        if name in hit
+        and all(r.kind.value == "update" and r.reduction is not None for r in group)
+        and all(any(s.poly is None for s in r.subscripts) for r in group)
+    }
+
+
+def _loop_facts(
+    loop: Loop,
+    graph: DependenceGraph,
+    source: SourceFile,
+    options: AnalysisOptions,
+) -> LoopFacts:
+    fn = source.function(loop.function)
+    scalars, scalar_obstacles = classify_scalars(loop, fn, source.globals)
+    carried = graph.carried_by(loop.id)
+    atomic = _atomic_arrays(loop, carried)
+    by_span = {ref.span: ref for ref in loop.refs}
+    obstacles: list[Obstacle] = [
+        *shape_obstacles(loop, fn, source),
+        *call_obstacles(loop, source),
+        *scalar_obstacles,
+    ]
+    seen: set[tuple[str, int]] = set()
+    for dep in carried:
+        if dep.array in atomic or (dep.array, dep.source.line) in seen:
+            continue
+        seen.add((dep.array, dep.source.line))
+        obstacles.append(_dependence_obstacle(dep, by_span))
+    assumptions: list[str] = []
+    for obstacle in alias_obstacles(loop, fn, source.globals):
+        if options.assume_no_alias:
+            assumptions.append(
+                f"assumes `{obstacle.variable}` overlaps no other array (assume-no-alias)"
+            )
+        else:
+            obstacles.append(obstacle)
+    if fn is not None and any(p.dims and not p.pointers for p in fn.params):
+        names = {r.name for r in loop.refs if not is_scalar_ref(r)}
+        params = sorted(p.name for p in fn.params if p.dims and p.name in names)
+        if len(params) > 1:
+            assumptions.append(
+                "assumes the array parameters "
+                + ", ".join(f"`{p}`" for p in params)
+                + " are distinct arrays"
+            )
+    obstacles.sort(key=lambda o: (o.line, o.code))
+    return LoopFacts(
+        loop=loop,
+        parallel=not obstacles,
+        obstacles=tuple(obstacles),
+        scalars=scalars,
+        dependences=carried,
+        assumptions=tuple(assumptions),
+        pure_calls=user_calls(loop, source),
+        atomics=tuple(r for group in atomic.values() for r in group),
+    )
+
+
+def _failed(loop: Loop, exc: Exception) -> LoopFacts:
+    obstacle = Obstacle(
+        code="internal",
+        line=loop.line,
+        message=f"the dependence analysis failed on this loop nest "
+        f"({type(exc).__name__}); please report it",
+    )
+    return LoopFacts(
+        loop=loop, parallel=False, obstacles=(obstacle,), scalars=(), dependences=()
+    )
+
+
+def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
+    """Facts for every loop in the file."""
+    opts = options or AnalysisOptions()
+    facts: list[LoopFacts] = []
+    for nest in source.nests:
+        try:
+            graph = DependenceGraph(nest_dependences(nest))
+        except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
+            facts.extend(_failed(loop, exc) for loop in nest.walk())
+            continue
+        facts.extend(_loop_facts(loop, graph, source, opts) for loop in nest.walk())
+    return FileAnalysis(source=source, facts=tuple(facts))
+
+
+def analyze_text(
+    text: str,
+    path: str | None = None,
+    include_dirs: Sequence[str] = (),
+    options: AnalysisOptions | None = None,
+) -> FileAnalysis:
+    """Parse and analyse C text in one call."""
+    return analyze(parse_source(text, path, include_dirs), options)

@@ -1,0 +1,248 @@
+"""Affine views of array references: iteration domains and delinearized subscripts.
+
+Variables are named by keys: `s0`, `t1` for the iteration variables of the two
+references of a pair (by loop level under the nest root), `s0~` for stride
+counters, and `p:NAME` for symbols that stay invariant in the nest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import gcd
+
+from accls.analysis.polyhedra import Row, build, constrain, is_empty, row
+from accls.frontend import Loop, Poly, Subscript
+
+__all__ = [
+    "Frame",
+    "base_name",
+    "domain_rows",
+    "equalities",
+    "model_subscripts",
+]
+
+Linear = tuple[dict[str, int], int]
+"""An affine form: coefficients by variable key, and the constant."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One reference seen from the nest root: its loops and how symbols resolve."""
+
+    side: str  # "s" or "t": the prefix of its iteration variables
+    loops: tuple[Loop, ...]  # enclosing loops under the root, outermost first
+    variant: frozenset[str]  # symbols written somewhere in the nest
+    free: frozenset[int] = frozenset()  # levels whose bounds do not hold here
+
+
+def _key(name: str, frame: Frame, depth: int) -> str | None:
+    """The variable key of symbol `name`, seeing loops above level `depth` only."""
+    for level in range(depth - 1, -1, -1):
+        if frame.loops[level].var == name:
+            return f"{frame.side}{level}"
+    if name in frame.variant or base_name(name) in frame.variant:
+        return None
+    return f"p:{name}"
+
+
+def base_name(name: str) -> str:
+    """The variable a member path starts from: `s` for `s.n` and `q->k`."""
+    return name.split(".", 1)[0].split("->", 1)[0].strip("(*) ")
+
+
+def _rename(poly: Poly, frame: Frame, depth: int) -> Poly | None:
+    """`poly` over variable keys; None when a symbol changes inside the nest."""
+    # Distinct symbols get distinct keys, so terms stay distinct: no merging.
+    terms: list[tuple[tuple[str, ...], int]] = []
+    for mono, coeff in poly.terms:
+        keys: list[str] = []
+        for name in mono:
+            key = _key(name, frame, depth)
+            if key is None:
+                return None
+            keys.append(key)
+        terms.append((tuple(sorted(keys)) if len(keys) > 1 else tuple(keys), coeff))
+    terms.sort()
+    return Poly(tuple(terms))
+
+
+def _linear(poly: Poly) -> Linear:
+    """The affine form of an affine polynomial."""
+    lin: dict[str, int] = {}
+    const = 0
+    for mono, coeff in poly.terms:
+        if mono:
+            lin[mono[0]] = coeff
+        else:
+            const = coeff
+    return lin, const
+
+
+def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
+    renamed = None if poly is None else _rename(poly, frame, level)
+    return _linear(renamed) if renamed is not None and renamed.is_affine else None
+
+
+def _combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
+    """The row `left + sign*right + shift >= 0`."""
+    lin = dict(left[0])
+    for key, coeff in right[0].items():
+        lin[key] = lin.get(key, 0) + sign * coeff
+    return row(lin, left[1] + sign * right[1] + shift)
+
+
+def domain_rows(frame: Frame) -> tuple[Row, ...]:
+    """Constraints on the reference's iteration variables from its loop headers."""
+    rows: list[Row] = []
+    for level, loop in enumerate(frame.loops):
+        step = loop.step
+        if level in frame.free or not step:
+            continue
+        key = f"{frame.side}{level}"
+        var: Linear = ({key: 1}, 0)
+        up = step > 0
+        lower = _bound(loop.lower, frame, level)
+        if lower is not None:
+            # The initial value is the least value of an increasing loop.
+            gap = _combine(var, lower, -1) if up else _combine(lower, var, -1)
+            rows.append(gap)
+            if abs(step) > 1:
+                count = (f"{key}~", -abs(step))
+                rows.append(Row((*gap.coeffs, count), gap.const, equality=True))
+        op = loop.cond_op
+        if op == "!=" and abs(step) == 1:
+            op = "<" if up else ">"
+        upper = _bound(loop.upper, frame, level)
+        if upper is None or op not in ("<", "<=", ">", ">="):
+            continue
+        strict = -1 if op in ("<", ">") else 0
+        if op[0] == "<":
+            rows.append(_combine(upper, var, -1, strict))
+        else:
+            rows.append(_combine(var, upper, -1, strict))
+    return tuple(rows)
+
+
+def _model(array: str, sub: Subscript, frame: Frame) -> Poly | str:
+    """The subscript over variable keys, or why it cannot be modelled."""
+    if sub.indirect:
+        return f"subscript `{sub.text}` of `{array}` reads another array"
+    if sub.poly is None:
+        return f"subscript `{sub.text}` of `{array}` is not affine"
+    depth = len(frame.loops)
+    renamed = _rename(sub.poly, frame, depth)
+    if renamed is None:
+        name = min(n for n in sub.poly.names() if _key(n, frame, depth) is None)
+        return (
+            f"subscript `{sub.text}` of `{array}` uses `{name}`, "
+            "which changes inside the loop"
+        )
+    return renamed
+
+
+def model_subscripts(
+    array: str, subs: Sequence[Subscript], frame: Frame
+) -> tuple[Poly, ...] | str:
+    """Each subscript over variable keys, or why one cannot be modelled."""
+    out: list[Poly] = []
+    for sub in subs:
+        model = _model(array, sub, frame)
+        if isinstance(model, str):
+            return model
+        out.append(model)
+    return tuple(out)
+
+
+def _divide(poly: Poly, factor: str | int) -> tuple[Poly, Poly]:
+    """(quotient, rest): the terms that `factor` divides, divided, and the others."""
+    quotient: list[tuple[tuple[str, ...], int]] = []
+    rest: list[tuple[tuple[str, ...], int]] = []
+    for mono, coeff in poly.terms:
+        if isinstance(factor, int):
+            if coeff % factor:
+                rest.append((mono, coeff))
+            else:
+                quotient.append((mono, coeff // factor))
+        elif factor in mono:
+            pos = mono.index(factor)
+            quotient.append(((*mono[:pos], *mono[pos + 1 :]), coeff))
+        else:
+            rest.append((mono, coeff))
+    # Distinct terms stay distinct without one factor; sorting restores normal form.
+    return Poly(tuple(sorted(quotient))), Poly(tuple(rest))
+
+
+def _factors(polys: Sequence[Poly]) -> list[str | int]:
+    """Candidate extents: symbols in every non-linear term, then a common constant.
+
+    The constant covers a fixed inner extent, as in `(i*m + j)*8 + k`.
+    """
+    common: set[str] | None = None
+    scale = 0
+    for poly in polys:
+        for mono, coeff in poly.terms:
+            if len(mono) > 1:
+                names = {k for k in mono if k.startswith("p:")}
+                common = names if common is None else common & names
+                scale = gcd(scale, coeff)
+    out: list[str | int] = sorted(common or ())
+    return [*out, scale] if scale > 1 else out
+
+
+def _in_range(rests: Sequence[Poly], factor: str | int, context: Sequence[Row]) -> bool:
+    """True when 0 <= r < factor for every r, wherever the context holds."""
+    domain = build(context)
+    size: Linear = ({}, factor) if isinstance(factor, int) else ({factor: 1}, 0)
+    for rest in rests:
+        lin = _linear(rest)
+        for item in (_combine(({}, -1), lin, -1), _combine(lin, size, -1)):
+            known = all(key in domain.columns for key, _ in item.coeffs)
+            # A key the context never mentions is unconstrained: give it a column.
+            checked = constrain(domain, item) if known else build((*context, item))
+            if not is_empty(checked):
+                return False
+    return True
+
+
+def _split(
+    left: Poly, right: Poly, context: Sequence[Row]
+) -> list[tuple[Poly, Poly]] | None:
+    """Pairs of affine subscripts equivalent to `left == right`, or None."""
+    if left.is_affine and right.is_affine:
+        return [(left, right)]
+    for factor in _factors((left, right)):
+        high_l, low_l = _divide(left, factor)
+        high_r, low_r = _divide(right, factor)
+        if not (low_l.is_affine and low_r.is_affine):
+            continue
+        if not _in_range((low_l, low_r), factor, context):
+            continue
+        inner = _split(high_l, high_r, context)
+        if inner is not None:
+            return [*inner, (low_l, low_r)]
+    return None
+
+
+def equalities(
+    array: str,
+    subs: tuple[Sequence[Subscript], Sequence[Subscript]],
+    models: tuple[Sequence[Poly], Sequence[Poly]],
+    context: Sequence[Row],
+) -> tuple[Row, ...] | str:
+    """Equalities that hold when both references touch the same element, or why not.
+
+    `context` holds both references' domain rows; a linearized subscript such as
+    `i*n + j` is split into (i, j) only when 0 <= j < n is proved over it.
+    """
+    if len(subs[0]) != len(subs[1]):
+        return f"`{array}` is indexed with {len(subs[0])} and {len(subs[1])} subscripts"
+    rows: list[Row] = []
+    for pos, (left, right) in enumerate(zip(*models, strict=True)):
+        split = _split(left, right, context)
+        if split is None:
+            text = subs[0][pos].text if not left.is_affine else subs[1][pos].text
+            return f"subscript `{text}` of `{array}` is not affine"
+        for part_l, part_r in split:
+            rows.append(_combine(_linear(part_l), _linear(part_r), -1))
+    return tuple(Row(item.coeffs, item.const, equality=True) for item in rows)

@@ -1,0 +1,159 @@
+"""Conservative reasons a loop cannot run in parallel: exits, calls, shape, syntax."""
+
+from __future__ import annotations
+
+from accls.analysis.model import Obstacle
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Function, Loop, SourceFile, Var
+
+__all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
+
+_MATH = (
+    "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 "
+    "expm1 log log2 log10 log1p logb pow sqrt cbrt hypot fabs fmod remainder floor "
+    "ceil round lround llround trunc rint lrint nearbyint fmin fmax fdim fma erf "
+    "erfc tgamma lgamma copysign ldexp frexp scalbn ilogb nextafter modf"
+).split()
+PURE_FUNCTIONS = frozenset(
+    [*_MATH, *(f + "f" for f in _MATH), *(f + "l" for f in _MATH)]
+    + "abs labs llabs isnan isinf isfinite isnormal signbit fpclassify min max MIN "
+    "MAX".split()
+)
+"""Library functions with no side effects that any compiler offloads."""
+
+_FLOATING = frozenset({"float", "double", "long double", "_Float16", "__float128"})
+
+
+def _pure_user(name: str, source: SourceFile, seen: frozenset[str]) -> bool:
+    fn = source.function(name)
+    if fn is None or name in seen or fn.writes_nonlocal:
+        return False
+    return all(
+        callee in PURE_FUNCTIONS or _pure_user(callee, source, seen | {name})
+        for callee in fn.calls
+    )
+
+
+def user_calls(loop: Loop, source: SourceFile) -> tuple[str, ...]:
+    """Functions defined in this file that the loop calls and that are pure."""
+    names = {c.name for c in loop.calls if c.name not in PURE_FUNCTIONS}
+    return tuple(sorted(n for n in names if _pure_user(n, source, frozenset())))
+
+
+def call_obstacles(loop: Loop, source: SourceFile) -> tuple[Obstacle, ...]:
+    """Calls whose side effects are unknown or real (I/O, allocation, globals)."""
+    out: list[Obstacle] = []
+    reported: set[str] = set()
+    for call in loop.calls:
+        if call.name in PURE_FUNCTIONS or call.name in reported:
+            continue
+        if _pure_user(call.name, source, frozenset()):
+            continue
+        reported.add(call.name)
+        defined = source.function(call.name)
+        if defined is not None and defined.writes_nonlocal:
+            what = ", ".join(f"`{w}`" for w in defined.writes_nonlocal[:3])
+            detail = f"which writes {what}"
+        elif defined is not None:
+            detail = "which calls functions with unknown side effects"
+        else:
+            detail = "whose side effects are unknown"
+        out.append(
+            Obstacle(
+                code="call",
+                line=call.span.line,
+                variable=call.name,
+                message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
+            )
+        )
+    return tuple(out)
+
+
+def _var_type(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
+    found = fn.lookup(name) if fn is not None else None
+    return found or next((g for g in globals_ if g.name == name), None)
+
+
+def shape_obstacles(
+    loop: Loop, fn: Function | None, source: SourceFile
+) -> tuple[Obstacle, ...]:
+    """Early exits, a non-canonical header, changing bounds and syntax errors."""
+    out: list[Obstacle] = []
+    for exit_ in loop.exits:
+        out.append(
+            Obstacle(
+                code="exit",
+                line=exit_.span.line,
+                message=f"`{exit_.kind.value}` at line {exit_.span.line} leaves the "
+                "loop early",
+            )
+        )
+    canonical = (
+        loop.var is not None
+        and loop.step not in (None, 0)
+        and loop.cond_op in ("<", "<=", ">", ">=")
+        and loop.lower is not None
+    )
+    if canonical and loop.step is not None:
+        rising = loop.step > 0
+        canonical = (loop.cond_op in ("<", "<=")) == rising
+    if not canonical:
+        out.append(
+            Obstacle(
+                code="shape",
+                line=loop.line,
+                variable=loop.var,
+                message="the loop is not in canonical form "
+                "(`for (v = lb; v < ub; v += step)` with a constant step)",
+            )
+        )
+    elif loop.var is not None:
+        decl = _var_type(loop.var, fn, source.globals)
+        if decl is not None and decl.pointers == 0 and decl.type in _FLOATING:
+            out.append(
+                Obstacle(
+                    code="shape",
+                    line=loop.line,
+                    variable=loop.var,
+                    message=f"the loop variable `{loop.var}` is not an integer",
+                )
+            )
+    for name in loop.volatile_bounds:
+        out.append(
+            Obstacle(
+                code="bound",
+                line=loop.line,
+                variable=name,
+                message=f"the loop bound uses `{name}`, which the body modifies",
+            )
+        )
+    for err in source.errors:
+        if loop.span.start_byte <= err.start_byte < loop.span.end_byte:
+            out.append(
+                Obstacle(
+                    code="syntax",
+                    line=err.line,
+                    message=f"syntax error at line {err.line} inside the loop",
+                )
+            )
+            break
+    declared = {v.name: v for v in loop.locals}
+    repointed = set()
+    for ref in loop.refs:
+        if is_scalar_ref(ref) and ref.is_write:
+            decl = declared.get(ref.name) or _var_type(ref.name, fn, source.globals)
+            if decl is None or decl.pointers > 0:
+                repointed.add(ref.name)
+    for ref in loop.refs:
+        if ref.is_write and not is_scalar_ref(ref) and ref.name in repointed:
+            out.append(
+                Obstacle(
+                    code="pointer",
+                    line=ref.span.line,
+                    variable=ref.name,
+                    message=f"writes through `{ref.name}` (line {ref.span.line}), a "
+                    "pointer that the loop itself re-points",
+                )
+            )
+            break
+    return tuple(out)

@@ -1,0 +1,198 @@
+"""Classify the scalars of a loop: private, lastprivate, reduction, shared, carried."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
+from accls.frontend import Function, Loop, Ref, Var
+
+__all__ = ["classify_scalars", "is_scalar_ref"]
+
+
+def is_scalar_ref(ref: Ref) -> bool:
+    """True for a reference to a whole variable (no subscript, no dereference)."""
+    return not ref.subscripts and not ref.deref
+
+
+def _in_header_update(loop: Loop, ref: Ref) -> bool:
+    return loop.header.start_byte <= ref.span.start_byte < loop.header.end_byte
+
+
+def _exposed(refs: list[Ref]) -> list[Ref]:
+    """Reads that no earlier write of the same iteration always reaches."""
+    exposed: list[Ref] = []
+    seen: list[Ref] = []
+    for ref in refs:  # evaluation order
+        if ref.is_read and not any(
+            ref.context[: len(w.context)] == w.context for w in seen
+        ):
+            exposed.append(ref)
+        if ref.is_write:
+            seen.append(ref)
+    return exposed
+
+
+def _reduction_op(refs: list[Ref]) -> ScalarFact | None:
+    ops = {ref.reduction for ref in refs}
+    if len(ops) != 1 or None in ops:
+        return None
+    op = next(iter(ops))
+    if not any(ref.is_write for ref in refs):
+        return None
+    first = refs[0]
+    return ScalarFact(
+        name=first.name,
+        cls=ScalarClass.REDUCTION,
+        op=op,
+        line=first.span.line,
+        why=f"`{first.name}` is only updated as `{first.name} = {first.name} {op} ...`",
+    )
+
+
+def _decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
+    found = fn.lookup(name) if fn is not None else None
+    if found is not None:
+        return found
+    return next((g for g in globals_ if g.name == name), None)
+
+
+def classify_scalars(
+    loop: Loop, fn: Function | None, globals_: tuple[Var, ...]
+) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
+    """Scalar facts for running `loop` in parallel, and what forbids it."""
+    by_name: dict[str, list[Ref]] = defaultdict(list)
+    for ref in loop.refs:
+        if is_scalar_ref(ref):
+            by_name[ref.name].append(ref)
+    inside = {var.name for var in loop.locals}
+    inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
+    facts: list[ScalarFact] = []
+    obstacles: list[Obstacle] = []
+    for name, refs in sorted(by_name.items()):
+        if name == loop.var:
+            bad = [r for r in refs if r.is_write and not _in_header_update(loop, r)]
+            if bad:
+                obstacles.append(
+                    Obstacle(
+                        code="induction",
+                        line=bad[0].span.line,
+                        variable=name,
+                        message=f"the loop variable `{name}` is modified in the body "
+                        f"(line {bad[0].span.line})",
+                    )
+                )
+            cls = (
+                ScalarClass.LASTPRIVATE
+                if name in loop.live_after
+                else ScalarClass.INDUCTION
+            )
+            facts.append(
+                ScalarFact(
+                    name=name,
+                    cls=cls,
+                    line=loop.line,
+                    why="the loop variable"
+                    + (", used after the loop" if cls is ScalarClass.LASTPRIVATE else ""),
+                    declared_inside=loop.var_declared,
+                )
+            )
+            continue
+        writes = [r for r in refs if r.is_write]
+        if not writes:
+            decl = _decl(name, fn, globals_)
+            if decl is not None and decl.is_array:
+                continue  # an array or pointer used whole (passed, compared)
+            facts.append(
+                ScalarFact(
+                    name=name,
+                    cls=ScalarClass.SHARED,
+                    line=refs[0].span.line,
+                    why=f"`{name}` is only read",
+                )
+            )
+            continue
+        if name in inside:
+            facts.append(
+                ScalarFact(
+                    name=name,
+                    cls=ScalarClass.PRIVATE,
+                    line=writes[0].span.line,
+                    why=f"`{name}` is declared inside the loop",
+                    declared_inside=True,
+                )
+            )
+            continue
+        if refs[0].member:
+            obstacles.append(
+                Obstacle(
+                    code="member-write",
+                    line=writes[0].span.line,
+                    variable=name,
+                    message=f"`{name}` is a structure member written in every "
+                    f"iteration (line {writes[0].span.line}); it cannot be privatized",
+                )
+            )
+            continue
+        reduction = _reduction_op(refs)
+        if reduction is not None and name not in inner_vars:
+            facts.append(reduction)
+            continue
+        pure_writes = [r for r in refs if r.kind.value == "write"]
+        exposed = _exposed(refs)
+        if exposed:
+            read = exposed[0]
+            obstacles.append(
+                Obstacle(
+                    code="scalar-carried",
+                    line=read.span.line,
+                    variable=name,
+                    message=f"`{name}` is read at line {read.span.line} before it is "
+                    f"written in the same iteration (written at line "
+                    f"{writes[0].span.line}): its value flows between iterations",
+                )
+            )
+            continue
+        if name in loop.live_after:
+            body_ctx = (*refs[0].context[: _loop_depth(loop, refs[0])], loop.id)
+            always = [r for r in pure_writes if r.context == body_ctx]
+            if not always:
+                obstacles.append(
+                    Obstacle(
+                        code="conditional-last",
+                        line=writes[0].span.line,
+                        variable=name,
+                        message=f"`{name}` is written only under a condition "
+                        f"(line {writes[0].span.line}) and used after the loop: "
+                        "its final value depends on which iteration wrote it last",
+                    )
+                )
+                continue
+            facts.append(
+                ScalarFact(
+                    name=name,
+                    cls=ScalarClass.LASTPRIVATE,
+                    line=writes[0].span.line,
+                    why=f"`{name}` is written in every iteration and used after the "
+                    "loop",
+                )
+            )
+            continue
+        facts.append(
+            ScalarFact(
+                name=name,
+                cls=ScalarClass.PRIVATE,
+                line=writes[0].span.line,
+                why=f"`{name}` is written before it is read in each iteration"
+                + (" (an inner loop variable)" if name in inner_vars else ""),
+            )
+        )
+    return tuple(facts), tuple(obstacles)
+
+
+def _loop_depth(loop: Loop, ref: Ref) -> int:
+    """How many context entries come before `loop` in `ref`'s context."""
+    try:
+        return ref.context.index(loop.id)
+    except ValueError:
+        return len(ref.context)

@@ -1,0 +1,74 @@
+"""Render suggestions as the CLI's JSON objects or as text for people."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from accls.suggest import Suggestion
+
+__all__ = ["suggestion_json", "write_text"]
+
+
+def suggestion_json(path: str, suggestion: Suggestion) -> dict[str, Any]:
+    """The JSON object of the CLI contract for one suggestion."""
+    loop = suggestion.loop
+    facts = suggestion.facts
+    pragma = suggestion.pragma.render() if suggestion.pragma is not None else None
+    parallel = pragma is not None or (suggestion.existing is not None and facts.parallel)
+    by_id = {inner.id: inner for inner in loop.walk()}
+    return {
+        "file": path,
+        "line": loop.line,
+        "column": loop.column,
+        "end_line": loop.span.end[0] + 1,
+        "function": loop.function,
+        "model": suggestion.options.model.value,
+        "target": suggestion.options.target.value,
+        "loop_variable": loop.var,
+        "trip_count": loop.trip_count,
+        "parallelizable": parallel,
+        "pragma": pragma,
+        "reasons": list(suggestion.reasons),
+        "inner": suggestion.inner,
+        "collapsed_lines": [by_id[i].line for i in suggestion.collapsed if i in by_id],
+        "atomic": [
+            {"line": a.span.line, "column": a.span.column, "pragma": a.pragma.render()}
+            for a in suggestion.atomics
+        ],
+        "existing_pragma": suggestion.existing,
+        "assumptions": list(facts.assumptions),
+        "validation": {},
+        "source": suggestion.source,
+    }
+
+
+def write_text(
+    stream: TextIO, items: list[tuple[str, Suggestion]], *, color: bool | None = None
+) -> None:
+    """Human-readable report: each loop, its pragma or refusal, and the reasons."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(file=stream, force_terminal=color, highlight=False, soft_wrap=True)
+    if not items:
+        console.print("no loops found")
+        return
+    for path, suggestion in items:
+        loop = suggestion.loop
+        where = f"{path}:{loop.line}:{loop.column}"
+        head = f"for ({loop.var})" if loop.var else "for"
+        console.print(f"[bold]{escape(where)}[/bold]  {escape(head)}"
+                      + ("  [dim](inner loop)[/dim]" if suggestion.inner else ""))
+        if suggestion.pragma is not None:
+            console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
+            for atomic in suggestion.atomics:
+                console.print(
+                    f"  [green]{escape(atomic.pragma.render())}[/green]"
+                    f"  [dim]at line {atomic.span.line}[/dim]"
+                )
+        elif suggestion.existing is not None:
+            console.print(f"  [cyan]keeps {escape(suggestion.existing)}[/cyan]")
+        else:
+            console.print("  [red]not parallelized[/red]")
+        for reason in suggestion.reasons:
+            console.print(f"    - {escape(reason)}")

@@ -1,0 +1,50 @@
+"""Insert suggested pragmas into C text, indented like the loops they precede."""
+
+from __future__ import annotations
+
+from accls.suggest.rules import Suggestion
+
+__all__ = ["annotate_text", "insertions"]
+
+
+def _line_bounds(data: bytes, offset: int) -> tuple[int, bytes]:
+    """Start of the line holding `offset`, and that line's indentation."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    indent = data[start:offset]
+    stripped = len(indent) - len(indent.lstrip(b" \t"))
+    return start, indent[:stripped]
+
+
+def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int, str]]:
+    """(byte offset, text) pairs that add each pragma above its loop or statement."""
+    data = text.encode("utf-8", errors="surrogateescape")
+    newline = "\r\n" if b"\r\n" in data else "\n"
+    edits: list[tuple[int, str]] = []
+    for suggestion in suggestions:
+        if suggestion.pragma is None or suggestion.existing is not None:
+            continue
+        targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma.render())]
+        targets += [(a.span.start_byte, a.pragma.render()) for a in suggestion.atomics]
+        for offset, pragma in targets:
+            start, indent = _line_bounds(data, offset)
+            before = data[start:offset]
+            pad = indent.decode("utf-8", errors="replace")
+            if before.strip():
+                # The statement shares its line with other code: break the line.
+                edits.append((offset, f"{newline}{pad}{pragma}{newline}{pad}"))
+            else:
+                edits.append((start, f"{pad}{pragma}{newline}"))
+    return sorted(edits, key=lambda e: e[0])
+
+
+def annotate_text(text: str, suggestions: tuple[Suggestion, ...]) -> str:
+    """The text with every suggested pragma inserted."""
+    data = text.encode("utf-8", errors="surrogateescape")
+    out: list[bytes] = []
+    last = 0
+    for offset, insert in insertions(text, suggestions):
+        out.append(data[last:offset])
+        out.append(insert.encode("utf-8"))
+        last = offset
+    out.append(data[last:])
+    return b"".join(out).decode("utf-8", errors="surrogateescape")

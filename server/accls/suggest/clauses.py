@@ -1,0 +1,108 @@
+"""Scalar and data clauses of a pragma, each with the fact that justifies it."""
+
+from __future__ import annotations
+
+from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
+from accls.analysis.aliasing import array_decl
+from accls.frontend import Clause, Var
+from accls.suggest.context import Placement
+from accls.suggest.options import SuggestOptions
+from accls.suggest.pragma import Dialect, Target
+from accls.suggest.sections import array_uses
+
+__all__ = ["data_clauses", "scalar_clauses"]
+
+_OMP_MAP = {"copyin": "to", "copyout": "from", "copy": "tofrom", "create": "alloc"}
+
+
+def scalar_clauses(
+    facts: LoopFacts, opts: SuggestOptions, covered: set[int]
+) -> tuple[list[Clause], list[str], str | None]:
+    """private/lastprivate/reduction clauses; a blocker message if impossible."""
+    loop = facts.loop
+    folded = {inner.var for inner in loop.walk() if inner.id in covered and inner.var}
+    private: list[str] = []
+    last: list[str] = []
+    reductions: dict[str, list[str]] = {}
+    reasons: list[str] = []
+    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    for fact in facts.scalars:
+        if fact.cls is ScalarClass.LASTPRIVATE:
+            if offload:
+                where = "OpenACC has no lastprivate" if opts.model is Dialect.OPENACC else (
+                    "an offloaded loop does not return it"
+                )
+                return [], [], (
+                    f"`{fact.name}` is used after the loop, so its last value is "
+                    f"needed ({where})"
+                )
+            last.append(fact.name)
+            reasons.append(f"lastprivate({fact.name}): {fact.why}")
+        elif fact.cls is ScalarClass.PRIVATE:
+            if fact.declared_inside or fact.name in folded:
+                continue
+            private.append(fact.name)
+            reasons.append(f"private({fact.name}): {fact.why}")
+        elif fact.cls is ScalarClass.REDUCTION and fact.op is not None:
+            reductions.setdefault(fact.op.value, []).append(fact.name)
+            reasons.append(f"reduction({fact.op.value}:{fact.name}): {fact.why}")
+    clauses: list[Clause] = []
+    if private:
+        clauses.append(Clause("private", ", ".join(private)))
+    if last:
+        clauses.append(Clause("lastprivate", ", ".join(last)))
+    for op, names in reductions.items():
+        clauses.append(Clause("reduction", f"{op}:{', '.join(names)}"))
+    return clauses, reasons, None
+
+
+def data_clauses(
+    facts: LoopFacts, opts: SuggestOptions, where: Placement, analysis: FileAnalysis
+) -> tuple[list[Clause], list[str], str | None]:
+    """Data movement clauses for an offloaded loop; a blocker if an extent is unknown."""
+    loop = facts.loop
+    source = analysis.source
+    fn = source.function(loop.function)
+    names = {r.name for r in loop.refs if r.subscripts or r.deref}
+    decls: dict[str, Var | None] = {n: array_decl(n, fn, source.globals) for n in names}
+    present = dict(where.present)
+    groups: dict[str, list[str]] = {}
+    reasons: list[str] = []
+    for use in array_uses(loop, decls):
+        if use.name in present:
+            if opts.model is Dialect.OPENACC:
+                groups.setdefault("present", []).append(present[use.name])
+                reasons.append(
+                    f"present({present[use.name]}): `{use.name}` is already on the "
+                    "device in the enclosing data region"
+                )
+            continue
+        if not use.known:
+            return [], [], (
+                f"cannot tell which elements of `{use.name}` the loop touches, so no "
+                "data clause can be written; move it with an enclosing data region"
+            )
+        item = use.section or use.name
+        if use.read and use.written:
+            kind, why = "copy", f"`{use.name}` is read and written"
+        elif use.read:
+            kind, why = "copyin", f"`{use.name}` is only read"
+        elif use.exact_cover and not use.read_first:
+            kind, why = "copyout", f"every element of `{item}` is written and none read"
+        else:
+            kind, why = "copy", f"`{use.name}` is written, but maybe not every element"
+        groups.setdefault(kind, []).append(item)
+        reasons.append(f"{kind}({item}): {why}")
+    clauses: list[Clause] = []
+    if opts.model is Dialect.OPENACC:
+        for kind in ("copy", "copyin", "copyout", "create", "present"):
+            if kind in groups:
+                clauses.append(Clause(kind, ", ".join(groups[kind])))
+    else:
+        for kind in ("copyin", "copyout", "copy", "create"):
+            if kind in groups:
+                clauses.append(Clause("map", f"{_OMP_MAP[kind]}: {', '.join(groups[kind])}"))
+        reds = [f.name for f in facts.scalars if f.cls is ScalarClass.REDUCTION]
+        if reds:
+            clauses.append(Clause("map", f"tofrom: {', '.join(reds)}"))
+    return clauses, reasons, None

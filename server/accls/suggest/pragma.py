@@ -1,0 +1,58 @@
+"""The Pragma value, its rendering, and parsing model text back into it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from accls.frontend import Clause, parse_directive
+
+__all__ = ["Dialect", "Pragma", "Target", "parse_pragma"]
+
+
+class Dialect(StrEnum):
+    """The programming model a pragma is written in."""
+
+    OPENACC = "openacc"
+    OPENMP = "openmp"
+
+    @property
+    def sentinel(self) -> str:
+        """The word after `#pragma`."""
+        return "acc" if self is Dialect.OPENACC else "omp"
+
+
+class Target(StrEnum):
+    """Where the parallel loop runs."""
+
+    CPU = "cpu"
+    GPU = "gpu"
+
+
+@dataclass(frozen=True, slots=True)
+class Pragma:
+    """A directive with its clauses, in our canonical clause order."""
+
+    dialect: Dialect
+    directive: str
+    clauses: tuple[Clause, ...] = ()
+
+    def render(self) -> str:
+        """The `#pragma ...` line."""
+        parts = [f"#pragma {self.dialect.sentinel} {self.directive}"]
+        for clause in self.clauses:
+            parts.append(clause.name if clause.args is None else f"{clause.name}({clause.args})")
+        return " ".join(parts)
+
+    def clause(self, name: str) -> Clause | None:
+        """The first clause called `name`, if any."""
+        return next((c for c in self.clauses if c.name == name), None)
+
+
+def parse_pragma(text: str) -> Pragma | None:
+    """Parse a pragma line (ours, the user's or a model's); None if not acc/omp."""
+    directive = parse_directive(text)
+    if directive is None or not directive.name:
+        return None
+    dialect = Dialect.OPENACC if directive.dialect == "acc" else Dialect.OPENMP
+    return Pragma(dialect, directive.name, directive.clauses)

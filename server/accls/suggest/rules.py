@@ -1,0 +1,244 @@
+"""Pragma synthesis from the analysis facts: no model, always an answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from accls.analysis import FileAnalysis, LoopFacts
+from accls.frontend import Clause, Loop, RedOp, Span
+from accls.suggest.clauses import data_clauses, scalar_clauses
+from accls.suggest.context import Placement, placement
+from accls.suggest.options import SuggestOptions
+from accls.suggest.pragma import Dialect, Pragma, Target
+
+__all__ = ["Atomic", "SuggestOptions", "Suggestion", "suggest_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class Atomic:
+    """A statement inside a parallel loop that must be made atomic."""
+
+    span: Span
+    pragma: Pragma
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Suggestion:
+    """The answer for one loop: a pragma with its reasons, or a refusal."""
+
+    loop: Loop
+    facts: LoopFacts
+    options: SuggestOptions
+    pragma: Pragma | None
+    reasons: tuple[str, ...]
+    inner: bool = False  # a loop inside another loop's construct
+    collapsed: tuple[int, ...] = ()  # ids of inner loops folded in by collapse
+    atomics: tuple[Atomic, ...] = ()
+    existing: str | None = None  # a pragma the user already wrote on this loop
+    source: str = "analysis"
+
+
+def _refuse(facts: LoopFacts, opts: SuggestOptions, reasons: list[str], **kw: object) -> Suggestion:
+    return Suggestion(
+        loop=facts.loop, facts=facts, options=opts, pragma=None, reasons=tuple(reasons),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
+    chain = [loop]
+    cur = loop
+    while cur.perfect and cur.children:
+        child = cur.children[0]
+        facts = analysis.of(child)
+        outer_vars = {c.var for c in chain if c.var}
+        bounds = (child.lower.names() if child.lower else frozenset()) | (
+            child.upper.names() if child.upper else frozenset()
+        )
+        if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
+            break
+        chain.append(child)
+        cur = child
+    return chain
+
+
+def _imbalanced(loop: Loop) -> bool:
+    """True when inner trip counts depend on the outer variable (triangles)."""
+    outer = {loop.var} if loop.var else set()
+    for inner in loop.walk()[1:]:
+        names = (inner.lower.names() if inner.lower else frozenset()) | (
+            inner.upper.names() if inner.upper else frozenset()
+        )
+        if names & outer:
+            return True
+    return False
+
+
+def _atomics(facts: LoopFacts, dialect: Dialect, text: bytes) -> tuple[Atomic, ...] | None:
+    """Atomic pragmas for histogram-style updates; None if one cannot be placed."""
+    out: list[Atomic] = []
+    pragma = Pragma(dialect, "atomic update")
+    for ref in facts.atomics:
+        line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
+        if text[line_start : ref.span.start_byte].strip():
+            return None  # the statement does not start its line
+        if ref.reduction not in (RedOp.ADD, RedOp.MUL, RedOp.BAND, RedOp.BOR, RedOp.BXOR):
+            return None
+        out.append(Atomic(ref.span, pragma))
+    return tuple(out)
+
+
+def _directive(opts: SuggestOptions, where: Placement) -> str | None:
+    if opts.model is Dialect.OPENACC:
+        if where.compute is not None:
+            if "serial" in where.compute.name.split():
+                return None
+            return "loop"
+        return "kernels loop" if opts.kernels else "parallel loop"
+    if where.inside_loop is not None:
+        return None
+    if where.compute is not None:
+        words = set(where.compute.name.split())
+        if "teams" in words:
+            return "distribute parallel for"
+        if "target" in words:
+            return "parallel for"
+        return "for"
+    if opts.target is Target.GPU:
+        return "target teams distribute parallel for"
+    return "parallel for"
+
+
+def _build(
+    facts: LoopFacts,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    where: Placement,
+    inner: bool,
+) -> tuple[Suggestion, list[Loop]]:
+    """The suggestion for one parallel loop, and the loops left below it."""
+    loop = facts.loop
+    directive = "loop" if inner and opts.model is Dialect.OPENACC else _directive(opts, where)
+    if directive is None:
+        why = where.inside_loop or where.compute
+        text = why.text if why is not None else "an enclosing construct"
+        return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), []
+    chain = [loop] if inner else _collapse_chain(loop, analysis)
+    covered = {c.id for c in chain}
+    below = [child for child in chain[-1].children]
+    reasons: list[str] = []
+    clauses: list[Clause] = []
+    if len(chain) > 1:
+        clauses.append(Clause("collapse", str(len(chain))))
+        reasons.append(
+            f"collapse({len(chain)}): loops "
+            + ", ".join(f"`{c.var}`" for c in chain)
+            + " are perfectly nested, independent and rectangular"
+        )
+    vector_below = (
+        _first_parallel(below, analysis) if opts.model is Dialect.OPENACC else []
+    )
+    if opts.model is Dialect.OPENACC:
+        level = _acc_level(where, inner, bool(vector_below))
+        if level:
+            clauses.append(Clause(level))
+    scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
+    if blocker:
+        return _refuse(facts, opts, [blocker], inner=inner), below
+    clauses.extend(scalar)
+    reasons.extend(scalar_reasons)
+    if opts.model is Dialect.OPENMP and opts.target is Target.CPU and _imbalanced(loop):
+        if where.compute is None or directive == "for":
+            clauses.append(Clause("schedule", "dynamic"))
+            reasons.append("schedule(dynamic): inner trip counts depend on the outer "
+                           "loop variable (a triangular iteration space)")
+    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    if offload and not inner and where.compute is None:
+        data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
+        if blocker:
+            return _refuse(facts, opts, [blocker], inner=inner), below
+        clauses.extend(data)
+        reasons.extend(data_reasons)
+    elif offload and where.present:
+        reasons.append("arrays are already on the device inside the enclosing construct")
+    atomics = _atomics(facts, opts.model, analysis.source.text.encode("utf-8"))
+    if atomics is None:
+        return _refuse(facts, opts, ["an indirect update cannot be made atomic here"],
+                       inner=inner), below
+    if atomics:
+        names = sorted({r.name for r in facts.atomics})
+        reasons.append("atomic updates of " + ", ".join(f"`{n}`" for n in names)
+                       + ": several iterations may update the same element")
+    head = ["no loop-carried dependence" + (
+        "" if not facts.loop.refs else " (exact dependence test)")]
+    head.extend(facts.assumptions)
+    pragma = Pragma(opts.model, directive, tuple(clauses))
+    return (
+        Suggestion(
+            loop=loop, facts=facts, options=opts, pragma=pragma,
+            reasons=tuple(head + reasons), inner=inner,
+            collapsed=tuple(c.id for c in chain[1:]), atomics=atomics,
+        ),
+        vector_below if opts.model is Dialect.OPENACC else [],
+    )
+
+
+def _first_parallel(loops: list[Loop], analysis: FileAnalysis) -> list[Loop]:
+    """The outermost parallel loops among `loops` and the loops below them."""
+    found: list[Loop] = []
+    for loop in loops:
+        if analysis.of(loop).parallel:
+            found.append(loop)
+        else:
+            found.extend(_first_parallel(list(loop.children), analysis))
+    return found
+
+
+def _acc_level(where: Placement, inner: bool, has_vector_below: bool) -> str | None:
+    if inner or where.loop_levels:
+        taken = set(where.loop_levels)
+        return "vector" if "vector" not in taken else None
+    return "gang" if has_vector_below else None
+
+
+def _suggest_loop(
+    loop: Loop, analysis: FileAnalysis, opts: SuggestOptions, out: list[Suggestion],
+    *, root: bool, forced_inner: bool = False,
+) -> None:
+    facts = analysis.of(loop)
+    where = placement(loop, opts.model)
+    own = [p for p in loop.pragmas if p.dialect == opts.model.sentinel]
+    if own:
+        out.append(_refuse(facts, opts, [f"already annotated: `{own[0].text}`"],
+                           existing=own[0].text, inner=not root))
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False)
+        return
+    if where.inside_loop is not None and not forced_inner:
+        if opts.model is Dialect.OPENMP or "vector" in where.loop_levels:
+            return
+    if not facts.parallel:
+        if root:
+            out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False)
+        return
+    suggestion, below = _build(facts, analysis, opts, where, inner=forced_inner)
+    if suggestion.pragma is None and not root and not forced_inner:
+        return
+    out.append(suggestion)
+    if suggestion.pragma is None:
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False)
+        return
+    for child in below:
+        _suggest_loop(child, analysis, opts, out, root=False, forced_inner=True)
+
+
+def suggest_file(analysis: FileAnalysis, opts: SuggestOptions) -> tuple[Suggestion, ...]:
+    """Suggestions for every loop nest of a file, outermost loops first."""
+    out: list[Suggestion] = []
+    for nest in analysis.source.nests:
+        _suggest_loop(nest, analysis, opts, out, root=True)
+    return tuple(out)
+

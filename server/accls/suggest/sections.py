@@ -1,0 +1,204 @@
+"""Array sections (`a[start:length]`) that cover what a loop nest touches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from accls.frontend import Loop, Poly, Ref, Var
+
+__all__ = ["ArrayUse", "array_uses"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArrayUse:
+    """How a loop nest uses one array, and the section that covers it."""
+
+    name: str
+    read: bool
+    written: bool
+    read_first: bool  # some element may be read before this nest writes it
+    section: str | None  # `a[0:n][0:m]`; None when the whole array is meant
+    exact_cover: bool  # every element of the section is written (copyout is safe)
+    known: bool  # the section could be derived (False: the extent is unknown)
+
+
+def _range(loop: Loop) -> tuple[Poly, Poly] | None:
+    """Inclusive (low, high) of the loop variable, as polynomials."""
+    if loop.lower is None or loop.upper is None or not loop.step:
+        return None
+    if loop.step > 0:
+        high = loop.upper - Poly.const(1) if loop.cond_op == "<" else loop.upper
+        return loop.lower, high
+    low = loop.upper + Poly.const(1) if loop.cond_op == ">" else loop.upper
+    return low, loop.lower
+
+
+def _sign(poly: Poly) -> int:
+    """+1 or -1 if every coefficient has that sign (symbols assumed >= 0), else 0."""
+    signs = {coeff > 0 for _, coeff in poly.terms}
+    if signs == {True}:
+        return 1
+    if signs == {False}:
+        return -1
+    return 0
+
+
+def _extreme(poly: Poly, ranges: list[tuple[str, Poly, Poly]], high: bool) -> Poly | None:
+    """Bound `poly` from below (or above) over the nest's iteration space."""
+    for var, low, top in ranges:  # innermost first: their bounds may use outer vars
+        if var not in poly.names():
+            continue
+        with_var = Poly(tuple(t for t in poly.terms if var in t[0]))
+        rest = poly - with_var
+        if any(mono.count(var) > 1 for mono, _ in with_var.terms):
+            return None
+        coeff = Poly(tuple((tuple(n for n in m if n != var), c) for m, c in with_var.terms))
+        sign = _sign(coeff)
+        if sign == 0:
+            return None
+        pick = top if (sign > 0) == high else low
+        poly = rest + coeff * pick
+    return poly
+
+
+def _pick(a: Poly, b: Poly, high: bool) -> Poly | None:
+    diff = a - b
+    if not diff.is_constant:
+        return None
+    return (a if diff.constant >= 0 else b) if high else (a if diff.constant <= 0 else b)
+
+
+def _subscripts(ref: Ref) -> list[Poly | None]:
+    if ref.deref and not ref.subscripts:
+        return [Poly.const(0)]
+    return [s.poly if not s.indirect else None for s in ref.subscripts]
+
+
+def _whole(var: Var | None) -> bool:
+    """Static arrays with constant extents need no section."""
+    return (
+        var is not None
+        and var.scope != "param"
+        and var.pointers == 0
+        and bool(var.dims)
+        and all(d is not None for d in var.dims)
+    )
+
+
+def _covers(refs: list[Ref], nest: dict[str, Loop]) -> bool:
+    """True if the writes alone touch every element of the section (no holes)."""
+    writes = [r for r in refs if r.is_write]
+    if not writes or any(r.guarded for r in writes):
+        return False
+    if len({tuple(s.text for s in r.subscripts) for r in writes}) != 1:
+        return False
+    used: list[str] = []
+    for poly in _subscripts(writes[0]):
+        if poly is None or not poly.is_affine:
+            return False
+        loop_vars = poly.names() & nest.keys()
+        if not loop_vars:
+            continue
+        if len(loop_vars) > 1:
+            return False
+        var = next(iter(loop_vars))
+        loop = nest[var]
+        bounds = (loop.lower or Poly()).names() | (loop.upper or Poly()).names()
+        if abs(poly.coeff(var)) != 1 or loop.step not in (1, -1) or bounds & nest.keys():
+            return False
+        used.append(var)
+    return len(set(used)) == len(used)
+
+
+def array_uses(
+    loop: Loop, decl_of: dict[str, Var | None], ref_filter: frozenset[str] | None = None
+) -> tuple[ArrayUse, ...]:
+    """Each array the nest touches, with the section an offload must move."""
+    ranges: list[tuple[str, Poly, Poly]] = []
+    nest = {inner.var: inner for inner in loop.walk() if inner.var}
+    for inner in reversed(loop.walk()):
+        found = _range(inner)
+        if inner.var and found is not None:
+            ranges.append((inner.var, *found))
+    groups: dict[str, list[Ref]] = {}
+    for ref in loop.refs:
+        if ref.subscripts or ref.deref:
+            groups.setdefault(ref.name, []).append(ref)
+    out: list[ArrayUse] = []
+    for name, refs in sorted(groups.items()):
+        if ref_filter is not None and name not in ref_filter:
+            continue
+        read = any(r.is_read for r in refs)
+        written = any(r.is_write for r in refs)
+        first = refs[0]
+        read_first = read and (first.is_read or any(r.guarded for r in refs if r.is_write))
+        var = decl_of.get(name)
+        section, known, full = _section(name, refs, ranges, var)
+        out.append(
+            ArrayUse(
+                name=name,
+                read=read,
+                written=written,
+                read_first=read_first,
+                section=section,
+                exact_cover=written
+                and _covers(refs, nest)
+                and (section is not None or full),
+                known=known,
+            )
+        )
+    return tuple(out)
+
+
+def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:
+    """True when the box is the whole declared array."""
+    if box is None or var is None or len(box) != len(var.dims):
+        return False
+    for (low, length), dim in zip(box, var.dims, strict=True):
+        if dim is None or not low.is_constant or low.constant != 0:
+            return False
+        if "".join(length.render().split()) != "".join(dim.split()):
+            return False
+    return True
+
+
+def _section(
+    name: str, refs: list[Ref], ranges: list[tuple[str, Poly, Poly]], var: Var | None
+) -> tuple[str | None, bool, bool]:
+    """(section text or None for the whole array, extent known, covers whole array)."""
+    box = _box(refs, ranges)
+    if _whole(var):
+        return None, True, _full(box, var)
+    if box is None:
+        return None, False, False
+    text = name + "".join(f"[{low.render()}:{length.render()}]" for low, length in box)
+    return text, True, False
+
+
+def _box(
+    refs: list[Ref], ranges: list[tuple[str, Poly, Poly]]
+) -> list[tuple[Poly, Poly]] | None:
+    """(start, length) per dimension covering every reference, or None."""
+    rank = {len(_subscripts(r)) for r in refs}
+    if len(rank) != 1:
+        return None
+    dims: list[tuple[Poly, Poly]] = []
+    for d in range(rank.pop()):
+        low: Poly | None = None
+        high: Poly | None = None
+        for ref in refs:
+            poly = _subscripts(ref)[d]
+            if poly is None:
+                return None
+            lo = _extreme(poly, ranges, high=False)
+            hi = _extreme(poly, ranges, high=True)
+            if lo is None or hi is None:
+                return None
+            low = lo if low is None else _pick(low, lo, high=False)
+            high = hi if high is None else _pick(high, hi, high=True)
+            if low is None or high is None:
+                return None
+        if low is None or high is None:
+            return None
+        dims.append((low, high - low + Poly.const(1)))
+    return dims
