@@ -25,7 +25,7 @@ demo: $(VENV)/.installed
 	$(BIN)/accls annotate $(EXAMPLE)
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -98,15 +98,14 @@ def test_parallelises_ignores_clauses() -> None:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the CLI and compiler said about one fixture, model and target."""
+    """What `accls annotate` and gcc said about one fixture, model and target."""
 
-    suggest: subprocess.CompletedProcess[str]
     annotate: subprocess.CompletedProcess[str]
     annotated: Path
     compiles: tuple[subprocess.CompletedProcess[str], ...]
 
 
-def _syntax_check(
+def _compile(
     gcc: str, path: Path, model: str, *defines: str
 ) -> subprocess.CompletedProcess[str]:
     # A full compile, not -fsyntax-only: gcc checks directive nesting (say, an
@@ -127,17 +126,15 @@ def _collect(
     src: Path,
     model: str,
     target: str,
-    suggest: Suggest,
     annotate: Annotate,
 ) -> Outcome:
-    suggested = suggest(src, model, target)
     annotated, out = annotate(src, model, target)
     compiles: list[subprocess.CompletedProcess[str]] = []
     if annotated.returncode == 0 and out.is_file():
-        compiles.append(_syntax_check(gcc, out, model))
+        compiles.append(_compile(gcc, out, model))
         if "USE_FAST" in src.read_text(encoding="utf-8"):
-            compiles.append(_syntax_check(gcc, out, model, "-DUSE_FAST"))
-    return Outcome(suggested, annotated, out, tuple(compiles))
+            compiles.append(_compile(gcc, out, model, "-DUSE_FAST"))
+    return Outcome(annotated, out, tuple(compiles))
 
 
 @pytest.fixture(scope="module")
@@ -146,10 +143,9 @@ def outcomes(
     pool: ThreadPoolExecutor,
     selected_params: list[dict[str, object]],
     fixtures_dir: Path,
-    accls_suggest: Suggest,
     accls_annotate: Annotate,
 ) -> dict[tuple[str, str, str], Future[Outcome]]:
-    """Start the CLI and compiler for every selected case; tests await them."""
+    """Start annotate and gcc for every selected case; tests await them."""
     gcc = need("gcc")
     started: dict[tuple[str, str, str], Future[Outcome]] = {}
     for params in selected_params:
@@ -161,14 +157,12 @@ def outcomes(
                 fixtures_dir / key[0],
                 key[1],
                 key[2],
-                accls_suggest,
                 accls_annotate,
             )
     return started
 
 
-def _loops(outcome: Outcome) -> list[dict[str, object]]:
-    proc = outcome.suggest
+def _loops(proc: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
     assert proc.returncode == 0, f"accls suggest failed:\n{proc.stderr}"
     loops = json.loads(proc.stdout)
     assert isinstance(loops, list), "suggest --format json must print a JSON array"
@@ -180,10 +174,11 @@ def test_suggestions_are_well_formed(
     c_fixture: str,
     model: str,
     target: str,
-    outcomes: dict[tuple[str, str, str], Future[Outcome]],
+    fixtures_dir: Path,
+    accls_suggest: Suggest,
     c_source: Callable[[str], str],
 ) -> None:
-    loops = _loops(outcomes[c_fixture, model, target].result())
+    loops = _loops(accls_suggest(fixtures_dir / c_fixture, model, target))
     lines = c_source(c_fixture).splitlines()
     assert loops, "every fixture has loops, so suggest must report some"
     for loop in loops:
@@ -209,11 +204,12 @@ def test_suggestions_honour_fixture_markers(
     c_fixture: str,
     model: str,
     target: str,
-    outcomes: dict[tuple[str, str, str], Future[Outcome]],
+    fixtures_dir: Path,
+    accls_suggest: Suggest,
     c_source: Callable[[str], str],
 ) -> None:
     markers = loop_markers(c_source(c_fixture))
-    loops = _loops(outcomes[c_fixture, model, target].result())
+    loops = _loops(accls_suggest(fixtures_dir / c_fixture, model, target))
     for line, verdict in sorted(markers.items()):
         at_line = [loop for loop in loops if loop.get("line") == line]
         pragmas = [loop.get("pragma") for loop in at_line]
