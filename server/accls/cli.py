@@ -27,22 +27,43 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--model", choices=[d.value for d in Dialect], default="openacc",
-                     help="programming model of the pragmas (default: openacc)")
-    sub.add_argument("--target", choices=[t.value for t in Target], default=None,
-                     help="where loops run: cpu or gpu (default: gpu for openacc, "
-                     "cpu for openmp)")
-    sub.add_argument("--kernels", action="store_true",
-                     help="OpenACC: use `kernels loop` instead of `parallel loop`")
-    sub.add_argument("--assume-no-alias", action="store_true",
-                     help="assume pointer arguments never overlap (as if `restrict`)")
-    sub.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
-                     help="where to look for headers that define macros")
+    sub.add_argument(
+        "--model",
+        choices=[d.value for d in Dialect],
+        default="openacc",
+        help="programming model of the pragmas (default: openacc)",
+    )
+    sub.add_argument(
+        "--target",
+        choices=[t.value for t in Target],
+        default=None,
+        help="where loops run: cpu or gpu (default: gpu for openacc, cpu for openmp)",
+    )
+    sub.add_argument(
+        "--kernels",
+        action="store_true",
+        help="OpenACC: use `kernels loop` instead of `parallel loop`",
+    )
+    sub.add_argument(
+        "--assume-no-alias",
+        action="store_true",
+        help="assume pointer arguments never overlap (as if `restrict`)",
+    )
+    sub.add_argument(
+        "-I",
+        dest="include",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="where to look for headers that define macros",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="accls", description="Suggest and check OpenACC/OpenMP "
-                     "pragmas for C loops.")
+    parser = _Parser(
+        prog="accls",
+        description="Suggest and check OpenACC/OpenMP pragmas for C loops.",
+    )
     parser.add_argument("--version", action="version", version=f"accls {__version__}")
     subs = parser.add_subparsers(dest="command", parser_class=_Parser)
     suggest = subs.add_parser("suggest", help="print a pragma (or a refusal) per loop")
@@ -53,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     _common(annotate)
     annotate.add_argument("file", metavar="FILE")
     out = annotate.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    out.add_argument(
+        "-o", "--output", metavar="OUT", help="write here (default: stdout)"
+    )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
     return parser
 
@@ -74,7 +97,9 @@ def _suggest_one(
     text = read_source(path)
     source = parse_source(text, path, args.include)
     warning = looks_like_c(
-        path, text, sum(e.end_byte - e.start_byte for e in source.errors),
+        path,
+        text,
+        sum(e.end_byte - e.start_byte for e in source.errors),
         len(source.nests),
     )
     if warning is not None and not source.nests and source.errors:
@@ -113,9 +138,13 @@ def _run_annotate(args: argparse.Namespace) -> int:
         sys.stdout.write(result)
         return 0
     if not args.in_place and os.path.exists(target) and os.path.samefile(target, path):
-        raise InputError(f"{target}: is the input file; pass --in-place to overwrite it")
+        raise InputError(
+            f"{target}: is the input file; pass --in-place to overwrite it"
+        )
     try:
-        with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        with open(
+            target, "w", encoding="utf-8", errors="surrogateescape", newline=""
+        ) as fh:
             fh.write(result)
     except OSError as exc:
         raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
@@ -138,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"accls: error: {exc}", file=sys.stderr)
         return 2
     except RecursionError:
-        print("accls: error: the input is nested too deeply to analyse", file=sys.stderr)
+        print(
+            "accls: error: the input is nested too deeply to analyse", file=sys.stderr
+        )
         return 2
     except KeyboardInterrupt:
         return 130

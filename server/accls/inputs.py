@@ -10,8 +10,14 @@ MAX_BYTES = 16 * 1024 * 1024
 """Files larger than this are refused rather than analysed slowly."""
 
 _NOT_C = {
-    ".f": "Fortran", ".f77": "Fortran", ".f90": "Fortran", ".f95": "Fortran",
-    ".f03": "Fortran", ".f08": "Fortran", ".for": "Fortran", ".py": "Python",
+    ".f": "Fortran",
+    ".f77": "Fortran",
+    ".f90": "Fortran",
+    ".f95": "Fortran",
+    ".f03": "Fortran",
+    ".f08": "Fortran",
+    ".for": "Fortran",
+    ".py": "Python",
 }
 _CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".cu"})
 

@@ -14,7 +14,9 @@ def suggestion_json(path: str, suggestion: Suggestion) -> dict[str, Any]:
     loop = suggestion.loop
     facts = suggestion.facts
     pragma = suggestion.pragma.render() if suggestion.pragma is not None else None
-    parallel = pragma is not None or (suggestion.existing is not None and facts.parallel)
+    parallel = pragma is not None or (
+        suggestion.existing is not None and facts.parallel
+    )
     by_id = {inner.id: inner for inner in loop.walk()}
     return {
         "file": path,
@@ -49,7 +51,9 @@ def write_text(
     from rich.console import Console
     from rich.markup import escape
 
-    console = Console(file=stream, force_terminal=color, highlight=False, soft_wrap=True)
+    console = Console(
+        file=stream, force_terminal=color, highlight=False, soft_wrap=True
+    )
     if not items:
         console.print("no loops found")
         return
@@ -57,8 +61,10 @@ def write_text(
         loop = suggestion.loop
         where = f"{path}:{loop.line}:{loop.column}"
         head = f"for ({loop.var})" if loop.var else "for"
-        console.print(f"[bold]{escape(where)}[/bold]  {escape(head)}"
-                      + ("  [dim](inner loop)[/dim]" if suggestion.inner else ""))
+        console.print(
+            f"[bold]{escape(where)}[/bold]  {escape(head)}"
+            + ("  [dim](inner loop)[/dim]" if suggestion.inner else "")
+        )
         if suggestion.pragma is not None:
             console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
             for atomic in suggestion.atomics:

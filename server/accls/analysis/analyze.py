@@ -60,7 +60,11 @@ def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
             f"(line {dep.source.line})",
         )
     distance = next(
-        (d for d, lid in zip(dep.distance, dep.loops, strict=False) if lid == dep.carrier),
+        (
+            d
+            for d, lid in zip(dep.distance, dep.loops, strict=False)
+            if lid == dep.carrier
+        ),
         None,
     )
     how = f", distance {distance}" if distance is not None else ""

@@ -28,7 +28,9 @@ class DependenceGraph:
             for _, _, data in self._graph.edges(data=True)
             if data["carrier"] == loop_id
         ]
-        return tuple(sorted(found, key=lambda d: (d.source.start_byte, d.sink.start_byte)))
+        return tuple(
+            sorted(found, key=lambda d: (d.source.start_byte, d.sink.start_byte))
+        )
 
     def in_cycle(self, dep: Dependence) -> bool:
         """True if the dependence lies on a cycle (a recurrence)."""

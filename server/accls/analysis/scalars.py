@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
-from accls.frontend import Function, Loop, Ref, Var
+from accls.frontend import Function, Loop, RedOp, Ref, Var
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -46,7 +46,12 @@ def _reduction_op(refs: list[Ref]) -> ScalarFact | None:
         cls=ScalarClass.REDUCTION,
         op=op,
         line=first.span.line,
-        why=f"`{first.name}` is only updated as `{first.name} = {first.name} {op} ...`",
+        why=(
+            f"`{first.name}` only keeps a running {op.value}imum"
+            if op in (RedOp.MIN, RedOp.MAX)
+            else f"`{first.name}` is only updated as "
+            f"`{first.name} = {first.name} {op.value} ...`"
+        ),
     )
 
 
@@ -93,7 +98,11 @@ def classify_scalars(
                     cls=cls,
                     line=loop.line,
                     why="the loop variable"
-                    + (", used after the loop" if cls is ScalarClass.LASTPRIVATE else ""),
+                    + (
+                        ", used after the loop"
+                        if cls is ScalarClass.LASTPRIVATE
+                        else ""
+                    ),
                     declared_inside=loop.var_declared,
                 )
             )

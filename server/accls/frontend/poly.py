@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 Monomial = tuple[str, ...]
 """Sorted symbol names of one term; () is the constant term."""
@@ -34,7 +35,11 @@ class Poly:
         return Poly((((name,), 1),))
 
     def __add__(self, other: Poly) -> Poly:
-        return Poly(_normal([*self.terms, *other.terms]))
+        if not other.terms:
+            return self
+        if not self.terms:
+            return other
+        return _add(self, other)
 
     def __neg__(self) -> Poly:
         return Poly(tuple((m, -c) for m, c in self.terms))
@@ -117,3 +122,13 @@ class Poly:
             else:
                 parts.append(f"+ {text}" if coeff > 0 else f"- {text}")
         return " ".join(parts)
+
+
+@lru_cache(maxsize=65536)
+def _add(a: Poly, b: Poly) -> Poly:
+    return Poly(_normal([*a.terms, *b.terms]))
+
+
+@lru_cache(maxsize=65536)
+def _mul(a: Poly, b: Poly) -> Poly:
+    return Poly(_normal((m1 + m2, c1 * c2) for m1, c1 in a.terms for m2, c2 in b.terms))

@@ -29,12 +29,18 @@ def scalar_clauses(
     for fact in facts.scalars:
         if fact.cls is ScalarClass.LASTPRIVATE:
             if offload:
-                where = "OpenACC has no lastprivate" if opts.model is Dialect.OPENACC else (
-                    "an offloaded loop does not return it"
+                where = (
+                    "OpenACC has no lastprivate"
+                    if opts.model is Dialect.OPENACC
+                    else ("an offloaded loop does not return it")
                 )
-                return [], [], (
-                    f"`{fact.name}` is used after the loop, so its last value is "
-                    f"needed ({where})"
+                return (
+                    [],
+                    [],
+                    (
+                        f"`{fact.name}` is used after the loop, so its last value is "
+                        f"needed ({where})"
+                    ),
                 )
             last.append(fact.name)
             reasons.append(f"lastprivate({fact.name}): {fact.why}")
@@ -78,9 +84,13 @@ def data_clauses(
                 )
             continue
         if not use.known:
-            return [], [], (
-                f"cannot tell which elements of `{use.name}` the loop touches, so no "
-                "data clause can be written; move it with an enclosing data region"
+            return (
+                [],
+                [],
+                (
+                    f"cannot tell which elements of `{use.name}` the loop touches, so no "
+                    "data clause can be written; move it with an enclosing data region"
+                ),
             )
         item = use.section or use.name
         if use.read and use.written:
@@ -101,7 +111,9 @@ def data_clauses(
     else:
         for kind in ("copyin", "copyout", "copy", "create"):
             if kind in groups:
-                clauses.append(Clause("map", f"{_OMP_MAP[kind]}: {', '.join(groups[kind])}"))
+                clauses.append(
+                    Clause("map", f"{_OMP_MAP[kind]}: {', '.join(groups[kind])}")
+                )
         reds = [f.name for f in facts.scalars if f.cls is ScalarClass.REDUCTION]
         if reds:
             clauses.append(Clause("map", f"tofrom: {', '.join(reds)}"))

@@ -41,7 +41,9 @@ class Pragma:
         """The `#pragma ...` line."""
         parts = [f"#pragma {self.dialect.sentinel} {self.directive}"]
         for clause in self.clauses:
-            parts.append(clause.name if clause.args is None else f"{clause.name}({clause.args})")
+            parts.append(
+                clause.name if clause.args is None else f"{clause.name}({clause.args})"
+            )
         return " ".join(parts)
 
     def clause(self, name: str) -> Clause | None:

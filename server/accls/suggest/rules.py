@@ -38,17 +38,27 @@ class Suggestion:
     source: str = "analysis"
 
 
-def _refuse(facts: LoopFacts, opts: SuggestOptions, reasons: list[str], **kw: object) -> Suggestion:
+def _refuse(
+    facts: LoopFacts, opts: SuggestOptions, reasons: list[str], **kw: object
+) -> Suggestion:
     return Suggestion(
-        loop=facts.loop, facts=facts, options=opts, pragma=None, reasons=tuple(reasons),
+        loop=facts.loop,
+        facts=facts,
+        options=opts,
+        pragma=None,
+        reasons=tuple(reasons),
         **kw,  # type: ignore[arg-type]
     )
+
+
+_MAX_COLLAPSE = 3
+"""Deeper collapses add index arithmetic and rarely more parallelism."""
 
 
 def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
     chain = [loop]
     cur = loop
-    while cur.perfect and cur.children:
+    while cur.perfect and cur.children and len(chain) < _MAX_COLLAPSE:
         child = cur.children[0]
         facts = analysis.of(child)
         outer_vars = {c.var for c in chain if c.var}
@@ -74,7 +84,9 @@ def _imbalanced(loop: Loop) -> bool:
     return False
 
 
-def _atomics(facts: LoopFacts, dialect: Dialect, text: bytes) -> tuple[Atomic, ...] | None:
+def _atomics(
+    facts: LoopFacts, dialect: Dialect, text: bytes
+) -> tuple[Atomic, ...] | None:
     """Atomic pragmas for histogram-style updates; None if one cannot be placed."""
     out: list[Atomic] = []
     pragma = Pragma(dialect, "atomic update")
@@ -82,7 +94,13 @@ def _atomics(facts: LoopFacts, dialect: Dialect, text: bytes) -> tuple[Atomic, .
         line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
         if text[line_start : ref.span.start_byte].strip():
             return None  # the statement does not start its line
-        if ref.reduction not in (RedOp.ADD, RedOp.MUL, RedOp.BAND, RedOp.BOR, RedOp.BXOR):
+        if ref.reduction not in (
+            RedOp.ADD,
+            RedOp.MUL,
+            RedOp.BAND,
+            RedOp.BOR,
+            RedOp.BXOR,
+        ):
             return None
         out.append(Atomic(ref.span, pragma))
     return tuple(out)
@@ -118,7 +136,9 @@ def _build(
 ) -> tuple[Suggestion, list[Loop]]:
     """The suggestion for one parallel loop, and the loops left below it."""
     loop = facts.loop
-    directive = "loop" if inner and opts.model is Dialect.OPENACC else _directive(opts, where)
+    directive = (
+        "loop" if inner and opts.model is Dialect.OPENACC else _directive(opts, where)
+    )
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
@@ -150,8 +170,10 @@ def _build(
     if opts.model is Dialect.OPENMP and opts.target is Target.CPU and _imbalanced(loop):
         if where.compute is None or directive == "for":
             clauses.append(Clause("schedule", "dynamic"))
-            reasons.append("schedule(dynamic): inner trip counts depend on the outer "
-                           "loop variable (a triangular iteration space)")
+            reasons.append(
+                "schedule(dynamic): inner trip counts depend on the outer "
+                "loop variable (a triangular iteration space)"
+            )
     offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
     if offload and not inner and where.compute is None:
         data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
@@ -160,24 +182,37 @@ def _build(
         clauses.extend(data)
         reasons.extend(data_reasons)
     elif offload and where.present:
-        reasons.append("arrays are already on the device inside the enclosing construct")
+        reasons.append(
+            "arrays are already on the device inside the enclosing construct"
+        )
     atomics = _atomics(facts, opts.model, analysis.source.text.encode("utf-8"))
     if atomics is None:
-        return _refuse(facts, opts, ["an indirect update cannot be made atomic here"],
-                       inner=inner), below
+        return _refuse(
+            facts, opts, ["an indirect update cannot be made atomic here"], inner=inner
+        ), below
     if atomics:
         names = sorted({r.name for r in facts.atomics})
-        reasons.append("atomic updates of " + ", ".join(f"`{n}`" for n in names)
-                       + ": several iterations may update the same element")
-    head = ["no loop-carried dependence" + (
-        "" if not facts.loop.refs else " (exact dependence test)")]
+        reasons.append(
+            "atomic updates of "
+            + ", ".join(f"`{n}`" for n in names)
+            + ": several iterations may update the same element"
+        )
+    head = [
+        "no loop-carried dependence"
+        + ("" if not facts.loop.refs else " (exact dependence test)")
+    ]
     head.extend(facts.assumptions)
     pragma = Pragma(opts.model, directive, tuple(clauses))
     return (
         Suggestion(
-            loop=loop, facts=facts, options=opts, pragma=pragma,
-            reasons=tuple(head + reasons), inner=inner,
-            collapsed=tuple(c.id for c in chain[1:]), atomics=atomics,
+            loop=loop,
+            facts=facts,
+            options=opts,
+            pragma=pragma,
+            reasons=tuple(head + reasons),
+            inner=inner,
+            collapsed=tuple(c.id for c in chain[1:]),
+            atomics=atomics,
         ),
         vector_below if opts.model is Dialect.OPENACC else [],
     )
@@ -202,15 +237,27 @@ def _acc_level(where: Placement, inner: bool, has_vector_below: bool) -> str | N
 
 
 def _suggest_loop(
-    loop: Loop, analysis: FileAnalysis, opts: SuggestOptions, out: list[Suggestion],
-    *, root: bool, forced_inner: bool = False,
+    loop: Loop,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    out: list[Suggestion],
+    *,
+    root: bool,
+    forced_inner: bool = False,
 ) -> None:
     facts = analysis.of(loop)
     where = placement(loop, opts.model)
     own = [p for p in loop.pragmas if p.dialect == opts.model.sentinel]
     if own:
-        out.append(_refuse(facts, opts, [f"already annotated: `{own[0].text}`"],
-                           existing=own[0].text, inner=not root))
+        out.append(
+            _refuse(
+                facts,
+                opts,
+                [f"already annotated: `{own[0].text}`"],
+                existing=own[0].text,
+                inner=not root,
+            )
+        )
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False)
         return
@@ -235,10 +282,11 @@ def _suggest_loop(
         _suggest_loop(child, analysis, opts, out, root=False, forced_inner=True)
 
 
-def suggest_file(analysis: FileAnalysis, opts: SuggestOptions) -> tuple[Suggestion, ...]:
+def suggest_file(
+    analysis: FileAnalysis, opts: SuggestOptions
+) -> tuple[Suggestion, ...]:
     """Suggestions for every loop nest of a file, outermost loops first."""
     out: list[Suggestion] = []
     for nest in analysis.source.nests:
         _suggest_loop(nest, analysis, opts, out, root=True)
     return tuple(out)
-

@@ -43,7 +43,9 @@ def _sign(poly: Poly) -> int:
     return 0
 
 
-def _extreme(poly: Poly, ranges: list[tuple[str, Poly, Poly]], high: bool) -> Poly | None:
+def _extreme(
+    poly: Poly, ranges: list[tuple[str, Poly, Poly]], high: bool
+) -> Poly | None:
     """Bound `poly` from below (or above) over the nest's iteration space."""
     for var, low, top in ranges:  # innermost first: their bounds may use outer vars
         if var not in poly.names():
@@ -52,7 +54,9 @@ def _extreme(poly: Poly, ranges: list[tuple[str, Poly, Poly]], high: bool) -> Po
         rest = poly - with_var
         if any(mono.count(var) > 1 for mono, _ in with_var.terms):
             return None
-        coeff = Poly(tuple((tuple(n for n in m if n != var), c) for m, c in with_var.terms))
+        coeff = Poly(
+            tuple((tuple(n for n in m if n != var), c) for m, c in with_var.terms)
+        )
         sign = _sign(coeff)
         if sign == 0:
             return None
@@ -65,7 +69,9 @@ def _pick(a: Poly, b: Poly, high: bool) -> Poly | None:
     diff = a - b
     if not diff.is_constant:
         return None
-    return (a if diff.constant >= 0 else b) if high else (a if diff.constant <= 0 else b)
+    return (
+        (a if diff.constant >= 0 else b) if high else (a if diff.constant <= 0 else b)
+    )
 
 
 def _subscripts(ref: Ref) -> list[Poly | None]:
@@ -104,7 +110,11 @@ def _covers(refs: list[Ref], nest: dict[str, Loop]) -> bool:
         var = next(iter(loop_vars))
         loop = nest[var]
         bounds = (loop.lower or Poly()).names() | (loop.upper or Poly()).names()
-        if abs(poly.coeff(var)) != 1 or loop.step not in (1, -1) or bounds & nest.keys():
+        if (
+            abs(poly.coeff(var)) != 1
+            or loop.step not in (1, -1)
+            or bounds & nest.keys()
+        ):
             return False
         used.append(var)
     return len(set(used)) == len(used)
@@ -131,7 +141,9 @@ def array_uses(
         read = any(r.is_read for r in refs)
         written = any(r.is_write for r in refs)
         first = refs[0]
-        read_first = read and (first.is_read or any(r.guarded for r in refs if r.is_write))
+        read_first = read and (
+            first.is_read or any(r.guarded for r in refs if r.is_write)
+        )
         var = decl_of.get(name)
         section, known, full = _section(name, refs, ranges, var)
         out.append(
