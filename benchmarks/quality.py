@@ -188,8 +188,9 @@ def compile_ok(args: argparse.Namespace, path: Path, model: str, root: Path) -> 
     """Empty string when `gcc -fsyntax-only` accepts the file, else the first error."""
     flag = "-fopenacc" if model == "openacc" else "-fopenmp"
     cmd = [args.cc, "-fsyntax-only", flag, "-w", *args.cc_arg]
-    for folder in include_dirs(path, root):
-        cmd += ["-I", str(folder)]
+    # Nearby folders go after the system ones: some hold their own `unistd.h`.
+    for i, folder in enumerate(include_dirs(path, root)):
+        cmd += ["-I" if i < 2 else "-idirafter", str(folder)]
     try:
         proc = subprocess.run(
             [*cmd, str(path)], capture_output=True, text=True, timeout=60

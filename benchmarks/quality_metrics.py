@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -141,6 +142,11 @@ def grouped(scores: list[PairScore], key: str) -> dict[str, dict[str, Any]]:
     return {name: aggregate(groups[name]) for name in sorted(groups)}
 
 
+def _reason_pattern(reason: str) -> str:
+    """A reason with names, subscripts and line numbers blanked, for counting."""
+    return re.sub(r"\(line \d+\)", "", re.sub(r"`[^`]*`", "`_`", reason)).strip()[:140]
+
+
 def mismatch_patterns(scores: list[PairScore], top: int = 15) -> dict[str, Any]:
     """The most frequent ways our pragmas differ from the experts'."""
     ours = [s for s in scores if s.status == "suggested"]
@@ -152,7 +158,7 @@ def mismatch_patterns(scores: list[PairScore], top: int = 15) -> dict[str, Any]:
     missing = Counter(name for s in ours for name in s.missing_clauses)
     extra = Counter(name for s in ours for name in s.extra_clauses)
     refusals = Counter(
-        (s.reasons[0] if s.reasons else "(no reason given)")[:120]
+        _reason_pattern(s.reasons[0] if s.reasons else "(no reason given)")
         for s in scores
         if s.status == "refused" and not s.expert_seq
     )

@@ -13,7 +13,7 @@ from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import parse_source
 from accls.inputs import InputError, looks_like_c, read_source
 from accls.report import suggestion_json, write_text
-from accls.suggest import Dialect, SuggestOptions, Suggestion, Target, suggest_file
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 
 __all__ = ["main"]

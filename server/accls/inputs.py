@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["MAX_BYTES", "InputError", "read_source", "looks_like_c"]
+__all__ = ["MAX_BYTES", "InputError", "looks_like_c", "read_source"]
 
 MAX_BYTES = 16 * 1024 * 1024
 """Files larger than this are refused rather than analysed slowly."""

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from accls.analysis import FileAnalysis, LoopFacts, analyze_text
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
@@ -57,7 +56,9 @@ def snapshot(analysis: FileAnalysis) -> dict[str, Any]:
     return out
 
 
-def test_golden(c_fixture: str, c_source: Any, fixtures_dir: Path, update_golden: bool) -> None:
+def test_golden(
+    c_fixture: str, c_source: Any, fixtures_dir: Path, update_golden: bool
+) -> None:
     name = Path(c_fixture).stem
     text = c_source(c_fixture)
     analysis = analyze_text(text, str(fixtures_dir / c_fixture))

@@ -1,4 +1,4 @@
-"""May two array names of a loop refer to overlapping memory?"""
+"""Whether two array names of a loop may refer to overlapping memory."""
 
 from __future__ import annotations
 
@@ -10,8 +10,27 @@ __all__ = ["alias_obstacles", "array_decl"]
 
 _ANY_TYPE = frozenset({"char", "unsigned char", "signed char", "void"})
 _PRIMITIVE = frozenset(
-    "char short int long float double unsigned signed _Bool bool size_t int8_t int16_t "
-    "int32_t int64_t uint8_t uint16_t uint32_t uint64_t".split()
+    [
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "unsigned",
+        "signed",
+        "_Bool",
+        "bool",
+        "size_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+    ]
 )
 
 
@@ -39,7 +58,7 @@ def _is_pointer(var: Var) -> bool:
 
 
 def _may_alias(a: Var, b: Var) -> bool:
-    """Conservative: could `a` and `b` address the same memory?"""
+    """Conservatively, whether `a` and `b` may address the same memory."""
     if not _types_may_alias(a, b):
         return False
     if a.restrict or b.restrict:

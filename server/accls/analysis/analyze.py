@@ -121,7 +121,8 @@ def _loop_facts(
     for obstacle in alias_obstacles(loop, fn, source.globals):
         if options.assume_no_alias:
             assumptions.append(
-                f"assumes `{obstacle.variable}` overlaps no other array (assume-no-alias)"
+                f"assumes `{obstacle.variable}` overlaps no other array "
+                "(assume-no-alias)"
             )
         else:
             obstacles.append(obstacle)

@@ -8,16 +8,79 @@ from accls.frontend import Function, Loop, SourceFile, Var
 
 __all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
 
-_MATH = (
-    "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 "
-    "expm1 log log2 log10 log1p logb pow sqrt cbrt hypot fabs fmod remainder floor "
-    "ceil round lround llround trunc rint lrint nearbyint fmin fmax fdim fma erf "
-    "erfc tgamma lgamma copysign ldexp frexp scalbn ilogb nextafter modf"
-).split()
+_MATH = [
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "logb",
+    "pow",
+    "sqrt",
+    "cbrt",
+    "hypot",
+    "fabs",
+    "fmod",
+    "remainder",
+    "floor",
+    "ceil",
+    "round",
+    "lround",
+    "llround",
+    "trunc",
+    "rint",
+    "lrint",
+    "nearbyint",
+    "fmin",
+    "fmax",
+    "fdim",
+    "fma",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "copysign",
+    "ldexp",
+    "frexp",
+    "scalbn",
+    "ilogb",
+    "nextafter",
+    "modf",
+]
 PURE_FUNCTIONS = frozenset(
-    [*_MATH, *(f + "f" for f in _MATH), *(f + "l" for f in _MATH)]
-    + "abs labs llabs isnan isinf isfinite isnormal signbit fpclassify min max MIN "
-    "MAX".split()
+    [
+        *_MATH,
+        *(f + "f" for f in _MATH),
+        *(f + "l" for f in _MATH),
+        "abs",
+        "labs",
+        "llabs",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isnormal",
+        "signbit",
+        "fpclassify",
+        "min",
+        "max",
+        "MIN",
+        "MAX",
+    ]
 )
 """Library functions with no side effects that any compiler offloads."""
 

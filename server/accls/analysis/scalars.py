@@ -38,7 +38,7 @@ def _reduction_op(refs: list[Ref]) -> ScalarFact | None:
     if len(ops) != 1 or None in ops:
         return None
     op = next(iter(ops))
-    if not any(ref.is_write for ref in refs):
+    if op is None or not any(ref.is_write for ref in refs):
         return None
     first = refs[0]
     return ScalarFact(

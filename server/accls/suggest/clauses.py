@@ -65,7 +65,7 @@ def scalar_clauses(
 def data_clauses(
     facts: LoopFacts, opts: SuggestOptions, where: Placement, analysis: FileAnalysis
 ) -> tuple[list[Clause], list[str], str | None]:
-    """Data movement clauses for an offloaded loop; a blocker if an extent is unknown."""
+    """Data clauses for an offloaded loop; a blocker if an extent is unknown."""
     loop = facts.loop
     source = analysis.source
     fn = source.function(loop.function)
@@ -88,8 +88,9 @@ def data_clauses(
                 [],
                 [],
                 (
-                    f"cannot tell which elements of `{use.name}` the loop touches, so no "
-                    "data clause can be written; move it with an enclosing data region"
+                    f"cannot tell which elements of `{use.name}` the loop touches, so "
+                    "no data clause can be written; move it with an enclosing data "
+                    "region"
                 ),
             )
         item = use.section or use.name

@@ -12,9 +12,26 @@ __all__ = ["Placement", "data_clause_names", "placement"]
 
 _LEVELS = ("gang", "worker", "vector")
 _DATA_CLAUSES = frozenset(
-    "copy copyin copyout create present pcopy pcopyin pcopyout pcreate "
-    "present_or_copy present_or_copyin present_or_copyout present_or_create "
-    "deviceptr no_create attach map use_device_ptr".split()
+    [
+        "copy",
+        "copyin",
+        "copyout",
+        "create",
+        "present",
+        "pcopy",
+        "pcopyin",
+        "pcopyout",
+        "pcreate",
+        "present_or_copy",
+        "present_or_copyin",
+        "present_or_copyout",
+        "present_or_create",
+        "deviceptr",
+        "no_create",
+        "attach",
+        "map",
+        "use_device_ptr",
+    ]
 )
 
 

@@ -167,13 +167,13 @@ def _build(
         return _refuse(facts, opts, [blocker], inner=inner), below
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
-    if opts.model is Dialect.OPENMP and opts.target is Target.CPU and _imbalanced(loop):
-        if where.compute is None or directive == "for":
-            clauses.append(Clause("schedule", "dynamic"))
-            reasons.append(
-                "schedule(dynamic): inner trip counts depend on the outer "
-                "loop variable (a triangular iteration space)"
-            )
+    cpu = opts.model is Dialect.OPENMP and opts.target is Target.CPU
+    if cpu and _imbalanced(loop) and (where.compute is None or directive == "for"):
+        clauses.append(Clause("schedule", "dynamic"))
+        reasons.append(
+            "schedule(dynamic): inner trip counts depend on the outer "
+            "loop variable (a triangular iteration space)"
+        )
     offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
     if offload and not inner and where.compute is None:
         data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
@@ -261,9 +261,9 @@ def _suggest_loop(
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False)
         return
-    if where.inside_loop is not None and not forced_inner:
-        if opts.model is Dialect.OPENMP or "vector" in where.loop_levels:
-            return
+    nested = opts.model is Dialect.OPENMP or "vector" in where.loop_levels
+    if where.inside_loop is not None and not forced_inner and nested:
+        return
     if not facts.parallel:
         if root:
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
