@@ -14,14 +14,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from quality_metrics import PairScore, aggregate, grouped, mismatch_patterns, score_pair
 from quality_report import render_markdown, render_summary
+from quality_runs import (
+    Batch,
+    CompileJob,
+    compile_check,
+    include_dirs,
+    parallel_map,
+    suggest,
+)
 from source_edit import (
     Stripped,
     find_for,
@@ -31,11 +38,6 @@ from source_edit import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_TARGET = {"openacc": "gpu", "openmp": "cpu"}
-# (model, -I folders, files): one `accls suggest` process.
-Batch = tuple[str, tuple[Path, ...], list[Path]]
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,128 +116,6 @@ def prepare(source: SourceFile, mode: str) -> Prepared:
         nests=nests,
         kept_loop_pragmas=len(annotated - pair_loops_old) if mode == "loop" else 0,
     )
-
-
-def parallel_map(jobs: int, func: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    """`map` over a thread pool; each item runs its own subprocesses."""
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(func, items))
-
-
-def suggest(
-    args: argparse.Namespace, batch: Batch
-) -> dict[Path, list[dict[str, Any]] | str]:
-    """Run `accls suggest` on a batch; bisect the batch when the run fails."""
-    model, includes, paths = batch
-    cmd = [str(args.accls), "suggest", "--format", "json", "--model", model]
-    cmd += ["--target", target_for(args, model)]
-    for folder in includes:
-        cmd += ["-I", str(folder)]
-    cmd += map(str, paths)
-    error: str
-    try:
-        proc = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=args.timeout * len(paths)
-        )
-        objects = json.loads(proc.stdout)
-        if not isinstance(objects, list):
-            raise ValueError("output is not a JSON array")
-        collected: dict[Path, list[dict[str, Any]]] = {p: [] for p in paths}
-        for obj in objects:
-            where = Path(str(obj.get("file", "")))
-            where = (where if where.is_absolute() else args.tmp / where).resolve()
-            if where in collected:
-                collected[where].append(obj)
-            elif len(paths) == 1:  # the CLI may print a display name instead
-                collected[paths[0]].append(obj)
-        return dict(collected)
-    except OSError as exc:
-        error = str(exc)
-    except subprocess.TimeoutExpired:
-        error = f"timeout after {args.timeout * len(paths)} s"
-    except (ValueError, AttributeError) as exc:
-        error = f"rc={proc.returncode}: {exc}; stderr: {proc.stderr.strip()[-400:]}"
-    if len(paths) == 1:
-        return {paths[0]: error}
-    half = len(paths) // 2
-    return {
-        **suggest(args, (model, includes, paths[:half])),
-        **suggest(args, (model, includes, paths[half:])),
-    }
-
-
-def target_for(args: argparse.Namespace, model: str) -> str:
-    """The --target passed for `model`."""
-    return DEFAULT_TARGET[model] if args.target == "auto" else str(args.target)
-
-
-def include_dirs(path: Path, root: Path) -> list[Path]:
-    """The file's folder, the repository root, then nearby folders holding headers.
-
-    Repositories set include paths in their build files, which we do not run; the
-    folders with headers below the file's grandparent (when that is not the root),
-    plus `include/` at the root, cover the usual layouts (`../common/x.h`).
-    """
-    dirs = [path.parent, root]
-    near = path.parent.parent
-    found = {root / "include"}
-    if near != root and root in near.parents:
-        found |= {h.parent for h in near.rglob("*.h")}
-    return dirs + [d for d in sorted(found) if d not in dirs and d.is_dir()]
-
-
-def compile_ok(args: argparse.Namespace, path: Path, model: str, root: Path) -> str:
-    """Empty string when `gcc -fsyntax-only` accepts the file, else the first error."""
-    flag = "-fopenacc" if model == "openacc" else "-fopenmp"
-    cmd = [args.cc, "-fsyntax-only", flag, "-w", *args.cc_arg]
-    # Nearby folders go after the system ones: some hold their own `unistd.h`.
-    for i, folder in enumerate(include_dirs(path, root)):
-        cmd += ["-I" if i < 2 else "-idirafter", str(folder)]
-    try:
-        proc = subprocess.run(
-            [*cmd, str(path)], capture_output=True, text=True, timeout=60
-        )
-    except subprocess.TimeoutExpired:
-        return "compiler timeout"
-    if proc.returncode == 0:
-        return ""
-    errors = [ln for ln in proc.stderr.splitlines() if "error" in ln]
-    return (errors[0] if errors else proc.stderr.strip()[-300:]).replace(
-        str(args.tmp) + "/", ""
-    )
-
-
-def compile_check(
-    args: argparse.Namespace, job: tuple[Prepared, str]
-) -> dict[str, Any]:
-    """Compile the stripped file, annotate it with our pragmas, compile again."""
-    prep, model = job
-    root = prep.source.root
-    result: dict[str, Any] = {
-        "file": f"{prep.source.repo}:{prep.source.path}",
-        "model": model,
-        "baseline_error": compile_ok(args, prep.path, model, root),
-    }
-    out = prep.path.with_name(f"{prep.path.stem}.{model}{prep.path.suffix}")
-    cmd = [str(args.accls), "annotate", "--model", model, "--target"]
-    cmd += [target_for(args, model), str(prep.path), "-o", str(out)]
-    if args.includes:
-        for folder in include_dirs(prep.path, root):
-            cmd += ["-I", str(folder)]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-        failed = proc.returncode != 0 or not out.exists()
-        result["annotate_error"] = proc.stderr.strip()[-300:] if failed else ""
-    except subprocess.TimeoutExpired:
-        result["annotate_error"] = f"timeout after {args.timeout} s"
-    if result["annotate_error"]:
-        return result
-    annotated = out.read_text(encoding="utf-8", errors="replace")
-    result["inserted"] = annotated.count("#pragma") - prep.stripped.text.count(
-        "#pragma"
-    )
-    result["annotated_error"] = compile_ok(args, out, model, root)
-    return result
 
 
 def score_file(
@@ -324,7 +204,14 @@ def run_mode(
         extras += file_extras
     prep_of = {p.path: p for p in preps}
     compile_jobs = [
-        (prep_of[path], m) for (path, m), o in runs.items() if isinstance(o, list)
+        CompileJob(
+            f"{prep_of[path].source.repo}:{prep_of[path].source.path}",
+            path,
+            prep_of[path].source.root,
+            model,
+        )
+        for (path, model), objects in runs.items()
+        if isinstance(objects, list)
     ]
     compiled = (
         parallel_map(args.jobs, lambda j: compile_check(args, j), compile_jobs)

@@ -14,6 +14,7 @@ import contextlib
 import cProfile
 import io
 import json
+import math
 import os
 import pstats
 import shutil
@@ -114,7 +115,7 @@ def series(
         "failed": any(r.rc != 0 and not r.timed_out for r in done),
         "runs": [asdict(r) for r in done],
     }
-    if gen is not None:
+    if gen is not None and not result["timed_out"] and not result["failed"]:
         result |= {
             "lines": gen.lines,
             "nests": gen.nests,
@@ -123,6 +124,35 @@ def series(
             "loops_per_s": gen.loops / median,
         }
     return result
+
+
+def probe_growth(args: argparse.Namespace, base: list[str]) -> list[dict[str, Any]]:
+    """Time 1/16, 1/8 and 1/4 of the big file: slow growth or a hang?"""
+    probes = []
+    for fraction in (16, 8, 4):
+        gen = deep_file(args.big_bytes // fraction, args.seed, args.max_depth)
+        path = args.out / f"deep1m-{fraction}th.c"
+        path.write_text(gen.text, encoding="utf-8")
+        name = f"{path.name} (1/{fraction}: {len(gen.text)} bytes)"
+        probes.append(series(name, [*base, str(path)], 1, args.timeout, gen))
+    return probes
+
+
+def growth_finding(probes: list[dict[str, Any]]) -> str:
+    """One sentence on how time grows with size across the probes."""
+    done = [p for p in probes if "lines" in p]
+    if len(done) < 2:
+        return "the 1/16 .. 1/4 probes of the big file did not finish either"
+    first, last = done[0], done[-1]
+    exponent = math.log(last["median_s"] / first["median_s"]) / math.log(
+        last["lines"] / first["lines"]
+    )
+    full = last["median_s"] * (4 ** max(exponent, 1.0))
+    return (
+        f"time grows as size^{exponent:.2f} between the 1/16 and 1/4 probes "
+        f"({first['median_s']:.1f} s -> {last['median_s']:.1f} s); extrapolated "
+        f"to the whole file: about {full:.0f} s"
+    )
 
 
 def check_compiles(path: Path) -> str:
@@ -266,20 +296,17 @@ def main(argv: list[str] | None = None) -> int:
             gen,
         ),
     ]
+    findings: list[str] = []
     if not args.skip_big:
         big = deep_file(args.big_bytes, args.seed, args.max_depth)
         big_path = args.out / "deep1m.c"
         big_path.write_text(big.text, encoding="utf-8")
-        results.append(
-            series(
-                f"{big_path.name} ({len(big.text)} bytes, deep nests)",
-                [*base, str(big_path)],
-                1,
-                args.timeout,
-                big,
-            )
-        )
-    findings = [
+        name = f"{big_path.name} ({len(big.text)} bytes, deep nests)"
+        results.append(series(name, [*base, str(big_path)], 1, args.timeout, big))
+        if results[-1]["timed_out"]:
+            results += probe_growth(args, base)
+            findings.append(growth_finding(results[-3:]))
+    findings += [
         f"{s['name']}: timed out after {args.timeout:.0f} s"
         for s in results
         if s["timed_out"]

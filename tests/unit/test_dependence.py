@@ -133,6 +133,23 @@ def test_pointer_dereference_is_element_zero() -> None:
     assert all(s[0] == "p" and s[5] for s in found)
 
 
+def test_loop_that_never_runs_has_no_dependence() -> None:
+    assert deps("for (int i = 3; i < 3; i++) a[i] = a[i] + 1;") == set()
+
+
+def test_scalars_only_have_no_array_dependence() -> None:
+    assert deps("for (int i = 0; i < n; i++) m = m + i;") == set()
+
+
+def test_update_in_an_inner_loop_is_carried_by_it() -> None:
+    body = """
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        a[i] += b[j];
+    """
+    assert carried(body) == {("a", "flow", 1, ("=", "<"), (0, None), True)}
+
+
 def test_read_only_and_distinct_arrays_have_no_dependence() -> None:
     assert deps("for (int i = 0; i < n; i++) b[i] = a[i] + a[i+1];") == set()
 
@@ -296,6 +313,28 @@ def test_subscript_with_a_counter_is_assumed() -> None:
     source = parse_source(f"void f({PARAMS}) {{\n{body}\n}}\n")
     (dep,) = nest_dependences(source.nests[0])
     assert (dep.kind.value, dep.distance, dep.exact) == ("output", (None,), False)
+
+
+def test_subscript_with_a_counter_written_later_is_assumed() -> None:
+    (dep,) = nest_dependences(nest_of("for (int i = 0; i < n; i++) { a[m] = i; m++; }"))
+    assert (dep.exact, dep.direction) == (False, ("*",))
+    assert "`m`" in dep.reason
+
+
+def test_subscript_with_a_field_written_in_the_loop_is_assumed() -> None:
+    source = parse_source(
+        dedent(
+            """
+            struct S { int n; };
+            void f(struct S s, double *a, int n) {
+              for (int i = 0; i < n; i++) { a[s.n + i] = 0; s.n = 3; }
+            }
+            """
+        )
+    )
+    (dep,) = nest_dependences(source.nests[0])
+    assert not dep.exact
+    assert "s.n" in dep.reason
 
 
 def test_subscript_with_a_scalar_written_in_the_loop_is_assumed() -> None:

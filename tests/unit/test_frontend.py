@@ -714,9 +714,6 @@ def test_empty_text_has_no_loops() -> None:
 # ----- else branches -----------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True, reason="BUG: statements in an `else` branch are not walked"
-)
 def test_references_in_an_else_branch_are_recorded() -> None:
     loop = loop_of(
         "for (int i = 0; i < n; i++) { if (a[i] > 0) b[i] = 1; else c[i] = 2; }"
@@ -726,9 +723,6 @@ def test_references_in_an_else_branch_are_recorded() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="BUG: statements in an `else` branch are not walked"
-)
 def test_loop_in_an_else_branch_is_found() -> None:
     source = in_function(
         """\

@@ -135,8 +135,7 @@ def test_conditional_accumulation_is_a_reduction() -> None:
 
 def test_accumulator_also_read_in_the_body_is_carried() -> None:
     loop = first(
-        "double s = 0;\nfor (int i = 0; i < n; i++) { s += a[i]; b[i] = s; }\n"
-        "return s;"
+        "double s = 0;\nfor (int i = 0; i < n; i++) { s += a[i]; b[i] = s; }\nreturn s;"
     )
     assert codes(loop) == {("scalar-carried", "s")}
     assert not loop.parallel
@@ -153,11 +152,6 @@ def test_mixed_operators_are_not_one_reduction() -> None:
     assert codes(loop) == {("scalar-carried", "s")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: statements in an `else` branch are not walked, so `s *= 2` is "
-    "invisible and `s` is classed reduction(+)",
-)
 def test_mixed_operators_across_if_and_else_are_not_one_reduction() -> None:
     loop = first(
         """\
@@ -253,11 +247,6 @@ def test_conditional_write_not_used_after_the_loop_is_private() -> None:
     assert classes(loop)["c"] is ScalarClass.PRIVATE
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a write skipped by `continue` counts as written in every iteration, "
-    "so it is classed lastprivate although the last iteration may not write it",
-)
 def test_write_skipped_by_continue_and_used_after_the_loop_is_refused() -> None:
     loop = first(
         """\

@@ -1,8 +1,9 @@
 """Affine views of array references: iteration domains and delinearized subscripts.
 
-Variables are named by keys: `s0`, `t1` for the iteration variables of the two
-references of a pair (by loop level under the nest root), `s0~` for stride
-counters, and `p:NAME` for symbols that stay invariant in the nest.
+Variables are named by keys: `0`, `1` for a reference's iteration variables (by
+loop level under the nest root), `0~` for stride counters, and `p:NAME` for
+symbols that stay invariant in the nest. Within a pair, the first reference's
+iteration keys get the prefix `s` and the second's `t`: `s0`, `t1`, `s0~`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "domain_rows",
     "equalities",
     "model_subscripts",
+    "on_side",
 ]
 
 Linear = tuple[dict[str, int], int]
@@ -30,7 +32,6 @@ Linear = tuple[dict[str, int], int]
 class Frame:
     """One reference seen from the nest root: its loops and how symbols resolve."""
 
-    side: str  # "s" or "t": the prefix of its iteration variables
     loops: tuple[Loop, ...]  # enclosing loops under the root, outermost first
     variant: frozenset[str]  # symbols written somewhere in the nest
     free: frozenset[int] = frozenset()  # levels whose bounds do not hold here
@@ -40,7 +41,7 @@ def _key(name: str, frame: Frame, depth: int) -> str | None:
     """The variable key of symbol `name`, seeing loops above level `depth` only."""
     for level in range(depth - 1, -1, -1):
         if frame.loops[level].var == name:
-            return f"{frame.side}{level}"
+            return str(level)
     if name in frame.variant or base_name(name) in frame.variant:
         return None
     return f"p:{name}"
@@ -67,13 +68,29 @@ def _rename(poly: Poly, frame: Frame, depth: int) -> Poly | None:
     return Poly(tuple(terms))
 
 
-def _linear(poly: Poly) -> Linear:
-    """The affine form of an affine polynomial."""
+def _sided(key: str, side: str) -> str:
+    return key if key.startswith("p:") else side + key
+
+
+def on_side(rows: Sequence[Row], side: str) -> tuple[Row, ...]:
+    """The rows with iteration keys prefixed by `side` ("s" or "t")."""
+    return tuple(
+        Row(
+            tuple((_sided(k, side), c) for k, c in item.coeffs),
+            item.const,
+            item.equality,
+        )
+        for item in rows
+    )
+
+
+def _linear(poly: Poly, side: str = "") -> Linear:
+    """The affine form of an affine polynomial, iteration keys prefixed by `side`."""
     lin: dict[str, int] = {}
     const = 0
     for mono, coeff in poly.terms:
         if mono:
-            lin[mono[0]] = coeff
+            lin[_sided(mono[0], side)] = coeff
         else:
             const = coeff
     return lin, const
@@ -99,7 +116,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         step = loop.step
         if level in frame.free or not step:
             continue
-        key = f"{frame.side}{level}"
+        key = str(level)
         var: Linear = ({key: 1}, 0)
         up = step > 0
         lower = _bound(loop.lower, frame, level)
@@ -191,11 +208,11 @@ def _factors(polys: Sequence[Poly]) -> list[str | int]:
 
 
 def _in_range(rests: Sequence[Poly], factor: str | int, context: Sequence[Row]) -> bool:
-    """True when 0 <= r < factor for every r, wherever the context holds."""
+    """True when 0 <= r < factor for both rests (first on side s, then t)."""
     domain = build(context)
     size: Linear = ({}, factor) if isinstance(factor, int) else ({factor: 1}, 0)
-    for rest in rests:
-        lin = _linear(rest)
+    for rest, side in zip(rests, "st", strict=True):
+        lin = _linear(rest, side)
         for item in (_combine(({}, -1), lin, -1), _combine(lin, size, -1)):
             known = all(key in domain.columns for key, _ in item.coeffs)
             # A key the context never mentions is unconstrained: give it a column.
@@ -232,8 +249,9 @@ def equalities(
 ) -> tuple[Row, ...] | str:
     """Equalities that hold when both references touch the same element, or why not.
 
-    `context` holds both references' domain rows; a linearized subscript such as
-    `i*n + j` is split into (i, j) only when 0 <= j < n is proved over it.
+    `context` holds both references' domain rows, on sides s and t; a linearized
+    subscript such as `i*n + j` is split into (i, j) only when 0 <= j < n is
+    proved over it.
     """
     if len(subs[0]) != len(subs[1]):
         return f"`{array}` is indexed with {len(subs[0])} and {len(subs[1])} subscripts"
@@ -244,5 +262,5 @@ def equalities(
             text = subs[0][pos].text if not left.is_affine else subs[1][pos].text
             return f"subscript `{text}` of `{array}` is not affine"
         for part_l, part_r in split:
-            rows.append(_combine(_linear(part_l), _linear(part_r), -1))
+            rows.append(_combine(_linear(part_l, "s"), _linear(part_r, "t"), -1))
     return tuple(Row(item.coeffs, item.const, equality=True) for item in rows)

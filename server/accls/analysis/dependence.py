@@ -6,29 +6,22 @@ a decreasing loop that reads `a[i+1]` after writing `a[i]` has distance 1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from accls.analysis.delinearize import (
-    Frame,
-    base_name,
-    domain_rows,
-    equalities,
-    model_subscripts,
-)
+from accls.analysis.delinearize import equalities
 from accls.analysis.model import Dependence, DepKind
+from accls.analysis.nest_views import View, nest_views
 from accls.analysis.polyhedra import Polyhedron, Row, bounds, build, is_empty, restrict
 from accls.analysis.subscript_tests import (
-    box_widths,
     no_integer_solution,
     out_of_range,
     uniform_distance,
 )
-from accls.frontend import Loop, Poly, Ref, Span, Subscript
+from accls.frontend import Loop, Poly, Ref
 
 __all__ = ["nest_dependences"]
 
-_DEREF = (Subscript("0", Poly()),)  # `*p` is `p[0]`
 _UNORDERED = "the loop at line {line} has no constant step to order its iterations"
 
 Vector = tuple[tuple[str, ...], tuple[int | None, ...]]
@@ -36,23 +29,12 @@ Vector = tuple[tuple[str, ...], tuple[int | None, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class _View:
-    """One reference as one side of a pair: frame, domain and modelled subscripts."""
-
-    ref: Ref
-    frame: Frame
-    domain: tuple[Row, ...]
-    widths: tuple[int | None, ...] | None  # box_widths of the domain
-    subscripts: tuple[Poly, ...] | str  # a string says why they cannot be modelled
-
-
-@dataclass(frozen=True, slots=True)
 class _Pair:
     """Two references to one array, `first` no later than `second` in the text."""
 
     array: str
-    first: _View
-    second: _View
+    first: View
+    second: View
     common: tuple[Loop, ...]  # the common loops, outermost first
     unordered: frozenset[int]  # common levels whose variable does not order them
     reassigned: bool = False  # the array's own name is assigned in the nest
@@ -71,25 +53,6 @@ class _Pair:
     def signs(self) -> tuple[int, ...]:
         """Per common level: 1 when its variable increases, -1 when it decreases."""
         return tuple(-1 if (loop.step or 0) < 0 else 1 for loop in self.common)
-
-
-def _inside(span: Span, outer: Span) -> bool:
-    return outer.start_byte <= span.start_byte and span.end_byte <= outer.end_byte
-
-
-def _is_array(ref: Ref) -> bool:
-    return bool(ref.subscripts) or ref.deref
-
-
-def _unordered(loops: Sequence[Loop], writes: Sequence[Ref]) -> frozenset[int]:
-    """Loops whose variable does not identify an iteration."""
-    return frozenset(
-        loop.id
-        for loop in loops
-        if loop.var is None
-        or not loop.step
-        or any(w.name == loop.var and _inside(w.span, loop.body) for w in writes)
-    )
 
 
 def _kind(early: Ref, late: Ref) -> DepKind:
@@ -277,7 +240,7 @@ def _from_distance(
 def _ranges(pair: _Pair) -> dict[str, tuple[int, int]]:
     """Constant bounds of the iteration variables, for the fallback test."""
     out: dict[str, tuple[int, int]] = {}
-    for view in (pair.first, pair.second):
+    for view, side in ((pair.first, "s"), (pair.second, "t")):
         for level, loop in enumerate(view.frame.loops):
             low, high = loop.lower, loop.upper
             if level in view.frame.free or low is None or high is None:
@@ -287,7 +250,7 @@ def _ranges(pair: _Pair) -> dict[str, tuple[int, int]]:
             shift = {"<": -1, ">": 1, "<=": 0, ">=": 0}.get(loop.cond_op or "")
             if shift is not None:
                 ends = (low.constant, high.constant + shift)
-                out[f"{view.frame.side}{level}"] = (min(ends), max(ends))
+                out[f"{side}{level}"] = (min(ends), max(ends))
     return out
 
 
@@ -300,12 +263,14 @@ def _pair_dependences(pair: _Pair) -> list[Dependence]:
         if isinstance(view.subscripts, str):
             return _assumed(pair, view.subscripts)
         models.append(view.subscripts)
-    subs = tuple(view.ref.subscripts or _DEREF for view in (pair.first, pair.second))
-    context = (*pair.first.domain, *pair.second.domain)
+    context = (*pair.first.domains[0], *pair.second.domains[1])
     eqs: tuple[Row, ...] | str = ()
     try:
         eqs = equalities(
-            pair.array, (subs[0], subs[1]), (models[0], models[1]), context
+            pair.array,
+            (pair.first.texts, pair.second.texts),
+            (models[0], models[1]),
+            context,
         )
         if isinstance(eqs, str):
             return _assumed(pair, eqs)
@@ -334,75 +299,17 @@ def _common(left: tuple[Loop, ...], right: tuple[Loop, ...]) -> tuple[Loop, ...]
     return left[:count]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Nest:
-    """Facts about the whole nest that every reference shares."""
-
-    loops: Mapping[int, Loop]  # every loop under the root, by id
-    variant: frozenset[str]  # names written somewhere in the nest, bases included
-    reassigned: frozenset[str]  # variables themselves assigned: `p = q`, not `p->f = 0`
-    unordered: frozenset[int]  # loops whose variable does not order iterations
-
-
-def _nest(root: Loop) -> _Nest:
-    loops = {loop.id: loop for loop in root.walk()}
-    writes = [r for r in root.refs if r.is_write]
-    scalars = [r for r in writes if not _is_array(r)]
-    # A field write `s.n = 0` or a store through `q` changes every `s.n`/`q->k`
-    # symbol: the base name marks them all.
-    names = {r.name for r in scalars} | {base_name(r.name) for r in writes}
-    names |= {lp.var for lp in loops.values() if lp.var}
-    return _Nest(
-        loops=loops,
-        variant=frozenset(names),
-        reassigned=frozenset(r.name for r in scalars if not r.member),
-        unordered=_unordered(tuple(loops.values()), scalars),
-    )
-
-
-_Domain = tuple[tuple[Row, ...], tuple[int | None, ...] | None]
-
-
-def _view(nest: _Nest, ref: Ref, side: str, domains: dict[object, _Domain]) -> _View:
-    """The reference seen as side `side` of a pair; `domains` caches by loop chain."""
-    chain = tuple(nest.loops[i] for i in ref.loops if i in nest.loops)
-    free = frozenset(
-        level
-        for level, loop in enumerate(chain)
-        if loop.id in nest.unordered or _inside(ref.span, loop.header)
-    )
-    frame = Frame(side, chain, nest.variant, free)
-    key = (side, tuple(loop.id for loop in chain), free)
-    if key not in domains:
-        rows = domain_rows(frame)
-        widths = box_widths(rows, len(chain))
-        domains[key] = rows, None if widths is None else tuple(widths)
-    subs = model_subscripts(ref.name, ref.subscripts or _DEREF, frame)
-    if ref.deref and ref.subscripts:
-        subs = f"`{ref.name}` is reached through a subscripted pointer"
-    return _View(ref, frame, *domains[key], subs)
-
-
 def nest_dependences(root: Loop) -> tuple[Dependence, ...]:
     """Every array dependence inside the loop nest `root`.
 
     One per ordered pair of references and carrying level, plus loop-independent
     ones (carrier None) between distinct references in the same iteration.
     """
-    arrays: dict[str, list[Ref]] = {}
-    for ref in root.refs:
-        if _is_array(ref):
-            arrays.setdefault(ref.name, []).append(ref)
-    nest = _nest(root)
-    domains: dict[object, _Domain] = {}
+    nest = nest_views(root)
     out: list[Dependence] = []
-    for array, refs in arrays.items():
-        if not any(ref.is_write for ref in refs):
-            continue
-        lefts = [_view(nest, ref, "s", domains) for ref in refs]
-        rights = [_view(nest, ref, "t", domains) for ref in refs]
-        for at, left in enumerate(lefts):
-            for right in rights[at:]:
+    for array, views in nest.arrays.items():
+        for at, left in enumerate(views):
+            for right in views[at:]:
                 if not (left.ref.is_write or right.ref.is_write):
                     continue
                 common = _common(left.frame.loops, right.frame.loops)

@@ -181,6 +181,14 @@ def shape_obstacles(
                     message=f"the loop variable `{loop.var}` is not an integer",
                 )
             )
+    if loop.opaque:
+        out.append(
+            Obstacle(
+                code="opaque",
+                line=loop.line,
+                message="part of the loop body is nested too deeply to be analysed",
+            )
+        )
     for name in loop.volatile_bounds:
         out.append(
             Obstacle(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import islpy as isl
 
@@ -44,7 +44,7 @@ class Polyhedron:
     columns: tuple[str, ...]
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _val(value: int) -> isl.Val:
     # Passing plain ints makes islpy convert each one; isl values are immutable.
     return isl.Val.int_from_si(isl.DEFAULT_CONTEXT, value)

@@ -304,6 +304,7 @@ def build_loops(
             perfect=_perfect(body),
             live_after=liveness.live_after(rec, outer, written),
             volatile_bounds=tuple(sorted(bound_names & written - {h.var or ""})),
+            opaque=rec.opaque,
         )
 
     return tuple(build(rec, []) for rec in walk.nests)

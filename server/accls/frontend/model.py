@@ -133,6 +133,11 @@ class Directive:
     clauses: tuple[Clause, ...] = ()
     text: str = ""
     span: Span | None = None
+    malformed: bool = False  # text after the clauses could not be parsed
+
+    def clause(self, name: str) -> Clause | None:
+        """The first clause called `name`, if any."""
+        return next((c for c in self.clauses if c.name == name), None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,6 +224,7 @@ class Loop:
     perfect: bool = False  # the body is exactly one `for` statement
     live_after: tuple[str, ...] = ()  # scalars read after the loop before a write
     volatile_bounds: tuple[str, ...] = ()  # names in the bounds written in the body
+    opaque: bool = False  # part of the body nests too deeply to be analysed
 
     @property
     def line(self) -> int:

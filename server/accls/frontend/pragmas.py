@@ -66,24 +66,10 @@ DIRECTIVE_WORDS: dict[str, frozenset[str]] = {
 }
 # acc `loop`/`atomic` modifiers that read like words but are clauses.
 _ACC_CLAUSE_WORDS = frozenset(
-    [
-        "gang",
-        "worker",
-        "vector",
-        "seq",
-        "independent",
-        "auto",
-        "read",
-        "write",
-        "capture",
-        "finalize",
-        "nohost",
-    ]
+    ["gang", "worker", "vector", "seq", "independent", "auto", "read", "write", "capture", "finalize", "nohost"]
 )
-# OpenMP atomic modifiers are clauses, not directive words.
-_OMP_CLAUSE_WORDS = frozenset(
-    ["read", "write", "update", "capture", "seq_cst", "relaxed"]
-)
+# OpenMP words that name a directive only when they come first.
+_OMP_LEADING_ONLY = frozenset(["ordered", "critical", "flush", "barrier", "taskwait"])
 
 COMPUTE_WORDS = frozenset({"parallel", "kernels", "serial", "target", "teams"})
 """Directive words that open a compute (parallel or offload) construct."""
@@ -93,8 +79,10 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _join_lines(text: str) -> str:
-    """Join backslash continuations and collapse whitespace."""
+    """Join backslash continuations, drop comments and collapse whitespace."""
     joined = re.sub(r"\\\s*\n", " ", text)
+    joined = re.sub(r"/\*.*?\*/", " ", joined, flags=re.DOTALL)
+    joined = re.sub(r"//.*", "", joined)
     return " ".join(joined.split())
 
 
@@ -109,10 +97,10 @@ def _clauses(rest: str) -> tuple[tuple[Clause, ...], str]:
         if pos >= n:
             break
         word = _WORD.match(rest, pos)
-        if not word:
+        if not word and rest[pos] != "(":
             return tuple(out), rest[pos:]
-        name = word.group(0)
-        pos = word.end()
+        name = word.group(0) if word else ""
+        pos = word.end() if word else pos
         probe = pos
         while probe < n and rest[probe] == " ":
             probe += 1
@@ -145,7 +133,7 @@ def parse_directive(text: str, span: Span | None = None) -> Directive | None:
     dialect, rest = head.group(1), head.group(2).strip()
     words: list[str] = []
     vocab = DIRECTIVE_WORDS[dialect]
-    stop = _ACC_CLAUSE_WORDS if dialect == "acc" else _OMP_CLAUSE_WORDS
+    stop = _ACC_CLAUSE_WORDS if dialect == "acc" else _OMP_LEADING_ONLY
     pos = 0
     while True:
         word = _WORD.match(rest, pos)
@@ -154,20 +142,20 @@ def parse_directive(text: str, span: Span | None = None) -> Directive | None:
         token = word.group(0)
         if token not in vocab or (words and token in stop):
             break
-        if rest[word.end() : word.end() + 1] == "(":
-            # `acc wait(1)`, `omp critical(name)`: the argument stays with the word.
-            if not words:
-                words.append(token)
-            break
+        if rest[word.end() : word.end() + 1] == "(" and words:
+            break  # a clause that shares its name with a directive word
         words.append(token)
         pos = word.end()
         while pos < len(rest) and rest[pos] == " ":
             pos += 1
-    clauses, _tail = _clauses(rest[pos:])
+        if rest[pos : pos + 1] == "(":
+            break  # `acc wait(1)`, `omp critical(name)`: the word takes an argument
+    clauses, tail = _clauses(rest[pos:])
     return Directive(
         dialect=dialect,
         name=" ".join(words),
         clauses=clauses,
         text=flat,
         span=span,
+        malformed=bool(tail.strip()),
     )

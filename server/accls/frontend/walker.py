@@ -47,6 +47,10 @@ class LoopRecord:
     regions: tuple[Region, ...]
     ref_end: int = 0
     call_end: int = 0
+    # Set by a `continue` or `break` in this loop's body: what follows it in the
+    # same iteration may not run, so it is conditional.
+    skip_mark: int | None = None
+    opaque: bool = False  # part of the body was too deep to walk
     decl_end: int = 0
     exits: list[Exit] = field(default_factory=list)
     children: list[LoopRecord] = field(default_factory=list)
@@ -94,6 +98,8 @@ class FunctionWalk:
         self._ctx: list[int] = []
         self._loops: list[LoopRecord] = []
         self._breakable: list[LoopRecord | None] = []
+        self._continuable: list[LoopRecord | None] = []
+        self._marked = 0  # loops on the stack with a skip mark
         self._regions: list[Region] = []
         self._tag: tuple[str, RedOp] | None = None
         self._override: Span | None = None
@@ -125,11 +131,33 @@ class FunctionWalk:
                 reduction=reduction,
                 guarded=self._guarded(),
                 loops=tuple(rec.id for rec in self._loops),
-                context=tuple(self._ctx),
+                context=self._context(),
                 deref=deref,
                 member=member,
             )
         )
+
+    def _context(self) -> tuple[int, ...]:
+        if not self._marked:
+            return tuple(self._ctx)
+        marks = {r.id: r.skip_mark for r in self._loops if r.skip_mark is not None}
+        out: list[int] = []
+        for item in self._ctx:
+            out.append(item)
+            mark = marks.get(item)
+            if mark is not None:
+                out.append(mark)
+        return tuple(out)
+
+    def _skip(self, rec: LoopRecord | None, node: Node) -> None:
+        """Mark the rest of `rec`'s iteration as conditional."""
+        if rec is not None and rec.skip_mark is None:
+            rec.skip_mark = -(node.start_byte + 1)
+            self._marked += 1
+
+    def _opaque(self) -> None:
+        for rec in self._loops:
+            rec.opaque = True
 
     def _guarded(self) -> bool:
         return bool(self._ctx) and self._ctx[-1] < 0
@@ -141,6 +169,7 @@ class FunctionWalk:
     def statement(self, node: Node, depth: int = 0) -> None:
         """Walk one statement (or any node that holds statements)."""
         if depth > MAX_DEPTH:
+            self._opaque()
             return
         kind = node.type
         if (
@@ -170,9 +199,12 @@ class FunctionWalk:
             target = self._breakable[-1] if self._breakable else None
             if target is not None:
                 target.exits.append(Exit(ExitKind.BREAK, self._span(node)))
+                self._skip(target, node)
+        elif kind == "continue_statement":
+            self._skip(self._continuable[-1] if self._continuable else None, node)
         elif kind == "goto_statement":
             self._exit(ExitKind.GOTO, node)
-        elif kind in ("labeled_statement", "case_statement", "ERROR"):
+        elif kind in ("labeled_statement", "case_statement", "ERROR", "else_clause"):
             for child in node.named_children:
                 if child.type not in ("statement_identifier",):
                     self.statement(child, depth + 1)
@@ -244,12 +276,14 @@ class FunctionWalk:
         body = node.child_by_field_name("body")
         self._push_ctx(node)
         self._breakable.append(None)
+        self._continuable.append(None)
         if node.type == "while_statement" and cond is not None:
             self.expr(cond, depth + 1)
         if body is not None:
             self.statement(body, depth + 1)
         if node.type == "do_statement" and cond is not None:
             self.expr(cond, depth + 1)
+        self._continuable.pop()
         self._breakable.pop()
         self._ctx.pop()
 
@@ -279,9 +313,11 @@ class FunctionWalk:
             # Too deep to model separately: still walked, as part of the outer loops.
             self._push_ctx(node)
             self._breakable.append(None)
+            self._continuable.append(None)
             for part in (cond, body, update):
                 if part is not None:
                     self.statement(part, depth + 1)
+            self._continuable.pop()
             self._breakable.pop()
             self._ctx.pop()
             return
@@ -299,6 +335,7 @@ class FunctionWalk:
         (self._loops[-1].children if self._loops else self.nests).append(rec)
         self._loops.append(rec)
         self._breakable.append(rec)
+        self._continuable.append(rec)
         self._ctx.append(rec.id)
         pushed = [Region(directive=p, span=span_of(node)) for p in rec.pragmas]
         self._regions.extend(pushed)
@@ -310,7 +347,10 @@ class FunctionWalk:
             self.expr(update, depth + 1)
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
+        self._continuable.pop()
         self._breakable.pop()
+        if rec.skip_mark is not None:
+            self._marked -= 1
         self._loops.pop()
         rec.ref_end = len(self.refs)
         rec.call_end = len(self.calls)
@@ -320,6 +360,7 @@ class FunctionWalk:
     def expr(self, node: Node, depth: int = 0) -> None:
         """Walk an expression, recording reads, writes and calls in order."""
         if depth > MAX_DEPTH:
+            self._opaque()
             return
         kind = node.type
         if kind == "identifier":

@@ -41,9 +41,12 @@ class Pragma:
         """The `#pragma ...` line."""
         parts = [f"#pragma {self.dialect.sentinel} {self.directive}"]
         for clause in self.clauses:
-            parts.append(
-                clause.name if clause.args is None else f"{clause.name}({clause.args})"
-            )
+            if clause.args is None:
+                parts.append(clause.name)
+            elif not clause.name:
+                parts[-1] += f"({clause.args})"  # `critical(name)`, `wait(1)`
+            else:
+                parts.append(f"{clause.name}({clause.args})")
         return " ".join(parts)
 
     def clause(self, name: str) -> Clause | None:
@@ -54,7 +57,7 @@ class Pragma:
 def parse_pragma(text: str) -> Pragma | None:
     """Parse a pragma line (ours, the user's or a model's); None if not acc/omp."""
     directive = parse_directive(text)
-    if directive is None or not directive.name:
+    if directive is None or not directive.name or directive.malformed:
         return None
     dialect = Dialect.OPENACC if directive.dialect == "acc" else Dialect.OPENMP
     return Pragma(dialect, directive.name, directive.clauses)

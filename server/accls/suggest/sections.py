@@ -91,10 +91,17 @@ def _whole(var: Var | None) -> bool:
     )
 
 
-def _covers(refs: list[Ref], nest: dict[str, Loop]) -> bool:
+def _unconditional(ref: Ref, loop_id: int) -> bool:
+    """True if nothing between the loop and the reference may skip it."""
+    if loop_id not in ref.context:
+        return False
+    return all(c >= 0 for c in ref.context[ref.context.index(loop_id) + 1 :])
+
+
+def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
     """True if the writes alone touch every element of the section (no holes)."""
     writes = [r for r in refs if r.is_write]
-    if not writes or any(r.guarded for r in writes):
+    if not writes or not all(_unconditional(r, root) for r in writes):
         return False
     if len({tuple(s.text for s in r.subscripts) for r in writes}) != 1:
         return False
@@ -154,7 +161,7 @@ def array_uses(
                 read_first=read_first,
                 section=section,
                 exact_cover=written
-                and _covers(refs, nest)
+                and _covers(refs, nest, loop.id)
                 and (section is not None or full),
                 known=known,
             )

@@ -1,0 +1,113 @@
+"""Each array reference of a loop nest as the dependence test sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from accls.analysis.delinearize import (
+    Frame,
+    base_name,
+    domain_rows,
+    model_subscripts,
+    on_side,
+)
+from accls.analysis.polyhedra import Row
+from accls.analysis.subscript_tests import box_widths
+from accls.frontend import Loop, Poly, Ref, Span, Subscript
+
+__all__ = ["NestViews", "View", "nest_views"]
+
+_DEREF = (Subscript("0", Poly()),)  # `*p` is `p[0]`
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One array reference: its frame, iteration domain and modelled subscripts."""
+
+    ref: Ref
+    frame: Frame
+    domains: tuple[tuple[Row, ...], tuple[Row, ...]]  # its domain on sides s and t
+    widths: tuple[int | None, ...] | None  # box_widths of the domain
+    subscripts: tuple[Poly, ...] | str  # a string says why they cannot be modelled
+
+    @property
+    def texts(self) -> tuple[Subscript, ...]:
+        """The subscripts as written (`*p` reads as `p[0]`)."""
+        return self.ref.subscripts or _DEREF
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NestViews:
+    """The references of every array the nest writes, and facts they share."""
+
+    arrays: Mapping[str, tuple[View, ...]]  # in evaluation order
+    unordered: frozenset[int]  # loops whose variable does not order iterations
+    reassigned: frozenset[str]  # variables themselves assigned: `p = q`, not `p->f`
+
+
+def _inside(span: Span, outer: Span) -> bool:
+    return outer.start_byte <= span.start_byte and span.end_byte <= outer.end_byte
+
+
+def _is_array(ref: Ref) -> bool:
+    return bool(ref.subscripts) or ref.deref
+
+
+def _unordered(loops: Sequence[Loop], writes: Sequence[Ref]) -> frozenset[int]:
+    """Loops whose variable does not identify an iteration."""
+    return frozenset(
+        loop.id
+        for loop in loops
+        if loop.var is None
+        or not loop.step
+        or any(w.name == loop.var and _inside(w.span, loop.body) for w in writes)
+    )
+
+
+_Domain = tuple[tuple[tuple[Row, ...], tuple[Row, ...]], tuple[int | None, ...] | None]
+
+
+def _domain(frame: Frame) -> _Domain:
+    rows = domain_rows(frame)
+    first = on_side(rows, "s")
+    widths = box_widths(first, len(frame.loops))
+    return (first, on_side(rows, "t")), None if widths is None else tuple(widths)
+
+
+def nest_views(root: Loop) -> NestViews:
+    """A View of every reference to an array that the nest `root` writes."""
+    loops = {loop.id: loop for loop in root.walk()}
+    writes = [r for r in root.refs if r.is_write]
+    scalars = [r for r in writes if not _is_array(r)]
+    # A field write `s.n = 0` or a store through `q` changes every `s.n`/`q->k`
+    # symbol: the base name marks them all.
+    variant = {r.name for r in scalars} | {base_name(r.name) for r in writes}
+    variant |= {loop.var for loop in loops.values() if loop.var}
+    symbols = frozenset(variant)
+    unordered = _unordered(tuple(loops.values()), scalars)
+    written = {r.name for r in writes if _is_array(r)}
+    domains: dict[object, _Domain] = {}
+    arrays: dict[str, list[View]] = {}
+    for ref in root.refs:
+        if not _is_array(ref) or ref.name not in written:
+            continue
+        chain = tuple(loops[i] for i in ref.loops if i in loops)
+        free = frozenset(
+            level
+            for level, loop in enumerate(chain)
+            if loop.id in unordered or _inside(ref.span, loop.header)
+        )
+        frame = Frame(chain, symbols, free)
+        key = (tuple(loop.id for loop in chain), free)
+        if key not in domains:
+            domains[key] = _domain(frame)
+        subs = model_subscripts(ref.name, ref.subscripts or _DEREF, frame)
+        if ref.deref and ref.subscripts:
+            subs = f"`{ref.name}` is reached through a subscripted pointer"
+        arrays.setdefault(ref.name, []).append(View(ref, frame, *domains[key], subs))
+    return NestViews(
+        arrays={name: tuple(views) for name, views in arrays.items()},
+        unordered=unordered,
+        reassigned=frozenset(r.name for r in scalars if not r.member),
+    )
