@@ -66,7 +66,19 @@ DIRECTIVE_WORDS: dict[str, frozenset[str]] = {
 }
 # acc `loop`/`atomic` modifiers that read like words but are clauses.
 _ACC_CLAUSE_WORDS = frozenset(
-    ["gang", "worker", "vector", "seq", "independent", "auto", "read", "write", "capture", "finalize", "nohost"]
+    [
+        "gang",
+        "worker",
+        "vector",
+        "seq",
+        "independent",
+        "auto",
+        "read",
+        "write",
+        "capture",
+        "finalize",
+        "nohost",
+    ]
 )
 # OpenMP words that name a directive only when they come first.
 _OMP_LEADING_ONLY = frozenset(["ordered", "critical", "flush", "barrier", "taskwait"])
