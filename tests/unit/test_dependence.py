@@ -356,6 +356,42 @@ def test_reassigned_pointer_is_assumed() -> None:
     assert "reassigned" in found[0].reason
 
 
+def test_pointer_reassigned_in_the_outer_loop_is_fixed_in_the_inner_one() -> None:
+    body = """
+    for (int i = 0; i < n; i++) {
+      double *row = a + i * n;
+      for (int j = 0; j < n; j++) row[j] = row[j] * 2;
+    }
+    """
+    found = nest_dependences(nest_of(body))
+    assert {summary(d)[2] for d in found if not d.exact} == {0}
+    assert {summary(d)[2:] for d in found if d.exact} == {
+        (None, ("=", "="), (0, 0), True)
+    }
+
+
+def test_symbol_set_in_the_outer_loop_is_fixed_in_the_inner_one() -> None:
+    body = """
+    for (int i = 0; i < n; i++) {
+      int base = i * n;
+      for (int j = 1; j < n; j++) b[base + j] = b[base + j - 1];
+    }
+    """
+    found = carried(body)
+    assert {s[2] for s in found if not s[5]} == {0}
+    assert {s for s in found if s[5]} == {("b", "flow", 1, ("=", "<"), (0, 1), True)}
+
+
+def test_swapped_buffers_leave_the_inner_sweep_parallel() -> None:
+    body = """
+    for (int t = 0; t < m; t++) {
+      for (int i = 1; i < n - 1; i++) b[i] = p[i-1] + p[i+1];
+      double *tmp = p; p = b; b = tmp;
+    }
+    """
+    assert levels(body) == {0}
+
+
 def test_loop_variable_changed_in_the_body_orders_nothing() -> None:
     body = "for (int i = 0; i < n; i++) { a[i] = 1; i++; }"
     (dep,) = nest_dependences(nest_of(body))

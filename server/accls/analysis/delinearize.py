@@ -17,6 +17,7 @@ from accls.frontend import Loop, Poly, Subscript
 
 __all__ = [
     "Frame",
+    "Model",
     "base_name",
     "domain_rows",
     "equalities",
@@ -37,12 +38,16 @@ class Frame:
     free: frozenset[int] = frozenset()  # levels whose bounds do not hold here
 
 
-def _key(name: str, frame: Frame, depth: int) -> str | None:
-    """The variable key of symbol `name`, seeing loops above level `depth` only."""
+def _key(name: str, frame: Frame, depth: int, strict: bool = True) -> str | None:
+    """The variable key of symbol `name`, seeing loops above level `depth` only.
+
+    A symbol written in the nest has no key when `strict`; otherwise it is
+    keyed as an invariant symbol, for the levels where it cannot change.
+    """
     for level in range(depth - 1, -1, -1):
         if frame.loops[level].var == name:
             return str(level)
-    if name in frame.variant or base_name(name) in frame.variant:
+    if strict and (name in frame.variant or base_name(name) in frame.variant):
         return None
     return f"p:{name}"
 
@@ -52,14 +57,14 @@ def base_name(name: str) -> str:
     return name.split(".", 1)[0].split("->", 1)[0].strip("(*) ")
 
 
-def _rename(poly: Poly, frame: Frame, depth: int) -> Poly | None:
-    """`poly` over variable keys; None when a symbol changes inside the nest."""
+def _rename(poly: Poly, frame: Frame, depth: int, strict: bool = True) -> Poly | None:
+    """`poly` over variable keys; None when a symbol has no key (see `_key`)."""
     # Distinct symbols get distinct keys, so terms stay distinct: no merging.
     terms: list[tuple[tuple[str, ...], int]] = []
     for mono, coeff in poly.terms:
         keys: list[str] = []
         for name in mono:
-            key = _key(name, frame, depth)
+            key = _key(name, frame, depth, strict)
             if key is None:
                 return None
             keys.append(key)
@@ -141,34 +146,38 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
     return tuple(rows)
 
 
-def _model(array: str, sub: Subscript, frame: Frame) -> Poly | str:
-    """The subscript over variable keys, or why it cannot be modelled."""
-    if sub.indirect:
-        return f"subscript `{sub.text}` of `{array}` reads another array"
-    if sub.poly is None:
-        return f"subscript `{sub.text}` of `{array}` is not affine"
-    depth = len(frame.loops)
-    renamed = _rename(sub.poly, frame, depth)
-    if renamed is None:
-        name = min(n for n in sub.poly.names() if _key(n, frame, depth) is None)
-        return (
-            f"subscript `{sub.text}` of `{array}` uses `{name}`, "
-            "which changes inside the loop"
-        )
-    return renamed
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A reference's subscripts over variable keys."""
+
+    polys: tuple[Poly, ...]
+    changing: frozenset[str] = frozenset()  # symbols written in the nest, as keys
+    note: str = ""  # how the first changing symbol is used, for a reason text
 
 
 def model_subscripts(
     array: str, subs: Sequence[Subscript], frame: Frame
-) -> tuple[Poly, ...] | str:
+) -> Model | str:
     """Each subscript over variable keys, or why one cannot be modelled."""
-    out: list[Poly] = []
+    polys: list[Poly] = []
+    changing: set[str] = set()
+    note = ""
+    depth = len(frame.loops)
     for sub in subs:
-        model = _model(array, sub, frame)
-        if isinstance(model, str):
-            return model
-        out.append(model)
-    return tuple(out)
+        if sub.indirect:
+            return f"subscript `{sub.text}` of `{array}` reads another array"
+        renamed = None if sub.poly is None else _rename(sub.poly, frame, depth, False)
+        if sub.poly is None or renamed is None:
+            return f"subscript `{sub.text}` of `{array}` is not affine"
+        moving = {n for n in sub.poly.names() if _key(n, frame, depth) is None}
+        if moving and not note:
+            note = (
+                f"subscript `{sub.text}` of `{array}` uses `{min(moving)}`, "
+                "which changes inside the loop"
+            )
+        changing |= moving
+        polys.append(renamed)
+    return Model(tuple(polys), frozenset(changing), note)
 
 
 def _divide(poly: Poly, factor: str | int) -> tuple[Poly, Poly]:

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from accls.analysis.delinearize import equalities
+from accls.analysis.delinearize import Model, equalities
 from accls.analysis.model import Dependence, DepKind
-from accls.analysis.nest_views import View, nest_views
+from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Polyhedron, Row, bounds, build, is_empty, restrict
 from accls.analysis.subscript_tests import (
     no_integer_solution,
     out_of_range,
     uniform_distance,
 )
-from accls.frontend import Loop, Poly, Ref
+from accls.frontend import Loop, Ref
 
 __all__ = ["nest_dependences"]
 
@@ -37,7 +37,8 @@ class _Pair:
     second: View
     common: tuple[Loop, ...]  # the common loops, outermost first
     unordered: frozenset[int]  # common levels whose variable does not order them
-    reassigned: bool = False  # the array's own name is assigned in the nest
+    stale: int = 0  # leading common levels across which a symbol or pointer changes
+    why_stale: str = ""
 
     @property
     def same(self) -> bool:
@@ -83,16 +84,19 @@ def _equal(count: int) -> Vector:
     return ("=",) * count, (0,) * count
 
 
-def _assumed(pair: _Pair, reason: str) -> list[Dependence]:
-    """A dependence at every common level, both ways, for what cannot be modelled."""
+def _assumed(pair: _Pair, reason: str, levels: int | None = None) -> list[Dependence]:
+    """Dependences assumed both ways at the first `levels` common levels.
+
+    By default at every level, with the loop-independent one too.
+    """
     count = len(pair.common)
     vague: Vector = (("*",) * count, (None,) * count)
     out: list[Dependence] = []
-    for carrier in pair.ids:
+    for carrier in pair.ids[:levels]:
         out.append(_dep(pair, True, vague, carrier, reason))
         if not pair.same:
             out.append(_dep(pair, False, vague, carrier, reason))
-    if not pair.same:
+    if not pair.same and levels is None:
         out.append(_dep(pair, True, _equal(count), None, reason))
     return out
 
@@ -254,11 +258,9 @@ def _ranges(pair: _Pair) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _pair_dependences(pair: _Pair) -> list[Dependence]:
-    """The dependences between the two references of `pair`."""
-    if pair.reassigned:
-        return _assumed(pair, f"`{pair.array}` is reassigned inside the loop")
-    models: list[tuple[Poly, ...]] = []
+def _modelled(pair: _Pair) -> list[Dependence]:
+    """The dependences of a pair whose subscripts are modelled, by exact tests."""
+    models: list[Model] = []
     for view in (pair.first, pair.second):
         if isinstance(view.subscripts, str):
             return _assumed(pair, view.subscripts)
@@ -269,7 +271,7 @@ def _pair_dependences(pair: _Pair) -> list[Dependence]:
         eqs = equalities(
             pair.array,
             (pair.first.texts, pair.second.texts),
-            (models[0], models[1]),
+            (models[0].polys, models[1].polys),
             context,
         )
         if isinstance(eqs, str):
@@ -292,11 +294,48 @@ def _pair_dependences(pair: _Pair) -> list[Dependence]:
         return _assumed(pair, f"the exact test failed for `{pair.array}`")
 
 
+def _pair_dependences(pair: _Pair) -> list[Dependence]:
+    """The dependences between the two references of `pair`."""
+    if pair.stale and pair.stale >= len(pair.common):
+        return _assumed(pair, pair.why_stale)
+    found = _modelled(pair)
+    if not pair.stale:
+        return found
+    # Within one iteration of the stale levels the changing names hold still,
+    # so the exact answer stands for the deeper levels and the same iteration.
+    stale = set(pair.ids[: pair.stale])
+    kept = [dep for dep in found if dep.carrier not in stale]
+    return _assumed(pair, pair.why_stale, pair.stale) + kept
+
+
 def _common(left: tuple[Loop, ...], right: tuple[Loop, ...]) -> tuple[Loop, ...]:
     count = 0
     while count < min(len(left), len(right)) and left[count].id == right[count].id:
         count += 1
     return left[:count]
+
+
+def _staleness(
+    nest: NestViews, array: str, views: tuple[View, View], common: tuple[Loop, ...]
+) -> tuple[int, str]:
+    """How many leading common levels see a subscript symbol or the pointer change."""
+    writes: list[frozenset[int]] = []
+    why = ""
+    for view in views:
+        if isinstance(view.subscripts, Model) and view.subscripts.changing:
+            why = why or view.subscripts.note
+            writes.extend(nest.loops_writing(n) for n in view.subscripts.changing)
+    assigned = nest.loops_assigning(array)
+    if assigned:
+        why = why or f"`{array}` is reassigned inside the loop"
+        writes.append(assigned)
+    if any(not ids for ids in writes):
+        return len(common), why  # written outside any known loop: trust nothing
+    stale = 0
+    for level, loop in enumerate(common):
+        if any(loop.id in ids for ids in writes):
+            stale = level + 1
+    return stale, why
 
 
 def nest_dependences(root: Loop) -> tuple[Dependence, ...]:
@@ -313,11 +352,10 @@ def nest_dependences(root: Loop) -> tuple[Dependence, ...]:
                 if not (left.ref.is_write or right.ref.is_write):
                     continue
                 common = _common(left.frame.loops, right.frame.loops)
-                levels = frozenset(
+                unordered = frozenset(
                     k for k, loop in enumerate(common) if loop.id in nest.unordered
                 )
-                pair = _Pair(
-                    array, left, right, common, levels, array in nest.reassigned
-                )
+                stale, why = _staleness(nest, array, (left, right), common)
+                pair = _Pair(array, left, right, common, unordered, stale, why)
                 out.extend(_pair_dependences(pair))
     return tuple(out)

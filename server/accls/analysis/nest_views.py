@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from accls.analysis.delinearize import (
     Frame,
+    Model,
     base_name,
     domain_rows,
     model_subscripts,
@@ -29,7 +30,7 @@ class View:
     frame: Frame
     domains: tuple[tuple[Row, ...], tuple[Row, ...]]  # its domain on sides s and t
     widths: tuple[int | None, ...] | None  # box_widths of the domain
-    subscripts: tuple[Poly, ...] | str  # a string says why they cannot be modelled
+    subscripts: Model | str  # a string says why they cannot be modelled
 
     @property
     def texts(self) -> tuple[Subscript, ...]:
@@ -43,7 +44,21 @@ class NestViews:
 
     arrays: Mapping[str, tuple[View, ...]]  # in evaluation order
     unordered: frozenset[int]  # loops whose variable does not order iterations
-    reassigned: frozenset[str]  # variables themselves assigned: `p = q`, not `p->f`
+    # Per name, the loops around its writes: a symbol (`k`, `s.n`, `q->k`) and
+    # an array's pointer (`p = q` for `p`, `s.v = w` for `s.v`) stay fixed during
+    # any loop that holds none of their writes.
+    symbol_writes: Mapping[str, frozenset[int]]
+    pointer_writes: Mapping[str, frozenset[int]]
+
+    def loops_writing(self, symbol: str) -> frozenset[int]:
+        """Ids of the loops around any write to `symbol` or to its base variable."""
+        found = self.symbol_writes.get(symbol, frozenset())
+        return found | self.symbol_writes.get(base_name(symbol), frozenset())
+
+    def loops_assigning(self, array: str) -> frozenset[int]:
+        """Ids of the loops around an assignment to the pointer `array` or its base."""
+        found = self.pointer_writes.get(array, frozenset())
+        return found | self.pointer_writes.get(base_name(array), frozenset())
 
 
 def _inside(span: Span, outer: Span) -> bool:
@@ -75,6 +90,27 @@ def _domain(frame: Frame) -> _Domain:
     return (first, on_side(rows, "t")), None if widths is None else tuple(widths)
 
 
+def _enclosing(
+    refs: Sequence[Ref], names: Sequence[set[str]]
+) -> dict[str, frozenset[int]]:
+    """For each name, the ids of every loop around a reference that writes it."""
+    out: dict[str, set[int]] = {}
+    for ref, written in zip(refs, names, strict=True):
+        for name in written:
+            out.setdefault(name, set()).update(ref.loops)
+    return {name: frozenset(ids) for name, ids in out.items()}
+
+
+def _loop_var_writes(loop: Loop, above: tuple[int, ...] = ()) -> dict[str, set[int]]:
+    """Each loop variable is written by its own loop, inside the loops above it."""
+    around = (*above, loop.id)
+    out: dict[str, set[int]] = {loop.var: set(around)} if loop.var else {}
+    for child in loop.children:
+        for name, ids in _loop_var_writes(child, around).items():
+            out.setdefault(name, set()).update(ids)
+    return out
+
+
 def nest_views(root: Loop) -> NestViews:
     """A View of every reference to an array that the nest `root` writes."""
     loops = {loop.id: loop for loop in root.walk()}
@@ -82,9 +118,14 @@ def nest_views(root: Loop) -> NestViews:
     scalars = [r for r in writes if not _is_array(r)]
     # A field write `s.n = 0` or a store through `q` changes every `s.n`/`q->k`
     # symbol: the base name marks them all.
-    variant = {r.name for r in scalars} | {base_name(r.name) for r in writes}
-    variant |= {loop.var for loop in loops.values() if loop.var}
-    symbols = frozenset(variant)
+    symbol_writes = _enclosing(
+        writes,
+        [{base_name(r.name)} | (set() if _is_array(r) else {r.name}) for r in writes],
+    )
+    pointer_writes = _enclosing(scalars, [{r.name} for r in scalars])
+    for name, ids in _loop_var_writes(root).items():
+        symbol_writes[name] = symbol_writes.get(name, frozenset()) | ids
+    symbols = frozenset(symbol_writes)
     unordered = _unordered(tuple(loops.values()), scalars)
     written = {r.name for r in writes if _is_array(r)}
     domains: dict[object, _Domain] = {}
@@ -109,5 +150,6 @@ def nest_views(root: Loop) -> NestViews:
     return NestViews(
         arrays={name: tuple(views) for name, views in arrays.items()},
         unordered=unordered,
-        reassigned=frozenset(r.name for r in scalars if not r.member),
+        symbol_writes=symbol_writes,
+        pointer_writes=pointer_writes,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
@@ -255,13 +255,23 @@ class SourceFile:
     globals: tuple[Var, ...]
     macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
+    _by_name: dict[str, Function] = field(default_factory=dict, compare=False, repr=False)
+    _data: list[bytes] = field(default_factory=list, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for fn in self.functions:
+            self._by_name.setdefault(fn.name, fn)
 
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""
-        for fn in self.functions:
-            if fn.name == name:
-                return fn
-        return None
+        return self._by_name.get(name) if name is not None else None
+
+    @property
+    def data(self) -> bytes:
+        """The text as UTF-8 bytes, the unit of every Span offset."""
+        if not self._data:
+            self._data.append(self.text.encode("utf-8", errors="surrogateescape"))
+        return self._data[0]
 
     def loops(self) -> tuple[Loop, ...]:
         """Every loop in the file, outer first within each nest."""

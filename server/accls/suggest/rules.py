@@ -185,7 +185,7 @@ def _build(
         reasons.append(
             "arrays are already on the device inside the enclosing construct"
         )
-    atomics = _atomics(facts, opts.model, analysis.source.text.encode("utf-8"))
+    atomics = _atomics(facts, opts.model, analysis.source.data)
     if atomics is None:
         return _refuse(
             facts, opts, ["an indirect update cannot be made atomic here"], inner=inner
