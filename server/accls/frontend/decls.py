@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
@@ -9,7 +11,7 @@ from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_snippet
 
-__all__ = ["declared_vars", "is_allocation"]
+__all__ = ["DEVICE_ALLOCATORS", "allocator", "declared_vars"]
 
 _RESTRICT = frozenset({"restrict", "__restrict", "__restrict__"})
 _ALLOCATORS = frozenset(
@@ -45,8 +47,12 @@ def _is_const(node: Node) -> bool:
     )
 
 
-def is_allocation(value: Node | None) -> bool:
-    """True for `malloc(...)`, `(T *)calloc(...)` and friends."""
+DEVICE_ALLOCATORS = frozenset({"acc_malloc", "omp_target_alloc"})
+"""Allocators whose memory lives on the device, not the host."""
+
+
+def allocator(value: Node | None) -> str | None:
+    """The allocator called by `malloc(...)`, `(T *)calloc(...)` and friends."""
     while value is not None and value.type in (
         "cast_expression",
         "parenthesized_expression",
@@ -55,9 +61,10 @@ def is_allocation(value: Node | None) -> bool:
             value.named_children[0] if value.named_child_count else None
         )
     if value is None or value.type != "call_expression":
-        return False
+        return None
     fn = value.child_by_field_name("function")
-    return fn is not None and node_text(fn) in _ALLOCATORS
+    name = node_text(fn) if fn is not None else ""
+    return name if name in _ALLOCATORS else None
 
 
 def _macro_var(
@@ -165,21 +172,12 @@ def declared_vars(
         var = _unwrap(child, base, scope, const, macros, depth)
         if var is None:
             continue
-        if (
-            child.type == "init_declarator"
-            and var.pointers
-            and is_allocation(child.child_by_field_name("value"))
-        ):
-            var = Var(
-                name=var.name,
-                type=var.type,
-                pointers=var.pointers,
-                dims=var.dims,
-                restrict=var.restrict,
-                const=var.const,
-                scope=var.scope,
-                span=var.span,
-                fresh=True,
-            )
+        source = (
+            allocator(child.child_by_field_name("value"))
+            if child.type == "init_declarator" and var.pointers
+            else None
+        )
+        if source is not None:
+            var = replace(var, fresh=True, device=source in DEVICE_ALLOCATORS)
         out.append(var)
     return tuple(out)

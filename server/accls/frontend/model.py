@@ -162,6 +162,7 @@ class Var:
     span: Span | None = None
     unknown_shape: bool = False  # declared through a macro we could not expand
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
+    device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
 
     @property
     def is_array(self) -> bool:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
-from accls.frontend.decls import declared_vars, is_allocation
+from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros
@@ -62,10 +63,10 @@ def _errors(root: Node) -> tuple[Span, ...]:
     return tuple(sorted(found, key=lambda s: s.start_byte))
 
 
-def _fresh_pointers(walk: FunctionWalk, body: Node, locals_: list[Var]) -> set[str]:
-    """Local pointers only ever assigned from an allocation call."""
+def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
+    """Local pointers only ever assigned from one kind of allocation: on device?"""
     pointers = {v.name for v in locals_ if v.pointers and not v.dims}
-    fresh = {v.name for v in locals_ if v.fresh}
+    fresh = {v.name: v.device for v in locals_ if v.fresh}
     stack = [body]
     while stack:
         node = stack.pop()
@@ -74,12 +75,14 @@ def _fresh_pointers(walk: FunctionWalk, body: Node, locals_: list[Var]) -> set[s
             if left is not None and strip_parens(left).type == "identifier":
                 name = node_text(strip_parens(left))
                 if name in pointers:
-                    if is_allocation(node.child_by_field_name("right")):
-                        fresh.add(name)
-                    else:
+                    source = allocator(node.child_by_field_name("right"))
+                    device = source in DEVICE_ALLOCATORS
+                    if source is None or fresh.get(name, device) != device:
                         pointers.discard(name)
+                    else:
+                        fresh[name] = device
         stack.extend(node.named_children)
-    return fresh & pointers
+    return {name: dev for name, dev in fresh.items() if name in pointers}
 
 
 def _function(
@@ -97,20 +100,9 @@ def _function(
                 params.extend(declared_vars(param, "param", macros))
     walk = FunctionWalk(name, macros, frozenset(p.name for p in params))
     walk.statement(body)
-    fresh = _fresh_pointers(walk, body, walk.decls)
+    fresh = _fresh_pointers(body, walk.decls)
     locals_ = tuple(
-        Var(
-            name=v.name,
-            type=v.type,
-            pointers=v.pointers,
-            dims=v.dims,
-            restrict=v.restrict,
-            const=v.const,
-            scope=v.scope,
-            span=v.span,
-            unknown_shape=v.unknown_shape,
-            fresh=v.name in fresh,
-        )
+        replace(v, fresh=v.name in fresh, device=fresh.get(v.name, False))
         for v in walk.decls
     )
     local_names = {v.name for v in locals_}

@@ -75,6 +75,15 @@ def data_clauses(
     groups: dict[str, list[str]] = {}
     reasons: list[str] = []
     for use in array_uses(loop, decls):
+        decl = decls.get(use.name)
+        if decl is not None and decl.device:
+            kind = "deviceptr" if opts.model is Dialect.OPENACC else "is_device_ptr"
+            groups.setdefault(kind, []).append(use.name)
+            reasons.append(
+                f"{kind}({use.name}): `{use.name}` points to device memory "
+                "(allocated on the device)"
+            )
+            continue
         if use.name in present:
             if opts.model is Dialect.OPENACC:
                 groups.setdefault("present", []).append(present[use.name])
@@ -106,7 +115,7 @@ def data_clauses(
         reasons.append(f"{kind}({item}): {why}")
     clauses: list[Clause] = []
     if opts.model is Dialect.OPENACC:
-        for kind in ("copy", "copyin", "copyout", "create", "present"):
+        for kind in ("copy", "copyin", "copyout", "create", "present", "deviceptr"):
             if kind in groups:
                 clauses.append(Clause(kind, ", ".join(groups[kind])))
     else:
@@ -115,6 +124,8 @@ def data_clauses(
                 clauses.append(
                     Clause("map", f"{_OMP_MAP[kind]}: {', '.join(groups[kind])}")
                 )
+        if "is_device_ptr" in groups:
+            clauses.append(Clause("is_device_ptr", ", ".join(groups["is_device_ptr"])))
         reds = [f.name for f in facts.scalars if f.cls is ScalarClass.REDUCTION]
         if reds:
             clauses.append(Clause("map", f"tofrom: {', '.join(reds)}"))
