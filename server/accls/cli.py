@@ -87,7 +87,7 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
     target = Target(args.target) if args.target else default
     return (
         SuggestOptions(model=model, target=target, kernels=args.kernels),
-        AnalysisOptions(assume_no_alias=args.assume_no_alias),
+        AnalysisOptions(assume_no_alias=args.assume_no_alias, dialect=model.sentinel),
     )
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from accls.analysis import FileAnalysis, LoopFacts, analyze_text
+from accls.analysis import AnalysisOptions, LoopFacts, analyze
+from accls.frontend import SourceFile, parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 EXPECTED = Path(__file__).parent / "expected"
@@ -40,11 +41,12 @@ def _facts(facts: LoopFacts) -> dict[str, Any]:
     }
 
 
-def snapshot(analysis: FileAnalysis) -> dict[str, Any]:
+def snapshot(source: SourceFile) -> dict[str, Any]:
     """Everything the golden file records for one fixture."""
-    out: dict[str, Any] = {"facts": [_facts(f) for f in analysis.facts]}
+    out: dict[str, Any] = {"facts": [_facts(f) for f in analyze(source).facts]}
     for model, target in COMBOS:
         key = f"{model.value}-{target.value}"
+        analysis = analyze(source, AnalysisOptions(dialect=model.sentinel))
         out[key] = [
             {
                 "line": s.loop.line,
@@ -61,8 +63,8 @@ def test_golden(
 ) -> None:
     name = Path(c_fixture).stem
     text = c_source(c_fixture)
-    analysis = analyze_text(text, str(fixtures_dir / c_fixture))
-    got = json.dumps(snapshot(analysis), indent=2, sort_keys=True) + "\n"
+    source = parse_source(text, str(fixtures_dir / c_fixture))
+    got = json.dumps(snapshot(source), indent=2, sort_keys=True) + "\n"
     expected = EXPECTED / f"{name}.json"
     if update_golden or not expected.exists():
         if not update_golden:

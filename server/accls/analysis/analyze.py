@@ -21,6 +21,7 @@ class AnalysisOptions:
     """Assumptions the user may grant the analysis."""
 
     assume_no_alias: bool = False  # pointer arguments never overlap
+    dialect: str = ""  # "acc" or "omp": whose atomic/critical constructs protect
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +96,16 @@ def _atomic_arrays(loop: Loop, carried: tuple[Dependence, ...]) -> dict[str, lis
     }
 
 
+def _guarded_arrays(loop: Loop, dialect: str) -> set[str]:
+    """Arrays touched only inside `atomic`/`critical` constructs the user wrote."""
+    groups: dict[str, bool] = {}
+    for ref in loop.refs:
+        if not is_scalar_ref(ref):
+            safe = bool(dialect) and ref.atomic == dialect
+            groups[ref.name] = groups.get(ref.name, True) and safe
+    return {name for name, guarded in groups.items() if guarded}
+
+
 def _loop_facts(
     loop: Loop,
     graph: DependenceGraph,
@@ -102,9 +113,16 @@ def _loop_facts(
     options: AnalysisOptions,
 ) -> LoopFacts:
     fn = source.function(loop.function)
-    scalars, scalar_obstacles = classify_scalars(loop, fn, source.globals)
+    scalars, scalar_obstacles = classify_scalars(
+        loop, fn, source.globals, options.dialect
+    )
     carried = graph.carried_by(loop.id)
-    atomic = _atomic_arrays(loop, carried)
+    guarded = _guarded_arrays(loop, options.dialect)
+    atomic = {
+        name: refs
+        for name, refs in _atomic_arrays(loop, carried).items()
+        if name not in guarded
+    }
     by_span = {ref.span: ref for ref in loop.refs}
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source),
@@ -113,7 +131,9 @@ def _loop_facts(
     ]
     seen: set[tuple[str, int]] = set()
     for dep in carried:
-        if dep.array in atomic or (dep.array, dep.source.line) in seen:
+        if dep.array in atomic or dep.array in guarded:
+            continue
+        if (dep.array, dep.source.line) in seen:
             continue
         seen.add((dep.array, dep.source.line))
         obstacles.append(_dependence_obstacle(dep, by_span))

@@ -63,7 +63,7 @@ def _decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | No
 
 
 def classify_scalars(
-    loop: Loop, fn: Function | None, globals_: tuple[Var, ...]
+    loop: Loop, fn: Function | None, globals_: tuple[Var, ...], dialect: str = ""
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """Scalar facts for running `loop` in parallel, and what forbids it."""
     by_name: dict[str, list[Ref]] = defaultdict(list)
@@ -108,6 +108,17 @@ def classify_scalars(
             )
             continue
         writes = [r for r in refs if r.is_write]
+        if writes and dialect and all(r.atomic == dialect for r in refs):
+            facts.append(
+                ScalarFact(
+                    name=name,
+                    cls=ScalarClass.SHARED,
+                    line=writes[0].span.line,
+                    why=f"`{name}` is only touched inside `atomic`/`critical` "
+                    "constructs",
+                )
+            )
+            continue
         if not writes:
             decl = _decl(name, fn, globals_)
             if decl is not None and decl.is_array:

@@ -79,6 +79,7 @@ class Ref:
     context: tuple[int, ...] = ()
     deref: bool = False  # through `*p` or `p->f`: the pointee, not the pointer
     member: bool = False  # a struct field `s.f` / `s->f` (the base name is kept)
+    atomic: str = ""  # "acc"/"omp": inside an atomic or critical construct of it
 
     @property
     def is_write(self) -> bool:

@@ -65,6 +65,12 @@ def _pragma_of(node: Node) -> Directive | None:
     return parse_directive(text, span_of(node))
 
 
+def _mutual_exclusion(directive: Directive) -> bool:
+    """True for `atomic ...` and `critical`: updates inside never race."""
+    first = directive.name.split()[0] if directive.name else ""
+    return first in ("atomic", "critical")
+
+
 def attached_pragmas(node: Node) -> tuple[Directive, ...]:
     """The acc/omp pragmas written directly above a statement, outermost first."""
     found: list[Directive] = []
@@ -102,6 +108,7 @@ class FunctionWalk:
         self._marked = 0  # loops on the stack with a skip mark
         self._regions: list[Region] = []
         self._tag: tuple[str, RedOp] | None = None
+        self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs
         self._override: Span | None = None
         self._macro_depth = 0
 
@@ -134,6 +141,7 @@ class FunctionWalk:
                 context=self._context(),
                 deref=deref,
                 member=member,
+                atomic=self._atomic[-1] if self._atomic else "",
             )
         )
 
@@ -226,8 +234,11 @@ class FunctionWalk:
             pragmas = attached_pragmas(child)
             if pragmas and child.type != "for_statement":
                 pushed = [Region(directive=p, span=span_of(child)) for p in pragmas]
+                guards = [p.dialect for p in pragmas if _mutual_exclusion(p)]
                 self._regions.extend(pushed)
+                self._atomic.extend(guards)
                 self.statement(child, depth + 1)
+                del self._atomic[len(self._atomic) - len(guards) :]
                 del self._regions[len(self._regions) - len(pushed) :]
             else:
                 self.statement(child, depth + 1)
