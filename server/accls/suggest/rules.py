@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis, LoopFacts
-from accls.frontend import Clause, Loop, RedOp, Span
+from accls.frontend import Clause, Directive, Loop, RedOp, Span
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
 from accls.suggest.options import SuggestOptions
@@ -218,6 +218,20 @@ def _build(
     )
 
 
+def _below_collapse(loop: Loop, pragmas: list[Directive]) -> list[Loop]:
+    """The loops under an existing pragma that its `collapse(n)` does not cover."""
+    depth = 1
+    for pragma in pragmas:
+        clause = pragma.clause("collapse")
+        if clause is not None and clause.args:
+            digits = "".join(ch for ch in clause.args if ch.isdigit())
+            depth = max(depth, int(digits) if digits else 1)
+    level = [loop]
+    for _ in range(depth - 1):
+        level = [child for outer in level for child in outer.children]
+    return [child for outer in level for child in outer.children]
+
+
 def _first_parallel(loops: list[Loop], analysis: FileAnalysis) -> list[Loop]:
     """The outermost parallel loops among `loops` and the loops below them."""
     found: list[Loop] = []
@@ -258,7 +272,7 @@ def _suggest_loop(
                 inner=not root,
             )
         )
-        for child in loop.children:
+        for child in _below_collapse(loop, own):
             _suggest_loop(child, analysis, opts, out, root=False)
         return
     nested = opts.model is Dialect.OPENMP or "vector" in where.loop_levels
