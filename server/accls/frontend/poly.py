@@ -107,7 +107,8 @@ class Poly:
         if not self.terms:
             return "0"
         parts: list[str] = []
-        ordered = sorted(self.terms, key=lambda t: (len(t[0]) == 0, t[0]))
+        # Products first, then single symbols, constant last; positives lead.
+        ordered = sorted(self.terms, key=lambda t: (-len(t[0]), t[1] < 0, t[0]))
         for mono, coeff in ordered:
             body = "*".join(mono)
             mag = abs(coeff)

@@ -103,12 +103,14 @@ def data_clauses(
                 ),
             )
         item = use.section or use.name
-        if use.read and use.written:
+        if use.written and use.exact_cover and not use.read_first:
+            kind, why = "copyout", (
+                f"every element of `{item}` is written before any read of it"
+            )
+        elif use.read and use.written:
             kind, why = "copy", f"`{use.name}` is read and written"
         elif use.read:
             kind, why = "copyin", f"`{use.name}` is only read"
-        elif use.exact_cover and not use.read_first:
-            kind, why = "copyout", f"every element of `{item}` is written and none read"
         else:
             kind, why = "copy", f"`{use.name}` is written, but maybe not every element"
         groups.setdefault(kind, []).append(item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Loop, Poly, Ref, Var
 
 __all__ = ["ArrayUse", "array_uses"]
@@ -65,13 +66,14 @@ def _extreme(
     return poly
 
 
-def _pick(a: Poly, b: Poly, high: bool) -> Poly | None:
+def _pick(a: Poly, b: Poly, high: bool, facts: list[Poly]) -> Poly | None:
+    """The larger (or smaller) of two bounds, when the loop bounds decide it."""
     diff = a - b
-    if not diff.is_constant:
-        return None
-    return (
-        (a if diff.constant >= 0 else b) if high else (a if diff.constant <= 0 else b)
-    )
+    if proves_nonnegative(diff, facts):
+        return a if high else b
+    if proves_nonnegative(-diff, facts):
+        return b if high else a
+    return None
 
 
 def _subscripts(ref: Ref) -> list[Poly | None]:
@@ -89,6 +91,23 @@ def _whole(var: Var | None) -> bool:
         and bool(var.dims)
         and all(d is not None for d in var.dims)
     )
+
+
+def _reads_covered(refs: list[Ref]) -> bool:
+    """True if every read follows a write of the same element in its iteration."""
+    seen: list[Ref] = []
+    for ref in refs:  # evaluation order
+        if ref.is_read:
+            key = tuple(s.text for s in ref.subscripts)
+            if not any(
+                tuple(s.text for s in w.subscripts) == key
+                and ref.context[: len(w.context)] == w.context
+                for w in seen
+            ):
+                return False
+        if ref.is_write:
+            seen.append(ref)
+    return True
 
 
 def _unconditional(ref: Ref, loop_id: int) -> bool:
@@ -147,10 +166,7 @@ def array_uses(
             continue
         read = any(r.is_read for r in refs)
         written = any(r.is_write for r in refs)
-        first = refs[0]
-        read_first = read and (
-            first.is_read or any(r.guarded for r in refs if r.is_write)
-        )
+        read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         section, known, full = _section(name, refs, ranges, var)
         out.append(
@@ -201,6 +217,8 @@ def _box(
     rank = {len(_subscripts(r)) for r in refs}
     if len(rank) != 1:
         return None
+    # Every loop runs at least once wherever the array is touched at all.
+    facts = [top - low for _, low, top in ranges]
     dims: list[tuple[Poly, Poly]] = []
     for d in range(rank.pop()):
         low: Poly | None = None
@@ -213,8 +231,8 @@ def _box(
             hi = _extreme(poly, ranges, high=True)
             if lo is None or hi is None:
                 return None
-            low = lo if low is None else _pick(low, lo, high=False)
-            high = hi if high is None else _pick(high, hi, high=True)
+            low = lo if low is None else _pick(low, lo, False, facts)
+            high = hi if high is None else _pick(high, hi, True, facts)
             if low is None or high is None:
                 return None
         if low is None or high is None:
