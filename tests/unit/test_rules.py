@@ -141,9 +141,9 @@ def test_acc_loop_inside_a_kernels_region_is_an_acc_loop() -> None:
     assert directive(s) == "loop"
 
 
-def test_acc_loop_inside_a_serial_region_is_refused() -> None:
+def test_acc_loop_inside_a_serial_region_is_a_plain_loop() -> None:
     s = first("#pragma acc serial\n{\n  for (int i = 0; i < n; i++) b[i] = a[i];\n}")
-    assert s.pragma is None
+    assert rendered(s) == "#pragma acc loop"
 
 
 def test_acc_already_annotated_loop_is_kept() -> None:

@@ -80,6 +80,9 @@ PURE_FUNCTIONS = frozenset(
         "max",
         "MIN",
         "MAX",
+        # C library functions that only read their arguments.
+        *"atof atoi atol atoll strtod strtof strtol strtoul strlen strcmp strncmp "
+        "memcmp toupper tolower isdigit isalpha isspace isalnum".split(),
     ]
 )
 """Library functions with no side effects that any compiler offloads."""

@@ -14,6 +14,7 @@ _DEFINE = re.compile(
     re.MULTILINE,
 )
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+_SYSTEM_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^>]+)>", re.MULTILINE)
 _MAX_HEADER_BYTES = 2_000_000
 _MAX_HEADERS = 64
 
@@ -78,6 +79,8 @@ def collect_macros(
     base = os.path.dirname(os.path.abspath(path)) if path else None
     dirs = ([base] if base else []) + list(include_dirs)
     pending = [(name, dirs) for name in _INCLUDE.findall(text)]
+    # `<...>` headers are looked up only in the -I folders, never the system ones.
+    pending += [(name, list(include_dirs)) for name in _SYSTEM_INCLUDE.findall(text)]
     seen: set[str] = set()
     while pending and len(seen) < _MAX_HEADERS:
         name, search = pending.pop(0)
@@ -91,6 +94,9 @@ def collect_macros(
                 _add_defines(header, table)
                 here = [os.path.dirname(candidate), *include_dirs]
                 pending.extend((inc, here) for inc in _INCLUDE.findall(header))
+                pending.extend(
+                    (inc, list(include_dirs)) for inc in _SYSTEM_INCLUDE.findall(header)
+                )
             break
     return table
 

@@ -221,6 +221,9 @@ class FunctionWalk:
 
     def _block(self, node: Node, depth: int) -> None:
         for child in node.named_children:
+            if child.type == "preproc_include":
+                self._opaque()  # code pasted in by the preprocessor is invisible
+                continue
             if child.type in ("comment", "preproc_call", "preproc_directive"):
                 continue
             if node.type.startswith("preproc_") and child == node.child_by_field_name(
@@ -465,20 +468,15 @@ class FunctionWalk:
                 self.expr(arg, depth + 1)
             return
         name = node_text(fn) if fn is not None else ""
-        macro = self.macros.functions.get(name)
-        if macro is not None and args is not None and self._macro_depth < 8:
-            expanded = macro.expand([node_text(a) for a in args.named_children])
-            if expanded is not None:
-                root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
-                body = _snippet_expression(root)
-                if body is not None and not body.has_error:
-                    saved = self._override
-                    self._override = self._span(node)
-                    self._macro_depth += 1
-                    self.expr(body, depth + 1)
-                    self._macro_depth -= 1
-                    self._override = saved
-                    return
+        body = self._expand(node)
+        if body is not None:
+            saved = self._override
+            self._override = self._span(node)
+            self._macro_depth += 1
+            self.expr(body, depth + 1)
+            self._macro_depth -= 1
+            self._override = saved
+            return
         if fn is not None and fn.type != "identifier":
             self.expr(fn, depth + 1)
         self.calls.append(
@@ -492,6 +490,24 @@ class FunctionWalk:
 
     def _subscript(self, node: Node) -> Subscript:
         return _subscript_of(node, self.macros)
+
+    def _expand(self, node: Node) -> Node | None:
+        """The parsed expansion of a function-like macro call, if it is one."""
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is None or args is None or self._macro_depth >= 8:
+            return None
+        macro = self.macros.functions.get(node_text(fn))
+        if macro is None:
+            return None
+        expanded = macro.expand([node_text(a) for a in args.named_children])
+        if expanded is None:
+            return None
+        root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
+        body = _snippet_expression(root)
+        if body is None or body.has_error:
+            return None
+        return strip_parens(body)
 
     def _is_cast(self, fn: Node) -> bool:
         if fn.type != "parenthesized_expression" or fn.named_child_count != 1:
@@ -552,6 +568,16 @@ class FunctionWalk:
             text = "".join(node_text(arg).split())
             self._ref(node, text, kind, subscripts=(Subscript(text, None),), deref=True)
             return
+        if node.type == "call_expression":
+            expansion = self._expand(node)
+            if expansion is not None:
+                saved = self._override
+                self._override = self._span(node)
+                self._macro_depth += 1
+                self.lvalue(expansion, kind, red, depth + 1)
+                self._macro_depth -= 1
+                self._override = saved
+                return
         # Anything else (a call result, a literal): reads, then an unknown place.
         self.expr(node, depth + 1)
         text = "".join(node_text(node).split())

@@ -109,9 +109,7 @@ def _atomics(
 def _directive(opts: SuggestOptions, where: Placement) -> str | None:
     if opts.model is Dialect.OPENACC:
         if where.compute is not None:
-            if "serial" in where.compute.name.split():
-                return None
-            return "loop"
+            return "loop"  # in a `serial` region too, where it runs on one thread
         return "kernels loop" if opts.kernels else "parallel loop"
     if where.inside_loop is not None:
         return None
@@ -133,8 +131,9 @@ def _build(
     opts: SuggestOptions,
     where: Placement,
     inner: bool,
-) -> tuple[Suggestion, list[Loop]]:
-    """The suggestion for one parallel loop, and the loops left below it."""
+    parent_level: str | None = None,
+) -> tuple[Suggestion, list[Loop], str | None]:
+    """The suggestion for one parallel loop, the loops left below it, its level."""
     loop = facts.loop
     directive = (
         "loop" if inner and opts.model is Dialect.OPENACC else _directive(opts, where)
@@ -142,7 +141,7 @@ def _build(
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
-        return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), []
+        return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
     chain = [loop] if inner else _collapse_chain(loop, analysis)
     covered = {c.id for c in chain}
     below = [child for child in chain[-1].children]
@@ -158,13 +157,17 @@ def _build(
     vector_below = (
         _first_parallel(below, analysis) if opts.model is Dialect.OPENACC else []
     )
+    level: str | None = None
     if opts.model is Dialect.OPENACC:
-        level = _acc_level(where, inner, bool(vector_below))
+        taken = parent_level if inner else _deepest(where.loop_levels)
+        level = _acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
         if level:
             clauses.append(Clause(level))
+        if level in (None, "vector"):
+            vector_below = []
     scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
     if blocker:
-        return _refuse(facts, opts, [blocker], inner=inner), below
+        return _refuse(facts, opts, [blocker], inner=inner), below, None
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
     cpu = opts.model is Dialect.OPENMP and opts.target is Target.CPU
@@ -178,7 +181,7 @@ def _build(
     if offload and not inner and where.compute is None:
         data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
         if blocker:
-            return _refuse(facts, opts, [blocker], inner=inner), below
+            return _refuse(facts, opts, [blocker], inner=inner), below, None
         clauses.extend(data)
         reasons.extend(data_reasons)
     elif offload and where.present:
@@ -187,9 +190,8 @@ def _build(
         )
     atomics = _atomics(facts, opts.model, analysis.source.data)
     if atomics is None:
-        return _refuse(
-            facts, opts, ["an indirect update cannot be made atomic here"], inner=inner
-        ), below
+        blocked = "an indirect update cannot be made atomic here"
+        return _refuse(facts, opts, [blocked], inner=inner), below, None
     if atomics:
         names = sorted({r.name for r in facts.atomics})
         reasons.append(
@@ -215,6 +217,7 @@ def _build(
             atomics=atomics,
         ),
         vector_below if opts.model is Dialect.OPENACC else [],
+        level,
     )
 
 
@@ -243,11 +246,21 @@ def _first_parallel(loops: list[Loop], analysis: FileAnalysis) -> list[Loop]:
     return found
 
 
-def _acc_level(where: Placement, inner: bool, has_vector_below: bool) -> str | None:
-    if inner or where.loop_levels:
-        taken = set(where.loop_levels)
-        return "vector" if "vector" not in taken else None
-    return "gang" if has_vector_below else None
+def _deepest(levels: tuple[str, ...]) -> str | None:
+    order = ("gang", "worker", "vector")
+    found = [lv for lv in order if lv in levels]
+    return found[-1] if found else None
+
+
+def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
+    """gang > worker > vector: the level for a loop under `taken`."""
+    if not nested:
+        return "gang" if more_below else None
+    if taken in (None, "gang"):
+        return "worker" if more_below else "vector"
+    if taken == "worker":
+        return "vector"
+    return None
 
 
 def _suggest_loop(
@@ -258,6 +271,7 @@ def _suggest_loop(
     *,
     root: bool,
     forced_inner: bool = False,
+    parent_level: str | None = None,
 ) -> None:
     facts = analysis.of(loop)
     where = placement(loop, opts.model)
@@ -284,7 +298,9 @@ def _suggest_loop(
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False)
         return
-    suggestion, below = _build(facts, analysis, opts, where, inner=forced_inner)
+    suggestion, below, level = _build(
+        facts, analysis, opts, where, inner=forced_inner, parent_level=parent_level
+    )
     if suggestion.pragma is None and not root and not forced_inner:
         return
     out.append(suggestion)
@@ -293,7 +309,9 @@ def _suggest_loop(
             _suggest_loop(child, analysis, opts, out, root=False)
         return
     for child in below:
-        _suggest_loop(child, analysis, opts, out, root=False, forced_inner=True)
+        _suggest_loop(
+            child, analysis, opts, out, root=False, forced_inner=True, parent_level=level
+        )
 
 
 def suggest_file(
