@@ -139,6 +139,12 @@ def score_file(
         same_line = [o for o in objects if at is not None and o.get("line") == at[0]]
         same_line.sort(key=lambda o: o.get("column") != at[1] if at else 0)
         found = same_line[0] if same_line else None
+        folded = at is not None and any(
+            at[0] in (o.get("collapsed_lines") or []) for o in objects
+        )
+        if found is None and folded:
+            scores.append(score_pair(base, "collapsed", None))
+            continue
         if found is None and at is not None:
             base["enclosed_by"] = next(
                 (

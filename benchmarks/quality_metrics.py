@@ -20,7 +20,7 @@ from pragma_text import (
 
 # Why a pair has no score: its file was not in the sources, the CLI failed on the
 # file, no suggestion object sat on its loop, or the object's pragma was null.
-STATUSES = ("suggested", "refused", "unmatched", "failed", "no_source")
+STATUSES = ("suggested", "collapsed", "refused", "unmatched", "failed", "no_source")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +103,9 @@ def _rate(part: int, whole: int) -> float | None:
 def aggregate(scores: Iterable[PairScore]) -> dict[str, Any]:
     """Headline metrics over a group of pairs."""
     rows = list(scores)
-    analysed = [s for s in rows if s.status in ("suggested", "refused", "unmatched")]
+    analysed = [
+        s for s in rows if s.status in ("suggested", "collapsed", "refused", "unmatched")
+    ]
     parallel = [s for s in analysed if not s.expert_seq]
     seq = [s for s in analysed if s.expert_seq]
     ours = [s for s in analysed if s.status == "suggested"]
@@ -117,11 +119,13 @@ def aggregate(scores: Iterable[PairScore]) -> dict[str, Any]:
             s.status == "unmatched" and s.enclosed_by is not None for s in rows
         ),
         "refused": sum(s.status == "refused" for s in rows),
+        # Folded into an outer loop's collapse(n): parallel, with no pragma of its own.
+        "collapsed": sum(s.status == "collapsed" for s in rows),
         "suggested": len(ours),
         "expert_parallel": len(parallel),
         "expert_seq": len(seq),
         "recall_parallel": _rate(
-            sum(s.status == "suggested" for s in parallel), len(parallel)
+            sum(s.status in ("suggested", "collapsed") for s in parallel), len(parallel)
         ),
         "recall_seq": _rate(sum(s.status == "suggested" for s in seq), len(seq)),
         "directive_match": _rate(sum(s.directive_match for s in ours), len(ours)),

@@ -16,6 +16,7 @@ _HEADLINE = (
     ("unmatched", "unmatched", "n"),
     ("unmatched_enclosed", "of which enclosed", "n"),
     ("refused", "refused", "n"),
+    ("collapsed", "collapsed", "n"),
     ("recall_parallel", "recall (parallel)", "%"),
     ("recall_seq", "recall (seq/serial)", "%"),
     ("directive_match", "directive", "%"),
