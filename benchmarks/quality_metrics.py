@@ -104,7 +104,9 @@ def aggregate(scores: Iterable[PairScore]) -> dict[str, Any]:
     """Headline metrics over a group of pairs."""
     rows = list(scores)
     analysed = [
-        s for s in rows if s.status in ("suggested", "collapsed", "refused", "unmatched")
+        s
+        for s in rows
+        if s.status in ("suggested", "collapsed", "refused", "unmatched")
     ]
     parallel = [s for s in analysed if not s.expert_seq]
     seq = [s for s in analysed if s.expert_seq]

@@ -7,7 +7,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["FunctionMacro", "MacroTable", "collect_macros", "expand_calls"]
+__all__ = [
+    "FunctionMacro",
+    "MacroTable",
+    "collect_macros",
+    "expand_calls",
+    "mask_qualifier_macros",
+]
 
 _DEFINE = re.compile(
     r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)]*)\))?[ \t]*(.*?)[ \t]*$",
@@ -139,3 +145,47 @@ def expand_calls(text: str, table: MacroTable, limit: int = 8) -> str:
             return text
         text = f"{text[: match.start()]}({body}){text[end:]}"
     return text
+
+
+_QUALIFIERS = {
+    "restrict": "restrict",
+    "__restrict": "restrict",
+    "__restrict__": "restrict",
+    "const": "const",
+    "volatile": "volatile",
+    "inline": "inline",
+    "__inline": "inline",
+    "__inline__": "inline",
+    "static": "static",
+    "register": "register",
+    "": "",
+}
+
+
+def mask_qualifier_macros(text: str, table: MacroTable) -> str:
+    """Rewrite macros that stand for a qualifier (`RESTRICT`) so tree-sitter parses.
+
+    Byte offsets must not move, so the name is overwritten in place: by the keyword
+    padded with spaces when it fits, else by spaces (losing only the qualifier).
+    """
+    names = {
+        name: _QUALIFIERS[body.strip()]
+        for name, body in table.objects.items()
+        if body.strip() in _QUALIFIERS and name not in _QUALIFIERS
+    }
+    if not names:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(1)
+        keyword = names[word]
+        return (
+            keyword.ljust(len(word)) if len(keyword) <= len(word) else " " * len(word)
+        )
+
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.lstrip().startswith("#"):
+            lines[i] = pattern.sub(swap, line)
+    return "\n".join(lines)

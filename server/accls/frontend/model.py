@@ -257,7 +257,9 @@ class SourceFile:
     globals: tuple[Var, ...]
     macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
-    _by_name: dict[str, Function] = field(default_factory=dict, compare=False, repr=False)
+    _by_name: dict[str, Function] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     _data: list[bytes] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.loops import build_loops
-from accls.frontend.macros import MacroTable, collect_macros
+from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
 from accls.frontend.tsparser import parse_bytes
 from accls.frontend.walker import FunctionWalk, attached_pragmas
@@ -19,6 +19,10 @@ __all__ = ["parse_source"]
 
 
 def _function_name(node: Node) -> tuple[str | None, Node | None]:
+    if node.type == "ERROR":
+        decl = next((c for c in node.children if c.type == "function_declarator"), None)
+        name = decl.child_by_field_name("declarator") if decl is not None else None
+        return (node_text(name) if name is not None else None), decl
     decl = node.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
         decl = decl.child_by_field_name("declarator")
@@ -38,6 +42,12 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
     while stack:
         node = stack.pop()
         if node.type == "function_definition":
+            functions.append(node)
+        elif node.type == "ERROR" and any(
+            c.type == "function_declarator" for c in node.children
+        ):
+            # Preprocessor tricks can wrap a whole function in an ERROR node; its
+            # statements still parse, so it is walked like a function.
             functions.append(node)
         elif node.type == "declaration":
             decls.append(node)
@@ -89,7 +99,7 @@ def _function(
     node: Node, macros: MacroTable, globals_: tuple[Var, ...]
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
-    body = node.child_by_field_name("body")
+    body = node if node.type == "ERROR" else node.child_by_field_name("body")
     if body is None:
         return None
     params: list[Var] = []
@@ -138,9 +148,10 @@ def parse_source(
     text: str, path: str | None = None, include_dirs: Sequence[str] = ()
 ) -> SourceFile:
     """Parse C text and extract every loop nest, function and declaration."""
-    tree = parse_bytes(text.encode("utf-8", errors="surrogateescape"))
-    root = tree.root_node
     macros = collect_macros(text, path, include_dirs)
+    masked = mask_qualifier_macros(text, macros)
+    tree = parse_bytes(masked.encode("utf-8", errors="surrogateescape"))
+    root = tree.root_node
     fn_nodes, decl_nodes = _top_level(root)
     globals_: list[Var] = []
     for decl in decl_nodes:

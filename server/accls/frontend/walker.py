@@ -181,7 +181,7 @@ class FunctionWalk:
             return
         kind = node.type
         if (
-            kind in ("compound_statement", "translation_unit")
+            kind in ("compound_statement", "translation_unit", "ERROR")
             or kind.startswith("preproc_if")
             or kind in ("preproc_else", "preproc_elif", "preproc_elifdef")
         ):
@@ -212,7 +212,7 @@ class FunctionWalk:
             self._skip(self._continuable[-1] if self._continuable else None, node)
         elif kind == "goto_statement":
             self._exit(ExitKind.GOTO, node)
-        elif kind in ("labeled_statement", "case_statement", "ERROR", "else_clause"):
+        elif kind in ("labeled_statement", "case_statement", "else_clause"):
             for child in node.named_children:
                 if child.type not in ("statement_identifier",):
                     self.statement(child, depth + 1)

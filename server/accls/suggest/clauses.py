@@ -104,8 +104,9 @@ def data_clauses(
             )
         item = use.section or use.name
         if use.written and use.exact_cover and not use.read_first:
-            kind, why = "copyout", (
-                f"every element of `{item}` is written before any read of it"
+            kind, why = (
+                "copyout",
+                (f"every element of `{item}` is written before any read of it"),
             )
         elif use.read and use.written:
             kind, why = "copy", f"`{use.name}` is read and written"

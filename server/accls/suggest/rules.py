@@ -310,7 +310,13 @@ def _suggest_loop(
         return
     for child in below:
         _suggest_loop(
-            child, analysis, opts, out, root=False, forced_inner=True, parent_level=level
+            child,
+            analysis,
+            opts,
+            out,
+            root=False,
+            forced_inner=True,
+            parent_level=level,
         )
 
 
