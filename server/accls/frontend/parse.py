@@ -74,7 +74,7 @@ def _errors(root: Node) -> tuple[Span, ...]:
 
 
 def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
-    """Local pointers only ever assigned from one kind of allocation: on device?"""
+    """Local pointers only ever assigned one kind of allocation, by device-ness."""
     pointers = {v.name for v in locals_ if v.pointers and not v.dims}
     fresh = {v.name: v.device for v in locals_ if v.fresh}
     stack = [body]

@@ -253,7 +253,7 @@ def _deepest(levels: tuple[str, ...]) -> str | None:
 
 
 def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
-    """gang > worker > vector: the level for a loop under `taken`."""
+    """The level (gang > worker > vector) for a loop under level `taken`."""
     if not nested:
         return "gang" if more_below else None
     if taken in (None, "gang"):
