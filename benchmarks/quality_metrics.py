@@ -150,7 +150,8 @@ def grouped(scores: list[PairScore], key: str) -> dict[str, dict[str, Any]]:
 
 def _reason_pattern(reason: str) -> str:
     """A reason with names, subscripts and line numbers blanked, for counting."""
-    return re.sub(r"\(line \d+\)", "", re.sub(r"`[^`]*`", "`_`", reason)).strip()[:140]
+    blanked = re.sub(r"\s*\(line \d+\)", "", re.sub(r"`[^`]*`", "`_`", reason))
+    return re.sub(r"\bline \d+", "line N", blanked).strip()[:160]
 
 
 def mismatch_patterns(scores: list[PairScore], top: int = 15) -> dict[str, Any]:

@@ -5,8 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-import islpy as isl
+if TYPE_CHECKING:
+    import islpy as isl
+else:
+
+    class _LazyIsl:
+        """Imports islpy on first use: most runs need few exact tests, or none."""
+
+        def __getattr__(self, name: str) -> Any:
+            import islpy
+
+            globals()["isl"] = islpy
+            return getattr(islpy, name)
+
+    isl = _LazyIsl()
 
 __all__ = [
     "Polyhedron",
@@ -18,8 +32,6 @@ __all__ = [
     "restrict",
     "row",
 ]
-
-_SET = isl.dim_type.set
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +84,7 @@ def build(rows: Iterable[Row], front: Sequence[str] = ()) -> Polyhedron:
         isl.Space.set_alloc(isl.DEFAULT_CONTEXT, 0, len(columns)),
         _matrix([item for item in rows if item.equality], index),
         _matrix([item for item in rows if not item.equality], index),
-        _SET,
+        isl.dim_type.set,
         isl.dim_type.div,
         isl.dim_type.param,
         isl.dim_type.cst,
@@ -88,7 +100,9 @@ def constrain(poly: Polyhedron, item: Row) -> Polyhedron:
     else:
         con = isl.Constraint.alloc_inequality(space)
     for key, coeff in item.coeffs:
-        con = con.set_coefficient_val(_SET, poly.columns.index(key), _val(coeff))
+        con = con.set_coefficient_val(
+            isl.dim_type.set, poly.columns.index(key), _val(coeff)
+        )
     con = con.set_constant_val(_val(item.const))
     return Polyhedron(poly.bset.add_constraint(con), poly.columns)
 
@@ -104,12 +118,12 @@ def restrict(
     """The points whose dimension `pos` lies in [low, high] (None: unbounded)."""
     bset = poly.bset
     if low is not None and low == high:
-        bset = bset.fix_val(_SET, pos, _val(low))
+        bset = bset.fix_val(isl.dim_type.set, pos, _val(low))
     else:
         if low is not None:
-            bset = bset.lower_bound_val(_SET, pos, _val(low))
+            bset = bset.lower_bound_val(isl.dim_type.set, pos, _val(low))
         if high is not None:
-            bset = bset.upper_bound_val(_SET, pos, _val(high))
+            bset = bset.upper_bound_val(isl.dim_type.set, pos, _val(high))
     return Polyhedron(bset, poly.columns)
 
 
