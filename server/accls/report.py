@@ -38,6 +38,16 @@ def suggestion_json(path: str, suggestion: Suggestion) -> dict[str, Any]:
             for a in suggestion.atomics
         ],
         "existing_pragma": suggestion.existing,
+        "data_region": (
+            {
+                "line": suggestion.region.start.line,
+                "end_line": suggestion.region.end.end[0] + 1,
+                "pragma": suggestion.region.pragma.render(),
+                "reasons": list(suggestion.region.reasons),
+            }
+            if suggestion.region is not None
+            else None
+        ),
         "assumptions": list(facts.assumptions),
         "validation": {},
         "source": suggestion.source,
@@ -66,6 +76,13 @@ def write_text(
             + ("  [dim](inner loop)[/dim]" if suggestion.inner else "")
         )
         if suggestion.pragma is not None:
+            region = suggestion.region
+            if region is not None and region.loops[0].id == loop.id:
+                console.print(
+                    f"  [magenta]{escape(region.pragma.render())}[/magenta]"
+                    f"  [dim](data region, lines {region.start.line}-"
+                    f"{region.end.end[0] + 1})[/dim]"
+                )
             console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
             for atomic in suggestion.atomics:
                 console.print(

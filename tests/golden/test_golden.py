@@ -52,6 +52,7 @@ def snapshot(source: SourceFile) -> dict[str, Any]:
                 "line": s.loop.line,
                 "pragma": s.pragma.render() if s.pragma else None,
                 "atomic": [a.span.line for a in s.atomics],
+                "region": s.region.pragma.render() if s.region else None,
             }
             for s in suggest_file(analysis, SuggestOptions(model=model, target=target))
         ]

@@ -305,6 +305,7 @@ def build_loops(
             live_after=liveness.live_after(rec, outer, written),
             volatile_bounds=tuple(sorted(bound_names & written - {h.var or ""})),
             opaque=rec.opaque,
+            block=rec.block,
         )
 
     return tuple(build(rec, []) for rec in walk.nests)

@@ -187,6 +187,10 @@ class Function:
     writes_nonlocal: tuple[str, ...]  # globals or pointer parameters it writes
     calls: tuple[str, ...]
     pragmas: tuple[Directive, ...] = ()  # `acc routine`, `omp declare target`
+    refs: tuple[Ref, ...] = ()  # every reference in the body, in evaluation order
+    exits: tuple[Exit, ...] = ()  # every return/goto/exit() in the body
+    call_sites: tuple[Call, ...] = ()  # every call in the body
+    block_decls: tuple[tuple[int, Span], ...] = ()  # (block, span) of declarations
 
     def lookup(self, name: str) -> Var | None:
         """The local or parameter declaration of `name`, if any."""
@@ -227,6 +231,7 @@ class Loop:
     live_after: tuple[str, ...] = ()  # scalars read after the loop before a write
     volatile_bounds: tuple[str, ...] = ()  # names in the bounds written in the body
     opaque: bool = False  # part of the body nests too deeply to be analysed
+    block: int = -1  # start byte of the block it is a statement of; -1 if none
 
     @property
     def line(self) -> int:

@@ -140,6 +140,10 @@ def _function(
         writes_nonlocal=tuple(sorted(nonlocal_writes)),
         calls=tuple(sorted({c.name for c, _ in walk.calls})),
         pragmas=attached_pragmas(node),
+        refs=tuple(walk.refs),
+        exits=tuple(walk.exits),
+        call_sites=tuple(c for c, _ in walk.calls),
+        block_decls=tuple(walk.block_decls),
     )
     return function, build_loops(walk, name, globals_)
 

@@ -45,6 +45,7 @@ class LoopRecord:
     decl_start: int
     pragmas: tuple[Directive, ...]
     regions: tuple[Region, ...]
+    block: int = -1  # the block the loop is a statement of; -1 if none
     ref_end: int = 0
     call_end: int = 0
     # Set by a `continue` or `break` in this loop's body: what follows it in the
@@ -108,6 +109,9 @@ class FunctionWalk:
         self._marked = 0  # loops on the stack with a skip mark
         self._regions: list[Region] = []
         self._tag: tuple[str, RedOp] | None = None
+        self._block_id = -1  # the block whose statements are being walked
+        self._direct = -1  # start of the statement directly in that block
+        self.block_decls: list[tuple[int, Span]] = []
         self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs
         self._override: Span | None = None
         self._macro_depth = 0
@@ -220,7 +224,12 @@ class FunctionWalk:
             self.expr(node, depth + 1)
 
     def _block(self, node: Node, depth: int) -> None:
+        saved = self._block_id
+        self._block_id = node.start_byte
         for child in node.named_children:
+            self._direct = child.start_byte
+            if child.type == "declaration":
+                self.block_decls.append((node.start_byte, span_of(child)))
             if child.type == "preproc_include":
                 self._opaque()  # code pasted in by the preprocessor is invisible
                 continue
@@ -245,6 +254,7 @@ class FunctionWalk:
                 del self._regions[len(self._regions) - len(pushed) :]
             else:
                 self.statement(child, depth + 1)
+        self._block_id = saved
 
     def _exit(self, kind: ExitKind, node: Node) -> None:
         exit_ = Exit(kind, self._span(node))
@@ -345,6 +355,7 @@ class FunctionWalk:
             decl_start=len(self.decls),
             pragmas=attached_pragmas(node),
             regions=tuple(self._regions),
+            block=self._block_id if self._direct == node.start_byte else -1,
         )
         (self._loops[-1].children if self._loops else self.nests).append(rec)
         self._loops.append(rec)

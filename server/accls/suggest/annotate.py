@@ -19,8 +19,18 @@ def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int
     """(byte offset, text) pairs that add each pragma above its loop or statement."""
     data = text.encode("utf-8", errors="surrogateescape")
     newline = "\r\n" if b"\r\n" in data else "\n"
-    edits: list[tuple[int, str]] = []
+    edits: list[tuple[int, int, str]] = []  # (offset, order at that offset, text)
+    opened: set[int] = set()
     for suggestion in suggestions:
+        region = suggestion.region
+        if region is not None and region.loops[0].id not in opened:
+            opened.add(region.loops[0].id)
+            start, indent = _line_bounds(data, region.start.start_byte)
+            pad = indent.decode("utf-8", errors="replace")
+            edits.append(
+                (start, 0, f"{pad}{region.pragma.render()}{newline}{pad}{{{newline}")
+            )
+            edits.append((region.end.end_byte, 0, f"{newline}{pad}}}"))
         if suggestion.pragma is None or suggestion.existing is not None:
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma.render())]
@@ -31,10 +41,12 @@ def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int
             pad = indent.decode("utf-8", errors="replace")
             if before.strip():
                 # The statement shares its line with other code: break the line.
-                edits.append((offset, f"{newline}{pad}{pragma}{newline}{pad}"))
+                edits.append((offset, 1, f"{newline}{pad}{pragma}{newline}{pad}"))
             else:
-                edits.append((start, f"{pad}{pragma}{newline}"))
-    return sorted(edits, key=lambda e: e[0])
+                edits.append((start, 1, f"{pad}{pragma}{newline}"))
+    return [
+        (offset, insert) for offset, _, insert in sorted(edits, key=lambda e: e[:2])
+    ]
 
 
 def annotate_text(text: str, suggestions: tuple[Suggestion, ...]) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis, LoopFacts
 from accls.frontend import Clause, Directive, Loop, RedOp, Span
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
+from accls.suggest.regions import DataRegion, propose_regions
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 
@@ -36,6 +37,7 @@ class Suggestion:
     atomics: tuple[Atomic, ...] = ()
     existing: str | None = None  # a pragma the user already wrote on this loop
     source: str = "analysis"
+    region: DataRegion | None = None  # a proposed data region this loop belongs to
 
 
 def _refuse(
@@ -320,11 +322,44 @@ def _suggest_loop(
         )
 
 
+def _in_region(
+    suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
+) -> Suggestion:
+    """The loop's suggestion rebuilt to find the region's arrays present."""
+    where = placement(suggestion.loop, suggestion.options.model)
+    inside = replace(where, present=(*where.present, *region.present))
+    rebuilt, _, _ = _build(
+        suggestion.facts, analysis, suggestion.options, inside, inner=False
+    )
+    if rebuilt.pragma is None:
+        return suggestion
+    return replace(rebuilt, region=region)
+
+
 def suggest_file(
-    analysis: FileAnalysis, opts: SuggestOptions
+    analysis: FileAnalysis, opts: SuggestOptions, *, regions: bool = True
 ) -> tuple[Suggestion, ...]:
-    """Suggestions for every loop nest of a file, outermost loops first."""
+    """Suggestions for every loop nest of a file, outermost loops first.
+
+    With `regions`, offloaded loops that share arrays are also grouped into a
+    proposed data region, and their pragmas use `present` for its arrays.
+    """
     out: list[Suggestion] = []
     for nest in analysis.source.nests:
         _suggest_loop(nest, analysis, opts, out, root=True)
+    if not regions:
+        return tuple(out)
+    offloaded = [
+        s.loop
+        for s in out
+        if s.pragma is not None and not s.inner and s.existing is None
+    ]
+    for region in propose_regions(analysis, offloaded, opts):
+        members = {loop.id for loop in region.loops}
+        out = [
+            _in_region(s, region, analysis)
+            if s.loop.id in members and not s.inner
+            else s
+            for s in out
+        ]
     return tuple(out)

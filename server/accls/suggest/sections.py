@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Loop, Poly, Ref, Var
 
-__all__ = ["ArrayUse", "array_uses"]
+__all__ = ["ArrayUse", "array_uses", "union_section"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -21,6 +21,8 @@ class ArrayUse:
     section: str | None  # `a[0:n][0:m]`; None when the whole array is meant
     exact_cover: bool  # every element of the section is written (copyout is safe)
     known: bool  # the section could be derived (False: the extent is unknown)
+    box: tuple[tuple[Poly, Poly], ...] | None = None  # (start, length) per dimension
+    facts: tuple[Poly, ...] = ()  # loop extents (>= 0) that order the bounds
 
 
 def _range(loop: Loop) -> tuple[Poly, Poly] | None:
@@ -169,6 +171,7 @@ def array_uses(
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         section, known, full = _section(name, refs, ranges, var)
+        box = _box(refs, ranges)
         out.append(
             ArrayUse(
                 name=name,
@@ -180,9 +183,36 @@ def array_uses(
                 and _covers(refs, nest, loop.id)
                 and (section is not None or full),
                 known=known,
+                box=tuple(box) if box is not None else None,
+                facts=tuple(top - low for _, low, top in ranges),
             )
         )
     return tuple(out)
+
+
+def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
+    """The section covering several uses of one array: (text or None, known)."""
+    if all(use.section is None and use.known for use in uses):
+        return None, True  # a static array, moved whole
+    boxes = [use.box for use in uses]
+    if any(box is None for box in boxes) or len({len(b or ()) for b in boxes}) != 1:
+        return None, False
+    facts = [fact for use in uses for fact in use.facts]
+    dims: list[str] = []
+    for d in range(len(boxes[0] or ())):
+        low: Poly | None = None
+        high: Poly | None = None
+        for box in boxes:
+            assert box is not None
+            start, length = box[d]
+            end = start + length - Poly.const(1)
+            low = start if low is None else _pick(low, start, False, facts)
+            high = end if high is None else _pick(high, end, True, facts)
+            if low is None or high is None:
+                return None, False
+        assert low is not None and high is not None
+        dims.append(f"[{low.render()}:{(high - low + Poly.const(1)).render()}]")
+    return uses[0].name + "".join(dims), True
 
 
 def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:

@@ -1,0 +1,107 @@
+"""Data regions around offloaded loops that share arrays."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest.annotate import annotate_text
+
+ACC = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU)
+OMP_GPU = SuggestOptions(model=Dialect.OPENMP, target=Target.GPU)
+OMP_CPU = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+HEAD = "void f(int n, const double *restrict a, double *restrict b, double *restrict c)"
+
+
+def run(body: str, opts: SuggestOptions = ACC) -> tuple[str, tuple[Suggestion, ...]]:
+    text = f"{HEAD} {{\n{dedent(body)}\n}}\n"
+    analysis = analyze_text(text, options=AnalysisOptions(dialect=opts.model.sentinel))
+    return text, suggest_file(analysis, opts)
+
+
+TWO_LOOPS = """
+for (int i = 0; i < n; i++)
+    b[i] = 2 * a[i];
+for (int i = 0; i < n; i++)
+    c[i] = b[i] + a[i];
+"""
+
+
+def test_two_loops_sharing_arrays_get_one_region() -> None:
+    _, found = run(TWO_LOOPS)
+    regions = {s.region for s in found}
+    assert len(regions) == 1
+    region = regions.pop()
+    assert region is not None
+    assert region.pragma.render() == (
+        "#pragma acc data copyin(a[0:n]) copyout(b[0:n], c[0:n])"
+    )
+    assert [s.pragma.render() for s in found if s.pragma] == [
+        "#pragma acc parallel loop present(a[0:n], b[0:n])",
+        "#pragma acc parallel loop present(a[0:n], b[0:n], c[0:n])",
+    ]
+
+
+def test_openmp_target_region_uses_map() -> None:
+    _, found = run(TWO_LOOPS, OMP_GPU)
+    region = found[0].region
+    assert region is not None
+    assert region.pragma.render() == (
+        "#pragma omp target data map(to: a[0:n]) map(from: b[0:n], c[0:n])"
+    )
+    assert found[0].pragma is not None
+    assert found[0].pragma.clause("map") is None
+
+
+def test_no_region_on_the_cpu() -> None:
+    _, found = run(TWO_LOOPS, OMP_CPU)
+    assert all(s.region is None for s in found)
+
+
+def test_host_code_touching_an_array_between_the_loops_blocks_the_region() -> None:
+    _, found = run(
+        """
+        for (int i = 0; i < n; i++)
+            b[i] = 2 * a[i];
+        b[0] = 1.0;
+        for (int i = 0; i < n; i++)
+            c[i] = b[i] + a[i];
+        """
+    )
+    assert all(s.region is None for s in found)
+
+
+def test_a_declaration_between_the_loops_blocks_the_region() -> None:
+    _, found = run(
+        """
+        for (int i = 0; i < n; i++)
+            b[i] = 2 * a[i];
+        double scale = 2.0;
+        for (int i = 0; i < n; i++)
+            c[i] = b[i] * scale;
+        """
+    )
+    assert all(s.region is None for s in found)
+
+
+def test_loops_sharing_nothing_get_no_region() -> None:
+    _, found = run(
+        """
+        for (int i = 0; i < n; i++)
+            b[i] = 1.0;
+        for (int i = 0; i < n; i++)
+            c[i] = 2.0;
+        """
+    )
+    assert all(s.region is None for s in found)
+
+
+def test_annotate_wraps_the_loops_in_a_braced_region() -> None:
+    text, found = run(TWO_LOOPS)
+    out = annotate_text(text, found).splitlines()
+    opening = out.index("#pragma acc data copyin(a[0:n]) copyout(b[0:n], c[0:n])")
+    assert out[opening + 1] == "{"
+    assert out[opening + 2].startswith("#pragma acc parallel loop present(")
+    last = out.index("    c[i] = b[i] + a[i];")
+    assert out[last + 1] == "}"
