@@ -1,4 +1,4 @@
-"""Data regions: one `acc data` / `omp target data` around offloaded loops that share arrays.
+"""Data regions (`acc data`, `omp target data`) around offloaded loops sharing arrays.
 
 Unnecessary host-device transfers cost 15-20% in the seed's measurements. A region
 is proposed only where it is safe: its loops are consecutive statements of one
@@ -51,7 +51,7 @@ def _base(name: str) -> str:
 def _clean_between(
     fn: Function, block: int, start: int, end: int, names: set[str]
 ) -> bool:
-    """True if nothing in [start, end) outside the loops may touch `names` on the host."""
+    """True if no host code in [start, end) may touch `names` (or end the region)."""
     bases = {_base(n) for n in names}
     if any(block == b and start <= s.start_byte < end for b, s in fn.block_decls):
         return False  # wrapping a declaration in braces would end its scope early

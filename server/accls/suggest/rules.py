@@ -8,9 +8,9 @@ from accls.analysis import FileAnalysis, LoopFacts
 from accls.frontend import Clause, Directive, Loop, RedOp, Span
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
-from accls.suggest.regions import DataRegion, propose_regions
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
+from accls.suggest.regions import DataRegion, propose_regions
 
 __all__ = ["Atomic", "SuggestOptions", "Suggestion", "suggest_file"]
 

@@ -210,7 +210,8 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
             high = end if high is None else _pick(high, end, True, facts)
             if low is None or high is None:
                 return None, False
-        assert low is not None and high is not None
+        assert low is not None
+        assert high is not None
         dims.append(f"[{low.render()}:{(high - low + Poly.const(1)).render()}]")
     return uses[0].name + "".join(dims), True
 
