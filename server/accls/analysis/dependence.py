@@ -101,6 +101,10 @@ def _assumed(pair: _Pair, reason: str, levels: int | None = None) -> list[Depend
     return out
 
 
+_DETAIL_LEVELS = 2
+"""Levels below the carrier that get an exact direction and distance."""
+
+
 def _direction(low: int | None, high: int | None) -> str:
     if low is not None and low > 0:
         return "<"
@@ -120,6 +124,11 @@ def _vector(poly: Polyhedron, level: int, pair: _Pair, flip: bool) -> Vector:
         elif pos < level:
             dirs.append("=")
             dists.append(0)
+        elif pos > level + (_DETAIL_LEVELS if len(pair.common) <= 4 else 0):
+            # Only the carrier's distance decides anything; past a few levels the
+            # exact min/max over a deep nest costs more than it tells.
+            dirs.append("*")
+            dists.append(None)
         else:
             low, high = bounds(poly, pos)
             if flip:

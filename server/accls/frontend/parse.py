@@ -77,6 +77,8 @@ def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
     """Local pointers only ever assigned one kind of allocation, by device-ness."""
     pointers = {v.name for v in locals_ if v.pointers and not v.dims}
     fresh = {v.name: v.device for v in locals_ if v.fresh}
+    if not pointers:
+        return {}
     stack = [body]
     while stack:
         node = stack.pop()
