@@ -31,6 +31,8 @@ class FileAnalysis:
     source: SourceFile
     facts: tuple[LoopFacts, ...]
     _index: dict[int, LoopFacts] = field(default_factory=dict, compare=False)
+    # A per-file cache for the layers above (array sections per loop, ...).
+    memo: dict[object, object] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self._index.update({f.loop.id: f for f in self.facts})

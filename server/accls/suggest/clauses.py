@@ -8,7 +8,7 @@ from accls.frontend import Clause, Var
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
-from accls.suggest.sections import array_uses
+from accls.suggest.sections import loop_array_uses
 
 __all__ = ["data_clauses", "scalar_clauses"]
 
@@ -74,7 +74,7 @@ def data_clauses(
     present = dict(where.present)
     groups: dict[str, list[str]] = {}
     reasons: list[str] = []
-    for use in array_uses(loop, decls):
+    for use in loop_array_uses(loop, analysis):
         decl = decls.get(use.name)
         if decl is not None and decl.device:
             kind = "deviceptr" if opts.model is Dialect.OPENACC else "is_device_ptr"

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from accls.analysis import FileAnalysis
 from accls.analysis.aliasing import array_decl
 from accls.analysis.obstacles import PURE_FUNCTIONS
-from accls.frontend import Clause, Function, Loop, SourceFile, Span
+from accls.frontend import Clause, Function, Loop, Span
 from accls.suggest.context import placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
-from accls.suggest.sections import ArrayUse, array_uses, union_section
+from accls.suggest.sections import ArrayUse, loop_array_uses, union_section
 
 __all__ = ["DataRegion", "propose_regions"]
 
@@ -67,13 +67,13 @@ def _clean_between(
     )
 
 
-def _uses(loop: Loop, source: SourceFile) -> list[ArrayUse]:
+def _uses(loop: Loop, analysis: FileAnalysis) -> list[ArrayUse]:
+    source = analysis.source
     fn = source.function(loop.function)
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
-    decls = {n: array_decl(n, fn, source.globals) for n in names}
-    if any(decl is not None and decl.device for decl in decls.values()):
+    if any((d := array_decl(n, fn, source.globals)) and d.device for n in names):
         return []  # device pointers need no data region
-    return list(array_uses(loop, decls))
+    return list(loop_array_uses(loop, analysis))
 
 
 def _region(
@@ -144,7 +144,7 @@ def propose_regions(
         and placement(loop, opts.model).compute is None
         and not placement(loop, opts.model).present
     ]
-    uses = {loop.id: _uses(loop, source) for loop in candidates}
+    uses = {loop.id: _uses(loop, analysis) for loop in candidates}
     candidates = [loop for loop in candidates if uses[loop.id]]
     regions: list[DataRegion] = []
     run: list[Loop] = []

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis import FileAnalysis
+from accls.analysis.aliasing import array_decl
 from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Loop, Poly, Ref, Var
 
-__all__ = ["ArrayUse", "array_uses", "union_section"]
+__all__ = ["ArrayUse", "array_uses", "loop_array_uses", "union_section"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,8 +172,8 @@ def array_uses(
         written = any(r.is_write for r in refs)
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
-        section, known, full = _section(name, refs, ranges, var)
         box = _box(refs, ranges)
+        section, known, full = _section(name, box, var)
         out.append(
             ArrayUse(
                 name=name,
@@ -229,10 +231,9 @@ def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:
 
 
 def _section(
-    name: str, refs: list[Ref], ranges: list[tuple[str, Poly, Poly]], var: Var | None
+    name: str, box: list[tuple[Poly, Poly]] | None, var: Var | None
 ) -> tuple[str | None, bool, bool]:
     """(section text or None for the whole array, extent known, covers whole array)."""
-    box = _box(refs, ranges)
     if _whole(var):
         return None, True, _full(box, var)
     if box is None:
@@ -270,3 +271,18 @@ def _box(
             return None
         dims.append((low, high - low + Poly.const(1)))
     return dims
+
+
+def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
+    """`array_uses` for a loop with its declarations, computed once per file."""
+    key = ("array_uses", loop.id)
+    cached = analysis.memo.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    source = analysis.source
+    fn = source.function(loop.function)
+    names = {r.name for r in loop.refs if r.subscripts or r.deref}
+    decls = {n: array_decl(n, fn, source.globals) for n in names}
+    found = array_uses(loop, decls)
+    analysis.memo[key] = found
+    return found
