@@ -148,7 +148,12 @@ def _directive_table(mode: dict[str, Any]) -> list[str]:
             [
                 name,
                 str(m["pairs"]),
-                _fmt(m["suggested"] / m["analysed"] if m["analysed"] else None, "%"),
+                _fmt(
+                    (m["suggested"] + m["collapsed"]) / m["analysed"]
+                    if m["analysed"]
+                    else None,
+                    "%",
+                ),
                 top,
                 _fmt(m["directive_match"], "%"),
                 _fmt(m["jaccard_items"], "f"),
