@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
@@ -159,6 +160,25 @@ def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
     return None, None
 
 
+_SIMPLE = re.compile(r"[\w\s+\-*/%().>]*")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _opaque_bound(text: str, written: set[str]) -> Poly | None:
+    """A bound such as `n/10 + 1` as one invariant symbol, when that is safe.
+
+    Only arithmetic on names the loop never writes qualifies: no calls, no
+    subscripts, no side effects. The symbol's text is valid C wherever the loop is.
+    """
+    if not text or not _SIMPLE.fullmatch(text) or "--" in text or "++" in text:
+        return None
+    if re.search(r"[A-Za-z_]\w*\s*\(", text):
+        return None  # a call
+    if set(_IDENT.findall(text)) & written:
+        return None
+    return Poly.sym(f"({text})")
+
+
 def _trip_count(h: _Header) -> str | None:
     if h.lower is None or h.upper is None or h.step is None or h.step == 0:
         return None
@@ -259,6 +279,10 @@ def build_loops(
         body = node.child_by_field_name("body")
         refs = tuple(walk.refs[rec.ref_start : rec.ref_end])
         written = {r.name for r in refs if r.is_write and _is_scalar(r)}
+        if h.upper is None and h.upper_text:
+            h = replace(h, upper=_opaque_bound(h.upper_text, written))
+        if h.lower is None and h.lower_text:
+            h = replace(h, lower=_opaque_bound(h.lower_text, written))
         if h.var is not None:
             written.add(h.var)
         # Variables declared in the header or the body die with the loop.

@@ -72,6 +72,31 @@ def _mutual_exclusion(directive: Directive) -> bool:
     return first in ("atomic", "critical")
 
 
+def _trailing_conditional_pragmas(node: Node) -> list[Directive]:
+    """Pragmas that end a branch of an `#if`/`#ifdef` block, in source order."""
+    if not node.type.startswith("preproc_if"):
+        return []
+    found: list[Directive] = []
+    branch: Node | None = node
+    while branch is not None:
+        fields = ("name", "condition", "alternative")
+        skip = [branch.child_by_field_name(f) for f in fields]
+        body = [
+            c
+            for c in branch.named_children
+            if c.type != "comment" and not any(c == other for other in skip)
+        ]
+        tail: list[Directive] = []
+        for child in reversed(body):
+            directive = _pragma_of(child)
+            if directive is None:
+                break
+            tail.append(directive)
+        found.extend(reversed(tail))
+        branch = branch.child_by_field_name("alternative")
+    return found
+
+
 def attached_pragmas(node: Node) -> tuple[Directive, ...]:
     """The acc/omp pragmas written directly above a statement, outermost first."""
     found: list[Directive] = []
@@ -82,6 +107,9 @@ def attached_pragmas(node: Node) -> tuple[Directive, ...]:
             continue
         directive = _pragma_of(prev)
         if directive is None:
+            # `#ifdef X / #pragma ... / #endif` right above: a conditional pragma
+            # that the compiler may see, so it counts as written on the statement.
+            found.extend(reversed(_trailing_conditional_pragmas(prev)))
             break
         found.append(directive)
         prev = prev.prev_sibling

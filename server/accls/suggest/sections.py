@@ -164,6 +164,11 @@ def array_uses(
     for ref in loop.refs:
         if ref.subscripts or ref.deref:
             groups.setdefault(ref.name, []).append(ref)
+    variant = frozenset(
+        {inner.var for inner in loop.walk() if inner.var}
+        | {v.name for v in loop.locals}
+        | {r.name for r in loop.refs if r.is_write and not r.subscripts and not r.deref}
+    )
     out: list[ArrayUse] = []
     for name, refs in sorted(groups.items()):
         if ref_filter is not None and name not in ref_filter:
@@ -172,7 +177,7 @@ def array_uses(
         written = any(r.is_write for r in refs)
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
-        box = _box(refs, ranges)
+        box = _box(refs, ranges, variant)
         section, known, full = _section(name, box, var)
         out.append(
             ArrayUse(
@@ -243,9 +248,14 @@ def _section(
 
 
 def _box(
-    refs: list[Ref], ranges: list[tuple[str, Poly, Poly]]
+    refs: list[Ref], ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
 ) -> list[tuple[Poly, Poly]] | None:
-    """(start, length) per dimension covering every reference, or None."""
+    """(start, length) per dimension covering every reference, or None.
+
+    None too when a bound still names something that changes inside the loop (a
+    loop variable whose range is unknown, a scalar it writes): such a section
+    would not even compile outside the loop.
+    """
     rank = {len(_subscripts(r)) for r in refs}
     if len(rank) != 1:
         return None
@@ -268,6 +278,8 @@ def _box(
             if low is None or high is None:
                 return None
         if low is None or high is None:
+            return None
+        if (low.names() | high.names()) & variant:
             return None
         dims.append((low, high - low + Poly.const(1)))
     return dims
