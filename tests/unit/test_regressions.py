@@ -70,3 +70,18 @@ def test_restrict_through_a_macro_still_parses() -> None:
     )
     assert not source.errors
     assert all(p.restrict for p in source.functions[0].params if p.pointers)
+
+
+def test_a_file_written_with_kernels_gets_kernels() -> None:
+    found = pragmas(
+        """
+        void f(int n, double *restrict a, const double *restrict b) {
+          #pragma acc kernels loop copyout(a[0:n]) copyin(b[0:n])
+          for (int i = 0; i < n; i++)
+            a[i] = b[i];
+          for (int i = 0; i < n; i++)
+            a[i] = 2 * b[i];
+        }
+        """
+    )
+    assert found[1] == "#pragma acc kernels loop copyout(a[0:n]) copyin(b[0:n])"

@@ -322,6 +322,20 @@ def _suggest_loop(
         )
 
 
+def _house_style(analysis: FileAnalysis, opts: SuggestOptions) -> SuggestOptions:
+    """Follow the file's own habit: `kernels` if its compute constructs use it."""
+    if opts.model is not Dialect.OPENACC or opts.kernels:
+        return opts
+    seen: dict[int, str] = {}
+    for loop in analysis.source.loops():
+        for directive in (*loop.pragmas, *(r.directive for r in loop.regions)):
+            if directive.dialect == "acc" and directive.span is not None:
+                seen[directive.span.start_byte] = directive.name
+    words = [name.split()[0] for name in seen.values() if name]
+    kernels = words.count("kernels")
+    return replace(opts, kernels=True) if kernels > words.count("parallel") else opts
+
+
 def _in_region(
     suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
 ) -> Suggestion:
@@ -344,6 +358,7 @@ def suggest_file(
     With `regions`, offloaded loops that share arrays are also grouped into a
     proposed data region, and their pragmas use `present` for its arrays.
     """
+    opts = _house_style(analysis, opts)
     out: list[Suggestion] = []
     for nest in analysis.source.nests:
         _suggest_loop(nest, analysis, opts, out, root=True)
