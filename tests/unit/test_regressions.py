@@ -84,4 +84,4 @@ def test_a_file_written_with_kernels_gets_kernels() -> None:
         }
         """
     )
-    assert found[1] == "#pragma acc kernels loop copyout(a[0:n]) copyin(b[0:n])"
+    assert found[1] == "#pragma acc kernels loop copyin(b[0:n]) copyout(a[0:n])"
