@@ -7,7 +7,7 @@ from tree_sitter import Node
 from accls.frontend.model import Span
 from accls.frontend.poly import Poly
 
-__all__ = ["MAX_DEPTH", "node_text", "span_of", "strip_parens", "to_poly"]
+__all__ = ["MAX_DEPTH", "node_text", "operands", "span_of", "strip_parens", "to_poly"]
 
 MAX_DEPTH = 200
 """Expressions nested deeper than this are not modelled (they stay opaque)."""
@@ -86,19 +86,27 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
     return None
 
 
-def _binary_poly(node: Node, depth: int) -> Poly | None:
+def operands(node: Node) -> tuple[Node, str, Node] | None:
+    """(left, operator text, right) of a binary or assignment expression."""
     left = node.child_by_field_name("left")
     right = node.child_by_field_name("right")
     op = node.child_by_field_name("operator")
     if left is None or right is None or op is None:
         return None
+    return left, node_text(op), right
+
+
+def _binary_poly(node: Node, depth: int) -> Poly | None:
+    parts = operands(node)
+    if parts is None:
+        return None
+    left, sign, right = parts
     lhs = to_poly(left, depth + 1)
     if lhs is None:
         return None
     rhs = to_poly(right, depth + 1)
     if rhs is None:
         return None
-    sign = node_text(op)
     if sign == "+":
         return lhs + rhs
     if sign == "-":

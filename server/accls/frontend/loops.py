@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from accls.frontend.exprs import node_text, span_of, strip_parens, to_poly
+from accls.frontend.exprs import node_text, operands, span_of, strip_parens, to_poly
 from accls.frontend.model import Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
 from accls.frontend.walker import FunctionWalk, LoopRecord
@@ -57,18 +57,14 @@ def _step_of(part: Node) -> tuple[str, int | None, str] | None:
             return None
         step = 1 if node_text(op) == "++" else -1
         return node_text(strip_parens(arg)), step, str(step)
-    if part.type != "assignment_expression":
+    parts = operands(part) if part.type == "assignment_expression" else None
+    if parts is None:
         return None
-    left = part.child_by_field_name("left")
-    right = part.child_by_field_name("right")
-    op = part.child_by_field_name("operator")
-    if left is None or right is None or op is None:
-        return None
+    left, oper, right = parts
     left = strip_parens(left)
     if left.type != "identifier":
         return None
     name = node_text(left)
-    oper = node_text(op)
     value = to_poly(right)
     if oper in ("+=", "-="):
         sign = 1 if oper == "+=" else -1
@@ -105,19 +101,12 @@ def _header(node: Node) -> _Header:
                 inits[node_text(name)] = (value, True)
     else:
         for part in _parts(init):
-            if part.type == "assignment_expression":
-                left = part.child_by_field_name("left")
-                right = part.child_by_field_name("right")
-                op = part.child_by_field_name("operator")
-                if (
-                    left is not None
-                    and right is not None
-                    and op is not None
-                    and (
-                        node_text(op) == "=" and strip_parens(left).type == "identifier"
-                    )
-                ):
-                    inits[node_text(strip_parens(left))] = (right, False)
+            parts = operands(part) if part.type == "assignment_expression" else None
+            if parts is None:
+                continue
+            left, op, right = parts
+            if op == "=" and strip_parens(left).type == "identifier":
+                inits[node_text(strip_parens(left))] = (right, False)
     var, step, step_text = steps[0] if steps else (None, None, "")
     if var is None and len(inits) == 1:
         var = next(iter(inits))
@@ -144,12 +133,10 @@ def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
     cond = strip_parens(cond)
     if cond.type != "binary_expression":
         return None, None
-    left = cond.child_by_field_name("left")
-    right = cond.child_by_field_name("right")
-    op = cond.child_by_field_name("operator")
-    if left is None or right is None or op is None or node_text(op) not in _FLIP:
+    parts = operands(cond)
+    if parts is None or parts[1] not in _FLIP:
         return None, None
-    oper = node_text(op)
+    left, oper, right = parts
     if strip_parens(left).type == "identifier" and node_text(strip_parens(left)) == var:
         return right, oper
     if (

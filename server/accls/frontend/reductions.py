@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.exprs import node_text, operands, strip_parens
 from accls.frontend.model import RedOp
 
 __all__ = ["assignment_reduction", "if_minmax", "mentions"]
@@ -59,12 +59,9 @@ def _is_name(node: Node, name: str) -> bool:
 def _operands(node: Node, op: str) -> list[Node]:
     """Flatten a left- or right-associated chain of the same binary operator."""
     node = strip_parens(node)
-    if node.type == "binary_expression":
-        oper = node.child_by_field_name("operator")
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        if oper is not None and node_text(oper) == op and left and right:
-            return [*_operands(left, op), *_operands(right, op)]
+    parts = operands(node) if node.type == "binary_expression" else None
+    if parts is not None and parts[1] == op:
+        return [*_operands(parts[0], op), *_operands(parts[2], op)]
     return [node]
 
 
@@ -92,16 +89,10 @@ def _binary_reduction(rhs: Node, name: str) -> RedOp | None:
 def _compare(cond: Node, name: str) -> tuple[RedOp, Node] | None:
     """For `x > m`-style conditions: the op that keeps m extreme, and x."""
     cond = strip_parens(cond)
-    if cond.type != "binary_expression":
+    parts = operands(cond) if cond.type == "binary_expression" else None
+    if parts is None or parts[1] not in (">", ">=", "<", "<="):
         return None
-    oper = cond.child_by_field_name("operator")
-    left = cond.child_by_field_name("left")
-    right = cond.child_by_field_name("right")
-    if oper is None or left is None or right is None:
-        return None
-    op = node_text(oper)
-    if op not in (">", ">=", "<", "<="):
-        return None
+    left, op, right = parts
     greater = op in (">", ">=")
     if _is_name(right, name) and not mentions(left, name):
         return (RedOp.MAX if greater else RedOp.MIN), left
@@ -174,11 +165,10 @@ def if_minmax(stmt: Node) -> tuple[str, RedOp] | None:
     assign = body.named_children[0]
     if assign is None or assign.type != "assignment_expression":
         return None
-    left = assign.child_by_field_name("left")
-    right = assign.child_by_field_name("right")
-    oper = assign.child_by_field_name("operator")
-    if left is None or right is None or oper is None or node_text(oper) != "=":
+    parts = operands(assign)
+    if parts is None or parts[1] != "=":
         return None
+    left, _, right = parts
     left = strip_parens(left)
     if left.type != "identifier":
         return None

@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.decls import declared_vars
-from accls.frontend.exprs import MAX_DEPTH, node_text, span_of, strip_parens, to_poly
+from accls.frontend.exprs import (
+    MAX_DEPTH,
+    node_text,
+    operands,
+    span_of,
+    strip_parens,
+    to_poly,
+)
 from accls.frontend.macros import MacroTable, expand_calls
 from accls.frontend.model import (
     AccessKind,
@@ -476,12 +483,10 @@ class FunctionWalk:
                 self._ctx.pop()
 
     def _assignment(self, node: Node, depth: int) -> None:
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        oper = node.child_by_field_name("operator")
-        if left is None or right is None or oper is None:
+        parts = operands(node)
+        if parts is None:
             return
-        op = node_text(oper)
+        left, op, right = parts
         target = strip_parens(left)
         red: RedOp | None = None
         if target.type == "identifier":
@@ -585,17 +590,10 @@ class FunctionWalk:
             if arg.type == "identifier":
                 self._ref(node, node_text(arg), kind, reduction=red, deref=True)
                 return
-            if arg.type == "binary_expression":
-                left = arg.child_by_field_name("left")
-                right = arg.child_by_field_name("right")
-                oper = arg.child_by_field_name("operator")
-                if (
-                    left is not None
-                    and right is not None
-                    and oper is not None
-                    and node_text(oper) == "+"
-                    and strip_parens(left).type == "identifier"
-                ):
+            parts = operands(arg) if arg.type == "binary_expression" else None
+            if parts is not None:
+                left, oper, right = parts
+                if oper == "+" and strip_parens(left).type == "identifier":
                     self.expr(right, depth + 1)
                     sub = self._subscript(right)
                     name = node_text(strip_parens(left))
