@@ -57,6 +57,16 @@ def _is_pointer(var: Var) -> bool:
     return var.pointers > 0 and not var.dims
 
 
+def _is_array_object(var: Var | None) -> bool:
+    """True for a local array object: no pointer from outside can reach it."""
+    return (
+        var is not None
+        and var.scope == "local"
+        and not _is_pointer(var)
+        and bool(var.dims)
+    )
+
+
 def _may_alias(a: Var, b: Var) -> bool:
     """Conservatively, whether `a` and `b` may address the same memory."""
     if not _types_may_alias(a, b):
@@ -95,7 +105,9 @@ def alias_obstacles(
                 continue
             odecl = array_decl(other, fn, globals_)
             if wdecl is None or odecl is None:
-                may = "->" in written or "->" in other
+                # A declaration we cannot see (a header, a struct member) may be a
+                # pointer into the other array; only two visible arrays are safe.
+                may = not (_is_array_object(wdecl) or _is_array_object(odecl))
             else:
                 may = _may_alias(wdecl, odecl)
             if not may:
