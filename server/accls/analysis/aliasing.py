@@ -112,14 +112,21 @@ def alias_obstacles(
                 may = _may_alias(wdecl, odecl)
             if not may:
                 continue
+            hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
+            why = (
+                f"the declaration of `{hidden[0]}` is not visible here, so it may "
+                "point into the other"
+                if hidden
+                else "they are pointers that may point to overlapping memory"
+            )
             out.append(
                 Obstacle(
                     code="alias",
                     line=first_line[written],
                     variable=written,
                     message=f"`{written}` (written at line {first_line[written]}) and "
-                    f"`{other}` are pointers that may point to overlapping memory; "
-                    "declare them `restrict` or set assume-no-alias if they never do",
+                    f"`{other}` may overlap: {why}; declare them `restrict` or set "
+                    "assume-no-alias if they never do",
                     assumption=True,
                 )
             )
