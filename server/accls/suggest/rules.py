@@ -295,7 +295,9 @@ def _suggest_loop(
     if where.inside_loop is not None and not forced_inner and nested:
         return
     if not facts.parallel:
-        if root:
+        if not forced_inner:
+            # Every loop that was a candidate says why it was refused; inner loops
+            # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False)
