@@ -1,0 +1,298 @@
+"""Walk expressions in evaluation order: reads, writes, calls and subscripts."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import (
+    MAX_DEPTH,
+    node_text,
+    operands,
+    strip_parens,
+    to_poly,
+)
+from accls.frontend.macros import MacroTable, expand_calls
+from accls.frontend.model import AccessKind, Call, ExitKind, RedOp, Subscript
+from accls.frontend.recorder import Recorder
+from accls.frontend.reductions import assignment_reduction
+from accls.frontend.tsparser import parse_snippet
+
+__all__ = ["ExpressionWalk"]
+
+_EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
+
+
+class ExpressionWalk(Recorder):
+    """The expression half of a function walk."""
+
+    def expr(self, node: Node, depth: int = 0) -> None:
+        """Walk an expression, recording reads, writes and calls in order."""
+        if depth > MAX_DEPTH:
+            self._opaque()
+            return
+        kind = node.type
+        if kind == "identifier":
+            self._ref(node, node_text(node), AccessKind.READ)
+        elif kind == "assignment_expression":
+            self._assignment(node, depth)
+        elif kind == "update_expression":
+            arg = node.child_by_field_name("argument")
+            if arg is not None:
+                self.lvalue(arg, AccessKind.UPDATE, RedOp.ADD, depth)
+        elif kind in ("subscript_expression", "field_expression"):
+            self.lvalue(node, AccessKind.READ, None, depth)
+        elif kind == "pointer_expression":
+            op = node.child_by_field_name("operator")
+            arg = node.child_by_field_name("argument")
+            if arg is None:
+                return
+            if op is not None and node_text(op) == "&":
+                self.lvalue(arg, AccessKind.UPDATE, None, depth)
+            else:
+                self.lvalue(node, AccessKind.READ, None, depth)
+        elif kind == "call_expression":
+            self._call(node, depth)
+        elif kind in ("binary_expression", "conditional_expression"):
+            self._branching(node, depth)
+        elif kind in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
+            return
+        elif kind == "cast_expression":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                self.expr(value, depth + 1)
+        else:
+            for child in node.named_children:
+                if child.type not in ("type_descriptor", "field_identifier"):
+                    self.expr(child, depth + 1)
+
+    def _branching(self, node: Node, depth: int) -> None:
+        if node.type == "conditional_expression":
+            cond = node.child_by_field_name("condition")
+            if cond is not None:
+                self.expr(cond, depth + 1)
+            for name in ("consequence", "alternative"):
+                branch = node.child_by_field_name(name)
+                if branch is not None:
+                    self._push_ctx(branch)
+                    self.expr(branch, depth + 1)
+                    self._ctx.pop()
+            return
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        op = node.child_by_field_name("operator")
+        if left is not None:
+            self.expr(left, depth + 1)
+        if right is not None:
+            lazy = op is not None and node_text(op) in ("&&", "||")
+            if lazy:
+                self._push_ctx(right)
+            self.expr(right, depth + 1)
+            if lazy:
+                self._ctx.pop()
+
+    def _assignment(self, node: Node, depth: int) -> None:
+        parts = operands(node)
+        if parts is None:
+            return
+        left, op, right = parts
+        target = strip_parens(left)
+        red: RedOp | None = None
+        if target.type == "identifier":
+            red = assignment_reduction(op, right, node_text(target))
+        elif (
+            target.type in ("subscript_expression", "pointer_expression") and op != "="
+        ):
+            red = assignment_reduction(op, right, "\0")
+        saved = self._tag
+        if red is not None and target.type == "identifier":
+            self._tag = (node_text(target), red)
+        self.expr(right, depth + 1)
+        self._tag = saved
+        kind = AccessKind.WRITE if op == "=" else AccessKind.UPDATE
+        self.lvalue(left, kind, red, depth)
+
+    def _call(self, node: Node, depth: int) -> None:
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is not None and args is not None and self._is_cast(fn):
+            # `(DATA_TYPE)(x)`: tree-sitter cannot tell a cast to a typedef from a call.
+            for arg in args.named_children:
+                self.expr(arg, depth + 1)
+            return
+        name = node_text(fn) if fn is not None else ""
+        body = self._expand(node)
+        if body is not None:
+            saved = self._override
+            self._override = self._span(node)
+            self._macro_depth += 1
+            self.expr(body, depth + 1)
+            self._macro_depth -= 1
+            self._override = saved
+            return
+        if fn is not None and fn.type != "identifier":
+            self.expr(fn, depth + 1)
+        self.calls.append(
+            (Call(name, self._span(node)), tuple(r.id for r in self._loops))
+        )
+        if name in _EXIT_CALLS:
+            self._exit(ExitKind.EXIT, node)
+        if args is not None:
+            for arg in args.named_children:
+                self.expr(arg, depth + 1)
+
+    def _subscript(self, node: Node) -> Subscript:
+        return _subscript_of(node, self.macros)
+
+    def _expand(self, node: Node) -> Node | None:
+        """The parsed expansion of a function-like macro call, if it is one."""
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is None or args is None or self._macro_depth >= 8:
+            return None
+        macro = self.macros.functions.get(node_text(fn))
+        if macro is None:
+            return None
+        expanded = macro.expand([node_text(a) for a in args.named_children])
+        if expanded is None:
+            return None
+        root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
+        body = _snippet_expression(root)
+        if body is None or body.has_error:
+            return None
+        return strip_parens(body)
+
+    def _is_cast(self, fn: Node) -> bool:
+        if fn.type != "parenthesized_expression" or fn.named_child_count != 1:
+            return False
+        inner = fn.named_children[0]
+        if inner is None or inner.type != "identifier":
+            return False
+        name = node_text(inner)
+        return name not in self.params and all(v.name != name for v in self.decls)
+
+    def lvalue(
+        self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
+    ) -> None:
+        """Record a reference to a place: a scalar, an array element or a field."""
+        node = strip_parens(node)
+        if node.type == "identifier":
+            self._ref(node, node_text(node), kind, reduction=red)
+            return
+        if node.type == "subscript_expression":
+            self._subscripted(node, kind, red, depth)
+            return
+        if node.type == "field_expression":
+            base = node.child_by_field_name("argument")
+            inner = strip_parens(base) if base is not None else None
+            if inner is not None and inner.type == "subscript_expression":
+                self._subscripted(inner, kind, red, depth)
+                return
+            text = "".join(node_text(node).split())
+            self._ref(node, text, kind, reduction=red, member=True)
+            return
+        if node.type == "pointer_expression":
+            arg = node.child_by_field_name("argument")
+            if arg is None:
+                return
+            arg = strip_parens(arg)
+            if arg.type == "identifier":
+                self._ref(node, node_text(arg), kind, reduction=red, deref=True)
+                return
+            parts = operands(arg) if arg.type == "binary_expression" else None
+            if parts is not None:
+                left, oper, right = parts
+                if oper == "+" and strip_parens(left).type == "identifier":
+                    self.expr(right, depth + 1)
+                    sub = self._subscript(right)
+                    name = node_text(strip_parens(left))
+                    self._ref(
+                        node, name, kind, subscripts=(sub,), reduction=red, deref=True
+                    )
+                    return
+            self.expr(arg, depth + 1)
+            text = "".join(node_text(arg).split())
+            self._ref(node, text, kind, subscripts=(Subscript(text, None),), deref=True)
+            return
+        if node.type == "call_expression":
+            expansion = self._expand(node)
+            if expansion is not None:
+                saved = self._override
+                self._override = self._span(node)
+                self._macro_depth += 1
+                self.lvalue(expansion, kind, red, depth + 1)
+                self._macro_depth -= 1
+                self._override = saved
+                return
+        # Anything else (a call result, a literal): reads, then an unknown place.
+        self.expr(node, depth + 1)
+        text = "".join(node_text(node).split())
+        self._ref(node, text, kind, subscripts=(Subscript(text, None),))
+
+    def _subscripted(
+        self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
+    ) -> None:
+        indices: list[Node] = []
+        base: Node | None = node
+        while base is not None and base.type == "subscript_expression":
+            index = base.child_by_field_name("index")
+            if index is not None:
+                indices.append(index)
+            base = base.child_by_field_name("argument")
+            base = strip_parens(base) if base is not None else None
+        indices.reverse()
+        for index in indices:
+            self.expr(index, depth + 1)
+        if base is None:
+            return
+        member = base.type == "field_expression"
+        if base.type == "identifier" or member:
+            name = "".join(node_text(base).split())
+        else:
+            self.expr(base, depth + 1)
+            name = "".join(node_text(base).split())
+        subs = tuple(self._subscript(index) for index in indices)
+        self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+
+
+def _subscript_of(node: Node, macros: MacroTable) -> Subscript:
+    text = " ".join(node_text(node).split())
+    indirect = _has_subscript(node, macros)
+    if indirect:
+        return Subscript(text, None, True)
+    expanded = expand_calls(text, macros)
+    if expanded == text:
+        return Subscript(text, to_poly(node), False)
+    root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
+    body = _snippet_expression(root)
+    poly = to_poly(body) if body is not None and not body.has_error else None
+    return Subscript(text, poly, body is None or _has_subscript(body, macros))
+
+
+def _snippet_expression(root: Node) -> Node | None:
+    """The expression inside `void __accls(void) { (EXPR); }`."""
+    fn = root.named_children[0] if root.named_child_count else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    stmt = (
+        body.named_children[0] if body is not None and body.named_child_count else None
+    )
+    if (
+        stmt is None
+        or stmt.type != "expression_statement"
+        or not stmt.named_child_count
+    ):
+        return None
+    return stmt.named_children[0]
+
+
+def _has_subscript(node: Node, macros: MacroTable) -> bool:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in ("subscript_expression", "pointer_expression"):
+            return True
+        if cur.type == "call_expression":
+            fn = cur.child_by_field_name("function")
+            if fn is None or node_text(fn) not in macros.functions:
+                return True
+        stack.extend(cur.children)
+    return False

@@ -1,0 +1,146 @@
+"""The state of a walk through one function, and how references are recorded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import span_of
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import (
+    AccessKind,
+    Call,
+    Directive,
+    Exit,
+    ExitKind,
+    RedOp,
+    Ref,
+    Region,
+    Span,
+    Subscript,
+    Var,
+)
+
+__all__ = ["LoopRecord", "Recorder"]
+
+
+@dataclass(slots=True)
+class LoopRecord:
+    """What the walk saw of one `for` statement; turned into a Loop later."""
+
+    node: Node
+    id: int
+    outer_loops: tuple[int, ...]
+    context: tuple[int, ...]
+    ref_start: int
+    call_start: int
+    decl_start: int
+    pragmas: tuple[Directive, ...]
+    regions: tuple[Region, ...]
+    block: int = -1  # the block the loop is a statement of; -1 if none
+    ref_end: int = 0
+    call_end: int = 0
+    # Set by a `continue` or `break` in this loop's body: what follows it in the
+    # same iteration may not run, so it is conditional.
+    skip_mark: int | None = None
+    opaque: bool = False  # part of the body was too deep to walk
+    decl_end: int = 0
+    exits: list[Exit] = field(default_factory=list)
+    children: list[LoopRecord] = field(default_factory=list)
+
+
+class Recorder:
+    """Walk state shared by the statement and expression walkers."""
+
+    def __init__(
+        self, name: str | None, macros: MacroTable, params: frozenset[str] = frozenset()
+    ) -> None:
+        self.name = name
+        self.macros = macros
+        self.params = params
+        self.refs: list[Ref] = []
+        self.calls: list[tuple[Call, tuple[int, ...]]] = []
+        self.decls: list[Var] = []
+        self.nests: list[LoopRecord] = []
+        self.exits: list[Exit] = []
+        self._ctx: list[int] = []
+        self._loops: list[LoopRecord] = []
+        self._breakable: list[LoopRecord | None] = []
+        self._continuable: list[LoopRecord | None] = []
+        self._marked = 0  # loops on the stack with a skip mark
+        self._regions: list[Region] = []
+        self._tag: tuple[str, RedOp] | None = None
+        self._block_id = -1  # the block whose statements are being walked
+        self._direct = -1  # start of the statement directly in that block
+        self.block_decls: list[tuple[int, Span]] = []
+        self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs
+        self._override: Span | None = None
+        self._macro_depth = 0
+
+    # ----- recording -------------------------------------------------------
+    def _span(self, node: Node) -> Span:
+        return self._override if self._override is not None else span_of(node)
+
+    def _ref(
+        self,
+        node: Node,
+        name: str,
+        kind: AccessKind,
+        *,
+        subscripts: tuple[Subscript, ...] = (),
+        reduction: RedOp | None = None,
+        deref: bool = False,
+        member: bool = False,
+    ) -> None:
+        if reduction is None and self._tag is not None and self._tag[0] == name:
+            reduction = self._tag[1]
+        self.refs.append(
+            Ref(
+                name=name,
+                kind=kind,
+                span=self._span(node),
+                subscripts=subscripts,
+                reduction=reduction,
+                guarded=self._guarded(),
+                loops=tuple(rec.id for rec in self._loops),
+                context=self._context(),
+                deref=deref,
+                member=member,
+                atomic=self._atomic[-1] if self._atomic else "",
+            )
+        )
+
+    def _context(self) -> tuple[int, ...]:
+        if not self._marked:
+            return tuple(self._ctx)
+        marks = {r.id: r.skip_mark for r in self._loops if r.skip_mark is not None}
+        out: list[int] = []
+        for item in self._ctx:
+            out.append(item)
+            mark = marks.get(item)
+            if mark is not None:
+                out.append(mark)
+        return tuple(out)
+
+    def _skip(self, rec: LoopRecord | None, node: Node) -> None:
+        """Mark the rest of `rec`'s iteration as conditional."""
+        if rec is not None and rec.skip_mark is None:
+            rec.skip_mark = -(node.start_byte + 1)
+            self._marked += 1
+
+    def _opaque(self) -> None:
+        for rec in self._loops:
+            rec.opaque = True
+
+    def _guarded(self) -> bool:
+        return bool(self._ctx) and self._ctx[-1] < 0
+
+    def _push_ctx(self, node: Node) -> None:
+        self._ctx.append(-(node.start_byte + 1))
+
+    def _exit(self, kind: ExitKind, node: Node) -> None:
+        exit_ = Exit(kind, self._span(node))
+        for rec in self._loops:
+            rec.exits.append(exit_)
+        self.exits.append(exit_)
