@@ -105,3 +105,37 @@ def test_annotate_wraps_the_loops_in_a_braced_region() -> None:
     assert out[opening + 2].startswith("#pragma acc parallel loop present(")
     last = out.index("    c[i] = b[i] + a[i];")
     assert out[last + 1] == "}"
+
+
+def test_region_is_hoisted_around_a_sequential_time_loop() -> None:
+    _, found = run(
+        """
+        for (int t = 0; t < 100; t++) {
+            for (int i = 1; i < n; i++)
+                c[i] = b[i - 1] + a[i];
+            for (int i = 1; i < n; i++)
+                b[i] = c[i];
+        }
+        """
+    )
+    regions = {s.region for s in found if s.region is not None}
+    assert len(regions) == 1
+    region = regions.pop()
+    assert region.around is not None
+    assert region.around.var == "t"
+    assert region.pragma.render() == (
+        "#pragma acc data copy(b[0:n]) copyin(a[1:n - 1]) copyout(c[1:n - 1])"
+    )
+
+
+def test_no_hoisting_when_the_time_loop_touches_an_array_on_the_host() -> None:
+    _, found = run(
+        """
+        for (int t = 0; t < 100; t++) {
+            for (int i = 0; i < n; i++)
+                b[i] = a[i] * t;
+            c[0] = b[0];
+        }
+        """
+    )
+    assert all(s.region is None for s in found)

@@ -32,16 +32,17 @@ class DataRegion:
     pragma: Pragma
     present: tuple[tuple[str, str], ...]  # (array, section) the loops find present
     reasons: tuple[str, ...]
+    around: Loop | None = None  # a sequential loop the region is hoisted around
 
     @property
     def start(self) -> Span:
-        """The first loop's statement."""
-        return self.loops[0].span
+        """Where the region opens: the first loop, or the loop it is hoisted around."""
+        return self.around.span if self.around is not None else self.loops[0].span
 
     @property
     def end(self) -> Span:
-        """The last loop's statement."""
-        return self.loops[-1].span
+        """Where the region closes."""
+        return self.around.span if self.around is not None else self.loops[-1].span
 
 
 def _base(name: str) -> str:
@@ -76,14 +77,67 @@ def _uses(loop: Loop, analysis: FileAnalysis) -> list[ArrayUse]:
     return list(loop_array_uses(loop, analysis))
 
 
+def _starts_line(data: bytes, offset: int) -> bool:
+    return not data[data.rfind(b"\n", 0, offset) + 1 : offset].strip()
+
+
+def _clean_inside(fn: Function, outer: Loop, run: list[Loop], names: set[str]) -> bool:
+    """True if, inside `outer` but outside the run, no host code may touch `names`."""
+    bases = {_base(n) for n in names}
+    lo, hi = outer.span.start_byte, outer.span.end_byte
+
+    def outside(offset: int) -> bool:
+        inside = any(m.span.start_byte <= offset < m.span.end_byte for m in run)
+        return lo <= offset < hi and not inside
+
+    if any(outside(e.span.start_byte) for e in fn.exits):
+        return False
+    if any(
+        outside(c.span.start_byte) and c.name not in PURE_FUNCTIONS
+        for c in fn.call_sites
+    ):
+        return False
+    return not any(
+        outside(r.span.start_byte) and _base(r.name) in bases for r in fn.refs
+    )
+
+
+def _hoist(
+    run: list[Loop], names: set[str], analysis: FileAnalysis, opts: SuggestOptions
+) -> Loop | None:
+    """The outermost sequential loop around the run that the region can enclose."""
+    source = analysis.source
+    fn = source.function(run[0].function)
+    if fn is None:
+        return None
+    by_body = {loop.body.start_byte: loop for loop in source.loops()}
+    found: Loop | None = None
+    block = run[0].block
+    while block in by_body:
+        outer = by_body[block]
+        if (
+            outer.block < 0
+            or outer.pragmas
+            or not _starts_line(source.data, outer.id)
+            or placement(outer, opts.model).compute is not None
+            or not _clean_inside(fn, outer, run, names)
+        ):
+            break
+        found, block = outer, outer.block
+    return found
+
+
 def _region(
-    loops: list[Loop], uses: dict[int, list[ArrayUse]], opts: SuggestOptions
+    loops: list[Loop],
+    uses: dict[int, list[ArrayUse]],
+    opts: SuggestOptions,
+    around: Loop | None = None,
 ) -> DataRegion | None:
     by_name: dict[str, list[ArrayUse]] = {}
     for loop in loops:
         for use in uses[loop.id]:
             by_name.setdefault(use.name, []).append(use)
-    if not any(len(group) > 1 for group in by_name.values()):
+    if around is None and not any(len(group) > 1 for group in by_name.values()):
         return None  # no array is shared: nothing to save
     groups: dict[str, list[str]] = {}
     present: list[tuple[str, str]] = []
@@ -120,11 +174,18 @@ def _region(
             )
     directive = "data" if opts.model is Dialect.OPENACC else "target data"
     lines = ", ".join(str(loop.line) for loop in loops)
+    why = f"the offloaded loops at lines {lines} share arrays"
+    if around is not None:
+        why = (
+            f"the arrays of the offloaded loops at lines {lines} stay on the device "
+            f"across the sequential loop at line {around.line}"
+        )
     return DataRegion(
         loops=tuple(loops),
         pragma=Pragma(opts.model, directive, tuple(clauses)),
         present=tuple(present),
-        reasons=(f"the offloaded loops at lines {lines} share arrays", *reasons),
+        reasons=(why, *reasons),
+        around=around,
     )
 
 
@@ -140,7 +201,7 @@ def propose_regions(
         loop
         for loop in offloaded
         if loop.block >= 0
-        and not data[data.rfind(b"\n", 0, loop.id) + 1 : loop.id].strip()
+        and _starts_line(data, loop.id)
         and placement(loop, opts.model).compute is None
         and not placement(loop, opts.model).present
     ]
@@ -150,8 +211,12 @@ def propose_regions(
     run: list[Loop] = []
 
     def close() -> None:
-        if len(run) > 1:
-            region = _region(run, uses, opts)
+        if not run:
+            return
+        names = {u.name for member in run for u in uses[member.id]}
+        around = _hoist(run, names, analysis, opts)
+        if around is not None or len(run) > 1:
+            region = _region(run, uses, opts, around)
             if region is not None:
                 regions.append(region)
 
