@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
@@ -57,6 +58,14 @@ def _common(sub: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where to look for headers that define macros",
     )
+    sub.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="skip the compile check of each suggestion",
+    )
+    sub.add_argument(
+        "--cc", default="gcc", help="compiler for the check: gcc (default), clang, nvc"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -78,7 +87,70 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="OUT", help="write here (default: stdout)"
     )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
+    verify = subs.add_parser(
+        "verify",
+        help="build and run FILE serially and with the suggested OpenMP pragmas, and "
+        "compare the outputs (runs your program: opt-in, sandboxed)",
+    )
+    verify.add_argument("file", metavar="FILE")
+    verify.add_argument("--model", choices=["openmp"], default="openmp")
+    verify.add_argument("--threads", default="1,2,4", help="thread counts (1,2,4)")
+    verify.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-9,
+        help="relative tolerance for numbers in outputs",
+    )
+    verify.add_argument("--cpu-seconds", type=int, default=10)
+    verify.add_argument("--memory-mb", type=int, default=2048)
+    verify.add_argument("--timeout", type=float, default=30.0, help="wall clock, s")
+    verify.add_argument("--cc", default="gcc")
+    verify.add_argument("--cflags", default="", help="extra compiler flags, one string")
+    verify.add_argument(
+        "-I", dest="include", action="append", default=[], metavar="DIR"
+    )
+    verify.add_argument("--stdin", default=None, metavar="FILE")
+    verify.add_argument(
+        "--data",
+        nargs="*",
+        default=[],
+        metavar="FILE",
+        help="input files copied into the run folder",
+    )
+    verify.add_argument(
+        "args", nargs=argparse.REMAINDER, help="arguments for the program, after --"
+    )
     return parser
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    import shlex
+
+    from accls.validation.run import VerifySettings, render_report, verify
+
+    try:
+        threads = tuple(int(t) for t in args.threads.split(",") if t.strip())
+    except ValueError:
+        raise InputError(f"--threads: not a list of numbers: {args.threads}") from None
+    program_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    settings = VerifySettings(
+        threads=threads,
+        tolerance=args.tolerance,
+        cpu_s=args.cpu_seconds,
+        memory_mb=args.memory_mb,
+        timeout_s=args.timeout,
+        cc=args.cc,
+        cflags=tuple(shlex.split(args.cflags)),
+        include_dirs=tuple(args.include),
+        args=tuple(program_args),
+        stdin_path=args.stdin,
+        data=tuple(args.data),
+    )
+    report = verify(args.file, settings)
+    sys.stdout.write(render_report(report) + "\n")
+    if report.equivalent is None:
+        return 3
+    return 0 if report.equivalent else 1
 
 
 def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]:
@@ -93,7 +165,7 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
 
 def _suggest_one(
     path: str, args: argparse.Namespace
-) -> tuple[str, tuple[Suggestion, ...]]:
+) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
     text = read_source(path)
     source = parse_source(text, path, args.include)
     warning = looks_like_c(
@@ -107,22 +179,52 @@ def _suggest_one(
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
     opts, analysis_opts = _options(args)
-    return text, suggest_file(analyze(source, analysis_opts), opts)
+    suggestions = suggest_file(analyze(source, analysis_opts), opts)
+    return text, *_validated(text, path, suggestions, args)
+
+
+_warned: set[str] = set()
+
+
+def _validated(
+    text: str, path: str, suggestions: tuple[Suggestion, ...], args: argparse.Namespace
+) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+    """Compile-check the suggestions: failures are dropped, repairs applied."""
+    if args.no_compile:
+        return suggestions, {}
+    from accls.validation import CompilerSettings, compile_check, compiler_available
+    from accls.validation.outcome import apply_compile_results
+
+    settings = CompilerSettings(cc=args.cc, include_dirs=tuple(args.include))
+    if not compiler_available(settings) and args.cc not in _warned:
+        _warned.add(args.cc)
+        print(
+            f"accls: warning: compiler '{args.cc}' not found; suggestions are "
+            'unverified ("compiles": null)',
+            file=sys.stderr,
+        )
+    results = compile_check(text, path, suggestions, settings)
+    return apply_compile_results(suggestions, results)
 
 
 def _run_suggest(args: argparse.Namespace) -> int:
     items: list[tuple[str, Suggestion]] = []
+    checked: dict[tuple[str, int], dict[str, Any]] = {}
     failed = False
     for path in args.files:
         try:
-            _, suggestions = _suggest_one(path, args)
+            _, suggestions, validation = _suggest_one(path, args)
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
             continue
         items.extend((path, s) for s in suggestions)
+        checked.update({(path, key): value for key, value in validation.items()})
     if args.format == "json":
-        json.dump([suggestion_json(p, s) for p, s in items], sys.stdout, indent=2)
+        objects = [
+            suggestion_json(p, s, checked.get((p, s.loop.id), {})) for p, s in items
+        ]
+        json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
         write_text(sys.stdout, items)
@@ -131,7 +233,7 @@ def _run_suggest(args: argparse.Namespace) -> int:
 
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions = _suggest_one(path, args)
+    text, suggestions, _ = _suggest_one(path, args)
     result = annotate_text(text, suggestions)
     target = path if args.in_place else args.output
     if target is None:
@@ -163,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_suggest(args)
         if args.command == "annotate":
             return _run_annotate(args)
+        if args.command == "verify":
+            return _run_verify(args)
     except InputError as exc:
         print(f"accls: error: {exc}", file=sys.stderr)
         return 2

@@ -9,7 +9,9 @@ from accls.suggest import Suggestion
 __all__ = ["suggestion_json", "write_text"]
 
 
-def suggestion_json(path: str, suggestion: Suggestion) -> dict[str, Any]:
+def suggestion_json(
+    path: str, suggestion: Suggestion, validation: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The JSON object of the CLI contract for one suggestion."""
     loop = suggestion.loop
     facts = suggestion.facts
@@ -49,7 +51,7 @@ def suggestion_json(path: str, suggestion: Suggestion) -> dict[str, Any]:
             else None
         ),
         "assumptions": list(facts.assumptions),
-        "validation": {},
+        "validation": validation or {},
         "source": suggestion.source,
     }
 

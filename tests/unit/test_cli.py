@@ -104,7 +104,9 @@ def test_json_values_for_a_parallel_loop(cli: Cli, tmp_path: Path) -> None:
     assert loop["pragma"] == SAXPY_PRAGMA
     assert loop["reasons"]
     assert all(isinstance(r, str) for r in loop["reasons"])
-    assert (loop["validation"], loop["source"]) == ({}, "analysis")
+    assert loop["source"] == "analysis"
+    assert loop["validation"]["race_free"] is True
+    assert loop["validation"]["compiles"] in (True, None)
 
 
 def test_json_for_a_refused_loop(cli: Cli, tmp_path: Path) -> None:
@@ -495,3 +497,22 @@ def test_megabyte_of_deeply_nested_loops_finishes_cleanly(tmp_path: Path) -> Non
     else:
         assert proc.returncode == 2
         assert proc.stderr.startswith("accls: error:")
+
+
+def test_without_a_compiler_suggestions_are_unverified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from accls.cli import main
+
+    src = tmp_path / "k.c"
+    src.write_text(
+        "void f(int n, double *restrict a) {\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
+    rc = main(["suggest", "--format", "json", "--cc", "no-such-cc-accls", str(src)])
+    out = capsys.readouterr()
+    assert rc == 0
+    (obj,) = json.loads(out.out)
+    assert obj["pragma"] is not None
+    assert obj["validation"]["compiles"] is None
+    assert out.err.count("not found") == 1

@@ -1,0 +1,230 @@
+"""Run the C compiler on one unit: command line, timeout and content-hash cache."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "CompileOutcome",
+    "CompilerSettings",
+    "base_command",
+    "database_flags",
+    "default_cache_dir",
+    "run_unit",
+]
+
+CACHE_ENV = "ACCLS_CACHE_DIR"
+
+
+@dataclass(frozen=True, slots=True)
+class CompilerSettings:
+    """Which compiler to run, with what flags, for how long, and where to cache."""
+
+    cc: str = "gcc"
+    flags: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    timeout_s: float = 10.0
+    cache_dir: str | None = None  # None: $ACCLS_CACHE_DIR if set, else memory only
+
+
+@dataclass(frozen=True, slots=True)
+class CompileOutcome:
+    """What one compiler run said: success, or its diagnostics; None on timeout."""
+
+    ok: bool | None
+    stderr: str
+
+
+def default_cache_dir() -> str:
+    """$ACCLS_CACHE_DIR, else the user's cache directory's `accls/compile`."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return override
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return str(Path(base) / "accls" / "compile")
+
+
+def _dialect_flags(cc: str, dialects: frozenset[str]) -> list[str]:
+    nvidia = Path(cc).name.startswith(("nvc", "pgcc"))
+    flags = []
+    if "openacc" in dialects:
+        flags.append("-acc" if nvidia else "-fopenacc")
+    if "openmp" in dialects:
+        flags.append("-mp" if nvidia else "-fopenmp")
+    return flags
+
+
+def base_command(
+    cc_path: str, settings: CompilerSettings, path: str, dialects: frozenset[str]
+) -> tuple[str, ...]:
+    """The compiler command without the unit file: syntax only, warnings off."""
+    folder = str(Path(path).resolve().parent) if path else os.getcwd()
+    includes = [f"-I{d}" for d in (folder, *settings.include_dirs)]
+    return (
+        cc_path,
+        "-fsyntax-only",
+        *_dialect_flags(settings.cc, dialects),
+        "-w",
+        *includes,
+        *database_flags(path),
+        *settings.flags,
+        "-x",
+        "c",
+    )
+
+
+def _find_database(path: Path) -> Path | None:
+    for folder in path.parents:
+        candidate = folder / "compile_commands.json"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _entry_args(entry: dict[str, object]) -> list[str]:
+    arguments = entry.get("arguments")
+    if isinstance(arguments, list):
+        return [str(a) for a in arguments]
+    command = entry.get("command")
+    return shlex.split(command) if isinstance(command, str) else []
+
+
+def _include_and_define(args: list[str], directory: Path) -> tuple[str, ...]:
+    """The -I and -D flags of a command line, -I made absolute."""
+    out: list[str] = []
+    pending: str | None = None
+    for arg in args:
+        flag, value = (pending, arg) if pending else (arg[:2], arg[2:])
+        pending = None
+        if flag in ("-I", "-D") and not value:
+            pending = flag  # `-I dir`: the value is the next argument
+        elif flag == "-I":
+            out.append(f"-I{directory / value}")
+        elif flag == "-D":
+            out.append(f"-D{value}")
+    return tuple(out)
+
+
+def database_flags(path: str) -> tuple[str, ...]:
+    """-I/-D flags of `path`'s entry in the nearest compile_commands.json."""
+    if not path:
+        return ()
+    source = Path(path).resolve()
+    database = _find_database(source)
+    if database is None:
+        return ()
+    try:
+        entries = json.loads(database.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    if not isinstance(entries, list):
+        return ()
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        directory = Path(str(entry.get("directory", database.parent)))
+        if (directory / str(entry.get("file", ""))).resolve() == source:
+            return _include_and_define(_entry_args(entry), directory)
+    return ()
+
+
+_memory: dict[str, CompileOutcome] = {}
+_memory_lock = threading.Lock()
+
+
+def _cache_key(command: tuple[str, ...], unit: str) -> str:
+    digest = hashlib.sha256()
+    with contextlib.suppress(OSError):
+        # A rebuilt or upgraded compiler must not reuse old answers.
+        stat = os.stat(command[0])
+        digest.update(f"{stat.st_mtime_ns}:{stat.st_size}\0".encode())
+    digest.update("\0".join(command).encode("utf-8", errors="surrogateescape"))
+    digest.update(b"\0\0")
+    digest.update(unit.encode("utf-8", errors="surrogateescape"))
+    return digest.hexdigest()
+
+
+def _read_disk(cache_dir: str, key: str) -> CompileOutcome | None:
+    try:
+        raw = json.loads((Path(cache_dir) / f"{key}.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("ok"), bool):
+        return None
+    return CompileOutcome(raw["ok"], str(raw.get("stderr", "")))
+
+
+def _write_disk(cache_dir: str, key: str, outcome: CompileOutcome) -> None:
+    folder = Path(cache_dir)
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        # Write then rename, so a reader never sees half a file.
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{key}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"ok": outcome.ok, "stderr": outcome.stderr}, out)
+            os.replace(tmp, folder / f"{key}.json")
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _invoke(command: list[str], timeout_s: float) -> CompileOutcome:
+    env = {**os.environ, "LC_ALL": "C"}  # ASCII quotes in diagnostics
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        errors="replace",
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        # Kill the whole group: a wrapper script's children would keep the pipes open.
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+        return CompileOutcome(None, "")
+    return CompileOutcome(proc.returncode == 0, stderr)
+
+
+def run_unit(
+    command: tuple[str, ...], unit: str, name: str, settings: CompilerSettings
+) -> tuple[CompileOutcome, str]:
+    """Compile `unit` (as file `name` in a temp dir); the outcome and the file path."""
+    cache_dir = settings.cache_dir or os.environ.get(CACHE_ENV) or None
+    key = _cache_key(command, unit)
+    with _memory_lock:
+        cached = _memory.get(key)
+    if cached is None and cache_dir is not None:
+        cached = _read_disk(cache_dir, key)
+    if cached is not None:
+        return cached, name
+    with tempfile.TemporaryDirectory(prefix="accls-cc-") as tmp:
+        file = Path(tmp) / name
+        file.write_text(unit, encoding="utf-8", errors="surrogateescape")
+        outcome = _invoke([*command, str(file)], settings.timeout_s)
+        # Diagnostics name the temp file; store them under the stable name.
+        outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
+    if outcome.ok is not None:  # a timeout may pass on a quieter machine
+        with _memory_lock:
+            _memory[key] = outcome
+        if cache_dir is not None:
+            _write_disk(cache_dir, key, outcome)
+    return outcome, name
