@@ -257,7 +257,7 @@ def test_local_headers_are_found_for_the_annotated_copy(
     assert report.equivalent is True, render_report(report)
 
 
-def test_cli_verify_exit_codes(tmp_path: Path, need: Any) -> None:
+def test_cli_verify_exit_codes(tmp_path: Path, need: Need) -> None:
     from accls.cli import main
 
     need("gcc")
