@@ -87,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="OUT", help="write here (default: stdout)"
     )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
+    check = subs.add_parser(
+        "check", help="report races and data-movement bugs in the pragmas of FILEs"
+    )
+    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    check.add_argument("files", nargs="+", metavar="FILE")
     verify = subs.add_parser(
         "verify",
         help="build and run FILE serially and with the suggested OpenMP pragmas, and "
@@ -121,6 +127,28 @@ def _parser() -> argparse.ArgumentParser:
         "args", nargs=argparse.REMAINDER, help="arguments for the program, after --"
     )
     return parser
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from accls.analysis.findings import Finding
+    from accls.check import check_file, exit_code, finding_json, write_findings_text
+
+    items: list[tuple[str, Finding]] = []
+    failed = False
+    for path in args.files:
+        try:
+            text = read_source(path)
+        except InputError as exc:
+            print(f"accls: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        items.extend((path, f) for f in check_file(text, path, args.include))
+    if args.format == "json":
+        json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif items or not failed:
+        write_findings_text(sys.stdout, items)
+    return 2 if failed else exit_code(f for _, f in items)
 
 
 def _run_verify(args: argparse.Namespace) -> int:
@@ -265,6 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_suggest(args)
         if args.command == "annotate":
             return _run_annotate(args)
+        if args.command == "check":
+            return _run_check(args)
         if args.command == "verify":
             return _run_verify(args)
     except InputError as exc:

@@ -1,6 +1,7 @@
 """Pure analysis: dependences, scalar classes and loop facts from a SourceFile."""
 
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
+from accls.analysis.findings import CATALOG, Finding, FindingKind
 from accls.analysis.model import (
     Dependence,
     DepKind,
@@ -11,10 +12,13 @@ from accls.analysis.model import (
 )
 
 __all__ = [
+    "CATALOG",
     "AnalysisOptions",
     "DepKind",
     "Dependence",
     "FileAnalysis",
+    "Finding",
+    "FindingKind",
     "LoopFacts",
     "Obstacle",
     "ScalarClass",

@@ -1,0 +1,330 @@
+"""The catalog of finding kinds `accls check` reports for pragmas already written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from accls.frontend import Span
+
+__all__ = [
+    "CATALOG",
+    "Category",
+    "Finding",
+    "FindingKind",
+    "Severity",
+    "finding",
+]
+
+
+class Category(StrEnum):
+    """What a finding is about."""
+
+    RACE = "race"
+    DATA = "data"
+    SYNTAX = "syntax"
+    PERFORMANCE = "performance"
+    PORTABILITY = "portability"
+
+
+class Severity(StrEnum):
+    """How sure and how bad: errors are proved bugs."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class FindingKind:
+    """One entry of the catalog: a stable code and how to word it."""
+
+    code: str
+    category: Category
+    severity: Severity
+    title: str
+    template: str  # str.format template over the finding's args
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One finding: its kind, where it is, and the values its message names."""
+
+    kind: FindingKind
+    span: Span
+    args: tuple[tuple[str, str], ...] = ()
+    severity: Severity | None = None  # overrides the kind's default when set
+
+    @property
+    def code(self) -> str:
+        """The stable code, e.g. `ACC101`."""
+        return self.kind.code
+
+    @property
+    def level(self) -> Severity:
+        """The severity of this finding."""
+        return self.severity or self.kind.severity
+
+    @property
+    def message(self) -> str:
+        """The rendered message text."""
+        return self.kind.template.format(**dict(self.args))
+
+
+def finding(
+    kind: FindingKind, span: Span, severity: Severity | None = None, /, **args: object
+) -> Finding:
+    """Build a Finding with its arguments stringified."""
+    pairs = tuple(sorted((k, str(v)) for k, v in args.items()))
+    return Finding(kind, span, pairs, severity)
+
+
+RACE = Category.RACE
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CARRIED_DEPENDENCE = FindingKind(
+    "ACC101",
+    RACE,
+    ERROR,
+    "parallel loop over a loop-carried dependence",
+    "`{directive}` runs the loop at line {line} in parallel, but {dep}",
+)
+"""A parallel loop carries a proved flow, anti or output dependence.
+
+Why: iterations run in any order, so the value read depends on scheduling.
+Example: `#pragma omp parallel for` over `a[i] = a[i-1] + 1;`.
+"""
+
+POSSIBLE_DEPENDENCE = FindingKind(
+    "ACC102",
+    RACE,
+    WARNING,
+    "cannot prove a parallel loop free of dependences",
+    "`{directive}` runs the loop at line {line} in parallel, but the analysis "
+    "cannot prove iterations independent: {dep}",
+)
+"""A parallel loop may carry a dependence that the exact tests cannot rule out.
+
+Why: non-affine or indirect subscripts may make iterations touch the same element.
+Example: `a[idx[i]] = a[i] + 1;` under `parallel for`.
+"""
+
+SHARED_SCALAR_WRITE = FindingKind(
+    "ACC103",
+    RACE,
+    ERROR,
+    "written scalar is shared",
+    "`{var}` is written at line {write} by every thread of `{directive}` but is "
+    "shared: {why}; add `private({var})`",
+)
+"""A scalar written in a parallel loop is neither private nor a reduction.
+
+Why: all threads write one location, so each reads another's value.
+Example: `double t; #pragma omp parallel for` over `t = a[i]; b[i] = t * t;`.
+"""
+
+MISSING_REDUCTION = FindingKind(
+    "ACC104",
+    RACE,
+    ERROR,
+    "missing reduction clause",
+    "`{var}` accumulates with `{op}` at line {write} in the parallel loop at line "
+    "{line} but has no reduction clause; add `reduction({op}:{var})`",
+)
+"""A scalar updated as `s = s op e` in a parallel loop has no `reduction` clause.
+
+Why: the updates race (or, if private, partial results are lost).
+Example: `#pragma omp parallel for` over `sum += a[i];`.
+"""
+
+WRONG_REDUCTION = FindingKind(
+    "ACC105",
+    RACE,
+    ERROR,
+    "reduction operator does not match the update",
+    "`reduction({clause}:{var})` at line {line}, but `{var}` is combined with "
+    "`{op}` at line {write}; use `reduction({op}:{var})`",
+)
+"""The reduction operator in the clause differs from the update in the body.
+
+Why: partial results are combined with the wrong operator.
+Example: `reduction(+:m)` over `m = fmax(m, a[i]);`.
+"""
+
+MISSING_LASTPRIVATE = FindingKind(
+    "ACC106",
+    RACE,
+    ERROR,
+    "value used after the loop is not lastprivate",
+    "`{var}` is written in the parallel loop at line {line} and read after it, but "
+    "is not `lastprivate`: its value after the loop is undefined; add "
+    "`lastprivate({var})`",
+)
+"""A scalar written in every iteration and read after an OpenMP loop is not lastprivate.
+
+Why: private copies vanish at the end of the loop (and a shared one races).
+Example: `#pragma omp parallel for private(t)` then `return t;` after the loop.
+"""
+
+EARLY_EXIT = FindingKind(
+    "ACC107",
+    Category.SYNTAX,
+    ERROR,
+    "early exit from a parallel loop",
+    "`{exit}` at line {exit_line} leaves the loop at line {line}, which `{directive}` "
+    "runs in parallel: the construct forbids it",
+)
+"""A `break`, `return` or `goto` leaves a loop associated with a parallel pragma.
+
+Why: OpenMP rejects it (the loop must be in canonical form); OpenACC compilers
+serialize or reject it. Example: `#pragma omp parallel for` over `if (a[i]) break;`.
+"""
+
+BAD_COLLAPSE = FindingKind(
+    "ACC108",
+    Category.SYNTAX,
+    ERROR,
+    "collapse over loops that cannot be collapsed",
+    "`collapse({count})` at line {line}: {why}",
+)
+"""`collapse(n)` names more loops than are perfectly nested, or a non-rectangular nest.
+
+Why: compilers reject imperfect nests; non-rectangular nests need OpenMP 5.0
+and are rejected by OpenACC. Example: `collapse(2)` over `for (j = 0; j < i; j++)`.
+"""
+
+UNPROTECTED_UPDATE = FindingKind(
+    "ACC109",
+    RACE,
+    WARNING,
+    "indirect update without atomic",
+    "`{ref}` at line {write} is updated through an indirect index in the parallel "
+    "loop at line {line}; two iterations may hit one element: add `#pragma "
+    "{dialect} atomic update` above it",
+)
+"""An update `h[idx[i]] += v` in a parallel loop is not inside `atomic`/`critical`.
+
+Why: unless `idx` is a permutation, iterations update one element at once.
+Example: a histogram `hist[bin[i]]++` under `parallel for`.
+"""
+
+NOWAIT_RACE = FindingKind(
+    "ACC111",
+    RACE,
+    ERROR,
+    "result of a nowait loop used without a barrier",
+    "`{var}` is written by the `nowait` loop at line {line} and used at line {use} "
+    "by the next loop of the same parallel region with no barrier in between; "
+    "remove `nowait` or add `#pragma omp barrier`",
+)
+"""A loop with `nowait` writes an array that the next worksharing loop reads.
+
+Why: threads leave the first loop early and read elements others still write.
+Example: `#pragma omp for nowait` filling `b`, then `#pragma omp for` reading `b[i+1]`.
+"""
+
+UNKNOWN_CALL = FindingKind(
+    "ACC110",
+    RACE,
+    INFO,
+    "parallel loop calls a function with unknown effects",
+    "the parallel loop at line {line} calls `{name}()` at line {call_line}, whose "
+    "side effects are unknown: the analysis cannot check it for races",
+)
+"""A parallel loop calls a function the analysis cannot see or that writes globals.
+
+Why: the call may write shared state; the analysis stays silent rather than guess.
+Example: `#pragma omp parallel for` over `b[i] = update(a, i);` from another file.
+"""
+
+STALE_HOST_COPY = FindingKind(
+    "ACC201",
+    Category.DATA,
+    ERROR,
+    "array written on the device is only copied in",
+    "`{var}` is written on the device at line {write} but its data clause "
+    "`{clause}` (line {clause_line}) never copies it back: {after}",
+)
+"""An array the device writes is only copied in, so the host keeps stale data.
+
+Why: the results are discarded when the region ends.
+Example: `#pragma acc parallel loop copyin(b)` over `b[i] = 2 * a[i];`.
+"""
+
+UNINITIALISED_DEVICE_READ = FindingKind(
+    "ACC202",
+    Category.DATA,
+    ERROR,
+    "array read on the device is never copied in",
+    "`{var}` is read on the device at line {read} before it is written there, but "
+    "its data clause `{clause}` (line {clause_line}) does not copy it in",
+)
+"""An array read before it is written on the device has only `copyout`/`create`.
+
+Why: the device reads uninitialised memory.
+Example: `#pragma acc parallel loop copyout(a)` over `a[i] = a[i] + 1;`.
+"""
+
+UNMAPPED_POINTER = FindingKind(
+    "ACC203",
+    Category.PORTABILITY,
+    WARNING,
+    "pointer used in an offloaded loop has no data clause",
+    "`{var}` is a pointer used at line {use} in the offloaded loop at line {line} "
+    "but no data clause in this file names it: {why}",
+)
+"""A pointer dereferenced on the device appears in no data clause in the file.
+
+Why: OpenMP maps it as a zero-length section (a device fault); OpenACC relies on the
+compiler guessing the extent. Example: `#pragma omp target teams distribute parallel
+for` over `a[i] = 0;` with `double *a` and no `map`.
+"""
+
+NEEDLESS_COPY = FindingKind(
+    "ACC204",
+    Category.PERFORMANCE,
+    INFO,
+    "array copied back but never written",
+    "`{var}` is only read on the device but `{clause}` (line {clause_line}) copies "
+    "it back to the host; `{better}` suffices",
+)
+"""An array with `copy`/`map(tofrom:)` is never written on the device.
+
+Why: the copy back to the host is wasted transfer time.
+Example: `#pragma acc parallel loop copy(a)` over `b[i] = a[i];`.
+"""
+
+DEFAULT_NONE = FindingKind(
+    "ACC301",
+    Category.PORTABILITY,
+    INFO,
+    "worksharing loop relies on implicit data sharing",
+    "the `{directive}` loop at line {line} writes scalars with default sharing; "
+    "`default(none)` makes every variable's sharing explicit",
+)
+"""An OpenMP parallel loop writes scalars without `default(none)`.
+
+Why: explicit sharing catches the forgotten `private` that ACC103 reports.
+Example: `#pragma omp parallel for private(t)` becomes `... default(none)
+shared(a, b, n) private(t)`.
+"""
+
+CATALOG: tuple[FindingKind, ...] = (
+    CARRIED_DEPENDENCE,
+    POSSIBLE_DEPENDENCE,
+    SHARED_SCALAR_WRITE,
+    MISSING_REDUCTION,
+    WRONG_REDUCTION,
+    MISSING_LASTPRIVATE,
+    EARLY_EXIT,
+    BAD_COLLAPSE,
+    UNPROTECTED_UPDATE,
+    UNKNOWN_CALL,
+    NOWAIT_RACE,
+    STALE_HOST_COPY,
+    UNINITIALISED_DEVICE_READ,
+    UNMAPPED_POINTER,
+    NEEDLESS_COPY,
+    DEFAULT_NONE,
+)
+"""Every finding kind, in code order."""

@@ -1,0 +1,86 @@
+"""`nowait` loops whose results the next loop of the same region uses too early."""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.findings import NOWAIT_RACE, Finding, finding
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Directive, Loop, Region, SourceFile
+
+__all__ = ["nowait_findings"]
+
+
+def _worksharing(loop: Loop) -> Directive | None:
+    """The `omp for` (not `parallel for`) directive on a loop, if any."""
+    for d in loop.pragmas:
+        words = set(d.name.split())
+        if d.dialect == "omp" and "for" in words and "parallel" not in words:
+            return d
+    return None
+
+
+def _parallel_region(loop: Loop) -> Region | None:
+    found: Region | None = None
+    for region in loop.regions:
+        d = region.directive
+        if d.dialect == "omp" and "parallel" in d.name.split():
+            found = region
+    return found
+
+
+def _same_schedule(a: Directive, b: Directive, first: Loop, second: Loop) -> bool:
+    """Static schedules over the same space: each thread gets the same iterations."""
+    sa, sb = a.clause("schedule"), b.clause("schedule")
+    if sa is None or sb is None or sa.args != sb.args:
+        return False
+    return (sa.args or "").startswith("static") and (
+        (first.lower_text, first.upper_text, first.step)
+        == (second.lower_text, second.upper_text, second.step)
+    )
+
+
+def _between_pragmas(source: SourceFile, start: int, end: int) -> bool:
+    """True if any pragma (a barrier, a construct) sits between two offsets."""
+    return b"#" in source.data[start:end] and b"pragma" in source.data[start:end]
+
+
+def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
+    """Arrays a `nowait` loop writes that the next loop in its region reads."""
+    source = analysis.source
+    loops = [(loop, _worksharing(loop)) for loop in source.loops()]
+    sharing = [(loop, d) for loop, d in loops if d is not None]
+    out: list[Finding] = []
+    for index, (loop, directive) in enumerate(sharing):
+        region = _parallel_region(loop)
+        if directive.clause("nowait") is None or region is None:
+            continue
+        later = [
+            (other, d)
+            for other, d in sharing[index + 1 :]
+            if other.id >= loop.span.end_byte and _parallel_region(other) == region
+        ]
+        if not later:
+            continue
+        after, after_directive = later[0]
+        start = after_directive.span.start_byte if after_directive.span else after.id
+        if _between_pragmas(source, loop.span.end_byte, start):
+            continue
+        if _same_schedule(directive, after_directive, loop, after):
+            continue
+        written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
+        use = next(
+            (r for r in after.refs if r.name in written and not is_scalar_ref(r)),
+            None,
+        )
+        if use is None:
+            continue
+        out.append(
+            finding(
+                NOWAIT_RACE,
+                use.span,
+                var=use.name,
+                line=loop.line,
+                use=use.span.line,
+            )
+        )
+    return out

@@ -1,0 +1,177 @@
+"""What a written pragma means for a loop: parallel or not, collapse, scoping."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.frontend import Directive, Function, Loop, SourceFile
+
+__all__ = [
+    "Scope",
+    "associated_loops",
+    "clause_names",
+    "collapse_count",
+    "list_names",
+    "loop_directive",
+    "reduction_ops",
+    "scope_of",
+]
+
+_OMP_LOOP_WORDS = frozenset({"for", "simd", "distribute", "taskloop", "loop"})
+_OMP_PARALLEL_WORDS = frozenset({"parallel", "teams", "target", "taskloop"})
+_ACC_COMPUTE = frozenset({"parallel", "kernels", "serial"})
+_PRIVATIZING = frozenset({"private", "firstprivate", "lastprivate", "linear"})
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _words(directive: Directive) -> set[str]:
+    return set(directive.name.split())
+
+
+def _enclosing_compute(loop: Loop) -> Directive | None:
+    """The innermost enclosing OpenACC compute construct, if any."""
+    found: Directive | None = None
+    for region in loop.regions:
+        d = region.directive
+        if d.dialect == "acc" and _words(d) & {"parallel", "kernels", "serial"}:
+            found = d
+    return found
+
+
+def _acc_parallel(directive: Directive, loop: Loop) -> bool:
+    """True if an OpenACC loop directive asserts its iterations independent."""
+    names = {c.name for c in directive.clauses}
+    words = _words(directive)
+    if "loop" not in words or names & {"seq", "auto"} or "serial" in words:
+        return False
+    if "independent" in names or "parallel" in words:
+        return True
+    if "kernels" in words:
+        return False
+    compute = _enclosing_compute(loop)
+    if compute is None:
+        return True  # an orphaned loop in a routine behaves as in `parallel`
+    return "parallel" in _words(compute)
+
+
+def loop_directive(loop: Loop, dialect: str) -> Directive | None:
+    """The pragma of `dialect` on `loop` that runs it in parallel, if any."""
+    for directive in loop.pragmas:
+        if directive.dialect != dialect or directive.malformed:
+            continue
+        if dialect == "acc" and _acc_parallel(directive, loop):
+            return directive
+        if dialect == "omp" and _words(directive) & _OMP_LOOP_WORDS:
+            return directive
+    return None
+
+
+def collapse_count(directive: Directive) -> int:
+    """The `collapse(n)` count, 1 when absent or not a literal."""
+    clause = directive.clause("collapse")
+    if clause is None or clause.args is None or not clause.args.strip().isdigit():
+        return 1
+    return max(1, int(clause.args.strip()))
+
+
+def associated_loops(loop: Loop, count: int) -> tuple[Loop, ...]:
+    """The loops `collapse(count)` associates, as far as they nest perfectly."""
+    out = [loop]
+    while len(out) < count and out[-1].perfect and len(out[-1].children) == 1:
+        out.append(out[-1].children[0])
+    return tuple(out)
+
+
+def list_names(args: str, step_after: bool = False) -> set[str]:
+    """Variable names of a clause list: `a, b[0:n]`, `to: a`, `x, y: 2`."""
+    depth = 0
+    head = ""
+    for char in args:
+        depth += char in "(["
+        head += char if depth == 0 else ""
+        depth -= char in ")]"
+    if ":" in head:
+        parts = head.split(":", 1) if step_after else head.rsplit(":", 1)[1:]
+        head = parts[0]
+    return {m.group(0) for m in _NAME.finditer(head)}
+
+
+def clause_names(directives: tuple[Directive, ...], names: frozenset[str]) -> set[str]:
+    """Variables listed in any of the clauses `names` of the directives."""
+    out: set[str] = set()
+    for directive in directives:
+        for clause in directive.clauses:
+            if clause.name in names and clause.args:
+                out |= list_names(clause.args, clause.name == "linear")
+    return out
+
+
+def reduction_ops(directives: tuple[Directive, ...]) -> dict[str, str]:
+    """Variable -> operator of every `reduction(op:list)` clause."""
+    out: dict[str, str] = {}
+    for directive in directives:
+        for clause in directive.clauses:
+            if clause.name != "reduction" or not clause.args or ":" not in clause.args:
+                continue
+            op_text, items = clause.args.split(":", 1)
+            op = op_text.split(",")[-1].strip()
+            for name in list_names(items):
+                out.setdefault(name, "+" if op == "-" else op)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The directives and declarations that decide how a loop's scalars are shared."""
+
+    directives: tuple[Directive, ...]  # the loop's own and the enclosing ones
+    private: frozenset[str]  # privatized by a clause, a default or a declaration
+    all_private: bool  # `default(private|firstprivate)`
+    lastprivate: frozenset[str]
+    orphaned: bool  # no enclosing parallel construct in this function
+    reductions: dict[str, str]
+
+
+def _declared_in(fn: Function | None, start: int, end: int) -> set[str]:
+    if fn is None:
+        return set()
+    return {
+        v.name
+        for v in fn.locals
+        if v.span is not None and start <= v.span.start_byte < end
+    }
+
+
+def _threadprivate(source: SourceFile) -> set[str]:
+    found = re.findall(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)", source.text)
+    return {m.group(0) for args in found for m in _NAME.finditer(args)}
+
+
+def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
+    """Collect the clauses and declarations that scope the loop's variables."""
+    dialect = directive.dialect
+    regions = [r for r in loop.regions if r.directive.dialect == dialect]
+    own = tuple(d for d in loop.pragmas if d.dialect == dialect)
+    directives = (*(r.directive for r in regions), *own)
+    fn = source.function(loop.function)
+    private = clause_names(directives, _PRIVATIZING)
+    private |= _threadprivate(source)
+    parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
+    orphaned = not any(_words(d) & parallel_words for d in directives)
+    for region in regions:
+        if _words(region.directive) & parallel_words:
+            private |= _declared_in(fn, region.span.start_byte, region.span.end_byte)
+    defaults = {
+        (d.clause("default").args or "").strip()  # type: ignore[union-attr]
+        for d in directives
+        if d.clause("default") is not None
+    }
+    return Scope(
+        directives=directives,
+        private=frozenset(private),
+        all_private=bool(defaults & {"private", "firstprivate"}),
+        lastprivate=frozenset(clause_names(directives, frozenset({"lastprivate"}))),
+        orphaned=orphaned,
+        reductions=reduction_ops(directives),
+    )

@@ -1,0 +1,192 @@
+"""Scalar findings: shared writes, missing or wrong reductions, missing lastprivate."""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.findings import (
+    DEFAULT_NONE,
+    MISSING_LASTPRIVATE,
+    MISSING_REDUCTION,
+    SHARED_SCALAR_WRITE,
+    WRONG_REDUCTION,
+    Finding,
+    Severity,
+    finding,
+)
+from accls.analysis.model import ScalarClass, ScalarFact
+from accls.analysis.pragma_scope import (
+    Scope,
+    associated_loops,
+    collapse_count,
+    loop_directive,
+    scope_of,
+)
+from accls.analysis.races import locked
+from accls.frontend import Directive, Function, Loop, Span, Var
+
+__all__ = ["scalar_findings"]
+
+_SIMD_LAST = frozenset({"simd"})
+
+
+def _span_of(loop: Loop, name: str) -> Span:
+    """The first write of `name` in the loop, else the loop keyword."""
+    for ref in loop.refs:
+        if ref.name == name and ref.is_write and not ref.subscripts:
+            return ref.span
+    return loop.keyword
+
+
+def _function_local(name: str, fn: Function | None) -> bool:
+    """True for locals and by-value parameters: per thread in an orphaned loop."""
+    var: Var | None = fn.lookup(name) if fn is not None else None
+    return var is not None
+
+
+def _is_private(
+    name: str,
+    fact: ScalarFact | None,
+    scope: Scope,
+    fn: Function | None,
+    assoc: set[str],
+) -> bool:
+    if name in assoc or name in scope.private or scope.all_private:
+        return True
+    if fact is not None and fact.declared_inside:
+        return True
+    return scope.orphaned and _function_local(name, fn)
+
+
+def _reduction(
+    fact: ScalarFact, scope: Scope, loop: Loop, directive: Directive
+) -> Finding | None:
+    op = fact.op.value if fact.op is not None else "+"
+    span = _span_of(loop, fact.name)
+    clause = scope.reductions.get(fact.name)
+    if clause is None:
+        # OpenACC compilers (nvc) detect scalar reductions; the standard does not.
+        return finding(
+            MISSING_REDUCTION,
+            span,
+            None if directive.dialect == "omp" else Severity.WARNING,
+            var=fact.name,
+            op=op,
+            write=span.line,
+            line=loop.line,
+        )
+    if clause != op:
+        line = directive.span.line if directive.span is not None else loop.line
+        return finding(
+            WRONG_REDUCTION,
+            span,
+            var=fact.name,
+            op=op,
+            clause=clause,
+            write=span.line,
+            line=line,
+        )
+    return None
+
+
+def scalar_findings(
+    analysis: FileAnalysis, loop: Loop, directive: Directive
+) -> list[Finding]:
+    """Findings about how the pragma shares the scalars the loop writes."""
+    if locked(loop):
+        return []
+    source = analysis.source
+    facts = analysis.of(loop)
+    scope = scope_of(loop, directive, source)
+    fn = source.function(loop.function)
+    assoc = {
+        inner.var
+        for inner in associated_loops(loop, collapse_count(directive))
+        if inner.var
+    }
+    # A loop with its own loop construct privatizes its variable there.
+    assoc |= {
+        inner.var
+        for inner in loop.walk()[1:]
+        if inner.var and any(loop_directive(inner, d) for d in ("acc", "omp"))
+    }
+    omp = directive.dialect == "omp"
+    out: list[Finding] = []
+    wrote_private = False
+    by_name = {f.name: f for f in facts.scalars}
+    for fact in facts.scalars:
+        if fact.cls is ScalarClass.REDUCTION:
+            if fact.name in scope.reductions or not _is_private(
+                fact.name, fact, scope, fn, assoc
+            ):
+                found = _reduction(fact, scope, loop, directive)
+                out.extend([found] if found is not None else [])
+            continue
+        if not omp:
+            continue
+        if fact.cls is ScalarClass.LASTPRIVATE:
+            simd_var = (
+                fact.name == loop.var and set(directive.name.split()) <= _SIMD_LAST
+            )
+            if (
+                fact.name in scope.lastprivate
+                or simd_var
+                or fact.name in scope.reductions
+            ):
+                continue
+            span = _span_of(loop, fact.name)
+            out.append(
+                finding(MISSING_LASTPRIVATE, span, var=fact.name, line=loop.line)
+            )
+        elif fact.cls is ScalarClass.PRIVATE:
+            if fact.name in scope.reductions:
+                continue
+            if _is_private(fact.name, fact, scope, fn, assoc):
+                wrote_private = wrote_private or (
+                    fact.name in scope.private and fact.name not in assoc
+                )
+                continue
+            span = _span_of(loop, fact.name)
+            out.append(
+                finding(
+                    SHARED_SCALAR_WRITE,
+                    span,
+                    var=fact.name,
+                    write=span.line,
+                    directive=directive.name,
+                    why=fact.why,
+                )
+            )
+    for obstacle in facts.obstacles:
+        name = obstacle.variable
+        if obstacle.code not in ("scalar-carried", "conditional-last") or not name:
+            continue
+        if not omp or name in scope.reductions or name in by_name:
+            continue
+        if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
+            continue
+        span = _span_of(loop, name)
+        out.append(
+            finding(
+                SHARED_SCALAR_WRITE,
+                span,
+                var=name,
+                write=span.line,
+                directive=directive.name,
+                why=obstacle.message,
+            )
+        )
+    if omp and wrote_private and not out and _advise_default(directive):
+        out.append(
+            finding(
+                DEFAULT_NONE,
+                directive.span or loop.keyword,
+                directive=directive.name,
+                line=loop.line,
+            )
+        )
+    return out
+
+
+def _advise_default(directive: Directive) -> bool:
+    words = set(directive.name.split())
+    return "parallel" in words and directive.clause("default") is None

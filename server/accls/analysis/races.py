@@ -1,0 +1,276 @@
+"""Race findings for loops that already carry a parallel pragma."""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.findings import (
+    BAD_COLLAPSE,
+    CARRIED_DEPENDENCE,
+    EARLY_EXIT,
+    POSSIBLE_DEPENDENCE,
+    UNKNOWN_CALL,
+    UNPROTECTED_UPDATE,
+    Finding,
+    Severity,
+    finding,
+)
+from accls.analysis.model import Dependence, DepKind, LoopFacts
+from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Directive, ExitKind, Loop, Ref, Span
+
+__all__ = ["LOCK_CALLS", "dependence_findings", "shape_findings"]
+
+LOCK_CALLS = frozenset(
+    {"omp_set_lock", "omp_set_nest_lock", "pthread_mutex_lock", "omp_test_lock"}
+)
+"""Calls that protect what follows: the analysis cannot pair them, so it stays quiet."""
+
+
+def _ref_text(ref: Ref | None, name: str) -> str:
+    if ref is None or not ref.subscripts:
+        return name
+    return ref.name + "".join(f"[{s.text}]" for s in ref.subscripts)
+
+
+def _describe(dep: Dependence, refs: dict[Span, Ref]) -> str:
+    src = _ref_text(refs.get(dep.source), dep.array)
+    snk = _ref_text(refs.get(dep.sink), dep.array)
+    if not dep.exact:
+        why = dep.reason or "its subscripts cannot be analysed exactly"
+        return (
+            f"`{src}` (line {dep.source.line}) and `{snk}` (line {dep.sink.line}) "
+            f"may touch one element of `{dep.array}`: {why}"
+        )
+    verb = {"flow": "read", "anti": "written", "output": "written"}[dep.kind.value]
+    return (
+        f"{dep.kind.value} dependence on `{dep.array}`: `{src}` (line "
+        f"{dep.source.line}) is {verb} as `{snk}` (line {dep.sink.line}) by a later "
+        "iteration"
+    )
+
+
+def _protected(loop: Loop, dialect: str) -> set[str]:
+    """Arrays whose every access sits inside an `atomic`/`critical` of the dialect."""
+    safe: dict[str, bool] = {}
+    for ref in loop.refs:
+        if not is_scalar_ref(ref):
+            safe[ref.name] = safe.get(ref.name, True) and ref.atomic == dialect
+    return {name for name, ok in safe.items() if ok}
+
+
+def _distance(dep: Dependence) -> int | None:
+    for dist, lid in zip(dep.distance, dep.loops, strict=False):
+        if lid == dep.carrier:
+            return dist
+    return None
+
+
+def _simd_only(directive: Directive) -> bool:
+    words = set(directive.name.split())
+    return directive.dialect == "omp" and words <= {"simd", "declare"}
+
+
+def _tolerated(dep: Dependence, directive: Directive) -> bool:
+    """Dependences a simd construct allows: backward reads, or beyond `safelen`."""
+    if not _simd_only(directive):
+        return False
+    if dep.kind is DepKind.ANTI:
+        return True
+    limit = directive.clause("safelen") or directive.clause("simdlen")
+    dist = _distance(dep)
+    if limit is None or limit.args is None or dist is None:
+        return False
+    return limit.args.strip().isdigit() and abs(dist) >= int(limit.args.strip())
+
+
+def locked(loop: Loop) -> bool:
+    """True if the loop takes a lock: it protects updates in ways we cannot see."""
+    return any(call.name in LOCK_CALLS for call in loop.calls)
+
+
+def dependence_findings(
+    analysis: FileAnalysis, loop: Loop, directive: Directive
+) -> list[Finding]:
+    """Carried dependences, indirect updates and unknown calls under the pragma."""
+    if directive.clause("ordered") is not None or locked(loop):
+        return []
+    dialect = directive.dialect
+    loops = associated_loops(loop, collapse_count(directive))
+    where = {"directive": directive.name, "line": loop.line}
+    out: list[Finding] = []
+    reported: set[str] = set()
+    scope = scope_of(loop, directive, analysis.source)
+    private = set(scope.private) | set(scope.reductions)
+    private |= {v.name for inner in loops for v in inner.locals}
+    protected = _protected(loop, dialect) | private
+    by_span = {ref.span: ref for ref in loop.refs}
+    for inner in loops:
+        facts = analysis.of(inner)
+        hist = {ref.name for ref in facts.atomics}
+        for ref in facts.atomics:
+            if ref.name in reported or ref.name in protected:
+                continue
+            reported.add(ref.name)
+            text = _ref_text(ref, ref.name)
+            out.append(
+                finding(
+                    UNPROTECTED_UPDATE,
+                    ref.span,
+                    ref=text,
+                    write=ref.span.line,
+                    line=loop.line,
+                    dialect=dialect,
+                )
+            )
+        deps = [
+            d
+            for d in facts.dependences
+            if d.array not in hist | protected and not _tolerated(d, directive)
+        ]
+        for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
+            if dep.array in reported:
+                continue
+            reported.add(dep.array)
+            certain = dep.exact and _certain(dep, by_span, inner, dialect)
+            kind = CARRIED_DEPENDENCE if certain else POSSIBLE_DEPENDENCE
+            plain = _linearized(dep, by_span) and not _uses_varying(dep, by_span, inner)
+            level = Severity.INFO if not certain and plain else None
+            out.append(
+                finding(kind, dep.source, level, dep=_describe(dep, by_span), **where)
+            )
+    out.extend(_call_findings(analysis.of(loop), loop))
+    return out
+
+
+def _varying(loop: Loop) -> set[str]:
+    """Names whose value the exact tests may misjudge: written scalars, skewed vars."""
+    names = {r.name for r in loop.refs if r.is_write and is_scalar_ref(r)}
+    steady: set[str] = {loop.var} if loop.var else set()
+    for inner in loop.walk()[1:]:
+        bounds = _names(inner.lower_text + " " + inner.upper_text)
+        if inner.var and not bounds & names and inner.step in (1, -1):
+            steady.add(inner.var)
+    return names - steady
+
+
+def _certain(dep: Dependence, refs: dict[Span, Ref], loop: Loop, dialect: str) -> bool:
+    """True if nothing about the dependence makes the exact verdict doubtful."""
+    pair = [refs.get(dep.source), refs.get(dep.sink)]
+    if any(r is None or r.atomic == dialect for r in pair):
+        return False  # one side is atomic: the user handles the conflict
+    return not _uses_varying(dep, refs, loop)
+
+
+def _uses_varying(dep: Dependence, refs: dict[Span, Ref], loop: Loop) -> bool:
+    """True if a subscript of the pair names a scalar the loop changes oddly."""
+    pair = [refs.get(dep.source), refs.get(dep.sink)]
+    used = {
+        name
+        for r in pair
+        if r is not None
+        for s in r.subscripts
+        for name in _names(s.text)
+    }
+    return bool(used & _varying(loop))
+
+
+def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
+    """True for one polynomial subscript on both sides, like `a[i * m + j]`.
+
+    Such an index repeats across iterations only for degenerate sizes, so the
+    doubt is worth a note, not a warning.
+    """
+    pair = [refs.get(dep.source), refs.get(dep.sink)]
+    if any(r is None for r in pair):
+        return False
+    texts = {tuple(s.text for s in r.subscripts) for r in pair if r is not None}
+    return len(texts) == 1 and all(
+        s.poly is not None and not s.indirect
+        for r in pair
+        if r is not None
+        for s in r.subscripts
+    )
+
+
+def _call_findings(facts: LoopFacts, loop: Loop) -> list[Finding]:
+    for obstacle in facts.obstacles:
+        name = obstacle.variable or ""
+        if obstacle.code != "call" or name.startswith(("omp_", "acc_")):
+            continue
+        call = next((c for c in loop.calls if c.name == name), None)
+        span = call.span if call is not None else loop.keyword
+        return [
+            finding(
+                UNKNOWN_CALL, span, line=loop.line, name=name, call_line=obstacle.line
+            )
+        ]
+    return []
+
+
+def shape_findings(loop: Loop, directive: Directive) -> list[Finding]:
+    """Early exits and `collapse` over loops that do not nest perfectly."""
+    out: list[Finding] = []
+    count = collapse_count(directive)
+    loops = associated_loops(loop, count)
+    where = {"directive": directive.name, "line": loop.line}
+    severity = None if directive.dialect == "omp" else Severity.WARNING
+    for inner in loops:
+        for exit_ in inner.exits:
+            if exit_.kind is ExitKind.EXIT:
+                continue
+            out.append(
+                finding(
+                    EARLY_EXIT,
+                    exit_.span,
+                    severity,
+                    exit=exit_.kind.value,
+                    exit_line=exit_.span.line,
+                    **where,
+                )
+            )
+            return out
+    span = directive.span or loop.keyword
+    if len(loops) < count:
+        why = (
+            f"only {len(loops)} loop(s) are perfectly nested at line {loop.line}; "
+            "statements between the loops stop the collapse"
+        )
+        out.append(finding(BAD_COLLAPSE, span, count=count, line=span.line, why=why))
+        return out
+    outer_vars: set[str] = set()
+    for inner in loops:
+        bounds = (inner.lower_text + " " + inner.upper_text).replace("(", " ")
+        used = sorted(v for v in outer_vars if v in _names(bounds))
+        if used:
+            why = (
+                f"the bounds of the loop at line {inner.line} use `{used[0]}`, so the "
+                "nest is not rectangular (OpenMP 5.0 or later only; OpenACC forbids it)"
+            )
+            out.append(
+                finding(
+                    BAD_COLLAPSE,
+                    span,
+                    Severity.WARNING if directive.dialect == "omp" else None,
+                    count=count,
+                    line=span.line,
+                    why=why,
+                )
+            )
+            break
+        if inner.var:
+            outer_vars.add(inner.var)
+    return out
+
+
+def _names(text: str) -> set[str]:
+    word = ""
+    out: set[str] = set()
+    for char in text + " ":
+        if char.isalnum() or char == "_":
+            word += char
+        else:
+            if word and not word[0].isdigit():
+                out.add(word)
+            word = ""
+    return out

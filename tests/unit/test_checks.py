@@ -1,0 +1,203 @@
+"""`accls check`: one failing and one passing C fixture per finding code."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze
+from accls.analysis.findings import CATALOG, Category, Severity
+from accls.check import (
+    check_file,
+    check_source,
+    exit_code,
+    finding_json,
+    write_findings_text,
+)
+from accls.frontend import parse_source
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+RACES = ROOT / "tests" / "fixtures" / "races"
+DOCS = ROOT / "docs" / "checks"
+_EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
+
+
+def _expected(path: Path) -> set[str]:
+    match = _EXPECT.search(path.read_text(encoding="utf-8"))
+    assert match is not None, f"{path.name} has no `/* expect: ... */` header"
+    words = match.group(1).replace(",", " ").split()
+    return set() if words == ["none"] else set(words)
+
+
+def _codes(text: str) -> set[str]:
+    return {f.code for f in check_file(text, "t.c")}
+
+
+FIXTURES = sorted(RACES.glob("*.c"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_fixture_codes(path: Path) -> None:
+    assert _codes(path.read_text(encoding="utf-8")) == _expected(path)
+
+
+def test_every_code_has_a_failing_and_a_passing_fixture() -> None:
+    failing = {code for p in FIXTURES for code in _expected(p)}
+    passing = [p for p in FIXTURES if not _expected(p)]
+    assert failing == {kind.code for kind in CATALOG}
+    assert len(passing) >= len(CATALOG)
+
+
+def test_codes_are_unique_and_documented() -> None:
+    codes = [kind.code for kind in CATALOG]
+    assert len(codes) == len(set(codes))
+    for kind in CATALOG:
+        page = DOCS / f"{kind.code}.md"
+        assert page.is_file(), f"missing {page}"
+        assert kind.title in page.read_text(encoding="utf-8")
+
+
+def test_race_codes_are_races() -> None:
+    for kind in CATALOG:
+        if kind.code.startswith("ACC2"):
+            assert kind.category in (
+                Category.DATA,
+                Category.PORTABILITY,
+                Category.PERFORMANCE,
+            )
+
+
+SHARED_TMP = """
+void f(int n, double *restrict b, const double *restrict a) {
+  double t;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) { t = a[i]; b[i] = t * t; }
+}
+"""
+
+
+def test_message_names_variable_and_line() -> None:
+    (item,) = check_file(textwrap.dedent(SHARED_TMP), "t.c")
+    assert item.code == "ACC103"
+    assert "`t`" in item.message
+    assert "line 5" in item.message
+
+
+def test_json_contract() -> None:
+    (item,) = check_file(textwrap.dedent(SHARED_TMP), "t.c")
+    obj = finding_json("t.c", item)
+    assert obj["file"] == "t.c"
+    assert (obj["line"], obj["code"]) == (5, "ACC103")
+    assert obj["category"] == "race"
+    assert obj["severity"] == "error"
+    assert json.loads(json.dumps(obj)) == obj
+
+
+def test_exit_code_counts_only_errors() -> None:
+    items = check_file(textwrap.dedent(SHARED_TMP), "t.c")
+    assert exit_code(items) == 1
+    assert exit_code(()) == 0
+    assert all(f.level is not Severity.ERROR for f in check_file("int x;", "t.c"))
+
+
+def test_text_output() -> None:
+    items = check_file(textwrap.dedent(SHARED_TMP), "t.c")
+    stream = io.StringIO()
+    write_findings_text(stream, [("t.c", f) for f in items])
+    assert stream.getvalue().startswith("t.c:5:")
+    assert "1 finding(s), 1 error(s)" in stream.getvalue()
+
+
+def test_check_source_keeps_one_dialect() -> None:
+    text = textwrap.dedent(SHARED_TMP)
+    analysis = analyze(parse_source(text, "t.c", []), AnalysisOptions(dialect="acc"))
+    assert check_source(analysis, "acc") == ()
+    assert {f.code for f in check_source(analysis, "omp")} == {"ACC103"}
+
+
+def test_default_private_clause_privatizes() -> None:
+    text = SHARED_TMP.replace(
+        "parallel for", "parallel for default(private) shared(a, b, n)"
+    )
+    assert "ACC103" not in _codes(textwrap.dedent(text))
+
+
+def test_orphaned_for_keeps_function_locals_private() -> None:
+    text = SHARED_TMP.replace("parallel for", "for")
+    assert _codes(textwrap.dedent(text)) == set()
+
+
+def test_openacc_private_scalar_is_fine() -> None:
+    text = SHARED_TMP.replace("omp parallel for", "acc parallel loop")
+    assert _codes(textwrap.dedent(text)) == set()
+
+
+def test_openacc_missing_reduction_is_a_warning() -> None:
+    src = """
+    double f(int n, const double *a) {
+      double s = 0.0;
+      #pragma acc parallel loop copyin(a[0:n])
+      for (int i = 0; i < n; i++) s += a[i];
+      return s;
+    }
+    """
+    (item,) = check_file(textwrap.dedent(src), "t.c")
+    assert (item.code, item.level) == ("ACC104", Severity.WARNING)
+
+
+def test_partly_atomic_dependence_is_only_a_warning() -> None:
+    src = """
+    void f(int n, int *restrict c, int *restrict a) {
+      #pragma omp parallel for
+      for (int x = 0; x < n; x++)
+        for (int y = 0; y < 7; y++) {
+          c[x] = a[0];
+          #pragma omp atomic
+          a[0] += 1;
+        }
+    }
+    """
+    codes = {(f.code, f.level) for f in check_file(textwrap.dedent(src), "t.c")}
+    assert ("ACC101", Severity.ERROR) not in codes
+
+
+def test_private_array_has_no_dependence() -> None:
+    src = """
+    void f(int n, double *restrict b, const double *restrict a) {
+      double tmp[8];
+      #pragma omp parallel for private(tmp)
+      for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 8; k++) tmp[k] = a[i] * k;
+        b[i] = tmp[3];
+      }
+    }
+    """
+    assert _codes(textwrap.dedent(src)) == set()
+
+
+def test_linearized_index_doubt_is_only_info() -> None:
+    src = """
+    void f(int h, int w, int step, int ch, double *out) {
+      #pragma omp parallel for
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          out[y * step + x * ch] = 1.0;
+    }
+    """
+    items = check_file(textwrap.dedent(src), "t.c")
+    assert {(f.code, f.level) for f in items} <= {("ACC102", Severity.INFO)}
+
+
+def test_cli_check_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    from accls.cli import main
+
+    assert main(["check", str(RACES / "flow_dependence_ok.c")]) == 0
+    capsys.readouterr()
+    assert main(["check", "--format", "json", str(RACES / "flow_dependence.c")]) == 1
+    codes = {f["code"] for f in json.loads(capsys.readouterr().out)}
+    assert codes == {"ACC101"}
+    assert main(["check", str(RACES / "no-such-file.c")]) == 2
