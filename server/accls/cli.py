@@ -59,9 +59,9 @@ def _common(sub: argparse.ArgumentParser) -> None:
         help="where to look for headers that define macros",
     )
     sub.add_argument(
-        "--no-compile",
+        "--no-validate",
         action="store_true",
-        help="skip the compile check of each suggestion",
+        help="skip the compile check and the race re-check of each suggestion",
     )
     sub.add_argument(
         "--cc", default="gcc", help="compiler for the check: gcc (default), clang, nvc"
@@ -218,10 +218,11 @@ def _validated(
     text: str, path: str, suggestions: tuple[Suggestion, ...], args: argparse.Namespace
 ) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
     """Compile-check the suggestions: failures are dropped, repairs applied."""
-    if args.no_compile:
+    if args.no_validate:
         return suggestions, {}
     from accls.validation import CompilerSettings, compile_check, compiler_available
-    from accls.validation.outcome import apply_compile_results
+    from accls.validation.outcome import apply_validation
+    from accls.validation.race_check import race_check
 
     settings = CompilerSettings(cc=args.cc, include_dirs=tuple(args.include))
     if not compiler_available(settings) and args.cc not in _warned:
@@ -232,7 +233,8 @@ def _validated(
             file=sys.stderr,
         )
     results = compile_check(text, path, suggestions, settings)
-    return apply_compile_results(suggestions, results)
+    races = race_check(text, path, suggestions, _options(args)[1].dialect, args.include)
+    return apply_validation(suggestions, results, races)
 
 
 def _run_suggest(args: argparse.Namespace) -> int:

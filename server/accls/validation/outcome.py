@@ -1,79 +1,89 @@
-"""Apply validation results to suggestions: keep, repair, or drop, and say why."""
+"""Apply validation results to suggestions: keep, repair, or withdraw, and say why."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
+from accls.analysis import Finding
 from accls.suggest import Suggestion, parse_pragma
 from accls.validation.compile import CompileResult
 
-__all__ = ["apply_compile_results"]
+__all__ = ["apply_validation"]
+
+_RACE_OK = (
+    "race: no loop-carried dependence, every written scalar private or a reduction "
+    "(analysis), and no race or data finding on the pragma (check)"
+)
 
 
-def _validation(result: CompileResult | None, checks: list[str]) -> dict[str, Any]:
+def _validation(
+    result: CompileResult | None, checks: list[str], race_free: bool
+) -> dict[str, Any]:
     return {
         "compiles": None if result is None else result.compiles,
-        # Every pragma accls shows comes from the dependence analysis' facts.
-        "race_free": True,
+        "race_free": race_free,
         "checks": checks,
     }
 
 
-def apply_compile_results(
-    suggestions: tuple[Suggestion, ...], results: dict[int, CompileResult]
+def _withdrawn(suggestion: Suggestion, why: str) -> Suggestion:
+    return replace(
+        suggestion,
+        pragma=None,
+        atomics=(),
+        region=None,
+        reasons=(*suggestion.reasons, f"not offered: {why}"),
+    )
+
+
+def _compiled(
+    suggestion: Suggestion, result: CompileResult | None, checks: list[str]
+) -> Suggestion:
+    """The suggestion after the compile check: kept, repaired or withdrawn."""
+    if result is None or result.compiles is None:
+        why = result.reason if result is not None else "not compiled"
+        checks.append(f"compile: unverified ({why})")
+        return suggestion
+    if not result.compiles:
+        checks.append(f"compile: failed ({result.reason})")
+        return _withdrawn(suggestion, f"the pragma does not compile ({result.reason})")
+    repaired = parse_pragma(result.pragma) if result.pragma else None
+    if not result.dropped or repaired is None:
+        checks.append("compile: ok (" + " ".join(result.command[:3]) + " ...)")
+        return suggestion
+    dropped = ", ".join(result.dropped)
+    checks.append(f"compile: ok after dropping {dropped} (rejected by the compiler)")
+    return replace(
+        suggestion,
+        pragma=repaired,
+        reasons=(*suggestion.reasons, f"dropped {dropped}: the compiler rejected it"),
+    )
+
+
+def apply_validation(
+    suggestions: tuple[Suggestion, ...],
+    results: dict[int, CompileResult],
+    races: dict[int, tuple[Finding, ...]],
 ) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
-    """Suggestions after the compile check, and each one's `validation` object."""
+    """Suggestions after the compile and race checks, with their `validation`."""
     out: list[Suggestion] = []
     validation: dict[int, dict[str, Any]] = {}
     for suggestion in suggestions:
-        result = results.get(suggestion.loop.id)
+        key = suggestion.loop.id
         if suggestion.pragma is None or suggestion.existing is not None:
             out.append(suggestion)
-            validation[suggestion.loop.id] = {}
+            validation[key] = {}
             continue
-        checks = [
-            "race: no loop-carried dependence and every written scalar is private "
-            "or a reduction (analysis)"
-        ]
-        if result is None or result.compiles is None:
-            why = result.reason if result is not None else "not compiled"
-            checks.append(f"compile: unverified ({why})")
-            out.append(suggestion)
-        elif result.compiles:
-            repaired = parse_pragma(result.pragma) if result.pragma else None
-            if result.dropped and repaired is not None:
-                checks.append(
-                    "compile: ok after dropping "
-                    + ", ".join(f"`{c}`" for c in result.dropped)
-                    + " (rejected by the compiler)"
-                )
-                suggestion = replace(
-                    suggestion,
-                    pragma=repaired,
-                    reasons=(
-                        *suggestion.reasons,
-                        "dropped "
-                        + ", ".join(result.dropped)
-                        + ": the compiler rejected",
-                    ),
-                )
-            else:
-                checks.append("compile: ok (" + " ".join(result.command[:3]) + " ...)")
-            out.append(suggestion)
-        else:
-            checks.append(f"compile: failed ({result.reason})")
-            out.append(
-                replace(
-                    suggestion,
-                    pragma=None,
-                    atomics=(),
-                    region=None,
-                    reasons=(
-                        *suggestion.reasons,
-                        f"not offered: the pragma does not compile ({result.reason})",
-                    ),
-                )
-            )
-        validation[suggestion.loop.id] = _validation(result, checks)
+        result = results.get(key)
+        found = races.get(key, ())
+        if found:
+            checks = [f"race: {f.code} {f.message}" for f in found]
+            why = f"the race check reports {found[0].code}: {found[0].message}"
+            out.append(_withdrawn(suggestion, why))
+            validation[key] = _validation(result, checks, False)
+            continue
+        checks = [_RACE_OK]
+        out.append(_compiled(suggestion, result, checks))
+        validation[key] = _validation(result, checks, True)
     return tuple(out), validation
