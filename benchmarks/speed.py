@@ -295,6 +295,20 @@ def main(argv: list[str] | None = None) -> int:
             args.timeout,
             gen,
         ),
+        series(
+            f"{path.name} --no-validate (analysis only)",
+            [*base, "--no-validate", str(path)],
+            args.runs,
+            args.timeout,
+            gen,
+        ),
+        series(
+            f"{path.name} --model openmp --no-validate",
+            [*base, "--model", "openmp", "--no-validate", str(path)],
+            args.runs,
+            args.timeout,
+            gen,
+        ),
     ]
     findings: list[str] = []
     if not args.skip_big:
