@@ -12,6 +12,8 @@ from accls.analysis.nowait import nowait_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.races import dependence_findings, shape_findings
+from accls.analysis.transfers import transfer_findings
+from accls.checks_sections import section_findings
 from accls.frontend import parse_source
 
 __all__ = [
@@ -52,6 +54,8 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(scalar_findings(analysis, loop, directive))
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
+        found.extend(section_findings(analysis, sentinel))
+        found.extend(transfer_findings(analysis, sentinel))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
     return _sorted(found)

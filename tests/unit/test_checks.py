@@ -201,3 +201,129 @@ def test_cli_check_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     codes = {f["code"] for f in json.loads(capsys.readouterr().out)}
     assert codes == {"ACC101"}
     assert main(["check", str(RACES / "no-such-file.c")]) == 2
+
+
+def _check(text: str) -> list[tuple[str, str]]:
+    return [(f.code, f.message) for f in check_file(textwrap.dedent(text), "t.c")]
+
+
+SHORT_BELOW = """
+void f(int n, const double *a, double *b) {
+  #pragma omp target teams distribute parallel for map(to: a[1:n]) map(from: b[0:n])
+  for (int i = 0; i < n; i++)
+    b[i] = a[i];
+}
+"""
+
+
+def test_short_section_below_names_clause_and_range() -> None:
+    ((code, message),) = _check(SHORT_BELOW)
+    assert code == "ACC205"
+    assert "`map(to: a[1:n])`" in message
+    assert "a[1..n]" in message
+    assert "a[0..n - 1]" in message
+    assert "line 4" in message
+
+
+SHORT_2D = """
+void f(int n, int m, double *restrict *restrict a, double *restrict *restrict b) {
+  #pragma acc data copyin(a[0:n][0:m]) copyout(b[0:n][0:m])
+  {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        b[i][j] = a[i][j + 1];
+  }
+}
+"""
+
+
+def test_short_section_in_an_enclosing_region_and_second_dimension() -> None:
+    assert [code for code, _ in _check(SHORT_2D)] == ["ACC205"]
+
+
+SECTION_UNPROVABLE = """
+void f(int n, int k, const double *a, double *b) {
+  #pragma acc parallel loop copyin(a[0:n]) copyout(b[0:n])
+  for (int i = 0; i < n; i++)
+    b[i] = a[i + k];
+}
+void g(int n, const double *a, double *b) {
+  #pragma acc parallel loop copyin(a[:n]) copyout(b[0:n])
+  for (int i = 0; i < n; i += 2)
+    b[i] = a[i + 1];
+}
+void h(int n, const double *a, double *b) {
+  #pragma acc parallel loop copyin(a[0:n]) copyout(b[0:n])
+  for (int i = 0; i < n; i++)
+    b[i] = i + 1 < n ? a[i + 1] : 0.0;
+}
+"""
+
+
+def test_short_section_needs_a_proof() -> None:
+    # unknown offset, a stride-2 loop that never reaches n, a guarded read
+    assert _check(SECTION_UNPROVABLE) == []
+
+
+REPEATED = """
+void f(int steps, int n, double *a) {
+  for (int t = 0; t < steps; t++) {
+    #pragma acc parallel loop copy(a[0:n])
+    for (int i = 0; i < n; i++)
+      a[i] = a[i] * 0.5;
+  }
+}
+"""
+
+
+def test_repeated_transfers_estimate_and_advice() -> None:
+    ((code, message),) = _check(REPEATED)
+    assert code == "ACC302"
+    assert "16*n bytes" in message
+    assert "about n floating-point operations" in message
+    assert "`#pragma acc data` around the loop at line 3" in message
+
+
+CHUNKED = """
+void f(int blocks, int bs, double *a) {
+  for (int k = 0; k < blocks; k++) {
+    #pragma acc parallel loop copy(a[k * bs:bs])
+    for (int i = k * bs; i < (k + 1) * bs; i++)
+      a[i] = a[i] * 0.5;
+  }
+}
+void g(int steps, int n, double *a) {
+  #pragma acc enter data copyin(a[0:n])
+  for (int t = 0; t < steps; t++) {
+    #pragma acc parallel loop copy(a[0:n])
+    for (int i = 0; i < n; i++)
+      a[i] = a[i] * 0.5;
+  }
+  #pragma acc exit data copyout(a[0:n])
+}
+"""
+
+
+def test_no_repeated_transfers_for_chunks_or_present_data() -> None:
+    assert [code for code, _ in _check(CHUNKED)] == []
+
+
+HOST_LOOP_IN_REGION = """
+double f(int n, double *a) {
+  double s = 0.0;
+  #pragma omp target data map(tofrom: a[0:n])
+  {
+    #pragma omp target teams distribute parallel for
+    for (int i = 0; i < n; i++)
+      a[i] = 2.0 * a[i];
+    for (int i = 0; i <= n; i++)
+      s += a[i];
+  }
+  return s;
+}
+"""
+
+
+def test_short_section_ignores_host_loops_in_a_data_region() -> None:
+    assert _check(HOST_LOOP_IN_REGION) == []

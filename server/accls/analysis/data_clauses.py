@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from accls.analysis.pragma_scope import list_names
 from accls.frontend import Directive, SourceFile, parse_directive
 
-__all__ = ["managed_arrays", "pragma_lines", "transfer_kinds"]
+__all__ = [
+    "Section",
+    "clause_sections",
+    "managed_arrays",
+    "pragma_lines",
+    "transfer_kinds",
+]
 
 _ACC_KINDS = {
     "copy": "copy",
@@ -78,4 +85,70 @@ def managed_arrays(source: SourceFile, dialect: str) -> set[str]:
         if d.dialect == dialect and words & {"update", "enter", "exit", "declare"}:
             for clause in d.clauses:
                 out |= list_names(clause.args or "")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One array named in a data clause, as written: `copyin(a[0:n])`."""
+
+    name: str
+    kind: str  # normalised: copy, copyin, copyout, create, present, other
+    clause: str  # the clause for this array: `copyin(a[0:n])`, `map(to: a[0:n])`
+    dims: tuple[tuple[str, str], ...]  # (start, length) texts; () for the whole array
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at commas outside brackets and parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "(["
+        depth -= char in ")]"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+_ITEM = re.compile(r"\s*([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)$")
+
+
+def _dims(brackets: str) -> tuple[tuple[str, str], ...] | None:
+    out: list[tuple[str, str]] = []
+    for inner in re.findall(r"\[([^\]]*)\]", brackets):
+        if ":" not in inner:
+            return None  # `a[i]`: one element, not a section this check models
+        start, length = inner.split(":", 1)
+        if not length.strip():
+            return None  # `a[lo:]`: to the declared end
+        out.append((start.strip() or "0", length.strip()))
+    return tuple(out)
+
+
+def clause_sections(directive: Directive) -> list[Section]:
+    """Every array a data clause names, with its section, in clause order."""
+    out: list[Section] = []
+    for clause in directive.clauses:
+        args = clause.args or ""
+        head = args.split("[")[0]
+        modifier, body = args.split(":", 1) if ":" in head else ("", args)
+        if directive.dialect == "acc":
+            kind = _ACC_KINDS.get(clause.name, "")
+            spell = f"{clause.name}({{}})"
+        elif clause.name == "map":
+            words = modifier.replace(",", " ").split()
+            kind = _OMP_MAP.get(words[-1], "other") if words else "copy"
+            spell = f"map({modifier.strip()}: {{}})" if modifier else "map({})"
+        else:
+            continue
+        if kind not in ("copy", "copyin", "copyout", "create", "present", "other"):
+            continue
+        for item in _split_top(body):
+            match = _ITEM.match(item)
+            dims = _dims(match.group(2)) if match else None
+            if match is not None and dims is not None:
+                text = spell.format(item.strip())
+                out.append(Section(match.group(1), kind, text, dims))
     return out

@@ -294,6 +294,36 @@ Why: the copy back to the host is wasted transfer time.
 Example: `#pragma acc parallel loop copy(a)` over `b[i] = a[i];`.
 """
 
+SHORT_SECTION = FindingKind(
+    "ACC205",
+    Category.DATA,
+    ERROR,
+    "array section smaller than the accessed range",
+    "`{clause}` moves {moved} but the loop at line {line} {verb} {accessed} "
+    "(`{ref}`), {side} the section",
+)
+"""A data clause moves a section that provably misses elements the loop touches.
+
+Why: the device reads or writes outside the mapped memory: garbage, a fault, or lost
+results. Example: `copyin(a[0:n])` over `b[i] = a[i + 1];` for `i < n`.
+"""
+
+REPEATED_TRANSFERS = FindingKind(
+    "ACC302",
+    Category.PERFORMANCE,
+    INFO,
+    "transfers repeated by an enclosing sequential loop",
+    "the offloaded loop at line {line} runs once per iteration of the sequential "
+    "loop at line {outer}, and each launch moves {bytes} (`{clauses}`) against "
+    "{flops}; hoist a `{region}` around the loop at line {outer}",
+)
+"""An offloaded loop with copy clauses sits inside a sequential host loop.
+
+Why: every outer iteration moves the arrays to the device and back, which usually
+costs more than the computation. Example: `for (t...)` around `#pragma acc parallel
+loop copy(a[0:n])`.
+"""
+
 DEFAULT_NONE = FindingKind(
     "ACC301",
     Category.PORTABILITY,
@@ -325,6 +355,8 @@ CATALOG: tuple[FindingKind, ...] = (
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,
     NEEDLESS_COPY,
+    SHORT_SECTION,
     DEFAULT_NONE,
+    REPEATED_TRANSFERS,
 )
 """Every finding kind, in code order."""

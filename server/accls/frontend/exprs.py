@@ -6,8 +6,17 @@ from tree_sitter import Node
 
 from accls.frontend.model import Span
 from accls.frontend.poly import Poly
+from accls.frontend.tsparser import parse_snippet
 
-__all__ = ["MAX_DEPTH", "node_text", "operands", "span_of", "strip_parens", "to_poly"]
+__all__ = [
+    "MAX_DEPTH",
+    "expression_poly",
+    "node_text",
+    "operands",
+    "span_of",
+    "strip_parens",
+    "to_poly",
+]
 
 MAX_DEPTH = 200
 """Expressions nested deeper than this are not modelled (they stay opaque)."""
@@ -116,3 +125,22 @@ def _binary_poly(node: Node, depth: int) -> Poly | None:
     if sign == "<<" and rhs.is_constant and 0 <= rhs.constant < 31:
         return lhs.scale(1 << rhs.constant)
     return None
+
+
+def expression_poly(text: str) -> Poly | None:
+    """The polynomial value of a C expression written as text (`n - 1`), or None."""
+    if not text.strip() or any(c in text for c in ";{}"):
+        return None
+    root = parse_snippet(f"void __f(void){{({text});}}")
+    if root.has_error:
+        return None
+    body = (
+        root.named_children[0].child_by_field_name("body")
+        if root.named_children
+        else None
+    )
+    stmt = body.named_children[0] if body is not None and body.named_children else None
+    if stmt is None or stmt.type != "expression_statement" or not stmt.named_children:
+        return None
+    expr = stmt.named_children[0]
+    return None if expr is None else to_poly(expr)

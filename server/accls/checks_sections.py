@@ -1,0 +1,189 @@
+"""ACC205: data-clause sections that provably miss elements a loop nest accesses.
+
+It lives above `analysis` because the accessed range comes from `suggest.sections`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from accls.analysis import FileAnalysis
+from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
+from accls.analysis.findings import SHORT_SECTION, Finding, finding
+from accls.analysis.inequalities import proves_nonnegative
+from accls.frontend import Directive, Function, Loop, Poly, Ref, Span
+from accls.frontend.exprs import expression_poly
+from accls.suggest.sections import array_uses
+
+__all__ = ["section_findings"]
+
+_ONE = Poly.const(1)
+_NOT_COMPUTE = frozenset({"data", "enter", "exit", "update"})
+
+
+def _holders(loop: Loop, dialect: str) -> list[tuple[Directive, Span]]:
+    """Directives with data clauses that govern the loop, outermost first."""
+    out = [
+        (r.directive, r.span)
+        for r in loop.regions
+        if r.directive.dialect == dialect
+        and not set(r.directive.name.split()) & {"enter", "exit", "update"}
+    ]
+    out += [(d, loop.span) for d in loop.pragmas if d.dialect == dialect]
+    return out
+
+
+def _offloaded(loop: Loop, dialect: str) -> bool:
+    """True if the loop runs on the device: a compute pragma on it or around it."""
+    directives = [r.directive for r in loop.regions] + list(loop.pragmas)
+    for d in directives:
+        words = set(d.name.split())
+        if d.dialect != dialect:
+            continue
+        if dialect == "acc" and words & {"parallel", "kernels", "serial"}:
+            return True
+        if dialect == "omp" and "target" in words and not words & _NOT_COMPUTE:
+            return True
+    return False
+
+
+def _outermost(chain: list[tuple[Directive, Span]]) -> dict[str, tuple[Section, Span]]:
+    """Per array, the section of the outermost clause: inner ones find it present."""
+    out: dict[str, tuple[Section, Span] | None] = {}
+    for directive, span in chain:
+        sections = clause_sections(directive)
+        names = [section.name for section in sections]
+        for section in sections:
+            # Two clauses of one directive naming an array: which counts is unclear.
+            twice = names.count(section.name) > 1
+            out.setdefault(section.name, None if twice else (section, span))
+    return {name: found for name, found in out.items() if found is not None}
+
+
+def _range(loop: Loop) -> tuple[Poly, Poly] | None:
+    """Inclusive (low, high) of a unit-step loop variable, every value attained."""
+    if loop.lower is None or loop.upper is None or loop.exits or loop.opaque:
+        return None
+    if loop.step == 1 and loop.cond_op in ("<", "<="):
+        return loop.lower, loop.upper - _ONE if loop.cond_op == "<" else loop.upper
+    if loop.step == -1 and loop.cond_op in (">", ">="):
+        return loop.upper + _ONE if loop.cond_op == ">" else loop.upper, loop.lower
+    return None
+
+
+def _always(ref: Ref, root: Loop) -> bool:
+    """True if the reference runs in every iteration of every loop around it."""
+    if root.id not in ref.context or ref.guarded or ref.deref or ref.member:
+        return False
+    return all(c >= 0 for c in ref.context[ref.context.index(root.id) :])
+
+
+def _written_between(
+    fn: Function | None, names: set[str], start: int, end: int
+) -> bool:
+    """True if a scalar write to one of `names` lies in [start, end)."""
+    return fn is None or any(
+        r.name in names
+        and r.is_write
+        and not r.subscripts
+        and start <= r.span.start_byte < end
+        for r in fn.refs
+    )
+
+
+def _accessed(
+    ref: Ref, root: Loop, rank: int, variant: set[str]
+) -> tuple[list[tuple[Poly, Poly]], list[Poly]] | None:
+    """Per dimension the (first, last) element the reference touches, and facts."""
+    nest = {inner.id: inner for inner in root.walk()}
+    around = [nest[i] for i in ref.loops if i in nest]
+    facts: list[Poly] = []
+    loop_vars: set[str] = set()
+    for inner in around:
+        found = _range(inner)
+        if found is None or inner.var is None:
+            return None
+        facts.append(found[1] - found[0])  # it runs, since the reference ran
+        loop_vars.add(inner.var)
+    subs = [s.poly for s in ref.subscripts[:rank]]
+    if len(ref.subscripts) < rank or any(p is None or not p.is_affine for p in subs):
+        return None
+    others = {inner.var for inner in nest.values() if inner.var} - loop_vars
+    if any((p.names() if p else set()) & others for p in subs):
+        return None  # a loop variable read after its loop ended
+    uses = array_uses(replace(root, refs=(ref,)), {})
+    box = uses[0].box if len(uses) == 1 else None
+    if box is None:
+        return None
+    out = [(start, start + length - _ONE) for start, length in box[:rank]]
+    if any((a.names() | b.names()) & variant for a, b in out):
+        return None
+    return out, facts
+
+
+def _text(name: str, dims: list[tuple[Poly, Poly]]) -> str:
+    return name + "".join(f"[{a.render()}..{b.render()}]" for a, b in dims)
+
+
+def _judge(
+    root: Loop, section: Section, span: Span, analysis: FileAnalysis
+) -> Finding | None:
+    polys = [(expression_poly(a), expression_poly(b)) for a, b in section.dims]
+    bounds: list[tuple[Poly, Poly]] = []
+    for lo, length in polys:
+        if lo is None or length is None:
+            return None
+        bounds.append((lo, lo + length - _ONE))
+    fn = analysis.source.function(root.function)
+    symbols = {n for lo, hi in bounds for n in lo.names() | hi.names()}
+    if _written_between(
+        fn, {*symbols, section.name}, span.start_byte, root.span.end_byte
+    ):
+        return None
+    variant = {v.name for inner in root.walk() for v in inner.locals}
+    variant |= {r.name for r in root.refs if r.is_write and not r.subscripts}
+    if section.name in variant:
+        return None  # a local of the loop shadows the array the clause names
+    for ref in root.refs:
+        if ref.name != section.name or not _always(ref, root):
+            continue
+        found = _accessed(ref, root, len(bounds), variant)
+        if found is None:
+            continue
+        dims, facts = found
+        for (lo, hi), (first, last) in zip(bounds, dims, strict=True):
+            below = proves_nonnegative(lo - first - _ONE, facts)
+            if below or proves_nonnegative(last - hi - _ONE, facts):
+                return finding(
+                    SHORT_SECTION,
+                    ref.span,
+                    clause=section.clause,
+                    moved=_text(section.name, bounds),
+                    line=root.line,
+                    verb="writes" if ref.is_write else "reads",
+                    accessed=_text(section.name, dims),
+                    ref=analysis.source.data[
+                        ref.span.start_byte : ref.span.end_byte
+                    ].decode("utf-8", errors="replace"),
+                    side="below" if below else "above",
+                )
+    return None
+
+
+def section_findings(analysis: FileAnalysis, dialect: str) -> list[Finding]:
+    """Loops that touch elements outside the section their data clause moves."""
+    source = analysis.source
+    managed = managed_arrays(source, dialect)
+    out: list[Finding] = []
+    done: set[tuple[int, str, int]] = set()
+    for loop in source.loops():
+        for name, (section, span) in _outermost(_holders(loop, dialect)).items():
+            key = (span.start_byte, name, loop.id)
+            if key in done or name in managed or not section.dims:
+                continue
+            if not _offloaded(loop, dialect):
+                continue  # a host loop inside a data region reads host memory
+            done.update((span.start_byte, name, inner.id) for inner in loop.walk())
+            found = _judge(loop, section, span, analysis)
+            out.extend([found] if found is not None else [])
+    return out
