@@ -43,11 +43,7 @@ class FileAnalysis:
 
 
 def _ref_text(ref: Ref | None, name: str) -> str:
-    if ref is None:
-        return name
-    if not ref.subscripts:
-        return ("*" if ref.deref else "") + ref.name
-    return ref.name + "".join(f"[{s.text}]" for s in ref.subscripts)
+    return name if ref is None else ref.render()
 
 
 def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:

@@ -28,9 +28,7 @@ LOCK_CALLS = frozenset(
 
 
 def _ref_text(ref: Ref | None, name: str) -> str:
-    if ref is None or not ref.subscripts:
-        return name
-    return ref.name + "".join(f"[{s.text}]" for s in ref.subscripts)
+    return name if ref is None or not ref.subscripts else ref.render()
 
 
 def _describe(dep: Dependence, refs: dict[Span, Ref]) -> str:

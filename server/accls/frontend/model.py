@@ -81,6 +81,12 @@ class Ref:
     member: bool = False  # a struct field `s.f` / `s->f` (the base name is kept)
     atomic: str = ""  # "acc"/"omp": inside an atomic or critical construct of it
 
+    def render(self) -> str:
+        """The reference as C text: `a[i][j - 1]`, `*p` or `s`."""
+        if not self.subscripts:
+            return ("*" if self.deref else "") + self.name
+        return self.name + "".join(f"[{s.text}]" for s in self.subscripts)
+
     @property
     def is_write(self) -> bool:
         """True for writes and read-modify-writes."""
