@@ -139,3 +139,19 @@ def test_no_hoisting_when_the_time_loop_touches_an_array_on_the_host() -> None:
         """
     )
     assert all(s.region is None for s in found)
+
+
+def test_no_hoisting_when_a_section_names_the_outer_loop_variable() -> None:
+    _, found = run(
+        """
+        for (int t = 0; t < n; t++) {
+            for (int i = 0; i < n; i++)
+                c[(t + 1) * n + i] = c[t * n + i] + a[i];
+        }
+        """
+    )
+    assert all(s.region is None or s.region.around is None for s in found)
+    inner = found[-1]
+    assert inner.loop.var == "i"
+    assert inner.pragma is not None
+    assert "n*t" in inner.pragma.render()

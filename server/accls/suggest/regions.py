@@ -102,10 +102,35 @@ def _clean_inside(fn: Function, outer: Loop, run: list[Loop], names: set[str]) -
     )
 
 
+def _section_symbols(run: list[Loop], uses: dict[int, list[ArrayUse]]) -> set[str]:
+    """Every name the sections of the run's arrays are written in."""
+    found: set[str] = set()
+    for member in run:
+        for use in uses[member.id]:
+            for start, length in use.box or ():
+                found |= start.names() | length.names()
+    return found
+
+
+def _varies_in(outer: Loop) -> set[str]:
+    """Names whose value changes inside `outer`: loop variables, writes, locals."""
+    names = {loop.var for loop in outer.walk() if loop.var}
+    names |= {r.name for r in outer.refs if r.is_write and not r.subscripts}
+    return names | {v.name for v in outer.locals}
+
+
 def _hoist(
-    run: list[Loop], names: set[str], analysis: FileAnalysis, opts: SuggestOptions
+    run: list[Loop],
+    names: set[str],
+    symbols: set[str],
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
 ) -> Loop | None:
-    """The outermost sequential loop around the run that the region can enclose."""
+    """The outermost sequential loop around the run that the region can enclose.
+
+    The region's sections must mean the same outside the loop as inside: none of
+    their symbols may change inside it.
+    """
     source = analysis.source
     fn = source.function(run[0].function)
     if fn is None:
@@ -121,6 +146,7 @@ def _hoist(
             or not _starts_line(source.data, outer.id)
             or placement(outer, opts.model).compute is not None
             or not _clean_inside(fn, outer, run, names)
+            or symbols & _varies_in(outer)
         ):
             break
         found, block = outer, outer.block
@@ -214,7 +240,8 @@ def propose_regions(
         if not run:
             return
         names = {u.name for member in run for u in uses[member.id]}
-        around = _hoist(run, names, analysis, opts)
+        symbols = _section_symbols(run, uses)
+        around = _hoist(run, names, symbols, analysis, opts)
         if around is not None or len(run) > 1:
             region = _region(run, uses, opts, around)
             if region is not None:
@@ -224,6 +251,7 @@ def propose_regions(
         fn = source.function(loop.function)
         if run and fn is not None and run[-1].block == loop.block:
             names = {u.name for member in [*run, loop] for u in uses[member.id]}
+            names |= _section_symbols([*run, loop], uses)  # no resizing in between
             if _clean_between(fn, loop.block, run[-1].span.end_byte, loop.id, names):
                 run.append(loop)
                 continue

@@ -197,6 +197,10 @@ def _check_one(
     )
 
 
+_SMALL_GROUP = 4
+"""Below this many candidates, a failing group is checked one by one."""
+
+
 def _dialects(candidates: tuple[Suggestion, ...]) -> frozenset[str]:
     found = {str(s.pragma.dialect) for s in candidates if s.pragma is not None}
     found |= {str(s.region.pragma.dialect) for s in candidates if s.region is not None}
@@ -232,7 +236,46 @@ def compile_check(
     if job.run(build_unit(text, candidates).text).ok:
         return _all(candidates, True, "", job.shown)
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        suspects = _suspects(job, candidates, candidates, pool)
+        fine = tuple(s for s in candidates if s.loop.id not in suspects)
+        out = _all(fine, True, "", job.shown)
+        checked = tuple(s for s in candidates if s.loop.id in suspects)
         results = pool.map(
-            lambda s: _check_one(job, s, _enclosing(s, candidates)), candidates
+            lambda s: _check_one(job, s, _enclosing(s, candidates)), checked
         )
-        return {s.loop.id: r for s, r in zip(candidates, results, strict=True)}
+        out.update({s.loop.id: r for s, r in zip(checked, results, strict=True)})
+        return out
+
+
+def _suspects(
+    job: _Job,
+    group: tuple[Suggestion, ...],
+    everyone: tuple[Suggestion, ...],
+    pool: ThreadPoolExecutor,
+) -> set[int]:
+    """Candidates of a failing group that may fail alone: halve the group until small.
+
+    Group testing keeps a big file with one bad candidate at O(log n) compiles
+    instead of one compile per candidate.
+    """
+    if len(group) <= _SMALL_GROUP:
+        return {s.loop.id for s in group}
+    half = len(group) // 2
+    parts = (group[:half], group[half:])
+
+    def fails(part: tuple[Suggestion, ...]) -> bool:
+        ids = {s.loop.id for s in part}
+        context = {
+            c.loop.id: c
+            for s in part
+            for c in _enclosing(s, everyone)
+            if c.loop.id not in ids
+        }
+        unit = build_unit(job.text, (*context.values(), *part))
+        return job.run(unit.text).ok is not True
+
+    found: set[int] = set()
+    for part, failed in zip(parts, pool.map(fails, parts), strict=True):
+        if failed:
+            found |= _suspects(job, part, everyone, pool)
+    return found
