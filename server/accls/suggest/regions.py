@@ -107,6 +107,8 @@ def _section_symbols(run: list[Loop], uses: dict[int, list[ArrayUse]]) -> set[st
     found: set[str] = set()
     for member in run:
         for use in uses[member.id]:
+            if use.section is None:
+                continue  # a whole static array: its clause names no symbol
             for start, length in use.box or ():
                 found |= start.names() | length.names()
     return found
