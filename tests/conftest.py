@@ -117,8 +117,10 @@ def selected_params(request: pytest.FixtureRequest) -> list[dict[str, object]]:
     ]
 
 
-def run_accls(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `python -m accls ARGS` from the repository root."""
+def run_accls(
+    *args: str, timeout: float = CLI_TIMEOUT_S
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m accls ARGS` from the repository root, in a fresh interpreter."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT / "server"), env.get("PYTHONPATH", "")) if p
@@ -129,7 +131,7 @@ def run_accls(*args: str) -> subprocess.CompletedProcess[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=CLI_TIMEOUT_S,
+        timeout=timeout,
         check=False,
     )
 

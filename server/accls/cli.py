@@ -233,7 +233,8 @@ def _validated(
             file=sys.stderr,
         )
     results = compile_check(text, path, suggestions, settings)
-    races = race_check(text, path, suggestions, _options(args)[1].dialect, args.include)
+    dialect = Dialect(args.model).sentinel
+    races = race_check(text, path, suggestions, dialect, args.include)
     return apply_validation(suggestions, results, races)
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 
 import pytest
 from accls.cli import main
+from conftest import run_accls
 
 ROOT = Path(__file__).resolve().parents[2]
 BIG_FILE_TIMEOUT_S = 60.0
@@ -50,22 +49,6 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
 def write(path: Path, text: str) -> Path:
     path.write_bytes(text.encode("utf-8"))
     return path
-
-
-def run_accls(*args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
-    """`python -m accls ARGS` in a fresh interpreter."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (env.get("PYTHONPATH", ""), str(ROOT / "server")) if p
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "accls", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
 
 
 def suggest_json(cli: Cli, path: Path, *flags: str) -> list[dict[str, Any]]:

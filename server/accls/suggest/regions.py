@@ -217,6 +217,12 @@ def _region(
     )
 
 
+def _outside_constructs(loop: Loop, opts: SuggestOptions) -> bool:
+    """True if no compute construct or data region already encloses the loop."""
+    where = placement(loop, opts.model)
+    return where.compute is None and not where.present
+
+
 def propose_regions(
     analysis: FileAnalysis, offloaded: list[Loop], opts: SuggestOptions
 ) -> list[DataRegion]:
@@ -230,8 +236,7 @@ def propose_regions(
         for loop in offloaded
         if loop.block >= 0
         and _starts_line(data, loop.id)
-        and placement(loop, opts.model).compute is None
-        and not placement(loop, opts.model).present
+        and _outside_constructs(loop, opts)
     ]
     uses = {loop.id: _uses(loop, analysis) for loop in candidates}
     candidates = [loop for loop in candidates if uses[loop.id]]
