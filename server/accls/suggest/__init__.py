@@ -2,15 +2,34 @@
 
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target, parse_pragma
-from accls.suggest.rules import Atomic, Suggestion, suggest_file
+from accls.suggest.prompt import (
+    build_prompt,
+    completion_pragma,
+    pragma_regex,
+    prompt_for_text,
+)
+from accls.suggest.repair import Repair, repair
+from accls.suggest.rules import (
+    Atomic,
+    Suggestion,
+    reference_suggestion,
+    suggest_file,
+)
 
 __all__ = [
     "Atomic",
     "Dialect",
     "Pragma",
+    "Repair",
     "SuggestOptions",
     "Suggestion",
     "Target",
+    "build_prompt",
+    "completion_pragma",
     "parse_pragma",
+    "pragma_regex",
+    "prompt_for_text",
+    "reference_suggestion",
+    "repair",
     "suggest_file",
 ]

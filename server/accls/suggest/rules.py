@@ -12,7 +12,13 @@ from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
 
-__all__ = ["Atomic", "SuggestOptions", "Suggestion", "suggest_file"]
+__all__ = [
+    "Atomic",
+    "SuggestOptions",
+    "Suggestion",
+    "reference_suggestion",
+    "suggest_file",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +356,18 @@ def _in_region(
     if rebuilt.pragma is None:
         return suggestion
     return replace(rebuilt, region=region)
+
+
+def reference_suggestion(
+    analysis: FileAnalysis, loop: Loop, opts: SuggestOptions
+) -> Suggestion:
+    """What the analysis would write on `loop`, ignoring any pragma already on it."""
+    opts = _house_style(analysis, opts)
+    facts = analysis.of(loop)
+    if not facts.parallel:
+        return _refuse(facts, opts, [o.message for o in facts.obstacles])
+    suggestion, _, _ = _build(facts, analysis, opts, placement(loop, opts.model), False)
+    return suggestion
 
 
 def suggest_file(
