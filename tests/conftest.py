@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -14,10 +13,9 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 import pytest
+from support.cli import ROOT, run_accls
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "c"
-CLI_TIMEOUT_S = 120.0
 
 # Aliases for the callables the fixtures below return; test modules repeat them
 # rather than import this file (conftest is not meant to be imported).
@@ -115,25 +113,6 @@ def selected_params(request: pytest.FixtureRequest) -> list[dict[str, object]]:
         and item.path == request.path
         and hasattr(item, "callspec")
     ]
-
-
-def run_accls(
-    *args: str, timeout: float = CLI_TIMEOUT_S
-) -> subprocess.CompletedProcess[str]:
-    """Run `python -m accls ARGS` from the repository root, in a fresh interpreter."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT / "server"), env.get("PYTHONPATH", "")) if p
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "accls", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
 
 
 class _Once(Generic[K, V]):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from accls.cli import main
-from conftest import run_accls
+from support.cli import run_accls
 
 ROOT = Path(__file__).resolve().parents[2]
 BIG_FILE_TIMEOUT_S = 60.0

@@ -10,6 +10,7 @@ from accls.suggest.prompt import (
 )
 from accls.suggest.repair import Repair, repair
 from accls.suggest.rules import (
+    Alternative,
     Atomic,
     Suggestion,
     reference_suggestion,
@@ -17,6 +18,7 @@ from accls.suggest.rules import (
 )
 
 __all__ = [
+    "Alternative",
     "Atomic",
     "Dialect",
     "Pragma",

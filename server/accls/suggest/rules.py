@@ -13,6 +13,7 @@ from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
 
 __all__ = [
+    "Alternative",
     "Atomic",
     "SuggestOptions",
     "Suggestion",
@@ -27,6 +28,15 @@ class Atomic:
 
     span: Span
     pragma: Pragma
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """A candidate pragma that was not offered, where it came from, and why."""
+
+    text: str
+    source: str  # "analysis", "model" or "model+repaired"
+    why: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +54,9 @@ class Suggestion:
     existing: str | None = None  # a pragma the user already wrote on this loop
     source: str = "analysis"
     region: DataRegion | None = None  # a proposed data region this loop belongs to
+    alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
+    caution: str | None = None  # the assumption a model pragma on a refused loop makes
+    score: float | None = None  # the model's mean token logprob, for model pragmas
 
 
 def _refuse(

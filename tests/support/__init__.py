@@ -1,0 +1,1 @@
+"""Test support: a tiny random model and a local OpenAI-compatible server."""
