@@ -53,6 +53,11 @@ def suggestion_json(
         "assumptions": list(facts.assumptions),
         "validation": validation or {},
         "source": suggestion.source,
+        "alternatives": [
+            {"pragma": alt.text, "source": alt.source, "why": alt.why}
+            for alt in suggestion.alternatives
+        ],
+        "caution": suggestion.caution,
     }
 
 
@@ -86,6 +91,11 @@ def write_text(
                     f"{region.end.end[0] + 1})[/dim]"
                 )
             console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
+            if suggestion.source != "analysis":
+                console.print(f"    [dim]from the {escape(suggestion.source)}[/dim]")
+            if suggestion.caution:
+                caution = escape(suggestion.caution)
+                console.print(f"    [yellow]caution: {caution}[/yellow]")
             for atomic in suggestion.atomics:
                 console.print(
                     f"  [green]{escape(atomic.pragma.render())}[/green]"
