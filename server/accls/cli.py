@@ -11,9 +11,11 @@ from typing import Any
 
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
+from accls.backend_cli import add_backend_options, hybrid_suggestions
 from accls.frontend import parse_source
 from accls.inputs import InputError, looks_like_c, read_source
 from accls.report import suggestion_json, write_text
+from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 
@@ -74,13 +76,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Suggest and check OpenACC/OpenMP pragmas for C loops.",
     )
     parser.add_argument("--version", action="version", version=f"accls {__version__}")
+    add_server_options(parser)
     subs = parser.add_subparsers(dest="command", parser_class=_Parser)
     suggest = subs.add_parser("suggest", help="print a pragma (or a refusal) per loop")
     _common(suggest)
+    add_backend_options(suggest)
     suggest.add_argument("--format", choices=["text", "json"], default="text")
     suggest.add_argument("files", nargs="+", metavar="FILE")
     annotate = subs.add_parser("annotate", help="write the file with pragmas inserted")
     _common(annotate)
+    add_backend_options(annotate)
     annotate.add_argument("file", metavar="FILE")
     out = annotate.add_mutually_exclusive_group()
     out.add_argument(
@@ -126,7 +131,64 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "args", nargs=argparse.REMAINDER, help="arguments for the program, after --"
     )
+    _feedback_parser(subs)
     return parser
+
+
+def _feedback_parser(subs: argparse._SubParsersAction[_Parser]) -> None:
+    feedback = subs.add_parser(
+        "feedback", help="the local store of applied suggestions (opt-in, never sent)"
+    )
+    actions = feedback.add_subparsers(dest="feedback_command", parser_class=_Parser)
+    export = actions.add_parser("export", help="write the store as JSONL")
+    export.add_argument("--db", metavar="PATH", help="database (default: the store)")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", help="write here (default: stdout)"
+    )
+    export.add_argument("--force", action="store_true", help="overwrite FILE")
+    actions.add_parser("path", help="print where the store lives")
+
+
+def _run_feedback(args: argparse.Namespace) -> int:
+    import io
+    from pathlib import Path
+
+    from accls.feedback import FeedbackError, FeedbackStore, default_path
+
+    if args.feedback_command == "path":
+        print(default_path())
+        return 0
+    if args.feedback_command != "export":
+        print("accls: error: feedback needs a command: export or path", file=sys.stderr)
+        return 2
+    db = Path(args.db) if args.db else default_path()
+    if not db.exists():
+        # Exporting must not create an empty database as a side effect.
+        raise InputError(f"{db}: no feedback database (nothing recorded yet)")
+    if args.output and os.path.exists(args.output):
+        if os.path.samefile(args.output, db):
+            raise InputError(f"{args.output}: is the feedback database itself")
+        if not args.force:
+            raise InputError(f"{args.output}: exists; pass --force to overwrite it")
+    buffer = io.StringIO()
+    try:
+        with FeedbackStore(db) as store:
+            count = store.export_jsonl(buffer)
+    except FeedbackError as exc:
+        raise InputError(str(exc)) from None
+    lines = buffer.getvalue()
+    if args.output is None:
+        sys.stdout.write(lines)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(lines)
+        except OSError as exc:
+            raise InputError(
+                f"{args.output}: cannot write: {exc.strerror or exc}"
+            ) from None
+    print(f"accls: {count} feedback record(s) exported", file=sys.stderr)
+    return 0
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -207,6 +269,11 @@ def _suggest_one(
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
     opts, analysis_opts = _options(args)
+    if args.backend != "analysis":
+        analysis = analyze(source, analysis_opts)
+        return text, *hybrid_suggestions(
+            text, path, analysis, opts, analysis_opts, args
+        )
     suggestions = suggest_file(analyze(source, analysis_opts), opts)
     return text, *_validated(text, path, suggestions, args)
 
@@ -291,6 +358,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    if wants_server(args):
+        if args.command is not None:
+            parser.error("--stdio/--tcp start the language server: drop the command")
+        return serve(args)
     try:
         if args.command == "suggest":
             return _run_suggest(args)
@@ -300,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_check(args)
         if args.command == "verify":
             return _run_verify(args)
+        if args.command == "feedback":
+            return _run_feedback(args)
     except InputError as exc:
         print(f"accls: error: {exc}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
+from accls.frontend.incremental import IncrementalTree
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
@@ -151,13 +152,23 @@ def _function(
 
 
 def parse_source(
-    text: str, path: str | None = None, include_dirs: Sequence[str] = ()
+    text: str,
+    path: str | None = None,
+    include_dirs: Sequence[str] = (),
+    *,
+    tree: IncrementalTree | None = None,
 ) -> SourceFile:
-    """Parse C text and extract every loop nest, function and declaration."""
+    """Parse C text and extract every loop nest, function and declaration.
+
+    `tree`, an editor's incrementally re-parsed tree of exactly `text`, saves the
+    parse when no macro had to be masked (masking changes the bytes).
+    """
     macros = collect_macros(text, path, include_dirs)
     masked = mask_qualifier_macros(text, macros)
-    tree = parse_bytes(masked.encode("utf-8", errors="surrogateescape"))
-    root = tree.root_node
+    data = masked.encode("utf-8", errors="surrogateescape")
+    reuse = tree is not None and tree.data == data
+    parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
+    root = parsed.root_node
     fn_nodes, decl_nodes = _top_level(root)
     globals_: list[Var] = []
     for decl in decl_nodes:

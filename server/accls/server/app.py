@@ -1,0 +1,129 @@
+"""build_server(): the accls LanguageServer and its features."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from pygls.exceptions import JsonRpcContentModified
+from pygls.lsp.server import LanguageServer
+
+from accls import __version__
+from accls.feedback import FeedbackStore
+from accls.server.documents import Document, DocumentStore
+from accls.server.protocol import AcclsProtocol
+from accls.server.suggestions import Analysed, analyse
+from accls.settings import Settings, database_include_paths
+
+__all__ = ["AcclsServer", "build_server"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class AcclsServer(LanguageServer):
+    """The server: open documents, settings, and a worker pool for the analysis."""
+
+    def __init__(self) -> None:
+        super().__init__("accls", __version__, protocol_cls=AcclsProtocol)
+        self.documents = DocumentStore()
+        self.settings = Settings()
+        self.raw_settings: Any = None  # the wire object the settings came from
+        self.startup_problems: list[str] = []
+        self.pending_diagnostics: dict[str, asyncio.Task[None]] = {}
+        self.feedback_store: FeedbackStore | None = None  # opened on first use
+        self.feedback_path = ""
+        self.followed: dict[str, list[Any]] = {}  # applied pragmas, by URI
+        self.shut_down = False
+        # Analysis and compiles run off the event loop, so edits and cancellations
+        # are read while they work.
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="accls")
+        # Whole-file checks (diagnostics) get their own worker, so a slow check of
+        # a big file never delays listing, hover or resolve.
+        self.checks = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="accls-check"
+        )
+
+    def include_dirs(self, doc: Document) -> tuple[str, ...]:
+        """Include paths for a document: the settings, then compile_commands.json."""
+        found = self.settings.include_paths
+        if self.settings.compile_commands:
+            found += database_include_paths(self.settings.compile_commands, doc.path)
+        return found
+
+    def forget_results(self) -> None:
+        """Drop every cached result (after a settings change)."""
+        for doc in self.documents:
+            doc.forget()
+
+    async def in_pool(self, doc: Document, work: Callable[[], T]) -> T:
+        """Run `work` on the pool; ContentModified if the document changes first."""
+        future = asyncio.get_running_loop().run_in_executor(self.pool, work)
+        return await until_changed(doc, future)
+
+    async def analysed(self, doc: Document, offset: int) -> Analysed | None:
+        """The analysis of the function at `offset` (cached per version)."""
+        piece = doc.function_slice(offset)
+        if piece is None and not doc.tree.has_errors:
+            return None
+        # Outside any clean function definition, a broken buffer is analysed whole:
+        # the front end recovers functions that tree-sitter wrapped in ERROR nodes.
+        key = ("analysed", piece.function if piece is not None else None)
+        text = piece.text if piece is not None else doc.text
+        pending: asyncio.Future[Analysed] | None = doc.peek(key)
+        if pending is None:
+            include = self.include_dirs(doc)
+            settings = self.settings
+            loop = asyncio.get_running_loop()
+            pending = loop.run_in_executor(
+                self.pool, lambda: analyse(text, doc.path, include, settings)
+            )
+            doc.store(key, pending, per_function=True)
+        return await until_changed(doc, asyncio.shield(pending))
+
+
+async def until_changed(doc: Document, work: asyncio.Future[T]) -> T:
+    """The result of `work`; ContentModified if the document changes first."""
+    changed: asyncio.Future[Any] = asyncio.ensure_future(doc.changed.wait())
+    try:
+        done, _ = await asyncio.wait(
+            [work, changed], return_when=asyncio.FIRST_COMPLETED
+        )
+    finally:
+        changed.cancel()
+    if work not in done:
+        raise JsonRpcContentModified(f"{doc.uri} changed; the result is stale")
+    return work.result()
+
+
+def _features() -> list[Callable[[AcclsServer], Any]]:
+    from accls.server.features import (
+        code_actions,
+        commands,
+        configuration,
+        diagnostics,
+        hover,
+        lifecycle,
+        sync,
+    )
+
+    return [
+        sync.register,
+        configuration.register,
+        diagnostics.register,
+        code_actions.register,
+        hover.register,
+        commands.register,
+        lifecycle.register,
+    ]
+
+
+def build_server() -> AcclsServer:
+    """The server with every feature registered."""
+    server = AcclsServer()
+    for register in _features():
+        register(server)
+    return server

@@ -1,0 +1,1 @@
+"""One module per LSP method group; each has a `register(server)`."""

@@ -1,0 +1,89 @@
+"""Commands: `accls.recordApplied` (feedback) and `accls.verifyLoop`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from accls.feedback import FeedbackError
+from accls.server.app import AcclsServer
+from accls.server.features import feedback, progress
+from accls.server.features.code_actions import suggestions_for
+from accls.server.suggestions import resolved, with_inner
+
+__all__ = ["VERIFY_LOOP", "register"]
+
+VERIFY_LOOP = "accls.verifyLoop"
+
+
+def _where(args: tuple[Any, ...]) -> tuple[str, types.Position]:
+    """`{uri, position: {line, character}}` or `{uri, line}` (0-based)."""
+    arg = args[0] if args else None
+    if isinstance(arg, dict) and isinstance(arg.get("uri"), str):
+        position = arg.get("position")
+        if isinstance(position, dict):
+            line, character = position.get("line"), position.get("character", 0)
+        else:
+            line, character = arg.get("line"), 0
+        if isinstance(line, int) and isinstance(character, int) and line >= 0:
+            return arg["uri"], types.Position(line=line, character=max(0, character))
+    raise JsonRpcInvalidParams(
+        f"{VERIFY_LOOP}: expected {{uri, position: {{line, character}}}}"
+    )
+
+
+async def verify_loop(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
+    """Validate the suggestion for the loop under the cursor, in the chosen model."""
+    uri, position = _where(args)
+    doc = ls.documents.get(uri)
+    if doc is None:
+        raise JsonRpcInvalidParams(f"{VERIFY_LOOP}: {uri} is not open")
+    offset = doc.index.offset(position)
+    analysed = await ls.analysed(doc, offset)
+    loops = analysed.loops_at(offset) if analysed is not None else ()
+    if analysed is None or not loops:
+        return {"loop": None, "reasons": ["no loop at this position"]}
+    options = ls.settings.suggest_options
+    all_ = suggestions_for(doc, analysed, options, False)
+    by_id = {s.loop.id: s for s in all_}
+    loop = next((lp for lp in reversed(loops) if lp.id in by_id), loops[-1])
+    found = by_id.get(loop.id)
+    answer: dict[str, Any] = {
+        "loop": {"line": loop.line - 1, "function": loop.function},
+        "model": options.model.value,
+        "target": options.target.value,
+    }
+    if found is None or found.pragma is None or found.existing is not None:
+        reasons = list(found.reasons) if found is not None else []
+        return {**answer, "pragma": None, "reasons": reasons, "validation": {}}
+    chosen = with_inner(found, all_)
+    text, settings, include = analysed.source.text, ls.settings, ls.include_dirs(doc)
+    async with progress.report(ls, "accls: verifying the loop", "compile check"):
+        checked = await ls.in_pool(
+            doc, lambda: resolved(text, doc.path, chosen, settings, include)
+        )
+    top = checked.suggestions[0]
+    return {
+        **answer,
+        "pragma": top.pragma.render() if top.pragma is not None else None,
+        "withdrawn": checked.withdrawn,
+        "reasons": list(top.reasons),
+        "validation": checked.validation.get(top.loop.id, {}),
+    }
+
+
+def register(server: AcclsServer) -> None:
+    """Register the commands the editor clients call."""
+
+    @server.command(feedback.RECORD_APPLIED)
+    def record_applied(ls: AcclsServer, *args: Any) -> dict[str, Any]:
+        try:
+            return feedback.record_applied(ls, args)
+        except (ValueError, FeedbackError) as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+
+    @server.command(VERIFY_LOOP)
+    async def verify(ls: AcclsServer, *args: Any) -> dict[str, Any]:
+        return await verify_loop(ls, args)

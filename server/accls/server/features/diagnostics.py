@@ -1,0 +1,189 @@
+"""Diagnostics: the check catalog's findings on existing pragmas, pushed or pulled.
+
+Pushing is debounced per URI (about 300 ms after the last edit) and a result for a
+superseded version is dropped. Clients that can pull (`textDocument/diagnostic`)
+get no pushes, so they never see the same finding twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+import accls
+from accls.analysis import AnalysisOptions, Finding, analyze
+from accls.analysis.findings import Severity
+from accls.check import DIALECTS, check_source
+from accls.frontend import parse_source
+from accls.frontend.incremental import IncrementalTree
+from accls.server.app import AcclsServer, until_changed
+from accls.server.convert import LineIndex
+from accls.server.documents import Document
+
+__all__ = [
+    "DEBOUNCE_S",
+    "findings",
+    "forget",
+    "refresh_pulled",
+    "register",
+    "schedule",
+]
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_S = 0.3
+"""Quiet time after the last edit before the file is checked again."""
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+@lru_cache(maxsize=64)
+def docs_uri(code: str) -> str | None:
+    """A file:// URI of the docs page of a finding code, if the docs are there."""
+    page = Path(accls.__file__).resolve().parents[2] / "docs" / "checks" / f"{code}.md"
+    return page.as_uri() if page.is_file() else None
+
+
+def _check(
+    text: str, path: str, include: tuple[str, ...], tree: IncrementalTree
+) -> tuple[Finding, ...]:
+    """`accls.check.check_file`, re-using the editor's incremental tree."""
+    source = parse_source(text, path, include, tree=tree)
+    found: list[Finding] = []
+    for dialect in DIALECTS:
+        if dialect in text:
+            analysis = analyze(source, AnalysisOptions(dialect=dialect))
+            found.extend(check_source(analysis, dialect))
+    unique = {(f.code, f.span.start_byte, f.message): f for f in found}
+    return tuple(sorted(unique.values(), key=lambda f: (f.span.start_byte, f.code)))
+
+
+async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
+    """The findings of the document's current version (computed once)."""
+    pending: asyncio.Future[tuple[Finding, ...]] | None = doc.peek("findings")
+    if pending is None:
+        text, path, include = doc.text, doc.path, ls.include_dirs(doc)
+        tree, version = doc.tree.snapshot(), doc.version
+
+        def work() -> tuple[Finding, ...]:
+            if doc.version != version:
+                return ()  # superseded while queued: nobody will read it
+            return _check(text, path, include, tree)
+
+        pending = asyncio.get_running_loop().run_in_executor(ls.checks, work)
+        doc.store("findings", pending)
+    return await until_changed(doc, asyncio.shield(pending))
+
+
+def to_diagnostic(item: Finding, index: LineIndex) -> types.Diagnostic:
+    """One finding as an LSP diagnostic with its code and docs link."""
+    href = docs_uri(item.code)
+    data: dict[str, Any] = {"code": item.code, "start": item.span.start_byte}
+    return types.Diagnostic(
+        range=index.span_range(item.span),
+        message=item.message,
+        severity=_SEVERITY[item.level],
+        code=item.code,
+        code_description=types.CodeDescription(href=href) if href else None,
+        source="accls",
+        data=data,
+    )
+
+
+def _pulls(ls: AcclsServer) -> bool:
+    caps = ls.client_capabilities.text_document
+    return caps is not None and caps.diagnostic is not None
+
+
+async def _publish_later(ls: AcclsServer, uri: str) -> None:
+    await asyncio.sleep(DEBOUNCE_S)
+    doc = ls.documents.get(uri)
+    if doc is None:
+        return
+    version = doc.version
+    try:
+        found = await findings(ls, doc)
+    except Exception as exc:  # a superseded version, or a bug: never kill the loop
+        log.info("diagnostics for %s v%s dropped: %s", uri, version, exc)
+        return
+    if ls.documents.get(uri) is not doc or doc.version != version:
+        return
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(
+            uri=uri,
+            version=version,
+            diagnostics=[to_diagnostic(f, doc.index) for f in found],
+        )
+    )
+
+
+def schedule(ls: AcclsServer, uri: str) -> None:
+    """Push diagnostics for `uri` once edits pause (for clients that do not pull)."""
+    if _pulls(ls):
+        return
+    pending = ls.pending_diagnostics
+    previous = pending.pop(uri, None)
+    if previous is not None:
+        previous.cancel()
+    task = asyncio.get_running_loop().create_task(_publish_later(ls, uri))
+    pending[uri] = task
+
+    def done(finished: asyncio.Task[None]) -> None:
+        if pending.get(uri) is finished:
+            del pending[uri]
+
+    task.add_done_callback(done)
+
+
+def refresh_pulled(ls: AcclsServer) -> None:
+    """Ask a pulling client to pull again (the settings changed)."""
+    workspace = ls.client_capabilities.workspace
+    support = workspace.diagnostics if workspace is not None else None
+    if _pulls(ls) and support is not None and support.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
+
+
+def forget(ls: AcclsServer, uri: str) -> None:
+    """A closed document: stop its pending push and clear what was pushed."""
+    previous = ls.pending_diagnostics.pop(uri, None)
+    if previous is not None:
+        previous.cancel()
+    if not _pulls(ls):
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+
+def register(server: AcclsServer) -> None:
+    """Pull diagnostics (`textDocument/diagnostic`)."""
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="accls",
+            inter_file_dependencies=False,
+            workspace_diagnostics=False,
+        ),
+    )
+    async def pull(
+        ls: AcclsServer, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport:
+        doc = ls.documents.get(params.text_document.uri)
+        if doc is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        version = str(doc.version)
+        if params.previous_result_id == version and doc.peek("findings") is not None:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=version)
+        found = await findings(ls, doc)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=[to_diagnostic(f, doc.index) for f in found], result_id=version
+        )

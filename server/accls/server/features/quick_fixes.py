@@ -1,0 +1,116 @@
+"""Quick fixes for diagnostics: repair the pragma a finding is about.
+
+The pragma is parsed, compared with what the analysis would write for its loop
+(`reference_suggestion`) and repaired (`accls.suggest.repair`): a missing
+reduction is added, `copyin` of an array the loop writes becomes `copy`, and so on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+from accls.frontend import Directive, Loop
+from accls.server.app import AcclsServer
+from accls.server.documents import Document
+from accls.server.suggestions import Analysed
+from accls.suggest import (
+    Dialect,
+    SuggestOptions,
+    Target,
+    parse_pragma,
+    reference_suggestion,
+)
+from accls.suggest.repair import repair
+
+__all__ = ["listing"]
+
+log = logging.getLogger(__name__)
+
+
+def _offset(doc: Document, diagnostic: types.Diagnostic) -> int:
+    data = diagnostic.data
+    if isinstance(data, dict) and isinstance(data.get("start"), int):
+        return int(data["start"])
+    return doc.index.offset(diagnostic.range.start)
+
+
+def _pragma_loop(analysed: Analysed, offset: int) -> Loop | None:
+    """The innermost annotated loop whose pragma or statement holds `offset`."""
+    found: Loop | None = None
+    for loop in analysed.source.loops():
+        spans = [p.span for p in loop.pragmas if p.span is not None]
+        if not spans:
+            continue
+        start = min(s.start_byte for s in spans)
+        if start <= offset < loop.span.end_byte and (
+            found is None or start >= found.span.start_byte
+        ):
+            found = loop
+    return found
+
+
+def _options(directive: Directive) -> SuggestOptions:
+    if directive.dialect == "acc":
+        return SuggestOptions(Dialect.OPENACC, Target.GPU)
+    words = directive.name.split()
+    return SuggestOptions(
+        Dialect.OPENMP, Target.GPU if "target" in words else Target.CPU
+    )
+
+
+def _fix(
+    doc: Document, analysed: Analysed, loop: Loop, diagnostic: types.Diagnostic
+) -> types.CodeAction | None:
+    for directive in loop.pragmas:
+        pragma = parse_pragma(directive.text)
+        if pragma is None or directive.span is None:
+            continue
+        options = _options(directive)
+        reference = reference_suggestion(
+            analysed.analysis(options.model), loop, options
+        )
+        fixed = repair(pragma, reference)
+        if not fixed.changes:
+            continue
+        start = directive.span.start_byte
+        line = doc.data[start : directive.span.end_byte]
+        end = start + len(line.rstrip(b"\r\n"))
+        edit = types.TextEdit(
+            range=doc.index.offsets_range(start, end), new_text=fixed.pragma.render()
+        )
+        return types.CodeAction(
+            title="Fix: " + "; ".join(fixed.changes),
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            is_preferred=True,
+            edit=types.WorkspaceEdit(changes={doc.uri: [edit]}),
+        )
+    return None
+
+
+async def listing(
+    ls: AcclsServer, doc: Document, diagnostics: Sequence[types.Diagnostic]
+) -> list[types.CodeAction]:
+    """One fix per accls diagnostic whose pragma the analysis can repair."""
+    out: list[types.CodeAction] = []
+    seen: set[str] = set()
+    for diagnostic in diagnostics:
+        if diagnostic.source != "accls":
+            continue
+        offset = _offset(doc, diagnostic)
+        analysed = await ls.analysed(doc, offset)
+        loop = _pragma_loop(analysed, offset) if analysed is not None else None
+        if analysed is None or loop is None:
+            continue
+        try:
+            action = _fix(doc, analysed, loop, diagnostic)
+        except Exception:  # a repair bug must cost the fix, not the listing
+            log.exception("repair failed for %s at %d", doc.uri, offset)
+            continue
+        if action is not None and action.title not in seen:
+            seen.add(action.title)
+            out.append(action)
+    return out

@@ -1,0 +1,105 @@
+"""The hover text of a loop: Markdown that reads as well as plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from accls.analysis import Dependence, LoopFacts, ScalarClass, ScalarFact
+from accls.server.suggestions import DataMove
+from accls.suggest import Suggestion
+
+__all__ = ["Offer", "render_hover"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Offer:
+    """One model's answer for the loop, with its validation status in words."""
+
+    label: str  # "OpenACC (GPU)"
+    suggestion: Suggestion | None  # None: the loop is covered by an outer pragma
+    status: str  # "compiles, no race found", "not checked yet", ...
+
+
+def _dependence(dep: Dependence) -> str:
+    distance = ", ".join("?" if d is None else str(d) for d in dep.distance)
+    exact = "" if dep.exact else f" (assumed: {dep.reason})" if dep.reason else ""
+    return (
+        f"- `{dep.array}`: {dep.kind.value} dependence from line {dep.source.line} "
+        f"to line {dep.sink.line}, distance ({distance}){exact}"
+    )
+
+
+def _scalar(fact: ScalarFact) -> str:
+    cls = fact.cls.value
+    if fact.cls is ScalarClass.REDUCTION and fact.op is not None:
+        cls = f"reduction({fact.op.value})"
+    where = f" (line {fact.line})" if fact.line else ""
+    why = f": {fact.why}" if fact.why else ""
+    scope = ", declared inside" if fact.declared_inside else ""
+    return f"- `{fact.name}`: {cls}{scope}{where}{why}"
+
+
+def _offer(offer: Offer) -> list[str]:
+    s = offer.suggestion
+    if s is None:
+        return [f"- {offer.label}: part of the enclosing loop's construct"]
+    if s.existing is not None:
+        return [f"- {offer.label}: already annotated `{s.existing}`"]
+    if s.pragma is None:
+        why = "; ".join(s.reasons) or "no safe pragma"
+        return [f"- {offer.label}: none ({why})"]
+    lines = [
+        f"- {offer.label}: `{s.pragma.render()}`",
+        f"  - source: {s.source}; validation: {offer.status}",
+    ]
+    lines.extend(f"  - {reason}" for reason in s.reasons)
+    if s.caution:
+        lines.append(f"  - caution: {s.caution}")
+    lines.extend(
+        f"  - dropped `{alt.text}` ({alt.source}): {alt.why}" for alt in s.alternatives
+    )
+    return lines
+
+
+def render_hover(
+    facts: LoopFacts, offers: Sequence[Offer], moves: Sequence[DataMove]
+) -> str:
+    """Markdown for the hover on a loop's header."""
+    loop = facts.loop
+    head = f"for ({loop.var})" if loop.var else "for"
+    verdict = "parallel" if facts.parallel else "not parallel"
+    out = [f"**accls: `{head}` at line {loop.line} is {verdict}**", ""]
+    if facts.obstacles:
+        out.append("Why not:")
+        out.extend(
+            f"- line {o.line}: {o.message}"
+            + (" (an assumption; see the settings)" if o.assumption else "")
+            for o in facts.obstacles
+        )
+        out.append("")
+    if facts.assumptions:
+        out.append("Assuming:")
+        out.extend(f"- {a}" for a in facts.assumptions)
+        out.append("")
+    out.append("Dependences carried by this loop:")
+    out.extend([_dependence(d) for d in facts.dependences] or ["- none"])
+    out.append("")
+    scalars = [s for s in facts.scalars if s.cls is not ScalarClass.INDUCTION]
+    if scalars:
+        out.append("Scalars:")
+        out.extend(_scalar(s) for s in scalars)
+        out.append("")
+    out.append("Suggested pragmas:")
+    for offer in offers:
+        out.extend(_offer(offer))
+    out.append("")
+    if moves:
+        out.append("Data movement if offloaded (estimated):")
+        out.extend(
+            f"- `{m.section}` {m.direction}: {m.size}"
+            if m.size != "unknown"
+            else f"- `{m.section}` {m.direction}: size unknown"
+            for m in moves
+        )
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,59 @@
+"""The JSON-RPC protocol, answering requests whose params do not parse.
+
+pygls drops a request whose params fail to deserialize without a response, so
+the client waits forever. Here such a request gets an InvalidParams error.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol
+
+__all__ = ["AcclsProtocol"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Malformed:
+    """A request that could not be deserialized: answered with an error."""
+
+    id: int | str
+    method: str
+    reason: str
+
+
+class AcclsProtocol(LanguageServerProtocol):
+    """LanguageServerProtocol that answers malformed requests."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """Deserialize a message; a malformed request becomes `_Malformed`."""
+        try:
+            return super().structure_message(data)
+        except Exception as exc:
+            request_id = data.get("id")
+            method = data.get("method")
+            if isinstance(request_id, int | str) and isinstance(method, str):
+                cause = exc.__cause__ or exc
+                reason = (
+                    str(cause).splitlines()[0] if str(cause) else type(cause).__name__
+                )
+                return _Malformed(request_id, method, reason)
+            # A notification, or a dict nested in params: nothing to answer.
+            return data
+
+    def handle_message(self, message: Any) -> None:
+        """Answer malformed requests; hand everything else to pygls."""
+        if isinstance(message, _Malformed):
+            log.warning("invalid params for %s: %s", message.method, message.reason)
+            error = JsonRpcInvalidParams(f"invalid params for {message.method}")
+            self._send_response(message.id, None, error.to_response_error())
+            return
+        if not hasattr(message, "jsonrpc"):
+            log.warning("dropped a message that is not JSON-RPC: %.200r", message)
+            return
+        super().handle_message(message)

@@ -1,0 +1,257 @@
+"""The one place the server gets suggestions: analysis, (later) models, validation.
+
+Listing and hover use `listed` (analysis only, cheap, cached per version). Resolve
+and commands use `resolved`, the full pipeline with the compile and race checks;
+a model-backed pipeline replaces the body of `resolved` alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from accls.analysis import AnalysisOptions, FileAnalysis, LoopFacts, analyze
+from accls.analysis.aliasing import array_decl
+from accls.frontend import Loop, Poly, SourceFile, parse_source
+from accls.settings import Settings
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest.backends import BackendKind
+from accls.suggest.sections import loop_array_uses
+
+__all__ = [
+    "OFFERS",
+    "Analysed",
+    "DataMove",
+    "Validated",
+    "analyse",
+    "data_moves",
+    "listed",
+    "offers",
+    "resolved",
+    "with_inner",
+]
+
+log = logging.getLogger(__name__)
+
+OFFERS = (
+    SuggestOptions(Dialect.OPENACC, Target.GPU),
+    SuggestOptions(Dialect.OPENMP, Target.CPU),
+    SuggestOptions(Dialect.OPENMP, Target.GPU),
+)
+"""The three code actions a loop may offer, in the order they are listed."""
+
+
+def offers(settings: Settings) -> tuple[SuggestOptions, ...]:
+    """OFFERS, with the user's choice of OpenACC `kernels` applied."""
+    return tuple(
+        replace(o, kernels=settings.kernels) if o.model is Dialect.OPENACC else o
+        for o in OFFERS
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Analysed:
+    """A parsed (sliced) buffer and its analysis for each dialect."""
+
+    source: SourceFile
+    acc: FileAnalysis
+    omp: FileAnalysis
+    # Listed suggestions by (options, regions): they live as long as the analysis.
+    memo: dict[object, tuple[Suggestion, ...]] = field(
+        default_factory=dict, compare=False
+    )
+
+    def analysis(self, model: Dialect) -> FileAnalysis:
+        """The analysis whose atomics protect `model`'s constructs."""
+        return self.acc if model is Dialect.OPENACC else self.omp
+
+    def loops_at(self, offset: int) -> tuple[Loop, ...]:
+        """Loops whose statement holds byte `offset`, outermost first."""
+        return tuple(
+            loop
+            for loop in self.source.loops()
+            if loop.span.start_byte <= offset < loop.span.end_byte
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Validated:
+    """The suggestions of one code action after validation."""
+
+    suggestions: tuple[Suggestion, ...]
+    validation: dict[int, dict[str, Any]]
+    withdrawn: str | None  # why the action is not offered, when it is not
+
+
+@dataclass(frozen=True, slots=True)
+class DataMove:
+    """One array an offloaded loop moves: direction, section and estimated size."""
+
+    name: str
+    direction: str  # "to device", "from device", "both ways"
+    section: str
+    size: str  # "n*m x double", or "unknown"
+
+
+def analyse(
+    text: str, path: str, include_dirs: Sequence[str], settings: Settings
+) -> Analysed:
+    """Parse once and analyse for both dialects."""
+    source = parse_source(text, path, include_dirs)
+    no_alias = settings.assume_no_alias
+    return Analysed(
+        source=source,
+        acc=analyze(source, AnalysisOptions(no_alias, "acc")),
+        omp=analyze(source, AnalysisOptions(no_alias, "omp")),
+    )
+
+
+def listed(
+    analysed: Analysed, options: SuggestOptions, *, regions: bool = False
+) -> tuple[Suggestion, ...]:
+    """Analysis-only suggestions: what listing and hover show."""
+    return suggest_file(analysed.analysis(options.model), options, regions=regions)
+
+
+def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
+    """`top` and the inner-loop suggestions that go with it."""
+    span = top.loop.span
+    inner = [
+        s
+        for s in all_
+        if s.inner
+        and s.pragma is not None
+        and s.existing is None
+        and span.start_byte < s.loop.span.start_byte < span.end_byte
+    ]
+    return (top, *inner)
+
+
+def resolved(
+    text: str,
+    path: str,
+    chosen: tuple[Suggestion, ...],
+    settings: Settings,
+    include_dirs: Sequence[str],
+) -> Validated:
+    """The chosen suggestions after the compile check and the race re-check."""
+    if settings.backend.kind is not BackendKind.ANALYSIS:
+        return _hybrid(text, path, chosen, settings, include_dirs)
+    if not settings.validate:
+        return Validated(suggestions=chosen, validation={}, withdrawn=None)
+    from accls.validation import CompilerSettings, compile_check
+    from accls.validation.outcome import apply_validation
+    from accls.validation.race_check import race_check
+
+    compiler = CompilerSettings(
+        cc=settings.compiler.path,
+        flags=settings.compiler.flags,
+        include_dirs=tuple(include_dirs),
+    )
+    results = compile_check(text, path, chosen, compiler)
+    dialect = chosen[0].options.model.sentinel
+    races = race_check(text, path, chosen, dialect, include_dirs)
+    checked, validation = apply_validation(chosen, results, races)
+    withdrawn = next(
+        (
+            after.reasons[-1].removeprefix("not offered: ")
+            for before, after in zip(chosen, checked, strict=True)
+            if before.pragma is not None and after.pragma is None and after.reasons
+        ),
+        None,
+    )
+    return Validated(suggestions=checked, validation=validation, withdrawn=withdrawn)
+
+
+def _hybrid(
+    text: str,
+    path: str,
+    chosen: tuple[Suggestion, ...],
+    settings: Settings,
+    include_dirs: Sequence[str],
+) -> Validated:
+    """The model-backed pipeline on the chosen loop: candidates ranked, validated."""
+    from accls.hybrid import suggest_hybrid
+    from accls.validation import CompilerSettings
+
+    top = chosen[0]
+    compiler = (
+        CompilerSettings(
+            cc=settings.compiler.path,
+            flags=settings.compiler.flags,
+            include_dirs=tuple(include_dirs),
+        )
+        if settings.validate
+        else None
+    )
+    result = suggest_hybrid(
+        text,
+        path,
+        top.options,
+        AnalysisOptions(settings.assume_no_alias, top.options.model.sentinel),
+        settings.backend,
+        compiler,
+        include_dirs,
+        loops=frozenset({top.loop.id}),
+        regions=False,
+    )
+    for warning in result.warnings:
+        log.warning("%s", warning)
+    by_id = {s.loop.id: s for s in result.suggestions}
+    checked = tuple(by_id.get(s.loop.id, s) for s in chosen)
+    withdrawn = next(
+        (
+            after.reasons[-1].removeprefix("not offered: ")
+            for before, after in zip(chosen, checked, strict=True)
+            if before.pragma is not None and after.pragma is None and after.reasons
+        ),
+        None,
+    )
+    if withdrawn is None and checked[0].pragma is None:
+        # A loop the analysis refused, and no model candidate survived.
+        whys = [f"`{a.text}`: {a.why}" for a in checked[0].alternatives[:3]]
+        withdrawn = (
+            "no validated model pragma"
+            + (" (" + "; ".join(whys) + ")" if whys else "")
+            + "".join(f"; {w}" for w in result.warnings)
+        )
+    validation = {s.loop.id: result.validation.get(s.loop.id, {}) for s in checked}
+    return Validated(suggestions=checked, validation=validation, withdrawn=withdrawn)
+
+
+def _size(lengths: Sequence[Poly], element: str) -> str:
+    product = Poly.const(1)
+    for length in lengths:
+        product = product * length
+    return f"{product.render()} x {element}"
+
+
+def data_moves(analysed: Analysed, facts: LoopFacts) -> tuple[DataMove, ...]:
+    """Estimated host-device transfers if the loop were offloaded on its own."""
+    loop = facts.loop
+    analysis = analysed.acc
+    fn = analysed.source.function(loop.function)
+    out: list[DataMove] = []
+    for use in loop_array_uses(loop, analysis):
+        if use.read_first and use.written:
+            direction = "both ways"
+        elif use.written:
+            direction = "from device"
+        elif use.read:
+            direction = "to device"
+        else:
+            continue
+        decl = array_decl(use.name, fn, analysed.source.globals)
+        element = decl.type if decl is not None else "element"
+        if use.box is not None and use.known:
+            section = use.name + "".join(
+                f"[{start.render()}:{length.render()}]" for start, length in use.box
+            )
+            size = _size([length for _, length in use.box], element)
+        else:
+            section = use.section or use.name
+            size = "unknown"
+        out.append(DataMove(use.name, direction, section, size))
+    return tuple(out)

@@ -1,0 +1,262 @@
+"""Fuzz: random edits, invalid ranges and malformed params never kill the server.
+
+The client here is raw JSON-RPC over the server's stdin/stdout, so messages can
+be malformed in ways a typed client refuses to send.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXT = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").read_text(encoding="utf-8")
+URI = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").as_uri()
+TIMEOUT_S = 20.0
+
+
+class RawClient:
+    """JSON-RPC over a child's pipes: send anything, wait for answers by id."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(ROOT / "server"), env.get("PYTHONPATH", "")) if p
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "accls", "--stdio", "--log-level", "error"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.next_id = 0
+        assert self.proc.stdout is not None
+        threading.Thread(
+            target=self._read, args=(self.proc.stdout,), daemon=True
+        ).start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        while True:
+            length = None
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            if length is None:
+                return
+            message = json.loads(stream.read(length))
+            if "id" in message and "method" not in message:
+                self.answers.put(message)
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode("utf-8")
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: Any) -> dict[str, Any]:
+        """The response: it must come, and be a result or an error."""
+        self.next_id += 1
+        wanted = self.next_id
+        self.send({"jsonrpc": "2.0", "id": wanted, "method": method, "params": params})
+        while True:
+            try:
+                answer = self.answers.get(timeout=TIMEOUT_S)
+            except queue.Empty:
+                pytest.fail(f"no answer to {method} {params!r} within {TIMEOUT_S} s")
+            if answer.get("id") == wanted:
+                assert ("result" in answer) != ("error" in answer), answer
+                return answer
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RawClient]:
+    client = RawClient()
+    client.request(
+        "initialize", {"processId": None, "rootUri": None, "capabilities": {}}
+    )
+    client.notify("initialized", {})
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": URI, "languageId": "c", "version": 1, "text": TEXT}},
+    )
+    yield client
+    client.request("shutdown", None)
+    client.notify("exit", None)
+    assert client.proc.wait(timeout=20) == 0
+
+
+positions = st.fixed_dictionaries(
+    {"line": st.integers(min_value=0, max_value=60), "character": st.integers(0, 120)}
+)
+ranges = st.fixed_dictionaries(
+    {"start": positions, "end": positions}
+)  # may be reversed
+snippets = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "for (int k = 0; k < n; k++) ",
+            "#pragma acc parallel loop\n",
+            "#pragma omp parallel for reduction(+:s)\n",
+            "{",
+            "}",
+            "\n",
+            "/* é😀 */",
+            '"ü"',
+        ]
+    ),
+)
+junk = st.recursive(
+    st.one_of(
+        st.none(), st.booleans(), st.integers(-(2**40), 2**40), st.text(max_size=8)
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    ),
+    max_leaves=6,
+)
+doc = {"uri": URI}
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("edit"), ranges, snippets),
+        st.tuples(st.just("replace"), st.just(None), snippets),
+        st.tuples(
+            st.sampled_from(["action", "hover", "resolve", "verify", "diagnostic"]),
+            ranges,
+            st.just(""),
+        ),
+        st.tuples(
+            st.sampled_from(
+                [
+                    "textDocument/codeAction",
+                    "textDocument/hover",
+                    "codeAction/resolve",
+                    "workspace/executeCommand",
+                    "textDocument/diagnostic",
+                    "textDocument/didChange",
+                    "workspace/didChangeConfiguration",
+                ]
+            ),
+            junk,
+            st.just("malformed"),
+        ),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+def run(server: RawClient, version: int, op: tuple[str, Any, str]) -> int:
+    kind, where, text = op
+    if kind in ("edit", "replace"):
+        version += 1
+        change = {"text": text} if where is None else {"range": where, "text": text}
+        server.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": URI, "version": version},
+                "contentChanges": [change],
+            },
+        )
+    elif kind == "action":
+        server.request(
+            "textDocument/codeAction",
+            {"textDocument": doc, "range": where, "context": {"diagnostics": []}},
+        )
+    elif kind == "hover":
+        server.request(
+            "textDocument/hover", {"textDocument": doc, "position": where["start"]}
+        )
+    elif kind == "diagnostic":
+        server.request("textDocument/diagnostic", {"textDocument": doc})
+    elif kind == "resolve":
+        data = {
+            "uri": URI,
+            "version": version,
+            "kind": "loop",
+            "model": "openacc",
+            "target": "gpu",
+            "loop": where["start"]["character"] * 7,
+        }
+        server.request("codeAction/resolve", {"title": "x", "data": data})
+    elif kind == "verify":
+        server.request(
+            "workspace/executeCommand",
+            {
+                "command": "accls.verifyLoop",
+                "arguments": [{"uri": URI, "position": where["start"]}],
+            },
+        )
+    elif kind.endswith(("didChange", "didChangeConfiguration")):
+        server.notify(kind, where)
+    else:
+        server.request(kind, where)
+    return version
+
+
+def test_fuzz(server: RawClient) -> None:
+    state = {"version": 1}
+
+    @settings(
+        max_examples=60,
+        database=None,  # no .hypothesis/ folder in the repository
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+        ],
+    )
+    @given(ops=operations)
+    def example(ops: list[tuple[str, Any, str]]) -> None:
+        for op in ops:
+            state["version"] = run(server, state["version"], op)
+
+    before = server.next_id
+    example()
+    assert server.next_id - before > 60  # the examples did reach the server
+    # Alive and correct: after a full resync the answers are those of a fresh file.
+    state["version"] += 1
+    server.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": URI, "version": state["version"]},
+            "contentChanges": [{"text": TEXT}],
+        },
+    )
+    server.notify("workspace/didChangeConfiguration", {"settings": {"accls": {}}})
+    line = TEXT.split("\n").index("        s += x[i] * y[i];")
+    where = {"line": line, "character": 8}
+    answer = server.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": doc,
+            "range": {"start": where, "end": where},
+            "context": {"diagnostics": []},
+        },
+    )
+    titles = [a["title"] for a in answer["result"]]
+    assert titles
+    assert "reduction(+:s)" in titles[0]
