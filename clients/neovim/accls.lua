@@ -1,0 +1,127 @@
+-- accls for Neovim: start the accls language server on C and C++ buffers.
+--
+-- Works on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client, as in
+-- Debian 12) and on 0.8 and later (vim.lsp.start). Put this file in
+-- ~/.config/nvim/lua/accls.lua and call, from init.lua:
+--
+--   require("accls").setup({
+--     -- cmd = { "accls", "--stdio" },          -- the server command
+--     -- settings = { model = "openmp" },       -- the accls.* settings (camelCase)
+--     -- keymaps = true,                        -- K: hover, <leader>ca: code actions
+--   })
+--
+-- or paste the file into init.lua and replace `return M` with `M.setup({})`.
+
+local M = {}
+
+local defaults = {
+  cmd = { "accls", "--stdio" },
+  filetypes = { "c", "cpp" },
+  -- Files that mark a project root; the file's own directory is the fallback.
+  root_markers = { "compile_commands.json", ".git", "Makefile", "CMakeLists.txt" },
+  -- Sent as initializationOptions and answered to workspace/configuration
+  -- (section "accls"). Keys as in the VS Code extension, without "accls.":
+  -- model, target, kernels, assumeNoAlias, validate, includePaths,
+  -- compileCommands, backend = { kind, url, model, path, ... },
+  -- compiler = { path, flags }, feedback = { enabled, path }.
+  settings = {},
+  keymaps = true,
+  on_attach = nil,
+}
+
+-- Search upwards from `path` for a root marker (works without vim.fs, new in 0.8).
+local function find_root(path, markers)
+  local dir = vim.fn.fnamemodify(path, ":p:h")
+  for _, marker in ipairs(markers) do
+    local found = vim.fn.findfile(marker, dir .. ";")
+    if found == "" then
+      found = vim.fn.finddir(marker, dir .. ";")
+    end
+    if found ~= "" then
+      -- A directory keeps its trailing slash through :p, so strip "/.git" too.
+      return (vim.fn.fnamemodify(found, ":p:h"):gsub("/%.git/?$", ""))
+    end
+  end
+  return dir
+end
+
+local function set_keymaps(bufnr)
+  local opts = { buffer = bufnr, silent = true }
+  vim.keymap.set("n", "K", vim.lsp.buf.hover, opts)
+  vim.keymap.set({ "n", "v" }, "<leader>ca", vim.lsp.buf.code_action, opts)
+  -- vim.diagnostic.jump replaced goto_prev/goto_next in 0.11.
+  local jump = vim.diagnostic.jump
+  local prev = jump and function() jump({ count = -1, float = true }) end or vim.diagnostic.goto_prev
+  local following = jump and function() jump({ count = 1, float = true }) end
+    or vim.diagnostic.goto_next
+  vim.keymap.set("n", "[d", prev, opts)
+  vim.keymap.set("n", "]d", following, opts)
+  vim.keymap.set("n", "<leader>e", vim.diagnostic.open_float, opts)
+end
+
+-- The client configuration for one buffer; the same table for both APIs.
+function M.config(opts, bufnr)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  return {
+    name = "accls",
+    cmd = opts.cmd,
+    root_dir = find_root(path, opts.root_markers),
+    init_options = opts.settings,
+    settings = { accls = opts.settings },
+    on_attach = function(client, attached)
+      if opts.keymaps then
+        set_keymaps(attached)
+      end
+      if opts.on_attach then
+        opts.on_attach(client, attached)
+      end
+    end,
+  }
+end
+
+-- Neovim 0.7: one client per root directory, started once and attached to each buffer.
+local clients_by_root = {}
+
+local function attach_07(config, bufnr)
+  local id = clients_by_root[config.root_dir]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if not client or client.is_stopped() then
+    id = vim.lsp.start_client(config)
+    if not id then
+      vim.notify("accls: could not start " .. table.concat(config.cmd, " "), vim.log.levels.ERROR)
+      return nil
+    end
+    clients_by_root[config.root_dir] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+-- Start (or reuse) the accls client for `bufnr`; returns the client id.
+function M.attach(opts, bufnr)
+  local config = M.config(opts, bufnr)
+  if vim.fn.has("nvim-0.8") == 1 then
+    -- vim.lsp.start reuses a running client with the same name and root_dir.
+    return vim.lsp.start(config, { bufnr = bufnr })
+  end
+  return attach_07(config, bufnr)
+end
+
+function M.setup(user)
+  -- Shallow on purpose: a user's cmd or filetypes list replaces the default
+  -- whole, where tbl_deep_extend would merge the lists index by index.
+  local opts = vim.tbl_extend("force", defaults, user or {})
+  local group = vim.api.nvim_create_augroup("accls", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = opts.filetypes,
+    callback = function(args)
+      if vim.bo[args.buf].buftype == "" then
+        M.attach(opts, args.buf)
+      end
+    end,
+  })
+  return opts
+end
+
+return M
