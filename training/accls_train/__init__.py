@@ -1,0 +1,1 @@
+"""accls_train: dataset, fine-tuning, reward, evaluation and export of accls models."""

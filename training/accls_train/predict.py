@@ -1,0 +1,129 @@
+"""Predictions of each backend for a pair: analysis, model, and the hybrid of both."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from accls.analysis import AnalysisOptions, analyze
+from accls.frontend import parse_source
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest.backends import Backend, BackendKind, BackendSettings, make_backend
+from accls.validation import CompilerSettings
+
+from accls_train.dataset import Pair
+
+__all__ = ["BACKENDS", "Predictor", "options_of"]
+
+BACKENDS = ("analysis", "model", "hybrid")
+_BATCH = 8
+
+
+def options_of(pair: Pair) -> SuggestOptions:
+    """The suggestion options a pair's model and target ask for."""
+    return SuggestOptions(model=Dialect(pair.model), target=Target(pair.target))
+
+
+def _dialect(pair: Pair) -> str:
+    return "acc" if pair.model == "openacc" else "omp"
+
+
+def _at_line(suggestions: Sequence[Suggestion], line: int) -> str | None:
+    found = next((s for s in suggestions if s.loop.line == line), None)
+    if found is None or found.pragma is None:
+        return None
+    return found.pragma.render()
+
+
+def analysis_prediction(pair: Pair) -> str | None:
+    """The analysis engine's pragma for the pair's loop, None when it refuses."""
+    analysis = analyze(parse_source(pair.mcu), AnalysisOptions(dialect=_dialect(pair)))
+    return _at_line(suggest_file(analysis, options_of(pair), regions=False), pair.line)
+
+
+class Predictor:
+    """Answers for many pairs from one backend; the model is loaded once."""
+
+    def __init__(
+        self,
+        backend: str,
+        *,
+        model_path: str = "",
+        device: str = "auto",
+        compiler: CompilerSettings | None = None,
+    ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
+        self.name = backend
+        self._settings = BackendSettings(
+            kind=BackendKind.TRANSFORMERS,
+            path=model_path,
+            device=device,
+            n=1,
+            temperature=0.0,
+        )
+        self._compiler = compiler
+        self._model: Backend | None = None
+        if backend != "analysis":
+            # Raises BackendError when the model cannot be loaded.
+            self._model = make_backend(self._settings)
+
+    def predict(
+        self, pairs: Sequence[Pair], done: Callable[[int], None] | None = None
+    ) -> list[str | None]:
+        """One pragma (or None) per pair, in order; `done(k)` reports progress."""
+        if self.name == "analysis":
+            return self._each(pairs, analysis_prediction, done)
+        if self.name == "hybrid":
+            return self._each(pairs, self._hybrid, done)
+        return self._from_model(pairs, done)
+
+    @staticmethod
+    def _each(
+        pairs: Sequence[Pair],
+        answer: Callable[[Pair], str | None],
+        done: Callable[[int], None] | None,
+    ) -> list[str | None]:
+        out: list[str | None] = []
+        for pair in pairs:
+            out.append(answer(pair))
+            if done is not None:
+                done(1)
+        return out
+
+    def _from_model(
+        self, pairs: Sequence[Pair], done: Callable[[int], None] | None
+    ) -> list[str | None]:
+        from accls.suggest.prompt import completion_pragma, prompt_for_text
+
+        assert self._model is not None
+        out: list[str | None] = []
+        for start in range(0, len(pairs), _BATCH):
+            chunk = pairs[start : start + _BATCH]
+            prompts = [prompt_for_text(p.mcu, p.line, options_of(p)) for p in chunk]
+            asked = [p for p in prompts if p is not None]
+            answers = iter(self._model.complete(asked, 1) if asked else [])
+            for prompt in prompts:
+                if prompt is None:
+                    out.append(None)
+                    continue
+                candidates = next(answers)
+                text = candidates[0].text if candidates else ""
+                out.append(completion_pragma(text))
+            if done is not None:
+                done(len(chunk))
+        return out
+
+    def _hybrid(self, pair: Pair) -> str | None:
+        from accls.hybrid import suggest_hybrid
+
+        result = suggest_hybrid(
+            pair.mcu,
+            "unit.c",
+            options_of(pair),
+            AnalysisOptions(dialect=_dialect(pair)),
+            self._settings,
+            self._compiler,
+            backend=self._model,
+            regions=False,
+        )
+        return _at_line(result.suggestions, pair.line)
