@@ -7,7 +7,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -19,6 +19,7 @@ __all__ = [
     "Split",
     "ingest_pairs",
     "insert_pragma",
+    "json_records",
     "near_key",
     "normalise_pragma",
     "read_pairs",
@@ -104,14 +105,19 @@ class Pair:
         return replace(self, split=split.value)
 
 
-def read_pairs(path: str | Path, split: str | None = None) -> list[Pair]:
-    """Every record of a dataset JSONL file (only `split`'s when given)."""
+def json_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(`file:line`, object) for every non-blank line of a JSONL file.
+
+    Raises DatasetError, naming the file and line, for unreadable files, lines that
+    are not JSON and values that are not objects.
+    """
     file = Path(path)
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise DatasetError(f"cannot read {file}: {exc.strerror}") from None
-    pairs: list[Pair] = []
+    except UnicodeDecodeError:
+        raise DatasetError(f"cannot read {file}: not UTF-8 text") from None
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -121,10 +127,17 @@ def read_pairs(path: str | Path, split: str | None = None) -> list[Pair]:
             raise DatasetError(f"{file}:{number}: not JSON: {exc.msg}") from None
         if not isinstance(raw, dict):
             raise DatasetError(f"{file}:{number}: not a JSON object")
+        yield f"{file}:{number}", raw
+
+
+def read_pairs(path: str | Path, split: str | None = None) -> list[Pair]:
+    """Every record of a dataset JSONL file (only `split`'s when given)."""
+    pairs: list[Pair] = []
+    for where, raw in json_records(path):
         try:
             pair = Pair.from_json(raw)
         except DatasetError as exc:
-            raise DatasetError(f"{file}:{number}: {exc}") from None
+            raise DatasetError(f"{where}: {exc}") from None
         if split is None or pair.split == split:
             pairs.append(pair)
     return pairs
@@ -355,17 +368,9 @@ def ingest_pairs(path: str | Path) -> list[Pair]:
     Real units come from `accls-train mine` on the sources; this is for data that
     has only (pragma, loop). The region is the innermost enclosing data pragma.
     """
-    file = Path(path)
-    try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DatasetError(f"cannot read {file}: {exc.strerror}") from None
     pairs: list[Pair] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for where, raw in json_records(path):
         try:
-            raw = json.loads(line)
             model = str(raw["model"])
             pragma = normalise_pragma(str(raw["pragma"]))
             loop = str(raw["loop"])
@@ -386,8 +391,8 @@ def ingest_pairs(path: str | Path) -> list[Pair]:
                     origin="mined",
                 )
             )
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise DatasetError(f"{file}:{number}: not a dev pair: {exc}") from None
+        except (KeyError, TypeError) as exc:
+            raise DatasetError(f"{where}: not a dev pair: {exc}") from None
     return pairs
 
 

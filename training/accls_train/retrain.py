@@ -10,7 +10,6 @@ model in `--from` is fine-tuned on them and exported again.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +18,14 @@ from typing import Any
 from accls.suggest import Dialect, parse_pragma
 
 from accls_train.config import ConfigError, load_config
-from accls_train.dataset import DatasetError, Pair, read_pairs, target_of, write_pairs
+from accls_train.dataset import (
+    DatasetError,
+    Pair,
+    json_records,
+    read_pairs,
+    target_of,
+    write_pairs,
+)
 from accls_train.export import ExportError, export_model
 from accls_train.finetune import FinetuneError, finetune
 
@@ -30,21 +36,11 @@ FUNCTION = "void accls_feedback_unit(void)"
 
 def read_feedback(path: Path) -> list[dict[str, Any]]:
     """The records of a feedback export; raises DatasetError on a malformed line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DatasetError(f"cannot read {path}: {exc.strerror}") from None
     records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{number}: not JSON: {exc.msg}") from None
+    for where, raw in json_records(path):
         missing = [k for k in ("model", "prompt", "loop", "final") if k not in raw]
         if missing:
-            raise DatasetError(f"{path}:{number}: missing field {missing[0]!r}")
+            raise DatasetError(f"{where}: missing field {missing[0]!r}")
         records.append(raw)
     return records
 

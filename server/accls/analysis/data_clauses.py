@@ -9,6 +9,8 @@ from accls.analysis.pragma_scope import list_names
 from accls.frontend import Directive, SourceFile, parse_directive
 
 __all__ = [
+    "ACC_TRANSFERS",
+    "OMP_MAP_TRANSFERS",
     "Section",
     "clause_sections",
     "managed_arrays",
@@ -16,7 +18,7 @@ __all__ = [
     "transfer_kinds",
 ]
 
-_ACC_KINDS = {
+ACC_TRANSFERS: dict[str, str] = {
     "copy": "copy",
     "pcopy": "copy",
     "present_or_copy": "copy",
@@ -34,7 +36,12 @@ _ACC_KINDS = {
     "no_create": "present",
     "attach": "present",
 }
-_OMP_MAP = {"to": "copyin", "from": "copyout", "tofrom": "copy", "alloc": "create"}
+OMP_MAP_TRANSFERS: dict[str, str] = {
+    "to": "copyin",
+    "from": "copyout",
+    "tofrom": "copy",
+    "alloc": "create",
+}
 _OMP_OTHER = {"is_device_ptr": "present", "has_device_addr": "present"}
 
 
@@ -46,18 +53,18 @@ def transfer_kinds(directive: Directive) -> dict[str, str]:
         args = clause.args or ""
         if args.replace(" ", "").startswith(("zero:", "readonly:")):
             args = args.split(":", 1)[1]
-            if clause.name in _ACC_KINDS and clause.name != "copyin":
+            if clause.name in ACC_TRANSFERS and clause.name != "copyin":
                 for name in list_names(args):
                     out.setdefault(name, "zero")  # zeroed on entry: reads are fine
                 continue
         if directive.dialect == "acc":
-            kind = _ACC_KINDS.get(clause.name)
+            kind = ACC_TRANSFERS.get(clause.name)
         elif clause.name == "map":
             head = args.split("[")[0]
             words = (
                 head.split(":", 1)[0].replace(",", " ").split() if ":" in head else []
             )
-            kind = _OMP_MAP.get(words[-1], "other") if words else "copy"
+            kind = OMP_MAP_TRANSFERS.get(words[-1], "other") if words else "copy"
             args = args.split(":", 1)[1] if ":" in head else args
         else:
             kind = _OMP_OTHER.get(clause.name)
@@ -135,11 +142,11 @@ def clause_sections(directive: Directive) -> list[Section]:
         head = args.split("[")[0]
         modifier, body = args.split(":", 1) if ":" in head else ("", args)
         if directive.dialect == "acc":
-            kind = _ACC_KINDS.get(clause.name, "")
+            kind = ACC_TRANSFERS.get(clause.name, "")
             spell = f"{clause.name}({{}})"
         elif clause.name == "map":
             words = modifier.replace(",", " ").split()
-            kind = _OMP_MAP.get(words[-1], "other") if words else "copy"
+            kind = OMP_MAP_TRANSFERS.get(words[-1], "other") if words else "copy"
             spell = f"map({modifier.strip()}: {{}})" if modifier else "map({})"
         else:
             continue

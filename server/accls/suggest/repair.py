@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from accls.analysis import ScalarClass
+from accls.analysis.data_clauses import ACC_TRANSFERS, OMP_MAP_TRANSFERS
 from accls.frontend import Clause
 from accls.suggest.clauses import scalar_clauses
 from accls.suggest.pragma import Dialect, Pragma
@@ -24,23 +25,13 @@ class Repair:
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _PRIVATISING = ("private", "firstprivate", "lastprivate", "reduction")
+# `deviceptr` is kept apart from `present` here: repair turns one into the other.
 _ACC_DATA = {
-    "copy": "copy",
-    "pcopy": "copy",
-    "present_or_copy": "copy",
-    "copyin": "copyin",
-    "pcopyin": "copyin",
-    "present_or_copyin": "copyin",
-    "copyout": "copyout",
-    "pcopyout": "copyout",
-    "present_or_copyout": "copyout",
-    "create": "create",
-    "pcreate": "create",
-    "present_or_create": "create",
-    "present": "present",
-    "deviceptr": "deviceptr",
+    name: ("deviceptr" if name == "deviceptr" else kind)
+    for name, kind in ACC_TRANSFERS.items()
+    if name not in ("no_create", "attach")
 }
-_OMP_MAP = {"to": "copyin", "from": "copyout", "tofrom": "copy", "alloc": "create"}
+_OMP_MAP = OMP_MAP_TRANSFERS
 _OMP_WORD = {kind: word for word, kind in _OMP_MAP.items()}
 _MOVES = {
     "copy": {"in", "out"},

@@ -39,6 +39,10 @@ def _import_torch() -> tuple[Any, Any]:
             f"the transformers backend needs torch and transformers "
             f"(pip install 'accls[model]'): {exc}"
         ) from None
+    # stderr belongs to our one-line warnings: no download or weight-loading bars.
+    hf_logging: Any = transformers.utils.logging
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
     return torch, transformers
 
 
