@@ -6,6 +6,7 @@ import json
 import math
 import random
 import shutil
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -194,6 +195,11 @@ def run_steps(
     from accelerate import Accelerator
     from tqdm import tqdm
     from transformers import get_cosine_schedule_with_warmup
+    from transformers.utils import logging as hf_logging
+
+    if not sys.stderr.isatty():
+        quiet: Any = hf_logging.disable_progress_bar
+        quiet()  # "Writing model shards" bars in logs
 
     t = setup.training
     # Under `accelerate launch` each process takes its share of every batch and
@@ -234,7 +240,8 @@ def run_steps(
         initial=start,
         desc=setup.stage,
         unit="step",
-        disable=not (setup.progress and main),
+        # A bar only on a terminal: in a log file (make model, CI) it is noise.
+        disable=not (setup.progress and main and sys.stderr.isatty()),
         dynamic_ncols=True,
     )
     for step in range(start, setup.total_steps):
