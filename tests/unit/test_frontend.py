@@ -733,3 +733,22 @@ def test_loop_in_an_else_branch_is_found() -> None:
         """
     )
     assert [loop.var for loop in source.nests] == ["i"]
+
+
+def test_prototype_parameters_are_not_globals() -> None:
+    src = dedent(
+        """
+        void omp_set_num_threads(int i);
+        int printf(const char *, ...);
+        float h(struct s *p, n);
+        double POLYBENCH_2D(A, N, M, n, m);
+        void f(int n, double *restrict a) {
+            int i;
+            for (i = 0; i < n; i++)
+                a[i] = 0.0;
+        }
+        """
+    )
+    source = parse_source(src)
+    assert [v.name for v in source.globals] == ["A"]
+    assert source.nests[0].live_after == ()

@@ -67,6 +67,26 @@ def allocator(value: Node | None) -> str | None:
     return name if name in _ALLOCATORS else None
 
 
+def _is_prototype(params: Node) -> bool:
+    """True when a parameter list declares parameters (`int i`, `void`, `...`).
+
+    An unknown declaration macro such as `POLYBENCH_2D(A, N, M, n, m)` parses as a
+    list of bare type names; a real prototype names a type that is not a lone
+    identifier, or gives a parameter a declarator.
+    """
+    for param in params.named_children:
+        if param.type == "variadic_parameter":
+            return True
+        if param.type != "parameter_declaration":
+            continue
+        kind = param.child_by_field_name("type")
+        if param.child_by_field_name("declarator") is not None:
+            return True
+        if kind is not None and kind.type != "type_identifier":
+            return True
+    return False
+
+
 def _macro_var(
     decl: Node, base: str, scope: str, macros: MacroTable, depth: int
 ) -> Var | None:
@@ -99,6 +119,8 @@ def _macro_var(
                         scope=scope,
                         span=span_of(decl),
                     )
+    if _is_prototype(params):
+        return None  # `void g(int i);` declares a function, not an array `i`
     name = args[0].split()[-1] if args else None
     if not name or not name.replace("_", "a").isalnum():
         return None
