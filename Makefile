@@ -63,7 +63,7 @@ endif
 	    --data $(MDATA)/pairs.jsonl --out $(RUNS)/accls-tiny-reward
 	$(TRAIN) synthesize --count 300 --seed 1 --out $(MDATA)/heldout.jsonl
 	$(TRAIN) evaluate --data $(if $(DATA),$(MDATA)/pairs.jsonl --split test,$(MDATA)/heldout.jsonl --split all) \
-	    --limit 80 --model $(RUNS)/accls-tiny-reward/final --out $(RUNS)/accls-tiny-eval.json
+	    --fresh --limit 80 --model $(RUNS)/accls-tiny-reward/final --out $(RUNS)/accls-tiny-eval.json
 	$(TRAIN) export --run $(RUNS)/accls-tiny-reward --name accls-tiny --out models \
 	    --report $(RUNS)/accls-tiny-eval.json
 

@@ -89,9 +89,10 @@ def evaluate(
     header: dict[str, Any],
     model_path: str = "",
     device: str = "auto",
+    fresh: bool = False,
 ) -> dict[str, list[Score]]:
     """Scores per backend (the experts' own pragmas first, as `reference`)."""
-    done = _load_state(state, header)
+    done = {} if fresh else _load_state(state, header)
     compiler = CompilerSettings(cc="gcc") if validator.has_compiler else None
     scores: dict[str, list[Score]] = {}
     bar = Bar(len(pairs) * (len(backends) + 1), "evaluate")
@@ -147,6 +148,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, default=0, help="first N pairs only")
     parser.add_argument("--cc", default="gcc")
     parser.add_argument("--cache-dir", default=None, help="compile cache folder")
+    parser.add_argument(
+        "--fresh", action="store_true", help="ignore checkpoints of an earlier run"
+    )
     return parser
 
 
@@ -203,6 +207,7 @@ def main(argv: Sequence[str]) -> int:
             backends,
             validator,
             state=out.state,
+            fresh=args.fresh,
             header=header,
             model_path=args.model_path,
             device=args.device,
