@@ -113,6 +113,13 @@ def _strings(value: Any) -> tuple[str, ...]:
     raise ValueError("expected a list of strings")
 
 
+def _lines(value: Any) -> tuple[str, ...]:
+    """A list of whole strings (one string is a list of one): no shell splitting."""
+    if isinstance(value, str):
+        return (value,)
+    return _strings(value)
+
+
 def _number(kind: type[T]) -> Callable[[Any], T]:
     def convert(value: Any) -> T:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -150,6 +157,10 @@ _BACKEND: dict[str, Callable[[Any], Any]] = {
     "retries": _number(int),
     "structured_outputs": _choice(StructuredOutputs),
     "device": _text,
+    "batch_size": _number(int),
+    "candidates": _lines,
+    "chat_concurrency": _number(int),
+    "threads": _number(int),
 }
 
 _TOP: dict[str, Callable[[Any], Any]] = {
@@ -184,8 +195,9 @@ def _fill(
         convert = converters.get(name) if name is not None else None
         label = f"{where}{key}"
         if convert is None:
-            if name is None:
-                problems.append(f"{label}: unknown setting")
+            # Every field has a converter (a test checks it): a name without one
+            # is a setting we do not know.
+            problems.append(f"{label}: unknown setting")
             continue
         if value is None:
             continue  # an editor's way of saying "unset": keep the default

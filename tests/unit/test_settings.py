@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
+import accls.settings as settings_module
 import pytest
 from accls.settings import (
     CompilerConfig,
@@ -12,7 +14,7 @@ from accls.settings import (
     parse_settings,
 )
 from accls.suggest import Dialect, Target
-from accls.suggest.backends.base import BackendKind
+from accls.suggest.backends.base import BackendKind, BackendSettings
 
 
 def test_defaults() -> None:
@@ -147,3 +149,33 @@ def test_compile_commands_include_paths(tmp_path: Path) -> None:
     )
     assert database_include_paths(str(database), str(tmp_path / "missing.c")) == ()
     assert database_include_paths(str(tmp_path / "none.json"), str(source)) == ()
+
+
+def test_every_backend_field_is_read_from_the_wire() -> None:
+    raw = {
+        "backend": {
+            "kind": "vllm",
+            "batchSize": 3,
+            "chatConcurrency": 2,
+            "threads": 1,
+            "candidates": ["#pragma omp parallel for"],
+            "maxTokens": 64,
+        }
+    }
+    settings, problems = parse_settings(raw)
+    assert problems == []
+    backend = settings.backend
+    assert (backend.batch_size, backend.chat_concurrency, backend.threads) == (3, 2, 1)
+    assert backend.candidates == ("#pragma omp parallel for",)
+    assert backend.max_tokens == 64
+
+
+def test_no_field_lacks_a_converter() -> None:
+    """A field the wire cannot set would be silently ignored by every editor."""
+    for cls, converters in (
+        (BackendSettings, settings_module._BACKEND),
+        (Settings, settings_module._TOP),
+    ):
+        nested = {"backend", "compiler", "feedback"}
+        names = {f.name for f in fields(cls)} - nested
+        assert names <= set(converters), names - set(converters)
