@@ -158,3 +158,31 @@ async def test_model_pragma_over_a_proven_dependence_is_never_offered(
     assert resolved.edit is None
     assert resolved.disabled is not None
     assert "proved a dependence" in resolved.disabled.reason
+
+
+async def test_unreachable_model_server_warns_once_and_the_analysis_answers(
+    raw_client: LanguageClient, initialize: Start, need: Need, tmp_path: Path
+) -> None:
+    need("gcc")
+    options = {
+        "backend": {
+            "kind": "vllm",
+            "url": "http://127.0.0.1:9/v1",  # the discard port: nothing listens
+            "connectTimeout": 0.5,
+            "retries": 0,
+        }
+    }
+    await initialize(raw_client, "visual-studio-code", options)
+    text = SNIPPETS[0]
+    uri = _open(raw_client, text, tmp_path / "snippet.c")
+    line = next(n for n, row in enumerate(text.splitlines()) if "for (" in row)
+    for _ in range(2):
+        actions = await _actions(raw_client, uri, line)
+        openacc = [a for a in actions if "OpenACC" in a.title]
+        assert openacc
+        resolved = await raw_client.code_action_resolve_async(openacc[0])
+        assert resolved.edit is not None  # the analysis answered alone
+    warnings = [m for m in raw_client.messages if "unreachable" in m.message]
+    assert len(warnings) == 1
+    assert "using the analysis alone" in warnings[0].message
+    assert warnings[0].type == types.MessageType.Warning

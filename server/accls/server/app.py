@@ -33,6 +33,7 @@ class AcclsServer(LanguageServer):
         self.settings = Settings()
         self.raw_settings: Any = None  # the wire object the settings came from
         self.startup_problems: list[str] = []
+        self.shown_warnings: set[str] = set()  # model-backend warnings, shown once
         self.pending_diagnostics: dict[str, asyncio.Task[None]] = {}
         self.feedback_store: FeedbackStore | None = None  # opened on first use
         self.feedback_path = ""
@@ -56,6 +57,7 @@ class AcclsServer(LanguageServer):
 
     def forget_results(self) -> None:
         """Drop every cached result (after a settings change)."""
+        self.shown_warnings.clear()
         for doc in self.documents:
             doc.forget()
 

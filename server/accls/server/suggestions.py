@@ -83,6 +83,7 @@ class Validated:
     suggestions: tuple[Suggestion, ...]
     validation: dict[int, dict[str, Any]]
     withdrawn: str | None  # why the action is not offered, when it is not
+    warnings: tuple[str, ...] = ()  # e.g. the model server is unreachable
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +219,12 @@ def _hybrid(
             + "".join(f"; {w}" for w in result.warnings)
         )
     validation = {s.loop.id: result.validation.get(s.loop.id, {}) for s in checked}
-    return Validated(suggestions=checked, validation=validation, withdrawn=withdrawn)
+    return Validated(
+        suggestions=checked,
+        validation=validation,
+        withdrawn=withdrawn,
+        warnings=result.warnings,
+    )
 
 
 def _size(lengths: Sequence[Poly], element: str) -> str:

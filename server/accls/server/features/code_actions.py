@@ -296,6 +296,19 @@ def _edits(
     return edits, inserts
 
 
+def _show_warnings(ls: AcclsServer, warnings: tuple[str, ...]) -> None:
+    """Each backend warning once per settings (the hybrid retries after a pause)."""
+    for warning in warnings:
+        if warning in ls.shown_warnings:
+            continue
+        ls.shown_warnings.add(warning)
+        ls.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning, message=f"accls: {warning}"
+            )
+        )
+
+
 async def resolve_action(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction:
     """Compute the edit of a listed action and validate it."""
     if action.data is None and action.edit is not None:
@@ -318,6 +331,7 @@ async def resolve_action(ls: AcclsServer, action: types.CodeAction) -> types.Cod
                 doc, lambda: resolved(text, doc.path, chosen, settings, include)
             )
         doc.store(("validated", key), checked)
+    _show_warnings(ls, checked.warnings)
     if checked.withdrawn:
         action.edit = None
         action.disabled = types.CodeActionDisabled(reason=checked.withdrawn)
