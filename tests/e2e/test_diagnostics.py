@@ -112,9 +112,8 @@ async def test_quick_fix_adds_the_missing_reduction(client: LanguageClient) -> N
     assert actions
     fix = actions[0]
     assert isinstance(fix, types.CodeAction)
-    print(fix.title)
     assert fix.kind == types.CodeActionKind.QuickFix
-    assert "reduction(+:sum)" in fix.title
+    assert fix.title == "Fix: add reduction(+:sum)"
     assert fix.edit is not None
     assert fix.edit.changes is not None
     (edit,) = fix.edit.changes[uri]

@@ -117,7 +117,7 @@ def test_racy_model_pragma_is_repaired_with_the_reduction(need: Need) -> None:
     assert result.validation[found.loop.id]["compiles"] is True
     assert result.validation[found.loop.id]["race_free"] is True
     assert found.caution == "assumes `g()` has no side effects"
-    assert any("added reduction(+:sum)" in r for r in found.reasons)
+    assert any("add reduction(+:sum)" in r for r in found.reasons)
 
 
 def test_model_pragma_over_a_proven_dependence_is_dropped(need: Need) -> None:

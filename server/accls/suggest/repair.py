@@ -20,7 +20,8 @@ class Repair:
     """The repaired pragma and what changed; no changes means nothing to fix."""
 
     pragma: Pragma
-    changes: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()  # each edit with its reason: "add x: why"
+    edits: tuple[str, ...] = ()  # the same edits without reasons, for titles
 
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -82,6 +83,12 @@ class _Draft:
     pragma: Pragma
     clauses: list[Clause]
     changes: list[str] = field(default_factory=list)
+    edits: list[str] = field(default_factory=list)
+
+    def note(self, edit: str, why: str) -> None:
+        """Log one edit and the fact that justifies it."""
+        self.edits.append(edit)
+        self.changes.append(f"{edit}: {why}")
 
     def names_in(self, *clause_names: str) -> dict[str, str]:
         """Variable -> clause name, over the clauses called `clause_names`."""
@@ -175,23 +182,23 @@ def _repair_scalars(draft: _Draft, reference: Suggestion) -> None:
                 draft.remove(name, "private", "firstprivate", "lastprivate", "shared")
                 draft.remove(name, "reduction")
                 draft.add("reduction", name, op)
-                draft.changes.append(
-                    f"added reduction({op}:{name}): "
-                    + _why(reference, name, "it is a reduction")
+                draft.note(
+                    f"add reduction({op}:{name})",
+                    _why(reference, name, "it is a reduction"),
                 )
             elif clause.name == "lastprivate" and have.get(name) != "lastprivate":
                 draft.remove(name, "private", "firstprivate", "shared")
                 draft.add("lastprivate", name)
-                draft.changes.append(
-                    f"added lastprivate({name}): "
-                    + _why(reference, name, "its last value is used after the loop")
+                draft.note(
+                    f"add lastprivate({name})",
+                    _why(reference, name, "its last value is used after the loop"),
                 )
             elif clause.name == "private" and name not in have:
                 draft.remove(name, "shared")
                 draft.add("private", name)
-                draft.changes.append(
-                    f"added private({name}): "
-                    + _why(reference, name, "each iteration writes it first")
+                draft.note(
+                    f"add private({name})",
+                    _why(reference, name, "each iteration writes it first"),
                 )
 
 
@@ -257,9 +264,9 @@ def _repair_data(draft: _Draft, reference: Suggestion) -> None:
         if current is None:
             clause, head = _data_clause(dialect, kind)
             draft.add(clause, item, head)
-            draft.changes.append(
-                f"added {_render_item(dialect, kind, item)}: the loop uses `{name}` "
-                "and no data clause moves it"
+            draft.note(
+                f"add {_render_item(dialect, kind, item)}",
+                f"the loop uses `{name}` and no data clause moves it",
             )
             continue
         cur_kind, cur_item = current
@@ -291,7 +298,7 @@ def _repair_data(draft: _Draft, reference: Suggestion) -> None:
         draft.add(clause, new_item, head)
         before = _render_item(dialect, cur_kind, cur_item)
         after = _render_item(dialect, new_kind, new_item)
-        draft.changes.append(f"{before} -> {after}: {why}")
+        draft.note(f"{before} -> {after}", why)
 
 
 def repair(pragma: Pragma, reference: Suggestion) -> Repair:
@@ -312,6 +319,7 @@ def repair(pragma: Pragma, reference: Suggestion) -> Repair:
     return Repair(
         Pragma(pragma.dialect, pragma.directive, tuple(draft.clauses)),
         tuple(draft.changes),
+        tuple(draft.edits),
     )
 
 

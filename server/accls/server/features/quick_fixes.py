@@ -82,7 +82,7 @@ def _fix(
             range=doc.index.offsets_range(start, end), new_text=fixed.pragma.render()
         )
         return types.CodeAction(
-            title="Fix: " + "; ".join(fixed.changes),
+            title="Fix: " + "; ".join(fixed.edits),
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[diagnostic],
             is_preferred=True,
