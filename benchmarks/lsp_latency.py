@@ -10,17 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import re
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from support.stdio_server import StdioServer  # noqa: E402
+
 FIXTURES = ROOT / "tests" / "fixtures" / "c"
 TARGETS = {
     "listing p50": 20.0,
@@ -54,51 +54,8 @@ def generated(lines: int) -> str:
     return "\n".join(parts)
 
 
-class Server:
-    """`accls --stdio` as a child process, with a reader thread."""
-
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(ROOT / "server"), env.get("PYTHONPATH", "")) if p
-        )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "accls", "--stdio", "--log-level", "error"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
-        self.next_id = 0
-        assert self.proc.stdout is not None
-        threading.Thread(
-            target=self._read, args=(self.proc.stdout,), daemon=True
-        ).start()
-
-    def _read(self, stream: IO[bytes]) -> None:
-        while True:
-            length = 0
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.inbox.put((time.perf_counter(), json.loads(stream.read(length))))
-
-    def send(self, message: dict[str, Any]) -> float:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
-        assert self.proc.stdin is not None
-        sent = time.perf_counter()
-        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        self.proc.stdin.flush()
-        return sent
-
-    def notify(self, method: str, params: Any) -> float:
-        return self.send({"method": method, "params": params})
+class Server(StdioServer):
+    """`accls --stdio` as a child process, with timings."""
 
     def wait(self, match: Any, timeout: float = 120.0) -> tuple[float, dict[str, Any]]:
         """The first message for which `match(message)` holds, with its arrival time."""
@@ -106,15 +63,13 @@ class Server:
         while True:
             at, message = self.inbox.get(timeout=max(0.01, deadline - time.monotonic()))
             if "method" in message and "id" in message:  # a request to the client
-                self.send({"id": message["id"], "result": None})
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
             if match(message):
                 return at, message
 
     def request(self, method: str, params: Any) -> tuple[float, Any]:
         """(milliseconds until the answer, the result)."""
-        self.next_id += 1
-        wanted = self.next_id
-        sent = self.send({"id": wanted, "method": method, "params": params})
+        wanted, sent = self.call(method, params)
         at, message = self.wait(lambda m: m.get("id") == wanted and "method" not in m)
         if "error" in message:
             raise RuntimeError(f"{method}: {message['error']}")

@@ -6,19 +6,15 @@ be malformed in ways a typed client refuses to send.
 
 from __future__ import annotations
 
-import json
-import os
 import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.stdio_server import StdioServer
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").read_text(encoding="utf-8")
@@ -26,66 +22,18 @@ URI = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").as_uri()
 TIMEOUT_S = 20.0
 
 
-class RawClient:
+class RawClient(StdioServer):
     """JSON-RPC over a child's pipes: send anything, wait for answers by id."""
-
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(ROOT / "server"), env.get("PYTHONPATH", "")) if p
-        )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "accls", "--stdio", "--log-level", "error"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.next_id = 0
-        assert self.proc.stdout is not None
-        threading.Thread(
-            target=self._read, args=(self.proc.stdout,), daemon=True
-        ).start()
-
-    def _read(self, stream: IO[bytes]) -> None:
-        while True:
-            length = None
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            if length is None:
-                return
-            message = json.loads(stream.read(length))
-            if "id" in message and "method" not in message:
-                self.answers.put(message)
-
-    def send(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message).encode("utf-8")
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        self.proc.stdin.flush()
-
-    def notify(self, method: str, params: Any) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
     def request(self, method: str, params: Any) -> dict[str, Any]:
         """The response: it must come, and be a result or an error."""
-        self.next_id += 1
-        wanted = self.next_id
-        self.send({"jsonrpc": "2.0", "id": wanted, "method": method, "params": params})
+        wanted, _ = self.call(method, params)
         while True:
             try:
-                answer = self.answers.get(timeout=TIMEOUT_S)
+                _, answer = self.inbox.get(timeout=TIMEOUT_S)
             except queue.Empty:
                 pytest.fail(f"no answer to {method} {params!r} within {TIMEOUT_S} s")
-            if answer.get("id") == wanted:
+            if answer.get("id") == wanted and "method" not in answer:
                 assert ("result" in answer) != ("error" in answer), answer
                 return answer
 
