@@ -15,6 +15,8 @@ from functools import lru_cache
 import tree_sitter_c
 from tree_sitter import Language, Node, Parser, Point, Tree
 
+from accls.frontend.tsparser import top_level_nodes
+
 __all__ = ["ByteRange", "FunctionSlice", "IncrementalTree"]
 
 
@@ -57,20 +59,7 @@ def _point(data: bytes, offset: int) -> Point:
 
 def _definitions(root: Node) -> list[Node]:
     """Top-level function definitions, looking into #if blocks."""
-    found: list[Node] = []
-    stack = list(reversed(root.named_children))
-    while stack:
-        node = stack.pop()
-        if node.type == "function_definition":
-            found.append(node)
-        elif node.type.startswith("preproc_if") or node.type in (
-            "preproc_else",
-            "preproc_elif",
-            "linkage_specification",
-            "declaration_list",
-        ):
-            stack.extend(reversed(node.named_children))
-    return found
+    return [n for n in top_level_nodes(root) if n.type == "function_definition"]
 
 
 def _name(node: Node) -> str | None:

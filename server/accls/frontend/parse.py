@@ -13,7 +13,7 @@ from accls.frontend.incremental import IncrementalTree
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
-from accls.frontend.tsparser import parse_bytes
+from accls.frontend.tsparser import parse_bytes, top_level_nodes
 from accls.frontend.walker import FunctionWalk, attached_pragmas
 
 __all__ = ["parse_source"]
@@ -39,9 +39,7 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
     """Function definitions and global declarations, looking into #if blocks."""
     functions: list[Node] = []
     decls: list[Node] = []
-    stack = list(reversed(root.named_children))
-    while stack:
-        node = stack.pop()
+    for node in top_level_nodes(root):
         if node.type == "function_definition":
             functions.append(node)
         elif node.type == "ERROR" and any(
@@ -52,13 +50,6 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
             functions.append(node)
         elif node.type == "declaration":
             decls.append(node)
-        elif node.type.startswith("preproc_if") or node.type in (
-            "preproc_else",
-            "preproc_elif",
-            "linkage_specification",
-            "declaration_list",
-        ):
-            stack.extend(reversed(node.named_children))
     return functions, decls
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import tree_sitter_c
 from tree_sitter import Language, Node, Parser, Tree
 
-__all__ = ["parse_bytes", "parse_snippet"]
+__all__ = ["parse_bytes", "parse_snippet", "top_level_nodes"]
 
 
 @lru_cache(maxsize=1)
@@ -28,3 +29,23 @@ def _snippet_tree(text: str) -> Tree:
 def parse_snippet(text: str) -> Node:
     """The root node of a small C snippet (macro expansions); cached by text."""
     return _snippet_tree(text).root_node
+
+
+_CONTAINERS = (
+    "preproc_else",
+    "preproc_elif",
+    "linkage_specification",
+    "declaration_list",
+)
+"""Nodes whose children are still top level: #if branches, `extern "C" { }`."""
+
+
+def top_level_nodes(root: Node) -> Iterator[Node]:
+    """The file-scope nodes of a tree in order, looking into #if blocks."""
+    stack = list(reversed(root.named_children))
+    while stack:
+        node = stack.pop()
+        if node.type.startswith("preproc_if") or node.type in _CONTAINERS:
+            stack.extend(reversed(node.named_children))
+        else:
+            yield node
