@@ -287,9 +287,8 @@ def _validated(
     """Compile-check the suggestions: failures are dropped, repairs applied."""
     if args.no_validate:
         return suggestions, {}
-    from accls.validation import CompilerSettings, compile_check, compiler_available
-    from accls.validation.outcome import apply_validation
-    from accls.validation.race_check import race_check
+    from accls.validation import CompilerSettings, compiler_available
+    from accls.validation.outcome import validate
 
     settings = CompilerSettings(cc=args.cc, include_dirs=tuple(args.include))
     if not compiler_available(settings) and args.cc not in _warned:
@@ -299,10 +298,7 @@ def _validated(
             'unverified ("compiles": null)',
             file=sys.stderr,
         )
-    results = compile_check(text, path, suggestions, settings)
-    dialect = Dialect(args.model).sentinel
-    races = race_check(text, path, suggestions, dialect, args.include)
-    return apply_validation(suggestions, results, races)
+    return validate(text, path, suggestions, settings, args.include)
 
 
 def _run_suggest(args: argparse.Namespace) -> int:

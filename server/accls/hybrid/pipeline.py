@@ -42,9 +42,8 @@ from accls.suggest.backends import (
     BackendSettings,
     make_backend,
 )
-from accls.validation import CompilerSettings, compile_check
-from accls.validation.outcome import apply_validation
-from accls.validation.race_check import race_check
+from accls.validation import CompilerSettings
+from accls.validation.outcome import validate
 
 __all__ = ["HybridResult", "reset_backends", "shared_backend", "suggest_hybrid"]
 
@@ -127,11 +126,7 @@ def _validate(
 ) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
     if compiler is None:
         return tuple(suggestions), {}
-    offered = tuple(suggestions)
-    results = compile_check(text, path, offered, compiler)
-    dialect = offered[0].options.model.sentinel if offered else "acc"
-    races = race_check(text, path, offered, dialect, include_dirs)
-    return apply_validation(offered, results, races)
+    return validate(text, path, suggestions, compiler, include_dirs)
 
 
 def _verdict(validation: Validation) -> int:

@@ -19,6 +19,8 @@ from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
 from accls.suggest.sections import loop_array_uses
+from accls.validation import CompilerSettings
+from accls.validation.outcome import validate
 
 __all__ = [
     "OFFERS",
@@ -130,6 +132,28 @@ def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion,
     return (top, *inner)
 
 
+def _compiler(settings: Settings, include_dirs: Sequence[str]) -> CompilerSettings:
+    return CompilerSettings(
+        cc=settings.compiler.path,
+        flags=settings.compiler.flags,
+        include_dirs=tuple(include_dirs),
+    )
+
+
+def _withdrawn(
+    chosen: tuple[Suggestion, ...], checked: tuple[Suggestion, ...]
+) -> str | None:
+    """Why validation withdrew a suggestion that had a pragma, if it did."""
+    return next(
+        (
+            after.reasons[-1].removeprefix("not offered: ")
+            for before, after in zip(chosen, checked, strict=True)
+            if before.pragma is not None and after.pragma is None and after.reasons
+        ),
+        None,
+    )
+
+
 def resolved(
     text: str,
     path: str,
@@ -142,27 +166,10 @@ def resolved(
         return _hybrid(text, path, chosen, settings, include_dirs)
     if not settings.validate:
         return Validated(suggestions=chosen, validation={}, withdrawn=None)
-    from accls.validation import CompilerSettings, compile_check
-    from accls.validation.outcome import apply_validation
-    from accls.validation.race_check import race_check
-
-    compiler = CompilerSettings(
-        cc=settings.compiler.path,
-        flags=settings.compiler.flags,
-        include_dirs=tuple(include_dirs),
+    checked, validation = validate(
+        text, path, chosen, _compiler(settings, include_dirs), include_dirs
     )
-    results = compile_check(text, path, chosen, compiler)
-    dialect = chosen[0].options.model.sentinel
-    races = race_check(text, path, chosen, dialect, include_dirs)
-    checked, validation = apply_validation(chosen, results, races)
-    withdrawn = next(
-        (
-            after.reasons[-1].removeprefix("not offered: ")
-            for before, after in zip(chosen, checked, strict=True)
-            if before.pragma is not None and after.pragma is None and after.reasons
-        ),
-        None,
-    )
+    withdrawn = _withdrawn(chosen, checked)
     return Validated(suggestions=checked, validation=validation, withdrawn=withdrawn)
 
 
@@ -175,18 +182,9 @@ def _hybrid(
 ) -> Validated:
     """The model-backed pipeline on the chosen loop: candidates ranked, validated."""
     from accls.hybrid import suggest_hybrid
-    from accls.validation import CompilerSettings
 
     top = chosen[0]
-    compiler = (
-        CompilerSettings(
-            cc=settings.compiler.path,
-            flags=settings.compiler.flags,
-            include_dirs=tuple(include_dirs),
-        )
-        if settings.validate
-        else None
-    )
+    compiler = _compiler(settings, include_dirs) if settings.validate else None
     result = suggest_hybrid(
         text,
         path,
@@ -202,14 +200,7 @@ def _hybrid(
         log.warning("%s", warning)
     by_id = {s.loop.id: s for s in result.suggestions}
     checked = tuple(by_id.get(s.loop.id, s) for s in chosen)
-    withdrawn = next(
-        (
-            after.reasons[-1].removeprefix("not offered: ")
-            for before, after in zip(chosen, checked, strict=True)
-            if before.pragma is not None and after.pragma is None and after.reasons
-        ),
-        None,
-    )
+    withdrawn = _withdrawn(chosen, checked)
     if withdrawn is None and checked[0].pragma is None:
         # A loop the analysis refused, and no model candidate survived.
         whys = [f"`{a.text}`: {a.why}" for a in checked[0].alternatives[:3]]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from accls.analysis import Finding
 from accls.suggest import Suggestion, parse_pragma
-from accls.validation.compile import CompileResult
+from accls.validation.compile import CompileResult, CompilerSettings, compile_check
+from accls.validation.race_check import race_check
 
-__all__ = ["apply_validation"]
+__all__ = ["apply_validation", "validate"]
 
 _RACE_OK = (
     "race: no loop-carried dependence, every written scalar private or a reduction "
@@ -87,3 +89,20 @@ def apply_validation(
         out.append(_compiled(suggestion, result, checks))
         validation[key] = _validation(result, checks, True)
     return tuple(out), validation
+
+
+def validate(
+    text: str,
+    path: str,
+    suggestions: Sequence[Suggestion],
+    compiler: CompilerSettings,
+    include_dirs: Sequence[str] = (),
+) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+    """Compile-check and race-check suggestions: kept, repaired or withdrawn."""
+    offered = tuple(suggestions)
+    if not offered:
+        return offered, {}
+    results = compile_check(text, path, offered, compiler)
+    dialect = offered[0].options.model.sentinel
+    races = race_check(text, path, offered, dialect, include_dirs)
+    return apply_validation(offered, results, races)
