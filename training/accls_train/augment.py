@@ -20,6 +20,7 @@ from pathlib import Path
 
 from accls.validation import default_cache_dir
 
+from accls_train.checkpoint import load_checkpoint
 from accls_train.console import fail, progress, say
 from accls_train.dataset import DatasetError, Pair, Split, read_pairs, write_pairs
 from accls_train.rewrites import REWRITES
@@ -91,20 +92,7 @@ def augment_pair(
 
 def _load_state(state: Path, header: dict[str, object]) -> dict[str, dict[str, object]]:
     """Checkpointed results by pair id, if the state file was made with `header`."""
-    try:
-        lines = state.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    if not lines or json.loads(lines[0]) != header:
-        return {}
-    done: dict[str, dict[str, object]] = {}
-    for line in lines[1:]:
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            break  # a line cut short by an interruption: redo from there
-        done[str(record["id"])] = record
-    return done
+    return {str(r["id"]): r for r in load_checkpoint(state, header)}
 
 
 def _parser() -> argparse.ArgumentParser:

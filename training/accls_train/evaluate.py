@@ -22,6 +22,7 @@ from accls.suggest.backends import BackendError
 from accls.validation import CompilerSettings, default_cache_dir
 
 from accls_train import metrics
+from accls_train.checkpoint import load_checkpoint
 from accls_train.console import Bar, fail, say
 from accls_train.dataset import DatasetError, Pair, read_pairs
 from accls_train.eval_report import dump, report_json, write_chart, write_markdown
@@ -49,20 +50,7 @@ class Outputs:
 
 
 def _load_state(path: Path, header: dict[str, Any]) -> dict[tuple[str, str], Any]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    if not lines or json.loads(lines[0]) != header:
-        return {}
-    done: dict[tuple[str, str], Any] = {}
-    for line in lines[1:]:
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            break
-        done[(row["backend"], row["id"])] = row
-    return done
+    return {(r["backend"], r["id"]): r for r in load_checkpoint(path, header)}
 
 
 def _score_rows(
