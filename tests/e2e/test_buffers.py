@@ -10,6 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 At = Callable[..., types.Position]
 
@@ -49,14 +50,7 @@ def open_buffer(client: LanguageClient, text: str, path: Path) -> str:
 async def titles(
     client: LanguageClient, uri: str, position: types.Position
 ) -> list[str]:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a.title for a in result or [] if isinstance(a, types.CodeAction)]
+    return [a.title for a in await actions_at(client, uri, position)]
 
 
 async def test_syntax_errors(client: LanguageClient, at: At, tmp_path: Path) -> None:

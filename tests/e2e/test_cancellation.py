@@ -11,6 +11,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
@@ -41,17 +42,9 @@ def slow_compiler(tmp_path: Path, gcc: str, seconds: float) -> str:
 async def first_action(
     client: LanguageClient, uri: str, position: types.Position
 ) -> types.CodeAction:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
+    result = await actions_at(client, uri, position)
     assert result
-    action = result[0]
-    assert isinstance(action, types.CodeAction)
-    return action
+    return result[0]
 
 
 async def test_resolve_reports_progress(

@@ -8,25 +8,13 @@ from pathlib import Path
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 Need = Callable[[str], str]
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
 Encoding = Callable[[LanguageClient], str]
-
-
-async def actions_at(
-    client: LanguageClient, uri: str, position: types.Position
-) -> list[types.CodeAction]:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
 def compiles(

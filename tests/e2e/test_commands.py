@@ -12,25 +12,13 @@ from accls.feedback import FeedbackStore
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
 Start = Callable[..., Awaitable[types.InitializeResult]]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
 Need = Callable[[str], str]
-
-
-async def actions_at(
-    client: LanguageClient, uri: str, position: types.Position
-) -> list[types.CodeAction]:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
 def change(

@@ -7,23 +7,11 @@ from collections.abc import Awaitable, Callable
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
+from support.lsp import actions_at
 
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
 Start = Callable[..., Awaitable[types.InitializeResult]]
-
-
-async def listing(
-    client: LanguageClient, uri: str, position: types.Position
-) -> list[types.CodeAction]:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
 def preferred(actions: list[types.CodeAction]) -> list[str]:
@@ -52,7 +40,7 @@ async def test_invalid_initialization_options_warn_and_use_defaults(
     assert "accls.model" in message.message
     assert "accls.compiler.flags" in message.message
     uri, text = open_fixture(raw_client, "dot_product.c")
-    actions = await listing(raw_client, uri, at(text, "s += x[i]"))
+    actions = await actions_at(raw_client, uri, at(text, "s += x[i]"))
     assert preferred(actions) == ["Parallelize with OpenACC"]
 
 
@@ -61,7 +49,7 @@ async def test_initialization_options_choose_the_preferred_model(
 ) -> None:
     await initialize(raw_client, "neovim", {"model": "openmp", "target": "gpu"})
     uri, text = open_fixture(raw_client, "dot_product.c")
-    actions = await listing(raw_client, uri, at(text, "s += x[i]", "utf-8"))
+    actions = await actions_at(raw_client, uri, at(text, "s += x[i]", "utf-8"))
     assert preferred(actions) == ["Offload with OpenMP target"]
     assert raw_client.messages == []
 
@@ -71,7 +59,7 @@ async def test_configuration_change_is_pulled(
 ) -> None:
     uri, text = open_fixture(client, "dot_product.c")
     position = at(text, "s += x[i]")
-    assert preferred(await listing(client, uri, position)) == [
+    assert preferred(await actions_at(client, uri, position)) == [
         "Parallelize with OpenACC"
     ]
     client.set_configuration({"model": "openmp", "target": "cpu"}, section="accls")
@@ -79,7 +67,7 @@ async def test_configuration_change_is_pulled(
         types.DidChangeConfigurationParams(settings=None)
     )
     async with asyncio.timeout(10):
-        while preferred(await listing(client, uri, position)) != [
+        while preferred(await actions_at(client, uri, position)) != [
             "Parallelize with OpenMP (CPU)"
         ]:
             await asyncio.sleep(0.05)
@@ -96,7 +84,7 @@ async def test_kernels_setting_reaches_listing_and_resolve(
 ) -> None:
     await initialize(raw_client, "visual-studio-code", {"kernels": True})
     uri, text = open_fixture(raw_client, "dot_product.c")
-    actions = await listing(raw_client, uri, at(text, "s += x[i]"))
+    actions = await actions_at(raw_client, uri, at(text, "s += x[i]"))
     assert actions[0].title.startswith(
         "Parallelize with OpenACC: `#pragma acc kernels loop"
     )

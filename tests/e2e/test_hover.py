@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
@@ -66,13 +67,7 @@ async def test_hover_shows_the_validation_after_resolve(
 ) -> None:
     uri, text = open_fixture(client, "dot_product.c")
     position = at(text, "for (int i = 0; i < n")
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=position, end=position),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
+    actions = await actions_at(client, uri, position)
     assert actions
     first = actions[0]
     assert isinstance(first, types.CodeAction)

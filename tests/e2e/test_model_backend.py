@@ -16,6 +16,7 @@ import pytest
 from accls.suggest import SuggestOptions, prompt_for_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 from support.tiny_model import SNIPPETS, shared_tiny_model, train_to_answer
 
 Need = Callable[[str], str]
@@ -71,15 +72,7 @@ def _options(model: Path) -> dict[str, Any]:
 async def _actions(
     client: LanguageClient, uri: str, line: int
 ) -> list[types.CodeAction]:
-    where = types.Position(line=line, character=8)
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=where, end=where),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+    return await actions_at(client, uri, types.Position(line=line, character=8))
 
 
 def _kind(action: types.CodeAction) -> str | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.lsp import actions_at
 
 At = Callable[..., types.Position]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
@@ -64,13 +65,7 @@ async def test_non_ascii_buffer(
     assert hover.range is not None
     assert hover.range.start == keyword
     assert hover.range.end == at(SOURCE, " a[i] = f * a[i];", code)
-    actions = await any_client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=keyword, end=keyword),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
+    actions = await actions_at(any_client, uri, keyword)
     assert actions
     action = actions[0]
     assert isinstance(action, types.CodeAction)

@@ -1,0 +1,22 @@
+"""Requests the end-to-end tests send through a pytest-lsp client."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+__all__ = ["actions_at"]
+
+
+async def actions_at(
+    client: LanguageClient, uri: str, position: types.Position
+) -> list[types.CodeAction]:
+    """The code actions listed for a cursor at `position` (no diagnostics)."""
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=position, end=position),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
