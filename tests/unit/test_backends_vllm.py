@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 import regex
@@ -16,26 +15,9 @@ from accls.suggest.backends import (
     make_backend,
 )
 from accls.suggest.backends.constrained import regex_for_prompt
-from accls.suggest.backends.transformers_local import TransformersBackend
 from accls.suggest.backends.vllm_http import VllmBackend
-from support.openai_server import MODEL_NAME, OpenAIServer, serve
-from support.tiny_model import SNIPPETS, shared_tiny_model
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    local = TransformersBackend(
-        BackendSettings(kind=BackendKind.TRANSFORMERS, path=str(shared_tiny_model()))
-    )
-    with serve(local) as running:
-        yield running
-
-
-@pytest.fixture
-def live(server: OpenAIServer) -> Iterator[OpenAIServer]:
-    server.reset()
-    yield server
-    server.reset()
+from support.openai_server import MODEL_NAME, OpenAIServer
+from support.tiny_model import SNIPPETS
 
 
 def _prompts() -> list[str]:

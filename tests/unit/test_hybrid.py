@@ -11,10 +11,8 @@ from accls.analysis import AnalysisOptions
 from accls.hybrid import HybridResult, reset_backends, suggest_hybrid
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.backends import BackendKind, BackendSettings
-from accls.suggest.backends.transformers_local import TransformersBackend
 from accls.validation import CompilerSettings
-from support.openai_server import OpenAIServer, serve
-from support.tiny_model import shared_tiny_model
+from support.openai_server import OpenAIServer
 
 Need = Callable[[str], str]
 
@@ -234,22 +232,6 @@ def test_a_clause_the_compiler_rejects_is_dropped(need: Need) -> None:
     assert found.source == "model+repaired"
     assert "num_gangs" not in found.pragma.render()
     assert any("compiler rejected" in r for r in found.reasons)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    local = TransformersBackend(
-        BackendSettings(kind=BackendKind.TRANSFORMERS, path=str(shared_tiny_model()))
-    )
-    with serve(local) as running:
-        yield running
-
-
-@pytest.fixture
-def live(server: OpenAIServer) -> Iterator[OpenAIServer]:
-    server.reset()
-    yield server
-    server.reset()
 
 
 def _vllm(url: str, **kw: float) -> BackendSettings:
