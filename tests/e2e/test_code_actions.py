@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support.gcc import syntax_check
 from support.lsp import actions_at
 
 Need = Callable[[str], str]
@@ -15,20 +15,6 @@ OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
 Encoding = Callable[[LanguageClient], str]
-
-
-def compiles(
-    gcc: str, text: str, flag: str, tmp_path: Path
-) -> subprocess.CompletedProcess[str]:
-    source = tmp_path / "applied.c"
-    source.write_text(text, encoding="utf-8")
-    return subprocess.run(
-        [gcc, "-fsyntax-only", flag, str(source)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
 
 
 async def test_listing_offers_each_model_with_the_pragma_in_the_title(
@@ -82,7 +68,7 @@ async def test_resolve_inserts_the_pragma_above_the_loop_and_it_compiles(
         pragma = action.title.split("`")[1]
         assert f"    {pragma}\n    for (int i = 0; i < n; i++)\n" in new
         flag = next(f for k, f in flags.items() if k in action.title)
-        result = compiles(gcc, new, flag, tmp_path)
+        result = syntax_check(gcc, new, flag, tmp_path)
         assert result.returncode == 0, result.stderr
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import accls_train.mine
 import pytest
 from accls_train.dataset import Pair, insert_pragma, read_pairs
 from accls_train.mine import main
+from support.gcc import syntax_check
 
 Need = Callable[[str], str]
 
@@ -78,15 +78,9 @@ def test_every_unit_compiles_with_its_pragma(
 ) -> None:
     gcc = need("gcc")
     for pair in mined[1]:
-        unit = tmp_path / "unit.c"
-        unit.write_text(insert_pragma(pair.mcu, pair.line, pair.pragma))
+        text = insert_pragma(pair.mcu, pair.line, pair.pragma)
         flag = "-fopenacc" if pair.model == "openacc" else "-fopenmp"
-        result = subprocess.run(
-            [gcc, "-fsyntax-only", flag, str(unit)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        result = syntax_check(gcc, text, flag, tmp_path)
         assert result.returncode == 0, (pair.id, result.stderr)
 
 

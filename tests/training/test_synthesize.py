@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from accls_train.dataset import Pair, insert_pragma, read_pairs
 from accls_train.synthesize import Tally, label_kernel, main, synthesize
 from accls_train.templates import TEMPLATES, Names
 from accls_train.validate import Validator
+from support.gcc import syntax_check
 
 Need = Callable[[str], str]
 
@@ -62,15 +62,9 @@ def test_kept_pairs_compile(
 ) -> None:
     gcc = need("gcc")
     for pair in made[0]:
-        unit = tmp_path / "unit.c"
-        unit.write_text(insert_pragma(pair.mcu, pair.line, pair.pragma))
+        text = insert_pragma(pair.mcu, pair.line, pair.pragma)
         flag = "-fopenacc" if pair.model == "openacc" else "-fopenmp"
-        result = subprocess.run(
-            [gcc, "-fsyntax-only", flag, str(unit)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        result = syntax_check(gcc, text, flag, tmp_path)
         assert result.returncode == 0, (pair.id, result.stderr)
 
 
