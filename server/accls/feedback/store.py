@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -140,7 +142,7 @@ class FeedbackStore:
         except sqlite3.Error as exc:
             raise FeedbackError(f"{self.path}: cannot open: {_reason(exc)}") from None
         try:
-            self._prepare(conn)
+            self._prepare_patiently(conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise FeedbackError(
@@ -150,6 +152,24 @@ class FeedbackStore:
             conn.close()
             raise
         return conn
+
+    def _prepare_patiently(self, conn: sqlite3.Connection) -> None:
+        """`_prepare`, retried while another process holds the file's lock.
+
+        Switching a new file to WAL needs an exclusive lock, and SQLite answers
+        "database is locked" at once, without its busy handler, where waiting
+        could deadlock (two processes opening a new file together).
+        """
+        deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._prepare(conn)
+                return
+            except sqlite3.OperationalError as exc:
+                locked = "locked" in str(exc) or "busy" in str(exc)
+                if not locked or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02 + random.random() * 0.05)
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
