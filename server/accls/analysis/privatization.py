@@ -201,7 +201,7 @@ def _privatized_carry(
 ) -> Finding | None:
     """ACC112 when a clause gives each thread a copy of a carried scalar."""
     clause = _carry_clause(name, scope, directive)
-    if clause is None:
+    if clause is None or not _proven_carry(loop, name):
         return None
     fix = (
         "rewrite it in closed form (accls offers the rewrite) or keep the loop serial"
@@ -217,6 +217,28 @@ def _privatized_carry(
         line=loop.line,
         fix=fix,
     )
+
+
+def _proven_carry(loop: Loop, name: str) -> bool:
+    """True when an iteration surely reads `name` before writing it.
+
+    The classification is conservative (a write in both arms of an `if` counts
+    as conditional), so an error needs more: a read that runs in every
+    iteration with no write of the scalar before it at all.
+    """
+    for ref in loop.refs:
+        if ref.name != name or ref.subscripts or ref.deref:
+            continue
+        every_iteration = (
+            ref.context[-1:] == (loop.id,)
+            and ref.loops[-1:] == (loop.id,)
+            and not ref.guarded
+        )
+        if ref.is_read and every_iteration:
+            return True
+        if ref.is_write:
+            return False
+    return False
 
 
 def _carry_clause(name: str, scope: Scope, directive: Directive) -> str | None:
