@@ -122,9 +122,10 @@ def _loop_facts(
         if name not in guarded
     }
     by_span = {ref.span: ref for ref in loop.refs}
+    calls, call_effects = call_obstacles(loop, source)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source),
-        *call_obstacles(loop, source),
+        *calls,
         *scalar_obstacles,
     ]
     seen: set[tuple[str, int]] = set()
@@ -164,6 +165,7 @@ def _loop_facts(
         pure_calls=user_calls(loop, source),
         atomics=tuple(r for group in atomic.values() for r in group),
         inductions=inductions,
+        call_effects=call_effects,
     )
 
 

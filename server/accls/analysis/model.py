@@ -112,3 +112,5 @@ class LoopFacts:
     atomics: tuple[Ref, ...] = ()  # updates that need `atomic` to run in parallel
     # Counters with a closed form: the loop is parallel once they are rewritten.
     inductions: tuple[Induction, ...] = ()
+    # Why calls of functions that write memory are safe here (summaries).
+    call_effects: tuple[str, ...] = ()

@@ -116,6 +116,7 @@ class Call:
 
     name: str
     span: Span
+    args: tuple[str, ...] = ()  # the arguments' text, white space folded
 
 
 class ExitKind(StrEnum):

@@ -91,7 +91,10 @@ def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
 
 
 def _function(
-    node: Node, macros: MacroTable, globals_: tuple[Var, ...]
+    node: Node,
+    macros: MacroTable,
+    globals_: tuple[Var, ...],
+    inactive: frozenset[int] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -103,7 +106,7 @@ def _function(
         for param in plist.named_children:
             if param.type == "parameter_declaration":
                 params.extend(declared_vars(param, "param", macros))
-    walk = FunctionWalk(name, macros, frozenset(p.name for p in params))
+    walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
     fresh = _fresh_pointers(body, walk.decls)
     locals_ = tuple(
@@ -170,7 +173,10 @@ def parse_source(
     reuse = tree is not None and tree.data == data
     parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
     root = parsed.root_node
+    inactive = context.inactive if context is not None and usable else frozenset()
     fn_nodes, decl_nodes = _top_level(root)
+    fn_nodes = [n for n in fn_nodes if n.start_point.row + 1 not in inactive]
+    decl_nodes = [n for n in decl_nodes if n.start_point.row + 1 not in inactive]
     globals_: list[Var] = []
     for decl in decl_nodes:
         globals_.extend(declared_vars(decl, "global", macros))
@@ -182,7 +188,7 @@ def parse_source(
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
-        built = _function(node, macros, frozen_globals)
+        built = _function(node, macros, frozen_globals, inactive)
         if built is None:
             continue
         functions.append(built[0])

@@ -224,6 +224,7 @@ def _build(
         "no loop-carried dependence"
         + ("" if not facts.loop.refs else " (exact dependence test)")
     ]
+    head.extend(facts.call_effects)
     head.extend(facts.assumptions)
     pragma = Pragma(opts.model, directive, tuple(clauses))
     return (

@@ -161,8 +161,9 @@ def array_uses(
         if inner.var and found is not None:
             ranges.append((inner.var, *found))
     groups: dict[str, list[Ref]] = {}
+    mine = {v.name for v in loop.locals}  # declared in the body: never moved
     for ref in loop.refs:
-        if ref.subscripts or ref.deref:
+        if (ref.subscripts or ref.deref) and ref.name not in mine:
             groups.setdefault(ref.name, []).append(ref)
     variant = frozenset(
         {inner.var for inner in loop.walk() if inner.var}
