@@ -12,13 +12,14 @@ import math
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from accls.analysis import AnalysisOptions, analyze_text
-from accls.inputs import InputError, read_source
+from accls.inputs import InputError, file_kind, read_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 from accls.validation.outputs import (
@@ -105,15 +106,37 @@ def _check_inputs(path: str, settings: VerifySettings) -> str:
         raise VerifyInputError("tolerance: must be a finite number >= 0")
     if settings.cpu_s < 1 or settings.memory_mb < 1 or settings.timeout_s <= 0:
         raise VerifyInputError("limits: CPU seconds, memory MB and timeout must be > 0")
-    if settings.stdin_path is not None and not os.path.isfile(settings.stdin_path):
-        raise VerifyInputError(f"{settings.stdin_path}: stdin file not found")
+    if settings.stdin_path is not None:
+        _check_regular(settings.stdin_path, "stdin file")
     names = [os.path.basename(os.path.normpath(d)) for d in settings.data]
     for item in settings.data:
-        if not os.path.exists(item):
-            raise VerifyInputError(f"{item}: data file not found")
+        _check_data(item)
     if len(set(names)) != len(names):
         raise VerifyInputError("data: two data files share a name")
     return text
+
+
+def _check_regular(path: str, what: str) -> None:
+    """VerifyInputError unless `path` is a regular file (a FIFO would block)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise VerifyInputError(f"{path}: {what}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise VerifyInputError(f"{path}: {what} is {file_kind(mode)}")
+
+
+def _check_data(item: str) -> None:
+    """A data file, or a folder of regular files, folders and links."""
+    if not os.path.isdir(item):
+        _check_regular(item, "data file")
+        return
+    for folder, dirs, files in os.walk(item):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            mode = os.lstat(path).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                raise VerifyInputError(f"{path}: data file is {file_kind(mode)}")
 
 
 def _run_env(threads: int | None, tmp: Path) -> dict[str, str]:

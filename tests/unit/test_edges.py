@@ -1,0 +1,66 @@
+"""Inputs at the edges: special files, unparsable text, other languages."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from support.cli import run_accls
+
+FIFO_TIMEOUT_S = 30.0
+SAXPY = """\
+#include "saxpy.h"
+void saxpy(int n, float s, const float *restrict x, float *restrict y) {
+  for (int i = 0; i < n; i++) {
+    y[i] = s * x[i] + y[i];
+  }
+}
+int main(void) { return 0; }
+"""
+
+
+def _one_line_error(stderr: str, *words: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("accls: error:")
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize("command", ["suggest", "annotate", "check", "verify"])
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path, command: str) -> None:
+    fifo = tmp_path / "loop.c"
+    os.mkfifo(fifo)
+    # Without the check, open() waits for a writer that never comes.
+    proc = run_accls(command, str(fifo), timeout=FIFO_TIMEOUT_S)
+    assert proc.returncode == 2
+    _one_line_error(proc.stderr, "FIFO")
+
+
+def test_a_character_device_is_refused(tmp_path: Path) -> None:
+    proc = run_accls("suggest", "/dev/zero", timeout=FIFO_TIMEOUT_S)
+    assert proc.returncode == 2
+    _one_line_error(proc.stderr, "character device")
+
+
+@pytest.mark.parametrize("option", ["--stdin", "--data"])
+def test_verify_refuses_a_fifo_as_input(tmp_path: Path, option: str) -> None:
+    src = tmp_path / "saxpy.c"
+    src.write_text(SAXPY.replace('#include "saxpy.h"\n', ""))
+    fifo = tmp_path / "input.txt"
+    os.mkfifo(fifo)
+    proc = run_accls(
+        "verify", option, str(fifo), "--", str(src), timeout=FIFO_TIMEOUT_S
+    )
+    assert proc.returncode == 2
+    _one_line_error(proc.stderr, "FIFO")
+
+
+def test_a_fifo_named_like_an_included_header_is_skipped(tmp_path: Path) -> None:
+    src = tmp_path / "saxpy.c"
+    src.write_text(SAXPY)
+    os.mkfifo(tmp_path / "saxpy.h")
+    proc = run_accls("suggest", "--no-validate", str(src), timeout=FIFO_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    assert "#pragma acc parallel loop" in proc.stdout
