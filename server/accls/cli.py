@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
 import os
 import sys
@@ -13,13 +16,18 @@ from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
 from accls.frontend import parse_source
-from accls.inputs import InputError, looks_like_c, read_source
+from accls.inputs import BOM, InputError, looks_like_c, read_source, read_source_bytes
 from accls.report import suggestion_json, write_text
+from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 
 __all__ = ["main"]
+
+
+# A write to stdout that fails for want of room (`>/dev/full`, `ulimit -f`).
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
 
 class _Parser(argparse.ArgumentParser):
@@ -180,13 +188,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(lines)
     else:
-        try:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(lines)
-        except OSError as exc:
-            raise InputError(
-                f"{args.output}: cannot write: {exc.strerror or exc}"
-            ) from None
+        replace_file(args.output, lines.encode("utf-8"))
     print(f"accls: {count} feedback record(s) exported", file=sys.stderr)
     return 0
 
@@ -329,24 +331,69 @@ def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
     text, suggestions, _ = _suggest_one(path, args)
     result = annotate_text(text, suggestions)
+    if read_source_bytes(path).startswith(BOM.encode()):
+        result = BOM + result
+    data = result.encode("utf-8", errors="surrogateescape")
     target = path if args.in_place else args.output
     if target is None:
-        sys.stdout.write(result)
+        write_stdout(data)
         return 0
     if not args.in_place and os.path.exists(target) and os.path.samefile(target, path):
         raise InputError(
             f"{target}: is the input file; pass --in-place to overwrite it"
         )
-    try:
-        with open(
-            target, "w", encoding="utf-8", errors="surrogateescape", newline=""
-        ) as fh:
-            fh.write(result)
-    except OSError as exc:
-        raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    replace_file(target, data)
     count = sum(1 for s in suggestions if s.pragma is not None and s.existing is None)
     print(f"accls: {count} pragma(s) inserted into {target}", file=sys.stderr)
     return 0
+
+
+def _output_failed(exc: OSError) -> int:
+    """Report a failed write of the output (full disk, file size limit)."""
+    print(
+        f"accls: error: cannot write the output: {exc.strerror or exc}",
+        file=sys.stderr,
+    )
+    # The interpreter flushes stdout again at exit; give it somewhere to go.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 2
+
+
+def _buffered_stdout() -> None:
+    """Give an unbuffered stdout (`-u`, PYTHONUNBUFFERED) a buffer again.
+
+    Text written straight to a raw file ignores a short write, so output cut
+    by `ulimit -f` would be lost without an error; a buffer retries and raises.
+    """
+    stdout = sys.stdout
+    raw = getattr(stdout, "buffer", None)
+    if (
+        stdout is sys.__stdout__
+        and isinstance(stdout, io.TextIOWrapper)
+        and isinstance(raw, io.FileIO)
+    ):
+        fd = io.FileIO(raw.fileno(), "w", closefd=False)
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(fd),
+            encoding=stdout.encoding,
+            errors=stdout.errors,
+            line_buffering=stdout.line_buffering,
+        )
+
+
+def _dispatch(args: argparse.Namespace) -> int | None:
+    """Run the chosen command; None when there is none."""
+    commands = {
+        "suggest": _run_suggest,
+        "annotate": _run_annotate,
+        "check": _run_check,
+        "verify": _run_verify,
+        "feedback": _run_feedback,
+    }
+    run = commands.get(args.command)
+    return None if run is None else run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,18 +405,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is not None:
             parser.error("--stdio/--tcp start the language server: drop the command")
         return serve(args)
+    _buffered_stdout()
     try:
-        if args.command == "suggest":
-            return _run_suggest(args)
-        if args.command == "annotate":
-            return _run_annotate(args)
-        if args.command == "check":
-            return _run_check(args)
-        if args.command == "verify":
-            return _run_verify(args)
-        if args.command == "feedback":
-            return _run_feedback(args)
-    except InputError as exc:
+        code = _dispatch(args)
+        if code is not None:
+            sys.stdout.flush()
+            return code
+    except (InputError, WriteError) as exc:
         print(f"accls: error: {exc}", file=sys.stderr)
         return 2
     except RecursionError:
@@ -381,5 +423,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno in _OUTPUT_ERRNOS:
+            return _output_failed(exc)
+        raise
     parser.print_help(sys.stderr)
     return 2
