@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from accls.frontend import parse_source
 from support.cli import run_accls
 
 FIFO_TIMEOUT_S = 30.0
@@ -64,3 +66,39 @@ def test_a_fifo_named_like_an_included_header_is_skipped(tmp_path: Path) -> None
     proc = run_accls("suggest", "--no-validate", str(src), timeout=FIFO_TIMEOUT_S)
     assert proc.returncode == 0, proc.stderr
     assert "#pragma acc parallel loop" in proc.stdout
+
+
+UNTERMINATED = """\
+void f(double *a, const double *restrict b, int n) {
+  for (int i = 0; i < n; i++) a[i] = b[i];
+  /* the comment below never ends
+  for (int j = 0; j < n; j++) a[j] = 0;
+}
+"""
+
+
+def test_a_loop_inside_an_unterminated_comment_is_not_code() -> None:
+    source = parse_source(UNTERMINATED, "f.c")
+    assert [loop.line for loop in source.nests] == [2]
+    assert any(e.line == 3 for e in source.errors)
+
+
+def test_comment_openers_inside_strings_and_line_comments_are_not_comments() -> None:
+    text = (
+        'void f(double *a, int n) {\n  char *s = "/*"; char c = \'/\'; // /* x\n'
+        "  for (int i = 0; i < n; i++) a[i] = 0; /* closed */\n}\n"
+    )
+    source = parse_source(text, "f.c")
+    assert [loop.line for loop in source.nests] == [3]
+    assert source.errors == ()
+
+
+def test_suggest_gives_no_pragma_inside_an_unterminated_comment(
+    tmp_path: Path,
+) -> None:
+    src = tmp_path / "f.c"
+    src.write_text(UNTERMINATED)
+    proc = run_accls("suggest", "--no-validate", "--format", "json", str(src))
+    assert proc.returncode == 0, proc.stderr
+    assert [loop["line"] for loop in json.loads(proc.stdout)] == [2]
+    assert "syntax errors" in proc.stderr
