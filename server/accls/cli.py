@@ -16,7 +16,14 @@ from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
 from accls.frontend import parse_source
-from accls.inputs import BOM, InputError, looks_like_c, read_source, read_source_bytes
+from accls.inputs import (
+    BOM,
+    InputError,
+    looks_like_c,
+    other_language,
+    read_source,
+    read_source_bytes,
+)
 from accls.report import suggestion_json, write_text
 from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
@@ -200,7 +207,13 @@ def _run_check(args: argparse.Namespace) -> int:
     items: list[tuple[str, Finding]] = []
     failed = False
     for path in args.files:
+        language = other_language(path)
         try:
+            if language is not None:
+                # Reading C++ as C would miss its loops and pass the file silently.
+                raise InputError(
+                    f"{path}: not checked: {language} is not supported yet"
+                )
             text = read_source(path)
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)

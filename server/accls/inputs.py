@@ -11,6 +11,7 @@ __all__ = [
     "InputError",
     "file_kind",
     "looks_like_c",
+    "other_language",
     "read_regular",
     "read_source",
     "read_source_bytes",
@@ -105,6 +106,14 @@ def decode_source(path: str, data: bytes) -> str:
     if ext in _NOT_C:
         raise InputError(f"{path}: looks like {_NOT_C[ext]}, not C; accls reads C only")
     return text.removeprefix(BOM)
+
+
+def other_language(path: str) -> str | None:
+    """The language a file's extension names when it is not C (`C++`), else None."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext in _CXX:
+        return "C++"
+    return _NOT_C.get(ext)
 
 
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:

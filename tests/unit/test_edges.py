@@ -85,7 +85,7 @@ def test_a_loop_inside_an_unterminated_comment_is_not_code() -> None:
 
 def test_comment_openers_inside_strings_and_line_comments_are_not_comments() -> None:
     text = (
-        'void f(double *a, int n) {\n  char *s = "/*"; char c = \'/\'; // /* x\n'
+        "void f(double *a, int n) {\n  char *s = \"/*\"; char c = '/'; // /* x\n"
         "  for (int i = 0; i < n; i++) a[i] = 0; /* closed */\n}\n"
     )
     source = parse_source(text, "f.c")
@@ -102,3 +102,14 @@ def test_suggest_gives_no_pragma_inside_an_unterminated_comment(
     assert proc.returncode == 0, proc.stderr
     assert [loop["line"] for loop in json.loads(proc.stdout)] == [2]
     assert "syntax errors" in proc.stderr
+
+
+@pytest.mark.parametrize(("name", "language"), [("k.cpp", "C++"), ("k.f90", "Fortran")])
+def test_check_says_what_it_did_not_check(
+    tmp_path: Path, name: str, language: str
+) -> None:
+    src = tmp_path / name
+    src.write_text("int main(void) { return 0; }\n")
+    proc = run_accls("check", str(src))
+    assert proc.returncode == 2
+    _one_line_error(proc.stderr, "not checked", f"{language} is not supported yet")
