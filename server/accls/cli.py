@@ -165,7 +165,6 @@ def _feedback_parser(subs: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _run_feedback(args: argparse.Namespace) -> int:
-    import io
     from pathlib import Path
 
     from accls.feedback import FeedbackError, FeedbackStore, default_path
@@ -187,7 +186,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
             raise InputError(f"{args.output}: exists; pass --force to overwrite it")
     buffer = io.StringIO()
     try:
-        with FeedbackStore(db) as store:
+        with FeedbackStore(db, read_only=True) as store:
             count = store.export_jsonl(buffer)
     except FeedbackError as exc:
         raise InputError(str(exc)) from None
