@@ -144,8 +144,11 @@ def _parser() -> argparse.ArgumentParser:
         help="input files copied into the run folder",
     )
     verify.add_argument(
-        "args", nargs=argparse.REMAINDER, help="arguments for the program, after --"
+        "--no-sandbox",
+        action="store_true",
+        help="where bubblewrap is missing, run the program unconfined (only limits)",
     )
+    verify.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
     _feedback_parser(subs)
     return parser
 
@@ -236,7 +239,10 @@ def _run_verify(args: argparse.Namespace) -> int:
         threads = tuple(int(t) for t in args.threads.split(",") if t.strip())
     except ValueError:
         raise InputError(f"--threads: not a list of numbers: {args.threads}") from None
-    program_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    try:
+        cflags = tuple(shlex.split(args.cflags))
+    except ValueError as exc:
+        raise InputError(f"--cflags: cannot split {args.cflags!r}: {exc}") from None
     settings = VerifySettings(
         threads=threads,
         tolerance=args.tolerance,
@@ -244,11 +250,12 @@ def _run_verify(args: argparse.Namespace) -> int:
         memory_mb=args.memory_mb,
         timeout_s=args.timeout,
         cc=args.cc,
-        cflags=tuple(shlex.split(args.cflags)),
+        cflags=cflags,
         include_dirs=tuple(args.include),
-        args=tuple(program_args),
+        args=tuple(args.program_args),
         stdin_path=args.stdin,
         data=tuple(args.data),
+        sandbox=not args.no_sandbox,
     )
     report = verify(args.file, settings)
     sys.stdout.write(render_report(report) + "\n")
@@ -411,7 +418,16 @@ def _dispatch(args: argparse.Namespace) -> int | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `verify FILE [OPTIONS] -- ARGS`: what follows `--` is the program's; the
+    # options before it, FILE's included, are parsed wherever they stand.
+    program_args: list[str] = []
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "verify" and "--" in argv:
+        cut = argv.index("--")
+        argv, program_args = argv[:cut], argv[cut + 1 :]
     args = parser.parse_args(argv)
+    args.program_args = program_args
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if wants_server(args):
         if args.command is not None:

@@ -52,9 +52,7 @@ def test_verify_refuses_a_fifo_as_input(tmp_path: Path, option: str) -> None:
     src.write_text(SAXPY.replace('#include "saxpy.h"\n', ""))
     fifo = tmp_path / "input.txt"
     os.mkfifo(fifo)
-    proc = run_accls(
-        "verify", option, str(fifo), "--", str(src), timeout=FIFO_TIMEOUT_S
-    )
+    proc = run_accls("verify", str(src), option, str(fifo), timeout=FIFO_TIMEOUT_S)
     assert proc.returncode == 2
     _one_line_error(proc.stderr, "FIFO")
 
