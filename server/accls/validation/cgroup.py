@@ -20,6 +20,7 @@ from pathlib import Path
 __all__ = ["TreeCgroup", "tree_cgroup"]
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+MEMBERSHIP = Path("/proc/self/cgroup")
 _counter = itertools.count()
 _REMOVE_TRIES = 50
 
@@ -51,12 +52,12 @@ class TreeCgroup:
         return int(counts.get("oom_kill", "0")) > 0 or int(counts.get("oom", "0")) > 0
 
 
-def _own_cgroup(root: Path) -> Path | None:
+def _own_cgroup(root: Path, membership: Path) -> Path | None:
     """Our cgroup in the unified hierarchy, if that is what `root` holds."""
     if not (root / "cgroup.controllers").is_file():
         return None
     try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
+        lines = membership.read_text().splitlines()
     except OSError:
         return None
     for line in lines:
@@ -65,8 +66,8 @@ def _own_cgroup(root: Path) -> Path | None:
     return None
 
 
-def _usable_parent(root: Path) -> Path | None:
-    own = _own_cgroup(root)
+def _usable_parent(root: Path, membership: Path) -> Path | None:
+    own = _own_cgroup(root, membership)
     if own is None:
         return None
     try:
@@ -90,10 +91,13 @@ def _remove(path: Path) -> None:
 
 @contextlib.contextmanager
 def tree_cgroup(
-    memory_bytes: int, max_processes: int, root: Path = CGROUP_ROOT
+    memory_bytes: int,
+    max_processes: int,
+    root: Path = CGROUP_ROOT,
+    membership: Path = MEMBERSHIP,
 ) -> Iterator[TreeCgroup | None]:
     """A fresh child cgroup bounding memory (and processes); None if unavailable."""
-    parent = _usable_parent(root)
+    parent = _usable_parent(root, membership)
     if parent is None:
         yield None
         return
