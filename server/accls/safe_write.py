@@ -24,7 +24,7 @@ __all__ = ["WriteError", "replace_file", "write_stdout"]
 _COPY_BLOCK = 1 << 20
 
 
-class WriteError(Exception):
+class WriteError(OSError):
     """A file could not be written; the message is one line, the original is intact."""
 
 
