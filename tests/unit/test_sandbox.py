@@ -482,3 +482,21 @@ def test_too_many_threads_for_the_limits_is_undecided(gcc: str, tmp_path: Path) 
     )
     assert proc.returncode == 3, proc.stdout + proc.stderr
     assert proc.stdout.startswith("verify: UNDECIDED")
+
+
+def test_a_private_temp_folder_does_not_break_the_sandbox(
+    gcc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only a root caller runs programs as nobody")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    src = _program(tmp_path, 'int main(void) { printf("%g\\n", work()); }\n')
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    find_isolation.cache_clear()
+    try:
+        report = _run(src, gcc)
+    finally:
+        find_isolation.cache_clear()
+    assert report.equivalent is True, render_report(report)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -28,6 +29,7 @@ __all__ = [
     "WORK_DIR",
     "Isolation",
     "find_isolation",
+    "reachable_temp_dir",
     "sandbox_command",
 ]
 
@@ -66,6 +68,24 @@ def drop_root() -> None:
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)
+
+
+def reachable_temp_dir() -> str | None:
+    """Where scratch folders go: the temp folder, if the sandbox can reach it.
+
+    A root caller's program runs as nobody, and bubblewrap mounts its folders
+    as nobody, so every folder above a scratch folder must let others through.
+    None means tempfile's default.
+    """
+    if os.geteuid() != 0:
+        return None
+    folder = os.path.realpath(tempfile.gettempdir())
+    while True:
+        if not os.stat(folder).st_mode & stat.S_IXOTH:
+            return "/tmp" if os.path.isdir("/tmp") else None
+        if folder == "/":
+            return None
+        folder = os.path.dirname(folder)
 
 
 def _top_level() -> list[tuple[str, str | None]]:
@@ -142,7 +162,9 @@ def _probe(isolation: Isolation) -> str | None:
     true = shutil.which("true")
     if true is None:
         return "no `true` binary to probe with"
-    with tempfile.TemporaryDirectory(prefix="accls-probe-") as folder:
+    with tempfile.TemporaryDirectory(
+        prefix="accls-probe-", dir=reachable_temp_dir()
+    ) as folder:
         os.chmod(folder, 0o777)
         fd = seccomp_file(isolation)
         argv = sandbox_command(

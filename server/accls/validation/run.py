@@ -14,7 +14,6 @@ import re
 import shlex
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import threading
@@ -25,7 +24,12 @@ from pathlib import Path
 from accls.analysis import AnalysisOptions, analyze_text
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
-from accls.validation.isolation import Isolation, find_isolation, isolation_notes
+from accls.validation.isolation import (
+    Isolation,
+    find_isolation,
+    isolation_notes,
+    reachable_temp_dir,
+)
 from accls.validation.outputs import (
     RunOutput,
     compare_outputs,
@@ -374,24 +378,6 @@ def _terminated_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _scratch_base() -> str | None:
-    """Where the scratch folder goes: the temp folder, if the sandbox can reach it.
-
-    A root caller's program runs as nobody, and bubblewrap mounts its folders
-    as nobody, so every folder above the scratch must let others through.
-    """
-    base = tempfile.gettempdir()
-    if os.geteuid() != 0:
-        return None
-    folder = os.path.realpath(base)
-    while True:
-        if not os.stat(folder).st_mode & stat.S_IXOTH:
-            return "/tmp" if os.path.isdir("/tmp") else None
-        if folder == "/":
-            return None
-        folder = os.path.dirname(folder)
-
-
 def verify(path: str, settings: VerifySettings) -> VerifyReport:
     """Build, run and compare the original and OpenMP-annotated `path`."""
     text = check_inputs(path, settings)
@@ -407,7 +393,7 @@ def verify(path: str, settings: VerifySettings) -> VerifyReport:
     with (
         _terminated_on_sigterm(),
         tempfile.TemporaryDirectory(
-            prefix=f"accls-verify-{os.getpid()}-", dir=_scratch_base()
+            prefix=f"accls-verify-{os.getpid()}-", dir=reachable_temp_dir()
         ) as scratch,
     ):
         session = _Session(settings, Path(scratch))
