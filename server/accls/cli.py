@@ -426,14 +426,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "verify" and "--" in argv:
         cut = argv.index("--")
         argv, program_args = argv[:cut], argv[cut + 1 :]
-    args = parser.parse_args(argv)
+    _buffered_stdout()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # --help and --version print before they exit: their output may fail too.
+        try:
+            sys.stdout.flush()
+        except OSError as error:
+            if error.errno in _OUTPUT_ERRNOS:
+                raise SystemExit(_output_failed(error)) from None
+            raise
+        raise exc from None
     args.program_args = program_args
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if wants_server(args):
         if args.command is not None:
             parser.error("--stdio/--tcp start the language server: drop the command")
         return serve(args)
-    _buffered_stdout()
     try:
         code = _dispatch(args)
         if code is not None:

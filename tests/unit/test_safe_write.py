@@ -147,6 +147,8 @@ def test_annotate_in_place_under_a_file_limit_keeps_the_file(
         ("suggest", "--no-validate", "--format", "json"),
         ("annotate", "--no-validate"),
         ("check",),
+        ("--version",),
+        ("suggest", "--help"),
     ],
 )
 @pytest.mark.parametrize("where", ["full", "limit"])
