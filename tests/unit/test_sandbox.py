@@ -50,8 +50,7 @@ static double work(void) {
 
 
 @pytest.fixture
-def gcc(need: Need) -> str:
-    need("bwrap")
+def gcc(need: Need, sandbox: None) -> str:
     return need("gcc")
 
 
