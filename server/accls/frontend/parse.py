@@ -10,6 +10,7 @@ from tree_sitter import Node
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.incremental import IncrementalTree
+from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
@@ -170,6 +171,8 @@ def parse_source(
     )
     masked = mask_qualifier_macros(text, macros)
     data = masked.encode("utf-8", errors="surrogateescape")
+    comment = unterminated_comment(data)
+    data = blank_unterminated_comment(data) if comment is not None else data
     reuse = tree is not None and tree.data == data
     parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
     root = parsed.root_node
@@ -200,7 +203,12 @@ def parse_source(
         functions=tuple(functions),
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
-        errors=_errors(root),
+        errors=tuple(
+            sorted(
+                _errors(root) + ((comment,) if comment is not None else ()),
+                key=lambda s: s.start_byte,
+            )
+        ),
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
     )
