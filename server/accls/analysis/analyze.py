@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.dependence import nest_dependences
+from accls.analysis.extents import escape_reason, extent_escapes
 from accls.analysis.graph import DependenceGraph
-from accls.analysis.model import Dependence, LoopFacts, Obstacle
+from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import Loop, Ref, SourceFile, Span, parse_source
@@ -109,6 +110,7 @@ def _loop_facts(
     graph: DependenceGraph,
     source: SourceFile,
     options: AnalysisOptions,
+    escapes: tuple[Escape, ...] = (),
 ) -> LoopFacts:
     fn = source.function(loop.function)
     scalars, scalar_obstacles = classify_scalars(
@@ -127,6 +129,21 @@ def _loop_facts(
         *call_obstacles(loop, source),
         *scalar_obstacles,
     ]
+    written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
+    # The per-dimension test is unsound for every loop around such an access
+    # that writes the array: rows it tells apart may be one.
+    escapes = tuple(
+        e for e in escapes if loop.id in e.ref.loops and e.ref.name in written
+    )
+    for escape in escapes:
+        obstacles.append(
+            Obstacle(
+                code="extent",
+                line=escape.ref.span.line,
+                variable=escape.ref.name,
+                message=escape_reason(escape),
+            )
+        )
     seen: set[tuple[str, int]] = set()
     for dep in carried:
         if dep.array in atomic or dep.array in guarded:
@@ -163,6 +180,7 @@ def _loop_facts(
         assumptions=tuple(assumptions),
         pure_calls=user_calls(loop, source),
         atomics=tuple(r for group in atomic.values() for r in group),
+        escapes=escapes,
     )
 
 
@@ -185,10 +203,13 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     for nest in source.nests:
         try:
             graph = DependenceGraph(nest_dependences(nest))
+            escapes = extent_escapes(nest, source)
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue
-        facts.extend(_loop_facts(loop, graph, source, opts) for loop in nest.walk())
+        facts.extend(
+            _loop_facts(loop, graph, source, opts, escapes) for loop in nest.walk()
+        )
     return FileAnalysis(source=source, facts=tuple(facts))
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "Frame",
     "Model",
     "base_name",
+    "bounded_level",
     "domain_rows",
     "equalities",
     "model_subscripts",
@@ -144,6 +145,23 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         else:
             rows.append(_combine(var, upper, -1, strict))
     return tuple(rows)
+
+
+def bounded_level(frame: Frame, level: int) -> bool:
+    """True when `domain_rows` bounds the variable of `level` on both sides."""
+    loop = frame.loops[level]
+    step = loop.step
+    if level in frame.free or not step or loop.unbounded:
+        return False
+    op = loop.cond_op
+    if op == "!=" and abs(step) == 1:
+        op = "<" if step > 0 else ">"
+    return (
+        op in ("<", "<=", ">", ">=")
+        and (op[0] == "<") == (step > 0)
+        and _bound(loop.lower, frame, level) is not None
+        and _bound(loop.upper, frame, level) is not None
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,7 +163,18 @@ def shape_obstacles(
     if canonical and loop.step is not None:
         rising = loop.step > 0
         canonical = (loop.cond_op in ("<", "<=")) == rising
-    if not canonical:
+    if loop.unbounded:
+        out.append(
+            Obstacle(
+                code="unbounded",
+                line=loop.line,
+                variable=loop.var,
+                message=f"the loop condition `{loop.unbounded}` never "
+                f"tests the loop variable `{loop.var}`: the loop has no bound, so "
+                "its accesses cannot be bounded",
+            )
+        )
+    elif not canonical:
         out.append(
             Obstacle(
                 code="shape",
@@ -184,6 +195,18 @@ def shape_obstacles(
                     message=f"the loop variable `{loop.var}` is not an integer",
                 )
             )
+    for inner in loop.walk()[1:]:
+        if inner.unbounded:
+            out.append(
+                Obstacle(
+                    code="unbounded",
+                    line=inner.line,
+                    variable=inner.var,
+                    message=f"the loop at line {inner.line} inside it has no bound: "
+                    f"its condition `{inner.unbounded}` never tests `{inner.var}`",
+                )
+            )
+            break
     if loop.opaque:
         out.append(
             Obstacle(

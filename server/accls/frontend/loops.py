@@ -30,6 +30,7 @@ class _Header:
     cond_op: str | None = None
     step: int | None = None
     step_text: str = ""
+    unbounded: str = ""  # the condition, when it never tests the variable
 
 
 def _flat(node: Node) -> str:
@@ -115,6 +116,7 @@ def _header(node: Node) -> _Header:
     lower_node, declared = inits.get(var, (None, False))
     upper_node, cond_op = _bound(cond, var)
     return _Header(
+        unbounded=_flat(cond) if cond is not None and var not in _names(cond) else "",
         var=var,
         declared=declared,
         lower=to_poly(lower_node) if lower_node is not None else None,
@@ -125,6 +127,18 @@ def _header(node: Node) -> _Header:
         step=step,
         step_text=step_text,
     )
+
+
+def _names(node: Node) -> set[str]:
+    """Every identifier in an expression."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.type == "identifier":
+            out.add(node_text(item))
+        stack.extend(item.named_children)
+    return out
 
 
 def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
@@ -304,6 +318,7 @@ def build_loops(
             cond_op=h.cond_op,
             step=h.step,
             step_text=h.step_text,
+            unbounded=h.unbounded,
             trip_count=_trip_count(h),
             refs=refs,
             calls=tuple(c for c, _ in walk.calls[rec.call_start : rec.call_end]),

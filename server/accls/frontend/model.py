@@ -225,6 +225,7 @@ class Loop:
     cond_op: str | None = None  # "<", "<=", ">", ">=", "!="
     step: int | None = None  # constant step; None when unknown
     step_text: str = ""
+    unbounded: str = ""  # the condition, when it never tests the induction variable
     trip_count: str | None = None  # an expression text, None when unknown
     refs: tuple[Ref, ...] = ()  # references in the header bounds and the body
     calls: tuple[Call, ...] = ()
