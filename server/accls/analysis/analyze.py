@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.dependence import nest_dependences
-from accls.analysis.extents import escape_reason, extent_escapes
+from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
@@ -129,12 +129,7 @@ def _loop_facts(
         *call_obstacles(loop, source),
         *scalar_obstacles,
     ]
-    written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
-    # The per-dimension test is unsound for every loop around such an access
-    # that writes the array: rows it tells apart may be one.
-    escapes = tuple(
-        e for e in escapes if loop.id in e.ref.loops and e.ref.name in written
-    )
+    escapes = escapes_in(escapes, loop)
     for escape in escapes:
         obstacles.append(
             Obstacle(

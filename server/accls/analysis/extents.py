@@ -17,7 +17,7 @@ from accls.analysis.polyhedra import Row, build, forced, is_empty, row
 from accls.frontend import Function, Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["escape_how", "escape_reason", "extent_escapes"]
+__all__ = ["escape_how", "escape_reason", "escapes_in", "extent_escapes"]
 
 
 def _declaration(
@@ -140,6 +140,37 @@ def extent_escapes(root: Loop, source: SourceFile) -> tuple[Escape, ...]:
                 continue
             var = _declaration(name, view.frame.loops, fn, source.globals)
             out.extend(_view_escapes(view, _extents(var, rank), macros))
+    return tuple(out)
+
+
+def _moves(escape: Escape, loop: Loop) -> bool:
+    """True when the escaping subscript can change during the loop."""
+    sub = escape.ref.subscripts[escape.dim]
+    if sub.poly is None:
+        return True
+    changing = {inner.var for inner in loop.walk() if inner.var}
+    changing |= {r.name for r in loop.refs if r.is_write and not r.subscripts}
+    return bool(sub.poly.names() & changing)
+
+
+def escapes_in(escapes: Sequence[Escape], loop: Loop) -> tuple[Escape, ...]:
+    """The escapes that make the per-dimension test unsound for `loop`.
+
+    Those inside it, on an array it writes, whose subscript moves during the
+    loop or that meet another reference of the array there: a reference
+    against itself, at an unchanging subscript, stays where it is.
+    """
+    out: list[Escape] = []
+    for escape in escapes:
+        ref = escape.ref
+        if loop.id not in ref.loops:
+            continue
+        same = [r for r in loop.refs if r.name == ref.name and r.subscripts]
+        if not any(r.is_write for r in same):
+            continue
+        texts = {tuple(s.text for s in r.subscripts) for r in same}
+        if len(texts) > 1 or _moves(escape, loop):
+            out.append(escape)
     return tuple(out)
 
 
