@@ -16,7 +16,14 @@ from accls.frontend import parse_source
 from accls.inputs import InputError, looks_like_c, read_source
 from accls.report import suggestion_json, write_text
 from accls.server.serve import add_server_options, serve, wants_server
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest import (
+    Dialect,
+    Suggestion,
+    SuggestOptions,
+    Target,
+    account_for_loops,
+    suggest_file,
+)
 from accls.suggest.annotate import annotate_text
 
 __all__ = ["main"]
@@ -254,8 +261,9 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
 
 
 def _suggest_one(
-    path: str, args: argparse.Namespace
+    path: str, args: argparse.Namespace, *, every_loop: bool = False
 ) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+    """Suggestions for one file; with `every_loop`, one entry for each loop."""
     text = read_source(path)
     source = parse_source(text, path, args.include)
     warning = looks_like_c(
@@ -269,13 +277,16 @@ def _suggest_one(
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
     opts, analysis_opts = _options(args)
+    analysis = analyze(source, analysis_opts)
     if args.backend != "analysis":
-        analysis = analyze(source, analysis_opts)
-        return text, *hybrid_suggestions(
+        found, checked = hybrid_suggestions(
             text, path, analysis, opts, analysis_opts, args
         )
-    suggestions = suggest_file(analyze(source, analysis_opts), opts)
-    return text, *_validated(text, path, suggestions, args)
+    else:
+        found, checked = _validated(text, path, suggest_file(analysis, opts), args)
+    if every_loop:
+        found = account_for_loops(analysis, found)
+    return text, found, checked
 
 
 _warned: set[str] = set()
@@ -307,7 +318,9 @@ def _run_suggest(args: argparse.Namespace) -> int:
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation = _suggest_one(path, args)
+            _, suggestions, validation = _suggest_one(
+                path, args, every_loop=args.format == "json"
+            )
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
@@ -315,8 +328,12 @@ def _run_suggest(args: argparse.Namespace) -> int:
         items.extend((path, s) for s in suggestions)
         checked.update({(path, key): value for key, value in validation.items()})
     if args.format == "json":
+        lines: dict[str, dict[int, int]] = {}
+        for p, s in items:
+            lines.setdefault(p, {})[s.loop.id] = s.loop.line
         objects = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {})) for p, s in items
+            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            for p, s in items
         ]
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")

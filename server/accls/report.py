@@ -10,9 +10,16 @@ __all__ = ["suggestion_json", "write_text"]
 
 
 def suggestion_json(
-    path: str, suggestion: Suggestion, validation: dict[str, Any] | None = None
+    path: str,
+    suggestion: Suggestion,
+    validation: dict[str, Any] | None = None,
+    lines: dict[int, int] | None = None,
 ) -> dict[str, Any]:
-    """The JSON object of the CLI contract for one suggestion."""
+    """The JSON object of the CLI contract for one suggestion.
+
+    `lines` maps loop ids of the file to their lines, for `collapsed_into` and
+    `inner_of`.
+    """
     loop = suggestion.loop
     facts = suggestion.facts
     pragma = suggestion.pragma.render() if suggestion.pragma is not None else None
@@ -58,7 +65,13 @@ def suggestion_json(
             for alt in suggestion.alternatives
         ],
         "caution": suggestion.caution,
+        "collapsed_into": _line(suggestion.collapsed_into, lines),
+        "inner_of": _line(suggestion.inner_of, lines),
     }
+
+
+def _line(loop_id: int | None, lines: dict[int, int] | None) -> int | None:
+    return None if loop_id is None or lines is None else lines.get(loop_id)
 
 
 def write_text(

@@ -56,6 +56,8 @@ class Suggestion:
     region: DataRegion | None = None  # a proposed data region this loop belongs to
     alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
     caution: str | None = None  # the assumption a model pragma on a refused loop makes
+    collapsed_into: int | None = None  # id of the loop whose pragma collapses this one
+    inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
 
 
