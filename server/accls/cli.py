@@ -25,6 +25,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.annotate import annotate_text
+from accls.suggest.inductions import rewrite_all
 
 __all__ = ["main"]
 
@@ -99,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="OUT", help="write here (default: stdout)"
     )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
+    annotate.add_argument(
+        "--rewrite-inductions",
+        action="store_true",
+        help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "
+        "`t` set after the loop) where that makes the loop parallel",
+    )
     check = subs.add_parser(
         "check", help="report races and data-movement bugs in the pragmas of FILEs"
     )
@@ -265,6 +272,11 @@ def _suggest_one(
 ) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
     """Suggestions for one file; with `every_loop`, one entry for each loop."""
     text = read_source(path)
+    opts, analysis_opts = _options(args)
+    if getattr(args, "rewrite_inductions", False):
+        text, done = rewrite_all(text, analysis_opts, path, args.include)
+        for rewrite in done:
+            print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include)
     warning = looks_like_c(
         path,
@@ -276,7 +288,6 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
-    opts, analysis_opts = _options(args)
     analysis = analyze(source, analysis_opts)
     if args.backend != "analysis":
         found, checked = hybrid_suggestions(

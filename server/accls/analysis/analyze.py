@@ -113,7 +113,7 @@ def _loop_facts(
     escapes: tuple[Escape, ...] = (),
 ) -> LoopFacts:
     fn = source.function(loop.function)
-    scalars, scalar_obstacles = classify_scalars(
+    scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
     )
     carried = graph.carried_by(loop.id)
@@ -176,6 +176,7 @@ def _loop_facts(
         pure_calls=user_calls(loop, source),
         atomics=tuple(r for group in atomic.values() for r in group),
         escapes=escapes,
+        inductions=inductions,
     )
 
 
