@@ -136,6 +136,12 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         op = loop.cond_op
         if op == "!=" and abs(step) == 1:
             op = "<" if up else ">"
+        for limit in loop.limits:
+            bound = _bound(limit.poly, frame, level)
+            if bound is not None:
+                scaled: Linear = ({key: limit.scale}, 0)
+                pair = (bound, scaled) if limit.upper else (scaled, bound)
+                rows.append(_combine(*pair, -1))
         upper = _bound(loop.upper, frame, level)
         if upper is None or op not in ("<", "<=", ">", ">="):
             continue
@@ -150,18 +156,17 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
 def bounded_level(frame: Frame, level: int) -> bool:
     """True when `domain_rows` bounds the variable of `level` on both sides."""
     loop = frame.loops[level]
-    step = loop.step
-    if level in frame.free or not step or loop.unbounded:
+    if level in frame.free or not loop.step or loop.unbounded:
         return False
-    op = loop.cond_op
-    if op == "!=" and abs(step) == 1:
-        op = "<" if step > 0 else ">"
-    return (
-        op in ("<", "<=", ">", ">=")
-        and (op[0] == "<") == (step > 0)
-        and _bound(loop.lower, frame, level) is not None
-        and _bound(loop.upper, frame, level) is not None
-    )
+    key = str(level)
+    signs = {
+        coeff > 0
+        for item in domain_rows(frame)
+        if not item.equality
+        for name, coeff in item.coeffs
+        if name == key
+    }
+    return signs == {True, False}
 
 
 @dataclass(frozen=True, slots=True)

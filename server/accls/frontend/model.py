@@ -218,6 +218,15 @@ class Function:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One affine limit on a loop variable: `scale*v >= poly`, or `<=` when upper."""
+
+    poly: Poly
+    scale: int = 1
+    upper: bool = False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Loop:
     """A `for` loop and everything the analysis needs to know about it."""
@@ -238,6 +247,9 @@ class Loop:
     step: int | None = None  # constant step; None when unknown
     step_text: str = ""
     unbounded: str = ""  # the condition, when it never tests the induction variable
+    # Limits from a bound that is not one polynomial (`max(0, t - 4)`,
+    # `floord(n, 32)`), for the side whose `lower`/`upper` is None; all hold.
+    limits: tuple[Limit, ...] = ()
     trip_count: str | None = None  # an expression text, None when unknown
     refs: tuple[Ref, ...] = ()  # references in the header bounds and the body
     calls: tuple[Call, ...] = ()
