@@ -12,9 +12,9 @@ from typing import Any
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
-from accls.frontend import parse_source
+from accls.frontend import Span, parse_source
 from accls.inputs import InputError, looks_like_c, read_source
-from accls.report import suggestion_json, write_text
+from accls.report import suggestion_json, unread_loop_json, write_text
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import (
     Dialect,
@@ -269,8 +269,11 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
 
 def _suggest_one(
     path: str, args: argparse.Namespace, *, every_loop: bool = False
-) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
-    """Suggestions for one file; with `every_loop`, one entry for each loop."""
+) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]], tuple[Span, ...]]:
+    """Suggestions for one file, and the `for` keywords in code that did not parse.
+
+    With `every_loop`, one suggestion for each loop that was read.
+    """
     text = read_source(path)
     opts, analysis_opts = _options(args)
     if getattr(args, "rewrite_inductions", False):
@@ -297,7 +300,7 @@ def _suggest_one(
         found, checked = _validated(text, path, suggest_file(analysis, opts), args)
     if every_loop:
         found = account_for_loops(analysis, found)
-    return text, found, checked
+    return text, found, checked, source.stray_loops
 
 
 _warned: set[str] = set()
@@ -326,10 +329,11 @@ def _validated(
 def _run_suggest(args: argparse.Namespace) -> int:
     items: list[tuple[str, Suggestion]] = []
     checked: dict[tuple[str, int], dict[str, Any]] = {}
+    unread: dict[str, tuple[Span, ...]] = {}
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation = _suggest_one(
+            _, suggestions, validation, unread[path] = _suggest_one(
                 path, args, every_loop=args.format == "json"
             )
         except InputError as exc:
@@ -339,13 +343,7 @@ def _run_suggest(args: argparse.Namespace) -> int:
         items.extend((path, s) for s in suggestions)
         checked.update({(path, key): value for key, value in validation.items()})
     if args.format == "json":
-        lines: dict[str, dict[int, int]] = {}
-        for p, s in items:
-            lines.setdefault(p, {})[s.loop.id] = s.loop.line
-        objects = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
-            for p, s in items
-        ]
+        objects = _json_objects(items, checked, unread, _options(args)[0])
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
@@ -353,9 +351,31 @@ def _run_suggest(args: argparse.Namespace) -> int:
     return 2 if failed else 0
 
 
+def _json_objects(
+    items: list[tuple[str, Suggestion]],
+    checked: dict[tuple[str, int], dict[str, Any]],
+    unread: dict[str, tuple[Span, ...]],
+    opts: SuggestOptions,
+) -> list[dict[str, Any]]:
+    """One object per loop of each file, unparsed ones included, in file order."""
+    lines: dict[str, dict[int, int]] = {}
+    for p, s in items:
+        lines.setdefault(p, {})[s.loop.id] = s.loop.line
+    objects: list[dict[str, Any]] = []
+    for path, spans in unread.items():
+        mine = [
+            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            for p, s in items
+            if p == path
+        ]
+        mine.extend(unread_loop_json(path, span, opts) for span in spans)
+        objects.extend(sorted(mine, key=lambda o: (o["line"], o["column"])))
+    return objects
+
+
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions, _ = _suggest_one(path, args)
+    text, suggestions, _, _ = _suggest_one(path, args)
     result = annotate_text(text, suggestions)
     target = path if args.in_place else args.output
     if target is None:

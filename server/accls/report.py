@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from accls.suggest import Suggestion
+from accls.frontend import Span
+from accls.suggest import Suggestion, SuggestOptions
 
-__all__ = ["suggestion_json", "write_text"]
+__all__ = ["suggestion_json", "unread_loop_json", "write_text"]
 
 
 def suggestion_json(
@@ -67,6 +68,39 @@ def suggestion_json(
         "caution": suggestion.caution,
         "collapsed_into": _line(suggestion.collapsed_into, lines),
         "inner_of": _line(suggestion.inner_of, lines),
+    }
+
+
+def unread_loop_json(path: str, keyword: Span, opts: SuggestOptions) -> dict[str, Any]:
+    """The JSON object for a `for` loop in code that does not parse."""
+    return {
+        "file": path,
+        "line": keyword.line,
+        "column": keyword.column,
+        "end_line": keyword.line,
+        "function": None,
+        "model": opts.model.value,
+        "target": opts.target.value,
+        "loop_variable": None,
+        "trip_count": None,
+        "parallelizable": False,
+        "pragma": None,
+        "reasons": [
+            f"not analysed: the loop at line {keyword.line} is in code that does "
+            "not parse"
+        ],
+        "inner": False,
+        "collapsed_lines": [],
+        "atomic": [],
+        "existing_pragma": None,
+        "data_region": None,
+        "assumptions": [],
+        "validation": {},
+        "source": "analysis",
+        "alternatives": [],
+        "caution": None,
+        "collapsed_into": None,
+        "inner_of": None,
     }
 
 

@@ -112,3 +112,26 @@ def test_every_loop_of_a_fixture_appears_once(
     lines = [(x["line"], x["column"]) for x in loops]
     assert len(lines) == len(set(lines))
     assert len(loops) == _for_count(path.read_text(encoding="utf-8"))
+
+
+def test_a_loop_in_code_that_does_not_parse_is_listed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A K&R definition without a return type reads as a bare block.
+    src = """\
+    fill(a, n)
+    double *a;
+    int n;
+    {
+      int i;
+      for (i = 0; i < n; i++) a[i] = 0.0;
+    }
+    void g(int n, double *restrict b) {
+      for (int i = 0; i < n; i++) b[i] = 1.0;
+    }
+    """
+    path = tmp_path / "t.c"
+    path.write_text(dedent(src), encoding="utf-8")
+    loops = suggest_json(capsys, path, "--model", "openmp")
+    assert [(x["line"], x["pragma"] is None) for x in loops] == [(6, True), (9, False)]
+    assert "does not parse" in loops[0]["reasons"][0]

@@ -293,6 +293,7 @@ class SourceFile:
     globals: tuple[Var, ...]
     macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
+    stray_loops: tuple[Span, ...] = ()  # `for` keywords in them, loops not read
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

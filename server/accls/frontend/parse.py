@@ -53,16 +53,43 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
     return functions, decls
 
 
-def _errors(root: Node) -> tuple[Span, ...]:
-    found: list[Span] = []
+def _error_nodes(root: Node) -> list[Node]:
+    found: list[Node] = []
     stack = [root]
     while stack and len(found) < 1000:
         node = stack.pop()
         if node.type == "ERROR" or node.is_missing:
-            found.append(span_of(node))
+            found.append(node)
             continue
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return tuple(sorted(found, key=lambda s: s.start_byte))
+    return sorted(found, key=lambda n: n.start_byte)
+
+
+_MAX_STRAY_NODES = 200_000
+_LOOSE = frozenset({"compound_statement", "expression_statement", "for_statement"})
+
+
+def _stray_loops(errors: list[Node], known: set[int]) -> tuple[Span, ...]:
+    """`for` keywords in unparsed code that are not the loops the walk read."""
+    found: list[Span] = []
+    budget = _MAX_STRAY_NODES
+    for error in errors:
+        stack = [error]
+        while stack and budget > 0:
+            node = stack.pop()
+            budget -= 1
+            if node.type == "for":
+                parent = node.parent
+                owner = parent.start_byte if parent is not None else -1
+                if (
+                    parent is None
+                    or parent.type != "for_statement"
+                    or owner not in known
+                ):
+                    found.append(span_of(node))
+                continue
+            stack.extend(node.children)
+    return tuple(sorted(set(found), key=lambda s: s.start_byte))
 
 
 def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
@@ -173,6 +200,10 @@ def parse_source(
             continue
         functions.append(built[0])
         nests.extend(built[1])
+    errors = _error_nodes(root)
+    known = {loop.id for nest in nests for loop in nest.walk()}
+    # Bodies outside any function: K&R definitions read as bare blocks.
+    loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
     return SourceFile(
         path=path or "<stdin>",
         text=text,
@@ -180,5 +211,6 @@ def parse_source(
         functions=tuple(functions),
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
-        errors=_errors(root),
+        errors=tuple(span_of(node) for node in errors),
+        stray_loops=_stray_loops([*errors, *loose], known),
     )
