@@ -10,6 +10,7 @@ from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
+from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import Loop, Ref, SourceFile, Span, parse_source
@@ -198,8 +199,9 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     facts: list[LoopFacts] = []
     for nest in source.nests:
         try:
-            graph = DependenceGraph(nest_dependences(nest))
-            escapes = extent_escapes(nest, source)
+            views = nest_views(nest)
+            graph = DependenceGraph(nest_dependences(nest, views))
+            escapes = extent_escapes(nest, source, views)
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from accls.analysis.delinearize import Frame, Model, bounded_level, domain_rows
 from accls.analysis.model import Escape
-from accls.analysis.nest_views import View, nest_views
+from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Row, build, forced, is_empty, row
 from accls.frontend import Function, Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
@@ -120,7 +120,9 @@ def _view_escapes(
     return out
 
 
-def extent_escapes(root: Loop, source: SourceFile) -> tuple[Escape, ...]:
+def extent_escapes(
+    root: Loop, source: SourceFile, views: NestViews | None = None
+) -> tuple[Escape, ...]:
     """Accesses in the nest `root`, to arrays it writes, that may leave a row.
 
     Reported: a subscript that crosses a bound in some iteration whatever the
@@ -133,8 +135,9 @@ def extent_escapes(root: Loop, source: SourceFile) -> tuple[Escape, ...]:
     fn = source.function(root.function)
     macros = dict(source.macros)
     out: list[Escape] = []
-    for name, views in nest_views(root).arrays.items():
-        for view in views:
+    nest = views if views is not None else nest_views(root)
+    for name, found in nest.arrays.items():
+        for view in found:
             rank = len(view.ref.subscripts)
             if rank < 2:
                 continue
