@@ -292,6 +292,15 @@ def equalities(
         split = _split(left, right, context)
         if split is None:
             text = subs[0][pos].text if not left.is_affine else subs[1][pos].text
+            sizes = [f for f in _factors((left, right)) if isinstance(f, str)]
+            if sizes:
+                # A row-major index whose column part may leave [0, n): in C it
+                # then reaches a neighbouring row, so rows cannot be told apart.
+                return (
+                    f"subscript `{text}` of `{array}` cannot be split into rows "
+                    f"of `{sizes[0][2:]}`: its column part is not proved to stay "
+                    f"within [0, {sizes[0][2:]})"
+                )
             return f"subscript `{text}` of `{array}` is not affine"
         for part_l, part_r in split:
             rows.append(_combine(_linear(part_l, "s"), _linear(part_r, "t"), -1))
