@@ -66,6 +66,9 @@ def suggestion_json(
             for alt in suggestion.alternatives
         ],
         "caution": suggestion.caution,
+        "inductions": [
+            {"name": i.name, "step": i.step, "line": i.line} for i in facts.inductions
+        ],
         "collapsed_into": _line(suggestion.collapsed_into, lines),
         "inner_of": _line(suggestion.inner_of, lines),
     }

@@ -189,11 +189,11 @@ def test_check_reports_a_certain_escape_as_an_error() -> None:
     src = PREVIOUS_ROW.replace(
         "  for (int i", "  #pragma omp parallel for\n  for (int i"
     )
-    assert check_codes(src) == {("ACC112", "error")}
+    assert check_codes(src) == {("ACC113", "error")}
 
 
 def test_check_reports_an_unproved_lower_bound_as_a_warning() -> None:
     src = SYMBOLIC_OFFSET.replace(
         "  for (int i", "  #pragma omp parallel for\n  for (int i"
     )
-    assert check_codes(src) == {("ACC112", "warning")}
+    assert check_codes(src) == {("ACC113", "warning")}
