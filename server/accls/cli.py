@@ -15,7 +15,7 @@ from typing import Any
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
-from accls.frontend import HeaderContext, parse_source
+from accls.frontend import HeaderContext, Span, parse_source
 from accls.inputs import (
     BOM,
     InputError,
@@ -25,10 +25,17 @@ from accls.inputs import (
     read_source_bytes,
 )
 from accls.project import BuildFlags, build_context
-from accls.report import suggestion_json, write_text
+from accls.report import suggestion_json, unread_loop_json, write_text
 from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest import (
+    Dialect,
+    Suggestion,
+    SuggestOptions,
+    Target,
+    account_for_loops,
+    suggest_file,
+)
 from accls.suggest.annotate import annotate_text
 from accls.suggest.inductions import rewrite_all
 
@@ -328,8 +335,17 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
 
 
 def _suggest_one(
-    path: str, args: argparse.Namespace
-) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+    path: str, args: argparse.Namespace, *, every_loop: bool = False
+) -> tuple[
+    str,
+    tuple[Suggestion, ...],
+    dict[int, dict[str, Any]],
+    tuple[tuple[Span, str], ...],
+]:
+    """Suggestions for one file, and the `for` keywords of loops not analysed (why).
+
+    With `every_loop`, one suggestion for each loop that was read.
+    """
     text = read_source(path)
     opts, analysis_opts = _options(args)
     context = _context(path, text, args)
@@ -348,13 +364,21 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
+    analysis = analyze(source, analysis_opts)
     if args.backend != "analysis":
-        analysis = analyze(source, analysis_opts)
-        return text, *hybrid_suggestions(
+        found, checked = hybrid_suggestions(
             text, path, analysis, opts, analysis_opts, args
         )
-    suggestions = suggest_file(analyze(source, analysis_opts), opts)
-    return text, *_validated(text, path, suggestions, args)
+    else:
+        found, checked = _validated(text, path, suggest_file(analysis, opts), args)
+    if every_loop:
+        found = account_for_loops(analysis, found)
+    unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
+    unread += tuple(
+        (span, "in an #if branch the build does not compile")
+        for span in source.skipped_loops
+    )
+    return text, found, checked, unread
 
 
 _warned: set[str] = set()
@@ -383,10 +407,13 @@ def _validated(
 def _run_suggest(args: argparse.Namespace) -> int:
     items: list[tuple[str, Suggestion]] = []
     checked: dict[tuple[str, int], dict[str, Any]] = {}
+    unread: dict[str, tuple[tuple[Span, str], ...]] = {}
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation = _suggest_one(path, args)
+            _, suggestions, validation, unread[path] = _suggest_one(
+                path, args, every_loop=args.format == "json"
+            )
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
@@ -394,9 +421,7 @@ def _run_suggest(args: argparse.Namespace) -> int:
         items.extend((path, s) for s in suggestions)
         checked.update({(path, key): value for key, value in validation.items()})
     if args.format == "json":
-        objects = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {})) for p, s in items
-        ]
+        objects = _json_objects(items, checked, unread, _options(args)[0])
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
@@ -404,9 +429,31 @@ def _run_suggest(args: argparse.Namespace) -> int:
     return 2 if failed else 0
 
 
+def _json_objects(
+    items: list[tuple[str, Suggestion]],
+    checked: dict[tuple[str, int], dict[str, Any]],
+    unread: dict[str, tuple[tuple[Span, str], ...]],
+    opts: SuggestOptions,
+) -> list[dict[str, Any]]:
+    """One object per loop of each file, unparsed ones included, in file order."""
+    lines: dict[str, dict[int, int]] = {}
+    for p, s in items:
+        lines.setdefault(p, {})[s.loop.id] = s.loop.line
+    objects: list[dict[str, Any]] = []
+    for path, spans in unread.items():
+        mine = [
+            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            for p, s in items
+            if p == path
+        ]
+        mine.extend(unread_loop_json(path, span, opts, why) for span, why in spans)
+        objects.extend(sorted(mine, key=lambda o: (o["line"], o["column"])))
+    return objects
+
+
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions, _ = _suggest_one(path, args)
+    text, suggestions, _, _ = _suggest_one(path, args)
     result = annotate_text(text, suggestions)
     if read_source_bytes(path).startswith(BOM.encode()):
         result = BOM + result

@@ -155,6 +155,12 @@ def _var_type(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var 
     return found or next((g for g in globals_ if g.name == name), None)
 
 
+def _init_limited(loop: Loop) -> bool:
+    """True when limits from the initial value (`max(0, t - 4)`) bound the loop."""
+    falling = (loop.step or 0) < 0
+    return any(limit.upper == falling for limit in loop.limits)
+
+
 def shape_obstacles(
     loop: Loop, fn: Function | None, source: SourceFile
 ) -> tuple[Obstacle, ...]:
@@ -169,16 +175,31 @@ def shape_obstacles(
                 "loop early",
             )
         )
+    # `i != n` with a unit step is canonical too (OpenMP 5.0): it stops at n.
     canonical = (
         loop.var is not None
         and loop.step not in (None, 0)
-        and loop.cond_op in ("<", "<=", ">", ">=")
-        and loop.lower is not None
+        and (
+            loop.cond_op in ("<", "<=", ">", ">=")
+            or (loop.cond_op == "!=" and loop.step in (1, -1))
+        )
+        and (loop.lower is not None or _init_limited(loop))
     )
-    if canonical and loop.step is not None:
+    if canonical and loop.step is not None and loop.cond_op != "!=":
         rising = loop.step > 0
         canonical = (loop.cond_op in ("<", "<=")) == rising
-    if not canonical:
+    if loop.unbounded:
+        out.append(
+            Obstacle(
+                code="unbounded",
+                line=loop.line,
+                variable=loop.var,
+                message=f"the loop condition `{loop.unbounded}` never "
+                f"tests the loop variable `{loop.var}`: the loop has no bound, so "
+                "its accesses cannot be bounded",
+            )
+        )
+    elif not canonical:
         out.append(
             Obstacle(
                 code="shape",
@@ -199,6 +220,18 @@ def shape_obstacles(
                     message=f"the loop variable `{loop.var}` is not an integer",
                 )
             )
+    for inner in loop.walk()[1:]:
+        if inner.unbounded:
+            out.append(
+                Obstacle(
+                    code="unbounded",
+                    line=inner.line,
+                    variable=inner.var,
+                    message=f"the loop at line {inner.line} inside it has no bound: "
+                    f"its condition `{inner.unbounded}` never tests `{inner.var}`",
+                )
+            )
+            break
     if loop.opaque:
         out.append(
             Obstacle(

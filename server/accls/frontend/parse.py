@@ -55,15 +55,56 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
     return functions, decls
 
 
-def _errors(root: Node) -> tuple[Span, ...]:
-    found: list[Span] = []
+def _error_nodes(root: Node) -> list[Node]:
+    found: list[Node] = []
     stack = [root]
     while stack and len(found) < 1000:
         node = stack.pop()
         if node.type == "ERROR" or node.is_missing:
-            found.append(span_of(node))
+            found.append(node)
             continue
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return sorted(found, key=lambda n: n.start_byte)
+
+
+_MAX_STRAY_NODES = 200_000
+_LOOSE = frozenset({"compound_statement", "expression_statement", "for_statement"})
+
+
+def _stray_loops(errors: list[Node], known: set[int]) -> tuple[Span, ...]:
+    """`for` keywords in unparsed code that are not the loops the walk read."""
+    found: list[Span] = []
+    budget = _MAX_STRAY_NODES
+    for error in errors:
+        stack = [error]
+        while stack and budget > 0:
+            node = stack.pop()
+            budget -= 1
+            if node.type == "for":
+                parent = node.parent
+                owner = parent.start_byte if parent is not None else -1
+                if (
+                    parent is None
+                    or parent.type != "for_statement"
+                    or owner not in known
+                ):
+                    found.append(span_of(node))
+                continue
+            stack.extend(node.children)
+    return tuple(sorted(set(found), key=lambda s: s.start_byte))
+
+
+def _skipped_loops(root: Node, inactive: frozenset[int]) -> tuple[Span, ...]:
+    """`for` keywords on the lines of #if branches the build does not compile."""
+    if not inactive:
+        return ()
+    found: list[Span] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "for" and node.start_point.row + 1 in inactive:
+            found.append(span_of(node))
+        stack.extend(node.children)
     return tuple(sorted(found, key=lambda s: s.start_byte))
 
 
@@ -196,6 +237,10 @@ def parse_source(
             continue
         functions.append(built[0])
         nests.extend(built[1])
+    errors = _error_nodes(root)
+    known = {loop.id for nest in nests for loop in nest.walk()}
+    # Bodies outside any function: K&R definitions read as bare blocks.
+    loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
     return SourceFile(
         path=path or "<stdin>",
         text=text,
@@ -205,10 +250,13 @@ def parse_source(
         macros=tuple(sorted(macros.objects.items())),
         errors=tuple(
             sorted(
-                _errors(root) + ((comment,) if comment is not None else ()),
+                [span_of(node) for node in errors]
+                + ([comment] if comment is not None else []),
                 key=lambda s: s.start_byte,
             )
         ),
+        stray_loops=_stray_loops([*errors, *loose], known),
+        skipped_loops=_skipped_loops(root, inactive),
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
     )

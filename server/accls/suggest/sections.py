@@ -32,9 +32,11 @@ def _range(loop: Loop) -> tuple[Poly, Poly] | None:
     if loop.lower is None or loop.upper is None or not loop.step:
         return None
     if loop.step > 0:
-        high = loop.upper - Poly.const(1) if loop.cond_op == "<" else loop.upper
+        strict = loop.cond_op in ("<", "!=")
+        high = loop.upper - Poly.const(1) if strict else loop.upper
         return loop.lower, high
-    low = loop.upper + Poly.const(1) if loop.cond_op == ">" else loop.upper
+    strict = loop.cond_op in (">", "!=")
+    low = loop.upper + Poly.const(1) if strict else loop.upper
     return low, loop.lower
 
 
