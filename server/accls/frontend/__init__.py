@@ -3,6 +3,7 @@
 from accls.frontend.model import (
     AccessKind,
     Advance,
+    Branch,
     Call,
     Clause,
     Directive,
@@ -26,6 +27,7 @@ from accls.frontend.pragmas import parse_directive
 __all__ = [
     "AccessKind",
     "Advance",
+    "Branch",
     "Call",
     "Clause",
     "Directive",

@@ -168,6 +168,14 @@ class Region:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Branch:
+    """Statements run on some paths only (`if`) or repeatedly (`loop`)."""
+
+    kind: str  # "if" or "loop"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Var:
     """A declared variable."""
 
@@ -280,6 +288,8 @@ class SourceFile:
     globals: tuple[Var, ...]
     macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
+    constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
+    branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

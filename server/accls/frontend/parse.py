@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.constructs import find_constructs
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.incremental import IncrementalTree
@@ -173,6 +174,7 @@ def parse_source(
             continue
         functions.append(built[0])
         nests.extend(built[1])
+    constructs, branches = find_constructs(root) if "omp" in text else ((), ())
     return SourceFile(
         path=path or "<stdin>",
         text=text,
@@ -181,4 +183,6 @@ def parse_source(
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
         errors=_errors(root),
+        constructs=constructs,
+        branches=branches,
     )
