@@ -14,6 +14,10 @@ _PRIVATIZING = frozenset(
     {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
 )
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_C_WORDS = frozenset(
+    "for while if int long short char float double unsigned signed const sizeof "
+    "struct void return".split()
+)
 _TID = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
@@ -44,6 +48,27 @@ class Environment:
     sweep_vars: frozenset[str]  # sequential loop vars over invariant bounds
     tid_vars: frozenset[str]
     arrays: frozenset[str]  # names declared with array extents
+    clause_private: frozenset[str]  # privatized by the region's own clauses
+
+    def per_thread(self, text: str) -> set[str]:
+        """Names in `text` whose value may differ from thread to thread."""
+        names = set(_NAME.findall(text)) - _C_WORDS
+        shared_loop = {v for v, _, _ in self.loop_vars}
+        private = {d[0] for d in self.declared if not d[2]} | self.clause_private
+        own = (names & (private | self.tid_vars)) - shared_loop - self.invariant
+        return own | (names & {"omp_get_thread_num"})
+
+    def thread_guard(self, condition: str) -> str | None:
+        """`X` when the condition holds on one thread only: `tid == X` (a conjunct)."""
+        for part in condition.strip().strip("()").split("&&"):
+            sides = part.strip().strip("()").split("==")
+            if len(sides) != 2:
+                continue
+            left, right = ("".join(x.split()).strip("()") for x in sides)
+            for me, other in ((left, right), (right, left)):
+                if me in self.tid_vars or me == "omp_get_thread_num()":
+                    return other
+        return None
 
     def is_private(self, name: str, pos: int, chain: list[Region]) -> bool:
         """True if each thread (or task) has its own `name` at `pos`."""
@@ -113,10 +138,13 @@ def environment(
         and start <= r.span.start_byte < end
     }
     local_names = {d[0] for d in declared}
+    # A `private` copy starts undefined in every thread: never one shared value.
+    fresh = clause_names((region.directive,), frozenset({"private"}))
     invariant = frozenset(
         {r.name for r in fn.refs if start <= r.span.start_byte < end}
         - written
         - local_names
+        - fresh
     )
     sweep: set[str] = set()
     worksharing = {v for v, _, _ in loop_vars}
@@ -141,6 +169,7 @@ def environment(
         sweep_vars=frozenset(sweep),
         tid_vars=frozenset(tids),
         arrays=frozenset(arrays),
+        clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
     )
 
 

@@ -90,7 +90,7 @@ def lock_table(
     guards = tuple(
         b.span
         for b in source.branches
-        if b.kind == "if" and start <= b.span.start_byte < end
+        if b.kind in ("if", "else") and start <= b.span.start_byte < end
     )
     calls: list[_LockCall] = []
     spans: list[Span] = []

@@ -7,6 +7,7 @@ tasks around it, and the `critical` names and locks held.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -20,12 +21,30 @@ from accls.analysis.mhp_env import (
     locate,
 )
 from accls.analysis.mhp_locks import LockTable, lock_table
-from accls.frontend import AccessKind, Call, Function, Ref, Region, SourceFile, Span
+from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.frontend import (
+    AccessKind,
+    Branch,
+    Call,
+    Function,
+    Ref,
+    Region,
+    SourceFile,
+    Span,
+)
 
 __all__ = ["Access", "RegionModel", "Task", "Unit", "region_models"]
 
 _WORKSHARING = frozenset({"for", "sections", "single", "loop"})
 _DROPPED = frozenset({"parallel", "target", "teams"})
+_FOR_VAR = re.compile(r"for\s*\(\s*(?:[A-Za-z_][\w\s*]*?\s)?([A-Za-z_]\w*)\s*=")
+_NO_SYNC = frozenset(
+    "printf fprintf sprintf snprintf puts putchar fputs fflush fopen fclose fread "
+    "fwrite malloc calloc realloc free memcpy memset memmove exit abort rand srand "
+    "time clock gettimeofday assert perror".split()
+)
+"""Library calls that never hold a barrier."""
+_MEMORY_ORDER = frozenset({"seq_cst", "acquire", "release", "acq_rel"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +88,7 @@ class Access:
     partial: frozenset[str]  # locks taken on some paths only
     atomic: bool
     doubt: str  # why the verdict may be wrong, "" when none
+    guard: str  # a condition on the thread that decides whether it runs, or ""
     via: Call | None = None  # the call whose callee makes the access
 
 
@@ -81,7 +101,8 @@ class RegionModel:
     tasks: tuple[Task, ...]
     waits: tuple[tuple[int, int], ...]  # (position, task context) of taskwaits
     groups: tuple[tuple[int, int, int], ...]  # (start, end, task context)
-    merged: tuple[tuple[int, int, int], ...]  # (phase, loop line, barrier line)
+    merged: tuple[tuple[int, Span, int], ...]  # (phase, loop body, barrier line)
+    maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
     doubt: str
 
     def task(self, tid: int) -> Task:
@@ -146,11 +167,11 @@ def _unit_of(region: Region, chain: list[Region], loops: list[int]) -> Unit:
 
 
 def _phases(
-    region: Region, inner: list[Region], source: SourceFile
-) -> tuple[list[int], UnionFind[int], list[tuple[int, int, int]]]:
+    region: Region, inner: list[Region], source: SourceFile, calls: list[Call]
+) -> tuple[list[int], UnionFind[int], list[tuple[int, Span, int]]]:
     tasks = [c for c in inner if _first(c) in ("task", "taskloop")]
-    bounds: list[int] = []
-    lines: dict[int, int] = {}
+    bounds: list[int] = [c.span.start_byte for c in calls]
+    lines: dict[int, int] = {c.span.start_byte: c.span.line for c in calls}
     for c in inner:
         if any(_within(c, t) for t in tasks):
             continue
@@ -163,7 +184,7 @@ def _phases(
             lines[c.span.end_byte] = c.span.end[0] + 1
     bounds.sort()
     phases: UnionFind[int] = UnionFind(range(len(bounds) + 1))
-    wrapped: list[tuple[int, int, int]] = []
+    wrapped: list[tuple[int, Span, int]] = []
     for branch in source.branches:
         span = branch.span
         if branch.kind != "loop" or not _contains(region, span.start_byte):
@@ -175,7 +196,7 @@ def _phases(
             lo = bisect_right(bounds, span.start_byte)
             hi = bisect_right(bounds, span.end_byte - 1)
             phases.union(lo, hi)
-            wrapped.append((lo, span.line, lines[inside[-1]]))
+            wrapped.append((lo, span, lines[inside[-1]]))
     merged = [(phases[lo], loop, barrier) for lo, loop, barrier in wrapped]
     return bounds, phases, merged
 
@@ -281,6 +302,7 @@ class _Scene:
     env: Environment
     loops: list[int]
     atomics: dict[int, frozenset[str]]
+    branches: list[Branch]
 
 
 def _access(scene: _Scene, ref: Ref, pos: int, via: Call | None) -> Access | None:
@@ -311,19 +333,106 @@ def _access(scene: _Scene, ref: Ref, pos: int, via: Call | None) -> Access | Non
         elif first == "atomic":
             atomic = ref.name in scene.atomics.get(_at(construct), ())
     locks, partial, doubt = scene.locks.held(pos, _context(scene.tasks, pos))
+    unit, guard_doubt = _guarded(scene, pos, _unit_of(scene.region, chain, scene.loops))
     return Access(
         ref=ref,
         location=location,
         pos=pos,
         phase=scene.phases[bisect_right(scene.bounds, anchor)],
-        unit=_unit_of(scene.region, chain, scene.loops),
+        unit=unit,
         tasks=tasks,
         held=frozenset(held | locks),
         partial=partial,
         atomic=atomic,
         doubt=doubt,
+        guard=guard_doubt,
         via=via,
     )
+
+
+def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
+    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard."""
+    doubt = ""
+    for branch in scene.branches:
+        if not branch.span.start_byte <= pos < branch.span.end_byte:
+            continue
+        cond = " ".join(branch.condition.split())
+        if branch.kind == "if":
+            other = scene.env.thread_guard(cond)
+            if other is not None:
+                if unit.kind == "team":
+                    unit = Unit(
+                        "master",
+                        branch.span.start_byte,
+                        branch.span.line,
+                        filter=other,
+                        word=f"if {cond}",
+                    )
+                continue
+        names = scene.env.per_thread(cond)
+        loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
+        if loop_var is not None:
+            names.discard(loop_var.group(1))
+        if names and not doubt:
+            doubt = (
+                f"`{sorted(names)[0]}` in `{cond}` (line {branch.span.line}) decides "
+                "which threads run it, and how often"
+            )
+    return unit, doubt
+
+
+def _sync_calls(
+    region: Region, fn: Function, source: SourceFile, tasks: list[Task]
+) -> tuple[list[Call], list[tuple[int, str, int]]]:
+    """Calls whose callee holds a barrier, and calls that may (unknown callees)."""
+    barriers = [
+        c.directive.span.start_byte
+        for c in source.constructs
+        if _first(c) == "barrier" and c.directive.span is not None
+    ]
+    sure: list[Call] = []
+    maybe: list[tuple[int, str, int]] = []
+    for call in fn.call_sites:
+        pos = call.span.start_byte
+        if not _contains(region, pos) or _context(tasks, pos) != -1:
+            continue
+        name = call.name
+        if name.startswith("omp_") or name in PURE_FUNCTIONS or name in _NO_SYNC:
+            continue
+        callee = source.function(name)
+        if callee is None:
+            maybe.append((pos, name, call.span.line))
+        elif any(callee.span.start_byte <= b < callee.span.end_byte for b in barriers):
+            sure.append(call)
+    return sure, maybe
+
+
+def _region_doubt(
+    region: Region, inner: list[Region], fn: Function, source: SourceFile
+) -> str:
+    """Why no verdict in the region can be sure, "" when nothing stands in the way."""
+    broken = [e for e in source.errors if _contains(region, e.start_byte)]
+    if broken:
+        return f"the parser could not read line {broken[0].line} of the region"
+    for var in fn.locals:
+        # `double * RESTRICT p;` with the macro unknown declares `RESTRICT`, and
+        # the real variable goes unseen.
+        at = var.span.start_byte if var.span else -1
+        if _contains(region, at) and len(var.name) > 1 and var.name.isupper():
+            return (
+                f"the declaration at line {var.span.line if var.span else 0} uses "
+                f"`{var.name}`, a macro the checker cannot expand"
+            )
+    if any(_first(c) == "flush" for c in inner):
+        return "`flush` builds hand-made synchronisation the model does not follow"
+    for c in inner:
+        names = {cl.name for cl in c.directive.clauses} | set(c.directive.name.split())
+        if _first(c) == "atomic" and names & _MEMORY_ORDER:
+            return (
+                f"the `atomic` with a memory order at line {c.span.line} builds "
+                "hand-made synchronisation the model does not follow"
+            )
+    return ""
 
 
 def _atomic_targets(inner: list[Region], fn: Function) -> dict[int, frozenset[str]]:
@@ -366,7 +475,8 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
     inner = [c for c in inner if not any(_within(c, d) for d in dropped)]
     inner = [c for c in inner if c not in dropped]
     tasks = _tasks(region, inner, source)
-    bounds, phases, merged = _phases(region, inner, source)
+    barrier_calls, maybe_syncs = _sync_calls(region, fn, source, tasks)
+    bounds, phases, merged = _phases(region, inner, source, barrier_calls)
     loops = [b.span.start_byte for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source)
     scene = _Scene(
@@ -379,6 +489,7 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
         env,
         loops,
         _atomic_targets(inner, fn),
+        [b for b in source.branches if _contains(region, b.span.start_byte)],
     )
     accesses: list[Access] = []
     for ref in fn.refs:
@@ -405,9 +516,7 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
         if _first(c) == "taskgroup"
         or (_first(c) == "taskloop" and c.directive.clause("nogroup") is None)
     )
-    doubt = ""
-    if any(_first(c) == "flush" for c in inner):
-        doubt = "`flush` builds hand-made synchronisation the model does not follow"
+    doubt = _region_doubt(region, inner, fn, source)
     return RegionModel(
         region=region,
         accesses=tuple(accesses),
@@ -415,6 +524,7 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
         waits=waits,
         groups=groups,
         merged=tuple(merged),
+        maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
     )
 

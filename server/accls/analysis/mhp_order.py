@@ -14,6 +14,8 @@ def _unit(unit: Unit) -> str:
         if unit.nowait:
             return f"the `single nowait` at line {unit.line} ends without a barrier"
         return f"one thread runs the `single` at line {unit.line}"
+    if unit.kind == "master" and unit.word.startswith("if"):
+        return f"one thread runs the `{unit.word}` branch at line {unit.line}"
     if unit.kind == "master":
         word = unit.word or "master"
         return f"the `{word}` at line {unit.line} has no implied barrier"
@@ -26,12 +28,13 @@ def _unit(unit: Unit) -> str:
     return "code outside worksharing constructs runs on every thread"
 
 
-def _merged(model: RegionModel, phase: int) -> str:
-    for merged_phase, loop_line, barrier_line in model.merged:
-        if merged_phase == phase:
+def _merged(model: RegionModel, a: Access, b: Access) -> str:
+    for phase, body, barrier_line in model.merged:
+        inside = all(body.start_byte <= x.pos < body.end_byte for x in (a, b))
+        if phase == a.phase and inside:
             return (
                 f"; the barrier at line {barrier_line} does not separate them: the "
-                f"loop at line {loop_line} brings each thread back before it"
+                f"loop at line {body.line} brings each thread back before it"
             )
     return ""
 
@@ -168,6 +171,6 @@ def parallel_rule(model: RegionModel, a: Access, b: Access) -> tuple[str, str] |
         return None  # worksharing loops: the dependence checks and ACC111 cover them
     rule = _threads(a, b)
     if rule is not None:
-        return "threads", rule + _merged(model, a.phase)
+        return "threads", rule + _merged(model, a, b)
     rule = _tasks(model, a, b)
     return ("tasks", rule) if rule is not None else None

@@ -70,6 +70,17 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
     return graph
 
 
+def _maybe_sync(model: RegionModel, a: Access, b: Access) -> str:
+    lo, hi = sorted((a.pos, b.pos))
+    for pos, name, line in model.maybe_syncs:
+        if lo < pos < hi:
+            return (
+                f"the call to `{name}` at line {line} may hold a barrier; its "
+                "definition decides"
+            )
+    return ""
+
+
 def _guard(held: frozenset[str]) -> str:
     """How a set of held locks and critical names reads in a message."""
     words = []
@@ -186,7 +197,9 @@ def _pair_finding(
     }
     where = second.via.span if second.via is not None else second.ref.span
     exclusion = _exclusion(a, b)
-    doubt = a.doubt or b.doubt or model.doubt
+    doubt = a.doubt or b.doubt or model.doubt or _maybe_sync(model, a, b)
+    if kind == "threads":
+        doubt = doubt or a.guard or b.guard
     if overlap == "maybe":
         doubt = doubt or (
             f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
@@ -219,6 +232,8 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
             key = (name, lines[0], lines[1])
             if key in seen or count[name] >= _MAX_PER_NAME:
                 continue
+            if model.doubt and sum(count.values()):
+                break  # one warning says why the whole region is undecided
             made = _pair_finding(model, a, b, data["kind"], data["rule"])
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)

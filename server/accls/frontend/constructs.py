@@ -42,16 +42,34 @@ def _governed(node: Node) -> Node | None:
     return nxt
 
 
+def _header(node: Node) -> str:
+    """The text that decides whether (or how often) a branch runs."""
+    if node.type == "for_statement":
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        text = node.text or b""
+        return text[: end - node.start_byte].decode("utf-8", "replace")
+    cond = node.child_by_field_name("condition")
+    return node_text(cond) if cond is not None else ""
+
+
 def _branches(node: Node) -> list[Branch]:
     """Spans executed only on some paths (if arms) or repeatedly (loop bodies)."""
     if node.type == "if_statement":
         arms = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
-        return [Branch(kind="if", span=span_of(a)) for a in arms if a is not None]
+        cond = _header(node)
+        return [
+            Branch(kind=kind, span=span_of(a), condition=cond)
+            for kind, a in zip(("if", "else"), arms, strict=True)
+            if a is not None
+        ]
     if node.type in _LOOPS:
         body = node.child_by_field_name("body")
-        return [Branch(kind="loop", span=span_of(body))] if body is not None else []
+        if body is None:
+            return []
+        return [Branch(kind="loop", span=span_of(body), condition=_header(node))]
     if node.type in ("switch_statement", "conditional_expression"):
-        return [Branch(kind="if", span=span_of(node))]
+        return [Branch(kind="if", span=span_of(node), condition=_header(node))]
     return []
 
 

@@ -171,8 +171,9 @@ class Region:
 class Branch:
     """Statements run on some paths only (`if`) or repeatedly (`loop`)."""
 
-    kind: str  # "if" or "loop"
+    kind: str  # "if" (then arm), "else" or "loop" (body)
     span: Span
+    condition: str = ""  # the `if` condition or the loop header, as written
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
