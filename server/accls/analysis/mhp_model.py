@@ -24,7 +24,9 @@ from accls.analysis.mhp_env import (
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_sync import atomic_targets, region_doubt, sync_calls
 from accls.analysis.mhp_tasks import Task, explicit_tasks, task_context
+from accls.analysis.pragma_scope import reduction_ops
 from accls.frontend import (
+    AccessKind,
     Branch,
     Call,
     Function,
@@ -174,9 +176,12 @@ class _Scene:
     branches: list[Branch]
 
 
-def _access(scene: _Scene, ref: Ref, pos: int, via: Call | None) -> Access | None:
+def _access(
+    scene: _Scene, ref: Ref, pos: int, via: Call | None, combine: Region | None = None
+) -> Access | None:
     chain = [c for c in scene.inner if contains(c, pos)]
-    if via is None and scene.env.is_private(ref.name, pos, chain):
+    outer = [c for c in chain if c is not combine]
+    if via is None and scene.env.is_private(ref.name, pos, outer):
         return None
     location = (
         locate(ref, pos, chain, scene.env)
@@ -288,16 +293,25 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
         made = _access(scene, state, call.span.start_byte, call)
         if made is not None:
             accesses.append(made)
+    for construct, ref in _combines(inner):
+        made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
+        if made is not None:
+            accesses.append(made)
     waits = tuple(
         (pragma_at(c), task_context(tasks, pragma_at(c)))
         for c in inner
         if first_word(c) == "taskwait"
     )
+    parents = {t.id: t.parent for t in tasks}
     groups = tuple(
         (pragma_at(c), c.span.end_byte, task_context(tasks, pragma_at(c)))
         for c in inner
         if first_word(c) == "taskgroup"
-        or (first_word(c) == "taskloop" and c.directive.clause("nogroup") is None)
+    ) + tuple(
+        # A taskloop's implicit taskgroup belongs to the task that meets it.
+        (pragma_at(c), c.span.end_byte, parents[pragma_at(c)])
+        for c in inner
+        if first_word(c) == "taskloop" and c.directive.clause("nogroup") is None
     )
     doubt = region_doubt(region, inner, fn, source)
     return RegionModel(
@@ -310,6 +324,22 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
     )
+
+
+def _combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
+    """The shared update that ends each `reduction` of a worksharing construct.
+
+    Each thread combines its copy into the shared variable as it leaves the
+    construct; only the construct's barrier, if any, makes the result visible.
+    """
+    out: list[tuple[Region, Ref]] = []
+    for construct in inner:
+        span = construct.directive.span
+        if first_word(construct) not in ("for", "loop", "sections") or span is None:
+            continue
+        for name in sorted(reduction_ops((construct.directive,))):
+            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
+    return out
 
 
 def region_models(source: SourceFile) -> tuple[RegionModel, ...]:

@@ -113,9 +113,14 @@ def _creator_rule(model: RegionModel, chain: tuple[int, ...], pos: int) -> str |
             f"the `taskwait` after line {first.line} waits for child tasks only, not "
             f"for the task at line {deepest.line} that a child created"
         )
+    what = (
+        f"the tasks of the `taskloop nogroup` at line {first.line}"
+        if first.taskloop
+        else f"the task at line {first.line}"
+    )
     return (
-        f"the task at line {first.line} may still run: no `taskwait`, `taskgroup` "
-        "end or barrier lies between its creation and the other access"
+        f"{what} may still run: no `taskwait`, `taskgroup` end or barrier lies "
+        "between its creation and the other access"
     )
 
 
