@@ -285,3 +285,62 @@ def test_bad_input_gives_findings_not_tracebacks(body: str) -> None:
     )
     items = check_file(src, "t.c")
     assert all(f.message for f in items)
+
+
+def test_atomic_capture_read_and_write_forms_are_atomic() -> None:
+    src = """
+    int f(void) {
+      int x = 0, got = 0;
+      #pragma omp parallel
+      {
+        int v, w;
+        #pragma omp atomic capture
+        v = x++;
+        #pragma omp atomic read
+        w = x;
+        #pragma omp atomic write
+        x = v + w;
+        #pragma omp atomic
+        got += w;
+      }
+      return got;
+    }
+    """
+    assert _codes(src) == set()
+    assert _codes(src.replace("#pragma omp atomic read\n", "")) == {"ACC121"}
+
+
+def test_mutexinoutset_siblings_exclude_each_other() -> None:
+    src = """
+    int f(void) {
+      int x = 0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task depend(mutexinoutset: x)
+        x = x + 1;
+        #pragma omp task depend(mutexinoutset: x)
+        x = x + 2;
+      }
+      return x;
+    }
+    """
+    assert _codes(src) == set()
+
+
+def test_unreadable_region_gives_one_warning() -> None:
+    src = """
+    int f(int n) {
+      int s = 0, t = 0;
+      #pragma omp parallel
+      {
+        s = n;
+        t = n;
+        int )( broken;
+      }
+      return s + t;
+    }
+    """
+    found = _found(src)
+    assert [(c, lv) for c, lv, _, _ in found] == [("ACC123", Severity.WARNING)]
+    assert "could not read line" in found[0][3]
