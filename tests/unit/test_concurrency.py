@@ -344,3 +344,48 @@ def test_unreadable_region_gives_one_warning() -> None:
     found = _found(src)
     assert [(c, lv) for c, lv, _, _ in found] == [("ACC123", Severity.WARNING)]
     assert "could not read line" in found[0][3]
+
+
+def test_task_created_by_one_guarded_thread_has_one_instance() -> None:
+    src = """
+    #include <omp.h>
+    int f(void) {
+      int x = 0;
+      #pragma omp parallel
+      {
+        if (omp_get_thread_num() == 0) {
+          #pragma omp task
+          x = x + 1;
+        }
+      }
+      return x;
+    }
+    """
+    assert _codes(src) == set()
+    assert _codes(src.replace("if (omp_get_thread_num() == 0)", "")) == {"ACC120"}
+
+
+def test_callee_with_worksharing_synchronises_the_team() -> None:
+    src = """
+    void scale(int n, double *a) {
+      #pragma omp for
+      for (int i = 0; i < n; i++)
+        a[i] = 2.0 * a[i];
+    }
+    double f(int n, double *a) {
+      double s = 0.0, t = 0.0;
+      #pragma omp parallel
+      {
+        #pragma omp master
+        s = 1.0;
+        scale(n, a);
+        #pragma omp atomic
+        t += s;
+      }
+      return t;
+    }
+    """
+    assert _codes(src) == set()
+    assert _codes(src.replace("#pragma omp for", "#pragma omp for nowait")) == {
+        "ACC120"
+    }

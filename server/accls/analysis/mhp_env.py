@@ -66,7 +66,7 @@ class Environment:
                 continue
             left, right = ("".join(x.split()).strip("()") for x in sides)
             for me, other in ((left, right), (right, left)):
-                if me in self.tid_vars or me == "omp_get_thread_num()":
+                if me in self.tid_vars or me.rstrip("()") == "omp_get_thread_num":
                     return other
         return None
 

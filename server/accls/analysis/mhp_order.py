@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.mhp_model import Access, RegionModel, Task, Unit
+from accls.analysis.mhp_tasks import EVERY_THREAD
 
 __all__ = ["parallel_rule"]
 
@@ -157,7 +158,17 @@ def _tasks(model: RegionModel, a: Access, b: Access) -> str | None:
     while k < min(len(ta), len(tb)) and ta[k] == tb[k]:
         k += 1
     if len(ta) == len(tb) == k:
-        multi = next((model.task(t) for t in ta if model.task(t).multi), None)
+        # `if (tid == 0)` around the creation leaves one creator after all.
+        one = a.unit.kind not in ("team", "loop")
+        multi = next(
+            (
+                model.task(t)
+                for t in ta
+                if model.task(t).multi
+                and not (one and model.task(t).multi == EVERY_THREAD)
+            ),
+            None,
+        )
         if multi is None or (multi.taskloop and a.tasks[-1] == multi.id):
             return None  # one instance in program order, or a taskloop's own loop
         return f"the task at line {multi.line} runs as several instances: {multi.multi}"

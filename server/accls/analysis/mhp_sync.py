@@ -23,10 +23,19 @@ def sync_calls(
     region: Region, fn: Function, source: SourceFile, tasks: list[Task]
 ) -> tuple[list[Call], list[tuple[int, str, int]]]:
     """Calls whose callee holds a barrier, and calls that may (unknown callees)."""
+    # An orphaned `barrier`, or worksharing without `nowait`, in a callee
+    # synchronises the team that calls it.
     barriers = [
         c.directive.span.start_byte
         for c in source.constructs
-        if first_word(c) == "barrier" and c.directive.span is not None
+        if c.directive.span is not None
+        and (
+            first_word(c) == "barrier"
+            or (
+                first_word(c) in ("for", "sections", "single")
+                and c.directive.clause("nowait") is None
+            )
+        )
     ]
     sure: list[Call] = []
     maybe: list[tuple[int, str, int]] = []

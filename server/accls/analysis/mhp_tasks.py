@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.frontend import Region, SourceFile, Span
 
-__all__ = ["Task", "depend_items", "explicit_tasks", "task_context"]
+__all__ = ["EVERY_THREAD", "Task", "depend_items", "explicit_tasks", "task_context"]
 
+EVERY_THREAD = "every thread creates one"
+"""Why a task made in code every thread runs has several instances."""
 _ONE_THREAD = frozenset({"single", "master", "masked", "section", "sections"})
 
 
@@ -72,7 +74,7 @@ def explicit_tasks(
             if _serialized(construct, inner, loops):
                 multi = ""
         elif parent is None and not _one_thread(region, inner, pragma_at(construct)):
-            multi = "every thread creates one"
+            multi = EVERY_THREAD
         cond = construct.directive.clause("if")
         flag = (cond.args or "").split(":")[-1].strip() if cond else ""
         out.append(
