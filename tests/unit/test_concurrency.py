@@ -389,3 +389,27 @@ def test_callee_with_worksharing_synchronises_the_team() -> None:
     assert _codes(src.replace("#pragma omp for", "#pragma omp for nowait")) == {
         "ACC120"
     }
+
+
+def test_single_nowait_after_a_loop_is_not_repeated() -> None:
+    src = """
+    void f(int n, double *a) {
+      #pragma omp parallel
+      {
+        #pragma omp for
+        for (int i = 0; i < n; i++)
+          a[i] = i;
+        #pragma omp single nowait
+        a[0] = -1.0;
+      }
+    }
+    """
+    src = textwrap.dedent(src)
+    assert _codes(src) == set()
+    looped = src.replace(
+        "#pragma omp single nowait\n    a[0] = -1.0;",
+        "for (int t = 0; t < 3; t++) {\n"
+        "      #pragma omp single nowait\n      a[0] = -1.0;\n    }",
+    )
+    assert looped != src
+    assert _codes(looped) == {"ACC120"}

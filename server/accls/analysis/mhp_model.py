@@ -97,7 +97,7 @@ def _is_region(region: Region) -> bool:
     return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
 
 
-def _unit_of(region: Region, chain: list[Region], loops: list[int]) -> Unit:
+def _unit_of(region: Region, chain: list[Region], loops: list[Span]) -> Unit:
     """The innermost worksharing construct of the implicit task around an access."""
     unit = Unit("team", 0)
     words = set(region.directive.name.split())
@@ -110,8 +110,9 @@ def _unit_of(region: Region, chain: list[Region], loops: list[int]) -> Unit:
         if first in ("task", "taskloop"):
             break
         nowait = construct.directive.clause("nowait") is not None
+        at = pragma_at(construct)
         repeated = nowait and any(
-            pragma_at(region) < lp < pragma_at(construct) for lp in loops
+            pragma_at(region) < lp.start_byte <= at < lp.end_byte for lp in loops
         )
         line = construct.directive.span.line if construct.directive.span else 0
         if first in ("for", "loop"):
@@ -171,7 +172,7 @@ class _Scene:
     phases: UnionFind[int]
     locks: LockTable
     env: Environment
-    loops: list[int]
+    loops: list[Span]
     atomics: dict[int, frozenset[str]]
     branches: list[Branch]
 
@@ -263,7 +264,7 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
     tasks = explicit_tasks(region, inner, source)
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
     bounds, phases, merged = _phases(region, inner, source, barrier_calls)
-    loops = [b.span.start_byte for b in source.branches if b.kind == "loop"]
+    loops = [b.span for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source)
     scene = _Scene(
         region,
