@@ -49,6 +49,7 @@ class Environment:
     tid_vars: frozenset[str]
     arrays: frozenset[str]  # names declared with array extents
     clause_private: frozenset[str]  # privatized by the region's own clauses
+    task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -84,6 +85,8 @@ class Environment:
             )
             if own and name not in clause_names((directive,), frozenset({"shared"})):
                 return True
+        if name in self.task_shared:
+            return False  # the creator's variable, which its tasks share
         for var, at, static in self.declared:
             if var == name and at <= pos:
                 return not static
@@ -103,17 +106,35 @@ def _static(fn: Function, var: Var, data: bytes) -> bool:
 
 
 def environment(
-    region: Region, inner: list[Region], fn: Function, source: SourceFile
+    region: Region,
+    inner: list[Region],
+    fn: Function,
+    source: SourceFile,
+    orphan: bool = False,
 ) -> Environment:
-    """Collect what decides the sharing of each name in `region`."""
+    """Collect what decides the sharing of each name in `region`.
+
+    In an `orphan` (a function that makes tasks outside any parallel region of
+    its own) the locals and parameters belong to the creating task: its tasks
+    get private copies unless they name them in `shared(...)`.
+    """
     start, end = region.span.start_byte, region.span.end_byte
     data = source.data
+    params = [(p.name, start, False) for p in fn.params] if orphan else []
+    task_shared: set[str] = set()
+    if orphan:
+        task_shared = clause_names(
+            tuple(c.directive for c in inner), frozenset({"shared"})
+        )
     declared = tuple(
         sorted(
             (
-                (v.name, v.span.start_byte, _static(fn, v, data))
-                for v in fn.locals
-                if v.span is not None and start <= v.span.start_byte < end
+                *(
+                    (v.name, v.span.start_byte, _static(fn, v, data))
+                    for v in fn.locals
+                    if v.span is not None and start <= v.span.start_byte < end
+                ),
+                *params,
             ),
             key=lambda d: -d[1],
         )
@@ -170,6 +191,7 @@ def environment(
         tid_vars=frozenset(tids),
         arrays=frozenset(arrays),
         clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
+        task_shared=frozenset(task_shared),
     )
 
 

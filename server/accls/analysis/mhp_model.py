@@ -29,6 +29,7 @@ from accls.frontend import (
     AccessKind,
     Branch,
     Call,
+    Directive,
     Function,
     Ref,
     Region,
@@ -40,6 +41,11 @@ __all__ = ["Access", "RegionModel", "Task", "Unit", "region_models"]
 
 _WORKSHARING = frozenset({"for", "sections", "single", "loop"})
 _DROPPED = frozenset({"parallel", "target", "teams"})
+_TEAMWORK = frozenset(
+    {"for", "sections", "section", "single", "master", "masked", "barrier", "loop"}
+)
+ORPHAN = "tasks"
+"""The name of the pseudo-region of a function that makes tasks on its own."""
 _FOR_VAR = re.compile(r"for\s*\(\s*(?:[A-Za-z_][\w\s*]*?\s)?([A-Za-z_]\w*)\s*=")
 
 
@@ -101,7 +107,9 @@ def _unit_of(region: Region, chain: list[Region], loops: list[Span]) -> Unit:
     """The innermost worksharing construct of the implicit task around an access."""
     unit = Unit("team", 0)
     words = set(region.directive.name.split())
-    if words & {"master", "masked"}:
+    if ORPHAN in words:
+        unit = Unit("serial", 0)
+    elif words & {"master", "masked"}:
         unit = Unit("master", pragma_at(region), region.span.line)
     elif "single" in words:
         unit = Unit("single", pragma_at(region), region.span.line)
@@ -256,7 +264,9 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
     return unit, doubt
 
 
-def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
+def _model(
+    region: Region, fn: Function, source: SourceFile, orphan: bool = False
+) -> RegionModel:
     inner = [c for c in source.constructs if within(c, region)]
     dropped = [c for c in inner if first_word(c) in _DROPPED]
     inner = [c for c in inner if not any(within(c, d) for d in dropped)]
@@ -265,7 +275,7 @@ def _model(region: Region, fn: Function, source: SourceFile) -> RegionModel:
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
     bounds, phases, merged = _phases(region, inner, source, barrier_calls)
     loops = [b.span for b in source.branches if b.kind == "loop"]
-    env = environment(region, inner, fn, source)
+    env = environment(region, inner, fn, source, orphan)
     scene = _Scene(
         region,
         inner,
@@ -359,4 +369,22 @@ def region_models(source: SourceFile) -> tuple[RegionModel, ...]:
         )
         if fn is not None:
             out.append(_model(region, fn, source))
+    parallel = [r for r in source.constructs if first_word(r) == "parallel"]
+    for fn in source.functions:
+        tasks = [
+            r
+            for r in source.constructs
+            if first_word(r) in ("task", "taskloop")
+            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
+            and not any(contains(p, r.span.start_byte) for p in parallel)
+        ]
+        # Orphaned worksharing would need the caller's team: left alone.
+        teamwork = any(
+            first_word(r) in _TEAMWORK
+            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
+            for r in source.constructs
+        )
+        if tasks and not teamwork:
+            orphan = Directive(dialect="omp", name=f"{ORPHAN} of {fn.name}")
+            out.append(_model(Region(directive=orphan, span=fn.span), fn, source, True))
     return tuple(out)

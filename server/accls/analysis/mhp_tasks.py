@@ -11,7 +11,7 @@ __all__ = ["EVERY_THREAD", "Task", "depend_items", "explicit_tasks", "task_conte
 
 EVERY_THREAD = "every thread creates one"
 """Why a task made in code every thread runs has several instances."""
-_ONE_THREAD = frozenset({"single", "master", "masked", "section", "sections"})
+_ONE_THREAD = frozenset({"single", "master", "masked", "section", "sections", "tasks"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
