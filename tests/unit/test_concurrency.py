@@ -413,3 +413,22 @@ def test_single_nowait_after_a_loop_is_not_repeated() -> None:
     )
     assert looped != src
     assert _codes(looped) == {"ACC120"}
+
+
+def test_else_arm_of_a_thread_guard_runs_on_the_other_threads() -> None:
+    src = """
+    #include <omp.h>
+    #include <stdio.h>
+    int f(void) {
+      int count = 0;
+      #pragma omp parallel
+      {
+        if (omp_get_thread_num() == 0)
+          count = omp_get_num_threads();
+        else
+          printf("%d\\n", count);
+      }
+      return count;
+    }
+    """
+    assert {(c, lv) for c, lv, _, _ in _found(src)} == {("ACC120", Severity.ERROR)}

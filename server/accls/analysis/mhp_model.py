@@ -240,8 +240,10 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
         if not branch.span.start_byte <= pos < branch.span.end_byte:
             continue
         cond = " ".join(branch.condition.split())
+        other = scene.env.thread_guard(cond)
+        if branch.kind == "else" and other is not None:
+            continue  # every thread but one: the team's rules apply
         if branch.kind == "if":
-            other = scene.env.thread_guard(cond)
             if other is not None:
                 if unit.kind == "team":
                     unit = Unit(
