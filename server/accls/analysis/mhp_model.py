@@ -240,20 +240,17 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
         if not branch.span.start_byte <= pos < branch.span.end_byte:
             continue
         cond = " ".join(branch.condition.split())
-        other = scene.env.thread_guard(cond)
-        if branch.kind == "else" and other is not None:
-            continue  # every thread but one: the team's rules apply
-        if branch.kind == "if":
-            if other is not None:
-                if unit.kind == "team":
-                    unit = Unit(
-                        "master",
-                        branch.span.start_byte,
-                        branch.span.line,
-                        filter=other,
-                        word=f"if {cond}",
-                    )
-                continue
+        other = scene.env.thread_guard(cond) if branch.kind != "loop" else None
+        if other is not None:
+            if branch.kind == "if" and unit.kind == "team":
+                unit = Unit(
+                    "master",
+                    branch.span.start_byte,
+                    branch.span.line,
+                    filter=other,
+                    word=f"if {cond}",
+                )
+            continue  # one thread (`if`), or every thread but one (`else`)
         names = scene.env.per_thread(cond)
         loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
         if loop_var is not None:
