@@ -432,3 +432,58 @@ def test_else_arm_of_a_thread_guard_runs_on_the_other_threads() -> None:
     }
     """
     assert {(c, lv) for c, lv, _, _ in _found(src)} == {("ACC120", Severity.ERROR)}
+
+
+def _apply(src: str) -> tuple[str, set[str]]:
+    """The text with the first offered repair applied, and the codes left."""
+    text = textwrap.dedent(src)
+    fixes = [f.insert for f in check_file(text, "t.c") if f.insert is not None]
+    assert fixes, "no repair offered"
+    at, inserted = fixes[0]
+    data = text.encode()
+    fixed = (data[:at] + inserted.encode() + data[at:]).decode()
+    return inserted, {f.code for f in check_file(fixed, "t.c") if f.code in NEW}
+
+
+def test_barrier_repair_orders_master_and_loop() -> None:
+    inserted, left = _apply(MASTER_THEN_READ)
+    assert inserted == "    #pragma omp barrier\n"
+    assert left == set()
+
+
+def test_taskwait_repair_before_the_creator_reads() -> None:
+    src = """
+    int fib(int n) {
+      int i, j;
+      if (n < 2)
+        return n;
+      #pragma omp task shared(i)
+      i = fib(n - 1);
+      #pragma omp task shared(j)
+      j = fib(n - 2);
+      return i + j;
+    }
+    """
+    inserted, left = _apply(src)
+    assert inserted == "  #pragma omp taskwait\n"
+    assert left == set()
+
+
+def test_no_barrier_repair_inside_a_construct_or_branch() -> None:
+    src = """
+    int f(int k) {
+      int x = 0, y = 0;
+      #pragma omp parallel
+      {
+        #pragma omp master
+        x = 1;
+        if (k > 0) {
+          y = x;
+        }
+      }
+      return y;
+    }
+    """
+    items = [f for f in check_file(textwrap.dedent(src), "t.c") if f.code in NEW]
+    assert items
+    assert all(f.insert is None for f in items)

@@ -47,6 +47,7 @@ class Finding:
     span: Span
     args: tuple[tuple[str, str], ...] = ()
     severity: Severity | None = None  # overrides the kind's default when set
+    insert: tuple[int, str] | None = None  # a sure repair: text to add at a byte
 
     @property
     def code(self) -> str:

@@ -92,6 +92,8 @@ class RegionModel:
     merged: tuple[tuple[int, Span, int], ...]  # (phase, loop body, barrier line)
     maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
     doubt: str
+    constructs: tuple[Region, ...] = ()  # the constructs inside the region
+    branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
 
     def task(self, tid: int) -> Task:
         """The task whose pragma starts at byte `tid`."""
@@ -333,6 +335,8 @@ def _model(
         merged=tuple(merged),
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
+        constructs=tuple(inner),
+        branches=tuple(b.span for b in scene.branches),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from itertools import combinations
 
 import networkx as nx
@@ -15,6 +16,7 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.frontend import SourceFile
@@ -167,7 +169,7 @@ def _access_word(access: Access) -> str:
 
 
 def _pair_finding(
-    model: RegionModel, a: Access, b: Access, kind: str, rule: str
+    model: RegionModel, data: bytes, a: Access, b: Access, kind: str, rule: str
 ) -> Finding | None:
     if a.atomic and b.atomic:
         return None
@@ -213,9 +215,11 @@ def _pair_finding(
         rule = f"{rule}; {exclusion}"
         return finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
     if kind == "tasks":
-        return finding(TASK_RACE, where, rule=rule, fix=_TASK_FIX, **args)
+        made = finding(TASK_RACE, where, rule=rule, fix=_TASK_FIX, **args)
+        return replace(made, insert=taskwait_fix(model, data, first, second))
     fix = _PHASE_FIX.format(var=first.location.name)
-    return finding(PHASE_RACE, where, rule=rule, fix=fix, **args)
+    made = finding(PHASE_RACE, where, rule=rule, fix=fix, **args)
+    return replace(made, insert=barrier_fix(model, data, first, second))
 
 
 def concurrency_findings(source: SourceFile) -> list[Finding]:
@@ -234,7 +238,7 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                 continue
             if model.doubt and sum(count.values()):
                 break  # one warning says why the whole region is undecided
-            made = _pair_finding(model, a, b, data["kind"], data["rule"])
+            made = _pair_finding(model, source.data, a, b, data["kind"], data["rule"])
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)
                 if key in seen:
