@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.data_movement import data_findings
 from accls.analysis.findings import Finding, Severity
+from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.privatization import scalar_findings
@@ -58,6 +59,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(transfer_findings(analysis, sentinel))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
+        found.extend(concurrency_findings(analysis.source))
     return _sorted(found)
 
 

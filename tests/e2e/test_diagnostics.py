@@ -121,3 +121,29 @@ async def test_quick_fix_adds_the_missing_reduction(client: LanguageClient) -> N
     assert "reduction(+:sum)" in edit.new_text
     pragma_line = text.count("\n", 0, text.index("#pragma acc"))
     assert edit.range.start.line == edit.range.end.line == pragma_line
+
+
+async def test_quick_fix_inserts_the_missing_barrier(client: LanguageClient) -> None:
+    uri, text = open_race(client, "omp_phase_master.c")
+    found = await pushed(client, uri)
+    assert [d.code for d in found] == ["ACC120"]
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=found[0].range,
+            context=types.CodeActionContext(
+                diagnostics=found, only=[types.CodeActionKind.QuickFix]
+            ),
+        )
+    )
+    assert actions
+    fix = actions[0]
+    assert isinstance(fix, types.CodeAction)
+    for_line = text.count("\n", 0, text.index("#pragma omp for"))
+    assert fix.title == f"Fix: insert `#pragma omp barrier` at line {for_line + 1}"
+    assert fix.edit is not None
+    assert fix.edit.changes is not None
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text == "    #pragma omp barrier\n"
+    assert edit.range.start == edit.range.end
+    assert (edit.range.start.line, edit.range.start.character) == (for_line, 0)

@@ -3,6 +3,7 @@
 from accls.frontend.model import (
     AccessKind,
     Advance,
+    Branch,
     Call,
     Clause,
     Directive,
@@ -33,6 +34,7 @@ from accls.frontend.translation_unit import (
 __all__ = [
     "AccessKind",
     "Advance",
+    "Branch",
     "Call",
     "Clause",
     "ContextCache",

@@ -169,6 +169,15 @@ class Region:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Branch:
+    """Statements run on some paths only (`if`) or repeatedly (`loop`)."""
+
+    kind: str  # "if" (then arm), "else" or "loop" (body)
+    span: Span
+    condition: str = ""  # the `if` condition or the loop header, as written
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Var:
     """A declared variable."""
 
@@ -298,6 +307,8 @@ class SourceFile:
     preprocessor_problem: str | None = None  # why the build's context is missing
     stray_loops: tuple[Span, ...] = ()  # `for` keywords in them, loops not read
     skipped_loops: tuple[Span, ...] = ()  # `for` keywords in #if branches not built
+    constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
+    branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.constructs import find_constructs
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.incremental import IncrementalTree
@@ -241,6 +242,7 @@ def parse_source(
     known = {loop.id for nest in nests for loop in nest.walk()}
     # Bodies outside any function: K&R definitions read as bare blocks.
     loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
+    constructs, branches = find_constructs(root) if "omp" in text else ((), ())
     return SourceFile(
         path=path or "<stdin>",
         text=text,
@@ -259,4 +261,6 @@ def parse_source(
         skipped_loops=_skipped_loops(root, inactive),
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
+        constructs=constructs,
+        branches=branches,
     )

@@ -92,6 +92,8 @@ def to_diagnostic(item: Finding, index: LineIndex) -> types.Diagnostic:
     """One finding as an LSP diagnostic with its code and docs link."""
     href = docs_uri(item.code)
     data: dict[str, Any] = {"code": item.code, "start": item.span.start_byte}
+    if item.insert is not None:
+        data["insert"] = list(item.insert)
     return types.Diagnostic(
         range=index.span_range(item.span),
         message=item.message,

@@ -91,6 +91,27 @@ def _fix(
     return None
 
 
+def _insertion(doc: Document, diagnostic: types.Diagnostic) -> types.CodeAction | None:
+    """The finding's own repair (a `barrier`, a `taskwait`) when it carries one."""
+    data = diagnostic.data
+    insert = data.get("insert") if isinstance(data, dict) else None
+    if not (isinstance(insert, list) and len(insert) == 2):
+        return None
+    at, text = insert
+    if not isinstance(at, int) or not isinstance(text, str) or at > len(doc.data):
+        return None
+    where = doc.index.offsets_range(at, at)
+    return types.CodeAction(
+        title=f"Fix: insert `{text.strip()}` at line {where.start.line + 1}",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        is_preferred=True,
+        edit=types.WorkspaceEdit(
+            changes={doc.uri: [types.TextEdit(range=where, new_text=text)]}
+        ),
+    )
+
+
 async def listing(
     ls: AcclsServer, doc: Document, diagnostics: Sequence[types.Diagnostic]
 ) -> list[types.CodeAction]:
@@ -99,6 +120,12 @@ async def listing(
     seen: set[str] = set()
     for diagnostic in diagnostics:
         if diagnostic.source != "accls":
+            continue
+        inserted = _insertion(doc, diagnostic)
+        if inserted is not None:
+            if inserted.title not in seen:
+                seen.add(inserted.title)
+                out.append(inserted)
             continue
         offset = _offset(doc, diagnostic)
         analysed = await ls.analysed(doc, offset)

@@ -1,0 +1,99 @@
+"""Finding kinds of the OpenMP concurrency model: races between whole statements."""
+
+from __future__ import annotations
+
+from accls.analysis.finding_types import Category, FindingKind, Severity
+
+__all__ = [
+    "CALLEE_STATE_RACE",
+    "CONCURRENCY_KINDS",
+    "EXCLUSION_RACE",
+    "PHASE_RACE",
+    "POSSIBLE_RACE",
+    "TASK_RACE",
+]
+
+_PAIR = (
+    "`{first}` ({first_access}, line {first_line}) and `{second}` ({second_access}, "
+    "line {second_line}) {overlap} in the `{region}` region at line {line}: {rule}"
+)
+
+PHASE_RACE = FindingKind(
+    "ACC120",
+    Category.RACE,
+    Severity.ERROR,
+    "threads of a parallel region race between barriers",
+    "data race: " + _PAIR + "; {fix}",
+)
+"""Two accesses in one barrier phase of a `parallel` region, run by different threads.
+
+Why: between two barriers the threads of a team run freely; code outside worksharing
+is run by every thread, `master`/`masked` and `single nowait` end without a barrier.
+Example: `#pragma omp parallel { x = omp_get_thread_num(); }` with a shared `x`.
+"""
+
+EXCLUSION_RACE = FindingKind(
+    "ACC121",
+    Category.RACE,
+    Severity.ERROR,
+    "mutual exclusion that does not exclude",
+    "data race: " + _PAIR + "; {fix}",
+)
+"""Accesses guarded by different `critical` names or locks, or atomic mixed with plain.
+
+Why: only the same critical name or the same lock excludes; an `atomic` access does
+not order a plain access to the same location. Example: `critical(a) x++;` in one
+place and `critical(b) x++;` in another.
+"""
+
+TASK_RACE = FindingKind(
+    "ACC122",
+    Category.RACE,
+    Severity.ERROR,
+    "task races with its creator or a sibling",
+    "data race: " + _PAIR + "; {fix}",
+)
+"""An explicit task may run while its creator or a sibling task touches the same data.
+
+Why: a task runs any time between its creation and the next `taskwait` (children
+only), the end of its `taskgroup` or a barrier; `depend` orders sibling tasks only.
+Example: `#pragma omp task x = 1;` followed by `y = x;` without `taskwait`.
+"""
+
+POSSIBLE_RACE = FindingKind(
+    "ACC123",
+    Category.RACE,
+    Severity.WARNING,
+    "possible race the concurrency model cannot decide",
+    "possible data race: " + _PAIR + "; {undecided}",
+)
+"""Two accesses may happen in parallel, but what would decide the race is unknown.
+
+Why: a lock passed through a pointer, hand-made synchronisation with `flush`, or
+subscripts the analysis cannot compare leave the verdict open.
+Example: `omp_set_lock(lk)` through a pointer around `x++`.
+"""
+
+CALLEE_STATE_RACE = FindingKind(
+    "ACC124",
+    Category.RACE,
+    Severity.ERROR,
+    "called function's static or global state races",
+    "data race: `{var}` ({what}) is written by `{callee}` (line {write}), which "
+    "{who} at line {call} calls in the `{region}` region at line {line}; {rule}; "
+    "{fix}",
+)
+"""A function called from a parallel region writes a `static` local or a global.
+
+Why: a `static` local is one variable shared by every thread that calls the function.
+Example: `int next(void) { static int n; return n++; }` called in `omp parallel`.
+"""
+
+CONCURRENCY_KINDS = (
+    PHASE_RACE,
+    EXCLUSION_RACE,
+    TASK_RACE,
+    POSSIBLE_RACE,
+    CALLEE_STATE_RACE,
+)
+"""The kinds in code order."""

@@ -1,0 +1,32 @@
+"""Small questions about OpenMP constructs of a file: what, where, inside what."""
+
+from __future__ import annotations
+
+from accls.frontend import Region
+
+__all__ = ["contains", "first_word", "pragma_at", "within"]
+
+
+def first_word(region: Region) -> str:
+    """The directive's first word: `task`, `for`, `single`, ..."""
+    name = region.directive.name
+    return name.split()[0] if name else ""
+
+
+def pragma_at(region: Region) -> int:
+    """The byte offset of the construct's pragma line."""
+    return region.directive.span.start_byte if region.directive.span else 0
+
+
+def contains(region: Region, pos: int) -> bool:
+    """True if the statement the construct governs holds byte `pos`."""
+    return region.span.start_byte <= pos < region.span.end_byte
+
+
+def within(inner: Region, outer: Region) -> bool:
+    """True if `inner` is a construct nested in `outer` (stacked pragmas included)."""
+    return (
+        pragma_at(inner) > pragma_at(outer)
+        and outer.span.start_byte <= inner.span.start_byte
+        and inner.span.end_byte <= outer.span.end_byte
+    )

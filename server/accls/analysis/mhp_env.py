@@ -1,0 +1,256 @@
+"""The data environment of a parallel region: what is private, where accesses land."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
+from accls.frontend import Call, Function, Ref, Region, SourceFile, Var
+
+__all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
+
+_PRIVATIZING = frozenset(
+    {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
+)
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_C_WORDS = frozenset(
+    "for while if int long short char float double unsigned signed const sizeof "
+    "struct void return".split()
+)
+_TID = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)")
+_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where an access lands: a variable, or an element of a shared array.
+
+    `form` is "scalar"; "const" (the same element for every thread); "loop" (indexed
+    by sequential loops every thread runs over the same range); "tid" (indexed by
+    the thread number); or "varying" (anything else: not compared).
+    """
+
+    name: str
+    form: str
+    index: tuple[str, ...]  # subscript texts, spaces removed
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    """Names private to each thread, and names every thread sees with one value."""
+
+    region: Region
+    threadprivate: frozenset[str]
+    declared: tuple[tuple[str, int, bool], ...]  # (name, declared at, static)
+    loop_vars: tuple[tuple[str, int, int], ...]  # worksharing loop vars and spans
+    invariant: frozenset[str]  # shared and never written in the region
+    sweep_vars: frozenset[str]  # sequential loop vars over invariant bounds
+    tid_vars: frozenset[str]
+    arrays: frozenset[str]  # names declared with array extents
+    clause_private: frozenset[str]  # privatized by the region's own clauses
+    task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
+
+    def per_thread(self, text: str) -> set[str]:
+        """Names in `text` whose value may differ from thread to thread."""
+        names = set(_NAME.findall(text)) - _C_WORDS
+        shared_loop = {v for v, _, _ in self.loop_vars}
+        private = {d[0] for d in self.declared if not d[2]} | self.clause_private
+        own = (names & (private | self.tid_vars)) - shared_loop - self.invariant
+        return own | (names & {"omp_get_thread_num"})
+
+    def thread_guard(self, condition: str) -> str | None:
+        """`X` when the condition holds on one thread only: `tid == X` (a conjunct)."""
+        for part in condition.strip().strip("()").split("&&"):
+            sides = part.strip().strip("()").split("==")
+            if len(sides) != 2:
+                continue
+            left, right = ("".join(x.split()).strip("()") for x in sides)
+            for me, other in ((left, right), (right, left)):
+                if me in self.tid_vars or me.rstrip("()") == "omp_get_thread_num":
+                    return other
+        return None
+
+    def is_private(self, name: str, pos: int, chain: list[Region]) -> bool:
+        """True if each thread (or task) has its own `name` at `pos`."""
+        if name in self.threadprivate:
+            return True
+        for directive in (self.region.directive, *(c.directive for c in chain)):
+            if name in clause_names((directive,), _PRIVATIZING):
+                return True
+            default = directive.clause("default")
+            own = default is not None and (default.args or "").strip() in (
+                "private",
+                "firstprivate",
+            )
+            if own and name not in clause_names((directive,), frozenset({"shared"})):
+                return True
+        if name in self.task_shared:
+            return False  # the creator's variable, which its tasks share
+        for var, at, static in self.declared:
+            if var == name and at <= pos:
+                return not static
+        return any(v == name and s <= pos < e for v, s, e in self.loop_vars)
+
+
+def _static(fn: Function, var: Var, data: bytes) -> bool:
+    if var.span is None:
+        return False
+    for _, span in fn.block_decls:
+        if span.start_byte <= var.span.start_byte < span.end_byte:
+            head = data[span.start_byte : var.span.start_byte].decode(
+                "utf-8", "replace"
+            )
+            return "static" in _NAME.findall(head)
+    return False
+
+
+def environment(
+    region: Region,
+    inner: list[Region],
+    fn: Function,
+    source: SourceFile,
+    orphan: bool = False,
+) -> Environment:
+    """Collect what decides the sharing of each name in `region`.
+
+    In an `orphan` (a function that makes tasks outside any parallel region of
+    its own) the locals and parameters belong to the creating task: its tasks
+    get private copies unless they name them in `shared(...)`.
+    """
+    start, end = region.span.start_byte, region.span.end_byte
+    data = source.data
+    params = [(p.name, start, False) for p in fn.params] if orphan else []
+    task_shared: set[str] = set()
+    if orphan:
+        task_shared = clause_names(
+            tuple(c.directive for c in inner), frozenset({"shared"})
+        )
+    declared = tuple(
+        sorted(
+            (
+                *(
+                    (v.name, v.span.start_byte, _static(fn, v, data))
+                    for v in fn.locals
+                    if v.span is not None and start <= v.span.start_byte < end
+                ),
+                *params,
+            ),
+            key=lambda d: -d[1],
+        )
+    )
+    loops = {loop.id: loop for loop in source.loops()}
+    loop_vars: list[tuple[str, int, int]] = []
+    for construct in (region, *inner):
+        first = construct.directive.name.split()[0] if construct.directive.name else ""
+        loop = loops.get(construct.span.start_byte)
+        if loop is None or first not in ("for", "loop", "taskloop", "parallel", "simd"):
+            continue
+        for assoc in associated_loops(loop, collapse_count(construct.directive)):
+            if assoc.var:
+                loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))
+    # A write through `p[i]` or `*p` changes the pointee, not `p`.
+    written = {
+        r.name
+        for r in fn.refs
+        if r.is_write
+        and not r.subscripts
+        and not r.deref
+        and start <= r.span.start_byte < end
+    }
+    local_names = {d[0] for d in declared}
+    # A `private` copy starts undefined in every thread: never one shared value.
+    fresh = clause_names((region.directive,), frozenset({"private"}))
+    invariant = frozenset(
+        {r.name for r in fn.refs if start <= r.span.start_byte < end}
+        - written
+        - local_names
+        - fresh
+    )
+    sweep: set[str] = set()
+    worksharing = {v for v, _, _ in loop_vars}
+    for loop in source.loops():
+        if not start <= loop.id < end or not loop.var or loop.var in worksharing:
+            continue
+        bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
+        if bounds <= invariant | {loop.var} and loop.step in (1, -1):
+            sweep.add(loop.var)
+    text = data[start:end].decode("utf-8", "replace")
+    tids = {m.group(1) for m in _TID.finditer(text)}
+    threadprivate = {
+        n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
+    }
+    arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
+    return Environment(
+        region=region,
+        threadprivate=frozenset(threadprivate),
+        declared=declared,
+        loop_vars=tuple(loop_vars),
+        invariant=invariant,
+        sweep_vars=frozenset(sweep),
+        tid_vars=frozenset(tids),
+        arrays=frozenset(arrays),
+        clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
+        task_shared=frozenset(task_shared),
+    )
+
+
+def locate(
+    ref: Ref, pos: int, chain: list[Region], env: Environment
+) -> Location | None:
+    """Where a shared access lands; None when it is private or not followed."""
+    if ref.member or ref.escapes:
+        return None  # struct fields and escaping addresses are not modelled
+    if not ref.subscripts and not ref.deref:
+        return Location(ref.name, "scalar", ())
+    base_private = env.is_private(ref.name, pos, chain)
+    if base_private:
+        return None  # a private array, or a private pointer to memory we cannot see
+    if ref.deref and not ref.subscripts:
+        form = "const" if ref.name in env.invariant else "varying"
+        return Location(ref.name, form, ("0",))
+    index = tuple("".join(s.text.split()) for s in ref.subscripts)
+    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
+    if any(s.indirect or s.poly is None for s in ref.subscripts):
+        form = "varying"
+    elif names & env.tid_vars or "omp_get_thread_num" in names:
+        rest = names - env.tid_vars - {"omp_get_thread_num"}
+        form = "tid" if rest <= env.invariant else "varying"
+    elif names <= env.invariant:
+        form = "const"
+    elif names <= env.invariant | env.sweep_vars:
+        form = "loop"
+    else:
+        form = "varying"
+    return Location(ref.name, form, index)
+
+
+def callee_state(
+    region: Region, fn: Function, source: SourceFile, env: Environment
+) -> list[tuple[Call, Ref]]:
+    """Writes of `static` locals and globals by functions called in the region."""
+    start, end = region.span.start_byte, region.span.end_byte
+    out: list[tuple[Call, Ref]] = []
+    for call in fn.call_sites:
+        if not start <= call.span.start_byte < end:
+            continue
+        callee = source.function(call.name)
+        if (
+            callee is None
+            or callee is fn
+            or any(c.startswith("omp_") for c in callee.calls)
+        ):
+            continue
+        static_vars = [v for v in callee.locals if _static(callee, v, source.data)]
+        statics = {v.name for v in static_vars}
+        inits = {v.span.start_byte for v in static_vars if v.span is not None}
+        own = {v.name for v in (*callee.locals, *callee.params)} - statics
+        globals_ = {g.name for g in source.globals} - env.threadprivate
+        for ref in callee.refs:
+            if ref.subscripts or ref.deref or ref.member or ref.atomic:
+                continue
+            if ref.span.start_byte in inits:
+                continue  # a static's initializer runs once, not per call
+            if ref.name in statics or (ref.name in globals_ and ref.name not in own):
+                out.append((call, ref))
+    return out

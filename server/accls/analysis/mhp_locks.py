@@ -1,0 +1,133 @@
+"""Which OpenMP locks are held at each point of a parallel region."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from accls.frontend import Function, Region, SourceFile, Span
+
+__all__ = ["LockTable", "lock_table"]
+
+_SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
+_UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
+_TEST = frozenset({"omp_test_lock", "omp_test_nest_lock"})
+_ADDRESS = re.compile(r"^&\s*\(?\s*([A-Za-z_][\w.\[\]>-]*?)\s*\)?$")
+
+
+class _HasId(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def span_end(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _LockCall:
+    pos: int
+    line: int
+    kind: str  # "set", "unset", "test"
+    lock: str  # "L" for `&L`; "" when passed through a pointer
+    text: str  # the argument as written
+    context: int  # innermost task id, -1 for the implicit task
+    guards: frozenset[int]  # start bytes of the `if` arms around the call
+
+
+@dataclass(frozen=True, slots=True)
+class LockTable:
+    """Lock calls of one region, in program order, and the omp_* call spans."""
+
+    calls: tuple[_LockCall, ...]
+    call_spans: tuple[Span, ...]
+    guards: tuple[Span, ...]
+
+    def in_call(self, pos: int) -> bool:
+        """True inside the arguments of an OpenMP runtime call (`&lock`)."""
+        return any(s.start_byte <= pos < s.end_byte for s in self.call_spans)
+
+    def held(
+        self, pos: int, context: int
+    ) -> tuple[frozenset[str], frozenset[str], str]:
+        """Locks surely held at `pos`, locks held on some paths only, and a doubt."""
+        state: dict[str, _LockCall] = {}
+        depth: dict[str, int] = {}
+        doubt = ""
+        around = {g.start_byte for g in self.guards if g.start_byte <= pos < g.end_byte}
+        for call in self.calls:
+            if call.pos >= pos:
+                break
+            if call.context != context:
+                continue
+            if not call.lock:
+                if call.kind != "unset":
+                    doubt = f"the lock `{call.text}` (line {call.line}) is passed "
+                    doubt += "through a pointer; knowing what it points to decides"
+                continue
+            if call.kind == "test":
+                doubt = f"`omp_test_lock({call.text})` at line {call.line} "
+                doubt += "takes the lock only when it succeeds"
+                continue
+            if call.kind == "set":
+                depth[call.lock] = depth.get(call.lock, 0) + 1
+                state.setdefault(call.lock, call)
+            elif depth.get(call.lock, 0) > 1:
+                depth[call.lock] -= 1  # a nestable lock still held once more
+            else:
+                depth.pop(call.lock, None)
+                state.pop(call.lock, None)
+        sure = {f"lock:{k}" for k, c in state.items() if c.guards <= around}
+        partial = {f"lock:{k}" for k, c in state.items() if not c.guards <= around}
+        return frozenset(sure), frozenset(partial), doubt
+
+
+def lock_table(
+    region: Region, fn: Function, source: SourceFile, tasks: Sequence[_HasId]
+) -> LockTable:
+    """The lock calls of `fn` inside `region`."""
+    start, end = region.span.start_byte, region.span.end_byte
+    guards = tuple(
+        b.span
+        for b in source.branches
+        if b.kind in ("if", "else") and start <= b.span.start_byte < end
+    )
+    calls: list[_LockCall] = []
+    spans: list[Span] = []
+    for call in fn.call_sites:
+        pos = call.span.start_byte
+        if not start <= pos < end or not call.name.startswith("omp_"):
+            continue
+        spans.append(call.span)
+        kind = (
+            "set"
+            if call.name in _SET
+            else "unset"
+            if call.name in _UNSET
+            else "test"
+            if call.name in _TEST
+            else ""
+        )
+        if not kind:
+            continue
+        text = source.data[call.span.start_byte : call.span.end_byte].decode(
+            "utf-8", "replace"
+        )
+        arg = text[text.find("(") + 1 : text.rfind(")")].strip()
+        match = _ADDRESS.match(arg)
+        inside = [t.id for t in tasks if t.id <= pos < t.span_end]
+        calls.append(
+            _LockCall(
+                pos=pos,
+                line=call.span.line,
+                kind=kind,
+                lock="".join(match.group(1).split()) if match else "",
+                text=arg,
+                context=inside[-1] if inside else -1,
+                guards=frozenset(
+                    g.start_byte for g in guards if g.start_byte <= pos < g.end_byte
+                ),
+            )
+        )
+    calls.sort(key=lambda c: c.pos)
+    return LockTable(tuple(calls), tuple(spans), guards)

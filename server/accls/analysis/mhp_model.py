@@ -1,0 +1,393 @@
+"""The concurrency model of OpenMP `parallel` regions: who runs each access, and when.
+
+A region is split into barrier phases; each access gets its phase, the worksharing
+unit that runs it (every thread, one thread, a loop's iterations), the explicit
+tasks around it, and the `critical` names and locks held.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from networkx.utils import UnionFind
+
+from accls.analysis.mhp_constructs import contains, first_word, pragma_at, within
+from accls.analysis.mhp_env import (
+    Environment,
+    Location,
+    callee_state,
+    environment,
+    locate,
+)
+from accls.analysis.mhp_locks import LockTable, lock_table
+from accls.analysis.mhp_sync import atomic_targets, region_doubt, sync_calls
+from accls.analysis.mhp_tasks import Task, explicit_tasks, task_context
+from accls.analysis.pragma_scope import reduction_ops
+from accls.frontend import (
+    AccessKind,
+    Branch,
+    Call,
+    Directive,
+    Function,
+    Ref,
+    Region,
+    SourceFile,
+    Span,
+)
+
+__all__ = ["Access", "RegionModel", "Task", "Unit", "region_models"]
+
+_WORKSHARING = frozenset({"for", "sections", "single", "loop"})
+_DROPPED = frozenset({"parallel", "target", "teams"})
+_TEAMWORK = frozenset(
+    {"for", "sections", "section", "single", "master", "masked", "barrier", "loop"}
+)
+ORPHAN = "tasks"
+"""The name of the pseudo-region of a function that makes tasks on its own."""
+_FOR_VAR = re.compile(r"for\s*\(\s*(?:[A-Za-z_][\w\s*]*?\s)?([A-Za-z_]\w*)\s*=")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """Who runs a stretch of code: `team` (every thread), one thread, a loop."""
+
+    kind: str  # "team", "single", "master", "section", "loop", "serial"
+    id: int  # start byte of the construct, 0 for the team
+    line: int = 0
+    repeated: bool = False  # a nowait construct inside a loop of the region
+    filter: str = "0"  # the thread a `masked` construct runs on
+    nowait: bool = False
+    word: str = ""  # the directive as written: `master`, `masked`, `sections`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Access:
+    """One access to a shared location inside a region."""
+
+    ref: Ref
+    location: Location
+    pos: int  # byte offset in program order (the call site for a callee's access)
+    phase: int
+    unit: Unit
+    tasks: tuple[int, ...]  # enclosing explicit tasks, outermost first
+    held: frozenset[str]  # "critical:NAME", "lock:L", "ordered"
+    partial: frozenset[str]  # locks taken on some paths only
+    atomic: bool
+    doubt: str  # why the verdict may be wrong, "" when none
+    guard: str  # a condition on the thread that decides whether it runs, or ""
+    via: Call | None = None  # the call whose callee makes the access
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RegionModel:
+    """One parallel region: its accesses, tasks, and synchronisation points."""
+
+    region: Region
+    accesses: tuple[Access, ...]
+    tasks: tuple[Task, ...]
+    waits: tuple[tuple[int, int], ...]  # (position, task context) of taskwaits
+    groups: tuple[tuple[int, int, int], ...]  # (start, end, task context)
+    merged: tuple[tuple[int, Span, int], ...]  # (phase, loop body, barrier line)
+    maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
+    doubt: str
+    constructs: tuple[Region, ...] = ()  # the constructs inside the region
+    branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
+
+    def task(self, tid: int) -> Task:
+        """The task whose pragma starts at byte `tid`."""
+        return next(t for t in self.tasks if t.id == tid)
+
+
+def _is_region(region: Region) -> bool:
+    words = region.directive.name.split()
+    return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
+
+
+def _unit_of(region: Region, chain: list[Region], loops: list[Span]) -> Unit:
+    """The innermost worksharing construct of the implicit task around an access."""
+    unit = Unit("team", 0)
+    words = set(region.directive.name.split())
+    if ORPHAN in words:
+        unit = Unit("serial", 0)
+    elif words & {"master", "masked"}:
+        unit = Unit("master", pragma_at(region), region.span.line)
+    elif "single" in words:
+        unit = Unit("single", pragma_at(region), region.span.line)
+    for construct in chain:
+        first = first_word(construct)
+        if first in ("task", "taskloop"):
+            break
+        nowait = construct.directive.clause("nowait") is not None
+        at = pragma_at(construct)
+        repeated = nowait and any(
+            pragma_at(region) < lp.start_byte <= at < lp.end_byte for lp in loops
+        )
+        line = construct.directive.span.line if construct.directive.span else 0
+        if first in ("for", "loop"):
+            unit = Unit("loop", pragma_at(construct), line, nowait=nowait)
+        elif first == "single":
+            unit = Unit("single", pragma_at(construct), line, repeated, nowait=nowait)
+        elif first in ("master", "masked"):
+            clause = construct.directive.clause("filter")
+            which = (clause.args or "0").strip() if clause else "0"
+            unit = Unit("master", pragma_at(construct), line, filter=which, word=first)
+        elif first in ("section", "sections"):
+            unit = Unit("section", pragma_at(construct), line, nowait=nowait)
+    return unit
+
+
+def _phases(
+    region: Region, inner: list[Region], source: SourceFile, calls: list[Call]
+) -> tuple[list[int], UnionFind[int], list[tuple[int, Span, int]]]:
+    tasks = [c for c in inner if first_word(c) in ("task", "taskloop")]
+    bounds: list[int] = [c.span.start_byte for c in calls]
+    lines: dict[int, int] = {c.span.start_byte: c.span.line for c in calls}
+    for c in inner:
+        if any(within(c, t) for t in tasks):
+            continue
+        first = first_word(c)
+        if first == "barrier":
+            bounds.append(pragma_at(c))
+            lines[pragma_at(c)] = c.span.line
+        elif first in _WORKSHARING and c.directive.clause("nowait") is None:
+            bounds.append(c.span.end_byte)
+            lines[c.span.end_byte] = c.span.end[0] + 1
+    bounds.sort()
+    phases: UnionFind[int] = UnionFind(range(len(bounds) + 1))
+    wrapped: list[tuple[int, Span, int]] = []
+    for branch in source.branches:
+        span = branch.span
+        if branch.kind != "loop" or not contains(region, span.start_byte):
+            continue
+        inside = [b for b in bounds if span.start_byte <= b < span.end_byte]
+        if inside and not any(contains(t, span.start_byte) for t in tasks):
+            # The code after the loop body's last barrier runs alongside the code
+            # before its first barrier in the next iteration: one phase.
+            lo = bisect_right(bounds, span.start_byte)
+            hi = bisect_right(bounds, span.end_byte - 1)
+            phases.union(lo, hi)
+            wrapped.append((lo, span, lines[inside[-1]]))
+    merged = [(phases[lo], loop, barrier) for lo, loop, barrier in wrapped]
+    return bounds, phases, merged
+
+
+@dataclass(frozen=True, slots=True)
+class _Scene:
+    region: Region
+    inner: list[Region]
+    tasks: list[Task]
+    bounds: list[int]
+    phases: UnionFind[int]
+    locks: LockTable
+    env: Environment
+    loops: list[Span]
+    atomics: dict[int, frozenset[str]]
+    branches: list[Branch]
+
+
+def _access(
+    scene: _Scene, ref: Ref, pos: int, via: Call | None, combine: Region | None = None
+) -> Access | None:
+    chain = [c for c in scene.inner if contains(c, pos)]
+    outer = [c for c in chain if c is not combine]
+    if via is None and scene.env.is_private(ref.name, pos, outer):
+        return None
+    location = (
+        locate(ref, pos, chain, scene.env)
+        if via is None
+        else Location(ref.name, "scalar", ())
+    )
+    if location is None:
+        return None
+    tasks = tuple(t.id for t in scene.tasks if t.id <= pos < t.span_end)
+    anchor = tasks[0] if tasks else pos
+    held: set[str] = set()
+    atomic = False
+    for construct in chain:
+        first = first_word(construct)
+        if first == "critical":
+            clause = (
+                construct.directive.clauses[0] if construct.directive.clauses else None
+            )
+            name = (clause.args or "") if clause and not clause.name else ""
+            held.add(f"critical:{name.strip()}")
+        elif first == "ordered":
+            held.add("ordered")
+        elif first == "atomic":
+            atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
+    locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
+    unit, guard_doubt = _guarded(scene, pos, _unit_of(scene.region, chain, scene.loops))
+    return Access(
+        ref=ref,
+        location=location,
+        pos=pos,
+        phase=scene.phases[bisect_right(scene.bounds, anchor)],
+        unit=unit,
+        tasks=tasks,
+        held=frozenset(held | locks),
+        partial=partial,
+        atomic=atomic,
+        doubt=doubt,
+        guard=guard_doubt,
+        via=via,
+    )
+
+
+def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
+    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard."""
+    doubt = ""
+    for branch in scene.branches:
+        if not branch.span.start_byte <= pos < branch.span.end_byte:
+            continue
+        cond = " ".join(branch.condition.split())
+        other = scene.env.thread_guard(cond) if branch.kind != "loop" else None
+        if other is not None:
+            if branch.kind == "if" and unit.kind == "team":
+                unit = Unit(
+                    "master",
+                    branch.span.start_byte,
+                    branch.span.line,
+                    filter=other,
+                    word=f"if {cond}",
+                )
+            continue  # one thread (`if`), or every thread but one (`else`)
+        names = scene.env.per_thread(cond)
+        loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
+        if loop_var is not None:
+            names.discard(loop_var.group(1))
+        if names and not doubt:
+            doubt = (
+                f"`{sorted(names)[0]}` in `{cond}` (line {branch.span.line}) decides "
+                "which threads run it, and how often"
+            )
+    return unit, doubt
+
+
+def _model(
+    region: Region, fn: Function, source: SourceFile, orphan: bool = False
+) -> RegionModel:
+    inner = [c for c in source.constructs if within(c, region)]
+    dropped = [c for c in inner if first_word(c) in _DROPPED]
+    inner = [c for c in inner if not any(within(c, d) for d in dropped)]
+    inner = [c for c in inner if c not in dropped]
+    tasks = explicit_tasks(region, inner, source)
+    barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
+    bounds, phases, merged = _phases(region, inner, source, barrier_calls)
+    loops = [b.span for b in source.branches if b.kind == "loop"]
+    env = environment(region, inner, fn, source, orphan)
+    scene = _Scene(
+        region,
+        inner,
+        tasks,
+        bounds,
+        phases,
+        lock_table(region, fn, source, tasks),
+        env,
+        loops,
+        atomic_targets(inner, fn),
+        [b for b in source.branches if contains(region, b.span.start_byte)],
+    )
+    accesses: list[Access] = []
+    for ref in fn.refs:
+        pos = ref.span.start_byte
+        if not contains(region, pos) or any(contains(d, pos) for d in dropped):
+            continue
+        if scene.locks.in_call(pos):
+            continue
+        made = _access(scene, ref, pos, None)
+        if made is not None:
+            accesses.append(made)
+    for call, state in callee_state(region, fn, source, env):
+        if any(contains(d, call.span.start_byte) for d in dropped):
+            continue
+        made = _access(scene, state, call.span.start_byte, call)
+        if made is not None:
+            accesses.append(made)
+    for construct, ref in _combines(inner):
+        made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
+        if made is not None:
+            accesses.append(made)
+    waits = tuple(
+        (pragma_at(c), task_context(tasks, pragma_at(c)))
+        for c in inner
+        if first_word(c) == "taskwait"
+    )
+    parents = {t.id: t.parent for t in tasks}
+    groups = tuple(
+        (pragma_at(c), c.span.end_byte, task_context(tasks, pragma_at(c)))
+        for c in inner
+        if first_word(c) == "taskgroup"
+    ) + tuple(
+        # A taskloop's implicit taskgroup belongs to the task that meets it.
+        (pragma_at(c), c.span.end_byte, parents[pragma_at(c)])
+        for c in inner
+        if first_word(c) == "taskloop" and c.directive.clause("nogroup") is None
+    )
+    doubt = region_doubt(region, inner, fn, source)
+    return RegionModel(
+        region=region,
+        accesses=tuple(accesses),
+        tasks=tuple(tasks),
+        waits=waits,
+        groups=groups,
+        merged=tuple(merged),
+        maybe_syncs=tuple(maybe_syncs),
+        doubt=doubt,
+        constructs=tuple(inner),
+        branches=tuple(b.span for b in scene.branches),
+    )
+
+
+def _combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
+    """The shared update that ends each `reduction` of a worksharing construct.
+
+    Each thread combines its copy into the shared variable as it leaves the
+    construct; only the construct's barrier, if any, makes the result visible.
+    """
+    out: list[tuple[Region, Ref]] = []
+    for construct in inner:
+        span = construct.directive.span
+        if first_word(construct) not in ("for", "loop", "sections") or span is None:
+            continue
+        for name in sorted(reduction_ops((construct.directive,))):
+            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
+    return out
+
+
+def region_models(source: SourceFile) -> tuple[RegionModel, ...]:
+    """A model for each `parallel` region (not `parallel for`) of the file."""
+    out: list[RegionModel] = []
+    for region in source.constructs:
+        if not _is_region(region):
+            continue
+        fn = next(
+            (
+                f
+                for f in source.functions
+                if f.span.start_byte <= region.span.start_byte < f.span.end_byte
+            ),
+            None,
+        )
+        if fn is not None:
+            out.append(_model(region, fn, source))
+    parallel = [r for r in source.constructs if first_word(r) == "parallel"]
+    for fn in source.functions:
+        tasks = [
+            r
+            for r in source.constructs
+            if first_word(r) in ("task", "taskloop")
+            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
+            and not any(contains(p, r.span.start_byte) for p in parallel)
+        ]
+        # Orphaned worksharing would need the caller's team: left alone.
+        teamwork = any(
+            first_word(r) in _TEAMWORK
+            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
+            for r in source.constructs
+        )
+        if tasks and not teamwork:
+            orphan = Directive(dialect="omp", name=f"{ORPHAN} of {fn.name}")
+            out.append(_model(Region(directive=orphan, span=fn.span), fn, source, True))
+    return tuple(out)

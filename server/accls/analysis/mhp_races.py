@@ -1,0 +1,250 @@
+"""Races over the concurrency model: pairs of accesses that may happen in parallel."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from itertools import combinations
+
+import networkx as nx
+
+from accls.analysis.concurrency_kinds import (
+    CALLEE_STATE_RACE,
+    EXCLUSION_RACE,
+    PHASE_RACE,
+    POSSIBLE_RACE,
+    TASK_RACE,
+)
+from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_model import Access, RegionModel, region_models
+from accls.analysis.mhp_order import parallel_rule
+from accls.frontend import SourceFile
+
+__all__ = ["concurrency_findings", "mhp_graph"]
+
+_MAX_PER_NAME = 3
+"""Pairs reported per variable and region: the first ones say what to fix."""
+
+
+def _overlap(a: Access, b: Access, by_threads: bool) -> str | None:
+    """`same` when both surely touch one location, `maybe` when undecided."""
+    la, lb = a.location, b.location
+    if (la.form == "scalar") != (lb.form == "scalar"):
+        return None
+    if la.form == "scalar":
+        return "same"
+    if "varying" in (la.form, lb.form):
+        return None
+    if la.form == "tid" or lb.form == "tid":
+        if la.form == lb.form and la.index == lb.index:
+            return None if by_threads else "same"
+        return "maybe"
+    if la.index == lb.index:
+        return "same"
+    if all(i.isdigit() for i in (*la.index, *lb.index)):
+        return None
+    return "maybe"
+
+
+def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
+    """Accesses as nodes; an edge joins two that may run in parallel, with its rule.
+
+    Only accesses to one variable are paired, and a node has a self-loop when
+    several threads or task instances run it at once.
+    """
+    graph: nx.MultiGraph[int] = nx.MultiGraph()
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for index, access in enumerate(model.accesses):
+        graph.add_node(index, access=access)
+        by_name[access.location.name].append(index)
+    for indices in by_name.values():
+        if not any(model.accesses[i].ref.is_write for i in indices):
+            continue
+        pairs = [(i, i) for i in indices] + list(combinations(indices, 2))
+        for i, j in pairs:
+            a, b = model.accesses[i], model.accesses[j]
+            if not (a.ref.is_write or b.ref.is_write):
+                continue
+            found = parallel_rule(model, a, b)
+            if found is not None:
+                graph.add_edge(i, j, kind=found[0], rule=found[1])
+    return graph
+
+
+def _maybe_sync(model: RegionModel, a: Access, b: Access) -> str:
+    lo, hi = sorted((a.pos, b.pos))
+    for pos, name, line in model.maybe_syncs:
+        if lo < pos < hi:
+            return (
+                f"the call to `{name}` at line {line} may hold a barrier; its "
+                "definition decides"
+            )
+    return ""
+
+
+def _guard(held: frozenset[str]) -> str:
+    """How a set of held locks and critical names reads in a message."""
+    words = []
+    for item in sorted(held):
+        kind, _, name = item.partition(":")
+        if kind == "critical":
+            words.append(f"`critical({name})`" if name else "an unnamed `critical`")
+        elif kind == "lock":
+            words.append(f"the lock `{name}`")
+        else:
+            words.append(f"`{item}`")
+    return " and ".join(words) if words else "no lock"
+
+
+def _exclusion(a: Access, b: Access) -> str:
+    """Why the locks and critical names around the pair do not exclude them."""
+    if a.atomic != b.atomic:
+        plain = b if a.atomic else a
+        if plain.held:
+            held = _guard(plain.held)
+            return f"`atomic` does not exclude {held} (line {plain.ref.span.line})"
+        return (
+            "an `atomic` access does not order the plain access at line "
+            f"{plain.ref.span.line}"
+        )
+    partial = a.partial | b.partial
+    if partial:
+        lock = sorted(partial)[0][5:]
+        return f"the lock `{lock}` is taken on some paths only"
+    if a.held and b.held:
+        return (
+            f"line {a.ref.span.line} holds {_guard(a.held)} and line {b.ref.span.line} "
+            f"holds {_guard(b.held)}, which do not exclude each other"
+        )
+    if a.held or b.held:
+        guarded, plain = (a, b) if a.held else (b, a)
+        return (
+            f"only line {guarded.ref.span.line} holds {_guard(guarded.held)}; line "
+            f"{plain.ref.span.line} holds nothing"
+        )
+    return ""
+
+
+_EXCLUSION_FIX = (
+    "guard every access with the same `critical` name or lock, or make all of them "
+    "`atomic`"
+)
+_TASK_FIX = (
+    "add `#pragma omp taskwait` before the later access, or `depend` clauses between "
+    "the tasks"
+)
+_PHASE_FIX = (
+    "make `{var}` private, a reduction, or guard the accesses with `single`, "
+    "`critical` or `atomic`; put a `barrier` between them if they must be ordered"
+)
+
+
+def _callee_finding(
+    first: Access, second: Access, kind: str, rule: str, args: dict[str, object]
+) -> Finding:
+    """ACC124 at the call whose callee writes the shared state."""
+    sides = [x for x in (second, first) if x.via is not None]
+    via = next((x for x in sides if x.ref.is_write), sides[0])
+    assert via.via is not None
+    name, callee = via.ref.name, via.via.name
+    return finding(
+        CALLEE_STATE_RACE,
+        via.via.span,
+        var=name,
+        what="a `static` local or a global",
+        callee=callee,
+        write=via.ref.span.line,
+        who="every thread" if kind == "threads" else "a task",
+        call=via.via.span.line,
+        region=args["region"],
+        line=args["line"],
+        rule=rule,
+        fix=f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`",
+    )
+
+
+def _access_word(access: Access) -> str:
+    return access.ref.kind.value
+
+
+def _pair_finding(
+    model: RegionModel, data: bytes, a: Access, b: Access, kind: str, rule: str
+) -> Finding | None:
+    if a.atomic and b.atomic:
+        return None
+    if a.held & b.held:
+        return None
+    overlap = _overlap(a, b, kind == "threads")
+    if overlap is None:
+        return None
+    first, second = (a, b) if a.pos <= b.pos else (b, a)
+    region = model.region
+    args = {
+        "first": first.ref.render(),
+        "first_access": _access_word(first),
+        "first_line": first.ref.span.line,
+        "second": second.ref.render(),
+        "second_access": _access_word(second),
+        "second_line": second.ref.span.line,
+        "overlap": (
+            "may run at once on several threads or tasks"
+            if a is b
+            else "may run in parallel"
+        ),
+        "region": region.directive.name,
+        "line": region.directive.span.line
+        if region.directive.span
+        else region.span.line,
+    }
+    where = second.via.span if second.via is not None else second.ref.span
+    exclusion = _exclusion(a, b)
+    doubt = a.doubt or b.doubt or model.doubt or _maybe_sync(model, a, b)
+    if kind == "threads":
+        doubt = doubt or a.guard or b.guard
+    if overlap == "maybe":
+        doubt = doubt or (
+            f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
+            "same element: the values of their subscripts decide"
+        )
+    if doubt:
+        return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
+    if second.via is not None or first.via is not None:
+        return _callee_finding(first, second, kind, rule, args)
+    if exclusion:
+        rule = f"{rule}; {exclusion}"
+        return finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
+    if kind == "tasks":
+        made = finding(TASK_RACE, where, rule=rule, fix=_TASK_FIX, **args)
+        return replace(made, insert=taskwait_fix(model, data, first, second))
+    fix = _PHASE_FIX.format(var=first.location.name)
+    made = finding(PHASE_RACE, where, rule=rule, fix=fix, **args)
+    return replace(made, insert=barrier_fix(model, data, first, second))
+
+
+def concurrency_findings(source: SourceFile) -> list[Finding]:
+    """Race pairs inside the `parallel` regions of a file."""
+    out: list[Finding] = []
+    for model in region_models(source):
+        graph = mhp_graph(model)
+        count: dict[str, int] = defaultdict(int)
+        seen: set[tuple[str, int, int]] = set()
+        for i, j, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
+            a, b = model.accesses[i], model.accesses[j]
+            name = a.location.name
+            lines = sorted((a.ref.span.line, b.ref.span.line))
+            key = (name, lines[0], lines[1])
+            if key in seen or count[name] >= _MAX_PER_NAME:
+                continue
+            if model.doubt and sum(count.values()):
+                break  # one warning says why the whole region is undecided
+            made = _pair_finding(model, source.data, a, b, data["kind"], data["rule"])
+            if made is not None and made.kind is CALLEE_STATE_RACE:
+                key = (name, made.span.start_byte, 0)
+                if key in seen:
+                    continue
+            if made is not None:
+                seen.add(key)
+                count[name] += 1
+                out.append(made)
+    return out

@@ -1,0 +1,116 @@
+"""What synchronises a parallel region besides its constructs, and what blurs it."""
+
+from __future__ import annotations
+
+from accls.analysis.mhp_constructs import contains, first_word, pragma_at
+from accls.analysis.mhp_tasks import Task, task_context
+from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.frontend import AccessKind, Call, Function, Region, SourceFile
+
+__all__ = ["atomic_targets", "region_doubt", "sync_calls"]
+
+_MEMORY_ORDER = frozenset({"seq_cst", "acquire", "release", "acq_rel"})
+
+_NO_SYNC = frozenset(
+    "printf fprintf sprintf snprintf puts putchar fputs fflush fopen fclose fread "
+    "fwrite malloc calloc realloc free memcpy memset memmove exit abort rand srand "
+    "time clock gettimeofday assert perror".split()
+)
+"""Library calls that never hold a barrier."""
+
+
+def sync_calls(
+    region: Region, fn: Function, source: SourceFile, tasks: list[Task]
+) -> tuple[list[Call], list[tuple[int, str, int]]]:
+    """Calls whose callee holds a barrier, and calls that may (unknown callees)."""
+    # An orphaned `barrier`, or worksharing without `nowait`, in a callee
+    # synchronises the team that calls it.
+    barriers = [
+        c.directive.span.start_byte
+        for c in source.constructs
+        if c.directive.span is not None
+        and (
+            first_word(c) == "barrier"
+            or (
+                first_word(c) in ("for", "sections", "single")
+                and c.directive.clause("nowait") is None
+            )
+        )
+    ]
+    sure: list[Call] = []
+    maybe: list[tuple[int, str, int]] = []
+    for call in fn.call_sites:
+        pos = call.span.start_byte
+        if not contains(region, pos) or task_context(tasks, pos) != -1:
+            continue
+        name = call.name
+        if name.startswith("omp_") or name in PURE_FUNCTIONS or name in _NO_SYNC:
+            continue
+        callee = source.function(name)
+        if callee is None:
+            maybe.append((pos, name, call.span.line))
+        elif any(callee.span.start_byte <= b < callee.span.end_byte for b in barriers):
+            sure.append(call)
+    return sure, maybe
+
+
+def region_doubt(
+    region: Region, inner: list[Region], fn: Function, source: SourceFile
+) -> str:
+    """Why no verdict in the region can be sure, "" when nothing stands in the way."""
+    broken = [e for e in source.errors if contains(region, e.start_byte)]
+    if broken:
+        return f"the parser could not read line {broken[0].line} of the region"
+    for var in fn.locals:
+        # `double * RESTRICT p;` with the macro unknown declares `RESTRICT`, and
+        # the real variable goes unseen.
+        at = var.span.start_byte if var.span else -1
+        if contains(region, at) and len(var.name) > 1 and var.name.isupper():
+            return (
+                f"the declaration at line {var.span.line if var.span else 0} uses "
+                f"`{var.name}`, a macro the checker cannot expand"
+            )
+    if any(first_word(c) == "flush" for c in inner):
+        return "`flush` builds hand-made synchronisation the model does not follow"
+    for c in inner:
+        names = {cl.name for cl in c.directive.clauses} | set(c.directive.name.split())
+        if first_word(c) == "atomic" and names & _MEMORY_ORDER:
+            return (
+                f"the `atomic` with a memory order at line {c.span.line} builds "
+                "hand-made synchronisation the model does not follow"
+            )
+    return ""
+
+
+def atomic_targets(inner: list[Region], fn: Function) -> dict[int, frozenset[str]]:
+    """The location each `atomic` construct accesses atomically, by pragma start.
+
+    Only `x` is atomic in `x += expr`, `v = x` (read) or `v = x++` (capture): the
+    other variables of the statement are plain accesses.
+    """
+    out: dict[int, frozenset[str]] = {}
+    for construct in inner:
+        if first_word(construct) != "atomic":
+            continue
+        refs = [
+            r
+            for r in fn.refs
+            if contains(construct, r.span.start_byte) and not r.subscripts
+        ]
+        words = {c.name for c in construct.directive.clauses} | set(
+            construct.directive.name.split()
+        )
+        updates = {r.name for r in refs if r.kind is AccessKind.UPDATE}
+        if "read" in words:
+            names = {r.name for r in refs if r.kind is AccessKind.READ}
+        elif updates:
+            names = updates
+        else:
+            names = {r.name for r in refs if r.is_write}
+        array_targets = {
+            r.name
+            for r in fn.refs
+            if contains(construct, r.span.start_byte) and r.subscripts and r.is_write
+        }
+        out[pragma_at(construct)] = frozenset(names | array_targets)
+    return out

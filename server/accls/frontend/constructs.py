@@ -1,0 +1,96 @@
+"""Every OpenMP pragma of a file with the statement it governs, and branch spans."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, span_of
+from accls.frontend.model import Branch, Region
+from accls.frontend.pragmas import parse_directive
+
+__all__ = ["STANDALONE", "find_constructs"]
+
+STANDALONE = frozenset(
+    {
+        "barrier",
+        "taskwait",
+        "taskyield",
+        "flush",
+        "threadprivate",
+        "declare",
+        "enter",
+        "exit",
+        "update",
+        "cancel",
+        "cancellation",
+        "depobj",
+        "scan",
+        "end",
+    }
+)
+"""First words of directives that govern no statement."""
+
+_SKIP = ("comment", "preproc_call")
+_LOOPS = ("for_statement", "while_statement", "do_statement")
+
+
+def _governed(node: Node) -> Node | None:
+    """The statement a pragma governs: the next sibling that is not a pragma."""
+    nxt = node.next_named_sibling
+    while nxt is not None and nxt.type in _SKIP:
+        nxt = nxt.next_named_sibling
+    return nxt
+
+
+def _header(node: Node) -> str:
+    """The text that decides whether (or how often) a branch runs."""
+    if node.type == "for_statement":
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        text = node.text or b""
+        return text[: end - node.start_byte].decode("utf-8", "replace")
+    cond = node.child_by_field_name("condition")
+    return node_text(cond) if cond is not None else ""
+
+
+def _branches(node: Node) -> list[Branch]:
+    """Spans executed only on some paths (if arms) or repeatedly (loop bodies)."""
+    if node.type == "if_statement":
+        arms = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
+        cond = _header(node)
+        return [
+            Branch(kind=kind, span=span_of(a), condition=cond)
+            for kind, a in zip(("if", "else"), arms, strict=True)
+            if a is not None
+        ]
+    if node.type in _LOOPS:
+        body = node.child_by_field_name("body")
+        if body is None:
+            return []
+        return [Branch(kind="loop", span=span_of(body), condition=_header(node))]
+    if node.type in ("switch_statement", "conditional_expression"):
+        return [Branch(kind="if", span=span_of(node), condition=_header(node))]
+    return []
+
+
+def find_constructs(root: Node) -> tuple[tuple[Region, ...], tuple[Branch, ...]]:
+    """OpenMP pragmas (statement span, or the pragma's own for standalone ones)."""
+    regions: list[Region] = []
+    branches: list[Branch] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        branches.extend(_branches(node))
+        if node.type == "preproc_call":
+            text = node_text(node)
+            if "omp" in text:
+                directive = parse_directive(text, span_of(node))
+                if directive is not None and directive.dialect == "omp":
+                    first = directive.name.split()[0] if directive.name else ""
+                    stmt = None if first in STANDALONE else _governed(node)
+                    span = span_of(stmt if stmt is not None else node)
+                    regions.append(Region(directive=directive, span=span))
+        stack.extend(reversed(node.named_children))
+    regions.sort(key=lambda r: (r.span.start_byte, -r.span.end_byte))
+    branches.sort(key=lambda b: b.span.start_byte)
+    return tuple(regions), tuple(branches)
