@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
+from accls.analysis.budget import TOO_LARGE, Budget, TooLarge
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.model import Dependence, LoopFacts, Obstacle
@@ -22,6 +23,7 @@ class AnalysisOptions:
 
     assume_no_alias: bool = False  # pointer arguments never overlap
     dialect: str = ""  # "acc" or "omp": whose atomic/critical constructs protect
+    budget: Budget = field(default_factory=Budget)  # work one loop nest may cost
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,13 +180,29 @@ def _failed(loop: Loop, exc: Exception) -> LoopFacts:
     )
 
 
+def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
+    obstacle = Obstacle(
+        code=TOO_LARGE,
+        line=loop.line,
+        message=f"the loop nest at line {loop.line} is too large to analyse here "
+        f"({exc}); split it into smaller loops",
+    )
+    return LoopFacts(
+        loop=loop, parallel=False, obstacles=(obstacle,), scalars=(), dependences=()
+    )
+
+
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
     facts: list[LoopFacts] = []
     for nest in source.nests:
         try:
-            graph = DependenceGraph(nest_dependences(nest))
+            # Loop-independent dependences decide nothing here: only carried ones.
+            graph = DependenceGraph(nest_dependences(nest, opts.budget, False))
+        except TooLarge as exc:
+            facts.extend(_too_large(loop, exc) for loop in nest.walk())
+            continue
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue

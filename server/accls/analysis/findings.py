@@ -237,6 +237,22 @@ Why: the call may write shared state; the analysis stays silent rather than gues
 Example: `#pragma omp parallel for` over `b[i] = update(a, i);` from another file.
 """
 
+TOO_LARGE_TO_CHECK = FindingKind(
+    "ACC112",
+    RACE,
+    INFO,
+    "loop too large to analyse here",
+    "the `{directive}` loop at line {line} is too large to analyse here (past the "
+    "dependence test's work budget): it was not checked for races",
+)
+"""A loop nest with a pragma needs more work than the dependence test's budget.
+
+Why: the test compares every pair of array references, so a nest of thousands of
+distinct references costs minutes; past a fixed budget of references, subscript
+pairs and dependences it stops and says so instead of stalling the editor.
+Example: a generated loop body of 10,000 statements, each with its own subscript.
+"""
+
 STALE_HOST_COPY = FindingKind(
     "ACC201",
     Category.DATA,
@@ -351,6 +367,7 @@ CATALOG: tuple[FindingKind, ...] = (
     UNPROTECTED_UPDATE,
     UNKNOWN_CALL,
     NOWAIT_RACE,
+    TOO_LARGE_TO_CHECK,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.budget import TOO_LARGE
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
     EARLY_EXIT,
     POSSIBLE_DEPENDENCE,
+    TOO_LARGE_TO_CHECK,
     UNKNOWN_CALL,
     UNPROTECTED_UPDATE,
     Finding,
@@ -96,6 +98,9 @@ def dependence_findings(
     dialect = directive.dialect
     loops = associated_loops(loop, collapse_count(directive))
     where = {"directive": directive.name, "line": loop.line}
+    for inner in loops:
+        if any(o.code == TOO_LARGE for o in analysis.of(inner).obstacles):
+            return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
     out: list[Finding] = []
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)
