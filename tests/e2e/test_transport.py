@@ -9,7 +9,7 @@ import pytest
 from support.stdio_server import StdioServer
 
 TIMEOUT_S = 20.0
-INIT = {"processId": None, "rootUri": None, "capabilities": {}}
+INIT: dict[str, object] = {"processId": None, "rootUri": None, "capabilities": {}}
 
 
 @pytest.fixture
