@@ -21,9 +21,10 @@ from accls.analysis.findings import Severity
 from accls.check import DIALECTS, check_source
 from accls.frontend import parse_source
 from accls.frontend.incremental import IncrementalTree
-from accls.server.app import AcclsServer, until_changed
+from accls.server.app import AcclsServer, queued, until_changed
 from accls.server.convert import LineIndex
 from accls.server.documents import Document
+from accls.server.scheduler import CHECKS
 
 __all__ = [
     "DEBOUNCE_S",
@@ -79,7 +80,7 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
                 return ()  # superseded while queued: nobody will read it
             return _check(text, path, include, tree)
 
-        pending = asyncio.get_running_loop().run_in_executor(ls.checks, work)
+        pending = queued(ls.scheduler.run(doc, CHECKS, work))
         doc.store("findings", pending)
     return await until_changed(doc, asyncio.shield(pending))
 
