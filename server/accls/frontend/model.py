@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
+
+_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 Point = tuple[int, int]
 """A (row, byte column) pair, both 0-based, as tree-sitter reports them."""
@@ -278,10 +282,22 @@ class SourceFile:
         default_factory=dict, compare=False, repr=False
     )
     _data: list[bytes] = field(default_factory=list, compare=False, repr=False)
+    _threadprivate: list[frozenset[str]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for fn in self.functions:
             self._by_name.setdefault(fn.name, fn)
+
+    @property
+    def threadprivate(self) -> frozenset[str]:
+        """Names the file declares `omp threadprivate` (read once per file)."""
+        if not self._threadprivate:
+            found = _THREADPRIVATE.findall(self.text)
+            names = {m.group(0) for args in found for m in _WORD.finditer(args)}
+            self._threadprivate.append(frozenset(names))
+        return self._threadprivate[0]
 
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""

@@ -12,7 +12,7 @@ from pygls.lsp.server import LanguageServer
 
 from accls import __version__
 from accls.feedback import FeedbackStore
-from accls.server.documents import Document, DocumentStore
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, DocumentStore
 from accls.server.protocol import AcclsProtocol
 from accls.server.scheduler import INTERACTIVE, DocumentScheduler
 from accls.server.suggestions import Analysed, analyse
@@ -65,7 +65,8 @@ class AcclsServer(LanguageServer):
     async def analysed(self, doc: Document, offset: int) -> Analysed | None:
         """The analysis of the function at `offset` (cached per version)."""
         piece = doc.function_slice(offset)
-        if piece is None and not doc.tree.has_errors:
+        whole = doc.tree.has_errors and len(doc.data) <= WHOLE_FILE_MAX_BYTES
+        if piece is None and not whole:
             return None
         # Outside any clean function definition, a broken buffer is analysed whole:
         # the front end recovers functions that tree-sitter wrapped in ERROR nodes.
