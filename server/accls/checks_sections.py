@@ -79,8 +79,8 @@ def _always(ref: Ref, root: Loop) -> bool:
     return all(c >= 0 for c in ref.context[ref.context.index(root.id) :])
 
 
-def _scalar_writes(analysis: FileAnalysis, fn: Function) -> tuple[list[int], list[str]]:
-    """The function's scalar writes by offset: (offsets, names), built once per file.
+def _scalar_writes(analysis: FileAnalysis, fn: Function) -> dict[str, list[int]]:
+    """The offsets of the function's scalar writes, by name, built once per file.
 
     Scanning every reference of the function for each data clause made a
     function of 1,000 loops cost a million look-ups.
@@ -88,12 +88,13 @@ def _scalar_writes(analysis: FileAnalysis, fn: Function) -> tuple[list[int], lis
     key = ("scalar writes", fn.name)
     found = analysis.memo.get(key)
     if found is None:
-        writes = sorted(
-            (r.span.start_byte, r.name)
-            for r in fn.refs
-            if r.is_write and not r.subscripts
-        )
-        found = analysis.memo[key] = ([at for at, _ in writes], [n for _, n in writes])
+        writes: dict[str, list[int]] = {}
+        for r in fn.refs:
+            if r.is_write and not r.subscripts:
+                writes.setdefault(r.name, []).append(r.span.start_byte)
+        for offsets in writes.values():
+            offsets.sort()
+        found = analysis.memo[key] = writes
     return found  # type: ignore[return-value]
 
 
@@ -103,9 +104,13 @@ def _written_between(
     """True if a scalar write to one of `names` lies in [start, end)."""
     if fn is None:
         return True
-    offsets, written = _scalar_writes(analysis, fn)
-    low, high = bisect_left(offsets, start), bisect_left(offsets, end)
-    return any(written[at] in names for at in range(low, high))
+    writes = _scalar_writes(analysis, fn)
+    for name in names:
+        offsets = writes.get(name, [])
+        at = bisect_left(offsets, start)
+        if at < len(offsets) and offsets[at] < end:
+            return True
+    return False
 
 
 def _accessed(
