@@ -37,6 +37,9 @@ class AcclsProtocol(LanguageServerProtocol):
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         """Deserialize a message; a malformed request becomes `_Malformed`."""
+        if "jsonrpc" in data and "method" in data and "params" not in data:
+            # JSON-RPC makes params optional; pygls logs a traceback without them.
+            data = {**data, "params": None}
         try:
             return super().structure_message(data)
         except Exception as exc:
