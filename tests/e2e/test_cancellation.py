@@ -126,3 +126,34 @@ async def test_document_change_abandons_resolve(
     with pytest.raises(JsonRpcException) as again:
         await raw_client.code_action_resolve_async(action)
     assert again.value.code == CONTENT_MODIFIED
+
+
+async def test_a_busy_document_does_not_delay_another(
+    raw_client: LanguageClient,
+    initialize: Start,
+    open_fixture: OpenFixture,
+    at: At,
+    need: Need,
+    tmp_path: Path,
+) -> None:
+    # Two resolves on document A each hold a compile until its 10 s timeout. They
+    # used to take both workers, so listing on document B waited about 10 s; now
+    # A's requests queue behind each other and B's run beside them (~0.1 s).
+    cc = slow_compiler(tmp_path, need("gcc"), 20)
+    await initialize(raw_client, "visual-studio-code", {"compiler": {"path": cc}})
+    uri_a, text_a = open_fixture(raw_client, "dot_product.c")
+    uri_b, text_b = open_fixture(raw_client, "saxpy_restrict.c")
+    actions = await actions_at(raw_client, uri_a, at(text_a, "s += x[i]"))
+    assert len(actions) >= 2  # OpenACC and OpenMP: two different compiles
+    busy = [
+        asyncio.ensure_future(raw_client.code_action_resolve_async(action))
+        for action in actions[:2]
+    ]
+    await compile_started(raw_client)
+    await asyncio.sleep(0.5)  # let the second resolve reach the server
+    listed = await asyncio.wait_for(
+        actions_at(raw_client, uri_b, at(text_b, "for (")), timeout=5
+    )
+    assert listed, "document B got no code action"
+    for task in busy:
+        task.cancel()

@@ -147,3 +147,27 @@ async def test_quick_fix_inserts_the_missing_barrier(client: LanguageClient) -> 
     assert edit.new_text == "    #pragma omp barrier\n"
     assert edit.range.start == edit.range.end
     assert (edit.range.start.line, edit.range.start.character) == (for_line, 0)
+
+
+async def test_a_file_past_the_size_cap_is_not_checked_and_says_so(
+    client: LanguageClient,
+) -> None:
+    # A race the checks would report (ACC101), after a 1.2 MB comment: the whole
+    # file check of a 5 MB buffer took minutes, so big buffers are not checked.
+    text = (RACES / "anti_dependence.c").read_text(encoding="utf-8")
+    padding = "/* " + "x" * 1_200_000 + " */\n"
+    uri = (RACES / "big_anti_dependence.c").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="c", version=1, text=padding + text
+            )
+        )
+    )
+    assert await pushed(client, uri) == []
+    async with asyncio.timeout(20):
+        while not client.messages:
+            await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
+    (message,) = client.messages
+    assert "big_anti_dependence.c is 1.2 MB" in message.message
+    assert "code actions still work" in message.message

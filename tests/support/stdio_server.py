@@ -65,6 +65,24 @@ class StdioServer:
         self.proc.stdin.flush()
         return sent
 
+    def send_bytes(self, data: bytes) -> None:
+        """Write raw bytes: a broken frame, a wrong length, anything."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def answer(self, wanted: int | None, timeout_s: float) -> dict[str, Any] | None:
+        """The first response with id `wanted` within `timeout_s`, else None."""
+        deadline = time.perf_counter() + timeout_s
+        while (left := deadline - time.perf_counter()) > 0:
+            try:
+                _, message = self.inbox.get(timeout=left)
+            except queue.Empty:
+                return None
+            if message.get("id") == wanted and "method" not in message:
+                return message
+        return None
+
     def notify(self, method: str, params: Any) -> float:
         """Send a notification; the time it was sent."""
         return self.send({"jsonrpc": "2.0", "method": method, "params": params})

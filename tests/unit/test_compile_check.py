@@ -184,3 +184,25 @@ def test_collapse_kept_when_inner_counter_is_shared(need: Need, tmp_path: Path) 
     )
     result = compile_check(text, str(tmp_path / "t.c"), (bad,), CompilerSettings())
     assert [(r.compiles, r.dropped) for r in result.values()] == [(False, ())]
+
+
+def _macro_bomb() -> str:
+    """A 1 KB file whose preprocessing doubles a macro 32 times (gigabytes)."""
+    lines = ["#define X0 1+"] + [
+        f"#define X{k} X{k - 1} X{k - 1}" for k in range(1, 33)
+    ]
+    return "\n".join([*lines, "int v = X32 1;", SRC])
+
+
+def test_compiler_runs_under_a_memory_limit(need: Need, tmp_path: Path) -> None:
+    need("gcc")
+    need("prlimit")
+    text = _macro_bomb()
+    found = suggestions(text)
+    settings = CompilerSettings(memory_mb=256, timeout_s=120)
+    results = compile_check(text, str(tmp_path / "bomb.c"), found, settings)
+    (result,) = results.values()
+    # Undecided, never "compiles", and said plainly: not a two-minute wait.
+    assert result.compiles is None
+    assert result.reason == "the compiler ran out of its 256 MB"
+    assert result.command[0].endswith("gcc")

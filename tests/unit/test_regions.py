@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from textwrap import dedent
 
+import pytest
 from accls.analysis import AnalysisOptions, analyze_text
+from accls.frontend import Poly
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 
@@ -155,3 +157,54 @@ def test_no_hoisting_when_a_section_names_the_outer_loop_variable() -> None:
     assert inner.loop.var == "i"
     assert inner.pragma is not None
     assert "n*t" in inner.pragma.render()
+
+
+def _many_loops(count: int, between: str = "") -> str:
+    loops = [
+        f"for (int i = 0; i < n; i++)\n    b[i] = a[i] + {k}.0;" for k in range(count)
+    ]
+    if between:
+        loops.insert(count // 2, between)
+    return "\n".join(loops)
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "b[0] = 1.0;",  # host code touches an array of the region
+        "external(b);",  # a call may reach the arrays
+        "double t = 0.0;",  # a declaration would go out of scope
+        "if (n < 0) return;",  # an exit skips the copy-out
+    ],
+)
+def test_host_code_between_loops_splits_the_run(between: str) -> None:
+    _, found = run(_many_loops(6, between))
+    regions = {s.region for s in found if s.region is not None}
+    assert sorted(len(r.loops) for r in regions) == [3, 3]
+
+
+def test_host_code_on_other_arrays_keeps_one_run() -> None:
+    _, found = run(_many_loops(6, "c[0] = 1.0;"))
+    regions = {s.region for s in found if s.region is not None}
+    assert [len(r.loops) for r in regions] == [6]
+
+
+def test_region_scan_is_linear_in_the_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each loop added to the run used to re-read the sections of the whole run
+    # (and rescan the function's references): 1,500 loops made millions of
+    # look-ups. Now each loop's sections are read about once.
+    calls = 0
+    real = Poly.names
+
+    def counted(poly: Poly) -> frozenset[str]:
+        nonlocal calls
+        calls += 1
+        return real(poly)
+
+    monkeypatch.setattr(Poly, "names", counted)
+    _, found = run(_many_loops(1500))
+    region = found[0].region
+    assert region is not None
+    assert all(s.region is region for s in found)  # (hashing 1,500 loops is slow)
+    assert len(region.loops) == 1500
+    assert calls < 20 * 1500

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
+from accls.analysis.budget import TOO_LARGE, Budget, TooLarge
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
@@ -24,6 +25,7 @@ class AnalysisOptions:
 
     assume_no_alias: bool = False  # pointer arguments never overlap
     dialect: str = ""  # "acc" or "omp": whose atomic/critical constructs protect
+    budget: Budget = field(default_factory=Budget)  # work one loop nest may cost
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,6 +207,18 @@ def _failed(loop: Loop, exc: Exception) -> LoopFacts:
     )
 
 
+def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
+    obstacle = Obstacle(
+        code=TOO_LARGE,
+        line=loop.line,
+        message=f"the loop nest at line {loop.line} is too large to analyse here "
+        f"({exc}); split it into smaller loops",
+    )
+    return LoopFacts(
+        loop=loop, parallel=False, obstacles=(obstacle,), scalars=(), dependences=()
+    )
+
+
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
@@ -212,8 +226,12 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     for nest in source.nests:
         try:
             views = nest_views(nest)
-            graph = DependenceGraph(nest_dependences(nest, views))
+            # Loop-independent dependences decide nothing here: only carried ones.
+            graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
             escapes = extent_escapes(nest, source, views)
+        except TooLarge as exc:
+            facts.extend(_too_large(loop, exc) for loop in nest.walk())
+            continue
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue

@@ -9,8 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.delinearize import Model, equalities
-from accls.analysis.model import Dependence, DepKind
+from accls.analysis.dependence_pair import (
+    Pair,
+    Vector,
+    assumed,
+    dep_kind,
+    direction_of,
+    equal_vector,
+    from_box,
+    make_dependence,
+    same_chain,
+)
+from accls.analysis.model import Dependence
 from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Polyhedron, Row, bounds, build, is_empty, restrict
 from accls.analysis.subscript_tests import (
@@ -18,102 +30,17 @@ from accls.analysis.subscript_tests import (
     out_of_range,
     uniform_distance,
 )
-from accls.frontend import Loop, Ref
+from accls.frontend import Loop
 
 __all__ = ["nest_dependences"]
 
 _UNORDERED = "the loop at line {line} has no constant step to order its iterations"
 
-Vector = tuple[tuple[str, ...], tuple[int | None, ...]]
-"""Direction and distance per common loop."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Pair:
-    """Two references to one array, `first` no later than `second` in the text."""
-
-    array: str
-    first: View
-    second: View
-    common: tuple[Loop, ...]  # the common loops, outermost first
-    unordered: frozenset[int]  # common levels whose variable does not order them
-    stale: int = 0  # leading common levels across which a symbol or pointer changes
-    why_stale: str = ""
-
-    @property
-    def same(self) -> bool:
-        """True when the pair is one reference against itself."""
-        return self.first.ref is self.second.ref
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        """Ids of the common loops."""
-        return tuple(loop.id for loop in self.common)
-
-    @property
-    def signs(self) -> tuple[int, ...]:
-        """Per common level: 1 when its variable increases, -1 when it decreases."""
-        return tuple(-1 if (loop.step or 0) < 0 else 1 for loop in self.common)
-
-
-def _kind(early: Ref, late: Ref) -> DepKind:
-    if early.is_write:
-        return DepKind.FLOW if late.is_read else DepKind.OUTPUT
-    return DepKind.ANTI
-
-
-def _dep(
-    pair: _Pair, forward: bool, vector: Vector, carrier: int | None, reason: str = ""
-) -> Dependence:
-    early, late = (pair.first, pair.second) if forward else (pair.second, pair.first)
-    return Dependence(
-        array=pair.array,
-        kind=_kind(early.ref, late.ref),
-        source=early.ref.span,
-        sink=late.ref.span,
-        loops=pair.ids,
-        direction=vector[0],
-        distance=vector[1],
-        carrier=carrier,
-        exact=not reason,
-        reason=reason,
-    )
-
-
-def _equal(count: int) -> Vector:
-    return ("=",) * count, (0,) * count
-
-
-def _assumed(pair: _Pair, reason: str, levels: int | None = None) -> list[Dependence]:
-    """Dependences assumed both ways at the first `levels` common levels.
-
-    By default at every level, with the loop-independent one too.
-    """
-    count = len(pair.common)
-    vague: Vector = (("*",) * count, (None,) * count)
-    out: list[Dependence] = []
-    for carrier in pair.ids[:levels]:
-        out.append(_dep(pair, True, vague, carrier, reason))
-        if not pair.same:
-            out.append(_dep(pair, False, vague, carrier, reason))
-    if not pair.same and levels is None:
-        out.append(_dep(pair, True, _equal(count), None, reason))
-    return out
-
-
 _DETAIL_LEVELS = 2
 """Levels below the carrier that get an exact direction and distance."""
 
 
-def _direction(low: int | None, high: int | None) -> str:
-    if low is not None and low > 0:
-        return "<"
-    if high is not None and high < 0:
-        return ">"
-    return "=" if low == high == 0 else "*"
-
-
-def _vector(poly: Polyhedron, level: int, pair: _Pair, flip: bool) -> Vector:
+def _vector(poly: Polyhedron, level: int, pair: Pair, flip: bool) -> Vector:
     """Direction and distance per common loop over the dependence set `poly`."""
     dirs: list[str] = []
     dists: list[int | None] = []
@@ -136,12 +63,12 @@ def _vector(poly: Polyhedron, level: int, pair: _Pair, flip: bool) -> Vector:
                     (None if high is None else -high),
                     (None if low is None else -low),
                 )
-            dirs.append(_direction(low, high))
+            dirs.append(direction_of(low, high))
             dists.append(low if low is not None and low == high else None)
     return tuple(dirs), tuple(dists)
 
 
-def _deltas(pair: _Pair) -> list[Row]:
+def _deltas(pair: Pair) -> list[Row]:
     """Rows naming x_k, the distance at level k measured along the loop's order."""
     return [
         Row(((f"x{k}", 1), (f"t{k}", -sign), (f"s{k}", sign)), equality=True)
@@ -149,7 +76,7 @@ def _deltas(pair: _Pair) -> list[Row]:
     ]
 
 
-def _exact(pair: _Pair, rows: Sequence[Row]) -> list[Dependence]:
+def _exact(pair: Pair, rows: Sequence[Row]) -> list[Dependence]:
     """Every dependence of the pair, level by level, from the isl relation."""
     count = len(pair.common)
     poly = build((*rows, *_deltas(pair)), [f"x{k}" for k in range(count)])
@@ -164,81 +91,37 @@ def _exact(pair: _Pair, rows: Sequence[Row]) -> list[Dependence]:
         if level in pair.unordered:
             reason = _UNORDERED.format(line=pair.common[level].line)
             vector = _vector(poly, level, pair, False)
-            out.append(_dep(pair, True, vector, carrier, reason))
+            out.append(make_dependence(pair, True, vector, carrier, reason))
             if not pair.same:
-                out.append(_dep(pair, False, vector, carrier, reason))
+                out.append(make_dependence(pair, False, vector, carrier, reason))
             continue
         later = restrict(poly, level, 1, None)
         if not is_empty(later):
-            out.append(_dep(pair, True, _vector(later, level, pair, False), carrier))
+            out.append(
+                make_dependence(pair, True, _vector(later, level, pair, False), carrier)
+            )
         if not pair.same:
             earlier = restrict(poly, level, None, -1)
             if not is_empty(earlier):
                 vector = _vector(earlier, level, pair, True)
-                out.append(_dep(pair, False, vector, carrier))
+                out.append(make_dependence(pair, False, vector, carrier))
     if not pair.same:
         if count and count - 1 not in pair.unordered:
             poly = restrict(poly, count - 1, 0, 0)
         if not is_empty(poly):
-            out.append(_dep(pair, True, _equal(count), None, reason))
-    return out
-
-
-def _same_chain(pair: _Pair) -> bool:
-    """True when both references sit in the same loops with the same free levels."""
-    left, right = pair.first.frame, pair.second.frame
-    return (
-        len(left.loops) == len(right.loops) == len(pair.common)
-        and left.free == right.free
-    )
-
-
-def _from_box(
-    pair: _Pair, distance: tuple[int | None, ...], widths: Sequence[int | None]
-) -> list[Dependence]:
-    """The dependences of a uniform pair over a box domain, without isl."""
-    along = [
-        None if d is None else d * s for d, s in zip(distance, pair.signs, strict=True)
-    ]
-    for d, width in zip(along, widths, strict=True):
-        if width is not None and (width < 0 or (d is not None and abs(d) > width)):
-            return []
-
-    def entry(pos: int, flip: int) -> tuple[str, int | None]:
-        d, width = along[pos], widths[pos]
-        if d is not None:
-            return _direction(d * flip, d * flip), d * flip
-        return ("=", 0) if width == 0 else ("*", None)
-
-    out: list[Dependence] = []
-    for level, d in enumerate(along):
-        width = widths[level]
-        for flip in (1,) if pair.same else (1, -1):
-            if d is not None and d * flip <= 0:
-                continue
-            if d is None and width is not None and width < 1:
-                continue
-            gap = abs(d) if d is not None else (1 if width == 1 else None)
-            cells = [("=", 0)] * level + [("<", gap)]
-            cells += [entry(pos, flip) for pos in range(level + 1, len(along))]
-            vector = tuple(c[0] for c in cells), tuple(c[1] for c in cells)
-            out.append(_dep(pair, flip > 0, vector, pair.ids[level]))
-        if d:
-            return out
-    if not pair.same:
-        out.append(_dep(pair, True, _equal(len(along)), None))
+            out.append(make_dependence(pair, True, equal_vector(count), None, reason))
     return out
 
 
 def _from_distance(
-    pair: _Pair, distance: tuple[int | None, ...], rows: Sequence[Row]
+    pair: Pair, distance: tuple[int | None, ...], rows: Sequence[Row]
 ) -> list[Dependence] | None:
     """The dependences of a pair whose subscripts force `distance`; None if unsure."""
     if pair.same and not any(d is None or d for d in distance):
         return []  # each access meets only itself
     widths = pair.first.widths
-    if _same_chain(pair) and widths is not None:
-        return _from_box(pair, distance, widths)
+    if same_chain(pair) and widths is not None:
+        return from_box(pair, distance, widths)
     if any(d is None for d in distance):
         return None
     fixed = (
@@ -247,10 +130,10 @@ def _from_distance(
     )
     if is_empty(build((*rows, *fixed))):
         return []
-    return _from_box(pair, distance, [None] * len(distance))
+    return from_box(pair, distance, [None] * len(distance))
 
 
-def _ranges(pair: _Pair) -> dict[str, tuple[int, int]]:
+def _ranges(pair: Pair) -> dict[str, tuple[int, int]]:
     """Constant bounds of the iteration variables, for the fallback test."""
     out: dict[str, tuple[int, int]] = {}
     for view, side in ((pair.first, "s"), (pair.second, "t")):
@@ -267,12 +150,12 @@ def _ranges(pair: _Pair) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _modelled(pair: _Pair) -> list[Dependence]:
+def _modelled(pair: Pair) -> list[Dependence]:
     """The dependences of a pair whose subscripts are modelled, by exact tests."""
     models: list[Model] = []
     for view in (pair.first, pair.second):
         if isinstance(view.subscripts, str):
-            return _assumed(pair, view.subscripts)
+            return assumed(pair, view.subscripts)
         models.append(view.subscripts)
     context = (*pair.first.domains[0], *pair.second.domains[1])
     eqs: tuple[Row, ...] | str = ()
@@ -284,7 +167,7 @@ def _modelled(pair: _Pair) -> list[Dependence]:
             context,
         )
         if isinstance(eqs, str):
-            return _assumed(pair, eqs)
+            return assumed(pair, eqs)
         if no_integer_solution(eqs):
             return []
         rows = (*context, *eqs)
@@ -300,13 +183,13 @@ def _modelled(pair: _Pair) -> list[Dependence]:
     except Exception:  # the analysis must answer, soundly, for any input
         if isinstance(eqs, tuple) and out_of_range(eqs, _ranges(pair)):
             return []
-        return _assumed(pair, f"the exact test failed for `{pair.array}`")
+        return assumed(pair, f"the exact test failed for `{pair.array}`")
 
 
-def _pair_dependences(pair: _Pair) -> list[Dependence]:
+def _pair_dependences(pair: Pair) -> list[Dependence]:
     """The dependences between the two references of `pair`."""
     if pair.stale and pair.stale >= len(pair.common):
-        return _assumed(pair, pair.why_stale)
+        return assumed(pair, pair.why_stale)
     found = _modelled(pair)
     if not pair.stale:
         return found
@@ -314,7 +197,7 @@ def _pair_dependences(pair: _Pair) -> list[Dependence]:
     # so the exact answer stands for the deeper levels and the same iteration.
     stale = set(pair.ids[: pair.stale])
     kept = [dep for dep in found if dep.carrier not in stale]
-    return _assumed(pair, pair.why_stale, pair.stale) + kept
+    return assumed(pair, pair.why_stale, pair.stale) + kept
 
 
 def _common(left: tuple[Loop, ...], right: tuple[Loop, ...]) -> tuple[Loop, ...]:
@@ -347,27 +230,165 @@ def _staleness(
     return stale, why
 
 
+_Shape = tuple[object, ...]
+"""What the dependence test of a reference depends on, its own identity aside."""
+
+
+def _shape(view: View) -> _Shape:
+    frame = view.frame
+    why = view.subscripts if isinstance(view.subscripts, str) else ""
+    return (view.texts, tuple(loop.id for loop in frame.loops), frame.free, why)
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A dependence of a shape pair, without the references it joins."""
+
+    forward: bool  # from the earlier reference in the text to the later
+    direction: tuple[str, ...]
+    distance: tuple[int | None, ...]
+    carrier: int | None
+    exact: bool
+    reason: str
+
+
+def _templates(nest: NestViews, array: str, left: View, right: View) -> list[_Template]:
+    """The dependences between two references, as templates for their shapes."""
+    common = _common(left.frame.loops, right.frame.loops)
+    unordered = frozenset(
+        k for k, loop in enumerate(common) if loop.id in nest.unordered
+    )
+    stale, why = _staleness(nest, array, (left, right), common)
+    pair = Pair(array, left, right, common, unordered, stale, why)
+    return [
+        _Template(
+            dep.source is left.ref.span,
+            dep.direction,
+            dep.distance,
+            dep.carrier,
+            dep.exact,
+            dep.reason,
+        )
+        for dep in _pair_dependences(pair)
+    ]
+
+
+class _Counter:
+    """Work done on one nest against its budget."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.tests = 0
+        self.dependences = 0
+
+    def test(self) -> None:
+        self.tests += 1
+        if self.tests > self.budget.tests:
+            raise TooLarge("subscript pairs to test", self.tests, self.budget.tests)
+
+    def record(self, count: int) -> None:
+        self.dependences += count
+        if self.dependences > self.budget.dependences:
+            raise TooLarge("dependences", self.dependences, self.budget.dependences)
+
+
+def _array_dependences(
+    nest: NestViews,
+    array: str,
+    views: tuple[View, ...],
+    counter: _Counter,
+    independent: bool,
+) -> list[Dependence]:
+    """The dependences among the references of one array, in pair order.
+
+    References of one shape (same subscripts, same loops) meet every other
+    reference alike: each ordered pair of shapes is tested once, and its
+    answer is copied to the pairs of references that hold those shapes.
+    """
+    groups: dict[_Shape, list[int]] = {}
+    for at, view in enumerate(views):
+        groups.setdefault(_shape(view), []).append(at)
+    members = list(groups.values())
+    writes = {at for at, view in enumerate(views) if view.ref.is_write}
+    found: list[tuple[int, int, int, Dependence]] = []
+
+    def shaped(first: int, second: int) -> list[_Template]:
+        counter.test()
+        out = _templates(nest, array, views[first], views[second])
+        return [t for t in out if independent or t.carrier is not None]
+
+    def emit(first: int, second: int, templates: list[_Template]) -> None:
+        left, right = views[first], views[second]
+        if not templates or not (left.ref.is_write or right.ref.is_write):
+            return
+        counter.record(len(templates))
+        common = _common(left.frame.loops, right.frame.loops)
+        loops = tuple(loop.id for loop in common)
+        for k, t in enumerate(templates):
+            early, late = (left, right) if t.forward else (right, left)
+            dep = Dependence(
+                array=array,
+                kind=dep_kind(early.ref, late.ref),
+                source=early.ref.span,
+                sink=late.ref.span,
+                loops=loops,
+                direction=t.direction,
+                distance=t.distance,
+                carrier=t.carrier,
+                exact=t.exact,
+                reason=t.reason,
+            )
+            found.append((first, second, k, dep))
+
+    for a, group_a in enumerate(members):
+        for group_b in members[a:]:
+            if not (writes.intersection(group_a) or writes.intersection(group_b)):
+                continue
+            if group_a is group_b:
+                alone = shaped(group_a[0], group_a[0])
+                for at in group_a if alone else ():
+                    emit(at, at, alone)
+                if len(group_a) < 2:
+                    continue
+                together = shaped(group_a[0], group_a[1])
+                for pos, i in enumerate(group_a if together else ()):
+                    for j in group_a[pos + 1 :]:
+                        emit(i, j, together)
+                continue
+            # Each order of the two shapes is tested once, on one pair in it.
+            ahead = shaped(group_a[0], group_b[-1]) if group_a[0] < group_b[-1] else []
+            behind = shaped(group_b[0], group_a[-1]) if group_b[0] < group_a[-1] else []
+            if not (ahead or behind):
+                continue
+            for i in group_a:
+                for j in group_b:
+                    if i < j:
+                        emit(i, j, ahead)
+                    else:
+                        emit(j, i, behind)
+    found.sort(key=lambda item: item[:3])
+    return [item[3] for item in found]
+
+
 def nest_dependences(
-    root: Loop, known: NestViews | None = None
+    root: Loop,
+    budget: Budget | None = None,
+    independent: bool = True,
+    known: NestViews | None = None,
 ) -> tuple[Dependence, ...]:
     """Every array dependence inside the loop nest `root`.
 
     One per ordered pair of references and carrying level, plus loop-independent
-    ones (carrier None) between distinct references in the same iteration.
-    `known` is `nest_views(root)`, when the caller has it already.
+    ones (carrier None) between distinct references in the same iteration, unless
+    `independent` is False. Raises TooLarge past the budget. `known` is
+    `nest_views(root)`, when the caller has it already.
     """
+    limits = budget or Budget()
+    if len(root.refs) > limits.references:
+        raise TooLarge("references", len(root.refs), limits.references)
     nest = known if known is not None else nest_views(root)
+    counter = _Counter(limits)
     out: list[Dependence] = []
     for array, views in nest.arrays.items():
-        for at, left in enumerate(views):
-            for right in views[at:]:
-                if not (left.ref.is_write or right.ref.is_write):
-                    continue
-                common = _common(left.frame.loops, right.frame.loops)
-                unordered = frozenset(
-                    k for k, loop in enumerate(common) if loop.id in nest.unordered
-                )
-                stale, why = _staleness(nest, array, (left, right), common)
-                pair = _Pair(array, left, right, common, unordered, stale, why)
-                out.extend(_pair_dependences(pair))
+        out.extend(_array_dependences(nest, array, views, counter, independent))
     return tuple(out)

@@ -211,6 +211,22 @@ uninitialised, so the loop reads wrong values although nothing races.
 Example: `#pragma omp parallel for reduction(+:t)` over `re[i] = tmp[t++];`.
 """
 
+TOO_LARGE_TO_CHECK = FindingKind(
+    "ACC114",
+    RACE,
+    INFO,
+    "loop too large to analyse here",
+    "the `{directive}` loop at line {line} is too large to analyse here (past the "
+    "dependence test's work budget): it was not checked for races",
+)
+"""A loop nest with a pragma needs more work than the dependence test's budget.
+
+Why: the test compares every pair of array references, so a nest of thousands of
+distinct references costs minutes; past a fixed budget of references, subscript
+pairs and dependences it stops and says so instead of stalling the editor.
+Example: a generated loop body of 10,000 statements, each with its own subscript.
+"""
+
 STALE_HOST_COPY = FindingKind(
     "ACC201",
     Category.DATA,
@@ -328,6 +344,7 @@ CATALOG: tuple[FindingKind, ...] = (
     CARRIED_SCALAR_PRIVATIZED,
     OUT_OF_EXTENT,
     *CONCURRENCY_KINDS,
+    TOO_LARGE_TO_CHECK,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,

@@ -143,11 +143,6 @@ def _declared_in(fn: Function | None, start: int, end: int) -> set[str]:
     }
 
 
-def _threadprivate(source: SourceFile) -> set[str]:
-    found = re.findall(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)", source.text)
-    return {m.group(0) for args in found for m in _NAME.finditer(args)}
-
-
 def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     """Collect the clauses and declarations that scope the loop's variables."""
     dialect = directive.dialect
@@ -156,7 +151,7 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     directives = (*(r.directive for r in regions), *own)
     fn = source.function(loop.function)
     private = clause_names(directives, _PRIVATIZING)
-    private |= _threadprivate(source)
+    private |= source.threadprivate
     parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
     orphaned = not any(_words(d) & parallel_words for d in directives)
     for region in regions:

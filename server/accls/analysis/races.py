@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.budget import TOO_LARGE
 from accls.analysis.extents import escape_how
 from accls.analysis.findings import (
     BAD_COLLAPSE,
@@ -10,6 +11,7 @@ from accls.analysis.findings import (
     EARLY_EXIT,
     OUT_OF_EXTENT,
     POSSIBLE_DEPENDENCE,
+    TOO_LARGE_TO_CHECK,
     UNKNOWN_CALL,
     UNPROTECTED_UPDATE,
     Finding,
@@ -98,6 +100,9 @@ def dependence_findings(
     dialect = directive.dialect
     loops = associated_loops(loop, collapse_count(directive))
     where = {"directive": directive.name, "line": loop.line}
+    for inner in loops:
+        if any(o.code == TOO_LARGE for o in analysis.of(inner).obstacles):
+            return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
     out: list[Finding] = []
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)

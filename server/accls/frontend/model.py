@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
+
+_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 Point = tuple[int, int]
 """A (row, byte column) pair, both 0-based, as tree-sitter reports them."""
@@ -219,13 +223,19 @@ class Function:
     exits: tuple[Exit, ...] = ()  # every return/goto/exit() in the body
     call_sites: tuple[Call, ...] = ()  # every call in the body
     block_decls: tuple[tuple[int, Span], ...] = ()  # (block, span) of declarations
+    # The first declaration of each name, locals before params: a function of
+    # 10,000 loops declares `i` 10,000 times, so a scan per lookup is quadratic.
+    _names: dict[str, Var] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        for var in (*self.locals, *self.params):
+            self._names.setdefault(var.name, var)
 
     def lookup(self, name: str) -> Var | None:
         """The local or parameter declaration of `name`, if any."""
-        for var in (*self.locals, *self.params):
-            if var.name == name:
-                return var
-        return None
+        return self._names.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,10 +323,22 @@ class SourceFile:
         default_factory=dict, compare=False, repr=False
     )
     _data: list[bytes] = field(default_factory=list, compare=False, repr=False)
+    _threadprivate: list[frozenset[str]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for fn in self.functions:
             self._by_name.setdefault(fn.name, fn)
+
+    @property
+    def threadprivate(self) -> frozenset[str]:
+        """Names the file declares `omp threadprivate` (read once per file)."""
+        if not self._threadprivate:
+            found = _THREADPRIVATE.findall(self.text)
+            names = {m.group(0) for args in found for m in _WORD.finditer(args)}
+            self._threadprivate.append(frozenset(names))
+        return self._threadprivate[0]
 
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""

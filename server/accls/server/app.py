@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from pygls.exceptions import JsonRpcContentModified
@@ -15,12 +14,13 @@ from accls import __version__
 from accls.feedback import FeedbackStore
 from accls.frontend import ContextCache, HeaderContext
 from accls.project import BuildFlags, build_context
-from accls.server.documents import Document, DocumentStore
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, DocumentStore
 from accls.server.protocol import AcclsProtocol
+from accls.server.scheduler import INTERACTIVE, DocumentScheduler
 from accls.server.suggestions import Analysed, analyse
 from accls.settings import Settings, database_include_paths
 
-__all__ = ["AcclsServer", "build_server"]
+__all__ = ["AcclsServer", "build_server", "queued", "until_changed"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -43,13 +43,10 @@ class AcclsServer(LanguageServer):
         self.shut_down = False
         self.contexts = ContextCache()  # preprocessed directives, by skeleton
         # Analysis and compiles run off the event loop, so edits and cancellations
-        # are read while they work.
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="accls")
-        # Whole-file checks (diagnostics) get their own worker, so a slow check of
-        # a big file never delays listing, hover or resolve.
-        self.checks = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="accls-check"
-        )
+        # are read while they work; each document queues its own work, so a slow
+        # one never delays another, and its whole-file checks never delay its
+        # listing, hover or resolve.
+        self.scheduler = DocumentScheduler()
 
     def header_context(self, text: str, path: str) -> HeaderContext | None:
         """What the build's preprocessor makes of the buffer's directives (cached)."""
@@ -80,14 +77,14 @@ class AcclsServer(LanguageServer):
             doc.forget()
 
     async def in_pool(self, doc: Document, work: Callable[[], T]) -> T:
-        """Run `work` on the pool; ContentModified if the document changes first."""
-        future = asyncio.get_running_loop().run_in_executor(self.pool, work)
-        return await until_changed(doc, future)
+        """Run `work` in the document's queue; ContentModified if it changes first."""
+        return await self.scheduler.run(doc, INTERACTIVE, work)
 
     async def analysed(self, doc: Document, offset: int) -> Analysed | None:
         """The analysis of the function at `offset` (cached per version)."""
         piece = doc.function_slice(offset)
-        if piece is None and not doc.tree.has_errors:
+        whole = doc.tree.has_errors and len(doc.data) <= WHOLE_FILE_MAX_BYTES
+        if piece is None and not whole:
             return None
         # Outside any clean function definition, a broken buffer is analysed whole:
         # the front end recovers functions that tree-sitter wrapped in ERROR nodes.
@@ -97,19 +94,28 @@ class AcclsServer(LanguageServer):
         if pending is None:
             include = self.include_dirs(doc)
             settings = self.settings
-            loop = asyncio.get_running_loop()
-            pending = loop.run_in_executor(
-                self.pool,
-                lambda: analyse(
-                    text,
-                    doc.path,
-                    include,
-                    settings,
-                    self.header_context(text, doc.path),
-                ),
+            pending = queued(
+                self.scheduler.run(
+                    doc,
+                    INTERACTIVE,
+                    lambda: analyse(
+                        text,
+                        doc.path,
+                        include,
+                        settings,
+                        self.header_context(text, doc.path),
+                    ),
+                )
             )
             doc.store(key, pending, per_function=True)
         return await until_changed(doc, asyncio.shield(pending))
+
+
+def queued(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """`work` as a task whose failure is fine to leave unread (a stale version)."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
 
 
 async def until_changed(doc: Document, work: asyncio.Future[T]) -> T:

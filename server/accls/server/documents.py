@@ -14,13 +14,24 @@ from lsprotocol import types
 from accls.frontend.incremental import FunctionSlice, IncrementalTree
 from accls.server.convert import LineIndex
 
-__all__ = ["Document", "DocumentStore", "LineShift", "uri_path"]
+__all__ = [
+    "WHOLE_FILE_MAX_BYTES",
+    "Document",
+    "DocumentStore",
+    "LineShift",
+    "uri_path",
+]
 
 T = TypeVar("T")
 
 FUNCTIONS_KEPT = 48
 """Function slices and analyses kept per document version (about 0.6 MB each for
 a 3,000-line file: the slice is the whole buffer with other bodies blanked)."""
+
+
+WHOLE_FILE_MAX_BYTES = 1_000_000
+"""Work on the whole buffer (checks, a broken buffer's analysis) stops here:
+a 5 MB file took minutes and a gigabyte. Per-function work goes on."""
 
 
 def uri_path(uri: str) -> str:

@@ -67,10 +67,11 @@ def serve(args: argparse.Namespace) -> int:
         print(f"accls: error: --log-file: {exc.strerror or exc}", file=sys.stderr)
         return 2
     from accls.server.app import build_server
+    from accls.server.transport import run_stdio
 
     server = build_server()
     if args.tcp is not None:
         server.start_tcp("127.0.0.1", args.tcp)
     else:
-        server.start_io()
+        run_stdio(server)
     return 0

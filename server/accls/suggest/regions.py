@@ -8,6 +8,7 @@ array that the region keeps on the device.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
@@ -49,23 +50,51 @@ def _base(name: str) -> str:
     return name.split("->")[0].split(".")[0]
 
 
-def _clean_between(
-    fn: Function, block: int, start: int, end: int, names: set[str]
-) -> bool:
-    """True if no host code in [start, end) may touch `names` (or end the region)."""
-    bases = {_base(n) for n in names}
-    if any(block == b and start <= s.start_byte < end for b, s in fn.block_decls):
-        return False  # wrapping a declaration in braces would end its scope early
-    if any(start <= e.span.start_byte < end for e in fn.exits):
-        return False  # leaving the region early skips its copy-out
-    if any(
-        start <= c.span.start_byte < end and c.name not in PURE_FUNCTIONS
-        for c in fn.call_sites
-    ):
-        return False  # a call may reach the arrays through pointers or globals
-    return not any(
-        start <= r.span.start_byte < end and _base(r.name) in bases for r in fn.refs
-    )
+class _HostCode:
+    """A function's host code by offset, to ask what lies between two loops.
+
+    Built once per function, so scanning a run of n loops costs O(n log n),
+    not O(n) per gap over every reference of the function.
+    """
+
+    def __init__(self, fn: Function) -> None:
+        def ordered(items: list[tuple[int, str]]) -> tuple[list[int], list[str]]:
+            items.sort(key=lambda item: item[0])
+            return [at for at, _ in items], [what for _, what in items]
+
+        self._decls = fn.block_decls
+        self._exits = sorted(e.span.start_byte for e in fn.exits)
+        self._calls = sorted(
+            c.span.start_byte for c in fn.call_sites if c.name not in PURE_FUNCTIONS
+        )
+        self._refs, self._bases = ordered(
+            [(r.span.start_byte, _base(r.name)) for r in fn.refs]
+        )
+        decls: dict[int, list[int]] = {}
+        for block, span in self._decls:
+            decls.setdefault(block, []).append(span.start_byte)
+        self._decl_at = {block: sorted(at) for block, at in decls.items()}
+
+    def clean(self, block: int, start: int, end: int, names: set[str]) -> bool:
+        """True if no host code in [start, end) may touch `names` or end a region."""
+        if _any_in(self._decl_at.get(block, []), start, end):
+            return False  # wrapping a declaration in braces would end its scope early
+        return self.quiet(start, end, {_base(n) for n in names})
+
+    def quiet(self, start: int, end: int, bases: set[str]) -> bool:
+        """True if no exit, call or reference to `bases` lies in [start, end)."""
+        if _any_in(self._exits, start, end):
+            return False  # leaving the region early skips its copy-out
+        if _any_in(self._calls, start, end):
+            return False  # a call may reach the arrays through pointers or globals
+        low = bisect_left(self._refs, start)
+        high = bisect_left(self._refs, end)
+        return not any(self._bases[at] in bases for at in range(low, high))
+
+
+def _any_in(offsets: list[int], start: int, end: int) -> bool:
+    at = bisect_left(offsets, start)
+    return at < len(offsets) and offsets[at] < end
 
 
 def _uses(loop: Loop, analysis: FileAnalysis) -> list[ArrayUse]:
@@ -81,36 +110,27 @@ def _starts_line(data: bytes, offset: int) -> bool:
     return not data[data.rfind(b"\n", 0, offset) + 1 : offset].strip()
 
 
-def _clean_inside(fn: Function, outer: Loop, run: list[Loop], names: set[str]) -> bool:
+def _clean_inside(
+    host: _HostCode, outer: Loop, run: list[Loop], names: set[str]
+) -> bool:
     """True if, inside `outer` but outside the run, no host code may touch `names`."""
     bases = {_base(n) for n in names}
-    lo, hi = outer.span.start_byte, outer.span.end_byte
-
-    def outside(offset: int) -> bool:
-        inside = any(m.span.start_byte <= offset < m.span.end_byte for m in run)
-        return lo <= offset < hi and not inside
-
-    if any(outside(e.span.start_byte) for e in fn.exits):
-        return False
-    if any(
-        outside(c.span.start_byte) and c.name not in PURE_FUNCTIONS
-        for c in fn.call_sites
-    ):
-        return False
-    return not any(
-        outside(r.span.start_byte) and _base(r.name) in bases for r in fn.refs
-    )
+    start = outer.span.start_byte
+    for member in run:  # consecutive statements, in order
+        if not host.quiet(start, member.span.start_byte, bases):
+            return False
+        start = member.span.end_byte
+    return host.quiet(start, outer.span.end_byte, bases)
 
 
-def _section_symbols(run: list[Loop], uses: dict[int, list[ArrayUse]]) -> set[str]:
-    """Every name the sections of the run's arrays are written in."""
+def _use_symbols(uses: list[ArrayUse]) -> set[str]:
+    """Every name the sections of one loop's arrays are written in."""
     found: set[str] = set()
-    for member in run:
-        for use in uses[member.id]:
-            if use.section is None:
-                continue  # a whole static array: its clause names no symbol
-            for start, length in use.box or ():
-                found |= start.names() | length.names()
+    for use in uses:
+        if use.section is None:
+            continue  # a whole static array: its clause names no symbol
+        for start, length in use.box or ():
+            found |= start.names() | length.names()
     return found
 
 
@@ -125,7 +145,7 @@ def _hoist(
     run: list[Loop],
     names: set[str],
     symbols: set[str],
-    analysis: FileAnalysis,
+    context: tuple[FileAnalysis, dict[int, Loop], _HostCode],
     opts: SuggestOptions,
 ) -> Loop | None:
     """The outermost sequential loop around the run that the region can enclose.
@@ -133,11 +153,8 @@ def _hoist(
     The region's sections must mean the same outside the loop as inside: none of
     their symbols may change inside it.
     """
+    analysis, by_body, host = context
     source = analysis.source
-    fn = source.function(run[0].function)
-    if fn is None:
-        return None
-    by_body = {loop.body.start_byte: loop for loop in source.loops()}
     found: Loop | None = None
     block = run[0].block
     while block in by_body:
@@ -147,7 +164,7 @@ def _hoist(
             or outer.pragmas
             or not _starts_line(source.data, outer.id)
             or placement(outer, opts.model).compute is not None
-            or not _clean_inside(fn, outer, run, names)
+            or not _clean_inside(host, outer, run, names)
             or symbols & _varies_in(outer)
         ):
             break
@@ -240,15 +257,31 @@ def propose_regions(
     ]
     uses = {loop.id: _uses(loop, analysis) for loop in candidates}
     candidates = [loop for loop in candidates if uses[loop.id]]
+    symbols = {loop.id: _use_symbols(uses[loop.id]) for loop in candidates}
+    names = {loop.id: {u.name for u in uses[loop.id]} for loop in candidates}
+    by_body = {loop.body.start_byte: loop for loop in source.loops()}
+    hosts: dict[str, _HostCode] = {}
+
+    def host_of(fn: Function) -> _HostCode:
+        found = hosts.get(fn.name)
+        if found is None:
+            found = hosts[fn.name] = _HostCode(fn)
+        return found
+
     regions: list[DataRegion] = []
     run: list[Loop] = []
+    # The names and section symbols of the run so far, grown loop by loop.
+    run_names: set[str] = set()
+    run_symbols: set[str] = set()
 
     def close() -> None:
         if not run:
             return
-        names = {u.name for member in run for u in uses[member.id]}
-        symbols = _section_symbols(run, uses)
-        around = _hoist(run, names, symbols, analysis, opts)
+        fn = source.function(run[0].function)
+        around = None
+        if fn is not None:
+            context = (analysis, by_body, host_of(fn))
+            around = _hoist(run, run_names, run_symbols, context, opts)
         if around is not None or len(run) > 1:
             region = _region(run, uses, opts, around)
             if region is not None:
@@ -257,12 +290,16 @@ def propose_regions(
     for loop in sorted(candidates, key=lambda item: item.id):
         fn = source.function(loop.function)
         if run and fn is not None and run[-1].block == loop.block:
-            names = {u.name for member in [*run, loop] for u in uses[member.id]}
-            names |= _section_symbols([*run, loop], uses)  # no resizing in between
-            if _clean_between(fn, loop.block, run[-1].span.end_byte, loop.id, names):
+            # The arrays and no resizing of their sections in between.
+            wanted = run_names | names[loop.id] | run_symbols | symbols[loop.id]
+            if host_of(fn).clean(loop.block, run[-1].span.end_byte, loop.id, wanted):
                 run.append(loop)
+                run_names |= names[loop.id]
+                run_symbols |= symbols[loop.id]
                 continue
         close()
         run = [loop]
+        run_names = set(names[loop.id])
+        run_symbols = set(symbols[loop.id])
     close()
     return regions

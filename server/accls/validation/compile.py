@@ -176,7 +176,7 @@ def _check_one(
                 compiles=None,
                 pragma=pragma.render(),
                 dropped=tuple(dropped),
-                reason=f"the compiler took over {job.settings.timeout_s:g} s",
+                reason=outcome.stderr,
                 command=job.shown,
             )
         index, reason = _blame(job, unit, s, pragma, outcome.stderr)
@@ -225,8 +225,7 @@ def compile_check(
     job = _Job(text, name, command, settings, "clang" not in Path(cc_path).name)
     baseline = job.run(text)
     if baseline.ok is None:
-        reason = f"the compiler took over {settings.timeout_s:g} s"
-        return _all(candidates, None, reason, job.shown)
+        return _all(candidates, None, baseline.stderr, job.shown)
     if not baseline.ok:
         reason = (
             "the file does not compile without the pragma: "

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -35,12 +36,16 @@ class CompilerSettings:
     flags: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     timeout_s: float = 10.0
+    memory_mb: int = 2048  # address space of the compiler process
     cache_dir: str | None = None  # None: $ACCLS_CACHE_DIR if set, else memory only
 
 
 @dataclass(frozen=True, slots=True)
 class CompileOutcome:
-    """What one compiler run said: success, or its diagnostics; None on timeout."""
+    """What one compiler run said: success, or its diagnostics.
+
+    None when undecided (a timeout, or out of memory); stderr then says which.
+    """
 
     ok: bool | None
     stderr: str
@@ -137,10 +142,25 @@ def _write_disk(cache_dir: str, key: str, outcome: CompileOutcome) -> None:
                 os.unlink(tmp)
 
 
-def _invoke(command: list[str], timeout_s: float) -> CompileOutcome:
+_OUT_OF_MEMORY = ("out of memory", "virtual memory exhausted", "cannot allocate")
+
+
+def _limited(command: list[str], memory_mb: int) -> list[str]:
+    """`command` under an address-space limit: a macro bomb must not eat the host.
+
+    `prlimit` sets it in the child before exec; a preexec_fn would do the same
+    but is unsafe while other threads run (the language server's workers).
+    """
+    prlimit = shutil.which("prlimit")
+    if prlimit is None or memory_mb <= 0:
+        return command
+    return [prlimit, f"--as={memory_mb * 1024 * 1024}", "--", *command]
+
+
+def _invoke(command: list[str], timeout_s: float, memory_mb: int) -> CompileOutcome:
     env = {**os.environ, "LC_ALL": "C"}  # ASCII quotes in diagnostics
     proc = subprocess.Popen(
-        command,
+        _limited(command, memory_mb),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
@@ -158,7 +178,10 @@ def _invoke(command: list[str], timeout_s: float) -> CompileOutcome:
                 os.killpg(proc.pid, signal.SIGKILL)
         proc.kill()
         proc.communicate()
-        return CompileOutcome(None, "")
+        return CompileOutcome(None, f"the compiler took over {timeout_s:g} s")
+    if proc.returncode != 0 and any(w in stderr.lower() for w in _OUT_OF_MEMORY):
+        # Undecided, like a timeout: the unit may be fine with more memory.
+        return CompileOutcome(None, f"the compiler ran out of its {memory_mb} MB")
     return CompileOutcome(proc.returncode == 0, stderr)
 
 
@@ -177,7 +200,7 @@ def run_unit(
     with tempfile.TemporaryDirectory(prefix="accls-cc-") as tmp:
         file = Path(tmp) / name
         file.write_text(unit, encoding="utf-8", errors="surrogateescape")
-        outcome = _invoke([*command, str(file)], settings.timeout_s)
+        outcome = _invoke([*command, str(file)], settings.timeout_s, settings.memory_mb)
         # Diagnostics name the temp file; store them under the stable name.
         outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
     if outcome.ok is not None:  # a timeout may pass on a quieter machine

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 from accls.analysis import AnalysisOptions, Finding, analyze
 from accls.check import check_source
@@ -15,13 +17,22 @@ __all__ = ["race_check"]
 _BLOCKING = frozenset({"race", "data"})
 
 
-def _shift(edits: list[tuple[int, str]], offset: int, *, inclusive: bool) -> int:
-    """Where byte `offset` of the original lands once `edits` are applied."""
-    moved = offset
-    for at, text in edits:
-        if at < offset or (inclusive and at == offset):
-            moved += len(text.encode("utf-8"))
-    return moved
+class _Shifts:
+    """Where bytes of the original land once insertions are applied.
+
+    Sorted once with running totals, so each question is a binary search, not a
+    pass over every insertion (10,000 suggestions made 10^8 steps).
+    """
+
+    def __init__(self, edits: list[tuple[int, str]]) -> None:
+        ordered = sorted((at, len(text.encode("utf-8"))) for at, text in edits)
+        self._at = [at for at, _ in ordered]
+        self._before = list(accumulate((size for _, size in ordered), initial=0))
+
+    def moved(self, offset: int, *, inclusive: bool) -> int:
+        """`offset` plus what was inserted before it (at it, when `inclusive`)."""
+        count = (bisect_right if inclusive else bisect_left)(self._at, offset)
+        return offset + self._before[count]
 
 
 def race_check(
@@ -36,7 +47,7 @@ def race_check(
     if not offered:
         return {}
     annotated = annotate_text(text, offered)
-    edits = insertions(text, offered)
+    shifts = _Shifts(insertions(text, offered))
     source = parse_source(annotated, path, include_dirs)
     findings = check_source(analyze(source, AnalysisOptions(dialect=dialect)), dialect)
     errors = [
@@ -48,13 +59,13 @@ def race_check(
     for suggestion in offered:
         loop = suggestion.loop
         # From the pragma line inserted above the loop to the loop's last byte.
-        start = _shift(edits, loop.keyword.start_byte, inclusive=False)
+        start = shifts.moved(loop.keyword.start_byte, inclusive=False)
         start -= (
             len(suggestion.pragma.render().encode("utf-8")) + 1
             if suggestion.pragma
             else 0
         )
-        end = _shift(edits, loop.span.end_byte, inclusive=False)
+        end = shifts.moved(loop.span.end_byte, inclusive=False)
         hits = tuple(f for f in errors if start <= f.span.start_byte < end)
         if hits:
             out[loop.id] = hits

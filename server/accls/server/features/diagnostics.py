@@ -21,11 +21,13 @@ from accls.analysis.findings import Severity
 from accls.check import DIALECTS, check_source
 from accls.frontend import HeaderContext, parse_source
 from accls.frontend.incremental import IncrementalTree
-from accls.server.app import AcclsServer, until_changed
+from accls.server.app import AcclsServer, queued, until_changed
 from accls.server.convert import LineIndex
-from accls.server.documents import Document
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document
+from accls.server.scheduler import CHECKS
 
 __all__ = [
+    "CHECK_MAX_BYTES",
     "DEBOUNCE_S",
     "findings",
     "forget",
@@ -38,6 +40,9 @@ log = logging.getLogger(__name__)
 
 DEBOUNCE_S = 0.3
 """Quiet time after the last edit before the file is checked again."""
+
+CHECK_MAX_BYTES = WHOLE_FILE_MAX_BYTES
+"""Whole-file checks stop here (about 8 s of work); code actions go on."""
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -71,8 +76,25 @@ def _check(
     return tuple(sorted(unique.values(), key=lambda f: (f.span.start_byte, f.code)))
 
 
+def _too_big(ls: AcclsServer, doc: Document) -> bool:
+    """True past CHECK_MAX_BYTES; says so once per document and settings."""
+    size = len(doc.data)
+    if size <= CHECK_MAX_BYTES:
+        return False
+    notice = f"accls: {Path(doc.path).name} is {size / 1e6:.1f} MB; the checks run "
+    notice += f"on files up to {CHECK_MAX_BYTES / 1e6:g} MB (code actions still work)"
+    if notice not in ls.shown_warnings:
+        ls.shown_warnings.add(notice)
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=notice)
+        )
+    return True
+
+
 async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
     """The findings of the document's current version (computed once)."""
+    if _too_big(ls, doc):
+        return ()
     pending: asyncio.Future[tuple[Finding, ...]] | None = doc.peek("findings")
     if pending is None:
         text, path, include = doc.text, doc.path, ls.include_dirs(doc)
@@ -83,7 +105,7 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
                 return ()  # superseded while queued: nobody will read it
             return _check(text, path, include, tree, ls.header_context(text, path))
 
-        pending = asyncio.get_running_loop().run_in_executor(ls.checks, work)
+        pending = queued(ls.scheduler.run(doc, CHECKS, work))
         doc.store("findings", pending)
     return await until_changed(doc, asyncio.shield(pending))
 

@@ -19,8 +19,7 @@ def register(server: AcclsServer) -> None:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: AcclsServer, params: None) -> None:
         ls.shut_down = True
-        for pool in (ls.pool, ls.checks):
-            pool.shutdown(wait=False, cancel_futures=True)
+        ls.scheduler.shutdown()
         for task in list(ls.pending_diagnostics.values()):
             task.cancel()
         if ls.feedback_store is not None:

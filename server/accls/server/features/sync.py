@@ -46,5 +46,6 @@ def register(server: AcclsServer) -> None:
     def did_close(ls: AcclsServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.documents.close(uri)
+        ls.scheduler.forget(uri)
         diagnostics.forget(ls, uri)
         feedback.forget(ls, uri)
