@@ -164,6 +164,23 @@ def test_acc_perfect_rectangular_nest_is_collapsed() -> None:
     assert s.collapsed == (s.loop.children[0].id,)
 
 
+def test_bound_read_from_an_array_indexed_by_an_outer_variable_stops_collapse() -> None:
+    # `j < idx[i]` is not an affine bound, so no compiler accepts it in a collapse.
+    (s,) = suggest(
+        """\
+        for (int i = 0; i < n; i++)
+          for (int k = 0; k < 3; k++)
+            for (int j = 0; j < idx[k]; j++)
+              b[i][k][j] = a[j];
+        """,
+        OMP_CPU,
+        params="int n, int m, double b[n][3][m], const double *restrict a, "
+        "const int *restrict idx",
+    )
+    assert clauses(s)["collapse"] == "2"
+    assert s.collapsed == (s.loop.children[0].id,)
+
+
 def test_acc_triangular_nest_is_not_collapsed() -> None:
     outer, inner = suggest(
         """\

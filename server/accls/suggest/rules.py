@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis, LoopFacts
@@ -76,6 +77,22 @@ _MAX_COLLAPSE = 3
 """Deeper collapses add index arithmetic and rarely more parallelism."""
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _bound_names(loop: Loop) -> set[str]:
+    """Every name in the loop's bounds and step, as written.
+
+    The texts, not only the `Poly` forms: a bound the front end cannot model
+    (`j < count[i]`) has no `Poly`, yet still depends on `i`.
+    """
+    names = set(_NAME.findall(f"{loop.lower_text} {loop.upper_text} {loop.step_text}"))
+    for bound in (loop.lower, loop.upper):
+        if bound is not None:
+            names |= bound.names()
+    return names
+
+
 def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
     chain = [loop]
     cur = loop
@@ -83,9 +100,7 @@ def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
         child = cur.children[0]
         facts = analysis.of(child)
         outer_vars = {c.var for c in chain if c.var}
-        bounds = (child.lower.names() if child.lower else frozenset()) | (
-            child.upper.names() if child.upper else frozenset()
-        )
+        bounds = _bound_names(child)
         if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
             break
         chain.append(child)
@@ -96,13 +111,7 @@ def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
 def _imbalanced(loop: Loop) -> bool:
     """True when inner trip counts depend on the outer variable (triangles)."""
     outer = {loop.var} if loop.var else set()
-    for inner in loop.walk()[1:]:
-        names = (inner.lower.names() if inner.lower else frozenset()) | (
-            inner.upper.names() if inner.upper else frozenset()
-        )
-        if names & outer:
-            return True
-    return False
+    return any(_bound_names(inner) & outer for inner in loop.walk()[1:])
 
 
 def _atomics(
