@@ -181,6 +181,22 @@ def test_bound_read_from_an_array_indexed_by_an_outer_variable_stops_collapse() 
     assert s.collapsed == (s.loop.children[0].id,)
 
 
+def test_few_iterations_inside_a_sequential_loop_get_no_parallel_region() -> None:
+    # A parallel region per outer iteration around three iterations of work.
+    found = suggest(
+        """\
+        for (int i = 1; i < n; i++) {
+          b[i] = b[i-1] + a[i];
+          for (int k = 0; k < 3; k++)
+            c[3*i+k] = a[i] * k;
+        }
+        """,
+        OMP_CPU,
+    )
+    assert [(s.loop.var, s.pragma) for s in found] == [("i", None), ("k", None)]
+    assert "only 3 iterations" in found[1].reasons[0]
+
+
 def test_acc_triangular_nest_is_not_collapsed() -> None:
     outer, inner = suggest(
         """\

@@ -293,6 +293,18 @@ def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
     return None
 
 
+_FEW_ITERATIONS = 16
+"""A nested loop with fewer iterations than this gets no parallel region of its own."""
+
+
+def _few_iterations(loop: Loop) -> int | None:
+    """The loop's trip count when it is a constant below `_FEW_ITERATIONS`."""
+    count = (loop.trip_count or "").strip()
+    if count.isdigit() and int(count) < _FEW_ITERATIONS:
+        return int(count)
+    return None
+
+
 def _suggest_loop(
     loop: Loop,
     analysis: FileAnalysis,
@@ -327,6 +339,22 @@ def _suggest_loop(
             # Every loop that was a candidate says why it was refused; inner loops
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False)
+        return
+    few = _few_iterations(loop)
+    if not root and not forced_inner and where.compute is None and few is not None:
+        out.append(
+            _refuse(
+                facts,
+                opts,
+                [
+                    f"only {few} iterations, inside a sequential loop: opening a "
+                    "parallel region in every iteration of the outer loop costs "
+                    "more than it saves"
+                ],
+            )
+        )
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False)
         return
