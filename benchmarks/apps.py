@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from apps_catalog import APPS, App, Run
-from apps_recovery import StrippedFile, judge, reason_class, run_suggest, strip_file, tally
+from apps_recovery import (
+    StrippedFile,
+    judge,
+    run_suggest,
+    strip_file,
+    tally,
+)
 from apps_run import Output, annotate, build, compare, run, write_tree
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,16 +41,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--data",
         type=Path,
         default=Path(os.environ.get("ACCLS_DATA", "/work/shared/data")),
-        help="folder holding dev-apps.jsonl (default: $ACCLS_DATA or /work/shared/data)",
+        help="folder with dev-apps.jsonl (default: $ACCLS_DATA or /work/shared/data)",
     )
-    parser.add_argument("--apps", default="", help="comma-separated names (default: all)")
-    parser.add_argument("--quick", action="store_true", help="one input per application")
+    parser.add_argument(
+        "--apps", default="", help="comma-separated names (default: all)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="one input per application"
+    )
     parser.add_argument("--threads", default="2,4", help="thread counts (default 2,4)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
-    parser.add_argument("--tolerance", type=float, default=1e-9,
-                        help="relative tolerance of printed numbers (default 1e-9)")
-    parser.add_argument("--bisect", action="store_true",
-                        help="on a mismatch, find the file and the loop responsible")
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-9,
+        help="relative tolerance of printed numbers (default 1e-9)",
+    )
+    parser.add_argument(
+        "--bisect",
+        action="store_true",
+        help="on a mismatch, find the file and the loop responsible",
+    )
     parser.add_argument("--no-run", action="store_true", help="recovery table only")
     parser.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
     parser.add_argument("--keep-tmp", action="store_true", help="keep the work folder")
@@ -64,7 +81,9 @@ def materialise(data: Path, dest: Path) -> None:
             path.write_text(rec["text"], encoding="utf-8")
 
 
-def recovery(args: argparse.Namespace, app: App, src: Path, work: Path) -> dict[str, Any]:
+def recovery(
+    args: argparse.Namespace, app: App, src: Path, work: Path
+) -> dict[str, Any]:
     """Strip, suggest, judge; leaves the stripped tree in work/stripped."""
     stripped = [
         strip_file(p.name, p.read_text(encoding="utf-8"))
@@ -82,8 +101,14 @@ def recovery(args: argparse.Namespace, app: App, src: Path, work: Path) -> dict[
         "pragmas_removed": sum(sf.pragmas for sf in stripped),
         "expert_loops": sum(len(sf.loops) for sf in stripped),
         "outcomes": [
-            {"file": o.loop.file, "line": o.loop.line, "expert": o.loop.pragma,
-             "status": o.status, "reason": o.reason, "ours": o.ours}
+            {
+                "file": o.loop.file,
+                "line": o.loop.line,
+                "expert": o.loop.pragma,
+                "status": o.status,
+                "reason": o.reason,
+                "ours": o.ours,
+            }
             for o in outcomes
         ],
         **tally(outcomes),
@@ -97,7 +122,9 @@ def inserted_blocks(before: str, after: str) -> list[tuple[int, list[str]]]:
     """(line in `before`, lines) of each block `accls annotate` inserted."""
     a, b = before.split("\n"), after.split("\n")
     blocks = []
-    for tag, i1, _i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, i1, _i2, j1, j2 in difflib.SequenceMatcher(
+        a=a, b=b, autojunk=False
+    ).get_opcodes():
         if tag == "insert":
             blocks.append((i1, b[j1:j2]))
     return blocks
@@ -112,7 +139,10 @@ def apply_blocks(before: str, blocks: list[tuple[int, list[str]]]) -> str:
 
 
 def first_mismatch(
-    args: argparse.Namespace, folder: Path, spec: Run, reference: Output,
+    args: argparse.Namespace,
+    folder: Path,
+    spec: Run,
+    reference: Output,
     threads: list[int],
 ) -> str:
     """Build the folder; "" when every thread count matches the reference."""
@@ -120,8 +150,9 @@ def first_mismatch(
     if error:
         return f"build failed: {error}"
     for n in threads:
-        verdict, _ = compare(reference, folder / "prog", spec, n, args.timeout,
-                             args.tolerance)
+        verdict, _ = compare(
+            reference, folder / "prog", spec, n, args.timeout, args.tolerance
+        )
         if verdict != "match":
             return f"{verdict} at {n} threads"
     return ""
@@ -133,8 +164,14 @@ def build_app(args: argparse.Namespace, folder: Path) -> str:
 
 
 def bisect(
-    args: argparse.Namespace, app: App, src: Path, work: Path,
-    texts: dict[str, str], annotated: dict[str, str], spec: Run, reference: Output,
+    args: argparse.Namespace,
+    app: App,
+    src: Path,
+    work: Path,
+    texts: dict[str, str],
+    annotated: dict[str, str],
+    spec: Run,
+    reference: Output,
     threads: list[int],
 ) -> list[str]:
     """Apply our pragmas one file, then one loop, at a time; who breaks the run."""
@@ -157,7 +194,10 @@ def bisect(
 
 
 def differential(
-    args: argparse.Namespace, app: App, src: Path, work: Path,
+    args: argparse.Namespace,
+    app: App,
+    src: Path,
+    work: Path,
     stripped: list[StrippedFile],
 ) -> dict[str, Any]:
     """Build serial, annotated and expert versions; run and compare."""
@@ -166,8 +206,11 @@ def differential(
     result: dict[str, Any] = {"runs": [], "bisect": []}
     ann = work / "annotated"
     write_tree(app, ann, texts, src)
-    errors = [e for name in sorted(texts) if (e := annotate(args.accls, ann, name,
-                                                            args.timeout * 5))]
+    errors = [
+        e
+        for name in sorted(texts)
+        if (e := annotate(args.accls, ann, name, args.timeout * 5))
+    ]
     annotated = {name: (ann / name).read_text(encoding="utf-8") for name in texts}
     result["inserted"] = sum(
         len(inserted_blocks(texts[n], annotated[n])) for n in texts
@@ -177,8 +220,11 @@ def differential(
         return result
     expert = work / "expert"
     write_tree(app, expert, {}, src)
-    for label, folder in (("serial", work / "stripped"), ("annotated", ann),
-                          ("expert", expert)):
+    for label, folder in (
+        ("serial", work / "stripped"),
+        ("annotated", ann),
+        ("expert", expert),
+    ):
         error = build(app, folder, args.timeout)
         if error:
             result["skipped"] = f"{label} build failed: {error}"
@@ -200,30 +246,38 @@ def differential(
             continue
         row["serial"] = reference.text
         for n in threads:
-            verdict, got = compare(reference, ann / "prog", spec, n, args.timeout,
-                                   args.tolerance)
+            verdict, got = compare(
+                reference, ann / "prog", spec, n, args.timeout, args.tolerance
+            )
             row[f"annotated@{n}"] = verdict
             if verdict != "match":
                 row[f"annotated@{n}_output"] = got.text
-        verdict, got = compare(reference, expert / "prog", spec, max(threads),
-                               args.timeout, args.tolerance)
+        verdict, got = compare(
+            reference, expert / "prog", spec, max(threads), args.timeout, args.tolerance
+        )
         row[f"expert@{max(threads)}"] = verdict
         result["runs"].append(row)
-        bad = any(str(v).startswith("MISMATCH") for k, v in row.items()
-                  if k.startswith("annotated@") and not k.endswith("_output"))
+        bad = any(
+            str(v).startswith(("MISMATCH", "timeout"))
+            for k, v in row.items()
+            if k.startswith("annotated@") and not k.endswith("_output")
+        )
         if bad and args.bisect and not result["bisect"]:
-            result["bisect"] = bisect(args, app, src, work, texts, annotated, spec,
-                                      reference, threads)
+            result["bisect"] = bisect(
+                args, app, src, work, texts, annotated, spec, reference, threads
+            )
     return result
 
 
 def render(results: list[dict[str, Any]], threads: list[int]) -> str:
     """The tables, as Markdown."""
-    out = ["## Recovery of the experts' parallel loops (accls suggest --model openmp)",
-           "",
-           "| app | pragmas stripped | expert loops | recovered | collapsed | refused "
-           "| enclosed | missed | our extras (in expert nests) | loops analysed |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    out = [
+        "## Recovery of the experts' parallel loops (accls suggest --model openmp)",
+        "",
+        "| app | pragmas stripped | expert loops | recovered | collapsed | refused "
+        "| enclosed | missed | our extras (in expert nests) | loops analysed |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     reasons: Counter[str] = Counter()
     per_app_reasons: list[str] = []
     for r in results:
@@ -246,31 +300,48 @@ def render(results: list[dict[str, Any]], threads: list[int]) -> str:
                     f"- {r['app']} {o['file']}:{o['line']} ({o['expert']}): "
                     f"{o['status']}: {o['reason']}"
                 )
-    out += ["", "### Why expert loops were not recovered (reason classes, all apps)", "",
-            "| count | reason |", "| ---: | --- |"]
+    out += [
+        "",
+        "### Why expert loops were not recovered (reason classes, all apps)",
+        "",
+        "| count | reason |",
+        "| ---: | --- |",
+    ]
     out += [f"| {n} | {reason} |" for reason, n in reasons.most_common()]
     out += ["", "### Each loop not recovered", "", *per_app_reasons]
     cols = [f"annotated@{n}" for n in threads] + [f"expert@{max(threads)}"]
-    out += ["", "## Differential runs (serial stripped build = reference)", "",
-            "| app | pragmas inserted | run | serial s | " + " | ".join(cols) + " |",
-            "| --- | ---: | --- | ---: |" + " --- |" * len(cols)]
+    out += [
+        "",
+        "## Differential runs (serial stripped build = reference)",
+        "",
+        "| app | pragmas inserted | run | serial s | " + " | ".join(cols) + " |",
+        "| --- | ---: | --- | ---: |" + " --- |" * len(cols),
+    ]
     for r in results:
         diff = r.get("run")
         if diff is None:
             continue
         if "skipped" in diff:
-            out.append(f"| {r['app']} | {diff.get('inserted', '')} | skipped: "
-                       f"{diff['skipped']} | |" + " |" * len(cols))
+            out.append(
+                f"| {r['app']} | {diff.get('inserted', '')} | skipped: "
+                f"{diff['skipped']} | |" + " |" * len(cols)
+            )
             continue
         for row in diff["runs"]:
             if "serial" not in row:
-                out.append(f"| {r['app']} | {diff['inserted']} | `{row['args']}` | "
-                           f"{row['serial_seconds']} | {row['verdict']} |"
-                           + " |" * (len(cols) - 1))
+                out.append(
+                    f"| {r['app']} | {diff['inserted']} | `{row['args']}` | "
+                    f"{row['serial_seconds']} | {row['verdict']} |"
+                    + " |"
+                    * (len(cols) - 1)
+                )
                 continue
-            out.append(f"| {r['app']} | {diff['inserted']} | `{row['args']}` | "
-                       f"{row['serial_seconds']} | "
-                       + " | ".join(str(row.get(c, "")) for c in cols) + " |")
+            out.append(
+                f"| {r['app']} | {diff['inserted']} | `{row['args']}` | "
+                f"{row['serial_seconds']} | "
+                + " | ".join(str(row.get(c, "")) for c in cols)
+                + " |"
+            )
         for line in diff.get("bisect", []):
             out.append(f"| {r['app']} | | bisect: {line} | |" + " |" * len(cols))
     return "\n".join(out) + "\n"
@@ -280,8 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; 2 when the data or accls is missing."""
     args = parse_args(argv)
     if not (args.data / "dev-apps.jsonl").is_file():
-        print(f"apps.py: no dev-apps.jsonl under {args.data} (use --data or "
-              "ACCLS_DATA)", file=sys.stderr)
+        print(
+            f"apps.py: no dev-apps.jsonl under {args.data} (use --data or ACCLS_DATA)",
+            file=sys.stderr,
+        )
         return 2
     if not args.accls.exists():
         print(f"apps.py: {args.accls} not found (run `make venv`)", file=sys.stderr)
@@ -290,8 +363,10 @@ def main(argv: list[str] | None = None) -> int:
     apps = [a for a in APPS if not wanted or a.name.lower() in wanted]
     if not apps:
         names = ", ".join(a.name for a in APPS)
-        print(f"apps.py: no application named {args.apps!r} (known: {names})",
-              file=sys.stderr)
+        print(
+            f"apps.py: no application named {args.apps!r} (known: {names})",
+            file=sys.stderr,
+        )
         return 2
     threads = [int(t) for t in args.threads.split(",") if t]
     tmp = Path(tempfile.mkdtemp(prefix="accls-apps-"))

@@ -136,15 +136,25 @@ def judge(
         for loop in sf.loops:
             obj = by_place.get((sf.file, loop.line))
             if obj is not None and obj.get("pragma"):
-                outcomes.append(Outcome(loop=loop, status="recovered", reason="",
-                                        ours=str(obj["pragma"])))
+                outcomes.append(
+                    Outcome(
+                        loop=loop,
+                        status="recovered",
+                        reason="",
+                        ours=str(obj["pragma"]),
+                    )
+                )
             elif (sf.file, loop.line) in collapsed:
-                outcomes.append(Outcome(loop=loop, status="collapsed", reason="",
-                                        ours=""))
+                outcomes.append(
+                    Outcome(loop=loop, status="collapsed", reason="", ours="")
+                )
             elif obj is not None:
                 reasons = obj.get("reasons") or ["(no reason given)"]
-                outcomes.append(Outcome(loop=loop, status="refused",
-                                        reason=str(reasons[0]), ours=""))
+                outcomes.append(
+                    Outcome(
+                        loop=loop, status="refused", reason=str(reasons[0]), ours=""
+                    )
+                )
             else:
                 outer = _enclosing(objects, sf.file, loop.line)
                 status = "enclosed" if outer is not None else "missed"

@@ -26,13 +26,25 @@ def write_tree(app: App, folder: Path, texts: dict[str, str], source: Path) -> N
         (folder / name).write_text(text, encoding="utf-8")
     for name, text in app.generated:
         (folder / name).write_text(text, encoding="utf-8")
-    # accls's compile check reads -D/-I from the nearest compile_commands.json.
+    # accls's compile check reads -D/-I from the nearest compile_commands.json;
+    # it runs gcc, so a wrapper's own include folders (mpicc's) are spelt out.
+    flags = [app.cc, *app.cflags, *wrapper_includes(app.cc)]
     entries = [
-        {"directory": str(folder), "file": name, "arguments": [app.cc, *app.cflags,
-                                                                 "-c", name]}
+        {"directory": str(folder), "file": name, "arguments": [*flags, "-c", name]}
         for name in sorted(texts)
     ]
     (folder / "compile_commands.json").write_text(json.dumps(entries), "utf-8")
+
+
+def wrapper_includes(cc: str) -> list[str]:
+    """The -I flags a compiler wrapper adds (`mpicc -show`); none for gcc."""
+    if cc == "gcc" or shutil.which(cc) is None:
+        return []
+    try:
+        proc = subprocess.run([cc, "-show"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [arg for arg in proc.stdout.split() if arg.startswith("-I")]
 
 
 def annotate(accls: Path, folder: Path, name: str, timeout: float) -> str:
@@ -123,7 +135,11 @@ def same(a: Output, b: Output, tolerance: float) -> bool:
 
 
 def compare(
-    reference: Output, program: Path, spec: Run, threads: int, timeout: float,
+    reference: Output,
+    program: Path,
+    spec: Run,
+    threads: int,
+    timeout: float,
     tolerance: float,
 ) -> tuple[str, Output]:
     """match | MISMATCH | timeout, against the serial run."""
