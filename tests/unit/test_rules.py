@@ -197,6 +197,21 @@ def test_few_iterations_inside_a_sequential_loop_get_no_parallel_region() -> Non
     assert "only 3 iterations" in found[1].reasons[0]
 
 
+def test_few_iterations_of_trivial_work_get_no_parallel_region() -> None:
+    (s,) = suggest("for (int k = 0; k < 5; k++) b[k] = 0;", OMP_CPU)
+    assert s.pragma is None
+    assert "only 5 iterations" in s.reasons[0]
+
+
+def test_few_iterations_each_running_a_loop_are_parallel() -> None:
+    (s,) = suggest(
+        "for (int k = 0; k < 4; k++)\n  for (int i = 0; i < n; i++) c[k*n+i] = a[i];",
+        OMP_CPU,
+        no_alias=True,
+    )
+    assert s.pragma is not None
+
+
 def test_acc_triangular_nest_is_not_collapsed() -> None:
     outer, inner = suggest(
         """\

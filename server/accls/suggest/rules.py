@@ -343,16 +343,27 @@ def _suggest_loop(
             _suggest_loop(child, analysis, opts, out, root=False)
         return
     few = _few_iterations(loop)
-    if not root and not forced_inner and where.compute is None and few is not None:
+    # A few iterations pay for a parallel region only when each does real work
+    # (an inner loop or a call), and never when the region opens once per
+    # iteration of an enclosing sequential loop.
+    trivial = not loop.children and not loop.calls
+    if (
+        few is not None
+        and not forced_inner
+        and where.compute is None
+        and (not root or trivial)
+    ):
+        where_it_is = (
+            "inside a sequential loop: opening a parallel region in every "
+            "iteration of the outer loop"
+            if not root
+            else "with no inner loop or call: opening a parallel region"
+        )
         out.append(
             _refuse(
                 facts,
                 opts,
-                [
-                    f"only {few} iterations, inside a sequential loop: opening a "
-                    "parallel region in every iteration of the outer loop costs "
-                    "more than it saves"
-                ],
+                [f"only {few} iterations, {where_it_is} costs more than it saves"],
             )
         )
         for child in loop.children:
