@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from apps_catalog import APPS, App, Run
+from apps_catalog import APPS, PRK, THREADS, App, Run
 from apps_recovery import (
     StrippedFile,
     judge,
@@ -69,28 +69,40 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def materialise(data: Path, dest: Path) -> None:
-    """Write dev-apps.jsonl out as DEST/<owner>+<name>/<path>."""
-    with (data / "dev-apps.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            path = dest / rec["repo"].replace("/", "+") / rec["path"]
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(rec["text"], encoding="utf-8")
+def materialise(data: Path, dest: Path, repos: set[str]) -> None:
+    """Write the records of `repos` (as `owner+name`) out as DEST/<owner+name>/<path>.
+
+    They come from dev-apps.jsonl and dev-sources.jsonl (the Parallel Research
+    Kernels live in the second).
+    """
+    for name in ("dev-apps.jsonl", "dev-sources.jsonl"):
+        if not (data / name).is_file():
+            continue
+        with (data / name).open(encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                repo = rec["repo"].replace("/", "+")
+                if repo not in repos:
+                    continue
+                path = dest / repo / rec["path"]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(rec["text"], encoding="utf-8")
 
 
 def recovery(
-    args: argparse.Namespace, app: App, src: Path, work: Path
+    args: argparse.Namespace, app: App, data: Path, work: Path
 ) -> dict[str, Any]:
     """Strip, suggest, judge; leaves the stripped tree in work/stripped."""
+    own = data / app.folder
     stripped = [
-        strip_file(p.name, p.read_text(encoding="utf-8"))
-        for p in sorted(src.glob("*.c"))
+        strip_file(name, (own / name).read_text(encoding="utf-8"))
+        for name in app.source_names(own)
     ]
-    folder = work / "stripped"
-    write_tree(app, folder, {sf.file: sf.text for sf in stripped}, src)
+    folder = write_tree(
+        app, work / "stripped", {sf.file: sf.text for sf in stripped}, data
+    )
     objects, error = run_suggest(
         args.accls, folder, [sf.file for sf in stripped], args.timeout * 5
     )
@@ -166,7 +178,7 @@ def build_app(args: argparse.Namespace, folder: Path) -> str:
 def bisect(
     args: argparse.Namespace,
     app: App,
-    src: Path,
+    data: Path,
     work: Path,
     texts: dict[str, str],
     annotated: dict[str, str],
@@ -176,16 +188,17 @@ def bisect(
 ) -> list[str]:
     """Apply our pragmas one file, then one loop, at a time; who breaks the run."""
     found: list[str] = []
-    folder = work / "bisect"
     for name in sorted(annotated):
         if annotated[name] == texts[name]:
             continue
-        write_tree(app, folder, {**texts, name: annotated[name]}, src)
+        folder = write_tree(
+            app, work / "bisect", {**texts, name: annotated[name]}, data
+        )
         if not first_mismatch(args, folder, spec, reference, threads):
             continue
         for at, block in inserted_blocks(texts[name], annotated[name]):
             one = apply_blocks(texts[name], [(at, block)])
-            write_tree(app, folder, {**texts, name: one}, src)
+            folder = write_tree(app, work / "bisect", {**texts, name: one}, data)
             verdict = first_mismatch(args, folder, spec, reference, threads)
             if verdict:
                 pragma = " / ".join(line.strip() for line in block)
@@ -196,7 +209,7 @@ def bisect(
 def differential(
     args: argparse.Namespace,
     app: App,
-    src: Path,
+    data: Path,
     work: Path,
     stripped: list[StrippedFile],
 ) -> dict[str, Any]:
@@ -204,8 +217,7 @@ def differential(
     args.app = app
     texts = {sf.file: sf.text for sf in stripped}
     result: dict[str, Any] = {"runs": [], "bisect": []}
-    ann = work / "annotated"
-    write_tree(app, ann, texts, src)
+    ann = write_tree(app, work / "annotated", texts, data)
     errors = [
         e
         for name in sorted(texts)
@@ -218,10 +230,10 @@ def differential(
     if errors:
         result["skipped"] = errors[0]
         return result
-    expert = work / "expert"
-    write_tree(app, expert, {}, src)
+    expert = write_tree(app, work / "expert", {}, data)
+    serial = work / "stripped" / app.folder
     for label, folder in (
-        ("serial", work / "stripped"),
+        ("serial", serial),
         ("annotated", ann),
         ("expert", expert),
     ):
@@ -234,7 +246,7 @@ def differential(
     for spec in specs:
         row: dict[str, Any] = {"args": " ".join(spec.args)}
         started = time.monotonic()
-        reference = run(work / "stripped" / "prog", spec, 1, args.timeout)
+        reference = run(serial / "prog", spec, 1, args.timeout)
         row["serial_seconds"] = round(time.monotonic() - started, 2)
         if reference.status == "timeout" or not reference.values:
             row["verdict"] = (
@@ -245,6 +257,25 @@ def differential(
             result["runs"].append(row)
             continue
         row["serial"] = reference.text
+        if THREADS in spec.args:
+            # Control: the stripped program given the largest thread count must
+            # print what it prints with one, or differences are not ours.
+            control, _ = compare(
+                reference,
+                serial / "prog",
+                spec,
+                max(threads),
+                args.timeout,
+                args.tolerance,
+            )
+            if control != "match":
+                row["verdict"] = (
+                    f"skipped: the stripped program at {max(threads)} threads: "
+                    f"{control}"
+                )
+                del row["serial"]
+                result["runs"].append(row)
+                continue
         for n in threads:
             verdict, got = compare(
                 reference, ann / "prog", spec, n, args.timeout, args.tolerance
@@ -264,7 +295,7 @@ def differential(
         )
         if bad and args.bisect and not result["bisect"]:
             result["bisect"] = bisect(
-                args, app, src, work, texts, annotated, spec, reference, threads
+                args, app, data, work, texts, annotated, spec, reference, threads
             )
     return result
 
@@ -360,9 +391,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"apps.py: {args.accls} not found (run `make venv`)", file=sys.stderr)
         return 2
     wanted = {n.strip().lower() for n in args.apps.split(",") if n.strip()}
-    apps = [a for a in APPS if not wanted or a.name.lower() in wanted]
+    known = (*APPS, *PRK)
+    apps = [a for a in known if not wanted or a.name.lower() in wanted]
     if not apps:
-        names = ", ".join(a.name for a in APPS)
+        names = ", ".join(a.name for a in known)
         print(
             f"apps.py: no application named {args.apps!r} (known: {names})",
             file=sys.stderr,
@@ -372,19 +404,24 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="accls-apps-"))
     results: list[dict[str, Any]] = []
     try:
-        materialise(args.data, tmp / "data")
+        materialise(args.data, tmp / "data", {a.folder.split("/")[0] for a in apps})
         for app in apps:
             started = time.monotonic()
-            src = tmp / "data" / app.folder
+            data = tmp / "data"
+            if not (data / app.folder).is_dir():
+                results.append(
+                    {"app": app.name, "recovery": {"error": "no sources in the data"}}
+                )
+                continue
             work = tmp / app.name
             work.mkdir()
             print(f"== {app.name}", file=sys.stderr, flush=True)
-            rec = recovery(args, app, src, work)
+            rec = recovery(args, app, data, work)
             entry: dict[str, Any] = {"app": app.name, "recovery": rec}
             if shutil.which(app.cc) is None:
                 entry["run"] = {"skipped": f"no {app.cc}", "runs": []}
             elif not args.no_run and not rec["error"]:
-                entry["run"] = differential(args, app, src, work, rec["stripped"])
+                entry["run"] = differential(args, app, data, work, rec["stripped"])
             rec.pop("stripped")
             entry["seconds"] = round(time.monotonic() - started, 1)
             results.append(entry)

@@ -7,6 +7,7 @@ small inputs chosen so that a run takes about a second on one core.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 # A `{threads}` argument is replaced by the run's thread count (XSBench and RSBench
 # call omp_set_num_threads with their -t option, which would override
@@ -49,6 +50,8 @@ class App:
 
     name: str
     folder: str  # <owner>+<name>/<path> under the materialised data set
+    # C files to build, relative to `folder`; () means every *.c in it.
+    sources: tuple[str, ...] = ()
     cc: str = "gcc"
     cflags: tuple[str, ...]
     ldflags: tuple[str, ...] = ("-lm",)
@@ -56,9 +59,12 @@ class App:
     runs: tuple[Run, ...]
     quick: int = 1  # how many of `runs` --quick keeps
 
-    def defines(self) -> tuple[str, ...]:
-        """The -D/-I flags, for accls's compile check (via compile_commands.json)."""
-        return tuple(f for f in self.cflags if f.startswith(("-D", "-I")))
+    def source_names(self, folder: Path) -> list[str]:
+        """The C files to strip, suggest for and build, relative to the folder."""
+        if self.sources:
+            return list(self.sources)
+        generated = {name for name, _ in self.generated}
+        return sorted(p.name for p in folder.glob("*.c") if p.name not in generated)
 
 
 def _xs_runs(size: tuple[str, ...]) -> tuple[Run, ...]:
@@ -163,4 +169,59 @@ APPS: tuple[App, ...] = (
         cflags=("-I.", "-O2", "-fopenmp"),
         runs=_AMR_RUNS,
     ),
+)
+
+# Parallel Research Kernels (dev-sources): one program per folder, built with the
+# repository's common files; their make.defs set the -D values below.  The data
+# set holds only files with pragmas, so `wtime()` (common/wtime.c) is supplied.
+_PRK_WTIME = "#include <omp.h>\ndouble wtime(void) { return omp_get_wtime(); }\n"
+# The kernels check, in what was a parallel region, that omp_get_num_threads()
+# equals their thread-count argument. Stripped, that check runs serially and
+# fails for any count above 1; outside a parallel region this stand-in answers
+# the count a region would get, inside one the real team size.
+_PRK_THREADS = (
+    "#include <omp.h>\n"
+    "int omp_get_num_threads(void) {\n"
+    "  return omp_in_parallel() ? omp_get_team_size(omp_get_level())\n"
+    "                           : omp_get_max_threads();\n"
+    "}\n"
+)
+_PRK_VERIFY = r"Solution validates|ERROR|[Ee]rror|[Cc]hecksum"
+_PRK_KERNELS = (
+    ("Nstream", "nstream.c", "5 100000 0"),
+    ("Stencil", "stencil.c", "5 200"),
+    ("Transpose", "transpose.c", "5 300 32"),
+    ("DGEMM", "dgemm.c", "3 100 16"),
+    ("Reduce", "reduce.c", "5 100000"),
+    ("Sparse", "sparse.c", "5 8 2"),
+    ("Synch_p2p", "p2p.c", "5 200 200"),
+    ("Synch_global", "global.c", "5 100"),
+    ("Random", "random.c", "14 16 8"),
+    ("PIC", "pic.c", "10 100 2000 1 0 SINUSOIDAL"),
+    ("Refcount", "refcount.c", "10000 100"),
+    ("Branch", "branch.c", "5 1000 vector_go"),
+)
+PRK: tuple[App, ...] = tuple(
+    App(
+        name=f"PRK-{kernel}",
+        folder=f"ParRes+Kernels/OPENMP/{kernel}",
+        sources=(
+            main,
+            "../../common/OPENMP_bail_out.c",
+            "../../common/random_draw.c",
+        ),
+        cflags=(
+            "-O2",
+            "-fopenmp",
+            "-I../../include",
+            "-DRADIUS=2",
+            "-DSTAR",
+            "-DDEFAULTBLOCK=32",
+            "-DBOFFSET=12",
+            "-DERRORPERCENT=1",
+        ),
+        generated=(("wtime.c", _PRK_WTIME), ("accls_threads.c", _PRK_THREADS)),
+        runs=(Run(args=(THREADS, *args.split()), verify=_PRK_VERIFY),),
+    )
+    for kernel, main, args in _PRK_KERNELS
 )

@@ -17,11 +17,17 @@ from apps_catalog import THREADS, App, Run
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
-def write_tree(app: App, folder: Path, texts: dict[str, str], source: Path) -> None:
-    """Copy the application folder, replace C files by `texts`, add generated files."""
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(source, folder)
+def write_tree(app: App, dest: Path, texts: dict[str, str], data: Path) -> Path:
+    """Copy the application's repository under `dest` with its C files replaced.
+
+    `texts` maps names relative to the application folder to new contents; the
+    files a Makefile would generate are added. Returns the application folder.
+    """
+    repo = app.folder.split("/")[0]
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(data / repo, dest / repo)
+    folder = dest / app.folder
     for name, text in texts.items():
         (folder / name).write_text(text, encoding="utf-8")
     for name, text in app.generated:
@@ -34,6 +40,7 @@ def write_tree(app: App, folder: Path, texts: dict[str, str], source: Path) -> N
         for name in sorted(texts)
     ]
     (folder / "compile_commands.json").write_text(json.dumps(entries), "utf-8")
+    return folder
 
 
 def wrapper_includes(cc: str) -> list[str]:
@@ -64,7 +71,8 @@ def annotate(accls: Path, folder: Path, name: str, timeout: float) -> str:
 
 def build(app: App, folder: Path, timeout: float) -> str:
     """Compile every C file of the folder into `prog`; the first error or ""."""
-    sources = sorted(p.name for p in folder.glob("*.c"))
+    sources = app.source_names(folder)
+    sources += [name for name, _ in app.generated if name.endswith(".c")]
     cmd = [app.cc, *app.cflags, "-w", *sources, "-o", "prog", *app.ldflags]
     try:
         proc = subprocess.run(
@@ -88,6 +96,7 @@ class Output:
 
     status: str  # "exit N" (negative: killed by signal N) or "timeout"
     values: tuple[tuple[float, ...], ...]
+    words: tuple[str, ...]  # the same lines with their numbers blanked
     text: str  # the verification lines, for the report
 
 
@@ -107,7 +116,7 @@ def run(program: Path, spec: Run, threads: int, timeout: float) -> Output:
                 timeout=timeout,
             )
         except subprocess.TimeoutExpired:
-            return Output(status="timeout", values=(), text="")
+            return Output(status="timeout", values=(), words=(), text="")
     lines = [ln for ln in proc.stdout.splitlines() if re.search(spec.verify, ln)]
     values = tuple(
         tuple(
@@ -118,12 +127,13 @@ def run(program: Path, spec: Run, threads: int, timeout: float) -> Output:
         for ln in lines
     )
     status = f"exit {proc.returncode}"
-    return Output(status=status, values=values, text="\n".join(lines))
+    words = tuple(_NUMBER.sub("#", ln).strip() for ln in lines)
+    return Output(status=status, values=values, words=words, text="\n".join(lines))
 
 
 def same(a: Output, b: Output, tolerance: float) -> bool:
     """Same exit status and every number equal within a relative tolerance."""
-    if a.status != b.status or len(a.values) != len(b.values):
+    if a.status != b.status or a.words != b.words:
         return False
     for row_a, row_b in zip(a.values, b.values, strict=True):
         if len(row_a) != len(row_b):
