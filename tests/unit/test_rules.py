@@ -197,6 +197,24 @@ def test_few_iterations_inside_a_sequential_loop_get_no_parallel_region() -> Non
     assert "only 3 iterations" in found[1].reasons[0]
 
 
+def test_few_iterations_bounded_by_an_outer_constant_loop_stay_sequential() -> None:
+    # `j` runs at most 12 times: its bounds use `i`, which stays below 12.
+    found = suggest(
+        """\
+        for (int i = 0; i < 12; i++) {
+          double run = 0;
+          for (int j = i; j > 0; j--)
+            run += a[j];
+          if (run > 1.0)
+            return i;
+        }
+        """,
+        OMP_CPU,
+    )
+    assert [(s.loop.var, s.pragma) for s in found] == [("i", None), ("j", None)]
+    assert "only 12 iterations" in found[1].reasons[0]
+
+
 def test_few_iterations_of_trivial_work_get_no_parallel_region() -> None:
     (s,) = suggest("for (int k = 0; k < 5; k++) b[k] = 0;", OMP_CPU)
     assert s.pragma is None

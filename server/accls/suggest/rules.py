@@ -297,12 +297,45 @@ _FEW_ITERATIONS = 16
 """A nested loop with fewer iterations than this gets no parallel region of its own."""
 
 
-def _few_iterations(loop: Loop) -> int | None:
-    """The loop's trip count when it is a constant below `_FEW_ITERATIONS`."""
+# name -> (least, greatest) value of an enclosing loop's variable.
+Ranges = dict[str, tuple[int, int]]
+
+
+def _few_iterations(loop: Loop, ranges: Ranges) -> int | None:
+    """At most how many times the loop runs, when that is below `_FEW_ITERATIONS`.
+
+    Either a constant trip count, or affine bounds in the variables of enclosing
+    loops with constant bounds (`for (j = i; j > 0; j--)` inside `i < 12`).
+    """
     count = (loop.trip_count or "").strip()
-    if count.isdigit() and int(count) < _FEW_ITERATIONS:
-        return int(count)
-    return None
+    if count.isdigit():
+        return int(count) if int(count) < _FEW_ITERATIONS else None
+    if loop.lower is None or loop.upper is None or not loop.step:
+        return None
+    span = loop.upper - loop.lower if loop.step > 0 else loop.lower - loop.upper
+    if not span.is_affine or not span.names() <= ranges.keys():
+        return None
+    most = span.constant
+    for name in span.names():
+        coeff = span.coeff(name)
+        least, greatest = ranges[name]
+        most += max(coeff * least, coeff * greatest)
+    most += 1 if loop.cond_op in ("<=", ">=") else 0
+    most = max(0, -(-most // abs(loop.step)))
+    return most if most < _FEW_ITERATIONS else None
+
+
+def _with_range(loop: Loop, ranges: Ranges) -> Ranges:
+    """`ranges` plus the loop's own variable, when its bounds are constants."""
+    if (
+        loop.var is None
+        or loop.lower is None
+        or loop.upper is None
+        or not (loop.lower.is_constant and loop.upper.is_constant)
+    ):
+        return ranges
+    ends = (loop.lower.constant, loop.upper.constant)
+    return {**ranges, loop.var: (min(ends), max(ends))}
 
 
 def _suggest_loop(
@@ -314,8 +347,11 @@ def _suggest_loop(
     root: bool,
     forced_inner: bool = False,
     parent_level: str | None = None,
+    ranges: Ranges | None = None,
 ) -> None:
     facts = analysis.of(loop)
+    ranges = ranges or {}
+    inner_ranges = _with_range(loop, ranges)
     where = placement(loop, opts.model)
     own = [p for p in loop.pragmas if p.dialect == opts.model.sentinel]
     if own:
@@ -329,7 +365,7 @@ def _suggest_loop(
             )
         )
         for child in _below_collapse(loop, own):
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     nested = opts.model is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
@@ -340,9 +376,9 @@ def _suggest_loop(
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
-    few = _few_iterations(loop)
+    few = _few_iterations(loop, ranges)
     # A few iterations pay for a parallel region only when each does real work
     # (an inner loop or a call), and never when the region opens once per
     # iteration of an enclosing sequential loop.
@@ -367,7 +403,7 @@ def _suggest_loop(
             )
         )
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     suggestion, below, level = _build(
         facts, analysis, opts, where, inner=forced_inner, parent_level=parent_level
@@ -377,7 +413,7 @@ def _suggest_loop(
     out.append(suggestion)
     if suggestion.pragma is None:
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     for child in below:
         _suggest_loop(
