@@ -10,6 +10,7 @@ from accls.server.features.code_actions import cached_validation, suggestions_fo
 from accls.server.hover_text import Offer, render_hover
 from accls.server.suggestions import Analysed, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
+from accls.suggest.inductions import rewrite_inductions
 
 __all__ = ["register"]
 
@@ -79,8 +80,25 @@ def register(server: AcclsServer) -> None:
             return None
         facts = analysed.analysis(ls.settings.model).of(loop)
         moves = data_moves(analysed, facts) if facts.parallel else ()
+        rewrite = (
+            rewrite_inductions(analysed.source.text, facts)
+            if facts.inductions
+            else None
+        )
+        source = analysed.source
+        unseen = (
+            ", ".join(f"`{h}`" for h in source.missing_headers)
+            + " not found: what it declares is unknown here (add its folder to "
+            "`includePaths`)"
+            if source.missing_headers
+            else source.preprocessor_problem or ""
+        )
         text = render_hover(
-            facts, _offers(doc, analysed, loop.id, offers(ls.settings)), moves
+            facts,
+            _offers(doc, analysed, loop.id, offers(ls.settings)),
+            moves,
+            rewrite,
+            unseen,
         )
         return types.Hover(
             contents=types.MarkupContent(kind=_markup(ls), value=text),
