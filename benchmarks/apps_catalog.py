@@ -99,7 +99,7 @@ _AMR_RUNS = tuple(
         ).split()
         + _MINIAMR_OBJECT,
         (
-            "--num_tsteps 4 --nx 6 --ny 6 --nz 6 --num_refine 3 "
+            "--num_tsteps 4 --nx 6 --ny 6 --nz 6 --num_refine 2 --max_blocks 2000 "
             "--checksum_freq 2 --report_diffusion --num_vars 3 --stencil 27 "
             "--uniform_refine 1"
         ).split(),
