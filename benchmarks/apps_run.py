@@ -127,7 +127,7 @@ def run(program: Path, spec: Run, threads: int, timeout: float) -> Output:
         for ln in lines
     )
     status = f"exit {proc.returncode}"
-    words = tuple(_NUMBER.sub("#", ln).strip() for ln in lines)
+    words = tuple(" ".join(_NUMBER.sub("#", ln).split()) for ln in lines)
     return Output(status=status, values=values, words=words, text="\n".join(lines))
 
 
