@@ -57,6 +57,8 @@ class Suggestion:
     region: DataRegion | None = None  # a proposed data region this loop belongs to
     alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
     caution: str | None = None  # the assumption a model pragma on a refused loop makes
+    collapsed_into: int | None = None  # id of the loop whose pragma collapses this one
+    inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
 
 
@@ -80,17 +82,17 @@ _MAX_COLLAPSE = 3
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def _bound_names(loop: Loop) -> set[str]:
-    """Every name in the loop's bounds and step, as written.
+def _bound_names(loop: Loop) -> frozenset[str]:
+    """Every name in the loop's bounds, limits and step, as modelled and as written.
 
-    The texts, not only the `Poly` forms: a bound the front end cannot model
+    The texts too, not only the `Poly` forms: a bound the front end cannot model
     (`j < count[i]`) has no `Poly`, yet still depends on `i`.
     """
     names = set(_NAME.findall(f"{loop.lower_text} {loop.upper_text} {loop.step_text}"))
-    for bound in (loop.lower, loop.upper):
-        if bound is not None:
-            names |= bound.names()
-    return names
+    for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits)):
+        if poly is not None:
+            names |= poly.names()
+    return frozenset(names)
 
 
 def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
@@ -172,7 +174,13 @@ def _build(
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
         return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
+    acc = opts.model is Dialect.OPENACC
+    if acc and loop.cond_op == "!=":
+        test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
+        return _refuse(facts, opts, [test], inner=inner), [], None
     chain = [loop] if inner else _collapse_chain(loop, analysis)
+    if acc and any(c.cond_op == "!=" for c in chain):
+        chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
     covered = {c.id for c in chain}
     below = [child for child in chain[-1].children]
     reasons: list[str] = []
@@ -233,6 +241,7 @@ def _build(
         "no loop-carried dependence"
         + ("" if not facts.loop.refs else " (exact dependence test)")
     ]
+    head.extend(facts.call_effects)
     head.extend(facts.assumptions)
     pragma = Pragma(opts.model, directive, tuple(clauses))
     return (
