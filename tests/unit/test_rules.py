@@ -164,6 +164,72 @@ def test_acc_perfect_rectangular_nest_is_collapsed() -> None:
     assert s.collapsed == (s.loop.children[0].id,)
 
 
+def test_bound_read_from_an_array_indexed_by_an_outer_variable_stops_collapse() -> None:
+    # `j < idx[i]` is not an affine bound, so no compiler accepts it in a collapse.
+    (s,) = suggest(
+        """\
+        for (int i = 0; i < n; i++)
+          for (int k = 0; k < 3; k++)
+            for (int j = 0; j < idx[k]; j++)
+              b[i][k][j] = a[j];
+        """,
+        OMP_CPU,
+        params="int n, int m, double b[n][3][m], const double *restrict a, "
+        "const int *restrict idx",
+    )
+    assert clauses(s)["collapse"] == "2"
+    assert s.collapsed == (s.loop.children[0].id,)
+
+
+def test_few_iterations_inside_a_sequential_loop_get_no_parallel_region() -> None:
+    # A parallel region per outer iteration around three iterations of work.
+    found = suggest(
+        """\
+        for (int i = 1; i < n; i++) {
+          b[i] = b[i-1] + a[i];
+          for (int k = 0; k < 3; k++)
+            c[3*i+k] = a[i] * k;
+        }
+        """,
+        OMP_CPU,
+    )
+    assert [(s.loop.var, s.pragma) for s in found] == [("i", None), ("k", None)]
+    assert "only 3 iterations" in found[1].reasons[0]
+
+
+def test_few_iterations_bounded_by_an_outer_constant_loop_stay_sequential() -> None:
+    # `j` runs at most 12 times: its bounds use `i`, which stays below 12.
+    found = suggest(
+        """\
+        for (int i = 0; i < 12; i++) {
+          double run = 0;
+          for (int j = i; j > 0; j--)
+            run += a[j];
+          if (run > 1.0)
+            return i;
+        }
+        """,
+        OMP_CPU,
+    )
+    assert [(s.loop.var, s.pragma) for s in found] == [("i", None), ("j", None)]
+    assert "only 12 iterations" in found[1].reasons[0]
+
+
+def test_few_iterations_of_trivial_work_get_no_parallel_region() -> None:
+    (s,) = suggest("for (int k = 0; k < 5; k++) b[k] = 0;", OMP_CPU)
+    assert s.pragma is None
+    assert "only 5 iterations" in s.reasons[0]
+
+
+def test_few_iterations_each_running_a_loop_are_parallel() -> None:
+    (s,) = suggest(
+        "for (int k = 0; k < 4; k++)\n  for (int i = 0; i < n; i++) c[k*n+i] = a[i];",
+        OMP_CPU,
+        no_alias=True,
+    )
+    assert s.pragma is not None
+
+
 def test_acc_triangular_nest_is_not_collapsed() -> None:
     outer, inner = suggest(
         """\

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis, LoopFacts
@@ -78,9 +79,16 @@ _MAX_COLLAPSE = 3
 """Deeper collapses add index arithmetic and rarely more parallelism."""
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
 def _bound_names(loop: Loop) -> frozenset[str]:
-    """Every name in the loop's bounds, limits included."""
-    names: set[str] = set()
+    """Every name in the loop's bounds, limits and step, as modelled and as written.
+
+    The texts too, not only the `Poly` forms: a bound the front end cannot model
+    (`j < count[i]`) has no `Poly`, yet still depends on `i`.
+    """
+    names = set(_NAME.findall(f"{loop.lower_text} {loop.upper_text} {loop.step_text}"))
     for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits)):
         if poly is not None:
             names |= poly.names()
@@ -105,11 +113,7 @@ def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
 def _imbalanced(loop: Loop) -> bool:
     """True when inner trip counts depend on the outer variable (triangles)."""
     outer = {loop.var} if loop.var else set()
-    for inner in loop.walk()[1:]:
-        names = _bound_names(inner)
-        if names & outer:
-            return True
-    return False
+    return any(_bound_names(inner) & outer for inner in loop.walk()[1:])
 
 
 def _atomics(
@@ -298,6 +302,51 @@ def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
     return None
 
 
+_FEW_ITERATIONS = 16
+"""A nested loop with fewer iterations than this gets no parallel region of its own."""
+
+
+# name -> (least, greatest) value of an enclosing loop's variable.
+Ranges = dict[str, tuple[int, int]]
+
+
+def _few_iterations(loop: Loop, ranges: Ranges) -> int | None:
+    """At most how many times the loop runs, when that is below `_FEW_ITERATIONS`.
+
+    Either a constant trip count, or affine bounds in the variables of enclosing
+    loops with constant bounds (`for (j = i; j > 0; j--)` inside `i < 12`).
+    """
+    count = (loop.trip_count or "").strip()
+    if count.isdigit():
+        return int(count) if int(count) < _FEW_ITERATIONS else None
+    if loop.lower is None or loop.upper is None or not loop.step:
+        return None
+    span = loop.upper - loop.lower if loop.step > 0 else loop.lower - loop.upper
+    if not span.is_affine or not span.names() <= ranges.keys():
+        return None
+    most = span.constant
+    for name in span.names():
+        coeff = span.coeff(name)
+        least, greatest = ranges[name]
+        most += max(coeff * least, coeff * greatest)
+    most += 1 if loop.cond_op in ("<=", ">=") else 0
+    most = max(0, -(-most // abs(loop.step)))
+    return most if most < _FEW_ITERATIONS else None
+
+
+def _with_range(loop: Loop, ranges: Ranges) -> Ranges:
+    """`ranges` plus the loop's own variable, when its bounds are constants."""
+    if (
+        loop.var is None
+        or loop.lower is None
+        or loop.upper is None
+        or not (loop.lower.is_constant and loop.upper.is_constant)
+    ):
+        return ranges
+    ends = (loop.lower.constant, loop.upper.constant)
+    return {**ranges, loop.var: (min(ends), max(ends))}
+
+
 def _suggest_loop(
     loop: Loop,
     analysis: FileAnalysis,
@@ -307,8 +356,11 @@ def _suggest_loop(
     root: bool,
     forced_inner: bool = False,
     parent_level: str | None = None,
+    ranges: Ranges | None = None,
 ) -> None:
     facts = analysis.of(loop)
+    ranges = ranges or {}
+    inner_ranges = _with_range(loop, ranges)
     where = placement(loop, opts.model)
     own = [p for p in loop.pragmas if p.dialect == opts.model.sentinel]
     if own:
@@ -322,7 +374,7 @@ def _suggest_loop(
             )
         )
         for child in _below_collapse(loop, own):
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     nested = opts.model is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
@@ -333,7 +385,34 @@ def _suggest_loop(
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+        return
+    few = _few_iterations(loop, ranges)
+    # A few iterations pay for a parallel region only when each does real work
+    # (an inner loop or a call), and never when the region opens once per
+    # iteration of an enclosing sequential loop.
+    trivial = not loop.children and not loop.calls
+    if (
+        few is not None
+        and not forced_inner
+        and where.compute is None
+        and (not root or trivial)
+    ):
+        where_it_is = (
+            "inside a sequential loop: opening a parallel region in every "
+            "iteration of the outer loop"
+            if not root
+            else "with no inner loop or call: opening a parallel region"
+        )
+        out.append(
+            _refuse(
+                facts,
+                opts,
+                [f"only {few} iterations, {where_it_is} costs more than it saves"],
+            )
+        )
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     suggestion, below, level = _build(
         facts, analysis, opts, where, inner=forced_inner, parent_level=parent_level
@@ -343,7 +422,7 @@ def _suggest_loop(
     out.append(suggestion)
     if suggestion.pragma is None:
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False)
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     for child in below:
         _suggest_loop(
