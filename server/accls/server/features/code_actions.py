@@ -10,7 +10,6 @@ returned disabled, without an edit, and later listings of that version omit it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
@@ -20,6 +19,7 @@ from accls.server.app import AcclsServer
 from accls.server.convert import InvalidRange
 from accls.server.documents import Document
 from accls.server.features import feedback, induction_actions, progress, quick_fixes
+from accls.server.features.action_key import ActionKey
 from accls.server.suggestions import (
     Analysed,
     Validated,
@@ -48,60 +48,14 @@ def offer_label(options: SuggestOptions) -> str:
     return "Offload with OpenMP target"
 
 
-@dataclass(frozen=True, slots=True)
-class _Key:
-    """What a listed action stands for; travels in the action's `data`."""
-
-    uri: str
-    version: int
-    kind: str  # "loop", "region" or "model" (ask the model about a refused loop)
-    model: str
-    target: str
-    loop: int  # the loop's id (its first loop's, for a region)
-    kernels: bool = False  # OpenACC `kernels loop` (the user's setting)
-
-    @property
-    def options(self) -> SuggestOptions:
-        return SuggestOptions(Dialect(self.model), Target(self.target), self.kernels)
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "uri": self.uri,
-            "version": self.version,
-            "kind": self.kind,
-            "model": self.model,
-            "target": self.target,
-            "loop": self.loop,
-            "kernels": self.kernels,
-        }
-
-    @staticmethod
-    def parse(data: Any) -> _Key:
-        try:
-            key = _Key(
-                str(data["uri"]),
-                int(data["version"]),
-                str(data["kind"]),
-                str(data["model"]),
-                str(data["target"]),
-                int(data["loop"]),
-                data.get("kernels") is True,
-            )
-            if key.kind not in ("loop", "region", "model"):
-                raise ValueError(key.kind)
-            key.options  # noqa: B018 - validates model and target
-        except (KeyError, TypeError, ValueError) as exc:
-            raise JsonRpcInvalidParams(f"not an accls code action: {exc}") from None
-        return key
-
-
 def cached_validation(
     doc: Document, loop_id: int, options: SuggestOptions
 ) -> Validated | None:
     """The validation of an action on this loop resolved at this version, if any."""
     for key, value in doc.items("validated"):
         if (
-            isinstance(key, _Key)
+            isinstance(key, ActionKey)
+            and key.kind != "induction"
             and key.loop == loop_id
             and key.options == options
             and isinstance(value, Validated)
@@ -121,7 +75,9 @@ def suggestions_for(
     return found
 
 
-def _chosen(doc: Document, analysed: Analysed, key: _Key) -> tuple[Suggestion, ...]:
+def _chosen(
+    doc: Document, analysed: Analysed, key: ActionKey
+) -> tuple[Suggestion, ...]:
     """The suggestions an action inserts (empty if it no longer applies)."""
     all_ = suggestions_for(doc, analysed, key.options, key.kind == "region")
     if key.kind == "model":
@@ -169,7 +125,7 @@ def _listing(
         top = _loop_offer(doc, analysed, options, offset)
         if top is None or top.pragma is None:
             continue
-        key = _Key(
+        key = ActionKey(
             doc.uri,
             doc.version,
             "loop",
@@ -210,7 +166,7 @@ def _listing(
         seen.add(region.loops[0].id)
         if not fn.span.start_byte <= region.start.start_byte < fn.span.end_byte:
             continue
-        key = _Key(
+        key = ActionKey(
             doc.uri,
             doc.version,
             "region",
@@ -248,7 +204,7 @@ def _model_offer(
             continue
         if found.pragma is not None or found.existing is not None:
             return []
-        key = _Key(
+        key = ActionKey(
             doc.uri,
             doc.version,
             "model",
@@ -315,7 +271,7 @@ async def resolve_action(ls: AcclsServer, action: types.CodeAction) -> types.Cod
         return action  # a quick fix: its edit came with the listing
     if induction_actions.is_induction_action(action.data):
         return await induction_actions.resolve(ls, action)
-    key = _Key.parse(action.data)
+    key = ActionKey.parse(action.data)
     doc = ls.documents.get(key.uri)
     if doc is None or doc.version != key.version:
         raise JsonRpcContentModified(f"{key.uri} changed since the action was listed")

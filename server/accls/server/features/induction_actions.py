@@ -10,16 +10,16 @@ resolve runs the compile and race checks on the rewritten text.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcContentModified
 
 from accls.analysis import AnalysisOptions
 from accls.server.app import AcclsServer
 from accls.server.documents import Document
 from accls.server.features import progress
+from accls.server.features.action_key import ActionKey
 from accls.server.suggestions import Analysed, Validated, offers, resolved
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import insertions
@@ -44,47 +44,6 @@ def _label(options: SuggestOptions) -> str:
 def is_induction_action(data: Any) -> bool:
     """True for the `data` of an action this module listed."""
     return isinstance(data, dict) and data.get("kind") == KIND_NAME
-
-
-@dataclass(frozen=True, slots=True)
-class _Key:
-    uri: str
-    version: int
-    model: str
-    target: str
-    loop: int
-    kernels: bool
-
-    @property
-    def options(self) -> SuggestOptions:
-        return SuggestOptions(Dialect(self.model), Target(self.target), self.kernels)
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "uri": self.uri,
-            "version": self.version,
-            "kind": KIND_NAME,
-            "model": self.model,
-            "target": self.target,
-            "loop": self.loop,
-            "kernels": self.kernels,
-        }
-
-    @staticmethod
-    def parse(data: Any) -> _Key:
-        try:
-            key = _Key(
-                str(data["uri"]),
-                int(data["version"]),
-                str(data["model"]),
-                str(data["target"]),
-                int(data["loop"]),
-                data.get("kernels") is True,
-            )
-            key.options  # noqa: B018 - validates model and target
-        except (KeyError, TypeError, ValueError) as exc:
-            raise JsonRpcInvalidParams(f"not an accls code action: {exc}") from None
-        return key
 
 
 def _rewritten(
@@ -128,9 +87,10 @@ def listing(
         if found is None:
             continue
         rewrite, (top, *_) = found
-        key = _Key(
+        key = ActionKey(
             doc.uri,
             doc.version,
+            KIND_NAME,
             options.model,
             options.target,
             loop.id,
@@ -189,7 +149,7 @@ def _edits(
 
 async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction:
     """The rewrite plus the pragma, after the compile and race checks."""
-    key = _Key.parse(action.data)
+    key = ActionKey.parse(action.data)
     doc = ls.documents.get(key.uri)
     if doc is None or doc.version != key.version:
         raise JsonRpcContentModified(f"{key.uri} changed since the action was listed")
