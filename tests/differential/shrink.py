@@ -1,0 +1,78 @@
+"""Shrink a failing generated program by deleting statements, loops and functions.
+
+A greedy pass over the program tree, parents first (whole kernels and functions go
+before single statements), repeated until no deletion keeps the failure. A
+candidate counts only when it still builds and runs cleanly under gcc's address
+and undefined-behaviour sanitizers, so the shrunk program stays well defined.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from differential.oracle import Outcome, Tools, check
+from differential.tree import Program, paths, remove
+
+__all__ = ["same_failure", "shrink"]
+
+
+def _well_defined(text: str, work: Path, tools: Tools) -> bool:
+    src, exe = work / "ub.c", work / "ub"
+    src.write_text(text, encoding="utf-8")
+    flags = ["-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    try:
+        built = subprocess.run(
+            [tools.gcc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        if built.returncode != 0:
+            return False
+        ran = subprocess.run(
+            [str(exe)], capture_output=True, text=True, timeout=30, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return ran.returncode == 0
+
+
+def same_failure(found: Outcome, tools: Tools) -> Callable[[Program], bool]:
+    """A predicate: the program fails like `found` (same status and model)."""
+    model = found.reason.split()[0] if found.reason else ""
+
+    def failing(program: Program) -> bool:
+        text = program.text()
+        with tempfile.TemporaryDirectory(prefix="accls-shrink-") as tmp:
+            work = Path(tmp)
+            if not _well_defined(text, work, tools):
+                return False
+            got = check(text, work, tools, races=found.status == "race")
+        return got.status == found.status and got.reason.startswith(model)
+
+    return failing
+
+
+def shrink(
+    program: Program, failing: Callable[[Program], bool], budget_s: float = 600.0
+) -> Program:
+    """The smallest program reachable by deletions for which `failing` holds."""
+    deadline = time.monotonic() + budget_s
+    changed = True
+    while changed and time.monotonic() < deadline:
+        changed = False
+        index = 0
+        while time.monotonic() < deadline:
+            todo = list(paths(program.nodes))
+            if index >= len(todo):
+                break
+            candidate = Program(remove(program.nodes, todo[index]))
+            if failing(candidate):
+                program, changed = candidate, True
+            else:
+                index += 1
+    return program
