@@ -155,6 +155,7 @@ def _counter(s: Scope) -> None:
     dst, dst2, src = r.sample(DOUBLES, 3)
     half = s.n // 2
     shape = r.randrange(6)
+    body: tuple[Node, ...]
     if shape == 0:
         body = (Line(f"{dst}[i] = {src}[{t}++];"), Line(f"{dst2}[i] = {src}[{t}++];"))
         head = s.loop("i", 0, half)
@@ -213,15 +214,21 @@ def _grid(s: Scope) -> None:
     a, b = r.sample(GRIDS, 2)
     shape = r.randrange(6)
     if shape == 0:
-        inner = Block(s.loop("j", 0, m), (Line(f"{a}[i][j] = {b}[i][j] * 2.0 + {b}[j][i];"),))
+        inner = Block(
+            s.loop("j", 0, m), (Line(f"{a}[i][j] = {b}[i][j] * 2.0 + {b}[j][i];"),)
+        )
         s.body.append(Block(s.loop("i", 0, m), (inner,)))
     elif shape == 1:
         rhs = f"{b}[i - 1][j] + {b}[i + 1][j] + {b}[i][j - 1] + {b}[i][j + 1]"
         src = a if r.random() < 0.3 else b
-        inner = Block(s.loop("j", 1, m - 1), (Line(f"{a}[i][j] = {rhs.replace(b, src)};"),))
+        inner = Block(
+            s.loop("j", 1, m - 1), (Line(f"{a}[i][j] = {rhs.replace(b, src)};"),)
+        )
         s.body.append(Block(s.loop("i", 1, m - 1), (inner,)))
     elif shape == 2:
-        inner = Block(s.loop("j", 0, m), (Line(f"{a}[i][j] = {a}[i - 1][j] + {b}[i][j];"),))
+        inner = Block(
+            s.loop("j", 0, m), (Line(f"{a}[i][j] = {a}[i - 1][j] + {b}[i][j];"),)
+        )
         s.body.append(Block(s.loop("i", 1, m), (inner,)))
     elif shape == 3:
         inner = Block(s.loop("j", 1, m), (Line(f"{a}[i][j] = {a}[i][j - 1] + 1.0;"),))

@@ -17,10 +17,12 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "Annotator",
     "Outcome",
     "Tools",
     "annotate",
@@ -41,6 +43,9 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _FOR = re.compile(r"\bfor\s*\(")
+
+# annotate(source, output, model) -> None on success, else why it failed.
+Annotator = Callable[[Path, Path, str], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +180,19 @@ def pragmas(text: str, dialect: str) -> int:
     )
 
 
-def check(text: str, work: Path, tools: Tools, *, races: bool = True) -> Outcome:
-    """Run the whole oracle on one program in the empty folder `work`."""
+def check(
+    text: str,
+    work: Path,
+    tools: Tools,
+    *,
+    races: bool = True,
+    annotator: Annotator | None = None,
+) -> Outcome:
+    """Run the whole oracle on one program in the empty folder `work`.
+
+    `annotator` replaces `accls annotate` (the oracle's own tests use it).
+    """
+    how = annotator or annotate
     src = work / "prog.c"
     src.write_text(text, encoding="utf-8")
     loops = len(_FOR.findall(text))
@@ -187,11 +203,11 @@ def check(text: str, work: Path, tools: Tools, *, races: bool = True) -> Outcome
         return Outcome(status="dropped", reason="serial run times out", loops=loops)
     if ref.returncode != 0:
         return Outcome(status="dropped", reason="serial run fails", loops=loops)
-    found = _check_openmp(src, work, tools, ref.stdout, races)
+    found = _check_openmp(src, work, tools, ref.stdout, races, how)
     omp = work / "omp.c"
     parallel = pragmas(omp.read_text(encoding="utf-8"), "omp") if omp.exists() else 0
     if found is None:
-        found = _check_openacc(src, work, tools, ref.stdout)
+        found = _check_openacc(src, work, tools, ref.stdout, how)
     if found is None:
         return Outcome(status="pass", loops=loops, parallel=parallel)
     status, reason = found
@@ -199,10 +215,10 @@ def check(text: str, work: Path, tools: Tools, *, races: bool = True) -> Outcome
 
 
 def _check_openmp(
-    src: Path, work: Path, tools: Tools, expected: str, races: bool
+    src: Path, work: Path, tools: Tools, expected: str, races: bool, how: Annotator
 ) -> tuple[str, str] | None:
     omp = work / "omp.c"
-    failed = annotate(src, omp, "openmp")
+    failed = how(src, omp, "openmp")
     if failed is not None:
         return "error", f"openmp annotate: {failed}"
     if pragmas(omp.read_text(encoding="utf-8"), "omp") == 0:
@@ -228,10 +244,10 @@ def _check_openmp(
 
 
 def _check_openacc(
-    src: Path, work: Path, tools: Tools, expected: str
+    src: Path, work: Path, tools: Tools, expected: str, how: Annotator
 ) -> tuple[str, str] | None:
     acc = work / "acc.c"
-    failed = annotate(src, acc, "openacc")
+    failed = how(src, acc, "openacc")
     if failed is not None:
         return "error", f"openacc annotate: {failed}"
     if pragmas(acc.read_text(encoding="utf-8"), "acc") == 0:

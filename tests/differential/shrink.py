@@ -15,9 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from differential.oracle import Outcome, Tools, check
-from differential.tree import Program, paths, remove
+from differential.tree import Line, Program, paths, remove
 
 __all__ = ["same_failure", "shrink"]
+
+
+def _kept(program: Program, path: tuple[int, ...]) -> bool:
+    """Preprocessor lines stay: without `#include <stdio.h>` printf is implicit."""
+    node = program.nodes[path[0]]
+    return len(path) == 1 and isinstance(node, Line) and node.text.startswith("#")
 
 
 def _well_defined(text: str, work: Path, tools: Tools) -> bool:
@@ -71,7 +77,9 @@ def shrink(
             if index >= len(todo):
                 break
             candidate = Program(remove(program.nodes, todo[index]))
-            if failing(candidate):
+            if _kept(program, todo[index]):
+                index += 1
+            elif failing(candidate):
                 program, changed = candidate, True
             else:
                 index += 1
