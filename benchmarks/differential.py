@@ -29,11 +29,11 @@ from differential.shrink import same_failure, shrink  # noqa: E402
 OUT = REPO / "benchmarks" / "out"
 
 
-def generator_rate(seed: int, count: int) -> float:
+def generator_rate(seed: int, count: int, skip: tuple[str, ...]) -> float:
     """Programs per second the generator makes on its own (text included)."""
     start = time.perf_counter()
     for s in range(seed, seed + count):
-        generate(s).text()
+        generate(s, skip=skip).text()
     return count / (time.perf_counter() - start)
 
 
@@ -44,6 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-races", action="store_true", help="skip the TSan runs")
     parser.add_argument("--shrink", action="store_true", help="shrink failures")
+    parser.add_argument(
+        "--skip-kernel",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="leave out a kernel shape (counter, grid, ...), e.g. past a known bug",
+    )
     parser.add_argument("--shrink-budget", type=float, default=600.0)
     args = parser.parse_args(argv)
     tools = find_tools()
@@ -52,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     races = not args.no_races and tools.archer is not None
     if not races and not args.no_races:
-        print("differential: clang or libarcher.so missing: no race runs", file=sys.stderr)
-    rate = generator_rate(args.seed, min(args.count, 500))
+        print(
+            "differential: clang or libarcher.so missing: no race runs", file=sys.stderr
+        )
+    rate = generator_rate(args.seed, min(args.count, 500), tuple(args.skip_kernel))
     failures = OUT / "differential"
     failures.mkdir(parents=True, exist_ok=True)
     counts: collections.Counter[str] = collections.Counter()
@@ -62,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     found: list[dict[str, object]] = []
     start = time.perf_counter()
     seeds = range(args.seed, args.seed + args.count)
-    for done, (seed, outcome) in enumerate(run_seeds(seeds, tools, args.jobs, races), 1):
+    for done, (seed, outcome) in enumerate(
+        run_seeds(seeds, tools, args.jobs, races, tuple(args.skip_kernel)), 1
+    ):
         counts[outcome.status] += 1
         loops += outcome.loops
         parallel += outcome.parallel
@@ -82,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "programs": args.count,
         "seed": args.seed,
         "jobs": args.jobs,
+        "skipped_kernels": args.skip_kernel,
         "races_checked": races,
         "dropped": sum(dropped.values()),
         "dropped_why": dict(dropped),
@@ -105,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
 def _record(
     seed: int, outcome: Outcome, folder: Path, args: argparse.Namespace, tools: object
 ) -> dict[str, object]:
-    program = generate(seed)
+    program = generate(seed, skip=tuple(args.skip_kernel))
     (folder / f"seed-{seed}.c").write_text(program.text())
     entry: dict[str, object] = {
         "seed": seed,

@@ -96,14 +96,21 @@ def _checksums(n: int, m: int) -> Node:
     return Block("static void checksums(void)", tuple(body))
 
 
-def generate(seed: int, kernels: tuple[int, int] = (4, 10)) -> Program:
-    """The program for `seed`, with between kernels[0] and kernels[1] loop kernels."""
+def generate(
+    seed: int, kernels: tuple[int, int] = (4, 10), skip: tuple[str, ...] = ()
+) -> Program:
+    """The program for `seed`, with between kernels[0] and kernels[1] loop kernels.
+
+    `skip` leaves out kernel shapes by name (`counter`, `grid`, ...), to look past
+    a known bug while it is being fixed.
+    """
     rng = random.Random(seed)
     n = rng.choice((16, 32, 64, 100))
     m = rng.choice((6, 8, 12, 16))
     scope = Scope(rng, n, m)
-    shapes = [k for k, _ in KERNELS]
-    weights = [w for _, w in KERNELS]
+    drawn = [(k, w) for k, w in KERNELS if k.__name__.lstrip("_") not in skip]
+    shapes = [k for k, _ in drawn]
+    weights = [w for _, w in drawn]
     for _ in range(rng.randint(*kernels)):
         rng.choices(shapes, weights)[0](scope)
     main = Block(
