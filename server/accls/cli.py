@@ -18,6 +18,7 @@ from accls.report import suggestion_json, write_text
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
+from accls.suggest.inductions import rewrite_all
 
 __all__ = ["main"]
 
@@ -92,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="OUT", help="write here (default: stdout)"
     )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
+    annotate.add_argument(
+        "--rewrite-inductions",
+        action="store_true",
+        help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "
+        "`t` set after the loop) where that makes the loop parallel",
+    )
     check = subs.add_parser(
         "check", help="report races and data-movement bugs in the pragmas of FILEs"
     )
@@ -257,6 +264,11 @@ def _suggest_one(
     path: str, args: argparse.Namespace
 ) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
     text = read_source(path)
+    opts, analysis_opts = _options(args)
+    if getattr(args, "rewrite_inductions", False):
+        text, done = rewrite_all(text, analysis_opts, path, args.include)
+        for rewrite in done:
+            print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include)
     warning = looks_like_c(
         path,
@@ -268,7 +280,6 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
-    opts, analysis_opts = _options(args)
     if args.backend != "analysis":
         analysis = analyze(source, analysis_opts)
         return text, *hybrid_suggestions(

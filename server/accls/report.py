@@ -58,6 +58,9 @@ def suggestion_json(
             for alt in suggestion.alternatives
         ],
         "caution": suggestion.caution,
+        "inductions": [
+            {"name": i.name, "step": i.step, "line": i.line} for i in facts.inductions
+        ],
     }
 
 

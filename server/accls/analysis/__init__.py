@@ -5,6 +5,8 @@ from accls.analysis.findings import CATALOG, Finding, FindingKind
 from accls.analysis.model import (
     Dependence,
     DepKind,
+    Induction,
+    InductionUse,
     LoopFacts,
     Obstacle,
     ScalarClass,
@@ -19,6 +21,8 @@ __all__ = [
     "FileAnalysis",
     "Finding",
     "FindingKind",
+    "Induction",
+    "InductionUse",
     "LoopFacts",
     "Obstacle",
     "ScalarClass",

@@ -111,7 +111,7 @@ def _loop_facts(
     options: AnalysisOptions,
 ) -> LoopFacts:
     fn = source.function(loop.function)
-    scalars, scalar_obstacles = classify_scalars(
+    scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
     )
     carried = graph.carried_by(loop.id)
@@ -163,6 +163,7 @@ def _loop_facts(
         assumptions=tuple(assumptions),
         pure_calls=user_calls(loop, source),
         atomics=tuple(r for group in atomic.values() for r in group),
+        inductions=inductions,
     )
 
 

@@ -237,6 +237,23 @@ Why: the call may write shared state; the analysis stays silent rather than gues
 Example: `#pragma omp parallel for` over `b[i] = update(a, i);` from another file.
 """
 
+CARRIED_SCALAR_PRIVATIZED = FindingKind(
+    "ACC112",
+    RACE,
+    ERROR,
+    "scalar whose value flows between iterations is privatized",
+    "`{var}` carries its value from one iteration to the next (its running value "
+    "is read at line {read}), but {clause} on the loop at line {line} gives each "
+    "thread its own copy, so the loop computes a different result; {fix}",
+)
+"""A privatizing or reduction clause names a scalar the loop reads before writing.
+
+Why: a counter such as `t` in `tmp[t++]` needs the value the earlier iterations
+left; `reduction(+:t)` starts each thread's copy at 0 and `private(t)` leaves it
+uninitialised, so the loop reads wrong values although nothing races.
+Example: `#pragma omp parallel for reduction(+:t)` over `re[i] = tmp[t++];`.
+"""
+
 STALE_HOST_COPY = FindingKind(
     "ACC201",
     Category.DATA,
@@ -351,6 +368,7 @@ CATALOG: tuple[FindingKind, ...] = (
     UNPROTECTED_UPDATE,
     UNKNOWN_CALL,
     NOWAIT_RACE,
+    CARRIED_SCALAR_PRIVATIZED,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,

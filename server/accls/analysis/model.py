@@ -10,6 +10,8 @@ from accls.frontend import Loop, RedOp, Ref, Span
 __all__ = [
     "DepKind",
     "Dependence",
+    "Induction",
+    "InductionUse",
     "LoopFacts",
     "Obstacle",
     "ScalarClass",
@@ -77,6 +79,26 @@ class Obstacle:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class InductionUse:
+    """One occurrence of an induction variable in the loop body."""
+
+    span: Span  # the update expression, or the name when it is only read
+    offset: int  # its value is `t0 + step*k + offset` in iteration k
+    discarded: bool  # an update whose value is not used: it goes away
+    statement: Span | None = None  # the whole statement, when it is only that
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Induction:
+    """A scalar with a closed form in the loop's iteration number."""
+
+    name: str
+    step: int  # how far it advances in one iteration
+    line: int  # the first advance
+    uses: tuple[InductionUse, ...]  # in evaluation order
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LoopFacts:
     """What the analysis proved about one loop."""
 
@@ -88,3 +110,5 @@ class LoopFacts:
     assumptions: tuple[str, ...] = ()  # stated assumptions behind `parallel`
     pure_calls: tuple[str, ...] = ()  # functions of this file it calls, all pure
     atomics: tuple[Ref, ...] = ()  # updates that need `atomic` to run in parallel
+    # Counters with a closed form: the loop is parallel once they are rewritten.
+    inductions: tuple[Induction, ...] = ()

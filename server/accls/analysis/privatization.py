@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.findings import (
+    CARRIED_SCALAR_PRIVATIZED,
     DEFAULT_NONE,
     MISSING_LASTPRIVATE,
     MISSING_REDUCTION,
@@ -13,7 +14,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
-from accls.analysis.model import ScalarClass, ScalarFact
+from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
 from accls.analysis.pragma_scope import (
     Scope,
     associated_loops,
@@ -25,6 +26,9 @@ from accls.analysis.races import locked
 from accls.frontend import Directive, Function, Loop, Span, Var
 
 __all__ = ["scalar_findings"]
+
+# Obstacles that say a scalar's value flows from one iteration to the next.
+_CARRIED = frozenset({"scalar-carried", "induction-variable", "conditional-induction"})
 
 _SIMD_LAST = frozenset({"simd"})
 
@@ -158,8 +162,13 @@ def scalar_findings(
             )
     for obstacle in facts.obstacles:
         name = obstacle.variable
-        if obstacle.code not in ("scalar-carried", "conditional-last") or not name:
+        if obstacle.code not in (*_CARRIED, "conditional-last") or not name:
             continue
+        if obstacle.code in _CARRIED:
+            found = _privatized_carry(obstacle, name, scope, loop, directive)
+            if found is not None:
+                out.append(found)
+                continue
         if not omp or name in scope.reductions or name in by_name:
             continue
         if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
@@ -185,6 +194,70 @@ def scalar_findings(
             )
         )
     return out
+
+
+def _privatized_carry(
+    obstacle: Obstacle, name: str, scope: Scope, loop: Loop, directive: Directive
+) -> Finding | None:
+    """ACC112 when a clause gives each thread a copy of a carried scalar."""
+    clause = _carry_clause(name, scope, directive)
+    if clause is None or not _proven_carry(loop, name):
+        return None
+    fix = (
+        "rewrite it in closed form (accls offers the rewrite) or keep the loop serial"
+        if obstacle.code == "induction-variable"
+        else "keep the loop serial or restructure it"
+    )
+    return finding(
+        CARRIED_SCALAR_PRIVATIZED,
+        _span_of(loop, name),
+        var=name,
+        read=obstacle.line,
+        clause=clause,
+        line=loop.line,
+        fix=fix,
+    )
+
+
+def _proven_carry(loop: Loop, name: str) -> bool:
+    """True when an iteration surely reads `name` before writing it.
+
+    The classification is conservative (a write in both arms of an `if` counts
+    as conditional), so an error needs more: a read that runs in every
+    iteration with no write of the scalar before it at all.
+    """
+    for ref in loop.refs:
+        if ref.name != name or ref.subscripts or ref.deref:
+            continue
+        every_iteration = (
+            ref.context[-1:] == (loop.id,)
+            and ref.loops[-1:] == (loop.id,)
+            and not ref.guarded
+        )
+        if ref.is_read and every_iteration:
+            return True
+        if ref.is_write:
+            return False
+    return False
+
+
+def _carry_clause(name: str, scope: Scope, directive: Directive) -> str | None:
+    """The clause text that privatizes `name`, if one does."""
+    op = scope.reductions.get(name)
+    if op is not None:
+        return f"`reduction({op}:{name})`"
+    for d in scope.directives:
+        for clause in d.clauses:
+            if clause.name in ("private", "firstprivate", "lastprivate") and any(
+                part.strip() == name for part in (clause.args or "").split(",")
+            ):
+                return f"`{clause.name}({name})`"
+    if scope.all_private:
+        return "`default(private)`"
+    words = set(directive.name.split())
+    if directive.dialect == "acc" and "parallel" in words:
+        return "the implicit firstprivate of OpenACC `parallel`"
+    return None
 
 
 def _advise_default(directive: Directive) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
+from accls.analysis.inductions import find_induction
+from accls.analysis.model import Induction, Obstacle, ScalarClass, ScalarFact
 from accls.frontend import Function, Loop, RedOp, Ref, Var
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
@@ -64,8 +65,13 @@ def _decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | No
 
 def classify_scalars(
     loop: Loop, fn: Function | None, globals_: tuple[Var, ...], dialect: str = ""
-) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
-    """Scalar facts for running `loop` in parallel, and what forbids it."""
+) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...], tuple[Induction, ...]]:
+    """Scalar facts for running `loop` in parallel, what forbids it, and inductions.
+
+    A reduction needs every occurrence of its scalar to be inside its own
+    reduction update with the update's value unused (the front end tags only
+    those); anything else that reads the running value carries it.
+    """
     by_name: dict[str, list[Ref]] = defaultdict(list)
     for ref in loop.refs:
         if is_scalar_ref(ref):
@@ -74,6 +80,7 @@ def classify_scalars(
     inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
     facts: list[ScalarFact] = []
     obstacles: list[Obstacle] = []
+    inductions: list[Induction] = []
     for name, refs in sorted(by_name.items()):
         if name == loop.var:
             bad = [r for r in refs if r.is_write and not _in_header_update(loop, r)]
@@ -161,6 +168,14 @@ def classify_scalars(
         pure_writes = [r for r in refs if r.kind.value == "write"]
         exposed = _exposed(refs)
         if exposed:
+            found = find_induction(loop, refs, _decl(name, fn, globals_), fn)
+            if isinstance(found, Obstacle):
+                obstacles.append(found)
+                continue
+            if found is not None:
+                inductions.append(found)
+                obstacles.append(_induction_obstacle(loop, found))
+                continue
             read = exposed[0]
             obstacles.append(
                 Obstacle(
@@ -207,7 +222,19 @@ def classify_scalars(
                 + (" (an inner loop variable)" if name in inner_vars else ""),
             )
         )
-    return tuple(facts), tuple(obstacles)
+    return tuple(facts), tuple(obstacles), tuple(inductions)
+
+
+def _induction_obstacle(loop: Loop, found: Induction) -> Obstacle:
+    return Obstacle(
+        code="induction-variable",
+        line=found.line,
+        variable=found.name,
+        message=f"`{found.name}` advances by {found.step} in every iteration "
+        f"(line {found.line}): an induction variable; rewriting its uses in "
+        f"closed form (`{found.name}` + {found.step} per iteration of "
+        f"`{loop.var}`) makes the loop parallel",
+    )
 
 
 def _loop_depth(loop: Loop, ref: Ref) -> int:

@@ -2,6 +2,7 @@
 
 from accls.frontend.model import (
     AccessKind,
+    Advance,
     Call,
     Clause,
     Directive,
@@ -24,6 +25,7 @@ from accls.frontend.pragmas import parse_directive
 
 __all__ = [
     "AccessKind",
+    "Advance",
     "Call",
     "Clause",
     "Directive",

@@ -6,13 +6,22 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import (
     MAX_DEPTH,
+    int_literal,
     node_text,
     operands,
+    span_of,
     strip_parens,
     to_poly,
 )
 from accls.frontend.macros import MacroTable, expand_calls
-from accls.frontend.model import AccessKind, Call, ExitKind, RedOp, Subscript
+from accls.frontend.model import (
+    AccessKind,
+    Advance,
+    Call,
+    ExitKind,
+    RedOp,
+    Subscript,
+)
 from accls.frontend.recorder import Recorder
 from accls.frontend.reductions import assignment_reduction
 from accls.frontend.tsparser import parse_snippet
@@ -25,8 +34,13 @@ _EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
 class ExpressionWalk(Recorder):
     """The expression half of a function walk."""
 
-    def expr(self, node: Node, depth: int = 0) -> None:
-        """Walk an expression, recording reads, writes and calls in order."""
+    def expr(self, node: Node, depth: int = 0, used: bool = True) -> None:
+        """Walk an expression, recording reads, writes and calls in order.
+
+        `used` is False where the expression's value is discarded (a statement,
+        the left of a comma): only there can `s += e` or `s++` be a reduction,
+        since elsewhere the running value itself is read.
+        """
         if depth > MAX_DEPTH:
             self._opaque()
             return
@@ -34,11 +48,30 @@ class ExpressionWalk(Recorder):
         if kind == "identifier":
             self._ref(node, node_text(node), AccessKind.READ)
         elif kind == "assignment_expression":
-            self._assignment(node, depth)
+            self._assignment(node, depth, used)
         elif kind == "update_expression":
             arg = node.child_by_field_name("argument")
             if arg is not None:
-                self.lvalue(arg, AccessKind.UPDATE, RedOp.ADD, depth)
+                red = None if used else RedOp.ADD
+                step = self._advance(node, arg, used)
+                if step is not None:
+                    place = strip_parens(arg)
+                    name = node_text(place)
+                    self._ref(
+                        place, name, AccessKind.UPDATE, reduction=red, advance=step
+                    )
+                else:
+                    self.lvalue(arg, AccessKind.UPDATE, red, depth)
+        elif kind == "parenthesized_expression":
+            for child in node.named_children:
+                self.expr(child, depth + 1, used)
+        elif kind == "comma_expression":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is not None:
+                self.expr(left, depth + 1, used=False)
+            if right is not None:
+                self.expr(right, depth + 1, used)
         elif kind in ("subscript_expression", "field_expression"):
             self.lvalue(node, AccessKind.READ, None, depth)
         elif kind == "pointer_expression":
@@ -47,25 +80,32 @@ class ExpressionWalk(Recorder):
             if arg is None:
                 return
             if op is not None and node_text(op) == "&":
-                self.lvalue(arg, AccessKind.UPDATE, None, depth)
+                place = strip_parens(arg)
+                if place.type == "identifier":
+                    name = node_text(place)
+                    self._ref(place, name, AccessKind.UPDATE, escapes=True)
+                else:
+                    self.lvalue(arg, AccessKind.UPDATE, None, depth)
             else:
                 self.lvalue(node, AccessKind.READ, None, depth)
         elif kind == "call_expression":
-            self._call(node, depth)
+            self._call(node, depth, used)
         elif kind in ("binary_expression", "conditional_expression"):
-            self._branching(node, depth)
+            self._branching(node, depth, used)
         elif kind in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
             return
         elif kind == "cast_expression":
             value = node.child_by_field_name("value")
+            kind_node = node.child_by_field_name("type")
+            to_void = kind_node is not None and node_text(kind_node).strip() == "void"
             if value is not None:
-                self.expr(value, depth + 1)
+                self.expr(value, depth + 1, used and not to_void)
         else:
             for child in node.named_children:
                 if child.type not in ("type_descriptor", "field_identifier"):
                     self.expr(child, depth + 1)
 
-    def _branching(self, node: Node, depth: int) -> None:
+    def _branching(self, node: Node, depth: int, used: bool) -> None:
         if node.type == "conditional_expression":
             cond = node.child_by_field_name("condition")
             if cond is not None:
@@ -74,7 +114,7 @@ class ExpressionWalk(Recorder):
                 branch = node.child_by_field_name(name)
                 if branch is not None:
                     self._push_ctx(branch)
-                    self.expr(branch, depth + 1)
+                    self.expr(branch, depth + 1, used)
                     self._ctx.pop()
             return
         left = node.child_by_field_name("left")
@@ -90,14 +130,16 @@ class ExpressionWalk(Recorder):
             if lazy:
                 self._ctx.pop()
 
-    def _assignment(self, node: Node, depth: int) -> None:
+    def _assignment(self, node: Node, depth: int, used: bool) -> None:
         parts = operands(node)
         if parts is None:
             return
         left, op, right = parts
         target = strip_parens(left)
         red: RedOp | None = None
-        if target.type == "identifier":
+        if used:
+            pass  # the running value is read: not a reduction
+        elif target.type == "identifier":
             red = assignment_reduction(op, right, node_text(target))
         elif (
             target.type in ("subscript_expression", "pointer_expression") and op != "="
@@ -109,9 +151,49 @@ class ExpressionWalk(Recorder):
         self.expr(right, depth + 1)
         self._tag = saved
         kind = AccessKind.WRITE if op == "=" else AccessKind.UPDATE
+        step = self._advance(node, left, used)
+        if step is not None:
+            self._ref(target, node_text(target), kind, reduction=red, advance=step)
+            return
         self.lvalue(left, kind, red, depth)
 
-    def _call(self, node: Node, depth: int) -> None:
+    def _advance(self, node: Node, target: Node, used: bool) -> Advance | None:
+        """The constant step `node` gives a plain scalar, if it is one."""
+        target = strip_parens(target)
+        if target.type != "identifier" or self._macro_depth or self._override:
+            return None
+        if node.type == "update_expression":
+            oper = node.child_by_field_name("operator")
+            if oper is None:
+                return None
+            amount = 1 if node_text(oper) == "++" else -1
+            yields_old = node.children[0].type != oper.type
+        else:
+            parts = operands(node)
+            if parts is None or parts[1] not in ("+=", "-="):
+                return None
+            value = int_literal(node_text(strip_parens(parts[2])))
+            if value is None:
+                return None
+            amount = value if parts[1] == "+=" else -value
+            yields_old = False
+        parent = node.parent
+        statement = (
+            span_of(parent)
+            if not used
+            and parent is not None
+            and parent.type == "expression_statement"
+            and parent.named_child_count == 1
+            else None
+        )
+        return Advance(
+            amount=amount,
+            yields_old=yields_old,
+            span=span_of(node),
+            statement=statement,
+        )
+
+    def _call(self, node: Node, depth: int, used: bool = True) -> None:
         fn = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
         if fn is not None and args is not None and self._is_cast(fn):
@@ -125,7 +207,7 @@ class ExpressionWalk(Recorder):
             saved = self._override
             self._override = self._span(node)
             self._macro_depth += 1
-            self.expr(body, depth + 1)
+            self.expr(body, depth + 1, used)
             self._macro_depth -= 1
             self._override = saved
             return

@@ -11,6 +11,7 @@ from accls.frontend.tsparser import parse_snippet
 __all__ = [
     "MAX_DEPTH",
     "expression_poly",
+    "int_literal",
     "node_text",
     "operands",
     "span_of",
@@ -48,7 +49,8 @@ def strip_parens(node: Node) -> Node:
     return node
 
 
-def _int_literal(text: str) -> int | None:
+def int_literal(text: str) -> int | None:
+    """The value of a C integer literal, or None."""
     body = text.rstrip("uUlL").replace("'", "")
     try:
         if body.lower().startswith("0x"):
@@ -69,7 +71,7 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
     node = strip_parens(node)
     kind = node.type
     if kind == "number_literal":
-        value = _int_literal(node_text(node))
+        value = int_literal(node_text(node))
         return None if value is None else Poly.const(value)
     if kind == "identifier":
         return Poly.sym(node_text(node))

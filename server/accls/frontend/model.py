@@ -63,6 +63,16 @@ class Subscript:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Advance:
+    """A scalar stepped by a constant: `t++`, `--t`, `t += 2`, `t -= k` (k literal)."""
+
+    amount: int  # signed: `t--` is -1
+    yields_old: bool  # the expression's value is the old one (`t++`), else the new
+    span: Span  # the whole update expression
+    statement: Span | None = None  # the statement it is, when its value is discarded
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ref:
     """One reference to a variable inside a loop body, in evaluation order."""
 
@@ -80,6 +90,8 @@ class Ref:
     deref: bool = False  # through `*p` or `p->f`: the pointee, not the pointer
     member: bool = False  # a struct field `s.f` / `s->f` (the base name is kept)
     atomic: str = ""  # "acc"/"omp": inside an atomic or critical construct of it
+    advance: Advance | None = None  # a constant step of a scalar (inductions)
+    escapes: bool = False  # its address is taken (`&x`): it may change elsewhere
 
     def render(self) -> str:
         """The reference as C text: `a[i][j - 1]`, `*p` or `s`."""

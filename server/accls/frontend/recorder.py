@@ -10,6 +10,7 @@ from accls.frontend.exprs import span_of
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import (
     AccessKind,
+    Advance,
     Call,
     Directive,
     Exit,
@@ -92,6 +93,8 @@ class Recorder:
         reduction: RedOp | None = None,
         deref: bool = False,
         member: bool = False,
+        advance: Advance | None = None,
+        escapes: bool = False,
     ) -> None:
         if reduction is None and self._tag is not None and self._tag[0] == name:
             reduction = self._tag[1]
@@ -108,6 +111,8 @@ class Recorder:
                 deref=deref,
                 member=member,
                 atomic=self._atomic[-1] if self._atomic else "",
+                advance=advance,
+                escapes=escapes,
             )
         )
 

@@ -36,7 +36,7 @@ class FunctionWalk(ExpressionWalk):
             self._for(node, depth)
         elif kind == "expression_statement":
             for child in node.named_children:
-                self.expr(child, depth + 1)
+                self.expr(child, depth + 1, used=False)
         elif kind == "declaration":
             self._declaration(node, depth)
         elif kind == "if_statement":
@@ -58,7 +58,17 @@ class FunctionWalk(ExpressionWalk):
             self._skip(self._continuable[-1] if self._continuable else None, node)
         elif kind == "goto_statement":
             self._exit(ExitKind.GOTO, node)
-        elif kind in ("labeled_statement", "case_statement", "else_clause"):
+        elif kind == "case_statement":
+            # A case can be entered directly: what an earlier case wrote does not
+            # cover its reads, so each case is a branch of its own.
+            self._push_ctx(node)
+            for child in node.children_by_field_name("value"):
+                self.expr(child, depth + 1)
+            for child in node.named_children:
+                if child not in node.children_by_field_name("value"):
+                    self.statement(child, depth + 1)
+            self._ctx.pop()
+        elif kind in ("labeled_statement", "else_clause"):
             for child in node.named_children:
                 if child.type not in ("statement_identifier",):
                     self.statement(child, depth + 1)
@@ -168,7 +178,7 @@ class FunctionWalk(ExpressionWalk):
             if init.type == "declaration":
                 self._declaration(init, depth)
             else:
-                self.expr(init, depth + 1)
+                self.expr(init, depth + 1, used=False)
         if len(self._loops) >= _MAX_LOOP_DEPTH:
             # Too deep to model separately: still walked, as part of the outer loops.
             self._push_ctx(node)
@@ -205,7 +215,7 @@ class FunctionWalk(ExpressionWalk):
         if body is not None:
             self.statement(body, depth + 1)
         if update is not None:
-            self.expr(update, depth + 1)
+            self.expr(update, depth + 1, used=False)
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
         self._continuable.pop()

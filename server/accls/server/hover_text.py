@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from accls.analysis import Dependence, LoopFacts, ScalarClass, ScalarFact
 from accls.server.suggestions import DataMove
 from accls.suggest import Suggestion
+from accls.suggest.inductions import InductionRewrite
 
 __all__ = ["Offer", "render_hover"]
 
@@ -62,8 +63,33 @@ def _offer(offer: Offer) -> list[str]:
     return lines
 
 
+def _inductions(facts: LoopFacts, rewrite: InductionRewrite | None) -> list[str]:
+    loop = facts.loop
+    out = ["Induction variables:"]
+    for found in facts.inductions:
+        out.append(
+            f"- `{found.name}` advances by {found.step} in every iteration (line "
+            f"{found.line}), so in iteration `{loop.var}` it holds its value from "
+            f"before the loop plus {found.step} per iteration"
+        )
+    if rewrite is None:
+        out.append("  - no closed-form rewrite applies here (see why not above)")
+        return out
+    finals = rewrite.edits[-1][2].strip().replace("\n", " ").replace("\r", "")
+    out.append(
+        f'- the code action "Rewrite ... in closed form" puts {rewrite.summary}: '
+        f"`{finals}`; the loop then no longer changes "
+        + ", ".join(f"`{n}`" for n in rewrite.names)
+        + " and can run in parallel"
+    )
+    return out
+
+
 def render_hover(
-    facts: LoopFacts, offers: Sequence[Offer], moves: Sequence[DataMove]
+    facts: LoopFacts,
+    offers: Sequence[Offer],
+    moves: Sequence[DataMove],
+    rewrite: InductionRewrite | None = None,
 ) -> str:
     """Markdown for the hover on a loop's header."""
     loop = facts.loop
@@ -81,6 +107,9 @@ def render_hover(
     if facts.assumptions:
         out.append("Assuming:")
         out.extend(f"- {a}" for a in facts.assumptions)
+        out.append("")
+    if facts.inductions:
+        out.extend(_inductions(facts, rewrite))
         out.append("")
     out.append("Dependences carried by this loop:")
     out.extend([_dependence(d) for d in facts.dependences] or ["- none"])

@@ -19,7 +19,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 from accls.server.app import AcclsServer
 from accls.server.convert import InvalidRange
 from accls.server.documents import Document
-from accls.server.features import feedback, progress, quick_fixes
+from accls.server.features import feedback, induction_actions, progress, quick_fixes
 from accls.server.suggestions import (
     Analysed,
     Validated,
@@ -313,6 +313,8 @@ async def resolve_action(ls: AcclsServer, action: types.CodeAction) -> types.Cod
     """Compute the edit of a listed action and validate it."""
     if action.data is None and action.edit is not None:
         return action  # a quick fix: its edit came with the listing
+    if induction_actions.is_induction_action(action.data):
+        return await induction_actions.resolve(ls, action)
     key = _Key.parse(action.data)
     doc = ls.documents.get(key.uri)
     if doc is None or doc.version != key.version:
@@ -372,6 +374,7 @@ def register(server: AcclsServer) -> None:
             analysed = await ls.analysed(doc, start)
             if analysed is not None:
                 actions.extend(_listing(ls, doc, analysed, start))
+                actions.extend(induction_actions.listing(ls, doc, analysed, start))
         if not only or types.CodeActionKind.QuickFix in only:
             actions.extend(
                 await quick_fixes.listing(ls, doc, params.context.diagnostics)

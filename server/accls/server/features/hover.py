@@ -10,6 +10,7 @@ from accls.server.features.code_actions import cached_validation, suggestions_fo
 from accls.server.hover_text import Offer, render_hover
 from accls.server.suggestions import Analysed, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
+from accls.suggest.inductions import rewrite_inductions
 
 __all__ = ["register"]
 
@@ -79,8 +80,13 @@ def register(server: AcclsServer) -> None:
             return None
         facts = analysed.analysis(ls.settings.model).of(loop)
         moves = data_moves(analysed, facts) if facts.parallel else ()
+        rewrite = (
+            rewrite_inductions(analysed.source.text, facts)
+            if facts.inductions
+            else None
+        )
         text = render_hover(
-            facts, _offers(doc, analysed, loop.id, offers(ls.settings)), moves
+            facts, _offers(doc, analysed, loop.id, offers(ls.settings)), moves, rewrite
         )
         return types.Hover(
             contents=types.MarkupContent(kind=_markup(ls), value=text),
