@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             found.append(_record(seed, outcome, failures, args, tools))
         if done % 100 == 0 or done == args.count:
             print(
-                f"differential: {done}/{args.count} {dict(counts)} "
+                f"differential: {done}/{args.count} {dict(counts)} loops {loops} "
+                f"parallel {parallel} dropped {dict(dropped)} "
                 f"{time.perf_counter() - start:.0f}s",
                 file=sys.stderr,
                 flush=True,

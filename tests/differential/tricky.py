@@ -143,6 +143,91 @@ def _induction(s: Scope) -> None:
     s.body.append(Block(s.loop("i", 0, s.n), body))
 
 
+def _through_calls(s: Scope) -> None:
+    """Helpers that reach arrays through pointers or globals, maybe neighbours."""
+    r = s.rng
+    d, e = r.sample(DOUBLES, 2)
+    f = s.name("hf")
+    shape = r.randrange(4)
+    if shape == 0:
+        s.functions.append(
+            Block(f"static void {f}(double *p, int k, double v)", (Line("p[k] = v;"),))
+        )
+        call = r.choice(
+            (
+                f"{f}({d}, i, {e}[i]);",
+                f"{f}({d}, i + 1, {d}[i]);",
+                f"{f}({d}, i, {d}[i + 1]);",
+            )
+        )
+        s.body.append(Block(s.loop("i", 0, s.n - 1), (Line(call),)))
+        return
+    if shape == 1:
+        s.functions.append(
+            Block(f"static double {f}(int k)", (Line(f"return {e}[k] + {e}[k + 1];"),))
+        )
+        s.body.append(Block(s.loop("i", 0, s.n - 1), (Line(f"{d}[i] = {f}(i);"),)))
+        return
+    if shape == 2:
+        loop = Block("for (i = 0; i < len; i++)", (Line(f"x[i] = {e}[i + 1] * 0.5;"),))
+        s.functions.append(
+            Block(f"static void {f}(double *x, int len)", (Line("int i;"), loop))
+        )
+        s.body.append(Line(f"{f}({r.choice((d, e))}, {s.n - 1});"))
+        return
+    s.functions.append(Block(f"static void {f}(int k)", (Line("hist[k % 16]++;"),)))
+    s.body.append(Block(s.loop("i", 0, s.n), (Line(f"{f}(i * 3);"),)))
+
+
+def _local_alias(s: Scope) -> None:
+    """A local pointer into a global array, maybe offset from it."""
+    r = s.rng
+    d, e = r.sample(DOUBLES, 2)
+    p = s.name("p")
+    off = r.choice((0, 1))
+    s.decls.append(Line(f"double *{p} = {d} + {off};"))
+    line = r.choice(
+        (f"{p}[i] = {d}[i] + 1.0;", f"{d}[i] = {p}[i] * 2.0;", f"{p}[i] = {e}[i];")
+    )
+    s.body.append(Block(s.loop("i", 0, s.n - 1), (Line(line),)))
+
+
+def _after_loop(s: Scope) -> None:
+    """The loop variable, or an element reduced into, used after the loop."""
+    r = s.rng
+    d, e = r.sample(DOUBLES, 2)
+    if r.random() < 0.5:
+        x = s.scalar("int", "0", "iv")
+        body: tuple[Node, ...] = (Line(f"{d}[i] = {e}[i] + 1.0;"),)
+        if r.random() < 0.4:
+            body = (Block(f"if ({s.cond('i')})", (Line("break;"),)), *body)
+        s.body.append(Block(f"for (i = 0; i < {s.n}; i++)", body))
+        s.body.append(Line(f"{x} = i;"))
+        return
+    line = r.choice((f"{d}[0] += {e}[i];", "hist[3] += ua[i];", f"{d}[1] *= 1.0;"))
+    s.body.append(Block(s.loop("i", 2, s.n), (Line(line),)))
+
+
+def _time_steps(s: Scope) -> None:
+    """A sequential time loop around parallel sweeps; a two-variable header."""
+    r = s.rng
+    d, e = r.sample(DOUBLES, 2)
+    n = s.n
+    if r.random() < 0.5:
+        sweep = Block(
+            f"for (i = 1; i < {n - 1}; i++)",
+            (Line(f"{e}[i] = {d}[i - 1] + {d}[i + 1];"),),
+        )
+        copy = Block(
+            f"for (i = 1; i < {n - 1}; i++)", (Line(f"{d}[i] = {e}[i] * 0.5;"),)
+        )
+        s.body.append(Block("for (k = 0; k < 3; k++)", (sweep, copy)))
+        return
+    t = s.scalar("int", "0", "t")
+    body = Line(f"{d}[i] = {e}[{t}] + (double)i;")
+    s.body.append(Block(f"for (i = 0, {t} = 0; i < {n // 2}; i++, {t} += 2)", (body,)))
+
+
 TRICKY: tuple[tuple[Callable[[Scope], None], int], ...] = (
     (_fake_reduction, 3),
     (_two_updates, 2),
@@ -152,4 +237,8 @@ TRICKY: tuple[tuple[Callable[[Scope], None], int], ...] = (
     (_grid_more, 2),
     (_global_update, 1),
     (_induction, 3),
+    (_through_calls, 3),
+    (_local_alias, 2),
+    (_after_loop, 2),
+    (_time_steps, 2),
 )
