@@ -2,8 +2,9 @@
 
 `check(text, workdir)` builds the program serially (gcc -O1) as the reference,
 annotates it with `accls annotate` for OpenMP and OpenACC, runs the OpenMP build at
-1, 2 and 4 threads and the OpenACC build on the host (gcc -fopenacc), and runs the
-OpenMP build under ThreadSanitizer with clang and Archer at 2 and 4 threads. The
+1, 2 and 4 threads, the OpenMP `--target gpu` build at 4 threads and the OpenACC
+build (gcc -fopenacc) on the host, and runs the OpenMP build under ThreadSanitizer
+with clang and Archer at 2 and 4 threads. The
 annotated builds use -O0 so a wrongly shared scalar lives in memory, where a race
 changes the result. A program that does not build or run serially is dropped.
 """
@@ -44,7 +45,8 @@ _NUMBER = re.compile(
 )
 _FOR = re.compile(r"\bfor\s*\(")
 
-# annotate(source, output, model) -> None on success, else why it failed.
+# annotate(source, output, variant) -> None on success, else why it failed; the
+# variant is a model, or a model and a target: openmp, openmp-gpu, openacc.
 Annotator = Callable[[Path, Path, str], str | None]
 
 
@@ -107,14 +109,17 @@ def compare_outputs(expected: str, actual: str) -> str | None:
     return None
 
 
-def annotate(src: Path, out: Path, model: str) -> str | None:
+def annotate(src: Path, out: Path, variant: str) -> str | None:
     """Run `accls annotate` in this process; None on success, else its stderr."""
     from accls.cli import main
 
+    model, _, target = variant.partition("-")
+    argv = ["annotate", "--model", model, str(src), "-o", str(out)]
+    argv += ["--target", target] if target else []
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            code = main(["annotate", "--model", model, str(src), "-o", str(out)])
+            code = main(argv)
         except Exception as exc:  # a crash is a finding, not a harness failure
             return f"{type(exc).__name__}: {exc}"
     return None if code == 0 else err.getvalue().strip() or f"exit {code}"
@@ -206,8 +211,14 @@ def check(
     found = _check_openmp(src, work, tools, ref.stdout, races, how)
     omp = work / "omp.c"
     parallel = pragmas(omp.read_text(encoding="utf-8"), "omp") if omp.exists() else 0
-    if found is None:
-        found = _check_openacc(src, work, tools, ref.stdout, how)
+    for variant, flag, threads in (
+        ("openmp-gpu", "-fopenmp", 4),
+        ("openacc", "-fopenacc", 1),
+    ):
+        if found is None:
+            found = _check_on_host(
+                src, work, tools, ref.stdout, how, variant, flag, threads
+            )
     if found is None:
         return Outcome(status="pass", loops=loops, parallel=parallel)
     status, reason = found
@@ -243,17 +254,27 @@ def _check_openmp(
     return None
 
 
-def _check_openacc(
-    src: Path, work: Path, tools: Tools, expected: str, how: Annotator
+def _check_on_host(
+    src: Path,
+    work: Path,
+    tools: Tools,
+    expected: str,
+    how: Annotator,
+    variant: str,
+    flag: str,
+    threads: int,
 ) -> tuple[str, str] | None:
-    acc = work / "acc.c"
-    failed = how(src, acc, "openacc")
+    """An offload variant run on the host: catches wrong data sharing (a scalar
+    left firstprivate, a missing reduction), not missing data movement."""
+    out = work / f"{variant}.c"
+    failed = how(src, out, variant)
     if failed is not None:
-        return "error", f"openacc annotate: {failed}"
-    if pragmas(acc.read_text(encoding="utf-8"), "acc") == 0:
+        return "error", f"{variant} annotate: {failed}"
+    dialect = "acc" if variant.startswith("openacc") else "omp"
+    if pragmas(out.read_text(encoding="utf-8"), dialect) == 0:
         return None
-    error = _build(tools.gcc, acc, work / "acc", "-O0", "-fopenacc")
+    error = _build(tools.gcc, out, work / variant, "-O0", flag)
     if error is not None:
-        return "error", f"openacc build: {error}"
-    diff = _differs(work / "acc", expected, _env(1))
-    return None if diff is None else ("diff", f"openacc host: {diff}")
+        return "error", f"{variant} build: {error}"
+    diff = _differs(work / variant, expected, _env(threads))
+    return None if diff is None else ("diff", f"{variant} on the host: {diff}")
