@@ -46,7 +46,8 @@ _NUMBER = re.compile(
 _FOR = re.compile(r"\bfor\s*\(")
 
 # annotate(source, output, variant) -> None on success, else why it failed; the
-# variant is a model, or a model and a target: openmp, openmp-gpu, openacc.
+# variant is a model, maybe a target, maybe `+rewrite` (--rewrite-inductions):
+# openmp, openmp-gpu, openacc, openmp+rewrite.
 Annotator = Callable[[Path, Path, str], str | None]
 
 
@@ -113,9 +114,11 @@ def annotate(src: Path, out: Path, variant: str) -> str | None:
     """Run `accls annotate` in this process; None on success, else its stderr."""
     from accls.cli import main
 
-    model, _, target = variant.partition("-")
+    spec, _, rewrite = variant.partition("+")
+    model, _, target = spec.partition("-")
     argv = ["annotate", "--model", model, str(src), "-o", str(out)]
     argv += ["--target", target] if target else []
+    argv += ["--rewrite-inductions"] if rewrite else []
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
@@ -183,6 +186,14 @@ def pragmas(text: str, dialect: str) -> int:
     return sum(
         1 for x in lines if x.startswith(f"#pragma {dialect} ") and "atomic" not in x
     )
+
+
+# Further variants: (variant, gcc flag, threads); offload ones run on the host.
+_ON_HOST = (
+    ("openmp+rewrite", "-fopenmp", 4),
+    ("openmp-gpu", "-fopenmp", 4),
+    ("openacc", "-fopenacc", 1),
+)
 
 
 def check(
@@ -264,8 +275,8 @@ def _check_on_host(
     flag: str,
     threads: int,
 ) -> tuple[str, str] | None:
-    """An offload variant run on the host: catches wrong data sharing (a scalar
-    left firstprivate, a missing reduction), not missing data movement."""
+    """Another variant, one run. Offload ones run on the host: that catches wrong
+    data sharing (a scalar left firstprivate), not missing data movement."""
     out = work / f"{variant}.c"
     failed = how(src, out, variant)
     if failed is not None:
@@ -277,4 +288,4 @@ def _check_on_host(
     if error is not None:
         return "error", f"{variant} build: {error}"
     diff = _differs(work / variant, expected, _env(threads))
-    return None if diff is None else ("diff", f"{variant} on the host: {diff}")
+    return None if diff is None else ("diff", f"{variant} {threads} threads: {diff}")
