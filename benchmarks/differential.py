@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -71,27 +72,34 @@ def main(argv: list[str] | None = None) -> int:
     found: list[dict[str, object]] = []
     start = time.perf_counter()
     seeds = range(args.seed, args.seed + args.count)
-    for done, (seed, outcome) in enumerate(
-        run_seeds(seeds, tools, args.jobs, races, tuple(args.skip_kernel)), 1
-    ):
-        counts[outcome.status] += 1
-        loops += outcome.loops
-        parallel += outcome.parallel
-        if outcome.status == "dropped":
-            dropped[outcome.reason] += 1
-        elif outcome.status != "pass":
-            found.append(_record(seed, outcome, failures, args, tools))
-        if done % 100 == 0 or done == args.count:
-            print(
-                f"differential: {done}/{args.count} {dict(counts)} loops {loops} "
-                f"parallel {parallel} dropped {dict(dropped)} "
-                f"{time.perf_counter() - start:.0f}s",
-                file=sys.stderr,
-                flush=True,
-            )
+    done = 0
+    # Ctrl-C or `kill` (a background job ignores SIGINT) stop early with a report.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    outcomes = run_seeds(seeds, tools, args.jobs, races, tuple(args.skip_kernel))
+    try:
+        for seed, outcome in outcomes:
+            done += 1
+            counts[outcome.status] += 1
+            loops += outcome.loops
+            parallel += outcome.parallel
+            if outcome.status == "dropped":
+                dropped[outcome.reason] += 1
+            elif outcome.status != "pass":
+                found.append(_record(seed, outcome, failures, args, tools))
+            if done % 100 == 0 or done == args.count:
+                print(
+                    f"differential: {done}/{args.count} {dict(counts)} loops {loops} "
+                    f"parallel {parallel} {time.perf_counter() - start:.0f}s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    except KeyboardInterrupt:
+        print(f"differential: interrupted after {done} programs", file=sys.stderr)
+        outcomes.close()
     wall = time.perf_counter() - start
     report = {
-        "programs": args.count,
+        "programs": done,
         "seed": args.seed,
         "jobs": args.jobs,
         "skipped_kernels": args.skip_kernel,
@@ -105,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         "races": counts["race"],
         "errors": counts["error"],
         "generator_programs_per_s": round(rate, 1),
-        "oracle_programs_per_s": round(args.count / wall, 2),
+        "oracle_programs_per_s": round(done / wall, 2),
         "wall_s": round(wall, 1),
         "failures": found,
     }

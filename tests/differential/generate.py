@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from differential.counters import COUNTERS
 from differential.kernels import KERNELS
 from differential.scope import DOUBLES, GRIDS, UNSIGNEDS, Scope
 from differential.tree import Block, Line, Node, Program
@@ -110,7 +111,11 @@ def generate(
     n = rng.choice((16, 32, 64, 100))
     m = rng.choice((6, 8, 12, 16))
     scope = Scope(rng, n, m)
-    drawn = [(k, w) for k, w in KERNELS + TRICKY if k.__name__.lstrip("_") not in skip]
+    drawn = [
+        (k, w)
+        for k, w in KERNELS + TRICKY + COUNTERS
+        if k.__name__.lstrip("_") not in skip
+    ]
     shapes = [k for k, _ in drawn]
     weights = [w for _, w in drawn]
     for _ in range(rng.randint(*kernels)):

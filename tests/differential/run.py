@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -28,13 +28,16 @@ def run_seeds(
     jobs: int,
     races: bool = True,
     skip: tuple[str, ...] = (),
-) -> Iterator[tuple[int, Outcome]]:
+) -> Generator[tuple[int, Outcome], None, None]:
     """(seed, outcome) for every seed, in order, using `jobs` processes."""
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
         todo = list(seeds)
         each = len(todo)
         results = pool.map(
             check_seed, todo, [tools] * each, [races] * each, [skip] * each
         )
         yield from zip(todo, results, strict=True)
+    finally:
+        # A caller that stops early (Ctrl-C) must not wait for the queued seeds.
+        pool.shutdown(wait=True, cancel_futures=True)
