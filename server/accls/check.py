@@ -14,7 +14,7 @@ from accls.analysis.privatization import scalar_findings
 from accls.analysis.races import dependence_findings, shape_findings
 from accls.analysis.transfers import transfer_findings
 from accls.checks_sections import section_findings
-from accls.frontend import parse_source
+from accls.frontend import HeaderContext, parse_source
 
 __all__ = [
     "DIALECTS",
@@ -62,10 +62,13 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
 
 
 def check_file(
-    text: str, path: str | None = None, include_dirs: Sequence[str] = ()
+    text: str,
+    path: str | None = None,
+    include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
 ) -> tuple[Finding, ...]:
     """Parse C text once, analyse it per dialect, and check each dialect's pragmas."""
-    source = parse_source(text, path, include_dirs)
+    source = parse_source(text, path, include_dirs, context=context)
     found: list[Finding] = []
     for dialect in DIALECTS:
         if f"{dialect}" not in text:

@@ -12,8 +12,9 @@ from typing import Any
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
-from accls.frontend import parse_source
+from accls.frontend import HeaderContext, parse_source
 from accls.inputs import InputError, looks_like_c, read_source
+from accls.project import BuildFlags, build_context
 from accls.report import suggestion_json, write_text
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
@@ -61,6 +62,7 @@ def _common(sub: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where to look for headers that define macros",
     )
+    _build_options(sub)
     sub.add_argument(
         "--no-validate",
         action="store_true",
@@ -69,6 +71,47 @@ def _common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--cc", default="gcc", help="compiler for the check: gcc (default), clang, nvc"
     )
+
+
+def _build_options(sub: argparse.ArgumentParser) -> None:
+    """How the file is built: its preprocessor sees the headers the build sees."""
+    sub.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a macro the build defines",
+    )
+    sub.add_argument("--std", default=None, help="the C standard the build uses (c11)")
+    sub.add_argument(
+        "--compile-commands",
+        default=None,
+        metavar="PATH",
+        help="compile_commands.json (default: the nearest one above each file)",
+    )
+    sub.add_argument(
+        "--no-preprocess",
+        action="store_true",
+        help="read macros from the file alone; do not run the preprocessor",
+    )
+
+
+def _context(path: str, text: str, args: argparse.Namespace) -> HeaderContext | None:
+    """The build's context of a file; warnings about it go to stderr."""
+    if args.no_preprocess:
+        return None
+    build = BuildFlags(
+        cc=getattr(args, "cc", "gcc"),
+        include_dirs=tuple(args.include),
+        defines=tuple(args.defines),
+        std=args.std,
+        database=args.compile_commands,
+    )
+    context, warnings = build_context(text, path, build)
+    for warning in warnings:
+        print(f"accls: warning: {path}: {warning}", file=sys.stderr)
+    return context
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -104,6 +147,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--format", choices=["text", "json"], default="text")
     check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    check.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
+    _build_options(check)
     check.add_argument("files", nargs="+", metavar="FILE")
     verify = subs.add_parser(
         "verify",
@@ -211,7 +256,8 @@ def _run_check(args: argparse.Namespace) -> int:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
             continue
-        items.extend((path, f) for f in check_file(text, path, args.include))
+        context = _context(path, text, args)
+        items.extend((path, f) for f in check_file(text, path, args.include, context))
     if args.format == "json":
         json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -265,11 +311,12 @@ def _suggest_one(
 ) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
     text = read_source(path)
     opts, analysis_opts = _options(args)
+    context = _context(path, text, args)
     if getattr(args, "rewrite_inductions", False):
-        text, done = rewrite_all(text, analysis_opts, path, args.include)
+        text, done = rewrite_all(text, analysis_opts, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
-    source = parse_source(text, path, args.include)
+    source = parse_source(text, path, args.include, context=context)
     warning = looks_like_c(
         path,
         text,

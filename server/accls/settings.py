@@ -7,13 +7,12 @@ default and is named in the problems list, which the server shows the user.
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any, TypeVar
 
+from accls.project import CompileDatabaseError, compile_entry
 from accls.suggest import Dialect, SuggestOptions, Target
 from accls.suggest.backends.base import BackendKind, BackendSettings, StructuredOutputs
 
@@ -56,6 +55,7 @@ class Settings:
     compiler: CompilerConfig = field(default_factory=CompilerConfig)
     include_paths: tuple[str, ...] = ()
     compile_commands: str = ""  # path to a compile_commands.json ("" = none)
+    preprocess: bool = True  # run the build's preprocessor on the directives
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     validate: bool = True
 
@@ -170,6 +170,7 @@ _TOP: dict[str, Callable[[Any], Any]] = {
     "assume_no_alias": _bool,
     "include_paths": _strings,
     "compile_commands": _text,
+    "preprocess": _bool,
     "validate": _bool,
 }
 
@@ -244,35 +245,10 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     )
 
 
-def _entry_args(entry: Mapping[str, Any]) -> list[str]:
-    arguments = entry.get("arguments")
-    if isinstance(arguments, list):
-        return [str(a) for a in arguments]
-    command = entry.get("command")
-    return shlex.split(command) if isinstance(command, str) else []
-
-
 def database_include_paths(database: str, source: str) -> tuple[str, ...]:
     """The -I directories of `source`'s entry in a compile_commands.json."""
     try:
-        entries = json.loads(Path(database).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        entry = compile_entry(database, source)
+    except CompileDatabaseError:
         return ()
-    if not isinstance(entries, list):
-        return ()
-    wanted = Path(source).resolve()
-    for entry in entries:
-        if not isinstance(entry, dict):
-            continue
-        directory = Path(str(entry.get("directory", Path(database).parent)))
-        if (directory / str(entry.get("file", ""))).resolve() != wanted:
-            continue
-        out: list[str] = []
-        args = _entry_args(entry)
-        for i, arg in enumerate(args):
-            if arg == "-I" and i + 1 < len(args):
-                out.append(str(directory / args[i + 1]))
-            elif arg.startswith("-I") and len(arg) > 2:
-                out.append(str(directory / arg[2:]))
-        return tuple(out)
-    return ()
+    return entry.include_dirs if entry is not None else ()

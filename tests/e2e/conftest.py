@@ -120,6 +120,12 @@ def open_text(
 
 
 @pytest.fixture
+def open_source() -> Callable[[LanguageClient, str, Path], str]:
+    """Return `open(client, text, path) -> uri`: didOpen a buffer of any text."""
+    return lambda client, text, path: open_text(client, text, path)
+
+
+@pytest.fixture
 def open_fixture() -> Callable[[LanguageClient, str], tuple[str, str]]:
     """Return `open(client, name) -> (uri, text)` for a C fixture."""
 

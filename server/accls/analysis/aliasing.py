@@ -84,9 +84,12 @@ def _may_alias(a: Var, b: Var) -> bool:
 
 
 def alias_obstacles(
-    loop: Loop, fn: Function | None, globals_: tuple[Var, ...]
+    loop: Loop, fn: Function | None, globals_: tuple[Var, ...], unseen: str = ""
 ) -> tuple[Obstacle, ...]:
-    """Pairs of arrays where one is written and the two may overlap."""
+    """Pairs of arrays where one is written and the two may overlap.
+
+    `unseen` says why some declarations may be missing (a header not found).
+    """
     arrays: dict[str, bool] = {}
     first_line: dict[str, int] = {}
     for ref in loop.refs:
@@ -114,8 +117,8 @@ def alias_obstacles(
                 continue
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
             why = (
-                f"the declaration of `{hidden[0]}` is not visible here, so it may "
-                "point into the other"
+                f"the declaration of `{hidden[0]}` is not visible here{unseen}, so "
+                "it may point into the other"
                 if hidden
                 else "they are pointers that may point to overlapping memory"
             )

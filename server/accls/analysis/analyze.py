@@ -11,7 +11,7 @@ from accls.analysis.graph import DependenceGraph
 from accls.analysis.model import Dependence, LoopFacts, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
-from accls.frontend import Loop, Ref, SourceFile, Span, parse_source
+from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
 
 __all__ = ["AnalysisOptions", "FileAnalysis", "analyze", "analyze_text"]
 
@@ -136,7 +136,7 @@ def _loop_facts(
         seen.add((dep.array, dep.source.line))
         obstacles.append(_dependence_obstacle(dep, by_span))
     assumptions: list[str] = []
-    for obstacle in alias_obstacles(loop, fn, source.globals):
+    for obstacle in alias_obstacles(loop, fn, source.globals, _unseen(source)):
         if options.assume_no_alias:
             assumptions.append(
                 f"assumes `{obstacle.variable}` overlaps no other array "
@@ -165,6 +165,16 @@ def _loop_facts(
         atomics=tuple(r for group in atomic.values() for r in group),
         inductions=inductions,
     )
+
+
+def _unseen(source: SourceFile) -> str:
+    """Why declarations from headers may be missing, as a parenthesised remark."""
+    if source.missing_headers:
+        names = ", ".join(f"`{h}`" for h in source.missing_headers[:3])
+        return f" ({names} not found: pass its folder with -I)"
+    if source.preprocessor_problem:
+        return f" (headers not read: {source.preprocessor_problem})"
+    return ""
 
 
 def _failed(loop: Loop, exc: Exception) -> LoopFacts:
@@ -198,6 +208,7 @@ def analyze_text(
     path: str | None = None,
     include_dirs: Sequence[str] = (),
     options: AnalysisOptions | None = None,
+    context: HeaderContext | None = None,
 ) -> FileAnalysis:
     """Parse and analyse C text in one call."""
-    return analyze(parse_source(text, path, include_dirs), options)
+    return analyze(parse_source(text, path, include_dirs, context=context), options)

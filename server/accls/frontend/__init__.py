@@ -22,20 +22,29 @@ from accls.frontend.model import (
 from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.translation_unit import (
+    ContextCache,
+    HeaderContext,
+    Preprocessor,
+    header_context,
+)
 
 __all__ = [
     "AccessKind",
     "Advance",
     "Call",
     "Clause",
+    "ContextCache",
     "Directive",
     "Exit",
     "ExitKind",
     "Function",
+    "HeaderContext",
     "Loop",
     "Monomial",
     "Point",
     "Poly",
+    "Preprocessor",
     "RedOp",
     "Ref",
     "Region",
@@ -43,6 +52,7 @@ __all__ = [
     "Span",
     "Subscript",
     "Var",
+    "header_context",
     "parse_directive",
     "parse_source",
 ]

@@ -11,6 +11,7 @@ __all__ = [
     "FunctionMacro",
     "MacroTable",
     "collect_macros",
+    "define_into",
     "expand_calls",
     "mask_qualifier_macros",
 ]
@@ -64,6 +65,11 @@ def _add_defines(text: str, table: MacroTable) -> None:
             table.functions.setdefault(name, FunctionMacro(names, body))
         else:
             table.objects.setdefault(name, body)
+
+
+def define_into(text: str, table: MacroTable) -> None:
+    """Add the `#define`s of `text` to `table` (a redefinition keeps the first)."""
+    _add_defines(text, table)
 
 
 def _read_header(path: str) -> str | None:

@@ -280,6 +280,8 @@ class SourceFile:
     globals: tuple[Var, ...]
     macros: tuple[tuple[str, str], ...]  # object-like macros: name, replacement
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
+    missing_headers: tuple[str, ...] = ()  # headers the preprocessor did not find
+    preprocessor_problem: str | None = None  # why the build's context is missing
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

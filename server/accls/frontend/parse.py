@@ -13,6 +13,7 @@ from accls.frontend.incremental import IncrementalTree
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, top_level_nodes
 from accls.frontend.walker import FunctionWalk, attached_pragmas
 
@@ -148,13 +149,22 @@ def parse_source(
     include_dirs: Sequence[str] = (),
     *,
     tree: IncrementalTree | None = None,
+    context: HeaderContext | None = None,
 ) -> SourceFile:
     """Parse C text and extract every loop nest, function and declaration.
 
     `tree`, an editor's incrementally re-parsed tree of exactly `text`, saves the
-    parse when no macro had to be masked (masking changes the bytes).
+    parse when no macro had to be masked (masking changes the bytes). `context`,
+    what the real preprocessor made of the buffer's directives, supplies the
+    macros and the declarations of the project's headers; without it macros are
+    read from the file and the headers it names, and headers' globals are unseen.
     """
-    macros = collect_macros(text, path, include_dirs)
+    usable = context is not None and context.usable
+    macros = (
+        context.macros
+        if context is not None and usable
+        else collect_macros(text, path, include_dirs)
+    )
     masked = mask_qualifier_macros(text, macros)
     data = masked.encode("utf-8", errors="surrogateescape")
     reuse = tree is not None and tree.data == data
@@ -164,6 +174,10 @@ def parse_source(
     globals_: list[Var] = []
     for decl in decl_nodes:
         globals_.extend(declared_vars(decl, "global", macros))
+    if context is not None:
+        # The buffer's own declarations shadow the headers' ones of the same name.
+        mine = {g.name for g in globals_}
+        globals_.extend(g for g in context.globals if g.name not in mine)
     frozen_globals = tuple(globals_)
     functions: list[Function] = []
     nests: list[Loop] = []
@@ -181,4 +195,6 @@ def parse_source(
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
         errors=_errors(root),
+        missing_headers=context.missing if context is not None else (),
+        preprocessor_problem=context.problem if context is not None else None,
     )

@@ -13,6 +13,8 @@ from pygls.lsp.server import LanguageServer
 
 from accls import __version__
 from accls.feedback import FeedbackStore
+from accls.frontend import ContextCache, HeaderContext
+from accls.project import BuildFlags, build_context
 from accls.server.documents import Document, DocumentStore
 from accls.server.protocol import AcclsProtocol
 from accls.server.suggestions import Analysed, analyse
@@ -39,6 +41,7 @@ class AcclsServer(LanguageServer):
         self.feedback_path = ""
         self.followed: dict[str, list[Any]] = {}  # applied pragmas, by URI
         self.shut_down = False
+        self.contexts = ContextCache()  # preprocessed directives, by skeleton
         # Analysis and compiles run off the event loop, so edits and cancellations
         # are read while they work.
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="accls")
@@ -47,6 +50,21 @@ class AcclsServer(LanguageServer):
         self.checks = ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="accls-check"
         )
+
+    def header_context(self, text: str, path: str) -> HeaderContext | None:
+        """What the build's preprocessor makes of the buffer's directives (cached)."""
+        if not self.settings.preprocess:
+            return None
+        build = BuildFlags(
+            cc=self.settings.compiler.path,
+            include_dirs=self.settings.include_paths,
+            database=self.settings.compile_commands or None,
+            flags=self.settings.compiler.flags,
+        )
+        context, warnings = build_context(text, path, build, self.contexts)
+        for warning in warnings:
+            log.info("%s: %s", path, warning)
+        return context
 
     def include_dirs(self, doc: Document) -> tuple[str, ...]:
         """Include paths for a document: the settings, then compile_commands.json."""
@@ -81,7 +99,14 @@ class AcclsServer(LanguageServer):
             settings = self.settings
             loop = asyncio.get_running_loop()
             pending = loop.run_in_executor(
-                self.pool, lambda: analyse(text, doc.path, include, settings)
+                self.pool,
+                lambda: analyse(
+                    text,
+                    doc.path,
+                    include,
+                    settings,
+                    self.header_context(text, doc.path),
+                ),
             )
             doc.store(key, pending, per_function=True)
         return await until_changed(doc, asyncio.shield(pending))

@@ -90,8 +90,12 @@ def render_hover(
     offers: Sequence[Offer],
     moves: Sequence[DataMove],
     rewrite: InductionRewrite | None = None,
+    unseen: str = "",
 ) -> str:
-    """Markdown for the hover on a loop's header."""
+    """Markdown for the hover on a loop's header.
+
+    `unseen` says which headers the preprocessor could not read, if any.
+    """
     loop = facts.loop
     head = f"for ({loop.var})" if loop.var else "for"
     verdict = "parallel" if facts.parallel else "not parallel"
@@ -104,6 +108,8 @@ def render_hover(
             for o in facts.obstacles
         )
         out.append("")
+    if unseen:
+        out.extend([f"Headers: {unseen}", ""])
     if facts.assumptions:
         out.append("Assuming:")
         out.extend(f"- {a}" for a in facts.assumptions)

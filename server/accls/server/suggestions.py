@@ -14,7 +14,7 @@ from typing import Any
 
 from accls.analysis import AnalysisOptions, FileAnalysis, LoopFacts, analyze
 from accls.analysis.aliasing import array_decl
-from accls.frontend import Loop, Poly, SourceFile, parse_source
+from accls.frontend import HeaderContext, Loop, Poly, SourceFile, parse_source
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
@@ -99,10 +99,14 @@ class DataMove:
 
 
 def analyse(
-    text: str, path: str, include_dirs: Sequence[str], settings: Settings
+    text: str,
+    path: str,
+    include_dirs: Sequence[str],
+    settings: Settings,
+    context: HeaderContext | None = None,
 ) -> Analysed:
     """Parse once and analyse for both dialects."""
-    source = parse_source(text, path, include_dirs)
+    source = parse_source(text, path, include_dirs, context=context)
     no_alias = settings.assume_no_alias
     return Analysed(
         source=source,

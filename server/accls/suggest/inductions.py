@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis import AnalysisOptions, Induction, LoopFacts, analyze_text
-from accls.frontend import Loop, Poly
+from accls.frontend import HeaderContext, Loop, Poly
 from accls.suggest.options import SuggestOptions
 from accls.suggest.rules import Suggestion, suggest_file
 
@@ -221,6 +221,7 @@ def parallel_after_rewrite(
     analysis_options: AnalysisOptions,
     path: str | None = None,
     include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
 ) -> tuple[InductionRewrite, tuple[Suggestion, ...]] | None:
     """The rewrite of a loop and its suggestions (inner loops included) afterwards.
 
@@ -230,7 +231,7 @@ def parallel_after_rewrite(
     rewrite = rewrite_inductions(text, facts)
     if rewrite is None:
         return None
-    analysis = analyze_text(rewrite.text, path, include_dirs, analysis_options)
+    analysis = analyze_text(rewrite.text, path, include_dirs, analysis_options, context)
     after = suggest_file(analysis, options)
     top = next((s for s in after if s.loop.id == rewrite.loop and not s.inner), None)
     if top is None or top.pragma is None or top.existing is not None:
@@ -252,19 +253,22 @@ def rewrite_all(
     analysis_options: AnalysisOptions,
     path: str | None = None,
     include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
 ) -> tuple[str, tuple[InductionRewrite, ...]]:
     """The text with every induction rewrite that makes its loop parallel applied."""
     done: list[InductionRewrite] = []
     after = 0  # loops starting before this byte are settled
     while True:
-        analysis = analyze_text(text, path, include_dirs, analysis_options)
+        analysis = analyze_text(text, path, include_dirs, analysis_options, context)
         for facts in analysis.facts:
             if facts.loop.id < after or not facts.inductions:
                 continue
             rewrite = rewrite_inductions(text, facts)
             if rewrite is None:
                 continue
-            again = analyze_text(rewrite.text, path, include_dirs, analysis_options)
+            again = analyze_text(
+                rewrite.text, path, include_dirs, analysis_options, context
+            )
             mine = next((f for f in again.facts if f.loop.id == rewrite.loop), None)
             if mine is None or not mine.parallel:
                 continue

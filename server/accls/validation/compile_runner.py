@@ -6,13 +6,14 @@ import contextlib
 import hashlib
 import json
 import os
-import shlex
 import signal
 import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from accls.project import CompileDatabaseError, compile_entry, find_database
 
 __all__ = [
     "CompileOutcome",
@@ -83,59 +84,16 @@ def base_command(
     )
 
 
-def _find_database(path: Path) -> Path | None:
-    for folder in path.parents:
-        candidate = folder / "compile_commands.json"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _entry_args(entry: dict[str, object]) -> list[str]:
-    arguments = entry.get("arguments")
-    if isinstance(arguments, list):
-        return [str(a) for a in arguments]
-    command = entry.get("command")
-    return shlex.split(command) if isinstance(command, str) else []
-
-
-def _include_and_define(args: list[str], directory: Path) -> tuple[str, ...]:
-    """The -I and -D flags of a command line, -I made absolute."""
-    out: list[str] = []
-    pending: str | None = None
-    for arg in args:
-        flag, value = (pending, arg) if pending else (arg[:2], arg[2:])
-        pending = None
-        if flag in ("-I", "-D") and not value:
-            pending = flag  # `-I dir`: the value is the next argument
-        elif flag == "-I":
-            out.append(f"-I{directory / value}")
-        elif flag == "-D":
-            out.append(f"-D{value}")
-    return tuple(out)
-
-
 def database_flags(path: str) -> tuple[str, ...]:
-    """-I/-D flags of `path`'s entry in the nearest compile_commands.json."""
-    if not path:
-        return ()
-    source = Path(path).resolve()
-    database = _find_database(source)
+    """Preprocessor flags of `path`'s entry in the nearest compile_commands.json."""
+    database = find_database(path) if path else None
     if database is None:
         return ()
     try:
-        entries = json.loads(database.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        entry = compile_entry(database, path)
+    except CompileDatabaseError:
         return ()
-    if not isinstance(entries, list):
-        return ()
-    for entry in entries:
-        if not isinstance(entry, dict):
-            continue
-        directory = Path(str(entry.get("directory", database.parent)))
-        if (directory / str(entry.get("file", ""))).resolve() == source:
-            return _include_and_define(_entry_args(entry), directory)
-    return ()
+    return entry.preprocessor_flags() if entry is not None else ()
 
 
 _memory: dict[str, CompileOutcome] = {}

@@ -19,7 +19,7 @@ import accls
 from accls.analysis import AnalysisOptions, Finding, analyze
 from accls.analysis.findings import Severity
 from accls.check import DIALECTS, check_source
-from accls.frontend import parse_source
+from accls.frontend import HeaderContext, parse_source
 from accls.frontend.incremental import IncrementalTree
 from accls.server.app import AcclsServer, until_changed
 from accls.server.convert import LineIndex
@@ -54,10 +54,14 @@ def docs_uri(code: str) -> str | None:
 
 
 def _check(
-    text: str, path: str, include: tuple[str, ...], tree: IncrementalTree
+    text: str,
+    path: str,
+    include: tuple[str, ...],
+    tree: IncrementalTree,
+    context: HeaderContext | None,
 ) -> tuple[Finding, ...]:
     """`accls.check.check_file`, re-using the editor's incremental tree."""
-    source = parse_source(text, path, include, tree=tree)
+    source = parse_source(text, path, include, tree=tree, context=context)
     found: list[Finding] = []
     for dialect in DIALECTS:
         if dialect in text:
@@ -77,7 +81,7 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
         def work() -> tuple[Finding, ...]:
             if doc.version != version:
                 return ()  # superseded while queued: nobody will read it
-            return _check(text, path, include, tree)
+            return _check(text, path, include, tree, ls.header_context(text, path))
 
         pending = asyncio.get_running_loop().run_in_executor(ls.checks, work)
         doc.store("findings", pending)

@@ -85,8 +85,20 @@ def register(server: AcclsServer) -> None:
             if facts.inductions
             else None
         )
+        source = analysed.source
+        unseen = (
+            ", ".join(f"`{h}`" for h in source.missing_headers)
+            + " not found: what it declares is unknown here (add its folder to "
+            "`includePaths`)"
+            if source.missing_headers
+            else source.preprocessor_problem or ""
+        )
         text = render_hover(
-            facts, _offers(doc, analysed, loop.id, offers(ls.settings)), moves, rewrite
+            facts,
+            _offers(doc, analysed, loop.id, offers(ls.settings)),
+            moves,
+            rewrite,
+            unseen,
         )
         return types.Hover(
             contents=types.MarkupContent(kind=_markup(ls), value=text),

@@ -1,0 +1,286 @@
+"""What the compiler sees around a buffer: the real preprocessor's macros and headers.
+
+The buffer itself is still parsed as the user wrote it (every position stays a
+position in the user's file); what comes from here is its context, as the build
+makes it: the macros defined by the headers, `-D` flags and `#if` branches the
+build selects, and the global declarations of the project's own headers. The
+preprocessor runs on the buffer's directive lines alone (its *skeleton*), so an
+edit inside a function changes nothing here and hits the cache.
+
+The one place that runs the preprocessor and reads its line markers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from accls.frontend.decls import declared_vars
+from accls.frontend.macros import MacroTable, define_into
+from accls.frontend.model import Var
+from accls.frontend.tsparser import parse_bytes, top_level_nodes
+
+__all__ = [
+    "ContextCache",
+    "HeaderContext",
+    "Preprocessor",
+    "header_context",
+    "skeleton",
+]
+
+_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
+_MISSING = re.compile(r"fatal error: (.+?): No such file or directory")
+_DIRECTIVE = re.compile(r"^\s*#")
+_MAX_STUBS = 32
+_MAX_OUTPUT = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Preprocessor:
+    """How to run the user's preprocessor."""
+
+    cc: str = "gcc"
+    flags: tuple[str, ...] = ()  # -I/-D/-U/-std/-include, as the build passes them
+    timeout_s: float = 10.0
+    memory_mb: int = 2048
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeaderContext:
+    """The macros and header declarations the build gives a buffer."""
+
+    macros: MacroTable = field(default_factory=MacroTable)
+    globals: tuple[Var, ...] = ()  # file-scope declarations of the project's headers
+    headers: tuple[str, ...] = ()  # the project's (non-system) headers it read
+    missing: tuple[str, ...] = ()  # headers that were not found
+    problem: str | None = None  # why the preprocessor could not run, if it could not
+
+    @property
+    def usable(self) -> bool:
+        """True when the preprocessor ran (perhaps without some headers)."""
+        return self.problem is None
+
+
+def skeleton(text: str) -> str:
+    """The buffer's preprocessor directives, every other line left blank.
+
+    Line numbers are kept, so the preprocessor's messages name the user's lines.
+    """
+    out: list[str] = []
+    continued = False
+    for line in text.splitlines():
+        keep = continued or bool(_DIRECTIVE.match(line))
+        keep = keep and not re.match(r"^\s*#\s*pragma\b", line)
+        out.append(line if keep else "")
+        continued = keep and line.rstrip().endswith("\\")
+    return "\n".join(out) + "\n"
+
+
+def _run(
+    pre: Preprocessor, source: str, folder: str, stubs: str
+) -> subprocess.CompletedProcess[str]:
+    command = [
+        pre.cc,
+        "-E",
+        "-dD",
+        f"-iquote{folder}",
+        *pre.flags,
+        f"-idirafter{stubs}",
+        "-x",
+        "c",
+        "-",
+    ]
+    # The address-space bound is set on the child once it runs: preexec_fn is
+    # unsafe in the threaded language server.
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="surrogateescape",
+        cwd=folder,
+        start_new_session=True,  # its own group, killed whole on a time-out
+    ) as proc:
+        size = pre.memory_mb * 1024 * 1024
+        with contextlib.suppress(OSError, ValueError):
+            resource.prlimit(proc.pid, resource.RLIMIT_AS, (size, size))
+        try:
+            out, err = proc.communicate(source, timeout=pre.timeout_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
+def _stub(stubs: str, name: str) -> bool:
+    """An empty stand-in for a missing header; False if `name` is not a safe path."""
+    target = Path(stubs, name).resolve()
+    if Path(stubs).resolve() not in target.parents or target.exists():
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("", encoding="utf-8")
+    return True
+
+
+def _preprocess(
+    text: str, path: str | None, pre: Preprocessor
+) -> tuple[str, tuple[str, ...]] | str:
+    """The preprocessed skeleton and the missing headers, or why it failed."""
+    folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+    if not os.path.isdir(folder):
+        folder = os.getcwd()
+    if shutil.which(pre.cc) is None:
+        return f"the preprocessor `{pre.cc}` was not found"
+    missing: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="accls-stubs-") as stubs:
+        for _ in range(_MAX_STUBS):
+            try:
+                proc = _run(pre, skeleton(text), folder, stubs)
+            except subprocess.TimeoutExpired:
+                return f"the preprocessor timed out after {pre.timeout_s:g} s"
+            except OSError as exc:
+                return f"the preprocessor `{pre.cc}` could not run ({exc.strerror})"
+            if proc.returncode == 0:
+                if len(proc.stdout) > _MAX_OUTPUT:
+                    return "the preprocessed headers are too large to analyse"
+                return proc.stdout, tuple(missing)
+            if "nested depth" in proc.stderr:
+                return "a recursive #include: a header includes itself, directly or not"
+            found = _MISSING.search(proc.stderr)
+            if found is None or not _stub(stubs, found.group(1)):
+                first = next(
+                    (ln for ln in proc.stderr.splitlines() if "error" in ln),
+                    proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "",
+                )
+                return f"the preprocessor failed: {first.strip()[:200]}"
+            missing.append(found.group(1))
+    return "too many missing headers"
+
+
+def _split(output: str) -> tuple[list[str], list[str], list[str]]:
+    """Directive lines and code lines of the project's own files, and its headers."""
+    defines: list[str] = []
+    code: list[str] = []
+    headers: list[str] = []
+    current, system = "", False
+    for line in output.splitlines():
+        marker = _MARKER.match(line)
+        if marker is not None:
+            current = marker.group(2)
+            system = "3" in marker.group(3).split()
+            is_header = not current.startswith("<") and not system
+            if is_header and current not in headers:
+                headers.append(current)
+            code.append("")
+            continue
+        if system or current == "<built-in>":
+            continue
+        if line.startswith(("#define", "#undef")):
+            defines.append(line)
+        elif current not in ("<stdin>", "<command-line>"):
+            code.append(line)
+    return defines, code, headers
+
+
+def _macro_table(defines: Sequence[str]) -> MacroTable:
+    table = MacroTable()
+    for line in defines:
+        if line.startswith("#undef"):
+            name = line.split()[1] if len(line.split()) > 1 else ""
+            table.objects.pop(name, None)
+            table.functions.pop(name, None)
+        else:
+            define_into(line, table)
+    return table
+
+
+def _globals(code: Sequence[str], macros: MacroTable) -> tuple[Var, ...]:
+    data = "\n".join(code).encode("utf-8", errors="surrogateescape")
+    root = parse_bytes(data).root_node
+    out: list[Var] = []
+    for node in top_level_nodes(root):
+        if node.type == "declaration":
+            out.extend(declared_vars(node, "global", macros))
+    return tuple(out)
+
+
+def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
+    """The context the build gives `text` (the buffer of `path`)."""
+    done = _preprocess(text, path, pre)
+    if isinstance(done, str):
+        return HeaderContext(problem=done)
+    output, missing = done
+    defines, code, headers = _split(output)
+    macros = _macro_table(defines)
+    return HeaderContext(
+        macros=macros,
+        globals=_globals(code, macros),
+        headers=tuple(headers),
+        missing=missing,
+    )
+
+
+class ContextCache:
+    """Header contexts by skeleton and flags, checked against the headers' stamps.
+
+    A keystroke inside a function leaves the skeleton alone, so the language
+    server preprocesses again only when a directive or a header changes.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        self._size = size
+        self._lock = threading.Lock()  # the server's workers share one cache
+        self._entries: OrderedDict[
+            str, tuple[tuple[tuple[str, float, int], ...], HeaderContext]
+        ] = OrderedDict()
+
+    @staticmethod
+    def _stamps(
+        folder: str, headers: Sequence[str]
+    ) -> tuple[tuple[str, float, int], ...]:
+        out: list[tuple[str, float, int]] = []
+        for name in headers:
+            full = os.path.join(folder, name)
+            try:
+                st = os.stat(full)
+            except OSError:
+                out.append((full, -1.0, -1))
+                continue
+            out.append((full, st.st_mtime, st.st_size))
+        return tuple(out)
+
+    def get(self, text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
+        """The context of `text`, from the cache when nothing it read has changed."""
+        folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+        key = hashlib.sha256(
+            repr((skeleton(text), folder, pre)).encode("utf-8", "surrogateescape")
+        ).hexdigest()
+        with self._lock:
+            hit = self._entries.get(key)
+        if hit is not None and hit[0] == self._stamps(folder, hit[1].headers):
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+            return hit[1]
+        context = header_context(text, path, pre)
+        stamps = self._stamps(folder, context.headers)
+        with self._lock:
+            self._entries[key] = (stamps, context)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+        return context

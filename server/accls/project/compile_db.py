@@ -1,0 +1,144 @@
+"""The one reader of `compile_commands.json`: a source file's compiler and flags.
+
+The CLI, the language server, the preprocessor and the compile check all take a
+file's compiler, include folders and defines from here, so they agree on what
+the build sees.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CompileDatabaseError", "CompileEntry", "compile_entry", "find_database"]
+
+
+class CompileDatabaseError(Exception):
+    """The compile database cannot be used; the message says why, in one line."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompileEntry:
+    """What one entry of the database says about building a source file."""
+
+    database: str
+    directory: str
+    compiler: str  # the first word of the command, as written
+    include_dirs: tuple[str, ...]  # absolute
+    defines: tuple[str, ...]  # `NAME` or `NAME=VALUE`
+    undefines: tuple[str, ...]
+    std: str | None  # `c11`, `gnu99`, ...
+    includes: tuple[str, ...]  # `-include FILE`, absolute
+
+    def preprocessor_flags(self) -> tuple[str, ...]:
+        """The flags that change what the preprocessor produces."""
+        out = [f"-I{d}" for d in self.include_dirs]
+        out += [f"-D{d}" for d in self.defines]
+        out += [f"-U{u}" for u in self.undefines]
+        out += [f"-std={self.std}"] if self.std else []
+        for header in self.includes:
+            out += ["-include", header]
+        return tuple(out)
+
+
+def find_database(source: str) -> str | None:
+    """The nearest `compile_commands.json` in a folder above `source`."""
+    for folder in Path(source).resolve().parents:
+        candidate = folder / "compile_commands.json"
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def _arguments(entry: dict[str, object]) -> list[str]:
+    arguments = entry.get("arguments")
+    if isinstance(arguments, list):
+        return [str(a) for a in arguments]
+    command = entry.get("command")
+    if isinstance(command, str):
+        try:
+            return shlex.split(command)
+        except ValueError as exc:
+            raise CompileDatabaseError(f"an unparsable command ({exc})") from None
+    raise CompileDatabaseError("an entry with neither `arguments` nor `command`")
+
+
+_VALUED = ("-I", "-D", "-U", "-include", "-isystem", "-iquote")
+
+
+def _entry(database: Path, entry: dict[str, object]) -> CompileEntry:
+    directory = Path(str(entry.get("directory", database.parent)))
+    args = _arguments(entry)
+    if not args:
+        raise CompileDatabaseError("an entry with an empty command")
+    includes: list[str] = []
+    defines: list[str] = []
+    undefines: list[str] = []
+    forced: list[str] = []
+    std: str | None = None
+    pending: str | None = None
+    for arg in args[1:]:
+        if pending is not None:
+            flag, value, pending = pending, arg, None
+        else:
+            flag = next((f for f in _VALUED if arg.startswith(f)), arg)
+            value = arg[len(flag) :]
+            if flag in _VALUED and not value:
+                pending = flag
+                continue
+        if flag in ("-I", "-isystem", "-iquote"):
+            includes.append(str(directory / value))
+        elif flag == "-D":
+            defines.append(value)
+        elif flag == "-U":
+            undefines.append(value)
+        elif flag == "-include":
+            forced.append(str(directory / value))
+        elif flag.startswith("-std="):
+            std = flag.removeprefix("-std=")
+    return CompileEntry(
+        database=str(database),
+        directory=str(directory),
+        compiler=args[0],
+        include_dirs=tuple(includes),
+        defines=tuple(defines),
+        undefines=tuple(undefines),
+        std=std,
+        includes=tuple(forced),
+    )
+
+
+def compile_entry(database: str, source: str) -> CompileEntry | None:
+    """`source`'s entry in `database`; None when the database does not list it.
+
+    Raises CompileDatabaseError when the database cannot be read or parsed.
+    """
+    path = Path(database)
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CompileDatabaseError(
+            f"{database}: cannot read the compile database ({exc.strerror or exc})"
+        ) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CompileDatabaseError(
+            f"{database}: not a valid compile database (bad JSON: {exc})"
+        ) from None
+    if not isinstance(entries, list):
+        raise CompileDatabaseError(
+            f"{database}: not a valid compile database (not a JSON array)"
+        )
+    wanted = Path(source).resolve()
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        directory = Path(str(entry.get("directory", path.parent)))
+        if (directory / str(entry.get("file", ""))).resolve() != wanted:
+            continue
+        try:
+            return _entry(path, entry)
+        except CompileDatabaseError as exc:
+            raise CompileDatabaseError(f"{database}: {exc} for {source}") from None
+    return None
