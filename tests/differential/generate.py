@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from differential.calls import CALLS
 from differential.counters import COUNTERS
 from differential.kernels import KERNELS
 from differential.scope import DOUBLES, GRIDS, UNSIGNEDS, Scope
@@ -113,7 +114,7 @@ def generate(
     scope = Scope(rng, n, m)
     drawn = [
         (k, w)
-        for k, w in KERNELS + TRICKY + COUNTERS
+        for k, w in KERNELS + TRICKY + COUNTERS + CALLS
         if k.__name__.lstrip("_") not in skip
     ]
     shapes = [k for k, _ in drawn]
