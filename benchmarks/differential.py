@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/differential.py --count N --seed S [--jobs J]
 
 Generates N seeded C programs (tests/differential), runs each through the oracle
-(serial gcc -O1 reference; accls-annotated OpenMP at 1, 2, 4 threads, OpenACC on
-the host, ThreadSanitizer + Archer at 2 and 4 threads) and writes
+(serial gcc -O1 reference; accls-annotated OpenMP at 1, 2, 4 threads, with
+--rewrite-inductions, --target gpu and OpenACC on the host, ThreadSanitizer +
+Archer at 2 and 4 threads) and writes
 benchmarks/out/differential.md and .json, plus every failing program (shrunk with
 --shrink) under benchmarks/out/differential/. Reports figures; never asserts.
 """
