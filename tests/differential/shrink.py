@@ -3,7 +3,8 @@
 A greedy pass over the program tree, parents first (whole kernels and functions go
 before single statements), repeated until no deletion keeps the failure. A
 candidate counts only when it still builds and runs cleanly under gcc's address
-and undefined-behaviour sanitizers, so the shrunk program stays well defined.
+and undefined-behaviour sanitizers and does not read uninitialised locals, so
+the shrunk program stays well defined.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from differential.oracle import Outcome, Tools, check
 from differential.tree import Line, Program, paths, remove
 
-__all__ = ["same_failure", "shrink"]
+__all__ = ["same_failure", "shrink", "well_defined"]
 
 
 def _kept(program: Program, path: tuple[int, ...]) -> bool:
@@ -26,25 +27,36 @@ def _kept(program: Program, path: tuple[int, ...]) -> bool:
     return len(path) == 1 and isinstance(node, Line) and node.text.startswith("#")
 
 
-def _well_defined(text: str, work: Path, tools: Tools) -> bool:
-    src, exe = work / "ub.c", work / "ub"
+def well_defined(text: str, work: Path, tools: Tools) -> bool:
+    """Builds and runs clean under ASan and UBSan, and prints the same whether
+    uninitialised locals start as zeros or as a pattern (sanitizers miss those)."""
+    src = work / "ub.c"
     src.write_text(text, encoding="utf-8")
-    flags = ["-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-    try:
-        built = subprocess.run(
-            [tools.gcc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-        if built.returncode != 0:
+    outputs = []
+    for init, extra in (
+        ("zero", ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]),
+        ("pattern", []),
+    ):
+        exe = work / f"ub-{init}"
+        flags = ["-O1", f"-ftrivial-auto-var-init={init}", *extra]
+        try:
+            built = subprocess.run(
+                [tools.gcc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"],
+                capture_output=True,
+                timeout=120,
+                check=False,
+            )
+            if built.returncode != 0:
+                return False
+            ran = subprocess.run(
+                [str(exe)], capture_output=True, text=True, timeout=30, check=False
+            )
+        except subprocess.TimeoutExpired:
             return False
-        ran = subprocess.run(
-            [str(exe)], capture_output=True, text=True, timeout=30, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return False
-    return ran.returncode == 0
+        if ran.returncode != 0:
+            return False
+        outputs.append(ran.stdout)
+    return outputs[0] == outputs[1]
 
 
 def same_failure(found: Outcome, tools: Tools) -> Callable[[Program], bool]:
@@ -55,7 +67,7 @@ def same_failure(found: Outcome, tools: Tools) -> Callable[[Program], bool]:
         text = program.text()
         with tempfile.TemporaryDirectory(prefix="accls-shrink-") as tmp:
             work = Path(tmp)
-            if not _well_defined(text, work, tools):
+            if not well_defined(text, work, tools):
                 return False
             got = check(text, work, tools, races=found.status == "race")
         return got.status == found.status and got.reason.startswith(model)

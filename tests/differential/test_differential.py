@@ -17,7 +17,7 @@ import pytest
 from differential.generate import generate
 from differential.oracle import Tools, check, compare_outputs, find_tools, race_report
 from differential.run import run_seeds
-from differential.shrink import shrink
+from differential.shrink import shrink, well_defined
 from differential.tree import Block, Line, Program
 
 Need = Callable[[str], str]
@@ -138,6 +138,15 @@ def test_shrink_keeps_the_failure_and_drops_the_rest() -> None:
     small = shrink(PREFIX_SUM, failing).text()
     assert "a[i - 1]" in small
     assert "printf" not in small
+
+
+def test_shrink_candidates_must_not_read_uninitialised_locals(
+    need: Need, tmp_path: Path
+) -> None:
+    tools = _tools(need, races=False)
+    garbage = '#include <stdio.h>\nint main(void) { double s; printf("%g", s); }\n'
+    assert not well_defined(garbage, tmp_path, tools)
+    assert well_defined(PREFIX_SUM.text(), tmp_path, tools)
 
 
 def test_compare_outputs_tolerates_rounding_only() -> None:
