@@ -27,9 +27,14 @@ def _kept(program: Program, path: tuple[int, ...]) -> bool:
     return len(path) == 1 and isinstance(node, Line) and node.text.startswith("#")
 
 
+# Deletions can leave a function without its `return`: reject those outright.
+_STRICT = ("-Werror=return-type", "-Werror=implicit-function-declaration")
+
+
 def well_defined(text: str, work: Path, tools: Tools) -> bool:
     """Builds and runs clean under ASan and UBSan, and prints the same whether
-    uninitialised locals start as zeros or as a pattern (sanitizers miss those)."""
+    uninitialised locals start as zeros or as a pattern (sanitizers miss those),
+    with no non-void function falling off its end."""
     src = work / "ub.c"
     src.write_text(text, encoding="utf-8")
     outputs = []
@@ -38,7 +43,7 @@ def well_defined(text: str, work: Path, tools: Tools) -> bool:
         ("pattern", []),
     ):
         exe = work / f"ub-{init}"
-        flags = ["-O1", f"-ftrivial-auto-var-init={init}", *extra]
+        flags = ["-O1", f"-ftrivial-auto-var-init={init}", *_STRICT, *extra]
         try:
             built = subprocess.run(
                 [tools.gcc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"],

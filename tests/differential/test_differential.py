@@ -140,12 +140,12 @@ def test_shrink_keeps_the_failure_and_drops_the_rest() -> None:
     assert "printf" not in small
 
 
-def test_shrink_candidates_must_not_read_uninitialised_locals(
-    need: Need, tmp_path: Path
-) -> None:
+def test_shrink_candidates_must_be_well_defined(need: Need, tmp_path: Path) -> None:
     tools = _tools(need, races=False)
     garbage = '#include <stdio.h>\nint main(void) { double s; printf("%g", s); }\n'
     assert not well_defined(garbage, tmp_path, tools)
+    no_return = "#include <stdio.h>\nint f(void) { }\nint main(void) { return f(); }\n"
+    assert not well_defined(no_return, tmp_path, tools)
     assert well_defined(PREFIX_SUM.text(), tmp_path, tools)
 
 
