@@ -13,6 +13,7 @@ import random
 from differential.calls import CALLS
 from differential.counters import COUNTERS
 from differential.kernels import KERNELS
+from differential.nests import NESTS
 from differential.scope import DOUBLES, GRIDS, UNSIGNEDS, Scope
 from differential.tree import Block, Line, Node, Program
 from differential.tricky import TRICKY
@@ -114,7 +115,7 @@ def generate(
     scope = Scope(rng, n, m)
     drawn = [
         (k, w)
-        for k, w in KERNELS + TRICKY + COUNTERS + CALLS
+        for k, w in KERNELS + TRICKY + COUNTERS + CALLS + NESTS
         if k.__name__.lstrip("_") not in skip
     ]
     shapes = [k for k, _ in drawn]
