@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, NoReturn, TypeVar
 
 import pytest
 from support.cli import ROOT, run_accls
@@ -83,10 +83,24 @@ def require_tool(tool: str) -> str:
     path = shutil.which(tool)
     if path is not None:
         return path
-    message = f"{tool} not found on PATH"
+    _missing(f"{tool} not found on PATH")
+
+
+def _missing(message: str) -> NoReturn:
+    """Skip the test, or fail it under CI, for want of something the machine lacks."""
     if os.environ.get("ACCLS_REQUIRE_ALL") == "1":
         pytest.fail(f"{message} (ACCLS_REQUIRE_ALL=1)")
     pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> None:
+    """Skip (fail under CI) where `verify` has no working sandbox (bubblewrap)."""
+    from accls.validation.isolation import find_isolation
+
+    isolation = find_isolation()
+    if not isolation.available:
+        _missing(f"no sandbox for verify: {isolation.reason}")
 
 
 @pytest.fixture(scope="session")

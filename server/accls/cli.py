@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
 import os
 import sys
@@ -12,16 +15,35 @@ from typing import Any
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
 from accls.backend_cli import add_backend_options, hybrid_suggestions
-from accls.frontend import HeaderContext, parse_source
-from accls.inputs import InputError, looks_like_c, read_source
+from accls.frontend import HeaderContext, Span, parse_source
+from accls.inputs import (
+    BOM,
+    InputError,
+    looks_like_c,
+    other_language,
+    read_source,
+    read_source_bytes,
+)
 from accls.project import BuildFlags, build_context
-from accls.report import suggestion_json, write_text
+from accls.report import suggestion_json, unread_loop_json, write_text
+from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest import (
+    Dialect,
+    Suggestion,
+    SuggestOptions,
+    Target,
+    account_for_loops,
+    suggest_file,
+)
 from accls.suggest.annotate import annotate_text
 from accls.suggest.inductions import rewrite_all
 
 __all__ = ["main"]
+
+
+# A write to stdout that fails for want of room (`>/dev/full`, `ulimit -f`).
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
 
 class _Parser(argparse.ArgumentParser):
@@ -181,8 +203,11 @@ def _parser() -> argparse.ArgumentParser:
         help="input files copied into the run folder",
     )
     verify.add_argument(
-        "args", nargs=argparse.REMAINDER, help="arguments for the program, after --"
+        "--no-sandbox",
+        action="store_true",
+        help="where bubblewrap is missing, run the program unconfined (only limits)",
     )
+    verify.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
     _feedback_parser(subs)
     return parser
 
@@ -202,7 +227,6 @@ def _feedback_parser(subs: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _run_feedback(args: argparse.Namespace) -> int:
-    import io
     from pathlib import Path
 
     from accls.feedback import FeedbackError, FeedbackStore, default_path
@@ -224,7 +248,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
             raise InputError(f"{args.output}: exists; pass --force to overwrite it")
     buffer = io.StringIO()
     try:
-        with FeedbackStore(db) as store:
+        with FeedbackStore(db, read_only=True) as store:
             count = store.export_jsonl(buffer)
     except FeedbackError as exc:
         raise InputError(str(exc)) from None
@@ -232,13 +256,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(lines)
     else:
-        try:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(lines)
-        except OSError as exc:
-            raise InputError(
-                f"{args.output}: cannot write: {exc.strerror or exc}"
-            ) from None
+        replace_file(args.output, lines.encode("utf-8"))
     print(f"accls: {count} feedback record(s) exported", file=sys.stderr)
     return 0
 
@@ -250,7 +268,13 @@ def _run_check(args: argparse.Namespace) -> int:
     items: list[tuple[str, Finding]] = []
     failed = False
     for path in args.files:
+        language = other_language(path)
         try:
+            if language is not None:
+                # Reading C++ as C would miss its loops and pass the file silently.
+                raise InputError(
+                    f"{path}: not checked: {language} is not supported yet"
+                )
             text = read_source(path)
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
@@ -275,7 +299,10 @@ def _run_verify(args: argparse.Namespace) -> int:
         threads = tuple(int(t) for t in args.threads.split(",") if t.strip())
     except ValueError:
         raise InputError(f"--threads: not a list of numbers: {args.threads}") from None
-    program_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    try:
+        cflags = tuple(shlex.split(args.cflags))
+    except ValueError as exc:
+        raise InputError(f"--cflags: cannot split {args.cflags!r}: {exc}") from None
     settings = VerifySettings(
         threads=threads,
         tolerance=args.tolerance,
@@ -283,11 +310,12 @@ def _run_verify(args: argparse.Namespace) -> int:
         memory_mb=args.memory_mb,
         timeout_s=args.timeout,
         cc=args.cc,
-        cflags=tuple(shlex.split(args.cflags)),
+        cflags=cflags,
         include_dirs=tuple(args.include),
-        args=tuple(program_args),
+        args=tuple(args.program_args),
         stdin_path=args.stdin,
         data=tuple(args.data),
+        sandbox=not args.no_sandbox,
     )
     report = verify(args.file, settings)
     sys.stdout.write(render_report(report) + "\n")
@@ -307,8 +335,17 @@ def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]
 
 
 def _suggest_one(
-    path: str, args: argparse.Namespace
-) -> tuple[str, tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+    path: str, args: argparse.Namespace, *, every_loop: bool = False
+) -> tuple[
+    str,
+    tuple[Suggestion, ...],
+    dict[int, dict[str, Any]],
+    tuple[tuple[Span, str], ...],
+]:
+    """Suggestions for one file, and the `for` keywords of loops not analysed (why).
+
+    With `every_loop`, one suggestion for each loop that was read.
+    """
     text = read_source(path)
     opts, analysis_opts = _options(args)
     context = _context(path, text, args)
@@ -327,13 +364,21 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
+    analysis = analyze(source, analysis_opts)
     if args.backend != "analysis":
-        analysis = analyze(source, analysis_opts)
-        return text, *hybrid_suggestions(
+        found, checked = hybrid_suggestions(
             text, path, analysis, opts, analysis_opts, args
         )
-    suggestions = suggest_file(analyze(source, analysis_opts), opts)
-    return text, *_validated(text, path, suggestions, args)
+    else:
+        found, checked = _validated(text, path, suggest_file(analysis, opts), args)
+    if every_loop:
+        found = account_for_loops(analysis, found)
+    unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
+    unread += tuple(
+        (span, "in an #if branch the build does not compile")
+        for span in source.skipped_loops
+    )
+    return text, found, checked, unread
 
 
 _warned: set[str] = set()
@@ -362,10 +407,13 @@ def _validated(
 def _run_suggest(args: argparse.Namespace) -> int:
     items: list[tuple[str, Suggestion]] = []
     checked: dict[tuple[str, int], dict[str, Any]] = {}
+    unread: dict[str, tuple[tuple[Span, str], ...]] = {}
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation = _suggest_one(path, args)
+            _, suggestions, validation, unread[path] = _suggest_one(
+                path, args, every_loop=args.format == "json"
+            )
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
@@ -373,9 +421,7 @@ def _run_suggest(args: argparse.Namespace) -> int:
         items.extend((path, s) for s in suggestions)
         checked.update({(path, key): value for key, value in validation.items()})
     if args.format == "json":
-        objects = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {})) for p, s in items
-        ]
+        objects = _json_objects(items, checked, unread, _options(args)[0])
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
@@ -383,51 +429,132 @@ def _run_suggest(args: argparse.Namespace) -> int:
     return 2 if failed else 0
 
 
+def _json_objects(
+    items: list[tuple[str, Suggestion]],
+    checked: dict[tuple[str, int], dict[str, Any]],
+    unread: dict[str, tuple[tuple[Span, str], ...]],
+    opts: SuggestOptions,
+) -> list[dict[str, Any]]:
+    """One object per loop of each file, unparsed ones included, in file order."""
+    lines: dict[str, dict[int, int]] = {}
+    for p, s in items:
+        lines.setdefault(p, {})[s.loop.id] = s.loop.line
+    objects: list[dict[str, Any]] = []
+    for path, spans in unread.items():
+        mine = [
+            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            for p, s in items
+            if p == path
+        ]
+        mine.extend(unread_loop_json(path, span, opts, why) for span, why in spans)
+        objects.extend(sorted(mine, key=lambda o: (o["line"], o["column"])))
+    return objects
+
+
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions, _ = _suggest_one(path, args)
+    text, suggestions, _, _ = _suggest_one(path, args)
     result = annotate_text(text, suggestions)
+    if read_source_bytes(path).startswith(BOM.encode()):
+        result = BOM + result
+    data = result.encode("utf-8", errors="surrogateescape")
     target = path if args.in_place else args.output
     if target is None:
-        sys.stdout.write(result)
+        write_stdout(data)
         return 0
     if not args.in_place and os.path.exists(target) and os.path.samefile(target, path):
         raise InputError(
             f"{target}: is the input file; pass --in-place to overwrite it"
         )
-    try:
-        with open(
-            target, "w", encoding="utf-8", errors="surrogateescape", newline=""
-        ) as fh:
-            fh.write(result)
-    except OSError as exc:
-        raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    replace_file(target, data)
     count = sum(1 for s in suggestions if s.pragma is not None and s.existing is None)
     print(f"accls: {count} pragma(s) inserted into {target}", file=sys.stderr)
     return 0
 
 
+def _output_failed(exc: OSError) -> int:
+    """Report a failed write of the output (full disk, file size limit)."""
+    print(
+        f"accls: error: cannot write the output: {exc.strerror or exc}",
+        file=sys.stderr,
+    )
+    # The interpreter flushes stdout again at exit; give it somewhere to go.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 2
+
+
+def _buffered_stdout() -> None:
+    """Give an unbuffered stdout (`-u`, PYTHONUNBUFFERED) a buffer again.
+
+    Text written straight to a raw file ignores a short write, so output cut
+    by `ulimit -f` would be lost without an error; a buffer retries and raises.
+    """
+    stdout = sys.stdout
+    raw = getattr(stdout, "buffer", None)
+    if (
+        stdout is sys.__stdout__
+        and isinstance(stdout, io.TextIOWrapper)
+        and isinstance(raw, io.FileIO)
+    ):
+        fd = io.FileIO(raw.fileno(), "w", closefd=False)
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(fd),
+            encoding=stdout.encoding,
+            errors=stdout.errors,
+            line_buffering=stdout.line_buffering,
+        )
+
+
+def _dispatch(args: argparse.Namespace) -> int | None:
+    """Run the chosen command; None when there is none."""
+    commands = {
+        "suggest": _run_suggest,
+        "annotate": _run_annotate,
+        "check": _run_check,
+        "verify": _run_verify,
+        "feedback": _run_feedback,
+    }
+    run = commands.get(args.command)
+    return None if run is None else run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `verify FILE [OPTIONS] -- ARGS`: what follows `--` is the program's; the
+    # options before it, FILE's included, are parsed wherever they stand.
+    program_args: list[str] = []
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "verify" and "--" in argv:
+        cut = argv.index("--")
+        argv, program_args = argv[:cut], argv[cut + 1 :]
+    _buffered_stdout()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # --help and --version print before they exit: their output may fail too.
+        try:
+            sys.stdout.flush()
+        except OSError as error:
+            if error.errno in _OUTPUT_ERRNOS:
+                raise SystemExit(_output_failed(error)) from None
+            raise
+        raise exc from None
+    args.program_args = program_args
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if wants_server(args):
         if args.command is not None:
             parser.error("--stdio/--tcp start the language server: drop the command")
         return serve(args)
     try:
-        if args.command == "suggest":
-            return _run_suggest(args)
-        if args.command == "annotate":
-            return _run_annotate(args)
-        if args.command == "check":
-            return _run_check(args)
-        if args.command == "verify":
-            return _run_verify(args)
-        if args.command == "feedback":
-            return _run_feedback(args)
-    except InputError as exc:
+        code = _dispatch(args)
+        if code is not None:
+            sys.stdout.flush()
+            return code
+    except (InputError, WriteError) as exc:
         print(f"accls: error: {exc}", file=sys.stderr)
         return 2
     except RecursionError:
@@ -439,5 +566,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno in _OUTPUT_ERRNOS:
+            return _output_failed(exc)
+        raise
     parser.print_help(sys.stderr)
     return 2

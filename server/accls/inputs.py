@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 import os
+import stat
 
-__all__ = ["MAX_BYTES", "InputError", "looks_like_c", "read_source"]
+__all__ = [
+    "BOM",
+    "MAX_BYTES",
+    "InputError",
+    "file_kind",
+    "looks_like_c",
+    "other_language",
+    "read_regular",
+    "read_source",
+    "read_source_bytes",
+]
+
+BOM = "\ufeff"
+"""The UTF-8 byte order mark: dropped for analysis, written back by `annotate`."""
 
 MAX_BYTES = 16 * 1024 * 1024
 """Files larger than this are refused rather than analysed slowly."""
@@ -26,8 +40,38 @@ class InputError(Exception):
     """A file that cannot be analysed; the message is one line for the user."""
 
 
-def read_source(path: str) -> str:
-    """The text of a C file, or InputError with a one-line reason."""
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words (`a FIFO`, `a socket`...)."""
+    kinds = (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """Up to `limit` bytes of a regular file; OSError, or InputError if not regular.
+
+    The type is checked before the open (a FIFO would block `open()` until a
+    writer comes) and again on the open descriptor, in case the name was
+    swapped in between; O_NONBLOCK keeps that second open from blocking.
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{path}: is {file_kind(mode)}, not a regular file")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as fh:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(f"{path}: is {file_kind(mode)}, not a regular file")
+        return fh.read(limit)
+
+
+def read_source_bytes(path: str) -> bytes:
+    """The raw bytes of a C file, or InputError with a one-line reason."""
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, not a C file")
     try:
@@ -37,11 +81,14 @@ def read_source(path: str) -> str:
                 f"{path}: file is too large ({size / 1e6:.1f} MB; the limit is "
                 f"{MAX_BYTES // (1024 * 1024)} MB)"
             )
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+        return read_regular(path, MAX_BYTES + 1)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return decode_source(path, data)
+
+
+def read_source(path: str) -> str:
+    """The text of a C file, or InputError with a one-line reason."""
+    return decode_source(path, read_source_bytes(path))
 
 
 def decode_source(path: str, data: bytes) -> str:
@@ -58,7 +105,15 @@ def decode_source(path: str, data: bytes) -> str:
     ext = os.path.splitext(path)[1].lower()
     if ext in _NOT_C:
         raise InputError(f"{path}: looks like {_NOT_C[ext]}, not C; accls reads C only")
-    return text.removeprefix("\ufeff")
+    return text.removeprefix(BOM)
+
+
+def other_language(path: str) -> str | None:
+    """The language a file's extension names when it is not C (`C++`), else None."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext in _CXX:
+        return "C++"
+    return _NOT_C.get(ext)
 
 
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from accls.suggest import Suggestion
+from accls.frontend import Span
+from accls.suggest import Suggestion, SuggestOptions
 
-__all__ = ["suggestion_json", "write_text"]
+__all__ = ["suggestion_json", "unread_loop_json", "write_text"]
 
 
 def suggestion_json(
-    path: str, suggestion: Suggestion, validation: dict[str, Any] | None = None
+    path: str,
+    suggestion: Suggestion,
+    validation: dict[str, Any] | None = None,
+    lines: dict[int, int] | None = None,
 ) -> dict[str, Any]:
-    """The JSON object of the CLI contract for one suggestion."""
+    """The JSON object of the CLI contract for one suggestion.
+
+    `lines` maps loop ids of the file to their lines, for `collapsed_into` and
+    `inner_of`.
+    """
     loop = suggestion.loop
     facts = suggestion.facts
     pragma = suggestion.pragma.render() if suggestion.pragma is not None else None
@@ -61,7 +69,48 @@ def suggestion_json(
         "inductions": [
             {"name": i.name, "step": i.step, "line": i.line} for i in facts.inductions
         ],
+        "collapsed_into": _line(suggestion.collapsed_into, lines),
+        "inner_of": _line(suggestion.inner_of, lines),
     }
+
+
+def unread_loop_json(
+    path: str,
+    keyword: Span,
+    opts: SuggestOptions,
+    why: str = "in code that does not parse",
+) -> dict[str, Any]:
+    """The JSON object for a `for` loop that was not analysed, and why."""
+    return {
+        "file": path,
+        "line": keyword.line,
+        "column": keyword.column,
+        "end_line": keyword.line,
+        "function": None,
+        "model": opts.model.value,
+        "target": opts.target.value,
+        "loop_variable": None,
+        "trip_count": None,
+        "parallelizable": False,
+        "pragma": None,
+        "reasons": [f"not analysed: the loop at line {keyword.line} is {why}"],
+        "inner": False,
+        "collapsed_lines": [],
+        "atomic": [],
+        "existing_pragma": None,
+        "data_region": None,
+        "assumptions": [],
+        "validation": {},
+        "source": "analysis",
+        "alternatives": [],
+        "caution": None,
+        "collapsed_into": None,
+        "inner_of": None,
+    }
+
+
+def _line(loop_id: int | None, lines: dict[int, int] | None) -> int | None:
+    return None if loop_id is None or lines is None else lines.get(loop_id)
 
 
 def write_text(

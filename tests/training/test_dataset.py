@@ -182,3 +182,30 @@ def test_cli_stage_errors_are_one_line(
     err = capsys.readouterr().err
     assert err.startswith("accls-train: error: mine: not a directory")
     assert err.count("\n") == 1
+
+
+def test_write_pairs_gives_a_readable_file_and_keeps_the_old_one_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+    import stat
+
+    out = tmp_path / "pairs.jsonl"
+    mask = os.umask(0o022)
+    try:
+        write_pairs(out, [make_pair()])
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    before = out.read_bytes()
+
+    def full(fd: int, data: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(DatasetError, match="No space left"):
+        write_pairs(out, [make_pair(index=i) for i in range(3)])
+    monkeypatch.undo()
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from textwrap import dedent
 
@@ -19,6 +22,7 @@ from accls.feedback import (
     default_path,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 LOOP = "for (int i = 0; i < n; i++) y[i] += a * x[i];"
 PRAGMA = "#pragma acc parallel loop copy(y[0:n]) copyin(x[0:n])"
 EXPORT_KEYS = {
@@ -274,3 +278,69 @@ def test_cli_export_refuses_to_overwrite_the_database(
     assert "feedback database itself" in err
     with FeedbackStore(db) as store:
         assert len(store.applied()) == 1
+
+
+# ----- export opens the database read-only ------------------------------------------
+
+
+def test_cli_export_of_an_empty_file_leaves_it_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "feedback.sqlite3"
+    db.write_bytes(b"")
+    code, out, err = _cli(capsys, "feedback", "export", "--db", str(db))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "not a feedback database" in err
+    assert db.read_bytes() == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["feedback.sqlite3"]
+
+
+def test_cli_export_does_not_wait_on_a_writer(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FeedbackStore(db) as store:
+        _apply(store)
+        writer = sqlite3.connect(db, isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("UPDATE applied SET pragma = 'uncommitted'")
+        try:
+            start = time.monotonic()
+            code, out, err = _cli(capsys, "feedback", "export", "--db", str(db))
+            elapsed = time.monotonic() - start
+        finally:
+            writer.execute("ROLLBACK")
+            writer.close()
+    assert code == 0, err
+    assert elapsed < 2.0
+    assert json.loads(out)["suggested"] == PRAGMA
+
+
+def test_cli_export_reads_a_copy_on_a_read_only_mount(
+    tmp_path: Path, need: Callable[[str], str]
+) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    with FeedbackStore(folder / "fb.sqlite3") as store:
+        _apply(store)
+    before = sorted(p.name for p in folder.iterdir())
+    # A read-only bind mount refuses writes even to root, unlike file modes.
+    command = (
+        f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} && "
+        f"{sys.executable} -m accls feedback export --db {folder / 'fb.sqlite3'}"
+    )
+    unshare = need("unshare")
+    if subprocess.run([unshare, "-rm", "true"], check=False).returncode != 0:
+        pytest.skip("no user namespaces here")
+    proc = subprocess.run(
+        [unshare, "-rm", "sh", "-c", command],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["suggested"] == PRAGMA
+    assert sorted(p.name for p in folder.iterdir()) == before

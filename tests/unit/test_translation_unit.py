@@ -52,15 +52,45 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_the_skeleton_keeps_directives_and_line_numbers() -> None:
-    text = "#define A \\\n  1\nint x;\n#pragma omp parallel\n  #include <a.h>\n"
+def test_the_skeleton_keeps_directives_and_marks_code_lines() -> None:
+    text = (
+        "#define A \\\n  1\nint x;\n#pragma omp parallel\n  #include <a.h>\n"
+        "/*\n#define HIDDEN 1\n*/\n"
+    )
+    mark = "__accls_active_line__"
     assert skeleton(text).splitlines() == [
         "#define A \\",
         "  1",
-        "",
-        "",
+        mark,
+        mark,
         "  #include <a.h>",
+        "",
+        "",
+        "",
     ]
+
+
+def test_code_in_an_if_branch_the_build_skips_is_not_analysed(
+    need: Need, tmp_path: Path
+) -> None:
+    need("gcc")
+    text = dedent(
+        """\
+        void f(int n, double *restrict a, double *restrict b) {
+        #ifdef SERIAL_DEBUG
+          for (int i = 1; i < n; i++) a[i] = a[i - 1];
+        #else
+          for (int i = 0; i < n; i++) a[i] = b[i];
+        #endif
+        }
+        """
+    )
+    path = str(tmp_path / "k.c")
+    built = header_context(text, path, Preprocessor())
+    assert built.inactive == frozenset({3})
+    assert [f.loop.line for f in analyze_text(text, path, context=built).facts] == [5]
+    debug = header_context(text, path, Preprocessor(flags=("-DSERIAL_DEBUG",)))
+    assert [f.loop.line for f in analyze_text(text, path, context=debug).facts] == [3]
 
 
 def test_header_globals_and_macros_come_from_the_preprocessor(

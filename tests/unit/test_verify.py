@@ -143,6 +143,7 @@ def test_missing_file_is_bad_input(tmp_path: Path) -> None:
         verify(str(tmp_path / "nope.c"), VerifySettings())
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_reduction_is_equivalent_and_report_lists_commands(
     need: Need, tmp_path: Path
 ) -> None:
@@ -161,6 +162,7 @@ def test_reduction_is_equivalent_and_report_lists_commands(
     assert "OMP_NUM_THREADS=2" in text
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_thread_dependent_stdout_is_not_equivalent(need: Need, tmp_path: Path) -> None:
     gcc = need("gcc")
     src = _write(tmp_path, "threads.c", THREADS)
@@ -172,6 +174,7 @@ def test_thread_dependent_stdout_is_not_equivalent(need: Need, tmp_path: Path) -
     assert report.runs[3].result.startswith("MISMATCH: stdout")
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_thread_dependent_file_is_not_equivalent(need: Need, tmp_path: Path) -> None:
     gcc = need("gcc")
     src = _write(tmp_path, "threads.c", THREADS)
@@ -182,6 +185,7 @@ def test_thread_dependent_file_is_not_equivalent(need: Need, tmp_path: Path) -> 
     assert report.runs[3].result.startswith("MISMATCH: file t.txt")
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_args_stdin_and_data_reach_the_program(need: Need, tmp_path: Path) -> None:
     gcc = need("gcc")
     src = _write(tmp_path, "inputs.c", INPUTS)
@@ -199,6 +203,7 @@ def test_args_stdin_and_data_reach_the_program(need: Need, tmp_path: Path) -> No
     assert all(r.exit_code == 0 for r in report.runs)
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_endless_loop_is_stopped_by_the_cpu_limit(need: Need, tmp_path: Path) -> None:
     gcc = need("gcc")
     start = time.monotonic()
@@ -212,6 +217,7 @@ def test_endless_loop_is_stopped_by_the_cpu_limit(need: Need, tmp_path: Path) ->
     assert "CPU limit" in render_report(report)
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_blocked_program_is_stopped_by_the_wall_clock(
     need: Need, tmp_path: Path
 ) -> None:
@@ -226,6 +232,7 @@ def test_blocked_program_is_stopped_by_the_wall_clock(
     assert "wall-clock" in run.limit
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_unbounded_allocation_is_stopped_by_the_memory_limit(
     need: Need, tmp_path: Path
 ) -> None:
@@ -238,6 +245,7 @@ def test_unbounded_allocation_is_stopped_by_the_memory_limit(
     assert "malloc failed" in run.stderr_tail
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_missing_compiler_is_undecided(tmp_path: Path) -> None:
     src = _write(tmp_path, "sum.c", SUM)
     report = verify(str(src), VerifySettings(cc="no-such-cc-accls"))
@@ -246,6 +254,7 @@ def test_missing_compiler_is_undecided(tmp_path: Path) -> None:
     assert any("not found" in n for n in report.notes)
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_local_headers_are_found_for_the_annotated_copy(
     need: Need, tmp_path: Path
 ) -> None:
@@ -257,6 +266,7 @@ def test_local_headers_are_found_for_the_annotated_copy(
     assert report.equivalent is True, render_report(report)
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_cli_verify_exit_codes(tmp_path: Path, need: Need) -> None:
     from accls.cli import main
 

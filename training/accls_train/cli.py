@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import cast
 
+from accls_train.dataset import DatasetError
+
 __all__ = ["STAGES", "main"]
 
 STAGES: dict[str, str] = {
@@ -56,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return run(args[1:])
+    except DatasetError as exc:
+        # Stages report their own input errors; this catches a failed write.
+        print(f"accls-train: error: {stage}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("accls-train: interrupted", file=sys.stderr)
         return 130

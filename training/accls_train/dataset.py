@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+from accls.safe_write import WriteError, replace_file
 
 __all__ = [
     "DatasetError",
@@ -144,21 +144,20 @@ def read_pairs(path: str | Path, split: str | None = None) -> list[Pair]:
 
 
 def write_pairs(path: str | Path, pairs: Iterable[Pair]) -> int:
-    """Write records as JSONL, atomically (a reader never sees half a file)."""
+    """Write records as JSONL, atomically; DatasetError leaves the old file as it was.
+
+    A reader never sees half a file, and a full disk keeps the previous version.
+    """
     file = Path(path)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    count = 0
-    fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+    lines = [json.dumps(pair.to_json(), ensure_ascii=False) + "\n" for pair in pairs]
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            for pair in pairs:
-                out.write(json.dumps(pair.to_json(), ensure_ascii=False) + "\n")
-                count += 1
-        os.replace(tmp, file)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return count
+        file.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(str(file), "".join(lines).encode("utf-8"))
+    except WriteError as exc:
+        raise DatasetError(str(exc)) from None
+    except OSError as exc:
+        raise DatasetError(f"{file}: cannot write: {exc.strerror or exc}") from None
+    return len(lines)
 
 
 def insert_pragma(mcu: str, line: int, pragma: str) -> str:

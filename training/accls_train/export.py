@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from accls.safe_write import replace_file
+
 from accls_train.card import model_card
 from accls_train.tokenizer import load_tokenizer
 
@@ -94,8 +96,9 @@ def export_model(
         context = int(getattr(model.config, "max_position_embeddings", 0) or 0)
         summary = {**summary, "context": context}
     tokenizer.save_pretrained(str(dest))
-    (dest / "training_run.json").write_text(
-        json.dumps(summary, indent=2) + "\n", encoding="utf-8"
+    replace_file(
+        str(dest / "training_run.json"),
+        (json.dumps(summary, indent=2) + "\n").encode("utf-8"),
     )
     card = model_card(
         name,
@@ -104,7 +107,7 @@ def export_model(
         dest=dest,
         adapter_base=base if is_adapter and adapter else None,
     )
-    (dest / "README.md").write_text(card, encoding="utf-8")
+    replace_file(str(dest / "README.md"), card.encode("utf-8"))
     return dest
 
 

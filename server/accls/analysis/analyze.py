@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.dependence import nest_dependences
+from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
-from accls.analysis.model import Dependence, LoopFacts, Obstacle
+from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
+from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
@@ -109,6 +111,7 @@ def _loop_facts(
     graph: DependenceGraph,
     source: SourceFile,
     options: AnalysisOptions,
+    escapes: tuple[Escape, ...] = (),
 ) -> LoopFacts:
     fn = source.function(loop.function)
     scalars, scalar_obstacles, inductions = classify_scalars(
@@ -122,11 +125,22 @@ def _loop_facts(
         if name not in guarded
     }
     by_span = {ref.span: ref for ref in loop.refs}
+    calls, call_effects = call_obstacles(loop, source)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source),
-        *call_obstacles(loop, source),
+        *calls,
         *scalar_obstacles,
     ]
+    escapes = escapes_in(escapes, loop)
+    for escape in escapes:
+        obstacles.append(
+            Obstacle(
+                code="extent",
+                line=escape.ref.span.line,
+                variable=escape.ref.name,
+                message=escape_reason(escape),
+            )
+        )
     seen: set[tuple[str, int]] = set()
     for dep in carried:
         if dep.array in atomic or dep.array in guarded:
@@ -163,7 +177,9 @@ def _loop_facts(
         assumptions=tuple(assumptions),
         pure_calls=user_calls(loop, source),
         atomics=tuple(r for group in atomic.values() for r in group),
+        escapes=escapes,
         inductions=inductions,
+        call_effects=call_effects,
     )
 
 
@@ -195,11 +211,15 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     facts: list[LoopFacts] = []
     for nest in source.nests:
         try:
-            graph = DependenceGraph(nest_dependences(nest))
+            views = nest_views(nest)
+            graph = DependenceGraph(nest_dependences(nest, views))
+            escapes = extent_escapes(nest, source, views)
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue
-        facts.extend(_loop_facts(loop, graph, source, opts) for loop in nest.walk())
+        facts.extend(
+            _loop_facts(loop, graph, source, opts, escapes) for loop in nest.walk()
+        )
     return FileAnalysis(source=source, facts=tuple(facts))
 
 

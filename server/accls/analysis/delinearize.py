@@ -19,6 +19,7 @@ __all__ = [
     "Frame",
     "Model",
     "base_name",
+    "bounded_level",
     "domain_rows",
     "equalities",
     "model_subscripts",
@@ -135,6 +136,12 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         op = loop.cond_op
         if op == "!=" and abs(step) == 1:
             op = "<" if up else ">"
+        for limit in loop.limits:
+            bound = _bound(limit.poly, frame, level)
+            if bound is not None:
+                scaled: Linear = ({key: limit.scale}, 0)
+                pair = (bound, scaled) if limit.upper else (scaled, bound)
+                rows.append(_combine(*pair, -1))
         upper = _bound(loop.upper, frame, level)
         if upper is None or op not in ("<", "<=", ">", ">="):
             continue
@@ -144,6 +151,22 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         else:
             rows.append(_combine(var, upper, -1, strict))
     return tuple(rows)
+
+
+def bounded_level(frame: Frame, level: int) -> bool:
+    """True when `domain_rows` bounds the variable of `level` on both sides."""
+    loop = frame.loops[level]
+    if level in frame.free or not loop.step or loop.unbounded:
+        return False
+    key = str(level)
+    signs = {
+        coeff > 0
+        for item in domain_rows(frame)
+        if not item.equality
+        for name, coeff in item.coeffs
+        if name == key
+    }
+    return signs == {True, False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +292,15 @@ def equalities(
         split = _split(left, right, context)
         if split is None:
             text = subs[0][pos].text if not left.is_affine else subs[1][pos].text
+            sizes = [f for f in _factors((left, right)) if isinstance(f, str)]
+            if sizes:
+                # A row-major index whose column part may leave [0, n): in C it
+                # then reaches a neighbouring row, so rows cannot be told apart.
+                return (
+                    f"subscript `{text}` of `{array}` cannot be split into rows "
+                    f"of `{sizes[0][2:]}`: its column part is not proved to stay "
+                    f"within [0, {sizes[0][2:]})"
+                )
             return f"subscript `{text}` of `{array}` is not affine"
         for part_l, part_r in split:
             rows.append(_combine(_linear(part_l, "s"), _linear(part_r, "t"), -1))

@@ -347,13 +347,16 @@ def _staleness(
     return stale, why
 
 
-def nest_dependences(root: Loop) -> tuple[Dependence, ...]:
+def nest_dependences(
+    root: Loop, known: NestViews | None = None
+) -> tuple[Dependence, ...]:
     """Every array dependence inside the loop nest `root`.
 
     One per ordered pair of references and carrying level, plus loop-independent
     ones (carrier None) between distinct references in the same iteration.
+    `known` is `nest_views(root)`, when the caller has it already.
     """
-    nest = nest_views(root)
+    nest = known if known is not None else nest_views(root)
     out: list[Dependence] = []
     for array, views in nest.arrays.items():
         for at, left in enumerate(views):

@@ -223,6 +223,21 @@ Why: threads leave the first loop early and read elements others still write.
 Example: `#pragma omp for nowait` filling `b`, then `#pragma omp for` reading `b[i+1]`.
 """
 
+OUT_OF_EXTENT = FindingKind(
+    "ACC113",
+    RACE,
+    ERROR,
+    "access outside its declared extent",
+    "`{ref}` at line {use}: {how}, into a neighbouring row that another iteration "
+    "of the loop at line {line}, which `{directive}` runs in parallel, may write",
+)
+"""A subscript of a multi-dimensional array leaves its row in a parallel loop.
+
+Why: `x[i][j - 1]` at `j == 0` is `x[i - 1][M - 1]` in C; a test that compares
+subscripts dimension by dimension sees no dependence between rows, but there is.
+Example: `#pragma omp parallel for` over `x[i][j] = x[i][j - 1] + 1` with `j` from 0.
+"""
+
 UNKNOWN_CALL = FindingKind(
     "ACC110",
     RACE,
@@ -369,6 +384,7 @@ CATALOG: tuple[FindingKind, ...] = (
     UNKNOWN_CALL,
     NOWAIT_RACE,
     CARRIED_SCALAR_PRIVATIZED,
+    OUT_OF_EXTENT,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,

@@ -10,6 +10,7 @@ from accls.frontend import Loop, RedOp, Ref, Span
 __all__ = [
     "DepKind",
     "Dependence",
+    "Escape",
     "Induction",
     "InductionUse",
     "LoopFacts",
@@ -41,6 +42,20 @@ class Dependence:
     carrier: int | None  # id of the carrying loop; None when loop-independent
     exact: bool = True  # proved by an exact test, not assumed
     reason: str = ""  # why it was assumed, when not exact
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Escape:
+    """An array reference whose subscript may leave its declared extent.
+
+    In C, `x[i][j - 1]` at `j == 0` reads the last element of the previous row,
+    so the subscripts no longer tell rows apart.
+    """
+
+    ref: Ref
+    dim: int  # 0-based position of the subscript
+    bound: str  # the bound it crosses: "0" or the extent's text
+    certain: bool  # crossed whenever the loops run, not only for some sizes
 
 
 class ScalarClass(StrEnum):
@@ -110,5 +125,8 @@ class LoopFacts:
     assumptions: tuple[str, ...] = ()  # stated assumptions behind `parallel`
     pure_calls: tuple[str, ...] = ()  # functions of this file it calls, all pure
     atomics: tuple[Ref, ...] = ()  # updates that need `atomic` to run in parallel
+    escapes: tuple[Escape, ...] = ()  # accesses of arrays it writes that leave a row
     # Counters with a closed form: the loop is parallel once they are rewritten.
     inductions: tuple[Induction, ...] = ()
+    # Why calls of functions that write memory are safe here (summaries).
+    call_effects: tuple[str, ...] = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.model import Obstacle
 from accls.analysis.scalars import is_scalar_ref
+from accls.analysis.summaries import private_effects
 from accls.frontend import Function, Loop, SourceFile, Var
 
 __all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
@@ -106,18 +107,32 @@ def user_calls(loop: Loop, source: SourceFile) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if _pure_user(n, source, frozenset())))
 
 
-def call_obstacles(loop: Loop, source: SourceFile) -> tuple[Obstacle, ...]:
-    """Calls whose side effects are unknown or real (I/O, allocation, globals)."""
+def call_obstacles(
+    loop: Loop, source: SourceFile
+) -> tuple[tuple[Obstacle, ...], tuple[str, ...]]:
+    """Calls whose side effects are unknown or real (I/O, allocation, globals).
+
+    Also returns why the other calls of functions that write memory are safe:
+    they write only the iteration's own locals through their arguments.
+    """
     out: list[Obstacle] = []
+    safe: list[str] = []
     reported: set[str] = set()
     for call in loop.calls:
         if call.name in PURE_FUNCTIONS or call.name in reported:
             continue
-        if _pure_user(call.name, source, frozenset()):
+        # Even a function that writes nothing may read what the loop writes, so
+        # every call of a function of the file goes through its summary.
+        verdict = private_effects(call, loop, source, PURE_FUNCTIONS)
+        if verdict is not None and verdict[0]:
+            if verdict[1] not in safe:
+                safe.append(verdict[1])
             continue
         reported.add(call.name)
         defined = source.function(call.name)
-        if defined is not None and defined.writes_nonlocal:
+        if verdict is not None:
+            detail = verdict[1]
+        elif defined is not None and defined.writes_nonlocal:
             what = ", ".join(f"`{w}`" for w in defined.writes_nonlocal[:3])
             detail = f"which writes {what}"
         elif defined is not None:
@@ -132,12 +147,18 @@ def call_obstacles(loop: Loop, source: SourceFile) -> tuple[Obstacle, ...]:
                 message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
             )
         )
-    return tuple(out)
+    return tuple(out), tuple(safe)
 
 
 def _var_type(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
     found = fn.lookup(name) if fn is not None else None
     return found or next((g for g in globals_ if g.name == name), None)
+
+
+def _init_limited(loop: Loop) -> bool:
+    """True when limits from the initial value (`max(0, t - 4)`) bound the loop."""
+    falling = (loop.step or 0) < 0
+    return any(limit.upper == falling for limit in loop.limits)
 
 
 def shape_obstacles(
@@ -154,16 +175,31 @@ def shape_obstacles(
                 "loop early",
             )
         )
+    # `i != n` with a unit step is canonical too (OpenMP 5.0): it stops at n.
     canonical = (
         loop.var is not None
         and loop.step not in (None, 0)
-        and loop.cond_op in ("<", "<=", ">", ">=")
-        and loop.lower is not None
+        and (
+            loop.cond_op in ("<", "<=", ">", ">=")
+            or (loop.cond_op == "!=" and loop.step in (1, -1))
+        )
+        and (loop.lower is not None or _init_limited(loop))
     )
-    if canonical and loop.step is not None:
+    if canonical and loop.step is not None and loop.cond_op != "!=":
         rising = loop.step > 0
         canonical = (loop.cond_op in ("<", "<=")) == rising
-    if not canonical:
+    if loop.unbounded:
+        out.append(
+            Obstacle(
+                code="unbounded",
+                line=loop.line,
+                variable=loop.var,
+                message=f"the loop condition `{loop.unbounded}` never "
+                f"tests the loop variable `{loop.var}`: the loop has no bound, so "
+                "its accesses cannot be bounded",
+            )
+        )
+    elif not canonical:
         out.append(
             Obstacle(
                 code="shape",
@@ -184,6 +220,18 @@ def shape_obstacles(
                     message=f"the loop variable `{loop.var}` is not an integer",
                 )
             )
+    for inner in loop.walk()[1:]:
+        if inner.unbounded:
+            out.append(
+                Obstacle(
+                    code="unbounded",
+                    line=inner.line,
+                    variable=inner.var,
+                    message=f"the loop at line {inner.line} inside it has no bound: "
+                    f"its condition `{inner.unbounded}` never tests `{inner.var}`",
+                )
+            )
+            break
     if loop.opaque:
         out.append(
             Obstacle(

@@ -28,6 +28,7 @@ __all__ = [
     "bounds",
     "build",
     "constrain",
+    "forced",
     "is_empty",
     "restrict",
     "row",
@@ -135,3 +136,21 @@ def bounds(poly: Polyhedron, pos: int) -> tuple[int | None, int | None]:
     """The least and greatest value of dimension `pos`; None when unbounded."""
     whole = poly.bset.to_set()
     return _as_int(whole.dim_min_val(pos)), _as_int(whole.dim_max_val(pos))
+
+
+def forced(rows: Sequence[Row], extra: Row, keep: Sequence[str]) -> bool:
+    """True when `extra` holds at some point of `rows` for every admissible `keep`.
+
+    Admissible values of the `keep` keys are those for which `rows` has a point.
+    """
+    keys = sorted({key for item in (*rows, extra) for key, _ in item.coeffs})
+    front = [key for key in keys if key in keep]
+    rest = [key for key in keys if key not in keep]
+    order = (*front, *rest)
+
+    def shadow(poly: Polyhedron) -> isl.Set:
+        bset = poly.bset.project_out(isl.dim_type.set, len(front), len(rest))
+        return bset.to_set()
+
+    whole, hit = build(rows, order), build((*rows, extra), order)
+    return bool(shadow(whole).is_subset(shadow(hit)))

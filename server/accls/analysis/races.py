@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.extents import escape_how
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
     EARLY_EXIT,
+    OUT_OF_EXTENT,
     POSSIBLE_DEPENDENCE,
     UNKNOWN_CALL,
     UNPROTECTED_UPDATE,
@@ -137,7 +139,40 @@ def dependence_findings(
             out.append(
                 finding(kind, dep.source, level, dep=_describe(dep, by_span), **where)
             )
+    out.extend(_escape_findings(analysis, loops, protected, where))
     out.extend(_call_findings(analysis.of(loop), loop))
+    return out
+
+
+def _escape_findings(
+    analysis: FileAnalysis,
+    loops: tuple[Loop, ...],
+    protected: set[str],
+    where: dict[str, object],
+) -> list[Finding]:
+    """Accesses that leave their row, under the pragma's loops."""
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for inner in loops:
+        for escape in analysis.of(inner).escapes:
+            ref = escape.ref
+            if ref.name in seen or ref.name in protected:
+                continue
+            seen.add(ref.name)
+            level = None if escape.certain else Severity.WARNING
+            how = escape_how(escape)
+            text = ref.render()
+            out.append(
+                finding(
+                    OUT_OF_EXTENT,
+                    ref.span,
+                    level,
+                    ref=text,
+                    use=ref.span.line,
+                    how=how,
+                    **where,
+                )
+            )
     return out
 
 

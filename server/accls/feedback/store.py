@@ -13,6 +13,7 @@ import random
 import sqlite3
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +40,9 @@ SCHEMA_VERSION = 1
 # Another process (a second editor window) may hold the write lock for a moment;
 # wait rather than fail.
 _BUSY_TIMEOUT_MS = 5000
+# Readers of a WAL database never wait on a writer; only a file in another
+# journal mode can be locked, and an export should not hang on it.
+_READ_TIMEOUT_MS = 1000
 
 _SCHEMA = """
 CREATE TABLE applied (
@@ -115,12 +119,64 @@ def _reason(exc: BaseException) -> str:
 class FeedbackStore:
     """The feedback database: open (creating it if needed), record, export, close."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
+        """Open the store; `read_only` never creates, changes or waits on the file."""
         self.path = Path(path) if path is not None else default_path()
         # The language server may call from worker threads; one lock serialises
         # use of the single connection.
         self._lock = threading.Lock()
-        self._conn = self._open()
+        self._conn = self._open_read_only() if read_only else self._open()
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            what = "is not a file" if self.path.exists() else "does not exist"
+            raise FeedbackError(f"{self.path}: {what}; no feedback database")
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?mode=ro"
+        try:
+            conn = self._connect_read_only(uri)
+        except sqlite3.OperationalError as exc:
+            if "readonly" not in str(exc) and "unable to open" not in str(exc):
+                raise FeedbackError(
+                    f"{self.path}: cannot read: {_reason(exc)}"
+                ) from None
+            # Reading a WAL database needs its -shm file; where that cannot be
+            # created (a read-only copy), nobody can be writing: read it as is.
+            try:
+                conn = self._connect_read_only(uri + "&immutable=1")
+            except sqlite3.Error as exc:
+                raise FeedbackError(
+                    f"{self.path}: cannot read: {_reason(exc)}"
+                ) from None
+        except sqlite3.DatabaseError as exc:
+            raise FeedbackError(
+                f"{self.path}: not a usable feedback database: {_reason(exc)}"
+            ) from None
+        return conn
+
+    def _connect_read_only(self, uri: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            uri,
+            uri=True,
+            timeout=_READ_TIMEOUT_MS / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if version == 0:
+                raise FeedbackError(
+                    f"{self.path}: not a feedback database (empty or unknown tables)"
+                )
+            if version > SCHEMA_VERSION:
+                raise FeedbackError(
+                    f"{self.path}: written by a newer accls (schema {version}, "
+                    f"this one reads up to {SCHEMA_VERSION})"
+                )
+            conn.execute("SELECT count(*) FROM applied").fetchone()
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _open(self) -> sqlite3.Connection:
         if self.path.is_dir():

@@ -85,7 +85,11 @@ class ExpressionWalk(Recorder):
                     name = node_text(place)
                     self._ref(place, name, AccessKind.UPDATE, escapes=True)
                 else:
+                    # `&a[i]`: the element's address escapes; it counts as an
+                    # update here, and is marked so summaries can tell.
+                    self._escaping = True
                     self.lvalue(arg, AccessKind.UPDATE, None, depth)
+                    self._escaping = False
             else:
                 self.lvalue(node, AccessKind.READ, None, depth)
         elif kind == "call_expression":
@@ -213,8 +217,13 @@ class ExpressionWalk(Recorder):
             return
         if fn is not None and fn.type != "identifier":
             self.expr(fn, depth + 1)
+        texts = tuple(
+            " ".join(node_text(a).split())
+            for a in (args.named_children if args is not None else ())
+            if a.type != "comment"
+        )
         self.calls.append(
-            (Call(name, self._span(node)), tuple(r.id for r in self._loops))
+            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
         if name in _EXIT_CALLS:
             self._exit(ExitKind.EXIT, node)

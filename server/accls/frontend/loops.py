@@ -9,8 +9,10 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
+from accls.frontend.bounds import limits
 from accls.frontend.exprs import node_text, operands, span_of, strip_parens, to_poly
-from accls.frontend.model import Loop, Ref, Span, Var
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
@@ -30,6 +32,9 @@ class _Header:
     cond_op: str | None = None
     step: int | None = None
     step_text: str = ""
+    unbounded: str = ""  # the condition, when it never tests the variable
+    lower_node: Node | None = None
+    upper_node: Node | None = None
 
 
 def _flat(node: Node) -> str:
@@ -115,6 +120,9 @@ def _header(node: Node) -> _Header:
     lower_node, declared = inits.get(var, (None, False))
     upper_node, cond_op = _bound(cond, var)
     return _Header(
+        unbounded=_flat(cond) if cond is not None and var not in _names(cond) else "",
+        lower_node=lower_node,
+        upper_node=upper_node,
         var=var,
         declared=declared,
         lower=to_poly(lower_node) if lower_node is not None else None,
@@ -125,6 +133,18 @@ def _header(node: Node) -> _Header:
         step=step,
         step_text=step_text,
     )
+
+
+def _names(node: Node) -> set[str]:
+    """Every identifier in an expression."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.type == "identifier":
+            out.add(node_text(item))
+        stack.extend(item.named_children)
+    return out
 
 
 def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
@@ -164,6 +184,21 @@ def _opaque_bound(text: str, written: set[str]) -> Poly | None:
     if set(_IDENT.findall(text)) & written:
         return None
     return Poly.sym(f"({text})")
+
+
+def _limits(h: _Header, macros: MacroTable) -> tuple[Limit, ...]:
+    """Limits for a side whose bound is not one polynomial, when it is exact."""
+    if not h.step:
+        return ()
+    rising = h.step > 0
+    out: list[Limit] = []
+    if h.lower is None and h.lower_node is not None:
+        out.extend(limits(h.lower_node, macros, lower=rising) or ())
+    if h.upper is None and h.upper_node is not None and h.cond_op in _FLIP:
+        op = h.cond_op
+        if op in ("<", "<=", ">", ">="):
+            out.extend(limits(h.upper_node, macros, lower=op[0] == ">", op=op) or ())
+    return tuple(out)
 
 
 def _trip_count(h: _Header) -> str | None:
@@ -270,6 +305,7 @@ def build_loops(
             h = replace(h, upper=_opaque_bound(h.upper_text, written))
         if h.lower is None and h.lower_text:
             h = replace(h, lower=_opaque_bound(h.lower_text, written))
+        bound_limits = _limits(h, walk.macros)
         if h.var is not None:
             written.add(h.var)
         # Variables declared in the header or the body die with the loop.
@@ -277,7 +313,7 @@ def build_loops(
         if h.declared and h.var is not None:
             written.discard(h.var)
         bound_names: set[str] = set()
-        for poly in (h.lower, h.upper):
+        for poly in (h.lower, h.upper, *(lim.poly for lim in bound_limits)):
             if poly is not None:
                 bound_names |= poly.names()
         close = next((c for c in node.children if c.type == ")"), None)
@@ -304,6 +340,8 @@ def build_loops(
             cond_op=h.cond_op,
             step=h.step,
             step_text=h.step_text,
+            unbounded=h.unbounded,
+            limits=bound_limits,
             trip_count=_trip_count(h),
             refs=refs,
             calls=tuple(c for c, _ in walk.calls[rec.call_start : rec.call_end]),

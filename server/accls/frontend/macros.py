@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -74,10 +75,15 @@ def define_into(text: str, table: MacroTable) -> None:
 
 def _read_header(path: str) -> str | None:
     try:
-        if os.path.getsize(path) > _MAX_HEADER_BYTES:
+        # A FIFO or device named like a header would block open() or never end.
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_HEADER_BYTES:
             return None
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(fd, encoding="utf-8", errors="replace") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return fh.read(_MAX_HEADER_BYTES)
     except OSError:
         return None
 

@@ -116,6 +116,7 @@ class Call:
 
     name: str
     span: Span
+    args: tuple[str, ...] = ()  # the arguments' text, white space folded
 
 
 class ExitKind(StrEnum):
@@ -219,6 +220,15 @@ class Function:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One affine limit on a loop variable: `scale*v >= poly`, or `<=` when upper."""
+
+    poly: Poly
+    scale: int = 1
+    upper: bool = False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Loop:
     """A `for` loop and everything the analysis needs to know about it."""
@@ -238,6 +248,10 @@ class Loop:
     cond_op: str | None = None  # "<", "<=", ">", ">=", "!="
     step: int | None = None  # constant step; None when unknown
     step_text: str = ""
+    unbounded: str = ""  # the condition, when it never tests the induction variable
+    # Limits from a bound that is not one polynomial (`max(0, t - 4)`,
+    # `floord(n, 32)`), for the side whose `lower`/`upper` is None; all hold.
+    limits: tuple[Limit, ...] = ()
     trip_count: str | None = None  # an expression text, None when unknown
     refs: tuple[Ref, ...] = ()  # references in the header bounds and the body
     calls: tuple[Call, ...] = ()
@@ -283,6 +297,8 @@ class SourceFile:
     errors: tuple[Span, ...]  # regions tree-sitter could not parse
     missing_headers: tuple[str, ...] = ()  # headers the preprocessor did not find
     preprocessor_problem: str | None = None  # why the build's context is missing
+    stray_loops: tuple[Span, ...] = ()  # `for` keywords in them, loops not read
+    skipped_loops: tuple[Span, ...] = ()  # `for` keywords in #if branches not built
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

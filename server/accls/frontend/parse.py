@@ -10,6 +10,7 @@ from tree_sitter import Node
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
 from accls.frontend.exprs import node_text, span_of, strip_parens
 from accls.frontend.incremental import IncrementalTree
+from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
@@ -54,15 +55,56 @@ def _top_level(root: Node) -> tuple[list[Node], list[Node]]:
     return functions, decls
 
 
-def _errors(root: Node) -> tuple[Span, ...]:
-    found: list[Span] = []
+def _error_nodes(root: Node) -> list[Node]:
+    found: list[Node] = []
     stack = [root]
     while stack and len(found) < 1000:
         node = stack.pop()
         if node.type == "ERROR" or node.is_missing:
-            found.append(span_of(node))
+            found.append(node)
             continue
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return sorted(found, key=lambda n: n.start_byte)
+
+
+_MAX_STRAY_NODES = 200_000
+_LOOSE = frozenset({"compound_statement", "expression_statement", "for_statement"})
+
+
+def _stray_loops(errors: list[Node], known: set[int]) -> tuple[Span, ...]:
+    """`for` keywords in unparsed code that are not the loops the walk read."""
+    found: list[Span] = []
+    budget = _MAX_STRAY_NODES
+    for error in errors:
+        stack = [error]
+        while stack and budget > 0:
+            node = stack.pop()
+            budget -= 1
+            if node.type == "for":
+                parent = node.parent
+                owner = parent.start_byte if parent is not None else -1
+                if (
+                    parent is None
+                    or parent.type != "for_statement"
+                    or owner not in known
+                ):
+                    found.append(span_of(node))
+                continue
+            stack.extend(node.children)
+    return tuple(sorted(set(found), key=lambda s: s.start_byte))
+
+
+def _skipped_loops(root: Node, inactive: frozenset[int]) -> tuple[Span, ...]:
+    """`for` keywords on the lines of #if branches the build does not compile."""
+    if not inactive:
+        return ()
+    found: list[Span] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "for" and node.start_point.row + 1 in inactive:
+            found.append(span_of(node))
+        stack.extend(node.children)
     return tuple(sorted(found, key=lambda s: s.start_byte))
 
 
@@ -91,7 +133,10 @@ def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
 
 
 def _function(
-    node: Node, macros: MacroTable, globals_: tuple[Var, ...]
+    node: Node,
+    macros: MacroTable,
+    globals_: tuple[Var, ...],
+    inactive: frozenset[int] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -103,7 +148,7 @@ def _function(
         for param in plist.named_children:
             if param.type == "parameter_declaration":
                 params.extend(declared_vars(param, "param", macros))
-    walk = FunctionWalk(name, macros, frozenset(p.name for p in params))
+    walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
     fresh = _fresh_pointers(body, walk.decls)
     locals_ = tuple(
@@ -170,10 +215,15 @@ def parse_source(
     )
     masked = mask_qualifier_macros(text, macros)
     data = masked.encode("utf-8", errors="surrogateescape")
+    comment = unterminated_comment(data)
+    data = blank_unterminated_comment(data) if comment is not None else data
     reuse = tree is not None and tree.data == data
     parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
     root = parsed.root_node
+    inactive = context.inactive if context is not None and usable else frozenset()
     fn_nodes, decl_nodes = _top_level(root)
+    fn_nodes = [n for n in fn_nodes if n.start_point.row + 1 not in inactive]
+    decl_nodes = [n for n in decl_nodes if n.start_point.row + 1 not in inactive]
     globals_: list[Var] = []
     for decl in decl_nodes:
         globals_.extend(declared_vars(decl, "global", macros))
@@ -185,11 +235,15 @@ def parse_source(
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
-        built = _function(node, macros, frozen_globals)
+        built = _function(node, macros, frozen_globals, inactive)
         if built is None:
             continue
         functions.append(built[0])
         nests.extend(built[1])
+    errors = _error_nodes(root)
+    known = {loop.id for nest in nests for loop in nest.walk()}
+    # Bodies outside any function: K&R definitions read as bare blocks.
+    loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
     return SourceFile(
         path=path or "<stdin>",
         text=text,
@@ -197,7 +251,15 @@ def parse_source(
         functions=tuple(functions),
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
-        errors=_errors(root),
+        errors=tuple(
+            sorted(
+                [span_of(node) for node in errors]
+                + ([comment] if comment is not None else []),
+                key=lambda s: s.start_byte,
+            )
+        ),
+        stray_loops=_stray_loops([*errors, *loose], known),
+        skipped_loops=_skipped_loops(root, inactive),
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
     )

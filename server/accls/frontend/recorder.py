@@ -55,10 +55,16 @@ class Recorder:
     """Walk state shared by the statement and expression walkers."""
 
     def __init__(
-        self, name: str | None, macros: MacroTable, params: frozenset[str] = frozenset()
+        self,
+        name: str | None,
+        macros: MacroTable,
+        params: frozenset[str] = frozenset(),
+        inactive: frozenset[int] = frozenset(),
     ) -> None:
         self.name = name
         self.macros = macros
+        self.inactive = inactive  # 1-based lines the build's #if branches skip
+        self._escaping = False  # recording the place whose address `&` takes
         self.params = params
         self.refs: list[Ref] = []
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
@@ -112,7 +118,7 @@ class Recorder:
                 member=member,
                 atomic=self._atomic[-1] if self._atomic else "",
                 advance=advance,
-                escapes=escapes,
+                escapes=escapes or self._escaping,
             )
         )
 

@@ -66,6 +66,7 @@ class HeaderContext:
     headers: tuple[str, ...] = ()  # the project's (non-system) headers it read
     missing: tuple[str, ...] = ()  # headers that were not found
     problem: str | None = None  # why the preprocessor could not run, if it could not
+    inactive: frozenset[int] = frozenset()  # 1-based lines the build skips (#if)
 
     @property
     def usable(self) -> bool:
@@ -73,24 +74,58 @@ class HeaderContext:
         return self.problem is None
 
 
-def skeleton(text: str) -> str:
-    """The buffer's preprocessor directives, every other line left blank.
+_MARK = "__accls_active_line__"
 
-    Line numbers are kept, so the preprocessor's messages name the user's lines.
+
+def _blank_comments(text: str) -> str:
+    """`text` with comments turned to spaces, newlines and string literals kept."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "\"'":
+            j = i + 1
+            while j < n and text[j] != ch and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("".join(c if c == "\n" else " " for c in text[i:end]))
+            i = end
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def skeleton(text: str) -> str:
+    """The buffer's preprocessor directives; every code line becomes a marker.
+
+    Line numbers are kept, so the preprocessor's messages name the user's lines,
+    and the markers that survive tell which lines the build compiles.
     """
     out: list[str] = []
     continued = False
-    for line in text.splitlines():
+    for line in _blank_comments(text).splitlines():
         keep = continued or bool(_DIRECTIVE.match(line))
         keep = keep and not re.match(r"^\s*#\s*pragma\b", line)
-        out.append(line if keep else "")
+        out.append(line if keep else (_MARK if line.strip() else ""))
         continued = keep and line.rstrip().endswith("\\")
     return "\n".join(out) + "\n"
 
 
 def _run(
-    pre: Preprocessor, source: str, folder: str, stubs: str
+    pre: Preprocessor, unit: str, folder: str, stubs: str
 ) -> subprocess.CompletedProcess[str]:
+    # The skeleton is a file, not standard input: compiler wrappers (ccache,
+    # scripts) may read their input themselves.
     command = [
         pre.cc,
         "-E",
@@ -100,13 +135,13 @@ def _run(
         f"-idirafter{stubs}",
         "-x",
         "c",
-        "-",
+        unit,
     ]
     # The address-space bound is set on the child once it runs: preexec_fn is
     # unsafe in the threaded language server.
     with subprocess.Popen(
         command,
-        stdin=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -118,7 +153,7 @@ def _run(
         with contextlib.suppress(OSError, ValueError):
             resource.prlimit(proc.pid, resource.RLIMIT_AS, (size, size))
         try:
-            out, err = proc.communicate(source, timeout=pre.timeout_s)
+            out, err = proc.communicate(timeout=pre.timeout_s)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(OSError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -139,18 +174,27 @@ def _stub(stubs: str, name: str) -> bool:
 
 def _preprocess(
     text: str, path: str | None, pre: Preprocessor
-) -> tuple[str, tuple[str, ...]] | str:
-    """The preprocessed skeleton and the missing headers, or why it failed."""
+) -> tuple[str, str, tuple[str, ...]] | str:
+    """The preprocessed skeleton, its file name there, and the missing headers.
+
+    A string says why it failed.
+    """
     folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     if not os.path.isdir(folder):
         folder = os.getcwd()
     if shutil.which(pre.cc) is None:
         return f"the preprocessor `{pre.cc}` was not found"
     missing: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="accls-stubs-") as stubs:
+    with (
+        tempfile.TemporaryDirectory(prefix="accls-stubs-") as stubs,
+        tempfile.TemporaryDirectory(prefix="accls-unit-") as place,
+    ):
+        unit = os.path.join(place, os.path.basename(path or "buffer.c"))
+        with open(unit, "w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(skeleton(text))
         for _ in range(_MAX_STUBS):
             try:
-                proc = _run(pre, skeleton(text), folder, stubs)
+                proc = _run(pre, unit, folder, stubs)
             except subprocess.TimeoutExpired:
                 return f"the preprocessor timed out after {pre.timeout_s:g} s"
             except OSError as exc:
@@ -158,7 +202,7 @@ def _preprocess(
             if proc.returncode == 0:
                 if len(proc.stdout) > _MAX_OUTPUT:
                     return "the preprocessed headers are too large to analyse"
-                return proc.stdout, tuple(missing)
+                return proc.stdout, unit, tuple(missing)
             if "nested depth" in proc.stderr:
                 return "a recursive #include: a header includes itself, directly or not"
             found = _MISSING.search(proc.stderr)
@@ -172,29 +216,34 @@ def _preprocess(
     return "too many missing headers"
 
 
-def _split(output: str) -> tuple[list[str], list[str], list[str]]:
-    """Directive lines and code lines of the project's own files, and its headers."""
+def _split(output: str, unit: str) -> tuple[list[str], list[str], list[str], set[int]]:
+    """Directives and code of the project's own files, its headers, active lines."""
     defines: list[str] = []
     code: list[str] = []
     headers: list[str] = []
-    current, system = "", False
-    for line in output.splitlines():
-        marker = _MARKER.match(line)
+    active: set[int] = set()
+    current, system, line = "", False, 0
+    for text in output.splitlines():
+        marker = _MARKER.match(text)
         if marker is not None:
-            current = marker.group(2)
+            current, line = marker.group(2), int(marker.group(1))
             system = "3" in marker.group(3).split()
-            is_header = not current.startswith("<") and not system
+            is_header = not current.startswith("<") and not system and current != unit
             if is_header and current not in headers:
                 headers.append(current)
             code.append("")
             continue
+        here, line = line, line + 1
         if system or current == "<built-in>":
             continue
-        if line.startswith(("#define", "#undef")):
-            defines.append(line)
-        elif current not in ("<stdin>", "<command-line>"):
-            code.append(line)
-    return defines, code, headers
+        if text.startswith(("#define", "#undef")):
+            defines.append(text)
+        elif current == unit:
+            if _MARK in text:
+                active.add(here)
+        elif current != "<command-line>":
+            code.append(text)
+    return defines, code, headers, active
 
 
 def _macro_table(defines: Sequence[str]) -> MacroTable:
@@ -224,14 +273,24 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
     done = _preprocess(text, path, pre)
     if isinstance(done, str):
         return HeaderContext(problem=done)
-    output, missing = done
-    defines, code, headers = _split(output)
+    output, unit, missing = done
+    defines, code, headers, active = _split(output, unit)
     macros = _macro_table(defines)
+    marked = skeleton(text).splitlines()
+    if _MARK in marked and not active:
+        # Nothing of the file came out: a wrapper that is no preprocessor.
+        return HeaderContext(problem="the preprocessor's output misses the file")
+    inactive = frozenset(
+        number
+        for number, line in enumerate(marked, start=1)
+        if line == _MARK and number not in active
+    )
     return HeaderContext(
         macros=macros,
         globals=_globals(code, macros),
         headers=tuple(headers),
         missing=missing,
+        inactive=inactive,
     )
 
 

@@ -87,6 +87,8 @@ class FunctionWalk(ExpressionWalk):
                 continue
             if child.type in ("comment", "preproc_call", "preproc_directive"):
                 continue
+            if child.start_point.row + 1 in self.inactive:
+                continue  # an #if branch the build does not compile
             if node.type.startswith("preproc_") and child == node.child_by_field_name(
                 "name"
             ):

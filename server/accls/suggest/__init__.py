@@ -1,5 +1,6 @@
 """Pragma suggestions: synthesis from analysis facts (and, later, model backends)."""
 
+from accls.suggest.accounting import account_for_loops
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target, parse_pragma
 from accls.suggest.prompt import (
@@ -26,6 +27,7 @@ __all__ = [
     "SuggestOptions",
     "Suggestion",
     "Target",
+    "account_for_loops",
     "build_prompt",
     "completion_pragma",
     "parse_pragma",

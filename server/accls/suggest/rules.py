@@ -56,6 +56,8 @@ class Suggestion:
     region: DataRegion | None = None  # a proposed data region this loop belongs to
     alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
     caution: str | None = None  # the assumption a model pragma on a refused loop makes
+    collapsed_into: int | None = None  # id of the loop whose pragma collapses this one
+    inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
 
 
@@ -76,6 +78,15 @@ _MAX_COLLAPSE = 3
 """Deeper collapses add index arithmetic and rarely more parallelism."""
 
 
+def _bound_names(loop: Loop) -> frozenset[str]:
+    """Every name in the loop's bounds, limits included."""
+    names: set[str] = set()
+    for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits)):
+        if poly is not None:
+            names |= poly.names()
+    return frozenset(names)
+
+
 def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
     chain = [loop]
     cur = loop
@@ -83,9 +94,7 @@ def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
         child = cur.children[0]
         facts = analysis.of(child)
         outer_vars = {c.var for c in chain if c.var}
-        bounds = (child.lower.names() if child.lower else frozenset()) | (
-            child.upper.names() if child.upper else frozenset()
-        )
+        bounds = _bound_names(child)
         if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
             break
         chain.append(child)
@@ -97,9 +106,7 @@ def _imbalanced(loop: Loop) -> bool:
     """True when inner trip counts depend on the outer variable (triangles)."""
     outer = {loop.var} if loop.var else set()
     for inner in loop.walk()[1:]:
-        names = (inner.lower.names() if inner.lower else frozenset()) | (
-            inner.upper.names() if inner.upper else frozenset()
-        )
+        names = _bound_names(inner)
         if names & outer:
             return True
     return False
@@ -163,7 +170,13 @@ def _build(
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
         return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
+    acc = opts.model is Dialect.OPENACC
+    if acc and loop.cond_op == "!=":
+        test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
+        return _refuse(facts, opts, [test], inner=inner), [], None
     chain = [loop] if inner else _collapse_chain(loop, analysis)
+    if acc and any(c.cond_op == "!=" for c in chain):
+        chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
     covered = {c.id for c in chain}
     below = [child for child in chain[-1].children]
     reasons: list[str] = []
@@ -224,6 +237,7 @@ def _build(
         "no loop-carried dependence"
         + ("" if not facts.loop.refs else " (exact dependence test)")
     ]
+    head.extend(facts.call_effects)
     head.extend(facts.assumptions)
     pragma = Pragma(opts.model, directive, tuple(clauses))
     return (

@@ -32,9 +32,11 @@ def _range(loop: Loop) -> tuple[Poly, Poly] | None:
     if loop.lower is None or loop.upper is None or not loop.step:
         return None
     if loop.step > 0:
-        high = loop.upper - Poly.const(1) if loop.cond_op == "<" else loop.upper
+        strict = loop.cond_op in ("<", "!=")
+        high = loop.upper - Poly.const(1) if strict else loop.upper
         return loop.lower, high
-    low = loop.upper + Poly.const(1) if loop.cond_op == ">" else loop.upper
+    strict = loop.cond_op in (">", "!=")
+    low = loop.upper + Poly.const(1) if strict else loop.upper
     return low, loop.lower
 
 
@@ -161,8 +163,9 @@ def array_uses(
         if inner.var and found is not None:
             ranges.append((inner.var, *found))
     groups: dict[str, list[Ref]] = {}
+    mine = {v.name for v in loop.locals}  # declared in the body: never moved
     for ref in loop.refs:
-        if ref.subscripts or ref.deref:
+        if (ref.subscripts or ref.deref) and ref.name not in mine:
             groups.setdefault(ref.name, []).append(ref)
     variant = frozenset(
         {inner.var for inner in loop.walk() if inner.var}

@@ -7,20 +7,29 @@ and the files each run leaves behind, numbers within a relative tolerance.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import math
 import os
+import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from accls.analysis import AnalysisOptions, analyze_text
-from accls.inputs import InputError, read_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
+from accls.validation.isolation import (
+    Isolation,
+    find_isolation,
+    isolation_notes,
+    reachable_temp_dir,
+)
 from accls.validation.outputs import (
     RunOutput,
     compare_outputs,
@@ -28,7 +37,18 @@ from accls.validation.outputs import (
     decode,
     snapshot,
 )
-from accls.validation.sandbox import Limits, network_wrapper, run_limited
+from accls.validation.sandbox import (
+    FILE_LIMIT_BYTES,
+    Limits,
+    RunFiles,
+    network_wrapper,
+    run_limited,
+)
+from accls.validation.verify_settings import (
+    VerifyInputError,
+    VerifySettings,
+    check_inputs,
+)
 
 __all__ = [
     "RunRecord",
@@ -41,28 +61,8 @@ __all__ = [
 ]
 
 BUILD_TIMEOUT_S = 120.0
+_SPARE_PROCESSES = 64  # the program's own children, beside its OpenMP threads
 _STDERR_TAIL = 300
-
-
-class VerifyInputError(InputError):
-    """Bad input to `verify` (missing file, bad setting); the message is one line."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VerifySettings:
-    """How to build, run and compare; the defaults suit a small test program."""
-
-    threads: tuple[int, ...] = (1, 2, 4)
-    tolerance: float = 1e-9
-    cpu_s: int = 10
-    memory_mb: int = 2048
-    timeout_s: float = 30.0
-    cc: str = "gcc"
-    cflags: tuple[str, ...] = ()
-    include_dirs: tuple[str, ...] = ()
-    args: tuple[str, ...] = ()
-    stdin_path: str | None = None
-    data: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,37 +93,20 @@ class VerifyReport:
     pragmas_inserted: int
 
 
-def _check_inputs(path: str, settings: VerifySettings) -> str:
-    """The source text; VerifyInputError on any bad path or setting."""
-    try:
-        text = read_source(path)
-    except InputError as exc:
-        raise VerifyInputError(str(exc)) from None
-    if not settings.threads or any(t < 1 for t in settings.threads):
-        raise VerifyInputError("threads: give one or more positive thread counts")
-    if settings.tolerance < 0 or not math.isfinite(settings.tolerance):
-        raise VerifyInputError("tolerance: must be a finite number >= 0")
-    if settings.cpu_s < 1 or settings.memory_mb < 1 or settings.timeout_s <= 0:
-        raise VerifyInputError("limits: CPU seconds, memory MB and timeout must be > 0")
-    if settings.stdin_path is not None and not os.path.isfile(settings.stdin_path):
-        raise VerifyInputError(f"{settings.stdin_path}: stdin file not found")
-    names = [os.path.basename(os.path.normpath(d)) for d in settings.data]
-    for item in settings.data:
-        if not os.path.exists(item):
-            raise VerifyInputError(f"{item}: data file not found")
-    if len(set(names)) != len(names):
-        raise VerifyInputError("data: two data files share a name")
-    return text
+# Locale and OpenMP settings pass into the sandbox; nothing else does (secrets).
+_KEPT_ENV = ("LANG", "LANGUAGE", "TZ")
+_KEPT_PREFIXES = ("LC_", "OMP_", "GOMP_", "KMP_")
+_SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
-def _run_env(threads: int | None, tmp: Path) -> dict[str, str]:
-    """The caller's environment without OpenMP settings, plus the run's own."""
+def _run_env(threads: int | None) -> dict[str, str]:
+    """A scrubbed environment: locale and OpenMP settings, plus the run's own."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("OMP_", "GOMP_", "KMP_"))
+        if k in _KEPT_ENV or k.startswith(_KEPT_PREFIXES)
     }
-    env["TMPDIR"] = str(tmp)
+    env["PATH"] = _SAFE_PATH
     if threads is not None:
         env |= _omp_env(threads)
     return env
@@ -139,6 +122,17 @@ def _omp_env(threads: int) -> dict[str, str]:
     }
 
 
+def _isolation(settings: VerifySettings) -> Isolation:
+    """The sandbox, or VerifyInputError when there is none and none was waived."""
+    isolation = find_isolation()
+    if not isolation.available and settings.sandbox:
+        raise VerifyInputError(
+            f"cannot sandbox the program: {isolation.reason}; install bubblewrap, "
+            "or pass --no-sandbox to run it unconfined"
+        )
+    return isolation
+
+
 class _Session:
     """One verification: its scratch directory and everything it ran."""
 
@@ -148,19 +142,24 @@ class _Session:
         self.commands: list[tuple[str, ...]] = []
         self.runs: list[RunRecord] = []
         self.notes: list[str] = []
-        self.wrapper, network = network_wrapper()
-        self.notes.append(network)
+        self.isolation = _isolation(settings)
         s = settings
+        self.max_processes = max(s.threads) + _SPARE_PROCESSES
+        self.notes.extend(isolation_notes(self.isolation))
+        if not self.isolation.available:
+            self.notes.append(network_wrapper()[1])
         self.notes.append(
-            f"limits per run: CPU {s.cpu_s} s, address space {s.memory_mb} MiB, "
-            f"wall clock {s.timeout_s:g} s, files {1024} MiB, no core dumps; "
+            f"limits per run: CPU {s.cpu_s} s, address space {s.memory_mb} MiB "
+            "per process, "
+            f"wall clock {s.timeout_s:g} s, files {FILE_LIMIT_BYTES >> 20} MiB, "
+            f"{self.max_processes} processes/threads, no core dumps; "
             f"threads {', '.join(map(str, s.threads))}; tolerance {s.tolerance:g}"
         )
         self.notes.append(
             f"each run: fresh working directory holding only the data files "
             f"({', '.join(s.data) or 'none'}); "
             f"stdin from {s.stdin_path or '/dev/null'}; "
-            "the caller's OMP_*/GOMP_*/KMP_* variables removed, TMPDIR per run"
+            "environment: locale and the caller's OMP_*/GOMP_*/KMP_* only"
         )
 
     def build(self, argv: list[str], what: str) -> bool:
@@ -186,29 +185,51 @@ class _Session:
         cwd, tmp = base / "cwd", base / "tmp"
         cwd.mkdir(parents=True)
         tmp.mkdir()
+        if os.geteuid() == 0:
+            # The program runs as nobody: let it reach (not list) its folders.
+            for folder in (self.root, self.root / "runs", base):
+                folder.chmod(0o711)
+            exe.chmod(0o755)
         for item in s.data:
             dest = cwd / os.path.basename(os.path.normpath(item))
             if os.path.isdir(item):
                 shutil.copytree(item, dest, symlinks=True)
             else:
                 shutil.copy2(item, dest)
-        argv = [*self.wrapper, str(exe), *s.args]
         shown = (
             []
             if threads is None
             else [f"{k}={v}" for k, v in _omp_env(threads).items()]
         )
-        command = tuple((["env", *shown] if shown else []) + argv)
+        command = tuple((["env", *shown] if shown else []) + [str(exe), *s.args])
         self.commands.append(command)
         outcome = run_limited(
-            argv,
-            cwd=str(cwd),
-            env=_run_env(threads, tmp),
-            stdin_path=s.stdin_path,
-            stdout_path=str(base / "stdout"),
-            stderr_path=str(base / "stderr"),
-            limits=Limits(cpu_s=s.cpu_s, memory_mb=s.memory_mb, timeout_s=s.timeout_s),
+            str(exe),
+            s.args,
+            files=RunFiles(
+                work=str(cwd),
+                tmp=str(tmp),
+                stdin=s.stdin_path,
+                stdout=str(base / "stdout"),
+                stderr=str(base / "stderr"),
+            ),
+            env=_run_env(threads),
+            limits=Limits(
+                cpu_s=s.cpu_s,
+                memory_mb=s.memory_mb,
+                timeout_s=s.timeout_s,
+                max_processes=self.max_processes,
+            ),
+            isolation=self.isolation,
         )
+        memory = (
+            f"memory: {s.memory_mb} MiB for the whole process tree (cgroup v2)"
+            if outcome.tree_memory
+            else f"memory: {s.memory_mb} MiB per process only (RLIMIT_AS; no cgroup "
+            "v2 memory controller available here), so children may each use that much"
+        )
+        if memory not in self.notes:
+            self.notes.append(memory)
         files = snapshot(cwd)
         stderr = (base / "stderr").read_bytes()[-_STDERR_TAIL:]
         self.runs.append(
@@ -244,21 +265,54 @@ class _Session:
         return None
 
 
-def _compare_parallel(session: _Session, exe: Path, reference: RunOutput) -> bool:
-    """Run the annotated program at every thread count; True if all match."""
-    same = True
+# The OpenMP runtime could not get threads or memory: the limits, not the
+# pragmas, stopped the run.
+_RESOURCE_FAILURE = re.compile(
+    r"libgomp: (Thread creation failed|Out of memory|Cannot allocate)"
+)
+
+
+def _short_of_resources(last: RunRecord) -> str | None:
+    """Why a run says nothing about equivalence (a limit, no threads), or None."""
+    if last.limit is not None:
+        return f"stopped by the {last.limit}"
+    match = _RESOURCE_FAILURE.search(last.stderr_tail)
+    if match is not None and last.exit_code != 0:
+        return f"the OpenMP runtime ran out of resources ({match.group(0)})"
+    return None
+
+
+def _compare_parallel(
+    session: _Session, exe: Path, reference: RunOutput
+) -> bool | None:
+    """Run the annotated program at every thread count.
+
+    True if all match, False if one differs, None if some could not finish
+    within the limits and none differs.
+    """
+    verdict: bool | None = True
     for threads in session.settings.threads:
         output = session.execute(exe, f"openmp-{threads}", threads)
         last = session.runs[-1]
-        stopped = last.limit or last.signal
+        short = _short_of_resources(last)
+        if short is not None:
+            session.judge(f"UNDECIDED: {short}")
+            if verdict is True:
+                verdict = None
+            continue
         diff = (
-            f"stopped: {stopped}"
-            if stopped
+            f"killed by {last.signal}"
+            if last.signal
             else compare_outputs(reference, output, session.settings.tolerance)
         )
         session.judge("match" if diff is None else f"MISMATCH: {diff}")
-        same = same and diff is None
-    return same
+        if diff is not None:
+            verdict = False
+    if verdict is None:
+        session.notes.append(
+            "some parallel runs could not finish within the limits; undecided"
+        )
+    return verdict
 
 
 def _decide(session: _Session, path: str, annotated: str) -> bool | None:
@@ -304,9 +358,29 @@ def _decide(session: _Session, path: str, annotated: str) -> bool | None:
     return _compare_parallel(session, parallel, reference)
 
 
+@contextlib.contextmanager
+def _terminated_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into SystemExit, so the run is killed and the scratch removed.
+
+    (Ctrl-C raises KeyboardInterrupt, which unwinds the same way.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def verify(path: str, settings: VerifySettings) -> VerifyReport:
     """Build, run and compare the original and OpenMP-annotated `path`."""
-    text = _check_inputs(path, settings)
+    text = check_inputs(path, settings)
     analysis = analyze_text(
         text, path, settings.include_dirs, AnalysisOptions(dialect="omp")
     )
@@ -316,7 +390,12 @@ def verify(path: str, settings: VerifySettings) -> VerifyReport:
     inserted = sum(
         1 for s in suggestions if s.pragma is not None and s.existing is None
     )
-    with tempfile.TemporaryDirectory(prefix="accls-verify-") as scratch:
+    with (
+        _terminated_on_sigterm(),
+        tempfile.TemporaryDirectory(
+            prefix=f"accls-verify-{os.getpid()}-", dir=reachable_temp_dir()
+        ) as scratch,
+    ):
         session = _Session(settings, Path(scratch))
         if inserted == 0:
             session.notes.append("no pragmas inserted: only -fopenmp differs")

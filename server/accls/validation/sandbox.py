@@ -1,4 +1,8 @@
-"""Run one untrusted program under CPU, memory and wall-clock limits, offline."""
+"""Run one untrusted program under CPU, memory, process and wall-clock limits.
+
+Normally inside the bubblewrap sandbox of `isolation.py`; with `--no-sandbox`
+(where bubblewrap is missing) directly, offline where `unshare -rn` works.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,24 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FILE_LIMIT_BYTES", "Limits", "Outcome", "network_wrapper", "run_limited"]
+from accls.validation.cgroup import TreeCgroup, tree_cgroup
+from accls.validation.isolation import (
+    NOBODY,
+    WORK_DIR,
+    Isolation,
+    drop_root,
+    sandbox_command,
+    seccomp_file,
+)
+
+__all__ = [
+    "FILE_LIMIT_BYTES",
+    "Limits",
+    "Outcome",
+    "RunFiles",
+    "network_wrapper",
+    "run_limited",
+]
 
 FILE_LIMIT_BYTES = 1 << 30
 """RLIMIT_FSIZE: the largest file (stdout included) a run may write."""
@@ -28,6 +49,7 @@ class Limits:
     cpu_s: int
     memory_mb: int
     timeout_s: float
+    max_processes: int = 256
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,6 +61,18 @@ class Outcome:
     limit: str | None  # which limit stopped it, if one did
     wall_s: float
     cpu_s: float
+    tree_memory: bool = False  # memory bounded for the whole tree, not per process
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunFiles:
+    """Where one run reads, writes and works (host paths)."""
+
+    work: str
+    tmp: str
+    stdin: str | None
+    stdout: str
+    stderr: str
 
 
 @functools.cache
@@ -64,9 +98,12 @@ def network_wrapper() -> tuple[tuple[str, ...], str]:
     return prefix, "network isolated: runs inside `unshare -rn` (no interfaces)"
 
 
-def _set_limits(limits: Limits) -> Callable[[], None]:
+def _set_limits(
+    limits: Limits, cgroup: TreeCgroup | None, sandboxed: bool
+) -> Callable[[], None]:
     """A preexec_fn applying the limits in the child before exec."""
     memory = limits.memory_mb * 1024 * 1024
+    enter = cgroup.enter() if cgroup is not None else None
 
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
@@ -74,6 +111,10 @@ def _set_limits(limits: Limits) -> Callable[[], None]:
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT_BYTES, FILE_LIMIT_BYTES))
         # A core file would land in the compared working directory.
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if enter is not None:
+            enter()
+        if sandboxed:
+            drop_root()
 
     return apply
 
@@ -87,69 +128,138 @@ def _signal_name(code: int) -> str | None:
         return f"signal {-code}"
 
 
-def _which_limit(code: int, cpu_used: float, limits: Limits) -> str | None:
+def _which_limit(
+    code: int, cpu_used: float, limits: Limits, cgroup: TreeCgroup | None
+) -> str | None:
     if code == -signal.SIGXCPU or (
         code == -signal.SIGKILL and cpu_used >= limits.cpu_s
     ):
         return f"CPU limit of {limits.cpu_s} s"
     if code == -signal.SIGXFSZ:
         return f"file size limit of {FILE_LIMIT_BYTES >> 20} MiB"
+    if cgroup is not None and cgroup.out_of_memory():
+        return f"memory limit of {limits.memory_mb} MiB (whole process tree)"
     return None
 
 
-def run_limited(
-    argv: Sequence[str],
-    *,
-    cwd: str,
+def _sandbox_status(code: int) -> int:
+    """The status as Popen gives it: bwrap reports death by signal N as 128+N."""
+    if 128 < code < 128 + signal.NSIG:
+        return -(code - 128)
+    return code
+
+
+def _prepare_folders(files: RunFiles) -> None:
+    """Let the sandboxed user (nobody, for a root caller) write its folders."""
+    if os.geteuid() != 0:
+        return
+    for folder in (files.work, files.tmp):
+        for path, dirs, names in os.walk(folder):
+            for name in [*dirs, *names]:
+                os.lchown(os.path.join(path, name), NOBODY, NOBODY)
+        os.chown(folder, NOBODY, NOBODY)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _command(
+    program: str,
+    args: Sequence[str],
+    files: RunFiles,
     env: Mapping[str, str],
-    stdin_path: str | None,
-    stdout_path: str,
-    stderr_path: str,
     limits: Limits,
+    isolation: Isolation,
+    seccomp_fd: int | None,
+) -> tuple[list[str], dict[str, str]]:
+    """The command line and the environment of one run."""
+    if not isolation.available:
+        prefix, _ = network_wrapper()
+        return [*prefix, program, *args], {**env, "TMPDIR": files.tmp}
+    argv = sandbox_command(
+        isolation,
+        work=files.work,
+        tmp=files.tmp,
+        program=program,
+        args=args,
+        env={**env, "TMPDIR": "/tmp", "HOME": WORK_DIR},
+        max_processes=limits.max_processes,
+        seccomp_fd=seccomp_fd,
+    )
+    return argv, {"PATH": os.defpath}
+
+
+def run_limited(
+    program: str,
+    args: Sequence[str],
+    *,
+    files: RunFiles,
+    env: Mapping[str, str],
+    limits: Limits,
+    isolation: Isolation,
 ) -> Outcome:
-    """Run `argv` in its own session under `limits`; output goes to the two files."""
+    """Run `program ARGS` under `limits`, sandboxed when `isolation` allows.
+
+    On any exception (Ctrl-C, SIGTERM turned into one) the run's process group
+    is killed before it propagates.
+    """
+    sandboxed = isolation.available
+    if sandboxed:
+        _prepare_folders(files)
+    seccomp_fd = seccomp_file(isolation) if sandboxed else None
+    argv, outer_env = _command(program, args, files, env, limits, isolation, seccomp_fd)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
+    memory = limits.memory_mb * 1024 * 1024
     with (
-        open(stdin_path or os.devnull, "rb") as stdin,
-        open(stdout_path, "wb") as stdout,
-        open(stderr_path, "wb") as stderr,
+        tree_cgroup(memory, limits.max_processes) as cgroup,
+        open(files.stdin or os.devnull, "rb") as stdin,
+        open(files.stdout, "wb") as stdout,
+        open(files.stderr, "wb") as stderr,
     ):
-        proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=dict(env),
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            start_new_session=True,
-            preexec_fn=_set_limits(limits),
-        )
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=files.work,
+                env=outer_env,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                start_new_session=True,
+                pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+                preexec_fn=_set_limits(limits, cgroup, sandboxed),
+            )
+        finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
         timed_out = False
         try:
             code = proc.wait(timeout=limits.timeout_s)
         except subprocess.TimeoutExpired:
             timed_out = True
-            # The whole group: OpenMP threads die with the process, but children
-            # the program forked would otherwise outlive it.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+        finally:
+            # Also after a normal exit: without the sandbox, background
+            # children it left would run on (with it, they died with it).
+            _kill_group(proc)
             code = proc.wait()
-        # Also after a normal exit: background children it left would run on.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    limit = (
-        f"wall-clock timeout of {limits.timeout_s:g} s (process group killed)"
-        if timed_out
-        else _which_limit(code, cpu, limits)
-    )
+        wall = time.monotonic() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        tree_memory = cgroup is not None
+        if sandboxed:
+            code = _sandbox_status(code)
+        limit = (
+            f"wall-clock timeout of {limits.timeout_s:g} s (process group killed)"
+            if timed_out
+            else _which_limit(code, cpu, limits, cgroup)
+        )
     return Outcome(
         exit_code=code if code >= 0 else None,
         signal=_signal_name(code),
         limit=limit,
         wall_s=wall,
         cpu_s=cpu,
+        tree_memory=tree_memory,
     )

@@ -1,0 +1,207 @@
+"""Function summaries: what a function reads and writes through its pointer arguments.
+
+A call such as `LCG_random_double(&seed)` or `fill_coeffs(x, y, tmp)` looks
+impure (it writes memory), but when the function writes only through its
+pointer parameters, and at the call site those are the iteration's own locals,
+the effects stay inside the iteration. Summaries are computed bottom-up over the
+call graph; recursion, globals written, `static` locals, I/O and unknown callees
+make a function unsummarisable (None), and its calls stay obstacles.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.frontend import Call, Function, Loop, SourceFile
+
+__all__ = ["Summary", "private_effects", "summarize"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
+# An argument that points into one object: `a`, `&a[k]`, `a + k`, `&s->f`.
+_INTO = re.compile(r"\(?\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*(?:$|[\[+\-.)]|->)")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summary:
+    """The memory effects of one function, by parameter position."""
+
+    name: str
+    writes: frozenset[int]  # pointer parameters written through
+    reads: frozenset[int]  # pointer parameters read through
+    globals_read: frozenset[str]
+
+
+def _base(name: str) -> str:
+    return re.split(r"->|\.|\[", name, maxsplit=1)[0].strip()
+
+
+def _param_index(fn: Function) -> dict[str, int]:
+    return {p.name: i for i, p in enumerate(fn.params)}
+
+
+def _has_static(fn: Function, source: SourceFile) -> bool:
+    """True when the body declares a `static` variable other than a constant."""
+    text = source.data[fn.span.start_byte : fn.span.end_byte]
+    body = text[text.find(b"{") :]
+    return re.search(rb"\bstatic\b(?!\s+const\b)", body) is not None
+
+
+def summarize(
+    name: str,
+    source: SourceFile,
+    pure: frozenset[str],
+    memo: dict[str, Summary | None] | None = None,
+) -> Summary | None:
+    """The summary of the function `name` of `source`; None when it has other effects.
+
+    `pure` names library functions without side effects.
+    """
+    memo = {} if memo is None else memo
+    if name in memo:
+        return memo[name]
+    memo[name] = None  # recursion: a function in a cycle is not summarised
+    fn = source.function(name)
+    if fn is None or (fn.exits and any(e.kind.value == "exit" for e in fn.exits)):
+        return None
+    if _has_static(fn, source):
+        return None
+    params = _param_index(fn)
+    pointers = {p.name for p in fn.params if p.is_array}
+    local = {v.name for v in fn.locals}
+    # Local pointers may point anywhere (into a parameter's object, a global):
+    # only local arrays and fresh allocations are the function's own memory.
+    own = {v.name for v in fn.locals if (v.dims and not v.pointers) or v.fresh}
+    globals_ = {g.name for g in source.globals} - local - set(params)
+    writes: set[int] = set()
+    reads: set[int] = set()
+    wild = False
+    for ref in fn.refs:
+        base = _base(ref.name)
+        through = bool(ref.subscripts) or ref.deref or "->" in ref.name
+        if ref.escapes and through and ref.kind.value == "update":
+            continue  # `&p[k]` only takes an address: where it goes is tracked
+        if base in local and through and base not in own:
+            if ref.is_write:
+                return None  # writes through a pointer that may point anywhere
+            # A read through a local pointer reads what the parameters or the
+            # globals reach: count it as reading all of them.
+            reads |= {params[p] for p in pointers}
+            wild = True
+            continue
+        if base in pointers and not through and ref.is_write:
+            return None  # a re-pointed parameter may point anywhere
+        if base in globals_:
+            if ref.is_write:
+                return None  # shared state
+            continue
+        if base in pointers and through:
+            (writes if ref.is_write else reads).add(params[base])
+            if ref.is_write and ref.is_read:
+                reads.add(params[base])
+    globals_read = {
+        _base(r.name) for r in fn.refs if _base(r.name) in globals_ and r.is_read
+    }
+    if wild:
+        globals_read |= globals_
+    for call in fn.call_sites:
+        if call.name in pure:
+            continue
+        callee = summarize(call.name, source, pure, memo)
+        if callee is None:
+            return None
+        mapped = _map_call(call, callee, params, pointers, local)
+        if mapped is None:
+            return None
+        writes |= mapped[0]
+        reads |= mapped[1]
+        globals_read |= callee.globals_read
+    found = Summary(
+        name=name,
+        writes=frozenset(writes),
+        reads=frozenset(reads),
+        globals_read=frozenset(globals_read),
+    )
+    memo[name] = found
+    return found
+
+
+def _map_call(
+    call: Call,
+    callee: Summary,
+    params: dict[str, int],
+    pointers: set[str],
+    local: set[str],
+) -> tuple[set[int], set[int]] | None:
+    """The caller's parameters a call writes and reads through, or None if unclear."""
+    writes: set[int] = set()
+    reads: set[int] = set()
+    for index in callee.writes | callee.reads:
+        if index >= len(call.args):
+            return None
+        match = _INTO.match(call.args[index])
+        if match is None or "(" in call.args[index][match.end() :]:
+            return None  # a call or an expression we cannot place
+        base = match.group(1)
+        if base in pointers:
+            (writes if index in callee.writes else reads).add(params[base])
+            if index in callee.writes and index in callee.reads:
+                reads.add(params[base])
+        elif base not in local:
+            return None  # a global or something we cannot name: not summarised
+    return writes, reads
+
+
+def private_effects(
+    call: Call, loop: Loop, source: SourceFile, pure: frozenset[str]
+) -> tuple[bool, str] | None:
+    """Whether `call` in `loop` touches only the iteration's own memory, and why.
+
+    None when the function has no summary. Written arguments must be `&x` or an
+    array declared inside the loop body; read arguments and the globals the
+    callee reads must not be written by the loop.
+    """
+    summary = summarize(call.name, source, pure)
+    if summary is None:
+        return None
+    arrays = {v.name for v in loop.locals if v.dims and not v.pointers}
+    scalars = {v.name for v in loop.locals}
+    # `&a[i]` only takes an address (where it goes, the summaries check).
+    written = {_base(r.name) for r in loop.refs if r.is_write and not r.escapes}
+    # Index values are not memory: the loop's own variables may appear freely.
+    indices = {x.var for x in loop.walk() if x.var} | scalars
+    private: list[str] = []
+    # Written arguments first, so a read of the same object is seen as such.
+    order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
+    for index in order:
+        arg = call.args[index] if index < len(call.args) else ""
+        if index not in summary.writes:
+            names = set(_NAME.findall(arg)) - indices
+            hit = sorted(names & (written | set(private)))
+            if not arg or hit:
+                what = f"`{hit[0]}`" if hit else "an argument"
+                return (
+                    False,
+                    f"which reads {what} through an argument, and the loop writes it",
+                )
+            continue
+        match = _PLACE.fullmatch(arg)
+        base = match.group(1) if match is not None else ""
+        by_address = arg.startswith("&")
+        if base not in (scalars if by_address else arrays):
+            return (
+                False,
+                f"which writes through `{arg or '?'}`, shared by the iterations",
+            )
+        private.append(base)
+    shared = sorted(summary.globals_read & written)
+    if shared:
+        return False, f"which reads the global `{shared[0]}`, and the loop writes it"
+    if not private:
+        return True, f"`{call.name}()` writes nothing outside itself"
+    listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
+    return True, (
+        f"`{call.name}()` writes only {listed} through its arguments, declared in "
+        "the loop body: private to each iteration"
+    )
