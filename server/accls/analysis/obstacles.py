@@ -240,6 +240,22 @@ def shape_obstacles(
                 message="part of the loop body is nested too deeply to be analysed",
             )
         )
+    for var in loop.locals:
+        # One object for every iteration and every thread, whatever its scope.
+        start = var.span.start_byte if var.span is not None else -1
+        if var.static and any(
+            r.is_write and r.name == var.name and r.span.start_byte != start
+            for r in loop.refs
+        ):
+            out.append(
+                Obstacle(
+                    code="static",
+                    line=var.span.line if var.span is not None else loop.line,
+                    variable=var.name,
+                    message=f"`{var.name}` is declared `static` inside the loop: "
+                    "every iteration and every thread share it",
+                )
+            )
     for name in loop.volatile_bounds:
         out.append(
             Obstacle(

@@ -40,6 +40,13 @@ def _base_type(node: Node) -> str:
     return " ".join(words) or "int"
 
 
+def _is_static(node: Node) -> bool:
+    return any(
+        child.type == "storage_class_specifier" and node_text(child) == "static"
+        for child in node.children
+    )
+
+
 def _is_const(node: Node) -> bool:
     return any(
         child.type == "type_qualifier" and node_text(child) == "const"
@@ -201,5 +208,7 @@ def declared_vars(
         )
         if source is not None:
             var = replace(var, fresh=True, device=source in DEVICE_ALLOCATORS)
+        if _is_static(node):
+            var = replace(var, static=True)
         out.append(var)
     return tuple(out)

@@ -196,6 +196,7 @@ class Var:
     unknown_shape: bool = False  # declared through a macro we could not expand
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
     device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
+    static: bool = False  # `static` storage: a local that outlives each call
 
     @property
     def is_array(self) -> bool:

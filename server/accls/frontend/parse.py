@@ -156,7 +156,9 @@ def _function(
         replace(v, fresh=v.name in fresh, device=fresh.get(v.name, False))
         for v in walk.decls
     )
-    local_names = {v.name for v in locals_}
+    # A static local keeps its value between calls: writing it is a side effect.
+    statics = {v.name for v in locals_ if v.static}
+    local_names = {v.name for v in locals_} - statics
     param_arrays = {p.name for p in params if p.is_array}
     global_names = {g.name for g in globals_}
     nonlocal_writes: set[str] = set()
@@ -168,6 +170,7 @@ def _function(
             continue
         if (
             base in global_names
+            or base in statics
             or base in param_arrays
             or ref.deref
             or "->" in ref.name
