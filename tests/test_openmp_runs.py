@@ -19,9 +19,7 @@ reduction without its clause) though not missing data movement.
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import subprocess
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.outputs import compare_outputs
 
 Need = Callable[[str], str]
 Suggest = Callable[[Path, str, str], subprocess.CompletedProcess[str]]
@@ -36,8 +35,6 @@ Annotate = Callable[[Path, str, str], tuple[subprocess.CompletedProcess[str], Pa
 
 RUN_TIMEOUT_S = 30.0
 BUILD_TIMEOUT_S = 60.0
-REL_TOL = 1e-9
-ABS_TOL = 1e-12
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,41 +52,6 @@ VARIANTS = {
     "openmp-gpu-on-host": Variant("openmp", "gpu", "-fopenmp", (4,)),
     "openacc-gpu-on-host": Variant("openacc", "gpu", "-fopenacc", (1,)),
 }
-
-# A number as C's printf writes it; group 1 is the whole token, so re.split
-# alternates text, number, text, ...
-_NUMBER = re.compile(
-    r"([-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan))",
-    re.IGNORECASE,
-)
-
-
-def _is_integer(token: str) -> bool:
-    return token.lstrip("+-").isdigit()
-
-
-def compare_outputs(expected: str, actual: str) -> str | None:
-    """Describe the first difference between two outputs, or None if they agree.
-
-    Text must match exactly, integer tokens exactly, other numbers within
-    REL_TOL (or ABS_TOL near zero).
-    """
-    want, got = _NUMBER.split(expected), _NUMBER.split(actual)
-    if len(want) != len(got):
-        return f"different shape: {len(want)} vs {len(got)} tokens"
-    for index, (w, g) in enumerate(zip(want, got, strict=True)):
-        if w == g:
-            continue
-        if index % 2 == 0:
-            return f"text differs: {w!r} vs {g!r}"
-        if _is_integer(w) or _is_integer(g):
-            return f"integer differs: {w} vs {g}"
-        x, y = float(w), float(g)
-        if math.isnan(x) and math.isnan(y):
-            continue
-        if not math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL):
-            return f"number differs beyond {REL_TOL:g}: {w} vs {g}"
-    return None
 
 
 def test_compare_outputs_tolerates_reordered_sums() -> None:

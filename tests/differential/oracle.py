@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import re
 import shutil
@@ -21,6 +20,8 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from support.outputs import compare_outputs
 
 __all__ = [
     "Annotator",
@@ -34,15 +35,9 @@ __all__ = [
 
 RUN_TIMEOUT_S = 20.0
 BUILD_TIMEOUT_S = 60.0
-REL_TOL = 1e-9
-ABS_TOL = 1e-12
 THREADS = (1, 2, 4)
 TSAN_THREADS = (2, 4)
 
-_NUMBER = re.compile(
-    r"([-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan))",
-    re.IGNORECASE,
-)
 _FOR = re.compile(r"\bfor\s*\(")
 
 # annotate(source, output, variant) -> None on success, else why it failed; the
@@ -85,29 +80,6 @@ def find_tools() -> Tools | None:
                 archer = str(hits[0])
                 break
     return Tools(gcc, clang, archer)
-
-
-def compare_outputs(expected: str, actual: str) -> str | None:
-    """The first difference between two outputs, or None when they agree.
-
-    Text and integers must match exactly, other numbers within REL_TOL.
-    """
-    want, got = _NUMBER.split(expected), _NUMBER.split(actual)
-    if len(want) != len(got):
-        return f"different shape: {len(want)} vs {len(got)} tokens"
-    for index, (w, g) in enumerate(zip(want, got, strict=True)):
-        if w == g:
-            continue
-        if index % 2 == 0:
-            return f"text differs: {w!r} vs {g!r}"
-        if w.lstrip("+-").isdigit() or g.lstrip("+-").isdigit():
-            return f"integer differs: {w} vs {g}"
-        x, y = float(w), float(g)
-        if math.isnan(x) and math.isnan(y):
-            continue
-        if not math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL):
-            return f"number differs: {w} vs {g}"
-    return None
 
 
 def annotate(src: Path, out: Path, variant: str) -> str | None:
