@@ -168,7 +168,7 @@ def test_every_element_written_is_copied_out() -> None:
 def test_full_cover_in_two_dimensions_is_copied_out() -> None:
     got = data(
         "for (int i = 0; i < n; i++)\n  for (int j = 0; j < m; j++) B[i][j] = 0;",
-        params="int n, int m, double **restrict B",
+        params="int n, int m, double *restrict *restrict B",
     )
     assert got == {"copyout": "B[0:n][0:m]"}
 
@@ -240,6 +240,6 @@ def test_write_after_an_inner_break_uses_copy() -> None:
           }
         }
         """,
-        params="int n, int m, const double *restrict a, double **restrict B",
+        params="int n, int m, const double *restrict a, double *restrict *restrict B",
     )
     assert got == {"copy": "B[0:n][0:m]", "copyin": "a[0:m]"}

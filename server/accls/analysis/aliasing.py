@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
+from accls.analysis.access_paths import Target, target_of
 from accls.analysis.model import Obstacle
 from accls.analysis.scalars import is_scalar_ref
-from accls.frontend import Function, Loop, Var
+from accls.frontend import FROM_CALL, Function, Loop, Ref, SourceFile, Span, Var
 
 __all__ = ["alias_obstacles", "array_decl"]
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_STEPS = re.compile(r"->|\.")
 _ANY_TYPE = frozenset({"char", "unsigned char", "signed char", "void"})
 _PRIMITIVE = frozenset(
     [
@@ -75,16 +80,143 @@ def _may_alias(a: Var, b: Var) -> bool:
         return False
     if not _is_pointer(a) and not _is_pointer(b):
         return False  # two distinct array objects (array-syntax parameters included)
-    if a.fresh or b.fresh:
-        return False  # a fresh allocation overlaps nothing else
     pointer, other = (a, b) if _is_pointer(a) else (b, a)
     # A parameter cannot point into a local array of the function it is passed to.
     local_array = other.scope == "local" and not _is_pointer(other)
     return not (local_array and pointer.scope == "param")
 
 
+def _derived(var: Var, fn: Function | None) -> set[str]:
+    """The locals (and FROM_CALL) whose values may flow into the pointer `var`."""
+    seen: set[str] = set()
+    todo = list(var.sources)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        found = fn.lookup(name) if fn is not None and name != FROM_CALL else None
+        if found is not None:
+            todo.extend(found.sources)
+    return seen
+
+
+def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
+    """Whether a block only `own` reaches (fresh, or its fresh rows) misses `other`."""
+    if other.kind == "object":
+        return True
+    if other.kind == "unseen" or other.root is None:
+        return False
+    if other.root is own:
+        return False  # the same pointer or table: the subscripts decide
+    if other.kind == "loaded":
+        return other.root.fresh_rows or not own.leaves
+    held = other.root
+    if held.scope == "param":
+        return True  # set before the block was allocated
+    if held.scope != "local":
+        return not own.leaves
+    if held.fresh:
+        return True
+    if held.address_taken:
+        return False
+    derived = _derived(held, fn)
+    return own.name not in derived and not (FROM_CALL in derived and own.leaves)
+
+
+def _own_block(target: Target) -> Var | None:
+    """The pointer or table whose fresh allocation `target` lies in, if any."""
+    root = target.root
+    if root is None or root.scope != "local":
+        return None
+    if target.kind == "pointee" and root.fresh:
+        return root
+    if target.kind == "loaded" and root.fresh_rows and target.path == root.name:
+        return root
+    return None
+
+
+def _pair_may_alias(a: Target, b: Target, fn: Function | None) -> bool:
+    """Whether the objects two targets reach may overlap."""
+    if a.element and b.element:
+        left = Var(name="", type=a.element)
+        right = Var(name="", type=b.element)
+        if not _types_may_alias(left, right):
+            return False
+    for one, other in ((a, b), (b, a)):
+        root = one.root if one.kind == "loaded" else None
+        if (
+            root is not None
+            and root.restrict_rows
+            and one.path == root.name
+            and other.root is not root
+        ):
+            return False  # `restrict` rows: no other pointer reaches them
+    for own, other in ((_own_block(a), b), (_own_block(b), a)):
+        if own is not None and _fresh_apart(own, other, fn):
+            return False
+    if a.kind in ("loaded", "unseen") or b.kind in ("loaded", "unseen"):
+        return True
+    if a.root is None or b.root is None:
+        return True
+    if (
+        a.root is b.root
+        and a.kind == b.kind
+        and not (a.union or b.union)
+        and _disjoint_fields(a.path, b.path)
+    ):
+        return False
+    return _may_alias(a.root, b.root)
+
+
+def _disjoint_fields(left: str, right: str) -> bool:
+    """Paths to two different fields of one object (neither contains the other)."""
+    a, b = _STEPS.split(left), _STEPS.split(right)
+    size = min(len(a), len(b))
+    return len(a) > 1 and len(b) > 1 and a[:size] != b[:size]
+
+
+def _varies(texts: tuple[str, ...], moving: set[str]) -> bool:
+    return any(set(_WORD.findall(t)) & moving for t in texts)
+
+
+def _row_obstacle(
+    name: str, refs: list[Ref], targets: dict[Span, Target], loop: Loop
+) -> Obstacle | None:
+    """Refs of one table whose rows may be different pointers into one buffer."""
+    loaded = [r for r in refs if targets[r.span].kind == "loaded"]
+    picks = {
+        tuple(s.text for s in r.subscripts[: targets[r.span].selectors])
+        for r in loaded
+        if targets[r.span].selectors
+    }
+    if not picks:
+        return None
+    root = targets[loaded[0].span].root
+    if root is not None and (root.fresh_rows or root.restrict_rows):
+        return None  # every row is an allocation of its own, or promised apart
+    moving = {x.var for x in loop.walk() if x.var}
+    moving |= {r.name for r in loop.refs if r.is_write and is_scalar_ref(r)}
+    if len(picks) == 1 and not _varies(next(iter(picks)), moving):
+        return None  # one pointer, the same in every iteration
+    shown = sorted(f"`{name}[{']['.join(p)}]`" for p in picks)[:2]
+    what = " and ".join(shown) if len(shown) > 1 else f"{shown[0]} across iterations"
+    write = next((r for r in refs if r.is_write), refs[0])
+    element = root.type if root is not None else "double"
+    return Obstacle(
+        code="alias",
+        line=write.span.line,
+        variable=name,
+        message=f"{what} are pointers read from `{name}`, and nothing shows they "
+        "point to disjoint memory: two rows of one buffer may overlap; allocate each "
+        f"row on its own (`malloc`), declare the rows `restrict` (`{element} "
+        f"*restrict *{name}`) or set assume-no-alias if they never overlap",
+        assumption=True,
+    )
+
+
 def alias_obstacles(
-    loop: Loop, fn: Function | None, globals_: tuple[Var, ...], unseen: str = ""
+    loop: Loop, fn: Function | None, source: SourceFile, unseen: str = ""
 ) -> tuple[Obstacle, ...]:
     """Pairs of arrays where one is written and the two may overlap.
 
@@ -92,36 +224,58 @@ def alias_obstacles(
     """
     arrays: dict[str, bool] = {}
     first_line: dict[str, int] = {}
+    by_name: dict[str, list[Ref]] = {}
+    targets: dict[Span, Target] = {}
     for ref in loop.refs:
         if is_scalar_ref(ref):
             continue
         arrays[ref.name] = arrays.get(ref.name, False) or ref.is_write
         first_line.setdefault(ref.name, ref.span.line)
+        by_name.setdefault(ref.name, []).append(ref)
+        targets[ref.span] = target_of(ref, fn, source.globals, source.types)
     out: list[Obstacle] = []
     names = sorted(arrays)
+    for name in names:
+        if arrays[name]:
+            row = _row_obstacle(name, by_name[name], targets, loop)
+            if row is not None:
+                out.append(row)
     for written in names:
         if not arrays[written]:
             continue
-        wdecl = array_decl(written, fn, globals_)
+        wdecl = array_decl(written, fn, source.globals)
+        wtargets = [targets[r.span] for r in by_name[written]]
         for other in names:
             if other == written or (arrays[other] and other < written):
                 continue
-            odecl = array_decl(other, fn, globals_)
+            odecl = array_decl(other, fn, source.globals)
+            otargets = [targets[r.span] for r in by_name[other]]
             if wdecl is None or odecl is None:
                 # A declaration we cannot see (a header, a struct member) may be a
                 # pointer into the other array; only two visible arrays are safe.
                 may = not (_is_array_object(wdecl) or _is_array_object(odecl))
             else:
-                may = _may_alias(wdecl, odecl)
+                may = any(_pair_may_alias(a, b, fn) for a in wtargets for b in otargets)
             if not may:
                 continue
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
-            why = (
-                f"the declaration of `{hidden[0]}` is not visible here{unseen}, so "
-                "it may point into the other"
-                if hidden
-                else "they are pointers that may point to overlapping memory"
-            )
+            loaded = [
+                n
+                for n, ts in ((written, wtargets), (other, otargets))
+                if any(t.kind == "loaded" for t in ts)
+            ]
+            if hidden:
+                why = (
+                    f"the declaration of `{hidden[0]}` is not visible here{unseen}, "
+                    "so it may point into the other"
+                )
+            elif loaded:
+                why = (
+                    f"`{loaded[0]}` reaches memory through a pointer read from "
+                    "memory, which may point anywhere"
+                )
+            else:
+                why = "they are pointers that may point to overlapping memory"
             out.append(
                 Obstacle(
                     code="alias",

@@ -1,6 +1,7 @@
 """C text to our model; the only package that imports tree-sitter."""
 
 from accls.frontend.model import (
+    FROM_CALL,
     AccessKind,
     Advance,
     Branch,
@@ -30,8 +31,10 @@ from accls.frontend.translation_unit import (
     Preprocessor,
     header_context,
 )
+from accls.frontend.typetable import TypeTable
 
 __all__ = [
+    "FROM_CALL",
     "AccessKind",
     "Advance",
     "Branch",
@@ -55,6 +58,7 @@ __all__ = [
     "SourceFile",
     "Span",
     "Subscript",
+    "TypeTable",
     "Var",
     "header_context",
     "parse_directive",

@@ -11,7 +11,13 @@ from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_snippet
 
-__all__ = ["DEVICE_ALLOCATORS", "allocator", "declared_vars"]
+__all__ = [
+    "DEVICE_ALLOCATORS",
+    "allocator",
+    "declared_vars",
+    "field_vars",
+    "typedef_vars",
+]
 
 _RESTRICT = frozenset({"restrict", "__restrict", "__restrict__"})
 _ALLOCATORS = frozenset(
@@ -27,6 +33,8 @@ _ALLOCATORS = frozenset(
         "memalign",
     }
 )
+_NAMES = frozenset({"identifier"})
+_TAGGED = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
 _DROP_WORDS = frozenset(
     {"const", "volatile", "static", "extern", "register", "inline", "auto"}
 )
@@ -36,6 +44,10 @@ def _base_type(node: Node) -> str:
     type_node = node.child_by_field_name("type")
     if type_node is None:
         return "int"
+    name = type_node.child_by_field_name("name")
+    if type_node.type in _TAGGED and name is not None:
+        keyword = type_node.type.split("_")[0]
+        return f"{keyword} {node_text(name)}"  # `struct S {...} s` is a `struct S`
     words = [w for w in node_text(type_node).split() if w not in _DROP_WORDS]
     return " ".join(words) or "int"
 
@@ -143,15 +155,22 @@ def _macro_var(
 
 
 def _unwrap(
-    decl: Node, base: str, scope: str, const: bool, macros: MacroTable, depth: int
+    decl: Node,
+    base: str,
+    scope: str,
+    const: bool,
+    macros: MacroTable,
+    depth: int,
+    names: frozenset[str] = _NAMES,
 ) -> Var | None:
     pointers = 0
     restrict = False
     dims: list[str | None] = []
+    order: list[str] = []  # "*" and "[" from the outside in
     node: Node | None = decl
     while node is not None:
         kind = node.type
-        if kind == "identifier":
+        if kind in names:
             return Var(
                 name=node_text(node),
                 type=base,
@@ -161,19 +180,24 @@ def _unwrap(
                 const=const,
                 scope=scope,
                 span=span_of(node),
+                levels="".join(reversed(order)).replace("r", "*"),
+                restrict_rows="r" in "".join(reversed(order))[1:],
             )
         if kind == "init_declarator":
             node = node.child_by_field_name("declarator")
         elif kind == "pointer_declarator":
             pointers += 1
-            restrict = restrict or any(
+            qualified = any(
                 c.type == "type_qualifier" and node_text(c) in _RESTRICT
                 for c in node.children
             )
+            order.append("r" if qualified else "*")
+            restrict = restrict or qualified
             node = node.child_by_field_name("declarator")
         elif kind == "array_declarator":
             size = node.child_by_field_name("size")
             dims.append(node_text(size) if size is not None else None)
+            order.append("[")
             restrict = restrict or any(
                 c.type == "type_qualifier" and node_text(c) in _RESTRICT
                 for c in node.children
@@ -211,4 +235,33 @@ def declared_vars(
         if _is_static(node):
             var = replace(var, static=True)
         out.append(var)
+    return tuple(out)
+
+
+_FIELD_NAMES = frozenset({"field_identifier"})
+_TYPE_NAMES = frozenset({"type_identifier", "primitive_type"})
+
+
+def field_vars(body: Node, macros: MacroTable) -> tuple[Var, ...]:
+    """The fields a struct body declares, as Vars of scope "field"."""
+    out: list[Var] = []
+    for decl in body.named_children:
+        if decl.type != "field_declaration":
+            continue
+        base = _base_type(decl)
+        for child in decl.children_by_field_name("declarator"):
+            var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
+            if var is not None:
+                out.append(var)
+    return tuple(out)
+
+
+def typedef_vars(node: Node, macros: MacroTable) -> tuple[Var, ...]:
+    """The names a `typedef` declares, each with the levels of its declarator."""
+    base = _base_type(node)
+    out: list[Var] = []
+    for child in node.children_by_field_name("declarator"):
+        var = _unwrap(child, base, "typedef", False, macros, 0, _TYPE_NAMES)
+        if var is not None:
+            out.append(var)
     return tuple(out)

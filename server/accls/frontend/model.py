@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
+from accls.frontend.typetable import TypeTable
 
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -181,6 +182,10 @@ class Branch:
     condition: str = ""  # the `if` condition or the loop header, as written
 
 
+FROM_CALL = "()"
+"""In `Var.sources`: a value that some call returned or wrote."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Var:
     """A declared variable."""
@@ -197,6 +202,26 @@ class Var:
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
     device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
     static: bool = False  # `static` storage: a local that outlives each call
+    # The declarator's levels from the name outwards, "[" an array extent and "*"
+    # a pointer: `double *t[2]` is "[*" (pointers in an array), `double (*r)[3]`
+    # is "*[" (a pointer to rows). Empty when unknown: dims first, then pointers.
+    levels: str = ""
+    # Every pointer stored in it (`t[k] = malloc(..)`) is a fresh allocation of
+    # its own: the objects its rows point to overlap nothing else.
+    fresh_rows: bool = False
+    restrict_rows: bool = False  # `double *restrict *t`: its rows never overlap
+    # For a local pointer or table: the locals its value may be copied from
+    # (FROM_CALL "()" for a call's result), whether its address is taken, and
+    # whether its value (or a row's) is stored beyond the locals or passed to a
+    # call that may keep it.
+    sources: tuple[str, ...] = ()
+    address_taken: bool = False
+    leaves: bool = False
+
+    @property
+    def shape(self) -> str:
+        """The levels of its declarator (see `levels`)."""
+        return self.levels or "[" * len(self.dims) + "*" * self.pointers
 
     @property
     def is_array(self) -> bool:
@@ -320,6 +345,7 @@ class SourceFile:
     skipped_loops: tuple[Span, ...] = ()  # `for` keywords in #if branches not built
     constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
     branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
+    types: TypeTable = field(default_factory=TypeTable)  # typedefs and structs
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

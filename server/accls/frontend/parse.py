@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tree_sitter import Node
 
 from accls.frontend.constructs import find_constructs
-from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, declared_vars
-from accls.frontend.exprs import node_text, span_of, strip_parens
+from accls.frontend.decls import declared_vars
+from accls.frontend.exprs import node_text, span_of
+from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loops import build_loops
@@ -17,6 +17,7 @@ from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_mac
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, top_level_nodes
+from accls.frontend.types import collect_types
 from accls.frontend.walker import FunctionWalk, attached_pragmas
 
 __all__ = ["parse_source"]
@@ -109,30 +110,6 @@ def _skipped_loops(root: Node, inactive: frozenset[int]) -> tuple[Span, ...]:
     return tuple(sorted(found, key=lambda s: s.start_byte))
 
 
-def _fresh_pointers(body: Node, locals_: list[Var]) -> dict[str, bool]:
-    """Local pointers only ever assigned one kind of allocation, by device-ness."""
-    pointers = {v.name for v in locals_ if v.pointers and not v.dims}
-    fresh = {v.name: v.device for v in locals_ if v.fresh}
-    if not pointers:
-        return {}
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "assignment_expression":
-            left = node.child_by_field_name("left")
-            if left is not None and strip_parens(left).type == "identifier":
-                name = node_text(strip_parens(left))
-                if name in pointers:
-                    source = allocator(node.child_by_field_name("right"))
-                    device = source in DEVICE_ALLOCATORS
-                    if source is None or fresh.get(name, device) != device:
-                        pointers.discard(name)
-                    else:
-                        fresh[name] = device
-        stack.extend(node.named_children)
-    return {name: dev for name, dev in fresh.items() if name in pointers}
-
-
 def _function(
     node: Node,
     macros: MacroTable,
@@ -151,11 +128,7 @@ def _function(
                 params.extend(declared_vars(param, "param", macros))
     walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
-    fresh = _fresh_pointers(body, walk.decls)
-    locals_ = tuple(
-        replace(v, fresh=v.name in fresh, device=fresh.get(v.name, False))
-        for v in walk.decls
-    )
+    locals_ = tuple(mark_fresh(body, walk.decls, frozenset(p.name for p in params)))
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}
     local_names = {v.name for v in locals_} - statics
@@ -233,6 +206,9 @@ def parse_source(
         mine = {g.name for g in globals_}
         globals_.extend(g for g in context.globals if g.name not in mine)
     frozen_globals = tuple(globals_)
+    types = collect_types(root, macros)
+    if context is not None:
+        types = types.merged(context.types)
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
@@ -266,4 +242,5 @@ def parse_source(
         preprocessor_problem=context.problem if context is not None else None,
         constructs=constructs,
         branches=branches,
+        types=types,
     )

@@ -31,6 +31,8 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_bytes, top_level_nodes
+from accls.frontend.types import collect_types
+from accls.frontend.typetable import TypeTable
 
 __all__ = [
     "ContextCache",
@@ -67,6 +69,7 @@ class HeaderContext:
     missing: tuple[str, ...] = ()  # headers that were not found
     problem: str | None = None  # why the preprocessor could not run, if it could not
     inactive: frozenset[int] = frozenset()  # 1-based lines the build skips (#if)
+    types: TypeTable = field(default_factory=TypeTable)  # the headers' typedefs
 
     @property
     def usable(self) -> bool:
@@ -258,14 +261,16 @@ def _macro_table(defines: Sequence[str]) -> MacroTable:
     return table
 
 
-def _globals(code: Sequence[str], macros: MacroTable) -> tuple[Var, ...]:
+def _globals(
+    code: Sequence[str], macros: MacroTable
+) -> tuple[tuple[Var, ...], TypeTable]:
     data = "\n".join(code).encode("utf-8", errors="surrogateescape")
     root = parse_bytes(data).root_node
     out: list[Var] = []
     for node in top_level_nodes(root):
         if node.type == "declaration":
             out.extend(declared_vars(node, "global", macros))
-    return tuple(out)
+    return tuple(out), collect_types(root, macros)
 
 
 def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
@@ -285,9 +290,11 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         for number, line in enumerate(marked, start=1)
         if line == _MARK and number not in active
     )
+    globals_, types = _globals(code, macros)
     return HeaderContext(
         macros=macros,
-        globals=_globals(code, macros),
+        globals=globals_,
+        types=types,
         headers=tuple(headers),
         missing=missing,
         inactive=inactive,

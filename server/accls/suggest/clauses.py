@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
+from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
-from accls.frontend import Clause, Var
+from accls.frontend import Clause, Function, Var
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
@@ -116,6 +117,7 @@ def data_clauses(
             kind, why = "copy", f"`{use.name}` is written, but maybe not every element"
         groups.setdefault(kind, []).append(item)
         reasons.append(f"{kind}({item}): {why}")
+    _whole_structs(groups, reasons, analysis, fn)
     clauses: list[Clause] = []
     if opts.model is Dialect.OPENACC:
         for kind in ("copy", "copyin", "copyout", "create", "present", "deviceptr"):
@@ -133,3 +135,43 @@ def data_clauses(
         if reds:
             clauses.append(Clause("map", f"tofrom: {', '.join(reds)}"))
     return clauses, reasons, None
+
+
+def _whole_structs(
+    groups: dict[str, list[str]],
+    reasons: list[str],
+    analysis: FileAnalysis,
+    fn: Function | None,
+) -> None:
+    """Map `p[0:1]` for sections of array members reached through a pointer `p`.
+
+    `copyin(p->v[0:n])` or `map(to: p->v[0:n])` with `v` an array inside `*p`
+    moves part of an object whose pointer `p` is not on the device; compilers
+    mishandle it (gcc 12's code crashes even on the host device). Moving the
+    struct whole is what experts write.
+    """
+    source = analysis.source
+    whole: dict[str, str] = {}
+    for kind in ("copyin", "copyout", "copy", "create"):
+        kept: list[str] = []
+        for item in groups.get(kind, []):
+            name = item.split("[", 1)[0]
+            levels = member_levels(name, fn, source.globals, source.types)
+            if "->" not in name or levels is None or not levels.startswith("["):
+                kept.append(item)
+                continue
+            base = name.rsplit("->", 1)[0]
+            before = whole.get(base)
+            whole[base] = kind if before is None or before == kind else "copy"
+            reasons.append(
+                f"map the whole `*{base}`: `{name}` is an array inside the struct "
+                f"`{base}` points to"
+            )
+        if kept:
+            groups[kind] = kept
+        else:
+            groups.pop(kind, None)
+    for base, kind in whole.items():
+        if kind == "create":
+            kind = "copy"  # part of the struct may be read
+        groups.setdefault(kind, []).append(f"{base}[0:1]")

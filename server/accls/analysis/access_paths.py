@@ -1,0 +1,132 @@
+"""Which memory object an array reference reaches, read from its access path.
+
+`a[i]` reaches the object `a` names or the one the pointer `a` points to; but
+`t[1][i]` with `double *t[2]`, `s.v[i]` with a pointer field `v`, or `g[k][i]`
+with `double **g` reach memory through a pointer that was itself read from
+memory. Nothing in a name says where such a loaded pointer points: two of them
+may address the same buffer, at overlapping offsets, although their names and
+subscripts differ. This module tells the three apart, using the declarations
+and the file's typedefs and struct fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.frontend import Function, Ref, TypeTable, Var
+
+__all__ = ["Target", "declaration", "member_levels", "target_of"]
+
+_STEP = re.compile(r"(->|\.)")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a reference lands.
+
+    `kind` is "object" (the storage of the variable `root`: an array, or a field
+    array of a struct variable), "pointee" (what the pointer variable `root` points
+    to), "loaded" (what a pointer read from memory points to: `path` names it and
+    its first `selectors` subscripts pick it) or "unseen" (no declaration found).
+    """
+
+    kind: str
+    root: Var | None
+    path: str = ""
+    selectors: int = 0
+    element: str = ""  # the base type of the element reached, when known
+    union: bool = False  # the path passes through a union's field
+
+
+def declaration(
+    name: str, fn: Function | None, globals_: tuple[Var, ...]
+) -> Var | None:
+    """The declaration of the variable a path starts from, in `fn` then globals."""
+    base = _STEP.split(name, maxsplit=1)[0].strip()
+    found = fn.lookup(base) if fn is not None else None
+    if found is None:
+        found = next((g for g in globals_ if g.name == base), None)
+    return found
+
+
+def _full_levels(var: Var, types: TypeTable) -> str:
+    """A declaration's levels with its typedefs' ones; "?" marks unknown levels."""
+    more = types.levels_of(var.type)
+    return var.shape + ("?" if more is None else more)
+
+
+def member_levels(
+    name: str, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
+) -> str | None:
+    """The levels of the member a path like `p->v` or `s.a.v` ends at; None if unknown.
+
+    "[" first means the member is an array stored inside the struct, "*" a pointer.
+    """
+    root = declaration(name, fn, globals_)
+    parts = _STEP.split(name)
+    if root is None or any(not _IDENT.fullmatch(p.strip()) for p in parts[::2]):
+        return None
+    levels, type_ = _full_levels(root, types), root.type
+    for step, field_name in zip(parts[1::2], parts[2::2], strict=True):
+        if step == "->":
+            if levels != "*":
+                return None
+            levels = ""
+        fields = types.fields_of(type_) if not levels else None
+        member = fields.get(field_name.strip()) if fields is not None else None
+        if member is None:
+            return None
+        levels, type_ = _full_levels(member, types), member.type
+    return levels
+
+
+def target_of(
+    ref: Ref, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
+) -> Target:
+    """The object `ref` reaches (see Target)."""
+    name = ref.name
+    root = declaration(name, fn, globals_)
+    if root is None:
+        return Target("unseen", None, name)
+    parts = _STEP.split(name)
+    if any(not _IDENT.fullmatch(p.strip()) for p in parts[::2]):
+        return Target("loaded", root, name)  # `a[k].v`, `f().x`: not a plain path
+    levels = _full_levels(root, types)
+    type_ = root.type
+    # The storage the current value lies in, and whether the value is the
+    # variable itself (not read from memory).
+    kind, path, own_value, union = "object", parts[0], True, False
+    for step, field_name in zip(parts[1::2], parts[2::2], strict=True):
+        if step == "->":
+            if not levels.startswith("*") or len(levels) != 1:
+                return Target("loaded", root, name)
+            kind = "pointee" if own_value and kind == "object" else "loaded"
+            levels = ""
+        if levels:
+            return Target("loaded", root, name)  # a member of something not a struct
+        union = union or types.is_union(type_)
+        fields = types.fields_of(type_)
+        member = fields.get(field_name.strip()) if fields is not None else None
+        if member is None:
+            return Target("loaded", root, name)
+        path = f"{path}{step}{field_name.strip()}"
+        levels = _full_levels(member, types)
+        type_ = member.type
+        own_value = False
+    used = max(len(ref.subscripts), 1 if ref.deref else 0)
+    selectors = 0
+    for position in range(used):
+        level = levels[position] if position < len(levels) else "?"
+        if level == "[":
+            continue
+        if level == "?":
+            return Target("loaded", root, path, position, "", union)
+        # A pointer: the variable's own value at the front, else read from memory.
+        if position == 0 and own_value and kind == "object":
+            kind = "pointee"
+        else:
+            kind, selectors = "loaded", position
+    element = type_ if len(levels) <= used else ""
+    return Target(kind, root, path, selectors, element, union)

@@ -1,0 +1,250 @@
+"""Where the values of a function's local pointers come from and where they go.
+
+`double *p = malloc(..)` overlaps no other object, but `q = p + 1` makes `q`
+reach into `p`'s block, and `s->v = p` or `init(p)` hands the block to code that
+may keep it. A table `double **t` whose every row is stored from an allocator
+(`t[i] = malloc(..)`) holds rows that overlap nothing else, under the same
+conditions. This module records, per local pointer or table, whether it is
+fresh, which locals its value may be copied from, whether its address is taken,
+and whether its value (or a row's) leaves the function's locals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tree_sitter import Node
+
+from accls.frontend.decls import DEVICE_ALLOCATORS, allocator
+from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.model import FROM_CALL, Var
+
+__all__ = ["mark_fresh"]
+
+# Expressions through which a pointer's value flows on, unchanged or shifted.
+_FLOW = frozenset(
+    {
+        "parenthesized_expression",
+        "cast_expression",
+        "conditional_expression",
+        "comma_expression",
+    }
+)
+_KEEPING = frozenset({"free", "sizeof"})  # calls that never keep a pointer
+
+
+def _flows_to(node: Node) -> Node | None:
+    """The node that receives the value of `node`, through casts and `p + k`."""
+    child, parent = node, node.parent
+    while parent is not None:
+        kind = parent.type
+        operator = parent.child_by_field_name("operator")
+        arithmetic = (
+            kind == "binary_expression"
+            and operator is not None
+            and node_text(operator) in ("+", "-")
+        )
+        address = (
+            kind == "pointer_expression"
+            and operator is not None
+            and node_text(operator) == "&"
+            and child.type == "subscript_expression"
+        )
+        if kind in _FLOW or arithmetic or address:
+            child, parent = parent, parent.parent
+            continue
+        if kind == "init_declarator" and parent.child_by_field_name("value") == child:
+            return parent
+        if kind == "assignment_expression":
+            return parent if parent.child_by_field_name("right") == child else None
+        if kind in ("return_statement", "initializer_list", "argument_list"):
+            return parent
+        if kind == "pointer_expression" and node_text(operator or parent) == "&":
+            return parent  # `&p`: the pointer itself may be changed elsewhere
+        return None
+    return None
+
+
+def _call_name(args: Node) -> str:
+    call = args.parent
+    fn = call.child_by_field_name("function") if call is not None else None
+    return node_text(fn) if fn is not None else ""
+
+
+def _chain(node: Node) -> tuple[Node, int]:
+    """The outermost `t[a][b]` around the identifier `node`, and its depth."""
+    depth = 0
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type == "parenthesized_expression":
+            node = parent
+        elif (
+            parent.type == "subscript_expression"
+            and parent.child_by_field_name("argument") == node
+        ):
+            node, depth = parent, depth + 1
+        else:
+            break
+    return node, depth
+
+
+def _base(node: Node) -> tuple[str, int]:
+    """The identifier at the base of `t[a][b]` and the number of subscripts."""
+    depth = 0
+    while node.type == "subscript_expression":
+        inner = node.child_by_field_name("argument")
+        if inner is None:
+            return "", 0
+        node, depth = strip_parens(inner), depth + 1
+    return (node_text(node) if node.type == "identifier" else ""), depth
+
+
+def _row_depth(var: Var) -> int | None:
+    """How many subscripts select a row of a table that holds one pointer level."""
+    loads = [k for k, level in enumerate(var.shape) if level == "*" and k > 0]
+    return loads[0] if len(loads) == 1 else None
+
+
+class _Flow:
+    """What one walk over a function body learns about its local pointers."""
+
+    def __init__(self, locals_: list[Var], params: frozenset[str]) -> None:
+        self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
+        self.tables = {v.name: d for v in locals_ if (d := _row_depth(v)) is not None}
+        self.tracked = (self.pointers | set(self.tables)) - params
+        self.fresh = {v.name: v.device for v in locals_ if v.fresh}
+        self.not_fresh: set[str] = set()
+        self.bad_rows: set[str] = set()
+        self.row_stores: set[str] = set()
+        self.sources: dict[str, set[str]] = {}
+        self.address: set[str] = set()
+        self.leaves: set[str] = set()
+
+    def assign(self, target: Node, value: Node | None) -> None:
+        """`target = value` (or a declaration's initializer)."""
+        source = allocator(value)
+        name, depth = _base(strip_parens(target))
+        if target.type == "identifier" and name in self.pointers:
+            device = source in DEVICE_ALLOCATORS
+            if source is None or self.fresh.get(name, device) != device:
+                self.not_fresh.add(name)
+            else:
+                self.fresh[name] = device
+            if source is None and value is not None:
+                self.sources.setdefault(name, set()).update(self._sources(value))
+        elif name in self.tables and depth == self.tables[name]:
+            if source is None or source in DEVICE_ALLOCATORS:
+                self.bad_rows.add(name)
+            else:
+                self.row_stores.add(name)
+
+    def _sources(self, value: Node) -> set[str]:
+        found: set[str] = set()
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if node.type == "call_expression" and allocator(node) is None:
+                found.add(FROM_CALL)
+            elif node.type == "identifier" and node_text(node) in self.tracked:
+                found.add(node_text(node))
+            stack.extend(node.named_children)
+        return found
+
+    def use(self, node: Node) -> None:
+        """Record where an occurrence of a tracked name sends its value."""
+        name = node_text(node)
+        outer, depth = _chain(node)
+        rows = self.tables.get(name)
+        limit = rows if rows is not None else 0
+        parent = outer.parent
+        address = (
+            parent is not None
+            and parent.type == "pointer_expression"
+            and node_text(parent.child_by_field_name("operator") or parent) == "&"
+        )
+        if depth > limit and not (depth == limit + 1 and address):
+            return  # an element, not a pointer value
+        receiver = _flows_to(outer)
+        if receiver is None:
+            return
+        if receiver.type == "pointer_expression":
+            self.address.add(name)
+            self.leaves.add(name)
+        elif receiver.type == "argument_list":
+            if _call_name(receiver) not in _KEEPING:
+                self.leaves.add(name)
+        elif receiver.type in ("init_declarator", "assignment_expression"):
+            field = "declarator" if receiver.type == "init_declarator" else "left"
+            target = receiver.child_by_field_name(field)
+            while target is not None and target.type in (
+                "pointer_declarator",
+                "parenthesized_expression",
+            ):
+                target = target.child_by_field_name("declarator") or (
+                    target.named_children[0] if target.named_child_count else None
+                )
+            local = (
+                target is not None
+                and target.type == "identifier"
+                and node_text(target) in self.tracked
+            )
+            if not local:
+                self.leaves.add(name)  # stored into memory: a field, a row, a global
+        else:
+            self.leaves.add(name)
+
+    def walk(self, body: Node) -> None:
+        """Read every assignment and every use of a tracked name in `body`."""
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.named_children)
+            if node.type == "assignment_expression":
+                left = node.child_by_field_name("left")
+                if left is not None:
+                    self.assign(strip_parens(left), node.child_by_field_name("right"))
+            elif node.type == "init_declarator":
+                declarator = node.child_by_field_name("declarator")
+                while declarator is not None and declarator.type in (
+                    "pointer_declarator",
+                    "parenthesized_declarator",
+                ):
+                    inner = declarator.child_by_field_name("declarator")
+                    if inner is None and declarator.named_child_count:
+                        inner = declarator.named_children[0]
+                    declarator = inner
+                value = node.child_by_field_name("value")
+                if (
+                    declarator is not None
+                    and declarator.type == "identifier"
+                    and node_text(declarator) in self.pointers
+                    and value is not None
+                ):
+                    self.assign(declarator, value)
+            elif node.type == "identifier" and node_text(node) in self.tracked:
+                self.use(node)
+
+
+def mark_fresh(body: Node, locals_: list[Var], params: frozenset[str]) -> list[Var]:
+    """`locals_` with what the body shows about their pointer values."""
+    flow = _Flow(locals_, params)
+    flow.walk(body)
+    fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
+    rows = flow.row_stores - flow.bad_rows
+    out: list[Var] = []
+    for var in locals_:
+        if var.name not in flow.tracked:
+            out.append(var)
+            continue
+        out.append(
+            replace(
+                var,
+                fresh=var.name in fresh,
+                device=fresh.get(var.name, False),
+                fresh_rows=var.name in rows,
+                sources=tuple(sorted(flow.sources.get(var.name, ()))),
+                address_taken=var.name in flow.address,
+                leaves=var.name in flow.leaves,
+            )
+        )
+    return out
