@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
+from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.model import Obstacle
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import FROM_CALL, Function, Loop, Ref, SourceFile, Span, Var
 
-__all__ = ["alias_obstacles", "array_decl"]
+__all__ = ["AliasCheck", "alias_obstacles", "array_decl"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _STEPS = re.compile(r"->|\.")
@@ -215,13 +217,49 @@ def _row_obstacle(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class AliasCheck:
+    """Pairs that may overlap, and the call-site facts that ruled others out."""
+
+    obstacles: tuple[Obstacle, ...]
+    proofs: tuple[str, ...] = ()
+
+
+def _proved_apart(
+    pairs: list[tuple[Target, Target]], fn: Function | None, source: SourceFile
+) -> str | None:
+    """Why every call of `fn` passes disjoint objects for the pairs' parameters."""
+    if fn is None:
+        return None
+    shown: dict[tuple[str, str], str] = {}
+    for a, b in pairs:
+        if a.kind != "pointee" or b.kind != "pointee" or a.root is None:
+            return None
+        if b.root is None or a.root.scope != "param" or b.root.scope != "param":
+            return None
+        if a.root is b.root:
+            return None
+        key = (a.root.name, b.root.name)
+        if key in shown:
+            continue
+        sites = distinct_at_call_sites(fn, *key, source)
+        if sites is None:
+            return None
+        shown[key] = (
+            f"`{key[0]}` and `{key[1]}` never overlap: every call of `{fn.name}()` "
+            f"({', '.join(sites)}) passes distinct objects"
+        )
+    return "; ".join(shown.values()) if shown else None
+
+
 def alias_obstacles(
     loop: Loop, fn: Function | None, source: SourceFile, unseen: str = ""
-) -> tuple[Obstacle, ...]:
+) -> AliasCheck:
     """Pairs of arrays where one is written and the two may overlap.
 
     `unseen` says why some declarations may be missing (a header not found).
     """
+    proofs: list[str] = []
     arrays: dict[str, bool] = {}
     first_line: dict[str, int] = {}
     by_name: dict[str, list[Ref]] = {}
@@ -255,7 +293,17 @@ def alias_obstacles(
                 # pointer into the other array; only two visible arrays are safe.
                 may = not (_is_array_object(wdecl) or _is_array_object(odecl))
             else:
-                may = any(_pair_may_alias(a, b, fn) for a in wtargets for b in otargets)
+                pairs = [
+                    (a, b)
+                    for a in wtargets
+                    for b in otargets
+                    if _pair_may_alias(a, b, fn)
+                ]
+                may = bool(pairs)
+                proof = _proved_apart(pairs, fn, source) if may else None
+                if proof is not None:
+                    proofs.append(proof)
+                    may = False
             if not may:
                 continue
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
@@ -287,4 +335,4 @@ def alias_obstacles(
                     assumption=True,
                 )
             )
-    return tuple(out)
+    return AliasCheck(tuple(out), tuple(dict.fromkeys(proofs)))

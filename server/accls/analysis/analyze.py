@@ -152,7 +152,9 @@ def _loop_facts(
         seen.add((dep.array, dep.source.line))
         obstacles.append(_dependence_obstacle(dep, by_span))
     assumptions: list[str] = []
-    for obstacle in alias_obstacles(loop, fn, source, _unseen(source)):
+    aliasing = alias_obstacles(loop, fn, source, _unseen(source))
+    assumptions.extend(aliasing.proofs)
+    for obstacle in aliasing.obstacles:
         if options.assume_no_alias:
             assumptions.append(
                 f"assumes `{obstacle.variable}` overlaps no other array "

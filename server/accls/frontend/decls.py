@@ -16,6 +16,7 @@ __all__ = [
     "allocator",
     "declared_vars",
     "field_vars",
+    "is_static",
     "typedef_vars",
 ]
 
@@ -52,7 +53,8 @@ def _base_type(node: Node) -> str:
     return " ".join(words) or "int"
 
 
-def _is_static(node: Node) -> bool:
+def is_static(node: Node) -> bool:
+    """True when a declaration or definition has `static` storage."""
     return any(
         child.type == "storage_class_specifier" and node_text(child) == "static"
         for child in node.children
@@ -232,7 +234,7 @@ def declared_vars(
         )
         if source is not None:
             var = replace(var, fresh=True, device=source in DEVICE_ALLOCATORS)
-        if _is_static(node):
+        if is_static(node):
             var = replace(var, static=True)
         out.append(var)
     return tuple(out)

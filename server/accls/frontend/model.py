@@ -249,6 +249,7 @@ class Function:
     exits: tuple[Exit, ...] = ()  # every return/goto/exit() in the body
     call_sites: tuple[Call, ...] = ()  # every call in the body
     block_decls: tuple[tuple[int, Span], ...] = ()  # (block, span) of declarations
+    static: bool = False  # `static`: only this file can call it
     # The first declaration of each name, locals before params: a function of
     # 10,000 loops declares `i` 10,000 times, so a scan per lookup is quadratic.
     _names: dict[str, Var] = field(
@@ -328,6 +329,16 @@ class Loop:
         return tuple(out)
 
 
+_COMMENT_OR_STRING = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    """Spaces for a comment or literal, keeping its line breaks."""
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
     """Everything the front end extracted from one C file."""
@@ -353,6 +364,7 @@ class SourceFile:
     _threadprivate: list[frozenset[str]] = field(
         default_factory=list, compare=False, repr=False
     )
+    _code: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for fn in self.functions:
@@ -366,6 +378,13 @@ class SourceFile:
             names = {m.group(0) for args in found for m in _WORD.finditer(args)}
             self._threadprivate.append(frozenset(names))
         return self._threadprivate[0]
+
+    @property
+    def code(self) -> str:
+        """The text with comments and string literals blanked (read once per file)."""
+        if not self._code:
+            self._code.append(_COMMENT_OR_STRING.sub(_blank, self.text))
+        return self._code[0]
 
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""

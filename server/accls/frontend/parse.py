@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from accls.frontend.constructs import find_constructs
-from accls.frontend.decls import declared_vars
+from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
@@ -161,6 +161,7 @@ def _function(
         exits=tuple(walk.exits),
         call_sites=tuple(c for c, _ in walk.calls),
         block_decls=tuple(walk.block_decls),
+        static=is_static(node),
     )
     return function, build_loops(walk, name, globals_)
 
