@@ -9,30 +9,31 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
+
+from cattrs import Converter
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from accls.project import CompileDatabaseError, compile_entry
 from accls.suggest import Dialect, SuggestOptions, Target
-from accls.suggest.backends.base import BackendKind, BackendSettings, StructuredOutputs
+from accls.suggest.backends.base import BackendSettings
+from accls.validation import CompilerSettings
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
-    "CompilerConfig",
     "FeedbackConfig",
     "Settings",
     "database_include_paths",
     "parse_settings",
+    "to_wire",
+    "wire_names",
 ]
 
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class CompilerConfig:
-    """The compiler of the compile check and its extra flags."""
-
-    path: str = "gcc"
-    flags: tuple[str, ...] = ()
+T = TypeVar("T", bound="DataclassInstance")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,8 @@ class Settings:
     kernels: bool = False
     assume_no_alias: bool = False
     backend: BackendSettings = field(default_factory=BackendSettings)
-    compiler: CompilerConfig = field(default_factory=CompilerConfig)
+    # The compile check's compiler; its include_dirs are a document's, added at use.
+    compiler: CompilerSettings = field(default_factory=CompilerSettings)
     include_paths: tuple[str, ...] = ()
     compile_commands: str = ""  # path to a compile_commands.json ("" = none)
     preprocess: bool = True  # run the build's preprocessor on the directives
@@ -69,6 +71,120 @@ class Settings:
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(word.title() for word in rest)
+
+
+def _bool(value: Any, _: object = None) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError("expected true or false")
+
+
+def _text(value: Any, _: object = None) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError("expected a string")
+
+
+def _strings(value: Any, _: object = None) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(shlex.split(value))
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ValueError("expected a list of strings")
+
+
+def _lines(value: Any, _: object = None) -> tuple[str, ...]:
+    """A list of whole strings (one string is a list of one): no shell splitting."""
+    if isinstance(value, str):
+        return (value,)
+    return _strings(value)
+
+
+def _number(value: Any, _: object = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("expected a number")
+    if value < 0:
+        raise ValueError("expected a number >= 0")
+    return float(value)
+
+
+def _whole(value: Any, _: object = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("expected a number")
+    if value != int(value):
+        raise ValueError("expected a whole number")
+    if value < 0:
+        raise ValueError("expected a number >= 0")
+    return int(value)
+
+
+def _choice(value: Any, kind: type[StrEnum]) -> StrEnum:
+    try:
+        return kind(_text(value).lower())
+    except ValueError:
+        raise ValueError(f"unknown value {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Wire:
+    """How one field travels: its wire key (None: not on the wire), its reader."""
+
+    key: str | None
+    read: Callable[[Any, Any], Any] | None = None  # None: the converter's
+
+
+# Fields whose wire form is not the camelCase of their name, or that are not on
+# the wire at all (the compiler's limits and cache are the server's business).
+_SPECIAL: dict[type, dict[str, _Wire]] = {
+    BackendSettings: {"candidates": _Wire("candidates", _lines)},
+    CompilerSettings: {
+        "cc": _Wire("path"),
+        "include_dirs": _Wire(None),
+        "timeout_s": _Wire(None),
+        "memory_mb": _Wire(None),
+        "cache_dir": _Wire(None),
+    },
+}
+
+
+def _wire_fields(cls: type) -> dict[str, _Wire]:
+    """Each field of `cls` and how it travels, in field order."""
+    special = _SPECIAL.get(cls, {})
+    return {f.name: special.get(f.name, _Wire(_camel(f.name))) for f in fields(cls)}
+
+
+def wire_names(cls: type) -> dict[str, str]:
+    """Field name -> wire key, for the fields of `cls` that the wire can set."""
+    return {
+        name: wire.key
+        for name, wire in _wire_fields(cls).items()
+        if wire.key is not None
+    }
+
+
+def _converter() -> Converter:
+    """Strict leaf values from the wire (ValueError names the fault); trees to it."""
+    wire = Converter()
+    # By class, as cattrs' own hooks for these are: a StrEnum's is the nearer class.
+    wire.register_structure_hook(bool, _bool)
+    wire.register_structure_hook(str, _text)
+    wire.register_structure_hook(int, _whole)
+    wire.register_structure_hook(float, _number)
+    wire.register_structure_hook(StrEnum, _choice)
+    wire.register_structure_hook_func(lambda t: t == tuple[str, ...], _strings)
+    # Inner trees first: each generated function takes its fields' hooks as it is made.
+    for cls in (BackendSettings, CompilerSettings, FeedbackConfig, Settings):
+        overrides: dict[str, Any] = {
+            name: override(rename=spec.key, omit=spec.key is None)
+            for name, spec in _wire_fields(cls).items()
+        }
+        wire.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, wire, **overrides)
+        )
+    return wire
+
+
+_WIRE = _converter()
 
 
 def _nested(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,120 +209,45 @@ def _nested(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise ValueError("expected true or false")
+def _read(cls: type[T], raw: Any, where: str, problems: list[str]) -> T:
+    """`cls` with the fields named in `raw` read from it; bad ones keep their default.
 
-
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise ValueError("expected a string")
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return tuple(shlex.split(value))
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise ValueError("expected a list of strings")
-
-
-def _lines(value: Any) -> tuple[str, ...]:
-    """A list of whole strings (one string is a list of one): no shell splitting."""
-    if isinstance(value, str):
-        return (value,)
-    return _strings(value)
-
-
-def _number(kind: type[T]) -> Callable[[Any], T]:
-    def convert(value: Any) -> T:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError("expected a number")
-        if kind is int and value != int(value):
-            raise ValueError("expected a whole number")
-        if value < 0:
-            raise ValueError("expected a number >= 0")
-        return kind(value)  # type: ignore[call-arg]
-
-    return convert
-
-
-def _choice(kind: Callable[[str], T]) -> Callable[[Any], T]:
-    def convert(value: Any) -> T:
-        try:
-            return kind(_text(value).lower())
-        except ValueError:
-            raise ValueError(f"unknown value {value!r}") from None
-
-    return convert
-
-
-_BACKEND: dict[str, Callable[[Any], Any]] = {
-    "kind": _choice(BackendKind),
-    "url": _text,
-    "model": _text,
-    "path": _text,
-    "chat": _bool,
-    "n": _number(int),
-    "temperature": _number(float),
-    "max_tokens": _number(int),
-    "connect_timeout": _number(float),
-    "read_timeout": _number(float),
-    "retries": _number(int),
-    "structured_outputs": _choice(StructuredOutputs),
-    "device": _text,
-    "batch_size": _number(int),
-    "candidates": _lines,
-    "chat_concurrency": _number(int),
-    "threads": _number(int),
-}
-
-_TOP: dict[str, Callable[[Any], Any]] = {
-    "model": _choice(Dialect),
-    "target": _choice(Target),
-    "kernels": _bool,
-    "assume_no_alias": _bool,
-    "include_paths": _strings,
-    "compile_commands": _text,
-    "preprocess": _bool,
-    "validate": _bool,
-}
-
-
-def _fill(
-    default: T,
-    raw: Any,
-    converters: Mapping[str, Callable[[Any], Any]],
-    where: str,
-    problems: list[str],
-) -> T:
-    """`default` with the fields named in `raw` converted; bad ones reported."""
+    Values are reported as keyed in `raw` (camelCase or snake_case), the values
+    of this level first, then its nested objects in field order.
+    """
     if raw is None:
-        return default
+        return cls()
     if not isinstance(raw, Mapping):
-        problems.append(f"{where or 'settings'}: expected an object")
-        return default
+        problems.append(f"{where}: expected an object")
+        return cls()
+    specs = _wire_fields(cls)
+    known: dict[str, str] = {}  # wire key, or the field's own name -> field
+    for name, key in wire_names(cls).items():
+        known[key] = name
+        if key == _camel(name):
+            known[name] = name
+    hints = get_type_hints(cls)
+    order = list(specs)
     changes: dict[str, Any] = {}
-    names = {_camel(f.name): f.name for f in fields(default)}  # type: ignore[arg-type]
-    names.update({f.name: f.name for f in fields(default)})  # type: ignore[arg-type]
+    trees: list[tuple[str, str, Any]] = []
     for key, value in raw.items():
-        name = names.get(key)
-        convert = converters.get(name) if name is not None else None
+        found = known.get(key)
         label = f"{where}{key}"
-        if convert is None:
-            # Every field has a converter (a test checks it): a name without one
-            # is a setting we do not know.
+        if found is None:
             problems.append(f"{label}: unknown setting")
-            continue
-        if value is None:
+        elif value is None:
             continue  # an editor's way of saying "unset": keep the default
-        try:
-            changes[name] = convert(value)  # type: ignore[index]
-        except ValueError as exc:
-            problems.append(f"{label}: {exc}; using the default")
-    return replace(default, **changes)  # type: ignore[type-var]
+        elif is_dataclass(hints[found]):
+            trees.append((found, key, value))
+        else:
+            read = specs[found].read or _WIRE.structure
+            try:
+                changes[found] = read(value, hints[found])
+            except ValueError as exc:
+                problems.append(f"{label}: {exc}; using the default")
+    for name, key, value in sorted(trees, key=lambda tree: order.index(tree[0])):
+        changes[name] = _read(hints[name], value, f"{where}{key}.", problems)
+    return replace(cls(), **changes)
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
@@ -216,33 +257,17 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
         return Settings(), problems
     if not isinstance(raw, Mapping):
         return Settings(), ["accls settings: expected an object; using the defaults"]
-    data = _nested(raw)
-    nested = {k: data.pop(k, None) for k in ("backend", "compiler", "feedback")}
-    settings = _fill(Settings(), data, _TOP, "accls.", problems)
-    backend = _fill(
-        BackendSettings(), nested["backend"], _BACKEND, "accls.backend.", problems
-    )
-    compiler = _fill(
-        CompilerConfig(),
-        nested["compiler"],
-        {"path": _text, "flags": _strings},
-        "accls.compiler.",
-        problems,
-    )
-    feedback = _fill(
-        FeedbackConfig(),
-        nested["feedback"],
-        {"enabled": _bool, "path": _text},
-        "accls.feedback.",
-        problems,
-    )
-    if not compiler.path.strip():
+    settings = _read(Settings, _nested(raw), "accls.", problems)
+    if not settings.compiler.cc.strip():
         problems.append("accls.compiler.path: empty; using gcc")
-        compiler = replace(compiler, path="gcc")
-    return (
-        replace(settings, backend=backend, compiler=compiler, feedback=feedback),
-        problems,
-    )
+        settings = replace(settings, compiler=replace(settings.compiler, cc="gcc"))
+    return settings, problems
+
+
+def to_wire(settings: Settings) -> dict[str, Any]:
+    """The wire object of `settings`: camelCase keys, enums as their values."""
+    wire: dict[str, Any] = _WIRE.unstructure(settings)
+    return wire
 
 
 def database_include_paths(database: str, source: str) -> tuple[str, ...]:

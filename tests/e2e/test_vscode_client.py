@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import fields, is_dataclass
+from dataclasses import is_dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import pytest
-from accls.settings import Settings
+from accls.settings import Settings, wire_names
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "clients" / "vscode"
@@ -21,11 +21,6 @@ CLIENT_ONLY = {"accls.server.path", "accls.trace.server"}
 # offered to users.
 HIDDEN_CHOICES = {"accls.backend.kind": {"fake"}}
 HIDDEN_SETTINGS = {"accls.backend.candidates"}
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(word.title() for word in rest)
 
 
 def _wire(value: object) -> object:
@@ -51,15 +46,15 @@ def _server_settings(
     hints = typing.get_type_hints(type(node))
     out: dict[str, tuple[object, type[Enum] | None]] = {}
     assert is_dataclass(node)
-    for f in fields(node):
-        value = getattr(node, f.name)
-        key = prefix + _camel(f.name)
+    for name, wire in wire_names(type(node)).items():
+        value = getattr(node, name)
+        key = prefix + wire
         if key in HIDDEN_SETTINGS:
             continue
         if is_dataclass(value):
             out.update(_server_settings(value, key + "."))
         else:
-            out[key] = (_wire(value), _enum_of(hints[f.name]))
+            out[key] = (_wire(value), _enum_of(hints[name]))
     return out
 
 

@@ -59,7 +59,7 @@ class AcclsServer(LanguageServer):
         # Listing waits for this, so the preprocessor is gcc's fast one where
         # there is one (the compile check's compiler may be a slow wrapper),
         # unless the compile database names the build's own.
-        cc = "gcc" if shutil.which("gcc") else self.settings.compiler.path
+        cc = "gcc" if shutil.which("gcc") else self.settings.compiler.cc
         build = BuildFlags(
             cc=cc,
             include_dirs=self.settings.include_paths,

@@ -137,11 +137,7 @@ def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion,
 
 
 def _compiler(settings: Settings, include_dirs: Sequence[str]) -> CompilerSettings:
-    return CompilerSettings(
-        cc=settings.compiler.path,
-        flags=settings.compiler.flags,
-        include_dirs=tuple(include_dirs),
-    )
+    return replace(settings.compiler, include_dirs=tuple(include_dirs))
 
 
 def _withdrawn(
