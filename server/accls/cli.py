@@ -14,7 +14,13 @@ from typing import Any
 
 from accls import __version__
 from accls.analysis import AnalysisOptions, analyze
-from accls.backend_cli import add_backend_options, hybrid_suggestions
+from accls.backend_cli import hybrid_suggestions
+from accls.cli_settings import (
+    add_backend_options,
+    add_build_options,
+    add_suggest_options,
+    settings_from_args,
+)
 from accls.frontend import HeaderContext, Span, parse_source
 from accls.inputs import (
     BOM,
@@ -29,10 +35,8 @@ from accls.report import suggestion_json, unread_loop_json, write_text
 from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.suggest import (
-    Dialect,
     Suggestion,
     SuggestOptions,
-    Target,
     account_for_loops,
     suggest_file,
 )
@@ -51,72 +55,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"accls: error: {message}\n")
-
-
-def _common(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument(
-        "--model",
-        choices=[d.value for d in Dialect],
-        default="openacc",
-        help="programming model of the pragmas (default: openacc)",
-    )
-    sub.add_argument(
-        "--target",
-        choices=[t.value for t in Target],
-        default=None,
-        help="where loops run: cpu or gpu (default: gpu for openacc, cpu for openmp)",
-    )
-    sub.add_argument(
-        "--kernels",
-        action="store_true",
-        help="OpenACC: use `kernels loop` instead of `parallel loop`",
-    )
-    sub.add_argument(
-        "--assume-no-alias",
-        action="store_true",
-        help="assume pointer arguments never overlap (as if `restrict`)",
-    )
-    sub.add_argument(
-        "-I",
-        dest="include",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="where to look for headers that define macros",
-    )
-    _build_options(sub)
-    sub.add_argument(
-        "--no-validate",
-        action="store_true",
-        help="skip the compile check and the race re-check of each suggestion",
-    )
-    sub.add_argument(
-        "--cc", default="gcc", help="compiler for the check: gcc (default), clang, nvc"
-    )
-
-
-def _build_options(sub: argparse.ArgumentParser) -> None:
-    """How the file is built: its preprocessor sees the headers the build sees."""
-    sub.add_argument(
-        "-D",
-        dest="defines",
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="a macro the build defines",
-    )
-    sub.add_argument("--std", default=None, help="the C standard the build uses (c11)")
-    sub.add_argument(
-        "--compile-commands",
-        default=None,
-        metavar="PATH",
-        help="compile_commands.json (default: the nearest one above each file)",
-    )
-    sub.add_argument(
-        "--no-preprocess",
-        action="store_true",
-        help="read macros from the file alone; do not run the preprocessor",
-    )
 
 
 def _context(path: str, text: str, args: argparse.Namespace) -> HeaderContext | None:
@@ -145,12 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     add_server_options(parser)
     subs = parser.add_subparsers(dest="command", parser_class=_Parser)
     suggest = subs.add_parser("suggest", help="print a pragma (or a refusal) per loop")
-    _common(suggest)
+    add_suggest_options(suggest)
     add_backend_options(suggest)
     suggest.add_argument("--format", choices=["text", "json"], default="text")
     suggest.add_argument("files", nargs="+", metavar="FILE")
     annotate = subs.add_parser("annotate", help="write the file with pragmas inserted")
-    _common(annotate)
+    add_suggest_options(annotate)
     add_backend_options(annotate)
     annotate.add_argument("file", metavar="FILE")
     out = annotate.add_mutually_exclusive_group()
@@ -170,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json"], default="text")
     check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
     check.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
-    _build_options(check)
+    add_build_options(check)
     check.add_argument("files", nargs="+", metavar="FILE")
     verify = subs.add_parser(
         "verify",
@@ -325,12 +263,9 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]:
-    model = Dialect(args.model)
-    default = Target.GPU if model is Dialect.OPENACC else Target.CPU
-    target = Target(args.target) if args.target else default
-    return (
-        SuggestOptions(model=model, target=target, kernels=args.kernels),
-        AnalysisOptions(assume_no_alias=args.assume_no_alias, dialect=model.sentinel),
+    settings = settings_from_args(args)
+    return settings.suggest_options, AnalysisOptions(
+        assume_no_alias=settings.assume_no_alias, dialect=settings.model.sentinel
     )
 
 
