@@ -10,6 +10,7 @@ from accls.analysis.budget import TOO_LARGE, Budget, TooLarge
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
+from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
 from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
@@ -119,7 +120,8 @@ def _loop_facts(
     scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
     )
-    carried = graph.carried_by(loop.id)
+    owned = iteration_arrays(loop, fn, source)
+    carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = _guarded_arrays(loop, options.dialect)
     atomic = {
         name: refs
@@ -129,7 +131,7 @@ def _loop_facts(
     by_span = {ref.span: ref for ref in loop.refs}
     calls, call_effects = call_obstacles(loop, source)
     obstacles: list[Obstacle] = [
-        *shape_obstacles(loop, fn, source),
+        *shape_obstacles(loop, fn, source, owned),
         *calls,
         *scalar_obstacles,
     ]

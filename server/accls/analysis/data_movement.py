@@ -17,7 +17,7 @@ from accls.analysis.findings import (
 )
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.pragma_scope import list_names
-from accls.frontend import Directive, Loop, Ref, Span
+from accls.frontend import Directive, Loop, Ref, Span, library_function
 
 __all__ = ["data_findings"]
 
@@ -72,7 +72,11 @@ def _calls(analysis: FileAnalysis, use: _Use) -> bool:
         span.start_byte <= c.span.start_byte < span.end_byte
         and c.name not in PURE_FUNCTIONS
         and not c.name.startswith(("acc_", "omp_"))
-        and c.name not in ("printf", "fprintf", "malloc", "free", "rand", "srand")
+        # The C library never touches device data: only the acc_/omp_ runtime does.
+        and (
+            library_function(c.name) is None
+            or analysis.source.function(c.name) is not None
+        )
         for c in fn.call_sites
     )
 

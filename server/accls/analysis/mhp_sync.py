@@ -5,18 +5,22 @@ from __future__ import annotations
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.analysis.mhp_tasks import Task, task_context
 from accls.analysis.obstacles import PURE_FUNCTIONS
-from accls.frontend import AccessKind, Call, Function, Region, SourceFile
+from accls.frontend import (
+    AccessKind,
+    Call,
+    Function,
+    Region,
+    SourceFile,
+    library_function,
+)
 
 __all__ = ["atomic_targets", "region_doubt", "sync_calls"]
 
 _MEMORY_ORDER = frozenset({"seq_cst", "acquire", "release", "acq_rel"})
 
-_NO_SYNC = frozenset(
-    "printf fprintf sprintf snprintf puts putchar fputs fflush fopen fclose fread "
-    "fwrite malloc calloc realloc free memcpy memset memmove exit abort rand srand "
-    "time clock gettimeofday assert perror".split()
-)
-"""Library calls that never hold a barrier."""
+_NO_SYNC = frozenset("sprintf snprintf exit abort assert".split())
+"""Library calls that never hold a barrier, besides those of the table of effects
+(none of which does)."""
 
 
 def sync_calls(
@@ -44,7 +48,12 @@ def sync_calls(
         if not contains(region, pos) or task_context(tasks, pos) != -1:
             continue
         name = call.name
-        if name.startswith("omp_") or name in PURE_FUNCTIONS or name in _NO_SYNC:
+        if (
+            name.startswith("omp_")
+            or name in PURE_FUNCTIONS
+            or name in _NO_SYNC
+            or (library_function(name) is not None and source.function(name) is None)
+        ):
             continue
         callee = source.function(name)
         if callee is None:

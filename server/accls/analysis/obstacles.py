@@ -5,88 +5,22 @@ from __future__ import annotations
 from accls.analysis.model import Obstacle
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
-from accls.frontend import Function, Loop, SourceFile, Var
+from accls.frontend import Effect, Function, Loop, SourceFile, Var, library_function
+from accls.frontend.library import names_with
 
 __all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
 
-_MATH = [
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "logb",
-    "pow",
-    "sqrt",
-    "cbrt",
-    "hypot",
-    "fabs",
-    "fmod",
-    "remainder",
-    "floor",
-    "ceil",
-    "round",
-    "lround",
-    "llround",
-    "trunc",
-    "rint",
-    "lrint",
-    "nearbyint",
-    "fmin",
-    "fmax",
-    "fdim",
-    "fma",
-    "erf",
-    "erfc",
-    "tgamma",
-    "lgamma",
-    "copysign",
-    "ldexp",
-    "frexp",
-    "scalbn",
-    "ilogb",
-    "nextafter",
-    "modf",
-]
-PURE_FUNCTIONS = frozenset(
-    [
-        *_MATH,
-        *(f + "f" for f in _MATH),
-        *(f + "l" for f in _MATH),
-        "abs",
-        "labs",
-        "llabs",
-        "isnan",
-        "isinf",
-        "isfinite",
-        "isnormal",
-        "signbit",
-        "fpclassify",
-        "min",
-        "max",
-        "MIN",
-        "MAX",
-        # C library functions that only read their arguments.
-        *"atof atoi atol atoll strtod strtof strtol strtoul strlen strcmp strncmp "
-        "memcmp toupper tolower isdigit isalpha isspace isalnum".split(),
-    ]
-)
-"""Library functions with no side effects that any compiler offloads."""
+PURE_FUNCTIONS = names_with(Effect.PURE) | names_with(Effect.QUERY)
+"""Library functions with no side effects that any compiler offloads (the table's
+`pure` and `query` sections)."""
+
+_LIBRARY_WHY = {
+    Effect.IO: "which does I/O in order: in parallel the output would be reordered",
+    Effect.HIDDEN: (
+        "which keeps hidden state shared by every call: the iterations would race on it"
+    ),
+    Effect.THREAD: "whose value depends on the thread or the time that runs it",
+}
 
 _FLOATING = frozenset({"float", "double", "long double", "_Float16", "__float128"})
 
@@ -119,8 +53,15 @@ def call_obstacles(
     safe: list[str] = []
     reported: set[str] = set()
     for call in loop.calls:
-        if call.name in PURE_FUNCTIONS or call.name in reported:
+        if call.name in reported:
             continue
+        # A function the program defines is its own, whatever the table says.
+        defined = source.function(call.name)
+        known = library_function(call.name) if defined is None else None
+        if known is not None and call.name in PURE_FUNCTIONS:
+            continue
+        if known is not None and known.effect is Effect.ALLOC and not known.device:
+            continue  # thread-safe, and the block it returns overlaps nothing
         # Even a function that writes nothing may read what the loop writes, so
         # every call of a function of the file goes through its summary.
         verdict = private_effects(call, loop, source, PURE_FUNCTIONS)
@@ -129,9 +70,10 @@ def call_obstacles(
                 safe.append(verdict[1])
             continue
         reported.add(call.name)
-        defined = source.function(call.name)
         if verdict is not None:
             detail = verdict[1]
+        elif known is not None and known.effect in _LIBRARY_WHY:
+            detail = _LIBRARY_WHY[known.effect]
         elif defined is not None and defined.writes_nonlocal:
             what = ", ".join(f"`{w}`" for w in defined.writes_nonlocal[:3])
             detail = f"which writes {what}"
@@ -162,9 +104,15 @@ def _init_limited(loop: Loop) -> bool:
 
 
 def shape_obstacles(
-    loop: Loop, fn: Function | None, source: SourceFile
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    owned: frozenset[str] = frozenset(),
 ) -> tuple[Obstacle, ...]:
-    """Early exits, a non-canonical header, changing bounds and syntax errors."""
+    """Early exits, a non-canonical header, changing bounds and syntax errors.
+
+    `owned` names the arrays each iteration allocates for itself.
+    """
     out: list[Obstacle] = []
     for exit_ in loop.exits:
         out.append(
@@ -280,6 +228,8 @@ def shape_obstacles(
     for ref in loop.refs:
         if is_scalar_ref(ref) and ref.is_write:
             decl = declared.get(ref.name) or _var_type(ref.name, fn, source.globals)
+            if ref.name in owned:
+                continue  # a block of its own in every iteration
             if decl is None or decl.pointers > 0:
                 repointed.add(ref.name)
     for ref in loop.refs:

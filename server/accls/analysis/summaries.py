@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.frontend import Call, Function, Loop, SourceFile
+from accls.analysis.iteration_arrays import iteration_arrays
+from accls.frontend import Call, Effect, Function, Loop, SourceFile, library_function
 
 __all__ = ["Summary", "private_effects", "summarize"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_NULL = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
 _PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
 # An argument that points into one object: `a`, `&a[k]`, `a + k`, `&s->f`.
 _INTO = re.compile(r"\(?\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*(?:$|[\[+\-.)]|->)")
@@ -63,7 +65,10 @@ def summarize(
         return memo[name]
     memo[name] = None  # recursion: a function in a cycle is not summarised
     fn = source.function(name)
-    if fn is None or (fn.exits and any(e.kind.value == "exit" for e in fn.exits)):
+    if fn is None:
+        memo[name] = _library_summary(name)
+        return memo[name]
+    if fn.exits and any(e.kind.value == "exit" for e in fn.exits):
         return None
     if _has_static(fn, source):
         return None
@@ -73,6 +78,8 @@ def summarize(
     # Local pointers may point anywhere (into a parameter's object, a global):
     # only local arrays and fresh allocations are the function's own memory.
     own = {v.name for v in fn.locals if (v.dims and not v.pointers) or v.fresh}
+    # Other local pointers: passing one on hands the callee memory of unknown owner.
+    wild_pointers = {v.name for v in fn.locals if v.pointers and v.name not in own}
     globals_ = {g.name for g in source.globals} - local - set(params)
     writes: set[int] = set()
     reads: set[int] = set()
@@ -111,7 +118,7 @@ def summarize(
         callee = summarize(call.name, source, pure, memo)
         if callee is None:
             return None
-        mapped = _map_call(call, callee, params, pointers, local)
+        mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
         if mapped is None:
             return None
         writes |= mapped[0]
@@ -127,6 +134,21 @@ def summarize(
     return found
 
 
+def _library_summary(name: str) -> Summary | None:
+    """The summary the table of library effects gives a function the file lacks."""
+    known = library_function(name)
+    if known is None or known.effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD):
+        return None
+    if known.effect is Effect.ALLOC and known.device:
+        return None  # device memory: a host loop must not touch it
+    return Summary(
+        name=name,
+        writes=frozenset(known.writes),
+        reads=frozenset(known.reads),
+        globals_read=frozenset(),
+    )
+
+
 def _map_call(
     call: Call,
     callee: Summary,
@@ -140,8 +162,11 @@ def _map_call(
     for index in callee.writes | callee.reads:
         if index >= len(call.args):
             return None
-        match = _INTO.match(call.args[index])
-        if match is None or "(" in call.args[index][match.end() :]:
+        arg = call.args[index]
+        if _NULL.fullmatch(arg):
+            continue  # `strtod(s, NULL)`: nothing is written through it
+        match = _INTO.match(arg)
+        if match is None or "(" in arg[match.end() :]:
             return None  # a call or an expression we cannot place
         base = match.group(1)
         if base in pointers:
@@ -165,7 +190,10 @@ def private_effects(
     summary = summarize(call.name, source, pure)
     if summary is None:
         return None
+    # The iteration's own memory: arrays declared in the body, and blocks a
+    # pointer declared there got from an allocator.
     arrays = {v.name for v in loop.locals if v.dims and not v.pointers}
+    arrays |= iteration_arrays(loop, source.function(loop.function), source)
     scalars = {v.name for v in loop.locals}
     # `&a[i]` only takes an address (where it goes, the summaries check).
     written = {_base(r.name) for r in loop.refs if r.is_write and not r.escapes}
@@ -176,6 +204,8 @@ def private_effects(
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
     for index in order:
         arg = call.args[index] if index < len(call.args) else ""
+        if _NULL.fullmatch(arg):
+            continue  # a null pointer: nothing is read or written through it
         if index not in summary.writes:
             names = set(_NAME.findall(arg)) - indices
             hit = sorted(names & (written | set(private)))
@@ -201,6 +231,12 @@ def private_effects(
     if not private:
         return True, f"`{call.name}()` writes nothing outside itself"
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
+    known = library_function(call.name) if source.function(call.name) is None else None
+    if known is not None and known.effect is Effect.FREE:
+        return True, (
+            f"`{call.name}()` releases only {listed}, a block each iteration "
+            "allocates for itself"
+        )
     return True, (
         f"`{call.name}()` writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"

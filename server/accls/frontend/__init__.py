@@ -1,5 +1,6 @@
 """C text to our model; the only package that imports tree-sitter."""
 
+from accls.frontend.library import Effect, LibraryFunction, library_function
 from accls.frontend.model import (
     FROM_CALL,
     AccessKind,
@@ -42,10 +43,12 @@ __all__ = [
     "Clause",
     "ContextCache",
     "Directive",
+    "Effect",
     "Exit",
     "ExitKind",
     "Function",
     "HeaderContext",
+    "LibraryFunction",
     "Limit",
     "Loop",
     "Monomial",
@@ -61,6 +64,7 @@ __all__ = [
     "TypeTable",
     "Var",
     "header_context",
+    "library_function",
     "parse_directive",
     "parse_source",
 ]

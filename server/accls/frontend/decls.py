@@ -7,6 +7,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
+from accls.frontend.library import Effect, library, names_with
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_snippet
@@ -21,19 +22,7 @@ __all__ = [
 ]
 
 _RESTRICT = frozenset({"restrict", "__restrict", "__restrict__"})
-_ALLOCATORS = frozenset(
-    {
-        "malloc",
-        "calloc",
-        "aligned_alloc",
-        "acc_malloc",
-        "_mm_malloc",
-        "omp_alloc",
-        "omp_target_alloc",
-        "valloc",
-        "memalign",
-    }
-)
+_ALLOCATORS = names_with(Effect.ALLOC)
 _NAMES = frozenset({"identifier"})
 _TAGGED = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
 _DROP_WORDS = frozenset(
@@ -68,7 +57,7 @@ def _is_const(node: Node) -> bool:
     )
 
 
-DEVICE_ALLOCATORS = frozenset({"acc_malloc", "omp_target_alloc"})
+DEVICE_ALLOCATORS = frozenset(f.name for f in library().values() if f.device)
 """Allocators whose memory lives on the device, not the host."""
 
 

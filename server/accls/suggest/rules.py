@@ -9,6 +9,7 @@ from accls.analysis import FileAnalysis, LoopFacts
 from accls.frontend import Clause, Directive, Loop, RedOp, Span
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
+from accls.suggest.host_calls import host_library_calls
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
@@ -384,6 +385,14 @@ def _suggest_loop(
             # Every loop that was a candidate says why it was refused; inner loops
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
+        for child in loop.children:
+            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+        return
+    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    heap = host_library_calls(loop, analysis.source) if offload else ()
+    if heap:
+        if not forced_inner:
+            out.append(_refuse(facts, opts, list(heap)))
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return

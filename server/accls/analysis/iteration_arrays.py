@@ -1,0 +1,56 @@
+"""Arrays each iteration owns: declared in the loop body, or allocated there.
+
+`double t[64];` declared inside the body is a new object in every iteration
+(its lifetime ends with the iteration), and so is the block of
+`double *t = malloc(..)` when the pointer is declared there, never re-pointed
+elsewhere, never has its address taken and never hands its value beyond the
+locals. A dependence through such an array between two iterations would read
+a dead object: there is none, and OpenMP and OpenACC make both private.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from accls.frontend import Function, Loop, SourceFile, Var
+
+__all__ = ["iteration_arrays"]
+
+
+def _owned(var: Var) -> bool:
+    if var.static or var.unknown_shape:
+        return False
+    if var.dims and "*" not in var.shape:
+        return True  # an array object (a VLA included)
+    return (
+        var.shape == "*"
+        and var.fresh
+        and not var.device
+        and not var.address_taken
+        and not var.leaves
+    )
+
+
+def iteration_arrays(
+    loop: Loop, fn: Function | None, source: SourceFile
+) -> frozenset[str]:
+    """Names of the arrays (and fresh blocks) each iteration of `loop` owns.
+
+    A name declared again outside the body, or also a parameter or a global, is
+    left out: a reference might mean the other object.
+    """
+    if fn is None:
+        return frozenset()
+    inside = Counter(v.name for v in loop.locals)
+    everywhere = Counter(v.name for v in fn.locals)
+    shared = {p.name for p in fn.params} | {g.name for g in source.globals}
+    # The function's own record of each local knows where its value goes.
+    marked = {v.name: v for v in fn.locals}
+    return frozenset(
+        v.name
+        for v in loop.locals
+        if inside[v.name] == 1
+        and everywhere[v.name] == 1
+        and v.name not in shared
+        and _owned(marked[v.name])
+    )
