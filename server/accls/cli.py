@@ -10,12 +10,13 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from accls import __version__
-from accls.analysis import AnalysisOptions, analyze
-from accls.backend_cli import add_backend_options, hybrid_suggestions
+from accls.backend_cli import add_backend_options, backend_settings
 from accls.frontend import HeaderContext, Span, parse_source
+from accls.hybrid import BackendPool
 from accls.inputs import (
     BOM,
     InputError,
@@ -24,20 +25,23 @@ from accls.inputs import (
     read_source,
     read_source_bytes,
 )
+from accls.pipeline import (
+    OnceSink,
+    SuggestResult,
+    analysis_options,
+    check_text,
+    suggest_text,
+)
 from accls.project import BuildFlags, build_context
 from accls.report import suggestion_json, unread_loop_json, write_text
 from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
-from accls.suggest import (
-    Dialect,
-    Suggestion,
-    SuggestOptions,
-    Target,
-    account_for_loops,
-    suggest_file,
-)
+from accls.settings import CompilerConfig, Settings
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import annotate_text
+from accls.suggest.backends import BackendKind, BackendSettings
 from accls.suggest.inductions import rewrite_all
+from accls.validation.outcome import Validation
 
 __all__ = ["main"]
 
@@ -263,7 +267,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from accls.analysis.findings import Finding
-    from accls.check import check_file, exit_code, finding_json, write_findings_text
+    from accls.check import exit_code, finding_json, write_findings_text
 
     items: list[tuple[str, Finding]] = []
     failed = False
@@ -281,7 +285,8 @@ def _run_check(args: argparse.Namespace) -> int:
             failed = True
             continue
         context = _context(path, text, args)
-        items.extend((path, f) for f in check_file(text, path, args.include, context))
+        found = check_text(text, path, include_dirs=args.include, context=context)
+        items.extend((path, f) for f in found)
     if args.format == "json":
         json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -324,33 +329,52 @@ def _run_verify(args: argparse.Namespace) -> int:
     return 0 if report.equivalent else 1
 
 
-def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]:
-    model = Dialect(args.model)
-    default = Target.GPU if model is Dialect.OPENACC else Target.CPU
-    target = Target(args.target) if args.target else default
-    return (
-        SuggestOptions(model=model, target=target, kernels=args.kernels),
-        AnalysisOptions(assume_no_alias=args.assume_no_alias, dialect=model.sentinel),
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings of `suggest` and `annotate` from their flags."""
+    backend = (
+        BackendSettings()
+        if args.backend == BackendKind.ANALYSIS.value
+        else backend_settings(args)  # raises for a bad -n, only where it is used
+    )
+    return Settings(
+        model=Dialect(args.model),
+        target=Target(args.target) if args.target else None,
+        kernels=args.kernels,
+        assume_no_alias=args.assume_no_alias,
+        backend=backend,
+        compiler=CompilerConfig(path=args.cc),
+        include_paths=tuple(args.include),
+        compile_commands=args.compile_commands or "",
+        preprocess=not args.no_preprocess,
+        validate=not args.no_validate,
     )
 
 
+def _stderr_warning(message: str) -> None:
+    print(f"accls: warning: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one run of a command owns: its warnings (each said once), its models."""
+
+    warnings: OnceSink = field(default_factory=lambda: OnceSink(_stderr_warning))
+    backends: BackendPool = field(default_factory=BackendPool)
+
+
 def _suggest_one(
-    path: str, args: argparse.Namespace, *, every_loop: bool = False
-) -> tuple[
-    str,
-    tuple[Suggestion, ...],
-    dict[int, dict[str, Any]],
-    tuple[tuple[Span, str], ...],
-]:
-    """Suggestions for one file, and the `for` keywords of loops not analysed (why).
+    path: str, args: argparse.Namespace, run: _Run, *, every_loop: bool = False
+) -> tuple[str, SuggestResult, Settings]:
+    """The text suggested for (after rewrites), its suggestions, and the settings.
 
     With `every_loop`, one suggestion for each loop that was read.
     """
     text = read_source(path)
-    opts, analysis_opts = _options(args)
+    settings = _settings(args)
     context = _context(path, text, args)
     if getattr(args, "rewrite_inductions", False):
-        text, done = rewrite_all(text, analysis_opts, path, args.include, context)
+        assumed = analysis_options(settings)
+        text, done = rewrite_all(text, assumed, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include, context=context)
@@ -364,64 +388,40 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
-    analysis = analyze(source, analysis_opts)
-    if args.backend != "analysis":
-        found, checked = hybrid_suggestions(
-            text, path, analysis, opts, analysis_opts, args
-        )
-    else:
-        found, checked = _validated(text, path, suggest_file(analysis, opts), args)
-    if every_loop:
-        found = account_for_loops(analysis, found)
-    unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
-    unread += tuple(
-        (span, "in an #if branch the build does not compile")
-        for span in source.skipped_loops
+    result = suggest_text(
+        text,
+        path,
+        settings,
+        source=source,
+        every_loop=every_loop,
+        backends=run.backends,
+        warnings=run.warnings,
     )
-    return text, found, checked, unread
-
-
-_warned: set[str] = set()
-
-
-def _validated(
-    text: str, path: str, suggestions: tuple[Suggestion, ...], args: argparse.Namespace
-) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
-    """Compile-check the suggestions: failures are dropped, repairs applied."""
-    if args.no_validate:
-        return suggestions, {}
-    from accls.validation import CompilerSettings, compiler_available
-    from accls.validation.outcome import validate
-
-    settings = CompilerSettings(cc=args.cc, include_dirs=tuple(args.include))
-    if not compiler_available(settings) and args.cc not in _warned:
-        _warned.add(args.cc)
-        print(
-            f"accls: warning: compiler '{args.cc}' not found; suggestions are "
-            'unverified ("compiles": null)',
-            file=sys.stderr,
-        )
-    return validate(text, path, suggestions, settings, args.include)
+    return text, result, settings
 
 
 def _run_suggest(args: argparse.Namespace) -> int:
+    run = _Run()
     items: list[tuple[str, Suggestion]] = []
-    checked: dict[tuple[str, int], dict[str, Any]] = {}
+    checked: dict[tuple[str, int], Validation] = {}
     unread: dict[str, tuple[tuple[Span, str], ...]] = {}
+    options: SuggestOptions | None = None
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation, unread[path] = _suggest_one(
-                path, args, every_loop=args.format == "json"
+            _, result, settings = _suggest_one(
+                path, args, run, every_loop=args.format == "json"
             )
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
             continue
-        items.extend((path, s) for s in suggestions)
-        checked.update({(path, key): value for key, value in validation.items()})
+        unread[path] = result.unread
+        options = settings.suggest_options
+        items.extend((path, s) for s in result.suggestions)
+        checked.update({(path, key): v for key, v in result.validation.items()})
     if args.format == "json":
-        objects = _json_objects(items, checked, unread, _options(args)[0])
+        objects = _json_objects(items, checked, unread, options)
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
@@ -431,18 +431,22 @@ def _run_suggest(args: argparse.Namespace) -> int:
 
 def _json_objects(
     items: list[tuple[str, Suggestion]],
-    checked: dict[tuple[str, int], dict[str, Any]],
+    checked: dict[tuple[str, int], Validation],
     unread: dict[str, tuple[tuple[Span, str], ...]],
-    opts: SuggestOptions,
+    opts: SuggestOptions | None,
 ) -> list[dict[str, Any]]:
-    """One object per loop of each file, unparsed ones included, in file order."""
+    """One object per loop of each file, unparsed ones included, in file order.
+
+    `opts` are those of the files read; None only when none was.
+    """
     lines: dict[str, dict[int, int]] = {}
     for p, s in items:
         lines.setdefault(p, {})[s.loop.id] = s.loop.line
     objects: list[dict[str, Any]] = []
     for path, spans in unread.items():
+        assert opts is not None  # a file was read
         mine = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            suggestion_json(p, s, checked.get((p, s.loop.id)), lines[p])
             for p, s in items
             if p == path
         ]
@@ -453,7 +457,8 @@ def _json_objects(
 
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions, _, _ = _suggest_one(path, args)
+    text, suggested, _ = _suggest_one(path, args, _Run())
+    suggestions = suggested.suggestions
     result = annotate_text(text, suggestions)
     if read_source_bytes(path).startswith(BOM.encode()):
         result = BOM + result
