@@ -41,7 +41,7 @@ from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import annotate_text
 from accls.suggest.backends import BackendKind, BackendSettings
 from accls.suggest.inductions import rewrite_all
-from accls.validation.outcome import Validation
+from accls.validation import Validation
 
 __all__ = ["main"]
 

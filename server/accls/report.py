@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from accls.frontend import Span
 from accls.suggest import Source, Suggestion, SuggestOptions
-from accls.validation.outcome import Validation
+from accls.validation import Validation
 
 __all__ = ["suggestion_json", "unread_loop_json", "write_text"]
 

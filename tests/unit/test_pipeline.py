@@ -43,7 +43,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import BackendKind, BackendSettings
-from accls.validation.outcome import Validation, apply_validation
+from accls.validation import Validation, apply_validation
 from accls.validation.race_check import race_check
 from accls_train.dataset import Pair
 from accls_train.templates import TEMPLATES, Names
@@ -207,7 +207,8 @@ def test_withdrawn_is_a_typed_field_and_the_reason_text_stays() -> None:
 
 
 def test_sources_compare_and_dump_as_their_strings() -> None:
-    assert Source.REPAIRED == "model+repaired"
+    assert Source("model+repaired") is Source.REPAIRED
+    assert f"{Source.REPAIRED}" == "model+repaired"
     assert json.dumps([Source.ANALYSIS, Source.MODEL]) == '["analysis", "model"]'
 
 

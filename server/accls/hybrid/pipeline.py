@@ -35,8 +35,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind, BackendSettings
-from accls.validation import CompilerSettings
-from accls.validation.outcome import Validation, validate
+from accls.validation import CompilerSettings, Validation, validate
 
 __all__ = ["HybridResult", "suggest_hybrid"]
 

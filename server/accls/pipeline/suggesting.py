@@ -24,8 +24,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind
-from accls.validation import CompilerSettings, compiler_available
-from accls.validation.outcome import Validation, validate
+from accls.validation import CompilerSettings, Validation, compiler_available, validate
 
 __all__ = ["SuggestResult", "analysis_options", "compiler_settings", "suggest_text"]
 

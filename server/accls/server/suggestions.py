@@ -21,7 +21,7 @@ from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
 from accls.suggest.sections import loop_array_uses
-from accls.validation.outcome import Validation
+from accls.validation import Validation
 
 __all__ = [
     "OFFERS",
