@@ -370,10 +370,9 @@ def _suggest_one(
     With `every_loop`, one suggestion for each loop that was read.
     """
     text = read_source(path)
-    settings = _settings(args)
     context = _context(path, text, args)
     if getattr(args, "rewrite_inductions", False):
-        assumed = analysis_options(settings)
+        assumed = analysis_options(_settings(args))
         text, done = rewrite_all(text, assumed, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
@@ -388,6 +387,8 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
+    # Here, after the file's own warnings, as the check of -n always came.
+    settings = _settings(args)
     result = suggest_text(
         text,
         path,
