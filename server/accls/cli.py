@@ -10,18 +10,19 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from accls import __version__
-from accls.analysis import AnalysisOptions, analyze
-from accls.backend_cli import hybrid_suggestions
 from accls.cli_settings import (
     add_backend_options,
     add_build_options,
     add_suggest_options,
+    backend_settings,
     settings_from_args,
 )
 from accls.frontend import HeaderContext, Span, parse_source
+from accls.hybrid import BackendPool
 from accls.inputs import (
     BOM,
     InputError,
@@ -30,18 +31,23 @@ from accls.inputs import (
     read_source,
     read_source_bytes,
 )
+from accls.pipeline import (
+    OnceSink,
+    SuggestResult,
+    analysis_options,
+    check_text,
+    suggest_text,
+)
 from accls.project import BuildFlags, build_context
 from accls.report import suggestion_json, unread_loop_json, write_text
 from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
-from accls.suggest import (
-    Suggestion,
-    SuggestOptions,
-    account_for_loops,
-    suggest_file,
-)
+from accls.settings import Settings
+from accls.suggest import Suggestion, SuggestOptions
 from accls.suggest.annotate import annotate_text
+from accls.suggest.backends import BackendKind
 from accls.suggest.inductions import rewrite_all
+from accls.validation import Validation
 
 __all__ = ["main"]
 
@@ -201,7 +207,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from accls.analysis.findings import Finding
-    from accls.check import check_file, exit_code, finding_json, write_findings_text
+    from accls.check import exit_code, finding_json, write_findings_text
 
     items: list[tuple[str, Finding]] = []
     failed = False
@@ -219,7 +225,8 @@ def _run_check(args: argparse.Namespace) -> int:
             failed = True
             continue
         context = _context(path, text, args)
-        items.extend((path, f) for f in check_file(text, path, args.include, context))
+        found = check_text(text, path, include_dirs=args.include, context=context)
+        items.extend((path, f) for f in found)
     if args.format == "json":
         json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -262,30 +269,37 @@ def _run_verify(args: argparse.Namespace) -> int:
     return 0 if report.equivalent else 1
 
 
-def _options(args: argparse.Namespace) -> tuple[SuggestOptions, AnalysisOptions]:
-    settings = settings_from_args(args)
-    return settings.suggest_options, AnalysisOptions(
-        assume_no_alias=settings.assume_no_alias, dialect=settings.model.sentinel
-    )
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings of `suggest` and `annotate` from their flags."""
+    if args.backend != BackendKind.ANALYSIS.value:
+        backend_settings(args)  # raises for a bad -n, only where it is used
+    return settings_from_args(args)
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"accls: warning: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one run of a command owns: its warnings (each said once), its models."""
+
+    warnings: OnceSink = field(default_factory=lambda: OnceSink(_stderr_warning))
+    backends: BackendPool = field(default_factory=BackendPool)
 
 
 def _suggest_one(
-    path: str, args: argparse.Namespace, *, every_loop: bool = False
-) -> tuple[
-    str,
-    tuple[Suggestion, ...],
-    dict[int, dict[str, Any]],
-    tuple[tuple[Span, str], ...],
-]:
-    """Suggestions for one file, and the `for` keywords of loops not analysed (why).
+    path: str, args: argparse.Namespace, run: _Run, *, every_loop: bool = False
+) -> tuple[str, SuggestResult, Settings]:
+    """The text suggested for (after rewrites), its suggestions, and the settings.
 
     With `every_loop`, one suggestion for each loop that was read.
     """
     text = read_source(path)
-    opts, analysis_opts = _options(args)
     context = _context(path, text, args)
     if getattr(args, "rewrite_inductions", False):
-        text, done = rewrite_all(text, analysis_opts, path, args.include, context)
+        assumed = analysis_options(_settings(args))
+        text, done = rewrite_all(text, assumed, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include, context=context)
@@ -299,64 +313,42 @@ def _suggest_one(
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
-    analysis = analyze(source, analysis_opts)
-    if args.backend != "analysis":
-        found, checked = hybrid_suggestions(
-            text, path, analysis, opts, analysis_opts, args
-        )
-    else:
-        found, checked = _validated(text, path, suggest_file(analysis, opts), args)
-    if every_loop:
-        found = account_for_loops(analysis, found)
-    unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
-    unread += tuple(
-        (span, "in an #if branch the build does not compile")
-        for span in source.skipped_loops
+    # Here, after the file's own warnings, as the check of -n always came.
+    settings = _settings(args)
+    result = suggest_text(
+        text,
+        path,
+        settings,
+        source=source,
+        every_loop=every_loop,
+        backends=run.backends,
+        warnings=run.warnings,
     )
-    return text, found, checked, unread
-
-
-_warned: set[str] = set()
-
-
-def _validated(
-    text: str, path: str, suggestions: tuple[Suggestion, ...], args: argparse.Namespace
-) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
-    """Compile-check the suggestions: failures are dropped, repairs applied."""
-    if args.no_validate:
-        return suggestions, {}
-    from accls.validation import CompilerSettings, compiler_available
-    from accls.validation.outcome import validate
-
-    settings = CompilerSettings(cc=args.cc, include_dirs=tuple(args.include))
-    if not compiler_available(settings) and args.cc not in _warned:
-        _warned.add(args.cc)
-        print(
-            f"accls: warning: compiler '{args.cc}' not found; suggestions are "
-            'unverified ("compiles": null)',
-            file=sys.stderr,
-        )
-    return validate(text, path, suggestions, settings, args.include)
+    return text, result, settings
 
 
 def _run_suggest(args: argparse.Namespace) -> int:
+    run = _Run()
     items: list[tuple[str, Suggestion]] = []
-    checked: dict[tuple[str, int], dict[str, Any]] = {}
+    checked: dict[tuple[str, int], Validation] = {}
     unread: dict[str, tuple[tuple[Span, str], ...]] = {}
+    options: SuggestOptions | None = None
     failed = False
     for path in args.files:
         try:
-            _, suggestions, validation, unread[path] = _suggest_one(
-                path, args, every_loop=args.format == "json"
+            _, result, settings = _suggest_one(
+                path, args, run, every_loop=args.format == "json"
             )
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True
             continue
-        items.extend((path, s) for s in suggestions)
-        checked.update({(path, key): value for key, value in validation.items()})
+        unread[path] = result.unread
+        options = settings.suggest_options
+        items.extend((path, s) for s in result.suggestions)
+        checked.update({(path, key): v for key, v in result.validation.items()})
     if args.format == "json":
-        objects = _json_objects(items, checked, unread, _options(args)[0])
+        objects = _json_objects(items, checked, unread, options)
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
@@ -366,18 +358,22 @@ def _run_suggest(args: argparse.Namespace) -> int:
 
 def _json_objects(
     items: list[tuple[str, Suggestion]],
-    checked: dict[tuple[str, int], dict[str, Any]],
+    checked: dict[tuple[str, int], Validation],
     unread: dict[str, tuple[tuple[Span, str], ...]],
-    opts: SuggestOptions,
+    opts: SuggestOptions | None,
 ) -> list[dict[str, Any]]:
-    """One object per loop of each file, unparsed ones included, in file order."""
+    """One object per loop of each file, unparsed ones included, in file order.
+
+    `opts` are those of the files read; None only when none was.
+    """
     lines: dict[str, dict[int, int]] = {}
     for p, s in items:
         lines.setdefault(p, {})[s.loop.id] = s.loop.line
     objects: list[dict[str, Any]] = []
     for path, spans in unread.items():
+        assert opts is not None  # a file was read
         mine = [
-            suggestion_json(p, s, checked.get((p, s.loop.id), {}), lines[p])
+            suggestion_json(p, s, checked.get((p, s.loop.id)), lines[p])
             for p, s in items
             if p == path
         ]
@@ -388,7 +384,8 @@ def _json_objects(
 
 def _run_annotate(args: argparse.Namespace) -> int:
     path = args.file
-    text, suggestions, _, _ = _suggest_one(path, args)
+    text, suggested, _ = _suggest_one(path, args, _Run())
+    suggestions = suggested.suggestions
     result = annotate_text(text, suggestions)
     if read_source_bytes(path).startswith(BOM.encode()):
         result = BOM + result

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from accls.frontend import Span
-from accls.suggest import Suggestion, SuggestOptions
+from accls.suggest import Source, Suggestion, SuggestOptions
+from accls.validation import Validation
 
 __all__ = ["suggestion_json", "unread_loop_json", "write_text"]
 
@@ -13,7 +14,7 @@ __all__ = ["suggestion_json", "unread_loop_json", "write_text"]
 def suggestion_json(
     path: str,
     suggestion: Suggestion,
-    validation: dict[str, Any] | None = None,
+    validation: Validation | None = None,
     lines: dict[int, int] | None = None,
 ) -> dict[str, Any]:
     """The JSON object of the CLI contract for one suggestion.
@@ -59,10 +60,10 @@ def suggestion_json(
             else None
         ),
         "assumptions": list(facts.assumptions),
-        "validation": validation or {},
-        "source": suggestion.source,
+        "validation": validation.as_json() if validation is not None else {},
+        "source": suggestion.source.value,
         "alternatives": [
-            {"pragma": alt.text, "source": alt.source, "why": alt.why}
+            {"pragma": alt.text, "source": alt.source.value, "why": alt.why}
             for alt in suggestion.alternatives
         ],
         "caution": suggestion.caution,
@@ -143,7 +144,7 @@ def write_text(
                     f"{region.end.end[0] + 1})[/dim]"
                 )
             console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
-            if suggestion.source != "analysis":
+            if suggestion.source is not Source.ANALYSIS:
                 console.print(f"    [dim]from the {escape(suggestion.source)}[/dim]")
             if suggestion.caution:
                 caution = escape(suggestion.caution)

@@ -8,7 +8,7 @@ from textwrap import dedent
 
 import pytest
 from accls.analysis import AnalysisOptions
-from accls.hybrid import HybridResult, reset_backends, suggest_hybrid
+from accls.hybrid import BackendPool, HybridResult, suggest_hybrid
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.backends import BackendKind, BackendSettings
 from accls.validation import CompilerSettings
@@ -60,12 +60,15 @@ ALIAS = dedent(
 )
 
 
+_POOL = BackendPool()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_backends() -> Iterator[None]:
     # A failed server is not re-dialled for a while: no test inherits that.
-    reset_backends()
+    _POOL.reset()
     yield
-    reset_backends()
+    _POOL.reset()
 
 
 def _run(
@@ -82,6 +85,7 @@ def _run(
         AnalysisOptions(dialect=options.model.sentinel),
         settings,
         compiler,
+        pool=_POOL,
     )
 
 
@@ -112,8 +116,8 @@ def test_racy_model_pragma_is_repaired_with_the_reduction(need: Need) -> None:
     assert found.pragma.render().startswith(
         "#pragma acc parallel loop reduction(+:sum)"
     )
-    assert result.validation[found.loop.id]["compiles"] is True
-    assert result.validation[found.loop.id]["race_free"] is True
+    assert result.validation[found.loop.id].compiles is True
+    assert result.validation[found.loop.id].race_free is True
     assert found.caution == "assumes `g()` has no side effects"
     assert any("add reduction(+:sum)" in r for r in found.reasons)
 
@@ -309,7 +313,7 @@ def test_real_model_candidates_are_validated_before_they_are_offered(
     assert result.warnings == ()
     if found.pragma is not None:
         assert found.source in ("model", "model+repaired")
-        assert result.validation[found.loop.id]["compiles"] is True
+        assert result.validation[found.loop.id].compiles is True
         assert found.caution is not None
     else:
         assert len(found.alternatives) >= 1
@@ -341,11 +345,12 @@ def test_hybrid_is_never_worse_than_the_analysis(
             s.loop.id
             for s in result.suggestions
             if s.pragma is not None
-            and result.validation.get(s.loop.id, {}).get("compiles") is True
-            and result.validation.get(s.loop.id, {}).get("race_free") is True
+            and (checked := result.validation.get(s.loop.id)) is not None
+            and checked.compiles is True
+            and checked.race_free is True
         }
 
     assert passes(alone) <= passes(mixed)
     for s in mixed.suggestions:
         if s.pragma is not None and s.existing is None:
-            assert mixed.validation[s.loop.id]["race_free"] is True
+            assert mixed.validation[s.loop.id].race_free is True

@@ -48,7 +48,7 @@ def test_a_pragma_without_its_reduction_is_flagged_and_withdrawn() -> None:
     assert {f.code for f in races[bad.loop.id]} == {"ACC104"}
     kept, validation = apply_validation((bad,), {}, races)
     assert kept[0].pragma is None
-    assert validation[bad.loop.id]["race_free"] is False
+    assert validation[bad.loop.id].race_free is False
 
 
 def test_shifts_match_a_pass_over_every_insertion() -> None:

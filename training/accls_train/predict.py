@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from accls.analysis import AnalysisOptions, analyze
-from accls.frontend import parse_source
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.hybrid import BackendPool
+from accls.pipeline import suggest_text
+from accls.settings import Settings
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.backends import Backend, BackendKind, BackendSettings, make_backend
 from accls.validation import CompilerSettings
 
@@ -23,10 +24,6 @@ def options_of(pair: Pair) -> SuggestOptions:
     return SuggestOptions(model=Dialect(pair.model), target=Target(pair.target))
 
 
-def _dialect(pair: Pair) -> str:
-    return "acc" if pair.model == "openacc" else "omp"
-
-
 def _at_line(suggestions: Sequence[Suggestion], line: int) -> str | None:
     found = next((s for s in suggestions if s.loop.line == line), None)
     if found is None or found.pragma is None:
@@ -36,8 +33,14 @@ def _at_line(suggestions: Sequence[Suggestion], line: int) -> str | None:
 
 def analysis_prediction(pair: Pair) -> str | None:
     """The analysis engine's pragma for the pair's loop, None when it refuses."""
-    analysis = analyze(parse_source(pair.mcu), AnalysisOptions(dialect=_dialect(pair)))
-    return _at_line(suggest_file(analysis, options_of(pair), regions=False), pair.line)
+    found = suggest_text(
+        pair.mcu,
+        "",
+        Settings(validate=False),
+        options=options_of(pair),
+        regions=False,
+    )
+    return _at_line(found.suggestions, pair.line)
 
 
 class Predictor:
@@ -61,7 +64,15 @@ class Predictor:
             n=1,
             temperature=0.0,
         )
-        self._compiler = compiler
+        # The pipeline's compile check: `compiler`'s compiler and flags, or none.
+        self._pipeline = Settings(
+            backend=self._settings,
+            compiler=CompilerSettings(cc=compiler.cc, flags=compiler.flags)
+            if compiler is not None
+            else CompilerSettings(),
+            validate=compiler is not None,
+        )
+        self._pool = BackendPool()  # a failing model rests, as in the server
         self._model: Backend | None = None
         if backend != "analysis":
             # Raises BackendError when the model cannot be loaded.
@@ -114,16 +125,13 @@ class Predictor:
         return out
 
     def _hybrid(self, pair: Pair) -> str | None:
-        from accls.hybrid import suggest_hybrid
-
-        result = suggest_hybrid(
+        result = suggest_text(
             pair.mcu,
             "unit.c",
-            options_of(pair),
-            AnalysisOptions(dialect=_dialect(pair)),
-            self._settings,
-            self._compiler,
-            backend=self._model,
+            self._pipeline,
+            options=options_of(pair),
             regions=False,
+            backend=self._model,
+            backends=self._pool,
         )
         return _at_line(result.suggestions, pair.line)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accls.analysis.findings import Category, Severity
-from accls.check import check_file
+from accls.pipeline import check_text
 from accls.suggest import Dialect, parse_pragma
 from accls.suggest.prompt import completion_pragma
 
@@ -60,7 +60,7 @@ def clause_jaccard(candidate: str, reference: str) -> float:
 def _race_free(unit: str) -> float:
     findings = [
         f
-        for f in check_file(unit, "unit.c")
+        for f in check_text(unit, "unit.c")
         if f.kind.category in (Category.RACE, Category.DATA)
     ]
     if any(f.level is Severity.ERROR for f in findings):

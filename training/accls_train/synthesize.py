@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import parse_source
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.pipeline import suggest_text
+from accls.settings import Settings
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.validation import default_cache_dir
 
 from accls_train.console import fail, progress, say
@@ -87,14 +88,21 @@ def label_kernel(kernel: Kernel, model: str, target: str, index: int) -> list[Pa
     code, region = _with_region(kernel.code, model, target)
     mcu = _HEADER + code
     source = parse_source(mcu)
-    dialect = "acc" if model == "openacc" else "omp"
-    analysis = analyze(source, AnalysisOptions(dialect=dialect))
     options = SuggestOptions(
         model=Dialect.OPENACC if model == "openacc" else Dialect.OPENMP,
         target=Target.GPU if target == "gpu" else Target.CPU,
     )
+    # Labels only: the compile and race checks of the pairs come later.
+    found = suggest_text(
+        mcu,
+        "",
+        Settings(validate=False),
+        options=options,
+        source=source,
+        regions=False,
+    )
     pairs: list[Pair] = []
-    for suggestion in suggest_file(analysis, options, regions=False):
+    for suggestion in found.suggestions:
         if suggestion.pragma is None or suggestion.inner:
             continue
         loop = suggestion.loop

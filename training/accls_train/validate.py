@@ -6,8 +6,8 @@ import shutil
 from dataclasses import dataclass
 
 from accls.analysis.findings import Category, Severity
-from accls.check import check_file
 from accls.frontend import parse_source
+from accls.pipeline import check_text
 from accls.validation.compile_runner import CompilerSettings, base_command, run_unit
 
 from accls_train.dataset import DatasetError, insert_pragma
@@ -68,7 +68,7 @@ class Validator:
             f.level is Severity.ERROR
             and f.kind.category in _BLOCKING
             and line <= f.span.line <= last
-            for f in check_file(unit)
+            for f in check_text(unit)
         )
 
     def check(self, mcu: str, line: int, pragma: str, model: str) -> Verdict:

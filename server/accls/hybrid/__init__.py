@@ -1,10 +1,6 @@
 """The hybrid pipeline: analysis and model candidates, validated, repaired, ranked."""
 
-from accls.hybrid.pipeline import (
-    HybridResult,
-    reset_backends,
-    shared_backend,
-    suggest_hybrid,
-)
+from accls.hybrid.pipeline import HybridResult, suggest_hybrid
+from accls.hybrid.pool import BackendPool
 
-__all__ = ["HybridResult", "reset_backends", "shared_backend", "suggest_hybrid"]
+__all__ = ["BackendPool", "HybridResult", "suggest_hybrid"]

@@ -11,6 +11,7 @@ from accls.frontend import Loop
 from accls.suggest import (
     Alternative,
     Pragma,
+    Source,
     Suggestion,
     SuggestOptions,
     completion_pragma,
@@ -20,8 +21,6 @@ from accls.suggest import (
 )
 
 __all__ = [
-    "MODEL",
-    "REPAIRED",
     "Drafted",
     "agreement",
     "assumed_reference",
@@ -29,10 +28,20 @@ __all__ = [
     "draft_candidates",
     "loops_to_prompt",
     "proven_dependence",
+    "within_loops",
 ]
 
-MODEL = "model"
-REPAIRED = "model+repaired"
+
+def within_loops(
+    suggestions: Sequence[Suggestion], loops: frozenset[int]
+) -> tuple[Suggestion, ...]:
+    """The suggestions for the loops with ids `loops` and the loops inside them."""
+    spans = [s.loop.span for s in suggestions if s.loop.id in loops]
+    return tuple(
+        s
+        for s in suggestions
+        if any(sp.start_byte <= s.loop.span.start_byte < sp.end_byte for sp in spans)
+    )
 
 
 def _has_pragma(s: Suggestion) -> bool:
@@ -193,18 +202,20 @@ def draft_candidates(
             continue  # sampled twice: judged once, under its better score
         seen.add(shown)
         if pragma is None:
-            out.append(Drafted(None, Alternative(shown, MODEL, "not a pragma line")))
+            out.append(
+                Drafted(None, Alternative(shown, Source.MODEL, "not a pragma line"))
+            )
             continue
         if pragma.dialect is not base.options.model:
             why = f"written in the wrong model (asked for {base.options.model.value})"
-            out.append(Drafted(None, Alternative(shown, MODEL, why)))
+            out.append(Drafted(None, Alternative(shown, Source.MODEL, why)))
             continue
         if proven is not None:
             why = f"the analysis proved a dependence: {proven}"
-            out.append(Drafted(None, Alternative(shown, MODEL, why)))
+            out.append(Drafted(None, Alternative(shown, Source.MODEL, why)))
             continue
         fixed = repair(pragma, reference)
-        source = REPAIRED if fixed.changes else MODEL
+        source = Source.REPAIRED if fixed.changes else Source.MODEL
         key = "repaired:" + fixed.pragma.render()
         if key in seen:
             continue  # repaired into a pragma a better-scored candidate became
@@ -220,6 +231,7 @@ def draft_candidates(
             region=None,
             source=source,
             score=score,
+            withdrawn=None,  # `base` may be the analysis pragma the checks withdrew
         )
         out.append(Drafted(candidate, None))
     return out

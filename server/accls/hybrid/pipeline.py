@@ -10,49 +10,34 @@ agreement with the analysis, then the model's score; the analysis wins ties.
 
 from __future__ import annotations
 
-import logging
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze
 from accls.frontend import parse_source
 from accls.hybrid.candidates import (
-    REPAIRED,
     agreement,
     assumed_reference,
     caution_for,
     draft_candidates,
     loops_to_prompt,
+    within_loops,
 )
+from accls.hybrid.pool import BackendPool
 from accls.suggest import (
     Alternative,
     Pragma,
+    Source,
     Suggestion,
     SuggestOptions,
     build_prompt,
     suggest_file,
 )
-from accls.suggest.backends import (
-    Backend,
-    BackendError,
-    BackendKind,
-    BackendSettings,
-    make_backend,
-)
-from accls.validation import CompilerSettings
-from accls.validation.outcome import validate
+from accls.suggest.backends import Backend, BackendKind, BackendSettings
+from accls.validation import CompilerSettings, Validation, validate
 
-__all__ = ["HybridResult", "reset_backends", "shared_backend", "suggest_hybrid"]
-
-log = logging.getLogger(__name__)
-
-Validation = dict[str, Any]
-
-_RETRY_AFTER_S = 30.0
-"""After a backend fails, the analysis answers alone for this long (no re-dial)."""
+__all__ = ["HybridResult", "suggest_hybrid"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,61 +45,11 @@ class HybridResult:
     """Suggestions after the hybrid pipeline, their validation, and what was dropped."""
 
     suggestions: tuple[Suggestion, ...]
-    validation: dict[int, Validation]
+    validation: dict[int, Validation]  # loops with a checked pragma only
     alternatives: dict[int, tuple[Alternative, ...]]
     warnings: tuple[str, ...] = ()
     model_seconds: float = 0.0  # time spent in the backend's `complete`
     prompts: int = 0  # loops the model was asked about
-
-
-_backends: dict[BackendSettings, Backend] = {}
-_down: dict[BackendSettings, tuple[float, str]] = {}
-_lock = threading.Lock()
-
-
-def reset_backends() -> None:
-    """Forget loaded backends and recent failures (new settings, or tests)."""
-    with _lock:
-        _backends.clear()
-        _down.clear()
-
-
-def shared_backend(settings: BackendSettings) -> Backend | None:
-    """One backend per settings value for the process (models load once)."""
-    with _lock:
-        found = _backends.get(settings)
-        if found is None:
-            found = make_backend(settings)
-            if found is not None:
-                _backends[settings] = found
-        return found
-
-
-def _ask(
-    backend_settings: BackendSettings,
-    backend: Backend | None,
-    prompts: list[str],
-) -> tuple[list[list[tuple[str, float]]] | None, str | None]:
-    """The model's completions, or None with the warning to show."""
-    down = _down.get(backend_settings)
-    if down is not None and time.monotonic() < down[0]:
-        return None, down[1]
-    try:
-        backend = backend or shared_backend(backend_settings)
-        if backend is None:
-            return None, None
-        answers = backend.complete(prompts, max(1, backend_settings.n))
-    except BackendError as exc:
-        warning = f"{exc}: using the analysis alone"
-    except Exception as exc:  # a model library failing must not take the server down
-        log.exception("model backend %s failed", backend_settings.kind.value)
-        failed = type(exc).__name__
-        warning = f"model backend failed ({failed}): using the analysis alone"
-    else:
-        _down.pop(backend_settings, None)
-        return [[(c.text, c.score) for c in found] for found in answers], None
-    _down[backend_settings] = (time.monotonic() + _RETRY_AFTER_S, warning)
-    return None, warning
 
 
 def _validate(
@@ -129,39 +64,38 @@ def _validate(
     return validate(text, path, suggestions, compiler, include_dirs)
 
 
-def _verdict(validation: Validation) -> int:
+def _verdict(validation: Validation | None) -> int:
     """2 validated, 1 unverified (no compiler) but race-free, 0 failed."""
-    if not validation.get("race_free", False):
+    if validation is None or not validation.race_free:
         return 0
-    compiles = validation.get("compiles")
+    compiles = validation.compiles
     return 2 if compiles is True else 1 if compiles is None else 0
 
 
 def _why_withdrawn(s: Suggestion) -> str:
-    last = s.reasons[-1] if s.reasons else "not validated"
-    return last.removeprefix("not offered: ")
+    return s.withdrawn if s.withdrawn is not None else "not validated"
 
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
     suggestion: Suggestion
-    validation: Validation
+    validation: Validation | None
     agree: float
 
 
 def _rank_key(entry: _Entry) -> tuple[int, float, float, int]:
     s = entry.suggestion
-    is_analysis = s.source == "analysis"
+    is_analysis = s.source is Source.ANALYSIS
     score = 0.0 if is_analysis else (s.score if s.score is not None else -1e9)
     return (_verdict(entry.validation), entry.agree, score, int(is_analysis))
 
 
 def _choose(
     base: Suggestion,
-    base_validation: Validation,
+    base_validation: Validation | None,
     model: list[_Entry],
     dropped: list[Alternative],
-) -> tuple[Suggestion, Validation, tuple[Alternative, ...]]:
+) -> tuple[Suggestion, Validation | None, tuple[Alternative, ...]]:
     """The best candidate for one loop, with every other one as an alternative."""
     refused = base.pragma is None
     entries = [] if refused else [_Entry(base, base_validation, 1.0)]
@@ -170,7 +104,7 @@ def _choose(
         if refused and verdict < 2:
             why = (
                 "the analysis refused this loop and the candidate is not validated"
-                + ("" if entry.validation else " (no compile check)")
+                + ("" if entry.validation is not None else " (no compile check)")
             )
             dropped.append(_alternative(entry.suggestion, why))
             continue
@@ -182,7 +116,7 @@ def _choose(
     for loser in entries[1:]:
         dropped.append(_alternative(loser.suggestion, _lost(loser, best)))
     chosen = best.suggestion
-    if chosen.source != "analysis" and refused:
+    if chosen.source is not Source.ANALYSIS and refused:
         chosen = replace(chosen, caution=caution_for(base.facts))
     return chosen, best.validation, tuple(dropped)
 
@@ -217,6 +151,7 @@ def suggest_hybrid(
     include_dirs: Sequence[str] = (),
     *,
     backend: Backend | None = None,
+    pool: BackendPool | None = None,
     analysis: FileAnalysis | None = None,
     loops: frozenset[int] | None = None,
     regions: bool = True,
@@ -224,7 +159,9 @@ def suggest_hybrid(
     """Suggestions for every loop of a file from the analysis and, if set, a model.
 
     `loops` limits the work to those loop ids and the loops inside them (an
-    editor resolving one code action); `regions` as in `suggest_file`.
+    editor resolving one code action); `regions` as in `suggest_file`. `pool`
+    keeps loaded models and failures between calls (a fresh one when None);
+    `backend` answers instead of the pool's (a model the caller loaded).
     """
     if analysis is None:
         source = parse_source(text, path, include_dirs)
@@ -232,14 +169,7 @@ def suggest_hybrid(
     source = analysis.source
     base_raw = suggest_file(analysis, options, regions=regions)
     if loops is not None:
-        spans = [s.loop.span for s in base_raw if s.loop.id in loops]
-        base_raw = tuple(
-            s
-            for s in base_raw
-            if any(
-                sp.start_byte <= s.loop.span.start_byte < sp.end_byte for sp in spans
-            )
-        )
+        base_raw = within_loops(base_raw, loops)
     base, validation = _validate(text, path, base_raw, compiler, include_dirs)
     alternatives: dict[int, tuple[Alternative, ...]] = {}
     if backend is None and backend_settings.kind is BackendKind.ANALYSIS:
@@ -252,7 +182,8 @@ def suggest_hybrid(
         return HybridResult(suggestions=base, validation=validation, alternatives={})
     prompts = [build_prompt(source, s.loop, options) for s in asked]
     started = time.perf_counter()
-    answers, warning = _ask(backend_settings, backend, prompts)
+    pool = pool if pool is not None else BackendPool()
+    answers, warning = pool.ask(backend_settings, backend, prompts)
     seconds = time.perf_counter() - started
     warnings = (warning,) if warning else ()
     if answers is None:
@@ -285,16 +216,18 @@ def suggest_hybrid(
         if key not in dropped:
             out.append(s)
             continue
-        current_validation = validation.get(key, {})
         chosen, chosen_validation, alts = _choose(
-            s, current_validation, checked.get(key, []), dropped[key]
+            s, validation.get(key), checked.get(key, []), dropped[key]
         )
         raw = raw_by_id[key]
         if chosen is not s and raw.pragma is not None and s.pragma is None:
             # The model replaced an analysis pragma the checks withdrew.
             alts = (*alts, _alternative(raw, _why_withdrawn(s)))
         out.append(replace(chosen, alternatives=alts))
-        validation[key] = chosen_validation
+        if chosen_validation is None:
+            validation.pop(key, None)
+        else:
+            validation[key] = chosen_validation
         if alts:
             alternatives[key] = alts
     return HybridResult(
@@ -334,9 +267,7 @@ def _validate_rounds(
                 continue
             if before.pragma is not None and pragma.render() != before.pragma.render():
                 # The compile check dropped a clause the compiler rejected.
-                after = replace(after, source=REPAIRED)
+                after = replace(after, source=Source.REPAIRED)
             agree = agreement(pragma, analysis_pragmas.get(key))
-            out.setdefault(key, []).append(
-                _Entry(after, validation.get(key, {}), agree)
-            )
+            out.setdefault(key, []).append(_Entry(after, validation.get(key), agree))
     return out

@@ -14,6 +14,7 @@ from pygls.lsp.server import LanguageServer
 from accls import __version__
 from accls.feedback import FeedbackStore
 from accls.frontend import ContextCache, HeaderContext
+from accls.hybrid import BackendPool
 from accls.project import BuildFlags, build_context
 from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, DocumentStore
 from accls.server.protocol import AcclsProtocol
@@ -51,6 +52,7 @@ class AcclsServer(LanguageServer):
         # one never delays another, and its whole-file checks never delay its
         # listing, hover or resolve.
         self.scheduler = DocumentScheduler()
+        self.backends = BackendPool()  # model backends loaded once per server
 
     def header_context(self, text: str, path: str) -> HeaderContext | None:
         """What the build's preprocessor makes of the buffer's directives (cached)."""

@@ -1,26 +1,27 @@
 """The one place the server gets suggestions: analysis, (later) models, validation.
 
 Listing and hover use `listed` (analysis only, cheap, cached per version). Resolve
-and commands use `resolved`, the full pipeline with the compile and race checks;
-a model-backed pipeline replaces the body of `resolved` alone.
+and commands use `resolved`: `accls.pipeline.suggest_text` on the listed loop,
+with the compile and race checks and, when set, the model backend.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from accls.analysis import AnalysisOptions, FileAnalysis, LoopFacts, analyze
 from accls.analysis.aliasing import array_decl
 from accls.frontend import HeaderContext, Loop, Poly, SourceFile, parse_source
+from accls.hybrid import BackendPool
+from accls.pipeline import suggest_text
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
 from accls.suggest.sections import loop_array_uses
-from accls.validation import CompilerSettings
-from accls.validation.outcome import validate
+from accls.validation import Validation
 
 __all__ = [
     "OFFERS",
@@ -83,9 +84,14 @@ class Validated:
     """The suggestions of one code action after validation."""
 
     suggestions: tuple[Suggestion, ...]
-    validation: dict[int, dict[str, Any]]
+    validation: Mapping[int, Validation]  # by loop id; only loops that were checked
     withdrawn: str | None  # why the action is not offered, when it is not
     warnings: tuple[str, ...] = ()  # e.g. the model server is unreachable
+
+    def validation_json(self, loop_id: int) -> dict[str, Any]:
+        """The loop's `validation` object for the client ({} when not checked)."""
+        found = self.validation.get(loop_id)
+        return found.as_json() if found is not None else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,22 +142,13 @@ def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion,
     return (top, *inner)
 
 
-def _compiler(settings: Settings, include_dirs: Sequence[str]) -> CompilerSettings:
-    return replace(settings.compiler, include_dirs=tuple(include_dirs))
+def _log_warning(message: str, /) -> None:
+    log.warning("%s", message)
 
 
-def _withdrawn(
-    chosen: tuple[Suggestion, ...], checked: tuple[Suggestion, ...]
-) -> str | None:
+def _withdrawn(checked: tuple[Suggestion, ...]) -> str | None:
     """Why validation withdrew a suggestion that had a pragma, if it did."""
-    return next(
-        (
-            after.reasons[-1].removeprefix("not offered: ")
-            for before, after in zip(chosen, checked, strict=True)
-            if before.pragma is not None and after.pragma is None and after.reasons
-        ),
-        None,
-    )
+    return next((s.withdrawn for s in checked if s.withdrawn is not None), None)
 
 
 def resolved(
@@ -160,48 +157,29 @@ def resolved(
     chosen: tuple[Suggestion, ...],
     settings: Settings,
     include_dirs: Sequence[str],
+    *,
+    backends: BackendPool | None = None,
 ) -> Validated:
-    """The chosen suggestions after the compile check and the race re-check."""
-    if settings.backend.kind is not BackendKind.ANALYSIS:
-        return _hybrid(text, path, chosen, settings, include_dirs)
-    if not settings.validate:
-        return Validated(suggestions=chosen, validation={}, withdrawn=None)
-    checked, validation = validate(
-        text, path, chosen, _compiler(settings, include_dirs), include_dirs
-    )
-    withdrawn = _withdrawn(chosen, checked)
-    return Validated(suggestions=checked, validation=validation, withdrawn=withdrawn)
+    """The chosen suggestions after the compile check and the race re-check.
 
-
-def _hybrid(
-    text: str,
-    path: str,
-    chosen: tuple[Suggestion, ...],
-    settings: Settings,
-    include_dirs: Sequence[str],
-) -> Validated:
-    """The model-backed pipeline on the chosen loop: candidates ranked, validated."""
-    from accls.hybrid import suggest_hybrid
-
-    top = chosen[0]
-    compiler = _compiler(settings, include_dirs) if settings.validate else None
-    result = suggest_hybrid(
+    With a model backend, its candidates for the chosen loop are ranked with the
+    analysis' pragma; `backends` keeps the server's loaded models.
+    """
+    result = suggest_text(
         text,
         path,
-        top.options,
-        AnalysisOptions(settings.assume_no_alias, top.options.model.sentinel),
-        settings.backend,
-        compiler,
-        include_dirs,
-        loops=frozenset({top.loop.id}),
+        settings,
+        options=chosen[0].options,
+        include_dirs=include_dirs,
+        listed=chosen,
         regions=False,
+        backends=backends,
+        warnings=_log_warning,
     )
-    for warning in result.warnings:
-        log.warning("%s", warning)
-    by_id = {s.loop.id: s for s in result.suggestions}
-    checked = tuple(by_id.get(s.loop.id, s) for s in chosen)
-    withdrawn = _withdrawn(chosen, checked)
-    if withdrawn is None and checked[0].pragma is None:
+    checked = result.suggestions
+    withdrawn = _withdrawn(checked)
+    hybrid = settings.backend.kind is not BackendKind.ANALYSIS
+    if hybrid and withdrawn is None and checked[0].pragma is None:
         # A loop the analysis refused, and no model candidate survived.
         whys = [f"`{a.text}`: {a.why}" for a in checked[0].alternatives[:3]]
         withdrawn = (
@@ -209,10 +187,9 @@ def _hybrid(
             + (" (" + "; ".join(whys) + ")" if whys else "")
             + "".join(f"; {w}" for w in result.warnings)
         )
-    validation = {s.loop.id: result.validation.get(s.loop.id, {}) for s in checked}
     return Validated(
         suggestions=checked,
-        validation=validation,
+        validation=result.validation,
         withdrawn=withdrawn,
         warnings=result.warnings,
     )

@@ -17,6 +17,7 @@ from accls.suggest.rules import (
     reference_suggestion,
     suggest_file,
 )
+from accls.suggest.source import Source
 
 __all__ = [
     "Alternative",
@@ -24,6 +25,7 @@ __all__ = [
     "Dialect",
     "Pragma",
     "Repair",
+    "Source",
     "SuggestOptions",
     "Suggestion",
     "Target",

@@ -13,6 +13,7 @@ from accls.suggest.host_calls import host_library_calls
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
+from accls.suggest.source import Source
 
 __all__ = [
     "Alternative",
@@ -37,7 +38,7 @@ class Alternative:
     """A candidate pragma that was not offered, where it came from, and why."""
 
     text: str
-    source: str  # "analysis", "model" or "model+repaired"
+    source: Source
     why: str
 
 
@@ -54,13 +55,14 @@ class Suggestion:
     collapsed: tuple[int, ...] = ()  # ids of inner loops folded in by collapse
     atomics: tuple[Atomic, ...] = ()
     existing: str | None = None  # a pragma the user already wrote on this loop
-    source: str = "analysis"
+    source: Source = Source.ANALYSIS
     region: DataRegion | None = None  # a proposed data region this loop belongs to
     alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
     caution: str | None = None  # the assumption a model pragma on a refused loop makes
     collapsed_into: int | None = None  # id of the loop whose pragma collapses this one
     inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
+    withdrawn: str | None = None  # why validation took the pragma back, when it did
 
 
 def _refuse(

@@ -1,4 +1,4 @@
-"""Post-validation of candidate pragmas: the compile check."""
+"""Post-validation of candidate pragmas: the compile check and the race re-check."""
 
 from accls.validation.compile import (
     CompileResult,
@@ -7,11 +7,15 @@ from accls.validation.compile import (
     compiler_available,
 )
 from accls.validation.compile_runner import default_cache_dir
+from accls.validation.outcome import Validation, apply_validation, validate
 
 __all__ = [
     "CompileResult",
     "CompilerSettings",
+    "Validation",
+    "apply_validation",
     "compile_check",
     "compiler_available",
     "default_cache_dir",
+    "validate",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from accls.analysis import Finding
@@ -11,7 +11,7 @@ from accls.suggest import Suggestion, parse_pragma
 from accls.validation.compile import CompileResult, CompilerSettings, compile_check
 from accls.validation.race_check import race_check
 
-__all__ = ["apply_validation", "validate"]
+__all__ = ["Validation", "apply_validation", "validate"]
 
 _RACE_OK = (
     "race: no loop-carried dependence, every written scalar private or a reduction "
@@ -19,14 +19,31 @@ _RACE_OK = (
 )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Validation:
+    """What the compile check and the race re-check said about one suggestion."""
+
+    compiles: bool | None  # None: unverified (no compiler, a timeout)
+    race_free: bool
+    checks: tuple[str, ...]  # one line per check, as the CLI and hover show them
+
+    def as_json(self) -> dict[str, Any]:
+        """The `validation` object of the CLI's JSON and the LSP's data."""
+        return {
+            "compiles": self.compiles,
+            "race_free": self.race_free,
+            "checks": list(self.checks),
+        }
+
+
 def _validation(
     result: CompileResult | None, checks: list[str], race_free: bool
-) -> dict[str, Any]:
-    return {
-        "compiles": None if result is None else result.compiles,
-        "race_free": race_free,
-        "checks": checks,
-    }
+) -> Validation:
+    return Validation(
+        compiles=None if result is None else result.compiles,
+        race_free=race_free,
+        checks=tuple(checks),
+    )
 
 
 def _withdrawn(suggestion: Suggestion, why: str) -> Suggestion:
@@ -36,6 +53,7 @@ def _withdrawn(suggestion: Suggestion, why: str) -> Suggestion:
         atomics=(),
         region=None,
         reasons=(*suggestion.reasons, f"not offered: {why}"),
+        withdrawn=why,
     )
 
 
@@ -67,15 +85,17 @@ def apply_validation(
     suggestions: tuple[Suggestion, ...],
     results: dict[int, CompileResult],
     races: dict[int, tuple[Finding, ...]],
-) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
-    """Suggestions after the compile and race checks, with their `validation`."""
+) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
+    """Suggestions after the compile and race checks, with their `Validation`.
+
+    Loops without a pragma to check (refused, or the user's own) have none.
+    """
     out: list[Suggestion] = []
-    validation: dict[int, dict[str, Any]] = {}
+    validation: dict[int, Validation] = {}
     for suggestion in suggestions:
         key = suggestion.loop.id
         if suggestion.pragma is None or suggestion.existing is not None:
             out.append(suggestion)
-            validation[key] = {}
             continue
         result = results.get(key)
         found = races.get(key, ())
@@ -97,7 +117,7 @@ def validate(
     suggestions: Sequence[Suggestion],
     compiler: CompilerSettings,
     include_dirs: Sequence[str] = (),
-) -> tuple[tuple[Suggestion, ...], dict[int, dict[str, Any]]]:
+) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
     """Compile-check and race-check suggestions: kept, repaired or withdrawn."""
     offered = tuple(suggestions)
     if not offered:

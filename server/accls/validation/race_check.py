@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from accls.analysis import AnalysisOptions, Finding, analyze
-from accls.check import check_source
+from accls.analysis.checks import check_source
 from accls.frontend import parse_source
 from accls.suggest import Suggestion
 from accls.suggest.annotate import annotate_text, insertions

@@ -233,7 +233,7 @@ def _provenance(checked: Validated) -> dict[str, Any]:
     return {
         "source": top.source,
         "caution": top.caution,
-        "validation": checked.validation.get(top.loop.id, {}),
+        "validation": checked.validation_json(top.loop.id),
     }
 
 
@@ -286,7 +286,10 @@ async def resolve_action(ls: AcclsServer, action: types.CodeAction) -> types.Cod
         settings, include = ls.settings, ls.include_dirs(doc)
         async with progress.report(ls, "accls: checking the pragma", "compile check"):
             checked = await ls.in_pool(
-                doc, lambda: resolved(text, doc.path, chosen, settings, include)
+                doc,
+                lambda: resolved(
+                    text, doc.path, chosen, settings, include, backends=ls.backends
+                ),
             )
         doc.store(("validated", key), checked)
     _show_warnings(ls, checked.warnings)

@@ -62,7 +62,10 @@ async def verify_loop(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
     text, settings, include = analysed.source.text, ls.settings, ls.include_dirs(doc)
     async with progress.report(ls, "accls: verifying the loop", "compile check"):
         checked = await ls.in_pool(
-            doc, lambda: resolved(text, doc.path, chosen, settings, include)
+            doc,
+            lambda: resolved(
+                text, doc.path, chosen, settings, include, backends=ls.backends
+            ),
         )
     top = checked.suggestions[0]
     return {
@@ -70,7 +73,7 @@ async def verify_loop(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
         "pragma": top.pragma.render() if top.pragma is not None else None,
         "withdrawn": checked.withdrawn,
         "reasons": list(top.reasons),
-        "validation": checked.validation.get(top.loop.id, {}),
+        "validation": checked.validation_json(top.loop.id),
     }
 
 

@@ -16,11 +16,11 @@ from typing import Any
 from lsprotocol import types
 
 import accls
-from accls.analysis import AnalysisOptions, Finding, analyze
+from accls.analysis import Finding
 from accls.analysis.findings import Severity
-from accls.check import DIALECTS, check_source
-from accls.frontend import HeaderContext, parse_source
+from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
+from accls.pipeline import check_text
 from accls.server.app import AcclsServer, queued, until_changed
 from accls.server.convert import LineIndex
 from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document
@@ -65,15 +65,8 @@ def _check(
     tree: IncrementalTree,
     context: HeaderContext | None,
 ) -> tuple[Finding, ...]:
-    """`accls.check.check_file`, re-using the editor's incremental tree."""
-    source = parse_source(text, path, include, tree=tree, context=context)
-    found: list[Finding] = []
-    for dialect in DIALECTS:
-        if dialect in text:
-            analysis = analyze(source, AnalysisOptions(dialect=dialect))
-            found.extend(check_source(analysis, dialect))
-    unique = {(f.code, f.span.start_byte, f.message): f for f in found}
-    return tuple(sorted(unique.values(), key=lambda f: (f.span.start_byte, f.code)))
+    """`accls.pipeline.check_text`, re-using the editor's incremental tree."""
+    return check_text(text, path, include_dirs=include, context=context, tree=tree)
 
 
 def _too_big(ls: AcclsServer, doc: Document) -> bool:

@@ -21,7 +21,8 @@ def _status(doc: Document, options: SuggestOptions, s: Suggestion) -> str:
         return "not checked yet (resolving the code action checks it)"
     if checked.withdrawn:
         return f"failed: {checked.withdrawn}"
-    checks = checked.validation.get(s.loop.id, {}).get("checks", [])
+    found = checked.validation.get(s.loop.id)
+    checks = found.checks if found is not None else ()
     return "; ".join(checks) or "not validated (validation is off)"
 
 

@@ -171,7 +171,15 @@ async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction
         settings, include = ls.settings, ls.include_dirs(doc)
         async with progress.report(ls, "accls: checking the rewrite", "compile check"):
             checked = await ls.in_pool(
-                doc, lambda: resolved(rewrite.text, doc.path, chosen, settings, include)
+                doc,
+                lambda: resolved(
+                    rewrite.text,
+                    doc.path,
+                    chosen,
+                    settings,
+                    include,
+                    backends=ls.backends,
+                ),
             )
         doc.store(("validated", key), checked)
     edits = None if checked.withdrawn else _edits(doc, rewrite, checked.suggestions)

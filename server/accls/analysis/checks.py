@@ -1,0 +1,86 @@
+"""The findings check: the catalog's detectors run on the pragmas already in a file.
+
+`accls check`, the editor's diagnostics and the race re-check of suggestions all
+call this module, so they report the same findings in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
+from accls.analysis.data_movement import data_findings
+from accls.analysis.findings import Finding
+from accls.analysis.mhp_races import concurrency_findings
+from accls.analysis.nowait import nowait_findings
+from accls.analysis.pragma_scope import loop_directive
+from accls.analysis.privatization import scalar_findings
+from accls.analysis.races import dependence_findings, shape_findings
+from accls.analysis.transfers import transfer_findings
+
+# The sections detector sits at the package root until it moves into analysis/;
+# importing it here makes no cycle (it imports accls.analysis, not this module).
+from accls.checks_sections import section_findings
+from accls.frontend import HeaderContext, parse_source
+from accls.frontend.incremental import IncrementalTree
+
+__all__ = ["DIALECTS", "check_file", "check_source", "in_file_order"]
+
+DIALECTS = ("omp", "acc")
+"""Pragma sentinels the check understands."""
+
+
+def in_file_order(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """Findings without repeats, by start byte, then code, then message."""
+    unique = {(f.code, f.span.start_byte, f.message): f for f in findings}
+    return tuple(
+        sorted(unique.values(), key=lambda f: (f.span.start_byte, f.code, f.message))
+    )
+
+
+def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ...]:
+    """Findings for the pragmas of `dialect` (both when empty) in an analysed file.
+
+    Pass the dialect the analysis was run with: `atomic` and `critical` protect only
+    the references of that dialect.
+    """
+    dialects = (dialect,) if dialect else DIALECTS
+    found: list[Finding] = []
+    for loop in analysis.source.loops():
+        for sentinel in dialects:
+            directive = loop_directive(loop, sentinel)
+            if directive is None:
+                continue
+            found.extend(shape_findings(loop, directive))
+            found.extend(dependence_findings(analysis, loop, directive))
+            found.extend(scalar_findings(analysis, loop, directive))
+    for sentinel in dialects:
+        found.extend(data_findings(analysis, sentinel))
+        found.extend(section_findings(analysis, sentinel))
+        found.extend(transfer_findings(analysis, sentinel))
+    if "omp" in dialects:
+        found.extend(nowait_findings(analysis))
+        found.extend(concurrency_findings(analysis.source))
+    return in_file_order(found)
+
+
+def check_file(
+    text: str,
+    path: str | None = None,
+    include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
+    *,
+    tree: IncrementalTree | None = None,
+) -> tuple[Finding, ...]:
+    """Parse C text once, analyse it per dialect, and check each dialect's pragmas.
+
+    `tree` re-uses an editor's incremental parse of the same text.
+    """
+    source = parse_source(text, path, include_dirs, tree=tree, context=context)
+    found: list[Finding] = []
+    for dialect in DIALECTS:
+        if dialect not in text:
+            continue
+        analysis = analyze(source, AnalysisOptions(dialect=dialect))
+        found.extend(check_source(analysis, dialect))
+    return in_file_order(found)

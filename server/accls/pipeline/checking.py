@@ -1,0 +1,28 @@
+"""Check this text: the one findings check the CLI, the editor and training use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from accls.analysis import Finding
+from accls.analysis.checks import check_file
+from accls.frontend import HeaderContext
+from accls.frontend.incremental import IncrementalTree
+
+__all__ = ["check_text"]
+
+
+def check_text(
+    text: str,
+    path: str | None = None,
+    *,
+    include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
+    tree: IncrementalTree | None = None,
+) -> tuple[Finding, ...]:
+    """Findings for the pragmas already in `text`, in file order.
+
+    `context` is what the build's preprocessor made of the directives; `tree`
+    re-uses an editor's incremental parse of the same text.
+    """
+    return check_file(text, path, include_dirs, context, tree=tree)

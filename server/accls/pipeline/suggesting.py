@@ -1,0 +1,177 @@
+"""Suggest for this text: the one path from C text to validated suggestions.
+
+The CLI, the language server and training call `suggest_text`; it alone
+chooses between the analysis and the hybrid (a model backend), builds the
+compiler settings, and runs the compile check and the race re-check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from accls.analysis import AnalysisOptions, analyze
+from accls.frontend import HeaderContext, SourceFile, Span, parse_source
+from accls.hybrid import BackendPool, suggest_hybrid
+from accls.hybrid.candidates import within_loops
+from accls.pipeline.sinks import WarningSink, discard
+from accls.settings import Settings
+from accls.suggest import (
+    Alternative,
+    Suggestion,
+    SuggestOptions,
+    account_for_loops,
+    suggest_file,
+)
+from accls.suggest.backends import Backend, BackendKind
+from accls.validation import CompilerSettings, Validation, compiler_available, validate
+
+__all__ = ["SuggestResult", "analysis_options", "compiler_settings", "suggest_text"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SuggestResult:
+    """Suggestions for a text after validation, and what the caller shows with them."""
+
+    suggestions: tuple[Suggestion, ...]
+    validation: Mapping[int, Validation]  # by loop id; only loops that were checked
+    alternatives: Mapping[int, tuple[Alternative, ...]] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()  # the model backend's (also sent to the sink)
+    unread: tuple[tuple[Span, str], ...] = ()  # `for` keywords not analysed, and why
+    model_seconds: float = 0.0  # time spent in the model backend
+    prompts: int = 0  # loops the model was asked about
+
+
+def analysis_options(
+    settings: Settings, options: SuggestOptions | None = None
+) -> AnalysisOptions:
+    """The analysis options for suggesting with `options` (the settings' default)."""
+    options = options if options is not None else settings.suggest_options
+    return AnalysisOptions(settings.assume_no_alias, options.model.sentinel)
+
+
+def compiler_settings(
+    settings: Settings, include_dirs: Sequence[str] = ()
+) -> CompilerSettings:
+    """The compile check's compiler, flags and include folders."""
+    return replace(settings.compiler, include_dirs=tuple(include_dirs))
+
+
+def _checked(
+    text: str,
+    path: str,
+    suggestions: tuple[Suggestion, ...],
+    compiler: CompilerSettings | None,
+    include_dirs: tuple[str, ...],
+    warnings: WarningSink,
+) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
+    """The analysis' suggestions after the compile check and the race re-check."""
+    if compiler is None:
+        return suggestions, {}
+    if not compiler_available(compiler):
+        warnings(
+            f"compiler '{compiler.cc}' not found; suggestions are unverified "
+            '("compiles": null)'
+        )
+    return validate(text, path, suggestions, compiler, include_dirs)
+
+
+def _unread(source: SourceFile) -> tuple[tuple[Span, str], ...]:
+    unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
+    return unread + tuple(
+        (span, "in an #if branch the build does not compile")
+        for span in source.skipped_loops
+    )
+
+
+def suggest_text(
+    text: str,
+    path: str,
+    settings: Settings,
+    *,
+    options: SuggestOptions | None = None,
+    include_dirs: Sequence[str] | None = None,
+    context: HeaderContext | None = None,
+    source: SourceFile | None = None,
+    listed: Sequence[Suggestion] | None = None,
+    loops: frozenset[int] | None = None,
+    regions: bool = True,
+    every_loop: bool = False,
+    backend: Backend | None = None,
+    backends: BackendPool | None = None,
+    warnings: WarningSink = discard,
+) -> SuggestResult:
+    """Suggestions for the loops of `text`, validated as `settings` ask.
+
+    - `options`: model, target and construct (default: `settings.suggest_options`);
+      `include_dirs` default to `settings.include_paths`.
+    - `context`: the build's preprocessor view of the directives; `source`: `text`
+      already parsed (with that context), so it is not parsed again.
+    - `listed`: suggestions an editor listed for one loop and the loops inside it;
+      they are checked (the model, if set, answers for their first loop) and come
+      back in the same order. `loops` limits the work to those loop ids and the
+      loops inside them; `regions` proposes data regions (`suggest_file`).
+    - `every_loop`: one suggestion for each loop that was read.
+    - `backend`: a model the caller loaded; `backends`: the caller's pool of loaded
+      models and recent failures (a fresh one per call when None).
+    - `warnings`: where warnings go (a missing compiler, a model server down).
+    """
+    options = options if options is not None else settings.suggest_options
+    include = tuple(settings.include_paths if include_dirs is None else include_dirs)
+    compiler = compiler_settings(settings, include) if settings.validate else None
+    hybrid = backend is not None or settings.backend.kind is not BackendKind.ANALYSIS
+    if listed is not None:
+        if not hybrid or not listed:
+            found, validation = _checked(
+                text, path, tuple(listed), compiler, include, warnings
+            )
+            return SuggestResult(suggestions=found, validation=validation)
+        loops = frozenset({listed[0].loop.id})
+    if source is None:
+        source = parse_source(text, path, include, context=context)
+    assumed = analysis_options(settings, options)
+    analysis = analyze(source, assumed)
+    if not hybrid:
+        found = suggest_file(analysis, options, regions=regions)
+        if loops is not None:
+            found = within_loops(found, loops)
+        found, validation = _checked(text, path, found, compiler, include, warnings)
+        if every_loop:
+            found = account_for_loops(analysis, found)
+        return SuggestResult(
+            suggestions=found, validation=validation, unread=_unread(source)
+        )
+    result = suggest_hybrid(
+        text,
+        path,
+        options,
+        assumed,
+        settings.backend,
+        compiler,
+        include,
+        backend=backend,
+        pool=backends,
+        analysis=analysis,
+        loops=loops,
+        regions=regions,
+    )
+    for warning in result.warnings:
+        warnings(warning)
+    found, validation = result.suggestions, result.validation
+    if listed is not None:
+        by_id = {s.loop.id: s for s in found}
+        found = tuple(by_id.get(s.loop.id, s) for s in listed)
+        validation = {
+            s.loop.id: validation[s.loop.id] for s in found if s.loop.id in validation
+        }
+    elif every_loop:
+        found = account_for_loops(analysis, found)
+    return SuggestResult(
+        suggestions=found,
+        validation=validation,
+        alternatives=result.alternatives,
+        warnings=result.warnings,
+        unread=_unread(source),
+        model_seconds=result.model_seconds,
+        prompts=result.prompts,
+    )
