@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from accls.server.offers import ActionKey, ActionKind
+from accls.server.offers import OFFERS, ActionKey, ActionKind
 from accls.suggest import Dialect, SuggestOptions, Target
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -19,7 +19,7 @@ DATA = {
 
 
 def test_the_kinds_on_the_wire() -> None:
-    assert [k.value for k in ActionKind] == ["loop", "region", "model", "induction"]
+    assert [k.value for k in ActionKind] == ["loop", "model", "region", "induction"]
 
 
 def test_data_round_trips() -> None:
@@ -55,3 +55,8 @@ def test_missing_fields_are_invalid_params() -> None:
         ActionKey.parse({"kind": "loop"})
     with pytest.raises(JsonRpcInvalidParams):
         ActionKey.parse(None)
+
+
+def test_every_kind_has_an_offer_listed_in_order() -> None:
+    assert list(OFFERS) == list(ActionKind)
+    assert all(offer.kind is kind for kind, offer in OFFERS.items())

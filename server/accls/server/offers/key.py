@@ -14,11 +14,11 @@ __all__ = ["ActionKey", "ActionKind"]
 
 
 class ActionKind(StrEnum):
-    """The kinds of resolvable code action; the value is `data.kind` on the wire."""
+    """Kinds of resolvable code action, in listing order; `data.kind` on the wire."""
 
     LOOP = "loop"  # the analysis's pragma for a loop (and its inner loops)
-    REGION = "region"  # a data region around a function's offloaded loops
     MODEL = "model"  # ask the model about a loop the analysis refused
+    REGION = "region"  # a data region around a function's offloaded loops
     INDUCTION = "induction"  # rewrite a loop's counters in closed form, then a pragma
 
 
