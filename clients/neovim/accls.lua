@@ -10,6 +10,9 @@
 --     -- keymaps = true,                        -- K: hover, <leader>ca: code actions
 --   })
 --
+-- :AcclsCheckLoop compile-checks and race-checks the pragma for the loop under
+-- the cursor (the server's accls.checkLoop; it runs nothing).
+--
 -- or paste the file into init.lua and replace `return M` with `M.setup({})`.
 
 local M = {}
@@ -59,6 +62,56 @@ local function set_keymaps(bufnr)
   vim.keymap.set("n", "<leader>e", vim.diagnostic.open_float, opts)
 end
 
+-- A one-line summary of the server's answer to accls.checkLoop.
+local function describe(answer)
+  if type(answer) ~= "table" then
+    return "accls: no answer from the server."
+  end
+  local reasons = table.concat(type(answer.reasons) == "table" and answer.reasons or {}, "; ")
+  local why = reasons ~= "" and (" (" .. reasons .. ")") or ""
+  if type(answer.loop) ~= "table" then
+    return "accls: no loop at the cursor" .. why .. "."
+  end
+  local where = "accls: loop at line " .. ((answer.loop.line or 0) + 1)
+  if type(answer.withdrawn) == "string" then
+    return where .. ": the suggestion was withdrawn: " .. answer.withdrawn
+  end
+  if type(answer.pragma) ~= "string" then
+    return where .. ": no safe pragma" .. why .. "."
+  end
+  local validation = type(answer.validation) == "table" and answer.validation or {}
+  local checks = {}
+  if validation.compiles == true then
+    table.insert(checks, "compiles")
+  elseif validation.compiles == false then
+    table.insert(checks, "does not compile")
+  else
+    table.insert(checks, "not compiled (no compiler found)")
+  end
+  if validation.race_free == true then
+    table.insert(checks, "no race found")
+  elseif validation.race_free == false then
+    table.insert(checks, "race found")
+  end
+  return where .. ": " .. answer.pragma .. ": " .. table.concat(checks, ", ") .. "."
+end
+
+-- Ask the server to check the pragma for the loop under the cursor.
+function M.check_loop(client, bufnr)
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding or "utf-16")
+  local command = {
+    command = "accls.checkLoop",
+    arguments = { { uri = params.textDocument.uri, position = params.position } },
+  }
+  client.request("workspace/executeCommand", command, function(err, result)
+    if err then
+      vim.notify("accls: check loop failed: " .. (err.message or tostring(err)), vim.log.levels.ERROR)
+    else
+      vim.notify(describe(result), vim.log.levels.INFO)
+    end
+  end, bufnr)
+end
+
 -- The client configuration for one buffer; the same table for both APIs.
 function M.config(opts, bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
@@ -69,6 +122,9 @@ function M.config(opts, bufnr)
     init_options = opts.settings,
     settings = { accls = opts.settings },
     on_attach = function(client, attached)
+      vim.api.nvim_buf_create_user_command(attached, "AcclsCheckLoop", function()
+        M.check_loop(client, attached)
+      end, { desc = "accls: check the pragma for the loop under the cursor" })
       if opts.keymaps then
         set_keymaps(attached)
       end

@@ -78,6 +78,19 @@ local function probe()
   )
   step("codeAction")
 
+  -- :AcclsCheckLoop asks the server to check the loop's pragma and says what it
+  -- answered with vim.notify.
+  local notify = vim.notify
+  vim.notify = function(message, level)
+    report.check_loop = { message = message, level = level }
+  end
+  vim.cmd("AcclsCheckLoop")
+  vim.wait(cfg.timeout_ms, function()
+    return report.check_loop ~= nil
+  end, 50)
+  vim.notify = notify
+  step("checkLoop")
+
   -- Apply the OpenACC action as :lua vim.lsp.buf.code_action() would: resolve it
   -- if it has no edit yet, apply the edit, then run its command.
   local chosen

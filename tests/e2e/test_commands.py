@@ -119,30 +119,56 @@ async def test_no_command_without_opt_in(
     assert resolved.command is None
 
 
-async def test_verify_loop(
+def _check_loop(
+    command: str, uri: str, position: types.Position
+) -> types.ExecuteCommandParams:
+    return types.ExecuteCommandParams(
+        command=command,
+        arguments=[
+            {
+                "uri": uri,
+                "position": {"line": position.line, "character": position.character},
+            }
+        ],
+    )
+
+
+async def test_check_loop(
     client: LanguageClient, open_fixture: OpenFixture, at: At
 ) -> None:
     uri, text = open_fixture(client, "dot_product.c")
     position = at(text, "s += x[i]")
     answer = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(
-            command="accls.verifyLoop",
-            arguments=[
-                {
-                    "uri": uri,
-                    "position": {
-                        "line": position.line,
-                        "character": position.character,
-                    },
-                }
-            ],
-        )
+        _check_loop("accls.checkLoop", uri, position)
     )
     assert isinstance(answer, dict)
     assert answer["pragma"].startswith("#pragma acc parallel loop reduction(+:s)")
     assert answer["withdrawn"] is None
     assert answer["validation"]["race_free"] is True
-    with pytest.raises(JsonRpcException):
+    with pytest.raises(JsonRpcException, match=r"accls\.checkLoop: expected"):
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="accls.checkLoop", arguments=[{"uri": 3}]
+            )
+        )
+
+
+async def test_verify_loop_is_an_alias_of_check_loop(
+    client: LanguageClient, open_fixture: OpenFixture, at: At
+) -> None:
+    uri, text = open_fixture(client, "dot_product.c")
+    position = at(text, "s += x[i]")
+    old = await client.workspace_execute_command_async(
+        _check_loop("accls.verifyLoop", uri, position)
+    )
+    new = await client.workspace_execute_command_async(
+        _check_loop("accls.checkLoop", uri, position)
+    )
+    assert isinstance(old, dict)
+    assert old == new
+    assert old["pragma"].startswith("#pragma acc parallel loop reduction(+:s)")
+    # Errors name the command the client called, as before the rename.
+    with pytest.raises(JsonRpcException, match=r"accls\.verifyLoop: expected"):
         await client.workspace_execute_command_async(
             types.ExecuteCommandParams(
                 command="accls.verifyLoop", arguments=[{"uri": 3}]

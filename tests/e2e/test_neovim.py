@@ -158,6 +158,16 @@ def test_code_actions_offer_openacc_parallel_loop(nvim_report: dict[str, Any]) -
     assert any("#pragma acc parallel loop" in t for t in acc), acc
 
 
+def test_check_loop_command_reports_the_checked_pragma(
+    nvim_report: dict[str, Any],
+) -> None:
+    check = nvim_report.get("check_loop")
+    assert check is not None, nvim_report["steps"]
+    compiled = "compiles" if shutil.which("gcc") else "not compiled"
+    pattern = rf"accls: loop at line \d+: #pragma acc parallel loop .*: {compiled}"
+    assert re.match(pattern, check["message"]), check
+
+
 def test_applying_the_action_inserts_the_pragma_above_the_loop(
     nvim_report: dict[str, Any],
 ) -> None:

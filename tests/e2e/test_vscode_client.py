@@ -105,7 +105,7 @@ def test_choices_match_the_server_enums(
 def test_activation_commands_and_entry_point(manifest: dict[str, Any]) -> None:
     assert manifest["activationEvents"] == ["onLanguage:c", "onLanguage:cpp"]
     commands = {c["command"] for c in manifest["contributes"]["commands"]}
-    assert commands == {"accls.restartServer", "accls.showOutput", "accls.verifyLoop"}
+    assert commands == {"accls.restartServer", "accls.showOutput", "accls.checkLoop"}
     assert manifest["main"] == "./out/extension.js"
     source = (EXTENSION / "src" / "extension.ts").read_text()
     # The entry point is compiled from src/extension.ts and starts `<path> --stdio`.

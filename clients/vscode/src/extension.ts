@@ -11,7 +11,10 @@ import {
 } from "vscode-languageclient/node";
 
 const SECTION = "accls";
+const CHECK_LOOP = "accls.checkLoop";
+// The command's earlier name: servers before accls.checkLoop advertise only it.
 const VERIFY_LOOP = "accls.verifyLoop";
+const CHECK_LOOP_NAMES = [CHECK_LOOP, VERIFY_LOOP];
 // Settings only the client reads; the server would report them as unknown.
 const CLIENT_ONLY = ["server", "trace"];
 
@@ -48,10 +51,10 @@ function createClient(channel: vscode.OutputChannel): LanguageClient {
     synchronize: { configurationSection: SECTION },
     outputChannel: channel,
     middleware: {
-      // When the server advertises accls.verifyLoop, the client registers the
+      // When the server advertises accls.checkLoop, the client registers the
       // command itself; from the palette it has no arguments, so add the cursor.
       executeCommand: async (command, args, next) => {
-        if (command !== VERIFY_LOOP) {
+        if (!CHECK_LOOP_NAMES.includes(command)) {
           return (await next(command, args)) as unknown;
         }
         const filled = args.length > 0 ? args : cursorArgument();
@@ -60,7 +63,7 @@ function createClient(channel: vscode.OutputChannel): LanguageClient {
         }
         try {
           const result: unknown = await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Window, title: "accls: verifying loop" },
+            { location: vscode.ProgressLocation.Window, title: "accls: checking loop" },
             async () => (await next(command, filled)) as unknown,
           );
           showResult(result);
@@ -96,7 +99,7 @@ function createClient(channel: vscode.OutputChannel): LanguageClient {
   return new LanguageClient("accls", "accls", serverOptions, clientOptions);
 }
 
-/** A one-line summary of the server's answer to accls.verifyLoop. */
+/** A one-line summary of the server's answer to accls.checkLoop. */
 function describe(result: unknown): string {
   if (typeof result !== "object" || result === null) {
     return "accls: no answer from the server.";
@@ -129,7 +132,7 @@ function describe(result: unknown): string {
   return `${where}: ${answer.pragma}: ${checks.join(", ")}.`;
 }
 
-/** The argument of accls.verifyLoop: the active C editor's URI and cursor. */
+/** The argument of accls.checkLoop: the active C editor's URI and cursor. */
 function cursorArgument(): unknown[] | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!client || !editor || !["c", "cpp"].includes(editor.document.languageId)) {
@@ -142,18 +145,18 @@ function cursorArgument(): unknown[] | undefined {
 }
 
 function showResult(result: unknown): void {
-  output?.appendLine(`${VERIFY_LOOP}: ${JSON.stringify(result, null, 2)}`);
+  output?.appendLine(`${CHECK_LOOP}: ${JSON.stringify(result, null, 2)}`);
   void vscode.window.showInformationMessage(describe(result));
 }
 
 function showFailure(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  output?.appendLine(`${VERIFY_LOOP} failed: ${message}`);
-  void vscode.window.showErrorMessage(`accls: verify loop failed: ${message}`);
+  output?.appendLine(`${CHECK_LOOP} failed: ${message}`);
+  void vscode.window.showErrorMessage(`accls: check loop failed: ${message}`);
 }
 
-/** Used only when the server does not advertise accls.verifyLoop itself. */
-async function verifyLoop(): Promise<void> {
+/** Used only when the server does not advertise accls.checkLoop itself. */
+async function checkLoop(): Promise<void> {
   if (!client || client.state !== State.Running) {
     void vscode.window.showWarningMessage("accls: the server is not running.");
     return;
@@ -165,10 +168,10 @@ async function verifyLoop(): Promise<void> {
   const running = client;
   try {
     const result: unknown = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: "accls: verifying loop" },
+      { location: vscode.ProgressLocation.Window, title: "accls: checking loop" },
       () =>
         running.sendRequest(ExecuteCommandRequest.type, {
-          command: VERIFY_LOOP,
+          command: CHECK_LOOP,
           arguments: args,
         }),
     );
@@ -215,10 +218,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await startServer(output);
   // The client registers a command for each one the server advertises, so only
-  // add ours when the server did not (it then answers with a clear error).
+  // add ours when the server did not. A server that knows the command only by
+  // its earlier name gets it by that name; one that knows neither answers with
+  // a clear error.
   const known = await vscode.commands.getCommands(true);
-  if (!known.includes(VERIFY_LOOP)) {
-    context.subscriptions.push(vscode.commands.registerCommand(VERIFY_LOOP, verifyLoop));
+  if (!known.includes(CHECK_LOOP)) {
+    const handler = known.includes(VERIFY_LOOP)
+      ? async () => vscode.commands.executeCommand(VERIFY_LOOP)
+      : checkLoop;
+    context.subscriptions.push(vscode.commands.registerCommand(CHECK_LOOP, handler));
   }
 }
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Generic, TypeVar, cast
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
-from accls.frontend.incremental import FunctionSlice, IncrementalTree
+from accls.frontend.incremental import ByteRange, FunctionSlice, IncrementalTree
 from accls.server.convert import LineIndex
 
 __all__ = [
@@ -19,10 +19,12 @@ __all__ = [
     "Document",
     "DocumentStore",
     "LineShift",
+    "Slot",
     "uri_path",
 ]
 
-T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 FUNCTIONS_KEPT = 48
 """Function slices and analyses kept per document version (about 0.6 MB each for
@@ -51,6 +53,30 @@ class LineShift:
     new_lines: int
 
 
+class Slot(Generic[K, V]):
+    """A typed family of cached results: `doc.peek(slot, key)` is a `V | None`.
+
+    Slots compare by identity, so two with the same name never share entries.
+    `per_function` entries (slices, analyses) each hold a copy of the buffer:
+    only the last FUNCTIONS_KEPT of them are kept.
+    """
+
+    __slots__ = ("name", "per_function")
+
+    def __init__(self, name: str, *, per_function: bool = False) -> None:
+        self.name = name
+        self.per_function = per_function
+
+    def __repr__(self) -> str:
+        return f"Slot({self.name!r})"
+
+
+_Entry = tuple[Slot[object, object], object]
+
+_SLICE: Slot[ByteRange, FunctionSlice] = Slot("slice", per_function=True)
+"""The buffer reduced to one function, by the function's byte range."""
+
+
 class Document:
     """One open buffer. Results are cached per version and dropped when it changes."""
 
@@ -62,10 +88,10 @@ class Document:
         self.tree = IncrementalTree(text.encode("utf-8", errors="surrogateescape"))
         self._text: str | None = text
         self._index: LineIndex | None = None
-        self._cache: dict[object, object] = {}
+        self._cache: dict[_Entry, object] = {}
         # Per-function results (slices, analyses) in least-recently-used order:
         # each holds a copy of the buffer, so only the last few are kept.
-        self._functions: OrderedDict[object, None] = OrderedDict()
+        self._functions: OrderedDict[_Entry, None] = OrderedDict()
         self.changed = asyncio.Event()  # set when this version is superseded
 
     @property
@@ -87,35 +113,36 @@ class Document:
             self._index = LineIndex(self.data, self.encoding)
         return self._index
 
-    def cached(self, key: object, compute: Callable[[], T]) -> T:
-        """The result for `key` at this version, computed once."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]  # type: ignore[return-value]
+    def peek(self, slot: Slot[K, V], key: K) -> V | None:
+        """The result cached in `slot` for `key` at this version, or None."""
+        entry = self._entry(slot, key)
+        if entry in self._functions:
+            self._functions.move_to_end(entry)
+        # Only store() writes an entry, and it takes a V for a Slot[K, V].
+        return cast("V | None", self._cache.get(entry))
 
-    def peek(self, key: object) -> Any:
-        """The cached result for `key` at this version, or None."""
-        if key in self._functions:
-            self._functions.move_to_end(key)
-        return self._cache.get(key)
-
-    def items(self, tag: str) -> list[tuple[object, Any]]:
-        """Cached (key, value) pairs whose key is a tuple `(tag, key)`."""
-        return [
-            (key[1], value)
-            for key, value in self._cache.items()
-            if isinstance(key, tuple) and len(key) == 2 and key[0] == tag
-        ]
-
-    def store(self, key: object, value: object, *, per_function: bool = False) -> None:
-        """Cache `value` for `key` at this version (`per_function`: bounded LRU)."""
-        self._cache[key] = value
-        if per_function:
-            self._functions[key] = None
-            self._functions.move_to_end(key)
+    def store(self, slot: Slot[K, V], key: K, value: V) -> None:
+        """Cache `value` in `slot` for `key` at this version."""
+        entry = self._entry(slot, key)
+        self._cache[entry] = value
+        if slot.per_function:
+            self._functions[entry] = None
+            self._functions.move_to_end(entry)
             while len(self._functions) > FUNCTIONS_KEPT:
                 old, _ = self._functions.popitem(last=False)
                 self._cache.pop(old, None)
+
+    def entries(self, slot: Slot[K, V]) -> list[tuple[K, V]]:
+        """Every (key, value) cached in `slot` at this version, oldest first."""
+        return [
+            (cast("K", key), cast("V", value))
+            for (owner, key), value in self._cache.items()
+            if owner is slot
+        ]
+
+    @staticmethod
+    def _entry(slot: Slot[K, V], key: K) -> _Entry:
+        return (cast("Slot[object, object]", slot), key)
 
     def forget(self) -> None:
         """Drop every cached result of this version."""
@@ -127,11 +154,11 @@ class Document:
         found = self.tree.function_at(offset)
         if found is None:
             return None
-        key = ("slice", found)
-        piece: FunctionSlice | None = self.peek(key)
+        piece = self.peek(_SLICE, found)
         if piece is None:
             piece = self.tree.function_slice(offset)
-            self.store(key, piece, per_function=True)
+            if piece is not None:
+                self.store(_SLICE, found, piece)
         return piece
 
     def apply(
@@ -194,5 +221,5 @@ class DocumentStore:
         if doc is not None:
             doc.changed.set()
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Document]:
         return iter(list(self._docs.values()))

@@ -1,4 +1,7 @@
-"""Commands: `accls.recordApplied` (feedback) and `accls.verifyLoop`."""
+"""Commands: `accls.checkLoop`, once called `accls.verifyLoop` (still answered).
+
+`accls.recordApplied` belongs to the feedback feature.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +10,21 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from accls.feedback import FeedbackError
-from accls.server.app import AcclsServer
-from accls.server.features import feedback, progress
-from accls.server.features.code_actions import suggestions_for
+from accls.server import progress
+from accls.server.language_server import AcclsServer
+from accls.server.offers import suggestions_for
 from accls.server.suggestions import resolved, with_inner
 
-__all__ = ["VERIFY_LOOP", "register"]
+__all__ = ["CHECK_LOOP", "CHECK_LOOP_ALIASES", "register"]
 
-VERIFY_LOOP = "accls.verifyLoop"
+CHECK_LOOP = "accls.checkLoop"
+"""Compile-check and race-check the pragma for the loop at a position (runs nothing)."""
+
+CHECK_LOOP_ALIASES = ("accls.verifyLoop",)
+"""Earlier names of CHECK_LOOP, registered so that older clients keep working."""
 
 
-def _where(args: tuple[Any, ...]) -> tuple[str, types.Position]:
+def _where(command: str, args: tuple[Any, ...]) -> tuple[str, types.Position]:
     """`{uri, position: {line, character}}` or `{uri, line}` (0-based)."""
     arg = args[0] if args else None
     if isinstance(arg, dict) and isinstance(arg.get("uri"), str):
@@ -30,23 +36,25 @@ def _where(args: tuple[Any, ...]) -> tuple[str, types.Position]:
         if isinstance(line, int) and isinstance(character, int) and line >= 0:
             return arg["uri"], types.Position(line=line, character=max(0, character))
     raise JsonRpcInvalidParams(
-        f"{VERIFY_LOOP}: expected {{uri, position: {{line, character}}}}"
+        f"{command}: expected {{uri, position: {{line, character}}}}"
     )
 
 
-async def verify_loop(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
-    """Validate the suggestion for the loop under the cursor, in the chosen model."""
-    uri, position = _where(args)
+async def check_loop(
+    ls: AcclsServer, command: str, args: tuple[Any, ...]
+) -> dict[str, Any]:
+    """Check the suggestion for the loop under the cursor, in the chosen model."""
+    uri, position = _where(command, args)
     doc = ls.documents.get(uri)
     if doc is None:
-        raise JsonRpcInvalidParams(f"{VERIFY_LOOP}: {uri} is not open")
+        raise JsonRpcInvalidParams(f"{command}: {uri} is not open")
     offset = doc.index.offset(position)
     analysed = await ls.analysed(doc, offset)
     loops = analysed.loops_at(offset) if analysed is not None else ()
     if analysed is None or not loops:
         return {"loop": None, "reasons": ["no loop at this position"]}
     options = ls.settings.suggest_options
-    all_ = suggestions_for(doc, analysed, options, False)
+    all_ = suggestions_for(analysed, options, False)
     by_id = {s.loop.id: s for s in all_}
     loop = next((lp for lp in reversed(loops) if lp.id in by_id), loops[-1])
     found = by_id.get(loop.id)
@@ -79,14 +87,11 @@ async def verify_loop(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
 
 def register(server: AcclsServer) -> None:
     """Register the commands the editor clients call."""
+    for name in (CHECK_LOOP, *CHECK_LOOP_ALIASES):
+        _register_check_loop(server, name)
 
-    @server.command(feedback.RECORD_APPLIED)
-    def record_applied(ls: AcclsServer, *args: Any) -> dict[str, Any]:
-        try:
-            return feedback.record_applied(ls, args)
-        except (ValueError, FeedbackError) as exc:
-            raise JsonRpcInvalidParams(str(exc)) from None
 
-    @server.command(VERIFY_LOOP)
-    async def verify(ls: AcclsServer, *args: Any) -> dict[str, Any]:
-        return await verify_loop(ls, args)
+def _register_check_loop(server: AcclsServer, name: str) -> None:
+    @server.command(name)
+    async def check(ls: AcclsServer, *args: Any) -> dict[str, Any]:
+        return await check_loop(ls, name, args)

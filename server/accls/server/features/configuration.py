@@ -8,8 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from accls.server.app import AcclsServer
-from accls.server.features import diagnostics
+from accls.server.language_server import AcclsServer
 from accls.settings import parse_settings
 
 __all__ = ["apply", "merged", "refresh", "register"]
@@ -48,9 +47,7 @@ def apply(ls: AcclsServer, raw: Any) -> None:
     if settings != ls.settings:
         ls.settings = settings
         ls.forget_results()
-        for doc in ls.documents:
-            diagnostics.schedule(ls, doc.uri)
-        diagnostics.refresh_pulled(ls)
+        ls.events.settings_changed.emit()
     log.info("settings: %s", settings)
 
 

@@ -21,20 +21,12 @@ from accls.analysis.findings import Severity
 from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
 from accls.pipeline import check_text
-from accls.server.app import AcclsServer, queued, until_changed
 from accls.server.convert import LineIndex
-from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, LineShift, Slot
+from accls.server.language_server import AcclsServer, queued, until_changed
 from accls.server.scheduler import CHECKS
 
-__all__ = [
-    "CHECK_MAX_BYTES",
-    "DEBOUNCE_S",
-    "findings",
-    "forget",
-    "refresh_pulled",
-    "register",
-    "schedule",
-]
+__all__ = ["CHECK_MAX_BYTES", "DEBOUNCE_S", "findings", "register"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +35,9 @@ DEBOUNCE_S = 0.3
 
 CHECK_MAX_BYTES = WHOLE_FILE_MAX_BYTES
 """Whole-file checks stop here (about 8 s of work); code actions go on."""
+
+_FINDINGS: Slot[None, asyncio.Future[tuple[Finding, ...]]] = Slot("findings")
+"""The whole file's findings at a version (one entry, key None)."""
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -76,11 +71,7 @@ def _too_big(ls: AcclsServer, doc: Document) -> bool:
         return False
     notice = f"accls: {Path(doc.path).name} is {size / 1e6:.1f} MB; the checks run "
     notice += f"on files up to {CHECK_MAX_BYTES / 1e6:g} MB (code actions still work)"
-    if notice not in ls.shown_warnings:
-        ls.shown_warnings.add(notice)
-        ls.window_show_message(
-            types.ShowMessageParams(type=types.MessageType.Warning, message=notice)
-        )
+    ls.warn_once(notice)
     return True
 
 
@@ -88,7 +79,7 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
     """The findings of the document's current version (computed once)."""
     if _too_big(ls, doc):
         return ()
-    pending: asyncio.Future[tuple[Finding, ...]] | None = doc.peek("findings")
+    pending = doc.peek(_FINDINGS, None)
     if pending is None:
         text, path, include = doc.text, doc.path, ls.include_dirs(doc)
         tree, version = doc.tree.snapshot(), doc.version
@@ -99,7 +90,7 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
             return _check(text, path, include, tree, ls.header_context(text, path))
 
         pending = queued(ls.scheduler.run(doc, CHECKS, work))
-        doc.store("findings", pending)
+        doc.store(_FINDINGS, None, pending)
     return await until_changed(doc, asyncio.shield(pending))
 
 
@@ -125,67 +116,90 @@ def _pulls(ls: AcclsServer) -> bool:
     return caps is not None and caps.diagnostic is not None
 
 
-async def _publish_later(ls: AcclsServer, uri: str) -> None:
-    await asyncio.sleep(DEBOUNCE_S)
-    doc = ls.documents.get(uri)
-    if doc is None:
-        return
-    version = doc.version
-    try:
-        found = await findings(ls, doc)
-    except Exception as exc:  # a superseded version, or a bug: never kill the loop
-        log.info("diagnostics for %s v%s dropped: %s", uri, version, exc)
-        return
-    if ls.documents.get(uri) is not doc or doc.version != version:
-        return
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(
-            uri=uri,
-            version=version,
-            diagnostics=[to_diagnostic(f, doc.index) for f in found],
-        )
-    )
+class _Pushes:
+    """Diagnostics pushed to a client that does not pull: one pending task per URI."""
 
+    def __init__(self, ls: AcclsServer) -> None:
+        self._ls = ls
+        self._pending: dict[str, asyncio.Task[None]] = {}
 
-def schedule(ls: AcclsServer, uri: str) -> None:
-    """Push diagnostics for `uri` once edits pause (for clients that do not pull)."""
-    if _pulls(ls):
-        return
-    pending = ls.pending_diagnostics
-    previous = pending.pop(uri, None)
-    if previous is not None:
-        previous.cancel()
-    task = asyncio.get_running_loop().create_task(_publish_later(ls, uri))
-    pending[uri] = task
-
-    def done(finished: asyncio.Task[None]) -> None:
-        if pending.get(uri) is finished:
-            del pending[uri]
-
-    task.add_done_callback(done)
-
-
-def refresh_pulled(ls: AcclsServer) -> None:
-    """Ask a pulling client to pull again (the settings changed)."""
-    workspace = ls.client_capabilities.workspace
-    support = workspace.diagnostics if workspace is not None else None
-    if _pulls(ls) and support is not None and support.refresh_support:
-        ls.workspace_diagnostic_refresh(None)
-
-
-def forget(ls: AcclsServer, uri: str) -> None:
-    """A closed document: stop its pending push and clear what was pushed."""
-    previous = ls.pending_diagnostics.pop(uri, None)
-    if previous is not None:
-        previous.cancel()
-    if not _pulls(ls):
+    async def _publish_later(self, uri: str) -> None:
+        ls = self._ls
+        await asyncio.sleep(DEBOUNCE_S)
+        doc = ls.documents.get(uri)
+        if doc is None:
+            return
+        version = doc.version
+        try:
+            found = await findings(ls, doc)
+        except Exception as exc:  # a superseded version, or a bug: never kill the loop
+            log.info("diagnostics for %s v%s dropped: %s", uri, version, exc)
+            return
+        if ls.documents.get(uri) is not doc or doc.version != version:
+            return
         ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            types.PublishDiagnosticsParams(
+                uri=uri,
+                version=version,
+                diagnostics=[to_diagnostic(f, doc.index) for f in found],
+            )
         )
+
+    def schedule(self, doc: Document) -> None:
+        """Push `doc`'s diagnostics once edits pause (for clients that do not pull)."""
+        if _pulls(self._ls):
+            return
+        uri, pending = doc.uri, self._pending
+        previous = pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        task = asyncio.get_running_loop().create_task(self._publish_later(uri))
+        pending[uri] = task
+
+        def done(finished: asyncio.Task[None]) -> None:
+            if pending.get(uri) is finished:
+                del pending[uri]
+
+        task.add_done_callback(done)
+
+    def changed(self, doc: Document, shifts: list[LineShift]) -> None:
+        """An edit: push again once edits pause."""
+        self.schedule(doc)
+
+    def settings_changed(self) -> None:
+        """Check every document again; ask a pulling client to pull again."""
+        ls = self._ls
+        for doc in ls.documents:
+            self.schedule(doc)
+        workspace = ls.client_capabilities.workspace
+        support = workspace.diagnostics if workspace is not None else None
+        if _pulls(ls) and support is not None and support.refresh_support:
+            ls.workspace_diagnostic_refresh(None)
+
+    def closed(self, uri: str) -> None:
+        """A closed document: stop its pending push and clear what was pushed."""
+        previous = self._pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        if not _pulls(self._ls):
+            self._ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def shutdown(self) -> None:
+        """Stop every pending push."""
+        for task in list(self._pending.values()):
+            task.cancel()
 
 
 def register(server: AcclsServer) -> None:
-    """Pull diagnostics (`textDocument/diagnostic`)."""
+    """Pull diagnostics (`textDocument/diagnostic`); pushes follow the documents."""
+    pushes = _Pushes(server)
+    server.events.opened.connect(pushes.schedule)
+    server.events.changed.connect(pushes.changed)
+    server.events.closed.connect(pushes.closed)
+    server.events.settings_changed.connect(pushes.settings_changed)
+    server.events.shutdown.connect(pushes.shutdown)
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -202,7 +216,10 @@ def register(server: AcclsServer) -> None:
         if doc is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         version = str(doc.version)
-        if params.previous_result_id == version and doc.peek("findings") is not None:
+        if (
+            params.previous_result_id == version
+            and doc.peek(_FINDINGS, None) is not None
+        ):
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=version)
         found = await findings(ls, doc)
         return types.RelatedFullDocumentDiagnosticReport(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from accls.server.app import AcclsServer
 from accls.server.documents import Document
-from accls.server.features.code_actions import cached_validation, suggestions_for
 from accls.server.hover_text import Offer, render_hover
+from accls.server.language_server import AcclsServer
+from accls.server.offers import cached_validation, suggestions_for
 from accls.server.suggestions import Analysed, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.inductions import rewrite_inductions
@@ -36,7 +36,7 @@ def _offers(
 ) -> list[Offer]:
     out: list[Offer] = []
     for options in choices:
-        all_ = suggestions_for(doc, analysed, options, False)
+        all_ = suggestions_for(analysed, options, False)
         found = next((s for s in all_ if s.loop.id == loop_id), None)
         checked = cached_validation(doc, loop_id, options) if found else None
         if checked is not None:

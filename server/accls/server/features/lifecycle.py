@@ -5,26 +5,31 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from dataclasses import dataclass
 
 from lsprotocol import types
 
-from accls.server.app import AcclsServer
+from accls.server.language_server import AcclsServer
 
 __all__ = ["register"]
 
 
+@dataclass(slots=True)
+class _Lifecycle:
+    """Whether `shutdown` came before `exit` (the exit code says so)."""
+
+    shut_down: bool = False
+
+
 def register(server: AcclsServer) -> None:
     """`shutdown` stops the workers; `exit` ends the process."""
+    state = _Lifecycle()
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: AcclsServer, params: None) -> None:
-        ls.shut_down = True
+        state.shut_down = True
         ls.scheduler.shutdown()
-        for task in list(ls.pending_diagnostics.values()):
-            task.cancel()
-        if ls.feedback_store is not None:
-            ls.feedback_store.close()
-            ls.feedback_store = None
+        ls.events.shutdown.emit()
 
     @server.feature(types.EXIT)
     def exit_(ls: AcclsServer, params: None) -> None:
@@ -32,4 +37,4 @@ def register(server: AcclsServer) -> None:
         # would wait for it at exit; nothing is left to save, so leave now.
         logging.shutdown()
         sys.stdout.flush()
-        os._exit(0 if ls.shut_down else 1)
+        os._exit(0 if state.shut_down else 1)

@@ -1,4 +1,7 @@
-"""Text sync: didOpen, didChange (incremental), didClose."""
+"""Text sync: didOpen, didChange (incremental), didClose.
+
+Features that follow documents (diagnostics, feedback) connect to `ls.events`.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,8 @@ import logging
 
 from lsprotocol import types
 
-from accls.server.app import AcclsServer
 from accls.server.convert import InvalidRange, encoding_name
-from accls.server.features import diagnostics, feedback
+from accls.server.language_server import AcclsServer
 
 __all__ = ["register"]
 
@@ -22,8 +24,8 @@ def register(server: AcclsServer) -> None:
     def did_open(ls: AcclsServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         encoding = encoding_name(ls.workspace.position_encoding)
-        ls.documents.open(item.uri, item.version, item.text, encoding)
-        diagnostics.schedule(ls, item.uri)
+        doc = ls.documents.open(item.uri, item.version, item.text, encoding)
+        ls.events.opened.emit(doc)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AcclsServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -39,13 +41,11 @@ def register(server: AcclsServer) -> None:
             # didOpen. Until then, work on what we have.
             log.warning("didChange for %s: %s", uri, exc)
             shifts = []
-        feedback.track_edits(ls, doc, shifts)
-        diagnostics.schedule(ls, uri)
+        ls.events.changed.emit(doc, shifts)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AcclsServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.documents.close(uri)
         ls.scheduler.forget(uri)
-        diagnostics.forget(ls, uri)
-        feedback.forget(ls, uri)
+        ls.events.closed.emit(uri)

@@ -9,30 +9,28 @@ resolve runs the compile and race checks on the rewritten text.
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
 from lsprotocol import types
-from pygls.exceptions import JsonRpcContentModified
 
 from accls.analysis import AnalysisOptions
-from accls.server.app import AcclsServer
-from accls.server.documents import Document
-from accls.server.features import progress
-from accls.server.features.action_key import ActionKey
-from accls.server.suggestions import Analysed, Validated, offers, resolved
+from accls.server import progress
+from accls.server.documents import Document, Slot
+from accls.server.language_server import AcclsServer
+from accls.server.offers.cache import VALIDATED, withdrawn
+from accls.server.offers.key import ActionKind
+from accls.server.offers.table import KIND, Listing, Offer, Resolving
+from accls.server.suggestions import Analysed, offers, resolved
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import insertions
 from accls.suggest.inductions import InductionRewrite, parallel_after_rewrite
 
-__all__ = ["KIND_NAME", "is_induction_action", "listing", "resolve"]
-
-log = logging.getLogger(__name__)
-
-KIND_NAME = "induction"
-_KIND = types.CodeActionKind.RefactorRewrite
+__all__ = ["INDUCTION"]
 
 Rewritten = tuple[InductionRewrite, tuple[Suggestion, ...]]
+
+_REWRITTEN: Slot[tuple[int, SuggestOptions], tuple[Rewritten | None]] = Slot(
+    "rewritten", per_function=True
+)
+"""The rewrite of a loop for some options, or (None,) when there is none."""
 
 
 def _label(options: SuggestOptions) -> str:
@@ -41,17 +39,11 @@ def _label(options: SuggestOptions) -> str:
     return "OpenMP (CPU)" if options.target is Target.CPU else "OpenMP target"
 
 
-def is_induction_action(data: Any) -> bool:
-    """True for the `data` of an action this module listed."""
-    return isinstance(data, dict) and data.get("kind") == KIND_NAME
-
-
 def _rewritten(
     ls: AcclsServer, doc: Document, analysed: Analysed, loop: int, opts: SuggestOptions
 ) -> Rewritten | None:
     """The rewrite of `loop` and its suggestions afterwards (cached per version)."""
-    cache_key = (KIND_NAME, loop, opts)
-    cached: tuple[Rewritten | None] | None = doc.peek(cache_key)
+    cached = doc.peek(_REWRITTEN, (loop, opts))
     if cached is not None:
         return cached[0]
     facts = analysed.analysis(opts.model).of(
@@ -65,15 +57,14 @@ def _rewritten(
         doc.path,
         ls.include_dirs(doc),
     )
-    doc.store(cache_key, (found,), per_function=True)
+    doc.store(_REWRITTEN, (loop, opts), (found,))
     return found
 
 
-def listing(
-    ls: AcclsServer, doc: Document, analysed: Analysed, offset: int
-) -> list[types.CodeAction]:
+def _listing(at: Listing) -> list[types.CodeAction]:
     """The rewrite-and-parallelize actions of the innermost loop with inductions."""
-    loops = analysed.loops_at(offset)
+    ls, doc, analysed = at.ls, at.doc, at.analysed
+    loops = analysed.loops_at(at.offset)
     model = ls.settings.suggest_options.model
     loop = next(
         (x for x in reversed(loops) if analysed.analysis(model).of(x).inductions),
@@ -87,17 +78,8 @@ def listing(
         if found is None:
             continue
         rewrite, (top, *_) = found
-        key = ActionKey(
-            doc.uri,
-            doc.version,
-            KIND_NAME,
-            options.model,
-            options.target,
-            loop.id,
-            options.kernels,
-        )
-        checked: Validated | None = doc.peek(("validated", key))
-        if checked is not None and checked.withdrawn:
+        key = at.key(ActionKind.INDUCTION, options, loop.id)
+        if withdrawn(doc, key):
             continue
         names = ", ".join(f"`{n}`" for n in rewrite.names)
         pragma = top.pragma.render() if top.pragma is not None else ""
@@ -105,7 +87,7 @@ def listing(
             types.CodeAction(
                 title=f"Rewrite {names} in closed form and parallelize with "
                 f"{_label(options)}: `{pragma}`",
-                kind=_KIND,
+                kind=KIND,
                 data=key.data(),
             )
         )
@@ -147,13 +129,9 @@ def _edits(
     return edits
 
 
-async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction:
+async def _resolve(r: Resolving) -> types.CodeAction:
     """The rewrite plus the pragma, after the compile and race checks."""
-    key = ActionKey.parse(action.data)
-    doc = ls.documents.get(key.uri)
-    if doc is None or doc.version != key.version:
-        raise JsonRpcContentModified(f"{key.uri} changed since the action was listed")
-    analysed = await ls.analysed(doc, key.loop)
+    ls, doc, key, analysed, action = r.ls, r.doc, r.key, r.analysed, r.action
     found = (
         _rewritten(ls, doc, analysed, key.loop, key.options)
         if analysed is not None
@@ -166,7 +144,7 @@ async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction
         )
         return action
     rewrite, chosen = found
-    checked: Validated | None = doc.peek(("validated", key))
+    checked = doc.peek(VALIDATED, key)
     if checked is None:
         settings, include = ls.settings, ls.include_dirs(doc)
         async with progress.report(ls, "accls: checking the rewrite", "compile check"):
@@ -181,7 +159,7 @@ async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction
                     backends=ls.backends,
                 ),
             )
-        doc.store(("validated", key), checked)
+        doc.store(VALIDATED, key, checked)
     edits = None if checked.withdrawn else _edits(doc, rewrite, checked.suggestions)
     if edits is None:
         action.edit = None
@@ -192,3 +170,6 @@ async def resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeAction
     action.edit = types.WorkspaceEdit(changes={doc.uri: edits})
     action.data = {**key.data(), "rewrite": rewrite.summary}
     return action
+
+
+INDUCTION = Offer(ActionKind.INDUCTION, _listing, _resolve)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from accls.frontend import Directive, Loop
-from accls.server.app import AcclsServer
 from accls.server.documents import Document
+from accls.server.language_server import AcclsServer
 from accls.server.suggestions import Analysed
 from accls.suggest import (
     Dialect,
@@ -25,7 +25,7 @@ from accls.suggest import (
 )
 from accls.suggest.repair import repair
 
-__all__ = ["listing"]
+__all__ = ["quick_fixes"]
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ def _insertion(doc: Document, diagnostic: types.Diagnostic) -> types.CodeAction 
     )
 
 
-async def listing(
+async def quick_fixes(
     ls: AcclsServer, doc: Document, diagnostics: Sequence[types.Diagnostic]
 ) -> list[types.CodeAction]:
     """One fix per accls diagnostic whose pragma the analysis can repair."""

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
 from accls.suggest import Dialect, SuggestOptions, Target
 
-__all__ = ["KINDS", "ActionKey"]
+__all__ = ["ActionKey", "ActionKind"]
 
-KINDS = ("loop", "region", "model", "induction")
+
+class ActionKind(StrEnum):
+    """Kinds of resolvable code action, in listing order; `data.kind` on the wire."""
+
+    LOOP = "loop"  # the analysis's pragma for a loop (and its inner loops)
+    MODEL = "model"  # ask the model about a loop the analysis refused
+    REGION = "region"  # a data region around a function's offloaded loops
+    INDUCTION = "induction"  # rewrite a loop's counters in closed form, then a pragma
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,13 +28,26 @@ class ActionKey:
 
     uri: str
     version: int
-    # "loop", "region", "model" (ask the model about a refused loop) or
-    # "induction" (rewrite a loop's counters in closed form, then parallelize)
-    kind: str
+    kind: ActionKind
     model: str
     target: str
     loop: int  # the loop's id (its first loop's, for a region)
     kernels: bool = False  # OpenACC `kernels loop` (the user's setting)
+
+    @staticmethod
+    def of(
+        uri: str, version: int, kind: ActionKind, options: SuggestOptions, loop: int
+    ) -> ActionKey:
+        """The key of a `kind` action listed for `options` on `loop`."""
+        return ActionKey(
+            uri,
+            version,
+            kind,
+            options.model,
+            options.target,
+            loop,
+            options.kernels,
+        )
 
     @property
     def options(self) -> SuggestOptions:
@@ -38,7 +59,7 @@ class ActionKey:
         return {
             "uri": self.uri,
             "version": self.version,
-            "kind": self.kind,
+            "kind": self.kind.value,
             "model": self.model,
             "target": self.target,
             "loop": self.loop,
@@ -49,18 +70,24 @@ class ActionKey:
     def parse(data: Any) -> ActionKey:
         """The key an action's `data` holds; InvalidParams when it is none."""
         try:
+            uri, version = str(data["uri"]), int(data["version"])
+            kind, model = str(data["kind"]), str(data["model"])
+            target, loop = str(data["target"]), int(data["loop"])
+            if kind not in _KINDS:
+                raise ValueError(kind)
             key = ActionKey(
-                str(data["uri"]),
-                int(data["version"]),
-                str(data["kind"]),
-                str(data["model"]),
-                str(data["target"]),
-                int(data["loop"]),
+                uri,
+                version,
+                ActionKind(kind),
+                model,
+                target,
+                loop,
                 data.get("kernels") is True,
             )
-            if key.kind not in KINDS:
-                raise ValueError(key.kind)
             key.options  # noqa: B018 - validates model and target
         except (KeyError, TypeError, ValueError) as exc:
             raise JsonRpcInvalidParams(f"not an accls code action: {exc}") from None
         return key
+
+
+_KINDS = frozenset(kind.value for kind in ActionKind)

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from lsprotocol import types
 
-from accls.server.app import AcclsServer
+from accls.server.language_server import AcclsServer
 
 __all__ = ["report"]
 

@@ -1,0 +1,188 @@
+"""AcclsServer: open documents, settings, the worker pool, and document events."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+from collections.abc import Callable, Coroutine
+from typing import Any, Generic, ParamSpec, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
+from pygls.lsp.server import LanguageServer
+
+from accls import __version__
+from accls.frontend import ContextCache, HeaderContext
+from accls.frontend.incremental import ByteRange
+from accls.hybrid import BackendPool
+from accls.project import BuildFlags, build_context
+from accls.server.documents import (
+    WHOLE_FILE_MAX_BYTES,
+    Document,
+    DocumentStore,
+    LineShift,
+    Slot,
+)
+from accls.server.protocol import AcclsProtocol
+from accls.server.scheduler import INTERACTIVE, DocumentScheduler
+from accls.server.suggestions import Analysed, analyse
+from accls.settings import Settings, database_include_paths
+
+__all__ = ["ANALYSED", "AcclsServer", "Events", "Signal", "queued", "until_changed"]
+
+log = logging.getLogger(__name__)
+
+PREPROCESS_TIMEOUT_S = 3.0
+"""The editor's bound on preprocessing a buffer's directives (cached per skeleton)."""
+T = TypeVar("T")
+P = ParamSpec("P")
+
+ANALYSED: Slot[ByteRange | None, asyncio.Future[Analysed]] = Slot(
+    "analysed", per_function=True
+)
+"""The analysis of one function (by its byte range; None: the broken buffer whole)."""
+
+
+class Signal(Generic[P]):
+    """Callbacks that features connect at registration and the server emits."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[P, None]] = []
+
+    def connect(self, callback: Callable[P, None]) -> None:
+        """Call `callback` on every emit, after those connected before it."""
+        self._callbacks.append(callback)
+
+    def emit(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        """Call every connected callback, in the order they were connected."""
+        for callback in self._callbacks:
+            callback(*args, **kwargs)
+
+
+class Events:
+    """What happens to documents and settings; features connect what they need."""
+
+    def __init__(self) -> None:
+        self.opened: Signal[[Document]] = Signal()
+        self.changed: Signal[[Document, list[LineShift]]] = Signal()
+        self.closed: Signal[[str]] = Signal()  # the closed document's URI
+        self.settings_changed: Signal[[]] = Signal()  # cached results are gone
+        self.shutdown: Signal[[]] = Signal()
+
+
+class AcclsServer(LanguageServer):
+    """The server: open documents, settings, and a worker pool for the analysis."""
+
+    def __init__(self) -> None:
+        super().__init__("accls", __version__, protocol_cls=AcclsProtocol)
+        self.documents = DocumentStore()
+        self.settings = Settings()
+        self.raw_settings: Any = None  # the wire object the settings came from
+        self.startup_problems: list[str] = []
+        self.events = Events()
+        self._shown: set[str] = set()  # warnings shown once per settings
+        self.contexts = ContextCache()  # preprocessed directives, by skeleton
+        # Analysis and compiles run off the event loop, so edits and cancellations
+        # are read while they work; each document queues its own work, so a slow
+        # one never delays another, and its whole-file checks never delay its
+        # listing, hover or resolve.
+        self.scheduler = DocumentScheduler()
+        self.backends = BackendPool()  # model backends loaded once per server
+
+    def header_context(self, text: str, path: str) -> HeaderContext | None:
+        """What the build's preprocessor makes of the buffer's directives (cached)."""
+        if not self.settings.preprocess:
+            return None
+        # Listing waits for this, so the preprocessor is gcc's fast one where
+        # there is one (the compile check's compiler may be a slow wrapper),
+        # unless the compile database names the build's own.
+        cc = "gcc" if shutil.which("gcc") else self.settings.compiler.cc
+        build = BuildFlags(
+            cc=cc,
+            include_dirs=self.settings.include_paths,
+            database=self.settings.compile_commands or None,
+            flags=self.settings.compiler.flags,
+            timeout_s=PREPROCESS_TIMEOUT_S,
+        )
+        context, warnings = build_context(text, path, build, self.contexts)
+        for warning in warnings:
+            log.info("%s: %s", path, warning)
+        return context
+
+    def include_dirs(self, doc: Document) -> tuple[str, ...]:
+        """Include paths for a document: the settings, then compile_commands.json."""
+        found = self.settings.include_paths
+        if self.settings.compile_commands:
+            found += database_include_paths(self.settings.compile_commands, doc.path)
+        return found
+
+    def forget_results(self) -> None:
+        """Drop every cached result (after a settings change)."""
+        self._shown.clear()
+        for doc in self.documents:
+            doc.forget()
+
+    def warn_once(self, message: str) -> None:
+        """Show a warning once until the settings change."""
+        if message in self._shown:
+            return
+        self._shown.add(message)
+        self.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        )
+
+    async def in_pool(self, doc: Document, work: Callable[[], T]) -> T:
+        """Run `work` in the document's queue; ContentModified if it changes first."""
+        return await self.scheduler.run(doc, INTERACTIVE, work)
+
+    async def analysed(self, doc: Document, offset: int) -> Analysed | None:
+        """The analysis of the function at `offset` (cached per version)."""
+        piece = doc.function_slice(offset)
+        whole = doc.tree.has_errors and len(doc.data) <= WHOLE_FILE_MAX_BYTES
+        if piece is None and not whole:
+            return None
+        # Outside any clean function definition, a broken buffer is analysed whole:
+        # the front end recovers functions that tree-sitter wrapped in ERROR nodes.
+        key = piece.function if piece is not None else None
+        text = piece.text if piece is not None else doc.text
+        pending = doc.peek(ANALYSED, key)
+        if pending is None:
+            include = self.include_dirs(doc)
+            settings = self.settings
+            pending = queued(
+                self.scheduler.run(
+                    doc,
+                    INTERACTIVE,
+                    lambda: analyse(
+                        text,
+                        doc.path,
+                        include,
+                        settings,
+                        self.header_context(text, doc.path),
+                    ),
+                )
+            )
+            doc.store(ANALYSED, key, pending)
+        return await until_changed(doc, asyncio.shield(pending))
+
+
+def queued(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """`work` as a task whose failure is fine to leave unread (a stale version)."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
+
+
+async def until_changed(doc: Document, work: asyncio.Future[T]) -> T:
+    """The result of `work`; ContentModified if the document changes first."""
+    changed: asyncio.Future[Any] = asyncio.ensure_future(doc.changed.wait())
+    try:
+        done, _ = await asyncio.wait(
+            [work, changed], return_when=asyncio.FIRST_COMPLETED
+        )
+    finally:
+        changed.cancel()
+    if work not in done:
+        raise JsonRpcContentModified(f"{doc.uri} changed; the result is stale")
+    return work.result()
