@@ -25,7 +25,7 @@ def test_codes_compare_and_serialise_as_their_strings() -> None:
     text += "  for (int i = 0; i < n; i++) x[i] = y[i] * 2;\n}\n"
     (facts,) = analyze_text(text).facts
     (obstacle,) = facts.obstacles
-    assert obstacle.code is ObstacleCode.ALIAS
     assert obstacle.code == "alias"
+    assert obstacle.code is ObstacleCode.ALIAS
     assert json.dumps({"code": obstacle.code}) == '{"code": "alias"}'
     assert f"{obstacle.code}" == "alias"
