@@ -22,7 +22,7 @@ def run(body: str, opts: SuggestOptions = ACC) -> tuple[str, tuple[Suggestion, .
     return text, suggest_file(analysis, opts)
 
 
-def parallel(found: tuple[Suggestion, ...]) -> list[tuple[str, bool]]:
+def parallel(found: tuple[Suggestion, ...]) -> list[tuple[str | None, bool]]:
     """Each loop's variable and whether it got a pragma: a region was possible."""
     return [(s.loop.var, s.pragma is not None) for s in found]
 
