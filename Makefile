@@ -1,4 +1,4 @@
-# The two commands of the README: `make demo` and `make test`.
+# The two commands of the README: `make demo` and `make test`; `make lint` for CI.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -37,6 +37,7 @@ test: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The tiny default model, built from scratch on the CPU (under 20 minutes on 2

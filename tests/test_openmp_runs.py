@@ -27,13 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from support.outputs import compare_outputs
+from accls.validation.outputs import compare_text
 
 Need = Callable[[str], str]
 Suggest = Callable[[Path, str, str], subprocess.CompletedProcess[str]]
 Annotate = Callable[[Path, str, str], tuple[subprocess.CompletedProcess[str], Path]]
 
 RUN_TIMEOUT_S = 30.0
+TOLERANCE = 1e-9
+"""Relative tolerance for numbers: a parallel reduction sums in another order."""
 BUILD_TIMEOUT_S = 60.0
 
 
@@ -54,18 +56,25 @@ VARIANTS = {
 }
 
 
-def test_compare_outputs_tolerates_reordered_sums() -> None:
-    assert compare_outputs("s 1.000000000000e+00\n", "s 1.000000000001e+00\n") is None
-    assert compare_outputs("n 12 x 0.0\n", "n 12 x 1e-14\n") is None
-    assert compare_outputs("nan inf\n", "NaN inf\n") is None
+def test_the_comparison_tolerates_reordered_sums() -> None:
+    same = "s 1.000000000000e+00\n", "s 1.000000000001e+00\n"
+    assert compare_text(*same, TOLERANCE) is None
+    assert compare_text("n 12 x 0.0\n", "n 12 x 1e-14\n", TOLERANCE) is None
+    assert compare_text("nan inf\n", "NaN inf\n", TOLERANCE) is None
 
 
-def test_compare_outputs_catches_real_differences() -> None:
-    assert compare_outputs("n 12\n", "n 13\n") is not None
-    assert compare_outputs("s 1.0e+00\n", "s 1.0001e+00\n") is not None
-    assert compare_outputs("a 1\n", "b 1\n") is not None
-    assert compare_outputs("a 1\n", "a 1\nb 2\n") is not None
-    assert compare_outputs("3 2.5\n", "3.0 2.5\n") is not None
+def test_the_comparison_catches_real_differences() -> None:
+    # Not parametrized: `selected_params` reads this module's parameters as runs.
+    for expected, actual, why in (
+        ("n 12\n", "n 13\n", "integer differs: 12 vs 13"),
+        ("s 1.0e+00\n", "s 1.0001e+00\n", "number differs beyond 1e-09"),
+        ("a 1\n", "b 1\n", "text differs: 'a ' vs 'b '"),
+        ("a 1\n", "a 1\nb 2\n", "text differs"),
+        ("3 2.5\n", "3.0 2.5\n", "integer differs: 3 vs 3.0"),
+    ):
+        problem = compare_text(expected, actual, TOLERANCE)
+        assert problem is not None, (expected, actual)
+        assert problem.startswith(f"line 1: {why}"), problem
 
 
 def _run(
@@ -133,7 +142,7 @@ def _check_variant(
     expected = serial.result()
     for threads in variant.threads:
         output = _execute(exe, threads)
-        problem = compare_outputs(expected, output)
+        problem = compare_text(expected, output, TOLERANCE)
         assert problem is None, (
             f"{variant.model}/{variant.target} with {threads} threads: {problem}\n"
             f"--- serial\n{expected}--- annotated\n{output}"

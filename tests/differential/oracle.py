@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from support.outputs import compare_outputs
+from accls.validation.outputs import compare_text
 
 __all__ = [
     "Annotator",
@@ -29,11 +29,12 @@ __all__ = [
     "Tools",
     "annotate",
     "check",
-    "compare_outputs",
     "find_tools",
 ]
 
 RUN_TIMEOUT_S = 20.0
+TOLERANCE = 1e-9
+"""Relative tolerance for numbers: a parallel sum adds in another order."""
 BUILD_TIMEOUT_S = 60.0
 THREADS = (1, 2, 4)
 TSAN_THREADS = (2, 4)
@@ -132,7 +133,7 @@ def _differs(exe: Path, expected: str, env: dict[str, str]) -> str | None:
         return "timeout"
     if proc.returncode != 0:
         return f"exit {proc.returncode}: {proc.stderr.strip()[:200]}"
-    return compare_outputs(expected, proc.stdout)
+    return compare_text(expected, proc.stdout, TOLERANCE)
 
 
 def race_report(tools: Tools, exe: Path, threads: int) -> str | None:

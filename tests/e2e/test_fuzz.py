@@ -1,7 +1,11 @@
 """Fuzz: random edits, invalid ranges and malformed params never kill the server.
 
 The client here is raw JSON-RPC over the server's stdin/stdout, so messages can
-be malformed in ways a typed client refuses to send.
+be malformed in ways a typed client refuses to send. What is asserted is
+behaviour, never how many examples ran (that depends on the machine's speed):
+every request is answered, with a result or an invalid-params error (never an
+internal error); afterwards the server is alive and answers a resynchronised
+file as it answered the fresh one.
 """
 
 from __future__ import annotations
@@ -20,13 +24,17 @@ ROOT = Path(__file__).resolve().parents[2]
 TEXT = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").read_text(encoding="utf-8")
 URI = (ROOT / "tests" / "fixtures" / "c" / "dot_product.c").as_uri()
 TIMEOUT_S = 20.0
+INVALID_PARAMS = -32602
 
 
 class RawClient(StdioServer):
     """JSON-RPC over a child's pipes: send anything, wait for answers by id."""
 
     def request(self, method: str, params: Any) -> dict[str, Any]:
-        """The response: it must come, and be a result or an error."""
+        """The response: it must come, with a result or an invalid-params error.
+
+        A handler that crashes answers an internal error instead, and fails.
+        """
         wanted, _ = self.call(method, params)
         while True:
             try:
@@ -35,7 +43,16 @@ class RawClient(StdioServer):
                 pytest.fail(f"no answer to {method} {params!r} within {TIMEOUT_S} s")
             if answer.get("id") == wanted and "method" not in answer:
                 assert ("result" in answer) != ("error" in answer), answer
+                if "error" in answer:
+                    assert answer["error"]["code"] == INVALID_PARAMS, answer
+                    assert isinstance(answer["error"].get("message"), str), answer
                 return answer
+
+    def succeeds(self, method: str, params: Any) -> Any:
+        """The result of a request that must succeed: an error fails the test."""
+        answer = self.request(method, params)
+        assert "result" in answer, (method, params, answer)
+        return answer["result"]
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +182,26 @@ def run(server: RawClient, version: int, op: tuple[str, Any, str]) -> int:
     return version
 
 
+def observe(server: RawClient) -> tuple[list[str], Any, Any]:
+    """What the server says of the dot product's loop: actions, diagnostics, hover."""
+    lines = TEXT.split("\n")
+    where = {"line": lines.index("        s += x[i] * y[i];"), "character": 8}
+    keyword = {"line": lines.index("    for (int i = 0; i < n; i++)"), "character": 4}
+    actions = server.succeeds(
+        "textDocument/codeAction",
+        {
+            "textDocument": doc,
+            "range": {"start": where, "end": where},
+            "context": {"diagnostics": []},
+        },
+    )
+    report = server.succeeds("textDocument/diagnostic", {"textDocument": doc})
+    hover = server.succeeds(
+        "textDocument/hover", {"textDocument": doc, "position": keyword}
+    )
+    return [a["title"] for a in actions], report["items"], hover
+
+
 def test_fuzz(server: RawClient) -> None:
     state = {"version": 1}
 
@@ -182,11 +219,15 @@ def test_fuzz(server: RawClient) -> None:
         for op in ops:
             state["version"] = run(server, state["version"], op)
 
-    before = server.next_id
+    fresh = observe(server)
+    titles, _, hover = fresh
+    assert titles
+    assert "reduction(+:s)" in titles[0]
+    assert "reduction" in hover["contents"]["value"]
     example()
-    # Requests did reach the server (how many depends on what was generated).
-    assert server.next_id > before
-    # Alive and correct: after a full resync the answers are those of a fresh file.
+    assert server.proc.poll() is None, "the server exited during the fuzz"
+    # Alive and consistent: after a full resync the answers are those of the
+    # fresh file.
     state["version"] += 1
     server.notify(
         "textDocument/didChange",
@@ -196,16 +237,4 @@ def test_fuzz(server: RawClient) -> None:
         },
     )
     server.notify("workspace/didChangeConfiguration", {"settings": {"accls": {}}})
-    line = TEXT.split("\n").index("        s += x[i] * y[i];")
-    where = {"line": line, "character": 8}
-    answer = server.request(
-        "textDocument/codeAction",
-        {
-            "textDocument": doc,
-            "range": {"start": where, "end": where},
-            "context": {"diagnostics": []},
-        },
-    )
-    titles = [a["title"] for a in answer["result"]]
-    assert titles
-    assert "reduction(+:s)" in titles[0]
+    assert observe(server) == fresh

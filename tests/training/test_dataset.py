@@ -113,6 +113,7 @@ def test_split_keeps_each_repository_whole_and_is_deterministic() -> None:
     by_repo: dict[str, set[str]] = {}
     for pair in split:
         by_repo.setdefault(pair.repo, set()).add(pair.split)
+    assert by_repo.keys() == sizes.keys()
     assert all(len(s) == 1 for s in by_repo.values())
     test = sum(1 for p in split if p.split == Split.TEST)
     valid = sum(1 for p in split if p.split == Split.VALID)

@@ -77,6 +77,7 @@ def test_every_unit_compiles_with_its_pragma(
     mined: tuple[Path, list[Pair]], tmp_path: Path, need: Need
 ) -> None:
     gcc = need("gcc")
+    assert len(mined[1]) == 4  # the four distinct loops of the fixture
     for pair in mined[1]:
         text = insert_pragma(pair.mcu, pair.line, pair.pragma)
         flag = "-fopenacc" if pair.model == "openacc" else "-fopenmp"

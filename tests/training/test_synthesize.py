@@ -61,6 +61,7 @@ def test_kept_pairs_compile(
     made: tuple[list[Pair], Tally], tmp_path: Path, need: Need
 ) -> None:
     gcc = need("gcc")
+    assert made[0]
     for pair in made[0]:
         text = insert_pragma(pair.mcu, pair.line, pair.pragma)
         flag = "-fopenacc" if pair.model == "openacc" else "-fopenmp"

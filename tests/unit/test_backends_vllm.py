@@ -72,7 +72,9 @@ def test_structured_outputs_make_every_candidate_a_pragma_prefix(
     # The model is random: without the grammar it would write any text at all.
     backend = _client(live, temperature=1.0)
     pattern = regex_for_prompt(_prompts()[0])
-    for found in backend.complete(_prompts(), 4):
+    answers = backend.complete(_prompts(), 4)
+    assert [len(found) for found in answers] == [4] * len(_prompts())
+    for found in answers:
         for cand in found:
             assert regex.fullmatch(pattern, cand.text, partial=True), cand.text
             assert cand.text.startswith("#pragma acc ")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from accls.analysis import AnalysisOptions, analyze_text
-from accls.analysis.budget import TOO_LARGE, Budget, TooLarge
+from accls.analysis import AnalysisOptions, ObstacleCode, analyze_text
+from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.dependence import nest_dependences
 from accls.frontend import parse_source
 
@@ -63,7 +63,7 @@ def test_a_loop_past_the_budget_is_refused_with_the_code() -> None:
     (facts,) = analysis.facts
     assert not facts.parallel
     (obstacle,) = facts.obstacles
-    assert obstacle.code == TOO_LARGE
+    assert obstacle.code == ObstacleCode.TOO_LARGE
     assert "too large to analyse here" in obstacle.message
 
 
@@ -71,4 +71,4 @@ def test_the_default_budget_refuses_a_huge_loop_quickly() -> None:
     # 8,000 distinct subscripts: 32 million pairs before, refused on its count now.
     text = loop_of([f"a[i + {k}] = b[i];" for k in range(8000)])
     (facts,) = analyze_text(text).facts
-    assert [o.code for o in facts.obstacles] == [TOO_LARGE]
+    assert [o.code for o in facts.obstacles] == [ObstacleCode.TOO_LARGE]

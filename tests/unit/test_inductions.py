@@ -295,7 +295,9 @@ def test_rewrite_all_rewrites_each_loop_that_becomes_parallel() -> None:
         UNPACK + UNPACK.replace("unpack", "again"), AnalysisOptions()
     )
     assert [r.names for r in done] == [("t",), ("t",)]
-    assert all(f.parallel for f in analyze_text(text).facts)
+    facts = analyze_text(text).facts
+    assert [f.loop.var for f in facts] == ["i", "i"]
+    assert all(f.parallel for f in facts)
 
 
 def test_rewrite_all_leaves_loops_that_stay_serial() -> None:

@@ -21,7 +21,7 @@ def verdict(text: str, line: int) -> tuple[bool, list[str], list[str]]:
     analysis = analyze_text(dedent(text), "t.c")
     for facts in analysis.facts:
         if facts.loop.line == line:
-            codes = [o.code for o in facts.obstacles]
+            codes: list[str] = [o.code for o in facts.obstacles]
             return facts.parallel, codes, list(facts.assumptions)
     raise AssertionError(f"no loop at line {line}")
 

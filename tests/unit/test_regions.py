@@ -22,6 +22,11 @@ def run(body: str, opts: SuggestOptions = ACC) -> tuple[str, tuple[Suggestion, .
     return text, suggest_file(analysis, opts)
 
 
+def parallel(found: tuple[Suggestion, ...]) -> list[tuple[str | None, bool]]:
+    """Each loop's variable and whether it got a pragma: a region was possible."""
+    return [(s.loop.var, s.pragma is not None) for s in found]
+
+
 TWO_LOOPS = """
 for (int i = 0; i < n; i++)
     b[i] = 2 * a[i];
@@ -58,6 +63,7 @@ def test_openmp_target_region_uses_map() -> None:
 
 def test_no_region_on_the_cpu() -> None:
     _, found = run(TWO_LOOPS, OMP_CPU)
+    assert parallel(found) == [("i", True), ("i", True)]
     assert all(s.region is None for s in found)
 
 
@@ -71,6 +77,7 @@ def test_host_code_touching_an_array_between_the_loops_blocks_the_region() -> No
             c[i] = b[i] + a[i];
         """
     )
+    assert parallel(found) == [("i", True), ("i", True)]
     assert all(s.region is None for s in found)
 
 
@@ -84,6 +91,7 @@ def test_a_declaration_between_the_loops_blocks_the_region() -> None:
             c[i] = b[i] * scale;
         """
     )
+    assert parallel(found) == [("i", True), ("i", True)]
     assert all(s.region is None for s in found)
 
 
@@ -96,6 +104,7 @@ def test_loops_sharing_nothing_get_no_region() -> None:
             c[i] = 2.0;
         """
     )
+    assert parallel(found) == [("i", True), ("i", True)]
     assert all(s.region is None for s in found)
 
 
@@ -140,6 +149,7 @@ def test_no_hoisting_when_the_time_loop_touches_an_array_on_the_host() -> None:
         }
         """
     )
+    assert parallel(found) == [("t", False), ("i", True)]
     assert all(s.region is None for s in found)
 
 
@@ -152,6 +162,7 @@ def test_no_hoisting_when_a_section_names_the_outer_loop_variable() -> None:
         }
         """
     )
+    assert parallel(found) == [("t", False), ("i", True)]
     assert all(s.region is None or s.region.around is None for s in found)
     inner = found[-1]
     assert inner.loop.var == "i"
@@ -205,6 +216,7 @@ def test_region_scan_is_linear_in_the_loops(monkeypatch: pytest.MonkeyPatch) -> 
     _, found = run(_many_loops(1500))
     region = found[0].region
     assert region is not None
+    assert len(found) == 1500
     assert all(s.region is region for s in found)  # (hashing 1,500 loops is slow)
     assert len(region.loops) == 1500
     assert calls < 20 * 1500

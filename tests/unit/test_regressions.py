@@ -69,7 +69,11 @@ def test_restrict_through_a_macro_still_parses() -> None:
         )
     )
     assert not source.errors
-    assert all(p.restrict for p in source.functions[0].params if p.pointers)
+    params = source.functions[0].params
+    assert [(p.name, p.restrict) for p in params if p.pointers] == [
+        ("a", True),
+        ("b", True),
+    ]
 
 
 def test_a_file_written_with_kernels_gets_kernels() -> None:

@@ -227,7 +227,8 @@ def test_few_iterations_each_running_a_loop_are_parallel() -> None:
         OMP_CPU,
         no_alias=True,
     )
-    assert s.pragma is not None
+    assert s.loop.var == "k"
+    assert rendered(s) == "#pragma omp parallel for collapse(2)"
 
 
 def test_acc_triangular_nest_is_not_collapsed() -> None:
@@ -500,7 +501,8 @@ def test_function_writing_a_global_is_refused() -> None:
 
 def test_math_library_call_is_allowed() -> None:
     s = first("for (int i = 0; i < n; i++) b[i] = sqrt(a[i]);", OMP_CPU)
-    assert s.pragma is not None
+    assert rendered(s) == "#pragma omp parallel for"
+    assert obstacle_codes(s) == set()
 
 
 ALIASING = "int n, double *x, double *y"
@@ -525,7 +527,8 @@ def test_pointers_to_different_primitive_types_do_not_alias() -> None:
     s = first(
         "for (int i = 0; i < n; i++) x[i] = k[i];", params="int n, double *x, int *k"
     )
-    assert s.pragma is not None
+    assert clauses(s) == {"copyin": "k[0:n]", "copyout": "x[0:n]"}
+    assert not s.facts.assumptions  # proved from the types, not assumed
 
 
 def test_char_pointer_may_alias_anything() -> None:
@@ -541,7 +544,8 @@ def test_malloced_local_does_not_alias_a_parameter() -> None:
         OMP_CPU,
         params=ALIASING,
     )
-    assert s.pragma is not None
+    assert rendered(s) == "#pragma omp parallel for"
+    assert not s.facts.assumptions  # proved from the allocation, not assumed
 
 
 # ----- nests and refusals of an outer loop ---------------------------------------

@@ -200,7 +200,13 @@ def test_args_stdin_and_data_reach_the_program(need: Need, tmp_path: Path) -> No
     )
     report = _verify(src, settings)
     assert report.equivalent is True, render_report(report)
-    assert all(r.exit_code == 0 for r in report.runs)
+    # The program exits 2 without its argument or stdin, 3 without the data file.
+    assert [(r.threads, r.exit_code) for r in report.runs] == [
+        (None, 0),
+        (None, 0),
+        (1, 0),
+        (2, 0),
+    ]
 
 
 @pytest.mark.usefixtures("sandbox")

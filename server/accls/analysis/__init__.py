@@ -9,6 +9,7 @@ from accls.analysis.model import (
     InductionUse,
     LoopFacts,
     Obstacle,
+    ObstacleCode,
     ScalarClass,
     ScalarFact,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "InductionUse",
     "LoopFacts",
     "Obstacle",
+    "ObstacleCode",
     "ScalarClass",
     "ScalarFact",
     "analyze",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
 from accls.analysis.call_sites import distinct_at_call_sites
-from accls.analysis.model import Obstacle
+from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import FROM_CALL, Function, Loop, Ref, SourceFile, Span, Var
 
@@ -206,7 +206,7 @@ def _row_obstacle(
     write = next((r for r in refs if r.is_write), refs[0])
     element = root.type if root is not None else "double"
     return Obstacle(
-        code="alias",
+        code=ObstacleCode.ALIAS,
         line=write.span.line,
         variable=name,
         message=f"{what} are pointers read from `{name}`, and nothing shows they "
@@ -326,7 +326,7 @@ def alias_obstacles(
                 why = "they are pointers that may point to overlapping memory"
             out.append(
                 Obstacle(
-                    code="alias",
+                    code=ObstacleCode.ALIAS,
                     line=first_line[written],
                     variable=written,
                     message=f"`{written}` (written at line {first_line[written]}) and "

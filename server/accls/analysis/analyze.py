@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
-from accls.analysis.budget import TOO_LARGE, Budget, TooLarge
+from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.iteration_arrays import iteration_arrays
-from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle
+from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
@@ -57,7 +57,7 @@ def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
     if not dep.exact:
         reason = dep.reason or "its subscripts cannot be analysed exactly"
         return Obstacle(
-            code="dependence",
+            code=ObstacleCode.DEPENDENCE,
             line=dep.source.line,
             variable=dep.array,
             message=f"`{dep.array}` may be shared between iterations: {reason} "
@@ -74,7 +74,7 @@ def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
     how = f", distance {distance}" if distance is not None else ""
     verb = {"flow": "read", "anti": "written", "output": "written"}[dep.kind.value]
     return Obstacle(
-        code="dependence",
+        code=ObstacleCode.DEPENDENCE,
         line=dep.source.line,
         variable=dep.array,
         message=f"{dep.kind.value} dependence on `{dep.array}`: `{src}` (line "
@@ -139,7 +139,7 @@ def _loop_facts(
     for escape in escapes:
         obstacles.append(
             Obstacle(
-                code="extent",
+                code=ObstacleCode.EXTENT,
                 line=escape.ref.span.line,
                 variable=escape.ref.name,
                 message=escape_reason(escape),
@@ -201,7 +201,7 @@ def _unseen(source: SourceFile) -> str:
 
 def _failed(loop: Loop, exc: Exception) -> LoopFacts:
     obstacle = Obstacle(
-        code="internal",
+        code=ObstacleCode.INTERNAL,
         line=loop.line,
         message=f"the dependence analysis failed on this loop nest "
         f"({type(exc).__name__}); please report it",
@@ -213,7 +213,7 @@ def _failed(loop: Loop, exc: Exception) -> LoopFacts:
 
 def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
     obstacle = Obstacle(
-        code=TOO_LARGE,
+        code=ObstacleCode.TOO_LARGE,
         line=loop.line,
         message=f"the loop nest at line {loop.line} is too large to analyse here "
         f"({exc}); split it into smaller loops",

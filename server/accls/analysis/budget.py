@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["TOO_LARGE", "Budget", "TooLarge"]
-
-TOO_LARGE = "too-large"
-"""The obstacle code of a loop refused for its size."""
+__all__ = ["Budget", "TooLarge"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ uses are rewritten so (an expert's standard transformation).
 
 from __future__ import annotations
 
-from accls.analysis.model import Induction, InductionUse, Obstacle
+from accls.analysis.model import Induction, InductionUse, Obstacle, ObstacleCode
 from accls.frontend import Function, Loop, Ref, Var
 
 __all__ = ["find_induction"]
@@ -85,7 +85,7 @@ def find_induction(
             else "only in some iterations"
         )
         return Obstacle(
-            code="conditional-induction",
+            code=ObstacleCode.CONDITIONAL_INDUCTION,
             line=line,
             variable=name,
             message=f"`{name}` advances {where} (line {line}): it is not an "

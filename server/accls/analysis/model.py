@@ -15,6 +15,7 @@ __all__ = [
     "InductionUse",
     "LoopFacts",
     "Obstacle",
+    "ObstacleCode",
     "ScalarClass",
     "ScalarFact",
 ]
@@ -82,11 +83,36 @@ class ScalarFact:
     declared_inside: bool = False  # private by scope: needs no clause
 
 
+class ObstacleCode(StrEnum):
+    """Why a loop cannot run in parallel: the stable short code of an `Obstacle`."""
+
+    ALIAS = "alias"  # pointers that may overlap
+    BOUND = "bound"  # the bound uses a variable the body modifies
+    CALL = "call"  # a call with unknown effects
+    CONDITIONAL_INDUCTION = "conditional-induction"  # advanced on some paths
+    CONDITIONAL_LAST = "conditional-last"  # written under a condition, used after
+    DEPENDENCE = "dependence"  # a carried (or possible) array dependence
+    EXIT = "exit"  # break, return or goto out of the loop
+    EXTENT = "extent"  # an access outside the declared extent
+    INDUCTION = "induction"  # the loop variable is modified in the body
+    INDUCTION_VARIABLE = "induction-variable"  # a rewritable counter
+    INTERNAL = "internal"  # the dependence analysis failed on the nest
+    MEMBER_WRITE = "member-write"  # a structure member written each iteration
+    OPAQUE = "opaque"  # a body nested too deeply to analyse
+    POINTER = "pointer"  # writes through a pointer the loop re-points
+    SCALAR_CARRIED = "scalar-carried"  # a scalar read before it is written
+    SHAPE = "shape"  # not canonical form, or a non-integer variable
+    STATIC = "static"  # a `static` declared inside the loop
+    SYNTAX = "syntax"  # a syntax error inside the loop
+    TOO_LARGE = "too-large"  # too large to analyse within the budget
+    UNBOUNDED = "unbounded"  # the loop, or one inside it, has no bound
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Obstacle:
     """A reason a loop cannot run in parallel: names the line and the variable."""
 
-    code: str  # a stable short code: "dependence", "break", "call", ...
+    code: ObstacleCode
     line: int
     message: str
     variable: str | None = None

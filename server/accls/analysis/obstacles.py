@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accls.analysis.model import Obstacle
+from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
 from accls.frontend import Effect, Function, Loop, SourceFile, Var, library_function
@@ -83,7 +83,7 @@ def call_obstacles(
             detail = "whose side effects are unknown"
         out.append(
             Obstacle(
-                code="call",
+                code=ObstacleCode.CALL,
                 line=call.span.line,
                 variable=call.name,
                 message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
@@ -117,7 +117,7 @@ def shape_obstacles(
     for exit_ in loop.exits:
         out.append(
             Obstacle(
-                code="exit",
+                code=ObstacleCode.EXIT,
                 line=exit_.span.line,
                 message=f"`{exit_.kind.value}` at line {exit_.span.line} leaves the "
                 "loop early",
@@ -139,7 +139,7 @@ def shape_obstacles(
     if loop.unbounded:
         out.append(
             Obstacle(
-                code="unbounded",
+                code=ObstacleCode.UNBOUNDED,
                 line=loop.line,
                 variable=loop.var,
                 message=f"the loop condition `{loop.unbounded}` never "
@@ -150,7 +150,7 @@ def shape_obstacles(
     elif not canonical:
         out.append(
             Obstacle(
-                code="shape",
+                code=ObstacleCode.SHAPE,
                 line=loop.line,
                 variable=loop.var,
                 message="the loop is not in canonical form "
@@ -162,7 +162,7 @@ def shape_obstacles(
         if decl is not None and decl.pointers == 0 and decl.type in _FLOATING:
             out.append(
                 Obstacle(
-                    code="shape",
+                    code=ObstacleCode.SHAPE,
                     line=loop.line,
                     variable=loop.var,
                     message=f"the loop variable `{loop.var}` is not an integer",
@@ -172,7 +172,7 @@ def shape_obstacles(
         if inner.unbounded:
             out.append(
                 Obstacle(
-                    code="unbounded",
+                    code=ObstacleCode.UNBOUNDED,
                     line=inner.line,
                     variable=inner.var,
                     message=f"the loop at line {inner.line} inside it has no bound: "
@@ -183,7 +183,7 @@ def shape_obstacles(
     if loop.opaque:
         out.append(
             Obstacle(
-                code="opaque",
+                code=ObstacleCode.OPAQUE,
                 line=loop.line,
                 message="part of the loop body is nested too deeply to be analysed",
             )
@@ -197,7 +197,7 @@ def shape_obstacles(
         ):
             out.append(
                 Obstacle(
-                    code="static",
+                    code=ObstacleCode.STATIC,
                     line=var.span.line if var.span is not None else loop.line,
                     variable=var.name,
                     message=f"`{var.name}` is declared `static` inside the loop: "
@@ -207,7 +207,7 @@ def shape_obstacles(
     for name in loop.volatile_bounds:
         out.append(
             Obstacle(
-                code="bound",
+                code=ObstacleCode.BOUND,
                 line=loop.line,
                 variable=name,
                 message=f"the loop bound uses `{name}`, which the body modifies",
@@ -217,7 +217,7 @@ def shape_obstacles(
         if loop.span.start_byte <= err.start_byte < loop.span.end_byte:
             out.append(
                 Obstacle(
-                    code="syntax",
+                    code=ObstacleCode.SYNTAX,
                     line=err.line,
                     message=f"syntax error at line {err.line} inside the loop",
                 )
@@ -236,7 +236,7 @@ def shape_obstacles(
         if ref.is_write and not is_scalar_ref(ref) and ref.name in repointed:
             out.append(
                 Obstacle(
-                    code="pointer",
+                    code=ObstacleCode.POINTER,
                     line=ref.span.line,
                     variable=ref.name,
                     message=f"writes through `{ref.name}` (line {ref.span.line}), a "

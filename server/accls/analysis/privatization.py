@@ -14,7 +14,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
-from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
+from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.pragma_scope import (
     Scope,
     associated_loops,
@@ -28,7 +28,13 @@ from accls.frontend import Directive, Function, Loop, Span, Var
 __all__ = ["scalar_findings"]
 
 # Obstacles that say a scalar's value flows from one iteration to the next.
-_CARRIED = frozenset({"scalar-carried", "induction-variable", "conditional-induction"})
+_CARRIED = frozenset(
+    {
+        ObstacleCode.SCALAR_CARRIED,
+        ObstacleCode.INDUCTION_VARIABLE,
+        ObstacleCode.CONDITIONAL_INDUCTION,
+    }
+)
 
 _SIMD_LAST = frozenset({"simd"})
 
@@ -162,7 +168,7 @@ def scalar_findings(
             )
     for obstacle in facts.obstacles:
         name = obstacle.variable
-        if obstacle.code not in (*_CARRIED, "conditional-last") or not name:
+        if obstacle.code not in (*_CARRIED, ObstacleCode.CONDITIONAL_LAST) or not name:
             continue
         if obstacle.code in _CARRIED:
             found = _privatized_carry(obstacle, name, scope, loop, directive)
@@ -205,7 +211,7 @@ def _privatized_carry(
         return None
     fix = (
         "rewrite it in closed form (accls offers the rewrite) or keep the loop serial"
-        if obstacle.code == "induction-variable"
+        if obstacle.code == ObstacleCode.INDUCTION_VARIABLE
         else "keep the loop serial or restructure it"
     )
     return finding(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
-from accls.analysis.budget import TOO_LARGE
 from accls.analysis.extents import escape_how
 from accls.analysis.findings import (
     BAD_COLLAPSE,
@@ -18,7 +17,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
-from accls.analysis.model import Dependence, DepKind, LoopFacts
+from accls.analysis.model import Dependence, DepKind, LoopFacts, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
@@ -101,7 +100,7 @@ def dependence_findings(
     loops = associated_loops(loop, collapse_count(directive))
     where = {"directive": directive.name, "line": loop.line}
     for inner in loops:
-        if any(o.code == TOO_LARGE for o in analysis.of(inner).obstacles):
+        if any(o.code == ObstacleCode.TOO_LARGE for o in analysis.of(inner).obstacles):
             return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
     out: list[Finding] = []
     reported: set[str] = set()
@@ -234,7 +233,7 @@ def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
 def _call_findings(facts: LoopFacts, loop: Loop) -> list[Finding]:
     for obstacle in facts.obstacles:
         name = obstacle.variable or ""
-        if obstacle.code != "call" or name.startswith(("omp_", "acc_")):
+        if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from accls.analysis.inductions import find_induction
-from accls.analysis.model import Induction, Obstacle, ScalarClass, ScalarFact
+from accls.analysis.model import (
+    Induction,
+    Obstacle,
+    ObstacleCode,
+    ScalarClass,
+    ScalarFact,
+)
 from accls.frontend import Function, Loop, RedOp, Ref, Var
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
@@ -87,7 +93,7 @@ def classify_scalars(
             if bad:
                 obstacles.append(
                     Obstacle(
-                        code="induction",
+                        code=ObstacleCode.INDUCTION,
                         line=bad[0].span.line,
                         variable=name,
                         message=f"the loop variable `{name}` is modified in the body "
@@ -153,7 +159,7 @@ def classify_scalars(
         if refs[0].member:
             obstacles.append(
                 Obstacle(
-                    code="member-write",
+                    code=ObstacleCode.MEMBER_WRITE,
                     line=writes[0].span.line,
                     variable=name,
                     message=f"`{name}` is a structure member written in every "
@@ -179,7 +185,7 @@ def classify_scalars(
             read = exposed[0]
             obstacles.append(
                 Obstacle(
-                    code="scalar-carried",
+                    code=ObstacleCode.SCALAR_CARRIED,
                     line=read.span.line,
                     variable=name,
                     message=f"`{name}` is read at line {read.span.line} before it is "
@@ -194,7 +200,7 @@ def classify_scalars(
             if not always:
                 obstacles.append(
                     Obstacle(
-                        code="conditional-last",
+                        code=ObstacleCode.CONDITIONAL_LAST,
                         line=writes[0].span.line,
                         variable=name,
                         message=f"`{name}` is written only under a condition "
@@ -227,7 +233,7 @@ def classify_scalars(
 
 def _induction_obstacle(loop: Loop, found: Induction) -> Obstacle:
     return Obstacle(
-        code="induction-variable",
+        code=ObstacleCode.INDUCTION_VARIABLE,
         line=found.line,
         variable=found.name,
         message=f"`{found.name}` advances by {found.step} in every iteration "

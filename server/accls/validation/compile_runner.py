@@ -10,11 +10,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from accls.project import CompileDatabaseError, compile_entry, find_database
+from accls.validation.compile_cache import LruCache
 
 __all__ = [
     "CompileOutcome",
@@ -101,8 +101,10 @@ def database_flags(path: str) -> tuple[str, ...]:
     return entry.preprocessor_flags() if entry is not None else ()
 
 
-_memory: dict[str, CompileOutcome] = {}
-_memory_lock = threading.Lock()
+MEMORY_ENTRIES = 2048
+"""Outcomes a long-running server keeps in memory (each holds the compiler's stderr)."""
+
+_memory: LruCache[CompileOutcome] = LruCache(MEMORY_ENTRIES)
 
 
 def _cache_key(command: tuple[str, ...], unit: str) -> str:
@@ -191,8 +193,7 @@ def run_unit(
     """Compile `unit` (as file `name` in a temp dir); the outcome and the file path."""
     cache_dir = settings.cache_dir or os.environ.get(CACHE_ENV) or None
     key = _cache_key(command, unit)
-    with _memory_lock:
-        cached = _memory.get(key)
+    cached = _memory.get(key)
     if cached is None and cache_dir is not None:
         cached = _read_disk(cache_dir, key)
     if cached is not None:
@@ -204,8 +205,7 @@ def run_unit(
         # Diagnostics name the temp file; store them under the stable name.
         outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
     if outcome.ok is not None:  # a timeout may pass on a quieter machine
-        with _memory_lock:
-            _memory[key] = outcome
+        _memory.put(key, outcome)
         if cache_dir is not None:
             _write_disk(cache_dir, key, outcome)
     return outcome, name
