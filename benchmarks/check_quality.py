@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from accls.analysis.checks import DIALECTS, check_file
 from accls.analysis.pragma_scope import loop_directive
-from accls.check import DIALECTS, check_file
 from accls.frontend import parse_source
 
 _SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "server")]
 
-from accls.check import check_file  # noqa: E402
+from accls.analysis.checks import check_file  # noqa: E402
 
 _REGION = """
 double region_{k}(int n, double *restrict a, double *restrict b, omp_lock_t *locks) {{

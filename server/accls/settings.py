@@ -48,7 +48,7 @@ class FeedbackConfig:
 class Settings:
     """Everything a user can set for the language server."""
 
-    model: Dialect = Dialect.OPENACC
+    dialect: Dialect = Dialect.OPENACC  # the programming model: OpenACC or OpenMP
     target: Target | None = None  # None: gpu for openacc, cpu for openmp
     kernels: bool = False
     assume_no_alias: bool = False
@@ -64,8 +64,8 @@ class Settings:
     @property
     def suggest_options(self) -> SuggestOptions:
         """The model and target the user prefers."""
-        default = Target.GPU if self.model is Dialect.OPENACC else Target.CPU
-        return SuggestOptions(self.model, self.target or default, self.kernels)
+        default = Target.GPU if self.dialect is Dialect.OPENACC else Target.CPU
+        return SuggestOptions(self.dialect, self.target or default, self.kernels)
 
 
 def _camel(name: str) -> str:
@@ -136,7 +136,12 @@ class _Wire:
 # Fields whose wire form is not the camelCase of their name, or that are not on
 # the wire at all (the compiler's limits and cache are the server's business).
 _SPECIAL: dict[type, dict[str, _Wire]] = {
-    BackendSettings: {"candidates": _Wire("candidates", _lines)},
+    # The wire says "model" for the programming model and for the served model.
+    Settings: {"dialect": _Wire("model")},
+    BackendSettings: {
+        "served_model": _Wire("model"),
+        "candidates": _Wire("candidates", _lines),
+    },
     CompilerSettings: {
         "cc": _Wire("path"),
         "include_dirs": _Wire(None),

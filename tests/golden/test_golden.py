@@ -54,7 +54,9 @@ def snapshot(source: SourceFile) -> dict[str, Any]:
                 "atomic": [a.span.line for a in s.atomics],
                 "region": s.region.pragma.render() if s.region else None,
             }
-            for s in suggest_file(analysis, SuggestOptions(model=model, target=target))
+            for s in suggest_file(
+                analysis, SuggestOptions(dialect=model, target=target)
+            )
         ]
     return out
 

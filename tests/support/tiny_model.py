@@ -66,7 +66,7 @@ def _corpus() -> list[str]:
         source = parse_source(snippet)
         for loop in source.loops():
             for model in Dialect:
-                texts.append(build_prompt(source, loop, SuggestOptions(model=model)))
+                texts.append(build_prompt(source, loop, SuggestOptions(dialect=model)))
     return texts + list(SNIPPETS) + list(_PRAGMAS) * 4
 
 

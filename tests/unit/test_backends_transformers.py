@@ -29,7 +29,7 @@ from accls.suggest.backends.regex_dfa import compile_dfa
 from accls.suggest.backends.transformers_local import TransformersBackend
 from support.tiny_model import SNIPPETS, shared_tiny_model
 
-OMP = SuggestOptions(model=Dialect.OPENMP)
+OMP = SuggestOptions(dialect=Dialect.OPENMP)
 
 
 @pytest.fixture(scope="module")

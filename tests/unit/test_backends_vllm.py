@@ -167,7 +167,7 @@ def test_unreachable_server_is_an_error() -> None:
     settings = BackendSettings(
         kind=BackendKind.VLLM,
         url="http://127.0.0.1:9/v1",
-        model="m",
+        served_model="m",
         connect_timeout=0.5,
         retries=1,
     )

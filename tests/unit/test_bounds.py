@@ -139,5 +139,5 @@ def test_openacc_refuses_not_equal() -> None:
     src = MACROS + dedent(NOT_EQUAL.replace("STEP", "1"))
     for model, pragma in ((Dialect.OPENMP, True), (Dialect.OPENACC, False)):
         analysis = analyze_text(src, options=AnalysisOptions(dialect=model.sentinel))
-        (s,) = suggest_file(analysis, SuggestOptions(model=model, target=Target.CPU))
+        (s,) = suggest_file(analysis, SuggestOptions(dialect=model, target=Target.CPU))
         assert (s.pragma is not None) == pragma

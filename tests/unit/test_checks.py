@@ -10,14 +10,9 @@ from pathlib import Path
 
 import pytest
 from accls.analysis import AnalysisOptions, analyze
+from accls.analysis.checks import check_file, check_source
 from accls.analysis.findings import CATALOG, Category, Severity
-from accls.check import (
-    check_file,
-    check_source,
-    exit_code,
-    finding_json,
-    write_findings_text,
-)
+from accls.cli.findings_output import exit_code, finding_json, write_findings_text
 from accls.frontend import parse_source
 
 ROOT = Path(__file__).resolve().parent.parent.parent

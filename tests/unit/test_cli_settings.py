@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from accls.cli_settings import (
+from accls.cli.options import (
     add_backend_options,
     add_suggest_options,
     backend_settings,
     settings_from_args,
 )
-from accls.inputs import InputError
+from accls.files import InputError
 from accls.settings import Settings
 from accls.suggest import Dialect, Target
 from accls.suggest.backends import BackendKind, BackendSettings, StructuredOutputs
@@ -40,14 +40,14 @@ def test_flags_set_their_settings() -> None:
         *("--structured-outputs", "off", "--chat", "k.c"),
     )
     assert settings_from_args(args) == Settings(
-        model=Dialect.OPENMP,
+        dialect=Dialect.OPENMP,
         target=Target.GPU,
         kernels=True,
         assume_no_alias=True,
         backend=BackendSettings(
             kind=BackendKind.VLLM,
             url="http://h:1/v1",
-            model="m",
+            served_model="m",
             path="/models/x",
             chat=True,
             n=2,
@@ -64,7 +64,7 @@ def test_flags_set_their_settings() -> None:
 
 def test_suggest_options_follow_the_model() -> None:
     options = settings_from_args(parse("--model", "openmp")).suggest_options
-    assert (options.model, options.target) == (Dialect.OPENMP, Target.CPU)
+    assert (options.dialect, options.target) == (Dialect.OPENMP, Target.CPU)
 
 
 def test_candidates_are_checked_where_a_model_is_called() -> None:

@@ -33,7 +33,7 @@ SRC = textwrap.dedent(
 def suggestions(text: str, model: Dialect = Dialect.OPENMP) -> tuple[Suggestion, ...]:
     dialect = "omp" if model is Dialect.OPENMP else "acc"
     analysis = analyze_text(text, options=AnalysisOptions(dialect=dialect))
-    found = suggest_file(analysis, SuggestOptions(model=model, target=Target.CPU))
+    found = suggest_file(analysis, SuggestOptions(dialect=model, target=Target.CPU))
     return tuple(s for s in found if s.pragma is not None)
 
 

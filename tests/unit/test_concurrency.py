@@ -5,10 +5,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from accls.analysis.checks import check_file
 from accls.analysis.findings import CATALOG, Severity
 from accls.analysis.mhp_model import region_models
 from accls.analysis.mhp_races import mhp_graph
-from accls.check import check_file
 from accls.frontend import parse_source
 
 NEW = {"ACC120", "ACC121", "ACC122", "ACC123", "ACC124"}

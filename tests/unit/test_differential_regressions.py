@@ -11,12 +11,12 @@ from textwrap import dedent
 from accls.analysis import AnalysisOptions, analyze_text
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
-OMP = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+OMP = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
 
 
 def pragmas(text: str) -> list[str | None]:
     analysis = analyze_text(
-        dedent(text), options=AnalysisOptions(dialect=OMP.model.sentinel)
+        dedent(text), options=AnalysisOptions(dialect=OMP.dialect.sentinel)
     )
     return [
         s.pragma.render() if s.pragma else None for s in suggest_file(analysis, OMP)

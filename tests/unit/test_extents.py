@@ -5,7 +5,7 @@ from __future__ import annotations
 from textwrap import dedent
 
 from accls.analysis import AnalysisOptions, LoopFacts, analyze_text
-from accls.check import check_file
+from accls.analysis.checks import check_file
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 
@@ -143,7 +143,7 @@ void f(void) {
 
 def test_no_collapse_over_a_wrapped_access() -> None:
     analysis = analyze_text(dedent(COPY_DOWN), options=AnalysisOptions(dialect="omp"))
-    options = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+    options = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
     outer, inner = suggest_file(analysis, options)
     assert outer.pragma is None
     assert inner.pragma is None

@@ -5,7 +5,7 @@ from textwrap import dedent
 from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import parse_source
 from accls.server.hover_text import Offer, render_hover
-from accls.server.suggestions import Analysed, data_moves
+from accls.server.suggestions import BufferAnalysis, data_moves
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 DOT = dedent(
@@ -31,9 +31,9 @@ SCAN = dedent(
 )
 
 
-def analysed(text: str) -> Analysed:
+def analysed(text: str) -> BufferAnalysis:
     source = parse_source(text)
-    return Analysed(
+    return BufferAnalysis(
         source=source,
         acc=analyze(source, AnalysisOptions(dialect="acc")),
         omp=analyze(source, AnalysisOptions(dialect="omp")),
@@ -51,11 +51,11 @@ def hover(text: str, status: str = "not checked yet") -> str:
     ):
         suggestion = next(
             s
-            for s in suggest_file(found.analysis(options.model), options)
+            for s in suggest_file(found.analysis(options.dialect), options)
             if s.loop.id == loop.id
         )
         offers.append(
-            Offer(label=str(options.model), suggestion=suggestion, status=status)
+            Offer(label=str(options.dialect), suggestion=suggestion, status=status)
         )
     return render_hover(
         facts, offers, data_moves(found, facts) if facts.parallel else ()

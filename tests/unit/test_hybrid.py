@@ -17,7 +17,7 @@ from support.openai_server import OpenAIServer
 Need = Callable[[str], str]
 
 ACC = SuggestOptions()
-OMP = SuggestOptions(model=Dialect.OPENMP)
+OMP = SuggestOptions(dialect=Dialect.OPENMP)
 GCC = CompilerSettings(cc="gcc")
 
 # `g` is only declared: the analysis cannot see its side effects and refuses.
@@ -82,7 +82,7 @@ def _run(
         text,
         "t.c",
         options,
-        AnalysisOptions(dialect=options.model.sentinel),
+        AnalysisOptions(dialect=options.dialect.sentinel),
         settings,
         compiler,
         pool=_POOL,
@@ -332,7 +332,7 @@ def test_hybrid_is_never_worse_than_the_analysis(
 ) -> None:
     need("gcc")
     text = c_source(c_fixture)
-    sentinel = options.model.sentinel
+    sentinel = options.dialect.sentinel
     bare = f"#pragma {sentinel} " + (
         "parallel loop" if sentinel == "acc" else "parallel for"
     )

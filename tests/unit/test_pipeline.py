@@ -13,6 +13,7 @@ from textwrap import dedent
 from typing import Any
 
 import accls.cli
+import accls.cli.commands
 import accls.pipeline.suggesting
 import accls.server.features.diagnostics
 import accls.server.suggestions
@@ -50,7 +51,7 @@ from accls_train.templates import TEMPLATES, Names
 
 Need = Callable[[str], str]
 
-OMP = Settings(model=Dialect.OPENMP, validate=False)
+OMP = Settings(dialect=Dialect.OPENMP, validate=False)
 
 SUM = dedent(
     """\
@@ -214,7 +215,7 @@ def test_sources_compare_and_dump_as_their_strings() -> None:
 
 def test_settings_build_the_options_and_the_compiler() -> None:
     settings = Settings(
-        model=Dialect.OPENMP,
+        dialect=Dialect.OPENMP,
         assume_no_alias=True,
         compiler=CompilerSettings(cc="clang", flags=("-O1",)),
     )
@@ -241,9 +242,7 @@ def test_check_text_reuses_an_incremental_tree() -> None:
 
 
 def test_race_check_does_not_import_the_cli_check() -> None:
-    code = (
-        "import sys, accls.validation.race_check; print('accls.check' in sys.modules)"
-    )
+    code = "import sys, accls.validation.race_check; print('accls.cli' in sys.modules)"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
@@ -274,11 +273,11 @@ def test_the_cli_suggests_and_checks_through_the_pipeline(
 ) -> None:
     source = tmp_path / "dot.c"
     source.write_text(SUM, encoding="utf-8")
-    suggest = _spy(monkeypatch, accls.cli, "suggest_text")
-    check = _spy(monkeypatch, accls.cli, "check_text")
-    assert accls.cli.main(["suggest", "--no-validate", str(source)]) == 0
-    assert accls.cli.main(["annotate", "--no-validate", str(source)]) == 0
-    assert accls.cli.main(["check", str(source)]) == 0
+    suggest = _spy(monkeypatch, accls.cli.commands, "suggest_text")
+    check = _spy(monkeypatch, accls.cli.commands, "check_text")
+    assert accls.cli.commands.main(["suggest", "--no-validate", str(source)]) == 0
+    assert accls.cli.commands.main(["annotate", "--no-validate", str(source)]) == 0
+    assert accls.cli.commands.main(["check", str(source)]) == 0
     assert (suggest.calls, check.calls) == (2, 1)
 
 

@@ -17,7 +17,7 @@ from accls.suggest import (
 )
 
 ACC = SuggestOptions()
-OMP_CPU = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+OMP_CPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
 
 SAXPY = dedent(
     """\

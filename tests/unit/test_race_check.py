@@ -27,7 +27,7 @@ SRC = dedent(
     }
     """
 )
-OMP = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+OMP = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
 
 
 def _suggestions() -> tuple[Suggestion, ...]:

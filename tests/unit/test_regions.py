@@ -10,15 +10,17 @@ from accls.frontend import Poly
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 
-ACC = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU)
-OMP_GPU = SuggestOptions(model=Dialect.OPENMP, target=Target.GPU)
-OMP_CPU = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+OMP_GPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.GPU)
+OMP_CPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
 HEAD = "void f(int n, const double *restrict a, double *restrict b, double *restrict c)"
 
 
 def run(body: str, opts: SuggestOptions = ACC) -> tuple[str, tuple[Suggestion, ...]]:
     text = f"{HEAD} {{\n{dedent(body)}\n}}\n"
-    analysis = analyze_text(text, options=AnalysisOptions(dialect=opts.model.sentinel))
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
     return text, suggest_file(analysis, opts)
 
 

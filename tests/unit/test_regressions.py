@@ -8,12 +8,12 @@ from accls.analysis import AnalysisOptions, analyze_text
 from accls.frontend import parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
-ACC = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU)
+ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
 
 
 def pragmas(text: str, opts: SuggestOptions = ACC) -> list[str | None]:
     analysis = analyze_text(
-        dedent(text), options=AnalysisOptions(dialect=opts.model.sentinel)
+        dedent(text), options=AnalysisOptions(dialect=opts.dialect.sentinel)
     )
     return [
         s.pragma.render() if s.pragma else None for s in suggest_file(analysis, opts)

@@ -75,7 +75,7 @@ NEST = dedent(
 
 def _fix(src: str, text: str, model: Dialect = Dialect.OPENACC) -> tuple[str, int]:
     target = Target.GPU if model is Dialect.OPENACC else Target.CPU
-    opts = SuggestOptions(model=model, target=target)
+    opts = SuggestOptions(dialect=model, target=target)
     analysis = analyze(parse_source(src), AnalysisOptions(dialect=model.sentinel))
     loop = analysis.source.nests[0]
     if loop.pragmas or not loop.var:
@@ -142,7 +142,7 @@ def test_other_dialect_untouched(model: Dialect) -> None:
         if model is Dialect.OPENACC
         else ("#pragma acc parallel loop")
     )
-    opts = SuggestOptions(model=model)
+    opts = SuggestOptions(dialect=model)
     analysis = analyze(parse_source(SUM))
     pragma = parse_pragma(other)
     assert isinstance(pragma, Pragma)

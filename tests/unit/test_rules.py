@@ -12,9 +12,9 @@ PARAMS = (
     "int n, int m, const double *restrict a, double *restrict b, "
     "double *restrict c, const int *restrict idx"
 )
-ACC = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU)
-OMP_CPU = SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
-OMP_GPU = SuggestOptions(model=Dialect.OPENMP, target=Target.GPU)
+ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+OMP_CPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+OMP_GPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.GPU)
 
 
 def suggest(
@@ -94,7 +94,7 @@ def test_acc_render_orders_clauses_canonically() -> None:
 
 
 def test_acc_kernels_option_uses_kernels_loop() -> None:
-    opts = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU, kernels=True)
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU, kernels=True)
     s = first("for (int i = 0; i < n; i++) b[i] = a[i];", opts)
     assert directive(s) == "kernels loop"
 

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from accls.safe_write import WriteError, replace_file
+from accls.files import WriteError, replace_file
 from support.cli import run_accls
 
 SAXPY = """\

@@ -6,9 +6,9 @@ from textwrap import dedent
 
 import pytest
 from accls.analysis import analyze_text
+from accls.analysis.array_sections import ArrayUse, array_uses
 from accls.frontend import SourceFile, Var, parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
-from accls.suggest.sections import ArrayUse, array_uses
 
 PARAMS = (
     "int n, int m, const double *restrict a, double *restrict b, "
@@ -38,7 +38,7 @@ def uses(body: str, params: str = PARAMS, prelude: str = "") -> dict[str, ArrayU
 def data(body: str, params: str = PARAMS, prelude: str = "") -> dict[str, str]:
     """Data clauses of the OpenACC pragma for the first loop: kind -> items."""
     analysis = analyze_text(program(body, params, prelude))
-    opts = SuggestOptions(model=Dialect.OPENACC, target=Target.GPU)
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
     suggestion = suggest_file(analysis, opts)[0]
     assert suggestion.pragma is not None, suggestion.reasons
     return {c.name: c.args or "" for c in suggestion.pragma.clauses if c.name in DATA}

@@ -21,7 +21,7 @@ def test_defaults() -> None:
     settings, problems = parse_settings(None)
     assert settings == Settings()
     assert problems == []
-    assert settings.suggest_options.model is Dialect.OPENACC
+    assert settings.suggest_options.dialect is Dialect.OPENACC
     assert settings.suggest_options.target is Target.GPU
 
 
@@ -44,7 +44,7 @@ def test_wire_names_are_camel_case() -> None:
         }
     )
     assert problems == []
-    assert settings.model is Dialect.OPENMP
+    assert settings.dialect is Dialect.OPENMP
     assert settings.target is Target.GPU
     assert settings.assume_no_alias
     assert settings.backend.kind is BackendKind.VLLM
@@ -104,7 +104,7 @@ def test_bad_values_fall_back_to_defaults(raw: dict[str, object], named: str) ->
 def test_one_bad_value_keeps_the_good_ones() -> None:
     settings, problems = parse_settings({"model": "openmp", "target": "tpu"})
     assert [p.split(":")[0] for p in problems] == ["accls.target"]
-    assert settings.model is Dialect.OPENMP
+    assert settings.dialect is Dialect.OPENMP
     assert settings.target is None
 
 

@@ -11,7 +11,7 @@ from accls.suggest.backends import BackendKind, BackendSettings, StructuredOutpu
 from accls.validation import CompilerSettings
 
 CHANGED = Settings(
-    model=Dialect.OPENMP,
+    dialect=Dialect.OPENMP,
     target=Target.GPU,
     kernels=True,
     assume_no_alias=True,
@@ -147,7 +147,9 @@ def test_case_of_choices_is_ignored() -> None:
     settings, problems = parse_settings({"model": "OpenMP", "backend.kind": "VLLM"})
     assert problems == []
     assert settings == replace(
-        Settings(), model=Dialect.OPENMP, backend=BackendSettings(kind=BackendKind.VLLM)
+        Settings(),
+        dialect=Dialect.OPENMP,
+        backend=BackendSettings(kind=BackendKind.VLLM),
     )
 
 

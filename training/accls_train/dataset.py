@@ -11,7 +11,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from accls.safe_write import WriteError, replace_file
+from accls.files import WriteError, replace_file
 
 __all__ = [
     "DatasetError",

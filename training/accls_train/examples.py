@@ -47,7 +47,7 @@ class Encoded:
 
 def options_of(pair: Pair) -> SuggestOptions:
     """The suggest options a pair was written for."""
-    return SuggestOptions(model=Dialect(pair.model), target=Target(pair.target))
+    return SuggestOptions(dialect=Dialect(pair.model), target=Target(pair.target))
 
 
 def completion_text(pair: Pair) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from accls.safe_write import replace_file
+from accls.files import replace_file
 
 from accls_train.card import model_card
 from accls_train.tokenizer import load_tokenizer

@@ -21,7 +21,7 @@ _BATCH = 8
 
 def options_of(pair: Pair) -> SuggestOptions:
     """The suggestion options a pair's model and target ask for."""
-    return SuggestOptions(model=Dialect(pair.model), target=Target(pair.target))
+    return SuggestOptions(dialect=Dialect(pair.model), target=Target(pair.target))
 
 
 def _at_line(suggestions: Sequence[Suggestion], line: int) -> str | None:

@@ -89,7 +89,7 @@ def label_kernel(kernel: Kernel, model: str, target: str, index: int) -> list[Pa
     mcu = _HEADER + code
     source = parse_source(mcu)
     options = SuggestOptions(
-        model=Dialect.OPENACC if model == "openacc" else Dialect.OPENMP,
+        dialect=Dialect.OPENACC if model == "openacc" else Dialect.OPENMP,
         target=Target.GPU if target == "gpu" else Target.CPU,
     )
     # Labels only: the compile and race checks of the pairs come later.

@@ -16,11 +16,11 @@ from accls.analysis.nowait import nowait_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.races import dependence_findings, shape_findings
-from accls.analysis.transfers import transfer_findings
 
 # The sections detector sits at the package root until it moves into analysis/;
 # importing it here makes no cycle (it imports accls.analysis, not this module).
-from accls.checks_sections import section_findings
+from accls.analysis.section_checks import section_findings
+from accls.analysis.transfers import transfer_findings
 from accls.frontend import HeaderContext, parse_source
 from accls.frontend.incremental import IncrementalTree
 

@@ -206,8 +206,8 @@ def draft_candidates(
                 Drafted(None, Alternative(shown, Source.MODEL, "not a pragma line"))
             )
             continue
-        if pragma.dialect is not base.options.model:
-            why = f"written in the wrong model (asked for {base.options.model.value})"
+        if pragma.dialect is not base.options.dialect:
+            why = f"written in the wrong model (asked for {base.options.dialect.value})"
             out.append(Drafted(None, Alternative(shown, Source.MODEL, why)))
             continue
         if proven is not None:

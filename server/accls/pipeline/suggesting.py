@@ -47,7 +47,7 @@ def analysis_options(
 ) -> AnalysisOptions:
     """The analysis options for suggesting with `options` (the settings' default)."""
     options = options if options is not None else settings.suggest_options
-    return AnalysisOptions(settings.assume_no_alias, options.model.sentinel)
+    return AnalysisOptions(settings.assume_no_alias, options.dialect.sentinel)
 
 
 def compiler_settings(

@@ -26,7 +26,7 @@ from accls.server.documents import (
 )
 from accls.server.protocol import AcclsProtocol
 from accls.server.scheduler import INTERACTIVE, DocumentScheduler
-from accls.server.suggestions import Analysed, analyse
+from accls.server.suggestions import BufferAnalysis, analyze_buffer
 from accls.settings import Settings, database_include_paths
 
 __all__ = ["ANALYSED", "AcclsServer", "Events", "Signal", "queued", "until_changed"]
@@ -38,7 +38,7 @@ PREPROCESS_TIMEOUT_S = 3.0
 T = TypeVar("T")
 P = ParamSpec("P")
 
-ANALYSED: Slot[ByteRange | None, asyncio.Future[Analysed]] = Slot(
+ANALYSED: Slot[ByteRange | None, asyncio.Future[BufferAnalysis]] = Slot(
     "analysed", per_function=True
 )
 """The analysis of one function (by its byte range; None: the broken buffer whole)."""
@@ -136,7 +136,7 @@ class AcclsServer(LanguageServer):
         """Run `work` in the document's queue; ContentModified if it changes first."""
         return await self.scheduler.run(doc, INTERACTIVE, work)
 
-    async def analysed(self, doc: Document, offset: int) -> Analysed | None:
+    async def analysed(self, doc: Document, offset: int) -> BufferAnalysis | None:
         """The analysis of the function at `offset` (cached per version)."""
         piece = doc.function_slice(offset)
         whole = doc.tree.has_errors and len(doc.data) <= WHOLE_FILE_MAX_BYTES
@@ -154,7 +154,7 @@ class AcclsServer(LanguageServer):
                 self.scheduler.run(
                     doc,
                     INTERACTIVE,
-                    lambda: analyse(
+                    lambda: analyze_buffer(
                         text,
                         doc.path,
                         include,

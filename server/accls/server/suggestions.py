@@ -14,21 +14,21 @@ from typing import Any
 
 from accls.analysis import AnalysisOptions, FileAnalysis, LoopFacts, analyze
 from accls.analysis.aliasing import array_decl
+from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import HeaderContext, Loop, Poly, SourceFile, parse_source
 from accls.hybrid import BackendPool
 from accls.pipeline import suggest_text
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
-from accls.suggest.sections import loop_array_uses
 from accls.validation import Validation
 
 __all__ = [
     "OFFERS",
-    "Analysed",
+    "BufferAnalysis",
     "DataMove",
     "Validated",
-    "analyse",
+    "analyze_buffer",
     "data_moves",
     "listed",
     "offers",
@@ -49,13 +49,13 @@ OFFERS = (
 def offers(settings: Settings) -> tuple[SuggestOptions, ...]:
     """OFFERS, with the user's choice of OpenACC `kernels` applied."""
     return tuple(
-        replace(o, kernels=settings.kernels) if o.model is Dialect.OPENACC else o
+        replace(o, kernels=settings.kernels) if o.dialect is Dialect.OPENACC else o
         for o in OFFERS
     )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Analysed:
+class BufferAnalysis:
     """A parsed (sliced) buffer and its analysis for each dialect."""
 
     source: SourceFile
@@ -104,17 +104,17 @@ class DataMove:
     size: str  # "n*m x double", or "unknown"
 
 
-def analyse(
+def analyze_buffer(
     text: str,
     path: str,
     include_dirs: Sequence[str],
     settings: Settings,
     context: HeaderContext | None = None,
-) -> Analysed:
+) -> BufferAnalysis:
     """Parse once and analyse for both dialects."""
     source = parse_source(text, path, include_dirs, context=context)
     no_alias = settings.assume_no_alias
-    return Analysed(
+    return BufferAnalysis(
         source=source,
         acc=analyze(source, AnalysisOptions(no_alias, "acc")),
         omp=analyze(source, AnalysisOptions(no_alias, "omp")),
@@ -122,10 +122,10 @@ def analyse(
 
 
 def listed(
-    analysed: Analysed, options: SuggestOptions, *, regions: bool = False
+    analysed: BufferAnalysis, options: SuggestOptions, *, regions: bool = False
 ) -> tuple[Suggestion, ...]:
     """Analysis-only suggestions: what listing and hover show."""
-    return suggest_file(analysed.analysis(options.model), options, regions=regions)
+    return suggest_file(analysed.analysis(options.dialect), options, regions=regions)
 
 
 def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
@@ -202,7 +202,7 @@ def _size(lengths: Sequence[Poly], element: str) -> str:
     return f"{product.render()} x {element}"
 
 
-def data_moves(analysed: Analysed, facts: LoopFacts) -> tuple[DataMove, ...]:
+def data_moves(analysed: BufferAnalysis, facts: LoopFacts) -> tuple[DataMove, ...]:
     """Estimated host-device transfers if the loop were offloaded on its own."""
     loop = facts.loop
     analysis = analysed.acc

@@ -5,11 +5,11 @@ from __future__ import annotations
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
 from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
+from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import Clause, Function, Var
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
-from accls.suggest.sections import loop_array_uses
 
 __all__ = ["data_clauses", "scalar_clauses"]
 
@@ -26,13 +26,13 @@ def scalar_clauses(
     last: list[str] = []
     reductions: dict[str, list[str]] = {}
     reasons: list[str] = []
-    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     for fact in facts.scalars:
         if fact.cls is ScalarClass.LASTPRIVATE:
             if offload:
                 where = (
                     "OpenACC has no lastprivate"
-                    if opts.model is Dialect.OPENACC
+                    if opts.dialect is Dialect.OPENACC
                     else ("an offloaded loop does not return it")
                 )
                 return (
@@ -78,7 +78,7 @@ def data_clauses(
     for use in loop_array_uses(loop, analysis):
         decl = decls.get(use.name)
         if decl is not None and decl.device:
-            kind = "deviceptr" if opts.model is Dialect.OPENACC else "is_device_ptr"
+            kind = "deviceptr" if opts.dialect is Dialect.OPENACC else "is_device_ptr"
             groups.setdefault(kind, []).append(use.name)
             reasons.append(
                 f"{kind}({use.name}): `{use.name}` points to device memory "
@@ -86,7 +86,7 @@ def data_clauses(
             )
             continue
         if use.name in present:
-            if opts.model is Dialect.OPENACC:
+            if opts.dialect is Dialect.OPENACC:
                 groups.setdefault("present", []).append(present[use.name])
                 reasons.append(
                     f"present({present[use.name]}): `{use.name}` is already on the "
@@ -119,7 +119,7 @@ def data_clauses(
         reasons.append(f"{kind}({item}): {why}")
     _whole_structs(groups, reasons, analysis, fn)
     clauses: list[Clause] = []
-    if opts.model is Dialect.OPENACC:
+    if opts.dialect is Dialect.OPENACC:
         for kind in ("copy", "copyin", "copyout", "create", "present", "deviceptr"):
             if kind in groups:
                 clauses.append(Clause(kind, ", ".join(groups[kind])))

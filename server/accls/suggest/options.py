@@ -13,6 +13,6 @@ __all__ = ["SuggestOptions"]
 class SuggestOptions:
     """The programming model, the target and the OpenACC construct to use."""
 
-    model: Dialect = Dialect.OPENACC
+    dialect: Dialect = Dialect.OPENACC
     target: Target = Target.GPU
     kernels: bool = False  # OpenACC `kernels loop` instead of `parallel loop`

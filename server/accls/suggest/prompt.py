@@ -111,7 +111,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 def pragma_regex(options: SuggestOptions) -> str:
     """The regular expression of one well-formed loop pragma line of the dialect."""
-    acc = options.model is Dialect.OPENACC
+    acc = options.dialect is Dialect.OPENACC
     sentinel = "acc" if acc else "omp"
     directives: tuple[str, ...] = _ACC_DIRECTIVES if acc else _OMP_DIRECTIVES
     clauses: tuple[str, ...] = _ACC_CLAUSES if acc else _OMP_CLAUSES
@@ -190,7 +190,7 @@ def _declarations(source: SourceFile, loop: Loop) -> list[str]:
 
 def build_prompt(source: SourceFile, loop: Loop, options: SuggestOptions) -> str:
     """The completion prompt for one loop; the answer is one `#pragma` line."""
-    lines = [f"model: {options.model.value}", f"target: {options.target.value}"]
+    lines = [f"model: {options.dialect.value}", f"target: {options.target.value}"]
     if options.kernels:
         lines.append("construct: kernels")
     lines.extend(

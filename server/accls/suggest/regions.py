@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.aliasing import array_decl
+from accls.analysis.array_sections import ArrayUse, loop_array_uses, union_section
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Clause, Function, Loop, Span
 from accls.suggest.context import placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
-from accls.suggest.sections import ArrayUse, loop_array_uses, union_section
 
 __all__ = ["DataRegion", "propose_regions"]
 
@@ -163,7 +163,7 @@ def _hoist(
             outer.block < 0
             or outer.pragmas
             or not _starts_line(source.data, outer.id)
-            or placement(outer, opts.model).compute is not None
+            or placement(outer, opts.dialect).compute is not None
             or not _clean_inside(host, outer, run, names)
             or symbols & _varies_in(outer)
         ):
@@ -211,13 +211,13 @@ def _region(
     for kind in ("copy", "copyin", "copyout"):
         if kind not in groups:
             continue
-        if opts.model is Dialect.OPENACC:
+        if opts.dialect is Dialect.OPENACC:
             clauses.append(Clause(kind, ", ".join(groups[kind])))
         else:
             clauses.append(
                 Clause("map", f"{_OMP_MAP[kind]}: {', '.join(groups[kind])}")
             )
-    directive = "data" if opts.model is Dialect.OPENACC else "target data"
+    directive = "data" if opts.dialect is Dialect.OPENACC else "target data"
     lines = ", ".join(str(loop.line) for loop in loops)
     why = f"the offloaded loops at lines {lines} share arrays"
     if around is not None:
@@ -227,7 +227,7 @@ def _region(
         )
     return DataRegion(
         loops=tuple(loops),
-        pragma=Pragma(opts.model, directive, tuple(clauses)),
+        pragma=Pragma(opts.dialect, directive, tuple(clauses)),
         present=tuple(present),
         reasons=(why, *reasons),
         around=around,
@@ -236,7 +236,7 @@ def _region(
 
 def _outside_constructs(loop: Loop, opts: SuggestOptions) -> bool:
     """True if no compute construct or data region already encloses the loop."""
-    where = placement(loop, opts.model)
+    where = placement(loop, opts.dialect)
     return where.compute is None and not where.present
 
 
@@ -244,7 +244,7 @@ def propose_regions(
     analysis: FileAnalysis, offloaded: list[Loop], opts: SuggestOptions
 ) -> list[DataRegion]:
     """Data regions over runs of offloaded loops that share arrays."""
-    if opts.model is Dialect.OPENMP and opts.target is not Target.GPU:
+    if opts.dialect is Dialect.OPENMP and opts.target is not Target.GPU:
         return []
     source = analysis.source
     data = source.data

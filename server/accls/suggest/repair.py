@@ -308,7 +308,7 @@ def repair(pragma: Pragma, reference: Suggestion) -> Repair:
     (`reference_suggestion`); when the analysis refused the loop only scalar clauses
     are repaired. Clauses the compiler rejects are dropped later by the compile check.
     """
-    if pragma.dialect is not reference.options.model:
+    if pragma.dialect is not reference.options.dialect:
         return Repair(pragma)
     draft = _Draft(pragma, list(pragma.clauses))
     _repair_scalars(draft, reference)

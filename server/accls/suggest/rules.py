@@ -142,7 +142,7 @@ def _atomics(
 
 
 def _directive(opts: SuggestOptions, where: Placement) -> str | None:
-    if opts.model is Dialect.OPENACC:
+    if opts.dialect is Dialect.OPENACC:
         if where.compute is not None:
             return "loop"  # in a `serial` region too, where it runs on one thread
         return "kernels loop" if opts.kernels else "parallel loop"
@@ -171,13 +171,13 @@ def _build(
     """The suggestion for one parallel loop, the loops left below it, its level."""
     loop = facts.loop
     directive = (
-        "loop" if inner and opts.model is Dialect.OPENACC else _directive(opts, where)
+        "loop" if inner and opts.dialect is Dialect.OPENACC else _directive(opts, where)
     )
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
         return _refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
-    acc = opts.model is Dialect.OPENACC
+    acc = opts.dialect is Dialect.OPENACC
     if acc and loop.cond_op == "!=":
         test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
         return _refuse(facts, opts, [test], inner=inner), [], None
@@ -196,10 +196,10 @@ def _build(
             + " are perfectly nested, independent and rectangular"
         )
     vector_below = (
-        _first_parallel(below, analysis) if opts.model is Dialect.OPENACC else []
+        _first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
     )
     level: str | None = None
-    if opts.model is Dialect.OPENACC:
+    if opts.dialect is Dialect.OPENACC:
         taken = parent_level if inner else _deepest(where.loop_levels)
         level = _acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
         if level:
@@ -211,14 +211,14 @@ def _build(
         return _refuse(facts, opts, [blocker], inner=inner), below, None
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
-    cpu = opts.model is Dialect.OPENMP and opts.target is Target.CPU
+    cpu = opts.dialect is Dialect.OPENMP and opts.target is Target.CPU
     if cpu and _imbalanced(loop) and (where.compute is None or directive == "for"):
         clauses.append(Clause("schedule", "dynamic"))
         reasons.append(
             "schedule(dynamic): inner trip counts depend on the outer "
             "loop variable (a triangular iteration space)"
         )
-    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     if offload and not inner and where.compute is None:
         data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
         if blocker:
@@ -229,7 +229,7 @@ def _build(
         reasons.append(
             "arrays are already on the device inside the enclosing construct"
         )
-    atomics = _atomics(facts, opts.model, analysis.source.data)
+    atomics = _atomics(facts, opts.dialect, analysis.source.data)
     if atomics is None:
         blocked = "an indirect update cannot be made atomic here"
         return _refuse(facts, opts, [blocked], inner=inner), below, None
@@ -246,7 +246,7 @@ def _build(
     ]
     head.extend(facts.call_effects)
     head.extend(facts.assumptions)
-    pragma = Pragma(opts.model, directive, tuple(clauses))
+    pragma = Pragma(opts.dialect, directive, tuple(clauses))
     return (
         Suggestion(
             loop=loop,
@@ -258,7 +258,7 @@ def _build(
             collapsed=tuple(c.id for c in chain[1:]),
             atomics=atomics,
         ),
-        vector_below if opts.model is Dialect.OPENACC else [],
+        vector_below if opts.dialect is Dialect.OPENACC else [],
         level,
     )
 
@@ -364,8 +364,8 @@ def _suggest_loop(
     facts = analysis.of(loop)
     ranges = ranges or {}
     inner_ranges = _with_range(loop, ranges)
-    where = placement(loop, opts.model)
-    own = [p for p in loop.pragmas if p.dialect == opts.model.sentinel]
+    where = placement(loop, opts.dialect)
+    own = [p for p in loop.pragmas if p.dialect == opts.dialect.sentinel]
     if own:
         out.append(
             _refuse(
@@ -379,7 +379,7 @@ def _suggest_loop(
         for child in _below_collapse(loop, own):
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
-    nested = opts.model is Dialect.OPENMP or "vector" in where.loop_levels
+    nested = opts.dialect is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
         return
     if not facts.parallel:
@@ -390,7 +390,7 @@ def _suggest_loop(
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
-    offload = opts.model is Dialect.OPENACC or opts.target is Target.GPU
+    offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     heap = host_library_calls(loop, analysis.source) if offload else ()
     if heap:
         if not forced_inner:
@@ -449,7 +449,7 @@ def _suggest_loop(
 
 def _house_style(analysis: FileAnalysis, opts: SuggestOptions) -> SuggestOptions:
     """Follow the file's own habit: `kernels` if its compute constructs use it."""
-    if opts.model is not Dialect.OPENACC or opts.kernels:
+    if opts.dialect is not Dialect.OPENACC or opts.kernels:
         return opts
     seen: dict[int, str] = {}
     for loop in analysis.source.loops():
@@ -465,7 +465,7 @@ def _in_region(
     suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
 ) -> Suggestion:
     """The loop's suggestion rebuilt to find the region's arrays present."""
-    where = placement(suggestion.loop, suggestion.options.model)
+    where = placement(suggestion.loop, suggestion.options.dialect)
     inside = replace(where, present=(*where.present, *region.present))
     rebuilt, _, _ = _build(
         suggestion.facts, analysis, suggestion.options, inside, inner=False
@@ -483,7 +483,9 @@ def reference_suggestion(
     facts = analysis.of(loop)
     if not facts.parallel:
         return _refuse(facts, opts, [o.message for o in facts.obstacles])
-    suggestion, _, _ = _build(facts, analysis, opts, placement(loop, opts.model), False)
+    suggestion, _, _ = _build(
+        facts, analysis, opts, placement(loop, opts.dialect), False
+    )
     return suggestion
 
 

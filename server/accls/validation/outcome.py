@@ -123,6 +123,6 @@ def validate(
     if not offered:
         return offered, {}
     results = compile_check(text, path, offered, compiler)
-    dialect = offered[0].options.model.sentinel
+    dialect = offered[0].options.dialect.sentinel
     races = race_check(text, path, offered, dialect, include_dirs)
     return apply_validation(offered, results, races)

@@ -385,7 +385,7 @@ def verify(path: str, settings: VerifySettings) -> VerifyReport:
         text, path, settings.include_dirs, AnalysisOptions(dialect="omp")
     )
     suggestions = suggest_file(
-        analysis, SuggestOptions(model=Dialect.OPENMP, target=Target.CPU)
+        analysis, SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
     )
     inserted = sum(
         1 for s in suggestions if s.pragma is not None and s.existing is None

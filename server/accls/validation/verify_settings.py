@@ -7,7 +7,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from accls.inputs import InputError, file_kind, read_source
+from accls.files import InputError, file_kind, read_source
 
 __all__ = [
     "MAX_MEMORY_MB",

@@ -60,7 +60,7 @@ async def check_loop(
     found = by_id.get(loop.id)
     answer: dict[str, Any] = {
         "loop": {"line": loop.line - 1, "function": loop.function},
-        "model": options.model.value,
+        "model": options.dialect.value,
         "target": options.target.value,
     }
     if found is None or found.pragma is None or found.existing is not None:

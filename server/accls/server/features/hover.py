@@ -8,7 +8,7 @@ from accls.server.documents import Document
 from accls.server.hover_text import Offer, render_hover
 from accls.server.language_server import AcclsServer
 from accls.server.offers import cached_validation, suggestions_for
-from accls.server.suggestions import Analysed, data_moves, offers
+from accls.server.suggestions import BufferAnalysis, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.inductions import rewrite_inductions
 
@@ -27,12 +27,15 @@ def _status(doc: Document, options: SuggestOptions, s: Suggestion) -> str:
 
 
 def _label(options: SuggestOptions) -> str:
-    model = "OpenACC" if options.model is Dialect.OPENACC else "OpenMP"
+    model = "OpenACC" if options.dialect is Dialect.OPENACC else "OpenMP"
     return f"{model} ({options.target.value.upper()})"
 
 
 def _offers(
-    doc: Document, analysed: Analysed, loop_id: int, choices: tuple[SuggestOptions, ...]
+    doc: Document,
+    analysed: BufferAnalysis,
+    loop_id: int,
+    choices: tuple[SuggestOptions, ...],
 ) -> list[Offer]:
     out: list[Offer] = []
     for options in choices:
@@ -79,7 +82,7 @@ def register(server: AcclsServer) -> None:
         )
         if loop is None:
             return None
-        facts = analysed.analysis(ls.settings.model).of(loop)
+        facts = analysed.analysis(ls.settings.dialect).of(loop)
         moves = data_moves(analysed, facts) if facts.parallel else ()
         rewrite = (
             rewrite_inductions(analysed.source.text, facts)

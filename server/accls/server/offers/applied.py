@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from accls.server.documents import Document
-from accls.server.suggestions import Analysed
+from accls.server.suggestions import BufferAnalysis
 from accls.suggest import Suggestion
 
 __all__ = ["RECORD_APPLIED", "applied_command"]
@@ -19,7 +19,7 @@ __all__ = ["RECORD_APPLIED", "applied_command"]
 RECORD_APPLIED = "accls.recordApplied"
 
 
-def _prompt(analysed: Analysed, s: Suggestion) -> str:
+def _prompt(analysed: BufferAnalysis, s: Suggestion) -> str:
     from accls.suggest.prompt import build_prompt
 
     return build_prompt(analysed.source, s.loop, s.options)
@@ -27,7 +27,7 @@ def _prompt(analysed: Analysed, s: Suggestion) -> str:
 
 def applied_command(
     doc: Document,
-    analysed: Analysed,
+    analysed: BufferAnalysis,
     top: Suggestion,
     inserts: Sequence[tuple[int, str]],
 ) -> types.Command | None:
@@ -57,7 +57,7 @@ def applied_command(
         arguments=[
             {
                 "uri": doc.uri,
-                "model": top.options.model.value,
+                "model": top.options.dialect.value,
                 "target": top.options.target.value,
                 "source": top.source,
                 "prompt": _prompt(analysed, top),

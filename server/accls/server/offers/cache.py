@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from accls.server.documents import Document, Slot
 from accls.server.offers.key import ActionKey, ActionKind
-from accls.server.suggestions import Analysed, Validated, listed
+from accls.server.suggestions import BufferAnalysis, Validated, listed
 from accls.suggest import Suggestion, SuggestOptions
 
 __all__ = ["VALIDATED", "cached_validation", "suggestions_for", "withdrawn"]
@@ -34,7 +34,7 @@ def cached_validation(
 
 
 def suggestions_for(
-    analysed: Analysed, options: SuggestOptions, regions: bool
+    analysed: BufferAnalysis, options: SuggestOptions, regions: bool
 ) -> tuple[Suggestion, ...]:
     """Listed suggestions of a function's analysis (cached with the analysis)."""
     key = (options, regions)

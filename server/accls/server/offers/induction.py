@@ -18,7 +18,7 @@ from accls.server.language_server import AcclsServer
 from accls.server.offers.cache import VALIDATED, withdrawn
 from accls.server.offers.key import ActionKind
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
-from accls.server.suggestions import Analysed, offers, resolved
+from accls.server.suggestions import BufferAnalysis, offers, resolved
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import insertions
 from accls.suggest.inductions import InductionRewrite, parallel_after_rewrite
@@ -34,26 +34,30 @@ _REWRITTEN: Slot[tuple[int, SuggestOptions], tuple[Rewritten | None]] = Slot(
 
 
 def _label(options: SuggestOptions) -> str:
-    if options.model is Dialect.OPENACC:
+    if options.dialect is Dialect.OPENACC:
         return "OpenACC"
     return "OpenMP (CPU)" if options.target is Target.CPU else "OpenMP target"
 
 
 def _rewritten(
-    ls: AcclsServer, doc: Document, analysed: Analysed, loop: int, opts: SuggestOptions
+    ls: AcclsServer,
+    doc: Document,
+    analysed: BufferAnalysis,
+    loop: int,
+    opts: SuggestOptions,
 ) -> Rewritten | None:
     """The rewrite of `loop` and its suggestions afterwards (cached per version)."""
     cached = doc.peek(_REWRITTEN, (loop, opts))
     if cached is not None:
         return cached[0]
-    facts = analysed.analysis(opts.model).of(
+    facts = analysed.analysis(opts.dialect).of(
         next(x for x in analysed.source.loops() if x.id == loop)
     )
     found = parallel_after_rewrite(
         analysed.source.text,
         facts,
         opts,
-        AnalysisOptions(ls.settings.assume_no_alias, opts.model.sentinel),
+        AnalysisOptions(ls.settings.assume_no_alias, opts.dialect.sentinel),
         doc.path,
         ls.include_dirs(doc),
     )
@@ -65,7 +69,7 @@ def _listing(at: Listing) -> list[types.CodeAction]:
     """The rewrite-and-parallelize actions of the innermost loop with inductions."""
     ls, doc, analysed = at.ls, at.doc, at.analysed
     loops = analysed.loops_at(at.offset)
-    model = ls.settings.suggest_options.model
+    model = ls.settings.suggest_options.dialect
     loop = next(
         (x for x in reversed(loops) if analysed.analysis(model).of(x).inductions),
         None,

@@ -29,7 +29,7 @@ class ActionKey:
     uri: str
     version: int
     kind: ActionKind
-    model: str
+    dialect: str  # "openacc" or "openmp" ("model" in the action's data)
     target: str
     loop: int  # the loop's id (its first loop's, for a region)
     kernels: bool = False  # OpenACC `kernels loop` (the user's setting)
@@ -43,7 +43,7 @@ class ActionKey:
             uri,
             version,
             kind,
-            options.model,
+            options.dialect,
             options.target,
             loop,
             options.kernels,
@@ -51,8 +51,8 @@ class ActionKey:
 
     @property
     def options(self) -> SuggestOptions:
-        """The model, target and `kernels` choice the action was listed for."""
-        return SuggestOptions(Dialect(self.model), Target(self.target), self.kernels)
+        """The dialect, target and `kernels` choice the action was listed for."""
+        return SuggestOptions(Dialect(self.dialect), Target(self.target), self.kernels)
 
     def data(self) -> dict[str, Any]:
         """The JSON object the action carries."""
@@ -60,7 +60,7 @@ class ActionKey:
             "uri": self.uri,
             "version": self.version,
             "kind": self.kind.value,
-            "model": self.model,
+            "model": self.dialect,
             "target": self.target,
             "loop": self.loop,
             "kernels": self.kernels,
@@ -71,7 +71,7 @@ class ActionKey:
         """The key an action's `data` holds; InvalidParams when it is none."""
         try:
             uri, version = str(data["uri"]), int(data["version"])
-            kind, model = str(data["kind"]), str(data["model"])
+            kind, dialect = str(data["kind"]), str(data["model"])
             target, loop = str(data["target"]), int(data["loop"])
             if kind not in _KINDS:
                 raise ValueError(kind)
@@ -79,12 +79,12 @@ class ActionKey:
                 uri,
                 version,
                 ActionKind(kind),
-                model,
+                dialect,
                 target,
                 loop,
                 data.get("kernels") is True,
             )
-            key.options  # noqa: B018 - validates model and target
+            key.options  # noqa: B018 - validates dialect and target
         except (KeyError, TypeError, ValueError) as exc:
             raise JsonRpcInvalidParams(f"not an accls code action: {exc}") from None
         return key

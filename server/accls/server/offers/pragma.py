@@ -20,32 +20,38 @@ from accls.server.offers.applied import applied_command
 from accls.server.offers.cache import VALIDATED, suggestions_for, withdrawn
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
-from accls.server.suggestions import Analysed, Validated, offers, resolved, with_inner
+from accls.server.suggestions import (
+    BufferAnalysis,
+    Validated,
+    offers,
+    resolved,
+    with_inner,
+)
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import insertions
 from accls.suggest.backends import BackendKind
 
 __all__ = ["LOOP", "MODEL", "REGION", "offer_label"]
 
-Chooser = Callable[[Analysed, ActionKey], tuple[Suggestion, ...]]
+Chooser = Callable[[BufferAnalysis, ActionKey], tuple[Suggestion, ...]]
 
 
 def offer_label(options: SuggestOptions) -> str:
     """The action's wording for a model and target."""
-    if options.model is Dialect.OPENACC:
+    if options.dialect is Dialect.OPENACC:
         return "Parallelize with OpenACC"
     if options.target is Target.CPU:
         return "Parallelize with OpenMP (CPU)"
     return "Offload with OpenMP target"
 
 
-def _top(analysed: Analysed, key: ActionKey, regions: bool) -> Suggestion | None:
+def _top(analysed: BufferAnalysis, key: ActionKey, regions: bool) -> Suggestion | None:
     all_ = suggestions_for(analysed, key.options, regions)
     return next((s for s in all_ if s.loop.id == key.loop and not s.inner), None)
 
 
 def _loop_offer(
-    analysed: Analysed, options: SuggestOptions, offset: int
+    analysed: BufferAnalysis, options: SuggestOptions, offset: int
 ) -> Suggestion | None:
     """The innermost loop at `offset` whose pragma this model can write."""
     by_id = {s.loop.id: s for s in suggestions_for(analysed, options, False)}
@@ -73,15 +79,15 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
             types.CodeAction(
                 title=f"{offer_label(options)}: `{top.pragma.render()}`",
                 kind=KIND,
-                is_preferred=(options.model, options.target)
-                == (preferred.model, preferred.target),
+                is_preferred=(options.dialect, options.target)
+                == (preferred.dialect, preferred.target),
                 data=key.data(),
             )
         )
     return actions
 
 
-def _loop_chosen(analysed: Analysed, key: ActionKey) -> tuple[Suggestion, ...]:
+def _loop_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
     top = _top(analysed, key, False)
     if top is None or top.pragma is None or top.existing is not None:
         return ()
@@ -114,7 +120,7 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
     return []
 
 
-def _model_chosen(analysed: Analysed, key: ActionKey) -> tuple[Suggestion, ...]:
+def _model_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
     top = _top(analysed, key, False)
     if top is None or top.pragma is not None or top.existing is not None:
         return ()
@@ -123,7 +129,7 @@ def _model_chosen(analysed: Analysed, key: ActionKey) -> tuple[Suggestion, ...]:
 
 def _list_regions(at: Listing) -> list[types.CodeAction]:
     preferred = at.ls.settings.suggest_options
-    offload = SuggestOptions(preferred.model, Target.GPU, preferred.kernels)
+    offload = SuggestOptions(preferred.dialect, Target.GPU, preferred.kernels)
     fn = next(
         (
             f
@@ -158,7 +164,7 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
     return actions
 
 
-def _region_chosen(analysed: Analysed, key: ActionKey) -> tuple[Suggestion, ...]:
+def _region_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
     all_ = suggestions_for(analysed, key.options, True)
     members = [
         s

@@ -15,7 +15,7 @@ from lsprotocol import types
 from accls.frontend import Directive, Loop
 from accls.server.documents import Document
 from accls.server.language_server import AcclsServer
-from accls.server.suggestions import Analysed
+from accls.server.suggestions import BufferAnalysis
 from accls.suggest import (
     Dialect,
     SuggestOptions,
@@ -37,7 +37,7 @@ def _offset(doc: Document, diagnostic: types.Diagnostic) -> int:
     return doc.index.offset(diagnostic.range.start)
 
 
-def _pragma_loop(analysed: Analysed, offset: int) -> Loop | None:
+def _pragma_loop(analysed: BufferAnalysis, offset: int) -> Loop | None:
     """The innermost annotated loop whose pragma or statement holds `offset`."""
     found: Loop | None = None
     for loop in analysed.source.loops():
@@ -62,7 +62,7 @@ def _options(directive: Directive) -> SuggestOptions:
 
 
 def _fix(
-    doc: Document, analysed: Analysed, loop: Loop, diagnostic: types.Diagnostic
+    doc: Document, analysed: BufferAnalysis, loop: Loop, diagnostic: types.Diagnostic
 ) -> types.CodeAction | None:
     for directive in loop.pragmas:
         pragma = parse_pragma(directive.text)
@@ -70,7 +70,7 @@ def _fix(
             continue
         options = _options(directive)
         reference = reference_suggestion(
-            analysed.analysis(options.model), loop, options
+            analysed.analysis(options.dialect), loop, options
         )
         fixed = repair(pragma, reference)
         if not fixed.changes:

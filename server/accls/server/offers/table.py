@@ -14,7 +14,7 @@ from lsprotocol import types
 from accls.server.documents import Document
 from accls.server.language_server import AcclsServer
 from accls.server.offers.key import ActionKey, ActionKind
-from accls.server.suggestions import Analysed
+from accls.server.suggestions import BufferAnalysis
 from accls.suggest import SuggestOptions
 
 __all__ = ["KIND", "Listing", "Offer", "Resolving"]
@@ -29,7 +29,7 @@ class Listing:
 
     ls: AcclsServer
     doc: Document
-    analysed: Analysed
+    analysed: BufferAnalysis
     offset: int
 
     def key(self, kind: ActionKind, options: SuggestOptions, loop: int) -> ActionKey:
@@ -44,7 +44,7 @@ class Resolving:
     ls: AcclsServer
     doc: Document
     key: ActionKey
-    analysed: Analysed | None
+    analysed: BufferAnalysis | None
     action: types.CodeAction
 
 

@@ -40,7 +40,9 @@ class BackendSettings:
 
     kind: BackendKind = BackendKind.ANALYSIS
     url: str = "http://127.0.0.1:8000/v1"  # vllm: the OpenAI-compatible base URL
-    model: str = ""  # vllm: the served model name ("" = the server's first model)
+    served_model: str = (
+        ""  # vllm: the served model name ("" = the server's first model)
+    )
     path: str = ""  # transformers: a local model directory ("" = models/accls-tiny)
     chat: bool = False  # vllm: /v1/chat/completions instead of /v1/completions
     n: int = 4  # candidates per loop

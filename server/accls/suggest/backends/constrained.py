@@ -38,7 +38,7 @@ def regex_for_prompt(prompt: str) -> str:
     model = fields.get("model", Dialect.OPENACC.value)
     target = fields.get("target", Target.GPU.value)
     options = SuggestOptions(
-        model=Dialect(model) if model in _MODELS else Dialect.OPENACC,
+        dialect=Dialect(model) if model in _MODELS else Dialect.OPENACC,
         target=Target(target) if target in _TARGETS else Target.GPU,
     )
     return pragma_regex(options)

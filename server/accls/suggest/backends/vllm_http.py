@@ -73,7 +73,7 @@ class VllmBackend:
             pool=settings.connect_timeout,
         )
         self.client = client or httpx.Client(timeout=timeout)
-        self._model = settings.model
+        self._model = settings.served_model
         self.requests = 0  # POSTs sent, retries included (the benchmark counts them)
 
     def close(self) -> None:

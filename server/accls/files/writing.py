@@ -17,7 +17,7 @@ import stat
 import sys
 import tempfile
 
-from accls.inputs import file_kind
+from accls.files.reading import file_kind
 
 __all__ = ["WriteError", "replace_file", "write_stdout"]
 

@@ -1,20 +1,17 @@
-"""ACC205: data-clause sections that provably miss elements a loop nest accesses.
-
-It lives above `analysis` because the accessed range comes from `suggest.sections`.
-"""
+"""ACC205: data-clause sections that provably miss elements a loop nest accesses."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import replace
 
-from accls.analysis import FileAnalysis
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.array_sections import array_uses
 from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
 from accls.analysis.findings import SHORT_SECTION, Finding, finding
 from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Directive, Function, Loop, Poly, Ref, Span
 from accls.frontend.exprs import expression_poly
-from accls.suggest.sections import array_uses
 
 __all__ = ["section_findings"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from accls.analysis import FileAnalysis
 from accls.analysis.aliasing import array_decl
+from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Loop, Poly, Ref, Var
 

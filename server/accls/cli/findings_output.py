@@ -1,21 +1,13 @@
-"""`accls check`: findings for the pragmas already in a file, and their output."""
+"""`accls check`'s output: findings as text lines or JSON objects, and the exit code."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from accls.analysis.checks import DIALECTS, check_file, check_source
 from accls.analysis.findings import Finding, Severity
 
-__all__ = [
-    "DIALECTS",
-    "check_file",
-    "check_source",
-    "exit_code",
-    "finding_json",
-    "write_findings_text",
-]
+__all__ = ["exit_code", "finding_json", "write_findings_text"]
 
 
 def exit_code(findings: Iterable[Finding]) -> int:

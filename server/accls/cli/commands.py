@@ -14,23 +14,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accls import __version__
-from accls.cli_settings import (
+from accls.cli.options import (
     add_backend_options,
     add_build_options,
     add_suggest_options,
     backend_settings,
     settings_from_args,
 )
-from accls.frontend import HeaderContext, Span, parse_source
-from accls.hybrid import BackendPool
-from accls.inputs import (
+from accls.cli.report import suggestion_json, unread_loop_json, write_text
+from accls.files import (
     BOM,
     InputError,
+    WriteError,
     looks_like_c,
     other_language,
     read_source,
     read_source_bytes,
+    replace_file,
+    write_stdout,
 )
+from accls.frontend import HeaderContext, Span, parse_source
+from accls.hybrid import BackendPool
 from accls.pipeline import (
     OnceSink,
     SuggestResult,
@@ -39,8 +43,6 @@ from accls.pipeline import (
     suggest_text,
 )
 from accls.project import BuildFlags, build_context
-from accls.report import suggestion_json, unread_loop_json, write_text
-from accls.safe_write import WriteError, replace_file, write_stdout
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.settings import Settings
 from accls.suggest import Suggestion, SuggestOptions
@@ -207,7 +209,7 @@ def _run_feedback(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from accls.analysis.findings import Finding
-    from accls.check import exit_code, finding_json, write_findings_text
+    from accls.cli.findings_output import exit_code, finding_json, write_findings_text
 
     items: list[tuple[str, Finding]] = []
     failed = False

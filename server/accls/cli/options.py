@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from accls.inputs import InputError
+from accls.files import InputError
 from accls.settings import Settings
 from accls.suggest import Dialect, Target
 from accls.suggest.backends import BackendKind, BackendSettings, StructuredOutputs
@@ -30,7 +30,7 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--model",
         choices=[d.value for d in Dialect],
-        default=_DEFAULTS.model.value,
+        default=_DEFAULTS.dialect.value,
         help="programming model of the pragmas (default: %(default)s)",
     )
     sub.add_argument(
@@ -114,7 +114,7 @@ def add_backend_options(sub: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--served-model",
-        default=backend.model,
+        default=backend.served_model,
         metavar="NAME",
         help="vllm: the served model name (default: the server's first)",
     )
@@ -157,7 +157,7 @@ def _backend(args: argparse.Namespace) -> BackendSettings:
     return BackendSettings(
         kind=BackendKind(args.backend),
         url=args.backend_url,
-        model=args.served_model,
+        served_model=args.served_model,
         path=args.model_path,
         chat=args.chat,
         n=args.candidates,
@@ -180,7 +180,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     `backend_settings` checks it where a model is called.
     """
     return Settings(
-        model=Dialect(args.model),
+        dialect=Dialect(args.model),
         target=Target(args.target) if args.target else None,
         kernels=args.kernels,
         assume_no_alias=args.assume_no_alias,

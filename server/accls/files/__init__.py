@@ -1,0 +1,29 @@
+"""User files: reading C sources and writing files without ever losing them."""
+
+from accls.files.reading import (
+    BOM,
+    MAX_BYTES,
+    InputError,
+    file_kind,
+    looks_like_c,
+    other_language,
+    read_regular,
+    read_source,
+    read_source_bytes,
+)
+from accls.files.writing import WriteError, replace_file, write_stdout
+
+__all__ = [
+    "BOM",
+    "MAX_BYTES",
+    "InputError",
+    "WriteError",
+    "file_kind",
+    "looks_like_c",
+    "other_language",
+    "read_regular",
+    "read_source",
+    "read_source_bytes",
+    "replace_file",
+    "write_stdout",
+]
