@@ -18,6 +18,7 @@ PROLOGUE = """\
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
+#include <assert.h>
 double g[64];
 """
 
@@ -192,13 +193,13 @@ def test_offloaded_loops_refuse_host_library_calls(
         text, "t.c", options=AnalysisOptions(dialect=model.sentinel)
     )
     found = suggest_file(analysis, SuggestOptions(model, target))
-    outer = next(s for s in found if s.loop.line == 7)
+    outer = next(s for s in found if s.loop.function == "run")
     assert outer.pragma is None
     assert any("device heap" in r for r in outer.reasons)
     cpu = suggest_file(
         analyze_text(text, "t.c"), SuggestOptions(Dialect.OPENMP, Target.CPU)
     )
-    chosen = next(s for s in cpu if s.loop.line == 7).pragma
+    chosen = next(s for s in cpu if s.loop.function == "run").pragma
     assert chosen is not None
     assert chosen.render() == "#pragma omp parallel for"
 
@@ -227,3 +228,8 @@ def test_which_arrays_the_iteration_owns(body: str, owned: set[str]) -> None:
     source = parse_source(text, "t.c")
     loop = next(lp for lp in source.loops() if lp.function == "run")
     assert iteration_arrays(loop, source.function("run"), source) == owned
+
+
+def test_an_assert_in_the_body_does_not_refuse_the_loop() -> None:
+    parallel, messages = loop_facts("a[i] = b[i]; assert(a[i] >= 0.0);")
+    assert parallel, messages
