@@ -10,14 +10,9 @@ from accls.suggest.prompt import (
     prompt_for_text,
 )
 from accls.suggest.repair import Repair, repair
-from accls.suggest.rules import (
-    Alternative,
-    Atomic,
-    Suggestion,
-    reference_suggestion,
-    suggest_file,
-)
+from accls.suggest.rules import reference_suggestion, suggest_file
 from accls.suggest.source import Source
+from accls.suggest.suggestion import Alternative, Atomic, Suggestion
 
 __all__ = [
     "Alternative",

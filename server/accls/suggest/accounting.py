@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from accls.analysis import FileAnalysis
 from accls.frontend import Loop
 from accls.suggest.options import SuggestOptions
-from accls.suggest.rules import Suggestion, reference_suggestion
+from accls.suggest.rules import reference_suggestion
+from accls.suggest.suggestion import Suggestion
 
 __all__ = ["account_for_loops"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accls.suggest.rules import Suggestion
+from accls.suggest.suggestion import Suggestion
 
 __all__ = ["annotate_text", "insertions"]
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from accls.analysis import AnalysisOptions, Induction, LoopFacts, analyze_text
 from accls.frontend import HeaderContext, Loop, Poly
 from accls.suggest.options import SuggestOptions
-from accls.suggest.rules import Suggestion, suggest_file
+from accls.suggest.rules import suggest_file
+from accls.suggest.suggestion import Suggestion
 
 __all__ = [
     "InductionRewrite",

@@ -10,7 +10,7 @@ from accls.analysis.data_clauses import ACC_TRANSFERS, OMP_MAP_TRANSFERS
 from accls.frontend import Clause
 from accls.suggest.clauses import scalar_clauses
 from accls.suggest.pragma import Dialect, Pragma
-from accls.suggest.rules import Suggestion
+from accls.suggest.suggestion import Suggestion
 
 __all__ = ["Repair", "clause_items", "repair"]
 

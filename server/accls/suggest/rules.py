@@ -2,67 +2,26 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
-from accls.frontend import Clause, Directive, Loop, RedOp, Span
+from accls.frontend import Clause, Directive, Loop, RedOp
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
 from accls.suggest.host_calls import host_library_calls
+from accls.suggest.nest_shape import (
+    Ranges,
+    collapse_chain,
+    few_iterations,
+    imbalanced,
+    with_range,
+)
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
-from accls.suggest.source import Source
+from accls.suggest.suggestion import Atomic, Suggestion
 
-__all__ = [
-    "Alternative",
-    "Atomic",
-    "SuggestOptions",
-    "Suggestion",
-    "reference_suggestion",
-    "suggest_file",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Atomic:
-    """A statement inside a parallel loop that must be made atomic."""
-
-    span: Span
-    pragma: Pragma
-
-
-@dataclass(frozen=True, slots=True)
-class Alternative:
-    """A candidate pragma that was not offered, where it came from, and why."""
-
-    text: str
-    source: Source
-    why: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Suggestion:
-    """The answer for one loop: a pragma with its reasons, or a refusal."""
-
-    loop: Loop
-    facts: LoopFacts
-    options: SuggestOptions
-    pragma: Pragma | None
-    reasons: tuple[str, ...]
-    inner: bool = False  # a loop inside another loop's construct
-    collapsed: tuple[int, ...] = ()  # ids of inner loops folded in by collapse
-    atomics: tuple[Atomic, ...] = ()
-    existing: str | None = None  # a pragma the user already wrote on this loop
-    source: Source = Source.ANALYSIS
-    region: DataRegion | None = None  # a proposed data region this loop belongs to
-    alternatives: tuple[Alternative, ...] = ()  # candidates dropped or outranked
-    caution: str | None = None  # the assumption a model pragma on a refused loop makes
-    collapsed_into: int | None = None  # id of the loop whose pragma collapses this one
-    inner_of: int | None = None  # id of the parallel loop this one runs inside
-    score: float | None = None  # the model's mean token logprob, for model pragmas
-    withdrawn: str | None = None  # why validation took the pragma back, when it did
+__all__ = ["reference_suggestion", "suggest_file"]
 
 
 def _refuse(
@@ -76,47 +35,6 @@ def _refuse(
         reasons=tuple(reasons),
         **kw,  # type: ignore[arg-type]
     )
-
-
-_MAX_COLLAPSE = 3
-"""Deeper collapses add index arithmetic and rarely more parallelism."""
-
-
-_NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-def _bound_names(loop: Loop) -> frozenset[str]:
-    """Every name in the loop's bounds, limits and step, as modelled and as written.
-
-    The texts too, not only the `Poly` forms: a bound the front end cannot model
-    (`j < count[i]`) has no `Poly`, yet still depends on `i`.
-    """
-    names = set(_NAME.findall(f"{loop.lower_text} {loop.upper_text} {loop.step_text}"))
-    for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits)):
-        if poly is not None:
-            names |= poly.names()
-    return frozenset(names)
-
-
-def _collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
-    chain = [loop]
-    cur = loop
-    while cur.perfect and cur.children and len(chain) < _MAX_COLLAPSE:
-        child = cur.children[0]
-        facts = analysis.of(child)
-        outer_vars = {c.var for c in chain if c.var}
-        bounds = _bound_names(child)
-        if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
-            break
-        chain.append(child)
-        cur = child
-    return chain
-
-
-def _imbalanced(loop: Loop) -> bool:
-    """True when inner trip counts depend on the outer variable (triangles)."""
-    outer = {loop.var} if loop.var else set()
-    return any(_bound_names(inner) & outer for inner in loop.walk()[1:])
 
 
 def _atomics(
@@ -181,7 +99,7 @@ def _build(
     if acc and loop.cond_op == "!=":
         test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
         return _refuse(facts, opts, [test], inner=inner), [], None
-    chain = [loop] if inner else _collapse_chain(loop, analysis)
+    chain = [loop] if inner else collapse_chain(loop, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
         chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
     covered = {c.id for c in chain}
@@ -212,7 +130,7 @@ def _build(
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
     cpu = opts.dialect is Dialect.OPENMP and opts.target is Target.CPU
-    if cpu and _imbalanced(loop) and (where.compute is None or directive == "for"):
+    if cpu and imbalanced(loop) and (where.compute is None or directive == "for"):
         clauses.append(Clause("schedule", "dynamic"))
         reasons.append(
             "schedule(dynamic): inner trip counts depend on the outer "
@@ -305,51 +223,6 @@ def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
     return None
 
 
-_FEW_ITERATIONS = 16
-"""A nested loop with fewer iterations than this gets no parallel region of its own."""
-
-
-# name -> (least, greatest) value of an enclosing loop's variable.
-Ranges = dict[str, tuple[int, int]]
-
-
-def _few_iterations(loop: Loop, ranges: Ranges) -> int | None:
-    """At most how many times the loop runs, when that is below `_FEW_ITERATIONS`.
-
-    Either a constant trip count, or affine bounds in the variables of enclosing
-    loops with constant bounds (`for (j = i; j > 0; j--)` inside `i < 12`).
-    """
-    count = (loop.trip_count or "").strip()
-    if count.isdigit():
-        return int(count) if int(count) < _FEW_ITERATIONS else None
-    if loop.lower is None or loop.upper is None or not loop.step:
-        return None
-    span = loop.upper - loop.lower if loop.step > 0 else loop.lower - loop.upper
-    if not span.is_affine or not span.names() <= ranges.keys():
-        return None
-    most = span.constant
-    for name in span.names():
-        coeff = span.coeff(name)
-        least, greatest = ranges[name]
-        most += max(coeff * least, coeff * greatest)
-    most += 1 if loop.cond_op in ("<=", ">=") else 0
-    most = max(0, -(-most // abs(loop.step)))
-    return most if most < _FEW_ITERATIONS else None
-
-
-def _with_range(loop: Loop, ranges: Ranges) -> Ranges:
-    """`ranges` plus the loop's own variable, when its bounds are constants."""
-    if (
-        loop.var is None
-        or loop.lower is None
-        or loop.upper is None
-        or not (loop.lower.is_constant and loop.upper.is_constant)
-    ):
-        return ranges
-    ends = (loop.lower.constant, loop.upper.constant)
-    return {**ranges, loop.var: (min(ends), max(ends))}
-
-
 def _suggest_loop(
     loop: Loop,
     analysis: FileAnalysis,
@@ -363,7 +236,7 @@ def _suggest_loop(
 ) -> None:
     facts = analysis.of(loop)
     ranges = ranges or {}
-    inner_ranges = _with_range(loop, ranges)
+    inner_ranges = with_range(loop, ranges)
     where = placement(loop, opts.dialect)
     own = [p for p in loop.pragmas if p.dialect == opts.dialect.sentinel]
     if own:
@@ -398,7 +271,7 @@ def _suggest_loop(
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
-    few = _few_iterations(loop, ranges)
+    few = few_iterations(loop, ranges)
     # A few iterations pay for a parallel region only when each does real work
     # (an inner loop or a call), and never when the region opens once per
     # iteration of an enclosing sequential loop.

@@ -1,0 +1,103 @@
+"""The shape of a loop nest: what `collapse` may fold, imbalance, tiny trip counts."""
+
+from __future__ import annotations
+
+import re
+
+from accls.analysis import FileAnalysis
+from accls.frontend import Loop
+
+__all__ = [
+    "Ranges",
+    "bound_names",
+    "collapse_chain",
+    "few_iterations",
+    "imbalanced",
+    "with_range",
+]
+
+_MAX_COLLAPSE = 3
+"""Deeper collapses add index arithmetic and rarely more parallelism."""
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def bound_names(loop: Loop) -> frozenset[str]:
+    """Every name in the loop's bounds, limits and step, as modelled and as written.
+
+    The texts too, not only the `Poly` forms: a bound the front end cannot model
+    (`j < count[i]`) has no `Poly`, yet still depends on `i`.
+    """
+    names = set(_NAME.findall(f"{loop.lower_text} {loop.upper_text} {loop.step_text}"))
+    for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits)):
+        if poly is not None:
+            names |= poly.names()
+    return frozenset(names)
+
+
+def collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
+    """`loop` and the perfectly nested parallel loops `collapse` may fold into it."""
+    chain = [loop]
+    cur = loop
+    while cur.perfect and cur.children and len(chain) < _MAX_COLLAPSE:
+        child = cur.children[0]
+        facts = analysis.of(child)
+        outer_vars = {c.var for c in chain if c.var}
+        bounds = bound_names(child)
+        if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
+            break
+        chain.append(child)
+        cur = child
+    return chain
+
+
+def imbalanced(loop: Loop) -> bool:
+    """True when inner trip counts depend on the outer variable (triangles)."""
+    outer = {loop.var} if loop.var else set()
+    return any(bound_names(inner) & outer for inner in loop.walk()[1:])
+
+
+_FEW_ITERATIONS = 16
+"""A nested loop with fewer iterations than this gets no parallel region of its own."""
+
+
+# name -> (least, greatest) value of an enclosing loop's variable.
+Ranges = dict[str, tuple[int, int]]
+
+
+def few_iterations(loop: Loop, ranges: Ranges) -> int | None:
+    """At most how many times the loop runs, when that is below `_FEW_ITERATIONS`.
+
+    Either a constant trip count, or affine bounds in the variables of enclosing
+    loops with constant bounds (`for (j = i; j > 0; j--)` inside `i < 12`).
+    """
+    count = (loop.trip_count or "").strip()
+    if count.isdigit():
+        return int(count) if int(count) < _FEW_ITERATIONS else None
+    if loop.lower is None or loop.upper is None or not loop.step:
+        return None
+    span = loop.upper - loop.lower if loop.step > 0 else loop.lower - loop.upper
+    if not span.is_affine or not span.names() <= ranges.keys():
+        return None
+    most = span.constant
+    for name in span.names():
+        coeff = span.coeff(name)
+        least, greatest = ranges[name]
+        most += max(coeff * least, coeff * greatest)
+    most += 1 if loop.cond_op in ("<=", ">=") else 0
+    most = max(0, -(-most // abs(loop.step)))
+    return most if most < _FEW_ITERATIONS else None
+
+
+def with_range(loop: Loop, ranges: Ranges) -> Ranges:
+    """`ranges` plus the loop's own variable, when its bounds are constants."""
+    if (
+        loop.var is None
+        or loop.lower is None
+        or loop.upper is None
+        or not (loop.lower.is_constant and loop.upper.is_constant)
+    ):
+        return ranges
+    ends = (loop.lower.constant, loop.upper.constant)
+    return {**ranges, loop.var: (min(ends), max(ends))}
