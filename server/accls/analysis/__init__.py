@@ -2,6 +2,7 @@
 
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
 from accls.analysis.findings import CATALOG, Finding, FindingKind
+from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
 from accls.analysis.model import (
     Dependence,
     DepKind,
@@ -31,4 +32,6 @@ __all__ = [
     "ScalarFact",
     "analyze",
     "analyze_text",
+    "overlapping_calls",
+    "restrict_parameters",
 ]
