@@ -41,7 +41,10 @@ def _apply(text: str, names: tuple[str, ...], function: str = "f") -> str | None
 
 
 def test_the_definition_and_its_prototypes_get_restrict() -> None:
-    text = "void f(double *, const double * b, int n);\nvoid f(double *a, const double *b, int n) {}\n"
+    text = (
+        "void f(double *, const double * b, int n);\n"
+        "void f(double *a, const double *b, int n) {}\n"
+    )
     assert _apply(text, ("a", "b")) == (
         "void f(double *restrict, const double * restrict b, int n);\n"
         "void f(double *restrict a, const double *restrict b, int n) {}\n"

@@ -2,7 +2,6 @@
 
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
 from accls.analysis.findings import CATALOG, Finding, FindingKind
-from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
 from accls.analysis.model import (
     Dependence,
     DepKind,
@@ -14,6 +13,7 @@ from accls.analysis.model import (
     ScalarClass,
     ScalarFact,
 )
+from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
 
 __all__ = [
     "CATALOG",
