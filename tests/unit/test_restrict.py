@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
+import pytest
 from accls.analysis import (
     AnalysisOptions,
     analyze_text,
     overlapping_calls,
     restrict_parameters,
 )
+from accls.cli import main
 from accls.frontend import restrict_insertions
 from accls.suggest import Dialect, SuggestOptions, Target
 from accls.suggest.restrict import PROMISE, parallel_with_restrict
 
 OMP = SuggestOptions(Dialect.OPENMP, Target.CPU)
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "c"
 
 AXPY = dedent(
     """\
@@ -171,3 +175,33 @@ def test_distinct_callers_do_not_block_it() -> None:
     src = AXPY + "double g[100], h[100];\nvoid run(void) { axpy(100, g, h); }\n"
     analysis = analyze_text(src)
     assert overlapping_calls(analysis.source, "axpy", ("y", "x")) == ()
+
+
+def test_annotate_add_restrict_promises_and_parallelizes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    src = tmp_path / "axpy.c"
+    src.write_text(AXPY, encoding="utf-8")
+    out = tmp_path / "out.c"
+    argv = ["annotate", "--model", "openmp", "--target", "cpu", "--no-validate"]
+    assert main([*argv, "--add-restrict", str(src), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("double *restrict y, const double *restrict x") == 2
+    assert "#pragma omp parallel for\n" in text
+    assert "promised `y`, `x` of `axpy()`" in capsys.readouterr().err
+    assert main([*argv, str(src), "-o", str(out)]) == 0  # without it: no promise
+    assert "restrict" not in out.read_text(encoding="utf-8")
+
+
+def test_annotate_add_restrict_leaves_a_caller_passing_one_buffer_twice(
+    tmp_path: Path,
+) -> None:
+    src = tmp_path / "saxpy.c"
+    original = (FIXTURES / "saxpy_alias.c").read_text(encoding="utf-8")
+    src.write_text(original, encoding="utf-8")  # main() calls saxpy(.., ys, ys)
+    out = tmp_path / "out.c"
+    argv = ["annotate", "--model", "openmp", "--target", "cpu", "--no-validate"]
+    assert main([*argv, "--add-restrict", str(src), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("restrict") == original.count("restrict")
+    assert "const float *x, float *y" in text

@@ -23,7 +23,13 @@ from accls.frontend import HeaderContext, restrict_insertions
 from accls.suggest.options import SuggestOptions
 from accls.suggest.rules import Suggestion, suggest_file
 
-__all__ = ["PROMISE", "RestrictRewrite", "add_restrict", "parallel_with_restrict"]
+__all__ = [
+    "PROMISE",
+    "RestrictRewrite",
+    "add_restrict",
+    "parallel_with_restrict",
+    "restrict_all",
+]
 
 PROMISE = (
     "`restrict` promises that, while the function runs, these pointers never "
@@ -82,6 +88,13 @@ def add_restrict(
     )
 
 
+def _moved(rewrite: RestrictRewrite) -> int:
+    """The loop's id in the edited text: its start byte, after the insertions."""
+    return rewrite.loop + sum(
+        len(new.encode("utf-8")) for at, _, new in rewrite.edits if at <= rewrite.loop
+    )
+
+
 def parallel_with_restrict(
     text: str,
     analysis: FileAnalysis,
@@ -102,9 +115,7 @@ def parallel_with_restrict(
     if rewrite is None:
         return None
     again = analyze_text(rewrite.text, path, include_dirs, analysis_options, context)
-    moved = rewrite.loop + sum(
-        len(new.encode("utf-8")) for at, _, new in rewrite.edits if at <= rewrite.loop
-    )  # a loop's id is its start byte, after the insertions above it
+    moved = _moved(rewrite)
     mine = next((f for f in again.facts if f.loop.id == moved), None)
     if mine is None or not mine.parallel:
         return None
@@ -122,3 +133,36 @@ def parallel_with_restrict(
         and span.start_byte < s.loop.span.start_byte < span.end_byte
     )
     return rewrite, (top, *inner)
+
+
+def restrict_all(
+    text: str,
+    analysis_options: AnalysisOptions,
+    path: str | None = None,
+    include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
+) -> tuple[str, tuple[RestrictRewrite, ...]]:
+    """The text with every `restrict` edit that makes its loop parallel applied."""
+    done: list[RestrictRewrite] = []
+    if analysis_options.assume_no_alias:
+        return text, ()
+    tried: set[tuple[str, tuple[str, ...]]] = set()
+    while True:
+        analysis = analyze_text(text, path, include_dirs, analysis_options, context)
+        for facts in analysis.facts:
+            rewrite = add_restrict(text, analysis, facts)
+            if rewrite is None or (rewrite.function, rewrite.names) in tried:
+                continue
+            tried.add((rewrite.function, rewrite.names))
+            again = analyze_text(
+                rewrite.text, path, include_dirs, analysis_options, context
+            )
+            moved = _moved(rewrite)
+            mine = next((f for f in again.facts if f.loop.id == moved), None)
+            if mine is None or not mine.parallel:
+                continue
+            done.append(rewrite)
+            text = rewrite.text
+            break
+        else:
+            return text, tuple(done)
