@@ -5,7 +5,8 @@ built with `clang -fopenmp -fsanitize=thread -g -O1`, and run with Archer loaded
 through OMP_TOOL_LIBRARIES on 4 threads (gcc's libgomp is not instrumented and
 reports false races). The report counts TSan's race warnings per fixture (the
 aim is 0) and compares the output with the serial build's. Usage:
-`python benchmarks/tsan_fixtures.py [--runs N] [--jobs N] [-k SUBSTRING]`.
+`python benchmarks/tsan_fixtures.py [--runs N] [--jobs N] [-k SUBSTRING]
+[--add-restrict]`.
 """
 
 from __future__ import annotations
@@ -64,8 +65,10 @@ def _run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[int, str, s
     return done.returncode, done.stdout, done.stderr
 
 
-def check_fixture(src: Path, work: Path, runs: int, archer: Path) -> Verdict:
-    """Annotate, build serially and under TSan, run, and count races."""
+def check_fixture(
+    src: Path, work: Path, runs: int, archer: Path, extra: tuple[str, ...] = ()
+) -> Verdict:
+    """Annotate (with `extra` options), build serially and under TSan, run, count."""
     annotated = work / f"{src.stem}.omp.c"
     code, _, err = _run(
         [
@@ -77,6 +80,7 @@ def check_fixture(src: Path, work: Path, runs: int, archer: Path) -> Verdict:
             "openmp",
             "--target",
             "cpu",
+            *extra,
             str(src),
             "-o",
             str(annotated),
@@ -126,7 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=2, help="TSan runs per fixture")
     parser.add_argument("--jobs", type=int, default=2, help="fixtures at once")
     parser.add_argument("-k", default="", help="only fixtures whose name has this")
+    parser.add_argument(
+        "--add-restrict",
+        action="store_true",
+        help="annotate with --add-restrict (the promise must hold for the callers)",
+    )
     args = parser.parse_args(argv)
+    extra = ("--add-restrict",) if args.add_restrict else ()
     archer = archer_library()
     if archer is None:
         print("clang with libarcher.so not found: apt-get install clang libomp-dev")
@@ -135,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.jobs) as pool:
         verdicts = list(
             pool.map(
-                lambda f: check_fixture(f, Path(tmp), args.runs, archer), fixtures
+                lambda f: check_fixture(f, Path(tmp), args.runs, archer, extra),
+                fixtures,
             )
         )
     for v in verdicts:
