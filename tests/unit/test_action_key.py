@@ -19,7 +19,13 @@ DATA = {
 
 
 def test_the_kinds_on_the_wire() -> None:
-    assert [k.value for k in ActionKind] == ["loop", "model", "region", "induction"]
+    assert [k.value for k in ActionKind] == [
+        "loop",
+        "model",
+        "region",
+        "induction",
+        "restrict",
+    ]
 
 
 def test_data_round_trips() -> None:

@@ -13,6 +13,7 @@ from accls.analysis.model import (
     ScalarClass,
     ScalarFact,
 )
+from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
 
 __all__ = [
     "CATALOG",
@@ -31,4 +32,6 @@ __all__ = [
     "ScalarFact",
     "analyze",
     "analyze_text",
+    "overlapping_calls",
+    "restrict_parameters",
 ]

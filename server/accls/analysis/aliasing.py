@@ -223,6 +223,9 @@ class AliasCheck:
 
     obstacles: tuple[Obstacle, ...]
     proofs: tuple[str, ...] = ()
+    # The (written, other) names of each pair obstacle; a table's rows are not.
+    pairs: tuple[tuple[str, str], ...] = ()
+    rows: bool = False  # some obstacle is about the rows of a pointer table
 
 
 def _proved_apart(
@@ -272,6 +275,7 @@ def alias_obstacles(
         by_name.setdefault(ref.name, []).append(ref)
         targets[ref.span] = target_of(ref, fn, source.globals, source.types)
     out: list[Obstacle] = []
+    blocked: list[tuple[str, str]] = []
     names = sorted(arrays)
     for name in names:
         if arrays[name]:
@@ -306,6 +310,7 @@ def alias_obstacles(
                     may = False
             if not may:
                 continue
+            blocked.append((written, other))
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
             loaded = [
                 n
@@ -335,4 +340,9 @@ def alias_obstacles(
                     assumption=True,
                 )
             )
-    return AliasCheck(tuple(out), tuple(dict.fromkeys(proofs)))
+    return AliasCheck(
+        tuple(out),
+        tuple(dict.fromkeys(proofs)),
+        pairs=tuple(blocked),
+        rows=len(out) > len(blocked),
+    )

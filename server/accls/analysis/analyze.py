@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
+from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
@@ -132,6 +133,7 @@ def _loop_facts(
     calls, call_effects = call_obstacles(loop, source)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source, owned),
+        *ambiguous_function(loop, source),
         *calls,
         *scalar_obstacles,
     ]

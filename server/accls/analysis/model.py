@@ -87,6 +87,7 @@ class ObstacleCode(StrEnum):
     """Why a loop cannot run in parallel: the stable short code of an `Obstacle`."""
 
     ALIAS = "alias"  # pointers that may overlap
+    AMBIGUOUS = "ambiguous"  # its function is defined twice, the #if branch unknown
     BOUND = "bound"  # the bound uses a variable the body modifies
     CALL = "call"  # a call with unknown effects
     CONDITIONAL_INDUCTION = "conditional-induction"  # advanced on some paths

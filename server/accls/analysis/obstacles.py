@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
-from accls.frontend import Effect, Function, Loop, SourceFile, Var, library_function
+from accls.frontend import (
+    Call,
+    Effect,
+    Function,
+    Loop,
+    SourceFile,
+    Var,
+    library_function,
+)
 from accls.frontend.library import names_with
 
 __all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
@@ -55,6 +64,11 @@ def call_obstacles(
     for call in loop.calls:
         if call.name in reported:
             continue
+        twice = duplicate_definitions(call.name, source)
+        if twice is not None:  # no summary: which definition runs is unknown
+            reported.add(call.name)
+            out.append(_call_obstacle(call, twice))
+            continue
         # A function the program defines is its own, whatever the table says.
         defined = source.function(call.name)
         known = library_function(call.name) if defined is None else None
@@ -78,18 +92,26 @@ def call_obstacles(
             what = ", ".join(f"`{w}`" for w in defined.writes_nonlocal[:3])
             detail = f"which writes {what}"
         elif defined is not None:
-            detail = "which calls functions with unknown side effects"
-        else:
-            detail = "whose side effects are unknown"
-        out.append(
-            Obstacle(
-                code=ObstacleCode.CALL,
-                line=call.span.line,
-                variable=call.name,
-                message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
+            detail = (
+                unknown_call_reason(call, loop, source, PURE_FUNCTIONS)
+                or "which calls functions with unknown side effects"
             )
-        )
+        else:
+            detail = (
+                unknown_call_reason(call, loop, source, PURE_FUNCTIONS)
+                or "whose side effects are unknown"
+            )
+        out.append(_call_obstacle(call, detail))
     return tuple(out), tuple(safe)
+
+
+def _call_obstacle(call: Call, detail: str) -> Obstacle:
+    return Obstacle(
+        code=ObstacleCode.CALL,
+        line=call.span.line,
+        variable=call.name,
+        message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
+    )
 
 
 def _var_type(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:

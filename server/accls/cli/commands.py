@@ -49,6 +49,7 @@ from accls.suggest import Suggestion, SuggestOptions
 from accls.suggest.annotate import annotate_text
 from accls.suggest.backends import BackendKind
 from accls.suggest.inductions import rewrite_all
+from accls.suggest.restrict import restrict_all
 from accls.validation import Validation
 
 __all__ = ["main"]
@@ -109,6 +110,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "
         "`t` set after the loop) where that makes the loop parallel",
+    )
+    annotate.add_argument(
+        "--add-restrict",
+        action="store_true",
+        help="also declare pointer parameters `restrict` where aliasing alone keeps "
+        "a loop serial: a promise that they never refer to overlapping memory while "
+        "the function runs (a caller passing overlapping buffers breaks the program)",
     )
     check = subs.add_parser(
         "check", help="report races and data-movement bugs in the pragmas of FILEs"
@@ -304,6 +312,11 @@ def _suggest_one(
         text, done = rewrite_all(text, assumed, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
+    if getattr(args, "add_restrict", False):
+        assumed = analysis_options(_settings(args))
+        text, promised = restrict_all(text, assumed, path, args.include, context)
+        for promise in promised:
+            print(f"accls: promised {promise.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include, context=context)
     warning = looks_like_c(
         path,

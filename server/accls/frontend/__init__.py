@@ -26,6 +26,7 @@ from accls.frontend.model import (
 from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.restrict import Insertion, restrict_insertions
 from accls.frontend.translation_unit import (
     ContextCache,
     HeaderContext,
@@ -48,6 +49,7 @@ __all__ = [
     "ExitKind",
     "Function",
     "HeaderContext",
+    "Insertion",
     "LibraryFunction",
     "Limit",
     "Loop",
@@ -67,4 +69,5 @@ __all__ = [
     "library_function",
     "parse_directive",
     "parse_source",
+    "restrict_insertions",
 ]

@@ -126,6 +126,11 @@ def _function(
         for param in plist.named_children:
             if param.type == "parameter_declaration":
                 params.extend(declared_vars(param, "param", macros))
+        if any(p.type == "identifier" for p in plist.named_children):
+            # A K&R definition declares its parameters between `)` and the body.
+            for decl in node.children:
+                if decl.type == "declaration":
+                    params.extend(declared_vars(decl, "param", macros))
     walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
     locals_ = tuple(mark_fresh(body, walk.decls, frozenset(p.name for p in params)))

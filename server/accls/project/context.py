@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 from accls.frontend import ContextCache, HeaderContext, Preprocessor, header_context
 from accls.project.compile_db import CompileDatabaseError, compile_entry, find_database
@@ -47,6 +48,17 @@ def preprocessor_for(
         except CompileDatabaseError as exc:
             warnings.append(f"{exc}; using the command-line settings")
             entry = None
+        if entry is None and not warnings:
+            warnings.append(
+                f"{database}: does not list {path} (a stale database, or a file the "
+                "build does not compile); using the command-line settings"
+            )
+        elif entry is not None and not Path(entry.directory).is_dir():
+            warnings.append(
+                f"{database}: the entry for {path} runs in {entry.directory}, which "
+                "does not exist (a stale database?); its relative -I folders may be "
+                "missing"
+            )
         if entry is not None:
             flags = [*entry.preprocessor_flags(), *flags]
             if shutil.which(entry.compiler) is not None:

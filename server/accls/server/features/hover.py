@@ -7,7 +7,7 @@ from lsprotocol import types
 from accls.server.documents import Document
 from accls.server.hover_text import Offer, render_hover
 from accls.server.language_server import AcclsServer
-from accls.server.offers import cached_validation, suggestions_for
+from accls.server.offers import cached_validation, restrict_note, suggestions_for
 from accls.server.suggestions import BufferAnalysis, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.inductions import rewrite_inductions
@@ -104,6 +104,9 @@ def register(server: AcclsServer) -> None:
             rewrite,
             unseen,
         )
+        note = restrict_note(ls, doc, analysed, loop.id)
+        if note is not None:
+            text = f"{text}\n\n{note}"
         return types.Hover(
             contents=types.MarkupContent(kind=_markup(ls), value=text),
             range=doc.index.span_range(loop.header),

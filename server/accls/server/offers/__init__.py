@@ -13,6 +13,7 @@ from accls.server.offers.induction import INDUCTION
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.offers.pragma import LOOP, MODEL, REGION, offer_label
 from accls.server.offers.quick_fixes import quick_fixes
+from accls.server.offers.restrict import RESTRICT, restrict_note
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 
 __all__ = [
@@ -29,11 +30,12 @@ __all__ = [
     "cached_validation",
     "offer_label",
     "quick_fixes",
+    "restrict_note",
     "suggestions_for",
     "withdrawn",
 ]
 
 OFFERS: dict[ActionKind, Offer] = {
-    offer.kind: offer for offer in (LOOP, MODEL, REGION, INDUCTION)
+    offer.kind: offer for offer in (LOOP, MODEL, REGION, INDUCTION, RESTRICT)
 }
 """Every kind of resolvable action, in the order the listing shows them."""

@@ -17,10 +17,10 @@ from accls.server.documents import Document, Slot
 from accls.server.language_server import AcclsServer
 from accls.server.offers.cache import VALIDATED, withdrawn
 from accls.server.offers.key import ActionKind
+from accls.server.offers.rewrites import rewrite_edits
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis, offers, resolved
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
-from accls.suggest.annotate import insertions
 from accls.suggest.inductions import InductionRewrite, parallel_after_rewrite
 
 __all__ = ["INDUCTION"]
@@ -98,41 +98,6 @@ def _listing(at: Listing) -> list[types.CodeAction]:
     return actions
 
 
-def _old_offset(rewrite: InductionRewrite, offset: int) -> int | None:
-    """Where byte `offset` of the rewritten text stood in the old text."""
-    shift = 0
-    for start, end, new in rewrite.edits:
-        new_start = start + shift
-        if offset <= new_start:
-            break
-        if offset < new_start + len(new.encode("utf-8")):
-            return None  # inside replaced text
-        shift += len(new.encode("utf-8")) - (end - start)
-    return offset - shift
-
-
-def _edits(
-    doc: Document, rewrite: InductionRewrite, suggestions: tuple[Suggestion, ...]
-) -> list[types.TextEdit] | None:
-    index = doc.index
-    edits = [
-        types.TextEdit(
-            range=types.Range(start=index.position(start), end=index.position(end)),
-            new_text=new,
-        )
-        for start, end, new in rewrite.edits
-    ]
-    for at, new in insertions(rewrite.text, suggestions):
-        old = _old_offset(rewrite, at)
-        if old is None:
-            return None
-        where = index.position(old)
-        edits.append(
-            types.TextEdit(range=types.Range(start=where, end=where), new_text=new)
-        )
-    return edits
-
-
 async def _resolve(r: Resolving) -> types.CodeAction:
     """The rewrite plus the pragma, after the compile and race checks."""
     ls, doc, key, analysed, action = r.ls, r.doc, r.key, r.analysed, r.action
@@ -164,7 +129,11 @@ async def _resolve(r: Resolving) -> types.CodeAction:
                 ),
             )
         doc.store(VALIDATED, key, checked)
-    edits = None if checked.withdrawn else _edits(doc, rewrite, checked.suggestions)
+    edits = (
+        None
+        if checked.withdrawn
+        else rewrite_edits(doc, rewrite.edits, rewrite.text, checked.suggestions)
+    )
     if edits is None:
         action.edit = None
         action.disabled = types.CodeActionDisabled(

@@ -20,6 +20,7 @@ class ActionKind(StrEnum):
     MODEL = "model"  # ask the model about a loop the analysis refused
     REGION = "region"  # a data region around a function's offloaded loops
     INDUCTION = "induction"  # rewrite a loop's counters in closed form, then a pragma
+    RESTRICT = "restrict"  # declare pointer parameters `restrict`, then a pragma
 
 
 @dataclass(frozen=True, slots=True)
