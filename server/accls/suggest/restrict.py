@@ -21,7 +21,8 @@ from accls.analysis import (
 )
 from accls.frontend import HeaderContext, restrict_insertions
 from accls.suggest.options import SuggestOptions
-from accls.suggest.rules import Suggestion, suggest_file
+from accls.suggest.rules import suggest_file
+from accls.suggest.suggestion import Suggestion
 
 __all__ = [
     "PROMISE",
