@@ -262,3 +262,36 @@ def test_gang_loop_accumulation_without_reduction_is_acc104() -> None:
     }
     """
     assert _found(src) == [("ACC104", Severity.WARNING, 6)]
+
+
+GANG_REDUNDANT = """
+void f(int n, double *a) {
+  #pragma acc parallel GANGS copy(a[0:n])
+  {
+    for (int i = 0; i < n; i++)
+      a[i] = a[i] + 1.0;
+  }
+}
+"""
+
+
+def test_code_outside_a_gang_loop_runs_in_every_gang() -> None:
+    src = GANG_REDUNDANT.replace("GANGS", "num_gangs(4)")
+    assert _found(src) == [("ACC125", Severity.ERROR, 6)]
+
+
+def test_gang_count_left_to_the_implementation_is_a_warning() -> None:
+    src = GANG_REDUNDANT.replace("GANGS ", "")
+    assert _found(src) == [("ACC125", Severity.WARNING, 6)]
+
+
+def test_one_gang_or_a_gang_loop_does_not_race() -> None:
+    assert _codes(GANG_REDUNDANT.replace("GANGS", "num_gangs(1)")) == set()
+    looped = GANG_REDUNDANT.replace("GANGS", "num_gangs(4)").replace(
+        "    for (int i", "    #pragma acc loop gang\n    for (int i"
+    )
+    assert _codes(looped) == set()
+    auto = GANG_REDUNDANT.replace("GANGS", "num_gangs(4)").replace(
+        "    for (int i", "    #pragma acc loop\n    for (int i"
+    )
+    assert _codes(auto) == set()

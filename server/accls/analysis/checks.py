@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from accls.analysis.acc_async import async_findings
+from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.data_movement import data_findings
 from accls.analysis.findings import Finding
@@ -62,6 +63,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(transfer_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))
+        found.extend(gang_findings(analysis.source))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))

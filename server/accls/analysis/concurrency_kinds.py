@@ -96,16 +96,18 @@ TEAMS_REPLICATED = FindingKind(
     "ACC125",
     Category.RACE,
     Severity.ERROR,
-    "every team runs the code of a `teams` region",
-    "data race between teams: `{var}` is written at line {write} by every team of "
-    "`{directive}` (line {line}), which has no `distribute`: each team runs the "
-    "whole code, so the teams write the same location; add `distribute`",
+    "every team or gang runs the code outside `distribute` or a gang loop",
+    "data race between {who}: `{var}` is written at line {write} by every {one} of "
+    "`{directive}` (line {line}) outside {split}: each {one} runs that code, so "
+    "the {who} write the same location; {fix}",
 )
-"""Code of a `teams` region outside `distribute` writes data shared by the teams.
+"""Code of a `teams` region outside `distribute`, or of an OpenACC `parallel` region
+outside a gang loop, writes data shared by the teams or gangs.
 
-Why: `teams` starts a league of teams, and the initial thread of every team runs
-the region; only `distribute` (or `loop`) divides a loop's iterations between
-them. Example: `#pragma omp target teams` over `for (i...) a[i] += 1;`.
+Why: `teams` starts a league of teams and `parallel` a set of gangs; each runs
+the region's code, and only `distribute` (or `loop`) or a gang-partitioned `loop`
+divides a loop's iterations between them. Example: `#pragma omp target teams`
+over `for (i...) a[i] += 1;`.
 """
 
 TEAMS_CRITICAL = FindingKind(

@@ -168,8 +168,12 @@ def _replicated(
             ref.span,
             var=ref.render(),
             write=ref.span.line,
+            who="teams",
+            one="team",
             directive=teams.directive.name,
             line=teams.directive.span.line if teams.directive.span else ref.span.line,
+            split="any `distribute`",
+            fix="add `distribute`",
         )
         fix = _distribute_fix(source, teams)
         return made if fix is None else _with_insert(made, fix)
