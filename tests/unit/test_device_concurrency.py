@@ -295,3 +295,8 @@ def test_one_gang_or_a_gang_loop_does_not_race() -> None:
         "    for (int i", "    #pragma acc loop\n    for (int i"
     )
     assert _codes(auto) == set()
+
+
+def test_a_league_of_one_team_does_not_race() -> None:
+    src = TEAMS_LOOP.replace("target teams", "target teams num_teams(1)")
+    assert _codes(src) == set()

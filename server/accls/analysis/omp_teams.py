@@ -180,6 +180,12 @@ def _replicated(
     return None
 
 
+def _one_team(teams: Region) -> bool:
+    """`num_teams(1)`: a league of one team, which nothing races with."""
+    clause = teams.directive.clause("num_teams")
+    return clause is not None and (clause.args or "").strip() == "1"
+
+
 def _with_insert(made: Finding, fix: tuple[int, str]) -> Finding:
     return Finding(made.kind, made.span, made.args, made.severity, fix)
 
@@ -210,6 +216,8 @@ def teams_findings(source: SourceFile) -> list[Finding]:
     """ACC125 and ACC126 for every `teams` construct of the file."""
     out: list[Finding] = []
     for teams in _teams(source):
+        if _one_team(teams):
+            continue
         fn = next(
             (
                 f
