@@ -74,6 +74,34 @@ double region_{k}(int n, double *restrict a, double *restrict b, omp_lock_t *loc
 """
 
 
+_DEVICE = """
+double device_{k}(int n, double *a, double *b) {{
+  double s = 0.0;
+  int hits = 0;
+  #pragma omp target teams map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = a[i] + {k}.0;
+  #pragma omp target teams distribute parallel for reduction(+:s) map(to: a[0:n])
+  for (int i = 0; i < n; i++)
+    s += a[i];
+  #pragma omp target teams distribute parallel for map(to: a[0:n]) map(tofrom: hits)
+  for (int i = 0; i < n; i++) {{
+    #pragma omp critical
+    hits = hits + 1;
+  }}
+  #pragma acc parallel loop async(1) copy(b[0:n])
+  for (int i = 0; i < n; i++)
+    b[i] = 2.0 * b[i];
+  #pragma acc parallel loop async(2) copy(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = a[i] + 1.0;
+  #pragma acc wait(1)
+  s += b[0];
+  return s + a[0] + hits;
+}}
+"""
+
+
 _PLAIN = """
 void smooth_{k}(int n, double *restrict out, const double *restrict in) {{
   for (int i = 1; i < n - 1; i++) {{
@@ -85,13 +113,20 @@ void smooth_{k}(int n, double *restrict out, const double *restrict in) {{
 """
 
 
-def generated(lines: int, pragmas: int) -> str:
-    """About `lines` lines: parallel regions up to `pragmas`, then serial code."""
+def generated(lines: int, pragmas: int, device: bool = False) -> str:
+    """About `lines` lines: parallel regions up to `pragmas`, then serial code.
+
+    With `device`, every other region is one of target teams and OpenACC queues.
+    """
     parts = ["#include <omp.h>\n"]
     k = 0
-    per_region = _REGION.count("#pragma")
-    while (k + 1) * per_region <= pragmas:
-        parts.append(_REGION.format(k=k))
+    used = 0
+    while True:
+        region = _DEVICE if device and k % 2 else _REGION
+        if used + region.count("#pragma") > pragmas:
+            break
+        parts.append(region.format(k=k))
+        used += region.count("#pragma")
         k += 1
     while sum(p.count("\n") for p in parts) < lines:
         parts.append(_PLAIN.format(k=k))
@@ -105,9 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--pragmas", type=int, default=500)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--device", action="store_true", help="mix in target teams and acc async"
+    )
     args = parser.parse_args(argv)
-    text = generated(args.lines, args.pragmas)
-    pragmas = text.count("#pragma omp")
+    text = generated(args.lines, args.pragmas, args.device)
+    pragmas = text.count("#pragma omp") + text.count("#pragma acc")
     tasks = text.count("#pragma omp task ") + text.count("#pragma omp task\n")
     times: list[float] = []
     findings: collections.Counter[str] = collections.Counter()

@@ -23,7 +23,7 @@ RACES = ROOT / "tests" / "fixtures" / "races"
 _CALL = re.compile(r"/\*\s*tsan:\s*(.*?)\s*\*/")
 _EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
 _BLIND = re.compile(r"/\*\s*tsan-blind:\s*(.*?)\s*\*/", re.S)
-_RACE_CODES = {"ACC120", "ACC121", "ACC122", "ACC124"}
+_RACE_CODES = {"ACC104", "ACC120", "ACC121", "ACC122", "ACC124", "ACC125", "ACC126"}
 
 _DRIVER = """#include <stdlib.h>
 #include "{fixture}"
@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     """Print one line per fixture and a summary; 1 when a verdict disagrees."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=8, help="runs per clean verdict")
+    parser.add_argument(
+        "--only", default="*", help="fixture name glob, e.g. omp_teams_*"
+    )
     args = parser.parse_args(argv)
     archer = archer_library()
     if archer is None:
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     agree = disagree = blind = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for fixture in sorted(RACES.glob("*.c")):
+        for fixture in sorted(RACES.glob(f"{args.only}.c")):
             text = fixture.read_text(encoding="utf-8")
             call, expect = _CALL.search(text), _EXPECT.search(text)
             if call is None or expect is None:

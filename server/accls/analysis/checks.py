@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from accls.analysis.acc_async import async_findings
+from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.data_movement import data_findings
 from accls.analysis.findings import Finding
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
+from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.races import dependence_findings, shape_findings
@@ -58,9 +61,13 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))
         found.extend(transfer_findings(analysis, sentinel))
+    if "acc" in dialects:
+        found.extend(async_findings(analysis.source))
+        found.extend(gang_findings(analysis.source))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
+        found.extend(teams_findings(analysis.source))
     return in_file_order(found)
 
 

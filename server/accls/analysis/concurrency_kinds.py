@@ -5,12 +5,15 @@ from __future__ import annotations
 from accls.analysis.finding_types import Category, FindingKind, Severity
 
 __all__ = [
+    "ASYNC_RACE",
     "CALLEE_STATE_RACE",
     "CONCURRENCY_KINDS",
     "EXCLUSION_RACE",
     "PHASE_RACE",
     "POSSIBLE_RACE",
     "TASK_RACE",
+    "TEAMS_CRITICAL",
+    "TEAMS_REPLICATED",
 ]
 
 _PAIR = (
@@ -89,11 +92,65 @@ Why: a `static` local is one variable shared by every thread that calls the func
 Example: `int next(void) { static int n; return n++; }` called in `omp parallel`.
 """
 
+TEAMS_REPLICATED = FindingKind(
+    "ACC125",
+    Category.RACE,
+    Severity.ERROR,
+    "every team or gang runs the code outside `distribute` or a gang loop",
+    "data race between {who}: `{var}` is written at line {write} by every {one} of "
+    "`{directive}` (line {line}) outside {split}: each {one} runs that code, so "
+    "the {who} write the same location; {fix}",
+)
+"""Code of a `teams` region outside `distribute`, or of an OpenACC `parallel` region
+outside a gang loop, writes data shared by the teams or gangs.
+
+Why: `teams` starts a league of teams and `parallel` a set of gangs; each runs
+the region's code, and only `distribute` (or `loop`) or a gang-partitioned `loop`
+divides a loop's iterations between them. Example: `#pragma omp target teams`
+over `for (i...) a[i] += 1;`.
+"""
+
+TEAMS_CRITICAL = FindingKind(
+    "ACC126",
+    Category.RACE,
+    Severity.ERROR,
+    "`critical` does not exclude across teams",
+    "data race between teams: `{var}` is written at line {write} inside the "
+    "`critical` at line {critical}, but `critical` excludes only the threads of "
+    "one team, and every team of `{directive}` (line {line}) runs it; use "
+    "`atomic` or a `reduction` on the teams construct",
+)
+"""A `critical` construct in a `teams` region guards data that all teams share.
+
+Why: mutual exclusion of `critical` holds within a contention group, and each
+team is its own contention group. Example: `#pragma omp target teams` with
+`#pragma omp parallel` and `#pragma omp critical` over `count += 1;`.
+"""
+
+ASYNC_RACE = FindingKind(
+    "ACC127",
+    Category.RACE,
+    Severity.ERROR,
+    "`async` work used before a `wait`",
+    "data race: `{var}` is {access} at line {use} {who} while the `async` work of "
+    "line {line} (queue `{queue}`) may still be running: no `wait` orders them; "
+    "{fix}",
+)
+"""The host, or another queue, touches data of `async` OpenACC work before a `wait`.
+
+Why: `async(q)` returns at once; its kernels and copies run on queue `q` until a
+`wait` covers `q`, and queues are not ordered with each other. Example:
+`#pragma acc parallel loop async(1) copyout(a[0:n])` followed by `x = a[0];`.
+"""
+
 CONCURRENCY_KINDS = (
     PHASE_RACE,
     EXCLUSION_RACE,
     TASK_RACE,
     POSSIBLE_RACE,
     CALLEE_STATE_RACE,
+    TEAMS_REPLICATED,
+    TEAMS_CRITICAL,
+    ASYNC_RACE,
 )
 """The kinds in code order."""
