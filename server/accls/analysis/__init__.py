@@ -13,10 +13,15 @@ from accls.analysis.model import (
     ScalarClass,
     ScalarFact,
 )
+from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.analysis.program import Definition, ProgramSummaries
+from accls.analysis.summaries import Summary, summarize, unsummarised_reason
 
 __all__ = [
     "CATALOG",
+    "PURE_FUNCTIONS",
     "AnalysisOptions",
+    "Definition",
     "DepKind",
     "Dependence",
     "FileAnalysis",
@@ -27,8 +32,12 @@ __all__ = [
     "LoopFacts",
     "Obstacle",
     "ObstacleCode",
+    "ProgramSummaries",
     "ScalarClass",
     "ScalarFact",
+    "Summary",
     "analyze",
     "analyze_text",
+    "summarize",
+    "unsummarised_reason",
 ]
