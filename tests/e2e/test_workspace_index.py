@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
-from conftest import open_text, position_of
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 from support.lsp import actions_at
+
+OpenSource = Callable[[LanguageClient, str, Path], str]
+At = Callable[..., types.Position]
 
 MAIN_C = """\
 void fill(double x, double *tmp);
@@ -45,7 +48,8 @@ async def _hover(client: LanguageClient, uri: str, at: types.Position) -> str:
             text_document=types.TextDocumentIdentifier(uri=uri), position=at
         )
     )
-    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    assert result is not None
+    assert isinstance(result.contents, types.MarkupContent)
     return result.contents.value
 
 
@@ -62,7 +66,7 @@ async def _until(
 
 
 async def test_the_index_makes_a_cross_file_loop_parallel(
-    raw_client: LanguageClient, tmp_path: Path
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
 ) -> None:
     root = tmp_path / "proj"
     root.mkdir()
@@ -77,15 +81,15 @@ async def test_the_index_makes_a_cross_file_loop_parallel(
             initialization_options={"indexCache": str(tmp_path / "cache")},
         )
     )
-    uri = open_text(raw_client, MAIN_C, root / "main.c")
-    at = position_of(MAIN_C, "for (int i")
+    uri = open_source(raw_client, MAIN_C, root / "main.c")
+    loop = at(MAIN_C, "for (int i")
     # Before the index is built the listing answers at once, with what it has.
-    first = await _hover(raw_client, uri, at)
+    first = await _hover(raw_client, uri, loop)
     assert "`fill()`" in first
-    await actions_at(raw_client, uri, at)  # answers, whatever the index holds
-    value = await _until(raw_client, uri, at, "(lib.c:2)")
+    await actions_at(raw_client, uri, loop)  # answers, whatever the index holds
+    value = await _until(raw_client, uri, loop, "(lib.c:2)")
     assert "is parallel" in value
-    actions = await actions_at(raw_client, uri, at)
+    actions = await actions_at(raw_client, uri, loop)
     omp = [a for a in actions if "OpenMP" in a.title and a.disabled is None]
     assert omp, [a.title for a in actions]
     watched = [r.method for p in registrations for r in p.registrations]
@@ -98,12 +102,12 @@ async def test_the_index_makes_a_cross_file_loop_parallel(
             text_document=types.TextDocumentIdentifier(uri=(root / "lib.c").as_uri())
         )
     )
-    value = await _until(raw_client, uri, at, "which writes the global `calls`")
+    value = await _until(raw_client, uri, loop, "which writes the global `calls`")
     assert "is not parallel" in value
 
 
 async def test_a_callee_of_no_file_is_named_as_missing(
-    raw_client: LanguageClient, tmp_path: Path
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
 ) -> None:
     root = tmp_path / "proj"
     root.mkdir()
@@ -116,7 +120,7 @@ async def test_a_callee_of_no_file_is_named_as_missing(
             initialization_options={"indexCache": str(tmp_path / "cache")},
         )
     )
-    uri = open_text(raw_client, MAIN_C, root / "main.c")
-    at = position_of(MAIN_C, "for (int i")
-    value = await _until(raw_client, uri, at, "defined in no file of the project")
+    uri = open_source(raw_client, MAIN_C, root / "main.c")
+    loop = at(MAIN_C, "for (int i")
+    value = await _until(raw_client, uri, loop, "defined in no file of the project")
     assert "is not parallel" in value

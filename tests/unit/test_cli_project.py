@@ -1,15 +1,14 @@
-"""`accls suggest/annotate --project`: calls of the project's other files are summarised."""
+"""`accls suggest/annotate --project`: the other files of the project are summarised."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from accls.cli import main
-
-from tests.conftest import require_tool
 
 MAIN_C = """\
 #include <stdio.h>
@@ -104,9 +103,12 @@ def test_the_nearest_compile_database_names_the_project(
 
 
 def test_the_annotated_program_prints_what_the_serial_one_prints(
-    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    need: Callable[[str], str],
 ) -> None:
-    gcc = require_tool("gcc")
+    gcc = need("gcc")
     annotated = tmp_path / "main_omp.c"
     code = main(
         [

@@ -136,7 +136,8 @@ def test_summaries_compose_across_files() -> None:
     text = "void wrap(double x, double *out) { fill(x, out); }\n"
     source = parse_source("void fill(double x, double *tmp);\n" + text, "c.c")
     found = summarize("wrap", source, PURE_FUNCTIONS, None, _program(FILL))
-    assert found is not None and found.writes == frozenset({1})
+    assert found is not None
+    assert found.writes == frozenset({1})
     assert summarize("wrap", source, PURE_FUNCTIONS) is None
 
 

@@ -55,20 +55,25 @@ def test_build_summarises_the_external_functions(project: Path, tmp_path: Path) 
     program = index.program_for(None)
     assert program.complete
     fill = program.only("fill")
-    assert fill is not None and fill.place == "b.c:3"
-    assert fill.summary is not None and fill.summary.writes == frozenset({1})
+    assert fill is not None
+    assert fill.place == "b.c:3"
+    assert fill.summary is not None
+    assert fill.summary.writes == frozenset({1})
     assert not program.lookup("hidden")  # static: only its file sees it
     bump = program.only("bump")
-    assert bump is not None and bump.summary is None
+    assert bump is not None
+    assert bump.summary is None
     assert bump.why == "which writes the global `counter`"
     say = program.only("say")
-    assert say is not None and "does I/O" in say.why
+    assert say is not None
+    assert "does I/O" in say.why
 
 
 def test_a_call_chain_across_files_is_summarised(project: Path, tmp_path: Path) -> None:
     program = _index(project, tmp_path / "cache").program_for(None)
     wrap = program.only("wrap")
-    assert wrap is not None and wrap.summary is not None
+    assert wrap is not None
+    assert wrap.summary is not None
     assert wrap.summary.writes == frozenset({1})
 
 
@@ -98,9 +103,11 @@ def test_a_changed_file_is_summarised_again(project: Path, tmp_path: Path) -> No
     # b.c changed, and c.c calls what it defines: both are summarised again.
     assert index.parses == 2
     fill = index.program_for(None).only("fill")
-    assert fill is not None and fill.summary is None
+    assert fill is not None
+    assert fill.summary is None
     wrap = index.program_for(None).only("wrap")
-    assert wrap is not None and wrap.summary is None
+    assert wrap is not None
+    assert wrap.summary is None
 
 
 def test_update_re_summarises_one_file(project: Path, tmp_path: Path) -> None:
