@@ -133,3 +133,37 @@ def test_a_removed_file_leaves_the_index(project: Path, tmp_path: Path) -> None:
     (project / "c.c").unlink()
     index.build()
     assert not index.program_for(None).lookup("wrap")
+
+
+def test_an_edit_of_one_function_reparses_only_its_slice(
+    project: Path, tmp_path: Path
+) -> None:
+    index = _index(project, tmp_path / "cache")
+    path = str(project / "b.c")
+    assert index.update(path, B_C)  # the text on disk: nothing changes
+    before = index.parses
+    edited = B_C.replace("tmp[k] = x * k;", "tmp[k] = x * k; counter++;")
+    assert index.update(path, edited)
+    program = index.program_for(None)
+    fill = program.only("fill")
+    assert fill is not None
+    assert fill.summary is None
+    assert fill.why == "which writes the global `counter`"
+    # b.c is not parsed whole; c.c, which calls `fill`, is summarised again.
+    assert index.parses == before + 1
+    wrap = program.only("wrap")
+    assert wrap is not None
+    assert wrap.summary is None
+
+
+def test_an_edit_that_moves_lines_keeps_the_places_right(
+    project: Path, tmp_path: Path
+) -> None:
+    index = _index(project, tmp_path / "cache")
+    path = str(project / "b.c")
+    index.update(path, B_C)
+    edited = B_C.replace("{ for (int k", "{\n\n  for (int k")
+    assert index.update(path, edited)
+    bump = index.program_for(None).only("bump")
+    assert bump is not None
+    assert bump.line == 7

@@ -26,15 +26,23 @@ from accls.analysis import (
     unsummarised_reason,
 )
 from accls.files import InputError, read_source
-from accls.frontend import Function, parse_source
+from accls.frontend import (
+    ContextCache,
+    Function,
+    HeaderContext,
+    SourceFile,
+    parse_source,
+)
 from accls.project.compile_db import CompileDatabaseError, database_files
 from accls.project.context import BuildFlags, build_context
 from accls.project.index_cache import FileSummaries, IndexCache
+from accls.project.index_edit import Stamp, resummarise, stamp
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
+_KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
 _SUFFIXES = (".c",)
 _SKIP = {".git", "build", "node_modules", "__pycache__"}
 
@@ -84,8 +92,12 @@ class ProjectIndex:
         self.database = database
         self._build = replace(build or BuildFlags(), database=database)
         self._cache = IndexCache(cache_dir)
+        # A re-summarised file whose directives did not change is not preprocessed.
+        self._contexts = ContextCache(64)
         self._records: dict[str, FileSummaries] = {}
         self._pending: set[str] = set()
+        self._stamps: dict[str, Stamp] = {}  # by file: what its functions were
+        self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
 
     def _name(self, path: str) -> str:
@@ -124,47 +136,98 @@ class ProjectIndex:
         used = [definition_to_json(d) for n in externals for d in program.lookup(n)]
         return hashlib.sha256(json.dumps(used, sort_keys=True).encode()).hexdigest()
 
+    def _parse(self, path: str, text: str, same_directives: bool = False) -> SourceFile:
+        """`text` parsed in its build context (the last one if `same_directives`)."""
+        context = self._last_context.get(path) if same_directives else None
+        if context is None:
+            context, _ = build_context(text, path, self._build, self._contexts)
+            self._last_context[path] = context
+        return parse_source(text, path, self._build.include_dirs, context=context)
+
+    def _define(
+        self,
+        fn: Function,
+        source: SourceFile,
+        program: ProgramSummaries,
+        memo: dict[str, Summary | None],
+    ) -> Definition:
+        summary = summarize(fn.name, source, PURE_FUNCTIONS, memo, program)
+        why = (
+            ""
+            if summary is not None
+            else unsummarised_reason(fn.name, source, PURE_FUNCTIONS, program)
+        )
+        return Definition(
+            name=fn.name,
+            file=self._name(source.path),
+            line=fn.span.line,
+            summary=summary,
+            why=why,
+            device=_device_marks(fn),
+        )
+
     def _summarise(
-        self, path: str, text: str, key: str, program: ProgramSummaries
+        self,
+        path: str,
+        text: str,
+        key: str,
+        program: ProgramSummaries,
+        parsed: dict[str, SourceFile] | None = None,
     ) -> FileSummaries:
-        self.parses += 1
-        context, _ = build_context(text, path, self._build)
-        source = parse_source(text, path, self._build.include_dirs, context=context)
+        """Summarise `path`; `parsed` holds the files this build already parsed."""
+        source = parsed.get(path) if parsed is not None else None
+        if source is None:
+            self.parses += 1
+            source = self._parse(path, text)
+            if parsed is not None and len(parsed) < _KEEP_PARSED:
+                parsed[path] = source
         memo: dict[str, Summary | None] = {}
         defined = {fn.name for fn in source.functions}
-        externals = tuple(
-            sorted(
-                {c for fn in source.functions for c in fn.calls}
-                - defined
-                - PURE_FUNCTIONS
-            )
+        calls = {c for fn in source.functions for c in fn.calls}
+        externals = tuple(sorted(calls - defined - PURE_FUNCTIONS))
+        found = tuple(
+            self._define(fn, source, program, memo)
+            for fn in source.functions
+            if not fn.static  # only this file can call a static function
         )
-        found: list[Definition] = []
-        for fn in source.functions:
-            if fn.static:
-                continue  # only this file can call it
-            summary = summarize(fn.name, source, PURE_FUNCTIONS, memo, program)
-            why = (
-                ""
-                if summary is not None
-                else unsummarised_reason(fn.name, source, PURE_FUNCTIONS, program)
-            )
-            found.append(
-                Definition(
-                    name=fn.name,
-                    file=self._name(path),
-                    line=fn.span.line,
-                    summary=summary,
-                    why=why,
-                    device=_device_marks(fn),
-                )
-            )
+        stamped = stamp(text)
+        if stamped is not None:
+            self._stamps[path] = stamped[0]
         return FileSummaries(
             path=path,
             key=key,
             deps=self._deps(externals, program),
             externals=externals,
-            definitions=tuple(found),
+            definitions=found,
+        )
+
+    def _edited(
+        self, path: str, text: str, key: str, record: FileSummaries
+    ) -> FileSummaries | None:
+        """`record` after an edit, re-summarising only the functions it touched."""
+        old = self._stamps.get(path)
+        stamped = stamp(text)
+        if old is None or stamped is None:
+            return None
+        program = self.program_for(path)
+        done = resummarise(
+            old,
+            stamped[0],
+            stamped[1],
+            record.definitions,
+            lambda piece: self._parse(path, piece, same_directives=True),
+            lambda fn, source: self._define(fn, source, program, {}),
+        )
+        if done is None:
+            return None
+        self._stamps[path] = stamped[0]
+        externals = tuple(sorted(set(record.externals) | done[1]))
+        return FileSummaries(
+            path=path,
+            key=key,
+            deps=self._deps(externals, program),
+            externals=externals,
+            definitions=done[0],
         )
 
     def _read(self, path: str, text: str | None) -> tuple[str, str] | None:
@@ -180,6 +243,7 @@ class ProjectIndex:
         files = project_files(self.root, self.database)
         self._pending = set(files) - set(self._records)
         read: dict[str, tuple[str, str]] = {}
+        parsed: dict[str, SourceFile] = {}
         for done, path in enumerate(files):
             got = self._read(path, None)
             if got is None:
@@ -189,7 +253,7 @@ class ProjectIndex:
             read[path] = got
             cached = self._cache.load(got[1])
             if cached is None:
-                cached = self._summarise(path, *got, self.program_for(path))
+                cached = self._summarise(path, *got, self.program_for(path), parsed)
                 self._cache.store(cached)
             self._records[path] = cached
             self._pending.discard(path)
@@ -197,7 +261,7 @@ class ProjectIndex:
                 progress(done + 1, len(files), self._name(path))
         for gone in set(self._records) - set(files):
             del self._records[gone]
-        self._settle(read)
+        self._settle(read, parsed)
 
     def update(self, path: str, text: str | None = None) -> bool:
         """Re-summarise `path`, saved or changed on disk; False when it is no C file."""
@@ -210,28 +274,38 @@ class ProjectIndex:
         if record is not None and record.key == got[1]:
             return True
         fresh = self._cache.load(got[1])
+        if fresh is None and record is not None:
+            fresh = self._edited(path, *got, record)
         if fresh is None:
             fresh = self._summarise(path, *got, self.program_for(path))
-            self._cache.store(fresh)
+        self._cache.store(fresh)
         self._records[path] = fresh
         self._settle({path: got})
         return True
 
-    def _settle(self, read: dict[str, tuple[str, str]]) -> None:
+    def _settle(
+        self,
+        read: dict[str, tuple[str, str]],
+        parsed: dict[str, SourceFile] | None = None,
+    ) -> None:
         """Re-summarise the files whose callees' summaries changed, a few rounds."""
         for _ in range(_ROUNDS):
             changed = False
+            # A file's own definitions win over the program's, and its externals
+            # name none of them: one table serves every file of the round.
+            program = self.program_for(None)
             for path, record in list(self._records.items()):
-                program = self.program_for(path)
                 if self._deps(record.externals, program) == record.deps:
                     continue
                 got = read.get(path) or self._read(path, None)
                 if got is None:
                     continue
                 read[path] = got
-                fresh = self._summarise(path, *got, program)
+                fresh = self._summarise(path, *got, program, parsed)
                 self._cache.store(fresh)
                 self._records[path] = fresh
-                changed |= fresh.definitions != record.definitions
+                if fresh.definitions != record.definitions:
+                    changed = True
+                    program = self.program_for(None)
             if not changed:
                 return
