@@ -35,7 +35,7 @@ void fill(double x, double *tmp) {
 def _accept_registrations(client: LanguageClient) -> list[types.RegistrationParams]:
     seen: list[types.RegistrationParams] = []
 
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
     def register(params: types.RegistrationParams) -> None:
         seen.append(params)
 

@@ -127,7 +127,7 @@ def test_the_annotated_program_prints_what_the_serial_one_prints(
     capsys.readouterr()
     assert code == 0
     assert "#pragma omp parallel for" in annotated.read_text()
-    outputs = []
+    outputs: list[str] = []
     for flags, source in (([], project / "main.c"), (["-fopenmp"], annotated)):
         exe = tmp_path / f"prog{len(outputs)}"
         subprocess.run(
