@@ -166,11 +166,13 @@ def resolved(
     include_dirs: Sequence[str],
     *,
     backends: BackendPool | None = None,
+    program: ProgramSummaries | None = None,
 ) -> Validated:
     """The chosen suggestions after the compile check and the race re-check.
 
     With a model backend, its candidates for the chosen loop are ranked with the
-    analysis' pragma; `backends` keeps the server's loaded models.
+    analysis' pragma; `backends` keeps the server's loaded models; `program` is
+    what the listing knew of the other files.
     """
     result = suggest_text(
         text,
@@ -182,6 +184,7 @@ def resolved(
         regions=False,
         backends=backends,
         warnings=_log_warning,
+        program=program,
     )
     checked = result.suggestions
     withdrawn = _withdrawn(checked)
