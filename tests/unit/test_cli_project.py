@@ -152,3 +152,10 @@ def test_the_annotated_program_prints_what_the_serial_one_prints(
         )
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1]
+
+
+def test_no_index_analyses_the_file_alone(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loops = _suggest(project, tmp_path, capsys, "--project", str(project), "--no-index")
+    assert loops[8]["pragma"] is None

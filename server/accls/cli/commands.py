@@ -305,6 +305,8 @@ class _Run:
 
 def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries | None:
     """What the other files of `path`'s project define: `--project` or its database."""
+    if getattr(args, "no_index", False):
+        return None
     root = getattr(args, "project", None)
     database = args.compile_commands or find_database(path)
     if root is None and database is None:

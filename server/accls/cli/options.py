@@ -69,6 +69,11 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
         "compile_commands.json in use)",
     )
     sub.add_argument(
+        "--no-index",
+        action="store_true",
+        help="analyse each file alone: do not summarise the project's other files",
+    )
+    sub.add_argument(
         "--index-cache",
         default=None,
         metavar="DIR",

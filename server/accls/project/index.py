@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import replace
@@ -40,6 +41,8 @@ from accls.project.index_edit import Stamp, resummarise, stamp
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
+
+log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
@@ -174,7 +177,27 @@ class ProjectIndex:
         program: ProgramSummaries,
         parsed: dict[str, SourceFile] | None = None,
     ) -> FileSummaries:
-        """Summarise `path`; `parsed` holds the files this build already parsed."""
+        """Summarise `path`; `parsed` holds the files this build already parsed.
+
+        A file the front end or the analysis fails on exports nothing (its
+        functions stay unknown, so their calls are refused), and is tried again.
+        """
+        try:
+            return self._summarised(path, text, key, program, parsed)
+        except Exception:  # a bug must cost a refusal, never the whole index
+            log.exception("summarising %s failed", path)
+            return FileSummaries(
+                path=path, key=key, deps="", externals=(), definitions=()
+            )
+
+    def _summarised(
+        self,
+        path: str,
+        text: str,
+        key: str,
+        program: ProgramSummaries,
+        parsed: dict[str, SourceFile] | None,
+    ) -> FileSummaries:
         source = parsed.get(path) if parsed is not None else None
         if source is None:
             self.parses += 1
@@ -275,7 +298,10 @@ class ProjectIndex:
             return True
         fresh = self._cache.load(got[1])
         if fresh is None and record is not None:
-            fresh = self._edited(path, *got, record)
+            try:
+                fresh = self._edited(path, *got, record)
+            except Exception:  # the whole parse below decides
+                log.exception("re-summarising an edit of %s failed", path)
         if fresh is None:
             fresh = self._summarise(path, *got, self.program_for(path))
         self._cache.store(fresh)
