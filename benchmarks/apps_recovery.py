@@ -92,9 +92,14 @@ def reason_class(reason: str) -> str:
 def run_suggest(
     accls: Path, folder: Path, files: list[str], timeout: float
 ) -> tuple[list[dict[str, Any]], str]:
-    """`accls suggest --format json --model openmp` on the files; (objects, error)."""
+    """`accls suggest --format json --model openmp` on the files; (objects, error).
+
+    The app's folder is the project: calls of its other files are summarised.
+    """
     cmd = [str(accls), "suggest", "--format", "json", "--model", "openmp"]
-    cmd += ["--target", "cpu", "-I", str(folder), *files]
+    cmd += ["--target", "cpu", "-I", str(folder)]
+    cmd += ["--project", str(folder), "--index-cache", str(folder / ".accls-index")]
+    cmd += files
     try:
         proc = subprocess.run(
             cmd, cwd=folder, capture_output=True, text=True, timeout=timeout

@@ -58,6 +58,8 @@ class Settings:
     include_paths: tuple[str, ...] = ()
     compile_commands: str = ""  # path to a compile_commands.json ("" = none)
     preprocess: bool = True  # run the build's preprocessor on the directives
+    workspace_index: bool = True  # summarise the workspace's files in the background
+    index_cache: str = ""  # the index's cache folder ("" = the user's cache folder)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     validate: bool = True
 

@@ -33,8 +33,8 @@ def _layer(unit: str, *below: str) -> None:
 _layer("accls")  # the package root: the version
 _layer("accls.files")
 _layer("accls.frontend")
-_layer("accls.project", "accls.frontend")
 _layer("accls.analysis", "accls.frontend")
+_layer("accls.project", "accls.analysis", "accls.files")
 _layer("accls.suggest", "accls.analysis")
 _layer("accls.validation", "accls.suggest", "accls.project", "accls.files")
 _layer("accls.hybrid", "accls.validation")

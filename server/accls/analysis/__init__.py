@@ -13,11 +13,16 @@ from accls.analysis.model import (
     ScalarClass,
     ScalarFact,
 )
+from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.analysis.program import Definition, ProgramSummaries
 from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
+from accls.analysis.summaries import Summary, summarize, unsummarised_reason
 
 __all__ = [
     "CATALOG",
+    "PURE_FUNCTIONS",
     "AnalysisOptions",
+    "Definition",
     "DepKind",
     "Dependence",
     "FileAnalysis",
@@ -28,10 +33,14 @@ __all__ = [
     "LoopFacts",
     "Obstacle",
     "ObstacleCode",
+    "ProgramSummaries",
     "ScalarClass",
     "ScalarFact",
+    "Summary",
     "analyze",
     "analyze_text",
     "overlapping_calls",
     "restrict_parameters",
+    "summarize",
+    "unsummarised_reason",
 ]

@@ -15,6 +15,7 @@ from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
+from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
 
@@ -28,6 +29,8 @@ class AnalysisOptions:
     assume_no_alias: bool = False  # pointer arguments never overlap
     dialect: str = ""  # "acc" or "omp": whose atomic/critical constructs protect
     budget: Budget = field(default_factory=Budget)  # work one loop nest may cost
+    # The summaries of the functions the other files of the program define.
+    program: ProgramSummaries | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +39,7 @@ class FileAnalysis:
 
     source: SourceFile
     facts: tuple[LoopFacts, ...]
+    program: ProgramSummaries | None = None  # the other files' summaries it used
     _index: dict[int, LoopFacts] = field(default_factory=dict, compare=False)
     # A per-file cache for the layers above (array sections per loop, ...).
     memo: dict[object, object] = field(default_factory=dict, compare=False)
@@ -130,7 +134,7 @@ def _loop_facts(
         if name not in guarded
     }
     by_span = {ref.span: ref for ref in loop.refs}
-    calls, call_effects = call_obstacles(loop, source)
+    calls, call_effects = call_obstacles(loop, source, options.program)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source, owned),
         *ambiguous_function(loop, source),
@@ -244,7 +248,7 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
         facts.extend(
             _loop_facts(loop, graph, source, opts, escapes) for loop in nest.walk()
         )
-    return FileAnalysis(source=source, facts=tuple(facts))
+    return FileAnalysis(source=source, facts=tuple(facts), program=opts.program)
 
 
 def analyze_text(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
 from accls.frontend import (
@@ -50,13 +51,36 @@ def user_calls(loop: Loop, source: SourceFile) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if _pure_user(n, source, frozenset())))
 
 
+def _unknown_detail(name: str, program: ProgramSummaries | None) -> str:
+    """Why nothing is known of `name`, and what would tell."""
+    if program is None:
+        return "whose side effects are unknown"
+    found = program.lookup(name)
+    if len(found) > 1:
+        places = " and ".join(f"`{d.place}`" for d in found[:2])
+        return (
+            f"which is defined in both {places}: which one the program links is unknown"
+        )
+    if not program.complete:
+        return (
+            "whose side effects are unknown: its file is still being indexed, "
+            "or it is defined in no file of the workspace"
+        )
+    return (
+        "whose side effects are unknown: it is defined in no file of the project "
+        "nor in the table of library effects (pass its file with --project or "
+        "list it in compile_commands.json)"
+    )
+
+
 def call_obstacles(
-    loop: Loop, source: SourceFile
+    loop: Loop, source: SourceFile, program: ProgramSummaries | None = None
 ) -> tuple[tuple[Obstacle, ...], tuple[str, ...]]:
     """Calls whose side effects are unknown or real (I/O, allocation, globals).
 
     Also returns why the other calls of functions that write memory are safe:
     they write only the iteration's own locals through their arguments.
+    `program` holds the summaries of the functions the other files define.
     """
     out: list[Obstacle] = []
     safe: list[str] = []
@@ -71,21 +95,29 @@ def call_obstacles(
             continue
         # A function the program defines is its own, whatever the table says.
         defined = source.function(call.name)
-        known = library_function(call.name) if defined is None else None
+        elsewhere = (
+            program.lookup(call.name) if program is not None and defined is None else ()
+        )
+        known = (
+            library_function(call.name) if defined is None and not elsewhere else None
+        )
         if known is not None and call.name in PURE_FUNCTIONS:
             continue
         if known is not None and known.effect is Effect.ALLOC and not known.device:
             continue  # thread-safe, and the block it returns overlaps nothing
         # Even a function that writes nothing may read what the loop writes, so
         # every call of a function of the file goes through its summary.
-        verdict = private_effects(call, loop, source, PURE_FUNCTIONS)
+        verdict = private_effects(call, loop, source, PURE_FUNCTIONS, program)
         if verdict is not None and verdict[0]:
             if verdict[1] not in safe:
                 safe.append(verdict[1])
             continue
         reported.add(call.name)
+        where = f" ({elsewhere[0].place})" if len(elsewhere) == 1 else ""
         if verdict is not None:
             detail = verdict[1]
+        elif len(elsewhere) == 1:
+            detail = elsewhere[0].why or "which has other effects"
         elif known is not None and known.effect in _LIBRARY_WHY:
             detail = _LIBRARY_WHY[known.effect]
         elif defined is not None and defined.writes_nonlocal:
@@ -97,20 +129,20 @@ def call_obstacles(
                 or "which calls functions with unknown side effects"
             )
         else:
-            detail = (
-                unknown_call_reason(call, loop, source, PURE_FUNCTIONS)
-                or "whose side effects are unknown"
-            )
-        out.append(_call_obstacle(call, detail))
+            detail = unknown_call_reason(
+                call, loop, source, PURE_FUNCTIONS
+            ) or _unknown_detail(call.name, program)
+        out.append(_call_obstacle(call, detail, where))
     return tuple(out), tuple(safe)
 
 
-def _call_obstacle(call: Call, detail: str) -> Obstacle:
+def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:
+    """The obstacle of a call; `where` is the callee's place in another file."""
     return Obstacle(
         code=ObstacleCode.CALL,
         line=call.span.line,
         variable=call.name,
-        message=f"calls `{call.name}()` at line {call.span.line}, {detail}",
+        message=f"calls `{call.name}()` at line {call.span.line}{where}, {detail}",
     )
 
 

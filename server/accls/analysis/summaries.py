@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.frontend import Call, Effect, Function, Loop, SourceFile, library_function
 
-__all__ = ["Summary", "private_effects", "summarize"]
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
+
+__all__ = ["Summary", "private_effects", "summarize", "unsummarised_reason"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _NULL = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
@@ -55,10 +59,13 @@ def summarize(
     source: SourceFile,
     pure: frozenset[str],
     memo: dict[str, Summary | None] | None = None,
+    program: ProgramSummaries | None = None,
 ) -> Summary | None:
     """The summary of the function `name` of `source`; None when it has other effects.
 
-    `pure` names library functions without side effects.
+    `pure` names library functions without side effects. A function the file
+    does not define comes from `program` (the other files), then the table of
+    library effects; a name the program defines twice stays unknown.
     """
     memo = {} if memo is None else memo
     if name in memo:
@@ -66,7 +73,7 @@ def summarize(
     memo[name] = None  # recursion: a function in a cycle is not summarised
     fn = source.function(name)
     if fn is None:
-        memo[name] = _library_summary(name)
+        memo[name] = _external_summary(name, program)
         return memo[name]
     if fn.exits and any(e.kind.value == "exit" for e in fn.exits):
         return None
@@ -115,7 +122,7 @@ def summarize(
     for call in fn.call_sites:
         if call.name in pure:
             continue
-        callee = summarize(call.name, source, pure, memo)
+        callee = summarize(call.name, source, pure, memo, program)
         if callee is None:
             return None
         mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
@@ -132,6 +139,14 @@ def summarize(
     )
     memo[name] = found
     return found
+
+
+def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | None:
+    """The summary of a function the file lacks: another file's, else the table's."""
+    if program is not None and program.lookup(name):
+        found = program.only(name)
+        return found.summary if found is not None else None
+    return _library_summary(name)
 
 
 def _library_summary(name: str) -> Summary | None:
@@ -179,17 +194,26 @@ def _map_call(
 
 
 def private_effects(
-    call: Call, loop: Loop, source: SourceFile, pure: frozenset[str]
+    call: Call,
+    loop: Loop,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None = None,
 ) -> tuple[bool, str] | None:
     """Whether `call` in `loop` touches only the iteration's own memory, and why.
 
     None when the function has no summary. Written arguments must be `&x` or an
     array declared inside the loop body; read arguments and the globals the
-    callee reads must not be written by the loop.
+    callee reads must not be written by the loop. A callee of another file
+    (`program`) is named with its place.
     """
-    summary = summarize(call.name, source, pure)
+    summary = summarize(call.name, source, pure, None, program)
     if summary is None:
         return None
+    found = None
+    if program is not None and source.function(call.name) is None:
+        found = program.only(call.name)
+    label = f"`{call.name}()`" + (f" ({found.place})" if found is not None else "")
     # The iteration's own memory: arrays declared in the body, and blocks a
     # pointer declared there got from an allocator.
     arrays = {v.name for v in loop.locals if v.dims and not v.pointers}
@@ -229,15 +253,66 @@ def private_effects(
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
     if not private:
-        return True, f"`{call.name}()` writes nothing outside itself"
+        return True, f"{label} writes nothing outside itself"
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
-    known = library_function(call.name) if source.function(call.name) is None else None
+    known = (
+        library_function(call.name)
+        if source.function(call.name) is None and found is None
+        else None
+    )
     if known is not None and known.effect is Effect.FREE:
         return True, (
             f"`{call.name}()` releases only {listed}, a block each iteration "
             "allocates for itself"
         )
     return True, (
-        f"`{call.name}()` writes only {listed} through its arguments, declared in "
+        f"{label} writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"
     )
+
+
+_LIBRARY_WHY = {
+    Effect.IO: "which does I/O",
+    Effect.HIDDEN: "which keeps hidden state",
+    Effect.THREAD: "whose value depends on the thread or the time",
+}
+
+
+def unsummarised_reason(
+    name: str,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None = None,
+) -> str:
+    """Why the function `name` of `source` has no summary, as "which ..." text."""
+    fn = source.function(name)
+    if fn is None:
+        return "whose side effects are unknown"
+    if any(e.kind.value == "exit" for e in fn.exits):
+        return "which can end the program (`exit`)"
+    if _has_static(fn, source):
+        return "which keeps a `static` variable between calls"
+    local = {v.name for v in fn.locals} | {p.name for p in fn.params}
+    globals_ = {g.name for g in source.globals} - local
+    written = [
+        _base(r.name) for r in fn.refs if r.is_write and _base(r.name) in globals_
+    ]
+    if written:
+        return f"which writes the global `{written[0]}`"
+    for call in fn.call_sites:
+        if call.name in pure or call.name == name:
+            continue
+        if summarize(call.name, source, pure, None, program) is not None:
+            continue
+        known = library_function(call.name)
+        if source.function(call.name) is None and known is not None:
+            why = _LIBRARY_WHY.get(known.effect, "which has effects of its own")
+            return f"which calls `{call.name}()`, {why}"
+        if source.function(call.name) is None and (
+            program is None or not program.lookup(call.name)
+        ):
+            return f"which calls `{call.name}()`, whose side effects are unknown"
+        return f"which calls `{call.name}()`, which has other effects"
+    if any(c.name == name for c in fn.call_sites):
+        return "which calls itself (recursion is not summarised)"
+    return "which writes through a pointer whose target the analysis cannot place"

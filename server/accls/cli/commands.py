@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accls import __version__
+from accls.analysis import ProgramSummaries
 from accls.cli.options import (
     add_backend_options,
     add_build_options,
@@ -42,7 +43,13 @@ from accls.pipeline import (
     check_text,
     suggest_text,
 )
-from accls.project import BuildFlags, build_context
+from accls.project import (
+    BuildFlags,
+    ProjectIndex,
+    build_context,
+    default_cache_dir,
+    find_database,
+)
 from accls.server.serve import add_server_options, serve, wants_server
 from accls.settings import Settings
 from accls.suggest import Suggestion, SuggestOptions
@@ -66,17 +73,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"accls: error: {message}\n")
 
 
-def _context(path: str, text: str, args: argparse.Namespace) -> HeaderContext | None:
-    """The build's context of a file; warnings about it go to stderr."""
-    if args.no_preprocess:
-        return None
-    build = BuildFlags(
+def _build_flags(args: argparse.Namespace) -> BuildFlags:
+    return BuildFlags(
         cc=getattr(args, "cc", "gcc"),
         include_dirs=tuple(args.include),
         defines=tuple(args.defines),
         std=args.std,
         database=args.compile_commands,
     )
+
+
+def _context(path: str, text: str, args: argparse.Namespace) -> HeaderContext | None:
+    """The build's context of a file; warnings about it go to stderr."""
+    if args.no_preprocess:
+        return None
+    build = _build_flags(args)
     context, warnings = build_context(text, path, build)
     for warning in warnings:
         print(f"accls: warning: {path}: {warning}", file=sys.stderr)
@@ -296,6 +307,39 @@ class _Run:
 
     warnings: OnceSink = field(default_factory=lambda: OnceSink(_stderr_warning))
     backends: BackendPool = field(default_factory=BackendPool)
+    # The project indexes of this run, by folder and compile database.
+    indexes: dict[tuple[str, str | None], ProjectIndex] = field(default_factory=dict)
+
+
+def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries | None:
+    """What the other files of `path`'s project define: `--project` or its database."""
+    if getattr(args, "no_index", False):
+        return None
+    root = getattr(args, "project", None)
+    database = args.compile_commands or find_database(path)
+    if root is None and database is None:
+        return None
+    if root is not None and args.compile_commands is None:
+        candidate = os.path.join(root, "compile_commands.json")
+        database = candidate if os.path.isfile(candidate) else None
+    if root is None:
+        if not os.path.isfile(str(database)):
+            return None  # the build's context already said it cannot be read
+        root = os.path.dirname(os.path.abspath(str(database)))
+    if not os.path.isdir(root):
+        raise InputError(f"--project {root}: not a folder")
+    key = (os.path.abspath(root), database)
+    index = run.indexes.get(key)
+    if index is None:
+        index = ProjectIndex(
+            root,
+            build=_build_flags(args),
+            database=database,
+            cache_dir=args.index_cache or default_cache_dir(),
+        )
+        index.build()
+        run.indexes[key] = index
+    return index.program_for(path)
 
 
 def _suggest_one(
@@ -338,6 +382,7 @@ def _suggest_one(
         every_loop=every_loop,
         backends=run.backends,
         warnings=run.warnings,
+        program=_program(path, args, run),
     )
     return text, result, settings
 

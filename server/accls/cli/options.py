@@ -61,6 +61,26 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
     )
     add_build_options(sub)
     sub.add_argument(
+        "--project",
+        default=None,
+        metavar="DIR",
+        help="the project's folder: the functions its other files define are "
+        "summarised for the calls of each loop (default: the files of the "
+        "compile_commands.json in use)",
+    )
+    sub.add_argument(
+        "--no-index",
+        action="store_true",
+        help="analyse each file alone: do not summarise the project's other files",
+    )
+    sub.add_argument(
+        "--index-cache",
+        default=None,
+        metavar="DIR",
+        help="where the project index keeps its summaries (default: the user's "
+        "cache folder)",
+    )
+    sub.add_argument(
         "--no-validate",
         action="store_true",
         help="skip the compile check and the race re-check of each suggestion",

@@ -17,7 +17,7 @@ from tree_sitter import Language, Node, Parser, Point, Tree
 
 from accls.frontend.tsparser import top_level_nodes
 
-__all__ = ["ByteRange", "FunctionSlice", "IncrementalTree"]
+__all__ = ["ByteRange", "Definition", "FunctionSlice", "IncrementalTree"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,14 @@ class FunctionSlice:
     text: str
     function: ByteRange  # the function the slice is for
     kept: tuple[ByteRange, ...]  # every function definition kept whole
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Definition:
+    """One top-level function definition: its name and its bytes."""
+
+    name: str
+    range: ByteRange
 
 
 _SPACES = bytes(0x20 if b not in (0x0A, 0x0D) else b for b in range(256))
@@ -110,6 +118,19 @@ class IncrementalTree:
     def has_errors(self) -> bool:
         """Whether tree-sitter found syntax errors anywhere."""
         return self._tree.root_node.has_error
+
+    def definitions(self) -> tuple[Definition, ...]:
+        """Every named top-level function definition, in source order."""
+        out: list[Definition] = []
+        for node in _definitions(self._tree.root_node):
+            name = _name(node)
+            if name is not None:
+                out.append(
+                    Definition(
+                        name=name, range=ByteRange(node.start_byte, node.end_byte)
+                    )
+                )
+        return tuple(out)
 
     def snapshot(self) -> IncrementalTree:
         """A copy that later edits leave alone (for work on another thread)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from accls.analysis import AnalysisOptions, analyze
+from accls.analysis import AnalysisOptions, ProgramSummaries, analyze
 from accls.frontend import HeaderContext, SourceFile, Span, parse_source
 from accls.hybrid import BackendPool, suggest_hybrid
 from accls.hybrid.candidates import within_loops
@@ -43,11 +43,18 @@ class SuggestResult:
 
 
 def analysis_options(
-    settings: Settings, options: SuggestOptions | None = None
+    settings: Settings,
+    options: SuggestOptions | None = None,
+    program: ProgramSummaries | None = None,
 ) -> AnalysisOptions:
-    """The analysis options for suggesting with `options` (the settings' default)."""
+    """The analysis options for suggesting with `options` (the settings' default).
+
+    `program`: the summaries of the other files of the project, if indexed.
+    """
     options = options if options is not None else settings.suggest_options
-    return AnalysisOptions(settings.assume_no_alias, options.dialect.sentinel)
+    return AnalysisOptions(
+        settings.assume_no_alias, options.dialect.sentinel, program=program
+    )
 
 
 def compiler_settings(
@@ -100,6 +107,7 @@ def suggest_text(
     backend: Backend | None = None,
     backends: BackendPool | None = None,
     warnings: WarningSink = discard,
+    program: ProgramSummaries | None = None,
 ) -> SuggestResult:
     """Suggestions for the loops of `text`, validated as `settings` ask.
 
@@ -115,6 +123,7 @@ def suggest_text(
     - `backend`: a model the caller loaded; `backends`: the caller's pool of loaded
       models and recent failures (a fresh one per call when None).
     - `warnings`: where warnings go (a missing compiler, a model server down).
+    - `program`: the other files' function summaries (the workspace index).
     """
     options = options if options is not None else settings.suggest_options
     include = tuple(settings.include_paths if include_dirs is None else include_dirs)
@@ -129,7 +138,7 @@ def suggest_text(
         loops = frozenset({listed[0].loop.id})
     if source is None:
         source = parse_source(text, path, include, context=context)
-    assumed = analysis_options(settings, options)
+    assumed = analysis_options(settings, options, program)
     analysis = analyze(source, assumed)
     if not hybrid:
         found = suggest_file(analysis, options, regions=regions)

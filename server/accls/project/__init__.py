@@ -7,13 +7,18 @@ from accls.project.compile_db import (
     find_database,
 )
 from accls.project.context import BuildFlags, build_context, preprocessor_for
+from accls.project.index import ProjectIndex, project_files
+from accls.project.index_cache import default_cache_dir
 
 __all__ = [
     "BuildFlags",
     "CompileDatabaseError",
     "CompileEntry",
+    "ProjectIndex",
     "build_context",
     "compile_entry",
+    "default_cache_dir",
     "find_database",
     "preprocessor_for",
+    "project_files",
 ]

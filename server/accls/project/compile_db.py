@@ -12,7 +12,13 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CompileDatabaseError", "CompileEntry", "compile_entry", "find_database"]
+__all__ = [
+    "CompileDatabaseError",
+    "CompileEntry",
+    "compile_entry",
+    "database_files",
+    "find_database",
+]
 
 
 class CompileDatabaseError(Exception):
@@ -142,3 +148,31 @@ def compile_entry(database: str, source: str) -> CompileEntry | None:
         except CompileDatabaseError as exc:
             raise CompileDatabaseError(f"{database}: {exc} for {source}") from None
     return None
+
+
+def database_files(database: str) -> tuple[str, ...]:
+    """Every source file `database` lists, absolute, in its order, once each.
+
+    Raises CompileDatabaseError when the database cannot be read or parsed.
+    """
+    path = Path(database)
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CompileDatabaseError(
+            f"{database}: cannot read the compile database ({exc.strerror or exc})"
+        ) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CompileDatabaseError(
+            f"{database}: not a valid compile database (bad JSON: {exc})"
+        ) from None
+    if not isinstance(entries, list):
+        raise CompileDatabaseError(
+            f"{database}: not a valid compile database (not a JSON array)"
+        )
+    out: dict[str, None] = {}
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("file"):
+            directory = Path(str(entry.get("directory", path.parent)))
+            out[str((directory / str(entry["file"])).resolve())] = None
+    return tuple(out)

@@ -13,6 +13,7 @@ from accls.server.features import (
     hover,
     lifecycle,
     sync,
+    workspace_index,
 )
 from accls.server.language_server import AcclsServer
 
@@ -27,6 +28,7 @@ FEATURES: tuple[Callable[[AcclsServer], None], ...] = (
     feedback.register,
     commands.register,
     lifecycle.register,
+    workspace_index.register,
 )
 """Each feature's register(), in the order their handlers are added."""
 

@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 
 from accls import __version__
+from accls.analysis import ProgramSummaries
 from accls.frontend import ContextCache, HeaderContext
 from accls.frontend.incremental import ByteRange
 from accls.hybrid import BackendPool
@@ -68,6 +69,7 @@ class Events:
         self.changed: Signal[[Document, list[LineShift]]] = Signal()
         self.closed: Signal[[str]] = Signal()  # the closed document's URI
         self.settings_changed: Signal[[]] = Signal()  # cached results are gone
+        self.initialized: Signal[[]] = Signal()  # the settings are read
         self.shutdown: Signal[[]] = Signal()
 
 
@@ -89,6 +91,9 @@ class AcclsServer(LanguageServer):
         # listing, hover or resolve.
         self.scheduler = DocumentScheduler()
         self.backends = BackendPool()  # model backends loaded once per server
+        # The other files' summaries as a document sees them; the workspace
+        # index feature sets it (None: no index, a file analysed alone).
+        self.programs: Callable[[str], ProgramSummaries | None] = _no_program
 
     def header_context(self, text: str, path: str) -> HeaderContext | None:
         """What the build's preprocessor makes of the buffer's directives (cached)."""
@@ -150,6 +155,7 @@ class AcclsServer(LanguageServer):
         if pending is None:
             include = self.include_dirs(doc)
             settings = self.settings
+            program = self.programs(doc.path)
             pending = queued(
                 self.scheduler.run(
                     doc,
@@ -160,11 +166,16 @@ class AcclsServer(LanguageServer):
                         include,
                         settings,
                         self.header_context(text, doc.path),
+                        program,
                     ),
                 )
             )
             doc.store(ANALYSED, key, pending)
         return await until_changed(doc, asyncio.shield(pending))
+
+
+def _no_program(path: str) -> ProgramSummaries | None:
+    return None
 
 
 def queued(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:

@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from accls.analysis import AnalysisOptions, FileAnalysis, LoopFacts, analyze
+from accls.analysis import (
+    AnalysisOptions,
+    FileAnalysis,
+    LoopFacts,
+    ProgramSummaries,
+    analyze,
+)
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import HeaderContext, Loop, Poly, SourceFile, parse_source
@@ -110,14 +116,15 @@ def analyze_buffer(
     include_dirs: Sequence[str],
     settings: Settings,
     context: HeaderContext | None = None,
+    program: ProgramSummaries | None = None,
 ) -> BufferAnalysis:
-    """Parse once and analyse for both dialects."""
+    """Parse once and analyse for both dialects, with the other files' summaries."""
     source = parse_source(text, path, include_dirs, context=context)
     no_alias = settings.assume_no_alias
     return BufferAnalysis(
         source=source,
-        acc=analyze(source, AnalysisOptions(no_alias, "acc")),
-        omp=analyze(source, AnalysisOptions(no_alias, "omp")),
+        acc=analyze(source, AnalysisOptions(no_alias, "acc", program=program)),
+        omp=analyze(source, AnalysisOptions(no_alias, "omp", program=program)),
     )
 
 
@@ -159,11 +166,13 @@ def resolved(
     include_dirs: Sequence[str],
     *,
     backends: BackendPool | None = None,
+    program: ProgramSummaries | None = None,
 ) -> Validated:
     """The chosen suggestions after the compile check and the race re-check.
 
     With a model backend, its candidates for the chosen loop are ranked with the
-    analysis' pragma; `backends` keeps the server's loaded models.
+    analysis' pragma; `backends` keeps the server's loaded models; `program` is
+    what the listing knew of the other files.
     """
     result = suggest_text(
         text,
@@ -175,6 +184,7 @@ def resolved(
         regions=False,
         backends=backends,
         warnings=_log_warning,
+        program=program,
     )
     checked = result.suggestions
     withdrawn = _withdrawn(checked)

@@ -10,6 +10,7 @@ device code needs an `acc routine` or `declare target` version of them.
 
 from __future__ import annotations
 
+from accls.analysis import ProgramSummaries
 from accls.frontend import Effect, Loop, SourceFile, library_function
 
 __all__ = ["host_library_calls"]
@@ -24,12 +25,32 @@ _WHY = {
 }
 
 
-def host_library_calls(loop: Loop, source: SourceFile) -> tuple[str, ...]:
-    """Why `loop` cannot be offloaded as written: one reason per such call."""
+def host_library_calls(
+    loop: Loop,
+    source: SourceFile,
+    program: ProgramSummaries | None = None,
+    dialect: str = "",
+) -> tuple[str, ...]:
+    """Why `loop` cannot be offloaded as written: one reason per such call.
+
+    A function of another file (`program`) runs on the device only when its
+    definition is marked for `dialect` (`acc routine`, `omp declare target`).
+    """
     out: list[str] = []
     seen: set[str] = set()
     for call in loop.calls:
         if call.name in seen or source.function(call.name) is not None:
+            continue
+        found = program.only(call.name) if program is not None else None
+        if found is not None:
+            seen.add(call.name)
+            if dialect not in found.device:
+                mark = "acc routine seq" if dialect == "acc" else "omp declare target"
+                out.append(
+                    f"calls `{call.name}()` at line {call.span.line}, defined in "
+                    f"{found.place} without `#pragma {mark}`: offloaded, the "
+                    "device has no version of it"
+                )
             continue
         known = library_function(call.name)
         if known is None or known.effect not in _WHY:

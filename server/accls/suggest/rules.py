@@ -264,7 +264,13 @@ def _suggest_loop(
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
-    heap = host_library_calls(loop, analysis.source) if offload else ()
+    heap = (
+        host_library_calls(
+            loop, analysis.source, analysis.program, opts.dialect.sentinel
+        )
+        if offload
+        else ()
+    )
     if heap:
         if not forced_inner:
             out.append(_refuse(facts, opts, list(heap)))

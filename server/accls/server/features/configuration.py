@@ -97,6 +97,7 @@ def register(server: AcclsServer) -> None:
             await refresh(ls, None)  # warns about bad initializationOptions too
         elif ls.startup_problems:
             _warn(ls, ls.startup_problems)
+        ls.events.initialized.emit()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(

@@ -217,7 +217,13 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
             checked = await ls.in_pool(
                 doc,
                 lambda: resolved(
-                    text, doc.path, chosen, settings, include, backends=ls.backends
+                    text,
+                    doc.path,
+                    chosen,
+                    settings,
+                    include,
+                    backends=ls.backends,
+                    program=analysed.acc.program,
                 ),
             )
         doc.store(VALIDATED, key, checked)

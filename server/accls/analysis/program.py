@@ -1,0 +1,67 @@
+"""What the other files of the program say about their functions: summaries by name.
+
+A translation unit sees only declarations of the functions the other files
+define. The workspace index (`accls.project`) summarises those files and hands
+the analysis this frozen table; the analysis itself stays pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from accls.analysis.summaries import Summary
+
+__all__ = ["Definition", "ProgramSummaries"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Definition:
+    """One external function of another file: where it is and what it does."""
+
+    name: str
+    file: str  # as the user knows it (relative to the project when possible)
+    line: int
+    summary: Summary | None  # None: it has other effects, said by `why`
+    why: str = ""  # "which writes the global `count`", when summary is None
+    device: frozenset[str] = frozenset()  # "acc", "omp": marked for device code
+
+    @property
+    def place(self) -> str:
+        """`file:line` of the definition."""
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramSummaries:
+    """The external functions the other files define, by name.
+
+    `complete` is False while some files are still being indexed: a name that
+    is missing may yet be found.
+    """
+
+    definitions: tuple[Definition, ...] = ()
+    complete: bool = True
+    _by_name: dict[str, tuple[Definition, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        for found in self.definitions:
+            known = self._by_name.get(found.name, ())
+            self._by_name[found.name] = (*known, found)
+
+    def lookup(self, name: str) -> tuple[Definition, ...]:
+        """Every definition of `name`: none, one, or several (ambiguous)."""
+        return self._by_name.get(name, ())
+
+    def only(self, name: str) -> Definition | None:
+        """The one definition of `name`; None when there is none or several."""
+        found = self.lookup(name)
+        return found[0] if len(found) == 1 else None
+
+    def without(self, files: Iterable[str]) -> ProgramSummaries:
+        """The table without the definitions of `files` (a file's own view)."""
+        drop = set(files)
+        kept = tuple(d for d in self.definitions if d.file not in drop)
+        return ProgramSummaries(kept, self.complete)

@@ -1,0 +1,337 @@
+"""The workspace index: summaries of the functions of every file of a project.
+
+Given a compile database or a folder, each translation unit is parsed with its
+own flags and its external functions are summarised; the records persist in a
+cache folder keyed by content hash, so a restart re-reads them instead of
+parsing. A file's summaries depend on the other files' (a call chain across
+files), so a record also keeps the hash of the summaries it was computed with,
+and the index re-summarises a file when they change, a few rounds at most.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from accls.analysis import (
+    PURE_FUNCTIONS,
+    Definition,
+    ProgramSummaries,
+    Summary,
+    summarize,
+    unsummarised_reason,
+)
+from accls.files import InputError, read_source
+from accls.frontend import (
+    ContextCache,
+    Function,
+    HeaderContext,
+    SourceFile,
+    parse_source,
+)
+from accls.project.compile_db import CompileDatabaseError, database_files
+from accls.project.context import BuildFlags, build_context
+from accls.project.index_cache import FileSummaries, IndexCache
+from accls.project.index_edit import Stamp, resummarise, stamp
+from accls.project.summary_json import definition_to_json
+
+__all__ = ["ProjectIndex", "project_files"]
+
+log = logging.getLogger(__name__)
+
+_ROUNDS = 4  # call chains across files longer than this stay unknown
+_KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
+_SUFFIXES = (".c",)
+_SKIP = {".git", "build", "node_modules", "__pycache__"}
+
+Progress = Callable[[int, int, str], None]  # done, total, file
+
+
+def project_files(
+    root: str, database: str | None = None, limit: int = 5000
+) -> tuple[str, ...]:
+    """The C files of a project: those `database` lists, else those under `root`."""
+    if database is not None:
+        try:
+            return database_files(database)[:limit]
+        except CompileDatabaseError:
+            pass  # a broken database: fall back on the folder
+    out: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(names):
+            if name.endswith(_SUFFIXES):
+                out.append(str(Path(folder, name).resolve()))
+                if len(out) >= limit:
+                    return tuple(out)
+    return tuple(out)
+
+
+def _device_marks(fn: Function) -> frozenset[str]:
+    return frozenset(
+        d.dialect
+        for d in fn.pragmas
+        if d.name.startswith("routine") or "declare target" in d.name
+    )
+
+
+class ProjectIndex:
+    """The summaries of a project's files, by file, and the program they make."""
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        build: BuildFlags | None = None,
+        database: str | None = None,
+        cache_dir: str | None = None,
+    ) -> None:
+        self.root = str(Path(root).resolve())
+        self.database = database
+        self._build = replace(build or BuildFlags(), database=database)
+        self._cache = IndexCache(cache_dir)
+        # A re-summarised file whose directives did not change is not preprocessed.
+        self._contexts = ContextCache(64)
+        self._records: dict[str, FileSummaries] = {}
+        self._pending: set[str] = set()
+        self._stamps: dict[str, Stamp] = {}  # by file: what its functions were
+        self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
+        self.parses = 0  # files parsed (not read from the cache): for tests and speed
+
+    def _name(self, path: str) -> str:
+        try:
+            return (
+                os.path.relpath(path, self.root) if path.startswith(self.root) else path
+            )
+        except ValueError:
+            return path
+
+    def _key(self, path: str, text: str) -> str:
+        flags = json.dumps(
+            [self._build.include_dirs, self._build.defines, self._build.flags]
+        )
+        blob = f"{path}\0{flags}\0{self.database}\0{text}".encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files indexed or waiting to be."""
+        return tuple(sorted(set(self._records) | self._pending))
+
+    def program_for(self, path: str | None) -> ProgramSummaries:
+        """What the other files define, as `path` sees it (its own left out)."""
+        own = str(Path(path).resolve()) if path else ""
+        records = list(self._records.values())
+        definitions = tuple(d for r in records if r.path != own for d in r.definitions)
+        return ProgramSummaries(definitions, complete=not (self._pending - {own}))
+
+    def knows(self, path: str) -> bool:
+        """True when `path` is a file of the project (indexed or waiting)."""
+        own = str(Path(path).resolve())
+        return own in self._records or own in self._pending
+
+    def _deps(self, externals: tuple[str, ...], program: ProgramSummaries) -> str:
+        used = [definition_to_json(d) for n in externals for d in program.lookup(n)]
+        return hashlib.sha256(json.dumps(used, sort_keys=True).encode()).hexdigest()
+
+    def _parse(self, path: str, text: str, same_directives: bool = False) -> SourceFile:
+        """`text` parsed in its build context (the last one if `same_directives`)."""
+        context = self._last_context.get(path) if same_directives else None
+        if context is None:
+            context, _ = build_context(text, path, self._build, self._contexts)
+            self._last_context[path] = context
+        return parse_source(text, path, self._build.include_dirs, context=context)
+
+    def _define(
+        self,
+        fn: Function,
+        source: SourceFile,
+        program: ProgramSummaries,
+        memo: dict[str, Summary | None],
+    ) -> Definition:
+        summary = summarize(fn.name, source, PURE_FUNCTIONS, memo, program)
+        why = (
+            ""
+            if summary is not None
+            else unsummarised_reason(fn.name, source, PURE_FUNCTIONS, program)
+        )
+        return Definition(
+            name=fn.name,
+            file=self._name(source.path),
+            line=fn.span.line,
+            summary=summary,
+            why=why,
+            device=_device_marks(fn),
+        )
+
+    def _summarise(
+        self,
+        path: str,
+        text: str,
+        key: str,
+        program: ProgramSummaries,
+        parsed: dict[str, SourceFile] | None = None,
+    ) -> FileSummaries:
+        """Summarise `path`; `parsed` holds the files this build already parsed.
+
+        A file the front end or the analysis fails on exports nothing (its
+        functions stay unknown, so their calls are refused), and is tried again.
+        """
+        try:
+            return self._summarised(path, text, key, program, parsed)
+        except Exception:  # a bug must cost a refusal, never the whole index
+            log.exception("summarising %s failed", path)
+            return FileSummaries(
+                path=path, key=key, deps="", externals=(), definitions=()
+            )
+
+    def _summarised(
+        self,
+        path: str,
+        text: str,
+        key: str,
+        program: ProgramSummaries,
+        parsed: dict[str, SourceFile] | None,
+    ) -> FileSummaries:
+        source = parsed.get(path) if parsed is not None else None
+        if source is None:
+            self.parses += 1
+            source = self._parse(path, text)
+            if parsed is not None and len(parsed) < _KEEP_PARSED:
+                parsed[path] = source
+        memo: dict[str, Summary | None] = {}
+        defined = {fn.name for fn in source.functions}
+        calls = {c for fn in source.functions for c in fn.calls}
+        externals = tuple(sorted(calls - defined - PURE_FUNCTIONS))
+        found = tuple(
+            self._define(fn, source, program, memo)
+            for fn in source.functions
+            if not fn.static  # only this file can call a static function
+        )
+        stamped = stamp(text)
+        if stamped is not None:
+            self._stamps[path] = stamped[0]
+        return FileSummaries(
+            path=path,
+            key=key,
+            deps=self._deps(externals, program),
+            externals=externals,
+            definitions=found,
+        )
+
+    def _edited(
+        self, path: str, text: str, key: str, record: FileSummaries
+    ) -> FileSummaries | None:
+        """`record` after an edit, re-summarising only the functions it touched."""
+        old = self._stamps.get(path)
+        stamped = stamp(text)
+        if old is None or stamped is None:
+            return None
+        program = self.program_for(path)
+        done = resummarise(
+            old,
+            stamped[0],
+            stamped[1],
+            record.definitions,
+            lambda piece: self._parse(path, piece, same_directives=True),
+            lambda fn, source: self._define(fn, source, program, {}),
+        )
+        if done is None:
+            return None
+        self._stamps[path] = stamped[0]
+        externals = tuple(sorted(set(record.externals) | done[1]))
+        return FileSummaries(
+            path=path,
+            key=key,
+            deps=self._deps(externals, program),
+            externals=externals,
+            definitions=done[0],
+        )
+
+    def _read(self, path: str, text: str | None) -> tuple[str, str] | None:
+        if text is None:
+            try:
+                text = read_source(path)
+            except InputError:
+                return None
+        return text, self._key(path, text)
+
+    def build(self, progress: Progress | None = None) -> None:
+        """Index every file of the project, reading what the cache already has."""
+        files = project_files(self.root, self.database)
+        self._pending = set(files) - set(self._records)
+        read: dict[str, tuple[str, str]] = {}
+        parsed: dict[str, SourceFile] = {}
+        for done, path in enumerate(files):
+            got = self._read(path, None)
+            if got is None:
+                self._pending.discard(path)
+                self._records.pop(path, None)
+                continue
+            read[path] = got
+            cached = self._cache.load(got[1])
+            if cached is None:
+                cached = self._summarise(path, *got, self.program_for(path), parsed)
+                self._cache.store(cached)
+            self._records[path] = cached
+            self._pending.discard(path)
+            if progress is not None:
+                progress(done + 1, len(files), self._name(path))
+        for gone in set(self._records) - set(files):
+            del self._records[gone]
+        self._settle(read, parsed)
+
+    def update(self, path: str, text: str | None = None) -> bool:
+        """Re-summarise `path`, saved or changed on disk; False when it is no C file."""
+        path = str(Path(path).resolve())
+        got = self._read(path, text)
+        if got is None:
+            self._records.pop(path, None)
+            return False
+        record = self._records.get(path)
+        if record is not None and record.key == got[1]:
+            return True
+        fresh = self._cache.load(got[1])
+        if fresh is None and record is not None:
+            try:
+                fresh = self._edited(path, *got, record)
+            except Exception:  # the whole parse below decides
+                log.exception("re-summarising an edit of %s failed", path)
+        if fresh is None:
+            fresh = self._summarise(path, *got, self.program_for(path))
+        self._cache.store(fresh)
+        self._records[path] = fresh
+        self._settle({path: got})
+        return True
+
+    def _settle(
+        self,
+        read: dict[str, tuple[str, str]],
+        parsed: dict[str, SourceFile] | None = None,
+    ) -> None:
+        """Re-summarise the files whose callees' summaries changed, a few rounds."""
+        for _ in range(_ROUNDS):
+            changed = False
+            # A file's own definitions win over the program's, and its externals
+            # name none of them: one table serves every file of the round.
+            program = self.program_for(None)
+            for path, record in list(self._records.items()):
+                if self._deps(record.externals, program) == record.deps:
+                    continue
+                got = read.get(path) or self._read(path, None)
+                if got is None:
+                    continue
+                read[path] = got
+                fresh = self._summarise(path, *got, program, parsed)
+                self._cache.store(fresh)
+                self._records[path] = fresh
+                if fresh.definitions != record.definitions:
+                    changed = True
+                    program = self.program_for(None)
+            if not changed:
+                return

@@ -1,0 +1,89 @@
+"""The index's cache folder: one JSON file per summarised file, named by its hash."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from accls.analysis import Definition
+from accls.project.summary_json import definition_from_json, definition_to_json
+
+__all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
+
+_VERSION = 1
+
+
+def default_cache_dir() -> str:
+    """The user's cache folder for accls (platformdirs)."""
+    return platformdirs.user_cache_dir("accls")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileSummaries:
+    """What one file of the project tells the others: its external functions."""
+
+    path: str  # absolute
+    key: str  # hash of the text, the flags and the path
+    deps: str  # hash of the other files' summaries its own were computed with
+    externals: tuple[str, ...]  # the functions it calls but does not define
+    definitions: tuple[Definition, ...]  # its non-static functions
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as plain JSON values."""
+        return {
+            "version": _VERSION,
+            "path": self.path,
+            "key": self.key,
+            "deps": self.deps,
+            "externals": list(self.externals),
+            "definitions": [definition_to_json(d) for d in self.definitions],
+        }
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> FileSummaries:
+        """The record `to_json` wrote; KeyError/TypeError/ValueError when malformed."""
+        if raw.get("version") != _VERSION:
+            raise ValueError("another version of the cache")
+        return FileSummaries(
+            path=str(raw["path"]),
+            key=str(raw["key"]),
+            deps=str(raw["deps"]),
+            externals=tuple(str(n) for n in raw["externals"]),
+            definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
+        )
+
+
+class IndexCache:
+    """Records by key in one folder; a record that cannot be read is a miss."""
+
+    def __init__(self, folder: str | None) -> None:
+        self.folder = Path(folder) / f"index-v{_VERSION}" if folder else None
+
+    def load(self, key: str) -> FileSummaries | None:
+        """The record stored under `key`, if any."""
+        if self.folder is None:
+            return None
+        try:
+            raw = json.loads((self.folder / f"{key}.json").read_text("utf-8"))
+            return FileSummaries.from_json(raw)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def store(self, record: FileSummaries) -> None:
+        """Write `record` through a temporary and a rename; a failure is ignored."""
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(record.to_json(), out)
+            os.replace(tmp, self.folder / f"{record.key}.json")
+        except OSError:
+            return  # a cache that cannot be written only costs a rebuild

@@ -1,0 +1,126 @@
+"""The workspace index: hover and code actions before and after it is built."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities
+from support.lsp import actions_at
+
+OpenSource = Callable[[LanguageClient, str, Path], str]
+At = Callable[..., types.Position]
+
+MAIN_C = """\
+void fill(double x, double *tmp);
+void bump(int i);
+void run(int n, double *restrict a, double *restrict b) {
+  for (int i = 0; i < n; i++) {
+    double tmp[5];
+    fill(a[i], tmp);
+    b[i] = tmp[0] + tmp[4];
+  }
+}
+"""
+LIB_C = """\
+int calls;
+void fill(double x, double *tmp) {
+  for (int k = 0; k < 5; k++) tmp[k] = x * k;
+}
+"""
+
+
+def _accept_registrations(client: LanguageClient) -> list[types.RegistrationParams]:
+    seen: list[types.RegistrationParams] = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def register(params: types.RegistrationParams) -> None:
+        seen.append(params)
+
+    return seen
+
+
+async def _hover(client: LanguageClient, uri: str, at: types.Position) -> str:
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=at
+        )
+    )
+    assert result is not None
+    assert isinstance(result.contents, types.MarkupContent)
+    return result.contents.value
+
+
+async def _until(
+    client: LanguageClient, uri: str, at: types.Position, want: str
+) -> str:
+    value = ""
+    for _ in range(150):
+        value = await _hover(client, uri, at)
+        if want in value:
+            return value
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"never saw {want!r} in the hover:\n{value}")
+
+
+async def test_the_index_makes_a_cross_file_loop_parallel(
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.c").write_text(MAIN_C)
+    (root / "lib.c").write_text(LIB_C)
+    registrations = _accept_registrations(raw_client)
+    await raw_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    uri = open_source(raw_client, MAIN_C, root / "main.c")
+    loop = at(MAIN_C, "for (int i")
+    # Before the index is built the listing answers at once, with what it has.
+    first = await _hover(raw_client, uri, loop)
+    assert "`fill()`" in first
+    await actions_at(raw_client, uri, loop)  # answers, whatever the index holds
+    value = await _until(raw_client, uri, loop, "(lib.c:2)")
+    assert "is parallel" in value
+    actions = await actions_at(raw_client, uri, loop)
+    omp = [a for a in actions if "OpenMP" in a.title and a.disabled is None]
+    assert omp, [a.title for a in actions]
+    watched = [r.method for p in registrations for r in p.registrations]
+    assert watched == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert raw_client.progress_reports  # $/progress while indexing
+    # A save of the other file re-summarises it.
+    (root / "lib.c").write_text(LIB_C.replace("tmp[k] = x * k;", "calls++;"))
+    raw_client.text_document_did_save(
+        types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=(root / "lib.c").as_uri())
+        )
+    )
+    value = await _until(raw_client, uri, loop, "which writes the global `calls`")
+    assert "is not parallel" in value
+
+
+async def test_a_callee_of_no_file_is_named_as_missing(
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.c").write_text(MAIN_C)
+    _accept_registrations(raw_client)
+    await raw_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    uri = open_source(raw_client, MAIN_C, root / "main.c")
+    loop = at(MAIN_C, "for (int i")
+    value = await _until(raw_client, uri, loop, "defined in no file of the project")
+    assert "is not parallel" in value
