@@ -13,7 +13,9 @@ from textwrap import dedent
 from typing import Any
 
 import accls.cli
+import accls.cli.check_command
 import accls.cli.commands
+import accls.cli.suggest_commands
 import accls.pipeline.suggesting
 import accls.server.features.diagnostics
 import accls.server.suggestions
@@ -273,8 +275,8 @@ def test_the_cli_suggests_and_checks_through_the_pipeline(
 ) -> None:
     source = tmp_path / "dot.c"
     source.write_text(SUM, encoding="utf-8")
-    suggest = _spy(monkeypatch, accls.cli.commands, "suggest_text")
-    check = _spy(monkeypatch, accls.cli.commands, "check_text")
+    suggest = _spy(monkeypatch, accls.cli.suggest_commands, "suggest_text")
+    check = _spy(monkeypatch, accls.cli.check_command, "check_text")
     assert accls.cli.commands.main(["suggest", "--no-validate", str(source)]) == 0
     assert accls.cli.commands.main(["annotate", "--no-validate", str(source)]) == 0
     assert accls.cli.commands.main(["check", str(source)]) == 0

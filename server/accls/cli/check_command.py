@@ -1,0 +1,50 @@
+"""`accls check`: the findings for the pragmas already in the files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from accls.cli.build_context import file_context
+from accls.files import (
+    InputError,
+    other_language,
+    read_source,
+)
+from accls.pipeline import (
+    check_text,
+)
+
+__all__ = ["run_check"]
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Check every file; exit 1 on an error finding, 2 on unreadable input."""
+    from accls.analysis.findings import Finding
+    from accls.cli.findings_output import exit_code, finding_json, write_findings_text
+
+    items: list[tuple[str, Finding]] = []
+    failed = False
+    for path in args.files:
+        language = other_language(path)
+        try:
+            if language is not None:
+                # Reading C++ as C would miss its loops and pass the file silently.
+                raise InputError(
+                    f"{path}: not checked: {language} is not supported yet"
+                )
+            text = read_source(path)
+        except InputError as exc:
+            print(f"accls: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        context = file_context(path, text, args)
+        found = check_text(text, path, include_dirs=args.include, context=context)
+        items.extend((path, f) for f in found)
+    if args.format == "json":
+        json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif items or not failed:
+        write_findings_text(sys.stdout, items)
+    return 2 if failed else exit_code(f for _, f in items)

@@ -1,0 +1,121 @@
+"""The command line's parser: every command, its options and their help."""
+
+from __future__ import annotations
+
+import argparse
+
+from accls import __version__
+from accls.cli.options import (
+    add_backend_options,
+    add_build_options,
+    add_suggest_options,
+)
+from accls.server.serve import add_server_options
+
+__all__ = ["Parser", "build_parser"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line message."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Exit 2 with `accls: error: MESSAGE`."""
+        self.exit(2, f"accls: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = Parser(
+        prog="accls",
+        description="Suggest and check OpenACC/OpenMP pragmas for C loops.",
+    )
+    parser.add_argument("--version", action="version", version=f"accls {__version__}")
+    add_server_options(parser)
+    subs = parser.add_subparsers(dest="command", parser_class=Parser)
+    suggest = subs.add_parser("suggest", help="print a pragma (or a refusal) per loop")
+    add_suggest_options(suggest)
+    add_backend_options(suggest)
+    suggest.add_argument("--format", choices=["text", "json"], default="text")
+    suggest.add_argument("files", nargs="+", metavar="FILE")
+    annotate = subs.add_parser("annotate", help="write the file with pragmas inserted")
+    add_suggest_options(annotate)
+    add_backend_options(annotate)
+    annotate.add_argument("file", metavar="FILE")
+    out = annotate.add_mutually_exclusive_group()
+    out.add_argument(
+        "-o", "--output", metavar="OUT", help="write here (default: stdout)"
+    )
+    out.add_argument("--in-place", action="store_true", help="overwrite FILE")
+    annotate.add_argument(
+        "--rewrite-inductions",
+        action="store_true",
+        help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "
+        "`t` set after the loop) where that makes the loop parallel",
+    )
+    annotate.add_argument(
+        "--add-restrict",
+        action="store_true",
+        help="also declare pointer parameters `restrict` where aliasing alone keeps "
+        "a loop serial: a promise that they never refer to overlapping memory while "
+        "the function runs (a caller passing overlapping buffers breaks the program)",
+    )
+    check = subs.add_parser(
+        "check", help="report races and data-movement bugs in the pragmas of FILEs"
+    )
+    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    check.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
+    add_build_options(check)
+    check.add_argument("files", nargs="+", metavar="FILE")
+    verify = subs.add_parser(
+        "verify",
+        help="build and run FILE serially and with the suggested OpenMP pragmas, and "
+        "compare the outputs (runs your program: opt-in, sandboxed)",
+    )
+    verify.add_argument("file", metavar="FILE")
+    verify.add_argument("--model", choices=["openmp"], default="openmp")
+    verify.add_argument("--threads", default="1,2,4", help="thread counts (1,2,4)")
+    verify.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-9,
+        help="relative tolerance for numbers in outputs",
+    )
+    verify.add_argument("--cpu-seconds", type=int, default=10)
+    verify.add_argument("--memory-mb", type=int, default=2048)
+    verify.add_argument("--timeout", type=float, default=30.0, help="wall clock, s")
+    verify.add_argument("--cc", default="gcc")
+    verify.add_argument("--cflags", default="", help="extra compiler flags, one string")
+    verify.add_argument(
+        "-I", dest="include", action="append", default=[], metavar="DIR"
+    )
+    verify.add_argument("--stdin", default=None, metavar="FILE")
+    verify.add_argument(
+        "--data",
+        nargs="*",
+        default=[],
+        metavar="FILE",
+        help="input files copied into the run folder",
+    )
+    verify.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="where bubblewrap is missing, run the program unconfined (only limits)",
+    )
+    verify.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
+    _feedback_parser(subs)
+    return parser
+
+
+def _feedback_parser(subs: argparse._SubParsersAction[Parser]) -> None:
+    feedback = subs.add_parser(
+        "feedback", help="the local store of applied suggestions (opt-in, never sent)"
+    )
+    actions = feedback.add_subparsers(dest="feedback_command", parser_class=Parser)
+    export = actions.add_parser("export", help="write the store as JSONL")
+    export.add_argument("--db", metavar="PATH", help="database (default: the store)")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", help="write here (default: stdout)"
+    )
+    export.add_argument("--force", action="store_true", help="overwrite FILE")
+    actions.add_parser("path", help="print where the store lives")

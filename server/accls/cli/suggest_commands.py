@@ -1,0 +1,225 @@
+"""`accls suggest` and `accls annotate`: suggestions through the one pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from accls.analysis import ProgramSummaries
+from accls.cli.build_context import build_flags, file_context
+from accls.cli.options import (
+    backend_settings,
+    settings_from_args,
+)
+from accls.cli.report import suggestion_json, unread_loop_json, write_text
+from accls.files import (
+    BOM,
+    InputError,
+    looks_like_c,
+    read_source,
+    read_source_bytes,
+    replace_file,
+    write_stdout,
+)
+from accls.frontend import Span, parse_source
+from accls.hybrid import BackendPool
+from accls.pipeline import (
+    OnceSink,
+    SuggestResult,
+    analysis_options,
+    suggest_text,
+)
+from accls.project import (
+    ProjectIndex,
+    default_cache_dir,
+    find_database,
+)
+from accls.settings import Settings
+from accls.suggest import Suggestion, SuggestOptions
+from accls.suggest.annotate import annotate_text
+from accls.suggest.backends import BackendKind
+from accls.suggest.inductions import rewrite_all
+from accls.suggest.restrict import restrict_all
+from accls.validation import Validation
+
+__all__ = ["run_annotate", "run_suggest"]
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings of `suggest` and `annotate` from their flags."""
+    if args.backend != BackendKind.ANALYSIS.value:
+        backend_settings(args)  # raises for a bad -n, only where it is used
+    return settings_from_args(args)
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"accls: warning: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one run of a command owns: its warnings (each said once), its models."""
+
+    warnings: OnceSink = field(default_factory=lambda: OnceSink(_stderr_warning))
+    backends: BackendPool = field(default_factory=BackendPool)
+    # The project indexes of this run, by folder and compile database.
+    indexes: dict[tuple[str, str | None], ProjectIndex] = field(default_factory=dict)
+
+
+def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries | None:
+    """What the other files of `path`'s project define: `--project` or its database."""
+    if getattr(args, "no_index", False):
+        return None
+    root = getattr(args, "project", None)
+    database = args.compile_commands or find_database(path)
+    if root is None and database is None:
+        return None
+    if root is not None and args.compile_commands is None:
+        candidate = os.path.join(root, "compile_commands.json")
+        database = candidate if os.path.isfile(candidate) else None
+    if root is None:
+        if not os.path.isfile(str(database)):
+            return None  # the build's context already said it cannot be read
+        root = os.path.dirname(os.path.abspath(str(database)))
+    if not os.path.isdir(root):
+        raise InputError(f"--project {root}: not a folder")
+    key = (os.path.abspath(root), database)
+    index = run.indexes.get(key)
+    if index is None:
+        index = ProjectIndex(
+            root,
+            build=build_flags(args),
+            database=database,
+            cache_dir=args.index_cache or default_cache_dir(),
+        )
+        index.build()
+        run.indexes[key] = index
+    return index.program_for(path)
+
+
+def _suggest_one(
+    path: str, args: argparse.Namespace, run: _Run, *, every_loop: bool = False
+) -> tuple[str, SuggestResult, Settings]:
+    """The text suggested for (after rewrites), its suggestions, and the settings.
+
+    With `every_loop`, one suggestion for each loop that was read.
+    """
+    text = read_source(path)
+    context = file_context(path, text, args)
+    if getattr(args, "rewrite_inductions", False):
+        assumed = analysis_options(_settings(args))
+        text, done = rewrite_all(text, assumed, path, args.include, context)
+        for rewrite in done:
+            print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
+    if getattr(args, "add_restrict", False):
+        assumed = analysis_options(_settings(args))
+        text, promised = restrict_all(text, assumed, path, args.include, context)
+        for promise in promised:
+            print(f"accls: promised {promise.summary}", file=sys.stderr)
+    source = parse_source(text, path, args.include, context=context)
+    warning = looks_like_c(
+        path,
+        text,
+        sum(e.end_byte - e.start_byte for e in source.errors),
+        len(source.nests),
+    )
+    if warning is not None and not source.nests and source.errors:
+        raise InputError(warning)
+    if warning is not None:
+        print(f"accls: warning: {warning}", file=sys.stderr)
+    # Here, after the file's own warnings, as the check of -n always came.
+    settings = _settings(args)
+    result = suggest_text(
+        text,
+        path,
+        settings,
+        source=source,
+        every_loop=every_loop,
+        backends=run.backends,
+        warnings=run.warnings,
+        program=_program(path, args, run),
+    )
+    return text, result, settings
+
+
+def run_suggest(args: argparse.Namespace) -> int:
+    """Print a pragma or a refusal for every loop of every file."""
+    run = _Run()
+    items: list[tuple[str, Suggestion]] = []
+    checked: dict[tuple[str, int], Validation] = {}
+    unread: dict[str, tuple[tuple[Span, str], ...]] = {}
+    options: SuggestOptions | None = None
+    failed = False
+    for path in args.files:
+        try:
+            _, result, settings = _suggest_one(
+                path, args, run, every_loop=args.format == "json"
+            )
+        except InputError as exc:
+            print(f"accls: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        unread[path] = result.unread
+        options = settings.suggest_options
+        items.extend((path, s) for s in result.suggestions)
+        checked.update({(path, key): v for key, v in result.validation.items()})
+    if args.format == "json":
+        objects = _json_objects(items, checked, unread, options)
+        json.dump(objects, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif items or not failed:
+        write_text(sys.stdout, items)
+    return 2 if failed else 0
+
+
+def _json_objects(
+    items: list[tuple[str, Suggestion]],
+    checked: dict[tuple[str, int], Validation],
+    unread: dict[str, tuple[tuple[Span, str], ...]],
+    opts: SuggestOptions | None,
+) -> list[dict[str, Any]]:
+    """One object per loop of each file, unparsed ones included, in file order.
+
+    `opts` are those of the files read; None only when none was.
+    """
+    lines: dict[str, dict[int, int]] = {}
+    for p, s in items:
+        lines.setdefault(p, {})[s.loop.id] = s.loop.line
+    objects: list[dict[str, Any]] = []
+    for path, spans in unread.items():
+        assert opts is not None  # a file was read
+        mine = [
+            suggestion_json(p, s, checked.get((p, s.loop.id)), lines[p])
+            for p, s in items
+            if p == path
+        ]
+        mine.extend(unread_loop_json(path, span, opts, why) for span, why in spans)
+        objects.extend(sorted(mine, key=lambda o: (o["line"], o["column"])))
+    return objects
+
+
+def run_annotate(args: argparse.Namespace) -> int:
+    """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
+    path = args.file
+    text, suggested, _ = _suggest_one(path, args, _Run())
+    suggestions = suggested.suggestions
+    result = annotate_text(text, suggestions)
+    if read_source_bytes(path).startswith(BOM.encode()):
+        result = BOM + result
+    data = result.encode("utf-8", errors="surrogateescape")
+    target = path if args.in_place else args.output
+    if target is None:
+        write_stdout(data)
+        return 0
+    if not args.in_place and os.path.exists(target) and os.path.samefile(target, path):
+        raise InputError(
+            f"{target}: is the input file; pass --in-place to overwrite it"
+        )
+    replace_file(target, data)
+    count = sum(1 for s in suggestions if s.pragma is not None and s.existing is None)
+    print(f"accls: {count} pragma(s) inserted into {target}", file=sys.stderr)
+    return 0
