@@ -11,6 +11,7 @@ import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "CompileDatabaseError",
@@ -116,14 +117,10 @@ def _entry(database: Path, entry: dict[str, object]) -> CompileEntry:
     )
 
 
-def compile_entry(database: str, source: str) -> CompileEntry | None:
-    """`source`'s entry in `database`; None when the database does not list it.
-
-    Raises CompileDatabaseError when the database cannot be read or parsed.
-    """
-    path = Path(database)
+def _read_entries(database: str) -> list[Any]:
+    """The JSON array of `database`; CompileDatabaseError when it is not one."""
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
+        entries = json.loads(Path(database).read_text(encoding="utf-8"))
     except OSError as exc:
         raise CompileDatabaseError(
             f"{database}: cannot read the compile database ({exc.strerror or exc})"
@@ -136,6 +133,16 @@ def compile_entry(database: str, source: str) -> CompileEntry | None:
         raise CompileDatabaseError(
             f"{database}: not a valid compile database (not a JSON array)"
         )
+    return entries
+
+
+def compile_entry(database: str, source: str) -> CompileEntry | None:
+    """`source`'s entry in `database`; None when the database does not list it.
+
+    Raises CompileDatabaseError when the database cannot be read or parsed.
+    """
+    path = Path(database)
+    entries = _read_entries(database)
     wanted = Path(source).resolve()
     for entry in entries:
         if not isinstance(entry, dict):
@@ -156,20 +163,7 @@ def database_files(database: str) -> tuple[str, ...]:
     Raises CompileDatabaseError when the database cannot be read or parsed.
     """
     path = Path(database)
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CompileDatabaseError(
-            f"{database}: cannot read the compile database ({exc.strerror or exc})"
-        ) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CompileDatabaseError(
-            f"{database}: not a valid compile database (bad JSON: {exc})"
-        ) from None
-    if not isinstance(entries, list):
-        raise CompileDatabaseError(
-            f"{database}: not a valid compile database (not a JSON array)"
-        )
+    entries = _read_entries(database)
     out: dict[str, None] = {}
     for entry in entries:
         if isinstance(entry, dict) and entry.get("file"):
