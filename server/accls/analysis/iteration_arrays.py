@@ -41,16 +41,19 @@ def iteration_arrays(
     """
     if fn is None:
         return frozenset()
+    if not loop.locals:
+        return frozenset()
     inside = Counter(v.name for v in loop.locals)
-    everywhere = Counter(v.name for v in fn.locals)
-    shared = {p.name for p in fn.params} | {g.name for g in source.globals}
-    # The function's own record of each local knows where its value goes.
-    marked = {v.name: v for v in fn.locals}
-    return frozenset(
-        v.name
-        for v in loop.locals
-        if inside[v.name] == 1
-        and everywhere[v.name] == 1
-        and v.name not in shared
-        and _owned(marked[v.name])
-    )
+    out: set[str] = set()
+    for v in loop.locals:
+        # Declared once in the whole function (so never a parameter either), and
+        # no global of that name: every reference means this array.
+        if inside[v.name] != 1 or fn.declarations(v.name) != 1:
+            continue
+        if v.name in source.global_names:
+            continue
+        # The function's own record of the local knows where its value goes.
+        marked = fn.lookup(v.name)
+        if marked is not None and _owned(marked):
+            out.add(v.name)
+    return frozenset(out)

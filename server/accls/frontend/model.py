@@ -255,14 +255,22 @@ class Function:
     _names: dict[str, Var] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _counts: dict[str, int] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         for var in (*self.locals, *self.params):
             self._names.setdefault(var.name, var)
+            self._counts[var.name] = self._counts.get(var.name, 0) + 1
 
     def lookup(self, name: str) -> Var | None:
         """The local or parameter declaration of `name`, if any."""
         return self._names.get(name)
+
+    def declarations(self, name: str) -> int:
+        """How many locals and parameters are called `name`."""
+        return self._counts.get(name, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,6 +373,9 @@ class SourceFile:
         default_factory=list, compare=False, repr=False
     )
     _code: list[str] = field(default_factory=list, compare=False, repr=False)
+    _global_names: list[frozenset[str]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for fn in self.functions:
@@ -378,6 +389,13 @@ class SourceFile:
             names = {m.group(0) for args in found for m in _WORD.finditer(args)}
             self._threadprivate.append(frozenset(names))
         return self._threadprivate[0]
+
+    @property
+    def global_names(self) -> frozenset[str]:
+        """The names of the file's globals (read once per file)."""
+        if not self._global_names:
+            self._global_names.append(frozenset(g.name for g in self.globals))
+        return self._global_names[0]
 
     @property
     def code(self) -> str:

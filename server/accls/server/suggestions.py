@@ -39,7 +39,6 @@ __all__ = [
     "listed",
     "offers",
     "resolved",
-    "with_inner",
 ]
 
 log = logging.getLogger(__name__)
@@ -133,20 +132,6 @@ def listed(
 ) -> tuple[Suggestion, ...]:
     """Analysis-only suggestions: what listing and hover show."""
     return suggest_file(analysed.analysis(options.dialect), options, regions=regions)
-
-
-def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
-    """`top` and the inner-loop suggestions that go with it."""
-    span = top.loop.span
-    inner = [
-        s
-        for s in all_
-        if s.inner
-        and s.pragma is not None
-        and s.existing is None
-        and span.start_byte < s.loop.span.start_byte < span.end_byte
-    ]
-    return (top, *inner)
 
 
 def _log_warning(message: str, /) -> None:

@@ -12,7 +12,7 @@ from accls.suggest.prompt import (
 from accls.suggest.repair import Repair, repair
 from accls.suggest.rules import reference_suggestion, suggest_file
 from accls.suggest.source import Source
-from accls.suggest.suggestion import Alternative, Atomic, Suggestion
+from accls.suggest.suggestion import Alternative, Atomic, Suggestion, with_inner
 
 __all__ = [
     "Alternative",
@@ -33,4 +33,5 @@ __all__ = [
     "reference_suggestion",
     "repair",
     "suggest_file",
+    "with_inner",
 ]

@@ -17,7 +17,7 @@ from accls.analysis import AnalysisOptions, Induction, LoopFacts, analyze_text
 from accls.frontend import HeaderContext, Loop, Poly
 from accls.suggest.options import SuggestOptions
 from accls.suggest.rules import suggest_file
-from accls.suggest.suggestion import Suggestion
+from accls.suggest.suggestion import Suggestion, with_inner
 
 __all__ = [
     "InductionRewrite",
@@ -237,16 +237,7 @@ def parallel_after_rewrite(
     top = next((s for s in after if s.loop.id == rewrite.loop and not s.inner), None)
     if top is None or top.pragma is None or top.existing is not None:
         return None
-    span = top.loop.span
-    inner = tuple(
-        s
-        for s in after
-        if s.inner
-        and s.pragma is not None
-        and s.existing is None
-        and span.start_byte < s.loop.span.start_byte < span.end_byte
-    )
-    return rewrite, (top, *inner)
+    return rewrite, with_inner(top, after)
 
 
 def rewrite_all(

@@ -22,7 +22,7 @@ from accls.analysis import (
 from accls.frontend import HeaderContext, restrict_insertions
 from accls.suggest.options import SuggestOptions
 from accls.suggest.rules import suggest_file
-from accls.suggest.suggestion import Suggestion
+from accls.suggest.suggestion import Suggestion, with_inner
 
 __all__ = [
     "PROMISE",
@@ -124,16 +124,7 @@ def parallel_with_restrict(
     top = next((s for s in after if s.loop.id == moved and not s.inner), None)
     if top is None or top.pragma is None or top.existing is not None:
         return None
-    span = top.loop.span
-    inner = tuple(
-        s
-        for s in after
-        if s.inner
-        and s.pragma is not None
-        and s.existing is None
-        and span.start_byte < s.loop.span.start_byte < span.end_byte
-    )
-    return rewrite, (top, *inner)
+    return rewrite, with_inner(top, after)
 
 
 def restrict_all(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis import LoopFacts
@@ -11,7 +12,7 @@ from accls.suggest.pragma import Pragma
 from accls.suggest.regions import DataRegion
 from accls.suggest.source import Source
 
-__all__ = ["Alternative", "Atomic", "Suggestion"]
+__all__ = ["Alternative", "Atomic", "Suggestion", "with_inner"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +53,17 @@ class Suggestion:
     inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
     withdrawn: str | None = None  # why validation took the pragma back, when it did
+
+
+def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
+    """`top` and the inner-loop pragmas of `all_` that go with it."""
+    span = top.loop.span
+    inner = [
+        s
+        for s in all_
+        if s.inner
+        and s.pragma is not None
+        and s.existing is None
+        and span.start_byte < s.loop.span.start_byte < span.end_byte
+    ]
+    return (top, *inner)

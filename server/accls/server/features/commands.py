@@ -13,7 +13,8 @@ from pygls.exceptions import JsonRpcInvalidParams
 from accls.server import progress
 from accls.server.language_server import AcclsServer
 from accls.server.offers import suggestions_for
-from accls.server.suggestions import resolved, with_inner
+from accls.server.suggestions import resolved
+from accls.suggest import with_inner
 
 __all__ = ["CHECK_LOOP", "CHECK_LOOP_ALIASES", "register"]
 

@@ -25,9 +25,8 @@ from accls.server.suggestions import (
     Validated,
     offers,
     resolved,
-    with_inner,
 )
-from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, with_inner
 from accls.suggest.annotate import insertions
 from accls.suggest.backends import BackendKind
 

@@ -20,7 +20,7 @@ from accls.server.documents import Document, Slot
 from accls.server.language_server import AcclsServer
 from accls.server.offers.cache import VALIDATED, withdrawn
 from accls.server.offers.key import ActionKind
-from accls.server.offers.rewrites import rewrite_edits
+from accls.server.offers.rewrites import finish_rewrite
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis, Validated, offers, resolved
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
@@ -176,20 +176,15 @@ async def _resolve(r: Resolving) -> types.CodeAction:
         async with progress.report(ls, "accls: checking `restrict`", "compile check"):
             checked = await ls.in_pool(doc, check)
         doc.store(VALIDATED, key, checked)
-    edits = (
-        None
-        if checked.withdrawn
-        else rewrite_edits(doc, rewrite.edits, rewrite.text, checked.suggestions)
+    return finish_rewrite(
+        action,
+        doc,
+        checked,
+        rewrite.edits,
+        rewrite.text,
+        misfit="the pragma would land inside the edit",
+        data={**key.data(), "restrict": list(rewrite.names)},
     )
-    if edits is None:
-        action.edit = None
-        action.disabled = types.CodeActionDisabled(
-            reason=checked.withdrawn or "the pragma would land inside the edit"
-        )
-        return action
-    action.edit = types.WorkspaceEdit(changes={doc.uri: edits})
-    action.data = {**key.data(), "restrict": list(rewrite.names)}
-    return action
 
 
 RESTRICT = Offer(ActionKind.RESTRICT, _listing, _resolve)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from lsprotocol import types
 
 from accls.server.documents import Document
+from accls.server.suggestions import Validated
 from accls.suggest import Suggestion
 from accls.suggest.annotate import insertions
 
-__all__ = ["Edit", "rewrite_edits"]
+__all__ = ["Edit", "finish_rewrite", "rewrite_edits"]
 
 Edit = tuple[int, int, str]
 """Replace bytes [start, end) of the old text with the text."""
@@ -56,3 +58,31 @@ def rewrite_edits(
             types.TextEdit(range=types.Range(start=where, end=where), new_text=new)
         )
     return out
+
+
+def finish_rewrite(
+    action: types.CodeAction,
+    doc: Document,
+    checked: Validated,
+    edits: Sequence[Edit],
+    text: str,
+    *,
+    misfit: str,
+    data: dict[str, Any],
+) -> types.CodeAction:
+    """The action with the rewrite and its pragmas, or disabled with the reason.
+
+    `misfit` is the reason when a pragma would land inside the rewritten text.
+    """
+    found = (
+        None
+        if checked.withdrawn
+        else rewrite_edits(doc, edits, text, checked.suggestions)
+    )
+    if found is None:
+        action.edit = None
+        action.disabled = types.CodeActionDisabled(reason=checked.withdrawn or misfit)
+        return action
+    action.edit = types.WorkspaceEdit(changes={doc.uri: found})
+    action.data = data
+    return action
