@@ -206,3 +206,45 @@ def test_compiler_runs_under_a_memory_limit(need: Need, tmp_path: Path) -> None:
     assert result.compiles is None
     assert result.reason == "the compiler ran out of its 256 MB"
     assert result.command[0].endswith("gcc")
+
+
+ORDERED = textwrap.dedent(
+    """\
+    double ordered_sum(int n, const double *a) {
+        double sum = 0.0;
+        for (int i = 0; i < n; i++) {
+            double term = a[i] * a[i];
+    #pragma omp ordered
+            {
+                sum += term;
+            }
+        }
+        return sum;
+    }
+    """
+)
+
+
+def test_ordered_block_gets_the_ordered_clause(need: Need, tmp_path: Path) -> None:
+    need("gcc")
+    (found,) = suggestions(ORDERED)
+    assert found.pragma is not None
+    assert [c.name for c in found.pragma.clauses] == ["ordered"]
+    unit = str(tmp_path / "o.c")
+    results = compile_check(ORDERED, unit, (found,), CompilerSettings())
+    assert [r.compiles for r in results.values()] == [True]
+
+
+def test_directive_nesting_errors_fail_the_check(need: Need, tmp_path: Path) -> None:
+    # gcc reports an `ordered` region outside a loop with an `ordered` clause only when
+    # it lowers the code: -fsyntax-only accepts it.
+    need("gcc")
+    (found,) = suggestions(ORDERED)
+    assert found.pragma is not None
+    bare = dataclasses.replace(
+        found, pragma=dataclasses.replace(found.pragma, clauses=())
+    )
+    results = compile_check(ORDERED, str(tmp_path / "o.c"), (bare,), CompilerSettings())
+    (result,) = results.values()
+    assert result.compiles is False
+    assert "ordered" in result.reason

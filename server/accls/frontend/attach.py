@@ -21,8 +21,14 @@ def _pragma_of(node: Node) -> Directive | None:
 
 
 def mutual_exclusion(directive: Directive) -> bool:
-    """True for `atomic ...` and `critical`: updates inside never race."""
+    """True for `atomic ...`, `critical` and `ordered` blocks: updates never race.
+
+    An `ordered` block (not the standalone `ordered depend(...)`/`doacross`
+    form) runs one iteration at a time, in the loop's order.
+    """
     first = directive.name.split()[0] if directive.name else ""
+    if first == "ordered":
+        return not any(directive.clause(c) for c in ("depend", "doacross"))
     return first in ("atomic", "critical")
 
 

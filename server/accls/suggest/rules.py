@@ -17,6 +17,7 @@ from accls.suggest.nest_shape import (
     with_range,
 )
 from accls.suggest.options import SuggestOptions
+from accls.suggest.ordered import ordered_block
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
 from accls.suggest.suggestion import Atomic, Suggestion
@@ -130,6 +131,12 @@ def _build(
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
     cpu = opts.dialect is Dialect.OPENMP and opts.target is Target.CPU
+    if cpu and ordered_block(loop, analysis.source):
+        clauses.append(Clause("ordered"))
+        reasons.append(
+            "ordered: the body's `omp ordered` block binds to this loop, which "
+            "needs the clause; the block runs one iteration at a time, in order"
+        )
     if cpu and imbalanced(loop) and (where.compute is None or directive == "for"):
         clauses.append(Clause("schedule", "dynamic"))
         reasons.append(

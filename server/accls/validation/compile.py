@@ -1,4 +1,4 @@
-"""The compile check: whether each candidate pragma passes `cc -fsyntax-only`.
+"""The compile check: whether each candidate pragma compiles (`cc -S -O0`).
 
 Candidates are first compiled all at once; only when that fails is each one
 compiled on its own (in parallel) and, where a performance-only clause is to

@@ -73,12 +73,21 @@ def _dialect_flags(cc: str, dialects: frozenset[str]) -> list[str]:
 def base_command(
     cc_path: str, settings: CompilerSettings, path: str, dialects: frozenset[str]
 ) -> tuple[str, ...]:
-    """The compiler command without the unit file: syntax only, warnings off."""
+    """The compiler command without the unit file: lowered to assembly, warnings off.
+
+    Not `-fsyntax-only`: gcc checks how directives nest (an `ordered` region
+    outside a loop with an `ordered` clause, an `acc parallel loop` inside
+    `acc parallel`, a worksharing construct inside another) only when it lowers
+    the code. `-S -O0 -o /dev/null` lowers it without optimising or assembling.
+    """
     folder = str(Path(path).resolve().parent) if path else os.getcwd()
     includes = [f"-I{d}" for d in (folder, *settings.include_dirs)]
     return (
         cc_path,
-        "-fsyntax-only",
+        "-S",
+        "-O0",
+        "-o",
+        os.devnull,
         *_dialect_flags(settings.cc, dialects),
         "-w",
         *includes,
