@@ -56,7 +56,7 @@ def wrapper_includes(cc: str) -> list[str]:
 
 def annotate(accls: Path, folder: Path, name: str, timeout: float) -> str:
     """`accls annotate --model openmp --in-place` one file; the error or ""."""
-    cmd = [str(accls), "annotate", "--model", "openmp", "--target", "cpu"]
+    cmd = [str(accls), "annotate", "--all", "--model", "openmp", "--target", "cpu"]
     cmd += ["-I", str(folder), "--in-place", name]
     try:
         proc = subprocess.run(

@@ -77,7 +77,7 @@ def compile_check(args: argparse.Namespace, job: CompileJob) -> dict[str, Any]:
         "baseline_error": compile_ok(args, job.path, job.model, job.root),
     }
     out = job.path.with_name(f"{job.path.stem}.{job.model}{job.path.suffix}")
-    cmd = [str(args.accls), "annotate", "--model", job.model, "--target"]
+    cmd = [str(args.accls), "annotate", "--all", "--model", job.model, "--target"]
     cmd += [target_for(args, job.model), str(job.path), "-o", str(out)]
     if args.includes:
         for folder in include_dirs(job.path, job.root):

@@ -76,6 +76,7 @@ def check_fixture(
             "-m",
             "accls",
             "annotate",
+            "--all",
             "--model",
             "openmp",
             "--target",

@@ -219,7 +219,15 @@ def accls_annotate(tmp_path_factory: pytest.TempPathFactory) -> Annotate:
         src, model, target = key
         out = outdir / f"{src.stem}.{model}.{target}.c"
         proc = run_accls(
-            "annotate", "--model", model, "--target", target, str(src), "-o", str(out)
+            "annotate",
+            "--all",
+            "--model",
+            model,
+            "--target",
+            target,
+            str(src),
+            "-o",
+            str(out),
         )
         return proc, out
 

@@ -58,6 +58,7 @@ def test_rewritten_program_matches_the_serial_one(
     out = tmp_path / f"rewritten.{model}.c"
     proc = run_accls(
         "annotate",
+        "--all",
         "--model",
         model,
         "--rewrite-inductions",

@@ -89,7 +89,7 @@ def annotate(src: Path, out: Path, variant: str) -> str | None:
 
     spec, _, rewrite = variant.partition("+")
     model, _, target = spec.partition("-")
-    argv = ["annotate", "--model", model, str(src), "-o", str(out)]
+    argv = ["annotate", "--all", "--model", model, str(src), "-o", str(out)]
     argv += ["--target", target] if target else []
     argv += ["--rewrite-inductions"] if rewrite else []
     err = io.StringIO()

@@ -47,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     out.add_argument("--in-place", action="store_true", help="overwrite FILE")
     annotate.add_argument(
+        "--all",
+        action="store_true",
+        help="insert every safe pragma, also those the cost model expects to run "
+        "slower in parallel (small loops, loops only called from parallel code)",
+    )
+    annotate.add_argument(
         "--rewrite-inductions",
         action="store_true",
         help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "

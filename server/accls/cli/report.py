@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from accls.analysis.cost import Estimate
 from accls.frontend import Span
 from accls.suggest import Source, Suggestion, SuggestOptions
 from accls.validation import Validation
@@ -16,11 +17,12 @@ def suggestion_json(
     suggestion: Suggestion,
     validation: Validation | None = None,
     lines: dict[int, int] | None = None,
+    estimate: Estimate | None = None,
 ) -> dict[str, Any]:
     """The JSON object of the CLI contract for one suggestion.
 
     `lines` maps loop ids of the file to their lines, for `collapsed_into` and
-    `inner_of`.
+    `inner_of`; `estimate` is the cost model's view of its pragma.
     """
     loop = suggestion.loop
     facts = suggestion.facts
@@ -72,6 +74,8 @@ def suggestion_json(
         ],
         "collapsed_into": _line(suggestion.collapsed_into, lines),
         "inner_of": _line(suggestion.inner_of, lines),
+        "estimate": estimate.as_json() if estimate is not None else None,
+        "profitable": estimate.profitable if estimate is not None else None,
     }
 
 
@@ -107,6 +111,8 @@ def unread_loop_json(
         "caution": None,
         "collapsed_into": None,
         "inner_of": None,
+        "estimate": None,
+        "profitable": None,
     }
 
 
@@ -115,7 +121,11 @@ def _line(loop_id: int | None, lines: dict[int, int] | None) -> int | None:
 
 
 def write_text(
-    stream: TextIO, items: list[tuple[str, Suggestion]], *, color: bool | None = None
+    stream: TextIO,
+    items: list[tuple[str, Suggestion]],
+    *,
+    color: bool | None = None,
+    estimates: dict[tuple[str, int], Estimate] | None = None,
 ) -> None:
     """Human-readable report: each loop, its pragma or refusal, and the reasons."""
     from rich.console import Console
@@ -143,7 +153,17 @@ def write_text(
                     f"  [dim](data region, lines {region.start.line}-"
                     f"{region.end.end[0] + 1})[/dim]"
                 )
-            console.print(f"  [green]{escape(suggestion.pragma.render())}[/green]")
+            estimate = (estimates or {}).get((path, loop.id))
+            late = (
+                f"  [yellow]({escape(estimate.why)})[/yellow]"
+                if estimate is not None and estimate.profitable is False
+                else ""
+            )
+            console.print(
+                f"  [green]{escape(suggestion.pragma.render())}[/green]{late}"
+            )
+            if estimate is not None:
+                console.print(f"    [dim]cost: {escape(estimate.summary)}[/dim]")
             if suggestion.source is not Source.ANALYSIS:
                 console.print(f"    [dim]from the {escape(suggestion.source)}[/dim]")
             if suggestion.caution:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accls.analysis import ProgramSummaries
+from accls.analysis.cost import Estimate
 from accls.cli.build_context import build_flags, file_context
 from accls.cli.options import (
     backend_settings,
@@ -151,6 +152,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     run = _Run()
     items: list[tuple[str, Suggestion]] = []
     checked: dict[tuple[str, int], Validation] = {}
+    estimates: dict[tuple[str, int], Estimate] = {}
     unread: dict[str, tuple[tuple[Span, str], ...]] = {}
     options: SuggestOptions | None = None
     failed = False
@@ -167,12 +169,13 @@ def run_suggest(args: argparse.Namespace) -> int:
         options = settings.suggest_options
         items.extend((path, s) for s in result.suggestions)
         checked.update({(path, key): v for key, v in result.validation.items()})
+        estimates.update({(path, key): e for key, e in result.estimates.items()})
     if args.format == "json":
-        objects = _json_objects(items, checked, unread, options)
+        objects = _json_objects(items, checked, unread, options, estimates)
         json.dump(objects, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif items or not failed:
-        write_text(sys.stdout, items)
+        write_text(sys.stdout, items, estimates=estimates)
     return 2 if failed else 0
 
 
@@ -181,6 +184,7 @@ def _json_objects(
     checked: dict[tuple[str, int], Validation],
     unread: dict[str, tuple[tuple[Span, str], ...]],
     opts: SuggestOptions | None,
+    estimates: dict[tuple[str, int], Estimate],
 ) -> list[dict[str, Any]]:
     """One object per loop of each file, unparsed ones included, in file order.
 
@@ -193,7 +197,13 @@ def _json_objects(
     for path, spans in unread.items():
         assert opts is not None  # a file was read
         mine = [
-            suggestion_json(p, s, checked.get((p, s.loop.id)), lines[p])
+            suggestion_json(
+                p,
+                s,
+                checked.get((p, s.loop.id)),
+                lines[p],
+                estimates.get((p, s.loop.id)),
+            )
             for p, s in items
             if p == path
         ]
@@ -206,7 +216,7 @@ def run_annotate(args: argparse.Namespace) -> int:
     """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
     path = args.file
     text, suggested, _ = _suggest_one(path, args, _Run())
-    suggestions = suggested.suggestions
+    suggestions, unprofitable = _profitable(suggested, every=args.all)
     result = annotate_text(text, suggestions)
     if read_source_bytes(path).startswith(BOM.encode()):
         result = BOM + result
@@ -214,6 +224,12 @@ def run_annotate(args: argparse.Namespace) -> int:
     target = path if args.in_place else args.output
     if target is None:
         write_stdout(data)
+        if unprofitable:
+            print(
+                f"accls: {unprofitable} pragma(s) left out as unlikely to pay off "
+                "(--all inserts them)",
+                file=sys.stderr,
+            )
         return 0
     if not args.in_place and os.path.exists(target) and os.path.samefile(target, path):
         raise InputError(
@@ -221,5 +237,36 @@ def run_annotate(args: argparse.Namespace) -> int:
         )
     replace_file(target, data)
     count = sum(1 for s in suggestions if s.pragma is not None and s.existing is None)
-    print(f"accls: {count} pragma(s) inserted into {target}", file=sys.stderr)
+    left = (
+        f"; {unprofitable} left out as unlikely to pay off (--all inserts them)"
+        if unprofitable
+        else ""
+    )
+    print(f"accls: {count} pragma(s) inserted into {target}{left}", file=sys.stderr)
     return 0
+
+
+def _profitable(
+    result: SuggestResult, *, every: bool
+) -> tuple[tuple[Suggestion, ...], int]:
+    """The suggestions to insert, and how many pragmas the cost model left out.
+
+    A loop the cost model finds unprofitable keeps no pragma, and neither do the
+    inner-loop pragmas inside it; with `every`, every safe pragma stays.
+    """
+    dropped = [
+        s.loop.span
+        for s in result.suggestions
+        if not every
+        and (estimate := result.estimates.get(s.loop.id)) is not None
+        and estimate.profitable is False
+    ]
+    if not dropped:
+        return result.suggestions, 0
+
+    def inside(s: Suggestion) -> bool:
+        start = s.loop.span.start_byte
+        return any(d.start_byte <= start < d.end_byte for d in dropped)
+
+    kept = tuple(s for s in result.suggestions if not inside(s))
+    return kept, len(dropped)

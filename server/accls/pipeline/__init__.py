@@ -9,6 +9,7 @@ from accls.pipeline.suggesting import (
     SuggestResult,
     analysis_options,
     compiler_settings,
+    estimates_for,
     suggest_text,
 )
 
@@ -20,5 +21,6 @@ __all__ = [
     "check_text",
     "compiler_settings",
     "discard",
+    "estimates_for",
     "suggest_text",
 ]

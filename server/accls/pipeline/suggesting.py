@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from accls.analysis import AnalysisOptions, ProgramSummaries, analyze
+from accls.analysis import AnalysisOptions, FileAnalysis, ProgramSummaries, analyze
+from accls.analysis.cost import Estimate, estimate_loop
 from accls.frontend import HeaderContext, SourceFile, Span, parse_source
 from accls.hybrid import BackendPool, suggest_hybrid
 from accls.hybrid.candidates import within_loops
@@ -18,15 +19,23 @@ from accls.pipeline.sinks import WarningSink, discard
 from accls.settings import Settings
 from accls.suggest import (
     Alternative,
+    Dialect,
     Suggestion,
     SuggestOptions,
+    Target,
     account_for_loops,
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind
 from accls.validation import CompilerSettings, Validation, compiler_available, validate
 
-__all__ = ["SuggestResult", "analysis_options", "compiler_settings", "suggest_text"]
+__all__ = [
+    "SuggestResult",
+    "analysis_options",
+    "compiler_settings",
+    "estimates_for",
+    "suggest_text",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +49,22 @@ class SuggestResult:
     unread: tuple[tuple[Span, str], ...] = ()  # `for` keywords not analysed, and why
     model_seconds: float = 0.0  # time spent in the model backend
     prompts: int = 0  # loops the model was asked about
+    estimates: Mapping[int, Estimate] = field(default_factory=dict)  # by loop id
+
+
+def estimates_for(
+    analysis: FileAnalysis, suggestions: Sequence[Suggestion]
+) -> dict[int, Estimate]:
+    """The cost estimate of each pragma a loop would get on its own (not inner ones)."""
+    out: dict[int, Estimate] = {}
+    for s in suggestions:
+        if s.pragma is None or s.inner or s.existing is not None:
+            continue
+        offload = s.options.dialect is Dialect.OPENACC or s.options.target is Target.GPU
+        out[s.loop.id] = estimate_loop(
+            analysis, s.loop, offload, collapsed=1 + len(s.collapsed)
+        )
+    return out
 
 
 def analysis_options(
@@ -148,7 +173,10 @@ def suggest_text(
         if every_loop:
             found = account_for_loops(analysis, found)
         return SuggestResult(
-            suggestions=found, validation=validation, unread=_unread(source)
+            suggestions=found,
+            validation=validation,
+            unread=_unread(source),
+            estimates=estimates_for(analysis, found),
         )
     result = suggest_hybrid(
         text,
@@ -183,4 +211,5 @@ def suggest_text(
         unread=_unread(source),
         model_seconds=result.model_seconds,
         prompts=result.prompts,
+        estimates=estimates_for(analysis, found),
     )

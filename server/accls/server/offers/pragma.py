@@ -14,6 +14,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from accls.pipeline import estimates_for
 from accls.server import progress
 from accls.server.documents import Document
 from accls.server.offers.applied import applied_command
@@ -65,7 +66,7 @@ def _loop_offer(
 
 
 def _list_loops(at: Listing) -> list[types.CodeAction]:
-    actions: list[types.CodeAction] = []
+    ranked: list[tuple[bool, types.CodeAction]] = []
     preferred = at.ls.settings.suggest_options
     for options in offers(at.ls.settings):
         top = _loop_offer(at.analysed, options, at.offset)
@@ -74,16 +75,25 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.LOOP, options, top.loop.id)
         if withdrawn(at.doc, key):
             continue
-        actions.append(
-            types.CodeAction(
-                title=f"{offer_label(options)}: `{top.pragma.render()}`",
-                kind=KIND,
-                is_preferred=(options.dialect, options.target)
-                == (preferred.dialect, preferred.target),
-                data=key.data(),
+        analysis = at.analysed.analysis(options.dialect)
+        [estimate] = estimates_for(analysis, [top]).values()
+        slow = estimate.profitable is False
+        ranked.append(
+            (
+                slow,
+                types.CodeAction(
+                    title=f"{offer_label(options)}: `{top.pragma.render()}`"
+                    + (f" ({estimate.why})" if slow else ""),
+                    kind=KIND,
+                    is_preferred=not slow
+                    and (options.dialect, options.target)
+                    == (preferred.dialect, preferred.target),
+                    data=key.data(),
+                ),
             )
         )
-    return actions
+    # Ordered by expected benefit: the ones the cost model expects to pay off first.
+    return [action for _, action in sorted(ranked, key=lambda r: r[0])]
 
 
 def _loop_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:

@@ -1,0 +1,349 @@
+"""A static cost model: the work of one execution of a loop, and whether it pays.
+
+A parallel pragma pays when the loop's work outweighs the region it opens. Work is
+counted in *units* of about a nanosecond on a current CPU core: one unit per memory
+access, per floating-point `+ - * /` and per iteration's loop control, and a weight per
+call: a function of the file weighs what its own loops do with the call's arguments, a
+library function a fixed amount, an unknown one more. Trip counts come from the loop
+bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
+flags). A loop is *unprofitable* only when its whole work is known and below what
+opening the region costs, or when its function is only ever called from inside parallel
+code (the pragma would open a nested region on every call). Unknown sizes never make a
+loop unprofitable: the estimate then says from which size on it pays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from accls.analysis.analyze import FileAnalysis
+from accls.frontend import Loop, Poly, SourceFile, Span, Var
+from accls.frontend.arith import float_ops
+from accls.frontend.exprs import expression_poly
+from accls.frontend.library import Effect, library_function
+
+__all__ = ["Estimate", "constant_macros", "estimate_loop", "float_names"]
+
+REGION_UNITS = 20_000
+"""Work a CPU parallel region must hold to pay for its fork, join and barrier.
+
+About 10-20 microseconds: a region costs a few microseconds on an idle node with a
+handful of threads, and much more when another process keeps a core busy.
+"""
+
+KERNEL_UNITS = 200_000
+"""Work an offloaded kernel must hold to pay for its launch (about 10 microseconds plus
+the device's start-up latency), before any data movement."""
+
+KERNEL_ITERATIONS = 1_024
+"""Fewer parallel iterations than this leave most of a GPU idle."""
+
+_CALL_UNITS = {Effect.PURE: 20, Effect.MEMORY: 20}
+_UNKNOWN_CALL_UNITS = 100  # a function whose body the model cannot see
+_CALL_OVERHEAD = 10
+_CALL_DEPTH = 4
+_SIZES = (16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """The work of one execution of a loop, and whether parallelizing it pays."""
+
+    work: Poly | None  # units, symbolic in the sizes the file does not fix
+    units: int | None  # the same, when every size is known
+    iterations: int | None  # the loop's own trip count, when known
+    profitable: bool | None  # None: it depends on sizes the model does not know
+    summary: str  # one line for people: "≈ 2.6·10⁵ units per execution"
+    why: str = ""  # when not profitable: the reason in a few words
+    assumptions: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The `estimate` object of the CLI's JSON."""
+        return {
+            "work": self.work.render() if self.work is not None else None,
+            "units": self.units,
+            "iterations": self.iterations,
+            "profitable": self.profitable,
+            "summary": self.summary,
+            "why": self.why or None,
+            "assumptions": list(self.assumptions),
+        }
+
+
+def constant_macros(source: SourceFile) -> dict[str, Poly]:
+    """Object-like macros whose value is an integer constant."""
+    out: dict[str, Poly] = {}
+    for name, text in source.macros:
+        value = expression_poly(text)
+        if value is not None and value.is_constant:
+            out[name] = value
+    return out
+
+
+def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
+    """The names of floating type that `loop` can see (locals, parameters, globals)."""
+    macros = dict(source.macros)
+    decls: dict[str, Var] = {v.name: v for v in source.globals}
+    fn = source.function(loop.function)
+    if fn is not None:
+        decls |= {v.name: v for v in (*fn.params, *fn.locals)}
+    decls |= {v.name: v for inner in loop.walk() for v in inner.locals}
+    return frozenset(
+        name
+        for name, var in decls.items()
+        if macros.get(var.type, var.type).split()[-1:] in (["double"], ["float"])
+    )
+
+
+def _fmt(units: int) -> str:
+    if units < 10_000:
+        return str(units)
+    mantissa, exponent = f"{units:.1e}".split("e")
+    return f"{mantissa}·10^{int(exponent)}"
+
+
+class _Nest:
+    """Trip counts of a nest's loops, polynomials in the sizes left open."""
+
+    def __init__(self, loop: Loop, values: dict[str, Poly]) -> None:
+        self.loops = {inner.id: inner for inner in loop.walk()}
+        self.parents = {c.id: p.id for p in loop.walk() for c in p.children}
+        self.values = values
+        self.unknown: list[Loop] = []
+        self.trips: dict[int, Poly | None] = {}
+        nest_vars = {inner.var for inner in loop.walk() if inner.var}
+        for inner in loop.walk():
+            trip = expression_poly(inner.trip_count) if inner.trip_count else None
+            if trip is not None:
+                trip = trip.substitute(values)
+                # A bound that uses an outer loop's variable (a triangular nest): its
+                # sum is not a polynomial here, so it stays unknown, never guessed low.
+                if trip.names() & nest_vars:
+                    trip = None
+            self.trips[inner.id] = trip
+            if trip is None:
+                self.unknown.append(inner)
+
+    def weight(self, loop_id: int | None) -> Poly:
+        """The product of the trip counts from the nest's top down to `loop_id`."""
+        out = Poly.const(1)
+        while loop_id is not None and loop_id in self.loops:
+            trip = self.trips.get(loop_id)
+            out = out * (trip if trip is not None else Poly.const(1))
+            loop_id = self.parents.get(loop_id)
+        return out
+
+
+def _innermost(loop: Loop, span: Span) -> int | None:
+    """The id of the innermost loop of the nest that holds `span`."""
+    found: int | None = None
+    for inner in loop.walk():
+        if inner.span.start_byte <= span.start_byte < inner.span.end_byte:
+            found = inner.id
+    return found
+
+
+def _callee_work(
+    name: str,
+    args: tuple[str, ...],
+    source: SourceFile,
+    values: dict[str, Poly],
+    depth: int,
+) -> Poly | None:
+    """The work of one call of a function of the file, with its arguments.
+
+    None when some of it is unknown (or the calls nest too deeply).
+    """
+    fn = source.function(name)
+    if fn is None or depth > _CALL_DEPTH or len(args) != len(fn.params):
+        return None
+    bound = dict(values)
+    for param, arg in zip(fn.params, args, strict=True):
+        value = expression_poly(arg)
+        if value is not None:
+            bound[param.name] = value.substitute(values)
+    total = Poly.const(_CALL_OVERHEAD)
+    for nest in source.nests:
+        if nest.function != name:
+            continue
+        inner = _Nest(nest, bound)
+        if inner.unknown:
+            return None
+        work = _work(nest, source, inner, bound, depth + 1)
+        if work is None or work.names() - set(values):
+            return None
+        total = total + work
+    return total
+
+
+def _call_cost(
+    name: str,
+    args: tuple[str, ...],
+    source: SourceFile,
+    values: dict[str, Poly],
+    depth: int,
+) -> Poly | None:
+    """The work of one call: its body's for a function of the file, else a weight."""
+    if source.function(name) is not None:
+        return _callee_work(name, args, source, values, depth)
+    entry = library_function(name)
+    units = _CALL_UNITS.get(entry.effect, _UNKNOWN_CALL_UNITS) if entry else None
+    return Poly.const(units if units is not None else _UNKNOWN_CALL_UNITS)
+
+
+def _work(
+    loop: Loop, source: SourceFile, nest: _Nest, values: dict[str, Poly], depth: int = 0
+) -> Poly | None:
+    """Units of one execution of the nest; None when a callee's work is unknown."""
+    total = Poly()
+    body_refs = [r for r in loop.refs if r.subscripts or r.deref]
+    for ref in body_refs:
+        total = total + nest.weight(_innermost(loop, ref.span))
+    text = source.data[loop.span.start_byte : loop.span.end_byte].decode(
+        "utf-8", errors="replace"
+    )
+    for offset, count in float_ops(text, float_names(source, loop)):
+        total = total + nest.weight(loop.span.start_byte + offset).scale(count)
+    for call in loop.calls:
+        cost = _call_cost(call.name, call.args, source, values, depth)
+        if cost is None:
+            return None
+        total = total + nest.weight(_innermost(loop, call.span)) * cost
+    # Every iteration costs at least its loop control.
+    for inner in loop.walk():
+        total = total + nest.weight(inner.id)
+    return total
+
+
+def _threshold(work: Poly, floor: int) -> str:
+    """`worth it from n = 256 on`, for work in one unknown size."""
+    (name,) = work.names()
+    for size in _SIZES:
+        value = work.substitute({name: Poly.const(size)})
+        if value.is_constant and value.constant >= floor:
+            return f"worth it from `{name}` ≈ {size} on"
+    return f"worth it only for very large `{name}`"
+
+
+def estimate_loop(
+    analysis: FileAnalysis, loop: Loop, offload: bool, collapsed: int = 1
+) -> Estimate:
+    """The cost estimate of a parallel pragma on `loop` (with `collapsed` loops)."""
+    source = analysis.source
+    values = constant_macros(source)
+    nest = _Nest(loop, values)
+    found = _work(loop, source, nest, values)
+    assumptions = tuple(
+        f"the loop at line {inner.line} has no known trip count: counted once"
+        for inner in nest.unknown
+        if inner.id != loop.id
+    )
+    if found is None:
+        assumptions += ("a function it calls has work the model cannot count",)
+    work = found if found is not None else Poly.sym("?")
+    floor = KERNEL_UNITS if offload else REGION_UNITS
+    trip = nest.trips.get(loop.id)
+    chain = [loop]
+    while len(chain) < collapsed and chain[-1].children:
+        chain.append(chain[-1].children[0])
+    parallel_iters: Poly | None = Poly.const(1)
+    for inner in chain:
+        inner_trip = nest.trips.get(inner.id)
+        parallel_iters = (
+            None
+            if parallel_iters is None or inner_trip is None
+            else parallel_iters * inner_trip
+        )
+    iterations = (
+        parallel_iters.constant
+        if parallel_iters is not None and parallel_iters.is_constant
+        else None
+    )
+    context = nested_context(analysis, loop)
+    if found is None or not work.is_constant or nest.unknown:
+        summary = f"≈ {work.render()} work units per execution"
+        if trip is None or found is None:
+            summary = "work unknown: " + (
+                "the loop's trip count is not known"
+                if trip is None
+                else "a callee's work is not known"
+            )
+        elif len(work.names()) == 1 and not nest.unknown:
+            summary += f" ({_threshold(work, floor)})"
+        return Estimate(
+            work=work,
+            units=None,
+            iterations=iterations,
+            profitable=False if context else None,
+            summary=summary,
+            why=context,
+            assumptions=assumptions,
+        )
+    units = work.constant
+    summary = f"≈ {_fmt(units)} work units per execution"
+    why = context
+    if not why and units < floor:
+        why = "small loop: likely slower in parallel"
+    few = iterations is not None and iterations < KERNEL_ITERATIONS
+    if not why and offload and few:
+        why = f"{iterations} parallel iterations leave most of the GPU idle"
+    return Estimate(
+        work=work,
+        units=units,
+        iterations=iterations,
+        profitable=not why,
+        summary=summary,
+        why=why,
+        assumptions=assumptions,
+    )
+
+
+def nested_context(analysis: FileAnalysis, loop: Loop) -> str:
+    """Why a pragma on `loop` would open a nested region, or "".
+
+    True when its function is `static` (no other file calls it) and every call of it in
+    the file sits in a loop that runs in parallel: one with a parallel pragma, inside a
+    parallel construct, or one the analysis proves parallel (which gets its own pragma).
+    """
+    source = analysis.source
+    fn = source.function(loop.function)
+    if fn is None or not fn.static or fn.name == "main":
+        return ""
+    sites = [
+        (caller, call)
+        for caller in source.functions
+        for call in caller.call_sites
+        if call.name == fn.name and caller.name != fn.name
+    ]
+    if not sites:
+        return ""
+    lines: list[int] = []
+    for _caller, call in sites:
+        line = _parallel_line_around(analysis, call.span)
+        if line is None:
+            return ""
+        lines.append(line)
+    where = ", ".join(str(n) for n in sorted(set(lines)))
+    return (
+        f"`{fn.name}()` is only called from inside parallel code (line {where}): "
+        "a pragma here opens a nested region on every call"
+    )
+
+
+def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:
+    """The line of a parallel construct or parallel loop around `span`, if any."""
+    source = analysis.source
+    for construct in source.constructs:
+        words = construct.directive.name.split()
+        inside = construct.span.start_byte <= span.start_byte < construct.span.end_byte
+        if inside and words[:1] == ["parallel"]:
+            return construct.span.line
+    for outer in source.loops():
+        if not outer.span.start_byte <= span.start_byte < outer.span.end_byte:
+            continue
+        if any(p.dialect == "omp" and "for" in p.name.split() for p in outer.pragmas):
+            return outer.line
+        if analysis.of(outer).parallel:
+            return outer.line
+    return None

@@ -1,0 +1,189 @@
+"""The cost model: work per loop execution, and whether a pragma pays off."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import accls.cli.commands
+import pytest
+from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
+from accls.analysis.cost import REGION_UNITS, Estimate, estimate_loop
+
+SIZES = textwrap.dedent(
+    """\
+    #define N 4000
+    #define M 5
+    double a[N][N], b[N], hdr[2048];
+    void kernels(int n, double *y) {
+      for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+          a[i][j] = a[i][j] * 0.5 + 1.0;
+      for (int m = 0; m < M; m++) b[m] = 0.0;
+      for (int h = 0; h < 2048; h++) hdr[h] = 0.0;
+      for (int i = 0; i < n; i++) y[i] = y[i] + 1.0;
+      for (int i = 0; i < N; i++)
+        for (int j = i; j < N; j++)
+          a[i][j] = 0.0;
+    }
+    """
+)
+
+
+def _analysis(text: str) -> FileAnalysis:
+    return analyze_text(text, options=AnalysisOptions(dialect="omp"))
+
+
+def _by_line(text: str, offload: bool = False) -> dict[int, Estimate]:
+    analysis = _analysis(text)
+    return {
+        loop.line: estimate_loop(analysis, loop, offload)
+        for loop in analysis.source.loops()
+    }
+
+
+def test_work_counts_accesses_flops_and_iterations() -> None:
+    found = _by_line(SIZES)
+    # a[i][j] read and written, `*` and `+`, and the j loop's control: 5 per element.
+    assert found[5].units == 4000 * 4000 * 5 + 4000
+    assert found[5].profitable is True
+    assert found[8].units == 5 * 2
+    assert found[8].profitable is False
+    assert found[8].why == "small loop: likely slower in parallel"
+
+
+def test_a_header_initialisation_is_too_small() -> None:
+    found = _by_line(SIZES)
+    assert found[9].units is not None
+    assert found[9].units < REGION_UNITS
+    assert found[9].profitable is False
+
+
+def test_unknown_sizes_never_make_a_loop_unprofitable() -> None:
+    found = _by_line(SIZES)
+    assert found[10].profitable is None
+    assert found[10].units is None
+    assert "worth it from `n`" in found[10].summary
+
+
+def test_a_triangular_nest_stays_unknown_not_low() -> None:
+    found = _by_line(SIZES)
+    assert found[11].profitable is None
+    assert any("line 12" in a for a in found[11].assumptions)
+
+
+def test_offload_needs_more_work_and_iterations() -> None:
+    cpu, gpu = _by_line(SIZES)[9], _by_line(SIZES, offload=True)[9]
+    assert cpu.profitable is False
+    assert gpu.profitable is False
+    big = _by_line(SIZES, offload=True)[5]
+    assert big.profitable is True
+    assert big.iterations == 4000
+
+
+CALLEE = textwrap.dedent(
+    """\
+    #define N 4000
+    static void scale(double *x, int n) {
+      for (int k = 0; k < n; k++) x[k] = x[k] * 2.0;
+    }
+    void outer(double *rows[N]) {
+      for (int i = 0; i < N; i++) scale(rows[i], N);
+      for (int i = 0; i < 3; i++) scale(rows[i], 2);
+    }
+    """
+)
+
+
+def test_a_callee_weighs_its_loops_with_the_call_arguments() -> None:
+    found = _by_line(CALLEE)
+    # scale(rows[i], N): 4 units per k, N of them, plus the call; per i.
+    per_call = 4 * 4000 + 10
+    assert found[6].units == 4000 * (per_call + 1 + 1)
+    assert found[7].units == 3 * (4 * 2 + 10 + 1 + 1)
+    assert found[7].profitable is False
+
+
+NESTED = textwrap.dedent(
+    """\
+    static double norm(int n, const double *x) {
+      double s = 0.0;
+      for (int k = 0; k < n; k++) s += x[k] * x[k];
+      return s;
+    }
+    void rows(int n, double *out, const double *x) {
+      for (int i = 0; i < n; i++)
+        out[i] = norm(n, x + i * n);
+    }
+    void columns(int n, double *out, const double *x) {
+      #pragma omp parallel for
+      for (int j = 0; j < n; j++)
+        out[j] = norm(n, x + j);
+    }
+    """
+)
+
+
+def _norm_estimate(text: str) -> Estimate:
+    analysis = _analysis(text)
+    loop = next(lp for lp in analysis.source.loops() if lp.var == "k")
+    return estimate_loop(analysis, loop, offload=False)
+
+
+def test_a_function_only_called_from_parallel_code_gets_no_nested_region() -> None:
+    # rows' loop is proved parallel (it gets its own pragma); columns' has one.
+    estimate = _norm_estimate(NESTED)
+    assert estimate.profitable is False
+    assert "only called from inside parallel code (line 7, 12)" in estimate.why
+    assert "nested region" in estimate.why
+
+
+def test_a_function_other_files_may_call_is_not_assumed_nested() -> None:
+    estimate = _norm_estimate(NESTED.replace("static double norm", "double norm"))
+    assert estimate.profitable is None
+    assert estimate.why == ""
+
+
+def test_a_serial_caller_keeps_the_callee_loop() -> None:
+    serial = NESTED.replace("out[i] = norm(n, x + i * n);", "out[0] += norm(n, x + i);")
+    estimate = _norm_estimate(serial)
+    assert estimate.profitable is None
+    assert estimate.why == ""
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = accls.cli.commands.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_annotate_leaves_out_unprofitable_pragmas_unless_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "sizes.c"
+    src.write_text(SIZES, encoding="utf-8")
+    base = ["annotate", "--no-validate", "--model", "openmp", "--target", "cpu"]
+    code, out, err = _cli([*base, str(src)], capsys)
+    assert code == 0
+    assert out.count("#pragma omp parallel for") == 3  # lines 5, 10 and 11
+    assert "2 pragma(s) left out as unlikely to pay off (--all inserts them)" in err
+    code, out, _ = _cli([*base, "--all", str(src)], capsys)
+    assert code == 0
+    assert out.count("#pragma omp parallel for") == 5
+
+
+def test_json_has_the_estimate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "sizes.c"
+    src.write_text(SIZES, encoding="utf-8")
+    argv = ["suggest", "--no-validate", "--format", "json", "--model", "openmp"]
+    code, out, _ = _cli([*argv, str(src)], capsys)
+    assert code == 0
+    by_line = {o["line"]: o for o in json.loads(out)}
+    assert by_line[8]["profitable"] is False
+    assert by_line[8]["estimate"]["units"] == 10
+    assert by_line[5]["profitable"] is True
+    assert by_line[10]["profitable"] is None
+    assert by_line[6]["estimate"] is None  # collapsed into line 5's pragma
