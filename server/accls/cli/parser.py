@@ -53,6 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
         "slower in parallel (small loops, loops only called from parallel code)",
     )
     annotate.add_argument(
+        "--no-hoist",
+        action="store_true",
+        help="give each parallel loop its own `parallel for`, also inside sequential "
+        "loops (by default OpenMP CPU output opens one region around such a loop, "
+        "with `omp for` inside, when that is provably the same program)",
+    )
+    annotate.add_argument(
         "--rewrite-inductions",
         action="store_true",
         help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "

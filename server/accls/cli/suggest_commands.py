@@ -32,6 +32,7 @@ from accls.pipeline import (
     OnceSink,
     SuggestResult,
     analysis_options,
+    annotate_hoisted,
     suggest_text,
 )
 from accls.project import (
@@ -40,7 +41,7 @@ from accls.project import (
     find_database,
 )
 from accls.settings import Settings
-from accls.suggest import Suggestion, SuggestOptions
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target
 from accls.suggest.annotate import annotate_text
 from accls.suggest.backends import BackendKind
 from accls.suggest.inductions import rewrite_all
@@ -215,9 +216,31 @@ def _json_objects(
 def run_annotate(args: argparse.Namespace) -> int:
     """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
     path = args.file
-    text, suggested, _ = _suggest_one(path, args, _Run())
+    text, suggested, settings = _suggest_one(path, args, _Run())
     suggestions, unprofitable = _profitable(suggested, every=args.all)
-    result = annotate_text(text, suggestions)
+    options = settings.suggest_options
+    if args.no_hoist or (options.dialect, options.target) != (
+        Dialect.OPENMP,
+        Target.CPU,
+    ):
+        result = annotate_text(text, suggestions)
+    else:
+        hoisted = annotate_hoisted(
+            text, path, settings, suggested, suggestions, settings.include_paths
+        )
+        result = hoisted.text
+        for region in hoisted.regions:
+            print(
+                f"accls: opened one parallel region around the loop at line "
+                f"{region.outer.line} ({len(region.loops)} `omp for` inside)",
+                file=sys.stderr,
+            )
+        for region, why in hoisted.refused:
+            print(
+                f"accls: kept a region per loop inside the loop at line "
+                f"{region.outer.line}: hoisting it was refused, {why}",
+                file=sys.stderr,
+            )
     if read_source_bytes(path).startswith(BOM.encode()):
         result = BOM + result
     data = result.encode("utf-8", errors="surrogateescape")

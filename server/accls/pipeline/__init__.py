@@ -4,6 +4,7 @@ Above suggest/, validation/ and hybrid/; below the CLI and the language server.
 """
 
 from accls.pipeline.checking import check_text
+from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
 from accls.pipeline.suggesting import (
     SuggestResult,
@@ -14,10 +15,12 @@ from accls.pipeline.suggesting import (
 )
 
 __all__ = [
+    "HoistOutcome",
     "OnceSink",
     "SuggestResult",
     "WarningSink",
     "analysis_options",
+    "annotate_hoisted",
     "check_text",
     "compiler_settings",
     "discard",

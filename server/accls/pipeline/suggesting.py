@@ -50,6 +50,7 @@ class SuggestResult:
     model_seconds: float = 0.0  # time spent in the model backend
     prompts: int = 0  # loops the model was asked about
     estimates: Mapping[int, Estimate] = field(default_factory=dict)  # by loop id
+    analysis: FileAnalysis | None = None  # the file's analysis (not for `listed`)
 
 
 def estimates_for(
@@ -177,6 +178,7 @@ def suggest_text(
             validation=validation,
             unread=_unread(source),
             estimates=estimates_for(analysis, found),
+            analysis=analysis,
         )
     result = suggest_hybrid(
         text,
@@ -212,4 +214,5 @@ def suggest_text(
         model_seconds=result.model_seconds,
         prompts=result.prompts,
         estimates=estimates_for(analysis, found),
+        analysis=analysis,
     )

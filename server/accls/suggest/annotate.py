@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from accls.suggest.hoist import HoistedRegion, hoisted_edits
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["annotate_text", "insertions"]
@@ -15,11 +18,22 @@ def _line_bounds(data: bytes, offset: int) -> tuple[int, bytes]:
     return start, indent[:stripped]
 
 
-def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int, str]]:
-    """(byte offset, text) pairs that add each pragma above its loop or statement."""
+def insertions(
+    text: str,
+    suggestions: tuple[Suggestion, ...],
+    hoisted: Sequence[HoistedRegion] = (),
+) -> list[tuple[int, str]]:
+    """(byte offset, text) pairs that add each pragma above its loop or statement.
+
+    `hoisted`: parallel regions opened around sequential loops; their loops' pragmas
+    replace those of `suggestions`.
+    """
     data = text.encode("utf-8", errors="surrogateescape")
     newline = "\r\n" if b"\r\n" in data else "\n"
-    edits: list[tuple[int, int, str]] = []  # (offset, order at that offset, text)
+    inside = {s.loop.id: s for region in hoisted for s in region.loops}
+    suggestions = tuple(inside.get(s.loop.id, s) for s in suggestions)
+    # (offset, order at that offset, text)
+    edits: list[tuple[int, int, str]] = hoisted_edits(data, hoisted, newline)
     opened: set[int] = set()
     for suggestion in suggestions:
         region = suggestion.region
@@ -49,12 +63,16 @@ def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int
     ]
 
 
-def annotate_text(text: str, suggestions: tuple[Suggestion, ...]) -> str:
-    """The text with every suggested pragma inserted."""
+def annotate_text(
+    text: str,
+    suggestions: tuple[Suggestion, ...],
+    hoisted: Sequence[HoistedRegion] = (),
+) -> str:
+    """The text with every suggested pragma (and hoisted region) inserted."""
     data = text.encode("utf-8", errors="surrogateescape")
     out: list[bytes] = []
     last = 0
-    for offset, insert in insertions(text, suggestions):
+    for offset, insert in insertions(text, suggestions, hoisted):
         out.append(data[last:offset])
         out.append(insert.encode("utf-8"))
         last = offset

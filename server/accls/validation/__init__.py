@@ -5,6 +5,7 @@ from accls.validation.compile import (
     CompilerSettings,
     compile_check,
     compiler_available,
+    edit_compiles,
 )
 from accls.validation.compile_runner import default_cache_dir
 from accls.validation.outcome import Validation, apply_validation, validate
@@ -17,5 +18,6 @@ __all__ = [
     "compile_check",
     "compiler_available",
     "default_cache_dir",
+    "edit_compiles",
     "validate",
 ]

@@ -32,7 +32,13 @@ from accls.validation.compile_runner import (
     run_unit,
 )
 
-__all__ = ["CompileResult", "CompilerSettings", "compile_check", "compiler_available"]
+__all__ = [
+    "CompileResult",
+    "CompilerSettings",
+    "compile_check",
+    "compiler_available",
+    "edit_compiles",
+]
 
 _MAX_REPAIRS = 4
 """Clauses dropped from one candidate before it is given up."""
@@ -278,3 +284,24 @@ def _suspects(
         if failed:
             found |= _suspects(job, part, everyone, pool)
     return found
+
+
+def edit_compiles(
+    before: str, after: str, path: str, settings: CompilerSettings, dialect: str
+) -> tuple[bool | None, str]:
+    """Whether `after`, the file with an edit of several lines, compiles; and why not.
+
+    None when that cannot be told: no compiler, or `before` does not compile.
+    """
+    cc_path = shutil.which(settings.cc)
+    if cc_path is None:
+        return None, f"compiler {settings.cc!r} not found"
+    command = base_command(cc_path, settings, path, frozenset({dialect}))
+    name = Path(path).name if path else "buffer.c"
+    baseline = run_unit(command, before, name, settings)[0]
+    if not baseline.ok:
+        return None, "the file does not compile without the edit"
+    outcome = run_unit(command, after, name, settings)[0]
+    if outcome.ok is None:
+        return None, outcome.stderr
+    return outcome.ok, "" if outcome.ok else first_error(outcome.stderr)

@@ -1,0 +1,84 @@
+"""Annotate with parallel regions hoisted out of sequential loops, each one checked.
+
+A hoisted region is one edit of several lines (`parallel` on the sequential loop,
+`omp for`, `single`, `barrier` inside): it is kept only when the file with it compiles
+and the check catalog finds no race or data error that the per-loop pragmas did not
+have. Otherwise the loops keep their own `parallel for`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from accls.pipeline.checking import check_text
+from accls.pipeline.suggesting import SuggestResult, compiler_settings
+from accls.settings import Settings
+from accls.suggest import Suggestion
+from accls.suggest.annotate import annotate_text
+from accls.suggest.hoist import HoistedRegion, hoist_regions
+from accls.validation import edit_compiles
+
+__all__ = ["HoistOutcome", "annotate_hoisted"]
+
+_BLOCKING = frozenset({"race", "data"})
+
+
+@dataclass(frozen=True, slots=True)
+class HoistOutcome:
+    """The annotated text, the regions it hoists, and those it could not, with why."""
+
+    text: str
+    regions: tuple[HoistedRegion, ...]
+    refused: tuple[tuple[HoistedRegion, str], ...]
+
+
+def _errors(text: str, path: str, include_dirs: Sequence[str]) -> int:
+    found = check_text(text, path, include_dirs=include_dirs)
+    return sum(
+        1
+        for f in found
+        if f.level.value == "error" and f.kind.category.value in _BLOCKING
+    )
+
+
+def annotate_hoisted(
+    text: str,
+    path: str,
+    settings: Settings,
+    result: SuggestResult,
+    suggestions: tuple[Suggestion, ...],
+    include_dirs: Sequence[str] = (),
+) -> HoistOutcome:
+    """`suggestions` inserted into `text`, with every region that checks out hoisted."""
+    base = annotate_text(text, suggestions)
+    if result.analysis is None:
+        return HoistOutcome(base, (), ())
+    regions = hoist_regions(result.analysis, suggestions, result.estimates)
+    if not regions:
+        return HoistOutcome(base, (), ())
+    compiler = compiler_settings(settings, include_dirs) if settings.validate else None
+    floor = _errors(base, path, include_dirs)
+
+    def problem(candidate: str) -> str:
+        if _errors(candidate, path, include_dirs) > floor:
+            return "the check catalog finds a race or data error in it"
+        if compiler is not None:
+            ok, why = edit_compiles(text, candidate, path, compiler, "openmp")
+            if ok is False:
+                return f"it does not compile: {why}"
+        return ""
+
+    kept: list[HoistedRegion] = []
+    refused: list[tuple[HoistedRegion, str]] = []
+    for region in regions:
+        why = problem(annotate_text(text, suggestions, [region]))
+        if why:
+            refused.append((region, why))
+        else:
+            kept.append(region)
+    final = annotate_text(text, suggestions, kept)
+    if len(kept) > 1 and (why := problem(final)):
+        refused.extend((region, why) for region in kept)
+        return HoistOutcome(base, (), tuple(refused))
+    return HoistOutcome(final, tuple(kept), tuple(refused))
