@@ -123,6 +123,7 @@ class Outcome:
     status: str  # recovered | collapsed | refused | enclosed | missed
     reason: str
     ours: str  # our pragma, "" when none
+    profitable: bool | None = None  # the cost model's verdict on our pragma
 
 
 def judge(
@@ -147,6 +148,7 @@ def judge(
                         status="recovered",
                         reason="",
                         ours=str(obj["pragma"]),
+                        profitable=obj.get("profitable"),
                     )
                 )
             elif (sf.file, loop.line) in collapsed:
