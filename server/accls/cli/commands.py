@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from accls.cli.bench_command import run_bench
 from accls.cli.check_command import run_check
 from accls.cli.feedback_command import run_feedback
 from accls.cli.parser import build_parser
@@ -70,6 +71,7 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         "annotate": run_annotate,
         "check": run_check,
         "verify": run_verify,
+        "bench": run_bench,
         "feedback": run_feedback,
     }
     run = commands.get(args.command)
@@ -84,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # options before it, FILE's included, are parsed wherever they stand.
     program_args: list[str] = []
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command == "verify" and "--" in argv:
+    if command in ("verify", "bench") and "--" in argv:
         cut = argv.index("--")
         argv, program_args = argv[:cut], argv[cut + 1 :]
     _buffered_stdout()

@@ -85,37 +85,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="build and run FILE serially and with the suggested OpenMP pragmas, and "
         "compare the outputs (runs your program: opt-in, sandboxed)",
     )
-    verify.add_argument("file", metavar="FILE")
-    verify.add_argument("--model", choices=["openmp"], default="openmp")
-    verify.add_argument("--threads", default="1,2,4", help="thread counts (1,2,4)")
-    verify.add_argument(
-        "--tolerance",
-        type=float,
-        default=1e-9,
-        help="relative tolerance for numbers in outputs",
-    )
-    verify.add_argument("--cpu-seconds", type=int, default=10)
-    verify.add_argument("--memory-mb", type=int, default=2048)
-    verify.add_argument("--timeout", type=float, default=30.0, help="wall clock, s")
-    verify.add_argument("--cc", default="gcc")
-    verify.add_argument("--cflags", default="", help="extra compiler flags, one string")
-    verify.add_argument(
-        "-I", dest="include", action="append", default=[], metavar="DIR"
-    )
-    verify.add_argument("--stdin", default=None, metavar="FILE")
-    verify.add_argument(
-        "--data",
-        nargs="*",
-        default=[],
-        metavar="FILE",
-        help="input files copied into the run folder",
-    )
-    verify.add_argument(
-        "--no-sandbox",
-        action="store_true",
-        help="where bubblewrap is missing, run the program unconfined (only limits)",
-    )
+    _run_options(verify)
     verify.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
+    bench = subs.add_parser(
+        "bench",
+        help="time FILE serially and as `annotate` writes it, at each thread count "
+        "(runs your program: opt-in, sandboxed like verify)",
+    )
+    _run_options(bench, threads="1,2")
+    bench.add_argument("--repeats", type=int, default=3, help="runs per build (3)")
+    bench.add_argument(
+        "--per-loop",
+        action="store_true",
+        help="also time each candidate pragma on its own",
+    )
+    bench.add_argument(
+        "--budget",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="seconds for --per-loop before it stops (600)",
+    )
+    bench.add_argument(
+        "--all", action="store_true", help="time every safe pragma (as annotate --all)"
+    )
+    bench.add_argument("--no-hoist", action="store_true", help="as annotate --no-hoist")
+    bench.add_argument(
+        "--no-record",
+        action="store_true",
+        help="do not append the measurements to the local store",
+    )
+    bench.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
     _feedback_parser(subs)
     return parser
 
@@ -132,3 +132,35 @@ def _feedback_parser(subs: argparse._SubParsersAction[Parser]) -> None:
     )
     export.add_argument("--force", action="store_true", help="overwrite FILE")
     actions.add_parser("path", help="print where the store lives")
+
+
+def _run_options(sub: Parser, threads: str = "1,2,4") -> None:
+    """The options of the commands that build and run the user's program."""
+    sub.add_argument("file", metavar="FILE")
+    sub.add_argument("--model", choices=["openmp"], default="openmp")
+    sub.add_argument("--threads", default=threads, help=f"thread counts ({threads})")
+    sub.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-9,
+        help="relative tolerance for numbers in outputs",
+    )
+    sub.add_argument("--cpu-seconds", type=int, default=10)
+    sub.add_argument("--memory-mb", type=int, default=2048)
+    sub.add_argument("--timeout", type=float, default=30.0, help="wall clock, s")
+    sub.add_argument("--cc", default="gcc")
+    sub.add_argument("--cflags", default="", help="extra compiler flags, one string")
+    sub.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    sub.add_argument("--stdin", default=None, metavar="FILE")
+    sub.add_argument(
+        "--data",
+        nargs="*",
+        default=[],
+        metavar="FILE",
+        help="input files copied into the run folder",
+    )
+    sub.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="where bubblewrap is missing, run the program unconfined (only limits)",
+    )

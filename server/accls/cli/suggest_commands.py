@@ -33,6 +33,7 @@ from accls.pipeline import (
     SuggestResult,
     analysis_options,
     annotate_hoisted,
+    profitable_only,
     suggest_text,
 )
 from accls.project import (
@@ -217,7 +218,7 @@ def run_annotate(args: argparse.Namespace) -> int:
     """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
     path = args.file
     text, suggested, settings = _suggest_one(path, args, _Run())
-    suggestions, unprofitable = _profitable(suggested, every=args.all)
+    suggestions, unprofitable = profitable_only(suggested, every=args.all)
     options = settings.suggest_options
     if args.no_hoist or (options.dialect, options.target) != (
         Dialect.OPENMP,
@@ -267,29 +268,3 @@ def run_annotate(args: argparse.Namespace) -> int:
     )
     print(f"accls: {count} pragma(s) inserted into {target}{left}", file=sys.stderr)
     return 0
-
-
-def _profitable(
-    result: SuggestResult, *, every: bool
-) -> tuple[tuple[Suggestion, ...], int]:
-    """The suggestions to insert, and how many pragmas the cost model left out.
-
-    A loop the cost model finds unprofitable keeps no pragma, and neither do the
-    inner-loop pragmas inside it; with `every`, every safe pragma stays.
-    """
-    dropped = [
-        s.loop.span
-        for s in result.suggestions
-        if not every
-        and (estimate := result.estimates.get(s.loop.id)) is not None
-        and estimate.profitable is False
-    ]
-    if not dropped:
-        return result.suggestions, 0
-
-    def inside(s: Suggestion) -> bool:
-        start = s.loop.span.start_byte
-        return any(d.start_byte <= start < d.end_byte for d in dropped)
-
-    kept = tuple(s for s in result.suggestions if not inside(s))
-    return kept, len(dropped)

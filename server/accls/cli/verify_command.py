@@ -3,30 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
-from accls.files import (
-    InputError,
-)
+from accls.files import InputError
+from accls.validation.verify_settings import VerifySettings
 
-__all__ = ["run_verify"]
+__all__ = ["run_verify", "verify_settings"]
 
 
-def run_verify(args: argparse.Namespace) -> int:
-    """Run the program serially and annotated: 0 same, 1 different, 3 undecided."""
-    import shlex
-
-    from accls.validation.run import VerifySettings, render_report, verify
-
+def verify_settings(args: argparse.Namespace) -> VerifySettings:
+    """The run settings of `verify`'s (or `bench`'s) parsed arguments."""
     try:
         threads = tuple(int(t) for t in args.threads.split(",") if t.strip())
     except ValueError:
         raise InputError(f"--threads: not a list of numbers: {args.threads}") from None
+    if not threads or min(threads) < 1:
+        raise InputError(f"--threads: need counts of 1 or more: {args.threads}")
     try:
         cflags = tuple(shlex.split(args.cflags))
     except ValueError as exc:
         raise InputError(f"--cflags: cannot split {args.cflags!r}: {exc}") from None
-    settings = VerifySettings(
+    return VerifySettings(
         threads=threads,
         tolerance=args.tolerance,
         cpu_s=args.cpu_seconds,
@@ -40,7 +38,13 @@ def run_verify(args: argparse.Namespace) -> int:
         data=tuple(args.data),
         sandbox=not args.no_sandbox,
     )
-    report = verify(args.file, settings)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Run the program serially and annotated: 0 same, 1 different, 3 undecided."""
+    from accls.validation.run import render_report, verify
+
+    report = verify(args.file, verify_settings(args))
     sys.stdout.write(render_report(report) + "\n")
     if report.equivalent is None:
         return 3

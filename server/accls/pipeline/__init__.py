@@ -3,6 +3,12 @@
 Above suggest/, validation/ and hybrid/; below the CLI and the language server.
 """
 
+from accls.pipeline.bench import (
+    BenchReport,
+    bench_file,
+    profitable_only,
+    render_bench,
+)
 from accls.pipeline.checking import check_text
 from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
@@ -15,15 +21,19 @@ from accls.pipeline.suggesting import (
 )
 
 __all__ = [
+    "BenchReport",
     "HoistOutcome",
     "OnceSink",
     "SuggestResult",
     "WarningSink",
     "analysis_options",
     "annotate_hoisted",
+    "bench_file",
     "check_text",
     "compiler_settings",
     "discard",
     "estimates_for",
+    "profitable_only",
+    "render_bench",
     "suggest_text",
 ]
