@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from accls.cli.check_command import run_check
 from accls.cli.feedback_command import run_feedback
 from accls.cli.parser import build_parser
+from accls.cli.report_command import run_report
 from accls.cli.suggest_commands import run_annotate, run_suggest
 from accls.cli.verify_command import run_verify
 from accls.files import (
@@ -71,6 +72,7 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         "check": run_check,
         "verify": run_verify,
         "feedback": run_feedback,
+        "report": run_report,
     }
     run = commands.get(args.command)
     return None if run is None else run(args)
