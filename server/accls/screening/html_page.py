@@ -56,11 +56,12 @@ def _cell(text: str | int | None, cls: str = "") -> str:
 def _row(row: LoopRow, work: bool) -> str:
     pragmas = dict(row.pragmas)
     cls = {Verdict.PARALLEL: "parallel", Verdict.SERIAL: "serial"}.get(row.verdict, "")
+    pad = f' style="padding-left:{0.5 + 1.2 * row.depth:.1f}em"' if row.depth else ""
     cells = [
         _cell(row.file),
         _cell(row.function),
         _cell(row.line, "num"),
-        _cell(("  " * row.depth) + row.verdict.value, "v"),
+        f'<td class="v"{pad}>{escape(row.verdict.value)}</td>',
         _cell(row.reason),
         *(
             f"<td><code>{escape(pragmas[d])}</code></td>"
@@ -198,7 +199,7 @@ def render_html(report: Report) -> str:
             f"{inputs}</p>",
             f'<p class="note">{escape(how)}</p>',
             _summary(report),
-            "<h2>Why loops are refused</h2>",
+            "<h2>What keeps loops serial</h2>",
             reasons_svg(report.reason_counts),
             "<h2>Loops</h2>",
             _loops_table(report),

@@ -29,6 +29,7 @@ class Verdict(StrEnum):
     PARALLEL = "parallel"  # a pragma is suggested
     INSIDE = "inside a parallel loop"  # runs within (or collapsed into) another's
     EXISTING = "has a pragma"  # the user already wrote one
+    NOT_WORTH = "parallel, not worth it"  # safe, but too little work to gain
     SERIAL = "not parallel"  # refused, with a reason
 
 

@@ -33,6 +33,8 @@ _CLASSES: dict[ObstacleCode, str] = {
     ObstacleCode.TOO_LARGE: "not analysed",
     ObstacleCode.INTERNAL: "not analysed",
 }
+SMALL = "too little work"
+"""The class of a loop that is safe in parallel but too small to gain from it."""
 OTHER = "other"
 """The class of a refusal that names no obstacle of the analysis."""
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis import FileAnalysis, analyze
 from accls.analysis.nest_graph import statement_graph
 from accls.files import InputError, looks_like_c, other_language, read_source
 from accls.frontend import HeaderContext, Loop, SourceFile, parse_source
-from accls.pipeline import check_text, suggest_text
+from accls.pipeline import analysis_options, check_text, suggest_text
 from accls.project import BuildFlags, build_context
 from accls.screening.model import (
     FileScreen,
@@ -17,7 +18,7 @@ from accls.screening.model import (
     SkippedFile,
     Verdict,
 )
-from accls.screening.reasons import OTHER, decisive, reason_class
+from accls.screening.reasons import OTHER, SMALL, decisive, reason_class
 from accls.screening.statements import Statements
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion
@@ -72,6 +73,8 @@ def _verdict(s: Suggestion) -> Verdict:
         return Verdict.EXISTING
     if s.collapsed_into is not None or s.inner_of is not None:
         return Verdict.INSIDE
+    if s.facts.parallel and s.withdrawn is None:
+        return Verdict.NOT_WORTH
     return Verdict.SERIAL
 
 
@@ -92,6 +95,9 @@ def _row(
         else:
             reason = first.withdrawn or (first.reasons[0] if first.reasons else "")
             cls = OTHER
+    elif verdict is Verdict.NOT_WORTH:
+        reason = first.reasons[0] if first.reasons else ""
+        cls = SMALL
     elif verdict is Verdict.EXISTING:
         reason = f"keeps {first.existing}"
     loop = first.loop
@@ -148,13 +154,19 @@ def screen_text(
     if warning is not None:
         warnings.append(warning)
     runs: list[tuple[Dialect, dict[int, Suggestion]]] = []
+    analyses: dict[str, FileAnalysis] = {}
     for dialect in (Dialect.OPENMP, Dialect.OPENACC):
+        settings = config.settings(dialect)
+        analysis = analyze(source, analysis_options(settings))
+        if not config.assume_no_alias:
+            analyses[dialect.sentinel] = analysis  # as the findings check makes it
         result = suggest_text(
             text,
             path,
-            config.settings(dialect),
+            settings,
             context=context,
             source=source,
+            analysis=analysis,
             every_loop=True,
             warnings=warnings.append,
         )
@@ -162,22 +174,29 @@ def screen_text(
     depths = _depths(source)
     first = runs[0][1]
     rows: list[LoopRow] = []
-    loops = 0
+    refused: set[int] = set()
     for loop_id in first:
-        loops += 1
         if len(rows) >= config.max_rows:
-            continue
+            break
         both = tuple((d, found[loop_id]) for d, found in runs if loop_id in found)
         rows.append(_row(path, depths.get(loop_id, 0), both))
-    refused = {r.line for r in rows if r.depth == 0 and r.verdict is Verdict.SERIAL}
+        if rows[-1].depth == 0 and rows[-1].verdict is Verdict.SERIAL:
+            refused.add(loop_id)
     pictures: list[NestPicture] = []
     for nest in source.nests:
         if len(pictures) >= config.max_pictures:
             break
-        if nest.line in refused:
+        if nest.id in refused:
             picture = _picture(path, nest, first, text)
             if picture is not None:
                 pictures.append(picture)
+    checked = check_text(
+        text,
+        path,
+        include_dirs=config.include_dirs,
+        context=context,
+        analyses=analyses,
+    )
     findings = tuple(
         FindingRow(
             file=path,
@@ -186,14 +205,12 @@ def screen_text(
             severity=f.level.value,
             message=f.message,
         )
-        for f in check_text(
-            text, path, include_dirs=config.include_dirs, context=context
-        )
+        for f in checked
     )
     return FileScreen(
         file=path,
         rows=tuple(rows),
-        loops=loops,
+        loops=len(first),
         findings=findings,
         pictures=tuple(pictures),
         warnings=tuple(dict.fromkeys(warnings)),
