@@ -275,3 +275,14 @@ def test_compile_database_names_the_files(cli: Cli, tmp_path: Path) -> None:
     code, _, err = cli("report")
     assert code == 2
     assert "--compile-commands" in err
+
+
+def test_findings_are_those_of_check(cli: Cli) -> None:
+    races = ROOT / "tests" / "fixtures" / "races"
+    files = [str(races / n) for n in ("acc_copyin_written.c", "acc_independent_dep.c")]
+    files.append(str(races / "acc_copy_ok.c"))
+    data = _json(cli, *files)
+    _, out, _ = cli("check", "--no-preprocess", "--format", "json", *files)
+    checked = [(f["file"], f["line"], f["code"]) for f in json.loads(out)]
+    assert [(f["file"], f["line"], f["code"]) for f in data["findings"]] == checked
+    assert len(checked) == 2

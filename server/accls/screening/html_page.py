@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from html import escape
 
@@ -48,6 +49,14 @@ var f=document.getElementById('filter');if(f){f.addEventListener('input',functio
 _DIALECTS = ("openmp", "openacc")
 
 
+_TICKS = re.compile(r"`([^`<>]+)`")
+
+
+def _prose(text: str) -> str:
+    """A reason or message, escaped, with its `code` spans set in code."""
+    return _TICKS.sub(r"<code>\1</code>", escape(text))
+
+
 def _cell(text: str | int | None, cls: str = "") -> str:
     value = "" if text is None else escape(str(text))
     return f'<td class="{cls}">{value}</td>' if cls else f"<td>{value}</td>"
@@ -62,7 +71,7 @@ def _row(row: LoopRow, work: bool) -> str:
         _cell(row.function),
         _cell(row.line, "num"),
         f'<td class="v"{pad}>{escape(row.verdict.value)}</td>',
-        _cell(row.reason),
+        f"<td>{_prose(row.reason)}</td>",
         *(
             f"<td><code>{escape(pragmas[d])}</code></td>"
             if d in pragmas
@@ -119,7 +128,7 @@ def _findings(report: Report) -> str:
         + _cell(x.line, "num")
         + _cell(x.severity)
         + _cell(x.code)
-        + _cell(x.message)
+        + f"<td>{_prose(x.message)}</td>"
         + "</tr>"
         for x in items
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis, analyze
 from accls.analysis.nest_graph import statement_graph
@@ -229,18 +229,10 @@ def screen_file(path: str, config: ScreenConfig) -> FileScreen:
             file=path, rows=(), loops=0, skipped=SkippedFile(file=path, reason=str(exc))
         )
     context: HeaderContext | None = None
-    notes: tuple[str, ...] = ()
+    notes: list[str] = []
     if config.build is not None:
         context, notes = build_context(text, path, config.build)
     screened = screen_text(text, path, config, context)
     if not notes:
         return screened
-    return FileScreen(
-        file=screened.file,
-        rows=screened.rows,
-        loops=screened.loops,
-        findings=screened.findings,
-        pictures=screened.pictures,
-        warnings=(*notes, *screened.warnings),
-        skipped=screened.skipped,
-    )
+    return replace(screened, warnings=(*notes, *screened.warnings))
