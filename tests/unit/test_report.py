@@ -286,3 +286,36 @@ def test_findings_are_those_of_check(cli: Cli) -> None:
     checked = [(f["file"], f["line"], f["code"]) for f in json.loads(out)]
     assert [(f["file"], f["line"], f["code"]) for f in data["findings"]] == checked
     assert len(checked) == 2
+
+
+def test_project_summarises_the_other_files(cli: Cli, tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.c").write_text(
+        dedent(
+            """\
+            void fill(double x, double *tmp);
+            #define N 1000
+            static double a[N], b[N];
+            void run(void) {
+              for (int i = 0; i < N; i++) {
+                double tmp[5];
+                fill(a[i], tmp);
+                b[i] = tmp[0] + tmp[4];
+              }
+            }
+            """
+        )
+    )
+    (root / "lib.c").write_text(
+        "void fill(double x, double *tmp) {\n"
+        "  for (int k = 0; k < 5; k++) tmp[k] = x * k + 1.0;\n}\n"
+    )
+    cache = ["--index-cache", str(tmp_path / "cache")]
+    alone = _json(cli, *cache, str(root / "main.c"))
+    assert alone["loops"][0]["reason_class"] == "call with unknown effects"
+    indexed = _json(cli, *cache, "--project", str(root), str(root / "main.c"))
+    assert indexed["loops"][0]["verdict"] == "parallel"
+    assert _json(cli, *cache, "--project", str(root), "--no-index", str(root))[
+        "reasons"
+    ] == {"call with unknown effects": 1, "too little work": 1}

@@ -13,11 +13,12 @@ from typing import Any
 from accls.cli.build_context import build_flags
 from accls.cli.options import add_build_options
 from accls.files import InputError, read_regular, replace_file, write_stdout
-from accls.project import project_files
+from accls.project import ProjectIndex, default_cache_dir, project_files
 from accls.project.compile_db import CompileDatabaseError, database_files
 from accls.screening import (
     FORMAT,
     FileScreen,
+    Programs,
     Progress,
     Report,
     ScreenConfig,
@@ -77,6 +78,26 @@ def add_report_parser(subs: argparse._SubParsersAction[Any]) -> None:
     )
     report.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
     add_build_options(report)
+    report.add_argument(
+        "--project",
+        default=None,
+        metavar="DIR",
+        help="the project's folder: the functions its other files define are "
+        "summarised for the calls of each loop (default with --compile-commands: "
+        "the database's folder)",
+    )
+    report.add_argument(
+        "--no-index",
+        action="store_true",
+        help="analyse each file alone, even with --project or --compile-commands",
+    )
+    report.add_argument(
+        "--index-cache",
+        default=None,
+        metavar="DIR",
+        help="where the project index keeps its summaries (default: the user's "
+        "cache folder)",
+    )
 
 
 def _shown(path: str) -> str:
@@ -170,6 +191,28 @@ def _progress(enabled: bool) -> Iterator[Progress | None]:
         yield told
 
 
+def _programs(args: argparse.Namespace) -> Programs | None:
+    """The project index's view for each file: `--project` or the compile database."""
+    root, database = args.project, args.compile_commands
+    if args.no_index or (root is None and database is None):
+        return None
+    if root is None:
+        root = os.path.dirname(os.path.abspath(database))
+    if not os.path.isdir(root):
+        raise InputError(f"--project {root}: not a folder")
+    if database is None:
+        candidate = os.path.join(root, "compile_commands.json")
+        database = candidate if os.path.isfile(candidate) else None
+    index = ProjectIndex(
+        root,
+        build=build_flags(args),
+        database=database,
+        cache_dir=args.index_cache or default_cache_dir(),
+    )
+    index.build()
+    return index.program_for
+
+
 def _config(args: argparse.Namespace) -> ScreenConfig:
     return ScreenConfig(
         build=None if args.no_preprocess else build_flags(args),
@@ -199,6 +242,7 @@ def run_report(args: argparse.Namespace) -> int:
         raise InputError(f"--jobs: must be at least 1, not {args.jobs}")
     _check_output(args.output, args.force)
     files, skipped = _inputs(args)
+    programs = _programs(args)
     with _progress(sys.stderr.isatty()) as told:
         report = screen_paths(
             [*args.paths] or [str(args.compile_commands)],
@@ -207,6 +251,7 @@ def run_report(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             progress=told,
             skipped=skipped,
+            programs=programs,
         )
     _write(report, args)
     for screen in report.files:

@@ -14,13 +14,14 @@ from accls.screening.model import (
     Verdict,
     report_json,
 )
-from accls.screening.run import Progress, screen_paths
+from accls.screening.run import Programs, Progress, screen_paths
 from accls.screening.screen import ScreenConfig, screen_file, screen_text
 
 __all__ = [
     "FORMAT",
     "FileScreen",
     "LoopRow",
+    "Programs",
     "Progress",
     "Report",
     "ScreenConfig",

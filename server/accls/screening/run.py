@@ -6,14 +6,17 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from accls.analysis import ProgramSummaries
 from accls.screening.model import FileScreen, Report
 from accls.screening.reasons import reason_counts
 from accls.screening.screen import ScreenConfig, screen_file
 
-__all__ = ["Progress", "screen_paths"]
+__all__ = ["Programs", "Progress", "screen_paths"]
 
 Progress = Callable[[int, int, str], None]
 """Told (files done, files in all, the file just done) after each file."""
+Programs = Callable[[str], ProgramSummaries]
+"""What the other files of a file's project define."""
 
 
 def _report(
@@ -37,11 +40,17 @@ def screen_paths(
     jobs: int = 2,
     progress: Progress | None = None,
     skipped: Sequence[FileScreen] = (),
+    programs: Programs | None = None,
 ) -> Report:
     """The report of `files` (found from `inputs`), `jobs` processes at a time.
 
     `skipped`: inputs already known not to be screened; they are listed too.
+    `programs`: for a file, what the other files of its project define.
     """
+
+    def program(path: str) -> ProgramSummaries | None:
+        return None if programs is None else programs(path)
+
     start = time.monotonic()
     done: dict[str, FileScreen] = {}
 
@@ -52,10 +61,12 @@ def screen_paths(
 
     if jobs <= 1 or len(files) <= 1:
         for path in files:
-            finished(screen_file(path, config))
+            finished(screen_file(path, config, program(path)))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(screen_file, path, config) for path in files]
+            futures = [
+                pool.submit(screen_file, path, config, program(path)) for path in files
+            ]
             for future in as_completed(futures):
                 finished(future.result())
     ordered = [*skipped, *(done[p] for p in files)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from accls.analysis import FileAnalysis, analyze
+from accls.analysis import FileAnalysis, ProgramSummaries, analyze
 from accls.analysis.nest_graph import statement_graph
 from accls.files import InputError, looks_like_c, other_language, read_source
 from accls.frontend import HeaderContext, Loop, SourceFile, parse_source
@@ -136,9 +136,16 @@ def _picture(
 
 
 def screen_text(
-    text: str, path: str, config: ScreenConfig, context: HeaderContext | None = None
+    text: str,
+    path: str,
+    config: ScreenConfig,
+    context: HeaderContext | None = None,
+    program: ProgramSummaries | None = None,
 ) -> FileScreen:
-    """The screening of one file's text."""
+    """The screening of one file's text.
+
+    `program`: what the project's other files define (the workspace index).
+    """
     source = parse_source(text, path, config.include_dirs, context=context)
     warnings: list[str] = []
     warning = looks_like_c(
@@ -157,8 +164,8 @@ def screen_text(
     analyses: dict[str, FileAnalysis] = {}
     for dialect in (Dialect.OPENMP, Dialect.OPENACC):
         settings = config.settings(dialect)
-        analysis = analyze(source, analysis_options(settings))
-        if not config.assume_no_alias:
+        analysis = analyze(source, analysis_options(settings, program=program))
+        if not config.assume_no_alias and program is None:
             analyses[dialect.sentinel] = analysis  # as the findings check makes it
         result = suggest_text(
             text,
@@ -169,6 +176,7 @@ def screen_text(
             analysis=analysis,
             every_loop=True,
             warnings=warnings.append,
+            program=program,
         )
         runs.append((dialect, {s.loop.id: s for s in result.suggestions}))
     depths = _depths(source)
@@ -217,8 +225,13 @@ def screen_text(
     )
 
 
-def screen_file(path: str, config: ScreenConfig) -> FileScreen:
-    """The screening of one file; unreadable input is a skipped file with the reason."""
+def screen_file(
+    path: str, config: ScreenConfig, program: ProgramSummaries | None = None
+) -> FileScreen:
+    """The screening of one file; unreadable input is a skipped file with the reason.
+
+    `program`: what the project's other files define (the workspace index).
+    """
     try:
         language = other_language(path)
         if language is not None:
@@ -232,7 +245,7 @@ def screen_file(path: str, config: ScreenConfig) -> FileScreen:
     notes: list[str] = []
     if config.build is not None:
         context, notes = build_context(text, path, config.build)
-    screened = screen_text(text, path, config, context)
+    screened = screen_text(text, path, config, context, program)
     if not notes:
         return screened
     return replace(screened, warnings=(*notes, *screened.warnings))
