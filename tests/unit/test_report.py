@@ -175,13 +175,18 @@ def test_source_text_is_escaped(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_json_caps_rows_and_says_so(cli: Cli, tmp_path: Path) -> None:
-    body = "".join(f"  for (int i = 0; i < n; i++) a[i] += {k};\n" for k in range(30))
+    body = "".join(
+        f"  for (int i = 1; i < n; i++) a[i] = a[i - 1] + {k};\n" for k in range(30)
+    )
     big = tmp_path / "many.c"
     big.write_text(f"void f(int n, double *restrict a) {{\n{body}}}\n")
     data = _json(cli, "--max-rows", "5", str(big))
     assert data["files"][0]["loops"] == 30
     assert data["files"][0]["capped"] is True
     assert len(data["loops"]) == 5
+    # The chart counts every loop, those left out of the table too.
+    assert data["reasons"] == {"array dependence": 30}
+    assert len(data["graphs"]) == 5
     code, out, _ = cli("report", "--no-preprocess", "--max-rows", "5", str(big))
     assert code == 0
     assert "25 more loop(s)" in out

@@ -84,6 +84,7 @@ class FileScreen:
     file: str
     rows: tuple[LoopRow, ...]
     loops: int  # every loop read, beyond the rows kept
+    reasons: tuple[tuple[str, int], ...] = ()  # loops per reason class, all loops
     findings: tuple[FindingRow, ...] = ()
     pictures: tuple[NestPicture, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -155,6 +156,7 @@ def report_json(report: Report) -> dict[str, Any]:
                 "loops": f.loops,
                 "rows": len(f.rows),
                 "capped": f.capped,
+                "reasons": dict(f.reasons),
                 "warnings": list(f.warnings),
             }
             for f in screened

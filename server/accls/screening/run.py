@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -22,13 +23,15 @@ Programs = Callable[[str], ProgramSummaries]
 def _report(
     inputs: Sequence[str], files: list[FileScreen], config: ScreenConfig, start: float
 ) -> Report:
-    rows = [r for f in files for r in f.rows]
+    total: Counter[str] = Counter()
+    for screen in files:
+        total.update(dict(screen.reasons))
     return Report(
         inputs=tuple(inputs),
         files=tuple(files),
         validated=config.validate,
         seconds=time.monotonic() - start,
-        reason_counts=reason_counts(r.reason_class for r in rows),
+        reason_counts=reason_counts(total.elements()),
     )
 
 

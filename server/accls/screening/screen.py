@@ -18,7 +18,13 @@ from accls.screening.model import (
     SkippedFile,
     Verdict,
 )
-from accls.screening.reasons import OTHER, SMALL, decisive, reason_class
+from accls.screening.reasons import (
+    OTHER,
+    SMALL,
+    decisive,
+    reason_class,
+    reason_counts,
+)
 from accls.screening.statements import Statements
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion
@@ -182,14 +188,16 @@ def screen_text(
     depths = _depths(source)
     first = runs[0][1]
     rows: list[LoopRow] = []
+    classes: list[str] = []  # of every loop, the rows left out included
     refused: set[int] = set()
     for loop_id in first:
-        if len(rows) >= config.max_rows:
-            break
         both = tuple((d, found[loop_id]) for d, found in runs if loop_id in found)
-        rows.append(_row(path, depths.get(loop_id, 0), both))
-        if rows[-1].depth == 0 and rows[-1].verdict is Verdict.SERIAL:
-            refused.add(loop_id)
+        row = _row(path, depths.get(loop_id, 0), both)
+        classes.append(row.reason_class)
+        if len(rows) < config.max_rows:
+            rows.append(row)
+            if row.depth == 0 and row.verdict is Verdict.SERIAL:
+                refused.add(loop_id)
     pictures: list[NestPicture] = []
     for nest in source.nests:
         if len(pictures) >= config.max_pictures:
@@ -219,6 +227,7 @@ def screen_text(
         file=path,
         rows=tuple(rows),
         loops=len(first),
+        reasons=reason_counts(classes),
         findings=findings,
         pictures=tuple(pictures),
         warnings=tuple(dict.fromkeys(warnings)),
