@@ -78,6 +78,8 @@ def test_statement_graph_merges_and_layers() -> None:
     assert (self_flow[0].distance, self_flow[0].count) == ("(1, *)", 2)
     assert [e.distance for e in graph.edges if e.kind == "anti"] == ["(1, ?)"]
     assert statement_graph(reversed(deps)) == graph  # the order does not matter
+    few = statement_graph(deps, edge_limit=2)
+    assert (len(few.edges), few.dropped_edges) == (2, len(graph.edges) - 2)
     capped = statement_graph(deps, limit=2)
     assert capped.dropped == 1
     assert sorted(line for layer in capped.layers for line in layer) == [5, 7]

@@ -30,6 +30,7 @@ class StatementGraph:
     layers: tuple[tuple[int, ...], ...]  # lines per layer, each layer in line order
     edges: tuple[GraphEdge, ...]
     dropped: int = 0  # statements left out over the limit
+    dropped_edges: int = 0  # edges left out over the limit
 
 
 def _merged(distances: list[tuple[int | None, ...]]) -> str:
@@ -49,6 +50,7 @@ def statement_graph(
     deps: Iterable[Dependence],
     statement: Callable[[Span], int] | None = None,
     limit: int = 40,
+    edge_limit: int = 60,
 ) -> StatementGraph:
     """The graph of `deps` with statements as nodes, laid out in layers.
 
@@ -58,7 +60,8 @@ def statement_graph(
     differs between them shown as `*`. Strongly connected statements (a cycle
     of dependences) share a layer; the layers follow the condensation's
     topological order, lines breaking ties, so the same dependences always give
-    the same picture. At most `limit` statements are kept, the earliest first.
+    the same picture. At most `limit` statements are kept, the earliest first,
+    and `edge_limit` edges, those between the earliest statements first.
     """
     import networkx as nx
 
@@ -92,6 +95,7 @@ def statement_graph(
     )
     return StatementGraph(
         layers=tuple(tuple(layer) for layer in layers),
-        edges=tuple(edges),
+        edges=tuple(edges[:edge_limit]),
         dropped=len(lines) - len(kept),
+        dropped_edges=max(0, len(edges) - edge_limit),
     )

@@ -146,11 +146,15 @@ def _graphs(report: Report) -> str:
         return '<p class="none">No refused nest has a dependence to draw.</p>'
     out: list[str] = []
     for p in pictures:
-        dropped = (
-            f" ({p.graph.dropped} more statement(s) not drawn)"
-            if p.graph.dropped
-            else ""
-        )
+        left = [
+            f"{n} more {what} not drawn"
+            for n, what in (
+                (p.graph.dropped, "statement(s)"),
+                (p.graph.dropped_edges, "dependence edge(s)"),
+            )
+            if n
+        ]
+        dropped = f" ({'; '.join(left)})" if left else ""
         out.append(
             f"<figure><figcaption>{escape(p.file)}, nest at line {p.line}"
             f"{dropped}</figcaption>{graph_svg(p)}</figure>"

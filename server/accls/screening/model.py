@@ -124,6 +124,7 @@ def _picture_json(picture: NestPicture) -> dict[str, Any]:
         "layers": [list(layer) for layer in picture.graph.layers],
         "edges": [asdict(e) for e in picture.graph.edges],
         "dropped": picture.graph.dropped,
+        "dropped_edges": picture.graph.dropped_edges,
         "statements": {str(line): text for line, text in picture.labels},
     }
 
