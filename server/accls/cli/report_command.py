@@ -163,24 +163,30 @@ def _check_output(target: str | None, force: bool) -> None:
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Progress | None]:
-    """A progress bar on a terminal's stderr; nothing elsewhere."""
+def _progress(enabled: bool, total: int) -> Iterator[Progress | None]:
+    """A progress bar over `total` files on a terminal's stderr; nothing elsewhere."""
     if not enabled:
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
     from rich.progress import Progress as Bar
 
     bar = Bar(
         TextColumn("screening"),
         BarColumn(),
         MofNCompleteColumn(),
+        TimeElapsedColumn(),
         TextColumn("{task.description}"),
         console=Console(file=sys.stderr),
         transient=True,
     )
-    task = bar.add_task("", total=None)
+    task = bar.add_task("", total=total)
 
     def told(done: int, total: int, path: str) -> None:
         bar.update(
@@ -243,7 +249,7 @@ def run_report(args: argparse.Namespace) -> int:
     _check_output(args.output, args.force)
     files, skipped = _inputs(args)
     programs = _programs(args)
-    with _progress(sys.stderr.isatty()) as told:
+    with _progress(sys.stderr.isatty(), len(files)) as told:
         report = screen_paths(
             [*args.paths] or [str(args.compile_commands)],
             files,
