@@ -79,9 +79,19 @@ def _verdict(s: Suggestion) -> Verdict:
         return Verdict.EXISTING
     if s.collapsed_into is not None or s.inner_of is not None:
         return Verdict.INSIDE
-    if s.facts.parallel and s.withdrawn is None:
+    if s.facts.parallel and s.withdrawn is None and _too_small(s):
         return Verdict.NOT_WORTH
     return Verdict.SERIAL
+
+
+def _too_small(s: Suggestion) -> bool:
+    """True when the rules refused a safe loop for its few iterations alone.
+
+    The rules say so in words (`only 5 iterations, ...: opening a parallel
+    region costs more...`); the test of this verdict holds the wording.
+    """
+    first = s.reasons[0] if s.reasons else ""
+    return first.startswith("only ") and "parallel region" in first
 
 
 def _row(
