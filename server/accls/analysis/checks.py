@@ -6,7 +6,7 @@ call this module, so they report the same findings in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from accls.analysis.acc_async import async_findings
 from accls.analysis.acc_gangs import gang_findings
@@ -78,16 +78,25 @@ def check_file(
     context: HeaderContext | None = None,
     *,
     tree: IncrementalTree | None = None,
+    analyses: Mapping[str, FileAnalysis] | None = None,
 ) -> tuple[Finding, ...]:
     """Parse C text once, analyse it per dialect, and check each dialect's pragmas.
 
-    `tree` re-uses an editor's incremental parse of the same text.
+    `tree` re-uses an editor's incremental parse of the same text; `analyses`
+    are the text's analyses already made, by dialect (`omp`, `acc`), with
+    `AnalysisOptions(dialect=...)` and nothing assumed.
     """
-    source = parse_source(text, path, include_dirs, tree=tree, context=context)
+    source = None
     found: list[Finding] = []
     for dialect in DIALECTS:
         if dialect not in text:
             continue
-        analysis = analyze(source, AnalysisOptions(dialect=dialect))
+        analysis = (analyses or {}).get(dialect)
+        if analysis is None:
+            if source is None:
+                source = parse_source(
+                    text, path, include_dirs, tree=tree, context=context
+                )
+            analysis = analyze(source, AnalysisOptions(dialect=dialect))
         found.extend(check_source(analysis, dialect))
     return in_file_order(found)

@@ -14,6 +14,7 @@ from accls.cli.bench_command import run_bench
 from accls.cli.check_command import run_check
 from accls.cli.feedback_command import run_feedback
 from accls.cli.parser import build_parser
+from accls.cli.report_command import run_report
 from accls.cli.suggest_commands import run_annotate, run_suggest
 from accls.cli.verify_command import run_verify
 from accls.files import (
@@ -73,6 +74,7 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         "verify": run_verify,
         "bench": run_bench,
         "feedback": run_feedback,
+        "report": run_report,
     }
     run = commands.get(args.command)
     return None if run is None else run(args)

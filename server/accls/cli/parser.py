@@ -10,6 +10,7 @@ from accls.cli.options import (
     add_build_options,
     add_suggest_options,
 )
+from accls.cli.report_command import add_report_parser
 from accls.server.serve import add_server_options
 
 __all__ = ["Parser", "build_parser"]
@@ -117,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.epilog = "Arguments for the program go after `--`: FILE [OPTIONS] -- ARGS"
     _feedback_parser(subs)
+    add_report_parser(subs)
     return parser
 
 

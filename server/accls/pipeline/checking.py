@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from accls.analysis import Finding
+from accls.analysis import FileAnalysis, Finding
 from accls.analysis.checks import check_file
 from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
@@ -19,10 +19,12 @@ def check_text(
     include_dirs: Sequence[str] = (),
     context: HeaderContext | None = None,
     tree: IncrementalTree | None = None,
+    analyses: Mapping[str, FileAnalysis] | None = None,
 ) -> tuple[Finding, ...]:
     """Findings for the pragmas already in `text`, in file order.
 
     `context` is what the build's preprocessor made of the directives; `tree`
-    re-uses an editor's incremental parse of the same text.
+    re-uses an editor's incremental parse of the same text; `analyses` the
+    analyses of it already made, by dialect sentinel, with nothing assumed.
     """
-    return check_file(text, path, include_dirs, context, tree=tree)
+    return check_file(text, path, include_dirs, context, tree=tree, analyses=analyses)

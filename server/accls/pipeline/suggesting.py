@@ -134,6 +134,7 @@ def suggest_text(
     backends: BackendPool | None = None,
     warnings: WarningSink = discard,
     program: ProgramSummaries | None = None,
+    analysis: FileAnalysis | None = None,
 ) -> SuggestResult:
     """Suggestions for the loops of `text`, validated as `settings` ask.
 
@@ -150,6 +151,8 @@ def suggest_text(
       models and recent failures (a fresh one per call when None).
     - `warnings`: where warnings go (a missing compiler, a model server down).
     - `program`: the other files' function summaries (the workspace index).
+    - `analysis`: `source` already analysed with `analysis_options(settings,
+      options, program)`, so it is not analysed again.
     """
     options = options if options is not None else settings.suggest_options
     include = tuple(settings.include_paths if include_dirs is None else include_dirs)
@@ -165,7 +168,8 @@ def suggest_text(
     if source is None:
         source = parse_source(text, path, include, context=context)
     assumed = analysis_options(settings, options, program)
-    analysis = analyze(source, assumed)
+    if analysis is None or analysis.source is not source:
+        analysis = analyze(source, assumed)
     if not hybrid:
         found = suggest_file(analysis, options, regions=regions)
         if loops is not None:
