@@ -185,6 +185,11 @@ def _loop_facts(
                 + ", ".join(f"`{p}`" for p in params)
                 + " are distinct arrays"
             )
+    if loop.step_symbol:
+        assumptions.append(
+            f"`{loop.var}` advances by `{loop.step_symbol}`, which the loop never "
+            "changes: assumed positive, as OpenMP and OpenACC require of a `<` loop"
+        )
     obstacles.sort(key=lambda o: (o.line, o.code))
     return LoopFacts(
         loop=loop,

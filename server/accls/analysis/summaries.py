@@ -140,7 +140,7 @@ def summarize(
         if call.name in pure:
             continue
         callee = summarize(call.name, source, pure, memo, program)
-        if callee is None:
+        if callee is None or _callback_reason(call, source, pure, program):
             return None
         mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
         if mapped is None:
@@ -156,6 +156,32 @@ def summarize(
     )
     memo[name] = found
     return found
+
+
+def _callback_reason(
+    call: Call,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None,
+) -> str | None:
+    """Why the functions a library call calls back (`qsort`'s `cmp`) are unsafe.
+
+    None when each is a function whose summary writes nothing.
+    """
+    known = library_function(call.name) if source.function(call.name) is None else None
+    for index in known.calls if known is not None else ():
+        arg = call.args[index].strip() if index < len(call.args) else ""
+        name = arg.lstrip("&").strip()
+        if not _NAME.fullmatch(name):
+            return (
+                f"which calls back `{arg or '?'}`, a function the analysis cannot name"
+            )
+        if name in pure:
+            continue
+        callee = summarize(name, source, pure, None, program)
+        if callee is None or callee.writes:
+            return f"which calls back `{name}()`, which has effects of its own"
+    return None
 
 
 def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | None:
@@ -227,6 +253,9 @@ def private_effects(
     summary = summarize(call.name, source, pure, None, program)
     if summary is None:
         return None
+    callback = _callback_reason(call, source, pure, program)
+    if callback is not None:
+        return False, callback
     found = None
     if program is not None and source.function(call.name) is None:
         found = program.only(call.name)
@@ -321,6 +350,9 @@ def unsummarised_reason(
     for call in fn.call_sites:
         if call.name in pure or call.name == name:
             continue
+        callback = _callback_reason(call, source, pure, program)
+        if callback is not None:
+            return f"which calls `{call.name}()`, {callback}"
         if summarize(call.name, source, pure, None, program) is not None:
             continue
         header = source.headers.function(call.name) if source.headers else None

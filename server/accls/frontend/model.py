@@ -301,6 +301,9 @@ class Loop:
     cond_op: str | None = None  # "<", "<=", ">", ">=", "!="
     step: int | None = None  # constant step; None when unknown
     step_text: str = ""
+    # A loop-invariant variable step of a rising loop (`j += Tile`), assumed
+    # positive as OpenMP requires; `step` is None then.
+    step_symbol: str = ""
     unbounded: str = ""  # the condition, when it never tests the induction variable
     # Limits from a bound that is not one polynomial (`max(0, t - 4)`,
     # `floord(n, 32)`), for the side whose `lower`/`upper` is None; all hold.
