@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.inequalities import proves_nonnegative
-from accls.frontend import Function, Loop, Poly, Ref, SourceFile
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["buffer_apart"]
@@ -30,7 +30,34 @@ _DEPTH = 8  # pointer chains longer than this are not followed
 
 
 def _writes(fn: Function, name: str) -> list[Ref]:
-    return [r for r in fn.refs if r.name == name and r.is_write and not r.subscripts]
+    return [
+        r
+        for r in fn.refs
+        if r.name == name and r.is_write and not r.subscripts and not r.deref
+    ]
+
+
+def _global(name: str, source: SourceFile) -> Var | None:
+    return next((g for g in source.globals if g.name == name), None)
+
+
+def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
+    """A local pointer, or a `static` global pointer only `fn` assigns.
+
+    No other file can reach a `static` global; in this one, no other function
+    assigns it and its address is never taken.
+    """
+    local = fn.lookup(name)
+    if local is not None:
+        return local
+    found = _global(name, source)
+    if found is None or not found.static:
+        return None
+    if any(_writes(other, name) for other in source.functions if other is not fn):
+        return None
+    if re.search(rf"&\s*{re.escape(name)}\b", source.code):
+        return None
+    return found
 
 
 def _value(ref: Ref, source: SourceFile) -> Poly | None:
@@ -50,26 +77,30 @@ def _root(
     parameter never assigned), never has its address taken, and has the
     element type of `name`; the root's one value may come from anywhere.
     """
-    decl = fn.lookup(name)
+    decl = _pointer(name, fn, source)
     if decl is None or decl.pointers != 1 or decl.dims or decl.address_taken:
         return None
     offset, at = Poly.const(0), list[int]()
     current = name
+    later = loop.span.start_byte  # each link is set before the pointer it feeds
     for _ in range(_DEPTH):
-        var = fn.lookup(current)
+        var = _pointer(current, fn, source)
         if var is None or var.address_taken or var.type != decl.type:
             return None
         writes = _writes(fn, current)
         if var.scope == "param" and not writes:
             return current, offset, at
-        if len(writes) != 1 or writes[0].span.start_byte >= loop.span.start_byte:
+        if len(writes) != 1 or writes[0].span.start_byte >= later:
             return None
+        later = writes[0].span.start_byte
         value = _value(writes[0], source)
         at.append(writes[0].span.end_byte)
         pointers = [
             n
             for n in (value.names() if value is not None else ())
-            if (v := fn.lookup(n)) is not None and v.pointers and not v.dims
+            if (v := fn.lookup(n) or _global(n, source)) is not None
+            and v.pointers
+            and not v.dims
         ]
         if value is None or not pointers:
             # An allocation, a call, a load: one value, the root of the chain.
@@ -157,7 +188,8 @@ def buffer_apart(
     if left is None or right is None or left[0] != right[0]:
         return None
     symbols = (left[1] + right[1]).names()
-    late = max(left[2] + right[2], default=0)
+    # The offsets' variables hold still from the first assignment of the chains.
+    late = min(left[2] + right[2], default=0)
     if any(
         r.is_write and r.name in symbols and r.span.start_byte > late for r in fn.refs
     ):

@@ -127,6 +127,8 @@ def summarize(
             if ref.is_write:
                 return None  # shared state
             continue
+        if ref.is_write and base not in local and base not in params:
+            return None  # a name declared nowhere here (a system header's): global
         if base in pointers and through:
             (writes if ref.is_write else reads).add(params[base])
             if ref.is_write and ref.is_read:
