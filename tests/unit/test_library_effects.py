@@ -233,3 +233,51 @@ def test_which_arrays_the_iteration_owns(body: str, owned: set[str]) -> None:
 def test_an_assert_in_the_body_does_not_refuse_the_loop() -> None:
     parallel, messages = loop_facts("a[i] = b[i]; assert(a[i] >= 0.0);")
     assert parallel, messages
+
+
+def test_where_the_loop_runs_is_a_query_the_same_in_every_iteration() -> None:
+    assert library()["omp_is_initial_device"].effect is Effect.QUERY
+    assert library()["acc_on_device"].effect is Effect.QUERY
+    ok, why = loop_facts("a[i] = omp_is_initial_device() ? b[i] : 0.0;")
+    assert ok, why
+
+
+SORTERS = """\
+static int by_value(const void *x, const void *y) {
+  const double *l = x, *r = y;
+  return (*l > *r) - (*l < *r);
+}
+static int calls;
+static int counting(const void *x, const void *y) {
+  calls++;
+  return *(const double *)x < *(const double *)y;
+}
+"""
+
+
+def test_qsort_of_a_local_array_with_a_pure_comparator_is_private() -> None:
+    assert library()["qsort"].calls == (3,)
+    body = (
+        "double t[4]; for (int k = 0; k < 4; k++) t[k] = b[4 * i + k];"
+        " qsort(t, 4, sizeof t[0], by_value); a[i] = t[0];"
+    )
+    text = (
+        PROLOGUE
+        + SORTERS
+        + dedent(
+            f"""\
+        void run(int n, double *restrict a, double *restrict b) {{
+          for (int i = 0; i < n; i++) {{ {body} }}
+        }}
+        void run2(int n, double *restrict a, double *restrict b) {{
+          for (int i = 0; i < n; i++) {{ {body.replace("by_value", "counting")} }}
+        }}
+        """
+        )
+    )
+    facts = analyze_text(text, "t.c").facts
+    first = next(f for f in facts if f.loop.function == "run")
+    second = next(f for f in facts if f.loop.function == "run2")
+    assert first.parallel, [o.message for o in first.obstacles]
+    assert not second.parallel
+    assert any("calls back `counting()`" in o.message for o in second.obstacles)

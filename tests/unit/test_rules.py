@@ -455,7 +455,7 @@ def test_omp_target_inside_a_target_data_region_does_not_map_again() -> None:
         ('for (int i = 0; i < n; i++) printf("%f", a[i]);', "call"),
         ("for (int i = 0; i < n; i++) b[idx[i]] = a[i];", "dependence"),
         ("for (int i = 0; i < n; i++) { b[i] = a[i]; n--; }", "bound"),
-        ("for (int i = 0; i < n; i += m) b[i] = a[i];", "shape"),
+        ("for (int i = 0; i < n; i += m) { b[i] = a[i]; m = i % 3 + 1; }", "shape"),
         ("for (double x = 0; x < 1; x += 1) b[0] = x;", "shape"),
     ],
     ids=[
@@ -477,6 +477,14 @@ def test_refusal(body: str, code: str) -> None:
         assert refused(s)
         assert code in obstacle_codes(s)
         assert s.reasons
+
+
+def test_loop_invariant_variable_step_is_canonical_and_assumed_positive() -> None:
+    s = first("for (int i = 0; i < n; i += m) b[i] = a[i];", OMP_CPU)
+    assert not refused(s)
+    assert any("assumed positive" in r for r in s.reasons)
+    # Offloaded, the elements it touches are not known: no data clause.
+    assert refused(first("for (int i = 0; i < n; i += m) b[i] = a[i];", ACC))
 
 
 def test_pure_function_defined_in_the_file_is_allowed() -> None:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
+from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
@@ -291,6 +292,7 @@ def alias_obstacles(
             if other == written or (arrays[other] and other < written):
                 continue
             odecl = array_decl(other, fn, source.globals)
+            split = ""
             otargets = [targets[r.span] for r in by_name[other]]
             if wdecl is None or odecl is None:
                 # A declaration we cannot see (a header, a struct member) may be a
@@ -305,6 +307,12 @@ def alias_obstacles(
                 ]
                 may = bool(pairs)
                 proof = _proved_apart(pairs, fn, source) if may else None
+                # Pointers into one buffer: apart when their ranges are.
+                carved = buffer_apart(written, other, loop, fn, source) if may else None
+                if carved is not None and carved[0]:
+                    proof = carved[1]
+                elif carved is not None:
+                    split = carved[1]
                 if proof is not None:
                     proofs.append(proof)
                     may = False
@@ -327,6 +335,8 @@ def alias_obstacles(
                     f"`{loaded[0]}` reaches memory through a pointer read from "
                     "memory, which may point anywhere"
                 )
+            elif split:
+                why = split
             else:
                 why = "they are pointers that may point to overlapping memory"
             out.append(

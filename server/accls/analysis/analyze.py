@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
@@ -11,10 +11,16 @@ from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.graph import DependenceGraph
+from accls.analysis.header_functions import with_headers
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
-from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
+from accls.analysis.obstacles import (
+    PURE_FUNCTIONS,
+    call_obstacles,
+    shape_obstacles,
+    user_calls,
+)
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
@@ -179,6 +185,11 @@ def _loop_facts(
                 + ", ".join(f"`{p}`" for p in params)
                 + " are distinct arrays"
             )
+    if loop.step_symbol:
+        assumptions.append(
+            f"`{loop.var}` advances by `{loop.step_symbol}`, which the loop never "
+            "changes: assumed positive, as OpenMP and OpenACC require of a `<` loop"
+        )
     obstacles.sort(key=lambda o: (o.line, o.code))
     return LoopFacts(
         loop=loop,
@@ -232,6 +243,7 @@ def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
+    opts = replace(opts, program=with_headers(source, opts.program, PURE_FUNCTIONS))
     facts: list[LoopFacts] = []
     for nest in source.nests:
         try:

@@ -119,11 +119,14 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
     """Constraints on the reference's iteration variables from its loop headers."""
     rows: list[Row] = []
     for level, loop in enumerate(frame.loops):
-        step = loop.step
+        # A variable step `T` (assumed positive) rises like a step of 1.
+        step = loop.step or (1 if loop.step_symbol else None)
         if level in frame.free or not step:
             continue
         key = str(level)
         var: Linear = ({key: 1}, 0)
+        if loop.step_symbol:
+            rows.append(row({f"p:{loop.step_symbol}": 1}, -1))
         up = step > 0
         lower = _bound(loop.lower, frame, level)
         if lower is not None:
@@ -156,7 +159,8 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
 def bounded_level(frame: Frame, level: int) -> bool:
     """True when `domain_rows` bounds the variable of `level` on both sides."""
     loop = frame.loops[level]
-    if level in frame.free or not loop.step or loop.unbounded:
+    stepped = loop.step or loop.step_symbol
+    if level in frame.free or not stepped or loop.unbounded:
         return False
     key = str(level)
     signs = {

@@ -76,6 +76,27 @@ def _deltas(pair: Pair) -> list[Row]:
     ]
 
 
+def _apart(rows: Sequence[Row], pair: Pair, level: int, sign: int) -> Polyhedron | None:
+    """At a level stepped by a symbol `T`: iterations `T` or more apart, `sign`-wards.
+
+    Two distinct iterations of `for (j = 0; j < n; j += T)` differ by at least
+    `T`: affine in the parameter `T`, which proves tiles disjoint. None at a
+    level with a constant step.
+    """
+    symbol = pair.common[level].step_symbol
+    if not symbol:
+        return None
+    count = len(pair.common)
+    same = [
+        Row(((f"x{k}", 1),), 0, equality=True)
+        for k in range(level)
+        if k not in pair.unordered
+    ]
+    gap = Row(((f"x{level}", sign), (f"p:{symbol}", -1)), 0)
+    front = [f"x{k}" for k in range(count)]
+    return build((*rows, *_deltas(pair), *same, gap), front)
+
+
 def _exact(pair: Pair, rows: Sequence[Row]) -> list[Dependence]:
     """Every dependence of the pair, level by level, from the isl relation."""
     count = len(pair.common)
@@ -95,13 +116,13 @@ def _exact(pair: Pair, rows: Sequence[Row]) -> list[Dependence]:
             if not pair.same:
                 out.append(make_dependence(pair, False, vector, carrier, reason))
             continue
-        later = restrict(poly, level, 1, None)
+        later = _apart(rows, pair, level, 1) or restrict(poly, level, 1, None)
         if not is_empty(later):
             out.append(
                 make_dependence(pair, True, _vector(later, level, pair, False), carrier)
             )
         if not pair.same:
-            earlier = restrict(poly, level, None, -1)
+            earlier = _apart(rows, pair, level, -1) or restrict(poly, level, None, -1)
             if not is_empty(earlier):
                 vector = _vector(earlier, level, pair, True)
                 out.append(make_dependence(pair, False, vector, carrier))
@@ -171,7 +192,7 @@ def _modelled(pair: Pair) -> list[Dependence]:
         if no_integer_solution(eqs):
             return []
         rows = (*context, *eqs)
-        if not pair.unordered:
+        if not pair.unordered and not any(loop.step_symbol for loop in pair.common):
             determined, distance = uniform_distance(eqs, len(pair.common))
             if determined and distance is None:
                 return []

@@ -75,7 +75,7 @@ def _unordered(loops: Sequence[Loop], writes: Sequence[Ref]) -> frozenset[int]:
         loop.id
         for loop in loops
         if loop.var is None
-        or not loop.step
+        or not (loop.step or loop.step_symbol)
         or any(w.name == loop.var and _inside(w.span, loop.body) for w in writes)
     )
 

@@ -178,9 +178,11 @@ def shape_obstacles(
             )
         )
     # `i != n` with a unit step is canonical too (OpenMP 5.0): it stops at n.
+    # A loop-invariant variable step (`j += Tile`) is canonical too (OpenMP).
+    stepped = loop.step not in (None, 0) or bool(loop.step_symbol)
     canonical = (
         loop.var is not None
-        and loop.step not in (None, 0)
+        and stepped
         and (
             loop.cond_op in ("<", "<=", ">", ">=")
             or (loop.cond_op == "!=" and loop.step in (1, -1))

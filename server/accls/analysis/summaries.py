@@ -47,6 +47,19 @@ def _param_index(fn: Function) -> dict[str, int]:
     return {p.name: i for i, p in enumerate(fn.params)}
 
 
+def _pointer_params(fn: Function) -> set[str]:
+    """Parameters that reach memory: pointers, and those the body indexes.
+
+    `real3 a` (a typedef of `double[3]`) is a pointer though its declaration
+    shows none: `a[0] = 0.0` writes the caller's memory.
+    """
+    names = {p.name for p in fn.params}
+    through = {
+        _base(r.name) for r in fn.refs if r.subscripts or r.deref or "->" in r.name
+    }
+    return {p.name for p in fn.params if p.is_array} | (through & names)
+
+
 def _has_static(fn: Function, source: SourceFile) -> bool:
     """True when the body declares a `static` variable other than a constant."""
     text = source.data[fn.span.start_byte : fn.span.end_byte]
@@ -72,6 +85,10 @@ def summarize(
         return memo[name]
     memo[name] = None  # recursion: a function in a cycle is not summarised
     fn = source.function(name)
+    if fn is None and source.headers is not None and source.headers.function(name):
+        # A `static inline` function of a project header: what this file compiles.
+        del memo[name]
+        return summarize(name, source.headers, pure, memo, program)
     if fn is None:
         memo[name] = _external_summary(name, program)
         return memo[name]
@@ -80,7 +97,7 @@ def summarize(
     if _has_static(fn, source):
         return None
     params = _param_index(fn)
-    pointers = {p.name for p in fn.params if p.is_array}
+    pointers = _pointer_params(fn)
     local = {v.name for v in fn.locals}
     # Local pointers may point anywhere (into a parameter's object, a global):
     # only local arrays and fresh allocations are the function's own memory.
@@ -110,6 +127,8 @@ def summarize(
             if ref.is_write:
                 return None  # shared state
             continue
+        if ref.is_write and base not in local and base not in params:
+            return None  # a name declared nowhere here (a system header's): global
         if base in pointers and through:
             (writes if ref.is_write else reads).add(params[base])
             if ref.is_write and ref.is_read:
@@ -123,7 +142,7 @@ def summarize(
         if call.name in pure:
             continue
         callee = summarize(call.name, source, pure, memo, program)
-        if callee is None:
+        if callee is None or _callback_reason(call, source, pure, program):
             return None
         mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
         if mapped is None:
@@ -139,6 +158,32 @@ def summarize(
     )
     memo[name] = found
     return found
+
+
+def _callback_reason(
+    call: Call,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None,
+) -> str | None:
+    """Why the functions a library call calls back (`qsort`'s `cmp`) are unsafe.
+
+    None when each is a function whose summary writes nothing.
+    """
+    known = library_function(call.name) if source.function(call.name) is None else None
+    for index in known.calls if known is not None else ():
+        arg = call.args[index].strip() if index < len(call.args) else ""
+        name = arg.lstrip("&").strip()
+        if not _NAME.fullmatch(name):
+            return (
+                f"which calls back `{arg or '?'}`, a function the analysis cannot name"
+            )
+        if name in pure:
+            continue
+        callee = summarize(name, source, pure, None, program)
+        if callee is None or callee.writes:
+            return f"which calls back `{name}()`, which has effects of its own"
+    return None
 
 
 def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | None:
@@ -210,6 +255,9 @@ def private_effects(
     summary = summarize(call.name, source, pure, None, program)
     if summary is None:
         return None
+    callback = _callback_reason(call, source, pure, program)
+    if callback is not None:
+        return False, callback
     found = None
     if program is not None and source.function(call.name) is None:
         found = program.only(call.name)
@@ -286,6 +334,8 @@ def unsummarised_reason(
 ) -> str:
     """Why the function `name` of `source` has no summary, as "which ..." text."""
     fn = source.function(name)
+    if fn is None and source.headers is not None and source.headers.function(name):
+        return unsummarised_reason(name, source.headers, pure, program)
     if fn is None:
         return "whose side effects are unknown"
     if any(e.kind.value == "exit" for e in fn.exits):
@@ -302,8 +352,16 @@ def unsummarised_reason(
     for call in fn.call_sites:
         if call.name in pure or call.name == name:
             continue
+        callback = _callback_reason(call, source, pure, program)
+        if callback is not None:
+            return f"which calls `{call.name}()`, {callback}"
         if summarize(call.name, source, pure, None, program) is not None:
             continue
+        header = source.headers.function(call.name) if source.headers else None
+        if header is not None and source.headers is not None:
+            place = source.headers.place(header.span.line)
+            why = unsummarised_reason(call.name, source.headers, pure, program)
+            return f"which calls `{call.name}()` ({place}), {why}"
         known = library_function(call.name)
         if source.function(call.name) is None and known is not None:
             why = _LIBRARY_WHY.get(known.effect, "which has effects of its own")

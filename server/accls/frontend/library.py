@@ -41,6 +41,7 @@ class LibraryFunction:
     effect: Effect
     writes: tuple[int, ...] = ()  # argument positions written through
     reads: tuple[int, ...] = ()  # argument positions read through
+    calls: tuple[int, ...] = ()  # argument positions of functions it calls
     device: bool = False  # an allocator of device memory
 
 
@@ -87,6 +88,7 @@ def _entries(raw: dict[str, Any]) -> dict[str, LibraryFunction]:
             Effect.MEMORY,
             writes=_positions(entry, "writes", name),
             reads=_positions(entry, "reads", name),
+            calls=_positions(entry, "calls", name),
         )
     for effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD, Effect.QUERY):
         for name in _names(raw.get(effect.value, {})):

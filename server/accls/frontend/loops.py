@@ -289,6 +289,14 @@ class _Liveness:
         return tuple(sorted(live))
 
 
+def _step_symbol(h: _Header, written: set[str]) -> str:
+    """The variable of `v += T` when the loop never writes `T` and rises (`<`)."""
+    text = h.step_text
+    if h.step is not None or not _IDENT.fullmatch(text) or text in written:
+        return ""
+    return text if h.cond_op in ("<", "<=") and text != h.var else ""
+
+
 def build_loops(
     walk: FunctionWalk, function: str | None, globals_: tuple[Var, ...]
 ) -> tuple[Loop, ...]:
@@ -340,6 +348,7 @@ def build_loops(
             cond_op=h.cond_op,
             step=h.step,
             step_text=h.step_text,
+            step_symbol=_step_symbol(h, written),
             unbounded=h.unbounded,
             limits=bound_limits,
             trip_count=_trip_count(h),

@@ -301,6 +301,9 @@ class Loop:
     cond_op: str | None = None  # "<", "<=", ">", ">=", "!="
     step: int | None = None  # constant step; None when unknown
     step_text: str = ""
+    # A loop-invariant variable step of a rising loop (`j += Tile`), assumed
+    # positive as OpenMP requires; `step` is None then.
+    step_symbol: str = ""
     unbounded: str = ""  # the condition, when it never tests the induction variable
     # Limits from a bound that is not one polynomial (`max(0, t - 4)`,
     # `floord(n, 32)`), for the side whose `lower`/`upper` is None; all hold.
@@ -365,6 +368,12 @@ class SourceFile:
     constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
     branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
     types: TypeTable = field(default_factory=TypeTable)  # typedefs and structs
+    # The functions the project's headers define (`static inline`), parsed from
+    # their preprocessed code; `places` gives each of its lines' header and line.
+    headers: SourceFile | None = None
+    places: tuple[tuple[str, int], ...] = ()
+    # Functions whose every return is a fresh block (wrappers of `malloc`).
+    allocators: frozenset[str] = frozenset()
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -407,6 +416,13 @@ class SourceFile:
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""
         return self._by_name.get(name) if name is not None else None
+
+    def place(self, line: int) -> str:
+        """`file:line` of a line: a header's own place for the headers' code."""
+        if 0 < line <= len(self.places):
+            name, number = self.places[line - 1]
+            return f"{name}:{number}"
+        return f"{self.path}:{line}"
 
     @property
     def data(self) -> bytes:

@@ -1,0 +1,221 @@
+"""Pointers into one buffer at offsets: apart only when the accessed ranges are.
+
+PRK's Nstream carves one allocation: `b = a + length + offset`, `c = b + ...`.
+In `for (j = 0; j < length; j++) a[j] += b[j]` the ranges `a[0:length]` and
+`b[0:length]` are disjoint exactly when `offset >= 0`, which the program checks
+before (`if (offset < 0) exit(1);`). Two pointers reduced to one root plus an
+affine offset are proved apart, with isl, from the loop bounds and such guards;
+when nothing proves it, the reason says what would.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accls.analysis.inequalities import proves_nonnegative
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["buffer_apart"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_ASSIGN = re.compile(rb"\s*=\s*([^;{}]*);")
+# `if (x < 0) { ...; exit(..); }` with no nested braces: afterwards `x >= 0`.
+_GUARD = re.compile(
+    r"\bif\s*\(\s*([A-Za-z_]\w*)\s*(<|<=)\s*([A-Za-z_]\w*|\d+)\s*\)\s*"
+    r"(?:\{[^{}]*?\b(?:exit|abort)\s*\([^{}]*\}|(?:exit|abort)\s*\([^;]*;)"
+)
+_ONE = Poly.const(1)
+_DEPTH = 8  # pointer chains longer than this are not followed
+
+
+def _writes(fn: Function, name: str) -> list[Ref]:
+    return [
+        r
+        for r in fn.refs
+        if r.name == name and r.is_write and not r.subscripts and not r.deref
+    ]
+
+
+def _global(name: str, source: SourceFile) -> Var | None:
+    return next((g for g in source.globals if g.name == name), None)
+
+
+def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
+    """A local pointer, or a `static` global pointer only `fn` assigns.
+
+    No other file can reach a `static` global; in this one, no other function
+    assigns it and its address is never taken.
+    """
+    local = fn.lookup(name)
+    if local is not None:
+        return local
+    found = _global(name, source)
+    if found is None or not found.static:
+        return None
+    if any(_writes(other, name) for other in source.functions if other is not fn):
+        return None
+    if re.search(rf"&\s*{re.escape(name)}\b", source.code):
+        return None
+    return found
+
+
+def _value(ref: Ref, source: SourceFile) -> Poly | None:
+    """The value assigned by the write `ref` (`b = a + k`), as a polynomial."""
+    found = _ASSIGN.match(source.data, ref.span.end_byte)
+    if found is None:
+        return None
+    return expression_poly(found.group(1).decode("utf-8", "replace"))
+
+
+def _root(
+    name: str, fn: Function, source: SourceFile, loop: Loop
+) -> tuple[str, Poly, list[int]] | None:
+    """`name` as a root pointer plus an offset, and where the chain assigns.
+
+    Each pointer of the chain is assigned once, before the loop (or is a
+    parameter never assigned), never has its address taken, and has the
+    element type of `name`; the root's one value may come from anywhere.
+    """
+    decl = _pointer(name, fn, source)
+    if decl is None or decl.pointers != 1 or decl.dims or decl.address_taken:
+        return None
+    offset, at = Poly.const(0), list[int]()
+    current = name
+    later = loop.span.start_byte  # each link is set before the pointer it feeds
+    for _ in range(_DEPTH):
+        var = _pointer(current, fn, source)
+        if var is None or var.address_taken or var.type != decl.type:
+            return None
+        writes = _writes(fn, current)
+        if var.scope == "param" and not writes:
+            return current, offset, at
+        if len(writes) != 1 or writes[0].span.start_byte >= later:
+            return None
+        later = writes[0].span.start_byte
+        value = _value(writes[0], source)
+        at.append(writes[0].span.end_byte)
+        pointers = [
+            n
+            for n in (value.names() if value is not None else ())
+            if (v := fn.lookup(n) or _global(n, source)) is not None
+            and v.pointers
+            and not v.dims
+        ]
+        if value is None or not pointers:
+            # An allocation, a call, a load: one value, the root of the chain.
+            return current, offset, at
+        if not value.is_affine or len(pointers) != 1:
+            return None
+        if value.coeff(pointers[0]) != 1:
+            return None
+        offset = offset + value - Poly.sym(pointers[0])
+        current = pointers[0]
+    return None
+
+
+def _range(ref: Ref, loop: Loop) -> tuple[Poly, Poly] | None:
+    """The least and greatest subscript of `ref` over the nest `loop`."""
+    if ref.deref and not ref.subscripts:
+        return Poly.const(0), Poly.const(0)
+    if len(ref.subscripts) != 1 or ref.subscripts[0].poly is None:
+        return None
+    poly = ref.subscripts[0].poly
+    low, high = poly, poly
+    for inner in loop.walk():
+        var = inner.var
+        if var is None or var not in poly.names():
+            continue
+        if poly.coeff(var) != 1 or inner.lower is None or inner.upper is None:
+            return None
+        if inner.cond_op not in ("<", "<=") or (
+            inner.step is not None and inner.step < 1
+        ):
+            return None
+        top = inner.upper - _ONE if inner.cond_op == "<" else inner.upper
+        low = low - Poly.sym(var) + inner.lower
+        high = high - Poly.sym(var) + top
+    # What is left must hold still in the whole nest: no loop variable (a
+    # triangular bound), no scalar the nest writes.
+    moving = {r.name for r in loop.refs if r.is_write and not r.subscripts}
+    if (low.names() | high.names()) & (moving | {x.var for x in loop.walk() if x.var}):
+        return None
+    return low, high
+
+
+def _facts(loop: Loop, fn: Function, source: SourceFile) -> list[Poly]:
+    """What holds when the nest runs: its loops run, the guards before it passed."""
+    facts: list[Poly] = []
+    for inner in loop.walk():
+        if inner.lower is not None and inner.upper is not None:
+            gap = inner.upper - inner.lower
+            facts.append(gap - _ONE if inner.cond_op == "<" else gap)
+    start = fn.span.start_byte
+    text = source.code[start : loop.span.start_byte]
+    for found in _GUARD.finditer(text):
+        left, op, right = found.groups()
+        early, late = start + found.start(), start + found.end()
+        head = text[: found.start()]
+        if head.count("{") - head.count("}") != 1 or head.rstrip()[-1:] not in ";{}":
+            continue  # inside a branch: it does not hold on every path to the loop
+        if not any(
+            r.name == left and early <= r.span.start_byte < late for r in fn.refs
+        ):
+            continue  # in an #if branch the build skips
+        changed = [
+            r
+            for r in fn.refs
+            if r.name in (left, right) and r.is_write and r.span.start_byte > late
+        ]
+        if changed:
+            continue
+        rhs = Poly.const(int(right)) if right.isdigit() else Poly.sym(right)
+        fact = Poly.sym(left) - rhs  # not (left < right): left - right >= 0
+        facts.append(fact if op == "<" else fact - _ONE)
+    return facts
+
+
+def buffer_apart(
+    written: str, other: str, loop: Loop, fn: Function | None, source: SourceFile
+) -> tuple[bool, str] | None:
+    """Whether two pointers into one buffer access disjoint ranges, and why.
+
+    None when they are not pointers of one buffer at affine offsets.
+    """
+    if fn is None or not (_NAME.fullmatch(written) and _NAME.fullmatch(other)):
+        return None
+    left, right = _root(written, fn, source, loop), _root(other, fn, source, loop)
+    if left is None or right is None or left[0] != right[0]:
+        return None
+    symbols = (left[1] + right[1]).names()
+    # The offsets' variables hold still from the first assignment of the chains.
+    late = min(left[2] + right[2], default=0)
+    if any(
+        r.is_write and r.name in symbols and r.span.start_byte > late for r in fn.refs
+    ):
+        return None  # an offset's variable changes after the pointers are set
+    facts = _facts(loop, fn, source)
+    needs: list[tuple[Poly, Poly]] = []
+    for a in (r for r in loop.refs if r.name == written):
+        for b in (r for r in loop.refs if r.name == other):
+            ra, rb = _range(a, loop), _range(b, loop)
+            if ra is None or rb is None:
+                return None
+            below = rb[0] + right[1] - ra[1] - left[1] - _ONE  # b's range above a's
+            above = ra[0] + left[1] - rb[1] - right[1] - _ONE  # or below it
+            if not (
+                proves_nonnegative(below, facts) or proves_nonnegative(above, facts)
+            ):
+                needs.append((below, above))
+    root = left[0]
+    if not needs:
+        return True, (
+            f"`{written}` and `{other}` point into one buffer (`{root}`) at offsets "
+            "whose accessed ranges are disjoint"
+        )
+    return False, (
+        f"`{written}` and `{other}` point into one buffer (`{root}`): their accessed "
+        f"ranges are disjoint only if `{needs[0][0].render()} >= 0` or "
+        f"`{needs[0][1].render()} >= 0`, which nothing before the loop proves "
+        "(a check that stops the program otherwise would)"
+    )
