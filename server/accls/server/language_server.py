@@ -81,6 +81,7 @@ class AcclsServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = Settings()
         self.raw_settings: Any = None  # the wire object the settings came from
+        self.client_name = ""  # the client's clientInfo.name ("" when it gave none)
         self.startup_problems: list[str] = []
         self.events = Events()
         self._shown: set[str] = set()  # warnings shown once per settings

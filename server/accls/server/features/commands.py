@@ -16,7 +16,7 @@ from accls.server.offers import suggestions_for
 from accls.server.suggestions import resolved
 from accls.suggest import with_inner
 
-__all__ = ["CHECK_LOOP", "CHECK_LOOP_ALIASES", "register"]
+__all__ = ["CHECK_LOOP", "CHECK_LOOP_ALIASES", "register", "where"]
 
 CHECK_LOOP = "accls.checkLoop"
 """Compile-check and race-check the pragma for the loop at a position (runs nothing)."""
@@ -25,7 +25,7 @@ CHECK_LOOP_ALIASES = ("accls.verifyLoop",)
 """Earlier names of CHECK_LOOP, registered so that older clients keep working."""
 
 
-def _where(command: str, args: tuple[Any, ...]) -> tuple[str, types.Position]:
+def where(command: str, args: tuple[Any, ...]) -> tuple[str, types.Position]:
     """`{uri, position: {line, character}}` or `{uri, line}` (0-based)."""
     arg = args[0] if args else None
     if isinstance(arg, dict) and isinstance(arg.get("uri"), str):
@@ -45,7 +45,7 @@ async def check_loop(
     ls: AcclsServer, command: str, args: tuple[Any, ...]
 ) -> dict[str, Any]:
     """Check the suggestion for the loop under the cursor, in the chosen model."""
-    uri, position = _where(command, args)
+    uri, position = where(command, args)
     doc = ls.documents.get(uri)
     if doc is None:
         raise JsonRpcInvalidParams(f"{command}: {uri} is not open")
