@@ -37,6 +37,7 @@ CONFIG = ClientServerConfig(
 
 
 _ENCODINGS: dict[int, str] = {}
+_CLIENT_NAMES = {"visual-studio-code": "Visual Studio Code", "neovim": "Neovim"}
 
 
 async def start(
@@ -47,6 +48,7 @@ async def start(
         types.InitializeParams(
             capabilities=client_capabilities(spec),
             initialization_options=options if options is not None else {},
+            client_info=types.ClientInfo(name=_CLIENT_NAMES.get(spec, spec)),
         )
     )
     chosen = result.capabilities.position_encoding

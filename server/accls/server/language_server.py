@@ -69,6 +69,8 @@ class Events:
         self.changed: Signal[[Document, list[LineShift]]] = Signal()
         self.closed: Signal[[str]] = Signal()  # the closed document's URI
         self.settings_changed: Signal[[]] = Signal()  # cached results are gone
+        # The analyses were dropped for fresher facts (the workspace index).
+        self.refreshed: Signal[[]] = Signal()
         self.initialized: Signal[[]] = Signal()  # the settings are read
         self.shutdown: Signal[[]] = Signal()
 

@@ -6,6 +6,7 @@ a loop; this is where it is decided, from the facts and the suggestion alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -159,10 +160,11 @@ def group_dependences(facts: LoopFacts) -> tuple[DependenceGroup, ...]:
     return tuple(out)
 
 
-def _names(reason: Obstacle, facts: LoopFacts) -> str:
-    """`a` may alias `b`: the variables an aliasing refusal names."""
-    names = [o.variable for o in facts.obstacles if o.variable]
-    names = list(dict.fromkeys(names))
+def _names(reason: Obstacle) -> str:
+    """`a` may alias `b`: the first two names the aliasing refusal quotes."""
+    names = list(dict.fromkeys(re.findall(r"`([^`]+)`", reason.message)))
+    if reason.variable and reason.variable not in names:
+        names.insert(0, reason.variable)
     if len(names) >= 2:
         return f"`{names[0]}` may alias `{names[1]}`"
     return f"`{names[0]}` may alias" if names else "pointers may alias"
@@ -211,7 +213,7 @@ def short_title(decision: Decision, facts: LoopFacts, ready: str = "") -> str:
     line = f" (line {reason.line})" if reason.line else ""
     var = f"`{reason.variable}` " if reason.variable else ""
     if reason.code is ObstacleCode.ALIAS:
-        return f"serial: {_names(reason, facts)} (add restrict)"
+        return f"serial: {_names(reason)} (add restrict)"
     if decision.fix is FixKind.INDUCTION:
         names = ", ".join(f"`{found.name}`" for found in facts.inductions)
         return f"serial: counter {names} (rewrite in closed form)"

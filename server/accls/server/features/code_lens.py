@@ -1,0 +1,188 @@
+"""`textDocument/codeLens`: one short verdict above each loop header.
+
+Lenses come from the analysis alone (cached per function and version): they
+never run the compile check nor wait for the workspace index. A click applies
+the loop's action (`accls.applyLoopAction`: the code action's resolve, then
+`workspace/applyEdit`) or opens the full report (`accls.explainLoop`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
+
+from accls.frontend import Loop
+from accls.frontend.incremental import ByteRange
+from accls.server.documents import Document, Slot
+from accls.server.features.explain import EXPLAIN_LOOP
+from accls.server.language_server import AcclsServer
+from accls.server.offers import (
+    KIND,
+    OFFERS,
+    ActionKey,
+    ActionKind,
+    Resolving,
+    suggestions_for,
+)
+from accls.server.suggestions import BufferAnalysis
+from accls.suggest import Dialect, Suggestion
+from accls.suggest.verdict import Decision, FixKind, Verdict, decide, short_title
+
+__all__ = ["APPLY_LOOP_ACTION", "code_lenses", "register"]
+
+log = logging.getLogger(__name__)
+
+APPLY_LOOP_ACTION = "accls.applyLoopAction"
+"""Resolve the code action a lens names (its `data`) and apply its edit."""
+
+_LENSES: Slot[ByteRange, tuple[types.CodeLens, ...]] = Slot("lenses")
+"""The lenses of one function at this version (small: no copy of the buffer)."""
+
+_FIXES = {
+    FixKind.RESTRICT: ActionKind.RESTRICT,
+    FixKind.INDUCTION: ActionKind.INDUCTION,
+}
+
+
+def _model(ls: AcclsServer) -> str:
+    dialect = ls.settings.suggest_options.dialect
+    return "OpenACC" if dialect is Dialect.OPENACC else "OpenMP"
+
+
+def _lens(
+    ls: AcclsServer,
+    doc: Document,
+    loop: Loop,
+    decision: Decision,
+    title: str,
+) -> types.CodeLens:
+    where = doc.index.span_range(loop.keyword)
+    kind: ActionKind | None = None
+    if decision.verdict is Verdict.PARALLEL:
+        kind = ActionKind.LOOP
+    elif decision.verdict is Verdict.SERIAL:
+        kind = _FIXES.get(decision.fix)
+    if kind is not None:
+        key = ActionKey.of(
+            doc.uri, doc.version, kind, ls.settings.suggest_options, loop.id
+        )
+        command = types.Command(
+            title=title, command=APPLY_LOOP_ACTION, arguments=[key.data()]
+        )
+    else:
+        at = {"line": where.start.line, "character": where.start.character}
+        command = types.Command(
+            title=title,
+            command=EXPLAIN_LOOP,
+            arguments=[{"uri": doc.uri, "position": at}],
+        )
+    return types.CodeLens(range=where, command=command)
+
+
+def _function_lenses(
+    ls: AcclsServer, doc: Document, analysed: BufferAnalysis, span: ByteRange
+) -> tuple[types.CodeLens, ...]:
+    options = ls.settings.suggest_options
+    analysis = analysed.analysis(options.dialect)
+    listed = {s.loop.id: s for s in suggestions_for(analysed, options, False)}
+    model = _model(ls)
+    out: list[types.CodeLens] = []
+    for loop in analysed.source.loops():
+        if not span.start <= loop.span.start_byte < span.end:
+            continue  # a callee kept in the slice: its own function has its lenses
+        facts = analysis.of(loop)
+        found: Suggestion | None = listed.get(loop.id)
+        decision = decide(facts, found, covered=found is None)
+        if decision.verdict is Verdict.COVERED:
+            continue  # the enclosing loop's lens speaks for it
+        ready = model if found is not None and found.pragma is not None else ""
+        if decision.verdict is Verdict.PARALLEL and not ready:
+            decision = decide(facts)  # the model refused what the facts allow
+        out.append(_lens(ls, doc, loop, decision, short_title(decision, facts, ready)))
+    return tuple(out)
+
+
+async def code_lenses(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
+    """Every loop's lens, analysing the functions not analysed at this version."""
+    out: list[types.CodeLens] = []
+    for definition in doc.tree.definitions():
+        span = definition.range
+        cached = doc.peek(_LENSES, span)
+        if cached is None:
+            analysed = await ls.analysed(doc, span.start)
+            cached = (
+                _function_lenses(ls, doc, analysed, span)
+                if analysed is not None
+                else ()
+            )
+            doc.store(_LENSES, span, cached)
+        out.extend(cached)
+    return out
+
+
+async def apply_loop_action(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
+    """Resolve the action of a lens and ask the client to apply its edit."""
+    key = ActionKey.parse(args[0] if args else None)
+    doc = ls.documents.get(key.uri)
+    if doc is None or doc.version != key.version:
+        raise JsonRpcContentModified(f"{key.uri} changed since the lens was shown")
+    analysed = await ls.analysed(doc, key.loop)
+    action = types.CodeAction(title="accls", kind=KIND, data=key.data())
+    resolved = await OFFERS[key.kind].resolve(Resolving(ls, doc, key, analysed, action))
+    if resolved.disabled is not None or resolved.edit is None:
+        why = resolved.disabled.reason if resolved.disabled else "no edit"
+        ls.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning, message=f"accls: not applied: {why}"
+            )
+        )
+        return {"applied": False, "reason": why}
+    answer = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=resolved.edit, label=resolved.title)
+    )
+    if not answer.applied:
+        log.info("the client did not apply %s: %s", key, answer.failure_reason)
+    elif resolved.command is not None:
+        # What a client runs after applying the action (the feedback record).
+        handler = ls.protocol.fm.commands.get(resolved.command.command)
+        if handler is not None:
+            try:
+                handler(*(resolved.command.arguments or ()))
+            except Exception:  # a record lost costs nothing the user sees
+                log.exception("%s after a lens failed", resolved.command.command)
+    return {"applied": answer.applied, "title": resolved.title}
+
+
+def _refresh(ls: AcclsServer) -> None:
+    """Ask the client for fresh lenses, when it can be asked."""
+    workspace = ls.client_capabilities.workspace
+    lens = workspace.code_lens if workspace is not None else None
+    if lens is not None and lens.refresh_support:
+        ls.workspace_code_lens_refresh(None)
+
+
+def register(server: AcclsServer) -> None:
+    """`textDocument/codeLens` and `accls.applyLoopAction`."""
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions())
+    async def code_lens(
+        ls: AcclsServer, params: types.CodeLensParams
+    ) -> list[types.CodeLens] | None:
+        doc = ls.documents.get(params.text_document.uri)
+        if doc is None or not ls.settings.code_lens:
+            return None
+        return await code_lenses(ls, doc)
+
+    @server.command(APPLY_LOOP_ACTION)
+    async def apply(ls: AcclsServer, *args: Any) -> dict[str, Any]:
+        if not args or not isinstance(args[0], dict):
+            raise JsonRpcInvalidParams(
+                f"{APPLY_LOOP_ACTION}: expected an action's data"
+            )
+        return await apply_loop_action(ls, args)
+
+    server.events.settings_changed.connect(lambda: _refresh(server))
+    server.events.refreshed.connect(lambda: _refresh(server))
