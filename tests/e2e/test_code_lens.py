@@ -107,3 +107,21 @@ async def test_lenses_off_via_the_setting(
     await initialize(raw_client, "visual-studio-code", {"codeLens": False})
     uri, _ = open_fixture(raw_client, "dot_product.c")
     assert await lenses(raw_client, uri) == []
+
+
+async def test_a_settings_change_asks_the_client_for_fresh_lenses(
+    client: LanguageClient, open_fixture: OpenFixture
+) -> None:
+    uri, _ = open_fixture(client, "dot_product.c")
+    assert "parallel · OpenACC ready" in titles(await lenses(client, uri)).values()
+    before = client.code_lens_refreshes  # type: ignore[attr-defined]
+    client.set_configuration({"model": "openmp"}, section="accls")
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)
+    )
+    for _ in range(100):
+        if client.code_lens_refreshes > before:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.05)
+    assert client.code_lens_refreshes > before  # type: ignore[attr-defined]
+    assert "parallel · OpenMP ready" in titles(await lenses(client, uri)).values()

@@ -74,7 +74,7 @@ def _status(answer: ModelAnswer, shared: bool) -> str:
     extra = [answer.status] if answer.status and not shared else []
     if s.source.value != "analysis":
         extra.insert(0, f"source: {s.source}")
-    return f" ({'; '.join(extra)})" if extra else ""
+    return f" · {'; '.join(extra)}" if extra else ""
 
 
 def _answers(answers: Sequence[ModelAnswer], decision: Decision) -> list[str]:
@@ -94,6 +94,8 @@ def _answers(answers: Sequence[ModelAnswer], decision: Decision) -> list[str]:
             out.append(f"- {answer.label}: part of the enclosing loop's construct")
         elif s.existing is not None:
             out.append(f"- {answer.label}: already annotated `{s.existing}`")
+        elif answer.status.startswith("failed"):
+            out.append(f"- {answer.label}: {answer.status}")
         elif s.pragma is not None:
             out.append(
                 f"- {answer.label}: `{s.pragma.render()}`{_status(answer, shared)}"
@@ -134,6 +136,8 @@ def render_hover(
     notes = [f"- headers: {report.unseen}"] if report.unseen else []
     if facts.assumptions:
         notes.append("- assuming: " + "; ".join(facts.assumptions))
+    if facts.parallel and facts.call_effects:
+        notes.append("- calls: " + "; ".join(facts.call_effects))
     answers = _answers(report.answers, decision)
     groups = group_dependences(facts)
     tail = ["", explain] if explain else []

@@ -17,8 +17,8 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 from accls.frontend import Loop
 from accls.frontend.incremental import ByteRange
 from accls.server.documents import Document, Slot
-from accls.server.features.explain import EXPLAIN_LOOP
-from accls.server.language_server import AcclsServer
+from accls.server.explanation import EXPLAIN_LOOP
+from accls.server.language_server import AcclsServer, queued
 from accls.server.offers import (
     KIND,
     OFFERS,
@@ -161,7 +161,14 @@ def _refresh(ls: AcclsServer) -> None:
     workspace = ls.client_capabilities.workspace
     lens = workspace.code_lens if workspace is not None else None
     if lens is not None and lens.refresh_support:
-        ls.workspace_code_lens_refresh(None)
+        queued(_ask_refresh(ls))
+
+
+async def _ask_refresh(ls: AcclsServer) -> None:
+    try:
+        await ls.workspace_code_lens_refresh_async(None)
+    except Exception as exc:  # a client that advertised it and then refused
+        log.info("workspace/codeLens/refresh: %s", exc)
 
 
 def register(server: AcclsServer) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from accls.server.features.explain import explain_hint, loop_report
+from accls.server.explanation import explain_hint, loop_report
 from accls.server.hover_text import render_hover
 from accls.server.language_server import AcclsServer
 
