@@ -1,13 +1,15 @@
 """`textDocument/codeLens`: one short verdict above each loop header.
 
-Lenses come from the analysis alone (cached per function and version): they
-never run the compile check nor wait for the workspace index. A click applies
+Lenses come from the analysis alone, of the whole buffer once per version (in
+the checks' lane, so hover and listing never wait behind it): they never run
+the compile check nor wait for the workspace index. A click applies
 the loop's action (`accls.applyLoopAction`: the code action's resolve, then
 `workspace/applyEdit`) or opens the full report (`accls.explainLoop`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -16,9 +18,14 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from accls.frontend import Loop
 from accls.frontend.incremental import ByteRange
-from accls.server.documents import Document, Slot
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, Slot
 from accls.server.explanation import EXPLAIN_LOOP
-from accls.server.language_server import AcclsServer, queued
+from accls.server.language_server import (
+    ANALYSED,
+    AcclsServer,
+    queued,
+    until_changed,
+)
 from accls.server.offers import (
     KIND,
     OFFERS,
@@ -27,7 +34,8 @@ from accls.server.offers import (
     Resolving,
     suggestions_for,
 )
-from accls.server.suggestions import BufferAnalysis
+from accls.server.scheduler import CHECKS
+from accls.server.suggestions import BufferAnalysis, analyze_buffer
 from accls.suggest import Dialect, Suggestion
 from accls.suggest.verdict import Decision, FixKind, Verdict, decide, short_title
 
@@ -38,8 +46,11 @@ log = logging.getLogger(__name__)
 APPLY_LOOP_ACTION = "accls.applyLoopAction"
 """Resolve the code action a lens names (its `data`) and apply its edit."""
 
-_LENSES: Slot[ByteRange, tuple[types.CodeLens, ...]] = Slot("lenses")
-"""The lenses of one function at this version (small: no copy of the buffer)."""
+_LENSES: Slot[None, tuple[types.CodeLens, ...]] = Slot("lenses")
+"""The buffer's lenses at this version."""
+
+_WHOLE: Slot[None, asyncio.Future[BufferAnalysis]] = Slot("lens analysis")
+"""The analysis of the whole buffer that the lenses come from."""
 
 _FIXES = {
     FixKind.RESTRICT: ActionKind.RESTRICT,
@@ -82,16 +93,17 @@ def _lens(
     return types.CodeLens(range=where, command=command)
 
 
-def _function_lenses(
-    ls: AcclsServer, doc: Document, analysed: BufferAnalysis, span: ByteRange
+def _lenses(
+    ls: AcclsServer, doc: Document, analysed: BufferAnalysis, span: ByteRange | None
 ) -> tuple[types.CodeLens, ...]:
+    """The lenses of the loops of `analysed` (those inside `span`, if given)."""
     options = ls.settings.suggest_options
     analysis = analysed.analysis(options.dialect)
     listed = {s.loop.id: s for s in suggestions_for(analysed, options, False)}
     model = _model(ls)
     out: list[types.CodeLens] = []
     for loop in analysed.source.loops():
-        if not span.start <= loop.span.start_byte < span.end:
+        if span is not None and not span.start <= loop.span.start_byte < span.end:
             continue  # a callee kept in the slice: its own function has its lenses
         facts = analysis.of(loop)
         found: Suggestion | None = listed.get(loop.id)
@@ -105,22 +117,56 @@ def _function_lenses(
     return tuple(out)
 
 
-async def code_lenses(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
-    """Every loop's lens, analysing the functions not analysed at this version."""
+async def _whole(ls: AcclsServer, doc: Document) -> BufferAnalysis:
+    """The analysis of the whole buffer, once per version, in the checks' lane.
+
+    One pass over the file costs about what one function's slice does, where a
+    slice per function would cost that for each; and the checks' lane keeps it
+    from delaying hover and listing.
+    """
+    pending = doc.peek(_WHOLE, None)
+    if pending is None:
+        text, path, settings = doc.text, doc.path, ls.settings
+        include, program = ls.include_dirs(doc), ls.programs(doc.path)
+        pending = queued(
+            ls.scheduler.run(
+                doc,
+                CHECKS,
+                lambda: analyze_buffer(
+                    text,
+                    path,
+                    include,
+                    settings,
+                    ls.header_context(text, path),
+                    program,
+                ),
+            )
+        )
+        doc.store(_WHOLE, None, pending)
+    return await until_changed(doc, asyncio.shield(pending))
+
+
+def _cached_functions(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
+    """A buffer too large to analyse whole: the functions already analysed."""
     out: list[types.CodeLens] = []
     for definition in doc.tree.definitions():
-        span = definition.range
-        cached = doc.peek(_LENSES, span)
-        if cached is None:
-            analysed = await ls.analysed(doc, span.start)
-            cached = (
-                _function_lenses(ls, doc, analysed, span)
-                if analysed is not None
-                else ()
-            )
-            doc.store(_LENSES, span, cached)
-        out.extend(cached)
+        pending = doc.peek(ANALYSED, definition.range)
+        if pending is None or not pending.done() or pending.exception() is not None:
+            continue
+        out.extend(_lenses(ls, doc, pending.result(), definition.range))
     return out
+
+
+async def code_lenses(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
+    """Every loop's lens, from the analysis of the buffer at this version."""
+    cached = doc.peek(_LENSES, None)
+    if cached is not None:
+        return list(cached)
+    if len(doc.data) > WHOLE_FILE_MAX_BYTES:
+        return _cached_functions(ls, doc)
+    found = _lenses(ls, doc, await _whole(ls, doc), None)
+    doc.store(_LENSES, None, found)
+    return list(found)
 
 
 async def apply_loop_action(ls: AcclsServer, args: tuple[Any, ...]) -> dict[str, Any]:
