@@ -38,8 +38,14 @@ async def test_lenses_say_the_verdict_in_a_few_words(
     assert found[19] == "serial: `out` carried (line 20)"
     assert found[27] == "parallel · OpenACC ready"
     uri, _ = open_fixture(client, "saxpy_alias.c")
-    found = titles(await lenses(client, uri))
+    found_lenses = await lenses(client, uri)
+    found = titles(found_lenses)
     assert found[18] == "serial: `y` may alias `x` (add restrict)"
+    (alias,) = [lens for lens in found_lenses if lens.range.start.line == 17]
+    assert alias.command is not None
+    assert alias.command.command == "accls.applyLoopAction"
+    assert alias.command.arguments is not None
+    assert alias.command.arguments[0]["kind"] == "restrict"
 
 
 async def test_clicking_a_parallel_lens_applies_the_pragma(
@@ -65,10 +71,11 @@ async def test_clicking_a_parallel_lens_applies_the_pragma(
             command=lens.command.command, arguments=lens.command.arguments
         )
     )
+    assert isinstance(answer, dict)
     assert answer["applied"] is True
     (edit,) = edits
     assert edit.changes is not None
-    new = apply_edits(text, edit.changes[uri], "utf-16")
+    new = apply_edits(text, list(edit.changes[uri]), "utf-16")
     assert "#pragma acc parallel loop reduction(+:s)" in new
 
 
@@ -86,6 +93,7 @@ async def test_a_refusal_without_a_fix_opens_the_explanation(
             command=lens.command.command, arguments=lens.command.arguments
         )
     )
+    assert isinstance(answer, dict)
     assert answer["loop"]["line"] == 18
 
 

@@ -99,6 +99,7 @@ async def test_the_hover_explains_the_rewrite(
             ],
         )
     )
+    assert isinstance(report, dict)
     markdown = report["markdown"]
     assert "## Induction variables" in markdown
     assert "`t` advances by 3 in every iteration" in markdown

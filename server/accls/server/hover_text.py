@@ -85,6 +85,9 @@ def _answers(answers: Sequence[ModelAnswer], decision: Decision) -> list[str]:
     covered = all(a.suggestion is None for a in answers)
     if covered and answers:
         return ["- part of the enclosing loop's construct"]
+    existing = {a.suggestion.existing if a.suggestion else None for a in answers}
+    if len(existing) == 1 and None not in existing:
+        return [f"- already annotated `{existing.pop()}`"]
     offered = [a for a in answers if a.suggestion and a.suggestion.pragma]
     statuses = {a.status for a in offered}
     shared = len(offered) > 1 and len(statuses) == 1

@@ -64,7 +64,8 @@ _LAST = (ObstacleCode.ALIAS, ObstacleCode.INDUCTION_VARIABLE)
 
 def _decisive(obstacles: Sequence[Obstacle]) -> Obstacle | None:
     hard = [o for o in obstacles if o.code not in _LAST]
-    return (hard or list(obstacles) or [None])[0]
+    ranked = hard or list(obstacles)
+    return ranked[0] if ranked else None
 
 
 def _constant(text: str | None) -> int | None:

@@ -63,19 +63,24 @@ def _model(ls: AcclsServer) -> str:
     return "OpenACC" if dialect is Dialect.OPENACC else "OpenMP"
 
 
+def _action(decision: Decision, ready: str) -> ActionKind | None:
+    """What a click on the lens applies (None: it opens the explanation)."""
+    if decision.verdict is Verdict.PARALLEL and ready:
+        return ActionKind.LOOP
+    if decision.verdict is Verdict.SERIAL:
+        return _FIXES.get(decision.fix)
+    return None
+
+
 def _lens(
     ls: AcclsServer,
     doc: Document,
     loop: Loop,
-    decision: Decision,
     title: str,
+    kind: ActionKind | None,
 ) -> types.CodeLens:
+    """The lens of `loop`: it applies the `kind` action, or (None) explains."""
     where = doc.index.span_range(loop.keyword)
-    kind: ActionKind | None = None
-    if decision.verdict is Verdict.PARALLEL:
-        kind = ActionKind.LOOP
-    elif decision.verdict is Verdict.SERIAL:
-        kind = _FIXES.get(decision.fix)
     if kind is not None:
         key = ActionKey.of(
             doc.uri, doc.version, kind, ls.settings.suggest_options, loop.id
@@ -111,9 +116,13 @@ def _lenses(
         if decision.verdict is Verdict.COVERED:
             continue  # the enclosing loop's lens speaks for it
         ready = model if found is not None and found.pragma is not None else ""
+        title = short_title(decision, facts, ready)
+        kind = _action(decision, ready)
         if decision.verdict is Verdict.PARALLEL and not ready:
-            decision = decide(facts)  # the model refused what the facts allow
-        out.append(_lens(ls, doc, loop, decision, short_title(decision, facts, ready)))
+            # The facts allow it but the model has no pragma (a call without a
+            # device version, say): the explanation says why.
+            title = f"parallel · no {model} pragma (explain)"
+        out.append(_lens(ls, doc, loop, title, kind))
     return tuple(out)
 
 
