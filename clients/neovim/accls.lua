@@ -8,10 +8,13 @@
 --     -- cmd = { "accls", "--stdio" },          -- the server command
 --     -- settings = { model = "openmp" },       -- the accls.* settings (camelCase)
 --     -- keymaps = true,                        -- K: hover, <leader>ca: code actions
+--     -- codelens = true,                       -- verdicts above loops, <leader>cl runs one
 --   })
 --
 -- :AcclsCheckLoop compile-checks and race-checks the pragma for the loop under
 -- the cursor (the server's accls.checkLoop; it runs nothing).
+-- :AcclsExplainLoop opens the full report on the loop under the cursor in a
+-- scratch buffer (Markdown), beside the code.
 --
 -- or paste the file into init.lua and replace `return M` with `M.setup({})`.
 
@@ -26,9 +29,11 @@ local defaults = {
   -- (section "accls"). Keys as in the VS Code extension, without "accls.":
   -- model, target, kernels, assumeNoAlias, validate, includePaths,
   -- compileCommands, backend = { kind, url, model, path, ... },
-  -- compiler = { path, flags }, feedback = { enabled, path }.
+  -- compiler = { path, flags }, feedback = { enabled, path }, codeLens.
   settings = {},
   keymaps = true,
+  -- Show the server's code lenses (refreshed on BufEnter, CursorHold, InsertLeave).
+  codelens = true,
   on_attach = nil,
 }
 
@@ -112,6 +117,68 @@ function M.check_loop(client, bufnr)
   end, bufnr)
 end
 
+-- Show `markdown` in a scratch buffer in a split beside the code, cursor kept.
+function M.show_explanation(markdown, title)
+  local from = vim.api.nvim_get_current_win()
+  vim.cmd("vsplit")
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(markdown, "\n", { plain = true }))
+  vim.bo[buf].filetype = "markdown"
+  vim.bo[buf].bufhidden = "wipe"
+  vim.bo[buf].modifiable = false
+  pcall(vim.api.nvim_buf_set_name, buf, "accls://" .. (title or "explain"))
+  vim.api.nvim_set_current_win(from)
+  return buf
+end
+
+local function show_answer(err, result)
+  if err then
+    vim.notify("accls: explain this loop failed: " .. (err.message or tostring(err)), vim.log.levels.ERROR)
+  elseif type(result) == "table" and type(result.markdown) == "string" then
+    M.show_explanation(result.markdown, result.title)
+  else
+    vim.notify("accls: no answer from the server.", vim.log.levels.WARN)
+  end
+end
+
+-- Ask the server for the full report on the loop at `argument` ({uri, position}).
+function M.explain(client, bufnr, argument)
+  local command = { command = "accls.explainLoop", arguments = { argument } }
+  client.request("workspace/executeCommand", command, show_answer, bufnr)
+end
+
+-- The full report on the loop under the cursor.
+function M.explain_loop(client, bufnr)
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding or "utf-16")
+  M.explain(client, bufnr, { uri = params.textDocument.uri, position = params.position })
+end
+
+-- A code lens (or the hover's hint) naming accls.explainLoop opens the report
+-- here instead of sending the command blindly.
+vim.lsp.commands["accls.explainLoop"] = function(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if client and command.arguments and command.arguments[1] then
+    M.explain(client, ctx.bufnr, command.arguments[1])
+  end
+end
+
+local function start_codelens(client, bufnr)
+  if not (client.server_capabilities or client.resolved_capabilities or {}).codeLensProvider then
+    return
+  end
+  local group = vim.api.nvim_create_augroup("accls_codelens_" .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd({ "BufEnter", "CursorHold", "InsertLeave" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      vim.lsp.codelens.refresh()
+    end,
+  })
+  vim.keymap.set("n", "<leader>cl", vim.lsp.codelens.run, { buffer = bufnr, silent = true })
+  vim.lsp.codelens.refresh()
+end
+
 -- The client configuration for one buffer; the same table for both APIs.
 function M.config(opts, bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
@@ -125,6 +192,12 @@ function M.config(opts, bufnr)
       vim.api.nvim_buf_create_user_command(attached, "AcclsCheckLoop", function()
         M.check_loop(client, attached)
       end, { desc = "accls: check the pragma for the loop under the cursor" })
+      vim.api.nvim_buf_create_user_command(attached, "AcclsExplainLoop", function()
+        M.explain_loop(client, attached)
+      end, { desc = "accls: the full report on the loop under the cursor" })
+      if opts.codelens then
+        start_codelens(client, attached)
+      end
       if opts.keymaps then
         set_keymaps(attached)
       end

@@ -62,6 +62,7 @@ class Settings:
     index_cache: str = ""  # the index's cache folder ("" = the user's cache folder)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     validate: bool = True
+    code_lens: bool = True  # a short verdict above each loop header
 
     @property
     def suggest_options(self) -> SuggestOptions:

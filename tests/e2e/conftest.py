@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.client import JsonRPCClient
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import make_test_lsp_client
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "c"
@@ -30,13 +32,27 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _client() -> JsonRPCClient:
+    """pytest-lsp's client, answering `workspace/codeLens/refresh` as editors do."""
+    client = make_test_lsp_client()
+    client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)  # type: ignore[untyped-decorator]
+    def refresh(params: None) -> None:
+        client.code_lens_refreshes += 1  # type: ignore[attr-defined]
+
+    return client
+
+
 CONFIG = ClientServerConfig(
     server_command=[sys.executable, "-m", "accls", "--stdio", "--log-level", "warning"],
     server_env=server_env(),
+    client_factory=_client,
 )
 
 
 _ENCODINGS: dict[int, str] = {}
+_CLIENT_NAMES = {"visual-studio-code": "Visual Studio Code", "neovim": "Neovim"}
 
 
 async def start(
@@ -47,6 +63,7 @@ async def start(
         types.InitializeParams(
             capabilities=client_capabilities(spec),
             initialization_options=options if options is not None else {},
+            client_info=types.ClientInfo(name=_CLIENT_NAMES.get(spec, spec)),
         )
     )
     chosen = result.capabilities.position_encoding

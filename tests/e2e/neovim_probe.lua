@@ -70,6 +70,17 @@ local function probe()
   )
   step("hover")
 
+  report.code_lens = only(
+    vim.lsp.buf_request_sync(
+      bufnr,
+      "textDocument/codeLens",
+      { textDocument = { uri = vim.uri_from_bufnr(bufnr) } },
+      cfg.timeout_ms
+    ),
+    client
+  )
+  step("codeLens")
+
   local range_params = vim.lsp.util.make_range_params(0, encoding)
   range_params.context = { diagnostics = {} }
   report.code_actions = only(
@@ -140,6 +151,31 @@ local function probe()
   end, 50)
   report.diagnostics = vim.diagnostic.get(bufnr)
   step("diagnostics")
+
+  -- :AcclsExplainLoop on the loop (it moved down by the inserted pragma) opens
+  -- the report in a scratch buffer beside the code.
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)) do
+    if vim.trim(text):find("for (int i", 1, true) == 1 then
+      vim.api.nvim_win_set_cursor(0, { i, (text:find("for", 1, true) or 1) - 1 })
+      break
+    end
+  end
+  local before = #vim.api.nvim_list_bufs()
+  vim.cmd("AcclsExplainLoop")
+  vim.wait(cfg.timeout_ms, function()
+    return #vim.api.nvim_list_bufs() > before
+  end, 50)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.bo[buf].filetype == "markdown" then
+      report.explain = {
+        lines = vim.api.nvim_buf_get_lines(buf, 0, -1, true),
+        buftype = vim.bo[buf].buftype,
+        windows = #vim.api.nvim_list_wins(),
+        current_is_source = vim.api.nvim_get_current_buf() == bufnr,
+      }
+    end
+  end
+  step("explain")
 end
 
 local ok, err = pcall(probe)

@@ -80,7 +80,27 @@ async def test_the_hover_explains_the_rewrite(
     assert hover is not None
     assert isinstance(hover.contents, types.MarkupContent)
     value = hover.contents.value
-    assert "Induction variables:" in value
-    assert "`t` advances by 3 in every iteration" in value
+    assert '- fix: the code action "Rewrite ... in closed form"' in value
     assert "`t + 3*i`" in value
     assert "`if (0 < n) t += 3*n;`" in value
+    position = hover.range.start if hover.range is not None else None
+    assert position is not None
+    report = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="accls.explainLoop",
+            arguments=[
+                {
+                    "uri": uri,
+                    "position": {
+                        "line": position.line,
+                        "character": position.character,
+                    },
+                }
+            ],
+        )
+    )
+    assert isinstance(report, dict)
+    markdown = report["markdown"]
+    assert "## Induction variables" in markdown
+    assert "`t` advances by 3 in every iteration" in markdown
+    assert "`if (0 < n) t += 3*n;`" in markdown

@@ -85,7 +85,10 @@ def test_stdio_session_and_exit_codes() -> None:
         "accls.recordApplied",
         "accls.checkLoop",
         "accls.verifyLoop",  # the earlier name of accls.checkLoop, still answered
+        "accls.explainLoop",
+        "accls.applyLoopAction",
     ]
+    assert caps["codeLensProvider"] == {"resolveProvider": False}
     assert caps["positionEncoding"] == "utf-16"
     proc.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
     proc.stdin.write(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))

@@ -189,3 +189,29 @@ def test_feedback_records_the_applied_action_and_the_edit(
     assert record["uri"].endswith("/saxpy_restrict.c")
     assert (record["final"], record["edited"]) == (EDITED, True)
     assert "y[i] = a * x[i] + y[i];" in record["loop"]
+
+
+def test_code_lenses_name_the_verdict(nvim_report: dict[str, Any]) -> None:
+    lenses = nvim_report["code_lens"].get("result") or []
+    titles = [lens["command"]["title"] for lens in lenses if lens.get("command")]
+    assert "parallel · OpenACC ready" in titles, titles
+
+
+def test_the_hover_is_short_and_hints_at_the_full_report(
+    nvim_report: dict[str, Any],
+) -> None:
+    text = _hover_text(nvim_report["hover"])
+    assert len(text.rstrip("\n").splitlines()) <= 12, text
+    assert ":AcclsExplainLoop" in text
+
+
+def test_explain_loop_opens_the_report_in_a_scratch_buffer(
+    nvim_report: dict[str, Any],
+) -> None:
+    explain = nvim_report.get("explain")
+    assert explain is not None, nvim_report["steps"]
+    assert explain["buftype"] == "nofile"
+    assert explain["windows"] == 2
+    assert explain["current_is_source"] is True
+    assert explain["lines"][0].startswith("# accls: `for (i)` at line ")
+    assert "## Suggested pragmas" in explain["lines"]

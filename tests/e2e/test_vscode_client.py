@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import types
 import typing
 from dataclasses import is_dataclass
@@ -21,6 +22,9 @@ CLIENT_ONLY = {"accls.server.path", "accls.trace.server"}
 # offered to users.
 HIDDEN_CHOICES = {"accls.backend.kind": {"fake"}}
 HIDDEN_SETTINGS = {"accls.backend.candidates"}
+EXPLAIN = "accls.explainLoop"
+# Commands the extension itself registers (not the server's).
+CLIENT_COMMANDS = {"accls.restartServer", "accls.showOutput"}
 
 
 def _wire(value: object) -> object:
@@ -105,7 +109,12 @@ def test_choices_match_the_server_enums(
 def test_activation_commands_and_entry_point(manifest: dict[str, Any]) -> None:
     assert manifest["activationEvents"] == ["onLanguage:c", "onLanguage:cpp"]
     commands = {c["command"] for c in manifest["contributes"]["commands"]}
-    assert commands == {"accls.restartServer", "accls.showOutput", "accls.checkLoop"}
+    assert commands == {
+        "accls.restartServer",
+        "accls.showOutput",
+        "accls.checkLoop",
+        "accls.explainLoop",
+    }
     assert manifest["main"] == "./out/extension.js"
     source = (EXTENSION / "src" / "extension.ts").read_text()
     # The entry point is compiled from src/extension.ts and starts `<path> --stdio`.
@@ -119,3 +128,31 @@ def test_activation_commands_and_entry_point(manifest: dict[str, Any]) -> None:
 def test_readme_documents_every_setting(properties: dict[str, dict[str, Any]]) -> None:
     readme = (EXTENSION / "README.md").read_text(encoding="utf-8")
     assert sorted(k for k in properties if f"`{k}`" not in readme) == []
+
+
+def test_explain_loop_opens_a_virtual_markdown_document(
+    manifest: dict[str, Any],
+) -> None:
+    (explain,) = [
+        c for c in manifest["contributes"]["commands"] if c["command"] == EXPLAIN
+    ]
+    assert explain["title"] == "Explain This Loop"
+    source = (EXTENSION / "src" / "extension.ts").read_text()
+    # The server's command is the one the hover links to and the lenses name; the
+    # client turns its answer into an `accls-explain:` document and previews it.
+    assert f'const EXPLAIN_LOOP = "{EXPLAIN}"' in source
+    assert 'const EXPLAIN_SCHEME = "accls-explain"' in source
+    assert "registerTextDocumentContentProvider(EXPLAIN_SCHEME" in source
+    assert '"markdown.showPreviewToSide"' in source
+    assert "enabledCommands: [EXPLAIN_LOOP]" in source  # the hover's link, no other
+    assert "if (command === EXPLAIN_LOOP)" in source  # from the palette: the cursor
+
+
+def test_every_server_command_the_client_names_exists() -> None:
+    from accls.server.app import build_server
+
+    server = build_server()
+    known = set(server.protocol.fm.commands)
+    source = (EXTENSION / "src" / "extension.ts").read_text()
+    named = set(re.findall(r'"(accls\.[a-zA-Z]+)"', source)) - CLIENT_COMMANDS
+    assert named <= known, named - known

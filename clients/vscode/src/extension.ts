@@ -1,6 +1,6 @@
 // The accls extension: start the language server, pass it the `accls.*` settings,
-// and offer three commands. Everything else (hover, diagnostics, code actions)
-// comes from the server over LSP.
+// and offer four commands; the full report on a loop opens as a Markdown preview.
+// Everything else (hover, lenses, diagnostics, code actions) comes from the server.
 import * as vscode from "vscode";
 import {
   ExecuteCommandRequest,
@@ -12,6 +12,9 @@ import {
 
 const SECTION = "accls";
 const CHECK_LOOP = "accls.checkLoop";
+// The full report on a loop, opened as a Markdown preview of a virtual document.
+const EXPLAIN_LOOP = "accls.explainLoop";
+const EXPLAIN_SCHEME = "accls-explain";
 // The command's earlier name: servers before accls.checkLoop advertise only it.
 const VERIFY_LOOP = "accls.verifyLoop";
 const CHECK_LOOP_NAMES = [CHECK_LOOP, VERIFY_LOOP];
@@ -50,10 +53,21 @@ function createClient(channel: vscode.OutputChannel): LanguageClient {
     initializationOptions: serverSettings(),
     synchronize: { configurationSection: SECTION },
     outputChannel: channel,
+    // The hover's last line links to accls.explainLoop; only that command may run.
+    markdown: { isTrusted: { enabledCommands: [EXPLAIN_LOOP] } },
     middleware: {
       // When the server advertises accls.checkLoop, the client registers the
       // command itself; from the palette it has no arguments, so add the cursor.
       executeCommand: async (command, args, next) => {
+        if (command === EXPLAIN_LOOP) {
+          // From the hover's link or a code lens it has the loop; from the
+          // palette, add the cursor. Either way the report opens beside the code.
+          const filled = args.length > 0 ? args : cursorArgument();
+          if (filled) {
+            await showExplanation(filled[0]);
+          }
+          return undefined;
+        }
         if (!CHECK_LOOP_NAMES.includes(command)) {
           return (await next(command, args)) as unknown;
         }
@@ -181,6 +195,55 @@ async function checkLoop(): Promise<void> {
   }
 }
 
+/** The virtual document of a loop's report: its query is the command's argument. */
+function explanationUri(argument: unknown): vscode.Uri {
+  const where = argument as { uri?: string; position?: { line?: number } };
+  const file = (where.uri ?? "loop").split("/").pop() ?? "loop";
+  const line = (where.position?.line ?? 0) + 1;
+  return vscode.Uri.from({
+    scheme: EXPLAIN_SCHEME,
+    path: `/${file}-line-${line}.md`,
+    query: JSON.stringify(argument),
+  });
+}
+
+const explanations = new vscode.EventEmitter<vscode.Uri>();
+
+/** Open the report on a loop as a Markdown preview beside the code. */
+async function showExplanation(argument: unknown): Promise<void> {
+  const uri = explanationUri(argument);
+  explanations.fire(uri); // a report already open is asked for again
+  try {
+    await vscode.commands.executeCommand("markdown.showPreviewToSide", uri);
+  } catch {
+    // Without the Markdown extension, show the text itself.
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, vscode.ViewColumn.Beside);
+  }
+}
+
+/** The `accls-explain:` documents: the server's answer to accls.explainLoop. */
+const explanationProvider: vscode.TextDocumentContentProvider = {
+  onDidChange: explanations.event,
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    if (!client || client.state !== State.Running) {
+      return "# accls: the server is not running\n";
+    }
+    try {
+      const answer: unknown = await client.sendRequest(ExecuteCommandRequest.type, {
+        command: EXPLAIN_LOOP,
+        arguments: [JSON.parse(uri.query) as unknown],
+      });
+      const markdown = (answer as { markdown?: unknown } | null)?.markdown;
+      return typeof markdown === "string" ? markdown : "# accls: no answer from the server\n";
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output?.appendLine(`${EXPLAIN_LOOP} failed: ${message}`);
+      return `# accls: explain this loop failed\n\n${message}\n`;
+    }
+  },
+};
+
 /** Start a fresh client; it re-reads accls.server.path and the settings. */
 async function startServer(channel: vscode.OutputChannel): Promise<void> {
   client = createClient(channel);
@@ -210,6 +273,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     vscode.commands.registerCommand("accls.restartServer", restartServer),
     vscode.commands.registerCommand("accls.showOutput", () => output?.show(true)),
+    explanations,
+    vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explanationProvider),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.server.path`)) {
         void restartServer();

@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 from accls.server.features import (
     code_actions,
+    code_lens,
     commands,
     configuration,
     diagnostics,
+    explain,
     feedback,
     hover,
     lifecycle,
@@ -27,6 +29,8 @@ FEATURES: tuple[Callable[[AcclsServer], None], ...] = (
     hover.register,
     feedback.register,
     commands.register,
+    explain.register,
+    code_lens.register,
     lifecycle.register,
     workspace_index.register,
 )

@@ -1,140 +1,171 @@
-"""The hover text of a loop: Markdown that reads as well as plain text."""
+"""The hover on a loop, clangd-style: the verdict, what decides it, the pragmas.
+
+At most HOVER_LINES lines; everything else is in the full report
+(`accls.suggest.explain`), which the hover's last line points to. Plain-text
+clients get the same lines without Markdown.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from accls.analysis import Dependence, LoopFacts, ScalarClass, ScalarFact
-from accls.server.suggestions import DataMove
-from accls.suggest import Suggestion
-from accls.suggest.inductions import InductionRewrite
+from accls.analysis import ObstacleCode
+from accls.suggest.explain import LoopReport, ModelAnswer, rewrite_finals
+from accls.suggest.verdict import (
+    Decision,
+    DependenceGroup,
+    FixKind,
+    Verdict,
+    group_dependences,
+)
 
-__all__ = ["Offer", "render_hover"]
+__all__ = ["HOVER_LINES", "Offer", "plain_text", "render_hover"]
 
+HOVER_LINES = 12
+"""The longest hover, in lines, the explain hint included."""
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Offer:
-    """One model's answer for the loop, with its validation status in words."""
+Offer = ModelAnswer
+"""One model's answer, as the hover shows it (the name the features use)."""
 
-    label: str  # "OpenACC (GPU)"
-    suggestion: Suggestion | None  # None: the loop is covered by an outer pragma
-    status: str  # "compiles, no race found", "not checked yet", ...
-
-
-def _dependence(dep: Dependence) -> str:
-    distance = ", ".join("?" if d is None else str(d) for d in dep.distance)
-    exact = "" if dep.exact else f" (assumed: {dep.reason})" if dep.reason else ""
-    return (
-        f"- `{dep.array}`: {dep.kind.value} dependence from line {dep.source.line} "
-        f"to line {dep.sink.line}, distance ({distance}){exact}"
-    )
+_DEPENDENCES_SHOWN = 3
 
 
-def _scalar(fact: ScalarFact) -> str:
-    cls = fact.cls.value
-    if fact.cls is ScalarClass.REDUCTION and fact.op is not None:
-        cls = f"reduction({fact.op.value})"
-    where = f" (line {fact.line})" if fact.line else ""
-    why = f": {fact.why}" if fact.why else ""
-    scope = ", declared inside" if fact.declared_inside else ""
-    return f"- `{fact.name}`: {cls}{scope}{where}{why}"
-
-
-def _offer(offer: Offer) -> list[str]:
-    s = offer.suggestion
-    if s is None:
-        return [f"- {offer.label}: part of the enclosing loop's construct"]
-    if s.existing is not None:
-        return [f"- {offer.label}: already annotated `{s.existing}`"]
-    if s.pragma is None:
-        why = "; ".join(s.reasons) or "no safe pragma"
-        return [f"- {offer.label}: none ({why})"]
-    lines = [
-        f"- {offer.label}: `{s.pragma.render()}`",
-        f"  - source: {s.source}; validation: {offer.status}",
-    ]
-    lines.extend(f"  - {reason}" for reason in s.reasons)
-    if s.caution:
-        lines.append(f"  - caution: {s.caution}")
-    lines.extend(
-        f"  - dropped `{alt.text}` ({alt.source}): {alt.why}" for alt in s.alternatives
-    )
-    return lines
-
-
-def _inductions(facts: LoopFacts, rewrite: InductionRewrite | None) -> list[str]:
-    loop = facts.loop
-    out = ["Induction variables:"]
-    for found in facts.inductions:
+def _why(report: LoopReport, decision: Decision) -> list[str]:
+    if decision.verdict is Verdict.SMALL:
+        return [
+            f"- why: it runs {decision.trip_count} iterations, too few to pay for "
+            "starting threads or a GPU kernel"
+        ]
+    reason = decision.reason
+    if reason is None:
+        return []
+    where = f"line {reason.line}: " if reason.line else ""
+    out = [f"- why: {where}{reason.message}"]
+    fix = _fix(report, decision)
+    if fix:
+        out.append(f"- fix: {fix}")
+    others = len(report.facts.obstacles) - 1
+    if others > 0:
         out.append(
-            f"- `{found.name}` advances by {found.step} in every iteration (line "
-            f"{found.line}), so in iteration `{loop.var}` it holds its value from "
-            f"before the loop plus {found.step} per iteration"
+            f"- and {others} more reason{'s' if others > 1 else ''} (full report)"
         )
-    if rewrite is None:
-        out.append("  - no closed-form rewrite applies here (see why not above)")
-        return out
-    finals = rewrite.edits[-1][2].strip().replace("\n", " ").replace("\r", "")
-    out.append(
-        f'- the code action "Rewrite ... in closed form" puts {rewrite.summary}: '
-        f"`{finals}`; the loop then no longer changes "
-        + ", ".join(f"`{n}`" for n in rewrite.names)
-        + " and can run in parallel"
-    )
     return out
 
 
-def render_hover(
-    facts: LoopFacts,
-    offers: Sequence[Offer],
-    moves: Sequence[DataMove],
-    rewrite: InductionRewrite | None = None,
-    unseen: str = "",
-) -> str:
-    """Markdown for the hover on a loop's header.
+def _fix(report: LoopReport, decision: Decision) -> str:
+    if decision.fix is FixKind.RESTRICT:
+        return (
+            report.fix_note or "declare the pointers `restrict` if they never overlap"
+        )
+    rewrite = report.rewrite
+    if decision.fix is FixKind.INDUCTION and rewrite is not None:
+        return (
+            f'the code action "Rewrite ... in closed form" puts {rewrite.summary}, '
+            f"then `{rewrite_finals(rewrite)}` after the loop"
+        )
+    return ""
 
-    `unseen` says which headers the preprocessor could not read, if any.
+
+def _status(answer: ModelAnswer, shared: bool) -> str:
+    s = answer.suggestion
+    if s is None:
+        return ""
+    extra = [answer.status] if answer.status and not shared else []
+    if s.source.value != "analysis":
+        extra.insert(0, f"source: {s.source}")
+    return f" · {'; '.join(extra)}" if extra else ""
+
+
+def _answers(answers: Sequence[ModelAnswer], decision: Decision) -> list[str]:
+    """A line per model with a pragma; a refusal only where it differs."""
+    out: list[str] = []
+    first = answers[0].suggestion if answers else None
+    told = tuple(first.reasons) if first is not None else ()
+    covered = all(a.suggestion is None for a in answers)
+    if covered and answers:
+        return ["- part of the enclosing loop's construct"]
+    existing = {a.suggestion.existing if a.suggestion else None for a in answers}
+    if len(existing) == 1 and None not in existing:
+        return [f"- already annotated `{existing.pop()}`"]
+    offered = [a for a in answers if a.suggestion and a.suggestion.pragma]
+    statuses = {a.status for a in offered}
+    shared = len(offered) > 1 and len(statuses) == 1
+    for i, answer in enumerate(answers):
+        s = answer.suggestion
+        if s is None:
+            out.append(f"- {answer.label}: part of the enclosing loop's construct")
+        elif s.existing is not None:
+            out.append(f"- {answer.label}: already annotated `{s.existing}`")
+        elif answer.status.startswith("failed"):
+            out.append(f"- {answer.label}: {answer.status}")
+        elif s.pragma is not None:
+            out.append(
+                f"- {answer.label}: `{s.pragma.render()}`{_status(answer, shared)}"
+            )
+            if s.caution:
+                out.append(f"  - caution: {s.caution}")
+        elif (i > 0 and tuple(s.reasons) != told) or (i == 0 and not decision.reason):
+            why = next((r for r in s.reasons if r not in told), None)
+            why = why or (s.reasons[0] if s.reasons else "no safe pragma")
+            out.append(f"- {answer.label}: none ({why})")
+    if shared and next(iter(statuses)):
+        out.append(f"- checks: {next(iter(statuses))}")
+    return out
+
+
+def _repeats(group: DependenceGroup, decision: Decision) -> bool:
+    """Whether the decisive reason already says all the group says."""
+    reason = decision.reason
+    return (
+        reason is not None
+        and reason.code is ObstacleCode.DEPENDENCE
+        and reason.variable == group.array
+        and group.count == 1
+    )
+
+
+def render_hover(
+    report: LoopReport, *, explain: str = "", markdown: bool = True
+) -> str:
+    """The short hover on a loop's header.
+
+    `explain` is the hint to the full report (a command link or its name).
     """
-    loop = facts.loop
-    head = f"for ({loop.var})" if loop.var else "for"
-    verdict = "parallel" if facts.parallel else "not parallel"
-    out = [f"**accls: `{head}` at line {loop.line} is {verdict}**", ""]
-    if facts.obstacles:
-        out.append("Why not:")
-        out.extend(
-            f"- line {o.line}: {o.message}"
-            + (" (an assumption; see the settings)" if o.assumption else "")
-            for o in facts.obstacles
-        )
-        out.append("")
-    if unseen:
-        out.extend([f"Headers: {unseen}", ""])
+    facts = report.facts
+    decision = report.decision
+    head = [f"**accls: {report.head} is {decision.verdict.value}**"]
+    reasons = _why(report, decision)
+    notes = [f"- headers: {report.unseen}"] if report.unseen else []
     if facts.assumptions:
-        out.append("Assuming:")
-        out.extend(f"- {a}" for a in facts.assumptions)
-        out.append("")
-    if facts.inductions:
-        out.extend(_inductions(facts, rewrite))
-        out.append("")
-    out.append("Dependences carried by this loop:")
-    out.extend([_dependence(d) for d in facts.dependences] or ["- none"])
-    out.append("")
-    scalars = [s for s in facts.scalars if s.cls is not ScalarClass.INDUCTION]
-    if scalars:
-        out.append("Scalars:")
-        out.extend(_scalar(s) for s in scalars)
-        out.append("")
-    out.append("Suggested pragmas:")
-    for offer in offers:
-        out.extend(_offer(offer))
-    out.append("")
-    if moves:
-        out.append("Data movement if offloaded (estimated):")
-        out.extend(
-            f"- `{m.section}` {m.direction}: {m.size}"
-            if m.size != "unknown"
-            else f"- `{m.section}` {m.direction}: size unknown"
-            for m in moves
-        )
-    return "\n".join(out).rstrip() + "\n"
+        notes.append("- assuming: " + "; ".join(facts.assumptions))
+    if facts.parallel and facts.call_effects:
+        notes.append("- calls: " + "; ".join(facts.call_effects))
+    answers = _answers(report.answers, decision)
+    groups = group_dependences(facts)
+    tail = ["", explain] if explain else []
+    fixed = len(head) + len(reasons) + len(notes) + len(answers) + len(tail)
+    room = HOVER_LINES - fixed
+    shown = [f"- {g.render()}" for g in groups if not _repeats(g, decision)]
+    if len(shown) > max(room, 1):
+        keep = max(min(room, _DEPENDENCES_SHOWN) - 1, 0)
+        more = len(shown) - keep
+        shown = [*shown[:keep], f"- {more} more by array and kind (full report)"]
+    lines = [*head, *reasons, *shown, *notes, *answers]
+    lines = lines[: HOVER_LINES - len(tail)] + tail
+    text = "\n".join(lines).rstrip() + "\n"
+    return text if markdown else plain_text(text)
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def plain_text(markdown: str) -> str:
+    """The hover without Markdown: no emphasis, code marks or link targets."""
+    out = []
+    for line in markdown.splitlines():
+        line = _LINK.sub(r"\1", line)
+        if line.startswith("**") and line.endswith("**"):
+            line = line[2:-2]
+        out.append(line.replace("`", ""))
+    return "\n".join(out) + "\n"

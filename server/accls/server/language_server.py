@@ -69,6 +69,8 @@ class Events:
         self.changed: Signal[[Document, list[LineShift]]] = Signal()
         self.closed: Signal[[str]] = Signal()  # the closed document's URI
         self.settings_changed: Signal[[]] = Signal()  # cached results are gone
+        # The analyses were dropped for fresher facts (the workspace index).
+        self.refreshed: Signal[[]] = Signal()
         self.initialized: Signal[[]] = Signal()  # the settings are read
         self.shutdown: Signal[[]] = Signal()
 
@@ -81,6 +83,7 @@ class AcclsServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = Settings()
         self.raw_settings: Any = None  # the wire object the settings came from
+        self.client_name = ""  # the client's clientInfo.name ("" when it gave none)
         self.startup_problems: list[str] = []
         self.events = Events()
         self._shown: set[str] = set()  # warnings shown once per settings

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from accls.server import progress
+from accls.server.command_args import loop_position
 from accls.server.language_server import AcclsServer
 from accls.server.offers import suggestions_for
 from accls.server.suggestions import resolved
@@ -25,27 +25,11 @@ CHECK_LOOP_ALIASES = ("accls.verifyLoop",)
 """Earlier names of CHECK_LOOP, registered so that older clients keep working."""
 
 
-def _where(command: str, args: tuple[Any, ...]) -> tuple[str, types.Position]:
-    """`{uri, position: {line, character}}` or `{uri, line}` (0-based)."""
-    arg = args[0] if args else None
-    if isinstance(arg, dict) and isinstance(arg.get("uri"), str):
-        position = arg.get("position")
-        if isinstance(position, dict):
-            line, character = position.get("line"), position.get("character", 0)
-        else:
-            line, character = arg.get("line"), 0
-        if isinstance(line, int) and isinstance(character, int) and line >= 0:
-            return arg["uri"], types.Position(line=line, character=max(0, character))
-    raise JsonRpcInvalidParams(
-        f"{command}: expected {{uri, position: {{line, character}}}}"
-    )
-
-
 async def check_loop(
     ls: AcclsServer, command: str, args: tuple[Any, ...]
 ) -> dict[str, Any]:
     """Check the suggestion for the loop under the cursor, in the chosen model."""
-    uri, position = _where(command, args)
+    uri, position = loop_position(command, args)
     doc = ls.documents.get(uri)
     if doc is None:
         raise JsonRpcInvalidParams(f"{command}: {uri} is not open")

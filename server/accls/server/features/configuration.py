@@ -90,6 +90,7 @@ def register(server: AcclsServer) -> None:
         raw = _section(params.initialization_options)
         ls.raw_settings = raw
         ls.settings, ls.startup_problems = parse_settings(raw)
+        ls.client_name = params.client_info.name if params.client_info else ""
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AcclsServer, params: types.InitializedParams) -> None:

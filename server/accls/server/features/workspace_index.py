@@ -78,6 +78,7 @@ def _refresh(ls: AcclsServer) -> None:
     """Analyses made with older summaries are dropped; diagnostics come again."""
     for doc in ls.documents:
         doc.forget()
+    ls.events.refreshed.emit()
 
 
 async def _build(ls: AcclsServer, state: WorkspaceIndex, index: ProjectIndex) -> None:
