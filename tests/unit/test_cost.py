@@ -187,3 +187,28 @@ def test_json_has_the_estimate(
     assert by_line[5]["profitable"] is True
     assert by_line[10]["profitable"] is None
     assert by_line[6]["estimate"] is None  # collapsed into line 5's pragma
+
+
+def test_the_verdict_says_not_worth_it_from_the_estimate() -> None:
+    from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
+    from accls.suggest.verdict import Verdict, decide, short_title
+
+    analysis = _analysis(SIZES)
+    found = {
+        s.loop.line: s
+        for s in suggest_file(
+            analysis, SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+        )
+    }
+    header = found[9]
+    estimate = estimate_loop(analysis, header.loop, offload=False)
+    decision = decide(header.facts, header, estimate=estimate)
+    assert decision.verdict is Verdict.SMALL
+    assert decision.cost == "small loop: likely slower in parallel"
+    assert short_title(decision, header.facts) == "parallel · not worth it (small loop)"
+    big = found[5]
+    decided = decide(
+        big.facts, big, estimate=estimate_loop(analysis, big.loop, offload=False)
+    )
+    assert decided.verdict is Verdict.PARALLEL
+    assert decided.estimate == "≈ 8.0·10^7 work units per execution"

@@ -13,6 +13,7 @@ from urllib.parse import quote
 from lsprotocol import types
 
 from accls.frontend import Loop
+from accls.pipeline import estimates_for
 from accls.server.documents import Document
 from accls.server.language_server import AcclsServer
 from accls.server.offers import cached_validation, restrict_note, suggestions_for
@@ -94,9 +95,17 @@ def loop_report(
         rewrite_inductions(analysed.source.text, facts) if facts.inductions else None
     )
     note = restrict_note(ls, doc, analysed, loop.id) if fixes else None
+    answers = _answers(ls, doc, analysed, loop.id)
+    first = answers[0].suggestion if answers else None
+    estimate = (
+        estimates_for(analysed.analysis(first.options.dialect), [first]).get(loop.id)
+        if first is not None
+        else None
+    )
     return LoopReport(
         facts=facts,
-        answers=_answers(ls, doc, analysed, loop.id),
+        answers=answers,
+        estimate=estimate,
         transfers=tuple(Transfer(m.section, m.direction, m.size) for m in moves),
         rewrite=rewrite,
         unseen=_unseen(analysed),

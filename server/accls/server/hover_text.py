@@ -32,6 +32,8 @@ _DEPENDENCES_SHOWN = 3
 
 
 def _why(report: LoopReport, decision: Decision) -> list[str]:
+    if decision.verdict is Verdict.SMALL and decision.cost:
+        return [f"- why: {decision.cost} ({decision.estimate})"]
     if decision.verdict is Verdict.SMALL:
         return [
             f"- why: it runs {decision.trip_count} iterations, too few to pay for "

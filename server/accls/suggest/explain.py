@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis import Dependence, LoopFacts, ScalarClass, ScalarFact
+from accls.analysis.cost import Estimate
 from accls.suggest.inductions import InductionRewrite
 from accls.suggest.suggestion import Suggestion
 from accls.suggest.verdict import Decision, Verdict, decide, group_dependences
@@ -45,6 +46,7 @@ class LoopReport:
     rewrite: InductionRewrite | None = None  # the counters' closed form, if any
     unseen: str = ""  # which headers the preprocessor could not read, if any
     fix_note: str = ""  # the `restrict` fix in words, when one is offered
+    estimate: Estimate | None = None  # the cost model's view of the first answer
 
     @property
     def decision(self) -> Decision:
@@ -52,7 +54,12 @@ class LoopReport:
         first = self.answers[0] if self.answers else None
         if first is None:
             return decide(self.facts)
-        return decide(self.facts, first.suggestion, covered=first.suggestion is None)
+        return decide(
+            self.facts,
+            first.suggestion,
+            covered=first.suggestion is None,
+            estimate=self.estimate,
+        )
 
     @property
     def head(self) -> str:
@@ -139,7 +146,9 @@ def explain_markdown(report: LoopReport) -> str:
     decision = report.decision
     verdict = decision.verdict
     out = [f"# accls: {report.head} is {verdict.value}", ""]
-    if verdict is Verdict.SMALL:
+    if verdict is Verdict.SMALL and decision.cost:
+        out.extend([f"Not worth it: {decision.cost}.", ""])
+    elif verdict is Verdict.SMALL:
         out.extend(
             [
                 f"It runs {decision.trip_count} iterations: too few for threads or "
@@ -147,6 +156,8 @@ def explain_markdown(report: LoopReport) -> str:
                 "",
             ]
         )
+    if decision.estimate:
+        out.extend([f"Cost model: {decision.estimate}.", ""])
     out.extend(
         _section(
             "Why not",

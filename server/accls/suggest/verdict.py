@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from accls.analysis import Dependence, DepKind, LoopFacts, Obstacle, ObstacleCode
+from accls.analysis.cost import Estimate
 from accls.suggest.suggestion import Suggestion
 
 __all__ = [
@@ -55,6 +56,8 @@ class Decision:
     reason: Obstacle | None  # the decisive obstacle of a refused loop
     fix: FixKind = FixKind.NONE
     trip_count: int | None = None  # a constant trip count, when known
+    cost: str = ""  # why the cost model expects the pragma not to pay off
+    estimate: str = ""  # the cost model's estimate of the loop's work
 
 
 # Obstacles no rewrite of the body lifts come first: naming `restrict` when a
@@ -78,11 +81,16 @@ def _constant(text: str | None) -> int | None:
 
 
 def decide(
-    facts: LoopFacts, suggestion: Suggestion | None = None, *, covered: bool = False
+    facts: LoopFacts,
+    suggestion: Suggestion | None = None,
+    *,
+    covered: bool = False,
+    estimate: Estimate | None = None,
 ) -> Decision:
     """The verdict of `facts` for the model of `suggestion` (None: facts alone).
 
-    `covered`: the listing left the loop out, as part of an enclosing construct.
+    `covered`: the listing left the loop out, as part of an enclosing construct;
+    `estimate`: the cost model's view of the suggestion's pragma.
     """
     trips = _constant(facts.loop.trip_count)
     if covered:
@@ -96,8 +104,16 @@ def decide(
         return Decision(verdict=Verdict.COVERED, reason=None, trip_count=trips)
     if facts.parallel:
         small = trips is not None and trips < SMALL_TRIP_COUNT
-        verdict = Verdict.SMALL if small else Verdict.PARALLEL
-        return Decision(verdict=verdict, reason=None, trip_count=trips)
+        unprofitable = estimate is not None and estimate.profitable is False
+        cost = estimate.why if estimate is not None and unprofitable else ""
+        verdict = Verdict.SMALL if small or cost else Verdict.PARALLEL
+        return Decision(
+            verdict=verdict,
+            reason=None,
+            trip_count=trips,
+            cost=cost,
+            estimate=estimate.summary if estimate is not None else "",
+        )
     reason = _decisive(facts.obstacles)
     codes = {o.code for o in facts.obstacles}
     fix = FixKind.NONE
@@ -204,6 +220,8 @@ def short_title(decision: Decision, facts: LoopFacts, ready: str = "") -> str:
     verdict = decision.verdict
     if verdict is Verdict.PARALLEL:
         return f"parallel · {ready} ready" if ready else "parallel"
+    if verdict is Verdict.SMALL and decision.cost:
+        return f"parallel · not worth it ({decision.cost.split(':')[0]})"
     if verdict is Verdict.SMALL:
         return f"parallel · small ({decision.trip_count} iterations)"
     if verdict is not Verdict.SERIAL:

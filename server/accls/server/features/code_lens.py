@@ -18,6 +18,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from accls.frontend import Loop
 from accls.frontend.incremental import ByteRange
+from accls.pipeline import estimates_for
 from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document, Slot
 from accls.server.explanation import EXPLAIN_LOOP
 from accls.server.language_server import (
@@ -112,7 +113,10 @@ def _lenses(
             continue  # a callee kept in the slice: its own function has its lenses
         facts = analysis.of(loop)
         found: Suggestion | None = listed.get(loop.id)
-        decision = decide(facts, found, covered=found is None)
+        estimate = (
+            estimates_for(analysis, [found]).get(loop.id) if found is not None else None
+        )
+        decision = decide(facts, found, covered=found is None, estimate=estimate)
         if decision.verdict is Verdict.COVERED:
             continue  # the enclosing loop's lens speaks for it
         ready = model if found is not None and found.pragma is not None else ""
