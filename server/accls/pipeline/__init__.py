@@ -10,7 +10,7 @@ from accls.pipeline.bench import (
     render_bench,
 )
 from accls.pipeline.checking import check_text
-from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted
+from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted, hoist_problem
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
 from accls.pipeline.suggesting import (
     SuggestResult,
@@ -33,6 +33,7 @@ __all__ = [
     "compiler_settings",
     "discard",
     "estimates_for",
+    "hoist_problem",
     "profitable_only",
     "render_bench",
     "suggest_text",

@@ -17,9 +17,9 @@ from accls.settings import Settings
 from accls.suggest import Suggestion
 from accls.suggest.annotate import annotate_text
 from accls.suggest.hoist import HoistedRegion, hoist_regions
-from accls.validation import edit_compiles
+from accls.validation import CompilerSettings, edit_compiles
 
-__all__ = ["HoistOutcome", "annotate_hoisted"]
+__all__ = ["HoistOutcome", "annotate_hoisted", "hoist_problem"]
 
 _BLOCKING = frozenset({"race", "data"})
 
@@ -42,6 +42,30 @@ def _errors(text: str, path: str, include_dirs: Sequence[str]) -> int:
     )
 
 
+def hoist_problem(
+    text: str,
+    path: str,
+    suggestions: tuple[Suggestion, ...],
+    regions: Sequence[HoistedRegion],
+    compiler: CompilerSettings | None,
+    include_dirs: Sequence[str] = (),
+) -> str:
+    """Why `regions` cannot be hoisted in `text` with `suggestions`, or "".
+
+    The check catalog must find no race or data error beyond those of the per-loop
+    pragmas, and the file must compile (when `compiler` is given).
+    """
+    candidate = annotate_text(text, suggestions, regions)
+    floor = _errors(annotate_text(text, suggestions), path, include_dirs)
+    if _errors(candidate, path, include_dirs) > floor:
+        return "the check catalog finds a race or data error in it"
+    if compiler is not None:
+        ok, why = edit_compiles(text, candidate, path, compiler, "openmp")
+        if ok is False:
+            return f"it does not compile: {why}"
+    return ""
+
+
 def annotate_hoisted(
     text: str,
     path: str,
@@ -58,27 +82,19 @@ def annotate_hoisted(
     if not regions:
         return HoistOutcome(base, (), ())
     compiler = compiler_settings(settings, include_dirs) if settings.validate else None
-    floor = _errors(base, path, include_dirs)
-
-    def problem(candidate: str) -> str:
-        if _errors(candidate, path, include_dirs) > floor:
-            return "the check catalog finds a race or data error in it"
-        if compiler is not None:
-            ok, why = edit_compiles(text, candidate, path, compiler, "openmp")
-            if ok is False:
-                return f"it does not compile: {why}"
-        return ""
-
     kept: list[HoistedRegion] = []
     refused: list[tuple[HoistedRegion, str]] = []
     for region in regions:
-        why = problem(annotate_text(text, suggestions, [region]))
+        why = hoist_problem(text, path, suggestions, [region], compiler, include_dirs)
         if why:
             refused.append((region, why))
         else:
             kept.append(region)
-    final = annotate_text(text, suggestions, kept)
-    if len(kept) > 1 and (why := problem(final)):
+    if len(kept) > 1 and (
+        why := hoist_problem(text, path, suggestions, kept, compiler, include_dirs)
+    ):
         refused.extend((region, why) for region in kept)
         return HoistOutcome(base, (), tuple(refused))
-    return HoistOutcome(final, tuple(kept), tuple(refused))
+    return HoistOutcome(
+        annotate_text(text, suggestions, kept), tuple(kept), tuple(refused)
+    )

@@ -9,6 +9,7 @@ from accls.server.offers.cache import (
     suggestions_for,
     withdrawn,
 )
+from accls.server.offers.hoist import HOIST
 from accls.server.offers.induction import INDUCTION
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.offers.pragma import LOOP, MODEL, REGION, offer_label
@@ -36,6 +37,6 @@ __all__ = [
 ]
 
 OFFERS: dict[ActionKind, Offer] = {
-    offer.kind: offer for offer in (LOOP, MODEL, REGION, INDUCTION, RESTRICT)
+    offer.kind: offer for offer in (LOOP, MODEL, REGION, INDUCTION, RESTRICT, HOIST)
 }
 """Every kind of resolvable action, in the order the listing shows them."""

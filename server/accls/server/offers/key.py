@@ -21,6 +21,7 @@ class ActionKind(StrEnum):
     REGION = "region"  # a data region around a function's offloaded loops
     INDUCTION = "induction"  # rewrite a loop's counters in closed form, then a pragma
     RESTRICT = "restrict"  # declare pointer parameters `restrict`, then a pragma
+    HOIST = "hoist"  # one OpenMP region around a sequential loop, `omp for` inside
 
 
 @dataclass(frozen=True, slots=True)
