@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accls.suggest.routines import end_pragma
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["annotate_text", "insertions"]
@@ -21,6 +22,7 @@ def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int
     newline = "\r\n" if b"\r\n" in data else "\n"
     edits: list[tuple[int, int, str]] = []  # (offset, order at that offset, text)
     opened: set[int] = set()
+    routines: set[tuple[int, object]] = set()
     for suggestion in suggestions:
         region = suggestion.region
         if region is not None and region.loops[0].id not in opened:
@@ -35,6 +37,14 @@ def insertions(text: str, suggestions: tuple[Suggestion, ...]) -> list[tuple[int
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma.render())]
         targets += [(a.span.start_byte, a.pragma.render()) for a in suggestion.atomics]
+        for routine in suggestion.routines:
+            if (routine.start, routine.pragma) in routines:
+                continue  # two loops call the same function
+            routines.add((routine.start, routine.pragma))
+            targets.append((routine.start, routine.pragma.render()))
+            if routine.end is not None:
+                closing = f"{newline}{end_pragma().render()}"
+                edits.append((routine.end, 0, closing))
         for offset, pragma in targets:
             start, indent = _line_bounds(data, offset)
             before = data[start:offset]

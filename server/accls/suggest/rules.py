@@ -19,6 +19,7 @@ from accls.suggest.nest_shape import (
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
+from accls.suggest.routines import RoutineEdit, routine_edits
 from accls.suggest.suggestion import Atomic, Suggestion
 
 __all__ = ["reference_suggestion", "suggest_file"]
@@ -147,6 +148,12 @@ def _build(
         reasons.append(
             "arrays are already on the device inside the enclosing construct"
         )
+    routines: tuple[RoutineEdit, ...] = ()
+    if offload and not inner:
+        routines, routine_reasons, blocker = routine_edits(loop, analysis, opts.dialect)
+        if blocker:
+            return _refuse(facts, opts, [blocker], inner=inner), below, None
+        reasons.extend(routine_reasons)
     atomics = _atomics(facts, opts.dialect, analysis.source.data)
     if atomics is None:
         blocked = "an indirect update cannot be made atomic here"
@@ -175,6 +182,7 @@ def _build(
             inner=inner,
             collapsed=tuple(c.id for c in chain[1:]),
             atomics=atomics,
+            routines=routines,
         ),
         vector_below if opts.dialect is Dialect.OPENACC else [],
         level,

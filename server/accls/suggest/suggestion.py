@@ -10,6 +10,7 @@ from accls.frontend import Loop, Span
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Pragma
 from accls.suggest.regions import DataRegion
+from accls.suggest.routines import RoutineEdit
 from accls.suggest.source import Source
 
 __all__ = ["Alternative", "Atomic", "Suggestion", "with_inner"]
@@ -53,6 +54,8 @@ class Suggestion:
     inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
     withdrawn: str | None = None  # why validation took the pragma back, when it did
+    # directives that give the functions the loop calls a device version
+    routines: tuple[RoutineEdit, ...] = ()
 
 
 def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
