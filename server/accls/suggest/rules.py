@@ -9,6 +9,14 @@ from accls.frontend import Clause, Directive, Loop, RedOp
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
 from accls.suggest.host_calls import host_library_calls
+from accls.suggest.levels import (
+    acc_level,
+    deepest,
+    first_parallel,
+    levels_reason,
+    omp_inner_directive,
+    seq_suggestion,
+)
 from accls.suggest.nest_shape import (
     Ranges,
     collapse_chain,
@@ -89,9 +97,11 @@ def _build(
 ) -> tuple[Suggestion, list[Loop], str | None]:
     """The suggestion for one parallel loop, the loops left below it, its level."""
     loop = facts.loop
-    directive = (
-        "loop" if inner and opts.dialect is Dialect.OPENACC else _directive(opts, where)
-    )
+    if inner:
+        acc = opts.dialect is Dialect.OPENACC
+        directive: str | None = "loop" if acc else omp_inner_directive(facts)
+    else:
+        directive = _directive(opts, where)
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
@@ -115,16 +125,24 @@ def _build(
             + " are perfectly nested, independent and rectangular"
         )
     vector_below = (
-        _first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
+        first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
     )
     level: str | None = None
     if opts.dialect is Dialect.OPENACC:
-        taken = parent_level if inner else _deepest(where.loop_levels)
-        level = _acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
+        taken = parent_level if inner else deepest(where.loop_levels)
+        level = acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
         if level:
             clauses.append(Clause(level))
         if level in (None, "vector"):
             vector_below = []
+        else:
+            reasons.append(levels_reason(loop, level, vector_below, len(chain)))
+            vector_below = below  # dependent loops on the way get `loop seq`
+    teams_below = _teams_levels(facts, analysis, opts, directive, chain, below)
+    if teams_below:
+        directive = "target teams distribute"
+        reasons.append(levels_reason(loop, "teams distribute", teams_below, len(chain)))
+        vector_below = teams_below
     scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
     if blocker:
         return _refuse(facts, opts, [blocker], inner=inner), below, None
@@ -184,7 +202,7 @@ def _build(
             atomics=atomics,
             routines=routines,
         ),
-        vector_below if opts.dialect is Dialect.OPENACC else [],
+        vector_below,
         level,
     )
 
@@ -203,32 +221,30 @@ def _below_collapse(loop: Loop, pragmas: list[Directive]) -> list[Loop]:
     return [child for outer in level for child in outer.children]
 
 
-def _first_parallel(loops: list[Loop], analysis: FileAnalysis) -> list[Loop]:
-    """The outermost parallel loops among `loops` and the loops below them."""
+def _teams_levels(
+    facts: LoopFacts,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    directive: str,
+    chain: list[Loop],
+    below: list[Loop],
+) -> list[Loop]:
+    """OpenMP offload: the inner loops that take `parallel for` under `teams`.
+
+    Only for a top-level `target teams distribute parallel for` that cannot
+    collapse, whose inner parallel loops each get a pragma of their own.
+    """
+    if directive != "target teams distribute parallel for" or len(chain) > 1:
+        return []
     found: list[Loop] = []
-    for loop in loops:
-        if analysis.of(loop).parallel:
-            found.append(loop)
-        else:
-            found.extend(_first_parallel(list(loop.children), analysis))
+    for child in first_parallel(below, analysis):
+        if few_iterations(child, {}) is not None or child.pragmas:
+            continue
+        where = placement(child, opts.dialect)
+        trial, _, _ = _build(analysis.of(child), analysis, opts, where, inner=True)
+        if trial.pragma is not None:
+            found.append(child)
     return found
-
-
-def _deepest(levels: tuple[str, ...]) -> str | None:
-    order = ("gang", "worker", "vector")
-    found = [lv for lv in order if lv in levels]
-    return found[-1] if found else None
-
-
-def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
-    """The level (gang > worker > vector) for a loop under level `taken`."""
-    if not nested:
-        return "gang" if more_below else None
-    if taken in (None, "gang"):
-        return "worker" if more_below else "vector"
-    if taken == "worker":
-        return "vector"
-    return None
 
 
 def _suggest_loop(
@@ -268,6 +284,21 @@ def _suggest_loop(
             # Every loop that was a candidate says why it was refused; inner loops
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
+        elif parent_level in ("gang", "worker"):
+            seq = seq_suggestion(facts, opts)
+            if seq is not None:
+                out.append(seq)
+            for child in loop.children:
+                _suggest_loop(
+                    child,
+                    analysis,
+                    opts,
+                    out,
+                    root=False,
+                    forced_inner=True,
+                    parent_level=parent_level,
+                )
+            return
         for child in loop.children:
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
