@@ -20,8 +20,8 @@ __all__ = [
     "acc_level",
     "deepest",
     "first_parallel",
-    "omp_inner_directive",
     "levels_reason",
+    "omp_inner_directive",
     "seq_suggestion",
     "stride_one",
 ]
@@ -68,9 +68,10 @@ def levels_reason(loop: Loop, level: str, below: list[Loop], chain: int) -> str:
     else:
         why = "the inner loop's bounds depend on the outer one or it is not "
         why += "independent, so `collapse` cannot fold it"
+    plural = "s" if len(below) > 1 else ""
     return (
-        f"levels: `{loop.var}` takes `{level}`, the parallel loop{'s' if len(below) > 1 else ''}"
-        f" {names} inside it the next level: {why}"
+        f"levels: `{loop.var}` takes `{level}`, the parallel loop{plural} {names} "
+        f"inside it the next level: {why}"
     )
 
 
