@@ -56,15 +56,24 @@ def levels_of(text: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _place(directive: str) -> str:
+    """`inner` for an OpenACC `loop` (inside a compute construct), else `outer`;
+    OpenMP: `offload` for `target`/`teams` constructs, else `host`."""
+    words = directive.split()
+    if words[:1] == ["acc"]:
+        return "inner" if words[1:] == ["loop"] else "outer"
+    return "offload" if {"target", "teams", "distribute"} & set(words) else "host"
+
+
 def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
     """Per expert level: loops, recalled, level match, directive match."""
     table: dict[str, Counter[str]] = {}
     for score in scores:
         expert = levels_of(score.expert)
         ours = levels_of(score.ours) if score.status == "suggested" else ()
-        inner = score.expert_directive in ("loop", "simd", "for", "parallel for")
+        key_place = _place(score.expert_directive)
         for level in expert or ("none",):
-            key = f"{score.model}:{'inner' if inner else 'outer'}:{level}"
+            key = f"{score.model}:{key_place}:{level}"
             row = table.setdefault(key, Counter())
             row["loops"] += 1
             recalled = score.status in ("suggested", "collapsed") and (
@@ -165,14 +174,22 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     table = _score_levels(result["scores"])
-    compiled = result["compile"]
-    passed = sum(1 for c in compiled if c.get("annotated_error") is None)
+    compiled = [c for c in result["compile"] if not c.get("baseline_error")]
+    passed = sum(
+        1
+        for c in compiled
+        if not c.get("annotate_error") and not c.get("annotated_error")
+    )
     report = {
         "label": args.label,
         "accls": str(args.accls),
         "levels": table,
         "routines": routines,
         "compile": {"files": len(compiled), "pass": passed},
+        "pairs": [
+            {"id": s.id, "status": s.status, "expert": s.expert, "ours": s.ours}
+            for s in result["scores"]
+        ],
     }
     args.out.mkdir(parents=True, exist_ok=True)
     name = f"levels{'-' + args.label if args.label else ''}.json"

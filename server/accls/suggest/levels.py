@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from accls.analysis import FileAnalysis, LoopFacts
 from accls.frontend import Clause, Loop
-from accls.suggest.options import SuggestOptions
+from accls.suggest.options import Gpu, SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.suggestion import Suggestion
 
@@ -24,6 +24,7 @@ __all__ = [
     "omp_inner_directive",
     "seq_suggestion",
     "stride_one",
+    "tuning_clauses",
 ]
 
 _ORDER = ("gang", "worker", "vector")
@@ -135,3 +136,41 @@ def omp_inner_directive(facts: LoopFacts) -> str:
     loop = facts.loop
     lanes = not loop.children and not loop.calls and not facts.atomics
     return "parallel for simd" if lanes and stride_one(loop) else "parallel for"
+
+
+_WIDTH = {Gpu.NVIDIA: (32, "NVIDIA", "warp"), Gpu.AMD: (64, "AMD", "wavefront")}
+_WORKERS = 4
+"""Workers per gang: four warps or wavefronts share a gang's (block's) resources."""
+
+
+def tuning_clauses(
+    opts: SuggestOptions, directive: str, worker_below: bool
+) -> tuple[list[Clause], list[str]]:
+    """`vector_length`/`num_workers` or `thread_limit` for the GPU of `opts.gpu`."""
+    if opts.gpu not in _WIDTH:
+        return [], []
+    width, vendor, unit = _WIDTH[opts.gpu]
+    if opts.dialect is Dialect.OPENACC:
+        if worker_below:
+            why = (
+                f"num_workers({_WORKERS}) vector_length({width}): {vendor} "
+                f"(accls.gpu), one {unit} of {width} per worker, {_WORKERS} workers "
+                "per gang"
+            )
+            clauses = [Clause("num_workers", str(_WORKERS))]
+            return [*clauses, Clause("vector_length", str(width))], [why]
+        length = width * _WORKERS
+        why = (
+            f"vector_length({length}): {vendor} (accls.gpu), {_WORKERS} {unit}s of "
+            f"{width} per gang"
+        )
+        return [Clause("vector_length", str(length))], [why]
+    if not directive.startswith("target teams"):
+        return [], []
+    threads = width * _WORKERS
+    why = (
+        f"thread_limit({threads}): {vendor} (accls.gpu), {_WORKERS} {unit}s of "
+        f"{width} per team; num_teams is left to the runtime, which sizes it from "
+        "the trip count"
+    )
+    return [Clause("thread_limit", str(threads))], [why]

@@ -16,6 +16,7 @@ from accls.suggest.levels import (
     levels_reason,
     omp_inner_directive,
     seq_suggestion,
+    tuning_clauses,
 )
 from accls.suggest.nest_shape import (
     Ranges,
@@ -123,6 +124,12 @@ def _build(
             f"collapse({len(chain)}): loops "
             + ", ".join(f"`{c.var}`" for c in chain)
             + " are perfectly nested, independent and rectangular"
+            + (
+                ": one flat iteration space the compiler spreads over every level, "
+                "rather than a pragma per level"
+                if opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
+                else ""
+            )
         )
     vector_below = (
         first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
@@ -143,6 +150,12 @@ def _build(
         directive = "target teams distribute"
         reasons.append(levels_reason(loop, "teams distribute", teams_below, len(chain)))
         vector_below = teams_below
+    if not inner and where.compute is None:
+        levels_below = first_parallel(below, analysis) if level == "gang" else []
+        worker = any(first_parallel(list(c.children), analysis) for c in levels_below)
+        tuning, tuning_reasons = tuning_clauses(opts, directive, worker)
+        clauses.extend(tuning)
+        reasons.extend(tuning_reasons)
     scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
     if blocker:
         return _refuse(facts, opts, [blocker], inner=inner), below, None

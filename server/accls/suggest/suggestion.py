@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from accls.analysis import LoopFacts
 from accls.frontend import Loop, Span
 from accls.suggest.options import SuggestOptions
-from accls.suggest.pragma import Pragma
+from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion
 from accls.suggest.routines import RoutineEdit
 from accls.suggest.source import Source
@@ -56,6 +56,13 @@ class Suggestion:
     withdrawn: str | None = None  # why validation took the pragma back, when it did
     # directives that give the functions the loop calls a device version
     routines: tuple[RoutineEdit, ...] = ()
+
+    @property
+    def offloaded(self) -> bool:
+        """Whether the pragma runs the loop on a device (OpenACC or OpenMP target)."""
+        return (
+            self.options.dialect is Dialect.OPENACC or self.options.target is Target.GPU
+        )
 
 
 def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:

@@ -128,7 +128,9 @@ def _model_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion,
 
 def _list_regions(at: Listing) -> list[types.CodeAction]:
     preferred = at.ls.settings.suggest_options
-    offload = SuggestOptions(preferred.dialect, Target.GPU, preferred.kernels)
+    offload = SuggestOptions(
+        preferred.dialect, Target.GPU, preferred.kernels, preferred.gpu
+    )
     fn = next(
         (
             f
