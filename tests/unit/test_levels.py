@@ -111,17 +111,16 @@ def test_cpu_keeps_one_parallel_for() -> None:
 def test_perfect_nest_collapses_and_says_why() -> None:
     outer = _suggestions(PERFECT, ACC)[0]
     assert outer.pragma is not None
-    assert (
-        outer.pragma.render()
-        == "#pragma acc parallel loop collapse(2) copyout(a) copyin(b)"
-        or (outer.pragma.clause("collapse") is not None)
-    )
+    collapse = outer.pragma.clause("collapse")
+    assert collapse is not None
+    assert collapse.args == "2"
     assert any("rather than a pragma per level" in r for r in outer.reasons)
 
 
 def test_three_levels_gang_worker_vector() -> None:
     got = [p for _, p in _pragmas(THREE, ACC)]
-    assert got[0] is not None and got[0].startswith("#pragma acc parallel loop gang")
+    assert got[0] is not None
+    assert got[0].startswith("#pragma acc parallel loop gang")
     assert got[1:] == ["#pragma acc loop worker", "#pragma acc loop vector"]
 
 
@@ -137,7 +136,8 @@ def test_three_levels_gang_worker_vector() -> None:
 def test_gpu_tuning_openacc(gpu: Gpu, text: str, clause: str) -> None:
     opts = SuggestOptions(Dialect.OPENACC, Target.GPU, gpu=gpu)
     top = _pragmas(text, opts)[0][1]
-    assert top is not None and clause in top
+    assert top is not None
+    assert clause in top
     assert clause not in str(_pragmas(text, ACC)[0][1])
 
 
@@ -153,7 +153,8 @@ def test_unknown_gpu_setting_falls_back_to_generic() -> None:
     assert settings.gpu is Gpu.GENERIC
     assert problems == ["accls.gpu: unknown value 'voodoo'; using the default"]
     settings, problems = parse_settings({"gpu": "AMD"})
-    assert settings.gpu is Gpu.AMD and not problems
+    assert settings.gpu is Gpu.AMD
+    assert not problems
     assert settings.suggest_options.gpu is Gpu.AMD
 
 
@@ -166,6 +167,9 @@ def test_unknown_gpu_flag_says_so_once(capsys: pytest.CaptureFixture[str]) -> No
 def test_offload_check_says_what_it_skipped() -> None:
     assert offload_check("gcc", Dialect.OPENACC, Gpu.GENERIC).skipped is None
     amd = offload_check("nvc", Dialect.OPENACC, Gpu.AMD)
-    assert amd.flags == () and amd.skipped is not None and "NVIDIA" in amd.skipped
+    assert amd.flags == ()
+    assert amd.skipped is not None
+    assert "NVIDIA" in amd.skipped
     acc = offload_check("clang", Dialect.OPENACC, Gpu.NVIDIA)
-    assert acc.skipped is not None and "no OpenACC" in acc.skipped
+    assert acc.skipped is not None
+    assert "no OpenACC" in acc.skipped
