@@ -64,6 +64,14 @@ def _loop_offer(
     return None
 
 
+def _routines_title(top: Suggestion) -> str:
+    """`, and `#pragma acc routine seq` on `f()`` when the action marks callees."""
+    if not top.routines:
+        return ""
+    names = ", ".join(dict.fromkeys(f"`{r.function}()`" for r in top.routines))
+    return f", and `{top.routines[0].pragma.render()}` on {names}"
+
+
 def _list_loops(at: Listing) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
     preferred = at.ls.settings.suggest_options
@@ -76,7 +84,8 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
             continue
         actions.append(
             types.CodeAction(
-                title=f"{offer_label(options)}: `{top.pragma.render()}`",
+                title=f"{offer_label(options)}: `{top.pragma.render()}`"
+                + _routines_title(top),
                 kind=KIND,
                 is_preferred=(options.dialect, options.target)
                 == (preferred.dialect, preferred.target),
