@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
-from accls.frontend import Clause, Directive, Loop, RedOp
+from accls.frontend import Clause, Loop
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
 from accls.suggest.host_calls import host_library_calls
@@ -29,7 +29,13 @@ from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
 from accls.suggest.routines import RoutineEdit, routine_edits
-from accls.suggest.suggestion import Atomic, Suggestion
+from accls.suggest.rules_directives import (
+    atomic_pragmas,
+    below_collapse,
+    directive_for,
+    house_style,
+)
+from accls.suggest.suggestion import Suggestion
 
 __all__ = ["reference_suggestion", "suggest_file"]
 
@@ -47,47 +53,6 @@ def _refuse(
     )
 
 
-def _atomics(
-    facts: LoopFacts, dialect: Dialect, text: bytes
-) -> tuple[Atomic, ...] | None:
-    """Atomic pragmas for histogram-style updates; None if one cannot be placed."""
-    out: list[Atomic] = []
-    pragma = Pragma(dialect, "atomic update")
-    for ref in facts.atomics:
-        line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
-        if text[line_start : ref.span.start_byte].strip():
-            return None  # the statement does not start its line
-        if ref.reduction not in (
-            RedOp.ADD,
-            RedOp.MUL,
-            RedOp.BAND,
-            RedOp.BOR,
-            RedOp.BXOR,
-        ):
-            return None
-        out.append(Atomic(ref.span, pragma))
-    return tuple(out)
-
-
-def _directive(opts: SuggestOptions, where: Placement) -> str | None:
-    if opts.dialect is Dialect.OPENACC:
-        if where.compute is not None:
-            return "loop"  # in a `serial` region too, where it runs on one thread
-        return "kernels loop" if opts.kernels else "parallel loop"
-    if where.inside_loop is not None:
-        return None
-    if where.compute is not None:
-        words = set(where.compute.name.split())
-        if "teams" in words:
-            return "distribute parallel for"
-        if "target" in words:
-            return "parallel for"
-        return "for"
-    if opts.target is Target.GPU:
-        return "target teams distribute parallel for"
-    return "parallel for"
-
-
 def _build(
     facts: LoopFacts,
     analysis: FileAnalysis,
@@ -102,7 +67,7 @@ def _build(
         acc = opts.dialect is Dialect.OPENACC
         directive: str | None = "loop" if acc else omp_inner_directive(facts)
     else:
-        directive = _directive(opts, where)
+        directive = directive_for(opts, where)
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
@@ -185,7 +150,7 @@ def _build(
         if blocker:
             return _refuse(facts, opts, [blocker], inner=inner), below, None
         reasons.extend(routine_reasons)
-    atomics = _atomics(facts, opts.dialect, analysis.source.data)
+    atomics = atomic_pragmas(facts, opts.dialect, analysis.source.data)
     if atomics is None:
         blocked = "an indirect update cannot be made atomic here"
         return _refuse(facts, opts, [blocked], inner=inner), below, None
@@ -218,20 +183,6 @@ def _build(
         vector_below,
         level,
     )
-
-
-def _below_collapse(loop: Loop, pragmas: list[Directive]) -> list[Loop]:
-    """The loops under an existing pragma that its `collapse(n)` does not cover."""
-    depth = 1
-    for pragma in pragmas:
-        clause = pragma.clause("collapse")
-        if clause is not None and clause.args:
-            digits = "".join(ch for ch in clause.args if ch.isdigit())
-            depth = max(depth, int(digits) if digits else 1)
-    level = [loop]
-    for _ in range(depth - 1):
-        level = [child for outer in level for child in outer.children]
-    return [child for outer in level for child in outer.children]
 
 
 def _teams_levels(
@@ -286,7 +237,7 @@ def _suggest_loop(
                 inner=not root,
             )
         )
-        for child in _below_collapse(loop, own):
+        for child in below_collapse(loop, own):
             _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
         return
     nested = opts.dialect is Dialect.OPENMP or "vector" in where.loop_levels
@@ -378,20 +329,6 @@ def _suggest_loop(
         )
 
 
-def _house_style(analysis: FileAnalysis, opts: SuggestOptions) -> SuggestOptions:
-    """Follow the file's own habit: `kernels` if its compute constructs use it."""
-    if opts.dialect is not Dialect.OPENACC or opts.kernels:
-        return opts
-    seen: dict[int, str] = {}
-    for loop in analysis.source.loops():
-        for directive in (*loop.pragmas, *(r.directive for r in loop.regions)):
-            if directive.dialect == "acc" and directive.span is not None:
-                seen[directive.span.start_byte] = directive.name
-    words = [name.split()[0] for name in seen.values() if name]
-    kernels = words.count("kernels")
-    return replace(opts, kernels=True) if kernels > words.count("parallel") else opts
-
-
 def _in_region(
     suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
 ) -> Suggestion:
@@ -410,7 +347,7 @@ def reference_suggestion(
     analysis: FileAnalysis, loop: Loop, opts: SuggestOptions
 ) -> Suggestion:
     """What the analysis would write on `loop`, ignoring any pragma already on it."""
-    opts = _house_style(analysis, opts)
+    opts = house_style(analysis, opts)
     facts = analysis.of(loop)
     if not facts.parallel:
         return _refuse(facts, opts, [o.message for o in facts.obstacles])
@@ -428,7 +365,7 @@ def suggest_file(
     With `regions`, offloaded loops that share arrays are also grouped into a
     proposed data region, and their pragmas use `present` for its arrays.
     """
-    opts = _house_style(analysis, opts)
+    opts = house_style(analysis, opts)
     out: list[Suggestion] = []
     for nest in analysis.source.nests:
         _suggest_loop(nest, analysis, opts, out, root=True)
