@@ -120,7 +120,7 @@ def test_a_function_that_cannot_be_a_routine_refuses_the_loop(
     assert top.routines == ()
 
 
-def test_declared_only_after_the_loop_is_refused() -> None:
+def test_declared_only_after_the_loop() -> None:
     text = (
         "#define N 100\ndouble a[N], b[N];\n"
         "void run(void) {\n  for (int i = 0; i < N; i++) a[i] = late(b[i]);\n}\n"
@@ -128,4 +128,35 @@ def test_declared_only_after_the_loop_is_refused() -> None:
     )
     analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
     top = _top(suggest_file(analysis, ACC, regions=False))
+    assert top.pragma is None  # OpenACC: the mark must come before the use
+    assert any("declared only after its call" in r for r in top.reasons)
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    top = _top(suggest_file(analysis, OMP_GPU, regions=False))
+    assert top.pragma is not None  # OpenMP: `declare target` on the later definition
+    assert [r.function for r in top.routines] == ["late"]
+
+
+def test_a_callee_reading_shared_memory_through_a_pointer_is_refused() -> None:
+    tail = "static double at(const double *v, int k) { return v[k]; }\n"
+    body = "for (int i = 0; i < N; i++) a[i] = at(b, i);"
+    _, out = _suggest(body, ACC, tail)
+    top = _top(out)
     assert top.pragma is None
+    assert any("reaches memory through `v` (given `b`" in r for r in top.reasons)
+    _, cpu = _suggest(body, OMP_CPU, tail)
+    assert _top(cpu).pragma is not None
+
+
+def test_a_pointer_to_an_iteration_local_is_fine() -> None:
+    tail = "static void put(double *o, double x) { *o = x * 2.0; }\n"
+    body = """\
+    for (int i = 0; i < N; i++) {
+        double t;
+        put(&t, b[i]);
+        a[i] = t;
+    }
+    """
+    _, out = _suggest(body, ACC, tail)
+    top = _top(out)
+    assert top.pragma is not None
+    assert [r.function for r in top.routines] == ["put"]

@@ -15,7 +15,15 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
-from accls.frontend import Effect, Function, Loop, SourceFile, library_function
+from accls.frontend import (
+    Call,
+    Effect,
+    Function,
+    Loop,
+    SourceFile,
+    Var,
+    library_function,
+)
 from accls.suggest.pragma import Dialect, Pragma
 
 __all__ = ["RoutineEdit", "routine_edits"]
@@ -161,47 +169,108 @@ def _edits(fn: Function, source: SourceFile, dialect: Dialect) -> list[RoutineEd
     ]
 
 
+def _memory_params(fn: Function) -> dict[int, str]:
+    """Position -> name of the parameters whose memory `fn` reads or writes."""
+    params = {v.name: k for k, v in enumerate(fn.params)}
+    # Every pointer, even one only passed on: its callee may dereference it.
+    used = {v.name for v in fn.params if v.pointers or v.dims or v.unknown_shape}
+    used |= {
+        ref.name
+        for ref in fn.refs
+        if ref.name in params and (ref.subscripts or ref.deref)
+    }
+    return {params[name]: name for name in sorted(used, key=params.__getitem__)}
+
+
+_ADDRESS = re.compile(r"^&\s*([A-Za-z_]\w*)$")
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def _private_argument(text: str, private: dict[str, Var]) -> bool:
+    """Whether an argument points to memory private to one iteration: `&x`, `buf`."""
+    text = text.strip()
+    if (match := _ADDRESS.match(text)) is not None:
+        var = private.get(match.group(1))
+        return var is not None and not var.static
+    var = private.get(text) if _NAME.match(text) else None
+    return var is not None and not var.static and (bool(var.dims) or var.pointers > 0)
+
+
+def _argument_blocker(call: Call, fn: Function, private: dict[str, Var]) -> str | None:
+    """Why a call hands `fn` memory that the loop's data clauses may not move."""
+    for k, param in _memory_params(fn).items():
+        arg = call.args[k] if k < len(call.args) else "?"
+        if not _private_argument(arg, private):
+            return (
+                f"`{fn.name}()` reaches memory through `{param}` (given `{arg}` at "
+                f"line {call.span.line}), which the loop's data clauses do not "
+                "move: map it with a data region first"
+            )
+    return None
+
+
 def routine_edits(
     loop: Loop, analysis: FileAnalysis, dialect: Dialect
 ) -> tuple[tuple[RoutineEdit, ...], tuple[str, ...], str | None]:
-    """The routine directives `loop` needs offloaded, their reasons, or a blocker."""
+    """The routine directives `loop` needs offloaded, their reasons, or a blocker.
+
+    A pointer a callee dereferences must point to memory of one iteration (a
+    local of the loop body, or of a routine that passes it on): data clauses
+    are written from the loop's own references, not from its callees'.
+    """
     source = analysis.source
     edits: list[RoutineEdit] = []
     reasons: list[str] = []
     seen: set[str] = set()
-    todo = [(c.name, loop.span.start_byte) for c in loop.calls]
+    body = {v.name: v for v in loop.locals}
+    todo = [(c, loop.span.start_byte, body) for c in loop.calls]
     while todo:
-        name, called_at = todo.pop(0)
+        call, called_at, private = todo.pop(0)
+        name = call.name
         fn = source.function(name)
-        if name in seen or fn is None:
+        if fn is None:
             continue
         if name == loop.function:
             return (), (), f"offloaded, `{name}()` would call itself on the device"
-        seen.add(name)
         if _marked(fn, dialect):
             continue
+        blocker = _argument_blocker(call, fn, private)
+        if blocker is not None:
+            return (), (), f"offloaded, {blocker}"
+        if name in seen:
+            continue
+        seen.add(name)
         blocker = _blocker(fn, analysis, dialect)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
         found = _edits(fn, source, dialect)
-        if not any(e.start < called_at for e in found):
-            return (
-                (),
-                (),
-                (
-                    f"`{name}()` is declared only after its call, with no prototype in "
-                    "this file to mark for the device"
-                ),
+        # OpenACC wants the mark before the first use; OpenMP marks a function
+        # defined later in the file implicitly, from its `declare target`.
+        acc = dialect is Dialect.OPENACC
+        if acc and not any(e.start < called_at for e in found):
+            why = (
+                f"`{name}()` is declared only after its call, with no prototype in "
+                "this file to mark `acc routine` before that use (its header's "
+                "prototype needs the mark)"
             )
+            return (), (), why
         edits.extend(found)
-        mark = "acc routine seq" if dialect is Dialect.OPENACC else "omp declare target"
+        mark = "acc routine seq" if acc else "omp declare target"
         protos = sum(1 for e in found if e.prototype)
         where = " at its definition" + (
             f" and {protos} prototype{'s' if protos > 1 else ''}" if protos else ""
         )
+        level = (
+            "`seq`: its own loops stay sequential"
+            if acc
+            else ("its own loops run sequentially in each thread")
+        )
         reasons.append(
             f"`#pragma {mark}` on `{name}()`{where}: the loop calls it on the "
-            "device, one call per iteration (`seq`: its own loops stay sequential)"
+            f"device, one call per iteration ({level})"
         )
-        todo.extend((c.name, fn.span.start_byte) for c in fn.call_sites)
+        # Its locals are private; its pointer parameters were checked at this call.
+        own = {v.name: v for v in fn.locals}
+        own.update({v.name: v for v in fn.params if v.pointers or v.dims})
+        todo.extend((c, fn.span.start_byte, own) for c in fn.call_sites)
     return tuple(edits), tuple(reasons), None
