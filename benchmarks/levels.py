@@ -57,8 +57,7 @@ def levels_of(text: str | None) -> tuple[str, ...]:
 
 
 def _place(directive: str) -> str:
-    """`inner` for an OpenACC `loop` (inside a compute construct), else `outer`;
-    OpenMP: `offload` for `target`/`teams` constructs, else `host`."""
+    """OpenACC: `inner` for a bare `loop`; OpenMP: `offload` or `host`."""
     words = directive.split()
     if words[:1] == ["acc"]:
         return "inner" if words[1:] == ["loop"] else "outer"
