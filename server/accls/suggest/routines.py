@@ -26,7 +26,7 @@ from accls.frontend import (
 )
 from accls.suggest.pragma import Dialect, Pragma
 
-__all__ = ["RoutineEdit", "routine_edits"]
+__all__ = ["RoutineEdit", "RoutineIndex", "routine_edits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,33 +100,43 @@ def _blocker(fn: Function, analysis: FileAnalysis, dialect: Dialect) -> str | No
     return None
 
 
-_CODE_START = re.compile(r"[;}{]|^[ \t]*#[^\n]*$", re.MULTILINE)
-
-
 def _statement_start(code: str, at: int) -> int:
     """Start of the top-level declaration that holds offset `at`."""
-    start = 0
-    for match in _CODE_START.finditer(code, 0, at):
-        start = match.end()
+    start = max(code.rfind(ch, 0, at) for ch in ";{}") + 1
+    # Skip the blank and preprocessor lines between the last statement and it.
+    for line in code[start:at].splitlines(keepends=True):
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        start += len(line)
     while start < at and code[start].isspace():
         start += 1
     return start
 
 
-def _top_level(code: str) -> list[bool]:
-    """For each character, whether it lies outside every brace."""
-    depth = 0
-    out = [True] * len(code)
-    for k, ch in enumerate(code):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(0, depth - 1)
-        out[k] = depth == 0
-    return out
+def _between_functions(source: SourceFile) -> list[tuple[int, int]]:
+    """(start, end) character offsets of the text outside every function body."""
+    code = source.code
+    ascii_only = len(source.data) == len(code)
+
+    def char(at: int) -> int:
+        if ascii_only:
+            return at
+        return len(source.data[:at].decode("utf-8", errors="surrogateescape"))
+
+    pieces: list[tuple[int, int]] = []
+    last = 0
+    for fn in sorted(source.functions, key=lambda f: f.span.start_byte):
+        start = char(fn.span.start_byte)
+        if start > last:
+            pieces.append((last, start))
+        last = max(last, char(fn.span.end_byte))
+    pieces.append((last, len(code)))
+    return pieces
 
 
-def _prototypes(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
+def _prototypes(
+    source: SourceFile, fn: Function, outside: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """(start, end) byte offsets of the file's prototypes of `fn`."""
     code = source.code
     ascii_only = len(source.data) == len(code)
@@ -136,23 +146,50 @@ def _prototypes(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
 
     pattern = re.compile(r"\b" + re.escape(fn.name) + r"\s*\([^;{}]*\)\s*;")
     found: list[tuple[int, int]] = []
-    top: list[bool] | None = None
-    for match in pattern.finditer(code):
-        if fn.span.start_byte <= byte(match.start()) < fn.span.end_byte:
-            continue
-        top = top or _top_level(code)
-        if not top[match.start()]:
-            continue  # a call inside some function body
-        start = _statement_start(code, match.start())
-        head = code[start : match.start()]
-        if "=" in head or "(" in head or not head.strip():
-            continue  # `x = f(y);` at top level is not a prototype; a bare call neither
-        found.append((byte(start), byte(match.end())))
+    for low, high in outside:
+        for match in pattern.finditer(code, low, high):
+            start = _statement_start(code, match.start())
+            head = code[start : match.start()]
+            if "=" in head or "(" in head or not head.strip():
+                continue  # `x = f(y);` is not a prototype, nor a bare call
+            found.append((byte(start), byte(match.end())))
     return found
 
 
-def _edits(fn: Function, source: SourceFile, dialect: Dialect) -> list[RoutineEdit]:
-    places = [(s, e, True) for s, e in _prototypes(source, fn)]
+class RoutineIndex:
+    """The prototypes of a file's functions, found once for all its loops."""
+
+    __slots__ = ("_blockers", "_outside", "_prototypes", "source")
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self._outside: list[tuple[int, int]] | None = None
+        self._prototypes: dict[str, list[tuple[int, int]]] = {}
+        self._blockers: dict[tuple[str, Dialect], str | None] = {}
+
+    def blocker(
+        self, fn: Function, analysis: FileAnalysis, dialect: Dialect
+    ) -> str | None:
+        """Why `fn` cannot run on the device (see `_blocker`), found once."""
+        key = (fn.name, dialect)
+        if key not in self._blockers:
+            self._blockers[key] = _blocker(fn, analysis, dialect)
+        return self._blockers[key]
+
+    def prototypes(self, fn: Function) -> list[tuple[int, int]]:
+        """(start, end) byte offsets of `fn`'s prototypes in the file."""
+        found = self._prototypes.get(fn.name)
+        if found is None:
+            if self._outside is None:
+                self._outside = _between_functions(self.source)
+            found = _prototypes(self.source, fn, self._outside)
+            self._prototypes[fn.name] = found
+        return found
+
+
+def _edits(fn: Function, index: RoutineIndex, dialect: Dialect) -> list[RoutineEdit]:
+    source = index.source
+    places = [(s, e, True) for s, e in index.prototypes(fn)]
     places.append((fn.span.start_byte, fn.span.end_byte, False))
     acc = dialect is Dialect.OPENACC
     pragma = Pragma(dialect, "routine seq" if acc else "declare target")
@@ -210,7 +247,7 @@ def _argument_blocker(call: Call, fn: Function, private: dict[str, Var]) -> str 
 
 
 def routine_edits(
-    loop: Loop, analysis: FileAnalysis, dialect: Dialect
+    loop: Loop, analysis: FileAnalysis, dialect: Dialect, index: RoutineIndex
 ) -> tuple[tuple[RoutineEdit, ...], tuple[str, ...], str | None]:
     """The routine directives `loop` needs offloaded, their reasons, or a blocker.
 
@@ -240,10 +277,10 @@ def routine_edits(
         if name in seen:
             continue
         seen.add(name)
-        blocker = _blocker(fn, analysis, dialect)
+        blocker = index.blocker(fn, analysis, dialect)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
-        found = _edits(fn, source, dialect)
+        found = _edits(fn, index, dialect)
         # OpenACC wants the mark before the first use; OpenMP marks a function
         # defined later in the file implicitly, from its `declare target`.
         acc = dialect is Dialect.OPENACC

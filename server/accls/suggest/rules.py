@@ -28,7 +28,7 @@ from accls.suggest.nest_shape import (
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
-from accls.suggest.routines import RoutineEdit, routine_edits
+from accls.suggest.routines import RoutineEdit, RoutineIndex, routine_edits
 from accls.suggest.rules_directives import (
     atomic_pragmas,
     below_collapse,
@@ -60,6 +60,7 @@ def _build(
     where: Placement,
     inner: bool,
     parent_level: str | None = None,
+    index: RoutineIndex | None = None,
 ) -> tuple[Suggestion, list[Loop], str | None]:
     """The suggestion for one parallel loop, the loops left below it, its level."""
     loop = facts.loop
@@ -146,7 +147,9 @@ def _build(
         )
     routines: tuple[RoutineEdit, ...] = ()
     if offload and not inner:
-        routines, routine_reasons, blocker = routine_edits(loop, analysis, opts.dialect)
+        routines, routine_reasons, blocker = routine_edits(
+            loop, analysis, opts.dialect, index or RoutineIndex(analysis.source)
+        )
         if blocker:
             return _refuse(facts, opts, [blocker], inner=inner), below, None
         reasons.extend(routine_reasons)
@@ -221,6 +224,7 @@ def _suggest_loop(
     forced_inner: bool = False,
     parent_level: str | None = None,
     ranges: Ranges | None = None,
+    index: RoutineIndex | None = None,
 ) -> None:
     facts = analysis.of(loop)
     ranges = ranges or {}
@@ -238,7 +242,9 @@ def _suggest_loop(
             )
         )
         for child in below_collapse(loop, own):
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     nested = opts.dialect is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
@@ -261,10 +267,13 @@ def _suggest_loop(
                     root=False,
                     forced_inner=True,
                     parent_level=parent_level,
+                    index=index,
                 )
             return
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     heap = (
@@ -278,7 +287,9 @@ def _suggest_loop(
         if not forced_inner:
             out.append(_refuse(facts, opts, list(heap)))
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     few = few_iterations(loop, ranges)
     # A few iterations pay for a parallel region only when each does real work
@@ -305,17 +316,27 @@ def _suggest_loop(
             )
         )
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     suggestion, below, level = _build(
-        facts, analysis, opts, where, inner=forced_inner, parent_level=parent_level
+        facts,
+        analysis,
+        opts,
+        where,
+        inner=forced_inner,
+        parent_level=parent_level,
+        index=index,
     )
     if suggestion.pragma is None and not root and not forced_inner:
         return
     out.append(suggestion)
     if suggestion.pragma is None:
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     for child in below:
         _suggest_loop(
@@ -326,17 +347,21 @@ def _suggest_loop(
             root=False,
             forced_inner=True,
             parent_level=level,
+            index=index,
         )
 
 
 def _in_region(
-    suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
+    suggestion: Suggestion,
+    region: DataRegion,
+    analysis: FileAnalysis,
+    index: RoutineIndex,
 ) -> Suggestion:
     """The loop's suggestion rebuilt to find the region's arrays present."""
     where = placement(suggestion.loop, suggestion.options.dialect)
     inside = replace(where, present=(*where.present, *region.present))
     rebuilt, _, _ = _build(
-        suggestion.facts, analysis, suggestion.options, inside, inner=False
+        suggestion.facts, analysis, suggestion.options, inside, False, index=index
     )
     if rebuilt.pragma is None:
         return suggestion
@@ -367,8 +392,9 @@ def suggest_file(
     """
     opts = house_style(analysis, opts)
     out: list[Suggestion] = []
+    index = RoutineIndex(analysis.source)  # the file's prototypes, found once
     for nest in analysis.source.nests:
-        _suggest_loop(nest, analysis, opts, out, root=True)
+        _suggest_loop(nest, analysis, opts, out, root=True, index=index)
     if not regions:
         return tuple(out)
     offloaded = [
@@ -379,7 +405,7 @@ def suggest_file(
     for region in propose_regions(analysis, offloaded, opts):
         members = {loop.id for loop in region.loops}
         out = [
-            _in_region(s, region, analysis)
+            _in_region(s, region, analysis, index)
             if s.loop.id in members and not s.inner
             else s
             for s in out
