@@ -17,7 +17,7 @@ from cattrs import Converter
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from accls.project import CompileDatabaseError, compile_entry
-from accls.suggest import Dialect, SuggestOptions, Target
+from accls.suggest import Dialect, Gpu, SuggestOptions, Target
 from accls.suggest.backends.base import BackendSettings
 from accls.validation import CompilerSettings
 
@@ -51,6 +51,7 @@ class Settings:
     dialect: Dialect = Dialect.OPENACC  # the programming model: OpenACC or OpenMP
     target: Target | None = None  # None: gpu for openacc, cpu for openmp
     kernels: bool = False
+    gpu: Gpu = Gpu.GENERIC  # the GPU offloaded loops are tuned for
     assume_no_alias: bool = False
     backend: BackendSettings = field(default_factory=BackendSettings)
     # The compile check's compiler; its include_dirs are a document's, added at use.
@@ -68,7 +69,8 @@ class Settings:
     def suggest_options(self) -> SuggestOptions:
         """The model and target the user prefers."""
         default = Target.GPU if self.dialect is Dialect.OPENACC else Target.CPU
-        return SuggestOptions(self.dialect, self.target or default, self.kernels)
+        target = self.target or default
+        return SuggestOptions(self.dialect, target, self.kernels, self.gpu)
 
 
 def _camel(name: str) -> str:

@@ -78,3 +78,36 @@ async def test_refused_loop_offers_nothing(
     uri, text = open_fixture(client, "prefix_sum.c")
     position = at(text, "for (int i = 1")
     assert await actions_at(client, uri, position) == []
+
+
+async def test_an_offload_action_marks_the_callees_in_the_same_edit(
+    client: LanguageClient,
+    open_fixture: OpenFixture,
+    at: At,
+    apply_edits: ApplyEdits,
+    need: Need,
+    tmp_path: Path,
+) -> None:
+    gcc = need("gcc")
+    uri, text = open_fixture(client, "particles_kernel.c")
+    actions = await actions_at(client, uri, at(text, "f[i] = damped"))
+    flags = {"OpenACC": "-fopenacc", "OpenMP target": "-fopenmp"}
+    offload = [a for a in actions if any(k in a.title for k in flags)]
+    assert len(offload) == 2
+    for action in offload:
+        assert "on `damped()`, `spring()`" in action.title
+        resolved = await client.code_action_resolve_async(action)
+        assert resolved.disabled is None
+        assert resolved.edit is not None
+        assert resolved.edit.changes is not None
+        new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
+        mark = (
+            "#pragma acc routine seq"
+            if "OpenACC" in action.title
+            else ("#pragma omp declare target")
+        )
+        assert f"{mark}\nstatic double damped(double pos, double vel);" in new
+        assert f"{mark}\nstatic double damped(double pos, double vel)\n{{" in new
+        flag = next(f for k, f in flags.items() if k in action.title)
+        result = syntax_check(gcc, new, flag, tmp_path)
+        assert result.returncode == 0, result.stderr

@@ -53,6 +53,11 @@ def snapshot(source: SourceFile) -> dict[str, Any]:
                 "pragma": s.pragma.render() if s.pragma else None,
                 "atomic": [a.span.line for a in s.atomics],
                 "region": s.region.pragma.render() if s.region else None,
+                **(
+                    {"routines": [f"{r.line}:{r.pragma.render()}" for r in s.routines]}
+                    if s.routines
+                    else {}
+                ),
             }
             for s in suggest_file(
                 analysis, SuggestOptions(dialect=model, target=target)

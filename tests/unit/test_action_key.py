@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from accls.server.offers import OFFERS, ActionKey, ActionKind
-from accls.suggest import Dialect, SuggestOptions, Target
+from accls.suggest import Dialect, Gpu, SuggestOptions, Target
 from pygls.exceptions import JsonRpcInvalidParams
 
 DATA = {
@@ -40,6 +40,13 @@ def test_a_listed_key_writes_the_same_data() -> None:
     key = ActionKey.of("file:///a.c", 3, ActionKind.REGION, options, 2)
     assert key.data() == DATA
     assert key == ActionKey.parse(DATA)
+
+
+def test_the_gpu_travels_only_when_set() -> None:
+    options = SuggestOptions(Dialect.OPENMP, Target.GPU, gpu=Gpu.AMD)
+    key = ActionKey.of("file:///a.c", 3, ActionKind.LOOP, options, 2)
+    assert key.data()["gpu"] == "amd"
+    assert ActionKey.parse(key.data()).options == options
 
 
 @pytest.mark.parametrize(

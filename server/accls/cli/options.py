@@ -7,10 +7,11 @@ server start from the same values; `settings_from_args` builds the one object.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from accls.files import InputError
 from accls.settings import Settings
-from accls.suggest import Dialect, Target
+from accls.suggest import Dialect, Gpu, Target
 from accls.suggest.backends import BackendKind, BackendSettings, StructuredOutputs
 from accls.validation import CompilerSettings
 
@@ -19,6 +20,7 @@ __all__ = [
     "add_build_options",
     "add_suggest_options",
     "backend_settings",
+    "gpu_choice",
     "settings_from_args",
 ]
 
@@ -44,6 +46,13 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
         action="store_true",
         default=_DEFAULTS.kernels,
         help="OpenACC: use `kernels loop` instead of `parallel loop`",
+    )
+    sub.add_argument(
+        "--gpu",
+        default=_DEFAULTS.gpu.value,
+        metavar="|".join(g.value for g in Gpu),
+        help="the GPU offloaded loops are tuned for: vector length, workers, "
+        "thread limit (default: %(default)s, no tuning clauses)",
     )
     sub.add_argument(
         "--assume-no-alias",
@@ -193,6 +202,19 @@ def backend_settings(args: argparse.Namespace) -> BackendSettings:
     return _backend(args)
 
 
+def gpu_choice(value: str) -> Gpu:
+    """The GPU `--gpu` names; an unknown name is said once, then `generic`."""
+    try:
+        return Gpu(value.strip().lower())
+    except ValueError:
+        known = ", ".join(g.value for g in Gpu)
+        print(
+            f"accls: --gpu {value!r} names no known GPU ({known}); using generic",
+            file=sys.stderr,
+        )
+        return Gpu.GENERIC
+
+
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The Settings of `suggest`'s or `annotate`'s parsed arguments.
 
@@ -203,6 +225,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         dialect=Dialect(args.model),
         target=Target(args.target) if args.target else None,
         kernels=args.kernels,
+        gpu=gpu_choice(args.gpu),
         assume_no_alias=args.assume_no_alias,
         backend=_backend(args),
         compiler=CompilerSettings(cc=args.cc),

@@ -50,6 +50,15 @@ def suggestion_json(
             {"line": a.span.line, "column": a.span.column, "pragma": a.pragma.render()}
             for a in suggestion.atomics
         ],
+        "routines": [
+            {
+                "function": r.function,
+                "line": r.line,
+                "pragma": r.pragma.render(),
+                "prototype": r.prototype,
+            }
+            for r in suggestion.routines
+        ],
         "existing_pragma": suggestion.existing,
         "data_region": (
             {

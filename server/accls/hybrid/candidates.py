@@ -228,6 +228,7 @@ def draft_candidates(
             inner=False,
             collapsed=_collapsed_ids(fixed.pragma, base.loop),
             atomics=reference.atomics if reference.pragma is not None else (),
+            routines=reference.routines if reference.pragma is not None else (),
             region=None,
             source=source,
             score=score,

@@ -28,6 +28,7 @@ from accls.suggest import (
 )
 from accls.suggest.backends import Backend, BackendKind
 from accls.validation import CompilerSettings, Validation, compiler_available, validate
+from accls.validation.offload import offload_check
 
 __all__ = [
     "SuggestResult",
@@ -106,7 +107,20 @@ def _checked(
             f"compiler '{compiler.cc}' not found; suggestions are unverified "
             '("compiles": null)'
         )
-    return validate(text, path, suggestions, compiler, include_dirs)
+        return validate(text, path, suggestions, compiler, include_dirs)
+    offloaded = [s.options for s in suggestions if s.pragma is not None and s.offloaded]
+    if not offloaded:
+        return validate(text, path, suggestions, compiler, include_dirs)
+    check = offload_check(compiler.cc, offloaded[0].dialect, offloaded[0].gpu)
+    compiler = replace(compiler, flags=(*compiler.flags, *check.flags))
+    found, validation = validate(text, path, suggestions, compiler, include_dirs)
+    if check.skipped is None:
+        return found, validation
+    warnings(check.skipped)
+    note = f"offload: {check.skipped}"
+    return found, {
+        k: replace(v, checks=(*v.checks, note)) for k, v in validation.items()
+    }
 
 
 def _unread(source: SourceFile) -> tuple[tuple[Span, str], ...]:

@@ -52,9 +52,13 @@ OFFERS = (
 
 
 def offers(settings: Settings) -> tuple[SuggestOptions, ...]:
-    """OFFERS, with the user's choice of OpenACC `kernels` applied."""
+    """OFFERS, with the user's choice of OpenACC `kernels` and of GPU applied."""
     return tuple(
-        replace(o, kernels=settings.kernels) if o.dialect is Dialect.OPENACC else o
+        replace(
+            o,
+            kernels=settings.kernels and o.dialect is Dialect.OPENACC,
+            gpu=settings.gpu if o.target is Target.GPU else o.gpu,
+        )
         for o in OFFERS
     )
 

@@ -1,7 +1,7 @@
 """Pragma suggestions: synthesis from analysis facts (and, later, model backends)."""
 
 from accls.suggest.accounting import account_for_loops
-from accls.suggest.options import SuggestOptions
+from accls.suggest.options import Gpu, SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target, parse_pragma
 from accls.suggest.prompt import (
     build_prompt,
@@ -18,6 +18,7 @@ __all__ = [
     "Alternative",
     "Atomic",
     "Dialect",
+    "Gpu",
     "Pragma",
     "Repair",
     "Source",

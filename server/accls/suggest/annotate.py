@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from accls.suggest.hoist import HoistedRegion, hoisted_edits
+from accls.suggest.routines import end_pragma
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["annotate_text", "insertions"]
@@ -35,6 +36,7 @@ def insertions(
     # (offset, order at that offset, text)
     edits: list[tuple[int, int, str]] = hoisted_edits(data, hoisted, newline)
     opened: set[int] = set()
+    routines: set[tuple[int, object]] = set()
     for suggestion in suggestions:
         region = suggestion.region
         if region is not None and region.loops[0].id not in opened:
@@ -49,6 +51,14 @@ def insertions(
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma.render())]
         targets += [(a.span.start_byte, a.pragma.render()) for a in suggestion.atomics]
+        for routine in suggestion.routines:
+            if (routine.start, routine.pragma) in routines:
+                continue  # two loops call the same function
+            routines.add((routine.start, routine.pragma))
+            targets.append((routine.start, routine.pragma.render()))
+            if routine.end is not None:
+                closing = f"{newline}{end_pragma().render()}"
+                edits.append((routine.end, 0, closing))
         for offset, pragma in targets:
             start, indent = _line_bounds(data, offset)
             before = data[start:offset]

@@ -5,10 +5,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
-from accls.frontend import Clause, Directive, Loop, RedOp
+from accls.frontend import Clause, Loop
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
 from accls.suggest.host_calls import host_library_calls
+from accls.suggest.levels import (
+    acc_level,
+    deepest,
+    first_parallel,
+    levels_reason,
+    omp_inner_directive,
+    seq_suggestion,
+    tuning_clauses,
+)
 from accls.suggest.nest_shape import (
     Ranges,
     collapse_chain,
@@ -20,7 +29,14 @@ from accls.suggest.options import SuggestOptions
 from accls.suggest.ordered import ordered_block
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion, propose_regions
-from accls.suggest.suggestion import Atomic, Suggestion
+from accls.suggest.routines import RoutineEdit, RoutineIndex, routine_edits
+from accls.suggest.rules_directives import (
+    atomic_pragmas,
+    below_collapse,
+    directive_for,
+    house_style,
+)
+from accls.suggest.suggestion import Suggestion
 
 __all__ = ["reference_suggestion", "suggest_file"]
 
@@ -38,47 +54,6 @@ def _refuse(
     )
 
 
-def _atomics(
-    facts: LoopFacts, dialect: Dialect, text: bytes
-) -> tuple[Atomic, ...] | None:
-    """Atomic pragmas for histogram-style updates; None if one cannot be placed."""
-    out: list[Atomic] = []
-    pragma = Pragma(dialect, "atomic update")
-    for ref in facts.atomics:
-        line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
-        if text[line_start : ref.span.start_byte].strip():
-            return None  # the statement does not start its line
-        if ref.reduction not in (
-            RedOp.ADD,
-            RedOp.MUL,
-            RedOp.BAND,
-            RedOp.BOR,
-            RedOp.BXOR,
-        ):
-            return None
-        out.append(Atomic(ref.span, pragma))
-    return tuple(out)
-
-
-def _directive(opts: SuggestOptions, where: Placement) -> str | None:
-    if opts.dialect is Dialect.OPENACC:
-        if where.compute is not None:
-            return "loop"  # in a `serial` region too, where it runs on one thread
-        return "kernels loop" if opts.kernels else "parallel loop"
-    if where.inside_loop is not None:
-        return None
-    if where.compute is not None:
-        words = set(where.compute.name.split())
-        if "teams" in words:
-            return "distribute parallel for"
-        if "target" in words:
-            return "parallel for"
-        return "for"
-    if opts.target is Target.GPU:
-        return "target teams distribute parallel for"
-    return "parallel for"
-
-
 def _build(
     facts: LoopFacts,
     analysis: FileAnalysis,
@@ -86,12 +61,15 @@ def _build(
     where: Placement,
     inner: bool,
     parent_level: str | None = None,
+    index: RoutineIndex | None = None,
 ) -> tuple[Suggestion, list[Loop], str | None]:
     """The suggestion for one parallel loop, the loops left below it, its level."""
     loop = facts.loop
-    directive = (
-        "loop" if inner and opts.dialect is Dialect.OPENACC else _directive(opts, where)
-    )
+    if inner:
+        acc = opts.dialect is Dialect.OPENACC
+        directive: str | None = "loop" if acc else omp_inner_directive(facts)
+    else:
+        directive = directive_for(opts, where)
     if directive is None:
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
@@ -113,18 +91,38 @@ def _build(
             f"collapse({len(chain)}): loops "
             + ", ".join(f"`{c.var}`" for c in chain)
             + " are perfectly nested, independent and rectangular"
+            + (
+                ": one flat iteration space the compiler spreads over every level, "
+                "rather than a pragma per level"
+                if opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
+                else ""
+            )
         )
     vector_below = (
-        _first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
+        first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
     )
     level: str | None = None
     if opts.dialect is Dialect.OPENACC:
-        taken = parent_level if inner else _deepest(where.loop_levels)
-        level = _acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
+        taken = parent_level if inner else deepest(where.loop_levels)
+        level = acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
         if level:
             clauses.append(Clause(level))
         if level in (None, "vector"):
             vector_below = []
+        else:
+            reasons.append(levels_reason(loop, level, vector_below, len(chain)))
+            vector_below = below  # dependent loops on the way get `loop seq`
+    teams_below = _teams_levels(facts, analysis, opts, directive, chain, below)
+    if teams_below:
+        directive = "target teams distribute"
+        reasons.append(levels_reason(loop, "teams distribute", teams_below, len(chain)))
+        vector_below = teams_below
+    if not inner and where.compute is None:
+        levels_below = first_parallel(below, analysis) if level == "gang" else []
+        worker = any(first_parallel(list(c.children), analysis) for c in levels_below)
+        tuning, tuning_reasons = tuning_clauses(opts, directive, worker)
+        clauses.extend(tuning)
+        reasons.extend(tuning_reasons)
     scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
     if blocker:
         return _refuse(facts, opts, [blocker], inner=inner), below, None
@@ -154,7 +152,15 @@ def _build(
         reasons.append(
             "arrays are already on the device inside the enclosing construct"
         )
-    atomics = _atomics(facts, opts.dialect, analysis.source.data)
+    routines: tuple[RoutineEdit, ...] = ()
+    if offload and not inner:
+        routines, routine_reasons, blocker = routine_edits(
+            loop, analysis, opts.dialect, index or RoutineIndex(analysis.source)
+        )
+        if blocker:
+            return _refuse(facts, opts, [blocker], inner=inner), below, None
+        reasons.extend(routine_reasons)
+    atomics = atomic_pragmas(facts, opts.dialect, analysis.source.data)
     if atomics is None:
         blocked = "an indirect update cannot be made atomic here"
         return _refuse(facts, opts, [blocked], inner=inner), below, None
@@ -182,52 +188,37 @@ def _build(
             inner=inner,
             collapsed=tuple(c.id for c in chain[1:]),
             atomics=atomics,
+            routines=routines,
         ),
-        vector_below if opts.dialect is Dialect.OPENACC else [],
+        vector_below,
         level,
     )
 
 
-def _below_collapse(loop: Loop, pragmas: list[Directive]) -> list[Loop]:
-    """The loops under an existing pragma that its `collapse(n)` does not cover."""
-    depth = 1
-    for pragma in pragmas:
-        clause = pragma.clause("collapse")
-        if clause is not None and clause.args:
-            digits = "".join(ch for ch in clause.args if ch.isdigit())
-            depth = max(depth, int(digits) if digits else 1)
-    level = [loop]
-    for _ in range(depth - 1):
-        level = [child for outer in level for child in outer.children]
-    return [child for outer in level for child in outer.children]
+def _teams_levels(
+    facts: LoopFacts,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    directive: str,
+    chain: list[Loop],
+    below: list[Loop],
+) -> list[Loop]:
+    """OpenMP offload: the inner loops that take `parallel for` under `teams`.
 
-
-def _first_parallel(loops: list[Loop], analysis: FileAnalysis) -> list[Loop]:
-    """The outermost parallel loops among `loops` and the loops below them."""
+    Only for a top-level `target teams distribute parallel for` that cannot
+    collapse, whose inner parallel loops each get a pragma of their own.
+    """
+    if directive != "target teams distribute parallel for" or len(chain) > 1:
+        return []
     found: list[Loop] = []
-    for loop in loops:
-        if analysis.of(loop).parallel:
-            found.append(loop)
-        else:
-            found.extend(_first_parallel(list(loop.children), analysis))
+    for child in first_parallel(below, analysis):
+        if few_iterations(child, {}) is not None or child.pragmas:
+            continue
+        where = placement(child, opts.dialect)
+        trial, _, _ = _build(analysis.of(child), analysis, opts, where, inner=True)
+        if trial.pragma is not None:
+            found.append(child)
     return found
-
-
-def _deepest(levels: tuple[str, ...]) -> str | None:
-    order = ("gang", "worker", "vector")
-    found = [lv for lv in order if lv in levels]
-    return found[-1] if found else None
-
-
-def _acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
-    """The level (gang > worker > vector) for a loop under level `taken`."""
-    if not nested:
-        return "gang" if more_below else None
-    if taken in (None, "gang"):
-        return "worker" if more_below else "vector"
-    if taken == "worker":
-        return "vector"
-    return None
 
 
 def _suggest_loop(
@@ -240,6 +231,7 @@ def _suggest_loop(
     forced_inner: bool = False,
     parent_level: str | None = None,
     ranges: Ranges | None = None,
+    index: RoutineIndex | None = None,
 ) -> None:
     facts = analysis.of(loop)
     ranges = ranges or {}
@@ -256,8 +248,10 @@ def _suggest_loop(
                 inner=not root,
             )
         )
-        for child in _below_collapse(loop, own):
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+        for child in below_collapse(loop, own):
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     nested = opts.dialect is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
@@ -267,8 +261,26 @@ def _suggest_loop(
             # Every loop that was a candidate says why it was refused; inner loops
             # of a parallelized loop simply stay sequential inside it.
             out.append(_refuse(facts, opts, [o.message for o in facts.obstacles]))
+        elif parent_level in ("gang", "worker"):
+            seq = seq_suggestion(facts, opts)
+            if seq is not None:
+                out.append(seq)
+            for child in loop.children:
+                _suggest_loop(
+                    child,
+                    analysis,
+                    opts,
+                    out,
+                    root=False,
+                    forced_inner=True,
+                    parent_level=parent_level,
+                    index=index,
+                )
+            return
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     heap = (
@@ -282,7 +294,9 @@ def _suggest_loop(
         if not forced_inner:
             out.append(_refuse(facts, opts, list(heap)))
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     few = few_iterations(loop, ranges)
     # A few iterations pay for a parallel region only when each does real work
@@ -309,17 +323,27 @@ def _suggest_loop(
             )
         )
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     suggestion, below, level = _build(
-        facts, analysis, opts, where, inner=forced_inner, parent_level=parent_level
+        facts,
+        analysis,
+        opts,
+        where,
+        inner=forced_inner,
+        parent_level=parent_level,
+        index=index,
     )
     if suggestion.pragma is None and not root and not forced_inner:
         return
     out.append(suggestion)
     if suggestion.pragma is None:
         for child in loop.children:
-            _suggest_loop(child, analysis, opts, out, root=False, ranges=inner_ranges)
+            _suggest_loop(
+                child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
+            )
         return
     for child in below:
         _suggest_loop(
@@ -330,31 +354,21 @@ def _suggest_loop(
             root=False,
             forced_inner=True,
             parent_level=level,
+            index=index,
         )
 
 
-def _house_style(analysis: FileAnalysis, opts: SuggestOptions) -> SuggestOptions:
-    """Follow the file's own habit: `kernels` if its compute constructs use it."""
-    if opts.dialect is not Dialect.OPENACC or opts.kernels:
-        return opts
-    seen: dict[int, str] = {}
-    for loop in analysis.source.loops():
-        for directive in (*loop.pragmas, *(r.directive for r in loop.regions)):
-            if directive.dialect == "acc" and directive.span is not None:
-                seen[directive.span.start_byte] = directive.name
-    words = [name.split()[0] for name in seen.values() if name]
-    kernels = words.count("kernels")
-    return replace(opts, kernels=True) if kernels > words.count("parallel") else opts
-
-
 def _in_region(
-    suggestion: Suggestion, region: DataRegion, analysis: FileAnalysis
+    suggestion: Suggestion,
+    region: DataRegion,
+    analysis: FileAnalysis,
+    index: RoutineIndex,
 ) -> Suggestion:
     """The loop's suggestion rebuilt to find the region's arrays present."""
     where = placement(suggestion.loop, suggestion.options.dialect)
     inside = replace(where, present=(*where.present, *region.present))
     rebuilt, _, _ = _build(
-        suggestion.facts, analysis, suggestion.options, inside, inner=False
+        suggestion.facts, analysis, suggestion.options, inside, False, index=index
     )
     if rebuilt.pragma is None:
         return suggestion
@@ -365,7 +379,7 @@ def reference_suggestion(
     analysis: FileAnalysis, loop: Loop, opts: SuggestOptions
 ) -> Suggestion:
     """What the analysis would write on `loop`, ignoring any pragma already on it."""
-    opts = _house_style(analysis, opts)
+    opts = house_style(analysis, opts)
     facts = analysis.of(loop)
     if not facts.parallel:
         return _refuse(facts, opts, [o.message for o in facts.obstacles])
@@ -383,10 +397,11 @@ def suggest_file(
     With `regions`, offloaded loops that share arrays are also grouped into a
     proposed data region, and their pragmas use `present` for its arrays.
     """
-    opts = _house_style(analysis, opts)
+    opts = house_style(analysis, opts)
     out: list[Suggestion] = []
+    index = RoutineIndex(analysis.source)  # the file's prototypes, found once
     for nest in analysis.source.nests:
-        _suggest_loop(nest, analysis, opts, out, root=True)
+        _suggest_loop(nest, analysis, opts, out, root=True, index=index)
     if not regions:
         return tuple(out)
     offloaded = [
@@ -397,7 +412,7 @@ def suggest_file(
     for region in propose_regions(analysis, offloaded, opts):
         members = {loop.id for loop in region.loops}
         out = [
-            _in_region(s, region, analysis)
+            _in_region(s, region, analysis, index)
             if s.loop.id in members and not s.inner
             else s
             for s in out

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from accls.analysis import LoopFacts
 from accls.frontend import Loop, Span
 from accls.suggest.options import SuggestOptions
-from accls.suggest.pragma import Pragma
+from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.regions import DataRegion
+from accls.suggest.routines import RoutineEdit
 from accls.suggest.source import Source
 
 __all__ = ["Alternative", "Atomic", "Suggestion", "with_inner"]
@@ -53,6 +54,15 @@ class Suggestion:
     inner_of: int | None = None  # id of the parallel loop this one runs inside
     score: float | None = None  # the model's mean token logprob, for model pragmas
     withdrawn: str | None = None  # why validation took the pragma back, when it did
+    # directives that give the functions the loop calls a device version
+    routines: tuple[RoutineEdit, ...] = ()
+
+    @property
+    def offloaded(self) -> bool:
+        """Whether the pragma runs the loop on a device (OpenACC or OpenMP target)."""
+        return (
+            self.options.dialect is Dialect.OPENACC or self.options.target is Target.GPU
+        )
 
 
 def with_inner(top: Suggestion, all_: Sequence[Suggestion]) -> tuple[Suggestion, ...]:

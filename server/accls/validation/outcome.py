@@ -51,6 +51,7 @@ def _withdrawn(suggestion: Suggestion, why: str) -> Suggestion:
         suggestion,
         pragma=None,
         atomics=(),
+        routines=(),
         region=None,
         reasons=(*suggestion.reasons, f"not offered: {why}"),
         withdrawn=why,

@@ -8,7 +8,7 @@ from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from accls.suggest import Dialect, SuggestOptions, Target
+from accls.suggest import Dialect, Gpu, SuggestOptions, Target
 
 __all__ = ["ActionKey", "ActionKind"]
 
@@ -35,6 +35,7 @@ class ActionKey:
     target: str
     loop: int  # the loop's id (its first loop's, for a region)
     kernels: bool = False  # OpenACC `kernels loop` (the user's setting)
+    gpu: str = "generic"  # the GPU offloaded loops are tuned for (the user's setting)
 
     @staticmethod
     def of(
@@ -49,12 +50,15 @@ class ActionKey:
             options.target,
             loop,
             options.kernels,
+            options.gpu.value,
         )
 
     @property
     def options(self) -> SuggestOptions:
         """The dialect, target and `kernels` choice the action was listed for."""
-        return SuggestOptions(Dialect(self.dialect), Target(self.target), self.kernels)
+        return SuggestOptions(
+            Dialect(self.dialect), Target(self.target), self.kernels, Gpu(self.gpu)
+        )
 
     def data(self) -> dict[str, Any]:
         """The JSON object the action carries."""
@@ -66,6 +70,8 @@ class ActionKey:
             "target": self.target,
             "loop": self.loop,
             "kernels": self.kernels,
+            # Only when set: the wire of a `generic` action stays as it was.
+            **({"gpu": self.gpu} if self.gpu != Gpu.GENERIC else {}),
         }
 
     @staticmethod
@@ -85,6 +91,7 @@ class ActionKey:
                 target,
                 loop,
                 data.get("kernels") is True,
+                str(data.get("gpu", "generic")),
             )
             key.options  # noqa: B018 - validates dialect and target
         except (KeyError, TypeError, ValueError) as exc:

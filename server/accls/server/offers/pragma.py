@@ -65,6 +65,14 @@ def _loop_offer(
     return None
 
 
+def _routines_title(top: Suggestion) -> str:
+    """`, and `#pragma acc routine seq` on `f()`` when the action marks callees."""
+    if not top.routines:
+        return ""
+    names = ", ".join(dict.fromkeys(f"`{r.function}()`" for r in top.routines))
+    return f", and `{top.routines[0].pragma.render()}` on {names}"
+
+
 def _list_loops(at: Listing) -> list[types.CodeAction]:
     ranked: list[tuple[bool, types.CodeAction]] = []
     preferred = at.ls.settings.suggest_options
@@ -83,6 +91,7 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
                 slow,
                 types.CodeAction(
                     title=f"{offer_label(options)}: `{top.pragma.render()}`"
+                    + _routines_title(top)
                     + (f" ({estimate.why})" if slow else ""),
                     kind=KIND,
                     is_preferred=not slow
@@ -138,7 +147,9 @@ def _model_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion,
 
 def _list_regions(at: Listing) -> list[types.CodeAction]:
     preferred = at.ls.settings.suggest_options
-    offload = SuggestOptions(preferred.dialect, Target.GPU, preferred.kernels)
+    offload = SuggestOptions(
+        preferred.dialect, Target.GPU, preferred.kernels, preferred.gpu
+    )
     fn = next(
         (
             f

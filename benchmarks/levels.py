@@ -1,0 +1,208 @@
+"""Levels benchmark: recall of the experts' loops at every level of the hierarchy.
+
+    .venv/bin/python benchmarks/levels.py [--limit N] [--accls PATH] [--no-compile]
+
+Strips every acc/omp pragma of the dev-sources files (quality.py's "all" mode),
+lets accls suggest, and scores the experts' pairs by the level they sit at:
+OpenACC gang/worker/vector/seq (an outer `parallel loop` with no level word is
+"auto"), OpenMP teams/parallel/simd. For each level: how many expert loops,
+how many got a pragma from accls (recall), how many with the same levels
+(level match) and the same directive. Also counts the experts' `acc routine`
+and `omp declare target` directives and how many accls inserted back.
+Writes benchmarks/out/levels.json and prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from quality import (
+    REPO,
+    SourceFile,
+    load_jsonl,
+    materialise,
+    run_mode,
+)
+from quality_metrics import PairScore
+
+_ACC_LEVELS = ("gang", "worker", "vector", "seq")
+_ROUTINE = re.compile(r"^\s*#\s*pragma\s+(acc\s+routine|omp\s+declare\s+target)\b")
+
+
+def levels_of(text: str | None) -> tuple[str, ...]:
+    """The hierarchy levels a pragma names, in a canonical order."""
+    if not text:
+        return ()
+    words = set(re.findall(r"[a-z_]+", text.split("(", 1)[0] + " " + text))
+    if re.search(r"#\s*pragma\s+acc\b", text):
+        found = tuple(w for w in _ACC_LEVELS if w in words)
+        return found or ("auto",)
+    out = []
+    if "teams" in words or "distribute" in words:
+        out.append("teams")
+    if re.search(r"\bparallel\b", text) or re.search(r"\bfor\b", text):
+        out.append("parallel")
+    if "simd" in words:
+        out.append("simd")
+    return tuple(out)
+
+
+def _place(directive: str) -> str:
+    """OpenACC: `inner` for a bare `loop`; OpenMP: `offload` or `host`."""
+    words = directive.split()
+    if words[:1] == ["acc"]:
+        return "inner" if words[1:] == ["loop"] else "outer"
+    return "offload" if {"target", "teams", "distribute"} & set(words) else "host"
+
+
+def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
+    """Per expert level: loops, recalled, level match, directive match."""
+    table: dict[str, Counter[str]] = {}
+    for score in scores:
+        expert = levels_of(score.expert)
+        ours = levels_of(score.ours) if score.status == "suggested" else ()
+        key_place = _place(score.expert_directive)
+        for level in expert or ("none",):
+            key = f"{score.model}:{key_place}:{level}"
+            row = table.setdefault(key, Counter())
+            row["loops"] += 1
+            recalled = score.status in ("suggested", "collapsed") and (
+                score.status == "collapsed" or score.our_parallel
+            )
+            row["recalled"] += recalled
+            row["level_match"] += bool(ours) and level in ours
+            row["same_levels"] += bool(ours) and set(ours) == set(expert)
+            row["directive_match"] += score.directive_match
+    return {k: dict(v) for k, v in sorted(table.items())}
+
+
+def _routines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if _ROUTINE.match(line))
+
+
+def _annotate_routines(
+    args: argparse.Namespace, sources: list[SourceFile]
+) -> dict[str, int]:
+    """Expert routine directives, and how many `accls annotate` writes back."""
+    expert = recovered = files = 0
+    for source in sources:
+        text = source.original.read_text(encoding="utf-8")
+        want = _routines(text)
+        if not want:
+            continue
+        files += 1
+        expert += want
+        model = "openacc" if "acc routine" in text else "openmp"
+        stripped = source.original.with_name(f"{source.original.stem}.lv.c")
+        stripped.write_text(
+            "\n".join(
+                line
+                for line in text.splitlines()
+                if not re.match(r"^\s*#\s*pragma\s+(acc|omp)\b", line)
+            )
+            + "\n"
+        )
+        cmd = [str(args.accls), "annotate", "--model", model, "--target", "gpu"]
+        cmd += ["--no-validate", str(stripped)]
+        try:
+            out = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=args.timeout
+            ).stdout
+        except subprocess.TimeoutExpired:
+            continue
+        recovered += min(want, _routines(out))
+    return {"files": files, "expert": expert, "recovered": recovered}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Command-line options (quality.py's, less the strip mode)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
+    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--target", choices=("auto", "cpu", "gpu"), default="auto")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--no-compile", dest="compile", action="store_false")
+    ap.add_argument("--no-includes", dest="includes", action="store_false")
+    ap.add_argument("--cc", default="gcc")
+    ap.add_argument("--cc-arg", action="append", default=[])
+    ap.add_argument("--label", default="", help="a name for this run in the report")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table."""
+    args = parse_args(argv)
+    if not args.accls.exists() and shutil.which(str(args.accls)) is None:
+        print(f"accls not found at {args.accls}", file=sys.stderr)
+        return 2
+    pairs = load_jsonl(args.data_dir / "dev-pairs.jsonl")
+    records = load_jsonl(args.data_dir / "dev-sources.jsonl")
+    known = {(r["repo"], r["path"]) for r in records}
+    by_file: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for pair in pairs:
+        by_file.setdefault((pair["repo"], pair["path"]), []).append(pair)
+    keys = [k for k in by_file if k in known][: args.limit]
+    args.tmp = Path(tempfile.mkdtemp(prefix="accls-levels-")).resolve()
+    try:
+        materialise(records, args.tmp)
+        sources = [
+            SourceFile(
+                repo=repo,
+                path=path,
+                original=args.tmp / repo.replace("/", "+") / path,
+                root=args.tmp / repo.replace("/", "+"),
+                pairs=tuple(by_file[(repo, path)]),
+            )
+            for repo, path in keys
+        ]
+        result = run_mode(args, "all", sources)
+        routines = _annotate_routines(args, sources)
+    finally:
+        shutil.rmtree(args.tmp, ignore_errors=True)
+    table = _score_levels(result["scores"])
+    compiled = [c for c in result["compile"] if not c.get("baseline_error")]
+    passed = sum(
+        1
+        for c in compiled
+        if not c.get("annotate_error") and not c.get("annotated_error")
+    )
+    report = {
+        "label": args.label,
+        "accls": str(args.accls),
+        "levels": table,
+        "routines": routines,
+        "compile": {"files": len(compiled), "pass": passed},
+        "pairs": [
+            {"id": s.id, "status": s.status, "expert": s.expert, "ours": s.ours}
+            for s in result["scores"]
+        ],
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    name = f"levels{'-' + args.label if args.label else ''}.json"
+    (args.out / name).write_text(json.dumps(report, indent=1) + "\n")
+    print(f"{'model:place:level':32} loops recall level same dir")
+    for key, row in table.items():
+        n = row["loops"]
+        rates = [row.get(k, 0) / n for k in ("recalled", "level_match")]
+        rates += [row.get(k, 0) / n for k in ("same_levels", "directive_match")]
+        print(f"{key:32} {n:5} " + " ".join(f"{r:5.2f}" for r in rates))
+    print(f"routines: {routines}")
+    print(f"compile: {passed}/{len(compiled)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
