@@ -13,6 +13,7 @@ from accls.frontend.exprs import (
     strip_parens,
     to_poly,
 )
+from accls.frontend.forward_subst import Definition
 from accls.frontend.macros import MacroTable, expand_calls
 from accls.frontend.model import (
     AccessKind,
@@ -222,6 +223,7 @@ class ExpressionWalk(Recorder):
             for a in (args.named_children if args is not None else ())
             if a.type != "comment"
         )
+        self.call_refs.append(len(self.refs))
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
@@ -233,6 +235,26 @@ class ExpressionWalk(Recorder):
 
     def _subscript(self, node: Node) -> Subscript:
         return _subscript_of(node, self.macros)
+
+    def definition(self, node: Node, target: Node | None, value: Node | None) -> None:
+        """Note `target = value`, just walked, for forward substitution."""
+        if target is None or value is None or self._macro_depth or self._override:
+            return
+        target = strip_parens(target)
+        if target.type != "identifier" or not self.refs:
+            return
+        last = self.refs[-1]
+        name = node_text(target)
+        if last.name != name or last.kind is not AccessKind.WRITE or last.subscripts:
+            return
+        self.definitions.append(
+            Definition(
+                write=len(self.refs) - 1,
+                name=name,
+                value=self._subscript(value),
+                line=node.start_point.row + 1,
+            )
+        )
 
     def _expand(self, node: Node) -> Node | None:
         """The parsed expansion of a function-like macro call, if it is one."""

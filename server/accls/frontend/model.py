@@ -65,6 +65,8 @@ class Subscript:
     text: str
     poly: Poly | None  # None when not a polynomial (calls, division, ...)
     indirect: bool = False  # reads another array: `a[idx[i]]`
+    # Scalars forward-substituted into it, as reason text: "`j` is 1 here (line 12)".
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

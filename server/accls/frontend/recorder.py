@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.exprs import span_of
+from accls.frontend.forward_subst import Definition
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import (
     AccessKind,
@@ -68,6 +69,8 @@ class Recorder:
         self.params = params
         self.refs: list[Ref] = []
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
+        self.call_refs: list[int] = []  # references recorded before each call
+        self.definitions: list[Definition] = []  # candidates for forward substitution
         self.decls: list[Var] = []
         self.nests: list[LoopRecord] = []
         self.exits: list[Exit] = []

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from accls.frontend.accesses import ExpressionWalk
 from accls.frontend.attach import attached_pragmas, mutual_exclusion
 from accls.frontend.decls import declared_vars
-from accls.frontend.exprs import MAX_DEPTH, node_text, span_of
-from accls.frontend.model import AccessKind, Exit, ExitKind, Region
+from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
+from accls.frontend.forward_subst import forward_substitute
+from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
 
@@ -37,6 +40,11 @@ class FunctionWalk(ExpressionWalk):
         elif kind == "expression_statement":
             for child in node.named_children:
                 self.expr(child, depth + 1, used=False)
+                parts = (
+                    operands(child) if child.type == "assignment_expression" else None
+                )
+                if parts is not None and parts[1] == "=":
+                    self.definition(child, parts[0], parts[2])
         elif kind == "declaration":
             self._declaration(node, depth)
         elif kind == "if_statement":
@@ -74,6 +82,20 @@ class FunctionWalk(ExpressionWalk):
                     self.statement(child, depth + 1)
         elif kind.endswith("_expression"):
             self.expr(node, depth + 1)
+
+    def substitute(self, params: Sequence[Var], globals_: Sequence[Var]) -> None:
+        """Forward-substitute same-iteration scalar values into the subscripts."""
+        self.refs[:] = forward_substitute(
+            self.refs,
+            self.definitions,
+            [*params, *self.decls],
+            globals_,
+            [
+                (at, loops)
+                for at, (_, loops) in zip(self.call_refs, self.calls, strict=True)
+            ],
+            any(e.kind is ExitKind.GOTO for e in self.exits),
+        )
 
     def _block(self, node: Node, depth: int) -> None:
         saved = self._block_id
@@ -124,6 +146,9 @@ class FunctionWalk(ExpressionWalk):
                 name_node = name_node.child_by_field_name("declarator")
             if name_node is not None:
                 self._ref(name_node, node_text(name_node), AccessKind.WRITE)
+                declarator = child.child_by_field_name("declarator")
+                if declarator is not None and declarator.type == "identifier":
+                    self.definition(child, declarator, value)
 
     def _if(self, node: Node, depth: int) -> None:
         cond = node.child_by_field_name("condition")

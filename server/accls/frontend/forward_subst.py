@@ -1,0 +1,251 @@
+"""Forward substitution: scalars assigned earlier in the same iteration, in subscripts.
+
+`j = 1; a[i][j] = ...` is `a[i][1]`, and `jj = i + 1; a[jj]` is `a[i + 1]`, as a
+compiler sees them before its dependence test. A value is substituted only where
+its assignment dominates the use and nothing can change it in between: the scalar
+and every variable of its value are integer locals (or parameters) whose address is
+never taken, the assignment is a whole statement inside a loop, in the same or an
+enclosing branch as the use, no write to any of them lies between (in walk order,
+or anywhere in a loop entered between them), and the function has no `goto`.
+The scalar's own references stay as they are, so its classification (private,
+lastprivate) does not change.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from accls.frontend.model import Ref, Subscript, Var
+from accls.frontend.poly import Poly
+
+__all__ = ["Definition", "forward_substitute"]
+
+_INTEGER_WORDS = frozenset(
+    {
+        "int",
+        "long",
+        "short",
+        "unsigned",
+        "signed",
+        "char",
+        "size_t",
+        "ssize_t",
+        "ptrdiff_t",
+        "intptr_t",
+        "uintptr_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+    }
+)
+_ATOM = re.compile(r"-?\w+")
+_MAX_CHAIN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """`name = value;` as a whole statement (or an initializer) at refs[write]."""
+
+    write: int  # index of the scalar's write in the walk's references
+    name: str
+    value: Subscript  # the right-hand side: its text and, macros expanded, its poly
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    poly: Poly
+    text: str
+    names: frozenset[str]  # the variables the value reads
+
+
+@dataclass(frozen=True, slots=True)
+class _Function:
+    """What the substitution needs to know of the whole function."""
+
+    refs: Sequence[Ref]
+    by_name: Mapping[str, list[Definition]]
+    writes: Mapping[str, list[int]]  # name -> indices of its writes, ascending
+    loop_writes: Mapping[int, frozenset[str]]  # loop id -> names written inside
+    locals: frozenset[str]  # integer locals and parameters, address never taken
+    globals: frozenset[str]  # integer globals, address not taken here
+    calls: Sequence[tuple[int, tuple[int, ...]]]  # (refs before it, its loops)
+    call_marks: Sequence[int]
+
+
+def _integer(var: Var) -> bool:
+    words = set(var.type.split())
+    return bool(words) and words <= _INTEGER_WORDS and not var.pointers and not var.dims
+
+
+def forward_substitute(
+    refs: Sequence[Ref],
+    definitions: Sequence[Definition],
+    variables: Sequence[Var],
+    globals_: Sequence[Var],
+    calls: Sequence[tuple[int, tuple[int, ...]]],
+    has_goto: bool,
+) -> list[Ref]:
+    """`refs` with the dominating same-iteration values substituted into subscripts.
+
+    `variables` are the function's parameters and locals, `calls` the number of
+    references recorded before each call and the call's loops.
+    """
+    if has_goto or not definitions:
+        return list(refs)
+    escaped = {r.name for r in refs if r.escapes}
+    counts: dict[str, int] = {}
+    for var in variables:
+        counts[var.name] = counts.get(var.name, 0) + 1
+    locals_ = (
+        frozenset(
+            v.name
+            for v in variables
+            if counts[v.name] == 1 and _integer(v) and not v.static
+        )
+        - escaped
+    )
+    global_ints = (
+        frozenset(g.name for g in globals_ if _integer(g) and g.name not in counts)
+        - escaped
+    )
+    writes: dict[str, list[int]] = {}
+    loop_writes: dict[int, set[str]] = {}
+    for index, ref in enumerate(refs):
+        if ref.is_write:
+            writes.setdefault(ref.name, []).append(index)
+            for loop in ref.loops:
+                loop_writes.setdefault(loop, set()).add(ref.name)
+    by_name: dict[str, list[Definition]] = {}
+    for item in definitions:
+        if item.name in locals_:
+            by_name.setdefault(item.name, []).append(item)
+    if not by_name:
+        return list(refs)
+    facts = _Function(
+        refs=refs,
+        by_name=by_name,
+        writes=writes,
+        loop_writes={k: frozenset(v) for k, v in loop_writes.items()},
+        locals=locals_,
+        globals=global_ints,
+        calls=calls,
+        call_marks=[mark for mark, _ in calls],
+    )
+    out: list[Ref] = []
+    for index, ref in enumerate(refs):
+        if not ref.subscripts or not any(
+            s.poly is not None and not s.indirect and s.poly.names() & by_name.keys()
+            for s in ref.subscripts
+        ):
+            out.append(ref)
+            continue
+        subs = tuple(_rewrite(facts, s, index) for s in ref.subscripts)
+        out.append(ref if subs == ref.subscripts else replace(ref, subscripts=subs))
+    return out
+
+
+def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
+    """`sub`, used by refs[at], with the values that reach it substituted."""
+    if sub.poly is None or sub.indirect:
+        return sub
+    values: dict[str, Poly] = {}
+    text = sub.text
+    notes: list[str] = []
+    for name in sorted(sub.poly.names() & facts.by_name.keys()):
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        if not word.search(text):
+            continue  # it comes from a macro's body: the text could not show it
+        value = _reaching(facts, name, at, 0)
+        if value is None:
+            continue
+        values[name] = value.poly
+        bare = _ATOM.fullmatch(value.text) or text.strip() == name
+        text = word.sub(value.text if bare else f"({value.text})", text)
+        notes.append(f"`{name}` is {value.text} here (line {_line(facts, name, at)})")
+    if not values:
+        return sub
+    return Subscript(
+        text=text,
+        poly=sub.poly.substitute(values),
+        indirect=False,
+        values=(*sub.values, *notes),
+    )
+
+
+def _line(facts: _Function, name: str, at: int) -> int:
+    found = _latest(facts, name, at)
+    return found.line if found is not None else 0
+
+
+def _latest(facts: _Function, name: str, at: int) -> Definition | None:
+    items = facts.by_name.get(name, [])
+    pos = bisect_left([d.write for d in items], at)
+    return items[pos - 1] if pos else None
+
+
+def _reaching(facts: _Function, name: str, at: int, depth: int) -> _Value | None:
+    """The value of `name` at refs[at], if one dominating definition gives it."""
+    found = _latest(facts, name, at)
+    if found is None or depth > _MAX_CHAIN:
+        return None
+    value = _resolved(facts, found, depth)
+    if value is None:
+        return None
+    refs = facts.refs
+    origin, use = refs[found.write], refs[at]
+    if not origin.loops or use.context[: len(origin.context)] != origin.context:
+        return None
+    watched = {name, *value.names}
+    for var in watched:
+        places = facts.writes.get(var, [])
+        if bisect_left(places, at) - bisect_right(places, found.write):
+            return None  # written in between
+    entered = [loop for loop in use.loops if loop not in origin.loops]
+    if any(watched & facts.loop_writes.get(loop, frozenset()) for loop in entered):
+        return None  # written later in a loop the use repeats in
+    if value.names & facts.globals:
+        marks = facts.call_marks
+        if bisect_right(marks, at) - bisect_right(marks, found.write):
+            return None
+        if any(set(loops) & set(entered) for _, loops in facts.calls):
+            return None
+    return value
+
+
+def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
+    """The definition's value, itself substituted, if it may be substituted at all."""
+    value = item.value
+    if value.poly is None or value.indirect:
+        return None
+    poly, text = value.poly, " ".join(value.text.split())
+    for name in sorted(poly.names() & facts.by_name.keys()):
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        if not word.search(text):
+            continue
+        inner = _reaching(facts, name, item.write, depth + 1)
+        if inner is None:
+            continue
+        poly = poly.substitute({name: inner.poly})
+        shown = inner.text if _ATOM.fullmatch(inner.text) else f"({inner.text})"
+        text = word.sub(shown, text)
+    names = poly.names()
+    if item.name in names:
+        return None  # `j = j + 1`: the old value, which the use cannot name
+    if not names <= facts.locals | facts.globals:
+        return None  # a field, a float, an unknown name
+    moving = {n for n in names if n in facts.writes}
+    for mono, _ in poly.terms:
+        if len(mono) > 1 and len(moving.intersection(mono)) > 1:
+            return None  # not affine in what changes: `i*i`, `i*j`
+        if len(mono) > 1 and len(mono) != len(set(mono)) and moving & set(mono):
+            return None
+    return _Value(poly, text, frozenset(names))
