@@ -345,7 +345,8 @@ def test_subscript_with_a_scalar_written_in_the_loop_is_assumed() -> None:
     }
     """
     found = nest_dependences(nest_of(body))
-    assert found and all_assumed(found)
+    assert found
+    assert all_assumed(found)
     assert "`t`" in found[0].reason
 
 
@@ -357,7 +358,8 @@ def test_scalar_assigned_before_its_use_is_substituted() -> None:
     }
     """
     found = nest_dependences(nest_of(body))
-    assert found and all(d.exact and d.carrier is None for d in found)
+    assert found
+    assert all(d.exact and d.carrier is None for d in found)
 
 
 def test_reassigned_pointer_is_assumed() -> None:

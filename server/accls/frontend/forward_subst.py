@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
 
-__all__ = ["Definition", "forward_substitute"]
+__all__ = ["Definition", "forward_substitute", "integer_macros"]
 
 _INTEGER_WORDS = frozenset(
     {
@@ -47,6 +47,9 @@ _INTEGER_WORDS = frozenset(
     }
 )
 _ATOM = re.compile(r"-?\w+")
+_TOKEN = re.compile(
+    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|([-+*()<]{1,2}))"
+)
 _MAX_CHAIN = 8
 
 
@@ -77,6 +80,7 @@ class _Function:
     loop_writes: Mapping[int, frozenset[str]]  # loop id -> names written inside
     locals: frozenset[str]  # integer locals and parameters, address never taken
     globals: frozenset[str]  # integer globals, address not taken here
+    constants: frozenset[str]  # object-like macros for integer constants
     calls: Sequence[tuple[int, tuple[int, ...]]]  # (refs before it, its loops)
     call_marks: Sequence[int]
 
@@ -86,6 +90,32 @@ def _integer(var: Var) -> bool:
     return bool(words) and words <= _INTEGER_WORDS and not var.pointers and not var.dims
 
 
+def integer_macros(objects: Mapping[str, str], names: Iterable[str]) -> frozenset[str]:
+    """The `names` that are object-like macros for integer constant expressions."""
+    known: dict[str, bool] = {}
+
+    def constant(name: str, depth: int) -> bool:
+        if name in known:
+            return known[name]
+        body = objects.get(name)
+        known[name] = False  # a cycle is not a constant
+        if body is None or depth > _MAX_CHAIN or not body.strip():
+            return False
+        pos, ok = 0, True
+        while ok and pos < len(body.rstrip()):
+            match = _TOKEN.match(body, pos)
+            if match is None or match.end() == pos:
+                ok = False
+                break
+            pos = match.end()
+            if match.group(2) is not None:
+                ok = constant(match.group(2), depth + 1)
+        known[name] = ok
+        return ok
+
+    return frozenset(n for n in names if constant(n, 0))
+
+
 def forward_substitute(
     refs: Sequence[Ref],
     definitions: Sequence[Definition],
@@ -93,11 +123,13 @@ def forward_substitute(
     globals_: Sequence[Var],
     calls: Sequence[tuple[int, tuple[int, ...]]],
     has_goto: bool,
+    macros: Mapping[str, str],
 ) -> list[Ref]:
     """`refs` with the dominating same-iteration values substituted into subscripts.
 
     `variables` are the function's parameters and locals, `calls` the number of
-    references recorded before each call and the call's loops.
+    references recorded before each call and the call's loops, `macros` the
+    object-like macros (integer constants among them stay as symbols).
     """
     if has_goto or not definitions:
         return list(refs)
@@ -117,6 +149,10 @@ def forward_substitute(
         frozenset(g.name for g in globals_ if _integer(g) and g.name not in counts)
         - escaped
     )
+    used = {
+        n for d in definitions if d.value.poly is not None for n in d.value.poly.names()
+    }
+    constants = integer_macros(macros, used - set(counts) - {g.name for g in globals_})
     writes: dict[str, list[int]] = {}
     loop_writes: dict[int, set[str]] = {}
     for index, ref in enumerate(refs):
@@ -137,6 +173,7 @@ def forward_substitute(
         loop_writes={k: frozenset(v) for k, v in loop_writes.items()},
         locals=locals_,
         globals=global_ints,
+        constants=constants,
         calls=calls,
         call_marks=[mark for mark, _ in calls],
     )
@@ -240,7 +277,7 @@ def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
     names = poly.names()
     if item.name in names:
         return None  # `j = j + 1`: the old value, which the use cannot name
-    if not names <= facts.locals | facts.globals:
+    if not names <= facts.locals | facts.globals | facts.constants:
         return None  # a field, a float, an unknown name
     moving = {n for n in names if n in facts.writes}
     for mono, _ in poly.terms:

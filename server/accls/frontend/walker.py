@@ -95,6 +95,7 @@ class FunctionWalk(ExpressionWalk):
                 for at, (_, loops) in zip(self.call_refs, self.calls, strict=True)
             ],
             any(e.kind is ExitKind.GOTO for e in self.exits),
+            self.macros.objects,
         )
 
     def _block(self, node: Node, depth: int) -> None:
