@@ -1,0 +1,109 @@
+"""Forward substitution of same-iteration scalars into subscripts."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from accls.frontend import parse_source
+from accls.frontend.forward_subst import integer_macros
+from accls.frontend.model import Ref
+
+
+def _writes(body: str, array: str = "a", head: str = "") -> list[Ref]:
+    """The writes of `array` in f's body, after substitution."""
+    text = (
+        dedent(head) + "void f(int n, double *a, double *b) {\n" + dedent(body) + "}\n"
+    )
+    source = parse_source(text)
+    (fn,) = [f for f in source.functions if f.name == "f"]
+    return [r for r in fn.refs if r.name == array and r.is_write]
+
+
+def _texts(body: str, head: str = "") -> list[str]:
+    return [r.subscripts[0].text for r in _writes(body, head=head)]
+
+
+def test_constant_and_affine_values_are_substituted() -> None:
+    body = """
+    int i, j;
+    for (i = 0; i < n; i++) { j = 1; a[j] = 0; j = i + 2; a[j] = 1; }
+    """
+    (first, second) = _writes(body)
+    assert first.subscripts[0].text == "1"
+    assert second.subscripts[0].poly is not None
+    assert second.subscripts[0].poly.names() == {"i"}
+    assert first.subscripts[0].values == ("`j` is 1 here (line 4)",)
+
+
+def test_branch_after_use_and_self_reference_are_not_substituted() -> None:
+    assert _texts(
+        "int j = 0;\nfor (int i = 0; i < n; i++) { if (b[i]) j = i; a[j] = 0; }\n"
+    ) == ["j"]
+    assert _texts("int j = 0;\nfor (int i = 0; i < n; i++) { a[j] = 0; j = i; }\n") == [
+        "j"
+    ]
+    assert _texts(
+        "int j = 0;\nfor (int i = 0; i < n; i++) { j = j + 1; a[j] = 0; }\n"
+    ) == ["j"]
+
+
+def test_a_write_in_a_loop_entered_between_stops_it() -> None:
+    body = """
+    for (int i = 0; i < n; i++) {
+      int j = i;
+      for (int k = 0; k < n; k++) { a[j] = k; j = k; }
+    }
+    """
+    assert _texts(body) == ["j"]
+
+
+def test_an_intervening_write_of_the_value_s_variable_stops_it() -> None:
+    body = (
+        "int j, m = 0;\nfor (int i = 0; i < n; i++) { j = m + i; m = 3; a[j] = 0; }\n"
+    )
+    assert _texts(body) == ["j"]
+
+
+def test_address_taken_goto_float_and_shadowed_scalars_are_left_alone() -> None:
+    taken = "int j; int *p = &j;\nfor (int i = 0; i < n; i++) { j = i; *p = 0; a[j] = 0; }\n"
+    assert _texts(taken) == ["j"]
+    jump = "int j;\nfor (int i = 0; i < n; i++) { j = i; if (b[i]) goto out; a[j] = 0; }\nout:;\n"
+    assert _texts(jump) == ["j"]
+    shadow = "int j = 0;\nfor (int i = 0; i < n; i++) { { int j = 1; (void)j; } j = i; a[j] = 0; }\n"
+    assert _texts(shadow) == ["j"]
+    real = "double x;\nint j;\nfor (int i = 0; i < n; i++) { j = x; a[j] = 0; }\n"
+    assert _texts(real) == ["j"]
+
+
+def test_a_case_label_is_an_entry_point() -> None:
+    body = """
+    int j = 0;
+    for (int i = 0; i < n; i++)
+      switch (i % 2) { case 0: j = i; case 1: a[j] = 0; }
+    """
+    assert _texts(body) == ["j"]
+
+
+def test_globals_in_a_value_need_no_call_in_between() -> None:
+    head = "int g;\nvoid h(void);\n"
+    kept = "int j;\nfor (int i = 0; i < n; i++) { j = g + i; a[j] = 0; }\n"
+    assert _texts(kept, head) == ["g + i"]
+    called = "int j;\nfor (int i = 0; i < n; i++) { j = g + i; h(); a[j] = 0; }\n"
+    assert _texts(called, head) == ["j"]
+
+
+def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
+    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i * i; a[j] = 0; }\n") == [
+        "j"
+    ]
+    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i / 2; a[j] = 0; }\n") == [
+        "j"
+    ]
+    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i * n; a[j] = 0; }\n") == [
+        "i * n"
+    ]
+
+
+def test_integer_macros() -> None:
+    objects = {"N": "64", "M": "(N * 2)", "X": "0.5", "L": "L + 1", "E": ""}
+    assert integer_macros(objects, ["N", "M", "X", "L", "E", "Q"]) == {"N", "M"}
