@@ -19,6 +19,11 @@ def _writes(body: str, array: str = "a", head: str = "") -> list[Ref]:
     return [r for r in fn.refs if r.name == array and r.is_write]
 
 
+def _loop(decls: str, body: str, after: str = "") -> str:
+    """`decls`, then `body` as the body of a loop over `i`, then `after`."""
+    return f"{decls}\nfor (int i = 0; i < n; i++) {{ {body} }}\n{after}"
+
+
 def _texts(body: str, head: str = "") -> list[str]:
     return [r.subscripts[0].text for r in _writes(body, head=head)]
 
@@ -36,15 +41,9 @@ def test_constant_and_affine_values_are_substituted() -> None:
 
 
 def test_branch_after_use_and_self_reference_are_not_substituted() -> None:
-    assert _texts(
-        "int j = 0;\nfor (int i = 0; i < n; i++) { if (b[i]) j = i; a[j] = 0; }\n"
-    ) == ["j"]
-    assert _texts("int j = 0;\nfor (int i = 0; i < n; i++) { a[j] = 0; j = i; }\n") == [
-        "j"
-    ]
-    assert _texts(
-        "int j = 0;\nfor (int i = 0; i < n; i++) { j = j + 1; a[j] = 0; }\n"
-    ) == ["j"]
+    assert _texts(_loop("int j = 0;", "if (b[i]) j = i; a[j] = 0;")) == ["j"]
+    assert _texts(_loop("int j = 0;", "a[j] = 0; j = i;")) == ["j"]
+    assert _texts(_loop("int j = 0;", "j = j + 1; a[j] = 0;")) == ["j"]
 
 
 def test_a_write_in_a_loop_entered_between_stops_it() -> None:
@@ -58,20 +57,18 @@ def test_a_write_in_a_loop_entered_between_stops_it() -> None:
 
 
 def test_an_intervening_write_of_the_value_s_variable_stops_it() -> None:
-    body = (
-        "int j, m = 0;\nfor (int i = 0; i < n; i++) { j = m + i; m = 3; a[j] = 0; }\n"
-    )
+    body = _loop("int j, m = 0;", "j = m + i; m = 3; a[j] = 0;")
     assert _texts(body) == ["j"]
 
 
 def test_address_taken_goto_float_and_shadowed_scalars_are_left_alone() -> None:
-    taken = "int j; int *p = &j;\nfor (int i = 0; i < n; i++) { j = i; *p = 0; a[j] = 0; }\n"
+    taken = _loop("int j; int *p = &j;", "j = i; *p = 0; a[j] = 0;")
     assert _texts(taken) == ["j"]
-    jump = "int j;\nfor (int i = 0; i < n; i++) { j = i; if (b[i]) goto out; a[j] = 0; }\nout:;\n"
+    jump = _loop("int j;", "j = i; if (b[i]) goto out; a[j] = 0;", "out:;\n")
     assert _texts(jump) == ["j"]
-    shadow = "int j = 0;\nfor (int i = 0; i < n; i++) { { int j = 1; (void)j; } j = i; a[j] = 0; }\n"
+    shadow = _loop("int j = 0;", "{ int j = 1; (void)j; } j = i; a[j] = 0;")
     assert _texts(shadow) == ["j"]
-    real = "double x;\nint j;\nfor (int i = 0; i < n; i++) { j = x; a[j] = 0; }\n"
+    real = _loop("double x;\nint j;", "j = x; a[j] = 0;")
     assert _texts(real) == ["j"]
 
 
@@ -86,22 +83,16 @@ def test_a_case_label_is_an_entry_point() -> None:
 
 def test_globals_in_a_value_need_no_call_in_between() -> None:
     head = "int g;\nvoid h(void);\n"
-    kept = "int j;\nfor (int i = 0; i < n; i++) { j = g + i; a[j] = 0; }\n"
+    kept = _loop("int j;", "j = g + i; a[j] = 0;")
     assert _texts(kept, head) == ["g + i"]
-    called = "int j;\nfor (int i = 0; i < n; i++) { j = g + i; h(); a[j] = 0; }\n"
+    called = _loop("int j;", "j = g + i; h(); a[j] = 0;")
     assert _texts(called, head) == ["j"]
 
 
 def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
-    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i * i; a[j] = 0; }\n") == [
-        "j"
-    ]
-    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i / 2; a[j] = 0; }\n") == [
-        "j"
-    ]
-    assert _texts("int j;\nfor (int i = 0; i < n; i++) { j = i * n; a[j] = 0; }\n") == [
-        "i * n"
-    ]
+    assert _texts(_loop("int j;", "j = i * i; a[j] = 0;")) == ["j"]
+    assert _texts(_loop("int j;", "j = i / 2; a[j] = 0;")) == ["j"]
+    assert _texts(_loop("int j;", "j = i * n; a[j] = 0;")) == ["i * n"]
 
 
 def test_integer_macros() -> None:
