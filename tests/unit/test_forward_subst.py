@@ -98,3 +98,11 @@ def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
 def test_integer_macros() -> None:
     objects = {"N": "64", "M": "(N * 2)", "X": "0.5", "L": "L + 1", "E": ""}
     assert integer_macros(objects, ["N", "M", "X", "L", "E", "Q"]) == {"N", "M"}
+
+
+def test_a_compound_assignment_adds_to_the_earlier_value() -> None:
+    (ref,) = _writes(_loop("int j;", "j = 2 * i; j += n; j -= 1; a[j] = 0;"))
+    assert ref.subscripts[0].poly is not None
+    assert ref.subscripts[0].poly.names() == {"i", "n"}
+    assert ref.subscripts[0].poly.constant == -1
+    assert _texts(_loop("int j = 0;", "j += 2; a[j] = 0;")) == ["j"]

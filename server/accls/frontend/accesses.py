@@ -23,12 +23,14 @@ from accls.frontend.model import (
     RedOp,
     Subscript,
 )
+from accls.frontend.poly import Poly
 from accls.frontend.recorder import Recorder
 from accls.frontend.reductions import assignment_reduction
 from accls.frontend.tsparser import parse_snippet
 
 __all__ = ["ExpressionWalk"]
 
+_DEFINING = frozenset({"=", "+=", "-="})
 _EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
 
 
@@ -236,22 +238,31 @@ class ExpressionWalk(Recorder):
     def _subscript(self, node: Node) -> Subscript:
         return _subscript_of(node, self.macros)
 
-    def definition(self, node: Node, target: Node | None, value: Node | None) -> None:
-        """Note `target = value`, just walked, for forward substitution."""
+    def definition(
+        self, node: Node, target: Node | None, value: Node | None, op: str = "="
+    ) -> None:
+        """Note `target = value` (or `+=`, `-=`), just walked, for substitution."""
         if target is None or value is None or self._macro_depth or self._override:
             return
         target = strip_parens(target)
-        if target.type != "identifier" or not self.refs:
+        if target.type != "identifier" or not self.refs or op not in _DEFINING:
             return
         last = self.refs[-1]
         name = node_text(target)
-        if last.name != name or last.kind is not AccessKind.WRITE or last.subscripts:
+        kind = AccessKind.WRITE if op == "=" else AccessKind.UPDATE
+        if last.name != name or last.kind is not kind or last.subscripts:
             return
+        sub = self._subscript(value)
+        if op != "=" and sub.poly is not None:
+            # `j += e` is `j = j + (e)`: the earlier value of `j` substitutes in.
+            step = sub.poly if op == "+=" else -sub.poly
+            text = f"{name} {op[0]} ({' '.join(sub.text.split())})"
+            sub = Subscript(text, Poly.sym(name) + step, sub.indirect)
         self.definitions.append(
             Definition(
                 write=len(self.refs) - 1,
                 name=name,
-                value=self._subscript(value),
+                value=sub,
                 line=node.start_point.row + 1,
             )
         )

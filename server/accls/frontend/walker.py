@@ -43,8 +43,8 @@ class FunctionWalk(ExpressionWalk):
                 parts = (
                     operands(child) if child.type == "assignment_expression" else None
                 )
-                if parts is not None and parts[1] == "=":
-                    self.definition(child, parts[0], parts[2])
+                if parts is not None:
+                    self.definition(child, parts[0], parts[2], parts[1])
         elif kind == "declaration":
             self._declaration(node, depth)
         elif kind == "if_statement":
