@@ -519,3 +519,10 @@ def test_dependence_is_assumed_when_isl_fails() -> None:
     found = nest_dependences(nest_of("for (int i = 0; i < n; i++) a[i] = a[n - i];"))
     assert all_assumed(found)
     assert {d.kind.value for d in found} == {"flow", "anti"}
+
+
+def test_rows_of_a_constant_times_a_symbol_are_told_apart() -> None:
+    rows = "for (int x = 0; x < 5; x++) for (int y = 0; y < 5 * n; y++) "
+    assert carried(rows + "a[x * 5 * n + y] = a[x * 5 * n + y] + 1;") == set()
+    wider = "for (int x = 0; x < 5; x++) for (int y = 0; y <= 5 * n; y++) "
+    assert 0 in levels(wider + "a[x * 5 * n + y] = a[x * 5 * n + y] + 1;")
