@@ -106,3 +106,27 @@ def test_a_compound_assignment_adds_to_the_earlier_value() -> None:
     assert ref.subscripts[0].poly.names() == {"i", "n"}
     assert ref.subscripts[0].poly.constant == -1
     assert _texts(_loop("int j = 0;", "j += 2; a[j] = 0;")) == ["j"]
+
+
+def _lower(body: str) -> list[str]:
+    text = "void f(int n, double *a) {\n" + dedent(body) + "}\n"
+    inner = parse_source(text).nests[0].children[0]
+    assert inner.lower is not None
+    return sorted(inner.lower.names())
+
+
+def test_bounds_take_the_values_that_reach_the_header() -> None:
+    body = """
+    for (int i = 0; i < n; i++) {
+      int lo = i + 1;
+      for (int k = lo; k < n; k++) a[k] = 0;
+    }
+    """
+    assert _lower(body) == ["i"]
+    changed = """
+    for (int i = 0; i < n; i++) {
+      int lo = i + 1;
+      for (int k = lo; k < n; k++) { a[k] = 0; lo = k; }
+    }
+    """
+    assert _lower(changed) == ["lo"]

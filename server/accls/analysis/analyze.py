@@ -195,8 +195,16 @@ def _loop_facts(
         escapes=escapes,
         inductions=inductions,
         call_effects=call_effects,
-        substitutions=_substitutions(loop.refs),
+        substitutions=(*_bound_notes(loop), *_substitutions(loop.refs)),
     )
+
+
+def _bound_notes(loop: Loop) -> tuple[str, ...]:
+    """The forward-substituted values in the bounds of `loop` and the loops inside."""
+    notes = list(loop.substituted)
+    for child in loop.children:
+        notes.extend(_bound_notes(child))
+    return tuple(dict.fromkeys(notes))
 
 
 def _substitutions(refs: tuple[Ref, ...]) -> tuple[str, ...]:

@@ -21,7 +21,13 @@ from dataclasses import dataclass, replace
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
 
-__all__ = ["Definition", "forward_substitute", "integer_macros"]
+__all__ = [
+    "Definition",
+    "LoopEntry",
+    "Substituted",
+    "forward_substitute",
+    "integer_macros",
+]
 
 _INTEGER_WORDS = frozenset(
     {
@@ -68,6 +74,34 @@ class _Value:
     poly: Poly
     text: str
     names: frozenset[str]  # the variables the value reads
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where a value is used: its branches, loops, and loops it must not change in."""
+
+    context: tuple[int, ...]
+    loops: tuple[int, ...]
+    inside: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoopEntry:
+    """A loop's header, where its bounds are evaluated: before refs[start]."""
+
+    id: int
+    start: int
+    context: tuple[int, ...]
+    outer: tuple[int, ...]
+    names: frozenset[str]  # the identifiers of its initializer and condition
+
+
+@dataclass(frozen=True, slots=True)
+class Substituted:
+    """The references rewritten, and the values of scalars in each loop's bounds."""
+
+    refs: list[Ref]
+    bounds: dict[int, tuple[dict[str, Poly], tuple[str, ...]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +158,8 @@ def forward_substitute(
     calls: Sequence[tuple[int, tuple[int, ...]]],
     has_goto: bool,
     macros: Mapping[str, str],
-) -> list[Ref]:
+    loops: Sequence[LoopEntry] = (),
+) -> Substituted:
     """`refs` with the dominating same-iteration values substituted into subscripts.
 
     `variables` are the function's parameters and locals, `calls` the number of
@@ -132,7 +167,7 @@ def forward_substitute(
     object-like macros (integer constants among them stay as symbols).
     """
     if has_goto or not definitions:
-        return list(refs)
+        return Substituted(list(refs), {})
     escaped = {r.name for r in refs if r.escapes}
     counts: dict[str, int] = {}
     for var in variables:
@@ -165,7 +200,7 @@ def forward_substitute(
         if item.name in locals_:
             by_name.setdefault(item.name, []).append(item)
     if not by_name:
-        return list(refs)
+        return Substituted(list(refs), {})
     facts = _Function(
         refs=refs,
         by_name=by_name,
@@ -187,7 +222,24 @@ def forward_substitute(
             continue
         subs = tuple(_rewrite(facts, s, index) for s in ref.subscripts)
         out.append(ref if subs == ref.subscripts else replace(ref, subscripts=subs))
-    return out
+    return Substituted(out, {e.id: _bounds(facts, e) for e in loops})
+
+
+def _bounds(
+    facts: _Function, entry: LoopEntry
+) -> tuple[dict[str, Poly], tuple[str, ...]]:
+    """The values that reach a loop's header and that its body leaves unchanged."""
+    place = _Place(entry.context, entry.outer, (entry.id,))
+    values: dict[str, Poly] = {}
+    notes: list[str] = []
+    for name in sorted(entry.names & facts.by_name.keys()):
+        value = _reaching(facts, name, entry.start, 0, place)
+        if value is not None:
+            values[name] = value.poly
+            found = _latest(facts, name, entry.start)
+            line = found.line if found is not None else 0
+            notes.append(f"`{name}` is {value.text} here (line {line})")
+    return values, tuple(notes)
 
 
 def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
@@ -229,16 +281,18 @@ def _latest(facts: _Function, name: str, at: int) -> Definition | None:
     return items[pos - 1] if pos else None
 
 
-def _reaching(facts: _Function, name: str, at: int, depth: int) -> _Value | None:
-    """The value of `name` at refs[at], if one dominating definition gives it."""
+def _reaching(
+    facts: _Function, name: str, at: int, depth: int, place: _Place | None = None
+) -> _Value | None:
+    """The value of `name` at refs[at] (or at `place`), if one definition gives it."""
     found = _latest(facts, name, at)
     if found is None or depth > _MAX_CHAIN:
         return None
     value = _resolved(facts, found, depth)
     if value is None:
         return None
-    refs = facts.refs
-    origin, use = refs[found.write], refs[at]
+    origin = facts.refs[found.write]
+    use = place or _Place(facts.refs[at].context, facts.refs[at].loops)
     if not origin.loops or use.context[: len(origin.context)] != origin.context:
         return None
     watched = {name, *value.names}
@@ -247,6 +301,7 @@ def _reaching(facts: _Function, name: str, at: int, depth: int) -> _Value | None
         if bisect_left(places, at) - bisect_right(places, found.write):
             return None  # written in between
     entered = [loop for loop in use.loops if loop not in origin.loops]
+    entered.extend(use.inside)
     if any(watched & facts.loop_writes.get(loop, frozenset()) for loop in entered):
         return None  # written later in a loop the use repeats in
     if value.names & facts.globals:

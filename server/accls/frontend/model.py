@@ -320,6 +320,8 @@ class Loop:
     volatile_bounds: tuple[str, ...] = ()  # names in the bounds written in the body
     opaque: bool = False  # part of the body nests too deeply to be analysed
     block: int = -1  # start byte of the block it is a statement of; -1 if none
+    # Scalars of its bounds forward-substituted: "`lo` is i + 1 here (line 4)".
+    substituted: tuple[str, ...] = ()
 
     @property
     def line(self) -> int:

@@ -23,6 +23,7 @@ from accls.frontend.model import (
     Subscript,
     Var,
 )
+from accls.frontend.poly import Poly
 
 __all__ = ["LoopRecord", "Recorder"]
 
@@ -50,6 +51,9 @@ class LoopRecord:
     decl_end: int = 0
     exits: list[Exit] = field(default_factory=list)
     children: list[LoopRecord] = field(default_factory=list)
+    # Scalars of the header forward-substituted, and their reason texts.
+    bound_values: dict[str, Poly] = field(default_factory=dict)
+    bound_notes: tuple[str, ...] = ()
 
 
 class Recorder:

@@ -10,7 +10,7 @@ from accls.frontend.accesses import ExpressionWalk
 from accls.frontend.attach import attached_pragmas, mutual_exclusion
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
-from accls.frontend.forward_subst import forward_substitute
+from accls.frontend.forward_subst import LoopEntry, forward_substitute
 from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
@@ -84,8 +84,14 @@ class FunctionWalk(ExpressionWalk):
             self.expr(node, depth + 1)
 
     def substitute(self, params: Sequence[Var], globals_: Sequence[Var]) -> None:
-        """Forward-substitute same-iteration scalar values into the subscripts."""
-        self.refs[:] = forward_substitute(
+        """Forward-substitute same-iteration scalars into subscripts and bounds."""
+        records: list[LoopRecord] = []
+        stack = list(self.nests)
+        while stack:
+            rec = stack.pop()
+            records.append(rec)
+            stack.extend(rec.children)
+        done = forward_substitute(
             self.refs,
             self.definitions,
             [*params, *self.decls],
@@ -96,7 +102,14 @@ class FunctionWalk(ExpressionWalk):
             ],
             any(e.kind is ExitKind.GOTO for e in self.exits),
             self.macros.objects,
+            [
+                LoopEntry(r.id, r.ref_start, r.context, r.outer_loops, _header_names(r))
+                for r in records
+            ],
         )
+        self.refs[:] = done.refs
+        for rec in records:
+            rec.bound_values, rec.bound_notes = done.bounds.get(rec.id, ({}, ()))
 
     def _block(self, node: Node, depth: int) -> None:
         saved = self._block_id
@@ -254,3 +267,22 @@ class FunctionWalk(ExpressionWalk):
         rec.ref_end = len(self.refs)
         rec.call_end = len(self.calls)
         rec.decl_end = len(self.decls)
+
+
+def _header_names(rec: LoopRecord) -> frozenset[str]:
+    """The identifiers of a loop's initializer and condition."""
+    names: set[str] = set()
+    stack = [
+        part
+        for part in (
+            rec.node.child_by_field_name("initializer"),
+            rec.node.child_by_field_name("condition"),
+        )
+        if part is not None
+    ]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            names.add(node_text(node))
+        stack.extend(node.children)
+    return frozenset(names)
