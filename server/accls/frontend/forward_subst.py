@@ -110,6 +110,7 @@ class _Function:
 
     refs: Sequence[Ref]
     by_name: Mapping[str, list[Definition]]
+    def_writes: Mapping[str, list[int]]  # name -> where its definitions write it
     writes: Mapping[str, list[int]]  # name -> indices of its writes, ascending
     loop_writes: Mapping[int, frozenset[str]]  # loop id -> names written inside
     locals: frozenset[str]  # integer locals and parameters, address never taken
@@ -180,14 +181,16 @@ def forward_substitute(
         )
         - escaped
     )
+    by_name: dict[str, list[Definition]] = {}
+    for item in definitions:
+        if item.name in locals_:
+            by_name.setdefault(item.name, []).append(item)
+    if not by_name:
+        return Substituted(list(refs), {})
     global_ints = (
         frozenset(g.name for g in globals_ if _integer(g) and g.name not in counts)
         - escaped
     )
-    used = {
-        n for d in definitions if d.value.poly is not None for n in d.value.poly.names()
-    }
-    constants = integer_macros(macros, used - set(counts) - {g.name for g in globals_})
     writes: dict[str, list[int]] = {}
     loop_writes: dict[int, set[str]] = {}
     for index, ref in enumerate(refs):
@@ -195,15 +198,14 @@ def forward_substitute(
             writes.setdefault(ref.name, []).append(index)
             for loop in ref.loops:
                 loop_writes.setdefault(loop, set()).add(ref.name)
-    by_name: dict[str, list[Definition]] = {}
-    for item in definitions:
-        if item.name in locals_:
-            by_name.setdefault(item.name, []).append(item)
-    if not by_name:
-        return Substituted(list(refs), {})
+    used = {
+        n for d in definitions if d.value.poly is not None for n in d.value.poly.names()
+    }
+    constants = integer_macros(macros, used - set(counts) - {g.name for g in globals_})
     facts = _Function(
         refs=refs,
         by_name=by_name,
+        def_writes={k: [d.write for d in v] for k, v in by_name.items()},
         writes=writes,
         loop_writes={k: frozenset(v) for k, v in loop_writes.items()},
         locals=locals_,
@@ -277,7 +279,7 @@ def _line(facts: _Function, name: str, at: int) -> int:
 
 def _latest(facts: _Function, name: str, at: int) -> Definition | None:
     items = facts.by_name.get(name, [])
-    pos = bisect_left([d.write for d in items], at)
+    pos = bisect_left(facts.def_writes.get(name, []), at)
     return items[pos - 1] if pos else None
 
 
