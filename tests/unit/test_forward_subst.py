@@ -130,3 +130,13 @@ def test_bounds_take_the_values_that_reach_the_header() -> None:
     }
     """
     assert _lower(changed) == ["lo"]
+
+
+def test_loop_header_declarations_do_not_count_as_shadowing() -> None:
+    body = """
+    int i = 0, t;
+    for (int i = 0; i < n; i++) { t = i + 1; a[t] = 0; }
+    for (int i = 0; i < n; i++) { t = 2 * i; a[t] = 1; }
+    t = i; for (int i = 0; i < n; i++) a[t] = 2;
+    """
+    assert _texts(body) == ["i + 1", "2 * i", "t"]

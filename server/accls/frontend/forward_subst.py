@@ -155,6 +155,7 @@ def forward_substitute(
     refs: Sequence[Ref],
     definitions: Sequence[Definition],
     variables: Sequence[Var],
+    headers: Sequence[Var],
     globals_: Sequence[Var],
     calls: Sequence[tuple[int, tuple[int, ...]]],
     has_goto: bool,
@@ -163,7 +164,8 @@ def forward_substitute(
 ) -> Substituted:
     """`refs` with the dominating same-iteration values substituted into subscripts.
 
-    `variables` are the function's parameters and locals, `calls` the number of
+    `variables` are the function's parameters and locals, `headers` the variables
+    declared in loop headers, `calls` the number of
     references recorded before each call and the call's loops, `macros` the
     object-like macros (integer constants among them stay as symbols).
     """
@@ -171,16 +173,17 @@ def forward_substitute(
         return Substituted(list(refs), {})
     escaped = {r.name for r in refs if r.escapes}
     counts: dict[str, int] = {}
+    unfit: set[str] = set()
+    for var in (*variables, *headers):
+        counts.setdefault(var.name, 0)
+        if not _integer(var) or var.static:
+            unfit.add(var.name)
     for var in variables:
-        counts[var.name] = counts.get(var.name, 0) + 1
-    locals_ = (
-        frozenset(
-            v.name
-            for v in variables
-            if counts[v.name] == 1 and _integer(v) and not v.static
-        )
-        - escaped
-    )
+        counts[var.name] += 1
+    # A name declared once in the body (or as a parameter), and else only in loop
+    # headers (`for (int i = ...)`, whose scope is the loop), names one variable
+    # wherever a definition and its use share a loop.
+    locals_ = frozenset(n for n, c in counts.items() if c <= 1) - unfit - escaped
     by_name: dict[str, list[Definition]] = {}
     for item in definitions:
         if item.name in locals_:

@@ -75,6 +75,7 @@ class Recorder:
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
         self.call_refs: list[int] = []  # references recorded before each call
         self.definitions: list[Definition] = []  # candidates for forward substitution
+        self.header_decls: set[int] = set()  # indices of decls made in loop headers
         self.decls: list[Var] = []
         self.nests: list[LoopRecord] = []
         self.exits: list[Exit] = []

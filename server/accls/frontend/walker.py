@@ -85,6 +85,7 @@ class FunctionWalk(ExpressionWalk):
 
     def substitute(self, params: Sequence[Var], globals_: Sequence[Var]) -> None:
         """Forward-substitute same-iteration scalars into subscripts and bounds."""
+        heads = self.header_decls
         records: list[LoopRecord] = []
         stack = list(self.nests)
         while stack:
@@ -94,7 +95,8 @@ class FunctionWalk(ExpressionWalk):
         done = forward_substitute(
             self.refs,
             self.definitions,
-            [*params, *self.decls],
+            [*params, *(v for k, v in enumerate(self.decls) if k not in heads)],
+            [self.decls[k] for k in sorted(heads)],
             globals_,
             [
                 (at, loops)
@@ -217,7 +219,10 @@ class FunctionWalk(ExpressionWalk):
         body = node.child_by_field_name("body")
         if init is not None:
             if init.type == "declaration":
+                first, defined = len(self.decls), len(self.definitions)
                 self._declaration(init, depth)
+                self.header_decls.update(range(first, len(self.decls)))
+                del self.definitions[defined:]  # a loop variable: its update kills it
             else:
                 self.expr(init, depth + 1, used=False)
         if len(self._loops) >= _MAX_LOOP_DEPTH:
