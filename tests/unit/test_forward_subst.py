@@ -140,3 +140,29 @@ def test_loop_header_declarations_do_not_count_as_shadowing() -> None:
     t = i; for (int i = 0; i < n; i++) a[t] = 2;
     """
     assert _texts(body) == ["i + 1", "2 * i", "t"]
+
+
+def test_a_while_loop_entered_between_repeats_like_a_for() -> None:
+    body = """
+    for (int i = 0; i < n; i++) {
+      int j = i, m = 0;
+      while (m < 3) { a[j] = m; j = 0; m++; }
+      do { a[j] = 1.0; } while (b[j] > 0);
+    }
+    """
+    assert _texts(body) == ["j", "j"]
+    kept = """
+    for (int i = 0; i < n; i++) {
+      int j = i, m = 0;
+      while (m < 3) { a[j] = m; m++; }
+    }
+    """
+    assert _texts(kept) == ["i"]
+
+
+def test_nothing_is_substituted_into_a_loop_update() -> None:
+    body = """
+    int j = 0;
+    for (int k = 0; k < n; a[j] = 0, k++) { if (b[k]) continue; j = k; }
+    """
+    assert _texts(body) == ["j"]

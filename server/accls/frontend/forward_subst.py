@@ -113,6 +113,7 @@ class _Function:
     def_writes: Mapping[str, list[int]]  # name -> where its definitions write it
     writes: Mapping[str, list[int]]  # name -> indices of its writes, ascending
     loop_writes: Mapping[int, frozenset[str]]  # loop id -> names written inside
+    cyclic: frozenset[int]  # contexts of `while`/`do` loops (and unmodelled `for`s)
     locals: frozenset[str]  # integer locals and parameters, address never taken
     globals: frozenset[str]  # integer globals, address not taken here
     constants: frozenset[str]  # object-like macros for integer constants
@@ -161,13 +162,17 @@ def forward_substitute(
     has_goto: bool,
     macros: Mapping[str, str],
     loops: Sequence[LoopEntry] = (),
+    cyclic: frozenset[int] = frozenset(),
+    skipped: frozenset[int] = frozenset(),
 ) -> Substituted:
     """`refs` with the dominating same-iteration values substituted into subscripts.
 
     `variables` are the function's parameters and locals, `headers` the variables
     declared in loop headers, `calls` the number of
     references recorded before each call and the call's loops, `macros` the
-    object-like macros (integer constants among them stay as symbols).
+    object-like macros (integer constants among them stay as symbols), `cyclic`
+    the contexts that repeat besides the `for` loops (`while`, `do`), `skipped`
+    the references left as they are (those of `for` updates).
     """
     if has_goto or not definitions:
         return Substituted(list(refs), {})
@@ -199,8 +204,9 @@ def forward_substitute(
     for index, ref in enumerate(refs):
         if ref.is_write:
             writes.setdefault(ref.name, []).append(index)
-            for loop in ref.loops:
-                loop_writes.setdefault(loop, set()).add(ref.name)
+            for loop in ref.context:
+                if loop >= 0 or loop in cyclic:
+                    loop_writes.setdefault(loop, set()).add(ref.name)
     used = {
         n for d in definitions if d.value.poly is not None for n in d.value.poly.names()
     }
@@ -211,6 +217,7 @@ def forward_substitute(
         def_writes={k: [d.write for d in v] for k, v in by_name.items()},
         writes=writes,
         loop_writes={k: frozenset(v) for k, v in loop_writes.items()},
+        cyclic=cyclic,
         locals=locals_,
         globals=global_ints,
         constants=constants,
@@ -219,9 +226,15 @@ def forward_substitute(
     )
     out: list[Ref] = []
     for index, ref in enumerate(refs):
-        if not ref.subscripts or not any(
-            s.poly is not None and not s.indirect and s.poly.names() & by_name.keys()
-            for s in ref.subscripts
+        if (
+            index in skipped
+            or not ref.subscripts
+            or not any(
+                s.poly is not None
+                and not s.indirect
+                and s.poly.names() & by_name.keys()
+                for s in ref.subscripts
+            )
         ):
             out.append(ref)
             continue
@@ -305,7 +318,9 @@ def _reaching(
         places = facts.writes.get(var, [])
         if bisect_left(places, at) - bisect_right(places, found.write):
             return None  # written in between
-    entered = [loop for loop in use.loops if loop not in origin.loops]
+    entered = [
+        c for c in use.context[len(origin.context) :] if c >= 0 or c in facts.cyclic
+    ]
     entered.extend(use.inside)
     if any(watched & facts.loop_writes.get(loop, frozenset()) for loop in entered):
         return None  # written later in a loop the use repeats in
@@ -315,6 +330,8 @@ def _reaching(
             return None
         if any(set(loops) & set(entered) for _, loops in facts.calls):
             return None
+        if any(c < 0 for c in entered):
+            return None  # a `while` loop entered between: its calls are not placed
     return value
 
 

@@ -76,6 +76,8 @@ class Recorder:
         self.call_refs: list[int] = []  # references recorded before each call
         self.definitions: list[Definition] = []  # candidates for forward substitution
         self.header_decls: set[int] = set()  # indices of decls made in loop headers
+        self.cyclic: set[int] = set()  # contexts of `while`/`do` loops: they repeat
+        self.unsubstituted: set[int] = set()  # refs of `for` updates (see walker)
         self.decls: list[Var] = []
         self.nests: list[LoopRecord] = []
         self.exits: list[Exit] = []

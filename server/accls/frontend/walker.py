@@ -108,6 +108,8 @@ class FunctionWalk(ExpressionWalk):
                 LoopEntry(r.id, r.ref_start, r.context, r.outer_loops, _header_names(r))
                 for r in records
             ],
+            frozenset(self.cyclic),
+            frozenset(self.unsubstituted),
         )
         self.refs[:] = done.refs
         for rec in records:
@@ -188,6 +190,7 @@ class FunctionWalk(ExpressionWalk):
         cond = node.child_by_field_name("condition")
         body = node.child_by_field_name("body")
         self._push_ctx(node)
+        self.cyclic.add(self._ctx[-1])
         self._breakable.append(None)
         self._continuable.append(None)
         if node.type == "while_statement" and cond is not None:
@@ -228,6 +231,7 @@ class FunctionWalk(ExpressionWalk):
         if len(self._loops) >= _MAX_LOOP_DEPTH:
             # Too deep to model separately: still walked, as part of the outer loops.
             self._push_ctx(node)
+            self.cyclic.add(self._ctx[-1])
             self._breakable.append(None)
             self._continuable.append(None)
             for part in (cond, body, update):
@@ -261,7 +265,10 @@ class FunctionWalk(ExpressionWalk):
         if body is not None:
             self.statement(body, depth + 1)
         if update is not None:
+            # The update also runs after a `continue`: nothing is substituted there.
+            first = len(self.refs)
             self.expr(update, depth + 1, used=False)
+            self.unsubstituted.update(range(first, len(self.refs)))
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
         self._continuable.pop()
