@@ -166,3 +166,11 @@ def test_nothing_is_substituted_into_a_loop_update() -> None:
     for (int k = 0; k < n; a[j] = 0, k++) { if (b[k]) continue; j = k; }
     """
     assert _texts(body) == ["j"]
+
+
+def test_narrow_types_and_fields_are_not_mistaken() -> None:
+    assert _texts(_loop("short j;", "j = i + 1; a[j] = 0;")) == ["j"]
+    assert _texts(_loop("int j;", "j = (char)(i + 1); a[j] = 0;")) == ["j"]
+    head = "struct P { int j; };\n"
+    body = _loop("int j; struct P p = {0};", "j = i; a[p.j + j] = 0;")
+    assert _texts(body, head) == ["p.j + i"]

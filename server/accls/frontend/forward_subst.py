@@ -33,26 +33,24 @@ _INTEGER_WORDS = frozenset(
     {
         "int",
         "long",
-        "short",
         "unsigned",
         "signed",
-        "char",
         "size_t",
         "ssize_t",
         "ptrdiff_t",
         "intptr_t",
         "uintptr_t",
-        "int8_t",
-        "int16_t",
         "int32_t",
         "int64_t",
-        "uint8_t",
-        "uint16_t",
         "uint32_t",
         "uint64_t",
     }
 )
 _ATOM = re.compile(r"-?\w+")
+# A cast to a narrow type wraps the value: `(char)(i + 1)` is not `i + 1`.
+_NARROW_CAST = re.compile(
+    r"\(\s*(?:(?:un)?signed\s+)?(?:char|short)\b|\bu?int(?:8|16)_t\b"
+)
 _TOKEN = re.compile(
     r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|([-+*()<]{1,2}))"
 )
@@ -268,7 +266,7 @@ def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
     text = sub.text
     notes: list[str] = []
     for name in sorted(sub.poly.names() & facts.by_name.keys()):
-        word = re.compile(rf"\b{re.escape(name)}\b")
+        word = _word(name)
         if not word.search(text):
             continue  # it comes from a macro's body: the text could not show it
         value = _reaching(facts, name, at, 0)
@@ -286,6 +284,11 @@ def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
         indirect=False,
         values=(*sub.values, *notes),
     )
+
+
+def _word(name: str) -> re.Pattern[str]:
+    """`name` as a variable in C text, not as a field (`s.name`, `p->name`)."""
+    return re.compile(rf"(?<!\.)(?<!->)\b{re.escape(name)}\b")
 
 
 def _line(facts: _Function, name: str, at: int) -> int:
@@ -338,11 +341,11 @@ def _reaching(
 def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
     """The definition's value, itself substituted, if it may be substituted at all."""
     value = item.value
-    if value.poly is None or value.indirect:
+    if value.poly is None or value.indirect or _NARROW_CAST.search(value.text):
         return None
     poly, text = value.poly, " ".join(value.text.split())
     for name in sorted(poly.names() & facts.by_name.keys()):
-        word = re.compile(rf"\b{re.escape(name)}\b")
+        word = _word(name)
         if not word.search(text):
             continue
         inner = _reaching(facts, name, item.write, depth + 1)
