@@ -174,3 +174,9 @@ def test_narrow_types_and_fields_are_not_mistaken() -> None:
     head = "struct P { int j; };\n"
     body = _loop("int j; struct P p = {0};", "j = i; a[p.j + j] = 0;")
     assert _texts(body, head) == ["p.j + i"]
+
+
+def test_a_product_with_a_symbol_set_before_the_nest_is_affine() -> None:
+    body = _loop("int j, m = n;\nm = m + 1;", "j = i * m; a[j] = 0;")
+    assert _texts(body) == ["i * m"]
+    assert _texts(_loop("int j, m = 1;", "m = m + i; j = i * m; a[j] = 0;")) == ["j"]

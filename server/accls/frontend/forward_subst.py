@@ -359,7 +359,9 @@ def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
         return None  # `j = j + 1`: the old value, which the use cannot name
     if not names <= facts.locals | facts.globals | facts.constants:
         return None  # a field, a float, an unknown name
-    moving = {n for n in names if n in facts.writes}
+    # What changes within the definition's outermost loop; the rest is invariant.
+    loops = facts.refs[item.write].loops
+    moving = names & facts.loop_writes.get(loops[0], frozenset()) if loops else names
     for mono, _ in poly.terms:
         if len(mono) > 1 and len(moving.intersection(mono)) > 1:
             return None  # not affine in what changes: `i*i`, `i*j`
