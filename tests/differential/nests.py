@@ -65,9 +65,40 @@ def _odd_types(s: Scope) -> None:
     s.body.append(Block(head, (line,)))
 
 
+def _substituted(s: Scope) -> None:
+    """A scalar set before its use in the iteration: forward substitution's shapes.
+
+    Constant columns, a shifted store (parallel or, read at `[i]`, carried), a
+    value set only in a branch, and the scalar read after the loop.
+    """
+    r, m, n = s.rng, s.m, s.n
+    t = s.scalar("int", "0", "t")
+    g, h = r.sample(GRIDS, 2)
+    d, e = r.sample(DOUBLES, 2)
+    shape = r.randrange(4)
+    if shape == 0:
+        c1, c2 = r.sample(range(m), 2)
+        body: tuple[Node, ...] = (
+            Line(f"{t} = {c1};"),
+            Line(f"{g}[i][{t}] = {h}[i][{t}] * 2.0 + 1.0;"),
+            Line(f"{t} = {c2};"),
+            Line(f"{g}[i][{t}] = {g}[i][{c1}] + {h}[i][{t}];"),
+        )
+        s.body.append(Block(s.loop("i", 0, m), body))
+        return
+    src = d if shape == 1 and r.random() < 0.5 else e
+    if shape == 3:
+        body = (Line(f"if ({e}[i] > 1.0) {t} = i;"), Line(f"{d}[{t}] += {e}[i];"))
+    else:
+        step = r.choice(("i + 1", "1 + i", "i - 1 + 2"))
+        body = (Line(f"{t} = {step};"), Line(f"{d}[{t}] = {src}[i] * 0.5 + 1.0;"))
+    s.body.append(Block(s.loop("i", 0, n - 1), body))
+
+
 NESTS: tuple[tuple[Callable[[Scope], None], int], ...] = (
     (_row_column_sums, 2),
     (_ragged, 2),
     (_between, 2),
     (_odd_types, 2),
+    (_substituted, 2),
 )

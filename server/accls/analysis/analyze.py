@@ -63,6 +63,8 @@ def _ref_text(ref: Ref | None, name: str) -> str:
 
 
 def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
+    pair = (refs.get(dep.source), refs.get(dep.sink))
+    notes = _substitutions(tuple(r for r in pair if r is not None))
     src = _ref_text(refs.get(dep.source), dep.array)
     snk = _ref_text(refs.get(dep.sink), dep.array)
     if not dep.exact:
@@ -72,7 +74,7 @@ def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
             line=dep.source.line,
             variable=dep.array,
             message=f"`{dep.array}` may be shared between iterations: {reason} "
-            f"(line {dep.source.line})",
+            f"(line {dep.source.line})" + "".join(f"; {note}" for note in notes),
         )
     distance = next(
         (
@@ -83,6 +85,7 @@ def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
         None,
     )
     how = f", distance {distance}" if distance is not None else ""
+    how += "".join(f"; {note}" for note in notes)
     verb = {"flow": "read", "anti": "written", "output": "written"}[dep.kind.value]
     return Obstacle(
         code=ObstacleCode.DEPENDENCE,
@@ -203,6 +206,24 @@ def _loop_facts(
         escapes=escapes,
         inductions=inductions,
         call_effects=call_effects,
+        substitutions=(*_bound_notes(loop), *_substitutions(loop.refs)),
+    )
+
+
+def _bound_notes(loop: Loop) -> tuple[str, ...]:
+    """The forward-substituted values in the bounds of `loop` and the loops inside."""
+    notes = list(loop.substituted)
+    for child in loop.children:
+        notes.extend(_bound_notes(child))
+    return tuple(dict.fromkeys(notes))
+
+
+def _substitutions(refs: tuple[Ref, ...]) -> tuple[str, ...]:
+    """The forward-substituted values of the references' subscripts, once each."""
+    return tuple(
+        dict.fromkeys(
+            note for ref in refs for sub in ref.subscripts for note in sub.values
+        )
     )
 
 

@@ -207,12 +207,23 @@ def model_subscripts(
     return Model(tuple(polys), frozenset(changing), note)
 
 
-def _divide(poly: Poly, factor: str | int) -> tuple[Poly, Poly]:
+Factor = str | int | tuple[str, int]
+"""An extent: a symbol key, a constant, or a constant times a symbol (`5*n`)."""
+
+
+def _divide(poly: Poly, factor: Factor) -> tuple[Poly, Poly]:
     """(quotient, rest): the terms that `factor` divides, divided, and the others."""
     quotient: list[tuple[tuple[str, ...], int]] = []
     rest: list[tuple[tuple[str, ...], int]] = []
     for mono, coeff in poly.terms:
-        if isinstance(factor, int):
+        if isinstance(factor, tuple):
+            name, scale = factor
+            if name in mono and not coeff % scale:
+                pos = mono.index(name)
+                quotient.append(((*mono[:pos], *mono[pos + 1 :]), coeff // scale))
+            else:
+                rest.append((mono, coeff))
+        elif isinstance(factor, int):
             if coeff % factor:
                 rest.append((mono, coeff))
             else:
@@ -226,10 +237,11 @@ def _divide(poly: Poly, factor: str | int) -> tuple[Poly, Poly]:
     return Poly(tuple(sorted(quotient))), Poly(tuple(rest))
 
 
-def _factors(polys: Sequence[Poly]) -> list[str | int]:
+def _factors(polys: Sequence[Poly]) -> list[Factor]:
     """Candidate extents: symbols in every non-linear term, then a common constant.
 
-    The constant covers a fixed inner extent, as in `(i*m + j)*8 + k`.
+    The constant covers a fixed inner extent, as in `(i*m + j)*8 + k`; a symbol
+    times the constant covers rows of `5*n`, as in `x*5*n + y` with `y < 5*n`.
     """
     common: set[str] | None = None
     scale = 0
@@ -239,14 +251,23 @@ def _factors(polys: Sequence[Poly]) -> list[str | int]:
                 names = {k for k in mono if k.startswith("p:")}
                 common = names if common is None else common & names
                 scale = gcd(scale, coeff)
-    out: list[str | int] = sorted(common or ())
-    return [*out, scale] if scale > 1 else out
+    out: list[Factor] = sorted(common or ())
+    if scale > 1:
+        out.extend((name, scale) for name in sorted(common or ()))
+        out.append(scale)
+    return out
 
 
-def _in_range(rests: Sequence[Poly], factor: str | int, context: Sequence[Row]) -> bool:
+def _in_range(rests: Sequence[Poly], factor: Factor, context: Sequence[Row]) -> bool:
     """True when 0 <= r < factor for both rests (first on side s, then t)."""
     domain = build(context)
-    size: Linear = ({}, factor) if isinstance(factor, int) else ({factor: 1}, 0)
+    size: Linear
+    if isinstance(factor, tuple):
+        size = ({factor[0]: factor[1]}, 0)
+    elif isinstance(factor, int):
+        size = ({}, factor)
+    else:
+        size = ({factor: 1}, 0)
     for rest, side in zip(rests, "st", strict=True):
         lin = _linear(rest, side)
         for item in (_combine(({}, -1), lin, -1), _combine(lin, size, -1)):

@@ -157,3 +157,5 @@ class LoopFacts:
     inductions: tuple[Induction, ...] = ()
     # Why calls of functions that write memory are safe here (summaries).
     call_effects: tuple[str, ...] = ()
+    # Scalar values forward-substituted into its subscripts: "`j` is 1 here (line 12)".
+    substitutions: tuple[str, ...] = ()

@@ -13,6 +13,7 @@ from accls.frontend.exprs import (
     strip_parens,
     to_poly,
 )
+from accls.frontend.forward_subst import Definition
 from accls.frontend.macros import MacroTable, expand_calls
 from accls.frontend.model import (
     AccessKind,
@@ -22,12 +23,14 @@ from accls.frontend.model import (
     RedOp,
     Subscript,
 )
+from accls.frontend.poly import Poly
 from accls.frontend.recorder import Recorder
 from accls.frontend.reductions import assignment_reduction
 from accls.frontend.tsparser import parse_snippet
 
 __all__ = ["ExpressionWalk"]
 
+_DEFINING = frozenset({"=", "+=", "-="})
 _EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
 
 
@@ -222,6 +225,7 @@ class ExpressionWalk(Recorder):
             for a in (args.named_children if args is not None else ())
             if a.type != "comment"
         )
+        self.call_refs.append(len(self.refs))
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
@@ -233,6 +237,35 @@ class ExpressionWalk(Recorder):
 
     def _subscript(self, node: Node) -> Subscript:
         return _subscript_of(node, self.macros)
+
+    def definition(
+        self, node: Node, target: Node | None, value: Node | None, op: str = "="
+    ) -> None:
+        """Note `target = value` (or `+=`, `-=`), just walked, for substitution."""
+        if target is None or value is None or self._macro_depth or self._override:
+            return
+        target = strip_parens(target)
+        if target.type != "identifier" or not self.refs or op not in _DEFINING:
+            return
+        last = self.refs[-1]
+        name = node_text(target)
+        kind = AccessKind.WRITE if op == "=" else AccessKind.UPDATE
+        if last.name != name or last.kind is not kind or last.subscripts:
+            return
+        sub = self._subscript(value)
+        if op != "=" and sub.poly is not None:
+            # `j += e` is `j = j + (e)`: the earlier value of `j` substitutes in.
+            step = sub.poly if op == "+=" else -sub.poly
+            text = f"{name} {op[0]} ({' '.join(sub.text.split())})"
+            sub = Subscript(text, Poly.sym(name) + step, sub.indirect)
+        self.definitions.append(
+            Definition(
+                write=len(self.refs) - 1,
+                name=name,
+                value=sub,
+                line=node.start_point.row + 1,
+            )
+        )
 
     def _expand(self, node: Node) -> Node | None:
         """The parsed expansion of a function-like macro call, if it is one."""

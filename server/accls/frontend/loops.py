@@ -85,6 +85,13 @@ def _step_of(part: Node) -> tuple[str, int | None, str] | None:
     return name, None, ""
 
 
+def _substituted(h: _Header, values: dict[str, Poly]) -> _Header:
+    """The header with forward-substituted scalar values in its bounds."""
+    lower = None if h.lower is None else h.lower.substitute(values)
+    upper = None if h.upper is None else h.upper.substitute(values)
+    return replace(h, lower=lower, upper=upper)
+
+
 def _header(node: Node) -> _Header:
     init = node.child_by_field_name("initializer")
     cond = node.child_by_field_name("condition")
@@ -306,6 +313,8 @@ def build_loops(
     def build(rec: LoopRecord, outer: list[LoopRecord]) -> Loop:
         node = rec.node
         h = _header(node)
+        if rec.bound_values:  # scalars assigned before the loop in the same iteration
+            h = _substituted(h, rec.bound_values)
         body = node.child_by_field_name("body")
         refs = tuple(walk.refs[rec.ref_start : rec.ref_end])
         written = {r.name for r in refs if r.is_write and _is_scalar(r)}
@@ -364,6 +373,7 @@ def build_loops(
             volatile_bounds=tuple(sorted(bound_names & written - {h.var or ""})),
             opaque=rec.opaque,
             block=rec.block,
+            substituted=rec.bound_notes,
         )
 
     return tuple(build(rec, []) for rec in walk.nests)

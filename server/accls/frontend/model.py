@@ -65,6 +65,8 @@ class Subscript:
     text: str
     poly: Poly | None  # None when not a polynomial (calls, division, ...)
     indirect: bool = False  # reads another array: `a[idx[i]]`
+    # Scalars forward-substituted into it, as reason text: "`j` is 1 here (line 12)".
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,6 +323,8 @@ class Loop:
     volatile_bounds: tuple[str, ...] = ()  # names in the bounds written in the body
     opaque: bool = False  # part of the body nests too deeply to be analysed
     block: int = -1  # start byte of the block it is a statement of; -1 if none
+    # Scalars of its bounds forward-substituted: "`lo` is i + 1 here (line 4)".
+    substituted: tuple[str, ...] = ()
 
     @property
     def line(self) -> int:

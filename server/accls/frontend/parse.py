@@ -137,6 +137,7 @@ def _function(
                     params.extend(declared_vars(decl, "param", macros))
     walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
+    walk.substitute(params, globals_)
     locals_ = tuple(
         mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.exprs import span_of
+from accls.frontend.forward_subst import Definition
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import (
     AccessKind,
@@ -22,6 +23,7 @@ from accls.frontend.model import (
     Subscript,
     Var,
 )
+from accls.frontend.poly import Poly
 
 __all__ = ["LoopRecord", "Recorder"]
 
@@ -49,6 +51,9 @@ class LoopRecord:
     decl_end: int = 0
     exits: list[Exit] = field(default_factory=list)
     children: list[LoopRecord] = field(default_factory=list)
+    # Scalars of the header forward-substituted, and their reason texts.
+    bound_values: dict[str, Poly] = field(default_factory=dict)
+    bound_notes: tuple[str, ...] = ()
 
 
 class Recorder:
@@ -68,6 +73,11 @@ class Recorder:
         self.params = params
         self.refs: list[Ref] = []
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
+        self.call_refs: list[int] = []  # references recorded before each call
+        self.definitions: list[Definition] = []  # candidates for forward substitution
+        self.header_decls: set[int] = set()  # indices of decls made in loop headers
+        self.cyclic: set[int] = set()  # contexts of `while`/`do` loops: they repeat
+        self.unsubstituted: set[int] = set()  # refs of `for` updates (see walker)
         self.decls: list[Var] = []
         self.nests: list[LoopRecord] = []
         self.exits: list[Exit] = []

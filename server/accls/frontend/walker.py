@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from accls.frontend.accesses import ExpressionWalk
 from accls.frontend.attach import attached_pragmas, mutual_exclusion
 from accls.frontend.decls import declared_vars
-from accls.frontend.exprs import MAX_DEPTH, node_text, span_of
-from accls.frontend.model import AccessKind, Exit, ExitKind, Region
+from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
+from accls.frontend.forward_subst import LoopEntry, forward_substitute
+from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
 
@@ -37,6 +40,11 @@ class FunctionWalk(ExpressionWalk):
         elif kind == "expression_statement":
             for child in node.named_children:
                 self.expr(child, depth + 1, used=False)
+                parts = (
+                    operands(child) if child.type == "assignment_expression" else None
+                )
+                if parts is not None:
+                    self.definition(child, parts[0], parts[2], parts[1])
         elif kind == "declaration":
             self._declaration(node, depth)
         elif kind == "if_statement":
@@ -74,6 +82,38 @@ class FunctionWalk(ExpressionWalk):
                     self.statement(child, depth + 1)
         elif kind.endswith("_expression"):
             self.expr(node, depth + 1)
+
+    def substitute(self, params: Sequence[Var], globals_: Sequence[Var]) -> None:
+        """Forward-substitute same-iteration scalars into subscripts and bounds."""
+        heads = self.header_decls
+        records: list[LoopRecord] = []
+        stack = list(self.nests)
+        while stack:
+            rec = stack.pop()
+            records.append(rec)
+            stack.extend(rec.children)
+        done = forward_substitute(
+            self.refs,
+            self.definitions,
+            [*params, *(v for k, v in enumerate(self.decls) if k not in heads)],
+            [self.decls[k] for k in sorted(heads)],
+            globals_,
+            [
+                (at, loops)
+                for at, (_, loops) in zip(self.call_refs, self.calls, strict=True)
+            ],
+            any(e.kind is ExitKind.GOTO for e in self.exits),
+            self.macros.objects,
+            [
+                LoopEntry(r.id, r.ref_start, r.context, r.outer_loops, _header_names(r))
+                for r in records
+            ],
+            frozenset(self.cyclic),
+            frozenset(self.unsubstituted),
+        )
+        self.refs[:] = done.refs
+        for rec in records:
+            rec.bound_values, rec.bound_notes = done.bounds.get(rec.id, ({}, ()))
 
     def _block(self, node: Node, depth: int) -> None:
         saved = self._block_id
@@ -124,6 +164,9 @@ class FunctionWalk(ExpressionWalk):
                 name_node = name_node.child_by_field_name("declarator")
             if name_node is not None:
                 self._ref(name_node, node_text(name_node), AccessKind.WRITE)
+                declarator = child.child_by_field_name("declarator")
+                if declarator is not None and declarator.type == "identifier":
+                    self.definition(child, declarator, value)
 
     def _if(self, node: Node, depth: int) -> None:
         cond = node.child_by_field_name("condition")
@@ -147,6 +190,7 @@ class FunctionWalk(ExpressionWalk):
         cond = node.child_by_field_name("condition")
         body = node.child_by_field_name("body")
         self._push_ctx(node)
+        self.cyclic.add(self._ctx[-1])
         self._breakable.append(None)
         self._continuable.append(None)
         if node.type == "while_statement" and cond is not None:
@@ -178,12 +222,16 @@ class FunctionWalk(ExpressionWalk):
         body = node.child_by_field_name("body")
         if init is not None:
             if init.type == "declaration":
+                first, defined = len(self.decls), len(self.definitions)
                 self._declaration(init, depth)
+                self.header_decls.update(range(first, len(self.decls)))
+                del self.definitions[defined:]  # a loop variable: its update kills it
             else:
                 self.expr(init, depth + 1, used=False)
         if len(self._loops) >= _MAX_LOOP_DEPTH:
             # Too deep to model separately: still walked, as part of the outer loops.
             self._push_ctx(node)
+            self.cyclic.add(self._ctx[-1])
             self._breakable.append(None)
             self._continuable.append(None)
             for part in (cond, body, update):
@@ -217,7 +265,10 @@ class FunctionWalk(ExpressionWalk):
         if body is not None:
             self.statement(body, depth + 1)
         if update is not None:
+            # The update also runs after a `continue`: nothing is substituted there.
+            first = len(self.refs)
             self.expr(update, depth + 1, used=False)
+            self.unsubstituted.update(range(first, len(self.refs)))
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
         self._continuable.pop()
@@ -228,3 +279,22 @@ class FunctionWalk(ExpressionWalk):
         rec.ref_end = len(self.refs)
         rec.call_end = len(self.calls)
         rec.decl_end = len(self.decls)
+
+
+def _header_names(rec: LoopRecord) -> frozenset[str]:
+    """The identifiers of a loop's initializer and condition."""
+    names: set[str] = set()
+    stack = [
+        part
+        for part in (
+            rec.node.child_by_field_name("initializer"),
+            rec.node.child_by_field_name("condition"),
+        )
+        if part is not None
+    ]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            names.add(node_text(node))
+        stack.extend(node.children)
+    return frozenset(names)

@@ -176,6 +176,8 @@ def _build(
         + ("" if not facts.loop.refs else " (exact dependence test)")
     ]
     head.extend(facts.call_effects)
+    if facts.substitutions:
+        head.append("forward substitution: " + ", ".join(facts.substitutions))
     head.extend(facts.assumptions)
     pragma = Pragma(opts.dialect, directive, tuple(clauses))
     return (
