@@ -7,9 +7,19 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
 from accls.analysis.call_sites import distinct_at_call_sites
+from accls.analysis.field_escape import sealed_local
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
-from accls.frontend import FROM_CALL, Function, Loop, Ref, SourceFile, Span, Var
+from accls.frontend import (
+    FROM_CALL,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    TypeTable,
+    Var,
+)
 
 __all__ = ["AliasCheck", "alias_obstacles", "array_decl"]
 
@@ -126,6 +136,17 @@ def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
     return own.name not in derived and not (FROM_CALL in derived and own.leaves)
 
 
+def _sealed(target: Target, fn: Function | None, types: TypeTable) -> bool:
+    """A local array object whose address never leaves its name (see `sealed_local`)."""
+    return (
+        target.kind == "object"
+        and target.root is not None
+        and fn is not None
+        and not target.union
+        and sealed_local(target.root, fn, types)
+    )
+
+
 def _own_block(target: Target) -> Var | None:
     """The pointer or table whose fresh allocation `target` lies in, if any."""
     root = target.root
@@ -138,7 +159,9 @@ def _own_block(target: Target) -> Var | None:
     return None
 
 
-def _pair_may_alias(a: Target, b: Target, fn: Function | None) -> bool:
+def _pair_may_alias(
+    a: Target, b: Target, fn: Function | None, types: TypeTable
+) -> bool:
     """Whether the objects two targets reach may overlap."""
     if a.element and b.element:
         left = Var(name="", type=a.element)
@@ -154,6 +177,8 @@ def _pair_may_alias(a: Target, b: Target, fn: Function | None) -> bool:
             and other.root is not root
         ):
             return False  # `restrict` rows: no other pointer reaches them
+    if a.root is not b.root and (_sealed(a, fn, types) or _sealed(b, fn, types)):
+        return False  # no pointer can reach a local array whose address stays put
     for own, other in ((_own_block(a), b), (_own_block(b), a)):
         if own is not None and _fresh_apart(own, other, fn):
             return False
@@ -301,7 +326,7 @@ def alias_obstacles(
                     (a, b)
                     for a in wtargets
                     for b in otargets
-                    if _pair_may_alias(a, b, fn)
+                    if _pair_may_alias(a, b, fn, source.types)
                 ]
                 may = bool(pairs)
                 proof = _proved_apart(pairs, fn, source) if may else None

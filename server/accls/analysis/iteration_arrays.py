@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from accls.frontend import Function, Loop, SourceFile, Var
+from accls.frontend import Function, Loop, SourceFile, TypeTable, Var
 
 __all__ = ["iteration_arrays"]
 
 
-def _owned(var: Var) -> bool:
+def _owned(var: Var, types: TypeTable) -> bool:
     if var.static or var.unknown_shape:
         return False
     if var.dims and "*" not in var.shape:
         return True  # an array object (a VLA included)
+    more = types.levels_of(var.type) if not var.shape else None
+    if more and more.startswith("[") and "*" not in more:
+        return True  # `real3 dr;` of `typedef double real3[3];`: an array object
     return (
         var.shape == "*"
         and var.fresh
@@ -54,6 +57,6 @@ def iteration_arrays(
             continue
         # The function's own record of the local knows where its value goes.
         marked = fn.lookup(v.name)
-        if marked is not None and _owned(marked):
+        if marked is not None and _owned(marked, source.types):
             out.add(v.name)
     return frozenset(out)
