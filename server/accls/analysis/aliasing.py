@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
 from accls.analysis.call_sites import distinct_at_call_sites
+from accls.analysis.field_alias import fields_apart
 from accls.analysis.field_escape import sealed_local
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import (
@@ -281,11 +283,16 @@ def _proved_apart(
 
 
 def alias_obstacles(
-    loop: Loop, fn: Function | None, source: SourceFile, unseen: str = ""
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    unseen: str = "",
+    fields: FieldSets | None = None,
 ) -> AliasCheck:
     """Pairs of arrays where one is written and the two may overlap.
 
-    `unseen` says why some declarations may be missing (a header not found).
+    `unseen` says why some declarations may be missing (a header not found);
+    `fields`, the whole program's field points-to, when an index gave it.
     """
     proofs: list[str] = []
     arrays: dict[str, bool] = {}
@@ -322,12 +329,18 @@ def alias_obstacles(
                 # pointer into the other array; only two visible arrays are safe.
                 may = not (_is_array_object(wdecl) or _is_array_object(odecl))
             else:
-                pairs = [
-                    (a, b)
-                    for a in wtargets
-                    for b in otargets
-                    if _pair_may_alias(a, b, fn, source.types)
-                ]
+                pairs = []
+                for a in wtargets:
+                    for b in otargets:
+                        if not _pair_may_alias(a, b, fn, source.types):
+                            continue
+                        apart = None
+                        if fields is not None:
+                            apart = fields_apart(a, b, fn, source, fields)
+                        if apart is None:
+                            pairs.append((a, b))
+                        else:
+                            proofs.append(apart)
                 may = bool(pairs)
                 proof = _proved_apart(pairs, fn, source) if may else None
                 if proof is not None:

@@ -10,6 +10,9 @@ from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
+from accls.analysis.field_alias import own_label
+from accls.analysis.field_points_to import file_field_facts
+from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
@@ -17,7 +20,15 @@ from accls.analysis.nest_views import nest_views
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
-from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
+from accls.frontend import (
+    FieldEventKind,
+    HeaderContext,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    parse_source,
+)
 
 __all__ = ["AnalysisOptions", "FileAnalysis", "analyze", "analyze_text"]
 
@@ -120,6 +131,7 @@ def _loop_facts(
     source: SourceFile,
     options: AnalysisOptions,
     escapes: tuple[Escape, ...] = (),
+    fields: FieldSets | None = None,
 ) -> LoopFacts:
     fn = source.function(loop.function)
     scalars, scalar_obstacles, inductions = classify_scalars(
@@ -160,7 +172,7 @@ def _loop_facts(
         seen.add((dep.array, dep.source.line))
         obstacles.append(_dependence_obstacle(dep, by_span))
     assumptions: list[str] = []
-    aliasing = alias_obstacles(loop, fn, source, _unseen(source))
+    aliasing = alias_obstacles(loop, fn, source, _unseen(source), fields)
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:
         if options.assume_no_alias:
@@ -229,10 +241,25 @@ def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
     )
 
 
+def _field_sets(
+    source: SourceFile, program: ProgramSummaries | None
+) -> FieldSets | None:
+    """The program's field points-to, only from an index of every file."""
+    if program is None or not program.whole or not program.complete:
+        return None
+    if not any(e.kind is FieldEventKind.STORE for e in source.field_events) and not (
+        program.field_facts
+    ):
+        return None
+    own = file_field_facts(source, own_label(source))
+    return field_sets((*program.field_facts, *own))
+
+
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
     facts: list[LoopFacts] = []
+    fields = _field_sets(source, opts.program)
     for nest in source.nests:
         try:
             views = nest_views(nest)
@@ -246,7 +273,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue
         facts.extend(
-            _loop_facts(loop, graph, source, opts, escapes) for loop in nest.walk()
+            _loop_facts(loop, graph, source, opts, escapes, fields)
+            for loop in nest.walk()
         )
     return FileAnalysis(source=source, facts=tuple(facts), program=opts.program)
 
