@@ -178,3 +178,59 @@ def test_the_facts_are_read_back_from_the_cache(
     again = _loops(root, tmp_path, capsys, "--project", str(root))
     assert first == again
     assert again[4]["pragma"] == "#pragma omp parallel for"
+
+
+POT_H = """\
+typedef struct TableSt { int n; double *values; } Table;
+typedef struct PotSt { Table *phi; double *rho; } Pot;
+double lookup(const Table *t, double x);
+void pot_kernel(Pot *p, int n);
+"""
+POT_C = """\
+#include <stdlib.h>
+#include "pot.h"
+Pot *make_pot(int n) {
+  Pot *p = malloc(sizeof(Pot));
+  p->phi = malloc(sizeof(Table));
+  p->phi->n = n;
+  p->phi->values = malloc(n * sizeof(double));
+  p->rho = malloc(n * sizeof(double));
+  SHARE
+  return p;
+}
+"""
+LOOKUP_C = """\
+#include "pot.h"
+double lookup(const Table *t, double x) { return t->values[(int)x % t->n]; }
+"""
+POT_KERNEL_C = """\
+#include "pot.h"
+void pot_kernel(Pot *p, int n) {
+  for (int i = 0; i < n; i++)
+    p->rho[i] = lookup(p->phi, (double)i);
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("share", "parallel"),
+    [("", True), ("if (n > 5) p->phi->values = p->rho;", False)],
+)
+def test_a_callee_reading_through_a_field_reads_what_its_sets_reach(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], share: str, parallel: bool
+) -> None:
+    root = tmp_path / "pot"
+    root.mkdir()
+    (root / "pot.h").write_text(POT_H)
+    (root / "pot.c").write_text(POT_C.replace("SHARE", share))
+    (root / "lookup.c").write_text(LOOKUP_C)
+    (root / "kernel.c").write_text(POT_KERNEL_C)
+    loops = _loops(root, tmp_path, capsys, "--project", str(root))
+    if parallel:
+        assert loops[3]["pragma"] == "#pragma omp parallel for"
+        assert "`p->phi` reaches none of the objects the loop writes" in _reasons(
+            loops[3]
+        )
+    else:
+        assert loops[3]["pragma"] is None
+        assert "which reads `p` through an argument" in _reasons(loops[3])

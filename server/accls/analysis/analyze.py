@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
@@ -260,6 +260,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     opts = options or AnalysisOptions()
     facts: list[LoopFacts] = []
     fields = _field_sets(source, opts.program)
+    if fields is not None and opts.program is not None:
+        opts = replace(opts, program=replace(opts.program, fields=fields))
     for nest in source.nests:
         try:
             views = nest_views(nest)

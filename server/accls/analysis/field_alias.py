@@ -15,7 +15,7 @@ from accls.analysis.field_points_to import object_of_var
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Function, SourceFile
 
-__all__ = ["fields_apart", "own_label"]
+__all__ = ["fields_apart", "own_label", "target_objects"]
 
 
 def own_label(source: SourceFile) -> str:
@@ -23,7 +23,7 @@ def own_label(source: SourceFile) -> str:
     return source.path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _objects(
+def target_objects(
     target: Target, fn: Function | None, source: SourceFile, sets: FieldSets
 ) -> tuple[frozenset[str], str] | None:
     """The objects a target may lie in, and how the message says why."""
@@ -54,8 +54,8 @@ def fields_apart(
     """Why `a` and `b` never overlap, from the field sets; None when unproved."""
     if a.kind != "loaded" and b.kind != "loaded":
         return None
-    left = _objects(a, fn, source, sets)
-    right = _objects(b, fn, source, sets)
+    left = target_objects(a, fn, source, sets)
+    right = target_objects(b, fn, source, sets)
     if left is None or right is None or left[0] & right[0]:
         return None
     return (

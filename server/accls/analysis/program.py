@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from accls.analysis.field_points_to import FieldFact
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.summaries import Summary
 
 __all__ = ["Definition", "ProgramSummaries"]
@@ -47,6 +48,8 @@ class ProgramSummaries:
     # every file of the program (a compile database or a project folder).
     field_facts: tuple[FieldFact, ...] = ()
     whole: bool = False
+    # The sets those facts and the analysed file's own make (set by `analyze`).
+    fields: FieldSets | None = field(default=None, compare=False)
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
