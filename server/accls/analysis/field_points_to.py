@@ -284,7 +284,7 @@ class _File:
                         if _accepts(callee, position, types) != key:
                             self.unknown_struct(key, line)  # seen as another type
                     elif known is not None:
-                        if position in known.writes:
+                        if position in known.writes and known.effect is not Effect.FREE:
                             self.unknown_struct(key, line)  # `memcpy`, `fread`
                     else:
                         self.out.append(
