@@ -234,3 +234,45 @@ def test_a_callee_reading_through_a_field_reads_what_its_sets_reach(
     else:
         assert loops[3]["pragma"] is None
         assert "which reads `p` through an argument" in _reasons(loops[3])
+
+
+@pytest.mark.parametrize(
+    ("text", "parallel"),
+    [
+        # A `void *` parameter that is only freed stores nothing.
+        (
+            '#include <stdlib.h>\n#include "atoms.h"\n'
+            "void release(void *x) { free(x); }\n"
+            "void drop(Atoms *a) { release(a); }\n",
+            True,
+        ),
+        # A `void *` parameter that is kept is another matter.
+        (
+            '#include "atoms.h"\nvoid *kept;\n'
+            "void release(void *x) { kept = x; }\n"
+            "void drop(Atoms *a) { release(a); }\n",
+            False,
+        ),
+        # A struct whose fields begin `Atoms`' (C-style inheritance): only the
+        # shared first field may change through it.
+        (
+            '#include "atoms.h"\ntypedef struct { int n; } Base;\n'
+            "void shrink(Base *b) { b->n = 0; }\n"
+            "void drop(Atoms *a) { shrink((Base *)a); }\n",
+            True,
+        ),
+        # A struct of another layout: every field may change.
+        (
+            '#include "atoms.h"\ntypedef struct { int n; double *p; double *r; } Other;\n'
+            "void swap(Other *o) { o->p = o->r; }\n"
+            "void drop(Atoms *a) { swap((Other *)a); }\n",
+            False,
+        ),
+    ],
+)
+def test_void_parameters_and_casts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, parallel: bool
+) -> None:
+    root = _project(tmp_path, {"drop.c": text})
+    loops = _loops(root, tmp_path, capsys, "--project", str(root))
+    assert (loops[4]["pragma"] is not None) is parallel

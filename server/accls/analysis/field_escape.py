@@ -45,8 +45,13 @@ def sealed_local(var: Var, fn: Function, types: TypeTable) -> bool:
     if fn.lookup(var.name) is not var:
         return False  # shadowed: another declaration of the name is in scope
     declared = [v for v in (*fn.params, *fn.locals) if v.name == var.name]
-    if len(declared) != 1:
-        return False  # two blocks declare the name: the uses cannot be told apart
+    for other in declared:
+        # Two blocks may declare the name (`real3 dr;` in two loops): a use is
+        # then either, so every one must be such an array.
+        if other.scope != "local" or other.static or other.address_taken:
+            return False
+        if other.leaves or other.shape + (types.levels_of(other.type) or "*") != levels:
+            return False
     uses = [r for r in fn.refs if r.name == var.name]
     if not uses:
         return False

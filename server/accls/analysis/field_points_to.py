@@ -146,6 +146,26 @@ class _File:
             ):
                 self.unknown_struct(inner, line, seen)
 
+    def recast(self, pointed: str, target: str | None, line: int) -> None:
+        """A pointer to `pointed` seen as one to `target` (None: not a struct).
+
+        When one struct's fields begin the other's (`BasePotential` and
+        `EamPotential`), stores through either reach only those shared first
+        fields; otherwise any field of both may change.
+        """
+        mine = list(self.types.fields_of(pointed) or {})
+        theirs = list(self.types.fields_of(target) or {}) if target else []
+        short, long_ = sorted((mine, theirs), key=len)
+        if target is None or not short or long_[: len(short)] != short:
+            self.unknown_struct(pointed, line)
+            if target is not None:
+                self.unknown_struct(target, line)
+            return
+        place = self.place(line)
+        for key in (pointed, target):
+            for name in short:
+                self.out.append(FieldFact("unknown", key, name, "", place))
+
     def value_facts(
         self, key: str, name: str, value: str, fn: Function | None, line: int
     ) -> None:
@@ -221,7 +241,7 @@ class _File:
             pointed = struct_of_value(event.path, fn, globals_, types)
             target = types.struct_key(event.value.rstrip("*"))
             if pointed is not None and target != pointed:
-                self.unknown_struct(pointed, event.line)
+                self.recast(pointed, target, event.line)
             return
         found = resolve_field(event.path, fn, globals_, types)
         last = event.path.replace("->", ".").rsplit(".", 1)[-1]
@@ -275,13 +295,16 @@ class _File:
                 known = library_function(call.name)
                 callee = mine.get(call.name)
                 for position, arg in enumerate(call.args):
-                    text = _strip(arg.replace(" ", ""))
+                    raw = arg.replace(" ", "")
+                    if _CAST.match(raw) and _strip(raw) != raw.strip("()"):
+                        continue  # `(T *)a`: its CAST event says what it does
+                    text = _strip(raw)
                     key = struct_of_value(text, fn, globals_, types)
                     if key is None:
                         continue
                     line = call.span.line
                     if callee is not None:
-                        if _accepts(callee, position, types) != key:
+                        if _accepts(callee, position, types) not in (key, ALL):
                             self.unknown_struct(key, line)  # seen as another type
                     elif known is not None:
                         if position in known.writes and known.effect is not Effect.FREE:
@@ -319,14 +342,37 @@ class _File:
         return tuple(dict.fromkeys(self.out))
 
 
+def _releases(fn: Function, name: str) -> bool:
+    """Whether the parameter `name` is only ever handed to `free()` (`comdFree`)."""
+    uses = [r for r in fn.refs if r.name == name]
+    if any(r.subscripts or r.deref or r.member or r.escapes for r in uses):
+        return False
+    word = re.compile(rf"(?<![\w.>]){re.escape(name)}(?!\w)")
+    freed = 0
+    for call in fn.call_sites:
+        for arg in call.args:
+            if not word.search(arg):
+                continue
+            known = library_function(call.name)
+            if arg.strip() != name or known is None or known.effect is not Effect.FREE:
+                return False
+            freed += 1
+    return freed > 0 and freed == len(uses)
+
+
 def _accepts(fn: Function, position: int, types: TypeTable) -> str | None:
-    """The struct a parameter points to, when it is declared a pointer to one."""
+    """The struct a parameter points to, when it is declared a pointer to one.
+
+    ALL for a `void *` parameter the function only frees: any struct is safe.
+    """
     if position >= len(fn.params):
         return None
     param = fn.params[position]
     levels = types.levels_of(param.type)
     if levels is None or param.shape + levels not in ("*", "["):
         return None
+    if param.type == "void" and _releases(fn, param.name):
+        return ALL
     return types.struct_key(param.type)
 
 

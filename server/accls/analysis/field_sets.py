@@ -40,7 +40,9 @@ class FieldSets:
         unknown_keys |= {
             f.key
             for f in self.facts
-            if f.kind == "escape" and (f.key, f.field, f.target) not in accepts
+            if f.kind == "escape"
+            and (f.key, f.field, f.target) not in accepts
+            and (ALL, f.field, f.target) not in accepts
         }
         unknown_names = {f.field for f in self.facts if f.kind == "unknown_name"}
         sets: dict[tuple[str, str], set[str] | None] = {}
