@@ -91,8 +91,9 @@ def check_fixture(
     text = annotated.read_text(encoding="utf-8")
     pragmas = text.count("#pragma omp") - src.read_text().count("#pragma omp")
     serial, tsan = work / f"{src.stem}.serial", work / f"{src.stem}.tsan"
+    include = f"-I{src.parent}"  # the fixtures' own headers
     for cmd in (
-        ["clang", "-O1", "-w", str(src), "-o", str(serial), "-lm"],
+        ["clang", "-O1", "-w", include, str(src), "-o", str(serial), "-lm"],
         [
             "clang",
             "-fopenmp",
@@ -100,6 +101,7 @@ def check_fixture(
             "-g",
             "-O1",
             "-w",
+            include,
             str(annotated),
             "-o",
             str(tsan),

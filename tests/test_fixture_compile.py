@@ -111,6 +111,7 @@ def _compile(
     # A full compile, not -fsyntax-only: gcc checks directive nesting (say, an
     # `acc parallel loop` inside `acc parallel`) only when it lowers the code.
     cmd = [gcc, "-c", "-o", os.devnull, "-std=gnu11", "-Wunknown-pragmas"]
+    cmd.append(f"-I{FIXTURE_DIR}")  # the fixtures' own headers
     return subprocess.run(
         [*cmd, FLAGS[model], *defines, str(path)],
         capture_output=True,

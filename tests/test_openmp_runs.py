@@ -86,7 +86,9 @@ def _run(
 
 
 def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    cmd = [gcc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"]
+    # The fixtures' own headers (`header_functions.h`) stay next to the originals.
+    include = f"-I{Path(__file__).parent / 'fixtures' / 'c'}"
+    cmd = [gcc, "-std=gnu11", include, *flags, str(src), "-o", str(exe), "-lm"]
     proc = _run(cmd, timeout=BUILD_TIMEOUT_S)
     assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stderr}"
 

@@ -14,10 +14,16 @@ from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
+from accls.analysis.header_functions import with_headers
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
-from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
+from accls.analysis.obstacles import (
+    PURE_FUNCTIONS,
+    call_obstacles,
+    shape_obstacles,
+    user_calls,
+)
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
@@ -258,6 +264,7 @@ def _field_sets(
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
+    opts = replace(opts, program=with_headers(source, opts.program, PURE_FUNCTIONS))
     facts: list[LoopFacts] = []
     fields = _field_sets(source, opts.program)
     if fields is not None and opts.program is not None:

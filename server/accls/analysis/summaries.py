@@ -48,6 +48,19 @@ def _param_index(fn: Function) -> dict[str, int]:
     return {p.name: i for i, p in enumerate(fn.params)}
 
 
+def _pointer_params(fn: Function) -> set[str]:
+    """Parameters that reach memory: pointers, and those the body indexes.
+
+    `real3 a` (a typedef of `double[3]`) is a pointer though its declaration
+    shows none: `a[0] = 0.0` writes the caller's memory.
+    """
+    names = {p.name for p in fn.params}
+    through = {
+        _base(r.name) for r in fn.refs if r.subscripts or r.deref or "->" in r.name
+    }
+    return {p.name for p in fn.params if p.is_array} | (through & names)
+
+
 def _has_static(fn: Function, source: SourceFile) -> bool:
     """True when the body declares a `static` variable other than a constant."""
     text = source.data[fn.span.start_byte : fn.span.end_byte]
@@ -73,6 +86,10 @@ def summarize(
         return memo[name]
     memo[name] = None  # recursion: a function in a cycle is not summarised
     fn = source.function(name)
+    if fn is None and source.headers is not None and source.headers.function(name):
+        # A `static inline` function of a project header: what this file compiles.
+        del memo[name]
+        return summarize(name, source.headers, pure, memo, program)
     if fn is None:
         memo[name] = _external_summary(name, program)
         return memo[name]
@@ -81,7 +98,7 @@ def summarize(
     if _has_static(fn, source):
         return None
     params = _param_index(fn)
-    pointers = {p.name for p in fn.params if p.is_array}
+    pointers = _pointer_params(fn)
     local = {v.name for v in fn.locals}
     # Local pointers may point anywhere (into a parameter's object, a global):
     # only local arrays and fresh allocations are the function's own memory.
@@ -295,6 +312,8 @@ def unsummarised_reason(
 ) -> str:
     """Why the function `name` of `source` has no summary, as "which ..." text."""
     fn = source.function(name)
+    if fn is None and source.headers is not None and source.headers.function(name):
+        return unsummarised_reason(name, source.headers, pure, program)
     if fn is None:
         return "whose side effects are unknown"
     if any(e.kind.value == "exit" for e in fn.exits):
@@ -313,6 +332,11 @@ def unsummarised_reason(
             continue
         if summarize(call.name, source, pure, None, program) is not None:
             continue
+        header = source.headers.function(call.name) if source.headers else None
+        if header is not None and source.headers is not None:
+            place = source.headers.place(header.span.line)
+            why = unsummarised_reason(call.name, source.headers, pure, program)
+            return f"which calls `{call.name}()` ({place}), {why}"
         known = library_function(call.name)
         if source.function(call.name) is None and known is not None:
             why = _LIBRARY_WHY.get(known.effect, "which has effects of its own")

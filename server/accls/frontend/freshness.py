@@ -19,7 +19,7 @@ from accls.frontend.decls import DEVICE_ALLOCATORS, allocator
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
 
-__all__ = ["mark_fresh"]
+__all__ = ["mark_fresh", "returns_fresh"]
 
 # Expressions through which a pointer's value flows on, unchanged or shifted.
 _FLOW = frozenset(
@@ -31,6 +31,44 @@ _FLOW = frozenset(
     }
 )
 _KEEPING = frozenset({"free", "sizeof"})  # calls that never keep a pointer
+# `posix_memalign(&p, align, n)` stores a fresh block in `p` through its address.
+_MEMALIGN = frozenset({"posix_memalign"})
+_NULL = frozenset({"NULL", "0", "nullptr"})
+
+
+def _is_null(value: Node | None) -> bool:
+    """True for `NULL`, `0` and `(void *)0`: a pointer to no object."""
+    while value is not None and value.type in (
+        "cast_expression",
+        "parenthesized_expression",
+    ):
+        value = value.child_by_field_name("value") or (
+            value.named_children[-1] if value.named_child_count else None
+        )
+    return value is not None and node_text(value) in _NULL
+
+
+def _memalign_target(call: Node) -> Node | None:
+    """The `&p` of `posix_memalign(&p, ...)` (through casts), else None."""
+    fn = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    if fn is None or node_text(fn) not in _MEMALIGN or args is None:
+        return None
+    first = args.named_children[0] if args.named_child_count else None
+    while first is not None and first.type in (
+        "cast_expression",
+        "parenthesized_expression",
+    ):
+        first = first.child_by_field_name("value") or (
+            first.named_children[-1] if first.named_child_count else None
+        )
+    if first is None or first.type != "pointer_expression":
+        return None
+    operator = first.child_by_field_name("operator")
+    if operator is None or node_text(operator) != "&":
+        return None
+    inner = first.child_by_field_name("argument")
+    return strip_parens(inner) if inner is not None else None
 
 
 def _flows_to(node: Node) -> Node | None:
@@ -108,7 +146,13 @@ def _row_depth(var: Var) -> int | None:
 class _Flow:
     """What one walk over a function body learns about its local pointers."""
 
-    def __init__(self, locals_: list[Var], params: frozenset[str]) -> None:
+    def __init__(
+        self,
+        locals_: list[Var],
+        params: frozenset[str],
+        wrappers: frozenset[str] = frozenset(),
+    ) -> None:
+        self.wrappers = wrappers
         self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
         self.tables = {v.name: d for v in locals_ if (d := _row_depth(v)) is not None}
         self.tracked = (self.pointers | set(self.tables)) - params
@@ -119,11 +163,33 @@ class _Flow:
         self.sources: dict[str, set[str]] = {}
         self.address: set[str] = set()
         self.leaves: set[str] = set()
+        self.kept: set[str] = set()  # leaves other than by `return`
+        self.returns: list[Node | None] = []  # the values of the return statements
+
+    def _allocator(self, value: Node | None) -> str | None:
+        """The allocator or allocator wrapper `value` calls, if it is one."""
+        found = allocator(value)
+        if found is not None or value is None:
+            return found
+        while value is not None and value.type in (
+            "cast_expression",
+            "parenthesized_expression",
+        ):
+            value = value.child_by_field_name("value") or (
+                value.named_children[0] if value.named_child_count else None
+            )
+        if value is None or value.type != "call_expression":
+            return None
+        fn = value.child_by_field_name("function")
+        name = node_text(fn) if fn is not None else ""
+        return name if name in self.wrappers else None
 
     def assign(self, target: Node, value: Node | None) -> None:
         """`target = value` (or a declaration's initializer)."""
-        source = allocator(value)
+        source = self._allocator(value)
         name, depth = _base(strip_parens(target))
+        if target.type == "identifier" and name in self.pointers and _is_null(value):
+            return  # a null pointer points into no object
         if target.type == "identifier" and name in self.pointers:
             device = source in DEVICE_ALLOCATORS
             if source is None or self.fresh.get(name, device) != device:
@@ -143,7 +209,7 @@ class _Flow:
         stack = [value]
         while stack:
             node = stack.pop()
-            if node.type == "call_expression" and allocator(node) is None:
+            if node.type == "call_expression" and self._allocator(node) is None:
                 found.add(FROM_CALL)
             elif node.type == "identifier" and node_text(node) in self.tracked:
                 found.add(node_text(node))
@@ -167,12 +233,13 @@ class _Flow:
         receiver = _flows_to(outer)
         if receiver is None:
             return
-        if receiver.type == "pointer_expression":
-            self.address.add(name)
+        if receiver.type == "return_statement":
             self.leaves.add(name)
+        elif receiver.type == "pointer_expression":
+            self._address(receiver, name)
         elif receiver.type == "argument_list":
             if _call_name(receiver) not in _KEEPING:
-                self.leaves.add(name)
+                self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
             field = "declarator" if receiver.type == "init_declarator" else "left"
             target = receiver.child_by_field_name(field)
@@ -189,9 +256,38 @@ class _Flow:
                 and node_text(target) in self.tracked
             )
             if not local:
-                self.leaves.add(name)  # stored into memory: a field, a row, a global
+                self._leave(name)  # stored into memory: a field, a row, a global
         else:
-            self.leaves.add(name)
+            self._leave(name)
+
+    def _leave(self, name: str) -> None:
+        self.leaves.add(name)
+        self.kept.add(name)
+
+    def _address(self, taken: Node, name: str) -> None:
+        """`&p`: the pointer may change elsewhere, unless `posix_memalign` fills it."""
+        call = _flows_to(taken)
+        holder = call.parent if call is not None else None
+        if (
+            holder is not None
+            and holder.type == "call_expression"
+            and (target := _memalign_target(holder)) is not None
+            and node_text(target) == name
+        ):
+            return  # the block it stores is fresh (see `walk`)
+        self.address.add(name)
+        self._leave(name)
+
+    def _memalign(self, call: Node) -> None:
+        """`posix_memalign(&p, ...)`: `p` gets a fresh host block (or stays unset)."""
+        target = _memalign_target(call)
+        if target is None or target.type != "identifier":
+            return
+        name = node_text(target)
+        if name in self.pointers:
+            if self.fresh.get(name, False):
+                self.not_fresh.add(name)  # was a device block
+            self.fresh.setdefault(name, False)
 
     def walk(self, body: Node) -> None:
         """Read every assignment and every use of a tracked name in `body`."""
@@ -199,6 +295,12 @@ class _Flow:
         while stack:
             node = stack.pop()
             stack.extend(node.named_children)
+            if node.type == "return_statement":
+                self.returns.append(
+                    node.named_children[0] if node.named_child_count else None
+                )
+            elif node.type == "call_expression":
+                self._memalign(node)
             if node.type == "assignment_expression":
                 left = node.child_by_field_name("left")
                 if left is not None:
@@ -225,9 +327,64 @@ class _Flow:
                 self.use(node)
 
 
-def mark_fresh(body: Node, locals_: list[Var], params: frozenset[str]) -> list[Var]:
-    """`locals_` with what the body shows about their pointer values."""
-    flow = _Flow(locals_, params)
+def returns_fresh(
+    body: Node,
+    locals_: list[Var],
+    params: frozenset[str],
+    wrappers: frozenset[str] = frozenset(),
+) -> bool:
+    """True when every `return` of `body` gives a fresh host block or a null pointer.
+
+    A returned local must hold only blocks of allocators (`malloc`, a wrapper in
+    `wrappers`, `posix_memalign(&p, ..)`) or null, and its value must go nowhere
+    but the `return`: a block also kept in a global or a field is not fresh.
+    """
+    flow = _Flow([v for v in locals_ if not v.static], params, wrappers)
+    flow.walk(body)
+    some = False
+    for value in flow.returns:
+        if value is None:
+            return False
+        if _is_null(value):
+            continue
+        source = flow._allocator(value)
+        if source is not None:
+            if source in DEVICE_ALLOCATORS:
+                return False
+            some = True
+            continue
+        value = strip_parens(value)
+        while value.type == "cast_expression":
+            inner = value.child_by_field_name("value")
+            if inner is None:
+                return False
+            value = strip_parens(inner)
+        name = node_text(value) if value.type == "identifier" else ""
+        fresh = (
+            name in flow.pointers
+            and flow.fresh.get(name) is False
+            and name not in flow.not_fresh
+            and name not in flow.kept
+            and name not in flow.address
+            and not flow.sources.get(name)
+        )
+        if not fresh:
+            return False
+        some = True
+    return some
+
+
+def mark_fresh(
+    body: Node,
+    locals_: list[Var],
+    params: frozenset[str],
+    wrappers: frozenset[str] = frozenset(),
+) -> list[Var]:
+    """`locals_` with what the body shows about their pointer values.
+
+    `wrappers` names the program's functions that return fresh blocks.
+    """
+    flow = _Flow(locals_, params, wrappers)
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
     rows = flow.row_stores - flow.bad_rows

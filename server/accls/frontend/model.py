@@ -388,6 +388,12 @@ class SourceFile:
     types: TypeTable = field(default_factory=TypeTable)  # typedefs and structs
     # Stores to struct fields, their addresses, casts, returns (field points-to).
     field_events: tuple[FieldEvent, ...] = ()
+    # The functions the project's headers define (`static inline`), parsed from
+    # their preprocessed code; `places` gives each of its lines' header and line.
+    headers: SourceFile | None = None
+    places: tuple[tuple[str, int], ...] = ()
+    # Functions whose every return is a fresh block (wrappers of `malloc`).
+    allocators: frozenset[str] = frozenset()
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -430,6 +436,13 @@ class SourceFile:
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""
         return self._by_name.get(name) if name is not None else None
+
+    def place(self, line: int) -> str:
+        """`file:line` of a line: a header's own place for the headers' code."""
+        if 0 < line <= len(self.places):
+            name, number = self.places[line - 1]
+            return f"{name}:{number}"
+        return f"{self.path}:{line}"
 
     @property
     def data(self) -> bytes:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
 
 from tree_sitter import Node
 
+from accls.frontend.allocators import allocator_wrappers
 from accls.frontend.constructs import find_constructs
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
@@ -116,6 +119,7 @@ def _function(
     macros: MacroTable,
     globals_: tuple[Var, ...],
     inactive: frozenset[int] = frozenset(),
+    wrappers: frozenset[str] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -134,7 +138,9 @@ def _function(
                     params.extend(declared_vars(decl, "param", macros))
     walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
-    locals_ = tuple(mark_fresh(body, walk.decls, frozenset(p.name for p in params)))
+    locals_ = tuple(
+        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
+    )
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}
     local_names = {v.name for v in locals_} - statics
@@ -216,10 +222,18 @@ def parse_source(
     types = collect_types(root, macros)
     if context is not None:
         types = types.merged(context.types)
+    headers = (
+        _header_source(context.code, context.places)
+        if context is not None and usable and context.code
+        else None
+    )
+    wrappers = allocator_wrappers(
+        fn_nodes, macros, headers.allocators if headers is not None else frozenset()
+    )
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
-        built = _function(node, macros, frozen_globals, inactive)
+        built = _function(node, macros, frozen_globals, inactive, wrappers)
         if built is None:
             continue
         functions.append(built[0])
@@ -254,4 +268,13 @@ def parse_source(
             [*fn_nodes, *decl_nodes],
             [_function_name(n)[0] or "" for n in fn_nodes] + [""] * len(decl_nodes),
         ),
+        headers=headers,
+        allocators=wrappers,
     )
+
+
+@lru_cache(maxsize=8)
+def _header_source(code: str, places: tuple[tuple[str, int], ...]) -> SourceFile:
+    """The functions of the project's headers, parsed once per header code."""
+    header = parse_source(code, "<headers>")
+    return replace(header, places=places, nests=())

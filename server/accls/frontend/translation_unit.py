@@ -70,6 +70,10 @@ class HeaderContext:
     problem: str | None = None  # why the preprocessor could not run, if it could not
     inactive: frozenset[int] = frozenset()  # 1-based lines the build skips (#if)
     types: TypeTable = field(default_factory=TypeTable)  # the headers' typedefs
+    # The preprocessed code of the project's headers when it defines functions
+    # (`static inline` ones), and the header file and line of each of its lines.
+    code: str = ""
+    places: tuple[tuple[str, int], ...] = ()
 
     @property
     def usable(self) -> bool:
@@ -219,22 +223,33 @@ def _preprocess(
     return "too many missing headers"
 
 
-def _split(output: str, unit: str) -> tuple[list[str], list[str], list[str], set[int]]:
-    """Directives and code of the project's own files, its headers, active lines."""
+def _split(
+    output: str, unit: str
+) -> tuple[list[str], list[str], list[str], set[int], list[tuple[str, int]]]:
+    """Directives and code of the project's own files, its headers, active lines.
+
+    The last list gives the header file and line of each line of the code.
+    """
     defines: list[str] = []
     code: list[str] = []
+    places: list[tuple[str, int]] = []
     headers: list[str] = []
     active: set[int] = set()
     current, system, line = "", False, 0
     for text in output.splitlines():
         marker = _MARKER.match(text)
         if marker is not None:
+            flags = marker.group(3).split()
+            same = marker.group(2) == current and not {"1", "2"} & set(flags)
             current, line = marker.group(2), int(marker.group(1))
-            system = "3" in marker.group(3).split()
+            # A system macro (`NULL`) expanded in a project header marks its
+            # expansion "3" without leaving the header: still the header's code.
+            system = system if same else "3" in flags
             is_header = not current.startswith("<") and not system and current != unit
             if is_header and current not in headers:
                 headers.append(current)
             code.append("")
+            places.append((current, line))
             continue
         here, line = line, line + 1
         if system or current == "<built-in>":
@@ -246,7 +261,8 @@ def _split(output: str, unit: str) -> tuple[list[str], list[str], list[str], set
                 active.add(here)
         elif current != "<command-line>":
             code.append(text)
-    return defines, code, headers, active
+            places.append((os.path.normpath(current), here))
+    return defines, code, headers, active, places
 
 
 def _macro_table(defines: Sequence[str]) -> MacroTable:
@@ -263,14 +279,30 @@ def _macro_table(defines: Sequence[str]) -> MacroTable:
 
 def _globals(
     code: Sequence[str], macros: MacroTable
-) -> tuple[tuple[Var, ...], TypeTable]:
+) -> tuple[tuple[Var, ...], TypeTable, bool]:
+    """The headers' globals, their types, and whether they define functions."""
     data = "\n".join(code).encode("utf-8", errors="surrogateescape")
     root = parse_bytes(data).root_node
     out: list[Var] = []
+    functions = False
     for node in top_level_nodes(root):
         if node.type == "declaration":
             out.extend(declared_vars(node, "global", macros))
-    return tuple(out), collect_types(root, macros)
+        functions = functions or node.type == "function_definition"
+    return tuple(out), collect_types(root, macros), functions
+
+
+def _relative(
+    places: Sequence[tuple[str, int]], path: str | None
+) -> tuple[tuple[str, int], ...]:
+    """`places` with the headers named from the buffer's folder when they are near."""
+    folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+    names: dict[str, str] = {}
+    for name, _ in places:
+        if name not in names:
+            rel = os.path.relpath(name, folder) if os.path.isabs(name) else name
+            names[name] = name if rel.startswith("../../") else rel
+    return tuple((names[name], line) for name, line in places)
 
 
 def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
@@ -279,7 +311,7 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
     if isinstance(done, str):
         return HeaderContext(problem=done)
     output, unit, missing = done
-    defines, code, headers, active = _split(output, unit)
+    defines, code, headers, active, places = _split(output, unit)
     macros = _macro_table(defines)
     marked = skeleton(text).splitlines()
     if _MARK in marked and not active:
@@ -290,11 +322,13 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         for number, line in enumerate(marked, start=1)
         if line == _MARK and number not in active
     )
-    globals_, types = _globals(code, macros)
+    globals_, types, functions = _globals(code, macros)
     return HeaderContext(
         macros=macros,
         globals=globals_,
         types=types,
+        code="\n".join(code) if functions else "",
+        places=_relative(places, path) if functions else (),
         headers=tuple(headers),
         missing=missing,
         inactive=inactive,

@@ -41,6 +41,8 @@ def host_library_calls(
     for call in loop.calls:
         if call.name in seen or source.function(call.name) is not None:
             continue
+        if source.headers is not None and source.headers.function(call.name):
+            continue  # a header's `static inline` function: compiled with the file
         found = program.only(call.name) if program is not None else None
         if found is not None:
             seen.add(call.name)

@@ -1,0 +1,92 @@
+"""Allocator wrappers: the program's functions whose every return is a fresh block.
+
+`static void *comdMalloc(size_t n) { return malloc(n); }`, or PRK's
+`prk_malloc`, which fills a local through `posix_memalign(&p, ..)` and returns
+it, hand their caller memory that overlaps nothing, like `malloc` itself. A
+function that returns a global buffer, a block it also keeps in a field, or a
+parameter is no wrapper. Wrappers of wrappers are found by iterating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tree_sitter import Node
+
+from accls.frontend.decls import declared_vars
+from accls.frontend.exprs import node_text
+from accls.frontend.freshness import returns_fresh
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import Var
+
+__all__ = ["allocator_wrappers"]
+
+_ROUNDS = 8  # wrappers nested deeper than this stay unknown
+
+
+def _pointer_function(node: Node) -> tuple[str, Node] | None:
+    """The name and declarator of a definition that returns a pointer."""
+    decl = node.child_by_field_name("declarator")
+    pointer = False
+    while decl is not None and decl.type != "function_declarator":
+        pointer = pointer or decl.type == "pointer_declarator"
+        decl = decl.child_by_field_name("declarator")
+    if decl is None or not pointer:
+        return None
+    name = decl.child_by_field_name("declarator")
+    if name is None or name.type != "identifier":
+        return None
+    return node_text(name), decl
+
+
+def _declarations(body: Node, macros: MacroTable) -> list[Var]:
+    out: list[Var] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "declaration":
+            out.extend(declared_vars(node, "local", macros))
+        stack.extend(node.named_children)
+    return out
+
+
+def _params(declarator: Node, macros: MacroTable) -> frozenset[str]:
+    params = declarator.child_by_field_name("parameters")
+    names: set[str] = set()
+    for decl in params.named_children if params is not None else ():
+        if decl.type == "parameter_declaration":
+            names |= {v.name for v in declared_vars(decl, "param", macros)}
+    return frozenset(names)
+
+
+def allocator_wrappers(
+    nodes: Sequence[Node],
+    macros: MacroTable,
+    known: frozenset[str] = frozenset(),
+) -> frozenset[str]:
+    """The functions of `nodes` (definitions) that return only fresh blocks.
+
+    `known` names wrappers found elsewhere (the headers'), which these may call.
+    """
+    candidates: list[tuple[str, Node, list[Var], frozenset[str]]] = []
+    for node in nodes:
+        found = _pointer_function(node) if node.type == "function_definition" else None
+        body = node.child_by_field_name("body")
+        if found is None or body is None:
+            continue
+        name, declarator = found
+        params = _params(declarator, macros)
+        candidates.append((name, body, _declarations(body, macros), params))
+    names = [c[0] for c in candidates]
+    twice = {n for n in names if names.count(n) > 1}  # which one is built is unknown
+    wrappers = set(known)
+    for _ in range(_ROUNDS):
+        before = len(wrappers)
+        for name, body, locals_, params in candidates:
+            if name in wrappers or name in twice:
+                continue
+            if returns_fresh(body, locals_, params, frozenset(wrappers - {name})):
+                wrappers.add(name)
+        if len(wrappers) == before:
+            break
+    return frozenset(wrappers)
