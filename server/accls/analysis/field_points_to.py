@@ -107,12 +107,29 @@ def object_of_var(var: Var, fn: Function | None, file: str) -> str:
 class _File:
     """The facts of one file, read with its declarations and types."""
 
-    def __init__(self, source: SourceFile, file: str) -> None:
+    def __init__(
+        self,
+        source: SourceFile,
+        file: str,
+        outer: SourceFile | None = None,
+    ) -> None:
+        """`outer`: the file whose headers' code `source` is (its types, globals)."""
         self.source = source
         self.file = file
-        self.types: TypeTable = source.types
+        self.types: TypeTable = (
+            source.types if outer is None else outer.types.merged(source.types)
+        )
+        self.globals: tuple[Var, ...] = source.globals + (
+            outer.globals if outer is not None else ()
+        )
         self.out: list[FieldFact] = []
-        self.wrappers = self._wrappers()
+        self.wrappers = self._wrappers() | set(source.allocators)
+        if outer is not None:
+            self.wrappers |= outer.allocators
+        # The functions a call may name besides the file's own: the headers'.
+        other = outer if outer is not None else source.headers
+        self.callable = {f.name: f for f in other.functions} if other else {}
+        self.callable.update({f.name: f for f in source.functions})
 
     def _wrappers(self) -> set[str]:
         returns: dict[str, list[str]] = {}
@@ -127,6 +144,8 @@ class _File:
         return found
 
     def place(self, line: int) -> str:
+        if self.source.places:
+            return self.source.place(line)  # the headers' code: the header's line
         return f"{self.file}:{line}"
 
     def unknown_struct(self, key: str, line: int, seen: set[str] | None = None) -> None:
@@ -197,7 +216,7 @@ class _File:
             body, address = body[: body.rindex("[")], False
             if "[" in body and body.count("[") != body.count("]"):
                 body = ""
-        globals_ = self.source.globals
+        globals_ = self.globals
         found = resolve_field(body, fn, globals_, self.types) if body else None
         if found is not None and not address and found.levels.startswith("*"):
             target = f"{found.key}.{found.field}"
@@ -223,7 +242,7 @@ class _File:
 
     def event(self, event: FieldEvent) -> None:
         fn = self.source.function(event.function) if event.function else None
-        globals_, types = self.source.globals, self.types
+        globals_, types = self.globals, self.types
         kind = event.kind
         if kind is FieldEventKind.RETURN:
             return
@@ -288,8 +307,8 @@ class _File:
                 self.unknown_struct(inner, event.line)
 
     def calls(self) -> None:
-        mine = {fn.name: fn for fn in self.source.functions}
-        globals_, types = self.source.globals, self.types
+        mine = self.callable
+        globals_, types = self.globals, self.types
         for fn in self.source.functions:
             for call in fn.call_sites:
                 known = library_function(call.name)
@@ -382,5 +401,9 @@ def _is_allocator(name: str) -> bool:
 
 
 def file_field_facts(source: SourceFile, file: str) -> tuple[FieldFact, ...]:
-    """The field facts of one file; `file` is how places name it."""
-    return _File(source, file).facts()
+    """The field facts of one file and its headers' code; `file` names its places."""
+    own = _File(source, file).facts()
+    if source.headers is None:
+        return own
+    header = _File(source.headers, file, outer=source).facts()
+    return tuple(dict.fromkeys((*own, *header)))
