@@ -263,7 +263,8 @@ def test_a_callee_reading_through_a_field_reads_what_its_sets_reach(
         ),
         # A struct of another layout: every field may change.
         (
-            '#include "atoms.h"\ntypedef struct { int n; double *p; double *r; } Other;\n'
+            '#include "atoms.h"\n'
+            "typedef struct { int n; double *p; double *r; } Other;\n"
             "void swap(Other *o) { o->p = o->r; }\n"
             "void drop(Atoms *a) { swap((Other *)a); }\n",
             False,
