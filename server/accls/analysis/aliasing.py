@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
 from accls.analysis.call_sites import distinct_at_call_sites
-from accls.analysis.field_alias import fields_apart
+from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_escape import sealed_local
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.model import Obstacle, ObstacleCode
@@ -360,6 +360,12 @@ def alias_obstacles(
                     f"the declaration of `{hidden[0]}` is not visible here{unseen}, "
                     "so it may point into the other"
                 )
+            elif (
+                loaded
+                and fields is not None
+                and (told := told_overlap(wtargets, otargets, fn, source, fields))
+            ):
+                why = told
             elif loaded:
                 why = (
                     f"`{loaded[0]}` reaches memory through a pointer read from "

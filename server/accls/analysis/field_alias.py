@@ -9,13 +9,21 @@ ever pointed into it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accls.analysis.access_paths import Target
 from accls.analysis.field_paths import resolve_field
 from accls.analysis.field_points_to import object_of_var
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Function, SourceFile
 
-__all__ = ["fields_apart", "own_label", "target_objects"]
+__all__ = [
+    "fields_apart",
+    "fields_overlap_why",
+    "own_label",
+    "target_objects",
+    "told_overlap",
+]
 
 
 def own_label(source: SourceFile) -> str:
@@ -61,3 +69,52 @@ def fields_apart(
     return (
         f"`{a.path}` and `{b.path}` point to distinct objects ({left[1]}; {right[1]})"
     )
+
+
+def _object_text(name: str) -> str:
+    kind, _, rest = name.partition(" ")
+    if kind == "alloc":
+        return f"the block allocated at {rest}"
+    if kind == "global":
+        return f"the array `{rest}`"
+    owner, _, var = rest.rpartition(":")
+    return f"the block of `{var}` in `{owner.rpartition(':')[2]}()`"
+
+
+def fields_overlap_why(
+    a: Target, b: Target, fn: Function | None, source: SourceFile, sets: FieldSets
+) -> str | None:
+    """What the field sets say about a pair they could not prove apart."""
+    for one in (a, b):
+        if one.kind != "loaded" or one.selectors != 0 or one.union:
+            continue
+        found = resolve_field(one.path, fn, source.globals, source.types)
+        if found is None or not found.levels.startswith("*"):
+            continue
+        if sets.objects(found.key, found.field) is None:
+            why = sets.unknown_why(found.key, found.field)
+            return f"`{one.path}` may point anywhere: {why}"
+    left = target_objects(a, fn, source, sets)
+    right = target_objects(b, fn, source, sets)
+    if left is None or right is None:
+        return None
+    shared = sorted(left[0] & right[0])
+    if not shared:
+        return None
+    return f"both may point into {_object_text(shared[0])} ({left[1]}; {right[1]})"
+
+
+def told_overlap(
+    wtargets: Sequence[Target],
+    otargets: Sequence[Target],
+    fn: Function | None,
+    source: SourceFile,
+    fields: FieldSets,
+) -> str | None:
+    """The field sets' account of why a pair may overlap, if they have one."""
+    for a in wtargets:
+        for b in otargets:
+            why = fields_overlap_why(a, b, fn, source, fields)
+            if why is not None:
+                return why
+    return None

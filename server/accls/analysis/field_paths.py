@@ -13,10 +13,21 @@ from dataclasses import dataclass
 
 from accls.frontend import Function, TypeTable, Var
 
-__all__ = ["FieldRef", "Walked", "full_levels", "resolve_field", "struct_of_value"]
+__all__ = [
+    "FieldRef",
+    "Walked",
+    "balanced",
+    "full_levels",
+    "resolve_field",
+    "strip_casts",
+    "struct_of_value",
+    "top_offset",
+    "walk_path",
+]
 
 _TOKEN = re.compile(r"->|\.|\[|[A-Za-z_]\w*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_CAST = re.compile(r"^\((?:const|volatile|struct|union)?[A-Za-z_]\w*\**\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,3 +156,39 @@ def struct_of_value(
     if not address and walked.levels in ("*", "["):
         return key
     return None
+
+
+def balanced(text: str) -> bool:
+    """Whether the parentheses of `text` pair up."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def strip_casts(text: str) -> str:
+    """`text` without enclosing parentheses and leading casts (`(int *)p`)."""
+    while True:
+        if text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
+            text = text[1:-1]
+            continue
+        cast = _CAST.match(text)
+        if cast is None or cast.end() == len(text):
+            return text
+        text = text[cast.end() :]
+
+
+def top_offset(text: str) -> str:
+    """`p + k` and `p - k` into `p` (the object does not change)."""
+    depth = 0
+    for pos, char in enumerate(text):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        if depth == 0 and char in "+-" and pos > 0:
+            if char == "-" and text[pos + 1 : pos + 2] == ">":
+                continue
+            if text[pos - 1] in "+-" or text[pos + 1 : pos + 2] in ("+", "-"):
+                return ""  # `p++`, `--p`: not a plain offset
+            return text[:pos]
+    return text

@@ -19,7 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.field_paths import resolve_field, struct_of_value, walk_path
+from accls.analysis.field_paths import (
+    balanced,
+    resolve_field,
+    strip_casts,
+    struct_of_value,
+    top_offset,
+    walk_path,
+)
 from accls.frontend import (
     Effect,
     FieldEvent,
@@ -59,40 +66,6 @@ class FieldFact:
     target: str
     place: str
     shown: str = ""  # how the message names it: "comdMalloc()"
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _strip(text: str) -> str:
-    while True:
-        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
-            text = text[1:-1]
-            continue
-        cast = _CAST.match(text)
-        if cast is None or cast.end() == len(text):
-            return text
-        text = text[cast.end() :]
-
-
-def _top_split(text: str) -> str:
-    """`p + k` and `p - k` into `p` (the object does not change)."""
-    depth = 0
-    for pos, char in enumerate(text):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
-        if depth == 0 and char in "+-" and pos > 0:
-            if char == "-" and text[pos + 1 : pos + 2] == ">":
-                continue
-            if text[pos - 1] in "+-" or text[pos + 1 : pos + 2] in ("+", "-"):
-                return ""  # `p++`, `--p`: not a plain offset
-            return text[:pos]
-    return text
 
 
 def object_of_var(var: Var, fn: Function | None, file: str) -> str:
@@ -135,7 +108,7 @@ class _File:
         returns: dict[str, list[str]] = {}
         for event in self.source.field_events:
             if event.kind is FieldEventKind.RETURN and event.function:
-                returns.setdefault(event.function, []).append(_strip(event.value))
+                returns.setdefault(event.function, []).append(strip_casts(event.value))
         found: set[str] = set()
         for name, values in returns.items():
             calls = [_CALL.match(v) for v in values]
@@ -189,12 +162,12 @@ class _File:
         self, key: str, name: str, value: str, fn: Function | None, line: int
     ) -> None:
         """What storing `value` into `key.name` adds."""
-        text = _strip(value)
+        text = strip_casts(value)
         place = self.place(line)
         if text in _NULL:
             return
         call = _CALL.match(text)
-        if call is not None and _balanced(call.group(2)):
+        if call is not None and balanced(call.group(2)):
             callee = call.group(1)
             if callee == "realloc":
                 first = call.group(2).split(",", 1)[0]
@@ -211,7 +184,7 @@ class _File:
                 )
             return
         address = text.startswith("&")
-        body = _top_split(text[1:] if address else text)
+        body = top_offset(text[1:] if address else text)
         if address and body.endswith("]"):
             body, address = body[: body.rindex("[")], False
             if "[" in body and body.count("[") != body.count("]"):
@@ -220,7 +193,7 @@ class _File:
         found = resolve_field(body, fn, globals_, self.types) if body else None
         if found is not None and not address and found.levels.startswith("*"):
             target = f"{found.key}.{found.field}"
-            self.out.append(FieldFact("copy", key, name, target, place, f"`{body}`"))
+            self.out.append(FieldFact("copy", key, name, target, place, f"`{value}`"))
             return
         var = None
         if body and re.fullmatch(r"[A-Za-z_]\w*", body):
@@ -235,7 +208,7 @@ class _File:
             if storage or fresh:
                 target = object_of_var(var, fn, self.file)
                 self.out.append(
-                    FieldFact("object", key, name, target, place, f"`{body}`")
+                    FieldFact("object", key, name, target, place, f"`{value}`")
                 )
                 return
         self.out.append(FieldFact("unknown", key, name, "", place, f"`{value}`"))
@@ -302,7 +275,7 @@ class _File:
             return
         inner = types.struct_key(found.member.type)
         if inner is not None and found.levels == "":
-            same = struct_of_value("&" + _strip(event.value), fn, globals_, types)
+            same = struct_of_value("&" + strip_casts(event.value), fn, globals_, types)
             if same != inner:
                 self.unknown_struct(inner, event.line)
 
@@ -315,9 +288,9 @@ class _File:
                 callee = mine.get(call.name)
                 for position, arg in enumerate(call.args):
                     raw = arg.replace(" ", "")
-                    if _CAST.match(raw) and _strip(raw) != raw.strip("()"):
+                    if _CAST.match(raw) and strip_casts(raw) != raw.strip("()"):
                         continue  # `(T *)a`: its CAST event says what it does
-                    text = _strip(raw)
+                    text = strip_casts(raw)
                     key = struct_of_value(text, fn, globals_, types)
                     if key is None:
                         continue

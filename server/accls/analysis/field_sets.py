@@ -108,6 +108,47 @@ class FieldSets:
             return None
         return self._sets.get((key, name))
 
+    def unknown_why(self, key: str, name: str) -> str:
+        """Why `key.name` has no known set, as the message says it."""
+        struct = f"`{key.removeprefix('struct ')}.{name}`"
+        wrappers = {f.target for f in self.facts if f.kind == "wrapper"}
+        for fact in self.facts:
+            if fact.key != key or fact.field != name:
+                continue
+            what = fact.shown or "a value"
+            if fact.kind == "unknown":
+                return f"{struct} is set from {what} at {fact.place}, unknown"
+            if fact.kind == "call" and fact.target not in wrappers:
+                return (
+                    f"{struct} is set from {what} at {fact.place}, which is not "
+                    "known to return fresh memory"
+                )
+        for fact in self.facts:
+            if fact.key != key:
+                continue
+            if fact.kind == "unknown" and fact.field == ALL:
+                return (
+                    f"the fields of `{key.removeprefix('struct ')}` may be set "
+                    f"unseen at {fact.place} (initialised, copied or cast as a whole)"
+                )
+            accepted = any(
+                f.kind == "accepts"
+                and f.key in (key, ALL)
+                and (f.field, f.target) == (fact.field, fact.target)
+                for f in self.facts
+            )
+            if fact.kind == "escape" and not accepted:
+                return (
+                    f"a pointer to `{key.removeprefix('struct ')}` is passed to "
+                    f"`{fact.target}()` at {fact.place}, which no file of the "
+                    "program shows"
+                )
+        if any(f.kind == "unknown_name" and f.field == name for f in self.facts):
+            return f"a store to a field `{name}` the analysis cannot place"
+        if (key, name) not in self._sets:
+            return f"no store to {struct} was found in the program"
+        return f"some store to {struct} may hold another field's pointer"
+
     def places(self, key: str, name: str) -> tuple[str, ...]:
         """Where the stores to `key.name` are, as the message names them."""
         return self._places.get((key, name), ())
