@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from accls.analysis.access_paths import target_of
 from accls.analysis.field_alias import target_objects
-from accls.analysis.field_paths import resolve_field
+from accls.analysis.field_paths import resolve_field, strip_casts, top_offset
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Function, Loop, Ref, SourceFile, TypeTable
 
@@ -65,8 +65,8 @@ def reads_apart(
 ) -> str | None:
     """Why a callee reading through `arg` reads none of `writes`; None if unproved."""
     fn: Function | None = source.function(loop.function)
-    text = "".join(arg.split())
-    found = resolve_field(text, fn, source.globals, source.types)
+    text = top_offset(strip_casts("".join(arg.split())))  # `SD.grid + i * n`
+    found = resolve_field(text, fn, source.globals, source.types) if text else None
     if found is None or found.levels != "*":
         return None
     start = sets.objects(found.key, found.field)
