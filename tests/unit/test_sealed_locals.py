@@ -72,3 +72,20 @@ def test_a_scratch_array_handed_to_a_call_may_be_reached() -> None:
     parallel, why = _verdicts(HANDED_ON)[5]
     assert not parallel
     assert "`dr` (written at line 8) and `p->rho` may overlap" in why
+
+
+PLAIN = """\
+struct P { double *rho; };
+void k(struct P *p, int n) {
+  for (int i = 0; i < n; i++) {
+    double w[3];
+    for (int c = 0; c < 3; c++) w[c] = i * c;
+    p->rho[i] = w[0] + w[1];
+  }
+}
+"""
+
+
+def test_a_plain_scratch_array_is_sealed_too() -> None:
+    parallel, why = _verdicts(PLAIN)[3]
+    assert parallel, why

@@ -50,7 +50,8 @@ def sealed_local(var: Var, fn: Function, types: TypeTable) -> bool:
         # then either, so every one must be such an array.
         if other.scope != "local" or other.static or other.address_taken:
             return False
-        if other.leaves or other.shape + (types.levels_of(other.type) or "*") != levels:
+        theirs = types.levels_of(other.type)
+        if other.leaves or theirs is None or other.shape + theirs != levels:
             return False
     uses = [r for r in fn.refs if r.name == var.name]
     if not uses:
