@@ -1,6 +1,7 @@
 """Pure analysis: dependences, scalar classes and loop facts from a SourceFile."""
 
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
+from accls.analysis.field_points_to import FieldFact, file_field_facts
 from accls.analysis.findings import CATALOG, Finding, FindingKind
 from accls.analysis.model import (
     Dependence,
@@ -25,6 +26,7 @@ __all__ = [
     "Definition",
     "DepKind",
     "Dependence",
+    "FieldFact",
     "FileAnalysis",
     "Finding",
     "FindingKind",
@@ -39,6 +41,7 @@ __all__ = [
     "Summary",
     "analyze",
     "analyze_text",
+    "file_field_facts",
     "overlapping_calls",
     "restrict_parameters",
     "summarize",

@@ -8,9 +8,21 @@ from dataclasses import dataclass
 from accls.analysis.access_paths import Target, target_of
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
+from accls.analysis.field_alias import fields_apart, told_overlap
+from accls.analysis.field_escape import sealed_local
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.scalars import is_scalar_ref
-from accls.frontend import FROM_CALL, Function, Loop, Ref, SourceFile, Span, Var
+from accls.frontend import (
+    FROM_CALL,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    TypeTable,
+    Var,
+)
 
 __all__ = ["AliasCheck", "alias_obstacles", "array_decl"]
 
@@ -127,6 +139,17 @@ def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
     return own.name not in derived and not (FROM_CALL in derived and own.leaves)
 
 
+def _sealed(target: Target, fn: Function | None, types: TypeTable) -> bool:
+    """A local array object whose address never leaves its name (see `sealed_local`)."""
+    return (
+        target.kind == "object"
+        and target.root is not None
+        and fn is not None
+        and not target.union
+        and sealed_local(target.root, fn, types)
+    )
+
+
 def _own_block(target: Target) -> Var | None:
     """The pointer or table whose fresh allocation `target` lies in, if any."""
     root = target.root
@@ -139,7 +162,9 @@ def _own_block(target: Target) -> Var | None:
     return None
 
 
-def _pair_may_alias(a: Target, b: Target, fn: Function | None) -> bool:
+def _pair_may_alias(
+    a: Target, b: Target, fn: Function | None, types: TypeTable
+) -> bool:
     """Whether the objects two targets reach may overlap."""
     if a.element and b.element:
         left = Var(name="", type=a.element)
@@ -155,6 +180,8 @@ def _pair_may_alias(a: Target, b: Target, fn: Function | None) -> bool:
             and other.root is not root
         ):
             return False  # `restrict` rows: no other pointer reaches them
+    if a.root is not b.root and (_sealed(a, fn, types) or _sealed(b, fn, types)):
+        return False  # no pointer can reach a local array whose address stays put
     for own, other in ((_own_block(a), b), (_own_block(b), a)):
         if own is not None and _fresh_apart(own, other, fn):
             return False
@@ -257,11 +284,16 @@ def _proved_apart(
 
 
 def alias_obstacles(
-    loop: Loop, fn: Function | None, source: SourceFile, unseen: str = ""
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    unseen: str = "",
+    fields: FieldSets | None = None,
 ) -> AliasCheck:
     """Pairs of arrays where one is written and the two may overlap.
 
-    `unseen` says why some declarations may be missing (a header not found).
+    `unseen` says why some declarations may be missing (a header not found);
+    `fields`, the whole program's field points-to, when an index gave it.
     """
     proofs: list[str] = []
     arrays: dict[str, bool] = {}
@@ -299,12 +331,18 @@ def alias_obstacles(
                 # pointer into the other array; only two visible arrays are safe.
                 may = not (_is_array_object(wdecl) or _is_array_object(odecl))
             else:
-                pairs = [
-                    (a, b)
-                    for a in wtargets
-                    for b in otargets
-                    if _pair_may_alias(a, b, fn)
-                ]
+                pairs = []
+                for a in wtargets:
+                    for b in otargets:
+                        if not _pair_may_alias(a, b, fn, source.types):
+                            continue
+                        apart = None
+                        if fields is not None:
+                            apart = fields_apart(a, b, fn, source, fields)
+                        if apart is None:
+                            pairs.append((a, b))
+                        else:
+                            proofs.append(apart)
                 may = bool(pairs)
                 proof = _proved_apart(pairs, fn, source) if may else None
                 # Pointers into one buffer: apart when their ranges are.
@@ -330,6 +368,12 @@ def alias_obstacles(
                     f"the declaration of `{hidden[0]}` is not visible here{unseen}, "
                     "so it may point into the other"
                 )
+            elif (
+                loaded
+                and fields is not None
+                and (told := told_overlap(wtargets, otargets, fn, source, fields))
+            ):
+                why = told
             elif loaded:
                 why = (
                     f"`{loaded[0]}` reaches memory through a pointer read from "

@@ -10,6 +10,9 @@ from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
+from accls.analysis.field_alias import own_label
+from accls.analysis.field_points_to import file_field_facts
+from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.header_functions import with_headers
 from accls.analysis.iteration_arrays import iteration_arrays
@@ -23,7 +26,15 @@ from accls.analysis.obstacles import (
 )
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
-from accls.frontend import HeaderContext, Loop, Ref, SourceFile, Span, parse_source
+from accls.frontend import (
+    FieldEventKind,
+    HeaderContext,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    parse_source,
+)
 
 __all__ = ["AnalysisOptions", "FileAnalysis", "analyze", "analyze_text"]
 
@@ -129,6 +140,7 @@ def _loop_facts(
     source: SourceFile,
     options: AnalysisOptions,
     escapes: tuple[Escape, ...] = (),
+    fields: FieldSets | None = None,
 ) -> LoopFacts:
     fn = source.function(loop.function)
     scalars, scalar_obstacles, inductions = classify_scalars(
@@ -169,7 +181,7 @@ def _loop_facts(
         seen.add((dep.array, dep.source.line))
         obstacles.append(_dependence_obstacle(dep, by_span))
     assumptions: list[str] = []
-    aliasing = alias_obstacles(loop, fn, source, _unseen(source))
+    aliasing = alias_obstacles(loop, fn, source, _unseen(source), fields)
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:
         if options.assume_no_alias:
@@ -261,11 +273,28 @@ def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
     )
 
 
+def _field_sets(
+    source: SourceFile, program: ProgramSummaries | None
+) -> FieldSets | None:
+    """The program's field points-to, only from an index of every file."""
+    if program is None or not program.whole or not program.complete:
+        return None
+    if not any(e.kind is FieldEventKind.STORE for e in source.field_events) and not (
+        program.field_facts
+    ):
+        return None
+    own = file_field_facts(source, own_label(source))
+    return field_sets((*program.field_facts, *own))
+
+
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
     opts = replace(opts, program=with_headers(source, opts.program, PURE_FUNCTIONS))
     facts: list[LoopFacts] = []
+    fields = _field_sets(source, opts.program)
+    if fields is not None and opts.program is not None:
+        opts = replace(opts, program=replace(opts.program, fields=fields))
     for nest in source.nests:
         try:
             views = nest_views(nest)
@@ -279,7 +308,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue
         facts.extend(
-            _loop_facts(loop, graph, source, opts, escapes) for loop in nest.walk()
+            _loop_facts(loop, graph, source, opts, escapes, fields)
+            for loop in nest.walk()
         )
     return FileAnalysis(source=source, facts=tuple(facts), program=opts.program)
 

@@ -51,5 +51,8 @@ def with_headers(
     kept = tuple(
         d for d in (program.definitions if program else ()) if d.name not in shadowed
     )
-    complete = program.complete if program is not None else True
-    return ProgramSummaries((*kept, *found), complete)
+    if program is None:
+        return ProgramSummaries((*kept, *found))
+    return ProgramSummaries(
+        (*kept, *found), program.complete, program.field_facts, program.whole
+    )

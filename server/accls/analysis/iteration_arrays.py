@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from accls.frontend import Function, Loop, SourceFile, Var
+from accls.frontend import Function, Loop, SourceFile, Span, TypeTable, Var
 
 __all__ = ["iteration_arrays"]
 
 
-def _owned(var: Var) -> bool:
+def _owned(var: Var, types: TypeTable) -> bool:
     if var.static or var.unknown_shape:
         return False
     if var.dims and "*" not in var.shape:
         return True  # an array object (a VLA included)
+    more = types.levels_of(var.type) if not var.shape else None
+    if more and more.startswith("[") and "*" not in more:
+        return True  # `real3 dr;` of `typedef double real3[3];`: an array object
     return (
         var.shape == "*"
         and var.fresh
@@ -29,6 +32,32 @@ def _owned(var: Var) -> bool:
         and not var.address_taken
         and not var.leaves
     )
+
+
+def _within(span: Span, outer: Span) -> bool:
+    return outer.start_byte <= span.start_byte and span.end_byte <= outer.end_byte
+
+
+def _apart(var: Var, loop: Loop, fn: Function, source: SourceFile) -> bool:
+    """Every other declaration of `var`'s name is in a loop body beside `loop`.
+
+    `real3 dr;` in two loops of one function: neither is in scope in the
+    other's body, so a reference in `loop` means its own `dr`.
+    """
+    if var.span is None or any(p.name == var.name for p in fn.params):
+        return False
+    bodies = [other.body for other in source.loops() if other.function == fn.name]
+    for other in fn.locals:
+        if other.name != var.name or other.span == var.span:
+            continue
+        if other.span is None:
+            return False
+        around = [
+            b for b in bodies if _within(other.span, b) and not _within(loop.span, b)
+        ]
+        if not around:
+            return False
+    return True
 
 
 def iteration_arrays(
@@ -48,12 +77,14 @@ def iteration_arrays(
     for v in loop.locals:
         # Declared once in the whole function (so never a parameter either), and
         # no global of that name: every reference means this array.
-        if inside[v.name] != 1 or fn.declarations(v.name) != 1:
+        if inside[v.name] != 1:
+            continue
+        if fn.declarations(v.name) != 1 and not _apart(v, loop, fn, source):
             continue
         if v.name in source.global_names:
             continue
         # The function's own record of the local knows where its value goes.
         marked = fn.lookup(v.name)
-        if marked is not None and _owned(marked):
+        if marked is not None and _owned(marked, source.types):
             out.add(v.name)
     return frozenset(out)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from accls.analysis.field_points_to import FieldFact
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.summaries import Summary
 
 __all__ = ["Definition", "ProgramSummaries"]
@@ -42,6 +44,12 @@ class ProgramSummaries:
 
     definitions: tuple[Definition, ...] = ()
     complete: bool = True
+    # The other files' field facts; `whole` when they come from an index of
+    # every file of the program (a compile database or a project folder).
+    field_facts: tuple[FieldFact, ...] = ()
+    whole: bool = False
+    # The sets those facts and the analysed file's own make (set by `analyze`).
+    fields: FieldSets | None = field(default=None, compare=False)
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -64,4 +72,4 @@ class ProgramSummaries:
         """The table without the definitions of `files` (a file's own view)."""
         drop = set(files)
         kept = tuple(d for d in self.definitions if d.file not in drop)
-        return ProgramSummaries(kept, self.complete)
+        return ProgramSummaries(kept, self.complete, self.field_facts, self.whole)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.frontend import Call, Effect, Function, Loop, SourceFile, library_function
 
@@ -272,6 +273,7 @@ def private_effects(
     # Index values are not memory: the loop's own variables may appear freely.
     indices = {x.var for x in loop.walk() if x.var} | scalars
     private: list[str] = []
+    apart: list[str] = []  # reads the field sets prove untouched by the loop
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
     for index in order:
@@ -281,6 +283,13 @@ def private_effects(
         if index not in summary.writes:
             names = set(_NAME.findall(arg)) - indices
             hit = sorted(names & (written | set(private)))
+            fields = program.fields if program is not None else None
+            if arg and hit and fields is not None and not set(hit) & set(private):
+                refs = [r for r in loop.refs if r.is_write and _base(r.name) in hit]
+                proof = reads_apart(arg, refs, loop, source, fields)
+                if proof is not None:
+                    apart.append(proof)
+                    hit = []
             if not arg or hit:
                 what = f"`{hit[0]}`" if hit else "an argument"
                 return (
@@ -301,7 +310,7 @@ def private_effects(
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
     if not private:
-        return True, f"{label} writes nothing outside itself"
+        return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
     known = (
         library_function(call.name)

@@ -354,6 +354,27 @@ def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
+class FieldEventKind(StrEnum):
+    """What a place does to the fields it names (see frontend/field_stores.py)."""
+
+    STORE = "store"  # `path = value` where path ends in a field
+    ADDRESS = "address"  # `&path` of a field: it may be set elsewhere; value: the call
+    INIT = "init"  # a struct initialised from a list: path is the variable or ""
+    CAST = "cast"  # `(type)path`: value is the type's text
+    RETURN = "return"  # `return value;` (allocator wrappers)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldEvent:
+    """One place: its kind, the function it is in ("" at file scope), its texts."""
+
+    kind: FieldEventKind
+    function: str
+    path: str
+    value: str
+    line: int
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
     """Everything the front end extracted from one C file."""
@@ -372,6 +393,8 @@ class SourceFile:
     constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
     branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
     types: TypeTable = field(default_factory=TypeTable)  # typedefs and structs
+    # Stores to struct fields, their addresses, casts, returns (field points-to).
+    field_events: tuple[FieldEvent, ...] = ()
     # The functions the project's headers define (`static inline`), parsed from
     # their preprocessed code; `places` gives each of its lines' header and line.
     headers: SourceFile | None = None

@@ -12,6 +12,7 @@ from accls.frontend.allocators import allocator_wrappers
 from accls.frontend.constructs import find_constructs
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
+from accls.frontend.field_stores import field_events
 from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
@@ -264,6 +265,10 @@ def parse_source(
         constructs=constructs,
         branches=branches,
         types=types,
+        field_events=field_events(
+            [*fn_nodes, *decl_nodes],
+            [_function_name(n)[0] or "" for n in fn_nodes] + [""] * len(decl_nodes),
+        ),
         headers=headers,
         allocators=wrappers,
     )

@@ -23,6 +23,7 @@ from accls.analysis import (
     Definition,
     ProgramSummaries,
     Summary,
+    file_field_facts,
     summarize,
     unsummarised_reason,
 )
@@ -128,7 +129,13 @@ class ProjectIndex:
         own = str(Path(path).resolve()) if path else ""
         records = list(self._records.values())
         definitions = tuple(d for r in records if r.path != own for d in r.definitions)
-        return ProgramSummaries(definitions, complete=not (self._pending - {own}))
+        fields = tuple(f for r in records if r.path != own for f in r.fields)
+        return ProgramSummaries(
+            definitions,
+            complete=not (self._pending - {own}),
+            field_facts=fields,
+            whole=True,
+        )
 
     def knows(self, path: str) -> bool:
         """True when `path` is a file of the project (indexed or waiting)."""
@@ -222,6 +229,7 @@ class ProjectIndex:
             deps=self._deps(externals, program),
             externals=externals,
             definitions=found,
+            fields=file_field_facts(source, self._name(path)),
         )
 
     def _edited(
@@ -230,7 +238,8 @@ class ProjectIndex:
         """`record` after an edit, re-summarising only the functions it touched."""
         old = self._stamps.get(path)
         stamped = stamp(text)
-        if old is None or stamped is None:
+        if old is None or stamped is None or record.fields:
+            # Field facts are the whole file's: an edit re-reads all of it.
             return None
         program = self.program_for(path)
         done = resummarise(

@@ -11,12 +11,17 @@ from typing import Any
 
 import platformdirs
 
-from accls.analysis import Definition
-from accls.project.summary_json import definition_from_json, definition_to_json
+from accls.analysis import Definition, FieldFact
+from accls.project.summary_json import (
+    definition_from_json,
+    definition_to_json,
+    field_fact_from_json,
+    field_fact_to_json,
+)
 
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
-_VERSION = 1
+_VERSION = 2
 
 
 def default_cache_dir() -> str:
@@ -33,6 +38,7 @@ class FileSummaries:
     deps: str  # hash of the other files' summaries its own were computed with
     externals: tuple[str, ...]  # the functions it calls but does not define
     definitions: tuple[Definition, ...]  # its non-static functions
+    fields: tuple[FieldFact, ...] = ()  # what it stores into struct fields
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -43,6 +49,7 @@ class FileSummaries:
             "deps": self.deps,
             "externals": list(self.externals),
             "definitions": [definition_to_json(d) for d in self.definitions],
+            "fields": [field_fact_to_json(f) for f in self.fields],
         }
 
     @staticmethod
@@ -56,6 +63,7 @@ class FileSummaries:
             deps=str(raw["deps"]),
             externals=tuple(str(n) for n in raw["externals"]),
             definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
+            fields=tuple(field_fact_from_json(f) for f in raw["fields"]),
         )
 
 

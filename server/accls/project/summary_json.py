@@ -4,9 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from accls.analysis import Definition, Summary
+from accls.analysis import Definition, FieldFact, Summary
 
-__all__ = ["definition_from_json", "definition_to_json"]
+__all__ = [
+    "definition_from_json",
+    "definition_to_json",
+    "field_fact_from_json",
+    "field_fact_to_json",
+]
+
+
+def field_fact_to_json(fact: FieldFact) -> list[str]:
+    """A field fact as a list of strings."""
+    return [fact.kind, fact.key, fact.field, fact.target, fact.place, fact.shown]
+
+
+def field_fact_from_json(raw: list[Any]) -> FieldFact:
+    """The fact `field_fact_to_json` wrote; ValueError when malformed."""
+    if not isinstance(raw, list) or len(raw) != 6:
+        raise ValueError("a field fact is a list of six strings")
+    kind, key, name, target, place, shown = (str(x) for x in raw)
+    return FieldFact(kind, key, name, target, place, shown)
 
 
 def definition_to_json(found: Definition) -> dict[str, Any]:

@@ -1,0 +1,382 @@
+"""What each pointer field of each struct may point to, over the whole program.
+
+Every store of a pointer into a field is a fact: `atoms->gid = comdMalloc(..)`
+puts the allocation of that call site in the set of `Atoms.gid`, `g->v = buf`
+the global `buf`, `a->f = b->g` copies the set of `B.g` into `A.f`. Anything
+that could store a value we do not see makes the field unknown: its address
+taken (`&x->f`, except for `posix_memalign`), a store of a value we cannot
+name, the struct initialised positionally, cast to another type, written by
+`memcpy`/`fread`, or passed to a function defined nowhere in the program.
+
+The sets are only right when every file that stores into the struct was read:
+the analysis uses them with the workspace index (a compile database or a
+project folder) only. Two accesses through fields are then distinct when both
+sets are known and share no object.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.analysis.field_paths import (
+    balanced,
+    resolve_field,
+    strip_casts,
+    struct_of_value,
+    top_offset,
+    walk_path,
+)
+from accls.frontend import (
+    Effect,
+    FieldEvent,
+    FieldEventKind,
+    Function,
+    SourceFile,
+    TypeTable,
+    Var,
+    library_function,
+)
+
+__all__ = ["ALL", "FieldFact", "file_field_facts", "object_of_var"]
+
+_CAST = re.compile(r"^\((?:const|volatile|struct|union)?[A-Za-z_]\w*\**\)")
+_CALL = re.compile(r"^([A-Za-z_]\w*)\((.*)\)$")
+_NULL = frozenset({"0", "NULL", "((void*)0)", "(void*)0", "nullptr"})
+ALL = "*"  # the `field` of a fact about every pointer field of the struct
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFact:
+    """One fact of one file.
+
+    `kind`: "object" (`target` is an object the field may point to), "copy"
+    (`target` is "key.field" whose set flows in), "call" (`target` is a callee
+    that may be an allocator wrapper), "unknown" (`field` ALL: every field of
+    the struct), "unknown_name" (every struct's field called `field`),
+    "escape" (a pointer to `key` passed to the callee `target` as argument
+    `field`: unknown unless "accepts" says the callee's parameter there points
+    to `key`, so that its stores are facts of its own file),
+    "wrapper" (`target` is a function whose every return is fresh memory).
+    """
+
+    kind: str
+    key: str
+    field: str
+    target: str
+    place: str
+    shown: str = ""  # how the message names it: "comdMalloc()"
+
+
+def object_of_var(var: Var, fn: Function | None, file: str) -> str:
+    """The name of the object a variable's storage (or fresh block) is."""
+    if var.scope == "global":
+        return f"global {var.name}"
+    owner = fn.name if fn is not None else ""
+    kind = "fresh" if var.fresh else "local"
+    return f"{kind} {file}:{owner}:{var.name}"
+
+
+class _File:
+    """The facts of one file, read with its declarations and types."""
+
+    def __init__(
+        self,
+        source: SourceFile,
+        file: str,
+        outer: SourceFile | None = None,
+    ) -> None:
+        """`outer`: the file whose headers' code `source` is (its types, globals)."""
+        self.source = source
+        self.file = file
+        self.types: TypeTable = (
+            source.types if outer is None else outer.types.merged(source.types)
+        )
+        self.globals: tuple[Var, ...] = source.globals + (
+            outer.globals if outer is not None else ()
+        )
+        self.out: list[FieldFact] = []
+        self.wrappers = self._wrappers() | set(source.allocators)
+        if outer is not None:
+            self.wrappers |= outer.allocators
+        # The functions a call may name besides the file's own: the headers'.
+        other = outer if outer is not None else source.headers
+        self.callable = {f.name: f for f in other.functions} if other else {}
+        self.callable.update({f.name: f for f in source.functions})
+
+    def _wrappers(self) -> set[str]:
+        returns: dict[str, list[str]] = {}
+        for event in self.source.field_events:
+            if event.kind is FieldEventKind.RETURN and event.function:
+                returns.setdefault(event.function, []).append(strip_casts(event.value))
+        found: set[str] = set()
+        for name, values in returns.items():
+            calls = [_CALL.match(v) for v in values]
+            if all(c is not None and _is_allocator(c.group(1)) for c in calls):
+                found.add(name)
+        return found
+
+    def place(self, line: int) -> str:
+        if self.source.places:
+            return self.source.place(line)  # the headers' code: the header's line
+        return f"{self.file}:{line}"
+
+    def unknown_struct(self, key: str, line: int, seen: set[str] | None = None) -> None:
+        """Every pointer field of `key`, and of the structs it holds by value."""
+        seen = seen if seen is not None else set()
+        if key in seen:
+            return
+        seen.add(key)
+        self.out.append(FieldFact("unknown", key, ALL, "", self.place(line)))
+        for member in (self.types.fields_of(key) or {}).values():
+            inner = self.types.struct_key(member.type)
+            levels = self.types.levels_of(member.type)
+            if (
+                inner is not None
+                and levels is not None
+                and "*" not in member.shape + levels
+            ):
+                self.unknown_struct(inner, line, seen)
+
+    def recast(self, pointed: str, target: str | None, line: int) -> None:
+        """A pointer to `pointed` seen as one to `target` (None: not a struct).
+
+        When one struct's fields begin the other's (`BasePotential` and
+        `EamPotential`), stores through either reach only those shared first
+        fields; otherwise any field of both may change.
+        """
+        mine = list(self.types.fields_of(pointed) or {})
+        theirs = list(self.types.fields_of(target) or {}) if target else []
+        short, long_ = sorted((mine, theirs), key=len)
+        if target is None or not short or long_[: len(short)] != short:
+            self.unknown_struct(pointed, line)
+            if target is not None:
+                self.unknown_struct(target, line)
+            return
+        place = self.place(line)
+        for key in (pointed, target):
+            for name in short:
+                self.out.append(FieldFact("unknown", key, name, "", place))
+
+    def value_facts(
+        self, key: str, name: str, value: str, fn: Function | None, line: int
+    ) -> None:
+        """What storing `value` into `key.name` adds."""
+        text = strip_casts(value)
+        place = self.place(line)
+        if text in _NULL:
+            return
+        call = _CALL.match(text)
+        if call is not None and balanced(call.group(2)):
+            callee = call.group(1)
+            if callee == "realloc":
+                first = call.group(2).split(",", 1)[0]
+                self.value_facts(key, name, first, fn, line)
+            if _is_allocator(callee) or callee in self.wrappers:
+                self.out.append(
+                    FieldFact(
+                        "object", key, name, f"alloc {place}", place, f"`{callee}()`"
+                    )
+                )
+            else:
+                self.out.append(
+                    FieldFact("call", key, name, callee, place, f"`{callee}()`")
+                )
+            return
+        address = text.startswith("&")
+        body = top_offset(text[1:] if address else text)
+        if address and body.endswith("]"):
+            body, address = body[: body.rindex("[")], False
+            if "[" in body and body.count("[") != body.count("]"):
+                body = ""
+        globals_ = self.globals
+        found = resolve_field(body, fn, globals_, self.types) if body else None
+        if found is not None and not address and found.levels.startswith("*"):
+            target = f"{found.key}.{found.field}"
+            self.out.append(FieldFact("copy", key, name, target, place, f"`{value}`"))
+            return
+        var = None
+        if body and re.fullmatch(r"[A-Za-z_]\w*", body):
+            var = fn.lookup(body) if fn is not None else None
+            if var is None:
+                var = next((g for g in globals_ if g.name == body), None)
+        if var is not None:
+            levels = self.types.levels_of(var.type)
+            full = var.shape + (levels or "")
+            storage = address or (levels is not None and full.startswith("["))
+            fresh = var.fresh and not var.device and var.scope == "local"
+            if storage or fresh:
+                target = object_of_var(var, fn, self.file)
+                self.out.append(
+                    FieldFact("object", key, name, target, place, f"`{value}`")
+                )
+                return
+        self.out.append(FieldFact("unknown", key, name, "", place, f"`{value}`"))
+
+    def event(self, event: FieldEvent) -> None:
+        fn = self.source.function(event.function) if event.function else None
+        globals_, types = self.globals, self.types
+        kind = event.kind
+        if kind is FieldEventKind.RETURN:
+            return
+        if kind is FieldEventKind.INIT:
+            key = None
+            if event.path:
+                walked = walk_path(event.path, fn, globals_, types)
+                key = types.struct_key(walked.type_) if walked is not None else None
+            else:
+                key = types.struct_key(event.value.rstrip("*"))
+            if key is not None:
+                self.unknown_struct(key, event.line)
+            return
+        if kind is FieldEventKind.CAST:
+            pointed = struct_of_value(event.path, fn, globals_, types)
+            target = types.struct_key(event.value.rstrip("*"))
+            if pointed is not None and target != pointed:
+                self.recast(pointed, target, event.line)
+            return
+        found = resolve_field(event.path, fn, globals_, types)
+        last = event.path.replace("->", ".").rsplit(".", 1)[-1]
+        if found is None:
+            walked = walk_path(event.path, fn, globals_, types)
+            if walked is None or walked.union or walked.last is None:
+                self.out.append(
+                    FieldFact("unknown_name", "", last, "", self.place(event.line))
+                )
+            return  # an element of the field, not the field itself
+        if kind is FieldEventKind.ADDRESS:
+            if event.value == "posix_memalign":
+                place = self.place(event.line)
+                target = f"alloc {place}"
+                self.out.append(
+                    FieldFact(
+                        "object",
+                        found.key,
+                        found.field,
+                        target,
+                        place,
+                        "`posix_memalign()`",
+                    )
+                )
+                return
+            if found.levels.startswith("*"):
+                self.out.append(
+                    FieldFact(
+                        "unknown", found.key, found.field, "", self.place(event.line)
+                    )
+                )
+            else:
+                inner = types.struct_key(found.member.type)
+                if inner is not None:
+                    self.unknown_struct(inner, event.line)
+            return
+        if found.levels.startswith("*"):
+            self.value_facts(found.key, found.field, event.value, fn, event.line)
+            return
+        inner = types.struct_key(found.member.type)
+        if inner is not None and found.levels == "":
+            same = struct_of_value("&" + strip_casts(event.value), fn, globals_, types)
+            if same != inner:
+                self.unknown_struct(inner, event.line)
+
+    def calls(self) -> None:
+        mine = self.callable
+        globals_, types = self.globals, self.types
+        for fn in self.source.functions:
+            for call in fn.call_sites:
+                known = library_function(call.name)
+                callee = mine.get(call.name)
+                for position, arg in enumerate(call.args):
+                    raw = arg.replace(" ", "")
+                    if _CAST.match(raw) and strip_casts(raw) != raw.strip("()"):
+                        continue  # `(T *)a`: its CAST event says what it does
+                    text = strip_casts(raw)
+                    key = struct_of_value(text, fn, globals_, types)
+                    if key is None:
+                        continue
+                    line = call.span.line
+                    if callee is not None:
+                        if _accepts(callee, position, types) not in (key, ALL):
+                            self.unknown_struct(key, line)  # seen as another type
+                    elif known is not None:
+                        if position in known.writes and known.effect is not Effect.FREE:
+                            self.unknown_struct(key, line)  # `memcpy`, `fread`
+                    else:
+                        self.out.append(
+                            FieldFact(
+                                "escape",
+                                key,
+                                str(position),
+                                call.name,
+                                self.place(line),
+                            )
+                        )
+
+    def facts(self) -> tuple[FieldFact, ...]:
+        for event in self.source.field_events:
+            self.event(event)
+        self.calls()
+        for fn in self.source.functions:
+            if fn.static:
+                continue
+            for position in range(len(fn.params)):
+                key = _accepts(fn, position, self.types)
+                if key is not None:
+                    place = self.place(fn.span.line)
+                    self.out.append(
+                        FieldFact("accepts", key, str(position), fn.name, place)
+                    )
+        for name in sorted(self.wrappers):
+            wrapper = self.source.function(name)
+            if wrapper is not None and not wrapper.static:
+                place = self.place(wrapper.span.line)
+                self.out.append(FieldFact("wrapper", "", "", name, place))
+        return tuple(dict.fromkeys(self.out))
+
+
+def _releases(fn: Function, name: str) -> bool:
+    """Whether the parameter `name` is only ever handed to `free()` (`comdFree`)."""
+    uses = [r for r in fn.refs if r.name == name]
+    if any(r.subscripts or r.deref or r.member or r.escapes for r in uses):
+        return False
+    word = re.compile(rf"(?<![\w.>]){re.escape(name)}(?!\w)")
+    freed = 0
+    for call in fn.call_sites:
+        for arg in call.args:
+            if not word.search(arg):
+                continue
+            known = library_function(call.name)
+            if arg.strip() != name or known is None or known.effect is not Effect.FREE:
+                return False
+            freed += 1
+    return freed > 0 and freed == len(uses)
+
+
+def _accepts(fn: Function, position: int, types: TypeTable) -> str | None:
+    """The struct a parameter points to, when it is declared a pointer to one.
+
+    ALL for a `void *` parameter the function only frees: any struct is safe.
+    """
+    if position >= len(fn.params):
+        return None
+    param = fn.params[position]
+    levels = types.levels_of(param.type)
+    if levels is None or param.shape + levels not in ("*", "["):
+        return None
+    if param.type == "void" and _releases(fn, param.name):
+        return ALL
+    return types.struct_key(param.type)
+
+
+def _is_allocator(name: str) -> bool:
+    found = library_function(name)
+    return found is not None and found.effect is Effect.ALLOC and not found.device
+
+
+def file_field_facts(source: SourceFile, file: str) -> tuple[FieldFact, ...]:
+    """The field facts of one file and its headers' code; `file` names its places."""
+    own = _File(source, file).facts()
+    if source.headers is None:
+        return own
+    header = _File(source.headers, file, outer=source).facts()
+    return tuple(dict.fromkeys((*own, *header)))

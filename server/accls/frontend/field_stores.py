@@ -1,0 +1,183 @@
+"""Every place a file may set a struct's pointer field, as text for the analysis.
+
+The analysis decides what a pointer field may point to from every store to it
+in the program (`atoms->gid = malloc(..)`, `a->f = b->g`), and gives up on a
+field whose address is taken, or a struct that is cast or initialised as a
+whole. This module lists those places: it resolves no types (the analysis does,
+with the file's declarations), it only reads the syntax.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.model import FieldEvent, FieldEventKind
+
+__all__ = ["field_events"]
+
+
+def _text(node: Node | None) -> str:
+    return "".join(node_text(node).split()) if node is not None else ""
+
+
+def _trivial(node: Node) -> bool:
+    """An initializer list of zeros and NULLs only: it stores no pointer."""
+    for child in node.named_children:
+        inner = strip_parens(child)
+        if inner.type == "initializer_list":
+            if not _trivial(inner):
+                return False
+        elif _text(inner) not in ("0", "NULL", "0.0", "((void*)0)"):
+            return False
+    return True
+
+
+def _initializer(list_: Node, path: str, function: str, out: list[FieldEvent]) -> None:
+    """`{.f = e, ...}` stores into `path.f`; positional members are an INIT."""
+    line = list_.start_point.row + 1
+    positional = False
+    for child in list_.named_children:
+        if child.type == "initializer_pair":
+            designators = child.child_by_field_name("designator")
+            value = child.child_by_field_name("value")
+            names = [c for c in child.named_children if c.type == "field_designator"]
+            if len(names) == 1 and designators is not None and value is not None:
+                field = _text(names[0]).lstrip(".")
+                if value.type == "initializer_list":
+                    _initializer(value, f"{path}.{field}", function, out)
+                else:
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.STORE,
+                            function=function,
+                            path=f"{path}.{field}",
+                            value=_text(value),
+                            line=line,
+                        )
+                    )
+                continue
+            positional = True
+        elif not _trivial_child(child):
+            positional = True
+    if positional:
+        out.append(
+            FieldEvent(
+                kind=FieldEventKind.INIT,
+                function=function,
+                path=path,
+                value="",
+                line=line,
+            )
+        )
+
+
+def _trivial_child(child: Node) -> bool:
+    inner = strip_parens(child)
+    if inner.type == "initializer_list":
+        return _trivial(inner)
+    return _text(inner) in ("0", "NULL", "0.0", "((void*)0)")
+
+
+def _declared_name(declarator: Node | None) -> str:
+    while declarator is not None and declarator.type != "identifier":
+        declarator = declarator.child_by_field_name("declarator")
+    return node_text(declarator) if declarator is not None else ""
+
+
+def _call_of(node: Node) -> str:
+    """The callee when `node` is an argument of a call, else ""."""
+    parent = node.parent
+    if parent is None or parent.type != "argument_list" or parent.parent is None:
+        return ""
+    return _text(parent.parent.child_by_field_name("function"))
+
+
+def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
+    """The field events of `nodes`: definitions named by `names` ("" at file scope)."""
+    out: list[FieldEvent] = []
+    for top, function in zip(nodes, names, strict=True):
+        stack = [top]
+        while stack:
+            node = stack.pop()
+            stack.extend(reversed(node.named_children))
+            line = node.start_point.row + 1
+            kind = node.type
+            if kind == "assignment_expression":
+                left = strip_parens(node.child_by_field_name("left") or node)
+                operator = node.child_by_field_name("operator")
+                if left.type == "field_expression" and _text(operator) == "=":
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.STORE,
+                            function=function,
+                            path=_text(left),
+                            value=_text(node.child_by_field_name("right")),
+                            line=line,
+                        )
+                    )
+                elif left.type == "field_expression":
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.STORE,
+                            function=function,
+                            path=_text(left),
+                            value=f"{_text(left)}+?",  # `p->f += k`: into its own
+                            line=line,
+                        )
+                    )
+            elif kind == "init_declarator":
+                value = node.child_by_field_name("value")
+                if value is not None and value.type == "initializer_list":
+                    name = _declared_name(node.child_by_field_name("declarator"))
+                    if not _trivial(value):
+                        _initializer(value, name, function, out)
+            elif kind == "compound_literal_expression":
+                value = node.child_by_field_name("value")
+                if value is not None and not _trivial(value):
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.INIT,
+                            function=function,
+                            path="",
+                            value=_text(node.child_by_field_name("type")),
+                            line=line,
+                        )
+                    )
+            elif kind == "pointer_expression":
+                operator = node.child_by_field_name("operator")
+                argument = node.child_by_field_name("argument")
+                inner = strip_parens(argument) if argument is not None else None
+                taken = _text(operator) == "&" and inner is not None
+                if taken and inner is not None and inner.type == "field_expression":
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.ADDRESS,
+                            function=function,
+                            path=_text(inner),
+                            value=_call_of(node),
+                            line=line,
+                        )
+                    )
+            elif kind == "cast_expression":
+                value = node.child_by_field_name("value")
+                out.append(
+                    FieldEvent(
+                        kind=FieldEventKind.CAST,
+                        function=function,
+                        path=_text(strip_parens(value) if value is not None else None),
+                        value=_text(node.child_by_field_name("type")),
+                        line=line,
+                    )
+                )
+            elif kind == "return_statement" and node.named_child_count:
+                out.append(
+                    FieldEvent(
+                        kind=FieldEventKind.RETURN,
+                        function=function,
+                        path="",
+                        value=_text(node.named_children[0]),
+                        line=line,
+                    )
+                )
+    return tuple(out)

@@ -1,0 +1,95 @@
+"""Field points-to end to end: a fixture annotated with `--project`, run in parallel.
+
+Single-file fixtures are annotated without a project, so the field facts are
+never used there. Here the fixtures whose loops only the whole program can
+prove distinct are copied alone into a folder (the file is the whole program),
+annotated with `--project` on it, built with `-fopenmp -O0` and run at 2 and 4
+threads: the output must match the serial run, and the loops the field sets
+prove must have their pragma.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from accls.validation.outputs import compare_text
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "c"
+# fixture -> the lines of loops that must get a pragma with the project
+PROVED = {"field_allocations.c": (62,)}
+TOLERANCE = 1e-9
+
+
+def _gcc() -> str:
+    found = shutil.which("gcc")
+    if found is None:
+        pytest.skip("gcc not found")
+    return found
+
+
+def _run(exe: Path, threads: int | None = None) -> str:
+    env = dict(os.environ)
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(threads)
+    proc = subprocess.run(
+        [str(exe)], capture_output=True, text=True, timeout=30, env=env, check=True
+    )
+    return proc.stdout
+
+
+@pytest.mark.parametrize("name", sorted(PROVED))
+def test_annotated_with_the_project_matches_serial(name: str, tmp_path: Path) -> None:
+    gcc = _gcc()
+    project = tmp_path / "proj"
+    project.mkdir()
+    src = project / name
+    shutil.copy(FIXTURES / name, src)
+    serial = tmp_path / "serial"
+    subprocess.run(
+        [gcc, "-std=c11", "-O1", str(src), "-o", str(serial), "-lm"], check=True
+    )
+    expected = _run(serial)
+    out = tmp_path / f"annotated_{name}"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "accls",
+            "annotate",
+            "--model",
+            "openmp",
+            "--project",
+            str(project),
+            "--index-cache",
+            str(tmp_path / "cache"),
+            str(src),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    original = src.read_text(encoding="utf-8").splitlines()
+    for line in PROVED[name]:
+        loop = original[line - 1].strip()
+        at = next(i for i, text in enumerate(lines) if text.strip() == loop)
+        assert lines[at - 1].strip().startswith("#pragma omp parallel for"), loop
+    exe = tmp_path / "annotated"
+    subprocess.run(
+        [gcc, "-std=c11", "-O0", "-fopenmp", str(out), "-o", str(exe), "-lm"],
+        check=True,
+    )
+    for threads in (2, 4):
+        problem = compare_text(expected, _run(exe, threads), TOLERANCE)
+        assert problem is None, f"{threads} threads: {problem}"
