@@ -34,7 +34,6 @@ async def test_lenses_say_the_verdict_in_a_few_words(
 ) -> None:
     uri, _ = open_fixture(client, "prefix_sum.c")
     found = titles(await lenses(client, uri))
-    print(found)
     assert found[19] == "serial: `out` carried (line 20)"
     assert found[27] == "parallel · OpenACC ready"
     uri, _ = open_fixture(client, "saxpy_alias.c")
@@ -45,7 +44,9 @@ async def test_lenses_say_the_verdict_in_a_few_words(
     assert alias.command is not None
     assert alias.command.command == "accls.applyLoopAction"
     assert alias.command.arguments is not None
-    assert alias.command.arguments[0]["kind"] == "restrict"
+    (argument,) = alias.command.arguments
+    assert isinstance(argument, dict)
+    assert argument["kind"] == "restrict"
 
 
 async def test_clicking_a_parallel_lens_applies_the_pragma(
