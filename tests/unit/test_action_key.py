@@ -25,6 +25,7 @@ def test_the_kinds_on_the_wire() -> None:
         "region",
         "induction",
         "restrict",
+        "hoist",
     ]
 
 
