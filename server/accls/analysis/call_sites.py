@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.field_paths import balanced
 from accls.frontend import Call, Function, SourceFile, Var
 
 __all__ = ["distinct_at_call_sites"]
@@ -36,22 +37,13 @@ class _Origin:
 def _strip(arg: str) -> str:
     text = arg.strip()
     while True:
-        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        if text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
             text = text[1:-1].strip()
             continue
         cast = _CAST.match(text)
         if cast is None or cast.end() == len(text):
             return text
         text = text[cast.end() :].strip()
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _origin(arg: str, caller: Function, source: SourceFile) -> _Origin | None:

@@ -61,8 +61,8 @@ DEVICE_ALLOCATORS = frozenset(f.name for f in library().values() if f.device)
 """Allocators whose memory lives on the device, not the host."""
 
 
-def allocator(value: Node | None) -> str | None:
-    """The allocator called by `malloc(...)`, `(T *)calloc(...)` and friends."""
+def called_name(value: Node | None) -> str | None:
+    """The function `value` calls, through casts and parentheses: `(T *)f(...)`."""
     while value is not None and value.type in (
         "cast_expression",
         "parenthesized_expression",
@@ -73,7 +73,12 @@ def allocator(value: Node | None) -> str | None:
     if value is None or value.type != "call_expression":
         return None
     fn = value.child_by_field_name("function")
-    name = node_text(fn) if fn is not None else ""
+    return node_text(fn) if fn is not None else ""
+
+
+def allocator(value: Node | None) -> str | None:
+    """The allocator called by `malloc(...)`, `(T *)calloc(...)` and friends."""
+    name = called_name(value)
     return name if name in _ALLOCATORS else None
 
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from accls.frontend.decls import DEVICE_ALLOCATORS, allocator
+from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
 
@@ -171,17 +171,7 @@ class _Flow:
         found = allocator(value)
         if found is not None or value is None:
             return found
-        while value is not None and value.type in (
-            "cast_expression",
-            "parenthesized_expression",
-        ):
-            value = value.child_by_field_name("value") or (
-                value.named_children[0] if value.named_child_count else None
-            )
-        if value is None or value.type != "call_expression":
-            return None
-        fn = value.child_by_field_name("function")
-        name = node_text(fn) if fn is not None else ""
+        name = called_name(value)
         return name if name in self.wrappers else None
 
     def assign(self, target: Node, value: Node | None) -> None:
