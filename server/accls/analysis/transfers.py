@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost import constant_macros
 from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
 from accls.analysis.findings import REPEATED_TRANSFERS, Finding, finding
 from accls.analysis.pragma_scope import loop_directive
@@ -100,23 +101,13 @@ def _render(poly: Poly | None, unit: str, values: dict[str, Poly]) -> str:
     return f"about {poly.substitute(values).render()} {unit}"
 
 
-def _constants(macros: dict[str, str]) -> dict[str, Poly]:
-    """Object-like macros whose value is an integer constant."""
-    out: dict[str, Poly] = {}
-    for name, text in macros.items():
-        value = expression_poly(text)
-        if value is not None and value.is_constant:
-            out[name] = value
-    return out
-
-
 def transfer_findings(analysis: FileAnalysis, dialect: str) -> list[Finding]:
     """Offloaded loops inside sequential loops that copy arrays every time."""
     source = analysis.source
     parents = _parents(source)
     managed = managed_arrays(source, dialect)
     macros = dict(source.macros)
-    values = _constants(macros)
+    values = constant_macros(source)
     out: list[Finding] = []
     for loop in source.loops():
         directive = next(

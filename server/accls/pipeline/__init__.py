@@ -6,7 +6,6 @@ Above suggest/, validation/ and hybrid/; below the CLI and the language server.
 from accls.pipeline.bench import (
     BenchReport,
     bench_file,
-    profitable_only,
     render_bench,
 )
 from accls.pipeline.checking import check_text
@@ -17,6 +16,7 @@ from accls.pipeline.suggesting import (
     analysis_options,
     compiler_settings,
     estimates_for,
+    profitable_only,
     suggest_text,
 )
 

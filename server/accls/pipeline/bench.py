@@ -23,7 +23,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from accls.pipeline.hoisting import annotate_hoisted
-from accls.pipeline.suggesting import SuggestResult, suggest_text
+from accls.pipeline.suggesting import profitable_only, suggest_text
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, Target, with_inner
 from accls.suggest.annotate import annotate_text
@@ -37,7 +37,6 @@ __all__ = [
     "BenchTiming",
     "bench_file",
     "default_store",
-    "profitable_only",
     "render_bench",
 ]
 
@@ -75,31 +74,6 @@ def default_store() -> Path:
     if override:
         return Path(override)
     return Path(user_data_dir("accls", appauthor=False)) / "bench.jsonl"
-
-
-def profitable_only(
-    result: SuggestResult, *, every: bool
-) -> tuple[tuple[Suggestion, ...], int]:
-    """The suggestions `annotate` inserts, and how many the cost model left out.
-
-    A loop the cost model finds unprofitable keeps no pragma, and neither do the
-    inner-loop pragmas inside it; with `every`, every safe pragma stays.
-    """
-    dropped = [
-        s.loop.span
-        for s in result.suggestions
-        if not every
-        and (estimate := result.estimates.get(s.loop.id)) is not None
-        and estimate.profitable is False
-    ]
-    if not dropped:
-        return result.suggestions, 0
-
-    def inside(s: Suggestion) -> bool:
-        start = s.loop.span.start_byte
-        return any(d.start_byte <= start < d.end_byte for d in dropped)
-
-    return tuple(s for s in result.suggestions if not inside(s)), len(dropped)
 
 
 class _Bench:

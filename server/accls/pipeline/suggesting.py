@@ -35,6 +35,7 @@ __all__ = [
     "analysis_options",
     "compiler_settings",
     "estimates_for",
+    "profitable_only",
     "suggest_text",
 ]
 
@@ -67,6 +68,31 @@ def estimates_for(
             analysis, s.loop, offload, collapsed=1 + len(s.collapsed)
         )
     return out
+
+
+def profitable_only(
+    result: SuggestResult, *, every: bool
+) -> tuple[tuple[Suggestion, ...], int]:
+    """The suggestions `annotate` inserts, and how many the cost model left out.
+
+    A loop the cost model finds unprofitable keeps no pragma, and neither do the
+    inner-loop pragmas inside it; with `every`, every safe pragma stays.
+    """
+    dropped = [
+        s.loop.span
+        for s in result.suggestions
+        if not every
+        and (estimate := result.estimates.get(s.loop.id)) is not None
+        and estimate.profitable is False
+    ]
+    if not dropped:
+        return result.suggestions, 0
+
+    def inside(s: Suggestion) -> bool:
+        start = s.loop.span.start_byte
+        return any(d.start_byte <= start < d.end_byte for d in dropped)
+
+    return tuple(s for s in result.suggestions if not inside(s)), len(dropped)
 
 
 def analysis_options(
