@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from accls.project import ProjectIndex, project_files
+from accls.project import ProjectIndex, index_cache, project_files
 
 B_C = """\
 #include <stdio.h>
@@ -94,6 +94,14 @@ def test_a_restart_reads_the_cache_without_parsing(
     again = _index(project, tmp_path / "cache")
     assert again.parses == 0
     assert again.program_for(None) == first.program_for(None)
+
+
+def test_another_version_of_accls_does_not_read_the_cache(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _index(project, tmp_path / "cache")
+    monkeypatch.setattr(index_cache, "code_fingerprint", lambda: "another-version")
+    assert _index(project, tmp_path / "cache").parses >= 2
 
 
 def test_a_changed_file_is_summarised_again(project: Path, tmp_path: Path) -> None:

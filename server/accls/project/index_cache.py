@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,19 @@ from accls.project.summary_json import (
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
 _VERSION = 2
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of the code that computes summaries (a new accls starts afresh)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("files", "frontend", "analysis", "project"):
+        for path in sorted((root / package).rglob("*")):
+            if path.suffix in (".py", ".toml") and path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def default_cache_dir() -> str:
@@ -71,7 +86,9 @@ class IndexCache:
     """Records by key in one folder; a record that cannot be read is a miss."""
 
     def __init__(self, folder: str | None) -> None:
-        self.folder = Path(folder) / f"index-v{_VERSION}" if folder else None
+        # One folder per version of the summarising code, so an upgrade starts afresh.
+        name = f"index-v{_VERSION}-{code_fingerprint()}"
+        self.folder = Path(folder) / name if folder else None
 
     def load(self, key: str) -> FileSummaries | None:
         """The record stored under `key`, if any."""
