@@ -25,6 +25,7 @@ from accls.analysis.obstacles import (
     user_calls,
 )
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
     FieldEventKind,
@@ -297,6 +298,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
         opts = replace(opts, program=replace(opts.program, fields=fields))
     for nest in source.nests:
         try:
+            # A row a callee writes (`zero(f[i])`) is an access like any other.
+            nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
             views = nest_views(nest)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
