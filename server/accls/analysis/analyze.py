@@ -15,6 +15,7 @@ from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.header_functions import with_headers
+from accls.analysis.inductions import header_advances
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
@@ -206,6 +207,10 @@ def _loop_facts(
             f"`{loop.var}` advances by `{loop.step_symbol}`, which the loop never "
             "changes: assumed positive, as OpenMP and OpenACC require of a `<` loop"
         )
+    named = {(o.code, o.variable) for o in obstacles}
+    obstacles.extend(
+        o for o in header_advances(loop) if (o.code, o.variable) not in named
+    )
     obstacles.sort(key=lambda o: (o.line, o.code))
     return LoopFacts(
         loop=loop,
