@@ -72,3 +72,21 @@ def test_the_header_increment_of_two_variables_is_refused_with_its_reason() -> N
     (facts,) = analyze_text(text).facts
     assert not facts.parallel
     assert "`off` advances with `i` in the loop header" in facts.obstacles[0].message
+
+
+def test_header_declarations_repeated_in_one_function_each_have_a_closed_form() -> None:
+    text = dedent(
+        """\
+        void run(int n, int m, double *restrict a, double *restrict b) {
+          for (int i = 0; i < n; i++)
+            for (int off = i * m, j = 0; j < m; j++, off++)
+              a[off] = 1.0;
+          for (int i = 0; i < n; i++)
+            for (int off = i * m, j = 0; j < m; j++, off++)
+              b[off] = 2.0;
+        }
+        """
+    )
+    source = parse_source(text)
+    subs = [s.text for nest in source.nests for r in nest.refs for s in r.subscripts]
+    assert subs == ["(i * m) + j", "(i * m) + j"]

@@ -90,12 +90,14 @@ def secondary_candidates(
     marks: tuple[int, int, int],
     subscript: Callable[[Node], Subscript],
     no_skip: bool,
+    decls: tuple[Sequence[Var], Sequence[Var]] = ((), ()),
 ) -> SecondaryLoop | None:
     """The loop's candidate secondary inductions, from its header and body.
 
     `marks` are the indices of the loop's first reference, of its increment's
     first, and one past its last; `no_skip` is false after a `continue` or a
-    `break` in the body (a body advance may then not run).
+    `break` in the body (a body advance may then not run); `decls` are the
+    variables the header declares and those declared inside the loop.
     """
     start, update, end = marks
     steps = [
@@ -137,6 +139,8 @@ def secondary_candidates(
         ref_end=end,
         update_start=update,
         items=tuple(items),
+        declared=tuple(decls[0]),
+        inner=frozenset(v.name for v in decls[1]),
     )
 
 
@@ -164,14 +168,28 @@ def checked_secondaries(
         if counts[v.name] == 1 and _integer(v) and not v.static
     }
     fit -= {r.name for r in refs if r.escapes}
+    # Names a start may read: every declaration of them an integer, whichever
+    # one the start sees (the loop must not write it, checked below).
+    odd = {v.name for v in variables if not _integer(v) or v.static}
+    readable = {v.name for v in variables} - odd - {r.name for r in refs if r.escapes}
+    escaped = {r.name for r in refs if r.escapes}
     out: list[SecondaryLoop] = []
     for loop in loops:
+        # A header's declaration names one variable throughout the loop,
+        # unless the body declares the name again.
+        own = {
+            v.name
+            for v in loop.declared
+            if _integer(v) and not v.static and v.name not in loop.inner
+        }
+        shadowed = {v.name for v in loop.declared} | loop.inner
+        fit_here = (fit - shadowed) | (own - escaped)
         inside = range(loop.ref_start, loop.ref_end)
         written = {refs[k].name for k in inside if refs[k].is_write}
         var_writes = [
             k for k in inside if refs[k].name == loop.var and refs[k].is_write
         ]
-        if loop.var not in fit or any(k not in unsubstituted for k in var_writes):
+        if loop.var not in fit_here or any(k not in unsubstituted for k in var_writes):
             continue
         items: list[Secondary] = []
         for item in loop.items:
@@ -179,10 +197,10 @@ def checked_secondaries(
             if item.start.poly is None or item.start.indirect:
                 continue
             names |= item.start.poly.names()
-            unknown = {n for n in names if n not in fit}
+            unknown = {n for n in names if n not in fit_here | readable}
             if unknown - integer_macros(macros, unknown) or names & written:
                 continue
-            if item.name not in fit or item.step % loop.step:
+            if item.name not in fit_here or item.step % loop.step:
                 continue
             own = [k for k in inside if refs[k].name == item.name and refs[k].is_write]
             if len(own) != 1:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, operands, strip_parens, to_poly
-from accls.frontend.model import Ref, Subscript
+from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
 
 __all__ = [
@@ -128,6 +128,10 @@ class SecondaryLoop:
     ref_end: int
     update_start: int  # the first reference of the header's increment
     items: tuple[Secondary, ...]
+    # Variables the header declares (their scope is the loop), and the names
+    # declared inside the loop (which may shadow them).
+    declared: tuple[Var, ...] = ()
+    inner: frozenset[str] = frozenset()
 
 
 def _value(item: Secondary, loop: SecondaryLoop, later: bool) -> tuple[Poly, str]:

@@ -231,6 +231,7 @@ class FunctionWalk(ExpressionWalk):
         cond = node.child_by_field_name("condition")
         update = node.child_by_field_name("update")
         body = node.child_by_field_name("body")
+        head_start = len(self.decls)
         if init is not None:
             if init.type == "declaration":
                 first, defined = len(self.decls), len(self.definitions)
@@ -287,6 +288,7 @@ class FunctionWalk(ExpressionWalk):
             (rec.ref_start, first, len(self.refs)),
             self._subscript,
             rec.skip_mark is None,
+            (self.decls[head_start : rec.decl_start], self.decls[rec.decl_start :]),
         )
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
