@@ -336,10 +336,7 @@ def private_effects(
             rows.append(arg)
             continue
         if base not in (scalars if by_address else arrays):
-            return (
-                False,
-                f"which writes through `{arg or '?'}`, shared by the iterations",
-            )
+            return False, _shared_write(call, arg, loop)
         private.append(base)
     shared = sorted(summary.globals_read & written)
     if shared:
@@ -369,6 +366,22 @@ def private_effects(
     return True, (
         f"{label} writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"
+    )
+
+
+def _shared_write(call: Call, arg: str, loop: Loop) -> str:
+    """Why a callee's writes through `arg`, memory all iterations share, block."""
+    why = f"which writes through `{arg or '?'}`, shared by the iterations"
+    var = loop.var or ""
+    picks = [a for a in call.args if var and var in _NAME.findall(a) and a != arg]
+    if not picks:
+        return why
+    # `sortAtomsInCell(atoms, boxes, ii)`: each call may pick its own part, but
+    # a summary keeps no index ranges, so that is not shown.
+    return (
+        f"{why}: `{picks[0]}` may choose which part each call writes, but the "
+        "summary keeps no index ranges, so the writes of different iterations "
+        "are not proved disjoint"
     )
 
 
