@@ -8,6 +8,8 @@ import pytest
 from accls.analysis import analyze_text
 from accls.analysis.delinearize import equalities
 from accls.frontend import Poly, Subscript
+from accls.suggest.options import SuggestOptions
+from accls.suggest.rules import suggest_file
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "c" / "row_arguments.c"
 
@@ -53,3 +55,12 @@ def test_a_row_and_an_element_compare_on_their_common_subscripts() -> None:
     )
     assert not isinstance(rows, str)
     assert len(rows) == 1
+
+
+def test_offloaded_the_row_a_callee_writes_is_moved_by_the_data_clauses() -> None:
+    # OpenACC for the GPU, the default suggestion.
+    analysis = analyze_text(FIXTURE.read_text("utf-8"), str(FIXTURE))
+    found = suggest_file(analysis, SuggestOptions())
+    reset = next(s for s in found if s.loop.function == "reset" and not s.inner)
+    assert reset.pragma is not None
+    assert "copy(f[0:n])" in reset.pragma.render()
