@@ -459,13 +459,23 @@ def _ref(at: int, kind: AccessKind, *subs: Subscript, deref: bool = False) -> Re
 SUB_I = _sub("i", Poly.sym("i"))
 
 
-def test_different_subscript_counts_are_assumed() -> None:
+def test_a_row_and_its_elements_compare_on_the_common_subscripts() -> None:
+    # `a[i]` (a whole row, as a callee writes it) and `a[i][i]`: the same row.
     loop = _loop(
         (_ref(20, AccessKind.WRITE, SUB_I), _ref(30, AccessKind.READ, SUB_I, SUB_I))
     )
-    found = nest_dependences(loop)
-    assert all_assumed(found)
-    assert "1 and 2 subscripts" in found[0].reason
+    assert not [d for d in nest_dependences(loop) if d.carrier == 0]
+
+
+def test_a_row_and_the_next_rows_elements_are_a_dependence() -> None:
+    next_row = _sub("i + 1", Poly.sym("i") + Poly.const(1))
+    zero = _sub("0", Poly.const(0))
+    loop = _loop(
+        (_ref(20, AccessKind.WRITE, SUB_I), _ref(30, AccessKind.READ, next_row, zero))
+    )
+    found = [d for d in nest_dependences(loop) if d.carrier == 0]
+    assert found
+    assert not all_assumed(found)
 
 
 def test_non_polynomial_subscript_is_assumed() -> None:

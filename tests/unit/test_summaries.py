@@ -113,3 +113,23 @@ def test_an_address_into_a_parameter_passed_on_is_a_read_of_that_parameter() -> 
 def test_a_read_argument_may_index_with_the_loop_variable() -> None:
     assert facts("b[i] = peek(&a[i], 0);")[0] == set()
     assert "call" in facts("a[i] = peek(&a[i], 0);")[0]
+
+
+def test_a_callee_writing_a_shared_object_at_an_index_argument_says_why() -> None:
+    text = dedent(
+        """\
+        typedef struct { double *r; int *n; } Atoms;
+        static void sort_cell(Atoms *a, int box) {
+          for (int k = 0; k < a->n[box]; k++) a->r[box * 64 + k] = 0.0;
+        }
+        void redistribute(Atoms *a, int nb) {
+          for (int ii = 0; ii < nb; ++ii)
+            sort_cell(a, ii);
+        }
+        """
+    )
+    (facts,) = [f for f in analyze_text(text).facts if f.loop.var == "ii"]
+    assert not facts.parallel
+    message = facts.obstacles[0].message
+    assert "which writes through `a`, shared by the iterations: `ii` may" in message
+    assert "the summary keeps no index ranges" in message

@@ -15,6 +15,7 @@ from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.header_functions import with_headers
+from accls.analysis.inductions import header_advances
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import nest_views
@@ -25,6 +26,7 @@ from accls.analysis.obstacles import (
     user_calls,
 )
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
     FieldEventKind,
@@ -205,6 +207,10 @@ def _loop_facts(
             f"`{loop.var}` advances by `{loop.step_symbol}`, which the loop never "
             "changes: assumed positive, as OpenMP and OpenACC require of a `<` loop"
         )
+    named = {(o.code, o.variable) for o in obstacles}
+    obstacles.extend(
+        o for o in header_advances(loop) if (o.code, o.variable) not in named
+    )
     obstacles.sort(key=lambda o: (o.line, o.code))
     return LoopFacts(
         loop=loop,
@@ -297,6 +303,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
         opts = replace(opts, program=replace(opts.program, fields=fields))
     for nest in source.nests:
         try:
+            # A row a callee writes (`zero(f[i])`) is an access like any other.
+            nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
             views = nest_views(nest)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))

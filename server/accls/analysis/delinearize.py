@@ -310,10 +310,15 @@ def equalities(
     subscript such as `i*n + j` is split into (i, j) only when 0 <= j < n is
     proved over it.
     """
-    if len(subs[0]) != len(subs[1]):
+    # `f[i]` (a whole row, as a callee writes it) and `f[i][k]`: the two touch
+    # the same memory only if the rows their common subscripts pick are equal.
+    size = min(len(subs[0]), len(subs[1]), len(models[0]), len(models[1]))
+    if size == 0 and len(subs[0]) != len(subs[1]):
         return f"`{array}` is indexed with {len(subs[0])} and {len(subs[1])} subscripts"
     rows: list[Row] = []
-    for pos, (left, right) in enumerate(zip(*models, strict=True)):
+    for pos, (left, right) in enumerate(
+        zip(models[0][:size], models[1][:size], strict=True)
+    ):
         split = _split(left, right, context)
         if split is None:
             text = subs[0][pos].text if not left.is_affine else subs[1][pos].text

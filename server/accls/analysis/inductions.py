@@ -12,7 +12,7 @@ from __future__ import annotations
 from accls.analysis.model import Induction, InductionUse, Obstacle, ObstacleCode
 from accls.frontend import Function, Loop, Ref, Var
 
-__all__ = ["find_induction"]
+__all__ = ["find_induction", "header_advances"]
 
 # Types whose arithmetic the closed form reproduces: as wide as int or wider, so
 # `t + 2*i` wraps (unsigned) or overflows (signed: undefined) as `t += 2` does.
@@ -52,6 +52,35 @@ def _unconditional(loop: Loop, ref: Ref) -> bool:
     return ref.context[-1] == loop.id and ref.loops[-1:] == (loop.id,)
 
 
+def _header_advance(loop: Loop, ref: Ref) -> Obstacle:
+    """The reason a variable advanced beside the loop variable blocks a pragma."""
+    line = loop.line
+    return Obstacle(
+        code=ObstacleCode.SHAPE,
+        line=line,
+        variable=ref.name,
+        message=f"`{ref.name}` advances with `{loop.var}` in the loop header "
+        f"(line {line}): OpenMP and OpenACC accept only the loop variable's "
+        f"increment there; compute `{ref.name}` from `{loop.var}` in the body "
+        "to put a pragma on this loop",
+    )
+
+
+def _in_update(loop: Loop, ref: Ref) -> bool:
+    inside = loop.header.start_byte <= ref.span.start_byte < loop.header.end_byte
+    return inside and ref.is_write and ref.loops[-1:] == (loop.id,)
+
+
+def header_advances(loop: Loop) -> tuple[Obstacle, ...]:
+    """Variables other than the loop variable that the header's increment writes."""
+    out: dict[str, Obstacle] = {}
+    for ref in loop.refs:
+        scalar = not ref.subscripts and not ref.deref
+        if scalar and ref.name != loop.var and _in_update(loop, ref):
+            out.setdefault(ref.name, _header_advance(loop, ref))
+    return tuple(out.values())
+
+
 def find_induction(
     loop: Loop, refs: list[Ref], decl: Var | None, fn: Function | None
 ) -> Induction | Obstacle | None:
@@ -70,6 +99,10 @@ def find_induction(
     if decl.type not in _WIDE_INTEGERS:
         return None
     header = loop.header
+    if name != loop.var:
+        advanced = next((r for r in refs if _in_update(loop, r)), None)
+        if advanced is not None:
+            return _header_advance(loop, advanced)
     if any(header.start_byte <= r.span.start_byte < header.end_byte for r in refs):
         return None
     if any(r.escapes for r in (*refs, *(fn.refs if fn is not None else ()))):

@@ -16,12 +16,26 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
-from accls.frontend import Call, Effect, Function, Loop, SourceFile, library_function
+from accls.frontend import (
+    Call,
+    Effect,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    library_function,
+)
 
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
 
-__all__ = ["Summary", "private_effects", "summarize", "unsummarised_reason"]
+__all__ = [
+    "Summary",
+    "argument_ref",
+    "private_effects",
+    "summarize",
+    "unsummarised_reason",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _NULL = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
@@ -38,6 +52,20 @@ class Summary:
     writes: frozenset[int]  # pointer parameters written through
     reads: frozenset[int]  # pointer parameters read through
     globals_read: frozenset[str]
+
+
+def _folded(text: str) -> str:
+    return "".join(text.split())
+
+
+def argument_ref(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """The reference the front end recorded for argument text `arg` of `call`."""
+    want = _folded(arg)
+    for ref in refs:
+        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        if inside and ref.subscripts and _folded(ref.render()) == want:
+            return ref
+    return None
 
 
 def _base(name: str) -> str:
@@ -273,6 +301,7 @@ def private_effects(
     # Index values are not memory: the loop's own variables may appear freely.
     indices = {x.var for x in loop.walk() if x.var} | scalars
     private: list[str] = []
+    rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
     apart: list[str] = []  # reads the field sets prove untouched by the loop
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
@@ -300,15 +329,27 @@ def private_effects(
         match = _PLACE.fullmatch(arg)
         base = match.group(1) if match is not None else ""
         by_address = arg.startswith("&")
+        row = argument_ref(call, arg, loop.refs)
+        if row is not None and row.is_write and row.subscripts:
+            # A row of an array of arrays, recorded as written (row_arguments):
+            # the dependence test decides it like the loop's own accesses.
+            rows.append(arg)
+            continue
         if base not in (scalars if by_address else arrays):
-            return (
-                False,
-                f"which writes through `{arg or '?'}`, shared by the iterations",
-            )
+            return False, _shared_write(call, arg, loop)
         private.append(base)
     shared = sorted(summary.globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
+    if rows:
+        listed = ", ".join(f"`{n}`" for n in dict.fromkeys(rows))
+        apart.insert(
+            0,
+            f"{label} writes only the row{'s' if len(rows) > 1 else ''} {listed} "
+            "through its arguments, tested like the loop's own accesses",
+        )
+    if not private and rows:
+        return True, "; ".join(apart)
     if not private:
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
@@ -325,6 +366,22 @@ def private_effects(
     return True, (
         f"{label} writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"
+    )
+
+
+def _shared_write(call: Call, arg: str, loop: Loop) -> str:
+    """Why a callee's writes through `arg`, memory all iterations share, block."""
+    why = f"which writes through `{arg or '?'}`, shared by the iterations"
+    var = loop.var or ""
+    picks = [a for a in call.args if var and var in _NAME.findall(a) and a != arg]
+    if not picks:
+        return why
+    # `sortAtomsInCell(atoms, boxes, ii)`: each call may pick its own part, but
+    # a summary keeps no index ranges, so that is not shown.
+    return (
+        f"{why}: `{picks[0]}` may choose which part each call writes, but the "
+        "summary keeps no index ranges, so the writes of different iterations "
+        "are not proved disjoint"
     )
 
 

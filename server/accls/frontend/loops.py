@@ -14,6 +14,7 @@ from accls.frontend.exprs import node_text, operands, span_of, strip_parens, to_
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
+from accls.frontend.secondary_inductions import comma_parts, header_inits, step_of
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
 __all__ = ["build_loops"]
@@ -41,50 +42,6 @@ def _flat(node: Node) -> str:
     return " ".join(node_text(node).split())
 
 
-def _parts(node: Node | None) -> list[Node]:
-    """Split a comma expression into its parts."""
-    if node is None:
-        return []
-    node = strip_parens(node)
-    if node.type == "comma_expression":
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        return [*_parts(left), *_parts(right)]
-    return [node]
-
-
-def _step_of(part: Node) -> tuple[str, int | None, str] | None:
-    """(variable, step, step text) for `i++`, `i += 2`, `i = i - 1`, ..."""
-    if part.type == "update_expression":
-        arg = part.child_by_field_name("argument")
-        op = part.child_by_field_name("operator")
-        if arg is None or op is None or strip_parens(arg).type != "identifier":
-            return None
-        step = 1 if node_text(op) == "++" else -1
-        return node_text(strip_parens(arg)), step, str(step)
-    parts = operands(part) if part.type == "assignment_expression" else None
-    if parts is None:
-        return None
-    left, oper, right = parts
-    left = strip_parens(left)
-    if left.type != "identifier":
-        return None
-    name = node_text(left)
-    value = to_poly(right)
-    if oper in ("+=", "-="):
-        sign = 1 if oper == "+=" else -1
-        if value is not None and value.is_constant:
-            return name, sign * value.constant, str(sign * value.constant)
-        return name, None, (_flat(right) if sign > 0 else f"-({_flat(right)})")
-    if oper == "=" and value is not None:
-        delta = value - Poly.sym(name)
-        if delta.is_constant:
-            return name, delta.constant, str(delta.constant)
-        if name not in delta.names():
-            return name, None, delta.render()
-    return name, None, ""
-
-
 def _substituted(h: _Header, values: dict[str, Poly]) -> _Header:
     """The header with forward-substituted scalar values in its bounds."""
     lower = None if h.lower is None else h.lower.substitute(values)
@@ -97,28 +54,10 @@ def _header(node: Node) -> _Header:
     cond = node.child_by_field_name("condition")
     steps = [
         s
-        for s in (_step_of(p) for p in _parts(node.child_by_field_name("update")))
+        for s in (step_of(p) for p in comma_parts(node.child_by_field_name("update")))
         if s is not None
     ]
-    inits: dict[str, tuple[Node, bool]] = {}
-    if init is not None and init.type == "declaration":
-        for decl in init.children_by_field_name("declarator"):
-            name = decl.child_by_field_name("declarator")
-            value = decl.child_by_field_name("value")
-            if (
-                decl.type == "init_declarator"
-                and name is not None
-                and value is not None
-            ):
-                inits[node_text(name)] = (value, True)
-    else:
-        for part in _parts(init):
-            parts = operands(part) if part.type == "assignment_expression" else None
-            if parts is None:
-                continue
-            left, op, right = parts
-            if op == "=" and strip_parens(left).type == "identifier":
-                inits[node_text(strip_parens(left))] = (right, False)
+    inits = header_inits(init)
     var, step, step_text = steps[0] if steps else (None, None, "")
     if var is None and len(inits) == 1:
         var = next(iter(inits))

@@ -24,6 +24,7 @@ from accls.frontend.model import (
     Var,
 )
 from accls.frontend.poly import Poly
+from accls.frontend.secondary_inductions import SecondaryLoop
 
 __all__ = ["LoopRecord", "Recorder"]
 
@@ -54,6 +55,9 @@ class LoopRecord:
     # Scalars of the header forward-substituted, and their reason texts.
     bound_values: dict[str, Poly] = field(default_factory=dict)
     bound_notes: tuple[str, ...] = ()
+    # Variables advanced beside the loop variable, before the checks that the
+    # whole function's references allow their closed form (see walker).
+    secondary: SecondaryLoop | None = None
 
 
 class Recorder:

@@ -14,6 +14,8 @@ from accls.frontend.forward_subst import LoopEntry, forward_substitute
 from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
+from accls.frontend.secondary_checks import checked_secondaries, secondary_candidates
+from accls.frontend.secondary_inductions import substitute as substitute_secondaries
 
 __all__ = ["FunctionWalk", "LoopRecord", "attached_pragmas"]
 
@@ -112,6 +114,15 @@ class FunctionWalk(ExpressionWalk):
             frozenset(self.unsubstituted),
         )
         self.refs[:] = done.refs
+        loops = checked_secondaries(
+            self.refs,
+            [r.secondary for r in records if r.secondary is not None],
+            [*params, *self.decls],
+            frozenset(self.unsubstituted),
+            self.macros.objects,
+        )
+        if loops:
+            self.refs[:] = substitute_secondaries(self.refs, loops)
         for rec in records:
             rec.bound_values, rec.bound_notes = done.bounds.get(rec.id, ({}, ()))
 
@@ -220,6 +231,7 @@ class FunctionWalk(ExpressionWalk):
         cond = node.child_by_field_name("condition")
         update = node.child_by_field_name("update")
         body = node.child_by_field_name("body")
+        head_start = len(self.decls)
         if init is not None:
             if init.type == "declaration":
                 first, defined = len(self.decls), len(self.definitions)
@@ -264,11 +276,20 @@ class FunctionWalk(ExpressionWalk):
             self.expr(cond, depth + 1)
         if body is not None:
             self.statement(body, depth + 1)
+        first = len(self.refs)
         if update is not None:
             # The update also runs after a `continue`: nothing is substituted there.
-            first = len(self.refs)
             self.expr(update, depth + 1, used=False)
             self.unsubstituted.update(range(first, len(self.refs)))
+        rec.secondary = secondary_candidates(
+            node,
+            rec.id,
+            self.refs,
+            (rec.ref_start, first, len(self.refs)),
+            self._subscript,
+            rec.skip_mark is None,
+            (self.decls[head_start : rec.decl_start], self.decls[rec.decl_start :]),
+        )
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
         self._continuable.pop()

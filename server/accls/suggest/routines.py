@@ -233,10 +233,29 @@ def _private_argument(text: str, private: dict[str, Var]) -> bool:
     return var is not None and not var.static and (bool(var.dims) or var.pointers > 0)
 
 
-def _argument_blocker(call: Call, fn: Function, private: dict[str, Var]) -> str | None:
+def _moved_rows(call: Call, loop: Loop) -> frozenset[str]:
+    """Arguments that are rows the loop's references write (`zero3(f[i])`).
+
+    The analysis records a row a callee writes as the loop's own access of it,
+    so the data clauses, written from those references, move it.
+    """
+    return frozenset(
+        "".join(ref.render().split())
+        for ref in loop.refs
+        if ref.is_write
+        and ref.subscripts
+        and call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+    )
+
+
+def _argument_blocker(
+    call: Call, fn: Function, private: dict[str, Var], rows: frozenset[str]
+) -> str | None:
     """Why a call hands `fn` memory that the loop's data clauses may not move."""
     for k, param in _memory_params(fn).items():
         arg = call.args[k] if k < len(call.args) else "?"
+        if "".join(arg.split()) in rows:
+            continue
         if not _private_argument(arg, private):
             return (
                 f"`{fn.name}()` reaches memory through `{param}` (given `{arg}` at "
@@ -271,7 +290,9 @@ def routine_edits(
             return (), (), f"offloaded, `{name}()` would call itself on the device"
         if _marked(fn, dialect):
             continue
-        blocker = _argument_blocker(call, fn, private)
+        top = called_at == loop.span.start_byte
+        rows = _moved_rows(call, loop) if top else frozenset()
+        blocker = _argument_blocker(call, fn, private, rows)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
         if name in seen:

@@ -1,0 +1,80 @@
+"""Rows passed to callees: `zeroReal3(s->atoms->f[ii])` writes row `ii` of `f`.
+
+When `f` is an array of arrays (`real3 *f`, `double f[n][3]`), the argument
+`f[ii]` is the storage of one row, and a callee that writes through that
+parameter writes within the row (C forbids it to step outside). The reference
+the front end recorded for the argument (a read of `f[ii]`) then becomes a
+read-modify-write of the row, so the dependence test, the alias check and the
+data clauses see the callee's effect like any other access: rows `ii` of two
+iterations are disjoint, `f[ii]` and `f[ii + 1]` are not. A row of pointers
+(`double **f`: `f[ii]` is a pointer read from memory) is left as it is: the
+rows may overlap, and the call stays an obstacle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from accls.analysis.access_paths import target_of
+from accls.analysis.program import ProgramSummaries
+from accls.analysis.summaries import Summary, argument_ref, summarize
+from accls.frontend import AccessKind, Loop, Poly, Ref, SourceFile, Subscript
+
+__all__ = ["promote_row_arguments"]
+
+
+def _is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True when `ref` (`x[e]`) names an array element that is itself an array."""
+    column = Subscript(text="0", poly=Poly.const(0))
+    probe = replace(ref, subscripts=(*ref.subscripts, column), deref=False)
+    fn = source.function(loop.function)
+    target = target_of(probe, fn, source.globals, source.types)
+    # Selectors count the subscripts that pick a pointer read from memory: with
+    # none, `x[e][0]` lies in the storage `x[e]` names, so the row is one object.
+    return target.kind != "unseen" and target.selectors == 0 and bool(target.element)
+
+
+def _row_writes(
+    nest: Loop,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None,
+) -> dict[int, Ref]:
+    """The argument references a callee writes through, promoted, by start byte."""
+    out: dict[int, Ref] = {}
+    memo: dict[str, Summary | None] = {}
+    for call in nest.calls:
+        if call.name not in memo:
+            memo[call.name] = summarize(call.name, source, pure, None, program)
+        summary = memo[call.name]
+        for index in sorted(summary.writes if summary is not None else ()):
+            if index >= len(call.args):
+                continue
+            ref = argument_ref(call, call.args[index], nest.refs)
+            if ref is None or ref.is_write or ref.escapes or ref.deref:
+                continue
+            if any(s.indirect for s in ref.subscripts):
+                continue  # `f[idx[i]]`: rows picked by data, left to the reasons
+            if not _is_row(ref, nest, source):
+                continue
+            out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
+    return out
+
+
+def _rebuilt(loop: Loop, promoted: dict[int, Ref]) -> Loop:
+    refs = tuple(promoted.get(r.span.start_byte, r) for r in loop.refs)
+    children = tuple(_rebuilt(c, promoted) for c in loop.children)
+    return replace(loop, refs=refs, children=children)
+
+
+def promote_row_arguments(
+    nest: Loop,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None = None,
+) -> Loop:
+    """`nest` with each row argument a callee writes recorded as an update."""
+    if not nest.calls:
+        return nest
+    promoted = _row_writes(nest, source, pure, program)
+    return _rebuilt(nest, promoted) if promoted else nest
