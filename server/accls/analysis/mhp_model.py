@@ -92,6 +92,7 @@ class RegionModel:
     merged: tuple[tuple[int, Span, int], ...]  # (phase, loop body, barrier line)
     maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
     doubt: str
+    env: Environment  # what is private, and which names every thread sees alike
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
 
@@ -335,6 +336,7 @@ def _model(
         merged=tuple(merged),
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
+        env=env,
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),
     )

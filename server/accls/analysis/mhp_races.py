@@ -19,6 +19,7 @@ from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
+from accls.analysis.mhp_overlap import Overlap, overlap
 from accls.frontend import SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
@@ -27,24 +28,16 @@ _MAX_PER_NAME = 3
 """Pairs reported per variable and region: the first ones say what to fix."""
 
 
-def _overlap(a: Access, b: Access, by_threads: bool) -> str | None:
-    """`same` when both surely touch one location, `maybe` when undecided."""
+def _overlap(model: RegionModel, a: Access, b: Access, by_threads: bool) -> Overlap | None:
+    """Whether both may touch one location; None when they surely do not."""
     la, lb = a.location, b.location
     if (la.form == "scalar") != (lb.form == "scalar"):
         return None
     if la.form == "scalar":
-        return "same"
+        return Overlap("same")
     if "varying" in (la.form, lb.form):
         return None
-    if la.form == "tid" or lb.form == "tid":
-        if la.form == lb.form and la.index == lb.index:
-            return None if by_threads else "same"
-        return "maybe"
-    if la.index == lb.index:
-        return "same"
-    if all(i.isdigit() for i in (*la.index, *lb.index)):
-        return None
-    return "maybe"
+    return overlap(la, lb, model.env, by_threads)
 
 
 def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
@@ -175,8 +168,8 @@ def _pair_finding(
         return None
     if a.held & b.held:
         return None
-    overlap = _overlap(a, b, kind == "threads")
-    if overlap is None:
+    touch = _overlap(model, a, b, kind == "threads")
+    if touch is None:
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
@@ -202,10 +195,10 @@ def _pair_finding(
     doubt = a.doubt or b.doubt or model.doubt or _maybe_sync(model, a, b)
     if kind == "threads":
         doubt = doubt or a.guard or b.guard
-    if overlap == "maybe":
+    if touch.verdict == "maybe":
         doubt = doubt or (
             f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
-            "same element: the values of their subscripts decide"
+            f"same element: {touch.decides}"
         )
     if doubt:
         return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
