@@ -22,7 +22,13 @@ from accls.analysis.mhp_env import (
     locate,
 )
 from accls.analysis.mhp_locks import LockTable, lock_table
-from accls.analysis.mhp_sync import atomic_targets, region_doubt, sync_calls
+from accls.analysis.mhp_sync import (
+    atomic_targets,
+    fence_doubt,
+    memory_order,
+    region_doubt,
+    sync_calls,
+)
 from accls.analysis.mhp_tasks import Task, explicit_tasks, task_context
 from accls.analysis.pragma_scope import reduction_ops
 from accls.frontend import (
@@ -78,6 +84,7 @@ class Access:
     doubt: str  # why the verdict may be wrong, "" when none
     guard: str  # a condition on the thread that decides whether it runs, or ""
     via: Call | None = None  # the call whose callee makes the access
+    order: str = ""  # the memory order of its `atomic`: "seq_cst", "release", ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +100,9 @@ class RegionModel:
     maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
     doubt: str
     env: Environment  # what is private, and which names every thread sees alike
+    fence_doubt: str = ""  # `flush` or ordered atomics: hand-made synchronisation
+    loops: tuple[Span, ...] = ()  # loop bodies inside the region
+    flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
 
@@ -206,6 +216,7 @@ def _access(
     anchor = tasks[0] if tasks else pos
     held: set[str] = set()
     atomic = False
+    order = ""
     for construct in chain:
         first = first_word(construct)
         if first == "critical":
@@ -218,6 +229,7 @@ def _access(
             held.add("ordered")
         elif first == "atomic":
             atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
+            order = memory_order(construct) if atomic else ""
     locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
     unit, guard_doubt = _guarded(scene, pos, _unit_of(scene.region, chain, scene.loops))
     return Access(
@@ -233,7 +245,14 @@ def _access(
         doubt=doubt,
         guard=guard_doubt,
         via=via,
+        order=order,
     )
+
+
+def _pair(scene: _Scene) -> bool:
+    """True when the region's team has exactly two threads: `num_threads(2)`."""
+    clause = scene.region.directive.clause("num_threads")
+    return clause is not None and (clause.args or "").strip() == "2"
 
 
 def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
@@ -252,6 +271,15 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
                     branch.span.line,
                     filter=other,
                     word=f"if {cond}",
+                )
+            elif branch.kind == "else" and unit.kind == "team" and _pair(scene):
+                # In a team of two, "every thread but X" is one thread.
+                unit = Unit(
+                    "master",
+                    branch.span.start_byte,
+                    branch.span.line,
+                    filter={"0": "1", "1": "0"}.get(other, f"!{other}"),
+                    word=f"if !({cond})",
                 )
             continue  # one thread (`if`), or every thread but one (`else`)
         names = scene.env.per_thread(cond)
@@ -337,6 +365,9 @@ def _model(
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
         env=env,
+        fence_doubt=fence_doubt(inner),
+        loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
+        flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),
     )

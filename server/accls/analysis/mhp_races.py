@@ -17,6 +17,7 @@ from accls.analysis.concurrency_kinds import (
 )
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
@@ -47,6 +48,7 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
     several threads or task instances run it at once.
     """
     graph: nx.MultiGraph[int] = nx.MultiGraph()
+    found_handoffs = handoffs(model)
     by_name: dict[str, list[int]] = defaultdict(list)
     for index, access in enumerate(model.accesses):
         graph.add_node(index, access=access)
@@ -60,8 +62,15 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
             if not (a.ref.is_write or b.ref.is_write):
                 continue
             found = parallel_rule(model, a, b)
-            if found is not None:
-                graph.add_edge(i, j, kind=found[0], rule=found[1])
+            if found is None:
+                continue
+            kind, rule = found
+            sync = handoff_between(model, found_handoffs, a, b)
+            if sync is not None and sync[0]:
+                continue  # a release store and an acquire load order them
+            if sync is not None:
+                rule = f"{rule}; {sync[1]}"
+            graph.add_edge(i, j, kind=kind, rule=rule)
     return graph
 
 
@@ -162,8 +171,14 @@ def _access_word(access: Access) -> str:
 
 
 def _pair_finding(
-    model: RegionModel, data: bytes, a: Access, b: Access, kind: str, rule: str
+    model: RegionModel,
+    data: bytes,
+    pair: tuple[Access, Access],
+    kind: str,
+    rule: str,
+    fence: str,
 ) -> Finding | None:
+    a, b = pair
     if a.atomic and b.atomic:
         return None
     if a.held & b.held:
@@ -192,7 +207,7 @@ def _pair_finding(
     }
     where = second.via.span if second.via is not None else second.ref.span
     exclusion = _exclusion(a, b)
-    doubt = a.doubt or b.doubt or model.doubt or _maybe_sync(model, a, b)
+    doubt = a.doubt or b.doubt or model.doubt or fence or _maybe_sync(model, a, b)
     if kind == "threads":
         doubt = doubt or a.guard or b.guard
     if touch.verdict == "maybe":
@@ -220,6 +235,8 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
     out: list[Finding] = []
     for model in region_models(source):
         graph = mhp_graph(model)
+        # Hand-offs the model follows settle the region's fences: no blanket doubt.
+        fence = "" if handoffs(model) else model.fence_doubt
         count: dict[str, int] = defaultdict(int)
         seen: set[tuple[str, int, int]] = set()
         for i, j, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
@@ -229,9 +246,11 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
             key = (name, lines[0], lines[1])
             if key in seen or count[name] >= _MAX_PER_NAME:
                 continue
-            if model.doubt and sum(count.values()):
+            if (model.doubt or fence) and sum(count.values()):
                 break  # one warning says why the whole region is undecided
-            made = _pair_finding(model, source.data, a, b, data["kind"], data["rule"])
+            made = _pair_finding(
+                model, source.data, (a, b), data["kind"], data["rule"], fence
+            )
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)
                 if key in seen:
