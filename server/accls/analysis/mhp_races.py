@@ -21,7 +21,8 @@ from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
-from accls.frontend import SourceFile
+from accls.analysis.pragma_syntax import depend_problem
+from accls.frontend import Clause, SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
 
@@ -170,6 +171,33 @@ def _access_word(access: Access) -> str:
     return access.ref.kind.value
 
 
+def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
+    """Why the `depend` items of the two sides' tasks may or may not meet."""
+    sides = [[model.task(t) for t in x.tasks] for x in (a, b)]
+    for task in (*sides[0], *sides[1]):
+        for kind, item in task.deps:
+            if kind in ("source", "sink"):
+                continue
+            if depend_problem(Clause(name="depend", args=f"{kind}: {item}")):
+                return (
+                    f"the `depend({kind}: {item})` of the task at line {task.line} "
+                    "names an expression: what it points to decides whether it orders "
+                    "the tasks"
+                )
+    for first in sides[0]:
+        for second in sides[1]:
+            for _, item in first.deps:
+                for _, other in second.deps:
+                    base, other_base = item.split("[")[0], other.split("[")[0]
+                    if item != other and base == other_base and "[" in item + other:
+                        return (
+                            f"whether `depend` items `{item}` (line {first.line}) and "
+                            f"`{other}` (line {second.line}) overlap: the values of "
+                            "their subscripts decide"
+                        )
+    return ""
+
+
 def _pair_finding(
     model: RegionModel,
     data: bytes,
@@ -210,6 +238,8 @@ def _pair_finding(
     doubt = a.doubt or b.doubt or model.doubt or fence or _maybe_sync(model, a, b)
     if kind == "threads":
         doubt = doubt or a.guard or b.guard
+    else:
+        doubt = doubt or _depend_doubt(model, a, b)
     if touch.verdict == "maybe":
         doubt = doubt or (
             f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
