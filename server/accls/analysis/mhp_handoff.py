@@ -1,4 +1,4 @@
-"""Hand-made producer/consumer synchronisation: a flag stored atomically, awaited in a loop."""
+"""Hand-made producer/consumer sync: an atomic flag stored, then awaited in a loop."""
 
 from __future__ import annotations
 

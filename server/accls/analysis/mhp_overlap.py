@@ -1,4 +1,4 @@
-"""May two accesses of a region touch one element? Exact with isl where subscripts are affine."""
+"""May two accesses of a region touch one element? isl decides affine subscripts."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def _feasible(rows: list[Row], by_threads: bool) -> bool:
 def overlap(
     a: Location, b: Location, env: Environment, by_threads: bool
 ) -> Overlap | None:
-    """Whether `a` and `b` may be one element when different threads (or tasks) run them.
+    """Whether `a` and `b` may be one element when two threads (or tasks) run them.
 
     Thread numbers differ between the two sides when `by_threads`; names no
     thread writes in the region have one value; the variables of sequential

@@ -30,7 +30,9 @@ _MAX_PER_NAME = 3
 """Pairs reported per variable and region: the first ones say what to fix."""
 
 
-def _overlap(model: RegionModel, a: Access, b: Access, by_threads: bool) -> Overlap | None:
+def _overlap(
+    model: RegionModel, a: Access, b: Access, by_threads: bool
+) -> Overlap | None:
     """Whether both may touch one location; None when they surely do not."""
     la, lb = a.location, b.location
     if (la.form == "scalar") != (lb.form == "scalar"):

@@ -1,4 +1,4 @@
-"""OpenMP pragmas the checker cannot read: unbalanced text, unknown clauses, bad `depend` items."""
+"""OpenMP pragmas the checker cannot read: bad text, unknown clauses, odd `depend`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ OMP_CLAUSES = frozenset(
 )
 """Clause names of OpenMP 5.2 (and the construct names `cancel` takes)."""
 
-_ITEM = re.compile(r"[A-Za-z_]\w*(\s*\[[^\]]*\])*(\s*(\.|->)\s*[A-Za-z_]\w*(\s*\[[^\]]*\])*)*")
+_ITEM = re.compile(
+    r"[A-Za-z_]\w*(\s*\[[^\]]*\])*(\s*(\.|->)\s*[A-Za-z_]\w*(\s*\[[^\]]*\])*)*"
+)
 _STRUCTURED = frozenset(
     {"parallel", "task", "single", "master", "masked", "critical", "sections"}
     | {"taskgroup", "target", "teams"}
@@ -122,8 +124,13 @@ def _unbounded(source: SourceFile, region: Region) -> tuple[str, str] | None:
     head = body.decode("utf-8", "replace").strip().split("\n")[0].strip()
     macros = {name for name, _ in source.macros}
     word = re.match(r"[A-Za-z_]\w*", head)
-    broken = any(
-        span.end_byte <= e.start_byte < region.span.end_byte for e in source.errors
+    # A parse error on the statement's first line hides where it ends; one
+    # further in is the region's own doubt (ACC123), its braces still bound it.
+    first_line = body.split(b"\n", 1)[0] if body.strip() else b""
+    lead = len(body) - len(body.lstrip())
+    head_end = span.end_byte + lead + len(body.lstrip().split(b"\n", 1)[0])
+    broken = bool(first_line) and any(
+        span.end_byte <= e.start_byte <= head_end for e in source.errors
     )
     if word is not None and word.group(0) in macros and not head.endswith(";"):
         broken = True

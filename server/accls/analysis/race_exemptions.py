@@ -1,4 +1,4 @@
-"""Dependences a loop's pragma or its own code rules out: ordered blocks, linear steps, permutations."""
+"""Dependences that ordered blocks, linear steps or permutations rule out."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from accls.frontend import Directive, Loop, Ref, SourceFile, Span
 __all__ = ["in_blocks", "linear_disjoint", "ordered_blocks", "permuted_index"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_LINEAR = re.compile(r"^\s*([A-Za-z_][\w\s,]*?)\s*(?::\s*(?:step\s*\(\s*)?(-?\d+)\s*\)?)?\s*$")
+_LINEAR = re.compile(
+    r"^\s*([A-Za-z_][\w\s,]*?)\s*(?::\s*(?:step\s*\(\s*)?(-?\d+)\s*\)?)?\s*$"
+)
 
 
 def ordered_blocks(source: SourceFile, loop: Loop) -> list[Span] | None:
@@ -59,7 +61,7 @@ def _linear_steps(directive: Directive) -> dict[str, int]:
 
 
 def _offset(ref: Ref, var: str) -> int | None:
-    """c when the only subscript of `ref` is `var + c`; None otherwise."""
+    """C when the only subscript of `ref` is `var + c`; None otherwise."""
     if len(ref.subscripts) != 1 or ref.subscripts[0].poly is None:
         return None
     const = 0
@@ -170,7 +172,10 @@ def permuted_index(
         for other in source.loops()
         if other.function == fn.name
         and other.span.end_byte <= loop.span.start_byte
-        and all(other.body.start_byte <= w.span.start_byte < other.body.end_byte for w in writes)
+        and all(
+            other.body.start_byte <= w.span.start_byte < other.body.end_byte
+            for w in writes
+        )
     ]
     if not writes or not writers:
         return False
@@ -196,4 +201,6 @@ def permuted_index(
     if found is None or found[0] == 0:
         return False
     changed = {r.name for r in writer.refs if r.is_write} - {index}
-    return not (found[1] & changed) and not (set(_NAME.findall(store.group(1))) & {index})
+    return not (found[1] & changed) and not (
+        set(_NAME.findall(store.group(1))) & {index}
+    )

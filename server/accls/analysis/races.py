@@ -18,13 +18,13 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.model import Dependence, DepKind, LoopFacts, ObstacleCode
+from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.race_exemptions import (
     in_blocks,
     linear_disjoint,
     ordered_blocks,
     permuted_index,
 )
-from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
