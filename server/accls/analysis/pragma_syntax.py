@@ -24,10 +24,22 @@ OMP_CLAUSES = frozenset(
     align allocator uses_allocators atomic_default_mem_order reverse_offload
     unified_address unified_shared_memory dynamic_allocators ext_implementation_defined
     parallel for do sections taskgroup match adjust_args append_args interop
+    initializer combiner
     """.split()
 )
 """Clause names of OpenMP 5.2 (and the construct names `cancel` takes)."""
 
+_OMP_DIRECTIVES = frozenset(
+    """
+    parallel for do sections section single master masked critical barrier taskwait
+    taskgroup taskyield atomic flush ordered task taskloop simd target teams
+    distribute declare threadprivate cancel cancellation loop scope requires allocate
+    allocators depobj scan tile unroll metadirective interop dispatch error nothing
+    assume assumes begin end workshare
+    """.split()
+)
+"""First words of OpenMP 5.2 directives, those the model reads and those it skips."""
+_FIRST = re.compile(r"#\s*pragma\s+omp\s+([A-Za-z_]\w*)")
 _ITEM = re.compile(
     r"[A-Za-z_]\w*(\s*\[[^\]]*\])*(\s*(\.|->)\s*[A-Za-z_]\w*(\s*\[[^\]]*\])*)*"
 )
@@ -53,6 +65,8 @@ def _balanced(text: str) -> bool:
 def depend_problem(clause: Clause) -> str:
     """Why a `depend` clause names no storage location the checker can follow."""
     args = clause.args or ""
+    if args.strip() == "source":
+        return ""
     if ":" not in args:
         return f"`depend({args})` has no dependence type before a `:`"
     kind, items = args.split(":", 1)
@@ -93,7 +107,12 @@ def _problem(directive: Directive) -> tuple[str, str] | None:
     """(problem, effect) for one directive, None when it reads cleanly."""
     text = directive.text
     if not directive.name:
-        return "no OpenMP directive the checker knows", "ignores it"
+        first = _FIRST.match(text)
+        if first is not None and first.group(1) in _OMP_DIRECTIVES:
+            return None  # a directive the model has no use for
+        if first is None:
+            return "no directive follows `omp`", "ignores it"
+        return f"`{first.group(1)}` is not an OpenMP directive", "ignores it"
     if directive.malformed or not _balanced(text):
         return (
             "the text after the last clause cannot be read (an unclosed parenthesis?)",
