@@ -1,9 +1,14 @@
 """Run `accls check` over the expert-annotated dev sources and report its error rate.
 
     python benchmarks/check_quality.py [--root DIR] [--workers N]
+    python benchmarks/check_quality.py --fixtures [DIR]
 
 Every error on an expert pragma is presumed a false positive until someone reads it;
-the report lists them so they can be read.
+the report lists them so they can be read. `--fixtures` scores the race fixtures
+(tests/fixtures/races by default) file by file: a fixture is racy when its
+`expect` line names an error-level race code, race-free when it says `none`;
+accls calls it racy when it reports one of those codes (ACC123, a possible race, does
+not count).
 """
 
 from __future__ import annotations
@@ -11,15 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from accls.analysis.checks import DIALECTS, check_file
+from accls.analysis.findings import CATALOG, Category, Severity
 from accls.analysis.pragma_scope import loop_directive
 from accls.frontend import parse_source
 
@@ -87,12 +95,76 @@ def measure(root: str, workers: int = 8) -> dict[str, Any]:
     }
 
 
+_EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
+_RACES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "races"
+RACE_ERRORS = frozenset(
+    k.code
+    for k in CATALOG
+    if k.category is Category.RACE and k.severity is Severity.ERROR
+)
+"""The codes that call a program racy: proved races."""
+
+
+def _precision_recall(tp: int, fp: int, fn: int) -> dict[str, float]:
+    return {
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+    }
+
+
+def fixture_scores(folder: Path = _RACES) -> dict[str, Any]:
+    """File-level precision and recall of `accls check` on the race fixtures."""
+    tp = fp = fn = tn = 0
+    wrong: list[str] = []
+    warned: list[str] = []
+    skipped = 0
+    for path in sorted(folder.glob("*.c")):
+        text = path.read_text(encoding="utf-8")
+        match = _EXPECT.search(text)
+        if match is None:
+            continue
+        words = set(match.group(1).replace(",", " ").split())
+        racy = bool(words & RACE_ERRORS)
+        if not racy and words != {"none"}:
+            skipped += 1  # warnings or non-race codes only: no verdict to score
+            continue
+        found = check_file(text, path.name)
+        said = any(f.code in RACE_ERRORS for f in found)
+        tp += racy and said
+        fp += said and not racy
+        fn += racy and not said
+        tn += not racy and not said
+        if racy != said:
+            wrong.append(f"{path.name}: {'missed' if racy else 'false alarm'}")
+        elif not racy and any(f.kind.category is Category.RACE for f in found):
+            warned.append(path.name)
+    return {
+        "fixtures": tp + fp + fn + tn,
+        "racy": tp + fn,
+        "race_free": fp + tn,
+        "not_scored": skipped,
+        **_precision_recall(tp, fp, fn),
+        "wrong": wrong,
+        "race_free_with_race_warnings": warned,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Materialize the dev sources, check them, and print a JSON report."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", help="an already materialized folder")
     parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument(
+        "--fixtures",
+        nargs="?",
+        const=str(_RACES),
+        help="score the race fixtures of this folder instead",
+    )
     args = parser.parse_args(argv)
+    if args.fixtures is not None:
+        json.dump(fixture_scores(Path(args.fixtures)), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = args.root
         if root is None:

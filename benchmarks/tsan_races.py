@@ -23,7 +23,19 @@ RACES = ROOT / "tests" / "fixtures" / "races"
 _CALL = re.compile(r"/\*\s*tsan:\s*(.*?)\s*\*/")
 _EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
 _BLIND = re.compile(r"/\*\s*tsan-blind:\s*(.*?)\s*\*/", re.S)
-_RACE_CODES = {"ACC104", "ACC120", "ACC121", "ACC122", "ACC124", "ACC125", "ACC126"}
+_RACE_CODES = {
+    "ACC101",
+    "ACC103",
+    "ACC104",
+    "ACC111",
+    "ACC113",
+    "ACC120",
+    "ACC121",
+    "ACC122",
+    "ACC124",
+    "ACC125",
+    "ACC126",
+}
 
 _DRIVER = """#include <stdlib.h>
 #include "{fixture}"

@@ -17,6 +17,7 @@ from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
 from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
+from accls.analysis.pragma_syntax import pragma_findings
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.races import dependence_findings, shape_findings
 
@@ -68,6 +69,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
         found.extend(teams_findings(analysis.source))
+        found.extend(pragma_findings(analysis.source))
     return in_file_order(found)
 
 

@@ -227,6 +227,20 @@ pairs and dependences it stops and says so instead of stalling the editor.
 Example: a generated loop body of 10,000 statements, each with its own subscript.
 """
 
+UNREADABLE_PRAGMA = FindingKind(
+    "ACC128",
+    Category.SYNTAX,
+    WARNING,
+    "pragma the checker cannot read",
+    "`{pragma}` (line {line}): {problem}; the checker {effect}",
+)
+"""An OpenMP pragma with unbalanced text, an unknown clause, or a bad `depend` item.
+
+Why: a compiler rejects or ignores what the checker cannot read, and the checker
+must not guess what the pragma was meant to order. Example: `#pragma omp
+parallel for private(` or `#pragma omp task depend(out: x + 1)`.
+"""
+
 STALE_HOST_COPY = FindingKind(
     "ACC201",
     Category.DATA,
@@ -344,6 +358,7 @@ CATALOG: tuple[FindingKind, ...] = (
     CARRIED_SCALAR_PRIVATIZED,
     OUT_OF_EXTENT,
     *CONCURRENCY_KINDS,
+    UNREADABLE_PRAGMA,
     TOO_LARGE_TO_CHECK,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from accls.frontend import Region
+from accls.analysis.pragma_scope import reduction_ops
+from accls.frontend import AccessKind, Ref, Region
 
-__all__ = ["contains", "first_word", "pragma_at", "within"]
+__all__ = [
+    "contains",
+    "first_word",
+    "pragma_at",
+    "reduction_combines",
+    "within",
+]
 
 
 def first_word(region: Region) -> str:
@@ -30,3 +37,19 @@ def within(inner: Region, outer: Region) -> bool:
         and outer.span.start_byte <= inner.span.start_byte
         and inner.span.end_byte <= outer.span.end_byte
     )
+
+
+def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
+    """The shared update that ends each `reduction` of a worksharing construct.
+
+    Each thread combines its copy into the shared variable as it leaves the
+    construct; only the construct's barrier, if any, makes the result visible.
+    """
+    out: list[tuple[Region, Ref]] = []
+    for construct in inner:
+        span = construct.directive.span
+        if first_word(construct) not in ("for", "loop", "sections") or span is None:
+            continue
+        for name in sorted(reduction_ops((construct.directive,))):
+            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
+    return out

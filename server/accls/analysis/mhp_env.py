@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
-from accls.frontend import Call, Function, Ref, Region, SourceFile, Var
+from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile, Var
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
@@ -34,6 +34,7 @@ class Location:
     name: str
     form: str
     index: tuple[str, ...]  # subscript texts, spaces removed
+    polys: tuple[Poly | None, ...] = ()  # their values, None where not polynomial
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +209,7 @@ def locate(
         return None  # a private array, or a private pointer to memory we cannot see
     if ref.deref and not ref.subscripts:
         form = "const" if ref.name in env.invariant else "varying"
-        return Location(ref.name, form, ("0",))
+        return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
     if any(s.indirect or s.poly is None for s in ref.subscripts):
@@ -222,7 +223,7 @@ def locate(
         form = "loop"
     else:
         form = "varying"
-    return Location(ref.name, form, index)
+    return Location(ref.name, form, index, tuple(s.poly for s in ref.subscripts))
 
 
 def callee_state(

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from networkx.utils import UnionFind
 
-from accls.analysis.mhp_constructs import contains, first_word, pragma_at, within
+from accls.analysis.mhp_constructs import (
+    contains,
+    first_word,
+    pragma_at,
+    reduction_combines,
+    within,
+)
 from accls.analysis.mhp_env import (
     Environment,
     Location,
@@ -22,11 +28,16 @@ from accls.analysis.mhp_env import (
     locate,
 )
 from accls.analysis.mhp_locks import LockTable, lock_table
-from accls.analysis.mhp_sync import atomic_targets, region_doubt, sync_calls
+from accls.analysis.mhp_sync import (
+    atomic_targets,
+    fence_doubt,
+    memory_order,
+    region_doubt,
+    sync_calls,
+)
 from accls.analysis.mhp_tasks import Task, explicit_tasks, task_context
-from accls.analysis.pragma_scope import reduction_ops
+from accls.analysis.mhp_units import ORPHAN, Unit, unit_of
 from accls.frontend import (
-    AccessKind,
     Branch,
     Call,
     Directive,
@@ -37,29 +48,14 @@ from accls.frontend import (
     Span,
 )
 
-__all__ = ["Access", "RegionModel", "Task", "Unit", "region_models"]
+__all__ = ["ORPHAN", "Access", "RegionModel", "Task", "Unit", "region_models"]
 
 _WORKSHARING = frozenset({"for", "sections", "single", "loop"})
 _DROPPED = frozenset({"parallel", "target", "teams"})
 _TEAMWORK = frozenset(
     {"for", "sections", "section", "single", "master", "masked", "barrier", "loop"}
 )
-ORPHAN = "tasks"
-"""The name of the pseudo-region of a function that makes tasks on its own."""
 _FOR_VAR = re.compile(r"for\s*\(\s*(?:[A-Za-z_][\w\s*]*?\s)?([A-Za-z_]\w*)\s*=")
-
-
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """Who runs a stretch of code: `team` (every thread), one thread, a loop."""
-
-    kind: str  # "team", "single", "master", "section", "loop", "serial"
-    id: int  # start byte of the construct, 0 for the team
-    line: int = 0
-    repeated: bool = False  # a nowait construct inside a loop of the region
-    filter: str = "0"  # the thread a `masked` construct runs on
-    nowait: bool = False
-    word: str = ""  # the directive as written: `master`, `masked`, `sections`
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +74,7 @@ class Access:
     doubt: str  # why the verdict may be wrong, "" when none
     guard: str  # a condition on the thread that decides whether it runs, or ""
     via: Call | None = None  # the call whose callee makes the access
+    order: str = ""  # the memory order of its `atomic`: "seq_cst", "release", ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,6 +89,10 @@ class RegionModel:
     merged: tuple[tuple[int, Span, int], ...]  # (phase, loop body, barrier line)
     maybe_syncs: tuple[tuple[int, str, int], ...]  # calls that may hold a barrier
     doubt: str
+    env: Environment  # what is private, and which names every thread sees alike
+    fence_doubt: str = ""  # `flush` or ordered atomics: hand-made synchronisation
+    loops: tuple[Span, ...] = ()  # loop bodies inside the region
+    flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
 
@@ -103,39 +104,6 @@ class RegionModel:
 def _is_region(region: Region) -> bool:
     words = region.directive.name.split()
     return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
-
-
-def _unit_of(region: Region, chain: list[Region], loops: list[Span]) -> Unit:
-    """The innermost worksharing construct of the implicit task around an access."""
-    unit = Unit("team", 0)
-    words = set(region.directive.name.split())
-    if ORPHAN in words:
-        unit = Unit("serial", 0)
-    elif words & {"master", "masked"}:
-        unit = Unit("master", pragma_at(region), region.span.line)
-    elif "single" in words:
-        unit = Unit("single", pragma_at(region), region.span.line)
-    for construct in chain:
-        first = first_word(construct)
-        if first in ("task", "taskloop"):
-            break
-        nowait = construct.directive.clause("nowait") is not None
-        at = pragma_at(construct)
-        repeated = nowait and any(
-            pragma_at(region) < lp.start_byte <= at < lp.end_byte for lp in loops
-        )
-        line = construct.directive.span.line if construct.directive.span else 0
-        if first in ("for", "loop"):
-            unit = Unit("loop", pragma_at(construct), line, nowait=nowait)
-        elif first == "single":
-            unit = Unit("single", pragma_at(construct), line, repeated, nowait=nowait)
-        elif first in ("master", "masked"):
-            clause = construct.directive.clause("filter")
-            which = (clause.args or "0").strip() if clause else "0"
-            unit = Unit("master", pragma_at(construct), line, filter=which, word=first)
-        elif first in ("section", "sections"):
-            unit = Unit("section", pragma_at(construct), line, nowait=nowait)
-    return unit
 
 
 def _phases(
@@ -205,6 +173,7 @@ def _access(
     anchor = tasks[0] if tasks else pos
     held: set[str] = set()
     atomic = False
+    order = ""
     for construct in chain:
         first = first_word(construct)
         if first == "critical":
@@ -217,8 +186,9 @@ def _access(
             held.add("ordered")
         elif first == "atomic":
             atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
+            order = memory_order(construct) if atomic else ""
     locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
-    unit, guard_doubt = _guarded(scene, pos, _unit_of(scene.region, chain, scene.loops))
+    unit, guard_doubt = _guarded(scene, pos, unit_of(scene.region, chain, scene.loops))
     return Access(
         ref=ref,
         location=location,
@@ -232,7 +202,14 @@ def _access(
         doubt=doubt,
         guard=guard_doubt,
         via=via,
+        order=order,
     )
+
+
+def _pair(scene: _Scene) -> bool:
+    """True when the region's team has exactly two threads: `num_threads(2)`."""
+    clause = scene.region.directive.clause("num_threads")
+    return clause is not None and (clause.args or "").strip() == "2"
 
 
 def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
@@ -251,6 +228,15 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
                     branch.span.line,
                     filter=other,
                     word=f"if {cond}",
+                )
+            elif branch.kind == "else" and unit.kind == "team" and _pair(scene):
+                # In a team of two, "every thread but X" is one thread.
+                unit = Unit(
+                    "master",
+                    branch.span.start_byte,
+                    branch.span.line,
+                    filter={"0": "1", "1": "0"}.get(other, f"!{other}"),
+                    word=f"if !({cond})",
                 )
             continue  # one thread (`if`), or every thread but one (`else`)
         names = scene.env.per_thread(cond)
@@ -305,7 +291,7 @@ def _model(
         made = _access(scene, state, call.span.start_byte, call)
         if made is not None:
             accesses.append(made)
-    for construct, ref in _combines(inner):
+    for construct, ref in reduction_combines(inner):
         made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:
             accesses.append(made)
@@ -335,59 +321,42 @@ def _model(
         merged=tuple(merged),
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
+        env=env,
+        fence_doubt=fence_doubt(inner),
+        loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
+        flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),
     )
 
 
-def _combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
-    """The shared update that ends each `reduction` of a worksharing construct.
-
-    Each thread combines its copy into the shared variable as it leaves the
-    construct; only the construct's barrier, if any, makes the result visible.
-    """
-    out: list[tuple[Region, Ref]] = []
-    for construct in inner:
-        span = construct.directive.span
-        if first_word(construct) not in ("for", "loop", "sections") or span is None:
-            continue
-        for name in sorted(reduction_ops((construct.directive,))):
-            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
-    return out
-
-
 def region_models(source: SourceFile) -> tuple[RegionModel, ...]:
     """A model for each `parallel` region (not `parallel for`) of the file."""
     out: list[RegionModel] = []
+    functions = sorted(source.functions, key=lambda f: f.span.start_byte)
+    starts = [f.span.start_byte for f in functions]
     for region in source.constructs:
         if not _is_region(region):
             continue
-        fn = next(
-            (
-                f
-                for f in source.functions
-                if f.span.start_byte <= region.span.start_byte < f.span.end_byte
-            ),
-            None,
-        )
-        if fn is not None:
-            out.append(_model(region, fn, source))
+        at = bisect_right(starts, region.span.start_byte) - 1
+        if at >= 0 and region.span.start_byte < functions[at].span.end_byte:
+            out.append(_model(region, functions[at], source))
     parallel = [r for r in source.constructs if first_word(r) == "parallel"]
-    for fn in source.functions:
-        tasks = [
-            r
-            for r in source.constructs
-            if first_word(r) in ("task", "taskloop")
-            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
-            and not any(contains(p, r.span.start_byte) for p in parallel)
-        ]
+    words: dict[int, set[str]] = {}
+    tasks: dict[int, bool] = {}
+    for r in source.constructs:
+        at = bisect_right(starts, r.span.start_byte) - 1
+        if at < 0 or r.span.start_byte >= functions[at].span.end_byte:
+            continue
+        word = first_word(r)
+        words.setdefault(at, set()).add(word)
+        if word in ("task", "taskloop") and not any(
+            contains(p, r.span.start_byte) for p in parallel
+        ):
+            tasks[at] = True
+    for at, fn in enumerate(functions):
         # Orphaned worksharing would need the caller's team: left alone.
-        teamwork = any(
-            first_word(r) in _TEAMWORK
-            and fn.span.start_byte <= r.span.start_byte < fn.span.end_byte
-            for r in source.constructs
-        )
-        if tasks and not teamwork:
+        if tasks.get(at) and not words.get(at, set()) & _TEAMWORK:
             orphan = Directive(dialect="omp", name=f"{ORPHAN} of {fn.name}")
             out.append(_model(Region(directive=orphan, span=fn.span), fn, source, True))
     return tuple(out)

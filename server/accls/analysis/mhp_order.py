@@ -58,6 +58,11 @@ def _threads(a: Access, b: Access) -> str | None:
     if ua.kind == ub.kind == "master":
         if ua.filter == ub.filter:
             return None
+        if ua.word.startswith("if") or ub.word.startswith("if"):
+            return (
+                f"the branches at lines {ua.line} and {ub.line} run on different "
+                "threads"
+            )
         return "`masked` constructs with different filters run on different threads"
     return f"{_unit(ua)} and {_unit(ub)}, so they may overlap"
 

@@ -17,9 +17,12 @@ from accls.analysis.concurrency_kinds import (
 )
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
-from accls.frontend import SourceFile
+from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.analysis.pragma_syntax import depend_problem
+from accls.frontend import Clause, SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
 
@@ -27,24 +30,18 @@ _MAX_PER_NAME = 3
 """Pairs reported per variable and region: the first ones say what to fix."""
 
 
-def _overlap(a: Access, b: Access, by_threads: bool) -> str | None:
-    """`same` when both surely touch one location, `maybe` when undecided."""
+def _overlap(
+    model: RegionModel, a: Access, b: Access, by_threads: bool
+) -> Overlap | None:
+    """Whether both may touch one location; None when they surely do not."""
     la, lb = a.location, b.location
     if (la.form == "scalar") != (lb.form == "scalar"):
         return None
     if la.form == "scalar":
-        return "same"
+        return Overlap("same")
     if "varying" in (la.form, lb.form):
         return None
-    if la.form == "tid" or lb.form == "tid":
-        if la.form == lb.form and la.index == lb.index:
-            return None if by_threads else "same"
-        return "maybe"
-    if la.index == lb.index:
-        return "same"
-    if all(i.isdigit() for i in (*la.index, *lb.index)):
-        return None
-    return "maybe"
+    return overlap(la, lb, model.env, by_threads)
 
 
 def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
@@ -54,6 +51,7 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
     several threads or task instances run it at once.
     """
     graph: nx.MultiGraph[int] = nx.MultiGraph()
+    found_handoffs = handoffs(model)
     by_name: dict[str, list[int]] = defaultdict(list)
     for index, access in enumerate(model.accesses):
         graph.add_node(index, access=access)
@@ -67,8 +65,15 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
             if not (a.ref.is_write or b.ref.is_write):
                 continue
             found = parallel_rule(model, a, b)
-            if found is not None:
-                graph.add_edge(i, j, kind=found[0], rule=found[1])
+            if found is None:
+                continue
+            kind, rule = found
+            sync = handoff_between(model, found_handoffs, a, b)
+            if sync is not None and sync[0]:
+                continue  # a release store and an acquire load order them
+            if sync is not None:
+                rule = f"{rule}; {sync[1]}"
+            graph.add_edge(i, j, kind=kind, rule=rule)
     return graph
 
 
@@ -168,15 +173,48 @@ def _access_word(access: Access) -> str:
     return access.ref.kind.value
 
 
+def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
+    """Why the `depend` items of the two sides' tasks may or may not meet."""
+    sides = [[model.task(t) for t in x.tasks] for x in (a, b)]
+    for task in (*sides[0], *sides[1]):
+        for kind, item in task.deps:
+            if kind in ("source", "sink"):
+                continue
+            if depend_problem(Clause(name="depend", args=f"{kind}: {item}")):
+                return (
+                    f"the `depend({kind}: {item})` of the task at line {task.line} "
+                    "names an expression: what it points to decides whether it orders "
+                    "the tasks"
+                )
+    for first in sides[0]:
+        for second in sides[1]:
+            for _, item in first.deps:
+                for _, other in second.deps:
+                    base, other_base = item.split("[")[0], other.split("[")[0]
+                    if item != other and base == other_base and "[" in item + other:
+                        return (
+                            f"whether `depend` items `{item}` (line {first.line}) and "
+                            f"`{other}` (line {second.line}) overlap: the values of "
+                            "their subscripts decide"
+                        )
+    return ""
+
+
 def _pair_finding(
-    model: RegionModel, data: bytes, a: Access, b: Access, kind: str, rule: str
+    model: RegionModel,
+    data: bytes,
+    pair: tuple[Access, Access],
+    kind: str,
+    rule: str,
+    fence: str,
 ) -> Finding | None:
+    a, b = pair
     if a.atomic and b.atomic:
         return None
     if a.held & b.held:
         return None
-    overlap = _overlap(a, b, kind == "threads")
-    if overlap is None:
+    touch = _overlap(model, a, b, kind == "threads")
+    if touch is None:
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
@@ -199,13 +237,15 @@ def _pair_finding(
     }
     where = second.via.span if second.via is not None else second.ref.span
     exclusion = _exclusion(a, b)
-    doubt = a.doubt or b.doubt or model.doubt or _maybe_sync(model, a, b)
+    doubt = a.doubt or b.doubt or model.doubt or fence or _maybe_sync(model, a, b)
     if kind == "threads":
         doubt = doubt or a.guard or b.guard
-    if overlap == "maybe":
+    else:
+        doubt = doubt or _depend_doubt(model, a, b)
+    if touch.verdict == "maybe":
         doubt = doubt or (
             f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
-            "same element: the values of their subscripts decide"
+            f"same element: {touch.decides}"
         )
     if doubt:
         return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
@@ -227,6 +267,8 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
     out: list[Finding] = []
     for model in region_models(source):
         graph = mhp_graph(model)
+        # Hand-offs the model follows settle the region's fences: no blanket doubt.
+        fence = "" if handoffs(model) else model.fence_doubt
         count: dict[str, int] = defaultdict(int)
         seen: set[tuple[str, int, int]] = set()
         for i, j, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
@@ -236,9 +278,11 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
             key = (name, lines[0], lines[1])
             if key in seen or count[name] >= _MAX_PER_NAME:
                 continue
-            if model.doubt and sum(count.values()):
+            if (model.doubt or fence) and sum(count.values()):
                 break  # one warning says why the whole region is undecided
-            made = _pair_finding(model, source.data, a, b, data["kind"], data["rule"])
+            made = _pair_finding(
+                model, source.data, (a, b), data["kind"], data["rule"], fence
+            )
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)
                 if key in seen:

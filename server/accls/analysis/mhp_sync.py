@@ -14,7 +14,13 @@ from accls.frontend import (
     library_function,
 )
 
-__all__ = ["atomic_targets", "region_doubt", "sync_calls"]
+__all__ = [
+    "atomic_targets",
+    "fence_doubt",
+    "memory_order",
+    "region_doubt",
+    "sync_calls",
+]
 
 _MEMORY_ORDER = frozenset({"seq_cst", "acquire", "release", "acq_rel"})
 
@@ -79,11 +85,22 @@ def region_doubt(
                 f"the declaration at line {var.span.line if var.span else 0} uses "
                 f"`{var.name}`, a macro the checker cannot expand"
             )
+    return ""
+
+
+def memory_order(construct: Region) -> str:
+    """The memory order an `atomic` or `flush` names, "" when none (relaxed)."""
+    names = {c.name for c in construct.directive.clauses}
+    names |= set(construct.directive.name.split())
+    return next((word for word in sorted(names & _MEMORY_ORDER)), "")
+
+
+def fence_doubt(inner: list[Region]) -> str:
+    """Why `flush` or ordered atomics may synchronise in ways the phases miss."""
     if any(first_word(c) == "flush" for c in inner):
         return "`flush` builds hand-made synchronisation the model does not follow"
     for c in inner:
-        names = {cl.name for cl in c.directive.clauses} | set(c.directive.name.split())
-        if first_word(c) == "atomic" and names & _MEMORY_ORDER:
+        if first_word(c) == "atomic" and memory_order(c):
             return (
                 f"the `atomic` with a memory order at line {c.span.line} builds "
                 "hand-made synchronisation the model does not follow"

@@ -19,6 +19,12 @@ from accls.analysis.findings import (
 )
 from accls.analysis.model import Dependence, DepKind, LoopFacts, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
+from accls.analysis.race_exemptions import (
+    in_blocks,
+    linear_disjoint,
+    ordered_blocks,
+    permuted_index,
+)
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
@@ -94,8 +100,14 @@ def dependence_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
     """Carried dependences, indirect updates and unknown calls under the pragma."""
-    if directive.clause("ordered") is not None or locked(loop):
+    if locked(loop):
         return []
+    blocks: list[Span] = []
+    if directive.clause("ordered") is not None:
+        found = ordered_blocks(analysis.source, loop)
+        if found is None:
+            return []  # doacross: `depend(sink/source)` orders what it names
+        blocks = found
     dialect = directive.dialect
     loops = associated_loops(loop, collapse_count(directive))
     where = {"directive": directive.name, "line": loop.line}
@@ -115,6 +127,8 @@ def dependence_findings(
         for ref in facts.atomics:
             if ref.name in reported or ref.name in protected:
                 continue
+            if in_blocks(ref.span, blocks):
+                continue
             reported.add(ref.name)
             text = _ref_text(ref, ref.name)
             out.append(
@@ -130,7 +144,11 @@ def dependence_findings(
         deps = [
             d
             for d in facts.dependences
-            if d.array not in hist | protected and not _tolerated(d, directive)
+            if d.array not in hist | protected
+            and not _tolerated(d, directive)
+            and not (in_blocks(d.source, blocks) and in_blocks(d.sink, blocks))
+            and not linear_disjoint(d, directive, by_span, inner)
+            and not permuted_index(d, by_span, inner, analysis.source)
         ]
         for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
             if dep.array in reported:

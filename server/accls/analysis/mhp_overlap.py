@@ -1,0 +1,120 @@
+"""May two accesses of a region touch one element? isl decides affine subscripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from accls.analysis.mhp_env import Environment, Location
+from accls.analysis.polyhedra import Row, build, is_empty, row
+from accls.frontend import Poly
+
+__all__ = ["Overlap", "overlap"]
+
+_TID = "omp_get_thread_num"
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """`same`: surely one element; `maybe`: undecided, and what would decide it."""
+
+    verdict: str  # "same" or "maybe"
+    decides: str = ""
+
+
+def _side(poly: Poly, side: int, env: Environment) -> dict[str, int] | None:
+    """The poly's coefficients with per-thread names renamed for one side."""
+    out: dict[str, int] = {}
+    for mono, coeff in poly.terms:
+        if len(mono) > 1:
+            return None  # not affine
+        if not mono:
+            out["1"] = out.get("1", 0) + coeff
+            continue
+        name = mono[0]
+        if name in env.tid_vars or name == _TID:
+            key = f"tid@{side}"
+        elif name in env.invariant:
+            key = name  # one value for every thread
+        else:
+            key = f"{name}@{side}"  # a sequential loop each thread runs
+        out[key] = out.get(key, 0) + coeff
+    return out
+
+
+def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
+    """Equal subscripts, one row per dimension; None when one is not affine."""
+    rows: list[Row] = []
+    for pa, pb in zip(a.polys, b.polys, strict=True):
+        if pa is None or pb is None:
+            return None
+        la, lb = _side(pa, 1, env), _side(pb, 2, env)
+        if la is None or lb is None:
+            return None
+        diff = dict(la)
+        for key, coeff in lb.items():
+            diff[key] = diff.get(key, 0) - coeff
+        const = diff.pop("1", 0)
+        rows.append(row(diff, const, equality=True))
+    return rows
+
+
+def _feasible(rows: list[Row], by_threads: bool) -> bool:
+    """True when some integer point solves the rows, on two different threads."""
+    keys = {key for item in rows for key, _ in item.coeffs}
+    base = list(rows)
+    for side in (1, 2):
+        if f"tid@{side}" in keys:
+            base.append(row({f"tid@{side}": 1}))  # thread numbers are >= 0
+    if not by_threads:
+        return not is_empty(build(base))
+    base += [row({"tid@1": 1}), row({"tid@2": 1})]
+    # Different threads: tid@1 < tid@2 or tid@1 > tid@2.
+    before = row({"tid@2": 1, "tid@1": -1}, -1)
+    after = row({"tid@1": 1, "tid@2": -1}, -1)
+    return any(not is_empty(build([*base, order])) for order in (before, after))
+
+
+def overlap(
+    a: Location, b: Location, env: Environment, by_threads: bool
+) -> Overlap | None:
+    """Whether `a` and `b` may be one element when two threads (or tasks) run them.
+
+    Thread numbers differ between the two sides when `by_threads`; names no
+    thread writes in the region have one value; the variables of sequential
+    loops range freely. None when the element sets are disjoint.
+    """
+    if len(a.polys) != len(b.polys) or not a.polys:
+        return Overlap("maybe", _names(a, b, env))
+    rows = _rows(a, b, env)
+    if rows is None:
+        return Overlap("maybe", _names(a, b, env))
+    if not _feasible(rows, by_threads):
+        return None
+    shared = {key for item in rows for key, _ in item.coeffs if "@" not in key}
+    sweeps = {key for item in rows for key, _ in item.coeffs if "@" in key} - {
+        "tid@1",
+        "tid@2",
+    }
+    if not shared and not sweeps:
+        return Overlap("same")  # constants and thread numbers only
+    if a.index == b.index and not (by_threads and "tid" in (a.form, b.form)):
+        return Overlap("same")
+    return Overlap("maybe", _names(a, b, env))
+
+
+def _names(a: Location, b: Location, env: Environment) -> str:
+    """The values that would decide an undecided pair, as message text."""
+    names = sorted(
+        {
+            name
+            for poly in (*a.polys, *b.polys)
+            if poly is not None
+            for mono, _ in poly.terms
+            for name in mono
+            if name not in env.tid_vars and name != _TID
+        }
+    )
+    if not names:
+        return "the values of their subscripts decide"
+    shown = ", ".join(f"`{n}`" for n in names[:3])
+    return f"the values of {shown} decide"
