@@ -33,6 +33,8 @@ from accls.pipeline import (
     SuggestResult,
     analysis_options,
     annotate_hoisted,
+    annotate_lifetimes,
+    compiler_settings,
     profitable_only,
     suggest_text,
 )
@@ -214,13 +216,52 @@ def _json_objects(
     return objects
 
 
+def _with_lifetimes(
+    path: str,
+    text: str,
+    settings: Settings,
+    suggested: SuggestResult,
+    suggestions: tuple[Suggestion, ...],
+) -> str:
+    """The annotated text with the device lifetimes that check out (stderr says which)."""
+    assert suggested.analysis is not None
+    include = settings.include_paths
+    compiler = compiler_settings(settings, include) if settings.validate else None
+    outcome = annotate_lifetimes(
+        text,
+        path,
+        suggested.analysis,
+        suggestions,
+        settings.suggest_options,
+        compiler,
+        include,
+    )
+    for lifetime in outcome.lifetimes:
+        print(
+            f"accls: {lifetime.title[0].lower()}{lifetime.title[1:]} "
+            f"(lines {lifetime.enter_line}-{lifetime.exit_line}; "
+            f"{lifetime.moved.reason})",
+            file=sys.stderr,
+        )
+    for lifetime, why in outcome.refused:
+        print(
+            f"accls: kept the kernels' own copies in `{lifetime.function}()`: "
+            f"keeping {', '.join(lifetime.names)} on the device was refused, {why}",
+            file=sys.stderr,
+        )
+    return outcome.text
+
+
 def run_annotate(args: argparse.Namespace) -> int:
     """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
     path = args.file
     text, suggested, settings = _suggest_one(path, args, _Run())
     suggestions, unprofitable = profitable_only(suggested, every=args.all)
     options = settings.suggest_options
-    if args.no_hoist or (options.dialect, options.target) != (
+    offload = options.dialect is Dialect.OPENACC or options.target is Target.GPU
+    if offload and not args.no_lifetimes and suggested.analysis is not None:
+        result = _with_lifetimes(path, text, settings, suggested, suggestions)
+    elif args.no_hoist or (options.dialect, options.target) != (
         Dialect.OPENMP,
         Target.CPU,
     ):

@@ -10,6 +10,11 @@ from accls.pipeline.bench import (
 )
 from accls.pipeline.checking import check_text
 from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted, hoist_problem
+from accls.pipeline.lifetimes import (
+    LifetimeOutcome,
+    annotate_lifetimes,
+    lifetime_problem,
+)
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
 from accls.pipeline.suggesting import (
     SuggestResult,
@@ -23,17 +28,20 @@ from accls.pipeline.suggesting import (
 __all__ = [
     "BenchReport",
     "HoistOutcome",
+    "LifetimeOutcome",
     "OnceSink",
     "SuggestResult",
     "WarningSink",
     "analysis_options",
     "annotate_hoisted",
+    "annotate_lifetimes",
     "bench_file",
     "check_text",
     "compiler_settings",
     "discard",
     "estimates_for",
     "hoist_problem",
+    "lifetime_problem",
     "profitable_only",
     "render_bench",
     "suggest_text",
