@@ -74,7 +74,9 @@ def _moves(use: ArrayUse) -> int:
 
 
 def _times(places: Places, offset: int, first: int, last: int) -> Poly | None:
-    total = Poly.const(1)
+    # A `while` loop's trips are unknown: `iterations` stands for them.
+    repeats = places.repeats_unknown(offset, first, last)
+    total = Poly.sym("iterations") if repeats else Poly.const(1)
     for loop in places.trips(offset, first, last):
         trips = expression_poly(loop.trip_count or "")
         if trips is None:

@@ -152,10 +152,17 @@ def with_present(
             ):
                 present[top.loop.id] = kept
     calls = [(fn, c) for fn in source.functions for c in fn.call_sites]
-    for fn in source.functions:
-        if not fn.static or not index.is_kernel(fn.name):
-            continue
-        sites = [(caller, c) for caller, c in calls if c.name == fn.name]
+    memo: dict[str, bool] = {}
+
+    def covered(name: str) -> bool:
+        """True when every call of the kernel `name` runs with all its arrays kept."""
+        if name in memo:
+            return memo[name]
+        memo[name] = False  # recursion: not covered
+        fn = source.function(name)
+        sites = [(caller, c) for caller, c in calls if c.name == name]
+        if fn is None or not fn.static or not index.is_kernel(name) or not sites:
+            return False
         for caller, call in sites:
             home = next(
                 (
@@ -166,11 +173,18 @@ def with_present(
                 None,
             )
             uses = index.call_uses(call, caller)
-            if home is None or uses is None or {u.name for u in uses} - set(home.names):
-                break
-        else:
-            if not sites:
+            if uses is None:
+                return False
+            if home is not None and {u.name for u in uses} <= set(home.names):
                 continue
+            if home is None and index.is_kernel(caller.name) and covered(caller.name):
+                continue  # the caller's own callers keep all of its arrays
+            return False
+        memo[name] = True
+        return True
+
+    for fn in source.functions:
+        if covered(fn.name):
             names = {
                 u.name
                 for top in index.tops(fn.name)

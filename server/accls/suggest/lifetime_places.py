@@ -45,6 +45,13 @@ class Places:
             for b in source.branches
             if b.kind in ("if", "else") and inside(b.span, fn.span)
         ]
+        bodies = {loop.body for loop in self.loops()}
+        # `while` loops: the front end reads only `for` loops' facts.
+        self._whiles = [
+            b.span
+            for b in source.branches
+            if b.kind == "loop" and inside(b.span, fn.span) and b.span not in bodies
+        ]
 
     def loops(self) -> Iterator[Loop]:
         """Every loop of the function."""
@@ -98,6 +105,37 @@ class Places:
             return None
         return start, start + len(self.data[start:end].rstrip())
 
+    def _while_statement(self, body: Span) -> tuple[int, int] | None:
+        """(line start, end) of the `while (...)` statement whose body is `body`."""
+        head = self.data[self.fn.span.start_byte : body.start_byte]
+        at = head.rfind(b"while")
+        if at < 0 or not head[at + 5 :].strip().startswith(b"("):
+            return None
+        if not head[at + 5 :].strip().endswith(b")"):
+            return None
+        start = self._placeable(self.fn.span.start_byte + at)
+        if start is None:
+            return None
+        whole = Span(start, body.end_byte, body.start, body.end)
+        return (start, body.end_byte) if self.unconditional(whole) else None
+
+    def outer_while(self, span: Span) -> Span | None:
+        """The outermost `while` body of the function holding `span`, if any."""
+        found = [b for b in self._whiles if inside(span, b)]
+        return min(found, key=lambda b: b.start_byte) if found else None
+
+    def event_statement(self, span: Span) -> tuple[int, int] | None:
+        """(line start, end) of the function-level statement that runs `span`."""
+        for nest in self.nests:
+            if inside(span, nest.span):
+                found = self.loop_statement(nest)
+                body = self.outer_while(nest.span)
+                return found if body is None else self._while_statement(body)
+        body = self.outer_while(span)
+        if body is not None:
+            return self._while_statement(body)
+        return self.call_statement(span)
+
     def call_statement(self, span: Span) -> tuple[int, int] | None:
         """(line start, end) of the statement that is a call (or assigns one)."""
         start = self._line_start(span.start_byte)
@@ -120,6 +158,8 @@ class Places:
 
     def in_loop(self, span: Span, first: int, last: int) -> bool:
         """True when a loop of the function within [first, last) repeats `span`."""
+        if any(inside(span, b) and first <= b.start_byte < last for b in self._whiles):
+            return True
         return any(
             first <= loop.span.start_byte < last
             and inside(span, loop.span)
@@ -127,8 +167,15 @@ class Places:
             for loop in self.loops()
         )
 
+    def repeats_unknown(self, offset: int, first: int, last: int) -> bool:
+        """True when a `while` loop within [first, last) repeats the code at `offset`."""
+        return any(
+            b.start_byte <= offset < b.end_byte and first <= b.start_byte < last
+            for b in self._whiles
+        )
+
     def trips(self, offset: int, first: int, last: int) -> list[Loop]:
-        """The loops within [first, last) that repeat the code at `offset`."""
+        """The `for` loops within [first, last) that repeat the code at `offset`."""
         return [
             loop
             for loop in self.loops()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, loop_array_uses
-from accls.frontend import Call, Effect, Function, Poly, Span, library_function
+from accls.frontend import Call, Effect, Function, Loop, Poly, Span, library_function
 from accls.frontend.exprs import expression_poly
 from accls.suggest.suggestion import Suggestion
 
@@ -88,17 +88,17 @@ class KernelIndex:
             return self._memo[name]
         self._memo[name] = None  # recursion is no kernel function
         fn = self.analysis.source.function(name)
-        if fn is None or fn.pragmas or not self.tops(name):
+        if fn is None or fn.pragmas:
             return None
         if any(loop.pragmas or loop.regions for loop in self._loops_of(name)):
             return None  # the user's own directives: leave the function alone
         events = self.events(fn)
-        if not self._only_device(fn, events):
+        if not events or not self._only_device(fn, events):
             return None
         self._memo[name] = tuple(events)
         return self._memo[name]
 
-    def _loops_of(self, name: str) -> list[object]:
+    def _loops_of(self, name: str) -> list[Loop]:
         source = self.analysis.source
         return [
             inner

@@ -138,16 +138,6 @@ def _candidate(
     )
 
 
-def _top_statement(
-    event: DeviceEvent, nests: Sequence[Loop], places: Places
-) -> tuple[int, int] | None:
-    """(start, end) of the statement of the function's body that runs the event."""
-    for nest in nests:
-        if inside(event.span, nest.span):
-            return places.loop_statement(nest)
-    return places.call_statement(event.span)
-
-
 def propose_lifetimes(
     analysis: FileAnalysis, suggestions: Sequence[Suggestion], opts: SuggestOptions
 ) -> tuple[DeviceLifetime, ...]:
@@ -188,7 +178,7 @@ def _lifetime(
     if not events or not any(e.call for e in events):
         return None  # one function's loops: the data region's business
     places = Places(source, fn)
-    bounds = [_top_statement(e, nests, places) for e in events]
+    bounds = [places.event_statement(e.span) for e in events]
     if any(b is None for b in bounds):
         return None
     starts = [b[0] for b in bounds if b is not None]
