@@ -1,0 +1,177 @@
+"""Device data lifetimes across functions: enter/exit data, update, present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
+from accls.pipeline import annotate_lifetimes
+from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest.lifetime_edits import with_present
+from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
+
+ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+OMP_GPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.GPU)
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "c"
+
+KERNELS = """
+#include <stdlib.h>
+#include <stdio.h>
+static void scale(int n, double *x)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * x[i];
+}
+static void add(int n, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = y[i] + x[i];
+}
+"""
+
+
+def plan(
+    text: str, opts: SuggestOptions = ACC
+) -> tuple[FileAnalysis, tuple[Suggestion, ...], tuple[DeviceLifetime, ...]]:
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    found = suggest_file(analysis, opts)
+    return analysis, found, propose_lifetimes(analysis, found, opts)
+
+
+def annotated(text: str, opts: SuggestOptions = ACC) -> str:
+    analysis, found, _ = plan(text, opts)
+    outcome = annotate_lifetimes(text, "t.c", analysis, found, opts, None)
+    return outcome.text
+
+
+def main(body: str) -> str:
+    return KERNELS + "int main(void)\n{\n" + dedent(body) + "}\n"
+
+
+SOLVER = """\
+    int n = 1000;
+    double *u = malloc(sizeof(double) * n);
+    double *v = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) {
+        u[i] = i;
+        v[i] = 1.0;
+    }
+    for (int t = 0; t < 10; t++) {
+        add(n, v, u);
+        scale(n, u);
+    }
+    printf("%f\\n", u[3]);
+    free(u);
+    free(v);
+    return 0;
+"""
+
+
+def test_blas_fixture_keeps_its_vectors_from_init_to_the_checksum() -> None:
+    text = (FIXTURES / "blas_lifetime.c").read_text()
+    analysis, found, lifetimes = plan(text)
+    [lifetime] = lifetimes
+    assert lifetime.function == "main"
+    assert {(k.name, k.enter, k.exit) for k in lifetime.kept} == {
+        ("u", "create", "delete"),
+        ("r", "create", "delete"),
+    }
+    assert lifetime.kernels == ("axpy", "scal", "dot")
+    assert "1152*n bytes before, about 0 bytes after" in lifetime.moved.reason
+    out = annotated(text)
+    assert "#pragma acc enter data create(r[0:n], u[0:n])\n" in out
+    assert "#pragma acc exit data delete(r[0:n], u[0:n])\n" in out
+    # Static kernels called only inside the lifetime find their arrays present.
+    assert "parallel loop present(y[0:n], x[0:n])" in out
+    assert "copy(" not in out and "copyin(" not in out
+
+
+def test_a_host_read_after_the_lifetime_copies_out() -> None:
+    out = annotated(main(SOLVER))
+    lines = [line.strip() for line in out.splitlines()]
+    # The init loop is offloaded and writes both first: nothing to copy in.
+    enter = lines.index("#pragma acc enter data create(u[0:n], v[0:n])")
+    leave = next(k for k, line in enumerate(lines) if "exit data" in line)
+    assert "copyout(u[0:n]) delete(v[0:n])" in lines[leave]
+    assert enter < leave < next(k for k, x in enumerate(lines) if "printf" in x)
+
+
+def test_host_reads_and_writes_between_kernels_get_updates() -> None:
+    body = SOLVER.replace(
+        "        scale(n, u);\n",
+        "        scale(n, u);\n        if (t == 5) {\n            u[0] = u[1];\n        }\n",
+    )
+    out = annotated(main(body))
+    lines = [line.strip() for line in out.splitlines()]
+    at = lines.index("u[0] = u[1];")
+    assert lines[at - 1] == "#pragma acc update self(u[0:n])"
+    assert lines[at + 1] == "#pragma acc update device(u[0:n])"
+
+
+def test_openmp_spells_maps_and_target_update() -> None:
+    body = SOLVER.replace(
+        "        scale(n, u);\n", "        scale(n, u);\n        v[0] = u[2];\n"
+    )
+    out = annotated(main(body), OMP_GPU)
+    assert "#pragma omp target enter data map(to: u[0:n], v[0:n])" in out
+    assert "#pragma omp target update from(u[0:n], v[0:n])" in out
+    assert "#pragma omp target update to(v[0:n])" in out
+    # v is only read on the device: its device copy is released, not copied back.
+    assert "#pragma omp target exit data map(from: u[0:n]) map(release: v[0:n])" in out
+
+
+def test_a_pointer_swapped_in_between_is_not_kept() -> None:
+    body = SOLVER.replace(
+        "        scale(n, u);\n",
+        "        scale(n, u);\n        double *w = u;\n        u = v;\n        v = w;\n",
+    )
+    _, _, lifetimes = plan(main(body))
+    assert all("u" not in lt.names and "v" not in lt.names for lt in lifetimes)
+
+
+def test_an_early_return_in_between_refuses_the_lifetime() -> None:
+    body = SOLVER.replace(
+        "        scale(n, u);\n",
+        "        scale(n, u);\n        if (t == 7) return 1;\n",
+    )
+    _, _, lifetimes = plan(main(body))
+    assert lifetimes == ()
+
+
+def test_a_pointer_handed_to_unknown_code_is_not_kept() -> None:
+    body = SOLVER.replace(
+        "        scale(n, u);\n", "        scale(n, u);\n        keep(u);\n"
+    )
+    text = "void keep(double *p);\n" + main(body)
+    _, _, lifetimes = plan(text)
+    assert all("u" not in lt.names for lt in lifetimes)
+
+
+def test_a_kernel_other_files_may_call_keeps_its_clauses() -> None:
+    text = main(SOLVER).replace(
+        "static void add(int n, const double *x, double *y)",
+        "void add(int n, const double *restrict x, double *restrict y)",
+    )
+    analysis, found, lifetimes = plan(text)
+    assert lifetimes
+    rewritten = with_present(analysis, found, lifetimes)
+    add = next(s for s in rewritten if s.loop.function == "add" and s.pragma)
+    scale = next(s for s in rewritten if s.loop.function == "scale" and s.pragma)
+    assert add.pragma is not None and "present" not in add.pragma.render()
+    assert scale.pragma is not None and "present(x[0:n])" in scale.pragma.render()
+
+
+def test_one_function_without_kernel_calls_is_the_data_region_s_business() -> None:
+    text = """\
+void f(int n, double *restrict a, double *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = 2 * b[i];
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] + 1;
+}
+"""
+    assert plan(text)[2] == ()
