@@ -223,7 +223,7 @@ def _with_lifetimes(
     suggested: SuggestResult,
     suggestions: tuple[Suggestion, ...],
 ) -> str:
-    """The annotated text with the device lifetimes that check out (stderr says which)."""
+    """The annotated text with the device lifetimes that check out (on stderr)."""
     assert suggested.analysis is not None
     include = settings.include_paths
     compiler = compiler_settings(settings, include) if settings.validate else None

@@ -102,7 +102,7 @@ def moved_bytes(
     updates: Mapping[tuple[int, bool, str], Sequence[str]],
     span: tuple[int, int],
 ) -> Moved:
-    """Each kernel's copies of the kept arrays (before) against the lifetime's (after)."""
+    """The kernels' copies of the kept arrays (before) against the lifetime's."""
     source = analysis.source
     macros = dict(source.macros)
     names = {k.name for k in kept}

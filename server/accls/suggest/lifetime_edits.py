@@ -22,7 +22,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _clauses(dialect: Dialect, pairs: Sequence[tuple[str, str]]) -> tuple[Clause, ...]:
-    """`copyin(a, b) create(c)` or `map(to: a, b) map(alloc: c)`, in first-seen order."""
+    """`copyin(a, b) create(c)` or `map(to: a, b) map(alloc: c)`, first seen first."""
     groups: dict[str, list[str]] = {}
     for kind, section in pairs:
         groups.setdefault(kind, []).append(section)

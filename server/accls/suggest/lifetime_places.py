@@ -146,7 +146,7 @@ class Places:
         return self._line_statement(span.start_byte)
 
     def written(self, first: int, last: int, names: set[str]) -> bool:
-        """True when code in [first, last) assigns one of `names` (or takes its address)."""
+        """True when code in [first, last) assigns one of `names` or takes it."""
         return any(
             first <= r.span.start_byte < last
             and r.name in names
@@ -168,7 +168,7 @@ class Places:
         )
 
     def repeats_unknown(self, offset: int, first: int, last: int) -> bool:
-        """True when a `while` loop within [first, last) repeats the code at `offset`."""
+        """True when a `while` loop in [first, last) repeats the code at `offset`."""
         return any(
             b.start_byte <= offset < b.end_byte and first <= b.start_byte < last
             for b in self._whiles
@@ -255,7 +255,7 @@ class Places:
         events: Sequence[Span],
         index: KernelIndex,
     ) -> list[HostAccess] | None:
-        """Host code in [first, last) touching `name`; None when an update has no place."""
+        """Host code in [first, last) touching `name`; None if an update cannot go."""
         out: list[HostAccess] = []
         for ref in self.fn.refs:
             at = ref.span.start_byte

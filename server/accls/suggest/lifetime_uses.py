@@ -57,7 +57,8 @@ class KernelIndex:
         self._globals = {v.name: v for v in source.globals}
         self._tops: dict[str, list[Suggestion]] = {}
         for top in tops:
-            self._tops.setdefault(top.loop.function, []).append(top)
+            if top.loop.function is not None:
+                self._tops.setdefault(top.loop.function, []).append(top)
         self._memo: dict[str, tuple[DeviceEvent, ...] | None] = {}
 
     def tops(self, function: str) -> list[Suggestion]:

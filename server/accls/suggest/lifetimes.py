@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, union_section
-from accls.frontend import Function, Loop, Ref, Span, library_function
+from accls.frontend import Function, Ref, Span, library_function
 from accls.suggest.lifetime_bytes import Moved, moved_bytes
 from accls.suggest.lifetime_places import Places
-from accls.suggest.lifetime_uses import DeviceEvent, KernelIndex, inside
+from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
 from accls.suggest.suggestion import Suggestion
