@@ -30,6 +30,7 @@ class Moved:
 
     before: str  # `about 2560*n bytes`
     after: str
+    saves: bool | None = None  # after < before, when both are constants
 
     @property
     def reason(self) -> str:
@@ -132,7 +133,12 @@ def moved_bytes(
             size = _section_bytes(item, var, _element(var, macros))
             after = _add(after, _mul(size, times))
     values = constant_macros(source)
-    return Moved(_render(before, values), _render(after, values))
+    saves: bool | None = None
+    if before is not None and after is not None:
+        gain = (before - after).substitute(values)
+        if gain.is_constant:
+            saves = gain.constant > 0
+    return Moved(_render(before, values), _render(after, values), saves)
 
 
 def _render(poly: Poly | None, values: Mapping[str, Poly]) -> str:

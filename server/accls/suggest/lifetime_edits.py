@@ -77,7 +77,7 @@ def lifetime_edits(
         for update in lifetime.updates:
             text = update_pragma(lifetime.dialect, update).render()
             if update.after:
-                line = _pad(data, update.offset - 1)
+                line = _pad(data, update.start)
                 edits.append((update.offset, 3, f"{newline}{line}{text}"))
             else:
                 line = _pad(data, update.offset)

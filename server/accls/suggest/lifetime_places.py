@@ -229,23 +229,43 @@ class Places:
             return None
         return HostAccess(found[0], found[1], read, write, self.line_of(found[0]))
 
-    def _call_touches(self, name: str, args: Sequence[str], callee: str) -> bool:
-        """True when a host call may read or write the array `name`."""
+    def _callee_effects(self, callee: Function, names: set[str]) -> tuple[bool, bool]:
+        """(reads, writes) of the callee through `names`; both when it calls on."""
+        if any(
+            self.source.function(c) is not None or library_function(c) is None
+            for c in callee.calls
+        ):
+            return True, True  # it calls code that may touch the array too
+        refs = [
+            r
+            for r in callee.refs
+            if base_name(r.name) in names and (r.subscripts or r.deref)
+        ]
+        return any(r.is_read for r in refs), any(r.is_write for r in refs)
+
+    def _call_effects(
+        self, name: str, args: Sequence[str], callee: str
+    ) -> tuple[bool, bool]:
+        """(reads, writes): whether a host call may read or write the array `name`."""
         # The pointer itself passed on (`u`, `u + k`, `&u[k]`); an element is a ref.
         passed = re.compile(
             rf"^[(&\s]*{re.escape(name)}\b(?!\s*\[)|^&\s*{re.escape(name)}\b"
         )
-        if any(passed.match(arg.strip()) for arg in args):
-            return True
-        if self.fn.lookup(name) is not None:
-            return False  # a local reaches a callee only as an argument
+        at = [k for k, arg in enumerate(args) if passed.match(arg.strip())]
         fn = self.source.function(callee)
         if fn is None:
-            return library_function(callee) is None  # unknown code
-        return any(base_name(r.name) == name for r in fn.refs) or any(
-            self.source.function(c) is not None or library_function(c) is None
-            for c in fn.calls
-        )
+            entry = library_function(callee)
+            if entry is None:
+                # Unknown code: it may reach a global, or what it is handed.
+                touched = bool(at) or self.fn.lookup(name) is None
+                return touched, touched
+            return bool(at), bool(at) and entry.effect is not Effect.PURE
+        names = {fn.params[k].name for k in at if k < len(fn.params)}
+        if self.fn.lookup(name) is None and fn.lookup(name) is None:
+            names.add(name)  # a global the callee sees under its own name
+        if not names:
+            return False, False
+        return self._callee_effects(fn, names)
 
     def host_accesses(
         self,
@@ -273,13 +293,12 @@ class Places:
             at = call.span.start_byte
             if not first <= at < last or any(inside(call.span, e) for e in events):
                 continue
-            if not self._call_touches(name, call.args, call.name):
+            read, write = self._call_effects(name, call.args, call.name)
+            if not read and not write:
                 continue
             if call.name == "free" or index.is_kernel(call.name):
                 return None  # freed in between, or a kernel call we cannot map
-            entry = library_function(call.name)
-            pure = entry is not None and entry.effect is Effect.PURE
-            found = self._access(at, True, not pure, events)
+            found = self._access(at, read, write, events)
             if found is None:
                 return None
             out.append(found)

@@ -58,6 +58,7 @@ class Update:
     direction: str  # "self" or "device"
     sections: tuple[str, ...]
     line: int  # the statement's line
+    start: int  # the statement's line start (its indentation is the update's)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,7 +194,7 @@ def _lifetime(
     spans = [e.span for e in events]
     kept: list[Kept] = []
     updates: dict[tuple[int, bool, str], list[str]] = {}
-    lines: dict[tuple[int, bool, str], int] = {}
+    lines: dict[tuple[int, bool, str], tuple[int, int]] = {}
     for name, uses in sorted(by_name.items()):
         if not _candidate(fn, name, analysis, index):
             continue
@@ -214,11 +215,11 @@ def _lifetime(
             if (where.read or where.write) and written:
                 key = (where.before, False, "self")
                 updates.setdefault(key, []).append(item)
-                lines[key] = where.line
+                lines[key] = (where.line, where.before)
             if where.write:
                 key = (where.after, True, "device")
                 updates.setdefault(key, []).append(item)
-                lines[key] = where.line
+                lines[key] = (where.line, where.before)
         head = uses[0]
         create = (
             not host
@@ -245,9 +246,11 @@ def _lifetime(
     ):
         return None  # each array moves once anyway: nothing to save
     moved = moved_bytes(analysis, fn, events, kept, places, updates, (first, last))
+    if moved.saves is False:
+        return None  # the updates move more than the kernels did
     kernels = tuple(dict.fromkeys(e.call for e in events if e.call))
     update_list = tuple(
-        Update(offset, after, direction, tuple(dict.fromkeys(items)), lines[key])
+        Update(offset, after, direction, tuple(dict.fromkeys(items)), *lines[key])
         for key, items in sorted(updates.items())
         for offset, after, direction in [key]
     )
