@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,14 +24,9 @@ TITLE = (
 async def _lifetime_actions(
     client: LanguageClient, uri: str, position: types.Position
 ) -> list[types.CodeAction]:
-    """The lifetime actions; the whole file is analysed in the background first."""
-    for _ in range(100):
-        actions = await actions_at(client, uri, position)
-        found = [a for a in actions if a.title.startswith("Keep ")]
-        if found:
-            return found
-        await asyncio.sleep(0.1)
-    return []
+    """The lifetime actions listed at `position`."""
+    actions = await actions_at(client, uri, position)
+    return [a for a in actions if a.title.startswith("Keep ")]
 
 
 async def test_the_owner_offers_one_lifetime_and_the_whole_edit_compiles(
@@ -67,6 +61,28 @@ async def test_a_kernel_function_offers_no_lifetime(
     client: LanguageClient, open_fixture: OpenFixture, at: At
 ) -> None:
     uri, text = open_fixture(client, "blas_lifetime.c")
-    await _lifetime_actions(client, uri, at(text, "for (int it = 0"))
-    actions = await actions_at(client, uri, at(text, "y[i] = a * x[i]"))
-    assert [a for a in actions if a.title.startswith("Keep ")] == []
+    assert await _lifetime_actions(client, uri, at(text, "y[i] = a * x[i]")) == []
+
+
+async def test_a_kernel_called_from_elsewhere_keeps_its_own_clauses(
+    client: LanguageClient, open_fixture: OpenFixture, at: At, apply_edits: ApplyEdits
+) -> None:
+    # Another function calls scal(): its data may not be on the device there.
+    uri, text = open_fixture(client, "blas_lifetime.c")
+    text = text.replace(
+        "int main(void)",
+        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\nint main(void)",
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    (action,) = await _lifetime_actions(client, uri, at(text, "for (int it = 0"))
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.edit is not None
+    assert resolved.edit.changes is not None
+    new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
+    assert "#pragma acc parallel loop copy(x[0:n])" in new
+    assert "present(y[0:n], x[0:n])" in new

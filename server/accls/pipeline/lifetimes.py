@@ -40,9 +40,10 @@ def lifetime_problem(
     lifetimes: Sequence[DeviceLifetime],
     compiler: CompilerSettings | None,
     include_dirs: Sequence[str] = (),
+    named_elsewhere: frozenset[str] = frozenset(),
 ) -> str:
     """Why `lifetimes` cannot be added to `text` with `suggestions`, or ""."""
-    present = with_present(analysis, suggestions, lifetimes)
+    present = with_present(analysis, suggestions, lifetimes, named_elsewhere)
     candidate = annotate_text(text, present, (), lifetimes)
     floor = blocking_errors(annotate_text(text, suggestions), path, include_dirs)
     if blocking_errors(candidate, path, include_dirs) > floor:

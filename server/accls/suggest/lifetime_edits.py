@@ -131,12 +131,14 @@ def with_present(
     analysis: FileAnalysis,
     suggestions: tuple[Suggestion, ...],
     lifetimes: Sequence[DeviceLifetime],
+    named_elsewhere: frozenset[str] = frozenset(),
 ) -> tuple[Suggestion, ...]:
     """The suggestions, their kernels' data clauses `present` where that is certain.
 
     The owner's own loops in a lifetime find its arrays present; a kernel function's
     loops only when the file alone can call it (`static`) and every call keeps all
-    its arrays on the device.
+    its arrays on the device. `named_elsewhere`: functions named in code the
+    analysis did not see (a language server's slice of the file), never `present`.
     """
     if not lifetimes:
         return suggestions
@@ -162,6 +164,8 @@ def with_present(
         fn = source.function(name)
         sites = [(caller, c) for caller, c in calls if c.name == name]
         if fn is None or not fn.static or not index.is_kernel(name) or not sites:
+            return False
+        if name in named_elsewhere:
             return False
         for caller, call in sites:
             home = next(
