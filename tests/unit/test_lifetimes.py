@@ -6,8 +6,10 @@ from pathlib import Path
 from textwrap import dedent
 
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
-from accls.pipeline import annotate_lifetimes
+from accls.pipeline import annotate_lifetimes, check_text
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
+from accls.suggest.annotate import annotate_text
+from accls.suggest.kernel_async import async_runs, with_async
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 
@@ -179,3 +181,67 @@ void f(int n, double *restrict a, double *restrict b)
 }
 """
     assert plan(text)[2] == ()
+
+
+INDEPENDENT = """\
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    int n = 200000;
+    double *u = malloc(sizeof(double) * n);
+    double *v = malloc(sizeof(double) * n);
+    double s = 0.0;
+    if (u == NULL || v == NULL)
+        return 1;
+    for (int i = 0; i < n; i++)
+        u[i] = i * 0.5;
+    for (int i = 0; i < n; i++)
+        v[i] = i % 3;
+    for (int i = 0; i < n; i++)
+        s += u[i] * v[i];
+    printf("%f\\n", s);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+
+
+def _regions(
+    text: str, opts: SuggestOptions
+) -> tuple[FileAnalysis, tuple[Suggestion, ...]]:
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    return analysis, suggest_file(analysis, opts, regions=True)
+
+
+def test_independent_kernels_run_on_their_own_queues_then_wait() -> None:
+    analysis, found = _regions(INDEPENDENT, ACC)
+    [run] = async_runs(analysis, found, ACC)
+    assert len(run.loops) == 2  # the third reads what both write
+    out = annotate_text(INDEPENDENT, with_async(found, [run]), (), (), [run])
+    lines = [line.strip() for line in out.splitlines()]
+    assert "#pragma acc parallel loop present(u[0:n]) async(1)" in lines
+    assert "#pragma acc parallel loop present(v[0:n]) async(2)" in lines
+    at = lines.index("#pragma acc wait")
+    assert lines[at + 1].startswith("#pragma acc parallel loop reduction(+:s)")
+    assert check_text(out, "t.c") == ()
+
+
+def test_openmp_kernels_defer_with_nowait_and_taskwait() -> None:
+    analysis, found = _regions(INDEPENDENT, OMP_GPU)
+    runs = async_runs(analysis, found, OMP_GPU)
+    out = annotate_text(INDEPENDENT, with_async(found, runs), (), (), runs)
+    assert out.count(" nowait\n") == 2
+    assert "    #pragma omp taskwait\n" in out
+    assert check_text(out, "t.c") == ()
+
+
+def test_kernels_that_copy_the_same_array_stay_in_order() -> None:
+    text = INDEPENDENT.replace("v[i] = i % 3;", "v[i] = u[i] * 0.0 + i % 3;")
+    text = text.replace("        s += u[i] * v[i];", "        s += v[i];")
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC)  # no data region: each copies its arrays
+    assert async_runs(analysis, found, ACC) == ()

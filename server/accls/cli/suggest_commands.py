@@ -249,6 +249,18 @@ def _with_lifetimes(
             f"keeping {', '.join(lifetime.names)} on the device was refused, {why}",
             file=sys.stderr,
         )
+    for run in outcome.runs:
+        print(
+            f"accls: ran {len(run.loops)} independent kernels at once "
+            f"({run.reasons[0]})",
+            file=sys.stderr,
+        )
+    for run, why in outcome.refused_runs:
+        print(
+            f"accls: kept {len(run.loops)} independent kernels in order: running "
+            f"them at once was refused, {why}",
+            file=sys.stderr,
+        )
     return outcome.text
 
 

@@ -1,9 +1,10 @@
-"""Annotate with device data lifetimes across functions, each one checked as a whole.
+"""Annotate with device data lifetimes and `async` kernels, each checked as a whole.
 
 A lifetime is several edits (`enter data`, `exit data`, `update` lines, `present` in
-the kernels): it is kept only when the file with all of them compiles and the check
-catalog finds no race or data error that the per-loop pragmas did not have. Otherwise
-the kernels keep their own copies.
+the kernels), a run of `async` kernels two or more (`async(q)` on each, one `wait`):
+each is kept only when the file with it compiles and the check catalog finds no
+race or data error that the per-loop pragmas did not have. Otherwise the kernels
+keep their own copies, and run one after the other.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from accls.analysis import FileAnalysis
 from accls.pipeline.hoisting import blocking_errors
 from accls.suggest import Suggestion
 from accls.suggest.annotate import annotate_text
+from accls.suggest.kernel_async import AsyncRun, async_runs, with_async
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 from accls.suggest.options import SuggestOptions
@@ -26,11 +28,13 @@ __all__ = ["LifetimeOutcome", "annotate_lifetimes", "lifetime_problem"]
 
 @dataclass(frozen=True, slots=True)
 class LifetimeOutcome:
-    """The annotated text, the lifetimes it keeps, and those refused, with why."""
+    """The annotated text, what it keeps and runs async, and what was refused, why."""
 
     text: str
     lifetimes: tuple[DeviceLifetime, ...]
     refused: tuple[tuple[DeviceLifetime, str], ...]
+    runs: tuple[AsyncRun, ...] = ()
+    refused_runs: tuple[tuple[AsyncRun, str], ...] = ()
 
 
 def lifetime_problem(
@@ -42,21 +46,21 @@ def lifetime_problem(
     compiler: CompilerSettings | None,
     include_dirs: Sequence[str] = (),
     named_elsewhere: frozenset[str] = frozenset(),
+    runs: Sequence[AsyncRun] = (),
 ) -> str:
-    """Why `lifetimes` cannot be added to `text` with `suggestions`, or "".
+    """Why `lifetimes` (and async `runs`) cannot be added to `text`, or "".
 
     The compile check runs (a compiler process) while the check catalog reads the
     candidate; the per-loop pragmas' own findings are counted only when the
     candidate has any.
     """
     present = with_present(analysis, suggestions, lifetimes, named_elsewhere)
-    candidate = annotate_text(text, present, (), lifetimes)
+    candidate = annotate_text(text, with_async(present, runs), (), lifetimes, runs)
+    dialect = next((x.dialect for x in (*lifetimes, *runs)), None)
     with ThreadPoolExecutor(max_workers=1) as pool:
         compiled = (
-            pool.submit(
-                edit_compiles, text, candidate, path, compiler, lifetimes[0].dialect
-            )
-            if compiler is not None and lifetimes
+            pool.submit(edit_compiles, text, candidate, path, compiler, dialect)
+            if compiler is not None and dialect is not None
             else None
         )
         errors = blocking_errors(candidate, path, include_dirs)
@@ -80,29 +84,47 @@ def annotate_lifetimes(
     compiler: CompilerSettings | None,
     include_dirs: Sequence[str] = (),
 ) -> LifetimeOutcome:
-    """`suggestions` inserted into `text`, with every lifetime that checks out."""
-    lifetimes = propose_lifetimes(analysis, suggestions, options)
-    base = annotate_text(text, suggestions)
-    if not lifetimes:
-        return LifetimeOutcome(base, (), ())
+    """`suggestions` in `text`, with every lifetime and async run that checks out."""
+
+    def problem(lifetimes: Sequence[DeviceLifetime], runs: Sequence[AsyncRun]) -> str:
+        return lifetime_problem(
+            text,
+            path,
+            analysis,
+            suggestions,
+            lifetimes,
+            compiler,
+            include_dirs,
+            runs=runs,
+        )
+
     kept: list[DeviceLifetime] = []
     refused: list[tuple[DeviceLifetime, str]] = []
-    for lifetime in lifetimes:
-        why = lifetime_problem(
-            text, path, analysis, suggestions, [lifetime], compiler, include_dirs
-        )
+    for lifetime in propose_lifetimes(analysis, suggestions, options):
+        why = problem([lifetime], ())
         if why:
             refused.append((lifetime, why))
         else:
             kept.append(lifetime)
-    if len(kept) > 1 and (
-        why := lifetime_problem(
-            text, path, analysis, suggestions, kept, compiler, include_dirs
-        )
-    ):
+    if len(kept) > 1 and (why := problem(kept, ())):
         refused.extend((lifetime, why) for lifetime in kept)
-        return LifetimeOutcome(base, (), tuple(refused))
+        kept = []
     present = with_present(analysis, suggestions, kept)
+    runs: list[AsyncRun] = []
+    refused_runs: list[tuple[AsyncRun, str]] = []
+    for run in async_runs(analysis, present, options):
+        why = problem(kept, [run])
+        if why:
+            refused_runs.append((run, why))
+        else:
+            runs.append(run)
+    if len(runs) > 1 and (why := problem(kept, runs)):
+        refused_runs.extend((run, why) for run in runs)
+        runs = []
     return LifetimeOutcome(
-        annotate_text(text, present, (), kept), tuple(kept), tuple(refused)
+        annotate_text(text, with_async(present, runs), (), kept, runs),
+        tuple(kept),
+        tuple(refused),
+        tuple(runs),
+        tuple(refused_runs),
     )
