@@ -158,6 +158,15 @@ def _annotate_routines(
     return routines, {k: dict(v) for k, v in lifetimes.items()}
 
 
+def _print_lifetimes(lifetimes: dict[str, dict[str, int]]) -> None:
+    for kind, row in lifetimes.items():
+        print(
+            f"data lifetime {kind:8} expert {row.get('expert', 0):4} in "
+            f"{row.get('files', 0):3} files, recovered {row.get('recovered', 0):4}, "
+            f"written {row.get('written', 0):4}"
+        )
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Command-line options (quality.py's, less the strip mode)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -174,6 +183,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("--cc-arg", action="append", default=[])
     ap.add_argument("--label", default="", help="a name for this run in the report")
+    ap.add_argument(
+        "--directives-only",
+        action="store_true",
+        help="only count the routine and data-lifetime directives annotate writes",
+    )
     ap.add_argument(
         "--annotate-arg",
         action="append",
@@ -209,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             for repo, path in keys
         ]
-        result = run_mode(args, "all", sources)
         routines, lifetimes = _annotate_routines(args, sources)
+        if args.directives_only:
+            print(f"routines: {routines}")
+            _print_lifetimes(lifetimes)
+            return 0
+        result = run_mode(args, "all", sources)
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     table = _score_levels(result["scores"])
@@ -242,12 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         rates += [row.get(k, 0) / n for k in ("same_levels", "directive_match")]
         print(f"{key:32} {n:5} " + " ".join(f"{r:5.2f}" for r in rates))
     print(f"routines: {routines}")
-    for kind, row in lifetimes.items():
-        print(
-            f"data lifetime {kind:8} expert {row.get('expert', 0):4} in "
-            f"{row.get('files', 0):3} files, recovered {row.get('recovered', 0):4}, "
-            f"written {row.get('written', 0):4}"
-        )
+    _print_lifetimes(lifetimes)
     print(f"compile: {passed}/{len(compiled)}")
     return 0
 

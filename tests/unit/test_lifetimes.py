@@ -119,7 +119,8 @@ def test_openmp_spells_maps_and_target_update() -> None:
         "        scale(n, u);\n", "        scale(n, u);\n        v[0] = u[2];\n"
     )
     out = annotated(main(body), OMP_GPU)
-    assert "#pragma omp target enter data map(to: u[0:n], v[0:n])" in out
+    # The init loop writes both first, before any host access: nothing to copy in.
+    assert "#pragma omp target enter data map(alloc: u[0:n], v[0:n])" in out
     assert "#pragma omp target update from(u[0:n], v[0:n])" in out
     assert "#pragma omp target update to(v[0:n])" in out
     # v is only read on the device: its device copy is released, not copied back.
@@ -170,7 +171,7 @@ def test_a_kernel_other_files_may_call_keeps_its_clauses() -> None:
     assert "present(x[0:n])" in scale.pragma.render()
 
 
-def test_one_function_without_kernel_calls_is_the_data_region_s_business() -> None:
+def test_one_function_s_run_of_loops_is_the_data_region_s_business() -> None:
     text = """\
 void f(int n, double *restrict a, double *restrict b)
 {
@@ -180,7 +181,36 @@ void f(int n, double *restrict a, double *restrict b)
         b[i] = a[i] + 1;
 }
 """
-    assert plan(text)[2] == ()
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC, regions=True)
+    assert any(s.region is not None for s in found)
+    assert propose_lifetimes(analysis, found, ACC) == ()
+
+
+def test_host_code_between_one_function_s_kernels_gets_an_update() -> None:
+    # No data region can hold both loops: the host reads `a` between them.
+    text = """\
+#include <stdio.h>
+void f(int n, double *restrict b)
+{
+    double a[4096];
+    for (int i = 0; i < 4096; i++)
+        a[i] = 2 * b[i] + n;
+    printf("%f\\n", a[7]);
+    for (int i = 0; i < 4096; i++)
+        a[i] = a[i] + 1;
+    printf("%f\\n", a[9]);
+}
+"""
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC, regions=True)
+    [lifetime] = propose_lifetimes(analysis, found, ACC)
+    assert lifetime.names == ("a",)
+    out = annotate_text(text, with_present(analysis, found, [lifetime]), (), [lifetime])
+    lines = [line.strip() for line in out.splitlines()]
+    assert (
+        lines[lines.index('printf("%f\\n", a[7]);') - 1] == "#pragma acc update self(a)"
+    )
 
 
 INDEPENDENT = """\

@@ -176,8 +176,12 @@ def _lifetime(
     if any(inner.pragmas or inner.regions for n in nests for inner in n.walk()):
         return None  # the user's own directives: leave the function alone
     events = index.events(fn)
-    if not events or not any(e.call for e in events):
-        return None  # one function's loops: the data region's business
+    if not events:
+        return None
+    if not any(e.call for e in events) and (
+        len(events) < 2 or any(t.region is not None for t in index.tops(fn.name))
+    ):
+        return None  # one function's run of loops: the data region's business
     places = Places(source, fn)
     bounds = [places.event_statement(e.span) for e in events]
     if any(b is None for b in bounds):
@@ -221,8 +225,16 @@ def _lifetime(
                 updates.setdefault(key, []).append(item)
                 lines[key] = (where.line, where.before)
         head = uses[0]
+        # The first event writes every element before any read: nothing to copy
+        # in, unless host code may touch the array before it runs (earlier, or
+        # on a later trip of a loop that holds both).
+        opener = next(
+            k for k, e in enumerate(events) if any(u.name == name for u in e.uses)
+        )
+        opened = ends[opener]
         create = (
-            not host
+            all(where.before >= opened for where in host)
+            and not (host and places.in_loop(events[opener].span, first, last))
             and head.written
             and head.exact_cover
             and not head.read_first
