@@ -56,7 +56,8 @@ def lifetime_problem(
     """
     present = with_present(analysis, suggestions, lifetimes, named_elsewhere)
     candidate = annotate_text(text, with_async(present, runs), (), lifetimes, runs)
-    dialect = next((x.dialect for x in (*lifetimes, *runs)), None)
+    dialects = [x.dialect for x in lifetimes] + [x.dialect for x in runs]
+    dialect = dialects[0] if dialects else None
     with ThreadPoolExecutor(max_workers=1) as pool:
         compiled = (
             pool.submit(edit_compiles, text, candidate, path, compiler, dialect)

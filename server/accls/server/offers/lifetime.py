@@ -84,7 +84,10 @@ def _owner_at(
 def _listing(at: Listing) -> list[types.CodeAction]:
     opts = _offload(at.ls)
     lifetime = _owner_at(at.analysed, _lifetimes(at.doc, at.analysed, opts), at.offset)
-    if lifetime is None or at.doc.peek(_CHECKED, lifetime.enter):
+    if lifetime is None:
+        return []
+    refused: str | None = at.doc.peek(_CHECKED, lifetime.enter)
+    if refused:
         return []
     key = at.key(ActionKind.LIFETIME, opts, lifetime.enter)
     moved = lifetime.moved
