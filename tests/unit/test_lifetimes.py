@@ -6,7 +6,7 @@ from pathlib import Path
 from textwrap import dedent
 
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
-from accls.pipeline import annotate_lifetimes, check_text
+from accls.pipeline import annotate_lifetimes, check_text, kernels_regions_checked
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 from accls.suggest.kernel_async import async_runs, with_async
@@ -275,3 +275,49 @@ def test_kernels_that_copy_the_same_array_stay_in_order() -> None:
     analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
     found = suggest_file(analysis, ACC)  # no data region: each copies its arrays
     assert async_runs(analysis, found, ACC) == ()
+
+
+KERNELS_FILE = """\
+#include <stdio.h>
+#define N 100000
+static double a[N], b[N], c[N];
+int main(void)
+{
+    double s = 0.0;
+#pragma acc kernels
+    {
+        for (int i = 0; i < N; i++)
+            a[i] = i * 0.5;
+    }
+    for (int i = 0; i < N; i++)
+        b[i] = a[i] * 2.0;
+    for (int i = 0; i < N; i++)
+        c[i] = a[i] + b[i];
+    for (int i = 0; i < N; i++)
+        s += c[i];
+    printf("%f\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_file_with_kernels_regions_gets_one_around_a_run_of_loops() -> None:
+    analysis = analyze_text(KERNELS_FILE, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC, regions=True)
+    converted, why = kernels_regions_checked(KERNELS_FILE, "t.c", found, None)
+    assert why == ""
+    out = annotate_text(KERNELS_FILE, converted)
+    lines = [line.strip() for line in out.splitlines()]
+    at = lines.index("#pragma acc kernels copyin(a) copyout(b, c)")
+    assert lines[at + 1] == "{"
+    assert lines[at + 2] == "#pragma acc loop independent"
+    assert "#pragma acc loop independent reduction(+:s)" in lines
+    assert not any("parallel loop" in line for line in lines)
+    assert check_text(out, "t.c") == ()
+
+
+def test_a_file_without_kernels_regions_keeps_parallel_loops() -> None:
+    text = KERNELS_FILE.replace("#pragma acc kernels\n", "")
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC, regions=True)
+    assert kernels_regions_checked(text, "t.c", found, None) == (found, "")

@@ -35,6 +35,7 @@ from accls.pipeline import (
     annotate_hoisted,
     annotate_lifetimes,
     compiler_settings,
+    kernels_regions_checked,
     profitable_only,
     suggest_text,
 )
@@ -216,6 +217,22 @@ def _json_objects(
     return objects
 
 
+def _kernels_regions(
+    path: str, text: str, settings: Settings, suggestions: tuple[Suggestion, ...]
+) -> tuple[Suggestion, ...]:
+    """The runs of loops as `kernels` regions, in a file that writes such regions."""
+    include = settings.include_paths
+    compiler = compiler_settings(settings, include) if settings.validate else None
+    converted, why = kernels_regions_checked(text, path, suggestions, compiler, include)
+    if why:
+        print(
+            f"accls: kept `parallel loop` pragmas: `kernels` regions were refused, "
+            f"{why}",
+            file=sys.stderr,
+        )
+    return converted
+
+
 def _with_lifetimes(
     path: str,
     text: str,
@@ -271,6 +288,8 @@ def run_annotate(args: argparse.Namespace) -> int:
     suggestions, unprofitable = profitable_only(suggested, every=args.all)
     options = settings.suggest_options
     offload = options.dialect is Dialect.OPENACC or options.target is Target.GPU
+    if options.dialect is Dialect.OPENACC:
+        suggestions = _kernels_regions(path, text, settings, suggestions)
     if offload and not args.no_lifetimes and suggested.analysis is not None:
         result = _with_lifetimes(path, text, settings, suggested, suggestions)
     elif args.no_hoist or (options.dialect, options.target) != (

@@ -13,6 +13,7 @@ from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted, hoist_proble
 from accls.pipeline.lifetimes import (
     LifetimeOutcome,
     annotate_lifetimes,
+    kernels_regions_checked,
     lifetime_problem,
 )
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
@@ -41,6 +42,7 @@ __all__ = [
     "discard",
     "estimates_for",
     "hoist_problem",
+    "kernels_regions_checked",
     "lifetime_problem",
     "profitable_only",
     "render_bench",

@@ -18,12 +18,18 @@ from accls.pipeline.hoisting import blocking_errors
 from accls.suggest import Suggestion
 from accls.suggest.annotate import annotate_text
 from accls.suggest.kernel_async import AsyncRun, async_runs, with_async
+from accls.suggest.kernels_style import uses_kernels_regions, with_kernels_regions
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 from accls.suggest.options import SuggestOptions
 from accls.validation import CompilerSettings, edit_compiles
 
-__all__ = ["LifetimeOutcome", "annotate_lifetimes", "lifetime_problem"]
+__all__ = [
+    "LifetimeOutcome",
+    "annotate_lifetimes",
+    "kernels_regions_checked",
+    "lifetime_problem",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,34 @@ def lifetime_problem(
             if ok is False:
                 return f"it does not compile: {why}"
     return ""
+
+
+def kernels_regions_checked(
+    text: str,
+    path: str,
+    suggestions: tuple[Suggestion, ...],
+    compiler: CompilerSettings | None,
+    include_dirs: Sequence[str] = (),
+) -> tuple[tuple[Suggestion, ...], str]:
+    """`kernels` regions for a file that uses them, when the whole edit checks out.
+
+    The suggestions with their runs as `kernels` regions, and ""; or the
+    suggestions as they were, and why the regions were refused.
+    """
+    if not uses_kernels_regions(text):
+        return suggestions, ""
+    converted = with_kernels_regions(suggestions)
+    if converted == suggestions:
+        return suggestions, ""
+    candidate = annotate_text(text, converted)
+    before = blocking_errors(annotate_text(text, suggestions), path, include_dirs)
+    if blocking_errors(candidate, path, include_dirs) > before:
+        return suggestions, "the check catalog finds a race or data error in them"
+    if compiler is not None:
+        ok, why = edit_compiles(text, candidate, path, compiler, "openacc")
+        if ok is False:
+            return suggestions, f"they do not compile: {why}"
+    return converted, ""
 
 
 def annotate_lifetimes(

@@ -103,6 +103,7 @@ def async_runs(
             and s.offloaded
             and not s.loop.calls
             and not s.loop.regions
+            and s.pragma.directive.split()[0] != "loop"  # inside a `kernels` region
         ),
         key=lambda s: s.loop.id,
     )
