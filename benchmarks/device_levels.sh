@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Device check for issue 14 (levels, routines, --gpu), for a machine with a GPU.
+# Device check for issue 14 (levels, routines, --gpu, data lifetimes), for a
+# machine with a GPU.
 #
 #   benchmarks/device_levels.sh [OUT_DIR]      (ACCLS=path/to/accls, GPU=nvidia|amd)
 #
@@ -9,13 +10,16 @@
 # serial program and every variant with each offload compiler found (nvc, clang
 # -fopenmp-targets, gcc -foffload), run them, compare outputs with the serial
 # run, and print one line per run: fixture, variant, compiler, seconds, output
-# match. Nothing in accls depends on this script; it only reports.
+# match. The `copies` variant is annotated with --no-lifetimes: every kernel
+# moves its own arrays, against `levels`, whose arrays stay on the device across
+# the kernel calls (enter/exit data, update, present). Nothing in accls depends
+# on this script; it only reports.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-${OUT:-/tmp/accls-device}}"
 accls="${ACCLS:-accls}"
 gpu="${GPU:-nvidia}"
-fixtures="levels_stencil levels_row_reduction particles_kernel solver_kernel jacobi2d gemm"
+fixtures="levels_stencil levels_row_reduction particles_kernel solver_kernel jacobi2d gemm blas_lifetime stencil_host_reads solver_lifetime"
 mkdir -p "$out"
 report="$out/device_levels.tsv"
 printf 'fixture\tvariant\tcompiler\tseconds\tmatch\n' >"$report"
@@ -83,10 +87,12 @@ for name in $fixtures; do
         "$accls" annotate --model "$model" --target gpu --gpu "$gpu" "$src" \
             -o "$out/$name.$dialect.levels.c" 2>"$out/$name.$dialect.annotate.err" || continue
         single_level "$dialect" <"$out/$name.$dialect.levels.c" >"$out/$name.$dialect.single.c"
+        "$accls" annotate --model "$model" --target gpu --gpu "$gpu" --no-lifetimes "$src" \
+            -o "$out/$name.$dialect.copies.c" 2>>"$out/$name.$dialect.annotate.err" || continue
         for entry in "${compilers[@]}"; do
             label="${entry%%:*}"; cmd="${entry#*:}"
             case "$label" in *-"$dialect") ;; *) continue ;; esac
-            for variant in levels single; do
+            for variant in levels single copies; do
                 exe="$out/$name.$dialect.$variant.$label"
                 # shellcheck disable=SC2086
                 if ! $cmd -std=c11 "$out/$name.$dialect.$variant.c" -o "$exe" -lm \

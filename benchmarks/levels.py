@@ -9,6 +9,10 @@ OpenACC gang/worker/vector/seq (an outer `parallel loop` with no level word is
 how many got a pragma from accls (recall), how many with the same levels
 (level match) and the same directive. Also counts the experts' `acc routine`
 and `omp declare target` directives and how many accls inserted back.
+Also counts the experts' data-lifetime directives (`enter data`, `exit data`,
+`update`, and `present` clauses; OpenMP `target enter/exit data`, `target update`)
+and how many of each `accls annotate` writes back (per file, at most the experts'
+count). `--annotate-arg=--no-lifetimes` gives the numbers without lifetimes.
 Writes benchmarks/out/levels.json and prints a table.
 """
 
@@ -36,6 +40,12 @@ from quality_metrics import PairScore
 
 _ACC_LEVELS = ("gang", "worker", "vector", "seq")
 _ROUTINE = re.compile(r"^\s*#\s*pragma\s+(acc\s+routine|omp\s+declare\s+target)\b")
+_LIFETIME = {
+    "enter": re.compile(r"^\s*#\s*pragma\s+(acc|omp\s+target)\s+enter\s+data\b"),
+    "exit": re.compile(r"^\s*#\s*pragma\s+(acc|omp\s+target)\s+exit\s+data\b"),
+    "update": re.compile(r"^\s*#\s*pragma\s+(acc|omp\s+target)\s+update\b"),
+    "present": re.compile(r"^\s*#\s*pragma\s+acc\b.*\bpresent\s*\("),
+}
 
 
 def levels_of(text: str | None) -> tuple[str, ...]:
@@ -89,19 +99,32 @@ def _routines(text: str) -> int:
     return sum(1 for line in text.splitlines() if _ROUTINE.match(line))
 
 
+def _lifetime_lines(text: str) -> Counter[str]:
+    """Lines per data-lifetime kind: enter, exit, update, present."""
+    found: Counter[str] = Counter()
+    for line in text.splitlines():
+        for kind, pattern in _LIFETIME.items():
+            found[kind] += bool(pattern.match(line))
+    return found
+
+
 def _annotate_routines(
     args: argparse.Namespace, sources: list[SourceFile]
-) -> dict[str, int]:
-    """Expert routine directives, and how many `accls annotate` writes back."""
+) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Expert routine and data-lifetime directives, and how many annotate writes."""
     expert = recovered = files = 0
+    lifetimes: dict[str, Counter[str]] = {k: Counter() for k in _LIFETIME}
     for source in sources:
         text = source.original.read_text(encoding="utf-8")
         want = _routines(text)
-        if not want:
+        wanted = _lifetime_lines(text)
+        if not want and not any(wanted.values()):
             continue
-        files += 1
-        expert += want
-        model = "openacc" if "acc routine" in text else "openmp"
+        model = (
+            "openacc"
+            if "#pragma acc" in text.replace("# pragma", "#pragma")
+            else "openmp"
+        )
         stripped = source.original.with_name(f"{source.original.stem}.lv.c")
         stripped.write_text(
             "\n".join(
@@ -112,15 +135,36 @@ def _annotate_routines(
             + "\n"
         )
         cmd = [str(args.accls), "annotate", "--model", model, "--target", "gpu"]
-        cmd += ["--no-validate", str(stripped)]
+        cmd += ["--no-validate", *args.annotate_arg, str(stripped)]
         try:
             out = subprocess.run(
                 cmd, capture_output=True, text=True, timeout=args.timeout
             ).stdout
         except subprocess.TimeoutExpired:
-            continue
-        recovered += min(want, _routines(out))
-    return {"files": files, "expert": expert, "recovered": recovered}
+            out = ""
+        if want:
+            files += 1
+            expert += want
+            recovered += min(want, _routines(out))
+        ours = _lifetime_lines(out)
+        for kind, count in wanted.items():
+            if count:
+                lifetimes[kind]["files"] += 1
+                lifetimes[kind]["expert"] += count
+                lifetimes[kind]["recovered"] += min(count, ours[kind])
+        for kind, count in ours.items():
+            lifetimes[kind]["written"] += count
+    routines = {"files": files, "expert": expert, "recovered": recovered}
+    return routines, {k: dict(v) for k, v in lifetimes.items()}
+
+
+def _print_lifetimes(lifetimes: dict[str, dict[str, int]]) -> None:
+    for kind, row in lifetimes.items():
+        print(
+            f"data lifetime {kind:8} expert {row.get('expert', 0):4} in "
+            f"{row.get('files', 0):3} files, recovered {row.get('recovered', 0):4}, "
+            f"written {row.get('written', 0):4}"
+        )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -139,6 +183,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("--cc-arg", action="append", default=[])
     ap.add_argument("--label", default="", help="a name for this run in the report")
+    ap.add_argument(
+        "--directives-only",
+        action="store_true",
+        help="only count the routine and data-lifetime directives annotate writes",
+    )
+    ap.add_argument(
+        "--annotate-arg",
+        action="append",
+        default=[],
+        help="an extra argument for `accls annotate` (--annotate-arg=--no-lifetimes)",
+    )
     return ap.parse_args(argv)
 
 
@@ -168,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             for repo, path in keys
         ]
+        routines, lifetimes = _annotate_routines(args, sources)
+        if args.directives_only:
+            print(f"routines: {routines}")
+            _print_lifetimes(lifetimes)
+            return 0
         result = run_mode(args, "all", sources)
-        routines = _annotate_routines(args, sources)
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     table = _score_levels(result["scores"])
@@ -184,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "accls": str(args.accls),
         "levels": table,
         "routines": routines,
+        "lifetimes": lifetimes,
         "compile": {"files": len(compiled), "pass": passed},
         "pairs": [
             {"id": s.id, "status": s.status, "expert": s.expert, "ours": s.ours}
@@ -200,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         rates += [row.get(k, 0) / n for k in ("same_levels", "directive_match")]
         print(f"{key:32} {n:5} " + " ".join(f"{r:5.2f}" for r in rates))
     print(f"routines: {routines}")
+    _print_lifetimes(lifetimes)
     print(f"compile: {passed}/{len(compiled)}")
     return 0
 

@@ -26,6 +26,7 @@ def test_the_kinds_on_the_wire() -> None:
         "induction",
         "restrict",
         "hoist",
+        "lifetime",
     ]
 
 

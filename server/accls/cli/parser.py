@@ -61,6 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
         "with `omp for` inside, when that is provably the same program)",
     )
     annotate.add_argument(
+        "--no-lifetimes",
+        action="store_true",
+        help="let each offloaded kernel move its own arrays (by default, arrays that "
+        "a function keeps using across calls of kernel functions stay on the device "
+        "from the first call to the last: `enter data`/`exit data`, `update` where "
+        "host code reads or writes them, checked as a whole)",
+    )
+    annotate.add_argument(
         "--rewrite-inductions",
         action="store_true",
         help="also rewrite counters such as `tmp[t++]` in closed form (`tmp[t + i]`, "

@@ -33,6 +33,9 @@ from accls.pipeline import (
     SuggestResult,
     analysis_options,
     annotate_hoisted,
+    annotate_lifetimes,
+    compiler_settings,
+    kernels_regions_checked,
     profitable_only,
     suggest_text,
 )
@@ -214,13 +217,82 @@ def _json_objects(
     return objects
 
 
+def _kernels_regions(
+    path: str, text: str, settings: Settings, suggestions: tuple[Suggestion, ...]
+) -> tuple[Suggestion, ...]:
+    """The runs of loops as `kernels` regions, in a file that writes such regions."""
+    include = settings.include_paths
+    compiler = compiler_settings(settings, include) if settings.validate else None
+    converted, why = kernels_regions_checked(text, path, suggestions, compiler, include)
+    if why:
+        print(
+            f"accls: kept `parallel loop` pragmas: `kernels` regions were refused, "
+            f"{why}",
+            file=sys.stderr,
+        )
+    return converted
+
+
+def _with_lifetimes(
+    path: str,
+    text: str,
+    settings: Settings,
+    suggested: SuggestResult,
+    suggestions: tuple[Suggestion, ...],
+) -> str:
+    """The annotated text with the device lifetimes that check out (on stderr)."""
+    assert suggested.analysis is not None
+    include = settings.include_paths
+    compiler = compiler_settings(settings, include) if settings.validate else None
+    outcome = annotate_lifetimes(
+        text,
+        path,
+        suggested.analysis,
+        suggestions,
+        settings.suggest_options,
+        compiler,
+        include,
+    )
+    for lifetime in outcome.lifetimes:
+        print(
+            f"accls: {lifetime.title[0].lower()}{lifetime.title[1:]} "
+            f"(lines {lifetime.enter_line}-{lifetime.exit_line}; "
+            f"{lifetime.moved.reason})",
+            file=sys.stderr,
+        )
+    for lifetime, why in outcome.refused:
+        print(
+            f"accls: kept the kernels' own copies in `{lifetime.function}()`: "
+            f"keeping {', '.join(lifetime.names)} on the device was refused, {why}",
+            file=sys.stderr,
+        )
+    for run in outcome.runs:
+        print(
+            f"accls: ran {len(run.loops)} independent kernels at once "
+            f"({run.reasons[0]})",
+            file=sys.stderr,
+        )
+    for run, why in outcome.refused_runs:
+        print(
+            f"accls: kept {len(run.loops)} independent kernels in order: running "
+            f"them at once was refused, {why}",
+            file=sys.stderr,
+        )
+    return outcome.text
+
+
 def run_annotate(args: argparse.Namespace) -> int:
     """Write the file with the pragmas inserted (stdout, -o OUT or --in-place)."""
     path = args.file
     text, suggested, settings = _suggest_one(path, args, _Run())
     suggestions, unprofitable = profitable_only(suggested, every=args.all)
     options = settings.suggest_options
-    if args.no_hoist or (options.dialect, options.target) != (
+    offload = options.dialect is Dialect.OPENACC or options.target is Target.GPU
+    if options.dialect is Dialect.OPENACC:
+        suggestions = _kernels_regions(path, text, settings, suggestions)
+    if offload and not args.no_lifetimes and suggested.analysis is not None:
+        result = _with_lifetimes(path, text, settings, suggested, suggestions)
+    elif args.no_hoist or (options.dialect, options.target) != (
         Dialect.OPENMP,
         Target.CPU,
     ):

@@ -10,6 +10,12 @@ from accls.pipeline.bench import (
 )
 from accls.pipeline.checking import check_text
 from accls.pipeline.hoisting import HoistOutcome, annotate_hoisted, hoist_problem
+from accls.pipeline.lifetimes import (
+    LifetimeOutcome,
+    annotate_lifetimes,
+    kernels_regions_checked,
+    lifetime_problem,
+)
 from accls.pipeline.sinks import OnceSink, WarningSink, discard
 from accls.pipeline.suggesting import (
     SuggestResult,
@@ -23,17 +29,21 @@ from accls.pipeline.suggesting import (
 __all__ = [
     "BenchReport",
     "HoistOutcome",
+    "LifetimeOutcome",
     "OnceSink",
     "SuggestResult",
     "WarningSink",
     "analysis_options",
     "annotate_hoisted",
+    "annotate_lifetimes",
     "bench_file",
     "check_text",
     "compiler_settings",
     "discard",
     "estimates_for",
     "hoist_problem",
+    "kernels_regions_checked",
+    "lifetime_problem",
     "profitable_only",
     "render_bench",
     "suggest_text",

@@ -19,7 +19,7 @@ from accls.suggest.annotate import annotate_text
 from accls.suggest.hoist import HoistedRegion, hoist_regions
 from accls.validation import CompilerSettings, edit_compiles
 
-__all__ = ["HoistOutcome", "annotate_hoisted", "hoist_problem"]
+__all__ = ["HoistOutcome", "annotate_hoisted", "blocking_errors", "hoist_problem"]
 
 _BLOCKING = frozenset({"race", "data"})
 
@@ -33,7 +33,8 @@ class HoistOutcome:
     refused: tuple[tuple[HoistedRegion, str], ...]
 
 
-def _errors(text: str, path: str, include_dirs: Sequence[str]) -> int:
+def blocking_errors(text: str, path: str, include_dirs: Sequence[str]) -> int:
+    """How many race or data errors the check catalog finds in `text`."""
     found = check_text(text, path, include_dirs=include_dirs)
     return sum(
         1
@@ -56,8 +57,8 @@ def hoist_problem(
     pragmas, and the file must compile (when `compiler` is given).
     """
     candidate = annotate_text(text, suggestions, regions)
-    floor = _errors(annotate_text(text, suggestions), path, include_dirs)
-    if _errors(candidate, path, include_dirs) > floor:
+    floor = blocking_errors(annotate_text(text, suggestions), path, include_dirs)
+    if blocking_errors(candidate, path, include_dirs) > floor:
         return "the check catalog finds a race or data error in it"
     if compiler is not None:
         ok, why = edit_compiles(text, candidate, path, compiler, "openmp")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from accls.suggest.hoist import HoistedRegion, hoisted_edits
+from accls.suggest.kernel_async import AsyncRun, async_edits
+from accls.suggest.lifetime_edits import lifetime_edits
+from accls.suggest.lifetimes import DeviceLifetime
 from accls.suggest.routines import end_pragma
 from accls.suggest.suggestion import Suggestion
 
@@ -23,11 +26,14 @@ def insertions(
     text: str,
     suggestions: tuple[Suggestion, ...],
     hoisted: Sequence[HoistedRegion] = (),
+    lifetimes: Sequence[DeviceLifetime] = (),
+    waits: Sequence[AsyncRun] = (),
 ) -> list[tuple[int, str]]:
     """(byte offset, text) pairs that add each pragma above its loop or statement.
 
     `hoisted`: parallel regions opened around sequential loops; their loops' pragmas
-    replace those of `suggestions`.
+    replace those of `suggestions`. `lifetimes`: device data kept across functions;
+    `waits`: runs of `async` kernels, a `wait` after each.
     """
     data = text.encode("utf-8", errors="surrogateescape")
     newline = "\r\n" if b"\r\n" in data else "\n"
@@ -35,6 +41,8 @@ def insertions(
     suggestions = tuple(inside.get(s.loop.id, s) for s in suggestions)
     # (offset, order at that offset, text)
     edits: list[tuple[int, int, str]] = hoisted_edits(data, hoisted, newline)
+    edits += lifetime_edits(data, lifetimes, newline)
+    edits += async_edits(data, waits, newline)
     opened: set[int] = set()
     routines: set[tuple[int, object]] = set()
     for suggestion in suggestions:
@@ -77,12 +85,14 @@ def annotate_text(
     text: str,
     suggestions: tuple[Suggestion, ...],
     hoisted: Sequence[HoistedRegion] = (),
+    lifetimes: Sequence[DeviceLifetime] = (),
+    waits: Sequence[AsyncRun] = (),
 ) -> str:
-    """The text with every suggested pragma (and hoisted region) inserted."""
+    """The text with every suggested pragma (hoisted region, lifetime) inserted."""
     data = text.encode("utf-8", errors="surrogateescape")
     out: list[bytes] = []
     last = 0
-    for offset, insert in insertions(text, suggestions, hoisted):
+    for offset, insert in insertions(text, suggestions, hoisted, lifetimes, waits):
         out.append(data[last:offset])
         out.append(insert.encode("utf-8"))
         last = offset

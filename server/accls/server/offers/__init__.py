@@ -12,6 +12,7 @@ from accls.server.offers.cache import (
 from accls.server.offers.hoist import HOIST
 from accls.server.offers.induction import INDUCTION
 from accls.server.offers.key import ActionKey, ActionKind
+from accls.server.offers.lifetime import LIFETIME
 from accls.server.offers.pragma import LOOP, MODEL, REGION, offer_label
 from accls.server.offers.quick_fixes import quick_fixes
 from accls.server.offers.restrict import RESTRICT, restrict_note
@@ -37,6 +38,15 @@ __all__ = [
 ]
 
 OFFERS: dict[ActionKind, Offer] = {
-    offer.kind: offer for offer in (LOOP, MODEL, REGION, INDUCTION, RESTRICT, HOIST)
+    offer.kind: offer
+    for offer in (
+        LOOP,
+        MODEL,
+        REGION,
+        INDUCTION,
+        RESTRICT,
+        HOIST,
+        LIFETIME,
+    )
 }
 """Every kind of resolvable action, in the order the listing shows them."""

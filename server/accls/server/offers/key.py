@@ -22,6 +22,7 @@ class ActionKind(StrEnum):
     INDUCTION = "induction"  # rewrite a loop's counters in closed form, then a pragma
     RESTRICT = "restrict"  # declare pointer parameters `restrict`, then a pragma
     HOIST = "hoist"  # one OpenMP region around a sequential loop, `omp for` inside
+    LIFETIME = "lifetime"  # arrays kept on the device across a function's kernel calls
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,320 @@
+"""Device data lifetimes across functions: `enter data` ... `exit data` in the caller.
+
+A solver that calls its kernel functions in a loop moves every array at every call.
+Here the function that owns the arrays (allocates them, or a global's user) keeps
+them on the device from its first device event (an offloaded loop, or a call to a
+kernel function) to its last:
+
+    #pragma acc enter data copyin(u[0:n]) create(r[0:n])
+    for (it = 0; it < steps; it++) { axpy(n, a, r, u); ... }
+    #pragma acc exit data copyout(u[0:n]) delete(r[0:n])
+
+and host code in between that touches them gets `update self` before it (and
+`update device` after it, when it writes). The kernels' own clauses stay correct
+(OpenACC's copy clauses and OpenMP's maps find present data and move nothing);
+where every call of a kernel lies in a lifetime they become `present`.
+
+A lifetime is proposed only when it is provably the same program: the arrays are
+the function's own (fresh allocations, local or global arrays, nothing else points
+into them), neither the pointers nor their sections' symbols change in between, no
+return or exit leaves in between, both ends run once, unconditionally, and every
+host access has a statement line to put its update on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from accls.analysis import FileAnalysis
+from accls.analysis.array_sections import ArrayUse, union_section
+from accls.frontend import Function, Ref, Span, library_function
+from accls.suggest.lifetime_bytes import Moved, moved_bytes
+from accls.suggest.lifetime_places import Places
+from accls.suggest.lifetime_uses import KernelIndex, inside
+from accls.suggest.options import SuggestOptions
+from accls.suggest.pragma import Dialect, Target
+from accls.suggest.suggestion import Suggestion
+
+__all__ = ["DeviceLifetime", "Kept", "Update", "propose_lifetimes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """One array kept on the device: its section and how it enters and leaves."""
+
+    name: str
+    section: str  # `u[0:n]`, or `u` for a whole static array
+    enter: str  # "copyin" or "create"
+    exit: str  # "copyout" or "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """An `update self` (before) or `update device` (after) at a host statement."""
+
+    offset: int  # where the line goes: a line start, or a statement's end
+    after: bool  # True: after the statement (a new line follows its end)
+    direction: str  # "self" or "device"
+    sections: tuple[str, ...]
+    line: int  # the statement's line
+    start: int  # the statement's line start (its indentation is the update's)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceLifetime:
+    """Arrays kept on the device across one function's kernels and calls."""
+
+    dialect: Dialect
+    function: str
+    kept: tuple[Kept, ...]
+    enter: int  # line start where `enter data` goes
+    exit: int  # statement end after which `exit data` goes
+    enter_line: int
+    exit_line: int
+    updates: tuple[Update, ...]
+    kernels: tuple[str, ...]  # kernel functions called in between
+    events: tuple[Span, ...]
+    moved: Moved
+    reasons: tuple[str, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The arrays it keeps."""
+        return tuple(k.name for k in self.kept)
+
+    @property
+    def title(self) -> str:
+        """`Keep `u`, `r` on the device from line 40 to line 52`."""
+        names = ", ".join(f"`{n}`" for n in self.names)
+        around = (
+            f"across {', '.join(f'`{k}()`' for k in self.kernels)}"
+            if self.kernels
+            else f"from line {self.enter_line} to line {self.exit_line}"
+        )
+        return f"Keep {names} on the device in `{self.function}()` {around}"
+
+
+def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
+    """True when a read of the pointer's value hands it to nobody who keeps it.
+
+    An argument of a kernel function, `free` or a library function (which keeps no
+    pointer, `realloc` aside), or a comparison (`u == NULL`).
+    """
+    for call in fn.call_sites:
+        if inside(ref.span, call.span) and ref.span.start_byte > call.span.start_byte:
+            if index.is_kernel(call.name) or call.name == "free":
+                return True
+            source_fn = index.analysis.source.function(call.name)
+            return (
+                source_fn is None
+                and library_function(call.name) is not None
+                and call.name != "realloc"
+            )
+    after = data[ref.span.end_byte : ref.span.end_byte + 4].lstrip()
+    before = data[max(0, ref.span.start_byte - 4) : ref.span.start_byte].rstrip()
+    return after.startswith((b"==", b"!=")) or before.endswith((b"==", b"!=", b"!"))
+
+
+def _candidate(
+    fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
+) -> bool:
+    """True when nothing but `name` reaches the array: no other pointer aliases it."""
+    var = fn.lookup(name)
+    if var is None:
+        glob = next((g for g in analysis.source.globals if g.name == name), None)
+        return glob is not None and bool(glob.dims) and glob.pointers == 0
+    if var.scope != "local" or var.static or var.address_taken:
+        return False
+    if var.dims and not var.pointers:
+        return all(d is not None for d in var.dims)
+    if var.pointers != 1 or not var.fresh:
+        return False
+    # `leaves` counts every call argument: allow those that keep nothing.
+    data = analysis.source.data
+    return not var.leaves or all(
+        _harmless(fn, r, data, index)
+        for r in fn.refs
+        if r.name == name and not r.subscripts and not r.deref and r.is_read
+    )
+
+
+def propose_lifetimes(
+    analysis: FileAnalysis, suggestions: Sequence[Suggestion], opts: SuggestOptions
+) -> tuple[DeviceLifetime, ...]:
+    """The device lifetimes of the file, given the pragmas to be inserted."""
+    if opts.dialect is Dialect.OPENMP and opts.target is not Target.GPU:
+        return ()
+    tops = [
+        s
+        for s in suggestions
+        if s.pragma is not None
+        and s.existing is None
+        and not s.inner
+        and s.offloaded
+        and s.options.dialect is opts.dialect
+    ]
+    index = KernelIndex(analysis, tops)
+    called = {c for fn in analysis.source.functions for c in fn.calls}
+    out: list[DeviceLifetime] = []
+    for fn in analysis.source.functions:
+        if index.is_kernel(fn.name) and fn.name in called:
+            continue  # its callers keep the data
+        found = _lifetime(analysis, index, fn, opts)
+        if found is not None:
+            out.append(found)
+    return tuple(out)
+
+
+def _lifetime(
+    analysis: FileAnalysis, index: KernelIndex, fn: Function, opts: SuggestOptions
+) -> DeviceLifetime | None:
+    source = analysis.source
+    if any(d.dialect in ("acc", "omp") for d in fn.pragmas):
+        return None
+    nests = [n for n in source.nests if n.function == fn.name]
+    if any(inner.pragmas or inner.regions for n in nests for inner in n.walk()):
+        return None  # the user's own directives: leave the function alone
+    events = index.events(fn)
+    if not events:
+        return None
+    if not any(e.call for e in events) and (
+        len(events) < 2 or any(t.region is not None for t in index.tops(fn.name))
+    ):
+        return None  # one function's run of loops: the data region's business
+    places = Places(source, fn)
+    bounds = [places.event_statement(e.span) for e in events]
+    if any(b is None for b in bounds):
+        return None
+    starts = [b[0] for b in bounds if b is not None]
+    ends = [b[1] for b in bounds if b is not None]
+    first, last = min(starts), max(ends)
+    if any(first <= e.span.start_byte < last for e in fn.exits):
+        return None  # a return in between would skip `exit data`
+    by_name: dict[str, list[ArrayUse]] = {}
+    for event in events:
+        for use in event.uses:
+            by_name.setdefault(use.name, []).append(use)
+    spans = [e.span for e in events]
+    kept: list[Kept] = []
+    updates: dict[tuple[int, bool, str], list[str]] = {}
+    lines: dict[tuple[int, bool, str], tuple[int, int]] = {}
+    for name, uses in sorted(by_name.items()):
+        if not _candidate(fn, name, analysis, index):
+            continue
+        section, known = union_section(uses)
+        if not known:
+            continue
+        symbols = {
+            n for use in uses for pair in use.box or () for p in pair for n in p.names()
+        }
+        if places.written(first, last, {name} | symbols):
+            continue  # the pointer or its extent changes in between
+        host = places.host_accesses(name, first, last, spans, index)
+        if host is None:
+            continue  # a host access with no line for its update
+        written = any(u.written for u in uses)
+        item = section or name
+        for where in host:
+            if (where.read or where.write) and written:
+                key = (where.before, False, "self")
+                updates.setdefault(key, []).append(item)
+                lines[key] = (where.line, where.before)
+            if where.write:
+                key = (where.after, True, "device")
+                updates.setdefault(key, []).append(item)
+                lines[key] = (where.line, where.before)
+        head = uses[0]
+        # The first event writes every element before any read: nothing to copy
+        # in, unless host code may touch the array before it runs (earlier, or
+        # on a later trip of a loop that holds both).
+        opener = next(
+            k for k, e in enumerate(events) if any(u.name == name for u in e.uses)
+        )
+        opened = ends[opener]
+        create = (
+            all(where.before >= opened for where in host)
+            and not (host and places.in_loop(events[opener].span, first, last))
+            and head.written
+            and head.exact_cover
+            and not head.read_first
+            and (section is None or section == head.section)
+        )
+        used_after = places.used_after(name, last)
+        kept.append(
+            Kept(
+                name,
+                item,
+                "create" if create else "copyin",
+                "copyout" if written and used_after else "delete",
+            )
+        )
+    if not kept:
+        return None
+    names = {k.name for k in kept}
+    repeated = any(places.in_loop(e.span, first, last) for e in events)
+    if not repeated and not any(
+        sum(1 for e in events for u in e.uses if u.name == n) > 1 for n in names
+    ):
+        return None  # each array moves once anyway: nothing to save
+    moved = moved_bytes(analysis, fn, events, kept, places, updates, (first, last))
+    if moved.saves is False:
+        return None  # the updates move more than the kernels did
+    kernels = tuple(dict.fromkeys(e.call for e in events if e.call))
+    update_list = tuple(
+        Update(offset, after, direction, tuple(dict.fromkeys(items)), *lines[key])
+        for key, items in sorted(updates.items())
+        for offset, after, direction in [key]
+    )
+    enter_line = source.data.count(b"\n", 0, first) + 1
+    exit_line = source.data.count(b"\n", 0, last) + 1
+    reasons = [
+        f"`{', '.join(sorted(names))}` stay on the device from line {enter_line} to "
+        f"line {exit_line} of `{fn.name}()`"
+        + (
+            f", across the calls of {', '.join(f'`{k}()`' for k in kernels)}"
+            if kernels
+            else ""
+        ),
+        *(
+            f"{k.enter}({k.section}) on entry: "
+            + (
+                "fully written on the device before any read"
+                if k.enter == "create"
+                else "the device reads the host's values"
+            )
+            + f"; {k.exit} on exit: "
+            + (
+                "the host reads the results later"
+                if k.exit == "copyout"
+                else "nothing on the host reads them later"
+            )
+            for k in kept
+        ),
+        *(
+            f"update {u.direction}({', '.join(u.sections)}) "
+            + ("before" if not u.after else "after")
+            + f" line {u.line}: host code there "
+            + (
+                "reads what the device wrote"
+                if u.direction == "self"
+                else "writes what the device reads"
+            )
+            for u in update_list
+        ),
+        moved.reason,
+    ]
+    return DeviceLifetime(
+        dialect=opts.dialect,
+        function=fn.name,
+        kept=tuple(kept),
+        enter=first,
+        exit=last,
+        enter_line=enter_line,
+        exit_line=exit_line,
+        updates=update_list,
+        kernels=kernels,
+        events=tuple(spans),
+        moved=moved,
+        reasons=tuple(reasons),
+    )

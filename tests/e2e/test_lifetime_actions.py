@@ -1,0 +1,88 @@
+"""The offer that keeps a function's arrays on the device across its kernel calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+from support.gcc import syntax_check
+from support.lsp import actions_at
+
+Need = Callable[[str], str]
+OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
+At = Callable[..., types.Position]
+ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
+
+TITLE = (
+    "Keep `r`, `u` on the device in `main()` across `axpy()`, `scal()`, `dot()` "
+    "(about 1152*n bytes moved before, about 0 bytes after)"
+)
+
+
+async def _lifetime_actions(
+    client: LanguageClient, uri: str, position: types.Position
+) -> list[types.CodeAction]:
+    """The lifetime actions listed at `position`."""
+    actions = await actions_at(client, uri, position)
+    return [a for a in actions if a.title.startswith("Keep ")]
+
+
+async def test_the_owner_offers_one_lifetime_and_the_whole_edit_compiles(
+    client: LanguageClient,
+    open_fixture: OpenFixture,
+    at: At,
+    apply_edits: ApplyEdits,
+    need: Need,
+    tmp_path: Path,
+) -> None:
+    gcc = need("gcc")
+    uri, text = open_fixture(client, "blas_lifetime.c")
+    (action,) = await _lifetime_actions(client, uri, at(text, "for (int it = 0"))
+    assert action.title == TITLE
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.disabled is None, resolved.disabled
+    assert resolved.edit is not None
+    assert resolved.edit.changes is not None
+    new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
+    assert "    #pragma acc enter data create(r[0:n], u[0:n])\n" in new
+    assert "    #pragma acc exit data delete(r[0:n], u[0:n])\n" in new
+    assert new.count("present(") == 5  # three kernels, the init and checksum loops
+    assert "copyin(" not in new
+    result = syntax_check(gcc, new, "-fopenacc", tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = resolved.data
+    assert isinstance(data, dict)
+    assert any("bytes before" in reason for reason in data["reasons"])
+
+
+async def test_a_kernel_function_offers_no_lifetime(
+    client: LanguageClient, open_fixture: OpenFixture, at: At
+) -> None:
+    uri, text = open_fixture(client, "blas_lifetime.c")
+    assert await _lifetime_actions(client, uri, at(text, "y[i] = a * x[i]")) == []
+
+
+async def test_a_kernel_called_from_elsewhere_keeps_its_own_clauses(
+    client: LanguageClient, open_fixture: OpenFixture, at: At, apply_edits: ApplyEdits
+) -> None:
+    # Another function calls scal(): its data may not be on the device there.
+    uri, text = open_fixture(client, "blas_lifetime.c")
+    text = text.replace(
+        "int main(void)",
+        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\nint main(void)",
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    (action,) = await _lifetime_actions(client, uri, at(text, "for (int it = 0"))
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.edit is not None
+    assert resolved.edit.changes is not None
+    new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
+    assert "#pragma acc parallel loop copy(x[0:n])" in new
+    assert "present(y[0:n], x[0:n])" in new
