@@ -1,9 +1,11 @@
 """The cost model's features per loop, and the weights fitted to measured speedups.
 
 `accls-train perf` fits a linear model from a loop's features to the measured log2
-speedup of its program when that loop alone runs in parallel; the weights ship in
-`models/perf/weights.json` (with a data card beside them). Without that file (or with
-one this version cannot read) the cost model keeps its constant region threshold.
+speedup of its program when that loop alone runs in parallel, and writes
+`models/perf/weights.json` with its data card (`make perf-model`; built on the
+machine that will run the code, like every model, never committed). Without that
+file (or with one this version cannot read) the cost model keeps its constant
+region threshold.
 """
 
 from __future__ import annotations
@@ -115,9 +117,12 @@ class Weights:
 
 
 def load_weights(path: str | None = None) -> Weights | None:
-    """The fitted weights at `path`, `$ACCLS_PERF_WEIGHTS` or models/perf; else None."""
+    """The fitted weights at `path`, `$ACCLS_PERF_WEIGHTS` or models/perf; else None.
+
+    `$ACCLS_PERF_WEIGHTS=none` keeps the constants even where models/perf exists.
+    """
     chosen = path or os.environ.get(ENV_VAR) or str(_SHIPPED)
-    return _read(chosen)
+    return None if chosen == "none" else _read(chosen)
 
 
 @cache
