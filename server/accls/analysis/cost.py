@@ -391,33 +391,51 @@ def _features(
 def nested_context(analysis: FileAnalysis, loop: Loop) -> str:
     """Why a pragma on `loop` would open a nested region, or "".
 
-    True when its function is `static` (no other file calls it) and every call of it in
-    the file sits in a loop that runs in parallel: one with a parallel pragma, inside a
-    parallel construct, or one the analysis proves parallel (which gets its own pragma).
+    True when no other file can call its function (it is `static`, or the file is a
+    whole program: it defines `main`) and every call of it in the file runs in
+    parallel: inside a loop with a parallel pragma, inside a parallel construct, in
+    a loop the analysis proves parallel (which gets its own pragma), or in a function
+    that is itself only ever called so.
     """
-    source = analysis.source
-    fn = source.function(loop.function)
-    if fn is None or not fn.static or fn.name == "main":
+    name = loop.function
+    if name is None or name == "main":
         return ""
-    sites = [
-        (caller, call)
-        for caller in source.functions
-        for call in caller.call_sites
-        if call.name == fn.name and caller.name != fn.name
-    ]
-    if not sites:
+    lines = _parallel_callers(analysis, name, frozenset())
+    if not lines:
         return ""
-    lines: list[int] = []
-    for _caller, call in sites:
-        line = _parallel_line_around(analysis, call.span)
-        if line is None:
-            return ""
-        lines.append(line)
     where = ", ".join(str(n) for n in sorted(set(lines)))
     return (
-        f"`{fn.name}()` is only called from inside parallel code (line {where}): "
+        f"`{name}()` is only called from inside parallel code (line {where}): "
         "a pragma here opens a nested region on every call"
     )
+
+
+def _parallel_callers(
+    analysis: FileAnalysis, name: str, seen: frozenset[str]
+) -> list[int]:
+    """Lines of the parallel code around every call of `name`; [] if one is serial."""
+    source = analysis.source
+    fn = source.function(name)
+    whole_program = source.function("main") is not None
+    if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
+        return []
+    if not (fn.static or whole_program):
+        return []
+    lines: list[int] = []
+    for caller in source.functions:
+        if caller.name == name:
+            continue
+        for call in caller.call_sites:
+            if call.name != name:
+                continue
+            line = _parallel_line_around(analysis, call.span)
+            if line is None:
+                outer = _parallel_callers(analysis, caller.name, seen | {name})
+                if not outer:
+                    return []
+                line = min(outer)
+            lines.append(line)
+    return lines
 
 
 def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:
