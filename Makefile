@@ -8,7 +8,7 @@ DATA ?=
 # Repositories of DATA held out for evaluation (comma-separated; default: by hash).
 TEST_REPOS ?=
 
-.PHONY: demo test lint venv clean model
+.PHONY: demo test lint venv clean model perf-model
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,3 +70,14 @@ endif
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The cost model's fitted weights (models/perf/): `accls bench --per-loop --all` on
+# the fixtures (and, with DATA=folder of dev-sources.jsonl, the Parallel Research
+# Kernels), then `accls-train perf`. Run it on the machine the code will run on,
+# quiet; the data card says where and how it was measured.
+PERF_DB := $(RUNS)/perf/bench.jsonl
+perf-model: $(VENV)/.installed-train
+	mkdir -p $(RUNS)/perf
+	$(BIN)/python benchmarks/perf_measure.py --fixtures --store $(PERF_DB) \
+	    --accls $(BIN)/accls $(if $(DATA),--kernels --data $(DATA))
+	$(TRAIN) perf $(PERF_DB) --out models/perf

@@ -17,6 +17,10 @@ from support.cli import ROOT, run_accls
 
 FIXTURES = ROOT / "tests" / "fixtures" / "c"
 
+# Cost-model weights fitted on this machine (models/perf/, `make perf-model`) would
+# change verdicts and goldens: tests use the constants unless they set their own.
+os.environ.setdefault("ACCLS_PERF_WEIGHTS", "none")
+
 # Aliases for the callables the fixtures below return; test modules repeat them
 # rather than import this file (conftest is not meant to be imported).
 Need = Callable[[str], str]

@@ -131,3 +131,118 @@ def test_a_missing_file_is_one_line(
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert "nope.c" in err
+
+
+# A loop worth timing, for the programs below that do run.
+_WORK = """\
+  static double a[100000];
+  for (int i = 0; i < 100000; i++) a[i] = 0.5 * i;
+  double s = 0.0;
+  for (int i = 0; i < 100000; i++) s += a[i];
+"""
+STDIN = (
+    "#include <stdio.h>\nint main(void) {\n  int n;\n"
+    '  if (scanf("%d", &n) != 1) { fprintf(stderr, "need a count on stdin\\n"); '
+    "return 1; }\n" + _WORK + '  printf("%g\\n", s * n);\n  return 0;\n}\n'
+)
+FOREVER = (
+    "#include <stdio.h>\nint main(void) {\n  volatile int go = 1;\n"
+    + _WORK
+    + '  while (go) { }\n  printf("%g\\n", s);\n  return 0;\n}\n'
+)
+ARGS = (
+    "#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n"
+    '  if (argc < 2) { fprintf(stderr, "usage: prog N\\n"); return 2; }\n'
+    + _WORK
+    + '  printf("%g\\n", s * atoi(argv[1]));\n  return 0;\n}\n'
+)
+FILES = (
+    "#include <stdio.h>\nint main(void) {\n"
+    + _WORK
+    + '  FILE *out = fopen("result.txt", "w");\n  if (!out) return 1;\n'
+    '  fprintf(out, "%g\\n", s);\n  fclose(out);\n  return 0;\n}\n'
+)
+
+
+def _bad_input(
+    gcc: str, tmp_path: Path, text: str, **verify: object
+) -> tuple[str, Path]:
+    src = _write(tmp_path, "p.c", text)
+    settings = VerifySettings(cc=gcc, threads=(2,), **verify)  # type: ignore[arg-type]
+    report = bench_file(str(src), Settings(), settings, repeats=1, record=False)
+    return render_bench(report), src
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_a_program_that_reads_stdin_is_told_so(need: Need, tmp_path: Path) -> None:
+    text, _ = _bad_input(need("gcc"), tmp_path, STDIN)
+    assert "reads standard input; bench gives it /dev/null" in text
+    assert "--stdin FILE" in text
+    assert "cannot be timed: it exited with code 1; it said: need a count" in text
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_a_program_that_never_ends_is_told_so(need: Need, tmp_path: Path) -> None:
+    text, _ = _bad_input(need("gcc"), tmp_path, FOREVER, timeout_s=2.0)
+    assert "cannot be timed: it did not end within 2 s" in text
+    assert "(stopped by the wall-clock timeout of 2 s" in text
+    assert "--timeout" in text
+    assert "annotated" not in text.split("\n", 1)[1]  # nothing else was run
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_a_program_that_needs_arguments_is_told_so(need: Need, tmp_path: Path) -> None:
+    gcc = need("gcc")
+    text, _ = _bad_input(gcc, tmp_path, ARGS)
+    assert "reads command-line arguments; none were given" in text
+    assert "exited with code 2; it said: usage: prog N" in text
+    given, _ = _bad_input(gcc, tmp_path, ARGS, args=("3",))
+    assert "output matches" in given
+    assert "arguments" not in given
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_a_program_that_writes_files_runs_in_its_own_folder(
+    need: Need, tmp_path: Path
+) -> None:
+    text, src = _bad_input(need("gcc"), tmp_path, FILES)
+    assert "the program writes files (result.txt)" in text
+    assert "output matches" in text
+    assert sorted(p.name for p in src.parent.iterdir()) == ["p.c"]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sandbox")
+def test_per_loop_on_500_loops_stops_at_its_budget(need: Need, tmp_path: Path) -> None:
+    gcc = need("gcc")
+    body = "\n".join(
+        f"  for (int i = 0; i < N; i++) a[{k % 7}][i] += {k}.0 * b[i];"
+        for k in range(500)
+    )
+    src = _write(
+        tmp_path,
+        "many.c",
+        "#include <stdio.h>\n#define N 4000\nstatic double a[7][N], b[N];\n"
+        "int main(void) {\n  for (int i = 0; i < N; i++) b[i] = i;\n"
+        f"{body}\n  double s = 0.0;\n  for (int i = 0; i < N; i++) s += a[3][i];\n"
+        '  printf("%g\\n", s);\n  return 0;\n}\n',
+    )
+    seen: list[tuple[str, int, int]] = []
+    report = bench_file(
+        str(src),
+        Settings(),
+        VerifySettings(cc=gcc, threads=(2,)),
+        repeats=1,
+        per_loop=True,
+        every=True,
+        budget_s=1.0,
+        record=False,
+        progress=lambda what, done, total: seen.append((what, done, total)),
+    )
+    alone = [t for t in report.timings if t.label.startswith("loop at line")]
+    (budget,) = [n for n in report.notes if n.startswith("budget of 1 s reached")]
+    assert f"{len(alone)} of 502 loops timed on their own" in budget
+    assert len(alone) <= 2
+    # The bar knows the whole job and stops short of it.
+    assert {total for _, _, total in seen} == {504}
+    assert seen[-1][1] == 2 + len(alone)

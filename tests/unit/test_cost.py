@@ -212,3 +212,55 @@ def test_the_verdict_says_not_worth_it_from_the_estimate() -> None:
     )
     assert decided.verdict is Verdict.PARALLEL
     assert decided.estimate == "≈ 8.0·10^7 work units per execution"
+
+
+def _weights(path: Path, bias: float) -> Path:
+    """A weights file whose only non-zero weight is the bias: every loop alike."""
+    from accls.analysis.cost_weights import FEATURE_NAMES
+
+    coefficients = [bias] + [0.0] * (len(FEATURE_NAMES) - 1)
+    path.write_text(
+        json.dumps(
+            {
+                "features": list(FEATURE_NAMES),
+                "coefficients": coefficients,
+                "threshold": 0.0,
+                "threads": 2,
+            }
+        )
+    )
+    return path
+
+
+def test_fitted_weights_decide_loops_of_known_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACCLS_PERF_WEIGHTS", str(_weights(tmp_path / "no.json", -1)))
+    never = _by_line(SIZES)
+    assert never[5].profitable is False  # 8·10^7 units, yet these weights say no
+    assert (
+        never[5].why == "small loop: likely slower in parallel (fitted to measurements)"
+    )
+    assert never[5].predicted == -1.0
+    assert never[10].profitable is None  # unknown sizes: the weights never decide
+    monkeypatch.setenv("ACCLS_PERF_WEIGHTS", str(_weights(tmp_path / "yes.json", 1)))
+    always = _by_line(SIZES)
+    assert always[8].profitable is True  # 10 units, yet these weights say yes
+    assert always[8].features is not None
+    assert always[8].features.units == 10
+    assert always[8].as_json()["predicted_log2_speedup"] == 1.0
+    # Offload keeps the constants: the weights are fitted to CPU threads.
+    assert _by_line(SIZES, offload=True)[8].profitable is False
+
+
+def test_without_readable_weights_the_constants_decide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"features": ["bias"], "coefficients": [5.0]}))
+    for setting in ("none", str(tmp_path / "missing.json"), str(other)):
+        monkeypatch.setenv("ACCLS_PERF_WEIGHTS", setting)
+        found = _by_line(SIZES)
+        assert found[8].why == "small loop: likely slower in parallel"
+        assert found[5].profitable is True
+        assert found[5].predicted is None

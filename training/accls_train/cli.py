@@ -22,6 +22,7 @@ STAGES: dict[str, str] = {
     "evaluate": "compare backends on a split: metrics, taxonomy, report",
     "export": "merge and write a model directory accls can serve",
     "retrain": "fold accepted editor feedback into a new model",
+    "perf": "fit the cost model's weights to `accls bench` measurements",
 }
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
 from accls.frontend.exprs import expression_poly
@@ -57,6 +58,8 @@ class Estimate:
     summary: str  # one line for people: "≈ 2.6·10⁵ units per execution"
     why: str = ""  # when not profitable: the reason in a few words
     assumptions: tuple[str, ...] = ()
+    features: LoopFeatures | None = None  # the fitted model's inputs
+    predicted: float | None = None  # fitted log2 speedup at its thread count
 
     def as_json(self) -> dict[str, Any]:
         """The `estimate` object of the CLI's JSON."""
@@ -68,6 +71,10 @@ class Estimate:
             "summary": self.summary,
             "why": self.why or None,
             "assumptions": list(self.assumptions),
+            "features": self.features.as_json() if self.features else None,
+            "predicted_log2_speedup": (
+                round(self.predicted, 3) if self.predicted is not None else None
+            ),
         }
 
 
@@ -193,26 +200,39 @@ def _call_cost(
 
 
 def _work(
-    loop: Loop, source: SourceFile, nest: _Nest, values: dict[str, Poly], depth: int = 0
+    loop: Loop,
+    source: SourceFile,
+    nest: _Nest,
+    values: dict[str, Poly],
+    depth: int = 0,
+    parts: dict[str, Poly] | None = None,
 ) -> Poly | None:
-    """Units of one execution of the nest; None when a callee's work is unknown."""
-    total = Poly()
+    """Units of one execution of the nest; None when a callee's work is unknown.
+
+    `parts`, when given, receives the units of each kind: memory, flops, calls.
+    """
+    memory = Poly()
     body_refs = [r for r in loop.refs if r.subscripts or r.deref]
     for ref in body_refs:
-        total = total + nest.weight(_innermost(loop, ref.span))
+        memory = memory + nest.weight(_innermost(loop, ref.span))
     text = source.data[loop.span.start_byte : loop.span.end_byte].decode(
         "utf-8", errors="replace"
     )
+    flops = Poly()
     for offset, count in float_ops(text, float_names(source, loop)):
-        total = total + nest.weight(loop.span.start_byte + offset).scale(count)
+        flops = flops + nest.weight(loop.span.start_byte + offset).scale(count)
+    calls = Poly()
     for call in loop.calls:
         cost = _call_cost(call.name, call.args, source, values, depth)
         if cost is None:
             return None
-        total = total + nest.weight(_innermost(loop, call.span)) * cost
+        calls = calls + nest.weight(_innermost(loop, call.span)) * cost
     # Every iteration costs at least its loop control.
+    total = memory + flops + calls
     for inner in loop.walk():
         total = total + nest.weight(inner.id)
+    if parts is not None:
+        parts.update(memory=memory, flops=flops, calls=calls)
     return total
 
 
@@ -233,7 +253,8 @@ def estimate_loop(
     source = analysis.source
     values = constant_macros(source)
     nest = _Nest(loop, values)
-    found = _work(loop, source, nest, values)
+    parts: dict[str, Poly] = {}
+    found = _work(loop, source, nest, values, parts=parts)
     assumptions = tuple(
         f"the loop at line {inner.line} has no known trip count: counted once"
         for inner in nest.unknown
@@ -261,6 +282,11 @@ def estimate_loop(
         else None
     )
     context = nested_context(analysis, loop)
+    features = (
+        _features(analysis, loop, work, parts, parallel_iters, bool(context))
+        if found is not None
+        else None
+    )
     if found is None or not work.is_constant or nest.unknown:
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
@@ -279,11 +305,18 @@ def estimate_loop(
             summary=summary,
             why=context,
             assumptions=assumptions,
+            features=features,
+            predicted=_predict(features, offload),
         )
     units = work.constant
     summary = f"≈ {_fmt(units)} work units per execution"
     why = context
-    if not why and units < floor:
+    predicted = _predict(features, offload)
+    weights = load_weights() if not offload else None
+    if weights is not None and features is not None and predicted is not None:
+        if not why and predicted <= weights.threshold:
+            why = "small loop: likely slower in parallel (fitted to measurements)"
+    elif not why and units < floor:
         why = "small loop: likely slower in parallel"
     few = iterations is not None and iterations < KERNEL_ITERATIONS
     if not why and offload and few:
@@ -296,39 +329,113 @@ def estimate_loop(
         summary=summary,
         why=why,
         assumptions=assumptions,
+        features=features,
+        predicted=predicted,
+    )
+
+
+def _predict(features: LoopFeatures | None, offload: bool) -> float | None:
+    """The fitted log2 speedup on a CPU, when weights are shipped (not for offload)."""
+    weights = load_weights() if not offload else None
+    if weights is None or features is None:
+        return None
+    return weights.predict(features)
+
+
+def _features(
+    analysis: FileAnalysis,
+    loop: Loop,
+    work: Poly,
+    parts: dict[str, Poly],
+    parallel_iters: Poly | None,
+    nested: bool,
+) -> LoopFeatures:
+    """The fitted model's inputs: sizes the file leaves open count as DEFAULT_SIZE."""
+    source = analysis.source
+    values = constant_macros(source)
+    open_names = set(work.names())
+    for part in parts.values():
+        open_names |= part.names()
+
+    def number(poly: Poly | None) -> float:
+        if poly is None:
+            return float(DEFAULT_SIZE)
+        filled = poly.substitute(values)
+        filled = filled.substitute(
+            {n: Poly.const(DEFAULT_SIZE) for n in filled.names()}
+        )
+        if not filled.is_constant:
+            return float(DEFAULT_SIZE)
+        return max(0.0, float(filled.constant))  # `n - m` at equal sizes: none
+
+    executions = 1.0
+    for outer in source.loops():
+        inside = outer.span.start_byte < loop.span.start_byte < outer.span.end_byte
+        if inside and outer.function == loop.function:
+            trip = expression_poly(outer.trip_count) if outer.trip_count else None
+            executions *= number(trip)
+    memory = number(parts.get("memory"))
+    return LoopFeatures(
+        units=number(work),
+        iterations=number(parallel_iters),
+        flops=number(parts.get("flops")),
+        memory=memory,
+        calls=number(parts.get("calls")),
+        bytes=8.0 * memory,
+        nested=nested,
+        executions=executions,
+        open_sizes=len(open_names),
     )
 
 
 def nested_context(analysis: FileAnalysis, loop: Loop) -> str:
     """Why a pragma on `loop` would open a nested region, or "".
 
-    True when its function is `static` (no other file calls it) and every call of it in
-    the file sits in a loop that runs in parallel: one with a parallel pragma, inside a
-    parallel construct, or one the analysis proves parallel (which gets its own pragma).
+    True when no other file can call its function (it is `static`, or the file is a
+    whole program: it defines `main`) and every call of it in the file runs in
+    parallel: inside a loop with a parallel pragma, inside a parallel construct, in
+    a loop the analysis proves parallel (which gets its own pragma), or in a function
+    that is itself only ever called so.
     """
-    source = analysis.source
-    fn = source.function(loop.function)
-    if fn is None or not fn.static or fn.name == "main":
+    name = loop.function
+    if name is None or name == "main":
         return ""
-    sites = [
-        (caller, call)
-        for caller in source.functions
-        for call in caller.call_sites
-        if call.name == fn.name and caller.name != fn.name
-    ]
-    if not sites:
+    lines = _parallel_callers(analysis, name, frozenset())
+    if not lines:
         return ""
-    lines: list[int] = []
-    for _caller, call in sites:
-        line = _parallel_line_around(analysis, call.span)
-        if line is None:
-            return ""
-        lines.append(line)
     where = ", ".join(str(n) for n in sorted(set(lines)))
     return (
-        f"`{fn.name}()` is only called from inside parallel code (line {where}): "
+        f"`{name}()` is only called from inside parallel code (line {where}): "
         "a pragma here opens a nested region on every call"
     )
+
+
+def _parallel_callers(
+    analysis: FileAnalysis, name: str, seen: frozenset[str]
+) -> list[int]:
+    """Lines of the parallel code around every call of `name`; [] if one is serial."""
+    source = analysis.source
+    fn = source.function(name)
+    whole_program = source.function("main") is not None
+    if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
+        return []
+    if not (fn.static or whole_program):
+        return []
+    lines: list[int] = []
+    for caller in source.functions:
+        if caller.name == name:
+            continue
+        for call in caller.call_sites:
+            if call.name != name:
+                continue
+            line = _parallel_line_around(analysis, call.span)
+            if line is None:
+                outer = _parallel_callers(analysis, caller.name, seen | {name})
+                if not outer:
+                    return []
+                line = min(outer)
+            lines.append(line)
+    return lines
 
 
 def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from accls.cli.verify_command import verify_settings
@@ -22,6 +23,10 @@ def run_bench(args: argparse.Namespace) -> int:
         raise InputError(f"--repeats: need 1 or more, not {args.repeats}")
     if args.budget <= 0:
         raise InputError(f"--budget: need a positive number of seconds: {args.budget}")
+    try:
+        ignore = re.compile(args.ignore) if args.ignore else None
+    except re.error as exc:
+        raise InputError(f"--ignore: not a regular expression: {exc}") from None
     verify = verify_settings(args)
     settings = Settings(include_paths=verify.include_dirs)
     with Progress(transient=True, disable=not sys.stderr.isatty()) as bar:
@@ -42,6 +47,7 @@ def run_bench(args: argparse.Namespace) -> int:
             progress=progress,
             store=None,
             record=not args.no_record,
+            ignore=ignore,
         )
     sys.stdout.write(render_bench(report))
     if any(t.matches is False for t in report.timings):

@@ -120,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--no-hoist", action="store_true", help="as annotate --no-hoist")
     bench.add_argument(
+        "--ignore",
+        default="",
+        metavar="REGEX",
+        help="stdout lines matching REGEX are not compared (timings, rates)",
+    )
+    bench.add_argument(
         "--no-record",
         action="store_true",
         help="do not append the measurements to the local store",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import statistics
 import tempfile
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from accls.pipeline.bench_inputs import failure_hint, files_note, input_notes
 from accls.pipeline.hoisting import annotate_hoisted
 from accls.pipeline.suggesting import profitable_only, suggest_text
 from accls.settings import Settings
@@ -66,6 +68,9 @@ class BenchReport:
     timings: tuple[BenchTiming, ...]
     notes: tuple[str, ...]
     stored: str | None = None  # where the measurements were recorded
+    # Per candidate loop: its line and the cost model's estimate (with features),
+    # what `accls-train perf` fits the weights to.
+    loops: tuple[dict[str, object], ...] = ()
 
 
 def default_store() -> Path:
@@ -79,8 +84,15 @@ def default_store() -> Path:
 class _Bench:
     """One bench run's session, builds and timings."""
 
-    def __init__(self, session: RunSession, path: str, repeats: int) -> None:
+    def __init__(
+        self,
+        session: RunSession,
+        path: str,
+        repeats: int,
+        ignore: re.Pattern[str] | None = None,
+    ) -> None:
         self.session = session
+        self.ignore = ignore
         self.path = os.path.abspath(path)
         self.repeats = repeats
         self.timings: list[BenchTiming] = []
@@ -114,7 +126,9 @@ class _Bench:
         matches: bool | None = None if threads is None else True
         note = ""
         for k in range(self.repeats):
-            output = self.session.execute(exe, f"{label}-{threads or 1}-{k}", threads)
+            output = self._compared(
+                self.session.execute(exe, f"{label}-{threads or 1}-{k}", threads)
+            )
             last = self.session.runs[-1]
             failed = short_of_resources(last) or self.session.failure(output)
             if failed is not None:
@@ -142,6 +156,18 @@ class _Bench:
         self.timings.append(timing)
         return timing
 
+    def _compared(self, output: RunOutput) -> RunOutput:
+        """The output without the lines `--ignore` names (timings, rates)."""
+        if self.ignore is None:
+            return output
+        pattern = self.ignore
+        kept = [
+            line
+            for line in output.stdout.split(b"\n")
+            if not pattern.search(line.decode("utf-8", errors="replace"))
+        ]
+        return replace(output, stdout=b"\n".join(kept))
+
 
 def bench_file(
     path: str,
@@ -156,6 +182,7 @@ def bench_file(
     progress: Progress | None = None,
     store: Path | None = None,
     record: bool = True,
+    ignore: re.Pattern[str] | None = None,
 ) -> BenchReport:
     """Build and time `path` serially and annotated (OpenMP on a CPU)."""
     text = check_inputs(path, verify)
@@ -173,7 +200,7 @@ def bench_file(
         prefix=f"accls-bench-{os.getpid()}-", dir=reachable_temp_dir()
     ) as scratch:
         session = RunSession(verify, Path(scratch), passive=False)
-        bench = _Bench(session, path, repeats)
+        bench = _Bench(session, path, repeats, ignore)
         notes = _run(bench, text, annotated, tops, chosen, per_loop, budget_s, progress)
         notes.append(f"wall time of bench itself: {time.monotonic() - started:.1f} s")
         notes = [*session.notes, *notes]
@@ -182,6 +209,11 @@ def bench_file(
         pragmas=sum(1 for s in tops if not s.inner),
         timings=tuple(bench.timings),
         notes=tuple(notes),
+        loops=tuple(
+            {"line": s.loop.line, "estimate": estimate.as_json()}
+            for s in tops
+            if not s.inner and (estimate := result.estimates.get(s.loop.id))
+        ),
     )
     if not record:
         return report
@@ -219,13 +251,19 @@ def _run(
         if progress is not None:
             progress(what, done, total)
 
+    verify = bench.session.settings
+    notes += input_notes(text, verify)
     serial = bench.build(None, "serial")
     if serial is None:
-        return ["the original program does not build; nothing was timed"]
+        return [*notes, "the original program does not build; nothing was timed"]
     reference = bench.time(serial, "serial", None)
     step("serial")
+    last = bench.session.runs[-1]
     if reference.wall_s is None:
-        return [f"the original program cannot be timed: {reference.note}"]
+        why = failure_hint(last, verify)
+        return [*notes, f"the original program cannot be timed: {why}"]
+    if written := files_note(last):
+        notes.append(written)
     parallel = bench.build(annotated, "annotated")
     if parallel is None:
         return ["the annotated program does not build"]
@@ -233,11 +271,13 @@ def _run(
         bench.time(parallel, "annotated", count)
         step(f"annotated, {count} threads")
     started = time.monotonic()
+    longest = 0.0  # the slowest loop so far: the next one may take as long
     for k, top in enumerate(candidates):
-        if time.monotonic() - started > budget_s:
+        spent = time.monotonic() - started
+        if spent + longest > budget_s:
             notes.append(
                 f"budget of {budget_s:g} s reached: {k} of {len(candidates)} loops "
-                "timed on their own"
+                f"timed on their own in {spent:.1f} s (raise it with --budget)"
             )
             break
         alone = annotate_text(text, with_inner(top, chosen))
@@ -245,6 +285,7 @@ def _run(
         if exe is not None:
             bench.time(exe, f"loop at line {top.loop.line}", max(threads))
         step(f"loop at line {top.loop.line}")
+        longest = max(longest, time.monotonic() - started - spent)
     return notes
 
 
@@ -258,6 +299,7 @@ def _record(report: BenchReport, verify: VerifySettings) -> dict[str, object]:
         "args": list(verify.args),
         "pragmas": report.pragmas,
         "timings": [asdict(t) for t in report.timings],
+        "loops": list(report.loops),
     }
 
 
