@@ -33,7 +33,9 @@ _NOT_C = {
     ".for": "Fortran",
     ".py": "Python",
 }
-_CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".cu"})
+_CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
+"""Read as C++ by the C++ front end (frontend/cpp_files.py names the same)."""
+_CUDA = frozenset({".cu", ".cuh"})
 
 
 class InputError(Exception):
@@ -109,20 +111,24 @@ def decode_source(path: str, data: bytes) -> str:
 
 
 def other_language(path: str) -> str | None:
-    """The language a file's extension names when it is not C (`C++`), else None."""
+    """The language of a file accls cannot read (`CUDA`, by extension), else None."""
     ext = os.path.splitext(path)[1].lower()
-    if ext in _CXX:
-        return "C++"
+    if ext in _CUDA:
+        return "CUDA"
     return _NOT_C.get(ext)
 
 
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:
     """A one-line warning when the file does not look like C, else None."""
     ext = os.path.splitext(path)[1].lower()
-    if ext in _CXX:
-        return f"{path}: C++ is read as C; results cover only what parses as C"
+    language = "C++" if ext in _CXX else "C"
     if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
-        return f"{path}: does not look like C (most of it does not parse)"
+        return f"{path}: does not look like {language} (most of it does not parse)"
+    if error_bytes and language == "C++":
+        return (
+            f"{path}: has syntax errors as C++ (modules, newer syntax, or C that is "
+            "not C++); results cover the parts that parse"
+        )
     if error_bytes:
         return f"{path}: has syntax errors; results cover the parts that parse"
     return None
