@@ -28,7 +28,7 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.library import Effect, library_function
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import AccessKind, Advance, RedOp, Subscript, Var
+from accls.frontend.model import FROM_CALL, AccessKind, Advance, RedOp, Subscript, Var
 from accls.frontend.walker import FunctionWalk
 
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
@@ -234,6 +234,11 @@ class CppDeclarations(FunctionWalk):
                     )
                 if name in ("at", "front", "back"):
                     return classify(owner.element, self.scope)
+                if name in ("begin", "end", "cbegin", "cend"):
+                    # A random-access iterator: a pointer to an element, to operators.
+                    return CxxType(
+                        TypeKind.BUILTIN, element=owner.element, pointer=True
+                    )
                 return UNKNOWN
             info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
             if info is not None and name in info.methods:
@@ -354,7 +359,15 @@ class CppDeclarations(FunctionWalk):
                 self.env[name] = CxxType(TypeKind.LAMBDA)
                 self.decls.append(Var(name=name, type="<lambda>", scope="local"))
                 continue
-            if reference and value is not None and strip_parens(value).type in _PLACES:
+            if (
+                reference
+                and value is not None
+                and strip_parens(value).type in _PLACES
+                and self.type_of(value).builtin
+                and not self.type_of(value).pointer
+            ):
+                # A scalar place: each use of the name is a use of the place. A
+                # reference to a row or a container is a pointer that may alias it.
                 self.aliases[name] = strip_parens(value)
                 self.env.pop(name, None)
                 continue
@@ -376,6 +389,21 @@ class CppDeclarations(FunctionWalk):
             kind = self.env.get(var.name, UNKNOWN)
             self.decls[k] = cpp_var(var, kind, var.name in self.references)
 
+    def trivially_copied(self, kind: CxxType, depth: int = 0) -> bool:
+        """Whether `=` of this class copies its members and calls nothing."""
+        if kind.builtin:
+            return depth > 0
+        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
+        if info is None or depth > 8 or kind.kind is not TypeKind.CLASS:
+            return False
+        plain = kind.name.rsplit("::", 1)[-1]
+        if "operator=" in info.methods or f"~{plain}" in info.methods:
+            return False
+        return all(
+            self.trivially_copied(classify(t, self.scope), depth + 1)
+            for t in info.fields.values()
+        )
+
     def _constructs(self, kind: CxxType, value: Node | None) -> bool:
         """Whether declaring an object of this class runs a constructor unread here."""
         info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
@@ -396,13 +424,20 @@ class CppDeclarations(FunctionWalk):
         if not (range_type.kind is TypeKind.CONTAINER or range_type.pointer):
             owner = range_type.name or "auto"
             self._record_call(node, f"{owner}::begin", (right,))
-        if is_reference(declarator):
-            self.elements[name] = range_name
-            return
         base = node.child_by_field_name("type")
         element = (
             classify(range_type.element, self.scope) if range_type.element else UNKNOWN
         )
+        if is_reference(declarator) and element.builtin and not element.pointer:
+            self.elements[name] = range_name
+            return
+        if is_reference(declarator):
+            # A row of the range: a pointer into it, from where the walk cannot tell.
+            self.env[name] = element
+            row = Var(name=name, type=element.element or "int", pointers=1)
+            self.decls.append(replace(row, sources=(FROM_CALL,)))
+            self._ref(target, name, AccessKind.WRITE)
+            return
         text = declarator_type(base, declarator)
         self.env[name] = element if "auto" in text else classify(text, self.scope)
         self.decls.append(Var(name=name, type=node_text(base) if base else "auto"))

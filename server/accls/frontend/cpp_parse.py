@@ -60,7 +60,7 @@ class CppUnit:
         self.scope: CxxScope = collect_scope(root)
 
     def top_level(self) -> tuple[list[Definition], list[Node]]:
-        """Every function definition (namespaces, classes, templates) and the globals."""
+        """Every function definition (namespaces, classes, templates), the globals."""
         functions: list[Definition] = []
         decls: list[Node] = []
         for node, owner in self._walk(self.root, None):

@@ -95,7 +95,7 @@ class CxxScope:
     enums: set[str] = field(default_factory=set)  # enum types and enumerators
     template_params: set[str] = field(default_factory=set)
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
-    operators: set[str] = field(default_factory=set)  # `operator+`... it defines
+    operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
 
 
@@ -295,7 +295,12 @@ def collect_scope(root: Node) -> CxxScope:
             if target is not None:
                 text = node_text(target)
                 scope.returns[text] = node_text(base) if base is not None else ""
-                if target.type == "operator_name" or "operator" in text:
-                    scope.operators.add(text.rsplit("::", 1)[-1].replace(" ", ""))
+                member = node.parent is not None and node.parent.type in (
+                    "field_declaration_list",
+                    "template_declaration",
+                )
+                free = target.type == "operator_name" and not member
+                if free:
+                    scope.operators.add(text.replace(" ", ""))
         stack.extend(node.named_children)
     return scope

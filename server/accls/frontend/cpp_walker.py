@@ -161,6 +161,8 @@ class CppFunctionWalk(CppDeclarations):
         if node.type == "assignment_expression":
             if left_type.builtin and self.type_of(right).builtin:
                 return False
+            if op == "=" and self.trivially_copied(left_type):
+                return False  # a struct of the file, copied member by member
         elif left_type.builtin and self.type_of(right).builtin:
             return False
         if left_type.kind is TypeKind.STREAM and op in _STREAM_OPS:
@@ -183,12 +185,15 @@ class CppFunctionWalk(CppDeclarations):
     ) -> None:
         """An overloaded operator: a call of `CLASS::operator@` on its operands."""
         owner = self.type_of(first)
+        if owner.builtin:  # `2.0 * v`: the operator of the class operand
+            found = (self.type_of(a) for a in args if a.type != "subscript_argument_list")
+            owner = next((t for t in found if not t.builtin), owner)
         if owner.kind is TypeKind.STREAM:
             name = f"std::stream::operator{op}"
+        elif owner.kind is TypeKind.CLASS and f"operator{op}" in self.scope.operators:
+            name = f"operator{op}"  # a free operator of the file: its summary
         elif owner.kind in (TypeKind.CLASS, TypeKind.CONTAINER) and owner.name:
             name = f"{owner.name}::operator{op}"
-        elif op and f"operator{op}" in self.scope.operators:
-            name = f"operator{op}"
         else:
             name = f"auto::operator{op}"
         self._record_call(node, name, tuple(args))
