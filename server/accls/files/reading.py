@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 __all__ = [
@@ -118,10 +119,29 @@ def other_language(path: str) -> str | None:
     return _NOT_C.get(ext)
 
 
+_C_ONLY = re.compile(r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b")
+_CXX_SIGNS = re.compile(
+    r"::|\b(class|template|namespace|typename|public:|private:|nullptr|new|delete|"
+    r"operator|constexpr|auto)\b|#\s*include\s*<[a-z_]+>"
+)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _written_in_c(text: str) -> bool:
+    """Whether C++-named text is C: C-only keywords, or no sign of C++ at all."""
+    code = _COMMENTS.sub(" ", text)
+    return bool(_C_ONLY.search(code)) or not _CXX_SIGNS.search(code)
+
+
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:
     """A one-line warning when the file does not look like C, else None."""
     ext = os.path.splitext(path)[1].lower()
     language = "C++" if ext in _CXX else "C"
+    if language == "C++" and _written_in_c(text):
+        return (
+            f"{path}: looks like C with a C++ name (`restrict`, or C headers and no "
+            "C++ at all): it is read and compiled as C++; rename it .c to read it as C"
+        )
     if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
         return f"{path}: does not look like {language} (most of it does not parse)"
     if error_bytes and language == "C++":

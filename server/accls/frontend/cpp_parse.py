@@ -126,7 +126,7 @@ class CppUnit:
     def params(
         self, node: Node, macros: MacroTable
     ) -> tuple[list[Var], dict[str, str], frozenset[str]]:
-        """The parameters as the analysis reads them, their C++ types, the references."""
+        """The parameters as the analysis reads them, their C++ types, references."""
         decl = _declarator(node)
         plist = decl.child_by_field_name("parameters") if decl is not None else None
         params: list[Var] = []

@@ -186,7 +186,9 @@ class CppFunctionWalk(CppDeclarations):
         """An overloaded operator: a call of `CLASS::operator@` on its operands."""
         owner = self.type_of(first)
         if owner.builtin:  # `2.0 * v`: the operator of the class operand
-            found = (self.type_of(a) for a in args if a.type != "subscript_argument_list")
+            found = (
+                self.type_of(a) for a in args if a.type != "subscript_argument_list"
+            )
             owner = next((t for t in found if not t.builtin), owner)
         if owner.kind is TypeKind.STREAM:
             name = f"std::stream::operator{op}"
