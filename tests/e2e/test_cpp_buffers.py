@@ -51,7 +51,8 @@ async def test_a_vector_loop_gets_an_openmp_offer_that_compiles_with_gxx(
     assert offers, [a.title for a in actions]
     resolved = await any_client.code_action_resolve_async(offers[0])
     assert resolved.disabled is None
-    assert resolved.edit is not None and resolved.edit.changes is not None
+    assert resolved.edit is not None
+    assert resolved.edit.changes is not None
     new = apply_edits(text, list(resolved.edit.changes[uri]), encoding(any_client))
     assert "#pragma omp parallel for\n  for (std::size_t i = 0; i < v.size()" in new
     unit = tmp_path / "annotated.cpp"

@@ -204,3 +204,15 @@ class CppUnit:
                     else var
                 )
         return env, out
+
+    def add_headers(
+        self,
+        globals_: tuple[Var, ...],
+        typedefs: tuple[tuple[str, str, str], ...],
+        env: dict[str, str],
+    ) -> None:
+        """What the project's headers declare: their globals' types, their typedefs."""
+        for name, base, levels in typedefs:
+            self.scope.aliases.setdefault(name, base + "*" * len(levels))
+        for var in globals_:
+            env.setdefault(var.name, var.type + "*" * len(var.shape))

@@ -262,6 +262,8 @@ def parse_source(
     types = collect_types(root, macros)
     if context is not None:
         types = types.merged(context.types)
+        if unit is not None:
+            unit.add_headers(context.globals, context.types.typedefs, globals_env)
     headers = (
         _header_source(context.code, context.places, "cpp" if cpp else "c")
         if context is not None and usable and context.code
