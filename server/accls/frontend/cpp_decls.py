@@ -316,10 +316,36 @@ class CppDeclarations(FunctionWalk):
             )
         elif name in self.references:
             self._ref(node, name, kind, reduction=red, deref=True)
-        elif name in self.members and name not in self.env:
-            self._ref(node, f"this->{name}", kind, reduction=red, member=True)
         else:
             self._ref(node, name, kind, reduction=red)
+
+    def _ref(
+        self,
+        node: Node,
+        name: str,
+        kind: AccessKind,
+        *,
+        subscripts: tuple[Subscript, ...] = (),
+        reduction: RedOp | None = None,
+        deref: bool = False,
+        member: bool = False,
+        advance: Advance | None = None,
+        escapes: bool = False,
+    ) -> None:
+        """Every reference: a data member named bare in a method is `this->m`."""
+        if name in self.members and name not in self.env and name not in self.params:
+            name, member, advance = f"this->{name}", True, None
+        super()._ref(
+            node,
+            name,
+            kind,
+            subscripts=subscripts,
+            reduction=reduction,
+            deref=deref,
+            member=member,
+            advance=advance,
+            escapes=escapes,
+        )
 
     def _advance(self, node: Node, target: Node, used: bool) -> Advance | None:
         target = strip_parens(target)
