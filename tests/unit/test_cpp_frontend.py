@@ -40,7 +40,8 @@ def test_reading_a_stream_in_a_loop_is_ordered_io_not_a_shift() -> None:
     )
     parallel, why = verdicts[4]
     assert not parallel
-    assert "std::stream::operator>>" in why and "I/O in order" in why
+    assert "std::stream::operator>>" in why
+    assert "I/O in order" in why
 
 
 def test_the_same_loop_in_c_is_still_read_as_c() -> None:
@@ -117,7 +118,8 @@ def test_push_back_writes_the_container() -> None:
         """
     )
     parallel, why = verdicts[3]
-    assert not parallel and "std::vector::push_back" in why
+    assert not parallel
+    assert "std::vector::push_back" in why
 
 
 def test_a_scalar_reference_parameter_is_written_through() -> None:
@@ -129,7 +131,8 @@ def test_a_scalar_reference_parameter_is_written_through() -> None:
         """
     )
     fn = source.function("total")
-    assert fn is not None and "s" in fn.writes_nonlocal
+    assert fn is not None
+    assert "s" in fn.writes_nonlocal
 
 
 def test_a_reference_to_an_element_is_that_element() -> None:
@@ -145,7 +148,8 @@ def test_a_reference_to_an_element_is_that_element() -> None:
         """
     )
     parallel, why = verdicts[2]
-    assert not parallel and "a[i - 1]" in why
+    assert not parallel
+    assert "a[i - 1]" in why
 
 
 def test_a_lambda_is_read_where_it_is_called() -> None:
@@ -158,7 +162,8 @@ def test_a_lambda_is_read_where_it_is_called() -> None:
         """
     )
     parallel, why = verdicts[3]
-    assert not parallel and "a" in why
+    assert not parallel
+    assert "a" in why
 
 
 def test_a_mutable_lambda_is_an_unknown_call() -> None:
@@ -225,7 +230,8 @@ def test_a_range_for_is_not_a_loop_to_annotate_but_its_inner_loops_are() -> None
         # Macros that generate classes.
         "#define FIELD(N, T) struct N { T v; T get() const { return v; } };\n"
         "FIELD(P, double)\n"
-        "void h(P *p, double *a, int n) { for (int i = 0; i < n; i++) a[i] = p[i].get(); }\n",
+        "void h(P *p, double *a, int n) {\n"
+        "  for (int i = 0; i < n; i++) a[i] = p[i].get();\n}\n",
     ],
     ids=["module", "templates", "macro-classes"],
 )
@@ -244,25 +250,33 @@ def test_c_with_a_cpp_name_is_told() -> None:
         "void f(int n, double *restrict a) { for (int i = 0; i < n; i++) a[i] = 0; }\n"
     )
     warning = looks_like_c("k.cpp", text, 0, 1)
-    assert warning is not None and "rename it .c" in warning
+    assert warning is not None
+    assert "rename it .c" in warning
     assert (
         looks_like_c("k.cpp", "#include <vector>\nstd::vector<int> v;\n", 0, 0) is None
     )
 
 
 def test_which_files_are_cpp() -> None:
-    assert is_cpp("a/b.cpp") and is_cpp("x.hpp") and is_cpp("k.cc")
-    assert not is_cpp("k.c") and not is_cpp("k.h")
-    assert is_cpp("k.h", "cpp") and not is_cpp("k.cpp", "c")
+    assert is_cpp("a/b.cpp")
+    assert is_cpp("x.hpp")
+    assert is_cpp("k.cc")
+    assert not is_cpp("k.c")
+    assert not is_cpp("k.h")
+    assert is_cpp("k.h", "cpp")
+    assert not is_cpp("k.cpp", "c")
     assert other_language("k.cpp") is None
     assert other_language("k.cu") == "CUDA"
 
 
 def test_the_cpp_table_is_read_with_the_c_table() -> None:
     sqrt = library_function("std::sqrt")
-    assert sqrt is not None and sqrt.effect is Effect.PURE
+    assert sqrt is not None
+    assert sqrt.effect is Effect.PURE
     io = library_function("std::stream::operator>>")
-    assert io is not None and io.effect is Effect.IO
+    assert io is not None
+    assert io.effect is Effect.IO
     grow = library_function("std::vector::push_back")
-    assert grow is not None and grow.writes == (0,)
+    assert grow is not None
+    assert grow.writes == (0,)
     assert library_function("sqrt") is not None
