@@ -102,7 +102,7 @@ def test_suggest_gives_no_pragma_inside_an_unterminated_comment(
     assert "syntax errors" in proc.stderr
 
 
-@pytest.mark.parametrize(("name", "language"), [("k.cpp", "C++"), ("k.f90", "Fortran")])
+@pytest.mark.parametrize(("name", "language"), [("k.cu", "CUDA"), ("k.f90", "Fortran")])
 def test_check_says_what_it_did_not_check(
     tmp_path: Path, name: str, language: str
 ) -> None:

@@ -10,6 +10,7 @@ import re
 
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.frontend import Call, Function, Loop, SourceFile, library_function
+from accls.frontend.cpp_reasons import cpp_call_reason
 
 __all__ = ["ambiguous_function", "duplicate_definitions", "unknown_call_reason"]
 
@@ -150,6 +151,9 @@ def unknown_call_reason(
             "which reads variadic arguments through a `va_list`: accls does not "
             "analyse those accesses"
         )
+    cpp = cpp_call_reason(name)
+    if cpp is not None:
+        return cpp
     if _through_pointer(name, source.function(loop.function), source):
         return (
             "a call through a function pointer: the function it points to is "

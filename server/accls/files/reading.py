@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 __all__ = [
@@ -33,7 +34,9 @@ _NOT_C = {
     ".for": "Fortran",
     ".py": "Python",
 }
-_CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".cu"})
+_CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
+"""Read as C++ by the C++ front end (frontend/cpp_files.py names the same)."""
+_CUDA = frozenset({".cu", ".cuh"})
 
 
 class InputError(Exception):
@@ -109,20 +112,43 @@ def decode_source(path: str, data: bytes) -> str:
 
 
 def other_language(path: str) -> str | None:
-    """The language a file's extension names when it is not C (`C++`), else None."""
+    """The language of a file accls cannot read (`CUDA`, by extension), else None."""
     ext = os.path.splitext(path)[1].lower()
-    if ext in _CXX:
-        return "C++"
+    if ext in _CUDA:
+        return "CUDA"
     return _NOT_C.get(ext)
+
+
+_C_ONLY = re.compile(r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b")
+_CXX_SIGNS = re.compile(
+    r"::|\b(class|template|namespace|typename|public:|private:|nullptr|new|delete|"
+    r"operator|constexpr|auto)\b|#\s*include\s*<[a-z_]+>"
+)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _written_in_c(text: str) -> bool:
+    """Whether C++-named text is C: C-only keywords, or no sign of C++ at all."""
+    code = _COMMENTS.sub(" ", text)
+    return bool(_C_ONLY.search(code)) or not _CXX_SIGNS.search(code)
 
 
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:
     """A one-line warning when the file does not look like C, else None."""
     ext = os.path.splitext(path)[1].lower()
-    if ext in _CXX:
-        return f"{path}: C++ is read as C; results cover only what parses as C"
+    language = "C++" if ext in _CXX else "C"
+    if language == "C++" and _written_in_c(text):
+        return (
+            f"{path}: looks like C with a C++ name (`restrict`, or C headers and no "
+            "C++ at all): it is read and compiled as C++; rename it .c to read it as C"
+        )
     if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
-        return f"{path}: does not look like C (most of it does not parse)"
+        return f"{path}: does not look like {language} (most of it does not parse)"
+    if error_bytes and language == "C++":
+        return (
+            f"{path}: has syntax errors as C++ (modules, newer syntax, or C that is "
+            "not C++); results cover the parts that parse"
+        )
     if error_bytes:
         return f"{path}: has syntax errors; results cover the parts that parse"
     return None

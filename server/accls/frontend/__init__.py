@@ -1,5 +1,6 @@
 """C text to our model; the only package that imports tree-sitter."""
 
+from accls.frontend.cpp_files import is_cpp
 from accls.frontend.library import Effect, LibraryFunction, library_function
 from accls.frontend.model import (
     FROM_CALL,
@@ -70,6 +71,7 @@ __all__ = [
     "TypeTable",
     "Var",
     "header_context",
+    "is_cpp",
     "library_function",
     "parse_directive",
     "parse_source",

@@ -358,7 +358,7 @@ class ExpressionWalk(Recorder):
         indices: list[Node] = []
         base: Node | None = node
         while base is not None and base.type == "subscript_expression":
-            index = base.child_by_field_name("index")
+            index = base.child_by_field_name("index") or _cpp_index(base)
             if index is not None:
                 indices.append(index)
             base = base.child_by_field_name("argument")
@@ -376,6 +376,14 @@ class ExpressionWalk(Recorder):
             name = "".join(node_text(base).split())
         subs = tuple(self._subscript(index) for index in indices)
         self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+
+
+def _cpp_index(node: Node) -> Node | None:
+    """The index of C++'s `a[i]`, which its grammar wraps in a list (`a[i, j]`)."""
+    indices = node.child_by_field_name("indices")
+    if indices is None or indices.named_child_count != 1:
+        return None
+    return indices.named_children[0]
 
 
 def _subscript_of(node: Node, macros: MacroTable) -> Subscript:

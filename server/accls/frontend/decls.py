@@ -199,7 +199,8 @@ def _unwrap(
                 for c in node.children
             )
             node = node.child_by_field_name("declarator")
-        elif kind == "parenthesized_declarator":
+        elif kind in ("parenthesized_declarator", "reference_declarator"):
+            # C++'s `T &x`: the front end for C++ reads what the reference means.
             node = node.named_children[0] if node.named_child_count else None
         elif kind == "function_declarator":
             if pointers or dims:

@@ -168,6 +168,8 @@ class _Flow:
 
     def _allocator(self, value: Node | None) -> str | None:
         """The allocator or allocator wrapper `value` calls, if it is one."""
+        if value is not None and strip_parens(value).type == "new_expression":
+            return "operator new"  # C++ `new T[n]`: a fresh block, like malloc
         found = allocator(value)
         if found is not None or value is None:
             return found

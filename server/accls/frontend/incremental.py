@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import tree_sitter_c
+import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Point, Tree
 
 from accls.frontend.tsparser import top_level_nodes
@@ -54,10 +55,11 @@ _SPACES = bytes(0x20 if b not in (0x0A, 0x0D) else b for b in range(256))
 """A translation table: every byte but line breaks becomes a space."""
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Parser:
+@lru_cache(maxsize=2)
+def _parser(cpp: bool = False) -> Parser:
     # Its own parser: the shared one in tsparser is not for incremental use.
-    return Parser(Language(tree_sitter_c.language()))
+    grammar = tree_sitter_cpp.language() if cpp else tree_sitter_c.language()
+    return Parser(Language(grammar))
 
 
 def _point(data: bytes, offset: int) -> Point:
@@ -100,9 +102,10 @@ def _blank(data: bytearray, start: int, end: int) -> None:
 class IncrementalTree:
     """A buffer's bytes and its tree-sitter tree, kept in step edit by edit."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, cpp: bool = False) -> None:
         self._data = data
-        self._tree: Tree = _parser().parse(data)
+        self.cpp = cpp  # C++: no function slices (methods live in classes)
+        self._tree: Tree = _parser(cpp).parse(data)
 
     @property
     def data(self) -> bytes:
@@ -154,7 +157,7 @@ class IncrementalTree:
             old_end_point=_point(old, old_end),
             new_end_point=_point(data, new_end),
         )
-        fresh = _parser().parse(data, self._tree)
+        fresh = _parser(self.cpp).parse(data, self._tree)
         changed = self._tree.changed_ranges(fresh)
         self._tree, self._data = fresh, data
         # The edited text itself counts as changed even when its structure is not.
@@ -171,6 +174,8 @@ class IncrementalTree:
 
     def function_slice(self, offset: int) -> FunctionSlice | None:
         """The slice for the function holding `offset`; None outside one."""
+        if self.cpp:
+            return None  # a C++ buffer is analysed whole
         definitions = _definitions(self._tree.root_node)
         target = next(
             (n for n in definitions if n.start_byte <= offset < n.end_byte), None

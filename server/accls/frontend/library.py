@@ -18,6 +18,7 @@ from typing import Any
 __all__ = ["Effect", "LibraryFunction", "library", "library_function", "names_with"]
 
 _TABLE = "library_effects.toml"
+_TABLES = (_TABLE, "library_effects_cpp.toml")  # C, then C++ (`std::` names)
 
 
 class Effect(StrEnum):
@@ -99,8 +100,15 @@ def _entries(raw: dict[str, Any]) -> dict[str, LibraryFunction]:
 @cache
 def library() -> MappingProxyType[str, LibraryFunction]:
     """Every function of the table by name (read once)."""
-    text = resources.files("accls.frontend").joinpath(_TABLE).read_text("utf-8")
-    return MappingProxyType(_entries(tomllib.loads(text)))
+    folder = resources.files("accls.frontend")
+    out: dict[str, LibraryFunction] = {}
+    for table in _TABLES:
+        entries = _entries(tomllib.loads(folder.joinpath(table).read_text("utf-8")))
+        twice = sorted(set(entries) & set(out))
+        if twice:
+            raise ValueError(f"{table}: `{twice[0]}` is listed twice")
+        out.update(entries)
+    return MappingProxyType(out)
 
 
 def names_with(effect: Effect) -> frozenset[str]:

@@ -10,6 +10,8 @@ from tree_sitter import Node
 
 from accls.frontend.allocators import allocator_wrappers
 from accls.frontend.constructs import find_constructs
+from accls.frontend.cpp_files import is_cpp
+from accls.frontend.cpp_parse import CppUnit, Definition
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
@@ -20,7 +22,7 @@ from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
 from accls.frontend.translation_unit import HeaderContext
-from accls.frontend.tsparser import parse_bytes, top_level_nodes
+from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
 from accls.frontend.walker import FunctionWalk, attached_pragmas
 
@@ -120,6 +122,7 @@ def _function(
     globals_: tuple[Var, ...],
     inactive: frozenset[int] = frozenset(),
     wrappers: frozenset[str] = frozenset(),
+    cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -127,7 +130,20 @@ def _function(
         return None
     params: list[Var] = []
     plist = declarator.child_by_field_name("parameters") if declarator else None
-    if plist is not None:
+    if cxx is not None:
+        unit, definition, globals_env = cxx
+        name = definition.name
+        params, env, references = unit.params(node, macros)
+        walk: FunctionWalk = unit.walk(
+            definition,
+            macros,
+            frozenset(p.name for p in params),
+            inactive,
+            env,
+            references,
+            globals_env,
+        )
+    elif plist is not None:
         for param in plist.named_children:
             if param.type == "parameter_declaration":
                 params.extend(declared_vars(param, "param", macros))
@@ -136,7 +152,8 @@ def _function(
             for decl in node.children:
                 if decl.type == "declaration":
                     params.extend(declared_vars(decl, "param", macros))
-    walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
+    if cxx is None:
+        walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
     walk.substitute(params, globals_)
     locals_ = tuple(
@@ -154,7 +171,10 @@ def _function(
         base = ref.name.split("->")[0].split(".")[0]
         if base in local_names and not (ref.member and "->" in ref.name):
             continue
-        if (
+        if cxx is not None and base not in {p.name for p in params}:
+            # C++: an undeclared name is a member, a namespace's or a header's global.
+            nonlocal_writes.add(ref.name)
+        elif (
             base in global_names
             or base in statics
             or base in param_arrays
@@ -162,6 +182,9 @@ def _function(
             or "->" in ref.name
         ):
             nonlocal_writes.add(ref.name)
+    if cxx is not None and cxx[1].class_name is not None:
+        # A method reads and writes its object: not summarised yet.
+        nonlocal_writes.add("this")
     function = Function(
         name=name or "<anonymous>",
         span=span_of(node),
@@ -186,6 +209,7 @@ def parse_source(
     *,
     tree: IncrementalTree | None = None,
     context: HeaderContext | None = None,
+    language: str | None = None,
 ) -> SourceFile:
     """Parse C text and extract every loop nest, function and declaration.
 
@@ -194,7 +218,9 @@ def parse_source(
     what the real preprocessor made of the buffer's directives, supplies the
     macros and the declarations of the project's headers; without it macros are
     read from the file and the headers it names, and headers' globals are unseen.
+    `language` ("c", "cpp") overrides the one the extension of `path` names.
     """
+    cpp = is_cpp(path, language)
     usable = context is not None and context.usable
     macros = (
         context.macros
@@ -205,15 +231,28 @@ def parse_source(
     data = masked.encode("utf-8", errors="surrogateescape")
     comment = unterminated_comment(data)
     data = blank_unterminated_comment(data) if comment is not None else data
-    reuse = tree is not None and tree.data == data
-    parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
+    reuse = tree is not None and tree.data == data and not cpp
+    if cpp:
+        parsed = parse_cpp_bytes(data)
+    else:
+        parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
     root = parsed.root_node
     inactive = context.inactive if context is not None and usable else frozenset()
-    fn_nodes, decl_nodes = _top_level(root)
+    unit = CppUnit(root) if cpp else None
+    definitions: dict[int, Definition] = {}
+    if unit is not None:
+        found, decl_nodes = unit.top_level()
+        definitions = {d.node.start_byte: d for d in found}
+        fn_nodes = [d.node for d in found]
+    else:
+        fn_nodes, decl_nodes = _top_level(root)
     fn_nodes = [n for n in fn_nodes if n.start_point.row + 1 not in inactive]
     decl_nodes = [n for n in decl_nodes if n.start_point.row + 1 not in inactive]
     globals_: list[Var] = []
-    for decl in decl_nodes:
+    globals_env: dict[str, str] = {}
+    if unit is not None:
+        globals_env, globals_ = unit.globals_env(decl_nodes, macros)
+    for decl in decl_nodes if unit is None else ():
         globals_.extend(declared_vars(decl, "global", macros))
     if context is not None:
         # The buffer's own declarations shadow the headers' ones of the same name.
@@ -223,8 +262,10 @@ def parse_source(
     types = collect_types(root, macros)
     if context is not None:
         types = types.merged(context.types)
+        if unit is not None:
+            unit.add_headers(context.globals, context.types.typedefs, globals_env)
     headers = (
-        _header_source(context.code, context.places)
+        _header_source(context.code, context.places, "cpp" if cpp else "c")
         if context is not None and usable and context.code
         else None
     )
@@ -234,7 +275,12 @@ def parse_source(
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
-        built = _function(node, macros, frozen_globals, inactive, wrappers)
+        cxx = (
+            (unit, definitions[node.start_byte], globals_env)
+            if unit is not None
+            else None
+        )
+        built = _function(node, macros, frozen_globals, inactive, wrappers, cxx)
         if built is None:
             continue
         functions.append(built[0])
@@ -275,7 +321,9 @@ def parse_source(
 
 
 @lru_cache(maxsize=8)
-def _header_source(code: str, places: tuple[tuple[str, int], ...]) -> SourceFile:
+def _header_source(
+    code: str, places: tuple[tuple[str, int], ...], language: str = "c"
+) -> SourceFile:
     """The functions of the project's headers, parsed once per header code."""
-    header = parse_source(code, "<headers>")
+    header = parse_source(code, "<headers>", language=language)
     return replace(header, places=places, nests=())

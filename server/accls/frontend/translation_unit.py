@@ -27,10 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from accls.frontend.cpp_files import is_cpp
 from accls.frontend.decls import declared_vars
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
-from accls.frontend.tsparser import parse_bytes, top_level_nodes
+from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
 from accls.frontend.typetable import TypeTable
 
@@ -141,7 +142,7 @@ def _run(
         *pre.flags,
         f"-idirafter{stubs}",
         "-x",
-        "c",
+        "c++" if is_cpp(unit) else "c",
         unit,
     ]
     # The address-space bound is set on the child once it runs: preexec_fn is
@@ -278,11 +279,11 @@ def _macro_table(defines: Sequence[str]) -> MacroTable:
 
 
 def _globals(
-    code: Sequence[str], macros: MacroTable
+    code: Sequence[str], macros: MacroTable, cpp: bool = False
 ) -> tuple[tuple[Var, ...], TypeTable, bool]:
     """The headers' globals, their types, and whether they define functions."""
     data = "\n".join(code).encode("utf-8", errors="surrogateescape")
-    root = parse_bytes(data).root_node
+    root = (parse_cpp_bytes(data) if cpp else parse_bytes(data)).root_node
     out: list[Var] = []
     functions = False
     for node in top_level_nodes(root):
@@ -322,7 +323,7 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         for number, line in enumerate(marked, start=1)
         if line == _MARK and number not in active
     )
-    globals_, types, functions = _globals(code, macros)
+    globals_, types, functions = _globals(code, macros, is_cpp(path))
     return HeaderContext(
         macros=macros,
         globals=globals_,

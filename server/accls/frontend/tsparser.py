@@ -6,9 +6,10 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 import tree_sitter_c
+import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Tree
 
-__all__ = ["parse_bytes", "parse_snippet", "top_level_nodes"]
+__all__ = ["parse_bytes", "parse_cpp_bytes", "parse_snippet", "top_level_nodes"]
 
 
 @lru_cache(maxsize=1)
@@ -19,6 +20,16 @@ def _parser() -> Parser:
 def parse_bytes(data: bytes) -> Tree:
     """Parse a whole C buffer."""
     return _parser().parse(data)
+
+
+@lru_cache(maxsize=1)
+def _cpp_parser() -> Parser:
+    return Parser(Language(tree_sitter_cpp.language()))
+
+
+def parse_cpp_bytes(data: bytes) -> Tree:
+    """Parse a whole C++ buffer (the grammar extends C's: the node names are C's)."""
+    return _cpp_parser().parse(data)
 
 
 @lru_cache(maxsize=512)

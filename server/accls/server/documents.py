@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
+from accls.frontend import is_cpp
 from accls.frontend.incremental import ByteRange, FunctionSlice, IncrementalTree
 from accls.server.convert import LineIndex
 
@@ -85,7 +86,9 @@ class Document:
         self.path = uri_path(uri)
         self.version = version
         self.encoding = encoding
-        self.tree = IncrementalTree(text.encode("utf-8", errors="surrogateescape"))
+        self.tree = IncrementalTree(
+            text.encode("utf-8", errors="surrogateescape"), cpp=is_cpp(self.path)
+        )
         self._text: str | None = text
         self._index: LineIndex | None = None
         self._cache: dict[_Entry, object] = {}

@@ -147,7 +147,9 @@ class AcclsServer(LanguageServer):
     async def analysed(self, doc: Document, offset: int) -> BufferAnalysis | None:
         """The analysis of the function at `offset` (cached per version)."""
         piece = doc.function_slice(offset)
-        whole = doc.tree.has_errors and len(doc.data) <= WHOLE_FILE_MAX_BYTES
+        whole = (doc.tree.has_errors or doc.tree.cpp) and len(
+            doc.data
+        ) <= WHOLE_FILE_MAX_BYTES
         if piece is None and not whole:
             return None
         # Outside any clean function definition, a broken buffer is analysed whole:

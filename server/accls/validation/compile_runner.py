@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from accls.frontend import is_cpp
 from accls.project import CompileDatabaseError, compile_entry, find_database
 from accls.validation.compile_cache import LruCache
 
@@ -94,7 +95,7 @@ def base_command(
         *database_flags(path),
         *settings.flags,
         "-x",
-        "c",
+        "c++" if is_cpp(path) else "c",
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accls.analysis import AnalysisOptions, analyze_text
+from accls.frontend import is_cpp
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 from accls.validation.isolation import reachable_temp_dir
@@ -85,18 +86,33 @@ def _compare_parallel(
     return verdict
 
 
+_CXX_DRIVERS = {"gcc": "g++", "cc": "c++", "clang": "clang++", "icx": "icpx"}
+
+
+def cxx_compiler(cc: str) -> str:
+    """The C++ driver of a C compiler (`gcc` -> `g++`): a C++ program links with it."""
+    folder, base = os.path.split(cc)
+    for c_name, cxx_name in _CXX_DRIVERS.items():
+        if base == c_name or base.startswith(c_name + "-"):
+            return os.path.join(folder, cxx_name + base[len(c_name) :])
+    return cc
+
+
 def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     """Build both programs, run them, and compare; None when undecidable."""
     s = session.settings
-    cc = shutil.which(s.cc)
+    cpp = is_cpp(path)
+    name = cxx_compiler(s.cc) if cpp else s.cc
+    cc = shutil.which(name)
     if cc is None:
-        session.notes.append(f"compiler {s.cc!r} not found; nothing was run")
+        session.notes.append(f"compiler {name!r} not found; nothing was run")
         return None
+    std = "-std=gnu++17" if cpp else "-std=gnu11"
     includes = [f"-I{d}" for d in s.include_dirs]
     path = os.path.abspath(path)  # a name starting with "-" is not an option
     serial, parallel = session.root / "serial", session.root / "openmp"
     if not session.build(
-        [cc, "-O1", "-std=gnu11", *includes, path, *s.cflags, "-o", str(serial), "-lm"],
+        [cc, "-O1", std, *includes, path, *s.cflags, "-o", str(serial), "-lm"],
         "the original program",
     ):
         return None
@@ -105,7 +121,7 @@ def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     copy.write_text(annotated, encoding="utf-8", errors="surrogateescape", newline="")
     # -iquote keeps `#include "local.h"` working from the annotated copy.
     quote = ["-iquote", os.path.dirname(path)]
-    flags = ["-O1", "-std=gnu11", "-fopenmp", *quote, *includes]
+    flags = ["-O1", std, "-fopenmp", *quote, *includes]
     if not session.build(
         [cc, *flags, str(copy), *s.cflags, "-o", str(parallel), "-lm"],
         "the annotated program",

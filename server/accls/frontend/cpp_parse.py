@@ -1,0 +1,218 @@
+"""The C++ side of the front end: which files are C++, their functions, their walks.
+
+`parse_source` reads a C++ file with the same steps as a C file; this module
+supplies what differs: the grammar, the functions of namespaces, classes and
+templates with their qualified names, the parameters' types, and the walk that
+reads operators on class types as calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from accls.frontend.cpp_decls import cpp_var, is_reference
+from accls.frontend.cpp_types import (
+    CxxScope,
+    TypeKind,
+    classify,
+    collect_scope,
+    declarator_type,
+    declared_name,
+)
+from accls.frontend.cpp_walker import CppFunctionWalk
+from accls.frontend.decls import declared_vars
+from accls.frontend.exprs import node_text
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import Var
+
+__all__ = ["CppUnit", "Definition"]
+
+_SCOPES = frozenset(
+    {"namespace_definition", "template_declaration", "linkage_specification"}
+)
+_CLASSES = frozenset({"class_specifier", "struct_specifier", "union_specifier"})
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A function definition of the file, with the class it is a member of."""
+
+    node: Node
+    name: str
+    class_name: str | None
+
+
+def _declarator(node: Node) -> Node | None:
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    return decl
+
+
+class CppUnit:
+    """One C++ translation unit: its scope of types and its functions."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.scope: CxxScope = collect_scope(root)
+
+    def top_level(self) -> tuple[list[Definition], list[Node]]:
+        """Every function definition (namespaces, classes, templates), the globals."""
+        functions: list[Definition] = []
+        decls: list[Node] = []
+        for node, owner in self._walk(self.root, None):
+            if node.type == "function_definition":
+                name = self._name(node, owner)
+                if name is not None:
+                    functions.append(Definition(node, name[0], name[1]))
+            elif node.type == "declaration" and owner is None:
+                decls.append(node)
+        return functions, decls
+
+    def _walk(self, root: Node, owner: str | None) -> Iterator[tuple[Node, str | None]]:
+        stack: list[tuple[Node, str | None]] = [
+            (c, owner) for c in reversed(root.named_children)
+        ]
+        while stack:
+            node, cls = stack.pop()
+            kind = node.type
+            if (
+                kind.startswith("preproc_if")
+                or kind
+                in (
+                    "preproc_else",
+                    "preproc_elif",
+                )
+                or kind in _SCOPES
+                or kind == "declaration_list"
+            ):
+                stack.extend((c, cls) for c in reversed(node.named_children))
+            elif kind in _CLASSES or (
+                kind in ("declaration", "type_definition", "field_declaration")
+                and any(c.type in _CLASSES for c in node.named_children)
+            ):
+                spec = (
+                    node
+                    if kind in _CLASSES
+                    else next(c for c in node.named_children if c.type in _CLASSES)
+                )
+                name = spec.child_by_field_name("name")
+                body = spec.child_by_field_name("body")
+                inner = node_text(name) if name is not None else cls
+                if body is not None:
+                    stack.extend((c, inner) for c in reversed(body.named_children))
+                if kind == "declaration":
+                    yield node, cls
+            elif kind in ("function_definition", "declaration"):
+                yield node, cls
+
+    def _name(self, node: Node, owner: str | None) -> tuple[str, str | None] | None:
+        decl = _declarator(node)
+        target = decl.child_by_field_name("declarator") if decl is not None else None
+        if target is None:
+            return None
+        text = "".join(node_text(target).split())
+        if target.type == "qualified_identifier" or "::" in text:
+            head, _, _ = text.rpartition("::")
+            cls = head.rsplit("::", 1)[-1].split("<", 1)[0]
+            return text, cls if cls in self.scope.classes else None
+        if owner is not None:
+            return f"{owner}::{text}", owner
+        return text, None
+
+    def params(
+        self, node: Node, macros: MacroTable
+    ) -> tuple[list[Var], dict[str, str], frozenset[str]]:
+        """The parameters as the analysis reads them, their C++ types, references."""
+        decl = _declarator(node)
+        plist = decl.child_by_field_name("parameters") if decl is not None else None
+        params: list[Var] = []
+        env: dict[str, str] = {}
+        references: set[str] = set()
+        for param in plist.named_children if plist is not None else ():
+            if param.type not in (
+                "parameter_declaration",
+                "optional_parameter_declaration",
+            ):
+                continue
+            declarator = param.child_by_field_name("declarator")
+            target = declared_name(declarator)
+            if target is None:
+                continue
+            text = declarator_type(param.child_by_field_name("type"), declarator)
+            kind = classify(text, self.scope)
+            reference = is_reference(declarator)
+            env[node_text(target)] = text
+            if reference and kind.builtin and not kind.pointer:
+                references.add(node_text(target))
+            params.extend(
+                cpp_var(v, kind, reference)
+                for v in declared_vars(param, "param", macros)
+            )
+        return params, env, frozenset(references)
+
+    def walk(
+        self,
+        definition: Definition,
+        macros: MacroTable,
+        params: frozenset[str],
+        inactive: frozenset[int],
+        env: dict[str, str],
+        references: frozenset[str],
+        globals_env: dict[str, str],
+    ) -> CppFunctionWalk:
+        """The walk of one function body."""
+        return CppFunctionWalk(
+            definition.name,
+            macros,
+            params,
+            inactive,
+            scope=self.scope,
+            env={**globals_env, **env},
+            references=references,
+            class_name=definition.class_name,
+        )
+
+    def globals_env(
+        self, decls: list[Node], macros: MacroTable
+    ) -> tuple[dict[str, str], list[Var]]:
+        """The globals' C++ types, and their Vars as the analysis reads them."""
+        env: dict[str, str] = {}
+        out: list[Var] = []
+        for node in decls:
+            base = node.child_by_field_name("type")
+            kinds: dict[str, tuple[str, bool]] = {}
+            for declarator in node.children_by_field_name("declarator"):
+                if declarator.type == "function_declarator":
+                    continue
+                target = declared_name(declarator)
+                if target is not None:
+                    kinds[node_text(target)] = (
+                        declarator_type(base, declarator),
+                        is_reference(declarator),
+                    )
+            for var in declared_vars(node, "global", macros):
+                text, reference = kinds.get(var.name, (var.type, False))
+                env[var.name] = text
+                kind = classify(text, self.scope)
+                out.append(
+                    cpp_var(var, kind, reference)
+                    if kind.kind is not TypeKind.CLASS
+                    else var
+                )
+        return env, out
+
+    def add_headers(
+        self,
+        globals_: tuple[Var, ...],
+        typedefs: tuple[tuple[str, str, str], ...],
+        env: dict[str, str],
+    ) -> None:
+        """What the project's headers declare: their globals' types, their typedefs."""
+        for name, base, levels in typedefs:
+            self.scope.aliases.setdefault(name, base + "*" * len(levels))
+        for var in globals_:
+            env.setdefault(var.name, var.type + "*" * len(var.shape))

@@ -1,0 +1,44 @@
+"""Why a C++ call's effects are unknown, from the name the C++ walk gave it."""
+
+from __future__ import annotations
+
+__all__ = ["cpp_call_reason"]
+
+
+def cpp_call_reason(name: str) -> str | None:
+    """The reason for a call the C++ walk named (`Vec::operator+`), else None."""
+    if name == "<lambda>":
+        return (
+            "a lambda that is mutable, not defined in this function or called "
+            "another way: what its body does here is unknown"
+        )
+    owner, sep, member = name.rpartition("::")
+    if not sep:
+        return None
+    if member.startswith("operator"):
+        op = member.removeprefix("operator")
+        if owner == "auto":
+            return (
+                f"the operator `{op}` on a value whose type is not known here (`auto`, "
+                "a template parameter or an undeclared name): in C++ it may call any "
+                "function"
+            )
+        return (
+            f"the operator `{op}` of the class `{owner}`: a call whose side effects "
+            "are unknown (neither this file nor the table of C++ library effects "
+            "describes it)"
+        )
+    if owner == "auto":
+        return (
+            f"the method `{member}` of an object whose type is not known here: its "
+            "side effects are unknown"
+        )
+    if owner.startswith("std"):
+        return (
+            f"`{name}`, which the table of C++ library effects does not list: its "
+            "side effects are unknown"
+        )
+    return (
+        f"a method of `{owner}`: methods are not summarised yet (it may read and "
+        "write its object)"
+    )

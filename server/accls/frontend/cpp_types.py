@@ -1,0 +1,306 @@
+"""C++ types as far as operators need them: builtin, a library class, any other class.
+
+In C++ an operator whose operand has a class type is a call of a function. The
+front end tells the two apart from declarations: a type is builtin (arithmetic,
+pointer, enum), a container of the library (`std::vector`, `std::array`,
+`std::span`: `[]` is an element access), a stream, another class, or unknown
+(`auto`, a template parameter, an undeclared name), which is read as a class.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text
+
+__all__ = ["ClassInfo", "CxxScope", "CxxType", "TypeKind", "classify", "collect_scope"]
+
+
+class TypeKind(StrEnum):
+    """What a C++ type is to the operators applied to it."""
+
+    BUILTIN = "builtin"  # arithmetic, pointer, enum: the language's own operators
+    CONTAINER = "container"  # std::vector/array/span: `[]` reads or writes an element
+    STREAM = "stream"  # an iostream: `<<` and `>>` are ordered I/O
+    CLASS = "class"  # any other class: its operators are calls
+    LAMBDA = "lambda"  # a closure: calling it runs its body
+    UNKNOWN = "unknown"  # auto, a template parameter, undeclared: assume the worst
+
+
+@dataclass(frozen=True, slots=True)
+class CxxType:
+    """A classified type: its kind, its class name and its element type's text."""
+
+    kind: TypeKind
+    name: str = ""  # the class: "std::vector", "Vec"
+    element: str = ""  # the element type of a pointer, array or container
+    pointer: bool = False  # a pointer or an array (a builtin)
+
+    @property
+    def builtin(self) -> bool:
+        """True when the language's own operators apply."""
+        return self.kind is TypeKind.BUILTIN
+
+
+BUILTIN = CxxType(TypeKind.BUILTIN)
+UNKNOWN = CxxType(TypeKind.UNKNOWN)
+
+_PRIMITIVE = frozenset(
+    {
+        "void", "bool", "char", "short", "int", "long", "float", "double",
+        "signed", "unsigned", "wchar_t", "char8_t", "char16_t", "char32_t",
+        "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "__int128",
+        "_Float16", "__float128", "float_t", "double_t",
+    }
+)  # fmt: skip
+_FIXED = re.compile(r"u?int(8|16|32|64|max|ptr|_fast\d+|_least\d+)_t")
+_DROPPED = frozenset(
+    {
+        "const", "volatile", "typename", "struct", "class", "union", "enum",
+        "mutable", "static", "inline", "constexpr", "extern", "register",
+        "thread_local", "__restrict", "__restrict__", "restrict",
+    }
+)  # fmt: skip
+_CONTAINERS = frozenset({"vector", "array", "span", "valarray"})
+_STREAMS = frozenset(
+    {
+        "istream", "ostream", "iostream", "ifstream", "ofstream", "fstream",
+        "stringstream", "istringstream", "ostringstream", "basic_istream",
+        "basic_ostream", "basic_iostream", "ios", "streambuf", "FILE",
+    }
+)  # fmt: skip
+STREAM_OBJECTS = frozenset({"cin", "cout", "cerr", "clog", "wcin", "wcout", "wcerr"})
+"""The standard streams, with or without `std::`."""
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    """A class or struct the file defines: its data members and its methods."""
+
+    name: str
+    fields: dict[str, str] = field(default_factory=dict)  # member -> type text
+    methods: dict[str, str] = field(default_factory=dict)  # method -> return type
+
+
+@dataclass(slots=True)
+class CxxScope:
+    """The file's classes, aliases, enums and template parameters, by plain name."""
+
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    enums: set[str] = field(default_factory=set)  # enum types and enumerators
+    template_params: set[str] = field(default_factory=set)
+    returns: dict[str, str] = field(default_factory=dict)  # function -> return type
+    operators: set[str] = field(default_factory=set)  # free `operator+`... defined
+    using_std: bool = False  # `using namespace std;` somewhere
+
+
+def _plain(text: str) -> str:
+    """The type text without qualifiers, references and extra spaces."""
+    text = text.replace("&", " ").replace("*", " * ")
+    words = [w for w in text.split() if w not in _DROPPED]
+    return " ".join(words).replace(" *", "*").replace("* ", "*")
+
+
+def _template_args(text: str) -> list[str]:
+    """The top-level arguments of the first `<...>` in `text`."""
+    start = text.find("<")
+    if start < 0 or not text.endswith(">"):
+        return []
+    args: list[str] = []
+    depth, current = 0, ""
+    for char in text[start + 1 : -1]:
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        if char == "," and depth == 0:
+            args.append(current.strip())
+            current = ""
+        else:
+            current += char
+    args.append(current.strip())
+    return args
+
+
+def _unqualified(text: str) -> str:
+    """`vector` of `std::vector<double>`, `Vec` of `ns::Vec`."""
+    head = text.split("<", 1)[0]
+    return head.rsplit("::", 1)[-1].strip()
+
+
+def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
+    """The kind of the type written `text` (a declaration's base type and levels)."""
+    plain = _plain(text)
+    if depth > 16 or not plain or plain in ("auto", "decltype(auto)"):
+        return UNKNOWN
+    if plain.endswith("*") or plain.endswith("]"):
+        element = plain[:-1] if plain.endswith("*") else plain.rsplit("[", 1)[0]
+        return CxxType(TypeKind.BUILTIN, element=element.strip(), pointer=True)
+    if plain.startswith("decltype"):
+        return UNKNOWN
+    name = _unqualified(plain)
+    qualified = plain.split("<", 1)[0].replace(" ", "")
+    in_std = qualified.startswith("std::") or scope.using_std
+    if "<" in plain:
+        if name in _CONTAINERS and in_std:
+            args = _template_args(plain)
+            element = _plain(args[0]) if args else ""
+            if element == "bool" and name == "vector":
+                return CxxType(TypeKind.CLASS, name="std::vector<bool>")
+            return CxxType(TypeKind.CONTAINER, name=f"std::{name}", element=element)
+        if name in _STREAMS and in_std:
+            return CxxType(TypeKind.STREAM, name=f"std::{name}")
+        return CxxType(TypeKind.CLASS, name=qualified)
+    words = plain.replace("std::", "").split()
+    if all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words):
+        return BUILTIN
+    if name in scope.template_params:
+        return UNKNOWN
+    if name in scope.aliases and scope.aliases[name] != plain:
+        return classify(scope.aliases[name], scope, depth + 1)
+    if name in scope.enums:
+        return BUILTIN
+    if name in _STREAMS and (in_std or name == "FILE"):
+        return CxxType(TypeKind.STREAM, name=f"std::{name}")
+    return CxxType(TypeKind.CLASS, name=name)
+
+
+def _declarator_levels(node: Node | None) -> str:
+    """The `*` and `[]` a declarator adds to its base type."""
+    out = ""
+    while node is not None:
+        if node.type == "pointer_declarator":
+            out += "*"
+        elif node.type == "array_declarator":
+            out += "[]"
+        elif node.type not in (
+            "reference_declarator",
+            "init_declarator",
+            "parenthesized_declarator",
+        ):
+            break
+        inner = node.child_by_field_name("declarator")
+        node = inner if inner is not None else (
+            node.named_children[0] if node.type == "reference_declarator"
+            and node.named_child_count else None
+        )  # fmt: skip
+    return out
+
+
+def declared_name(node: Node | None) -> Node | None:
+    """The identifier a declarator declares, through `*`, `&`, `[]` and `=`."""
+    while node is not None and node.type not in (
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "operator_name",
+        "destructor_name",
+        "type_identifier",
+    ):
+        inner = node.child_by_field_name("declarator")
+        if inner is None and node.type == "reference_declarator":
+            inner = node.named_children[0] if node.named_child_count else None
+        node = inner
+    return node
+
+
+def declarator_type(base: Node | None, declarator: Node | None) -> str:
+    """The type text of one declarator over its declaration's base type."""
+    text = node_text(base) if base is not None else "int"
+    return text + _declarator_levels(declarator)
+
+
+def _collect_class(node: Node, scope: CxxScope) -> None:
+    name_node = node.child_by_field_name("name")
+    body = node.child_by_field_name("body")
+    if name_node is None or body is None:
+        return
+    info = scope.classes.setdefault(
+        _unqualified(node_text(name_node)), ClassInfo(node_text(name_node))
+    )
+    for member in body.named_children:
+        base = member.child_by_field_name("type")
+        if member.type == "field_declaration":
+            for decl in member.children_by_field_name("declarator"):
+                if decl.type == "function_declarator":
+                    target = declared_name(decl.child_by_field_name("declarator"))
+                    if target is not None:
+                        info.methods[node_text(target)] = (
+                            node_text(base) if base else ""
+                        )
+                    continue
+                target = declared_name(decl)
+                if target is not None:
+                    info.fields[node_text(target)] = declarator_type(base, decl)
+        elif member.type == "function_definition":
+            decl = member.child_by_field_name("declarator")
+            while decl is not None and decl.type != "function_declarator":
+                decl = decl.child_by_field_name("declarator")
+            target = (
+                declared_name(decl.child_by_field_name("declarator")) if decl else None
+            )
+            if target is not None:
+                info.methods[node_text(target)] = node_text(base) if base else ""
+
+
+def collect_scope(root: Node) -> CxxScope:
+    """The classes, aliases, enums and template parameters declared in a tree."""
+    scope = CxxScope()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in ("class_specifier", "struct_specifier", "union_specifier"):
+            _collect_class(node, scope)
+        elif kind == "enum_specifier":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                scope.enums.add(_unqualified(node_text(name)))
+            body = node.child_by_field_name("body")
+            for item in body.named_children if body is not None else ():
+                item_name = item.child_by_field_name("name")
+                if item_name is not None:
+                    scope.enums.add(node_text(item_name))
+        elif kind == "alias_declaration":
+            name = node.child_by_field_name("name")
+            value = node.child_by_field_name("type")
+            if name is not None and value is not None:
+                scope.aliases[node_text(name)] = node_text(value)
+        elif kind == "type_definition":
+            base = node.child_by_field_name("type")
+            for decl in node.children_by_field_name("declarator"):
+                target = declared_name(decl)
+                if target is not None and base is not None:
+                    scope.aliases[node_text(target)] = declarator_type(base, decl)
+        elif kind in (
+            "type_parameter_declaration",
+            "optional_type_parameter_declaration",
+        ):
+            for child in node.named_children:
+                if child.type == "type_identifier":
+                    scope.template_params.add(node_text(child))
+        elif kind == "using_declaration" and "namespace std" in node_text(node):
+            scope.using_std = True
+        elif kind == "function_definition":
+            decl = node.child_by_field_name("declarator")
+            while decl is not None and decl.type != "function_declarator":
+                decl = decl.child_by_field_name("declarator")
+            target = decl.child_by_field_name("declarator") if decl else None
+            base = node.child_by_field_name("type")
+            if target is not None:
+                text = node_text(target)
+                scope.returns[text] = node_text(base) if base is not None else ""
+                member = node.parent is not None and node.parent.type in (
+                    "field_declaration_list",
+                    "template_declaration",
+                )
+                free = target.type == "operator_name" and not member
+                if free:
+                    scope.operators.add(text.replace(" ", ""))
+        stack.extend(node.named_children)
+    return scope

@@ -1,0 +1,335 @@
+"""Walk a C++ function body: the C walk, with operators on class types read as calls.
+
+An operator applies the language's own meaning only when every operand has a
+builtin type. On a class type it calls a function: a container's element access
+(`v[i]`) is an access, a stream's `<<`/`>>` is ordered I/O, anything else is a
+call named `CLASS::operator@` whose effects the table or a summary must tell.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.cpp_decls import CppDeclarations
+from accls.frontend.cpp_types import TypeKind
+from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
+from accls.frontend.model import AccessKind, Call, ExitKind, Subscript
+
+__all__ = ["CppFunctionWalk"]
+
+_ELEMENT_METHODS = frozenset({"at", "operator[]"})
+_STREAM_OPS = frozenset({"<<", ">>"})
+
+
+class CppFunctionWalk(CppDeclarations):
+    """One C++ function body: references, calls, declarations and loop records."""
+
+    def statement(self, node: Node, depth: int = 0) -> None:
+        """Walk one statement, with C++'s own statements."""
+        kind = node.type
+        if depth > MAX_DEPTH:
+            self._opaque()
+        elif kind == "for_range_loop":
+            self._range_for(node, depth)
+        elif kind == "return_statement" and self.inlining:
+            for child in node.named_children:
+                self.expr(child, depth + 1)
+        elif kind == "throw_statement":
+            for child in node.named_children:
+                self.expr(child, depth + 1)
+            self._exit(ExitKind.EXIT, node)
+        elif kind == "try_statement":
+            # A catch clause runs after a throw: it is a branch of its own.
+            for child in node.named_children:
+                if child.type == "catch_clause":
+                    self._push_ctx(child)
+                    self.statement(child, depth + 1)
+                    self._ctx.pop()
+                else:
+                    self.statement(child, depth + 1)
+        elif kind == "catch_clause":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.statement(body, depth + 1)
+        elif kind in (
+            "namespace_alias_definition",
+            "using_declaration",
+            "alias_declaration",
+        ) or kind in ("static_assert_declaration", "type_definition"):
+            return
+        else:
+            super().statement(node, depth)
+
+    def _range_for(self, node: Node, depth: int) -> None:
+        """`for (T x : range)`: walked like a `while` loop, its elements unknown."""
+        right = node.child_by_field_name("right")
+        body = node.child_by_field_name("body")
+        if right is not None:
+            self.expr(right, depth + 1)
+        declarator = node.child_by_field_name("declarator")
+        self.range_variable(node, declarator, right)
+        self._push_ctx(node)
+        self.cyclic.add(self._ctx[-1])
+        self._breakable.append(None)
+        self._continuable.append(None)
+        if body is not None:
+            self.statement(body, depth + 1)
+        self._continuable.pop()
+        self._breakable.pop()
+        self._ctx.pop()
+
+    def expr(self, node: Node, depth: int = 0, used: bool = True) -> None:
+        """Walk an expression; operators on class types become calls."""
+        if depth > MAX_DEPTH:
+            self._opaque()
+            return
+        kind = node.type
+        if kind == "identifier":
+            self.identifier(node, AccessKind.READ)
+        elif kind in ("qualified_identifier", "template_function"):
+            self._ref(node, "".join(node_text(node).split()), AccessKind.READ)
+        elif kind == "this":
+            return
+        elif kind in ("binary_expression", "assignment_expression"):
+            if not self._operator(node, depth):
+                super().expr(node, depth, used)
+        elif kind in ("unary_expression", "update_expression", "pointer_expression"):
+            arg = node.child_by_field_name("argument")
+            if (
+                arg is not None
+                and not self.type_of(arg).builtin
+                and not (
+                    kind == "pointer_expression" and node_text(node).startswith("&")
+                )
+            ):
+                op = node.child_by_field_name("operator")
+                self._operator_call(
+                    node, arg, node_text(op) if op else "", [arg], depth
+                )
+            else:
+                super().expr(node, depth, used)
+        elif kind == "subscript_expression":
+            if self._element_base(node):
+                super().expr(node, depth, used)
+            else:
+                base = node.child_by_field_name("argument")
+                if base is not None:
+                    self._operator_call(
+                        node, base, "[]", list(node.named_children), depth
+                    )
+        elif kind == "call_expression":
+            self._cpp_call(node, depth, used)
+        elif kind == "new_expression":
+            self._library_call(node, "operator new", (), depth)
+        elif kind == "delete_expression":
+            self._library_call(
+                node, "operator delete", tuple(node.named_children), depth
+            )
+        elif kind == "lambda_expression":
+            # A closure not called here: what it does when called is unknown.
+            self._record_call(node, "<lambda>", ())
+        elif kind in ("condition_clause", "initializer_list", "argument_list"):
+            for child in node.named_children:
+                self.expr(child, depth + 1)
+        elif kind in ("co_await_expression", "co_yield_statement", "fold_expression"):
+            self._opaque()
+        else:
+            super().expr(node, depth, used)
+
+    def lvalue(self, node: Node, kind: AccessKind, red: object, depth: int) -> None:  # type: ignore[override]
+        """Record a reference to a place, reading aliases and members."""
+        inner = strip_parens(node)
+        if inner.type == "identifier":
+            self.identifier(inner, kind, red)
+            return
+        if inner.type == "subscript_expression" and not self._element_base(inner):
+            self.expr(inner, depth + 1)
+            return
+        if inner.type == "call_expression" and self._element_call(inner):
+            self._element_access(inner, kind, depth)
+            return
+        super().lvalue(node, kind, red, depth)  # type: ignore[arg-type]
+
+    # ----- operators and calls ---------------------------------------------
+    def _operator(self, node: Node, depth: int) -> bool:
+        """Walk `a OP b` as a call when an operand is not builtin; False if both are."""
+        parts = operands(node)
+        if parts is None:
+            return False
+        left, op, right = parts
+        left_type = self.type_of(left)
+        if node.type == "assignment_expression":
+            if left_type.builtin and self.type_of(right).builtin:
+                return False
+            if op == "=" and self.trivially_copied(left_type):
+                return False  # a struct of the file, copied member by member
+        elif left_type.builtin and self.type_of(right).builtin:
+            return False
+        if left_type.kind is TypeKind.STREAM and op in _STREAM_OPS:
+            self._stream(node, left, op, right, depth)
+            return True
+        self._operator_call(node, left, op, [left, right], depth)
+        return True
+
+    def _stream(self, node: Node, left: Node, op: str, right: Node, depth: int) -> None:
+        """`in >> x` reads the stream and writes x; `out << x` reads x: both are I/O."""
+        self.expr(left, depth + 1)
+        self._record_call(node, f"std::stream::operator{op}", (left, right))
+        if op == ">>" and self.type_of(right).builtin:
+            self.lvalue(right, AccessKind.WRITE, None, depth)
+        else:
+            self.expr(right, depth + 1)
+
+    def _operator_call(
+        self, node: Node, first: Node, op: str, args: list[Node], depth: int
+    ) -> None:
+        """An overloaded operator: a call of `CLASS::operator@` on its operands."""
+        owner = self.type_of(first)
+        if owner.builtin:  # `2.0 * v`: the operator of the class operand
+            found = (
+                self.type_of(a) for a in args if a.type != "subscript_argument_list"
+            )
+            owner = next((t for t in found if not t.builtin), owner)
+        if owner.kind is TypeKind.STREAM:
+            name = f"std::stream::operator{op}"
+        elif owner.kind is TypeKind.CLASS and f"operator{op}" in self.scope.operators:
+            name = f"operator{op}"  # a free operator of the file: its summary
+        elif owner.kind in (TypeKind.CLASS, TypeKind.CONTAINER) and owner.name:
+            name = f"{owner.name}::operator{op}"
+        else:
+            name = f"auto::operator{op}"
+        self._record_call(node, name, tuple(args))
+        for arg in args:
+            if arg.type != "subscript_argument_list":
+                self.expr(arg, depth + 1)
+            else:
+                for child in arg.named_children:
+                    self.expr(child, depth + 1)
+
+    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
+        texts = tuple(" ".join(node_text(a).split()) for a in args)
+        self.call_refs.append(len(self.refs))
+        self.calls.append(
+            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
+        )
+
+    def _library_call(
+        self, node: Node, name: str, args: tuple[Node, ...], depth: int
+    ) -> None:
+        self._record_call(node, name, args)
+        for child in node.named_children:
+            self.expr(child, depth + 1)
+
+    def _cpp_call(self, node: Node, depth: int, used: bool) -> None:
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        arg_nodes = tuple(
+            a
+            for a in (args.named_children if args is not None else ())
+            if a.type != "comment"
+        )
+        if fn is None:
+            return
+        fn = strip_parens(fn)
+        if fn.type == "field_expression":
+            self._method_call(node, fn, arg_nodes, depth)
+            return
+        if fn.type in ("qualified_identifier", "template_function"):
+            name = self.callee_name(fn)
+            if name == "std::getline" and arg_nodes:
+                self._record_call(node, name, arg_nodes)
+                for arg in arg_nodes:
+                    self.expr(arg, depth + 1)
+                return
+            self._record_call(node, name, arg_nodes)
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier":
+            name = node_text(fn)
+            lambda_body = self.lambdas.get(name)
+            if lambda_body is not None:
+                self.inline_lambda(node, lambda_body, arg_nodes, depth)
+                return
+            var_type = self.variable_type(name)
+            if var_type is not None and not var_type.builtin:
+                # A functor or a closure kept elsewhere: `f(x)` calls operator().
+                self._operator_call(node, fn, "()", [fn, *arg_nodes], depth)
+                return
+        super().expr(node, depth, used)
+
+    def _method_call(
+        self, node: Node, fn: Node, args: tuple[Node, ...], depth: int
+    ) -> None:
+        """`obj.m(args)`: a library method, or a call of `CLASS::m` with obj first."""
+        obj = fn.child_by_field_name("argument")
+        method = fn.child_by_field_name("field")
+        if obj is None or method is None:
+            return
+        owner = self.object_type(obj, node_text(fn))
+        name = node_text(method).split("<", 1)[0]
+        if owner.kind is TypeKind.CONTAINER and name in _ELEMENT_METHODS:
+            self._element_access(node, AccessKind.READ, depth)
+            return
+        if owner.kind is TypeKind.STREAM:
+            qualified = f"std::stream::{name}"
+        elif owner.kind is TypeKind.CONTAINER or owner.name:
+            qualified = f"{owner.name}::{name}"
+        else:
+            qualified = f"auto::{name}"
+        self._record_call(node, qualified, (obj, *args))
+        self._object_read(obj, depth)
+        for arg in args:
+            self.expr(arg, depth + 1)
+
+    def _object_read(self, obj: Node, depth: int) -> None:
+        """The object a method is called on: its own reference, not its fields."""
+        inner = strip_parens(obj)
+        if inner.type == "this":
+            return
+        if inner.type == "identifier":
+            self.identifier(inner, AccessKind.READ)
+        else:
+            self.expr(inner, depth + 1)
+
+    def _element_call(self, node: Node) -> bool:
+        fn = node.child_by_field_name("function")
+        fn = strip_parens(fn) if fn is not None else None
+        if fn is None or fn.type != "field_expression":
+            return False
+        obj = fn.child_by_field_name("argument")
+        method = fn.child_by_field_name("field")
+        return (
+            obj is not None
+            and method is not None
+            and node_text(method) in _ELEMENT_METHODS
+            and self.object_type(obj, node_text(fn)).kind is TypeKind.CONTAINER
+        )
+
+    def _element_access(self, node: Node, kind: AccessKind, depth: int) -> None:
+        """`v.at(i)`: the element i of v, like `v[i]`."""
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        obj = fn.child_by_field_name("argument") if fn is not None else None
+        index = (
+            args.named_children[0]
+            if args is not None and args.named_child_count
+            else None
+        )
+        if obj is None or index is None:
+            return
+        self.expr(index, depth + 1)
+        name = "".join(node_text(strip_parens(obj)).split())
+        self._ref(node, name, kind, subscripts=(self._subscript(index),))
+
+    def _element_base(self, node: Node) -> bool:
+        """True when `node`'s `[]` is the language's or a container's element access."""
+        base = node.child_by_field_name("argument")
+        if base is None:
+            return False
+        base_type = self.type_of(base)
+        return base_type.pointer or base_type.kind is TypeKind.CONTAINER
+
+    def mark_unknown_write(self, node: Node, name: str, kind: AccessKind) -> None:
+        """A write through a reference to an unknown place."""
+        self._ref(node, name, kind, subscripts=(Subscript(name, None),), deref=True)
