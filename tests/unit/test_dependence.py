@@ -475,7 +475,7 @@ def test_a_row_and_the_next_rows_elements_are_a_dependence() -> None:
     )
     found = [d for d in nest_dependences(loop) if d.carrier == 0]
     assert found
-    assert not all_assumed(found)
+    assert not all_assumed(tuple(found))
 
 
 def test_non_polynomial_subscript_is_assumed() -> None:

@@ -373,8 +373,12 @@ def _shared_write(call: Call, arg: str, loop: Loop) -> str:
     """Why a callee's writes through `arg`, memory all iterations share, block."""
     why = f"which writes through `{arg or '?'}`, shared by the iterations"
     var = loop.var or ""
-    picks = [a for a in call.args if var and var in _NAME.findall(a) and a != arg]
-    if not picks:
+    picks = [
+        a
+        for a in call.args
+        if var and var in _NAME.findall(a) and not re.search(r"\[|->|\.|&", a)
+    ]
+    if not picks or arg.startswith("&"):
         return why
     # `sortAtomsInCell(atoms, boxes, ii)`: each call may pick its own part, but
     # a summary keeps no index ranges, so that is not shown.

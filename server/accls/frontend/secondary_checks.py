@@ -171,8 +171,8 @@ def checked_secondaries(
     # Names a start may read: every declaration of them an integer, whichever
     # one the start sees (the loop must not write it, checked below).
     odd = {v.name for v in variables if not _integer(v) or v.static}
-    readable = {v.name for v in variables} - odd - {r.name for r in refs if r.escapes}
     escaped = {r.name for r in refs if r.escapes}
+    readable = {v.name for v in variables} - odd - escaped
     out: list[SecondaryLoop] = []
     for loop in loops:
         # A header's declaration names one variable throughout the loop,
@@ -202,12 +202,14 @@ def checked_secondaries(
                 continue
             if item.name not in fit_here or item.step % loop.step:
                 continue
-            own = [k for k in inside if refs[k].name == item.name and refs[k].is_write]
-            if len(own) != 1:
+            advances = [
+                k for k in inside if refs[k].name == item.name and refs[k].is_write
+            ]
+            if len(advances) != 1:
                 continue
-            if item.after < 0 and own[0] not in unsubstituted:
+            if item.after < 0 and advances[0] not in unsubstituted:
                 continue
-            if item.after >= 0 and own[0] != item.after:
+            if item.after >= 0 and advances[0] != item.after:
                 continue
             items.append(item)
         if items:
