@@ -16,7 +16,7 @@ At = Callable[..., types.Position]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
 
 TITLE = (
-    "Keep `r`, `u` on the device in `main()` across `axpy()`, `scal()`, `dot()` "
+    "Keep `r`, `u` on the device in `main()` across `axpy()`, `scal()`, `vdot()` "
     "(about 1152*n bytes moved before, about 0 bytes after)"
 )
 

@@ -80,7 +80,7 @@ def test_blas_fixture_keeps_its_vectors_from_init_to_the_checksum() -> None:
         ("u", "create", "delete"),
         ("r", "create", "delete"),
     }
-    assert lifetime.kernels == ("axpy", "scal", "dot")
+    assert lifetime.kernels == ("axpy", "scal", "vdot")
     assert "1152*n bytes before, about 0 bytes after" in lifetime.moved.reason
     out = annotated(text)
     assert "#pragma acc enter data create(r[0:n], u[0:n])\n" in out
@@ -321,3 +321,49 @@ def test_a_file_without_kernels_regions_keeps_parallel_loops() -> None:
     analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
     found = suggest_file(analysis, ACC, regions=True)
     assert kernels_regions_checked(text, "t.c", found, None) == (found, "")
+
+
+GLOBAL_SOLVER = """\
+#include <stdio.h>
+#define N 100000
+static double x[N], y[N];
+static void twice(void)
+{
+    for (int i = 0; i < N; i++)
+        y[i] = 2.0 * x[i];
+}
+static void back(void)
+{
+    for (int i = 0; i < N; i++)
+        x[i] = y[i] + 1.0;
+}
+int main(void)
+{
+    for (int t = 0; t < 10; t++) {
+        twice();
+        back();
+    }
+    printf("%f\\n", x[1]);
+    return 0;
+}
+"""
+
+
+def test_global_arrays_stay_on_the_device_across_their_kernels() -> None:
+    [lifetime] = plan(GLOBAL_SOLVER)[2]
+    assert set(lifetime.names) == {"x", "y"}
+
+
+def test_a_global_whose_address_a_file_scope_pointer_keeps_is_not_kept() -> None:
+    text = GLOBAL_SOLVER.replace(
+        "static double x[N], y[N];", "static double x[N], y[N];\ndouble *alias = x;"
+    )
+    assert all("x" not in lt.names for lt in plan(text)[2])
+
+
+def test_a_function_with_a_switch_gets_no_lifetime() -> None:
+    text = GLOBAL_SOLVER.replace(
+        "        back();\n",
+        "        switch (t) {\n        default:\n            back();\n        }\n",
+    )
+    assert plan(text)[2] == ()

@@ -73,7 +73,8 @@ def lifetime_edits(
         enter, leave = lifetime_pragmas(lifetime)
         pad = _pad(data, lifetime.enter)
         edits.append((lifetime.enter, -1, f"{pad}{enter.render()}{newline}"))
-        edits.append((lifetime.exit, 3, f"{newline}{pad}{leave.render()}"))
+        closing = _pad(data, lifetime.exit_pad)
+        edits.append((lifetime.exit, 3, f"{newline}{closing}{leave.render()}"))
         for update in lifetime.updates:
             text = update_pragma(lifetime.dialect, update).render()
             if update.after:

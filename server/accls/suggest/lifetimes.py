@@ -23,6 +23,7 @@ host access has a statement line to put its update on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,9 @@ from accls.suggest.pragma import Dialect, Target
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["DeviceLifetime", "Kept", "Update", "propose_lifetimes"]
+
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_JUMPS = re.compile(rb"\b(?:switch|goto|setjmp|longjmp)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,7 @@ class DeviceLifetime:
     kept: tuple[Kept, ...]
     enter: int  # line start where `enter data` goes
     exit: int  # statement end after which `exit data` goes
+    exit_pad: int  # the last statement's line start: `exit data` takes its indentation
     enter_line: int
     exit_line: int
     updates: tuple[Update, ...]
@@ -116,6 +121,40 @@ def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
     return after.startswith((b"==", b"!=")) or before.endswith((b"==", b"!=", b"!"))
 
 
+def _bare_reads_harmless(
+    fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
+) -> bool:
+    """True when every read of the array's address in `fn` hands it to no keeper."""
+    data = analysis.source.data
+    return all(
+        _harmless(fn, r, data, index)
+        for r in fn.refs
+        if r.name == name and not r.subscripts and not r.deref and r.is_read
+    )
+
+
+def _global_unaliased(name: str, analysis: FileAnalysis, index: KernelIndex) -> bool:
+    """True when no code of the file takes the global array's address to keep it."""
+    source = analysis.source
+    if not all(
+        _bare_reads_harmless(fn, name, analysis, index)
+        for fn in source.functions
+        if fn.lookup(name) is None
+    ):
+        return False
+    # File-scope code (`double *p = a;`) is in no function's references.
+    outside = bytearray(source.data)
+    for fn in source.functions:
+        start, end = fn.span.start_byte, fn.span.end_byte
+        outside[start:end] = b" " * (end - start)
+    code = _COMMENT.sub(b" ", bytes(outside))
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b(?!\s*\[)")
+    declared = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*\[")
+    return not pattern.search(code) or all(
+        declared.match(code, m.start()) for m in pattern.finditer(code)
+    )
+
+
 def _candidate(
     fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
 ) -> bool:
@@ -123,20 +162,23 @@ def _candidate(
     var = fn.lookup(name)
     if var is None:
         glob = next((g for g in analysis.source.globals if g.name == name), None)
-        return glob is not None and bool(glob.dims) and glob.pointers == 0
+        return (
+            glob is not None
+            and bool(glob.dims)
+            and glob.pointers == 0
+            and _global_unaliased(name, analysis, index)
+        )
     if var.scope != "local" or var.static or var.address_taken:
         return False
+    if any(name in v.sources for v in fn.locals if v is not var):
+        return False  # another local pointer may point into it
     if var.dims and not var.pointers:
-        return all(d is not None for d in var.dims)
-    if var.pointers != 1 or not var.fresh:
+        if not all(d is not None for d in var.dims):
+            return False
+    elif var.pointers != 1 or not var.fresh:
         return False
     # `leaves` counts every call argument: allow those that keep nothing.
-    data = analysis.source.data
-    return not var.leaves or all(
-        _harmless(fn, r, data, index)
-        for r in fn.refs
-        if r.name == name and not r.subscripts and not r.deref and r.is_read
-    )
+    return _bare_reads_harmless(fn, name, analysis, index)
 
 
 def propose_lifetimes(
@@ -172,6 +214,9 @@ def _lifetime(
     source = analysis.source
     if any(d.dialect in ("acc", "omp") for d in fn.pragmas):
         return None
+    body = _COMMENT.sub(b" ", source.data[fn.span.start_byte : fn.span.end_byte])
+    if _JUMPS.search(body):
+        return None  # a `case` or a label could enter between the two ends
     nests = [n for n in source.nests if n.function == fn.name]
     if any(inner.pragmas or inner.regions for n in nests for inner in n.walk()):
         return None  # the user's own directives: leave the function alone
@@ -189,6 +234,7 @@ def _lifetime(
     starts = [b[0] for b in bounds if b is not None]
     ends = [b[1] for b in bounds if b is not None]
     first, last = min(starts), max(ends)
+    exit_pad = starts[ends.index(last)]
     if any(first <= e.span.start_byte < last for e in fn.exits):
         return None  # a return in between would skip `exit data`
     by_name: dict[str, list[ArrayUse]] = {}
@@ -310,6 +356,7 @@ def _lifetime(
         kept=tuple(kept),
         enter=first,
         exit=last,
+        exit_pad=exit_pad,
         enter_line=enter_line,
         exit_line=exit_line,
         updates=update_list,
