@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -29,6 +30,7 @@ from quality_runs import include_dirs, parallel_map, suggest
 
 REPO = Path(__file__).resolve().parents[1]
 THRESHOLDS = (0, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
+FITTED_CUTS = (-1.0, -0.5, -0.3, -0.2, -0.1, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,11 @@ def curve(rows: list[dict[str, Any]]) -> list[Point]:
             [r for r in candidates if r["profitable"] is not False],
         ),
     ]
+    predicted = [r for r in candidates if _predicted(r) is not None]
+    if predicted:
+        for cut in FITTED_CUTS:
+            keep = [r for r in candidates if (_predicted(r) or 0.0) > cut]
+            out.append(point(f"fitted log2 speedup > {cut:+.2f} (every loop)", keep))
     for floor in THRESHOLDS:
         keep = [
             r
@@ -119,6 +126,11 @@ def curve(rows: list[dict[str, Any]]) -> list[Point]:
         ]
         out.append(point(f"known work >= {floor} units, no nested region", keep))
     return out
+
+
+def _predicted(row: dict[str, Any]) -> float | None:
+    value = (row.get("estimate") or {}).get("predicted_log2_speedup")
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _units(row: dict[str, Any]) -> int | None:
@@ -144,12 +156,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--target", default="auto")
     ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
+    ap.add_argument(
+        "--weights",
+        type=Path,
+        help="fitted weights (accls-train perf) for accls to use: adds their curve",
+    )
     return ap.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run accls on the bare files and write the curve."""
     args = parse_args(argv)
+    if args.weights is not None:
+        os.environ["ACCLS_PERF_WEIGHTS"] = str(args.weights.resolve())
     pairs = [
         p
         for p in load_jsonl(args.data_dir / "dev-pairs.jsonl")
@@ -196,8 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"expert_precision-{args.model}"
     stem.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    safe = sum(1 for r in rows if r["expert"] and not r.get("missed"))
+    experts = sum(1 for r in rows if r["expert"])
     table = [
         f"# Precision against experts ({args.model}, {len(keys)} files)",
+        "",
+        f"{experts} expert loops; accls proves {safe} of them safe (the recall "
+        f"ceiling of any profitability rule: {safe / max(experts, 1):.3f}).",
         "",
         "| rule | chosen | expert | expert loops | precision | recall |",
         "| --- | --- | --- | --- | --- | --- |",

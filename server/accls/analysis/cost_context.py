@@ -1,0 +1,83 @@
+"""The parallel context of a loop: whether its pragma would open a nested region.
+
+A function that only ever runs inside parallel code (called from a parallel loop or
+construct, directly or through functions that are themselves only called so) gets no
+pragma of its own by default: it would open a nested region on every call.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.frontend import Loop, Span
+
+__all__ = ["nested_context"]
+
+_CALL_DEPTH = 4  # callers followed upwards
+
+
+def nested_context(analysis: FileAnalysis, loop: Loop) -> str:
+    """Why a pragma on `loop` would open a nested region, or "".
+
+    True when no other file can call its function (it is `static`, or the file is a
+    whole program: it defines `main`) and every call of it in the file runs in
+    parallel: inside a loop with a parallel pragma, inside a parallel construct, in
+    a loop the analysis proves parallel (which gets its own pragma), or in a function
+    that is itself only ever called so.
+    """
+    name = loop.function
+    if name is None or name == "main":
+        return ""
+    lines = _parallel_callers(analysis, name, frozenset())
+    if not lines:
+        return ""
+    where = ", ".join(str(n) for n in sorted(set(lines)))
+    return (
+        f"`{name}()` is only called from inside parallel code (line {where}): "
+        "a pragma here opens a nested region on every call"
+    )
+
+
+def _parallel_callers(
+    analysis: FileAnalysis, name: str, seen: frozenset[str]
+) -> list[int]:
+    """Lines of the parallel code around every call of `name`; [] if one is serial."""
+    source = analysis.source
+    fn = source.function(name)
+    whole_program = source.function("main") is not None
+    if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
+        return []
+    if not (fn.static or whole_program):
+        return []
+    lines: list[int] = []
+    for caller in source.functions:
+        if caller.name == name:
+            continue
+        for call in caller.call_sites:
+            if call.name != name:
+                continue
+            line = _parallel_line_around(analysis, call.span)
+            if line is None:
+                outer = _parallel_callers(analysis, caller.name, seen | {name})
+                if not outer:
+                    return []
+                line = min(outer)
+            lines.append(line)
+    return lines
+
+
+def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:
+    """The line of a parallel construct or parallel loop around `span`, if any."""
+    source = analysis.source
+    for construct in source.constructs:
+        words = construct.directive.name.split()
+        inside = construct.span.start_byte <= span.start_byte < construct.span.end_byte
+        if inside and words[:1] == ["parallel"]:
+            return construct.span.line
+    for outer in source.loops():
+        if not outer.span.start_byte <= span.start_byte < outer.span.end_byte:
+            continue
+        if any(p.dialect == "omp" and "for" in p.name.split() for p in outer.pragmas):
+            return outer.line
+        if analysis.of(outer).parallel:
+            return outer.line
+    return None
