@@ -28,7 +28,15 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.library import Effect, library_function
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import FROM_CALL, AccessKind, Advance, RedOp, Subscript, Var
+from accls.frontend.model import (
+    FROM_CALL,
+    AccessKind,
+    Advance,
+    Call,
+    RedOp,
+    Subscript,
+    Var,
+)
 from accls.frontend.walker import FunctionWalk
 
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
@@ -292,6 +300,14 @@ class CppDeclarations(FunctionWalk):
         if not text.startswith("std::") and plain in self.scope.returns:
             return plain
         return text
+
+    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
+        """A call the C++ walk names (`std::stream::operator>>`), args as text."""
+        texts = tuple(" ".join(node_text(a).split()) for a in args)
+        self.call_refs.append(len(self.refs))
+        self.calls.append(
+            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
+        )
 
     # ----- names -----------------------------------------------------------
     def identifier(
