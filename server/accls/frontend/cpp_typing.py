@@ -219,6 +219,8 @@ class CppTyping(FunctionWalk):
             if head in ("static_cast", "const_cast") and args is not None:
                 return classify(node_text(args)[1:-1], self.scope)
             return UNKNOWN
+        if self.functional_cast(fn):
+            return classify(node_text(fn), self.scope)
         name = self.callee_name(fn)
         if name in self.lambdas:
             return self._lambda_type(self.lambdas[name], depth)
@@ -251,6 +253,16 @@ class CppTyping(FunctionWalk):
                 continue
             stack.extend(cur.named_children)
         return found[0] if found and all(t.builtin for t in found) else UNKNOWN
+
+    def functional_cast(self, fn: Node) -> bool:
+        """Whether `fn(x)` converts to a builtin type: `Real_t(0.0)`, `double(n)`."""
+        if fn.type not in ("identifier", "primitive_type", "type_identifier"):
+            return False
+        name = node_text(fn)
+        if self.variable_type(name) is not None or name in self.scope.returns:
+            return False
+        known = name in self.scope.aliases or fn.type != "identifier"
+        return known and classify(name, self.scope).builtin
 
     def callee_name(self, fn: Node) -> str:
         """The name a call is looked up by: `std::max<T>` is `std::max`, `ns::f` `f`."""

@@ -240,6 +240,11 @@ class CppFunctionWalk(CppDeclarations):
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
+        if self.functional_cast(fn):
+            # `Real_t(0.0)`: a conversion to a builtin type, not a call.
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
         if fn.type == "identifier":
             name = node_text(fn)
             lambda_body = self.lambdas.get(name)
