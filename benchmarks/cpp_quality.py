@@ -27,6 +27,28 @@ from source_edit import find_for, pragma_blocks
 
 CXX = (".cpp", ".cc", ".cxx", ".C")
 LULESH = "LLNL/LULESH"
+# Its Makefile's serial build: `g++ -DUSE_MPI=0`, `CXXFLAGS = -O3 -fopenmp -I.`.
+LULESH_FLAGS = ("-DUSE_MPI=0", "-O3", "-fopenmp", "-I.")
+
+
+def lulesh_database(root: Path, names: list[str]) -> None:
+    """compile_commands.json for LULESH's files and their stripped copies."""
+    entries = []
+    for name in names:
+        stem, suffix = Path(name).stem, Path(name).suffix
+        for variant in (
+            name,
+            f"{stem}.accls-loop{suffix}",
+            f"{stem}.accls-all{suffix}",
+        ):
+            entries.append(
+                {
+                    "directory": str(root),
+                    "file": str(root / variant),
+                    "arguments": ["g++", *LULESH_FLAGS, "-c", variant],
+                }
+            )
+    (root / "compile_commands.json").write_text(json.dumps(entries, indent=1))
 
 
 def _statement_end(lines: list[str], start: int) -> int:
@@ -213,6 +235,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         sources = sources[: args.limit]
+        lulesh_files = [s.path for s in sources if s.repo == LULESH]
+        if lulesh_files:
+            lulesh_database(sources[0].root.parent / "LLNL+LULESH", lulesh_files)
+            args.cc_arg = [*args.cc_arg, LULESH_FLAGS[0]]
         results = {"loop": summarise(run_mode(args, "loop", sources), [])}
         lulesh = [s for s in sources if s.repo == LULESH]
         if lulesh:

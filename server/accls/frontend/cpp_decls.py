@@ -14,32 +14,28 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_types import (
-    BUILTIN,
-    STREAM_OBJECTS,
     UNKNOWN,
-    CxxScope,
     CxxType,
     TypeKind,
     classify,
     declarator_type,
     declared_name,
 )
+from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.library import Effect, library_function
-from accls.frontend.macros import MacroTable
-from accls.frontend.model import FROM_CALL, AccessKind, Advance, RedOp, Subscript, Var
-from accls.frontend.walker import FunctionWalk
+from accls.frontend.model import (
+    FROM_CALL,
+    AccessKind,
+    Advance,
+    Call,
+    RedOp,
+    Subscript,
+    Var,
+)
 
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
 
-_LITERALS = frozenset(
-    {
-        "number_literal", "char_literal", "true", "false", "null", "nullptr",
-        "sizeof_expression", "alignof_expression",
-    }
-)  # fmt: skip
-_STRINGS = frozenset({"string_literal", "concatenated_string", "raw_string_literal"})
 _PLACES = frozenset({"identifier", "subscript_expression", "field_expression"})
 _FRESH = frozenset({"std::vector", "std::array", "std::valarray"})
 _MAX_INLINE = 4
@@ -66,232 +62,16 @@ def cpp_var(var: Var, kind: CxxType, reference: bool) -> Var:
     return var
 
 
-class CppDeclarations(FunctionWalk):
-    """The C walk, with the types and the meanings of C++ names."""
+class CppDeclarations(CppTyping):
+    """The C walk, with the meanings of C++ names and declarations."""
 
-    def __init__(
-        self,
-        name: str | None,
-        macros: MacroTable,
-        params: frozenset[str],
-        inactive: frozenset[int],
-        *,
-        scope: CxxScope,
-        env: dict[str, str],
-        references: frozenset[str] = frozenset(),
-        class_name: str | None = None,
-    ) -> None:
-        super().__init__(name, macros, params, inactive)
-        self.scope = scope
-        self.env: dict[str, CxxType] = {k: classify(v, scope) for k, v in env.items()}
-        self.references = set(references)  # scalar references: each use is a deref
-        self.class_name = class_name
-        info = scope.classes.get(class_name) if class_name else None
-        self.members = dict(info.fields) if info is not None else {}
-        self.aliases: dict[str, Node] = {}
-        self.elements: dict[str, str] = {}  # range-for references: elements of
-        self.lambdas: dict[str, Node] = {}
-        self.inlining = 0
-
-    # ----- types -----------------------------------------------------------
-    def variable_type(self, name: str) -> CxxType | None:
-        """The type of a variable in scope, or None when it is not declared."""
-        if name in self.aliases:
-            return self.type_of(self.aliases[name])
-        if name in self.env:
-            return self.env[name]
-        if name in self.members:
-            return classify(self.members[name], self.scope)
-        return None
-
-    def object_type(self, obj: Node, _text: str = "") -> CxxType:
-        """The class of the object a member or method is taken of (through `->`)."""
-        parent = obj.parent
-        arrow = parent is not None and any(
-            c.type == "->" for c in parent.children if not c.is_named
+    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
+        """A call the C++ walk names (`std::stream::operator>>`), args as text."""
+        texts = tuple(" ".join(node_text(a).split()) for a in args)
+        self.call_refs.append(len(self.refs))
+        self.calls.append(
+            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
-        kind = self.type_of(obj)
-        if arrow:
-            return classify(kind.element, self.scope) if kind.pointer else UNKNOWN
-        return kind
-
-    def type_of(self, node: Node, depth: int = 0) -> CxxType:
-        """The kind of an expression's type, UNKNOWN where it cannot be told."""
-        node = strip_parens(node)
-        kind = node.type
-        if depth > 32:
-            return UNKNOWN
-        if kind in _LITERALS:
-            return BUILTIN
-        if kind in _STRINGS:
-            return CxxType(TypeKind.BUILTIN, element="char", pointer=True)
-        if kind == "identifier":
-            name = node_text(node)
-            found = self.variable_type(name)
-            if found is not None:
-                return found
-            if name in self.macros.objects or name in self.scope.enums:
-                return BUILTIN
-            if name in STREAM_OBJECTS and self.scope.using_std:
-                return CxxType(TypeKind.STREAM, name="std::stream")
-            return UNKNOWN
-        if kind == "qualified_identifier":
-            text = "".join(node_text(node).split())
-            last = text.rsplit("::", 1)[-1]
-            if text.startswith("std::") and last in STREAM_OBJECTS:
-                return CxxType(TypeKind.STREAM, name="std::stream")
-            return BUILTIN if last in self.scope.enums else UNKNOWN
-        if kind == "this":
-            return CxxType(
-                TypeKind.BUILTIN, element=self.class_name or "", pointer=True
-            )
-        if kind == "subscript_expression":
-            base = node.child_by_field_name("argument")
-            found = self.type_of(base, depth + 1) if base is not None else UNKNOWN
-            if found.pointer or found.kind is TypeKind.CONTAINER:
-                return classify(found.element, self.scope)
-            return UNKNOWN
-        if kind == "field_expression":
-            obj = node.child_by_field_name("argument")
-            member = node.child_by_field_name("field")
-            owner = self.object_type(obj) if obj is not None else UNKNOWN
-            info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
-            if info is None or member is None or node_text(member) not in info.fields:
-                return UNKNOWN
-            return classify(info.fields[node_text(member)], self.scope)
-        if kind == "call_expression":
-            return self._call_type(node, depth)
-        if kind in ("binary_expression", "conditional_expression"):
-            return self._binary_type(node, depth)
-        if kind in ("unary_expression", "update_expression"):
-            arg = node.child_by_field_name("argument")
-            found = self.type_of(arg, depth + 1) if arg is not None else UNKNOWN
-            return found if found.builtin else UNKNOWN
-        if kind == "pointer_expression":
-            arg = node.child_by_field_name("argument")
-            found = self.type_of(arg, depth + 1) if arg is not None else UNKNOWN
-            if node_text(node).lstrip().startswith("&"):
-                return CxxType(TypeKind.BUILTIN, pointer=True)
-            return classify(found.element, self.scope) if found.pointer else UNKNOWN
-        if kind == "cast_expression":
-            target = node.child_by_field_name("type")
-            return classify(node_text(target), self.scope) if target else UNKNOWN
-        if kind == "assignment_expression":
-            left = node.child_by_field_name("left")
-            return self.type_of(left, depth + 1) if left is not None else UNKNOWN
-        if kind == "comma_expression":
-            right = node.child_by_field_name("right")
-            return self.type_of(right, depth + 1) if right is not None else UNKNOWN
-        if kind == "new_expression":
-            return CxxType(TypeKind.BUILTIN, pointer=True)
-        if kind == "lambda_expression":
-            return CxxType(TypeKind.LAMBDA)
-        return UNKNOWN
-
-    def _binary_type(self, node: Node, depth: int) -> CxxType:
-        if node.type == "conditional_expression":
-            parts = [
-                node.child_by_field_name(f) for f in ("consequence", "alternative")
-            ]
-            types = [
-                self.type_of(p, depth + 1) if p is not None else UNKNOWN for p in parts
-            ]
-            return types[0] if all(t.builtin for t in types) else UNKNOWN
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        op = node.child_by_field_name("operator")
-        lt = self.type_of(left, depth + 1) if left is not None else UNKNOWN
-        rt = self.type_of(right, depth + 1) if right is not None else UNKNOWN
-        text = node_text(op) if op is not None else ""
-        if lt.kind is TypeKind.STREAM and text in ("<<", ">>"):
-            return lt
-        if not (lt.builtin and rt.builtin):
-            return UNKNOWN
-        if (
-            text in ("+", "-")
-            and (lt.pointer or rt.pointer)
-            and not (lt.pointer and rt.pointer)
-        ):
-            return lt if lt.pointer else rt
-        return BUILTIN
-
-    def _call_type(self, node: Node, depth: int) -> CxxType:
-        fn = node.child_by_field_name("function")
-        if fn is None:
-            return UNKNOWN
-        fn = strip_parens(fn)
-        if fn.type == "field_expression":
-            obj = fn.child_by_field_name("argument")
-            method = fn.child_by_field_name("field")
-            owner = self.object_type(obj) if obj is not None else UNKNOWN
-            name = node_text(method) if method is not None else ""
-            if owner.kind is TypeKind.CONTAINER:
-                if name in ("size", "empty", "capacity"):
-                    return BUILTIN
-                if name == "data":
-                    return CxxType(
-                        TypeKind.BUILTIN, element=owner.element, pointer=True
-                    )
-                if name in ("at", "front", "back"):
-                    return classify(owner.element, self.scope)
-                if name in ("begin", "end", "cbegin", "cend"):
-                    # A random-access iterator: a pointer to an element, to operators.
-                    return CxxType(
-                        TypeKind.BUILTIN, element=owner.element, pointer=True
-                    )
-                return UNKNOWN
-            info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
-            if info is not None and name in info.methods:
-                return classify(info.methods[name], self.scope)
-            return UNKNOWN
-        if fn.type == "template_function":
-            head = node_text(fn).split("<", 1)[0].strip()
-            args = fn.child_by_field_name("arguments")
-            if head in ("static_cast", "const_cast") and args is not None:
-                return classify(node_text(args)[1:-1], self.scope)
-            return UNKNOWN
-        name = self.callee_name(fn)
-        if name in self.lambdas:
-            return self._lambda_type(self.lambdas[name], depth)
-        known = library_function(name)
-        if known is not None and known.effect in (Effect.PURE, Effect.QUERY):
-            return BUILTIN
-        plain = name.rsplit("::", 1)[-1]
-        if plain in self.scope.returns and plain not in self.scope.template_params:
-            return classify(self.scope.returns[plain], self.scope)
-        return UNKNOWN
-
-    def _lambda_type(self, lam: Node, depth: int) -> CxxType:
-        """A lambda's result: its declared type, or that of its `return` expressions."""
-        declarator = next(
-            (c for c in lam.named_children if c.type == "abstract_function_declarator"),
-            None,
-        )
-        declared = declarator.child_by_field_name("declarator") if declarator else None
-        if declared is not None and declared.type == "trailing_return_type":
-            return classify(node_text(declared).removeprefix("->"), self.scope)
-        body = lam.child_by_field_name("body")
-        found: list[CxxType] = []
-        stack = [body] if body is not None else []
-        while stack:
-            cur = stack.pop()
-            if cur.type == "lambda_expression":
-                continue
-            if cur.type == "return_statement":
-                found.extend(self.type_of(c, depth + 1) for c in cur.named_children)
-                continue
-            stack.extend(cur.named_children)
-        return found[0] if found and all(t.builtin for t in found) else UNKNOWN
-
-    def callee_name(self, fn: Node) -> str:
-        """The name a call is looked up by: `std::max<T>` is `std::max`, `ns::f` `f`."""
-        text = "".join(node_text(fn).split())
-        if fn.type == "template_function" or "<" in text:
-            text = text.split("<", 1)[0]
-        plain = text.rsplit("::", 1)[-1]
-        if not text.startswith("std::") and plain in self.scope.returns:
-            return plain
-        return text
 
     # ----- names -----------------------------------------------------------
     def identifier(
@@ -414,21 +194,6 @@ class CppDeclarations(FunctionWalk):
             var = self.decls[k]
             kind = self.env.get(var.name, UNKNOWN)
             self.decls[k] = cpp_var(var, kind, var.name in self.references)
-
-    def trivially_copied(self, kind: CxxType, depth: int = 0) -> bool:
-        """Whether `=` of this class copies its members and calls nothing."""
-        if kind.builtin:
-            return depth > 0
-        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
-        if info is None or depth > 8 or kind.kind is not TypeKind.CLASS:
-            return False
-        plain = kind.name.rsplit("::", 1)[-1]
-        if "operator=" in info.methods or f"~{plain}" in info.methods:
-            return False
-        return all(
-            self.trivially_copied(classify(t, self.scope), depth + 1)
-            for t in info.fields.values()
-        )
 
     def _constructs(self, kind: CxxType, value: Node | None) -> bool:
         """Whether declaring an object of this class runs a constructor unread here."""

@@ -238,11 +238,13 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                 if target is not None:
                     info.fields[node_text(target)] = declarator_type(base, decl)
         elif member.type == "function_definition":
-            decl = member.child_by_field_name("declarator")
-            while decl is not None and decl.type != "function_declarator":
-                decl = decl.child_by_field_name("declarator")
+            fdecl = member.child_by_field_name("declarator")
+            while fdecl is not None and fdecl.type != "function_declarator":
+                fdecl = fdecl.child_by_field_name("declarator")
             target = (
-                declared_name(decl.child_by_field_name("declarator")) if decl else None
+                declared_name(fdecl.child_by_field_name("declarator"))
+                if fdecl
+                else None
             )
             if target is not None:
                 info.methods[node_text(target)] = node_text(base) if base else ""
@@ -287,10 +289,10 @@ def collect_scope(root: Node) -> CxxScope:
         elif kind == "using_declaration" and "namespace std" in node_text(node):
             scope.using_std = True
         elif kind == "function_definition":
-            decl = node.child_by_field_name("declarator")
-            while decl is not None and decl.type != "function_declarator":
-                decl = decl.child_by_field_name("declarator")
-            target = decl.child_by_field_name("declarator") if decl else None
+            fdecl = node.child_by_field_name("declarator")
+            while fdecl is not None and fdecl.type != "function_declarator":
+                fdecl = fdecl.child_by_field_name("declarator")
+            target = fdecl.child_by_field_name("declarator") if fdecl else None
             base = node.child_by_field_name("type")
             if target is not None:
                 text = node_text(target)

@@ -13,7 +13,7 @@ from tree_sitter import Node
 from accls.frontend.cpp_decls import CppDeclarations
 from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
-from accls.frontend.model import AccessKind, Call, ExitKind, Subscript
+from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
 
 __all__ = ["CppFunctionWalk"]
 
@@ -136,7 +136,9 @@ class CppFunctionWalk(CppDeclarations):
         else:
             super().expr(node, depth, used)
 
-    def lvalue(self, node: Node, kind: AccessKind, red: object, depth: int) -> None:  # type: ignore[override]
+    def lvalue(
+        self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
+    ) -> None:
         """Record a reference to a place, reading aliases and members."""
         inner = strip_parens(node)
         if inner.type == "identifier":
@@ -148,7 +150,7 @@ class CppFunctionWalk(CppDeclarations):
         if inner.type == "call_expression" and self._element_call(inner):
             self._element_access(inner, kind, depth)
             return
-        super().lvalue(node, kind, red, depth)  # type: ignore[arg-type]
+        super().lvalue(node, kind, red, depth)
 
     # ----- operators and calls ---------------------------------------------
     def _operator(self, node: Node, depth: int) -> bool:
@@ -206,13 +208,6 @@ class CppFunctionWalk(CppDeclarations):
                 for child in arg.named_children:
                     self.expr(child, depth + 1)
 
-    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
-        texts = tuple(" ".join(node_text(a).split()) for a in args)
-        self.call_refs.append(len(self.refs))
-        self.calls.append(
-            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
-        )
-
     def _library_call(
         self, node: Node, name: str, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -242,6 +237,11 @@ class CppFunctionWalk(CppDeclarations):
                     self.expr(arg, depth + 1)
                 return
             self._record_call(node, name, arg_nodes)
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if self.functional_cast(fn):
+            # `Real_t(0.0)`: a conversion to a builtin type, not a call.
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
