@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from accls.analysis.address_reads import read_only_addresses
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
@@ -297,6 +298,9 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
         opts = replace(opts, program=replace(opts.program, fields=fields))
     for nest in source.nests:
         try:
+            nest = read_only_addresses(
+                nest, source.function(nest.function), source.globals, source.types
+            )
             views = nest_views(nest)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
