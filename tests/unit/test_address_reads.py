@@ -48,8 +48,7 @@ def test_a_write_to_an_array_inside_the_struct_stays_a_write() -> None:
     fact = next(
         f
         for f in analyze_text(
-            src
-            + "void g(int nb) { for (int in = 0; in < nb; in++) "
+            src + "void g(int nb) { for (int in = 0; in < nb; in++) "
             "{ block *bp = &blocks[order[in]]; bp->nei[1] = in; } }\n"
         ).facts
         if f.loop.var == "in"

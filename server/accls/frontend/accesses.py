@@ -434,7 +434,10 @@ def _stored_into(node: Node) -> str:
         child, parent = parent, parent.parent
     if parent is None:
         return ""
-    if parent.type == "init_declarator" and parent.child_by_field_name("value") == child:
+    if (
+        parent.type == "init_declarator"
+        and parent.child_by_field_name("value") == child
+    ):
         target = parent.child_by_field_name("declarator")
         while target is not None and target.type == "pointer_declarator":
             target = target.child_by_field_name("declarator")
@@ -447,4 +450,6 @@ def _stored_into(node: Node) -> str:
     else:
         return ""
     target = strip_parens(target) if target is not None else None
-    return node_text(target) if target is not None and target.type == "identifier" else ""
+    return (
+        node_text(target) if target is not None and target.type == "identifier" else ""
+    )
