@@ -25,6 +25,7 @@ from accls.analysis.obstacles import (
     shape_obstacles,
     user_calls,
 )
+from accls.analysis.out_params import out_param_writes
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
@@ -299,7 +300,10 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     for nest in source.nests:
         try:
             nest = read_only_addresses(
-                nest, source.function(nest.function), source.globals, source.types
+                out_param_writes(nest, source),
+                source.function(nest.function),
+                source.globals,
+                source.types,
             )
             views = nest_views(nest)
             # Loop-independent dependences decide nothing here: only carried ones.

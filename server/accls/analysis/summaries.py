@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
+from accls.analysis.out_params import defines
 from accls.frontend import Call, Effect, Function, Loop, SourceFile, library_function
 
 if TYPE_CHECKING:
@@ -273,6 +274,7 @@ def private_effects(
     # Index values are not memory: the loop's own variables may appear freely.
     indices = {x.var for x in loop.walk() if x.var} | scalars
     private: list[str] = []
+    defined: list[str] = []  # `&x` of a loop scalar the callee stores first
     apart: list[str] = []  # reads the field sets prove untouched by the loop
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
@@ -300,6 +302,9 @@ def private_effects(
         match = _PLACE.fullmatch(arg)
         base = match.group(1) if match is not None else ""
         by_address = arg.startswith("&")
+        if by_address and base not in scalars and defines(call, index, loop, source):
+            defined.append(base)
+            continue
         if base not in (scalars if by_address else arrays):
             return (
                 False,
@@ -309,7 +314,14 @@ def private_effects(
     shared = sorted(summary.globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
+    outs = [
+        f"{label} stores `*{name}` before any read of it: `{name}` is defined by "
+        "the call, private to each iteration"
+        for name in dict.fromkeys(defined)
+    ]
     if not private:
+        if outs:
+            return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
     known = (
