@@ -18,7 +18,7 @@ from accls.analysis.graph import DependenceGraph
 from accls.analysis.header_functions import with_headers
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
-from accls.analysis.nest_views import nest_views
+from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
     call_obstacles,
@@ -297,6 +297,7 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     fields = _field_sets(source, opts.program)
     if fields is not None and opts.program is not None:
         opts = replace(opts, program=replace(opts.program, fields=fields))
+    constants = integer_macros(source.macros)
     for nest in source.nests:
         try:
             nest = read_only_addresses(
@@ -305,7 +306,7 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
                 source.globals,
                 source.types,
             )
-            views = nest_views(nest)
+            views = nest_views(nest, constants)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
             escapes = extent_escapes(nest, source, views)

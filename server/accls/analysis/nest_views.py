@@ -16,8 +16,9 @@ from accls.analysis.delinearize import (
 from accls.analysis.polyhedra import Row
 from accls.analysis.subscript_tests import box_widths
 from accls.frontend import Loop, Poly, Ref, Span, Subscript
+from accls.frontend.exprs import expression_poly
 
-__all__ = ["NestViews", "View", "nest_views"]
+__all__ = ["NestViews", "View", "integer_macros", "nest_views"]
 
 _DEREF = (Subscript("0", Poly()),)  # `*p` is `p[0]`
 
@@ -111,8 +112,26 @@ def _loop_var_writes(loop: Loop, above: tuple[int, ...] = ()) -> dict[str, set[i
     return out
 
 
-def nest_views(root: Loop) -> NestViews:
-    """A View of every reference to an array that the nest `root` writes."""
+def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """The object-like macros (name, replacement) whose value is an integer."""
+    out: dict[str, int] = {}
+    clash: set[str] = set()
+    for name, text in macros:
+        value = expression_poly(text)
+        number = value.constant if value is not None and value.is_constant else None
+        if number is None or out.get(name, number) != number:
+            clash.add(name)  # defined again as something else: no one value
+        else:
+            out[name] = number
+    return {name: v for name, v in out.items() if name not in clash}
+
+
+def nest_views(root: Loop, constants: Mapping[str, int] | None = None) -> NestViews:
+    """A View of every reference to an array that the nest `root` writes.
+
+    `constants`: the values of integer macros (`RADIUS`), facts of every domain.
+    """
+    known = tuple(sorted((constants or {}).items()))
     loops = {loop.id: loop for loop in root.walk()}
     writes = [r for r in root.refs if r.is_write]
     scalars = [r for r in writes if not _is_array(r)]
@@ -139,7 +158,7 @@ def nest_views(root: Loop) -> NestViews:
             for level, loop in enumerate(chain)
             if loop.id in unordered or _inside(ref.span, loop.header)
         )
-        frame = Frame(chain, symbols, free)
+        frame = Frame(chain, symbols, free, known)
         key = (tuple(loop.id for loop in chain), free)
         if key not in domains:
             domains[key] = _domain(frame)
