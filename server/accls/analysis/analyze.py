@@ -26,6 +26,7 @@ from accls.analysis.obstacles import (
     user_calls,
 )
 from accls.analysis.out_params import out_param_writes
+from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
@@ -148,6 +149,8 @@ def _loop_facts(
     scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
     )
+    scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
+    scalars = (*scalars, *pinned)
     owned = iteration_arrays(loop, fn, source)
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = _guarded_arrays(loop, options.dialect)

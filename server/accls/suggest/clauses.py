@@ -118,6 +118,11 @@ def data_clauses(
         groups.setdefault(kind, []).append(item)
         reasons.append(f"{kind}({item}): {why}")
     _whole_structs(groups, reasons, analysis, fn)
+    for fact in facts.scalars:
+        if fact.cls is ScalarClass.SHARED and fact.written:
+            # Offloaded, a scalar is firstprivate by default: its store is lost.
+            groups.setdefault("copy", []).append(fact.name)
+            reasons.append(f"copy({fact.name}): the loop stores `{fact.name}`")
     clauses: list[Clause] = []
     if opts.dialect is Dialect.OPENACC:
         for kind in ("copy", "copyin", "copyout", "create", "present", "deviceptr"):
