@@ -73,3 +73,32 @@ def test_a_value_used_after_the_loop_is_lastprivate_at_most() -> None:
     fact = loop("force(out[i], &fx, &fy)", after="fx")
     classes = {s.name: s.cls for s in fact.scalars}
     assert classes["fx"] in ("lastprivate", "carried")
+
+
+def repoint(body: str) -> LoopFacts:
+    src = dedent(f"""
+    void f(int n, double *parts, double *other) {{
+      double *q = other;
+      for (int i = 0; i < n; i++) {{
+        {body}
+      }}
+    }}
+    """)
+    return next(fact for fact in analyze_text(src).facts if fact.loop.var == "i")
+
+
+def test_a_pointer_set_first_to_a_fixed_array_holds_still() -> None:
+    fact = repoint("q = parts; q[i] = q[i] + 1.0;")
+    assert fact.parallel, [o.message for o in fact.obstacles]
+
+
+def test_a_pointer_used_before_it_is_set_moves() -> None:
+    assert not repoint("q[i] = q[i] + 1.0; q = parts;").parallel
+
+
+def test_a_pointer_set_under_a_condition_moves() -> None:
+    assert not repoint("if (i > 2) q = parts; q[i] = 1.0;").parallel
+
+
+def test_a_pointer_set_to_a_moving_source_moves() -> None:
+    assert not repoint("q = parts; q[i] = 1.0; parts = other;").parallel

@@ -27,6 +27,7 @@ from accls.analysis.obstacles import (
 )
 from accls.analysis.out_params import out_param_writes
 from accls.analysis.pinned_writes import pinned_scalars
+from accls.analysis.pointer_copies import stable_names
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.frontend import (
@@ -309,7 +310,8 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
                 source.globals,
                 source.types,
             )
-            views = nest_views(nest, constants)
+            stable = stable_names(source.function(nest.function))
+            views = nest_views(nest, constants, stable)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
             escapes = extent_escapes(nest, source, views)

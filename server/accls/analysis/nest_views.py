@@ -13,6 +13,7 @@ from accls.analysis.delinearize import (
     model_subscripts,
     on_side,
 )
+from accls.analysis.pointer_copies import invariant_copy
 from accls.analysis.polyhedra import Row
 from accls.analysis.subscript_tests import box_widths
 from accls.frontend import Loop, Poly, Ref, Span, Subscript
@@ -126,10 +127,15 @@ def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
     return {name: v for name, v in out.items() if name not in clash}
 
 
-def nest_views(root: Loop, constants: Mapping[str, int] | None = None) -> NestViews:
+def nest_views(
+    root: Loop,
+    constants: Mapping[str, int] | None = None,
+    stable: frozenset[str] = frozenset(),
+) -> NestViews:
     """A View of every reference to an array that the nest `root` writes.
 
-    `constants`: the values of integer macros (`RADIUS`), facts of every domain.
+    `constants`: the values of integer macros (`RADIUS`), facts of every domain;
+    `stable`: locals and parameters whose address is never taken.
     """
     known = tuple(sorted((constants or {}).items()))
     loops = {loop.id: loop for loop in root.walk()}
@@ -142,6 +148,17 @@ def nest_views(root: Loop, constants: Mapping[str, int] | None = None) -> NestVi
         [{base_name(r.name)} | (set() if _is_array(r) else {r.name}) for r in writes],
     )
     pointer_writes = _enclosing(scalars, [{r.name} for r in scalars])
+    for name in {r.name for r in scalars if r.copies}:
+        # `p = particles;` first in each iteration of a loop: fixed across it.
+        moving = frozenset(
+            i
+            for i in pointer_writes[name]
+            if not invariant_copy(loops[i], name, stable)
+        )
+        if moving:
+            pointer_writes[name] = moving
+        else:
+            del pointer_writes[name]
     for name, ids in _loop_var_writes(root).items():
         symbol_writes[name] = symbol_writes.get(name, frozenset()) | ids
     symbols = frozenset(symbol_writes)

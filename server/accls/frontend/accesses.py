@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from accls.frontend.exprs import (
@@ -164,7 +166,17 @@ class ExpressionWalk(Recorder):
         if step is not None:
             self._ref(target, node_text(target), kind, reduction=red, advance=step)
             return
+        count = len(self.refs)
         self.lvalue(left, kind, red, depth)
+        value = strip_parens(right)
+        if (
+            op == "="
+            and target.type == "identifier"
+            and value.type == "identifier"
+            and len(self.refs) == count + 1
+            and self.refs[-1].name == node_text(target)
+        ):
+            self.refs[-1] = replace(self.refs[-1], copies=node_text(value))
 
     def _advance(self, node: Node, target: Node, used: bool) -> Advance | None:
         """The constant step `node` gives a plain scalar, if it is one."""

@@ -101,6 +101,7 @@ class Ref:
     escapes: bool = False  # its address is taken (`&x`): it may change elsewhere
     # `p = &a[i]` or `T *p = &a[i]`: the plain variable the address is stored in.
     into: str = ""
+    copies: str = ""  # `p = q`: the plain variable whose value this write stores
 
     def render(self) -> str:
         """The reference as C text: `a[i][j - 1]`, `*p` or `s`."""
