@@ -40,7 +40,7 @@ def test_reading_through_the_address_writes_nothing() -> None:
 def test_a_write_to_the_struct_through_the_pointer_stays_a_write() -> None:
     fact = outer("bp->number = in;")
     assert not fact.parallel
-    assert "order[in]" in messages(fact)
+    assert "only if `order[in]` differs in each (a permutation)" in messages(fact)
 
 
 def test_a_write_to_an_array_inside_the_struct_stays_a_write() -> None:
@@ -70,3 +70,12 @@ def test_a_write_through_a_pointer_field_keeps_the_blocks_read() -> None:
     fact = outer("bp->array[0][0] = in;")
     assert not fact.parallel  # two iterations may reach one block's array
     assert "`blocks` (written" not in messages(fact)
+
+
+def test_an_element_path_of_a_struct_array_has_its_declaration() -> None:
+    src = HEAD + (
+        "void g(int nb, int *out) { for (int n = 0; n < nb; n++) "
+        "out[n] = blocks[order[n]].level; }\n"
+    )
+    fact = next(f for f in analyze_text(src).facts if f.loop.var == "n")
+    assert "not visible" not in messages(fact)

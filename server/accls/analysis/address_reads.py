@@ -17,9 +17,10 @@ import re
 from dataclasses import replace
 
 from accls.analysis.access_paths import member_levels
+from accls.analysis.model import Obstacle, ObstacleCode
 from accls.frontend import AccessKind, Function, Loop, Ref, TypeTable, Var
 
-__all__ = ["read_only_addresses"]
+__all__ = ["read_only_addresses", "shared_elements"]
 
 _BASE = re.compile(r"^\s*([A-Za-z_]\w*)")
 
@@ -105,3 +106,34 @@ def read_only_addresses(
 ) -> Loop:
     """The nest with each `&a[i]` only read through made a read of `a`."""
     return _loop_reads(nest, fn, _Env(globals_, types))
+
+
+def shared_elements(loop: Loop) -> tuple[Obstacle, ...]:
+    """Why `bp = &blocks[sorted[k]]` written through may give two iterations one block.
+
+    Run after `read_only_addresses`: an address still taken as an update is
+    written through, handed to a call or copied. With an index read from
+    memory, nothing shows that the iterations pick distinct elements.
+    """
+    out: list[Obstacle] = []
+    seen: set[str] = set()
+    for ref in loop.refs:
+        if not (ref.into and ref.kind is AccessKind.UPDATE and ref.subscripts):
+            continue
+        index = ", ".join(s.text for s in ref.subscripts)
+        if not re.search(r"\[|->|\.|\(", index) or ref.into in seen:
+            continue  # an index of the loop's own variables: the test decides
+        seen.add(ref.into)
+        out.append(
+            Obstacle(
+                code=ObstacleCode.DEPENDENCE,
+                line=ref.span.line,
+                variable=ref.name,
+                message=f"`{ref.into}` is `&{ref.render()}` (line {ref.span.line}) "
+                "and the loop writes through it or hands it on: the iterations "
+                f"reach different elements of `{ref.name}` only if `{index}` "
+                "differs in each (a permutation); nothing in the program proves "
+                "that",
+            )
+        )
+    return tuple(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from accls.analysis.address_reads import read_only_addresses
+from accls.analysis.address_reads import read_only_addresses, shared_elements
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
@@ -167,6 +167,7 @@ def _loop_facts(
         *ambiguous_function(loop, source),
         *calls,
         *scalar_obstacles,
+        *shared_elements(loop),
     ]
     escapes = escapes_in(escapes, loop)
     for escape in escapes:
