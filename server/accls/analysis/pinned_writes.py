@@ -78,8 +78,8 @@ def pinned_scalars(
     kept: list[Obstacle] = []
     facts: list[ScalarFact] = []
     for obstacle in obstacles:
-        name = obstacle.variable
-        refs = [r for r in loop.refs if r.name == name and not r.subscripts]
+        name = obstacle.variable or ""
+        refs = [r for r in loop.refs if name and r.name == name and not r.subscripts]
         if (
             obstacle.code is ObstacleCode.CONDITIONAL_LAST
             and refs
