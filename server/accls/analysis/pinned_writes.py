@@ -63,6 +63,8 @@ def _pinned(loop: Loop, refs: list[Ref], data: bytes, written: set[str]) -> bool
             after = ref.context[ref.context.index(loop.id) + 1 :]
         except ValueError:
             return False  # in the loop's header: every iteration
+        if any(ctx >= 0 for ctx in after):
+            return False  # in an inner loop: a collapsed nest would split it
         if not any(_pins(loop, data, ctx, written) for ctx in after):
             return False
     return True
