@@ -130,7 +130,11 @@ def judge(
     stripped: list[StrippedFile], objects: list[dict[str, Any]]
 ) -> tuple[list[Outcome], list[dict[str, Any]]]:
     """Each expert loop's outcome, and our pragmas on loops no expert annotated."""
-    by_place = {(str(o.get("file")), int(o.get("line", 0))): o for o in objects}
+    # Loops sharing a line (`for (j..) for (i..)`): the expert's pragma is above
+    # the first, the outermost, which comes first in the output.
+    by_place: dict[tuple[str, int], dict[str, Any]] = {}
+    for o in objects:
+        by_place.setdefault((str(o.get("file")), int(o.get("line", 0))), o)
     collapsed = {
         (str(o.get("file")), int(line))
         for o in objects

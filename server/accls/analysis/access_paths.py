@@ -20,6 +20,7 @@ __all__ = ["Target", "declaration", "member_levels", "target_of"]
 
 _STEP = re.compile(r"(->|\.)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_ELEMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*((?:\[[^\[\]]*\]\s*)+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ def declaration(
 ) -> Var | None:
     """The declaration of the variable a path starts from, in `fn` then globals."""
     base = _STEP.split(name, maxsplit=1)[0].strip()
+    base = base.split("[", 1)[0].strip()  # `blocks[m].nei` starts from `blocks`
     found = fn.lookup(base) if fn is not None else None
     if found is None:
         found = next((g for g in globals_ if g.name == base), None)
@@ -91,13 +93,25 @@ def target_of(
     if root is None:
         return Target("unseen", None, name)
     parts = _STEP.split(name)
-    if any(not _IDENT.fullmatch(p.strip()) for p in parts[::2]):
-        return Target("loaded", root, name)  # `a[k].v`, `f().x`: not a plain path
     levels = _full_levels(root, types)
+    kind, own_value = "object", True
+    head = _ELEMENT.fullmatch(parts[0])
+    if head is not None and len(parts) > 1:
+        # `blocks[m].nei`: the element `blocks[m]` of an array of structs.
+        for _ in range(head.group(2).count("[")):
+            level, levels = levels[:1], levels[1:]
+            if level == "*" and own_value and kind == "object":
+                kind = "pointee"
+            elif level != "[":
+                return Target("loaded", root, name)
+            own_value = False
+        parts = [head.group(1), *parts[1:]]
+    if any(not _IDENT.fullmatch(p.strip()) for p in parts[::2]):
+        return Target("loaded", root, name)  # `a[f(k)].v`, `f().x`: not a plain path
     type_ = root.type
     # The storage the current value lies in, and whether the value is the
     # variable itself (not read from memory).
-    kind, path, own_value, union = "object", parts[0], True, False
+    path, union = parts[0].strip(), False
     for step, field_name in zip(parts[1::2], parts[2::2], strict=True):
         if step == "->":
             if not levels.startswith("*") or len(levels) != 1:

@@ -56,7 +56,7 @@ _PRIMITIVE = frozenset(
 
 def array_decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
     """The declaration of an array name, looking at the function then globals."""
-    base = name.split("->")[0].split(".")[0]
+    base = name.split("->")[0].split(".")[0].split("[")[0].strip()
     found = fn.lookup(base) if fn is not None else None
     if found is None:
         found = next((g for g in globals_ if g.name == base), None)

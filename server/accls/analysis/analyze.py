@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from accls.analysis.address_reads import read_only_addresses, shared_elements
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
@@ -18,13 +19,16 @@ from accls.analysis.header_functions import with_headers
 from accls.analysis.inductions import header_advances
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
-from accls.analysis.nest_views import nest_views
+from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
     call_obstacles,
     shape_obstacles,
     user_calls,
 )
+from accls.analysis.out_params import out_param_writes
+from accls.analysis.pinned_writes import pinned_scalars
+from accls.analysis.pointer_copies import stable_names
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
@@ -148,6 +152,8 @@ def _loop_facts(
     scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
     )
+    scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
+    scalars = (*scalars, *pinned)
     owned = iteration_arrays(loop, fn, source)
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = _guarded_arrays(loop, options.dialect)
@@ -163,6 +169,7 @@ def _loop_facts(
         *ambiguous_function(loop, source),
         *calls,
         *scalar_obstacles,
+        *shared_elements(loop),
     ]
     escapes = escapes_in(escapes, loop)
     for escape in escapes:
@@ -301,11 +308,19 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     fields = _field_sets(source, opts.program)
     if fields is not None and opts.program is not None:
         opts = replace(opts, program=replace(opts.program, fields=fields))
+    constants = integer_macros(source.macros)
     for nest in source.nests:
         try:
             # A row a callee writes (`zero(f[i])`) is an access like any other.
             nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
-            views = nest_views(nest)
+            nest = read_only_addresses(
+                out_param_writes(nest, source),
+                source.function(nest.function),
+                source.globals,
+                source.types,
+            )
+            stable = stable_names(source.function(nest.function))
+            views = nest_views(nest, constants, stable)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
             escapes = extent_escapes(nest, source, views)

@@ -37,6 +37,9 @@ class Frame:
     loops: tuple[Loop, ...]  # enclosing loops under the root, outermost first
     variant: frozenset[str]  # symbols written somewhere in the nest
     free: frozenset[int] = frozenset()  # levels whose bounds do not hold here
+    # Object-like macros of integer constants (`RADIUS` is 2): their values
+    # hold in every domain that mentions them.
+    constants: tuple[tuple[str, int], ...] = ()
 
 
 def _key(name: str, frame: Frame, depth: int, strict: bool = True) -> str | None:
@@ -153,6 +156,10 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             rows.append(_combine(upper, var, -1, strict))
         else:
             rows.append(_combine(var, upper, -1, strict))
+    used = {key for item in rows for key, _ in item.coeffs}
+    for name, value in frame.constants:
+        if f"p:{name}" in used:
+            rows.append(row({f"p:{name}": 1}, -value, equality=True))
     return tuple(rows)
 
 

@@ -81,6 +81,7 @@ class ScalarFact:
     line: int = 0  # the line that justifies the class
     why: str = ""
     declared_inside: bool = False  # private by scope: needs no clause
+    written: bool = False  # a shared scalar the loop stores: offloaded, it is copied
 
 
 class ObstacleCode(StrEnum):

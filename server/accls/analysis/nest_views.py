@@ -13,11 +13,13 @@ from accls.analysis.delinearize import (
     model_subscripts,
     on_side,
 )
+from accls.analysis.pointer_copies import invariant_copy
 from accls.analysis.polyhedra import Row
 from accls.analysis.subscript_tests import box_widths
 from accls.frontend import Loop, Poly, Ref, Span, Subscript
+from accls.frontend.exprs import expression_poly
 
-__all__ = ["NestViews", "View", "nest_views"]
+__all__ = ["NestViews", "View", "integer_macros", "nest_views"]
 
 _DEREF = (Subscript("0", Poly()),)  # `*p` is `p[0]`
 
@@ -111,8 +113,31 @@ def _loop_var_writes(loop: Loop, above: tuple[int, ...] = ()) -> dict[str, set[i
     return out
 
 
-def nest_views(root: Loop) -> NestViews:
-    """A View of every reference to an array that the nest `root` writes."""
+def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """The object-like macros (name, replacement) whose value is an integer."""
+    out: dict[str, int] = {}
+    clash: set[str] = set()
+    for name, text in macros:
+        value = expression_poly(text)
+        number = value.constant if value is not None and value.is_constant else None
+        if number is None or out.get(name, number) != number:
+            clash.add(name)  # defined again as something else: no one value
+        else:
+            out[name] = number
+    return {name: v for name, v in out.items() if name not in clash}
+
+
+def nest_views(
+    root: Loop,
+    constants: Mapping[str, int] | None = None,
+    stable: frozenset[str] = frozenset(),
+) -> NestViews:
+    """A View of every reference to an array that the nest `root` writes.
+
+    `constants`: the values of integer macros (`RADIUS`), facts of every domain;
+    `stable`: locals and parameters whose address is never taken.
+    """
+    known = tuple(sorted((constants or {}).items()))
     loops = {loop.id: loop for loop in root.walk()}
     writes = [r for r in root.refs if r.is_write]
     scalars = [r for r in writes if not _is_array(r)]
@@ -123,6 +148,17 @@ def nest_views(root: Loop) -> NestViews:
         [{base_name(r.name)} | (set() if _is_array(r) else {r.name}) for r in writes],
     )
     pointer_writes = _enclosing(scalars, [{r.name} for r in scalars])
+    for name in {r.name for r in scalars if r.copies}:
+        # `p = particles;` first in each iteration of a loop: fixed across it.
+        moving = frozenset(
+            i
+            for i in pointer_writes[name]
+            if not invariant_copy(loops[i], name, stable)
+        )
+        if moving:
+            pointer_writes[name] = moving
+        else:
+            del pointer_writes[name]
     for name, ids in _loop_var_writes(root).items():
         symbol_writes[name] = symbol_writes.get(name, frozenset()) | ids
     symbols = frozenset(symbol_writes)
@@ -139,7 +175,7 @@ def nest_views(root: Loop) -> NestViews:
             for level, loop in enumerate(chain)
             if loop.id in unordered or _inside(ref.span, loop.header)
         )
-        frame = Frame(chain, symbols, free)
+        frame = Frame(chain, symbols, free, known)
         key = (tuple(loop.id for loop in chain), free)
         if key not in domains:
             domains[key] = _domain(frame)

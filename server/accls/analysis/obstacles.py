@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
@@ -286,6 +287,8 @@ def shape_obstacles(
             decl = declared.get(ref.name) or _var_type(ref.name, fn, source.globals)
             if ref.name in owned:
                 continue  # a block of its own in every iteration
+            if ref.copies and invariant_copy(loop, ref.name, stable_names(fn)):
+                continue  # `p = particles;` first in every iteration
             if decl is None or decl.pointers > 0:
                 repointed.add(ref.name)
     for ref in loop.refs:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
+from accls.analysis.out_params import defines
 from accls.frontend import (
     Call,
     Effect,
@@ -302,6 +303,7 @@ def private_effects(
     indices = {x.var for x in loop.walk() if x.var} | scalars
     private: list[str] = []
     rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
+    defined: list[str] = []  # `&x` of a loop scalar the callee stores first
     apart: list[str] = []  # reads the field sets prove untouched by the loop
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
@@ -335,6 +337,9 @@ def private_effects(
             # the dependence test decides it like the loop's own accesses.
             rows.append(arg)
             continue
+        if by_address and base not in scalars and defines(call, index, loop, source):
+            defined.append(base)
+            continue
         if base not in (scalars if by_address else arrays):
             return False, _shared_write(call, arg, loop)
         private.append(base)
@@ -348,9 +353,14 @@ def private_effects(
             f"{label} writes only the row{'s' if len(rows) > 1 else ''} {listed} "
             "through its arguments, tested like the loop's own accesses",
         )
-    if not private and rows:
-        return True, "; ".join(apart)
+    outs = [
+        f"{label} stores `*{name}` before any read of it: `{name}` is defined by "
+        "the call, private to each iteration"
+        for name in dict.fromkeys(defined)
+    ]
     if not private:
+        if outs or rows:
+            return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
     known = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from accls.frontend.exprs import (
@@ -91,8 +93,10 @@ class ExpressionWalk(Recorder):
                     # `&a[i]`: the element's address escapes; it counts as an
                     # update here, and is marked so summaries can tell.
                     self._escaping = True
+                    self._into = _stored_into(node)
                     self.lvalue(arg, AccessKind.UPDATE, None, depth)
                     self._escaping = False
+                    self._into = ""
             else:
                 self.lvalue(node, AccessKind.READ, None, depth)
         elif kind == "call_expression":
@@ -162,7 +166,17 @@ class ExpressionWalk(Recorder):
         if step is not None:
             self._ref(target, node_text(target), kind, reduction=red, advance=step)
             return
+        count = len(self.refs)
         self.lvalue(left, kind, red, depth)
+        value = strip_parens(right)
+        if (
+            op == "="
+            and target.type == "identifier"
+            and value.type == "identifier"
+            and len(self.refs) == count + 1
+            and self.refs[-1].name == node_text(target)
+        ):
+            self.refs[-1] = replace(self.refs[-1], copies=node_text(value))
 
     def _advance(self, node: Node, target: Node, used: bool) -> Advance | None:
         """The constant step `node` gives a plain scalar, if it is one."""
@@ -428,3 +442,34 @@ def _has_subscript(node: Node, macros: MacroTable) -> bool:
                 return True
         stack.extend(cur.children)
     return False
+
+
+def _stored_into(node: Node) -> str:
+    """The plain variable `node`'s value is stored in: `p = node`, `T *p = node`."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in (
+        "parenthesized_expression",
+        "cast_expression",
+    ):
+        child, parent = parent, parent.parent
+    if parent is None:
+        return ""
+    if (
+        parent.type == "init_declarator"
+        and parent.child_by_field_name("value") == child
+    ):
+        target = parent.child_by_field_name("declarator")
+        while target is not None and target.type == "pointer_declarator":
+            target = target.child_by_field_name("declarator")
+    elif (
+        parent.type == "assignment_expression"
+        and parent.child_by_field_name("right") == child
+        and node_text(parent.child_by_field_name("operator") or parent) == "="
+    ):
+        target = parent.child_by_field_name("left")
+    else:
+        return ""
+    target = strip_parens(target) if target is not None else None
+    return (
+        node_text(target) if target is not None and target.type == "identifier" else ""
+    )

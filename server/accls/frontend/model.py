@@ -99,6 +99,9 @@ class Ref:
     atomic: str = ""  # "acc"/"omp": inside an atomic or critical construct of it
     advance: Advance | None = None  # a constant step of a scalar (inductions)
     escapes: bool = False  # its address is taken (`&x`): it may change elsewhere
+    # `p = &a[i]` or `T *p = &a[i]`: the plain variable the address is stored in.
+    into: str = ""
+    copies: str = ""  # `p = q`: the plain variable whose value this write stores
 
     def render(self) -> str:
         """The reference as C text: `a[i][j - 1]`, `*p` or `s`."""

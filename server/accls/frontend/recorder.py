@@ -74,6 +74,7 @@ class Recorder:
         self.macros = macros
         self.inactive = inactive  # 1-based lines the build's #if branches skip
         self._escaping = False  # recording the place whose address `&` takes
+        self._into = ""  # the variable that address is stored in, if a plain one
         self.params = params
         self.refs: list[Ref] = []
         self.calls: list[tuple[Call, tuple[int, ...]]] = []
@@ -133,6 +134,7 @@ class Recorder:
                 atomic=self._atomic[-1] if self._atomic else "",
                 advance=advance,
                 escapes=escapes or self._escaping,
+                into=self._into if self._escaping else "",
             )
         )
 

@@ -77,6 +77,27 @@ def data_clauses(
     reasons: list[str] = []
     for use in loop_array_uses(loop, analysis):
         decl = decls.get(use.name)
+        moved = next(
+            (
+                r
+                for r in loop.refs
+                if r.name == use.name
+                and r.is_write
+                and not r.subscripts
+                and not r.deref
+            ),
+            None,
+        )
+        if moved is not None:
+            # `p = particles;` in the body: a clause would move what `p` held
+            # before the loop, and the device's `p` would get a host address.
+            return (
+                [],
+                [],
+                f"`{use.name}` is set inside the loop (line {moved.span.line}): a "
+                "data clause would move the memory it pointed to before the loop; "
+                "use the array it is set to, or map that with a data region first",
+            )
         if decl is not None and decl.device:
             kind = "deviceptr" if opts.dialect is Dialect.OPENACC else "is_device_ptr"
             groups.setdefault(kind, []).append(use.name)
@@ -118,6 +139,11 @@ def data_clauses(
         groups.setdefault(kind, []).append(item)
         reasons.append(f"{kind}({item}): {why}")
     _whole_structs(groups, reasons, analysis, fn)
+    for fact in facts.scalars:
+        if fact.cls is ScalarClass.SHARED and fact.written:
+            # Offloaded, a scalar is firstprivate by default: its store is lost.
+            groups.setdefault("copy", []).append(fact.name)
+            reasons.append(f"copy({fact.name}): the loop stores `{fact.name}`")
     clauses: list[Clause] = []
     if opts.dialect is Dialect.OPENACC:
         for kind in ("copy", "copyin", "copyout", "create", "present", "deviceptr"):

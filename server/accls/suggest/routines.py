@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis import FileAnalysis
+from accls.analysis import FileAnalysis, ScalarClass
 from accls.frontend import (
     Call,
     Effect,
@@ -279,6 +279,13 @@ def routine_edits(
     reasons: list[str] = []
     seen: set[str] = set()
     body = {v.name: v for v in loop.locals}
+    # Scalars the loop privatizes (an out-parameter `&fx` its callee stores
+    # first): each iteration's copy lives on the device like a body local.
+    fn_of_loop = source.function(loop.function)
+    for fact in analysis.of(loop).scalars:
+        var = fn_of_loop.lookup(fact.name) if fn_of_loop is not None else None
+        if fact.cls is ScalarClass.PRIVATE and var is not None and not var.is_array:
+            body.setdefault(fact.name, var)
     todo = [(c, loop.span.start_byte, body) for c in loop.calls]
     while todo:
         call, called_at, private = todo.pop(0)
