@@ -24,15 +24,9 @@ MAX_BYTES = 16 * 1024 * 1024
 """Files larger than this are refused rather than analysed slowly."""
 
 _NOT_C = {
-    ".f": "Fortran",
-    ".f77": "Fortran",
-    ".f90": "Fortran",
-    ".f95": "Fortran",
-    ".f03": "Fortran",
-    ".f08": "Fortran",
-    ".for": "Fortran",
     ".py": "Python",
 }
+_FORTRAN = frozenset({".f", ".f77", ".f90", ".f95", ".f03", ".f08", ".for", ".ftn"})
 _CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".cu"})
 
 
@@ -119,10 +113,25 @@ def other_language(path: str) -> str | None:
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:
     """A one-line warning when the file does not look like C, else None."""
     ext = os.path.splitext(path)[1].lower()
+    if ext in _FORTRAN:
+        return _looks_like_fortran(path, text, error_bytes, loops)
     if ext in _CXX:
         return f"{path}: C++ is read as C; results cover only what parses as C"
     if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
         return f"{path}: does not look like C (most of it does not parse)"
+    if error_bytes:
+        return f"{path}: has syntax errors; results cover the parts that parse"
+    return None
+
+
+def _looks_like_fortran(path: str, text: str, error_bytes: int, loops: int) -> str | None:
+    """The Fortran counterpart of `looks_like_c`'s warning."""
+    code = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("!")]
+    c_like = sum(ln.rstrip().endswith((";", "{", "}")) for ln in code)
+    if code and c_like > 0.3 * len(code):
+        return f"{path}: looks like C, not Fortran (a Fortran name on C text)"
+    if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
+        return f"{path}: does not look like Fortran (most of it does not parse)"
     if error_bytes:
         return f"{path}: has syntax errors; results cover the parts that parse"
     return None

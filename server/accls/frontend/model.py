@@ -219,6 +219,8 @@ class Var:
     sources: tuple[str, ...] = ()
     address_taken: bool = False
     leaves: bool = False
+    # Fortran: each dimension's first index as text, in `dims` order; "" unknown.
+    lower_bounds: tuple[str, ...] = ()
 
     @property
     def shape(self) -> str:
@@ -401,6 +403,8 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
+    notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

@@ -13,6 +13,8 @@ from accls.frontend.constructs import find_constructs
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
+from accls.frontend.fortran import parse_fortran
+from accls.frontend.fortran_form import is_fortran
 from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
@@ -195,6 +197,8 @@ def parse_source(
     macros and the declarations of the project's headers; without it macros are
     read from the file and the headers it names, and headers' globals are unseen.
     """
+    if is_fortran(path):
+        return parse_fortran(text, path, include_dirs)
     usable = context is not None and context.usable
     macros = (
         context.macros

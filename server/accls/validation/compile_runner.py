@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from accls.frontend.fortran_form import fixed_form, is_fortran
 from accls.project import CompileDatabaseError, compile_entry, find_database
 from accls.validation.compile_cache import LruCache
 
@@ -93,9 +94,19 @@ def base_command(
         *includes,
         *database_flags(path),
         *settings.flags,
-        "-x",
-        "c",
+        *_language(settings.cc, path),
     )
+
+
+def _language(cc: str, path: str) -> tuple[str, ...]:
+    """`-x c`, or for a Fortran file the driver's own choice by its suffix.
+
+    gcc hands a `.f90`/`.F90` file to gfortran's compiler proper; long free-form
+    lines and the preprocessor (`.F90`) follow the compiler's rules for the suffix.
+    """
+    if is_fortran(path) and not Path(cc).name.startswith(("nvc", "pgcc", "clang")):
+        return () if fixed_form(path) else ("-ffree-line-length-none",)
+    return ("-x", "c")
 
 
 def database_flags(path: str) -> tuple[str, ...]:
