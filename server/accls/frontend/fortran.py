@@ -104,6 +104,17 @@ def _as_model(decl: FDecl) -> Var:
     )
     if "pointer" in decl.attrs and var.dims:
         return replace(var, dims=(), pointers=len(var.dims))
+    if var.dims and not decl.assumed_size:
+        # Deferred and assumed shape: the object knows its extents at run time.
+        rank = len(var.dims)
+        var = replace(
+            var,
+            dims=tuple(
+                d if d is not None else f"size({var.name}, {rank - k})"
+                for k, d in enumerate(var.dims)
+            ),
+            shaped=var.scope == "param",
+        )
     if var.scope == "param" and var.dims and "target" not in decl.attrs:
         # The standard's rule: a dummy that is modified is not accessed through
         # any other name during the call, which is what `restrict` promises.

@@ -193,7 +193,19 @@ class RefRecorder:
                 intent = proc.intents[pos]
             if proc is not None and proc.pure and not intent:
                 intent = "in"
+            if proc is None:
+                # An unknown procedure is an obstacle of its own; its arguments
+                # are read here and may be kept (their address escapes).
+                self.read(value)
+                self._escape_last()
+                continue
             self.argument(strip(value), intent)
+
+    def _escape_last(self) -> None:
+        from dataclasses import replace
+
+        if self.refs and not self.refs[-1].escapes:
+            self.refs[-1] = replace(self.refs[-1], escapes=True)
 
     def argument(self, value: Node, intent: str) -> None:
         """An actual argument: read, written or both, as the dummy's intent says."""

@@ -221,6 +221,9 @@ class Var:
     leaves: bool = False
     # Fortran: each dimension's first index as text, in `dims` order; "" unknown.
     lower_bounds: tuple[str, ...] = ()
+    # A parameter whose declared extents are the object's own (a Fortran dummy
+    # array), so the whole of it can be moved; a C array parameter is a pointer.
+    shaped: bool = False
 
     @property
     def shape(self) -> str:
