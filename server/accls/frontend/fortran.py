@@ -247,7 +247,7 @@ def parse_fortran(
     nests: list[Loop] = []
     constructs: list[Region] = []
     branches = []
-    stray: list[Span] = []
+    unread: list[tuple[Span, str]] = []
     for unit in units:
         if unit.kind == "module":
             continue
@@ -256,7 +256,7 @@ def parse_fortran(
         nests.extend(loops)
         constructs.extend(walk.constructs)
         branches.extend(walk.branches)
-        stray.extend(walk.stray)
+        unread.extend(walk.unread)
     globals_: dict[str, Var] = {}
     for unit in units:
         for key, decl in unit.decls.items():
@@ -273,7 +273,7 @@ def parse_fortran(
         errors=tuple(_errors(root)),
         missing_headers=tuple(dict.fromkeys(missing)),
         preprocessor_problem=form.problem,
-        stray_loops=(),
+        unread_loops=tuple(unread),
         constructs=tuple(sorted(constructs, key=lambda r: (r.span.start_byte, -r.span.end_byte))),
         branches=tuple(sorted(branches, key=lambda b: b.span.start_byte)),
         language="fortran",

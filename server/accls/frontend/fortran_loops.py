@@ -18,9 +18,6 @@ __all__ = ["build_fortran_loops"]
 def _control(rec: LoopRec) -> tuple[str | None, list[Node]]:
     """The do variable and its [lower, upper, step?] expressions."""
     control = rec.control
-    if control.type == "concurrent_statement":
-        header = next(c for c in control.named_children if c.type == "concurrent_header")
-        control = next(c for c in header.named_children if c.type == "concurrent_control")
     parts = [c for c in control.named_children if c.type != "comment"]
     if not parts or parts[0].type != "identifier":
         return None, []
@@ -51,8 +48,22 @@ def build_fortran_loops(
     calls: list[Call] = walk.rec.calls
 
     def live_after(rec: LoopRec, written: set[str]) -> tuple[str, ...]:
-        later = {r.name for r in refs[rec.ref_end :] if r.is_read and _scalar(r)}
-        return tuple(sorted(n for n in written if n in outside or n in later))
+        live = {n for n in written if n in outside}
+        context = refs[rec.ref_start].context if rec.ref_start < len(refs) else ()
+        open_ = set(written) - live
+        for ref in refs[rec.ref_end :]:
+            if not open_:
+                break
+            if ref.name not in open_ or not _scalar(ref):
+                continue
+            if ref.is_read:
+                live.add(ref.name)
+                open_.discard(ref.name)
+            elif ref.context[: len(context)] == context and len(ref.context) <= len(
+                context
+            ):
+                open_.discard(ref.name)  # overwritten on every path first
+        return tuple(sorted(live))
 
     def build(rec: LoopRec) -> Loop:
         node = rec.node

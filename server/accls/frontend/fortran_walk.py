@@ -11,6 +11,7 @@ from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
 from accls.frontend.model import (
+    AccessKind,
     Branch,
     Call,
     Directive,
@@ -77,8 +78,7 @@ class UnitWalk:
     regions: list[_Open] = field(default_factory=list)
     constructs: list[Region] = field(default_factory=list)
     branches: list[Branch] = field(default_factory=list)
-    stray: list[Span] = field(default_factory=list)  # loops not modelled, with why
-    stray_why: list[str] = field(default_factory=list)
+    unread: list[tuple[Span, str]] = field(default_factory=list)  # loops not modelled
     unit_pragmas: list[Directive] = field(default_factory=list)
     _open: list[int] = field(default_factory=list)
     # Enclosing `do` constructs (None for `do while`/concurrent) with their labels.
@@ -329,14 +329,16 @@ class UnitWalk:
                 None,
             )
         depth = len(self.rec.ctx)
-        if control is None or control.type != "loop_control_expression" and not (
-            control.type == "concurrent_statement" and _single(control)
-        ):
-            why = "a `do while` or endless `do`"
+        if control is None or control.type != "loop_control_expression":
             if control is not None and control.type == "concurrent_statement":
-                why = "a `do concurrent` over several indices (left as it is)"
-            self.stray.append(span_of(node))
-            self.stray_why.append(why)
+                # The compilers take no loop directive on it; it says what it means.
+                self.unread.append(
+                    (
+                        span_of(node),
+                        "a `do concurrent` loop: already declared free of "
+                        "dependences; left as it is (write `do` to get a directive)",
+                    )
+                )
             self.branches.append(Branch(kind="loop", span=span_of(node),
                                         condition=flat(head) if head else ""))
             if control is not None:
@@ -367,6 +369,9 @@ class UnitWalk:
         # The bounds are read once, before the first iteration.
         for part in _bound_nodes(control):
             self.rec.read(part)
+        first = control.named_children[0] if control.named_children else None
+        if first is not None and first.type == "identifier":
+            self.rec.add(first, name_of(first), AccessKind.WRITE)
         self.rec.loops.append(rec.id)
         self.rec.ctx.append(rec.id)
         self._stack.append((rec, label))
@@ -384,20 +389,7 @@ def _is_sentinel(text: str) -> bool:
     return lowered.startswith(("!$acc", "!$omp"))
 
 
-def _single(control: Node) -> bool:
-    header = next((c for c in control.named_children if c.type == "concurrent_header"), None)
-    if header is None:
-        return False
-    controls = [c for c in header.named_children if c.type == "concurrent_control"]
-    masks = [c for c in header.named_children if c.type not in ("concurrent_control",)]
-    return len(controls) == 1 and not masks and len(control.named_children) == 1
-
-
 def _bound_nodes(control: Node) -> list[Node]:
     """The bound and step expressions of a loop control (not the variable)."""
-    if control.type == "loop_control_expression":
-        return [c for c in control.named_children[1:] if c.type != "comment"]
-    header = next(c for c in control.named_children if c.type == "concurrent_header")
-    ctl = next(c for c in header.named_children if c.type == "concurrent_control")
-    return [c for c in ctl.named_children[1:] if c.type != "comment"]
+    return [c for c in control.named_children[1:] if c.type != "comment"]
 

@@ -407,6 +407,7 @@ class SourceFile:
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
+    unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
