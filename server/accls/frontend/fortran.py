@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 
 import tree_sitter_fortran
 from tree_sitter import Language, Node, Parser
@@ -46,8 +45,16 @@ class _Unit:
     pure: bool
 
 
+_UNIT_HEADS = {
+    "program_statement": "program",
+    "module_statement": "module",
+    "subroutine_statement": "subroutine",
+    "function_statement": "function",
+}
+
+
 def _head(node: Node) -> Node | None:
-    return next((c for c in node.named_children if c.type.endswith("_statement")), None)
+    return next((c for c in node.named_children if c.type in _UNIT_HEADS), None)
 
 
 def _unit(node: Node, host: tuple[_Unit, ...]) -> _Unit:
@@ -72,7 +79,8 @@ def _unit(node: Node, host: tuple[_Unit, ...]) -> _Unit:
     statements = [c for c in node.named_children if c.type not in _HEADS]
     scope = "global" if node.type == "module" else "local"
     decls = declarations(statements, frozenset(dummies), scope)
-    return _Unit(node, name or "<main>", node.type, dummies, decls, host, pure)
+    kind = node.type if node.type in _UNITS else _UNIT_HEADS.get(head.type if head else "", "")
+    return _Unit(node, name or "<main>", kind, dummies, decls, host, pure)
 
 
 def _units(root: Node) -> list[_Unit]:
@@ -90,6 +98,10 @@ def _units(root: Node) -> list[_Unit]:
 
     for node in root.named_children:
         if node.type in _UNITS:
+            visit(node, ())
+        elif node.type == "ERROR" and _head(node) is not None:
+            # A unit whose end did not parse (an unterminated `do`): its statements
+            # still parse, so it is walked; the loop without an end is not modelled.
             visit(node, ())
     return out
 
@@ -170,22 +182,6 @@ def _errors(root: Node) -> list[Span]:
     return sorted(found, key=lambda s: s.start_byte)
 
 
-def _includes(root: Node, path: str | None, dirs: Sequence[str]) -> list[str]:
-    """`include 'file'` lines whose file is not found beside the source or in -I."""
-    missing: list[str] = []
-    folder = Path(path).resolve().parent if path else Path.cwd()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "include_statement":
-            name = node_text(node).split(None, 1)[-1].strip().strip("'\"")
-            if not any((Path(d) / name).is_file() for d in (folder, *dirs)):
-                missing.append(name)
-            continue
-        stack.extend(node.named_children)
-    return missing
-
-
 def _function(
     unit: _Unit,
     modules: dict[str, _Unit],
@@ -262,7 +258,7 @@ def parse_fortran(
         for key, decl in unit.decls.items():
             if decl.var.scope == "global" or decl.common:
                 globals_.setdefault(key, _as_model(decl))
-    missing = (*form.missing, *_includes(root, path, include_dirs))
+    missing = form.missing
     return SourceFile(
         path=path or "<stdin>",
         text=text,

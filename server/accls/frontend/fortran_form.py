@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
@@ -144,10 +145,9 @@ def _active_rows(text: str, path: str, include_dirs: tuple[str, ...]) -> tuple[
         missing = tuple(sorted(set(_MISSING.findall(done.stderr))))
         if done.returncode != 0:
             named = missing or tuple(_INCLUDE.findall(text))
-            return None, named, (
-                "the preprocessor failed: "
-                + (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-            )
+            lines = done.stderr.strip().splitlines() or ["no message"]
+            first = next((ln for ln in lines if "rror" in ln), lines[-1])
+            return None, named, "the preprocessor failed: " + first.strip()[:200]
         rows: set[int] = set()
         row = 0
         mine = False
@@ -175,6 +175,22 @@ def _blank_inactive(text: str, rows: set[int] | None) -> str:
     return "\n".join(out)
 
 
+_FORTRAN_INCLUDE = re.compile(
+    r"""^\s*include\s*['"]([^'"]+)['"]""", re.IGNORECASE | re.MULTILINE
+)
+
+
+def _missing_includes(text: str, path: str | None, dirs: tuple[str, ...]) -> list[str]:
+    """`include 'file'` lines whose file is not beside the source nor in a -I folder."""
+    folder = Path(path).resolve().parent if path else Path.cwd()
+    return [
+        name
+        for name in _FORTRAN_INCLUDE.findall(text)
+        if not any((Path(d) / name).is_file() for d in (folder, *dirs))
+    ]
+
+
+@lru_cache(maxsize=8)
 def normalized(
     text: str, path: str | None, include_dirs: tuple[str, ...] = ()
 ) -> FormText:
@@ -197,4 +213,5 @@ def normalized(
                 "(use a .F90/.F name)"
             )
         text = _blank_inactive(text, rows)
+    missing = tuple(dict.fromkeys((*missing, *_missing_includes(text, path, include_dirs))))
     return FormText(text, tuple(notes), missing, problem)

@@ -329,6 +329,20 @@ class UnitWalk:
                 None,
             )
         depth = len(self.rec.ctx)
+        ends = [
+            c
+            for c in node.children
+            if c.type == "end_do_label_loop_statement"
+            or c.type == "end_do_loop_statement" and "do" in flat(c).lower().replace(" ", "")
+        ]
+        if not ends or any(c.is_missing for c in ends):
+            self.unread.append(
+                (
+                    span_of(head if head is not None else node),
+                    "a `do` without its `end do`: where the loop ends is unknown",
+                )
+            )
+            control = None
         if control is None or control.type != "loop_control_expression":
             if control is not None and control.type == "concurrent_statement":
                 # The compilers take no loop directive on it; it says what it means.

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.decls import declared_vars
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
@@ -307,6 +308,10 @@ def _relative(
 
 def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
     """The context the build gives `text` (the buffer of `path`)."""
+    if is_fortran(path):
+        dirs = tuple(f[2:] for f in pre.flags if f.startswith("-I") and len(f) > 2)
+        form = normalized(text, path, dirs)
+        return HeaderContext(missing=form.missing, problem=form.problem)
     done = _preprocess(text, path, pre)
     if isinstance(done, str):
         return HeaderContext(problem=done)
