@@ -289,6 +289,20 @@ def _mentions(node: Node, target: Node) -> bool:
     return False
 
 
+def _chain(node: Node, red: RedOp, positive: bool = True) -> list[tuple[Node, bool]]:
+    """The operands of a chain of one operator (`+`/`-` for ADD), with their signs."""
+    node = strip(node)
+    if node.type in ("math_expression", "logical_expression"):
+        parts = [c for c in node.children if c.type not in ("comment", "&")]
+        if len(parts) == 3 and _BINARY.get(flat(parts[1]).lower()) is red:
+            minus = flat(parts[1]) == "-"
+            return [
+                *_chain(parts[0], red, positive),
+                *_chain(parts[2], red, positive != minus),
+            ]
+    return [(node, positive)]
+
+
 def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
     """`s = s + e`, `s = e * s`, `s = max(s, e)`: the operator and the other operands."""
     rhs = strip(rhs)
@@ -296,16 +310,18 @@ def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
         parts = [c for c in rhs.children if c.type not in ("comment", "&")]
         if len(parts) != 3:
             return None
-        left, op, right = parts[0], flat(parts[1]).lower(), parts[2]
-        red = _BINARY.get(op)
+        red = _BINARY.get(flat(parts[1]).lower())
         if red is None:
             return None
-        if _same(left, lhs) and not _mentions(right, lhs):
-            return red, [right]
-        if op in ("+", "*", ".and.", ".or.") and _same(right, lhs) and not _mentions(
-            left, lhs
+        terms = _chain(rhs, red)
+        # `s = s + a + b` is `(s + a) + b`: one term of the chain is `s`, added
+        # (never subtracted) and mentioned nowhere else.
+        mine = [t for t, positive in terms if positive and _same(t, lhs)]
+        others = [t for t in terms if not _same(t[0], lhs)]
+        if len(mine) == 1 and len(others) == len(terms) - 1 and not any(
+            _mentions(t, lhs) for t, _ in others
         ):
-            return red, [left]
+            return red, [t for t, _ in others]
         return None
     if rhs.type == "call_expression" and rhs.named_children:
         callee = rhs.named_children[0]

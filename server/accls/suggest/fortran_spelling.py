@@ -52,7 +52,7 @@ class FortranPragma(Pragma):
         lead = "" if self.fixed else pad
         lines: list[str] = []
         current = lead
-        for part in self._parts():
+        for part in " ".join(self._parts()).split(" "):
             candidate = f"{current} {part}" if current.strip() else f"{current}{part}"
             if current.strip() and len(candidate) + 2 > limit:
                 lines.append(current + ("" if self.fixed else " &"))
