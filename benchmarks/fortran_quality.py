@@ -23,14 +23,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from quality_metrics import PairScore, aggregate, score_pair
-
 from accls.analysis.checks import check_file
 from accls.frontend import parse_source
 from accls.frontend.fortran_directives import canonical_text
 from accls.settings import Settings
 from accls.suggest import Dialect, Target
 from accls.suggest.annotate import annotate_text
+from quality_metrics import PairScore, aggregate, score_pair
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent.parent / "shared"
@@ -64,8 +63,15 @@ def _gfortran(path: Path, model: str) -> bool | None:
         return None
     flag = "-fopenacc" if model == "openacc" else "-fopenmp"
     done = subprocess.run(
-        [compiler, "-fsyntax-only", flag, "-cpp", "-ffree-line-length-none",
-         f"-I{path.parent}", str(path)],
+        [
+            compiler,
+            "-fsyntax-only",
+            flag,
+            "-cpp",
+            "-ffree-line-length-none",
+            f"-I{path.parent}",
+            str(path),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -136,13 +142,19 @@ def score_file(path_text: str) -> dict[str, Any]:
                     continue
                 checked = found.validation.get(s.loop.id)
                 withdrawn = checked is not None and checked.compiles is False
-                pragma = s.pragma.render() if s.pragma is not None and not withdrawn else None
+                pragma = (
+                    s.pragma.render()
+                    if s.pragma is not None and not withdrawn
+                    else None
+                )
                 answer = {
                     "pragma": _canonical(pragma) if pragma else None,
                     "reasons": list(s.reasons),
                     "existing_pragma": s.existing,
                 }
-                status = "collapsed" if line in folded and pragma is None else "suggested"
+                status = (
+                    "collapsed" if line in folded and pragma is None else "suggested"
+                )
                 result["scores"].append(score_pair(base, status, answer).to_json())
             offered = tuple(
                 s
@@ -168,23 +180,35 @@ def score_file(path_text: str) -> dict[str, Any]:
 
 
 def _summary(files: list[dict[str, Any]]) -> dict[str, Any]:
-    scores = [PairScore(**{k: tuple(v) if isinstance(v, list) else v for k, v in s.items()})
-              for f in files for s in f["scores"]]
-    compiled = [c for f in files for c in f["compile"].values()
-                if c["baseline"] and c["annotated"] is not None]
+    scores = [
+        PairScore(**{k: tuple(v) if isinstance(v, list) else v for k, v in s.items()})
+        for f in files
+        for s in f["scores"]
+    ]
+    compiled = [
+        c
+        for f in files
+        for c in f["compile"].values()
+        if c["baseline"] and c["annotated"] is not None
+    ]
     errors = [dict(e, path=f["path"]) for f in files for e in f["errors"]]
     return {
         "files": len(files),
         "overall": aggregate(scores),
         "by_model": {
-            m: aggregate([s for s in scores if s.model == m]) for m in ("openacc", "openmp")
+            m: aggregate([s for s in scores if s.model == m])
+            for m in ("openacc", "openmp")
         },
         "compile_pass": (
-            sum(bool(c["annotated"]) for c in compiled) / len(compiled) if compiled else None
+            sum(bool(c["annotated"]) for c in compiled) / len(compiled)
+            if compiled
+            else None
         ),
         "compiled_files": len(compiled),
         "compile_failures": [
-            f["path"] for f in files for c in f["compile"].values()
+            f["path"]
+            for f in files
+            for c in f["compile"].values()
             if c["baseline"] and c["annotated"] is False
         ],
         "check_errors": len(errors),
@@ -199,19 +223,40 @@ def render(summary: dict[str, Any]) -> str:
     for name, block in (("all", summary["overall"]), *summary["by_model"].items()):
         lines.append("")
         lines.append(f"## {name}")
-        for key in ("pairs", "expert_parallel", "suggested", "refused", "unmatched",
-                    "collapsed", "recall_parallel", "directive_match", "family_match",
-                    "jaccard_names", "jaccard_items", "exact", "suspicious"):
+        for key in (
+            "pairs",
+            "expert_parallel",
+            "suggested",
+            "refused",
+            "unmatched",
+            "collapsed",
+            "recall_parallel",
+            "directive_match",
+            "family_match",
+            "jaccard_names",
+            "jaccard_items",
+            "exact",
+            "suspicious",
+        ):
             value = block.get(key)
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             lines.append(f"- {key}: {shown}")
-    lines += ["", "## compile", f"- annotated files compiled: {summary['compiled_files']}",
-              f"- compile pass: {summary['compile_pass']}"]
+    lines += [
+        "",
+        "## compile",
+        f"- annotated files compiled: {summary['compiled_files']}",
+        f"- compile pass: {summary['compile_pass']}",
+    ]
     lines += [f"  - fails: {p}" for p in summary["compile_failures"]]
-    lines += ["", "## accls check on the experts' files",
-              f"- error findings: {summary['check_errors']}"]
-    lines += [f"  - {e['path']}:{e['line']} {e['code']} {e['message']}"
-              for e in summary["check_error_list"][:80]]
+    lines += [
+        "",
+        "## accls check on the experts' files",
+        f"- error findings: {summary['check_errors']}",
+    ]
+    lines += [
+        f"  - {e['path']}:{e['line']} {e['code']} {e['message']}"
+        for e in summary["check_error_list"][:80]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -226,10 +271,20 @@ def main(argv: list[str] | None = None) -> int:
     src = args.src
     if src is None:
         src = Path(tempfile.mkdtemp(prefix="accls-fortran-"))
-        subprocess.run([sys.executable, str(SHARED / "tools" / "materialize.py"),
-                        str(src), "fortran"], check=True)
-    files = sorted(str(p) for p in src.rglob("*") if p.suffix in _FORTRAN
-                   and ".accls_" not in p.name)
+        subprocess.run(
+            [
+                sys.executable,
+                str(SHARED / "tools" / "materialize.py"),
+                str(src),
+                "fortran",
+            ],
+            check=True,
+        )
+    files = sorted(
+        str(p)
+        for p in src.rglob("*")
+        if p.suffix in _FORTRAN and ".accls_" not in p.name
+    )
     if args.limit:
         files = files[: args.limit]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

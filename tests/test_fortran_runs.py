@@ -77,7 +77,9 @@ def _markers(text: str) -> dict[int, str]:
         match = _MARKER.match(line)
         if match is not None:
             nxt = next(
-                i for i in range(index + 1, len(lines)) if lines[i].strip().lower().startswith("do")
+                i
+                for i in range(index + 1, len(lines))
+                if lines[i].strip().lower().startswith("do")
             )
             out[nxt + 1] = match.group(1)
     return out
@@ -96,8 +98,16 @@ def test_annotated_fortran_prints_what_serial_prints(
     _build(source, serial, "-O1")
     expected = _run(serial, 1)
     annotated = tmp_path / ("annotated_" + program)
-    done = _accls("annotate", "--model", model, "--target", target, str(source),
-                  "-o", str(annotated))
+    done = _accls(
+        "annotate",
+        "--model",
+        model,
+        "--target",
+        target,
+        str(source),
+        "-o",
+        str(annotated),
+    )
     assert done.returncode == 0, done.stderr
     text = annotated.read_text()
     parallel = _build(annotated, tmp_path / "parallel", "-O0", flag)
@@ -114,7 +124,9 @@ def test_annotated_fortran_prints_what_serial_prints(
 def test_fortran_markers(program: str, model: str) -> None:
     text = (FIXTURES / program).read_text()
     markers = _markers(text)
-    done = _accls("suggest", "--format", "json", "--model", model, str(FIXTURES / program))
+    done = _accls(
+        "suggest", "--format", "json", "--model", model, str(FIXTURES / program)
+    )
     assert done.returncode in (0, 1), done.stderr
     by_line = {obj["line"]: obj for obj in json.loads(done.stdout)}
     for line, verdict in markers.items():

@@ -45,17 +45,23 @@ def test_column_major_subscripts_are_reversed_and_shifted_by_lower_bounds() -> N
 def test_do_bounds_are_inclusive_with_steps() -> None:
     outer = _loop(STENCIL, 6)
     assert (outer.var, outer.cond_op, outer.step) == ("j", "<=", 2)
-    assert outer.lower is not None and outer.lower.render() == "2"
-    assert outer.upper is not None and outer.upper.render() == "m - 1"
+    assert outer.lower is not None
+    assert outer.lower.render() == "2"
+    assert outer.upper is not None
+    assert outer.upper.render() == "m - 1"
     inner = outer.children[0]
     assert (inner.var, inner.cond_op, inner.step) == ("i", ">=", -1)
     assert inner.trip_count == "n"
 
 
 def test_unknown_step_leaves_the_direction_unknown() -> None:
-    text = "subroutine s(n, k, a)\n  real :: a(n)\n  do i = 1, n, k\n    a(i) = 0\n  end do\nend\n"
+    text = (
+        "subroutine s(n, k, a)\n  real :: a(n)\n"
+        "  do i = 1, n, k\n    a(i) = 0\n  end do\nend\n"
+    )
     loop = _loop(text, 3)
-    assert loop.step is None and loop.cond_op is None
+    assert loop.step is None
+    assert loop.cond_op is None
 
 
 def test_labelled_exit_leaves_both_loops_and_cycle_only_skips() -> None:
@@ -64,7 +70,8 @@ def test_labelled_exit_leaves_both_loops_and_cycle_only_skips() -> None:
     assert [e.kind.value for e in outer.exits] == ["break"]
     assert [e.kind.value for e in inner.exits] == ["break"]
     writes = [r for r in inner.refs if r.name == "b" and r.is_write]
-    assert writes and writes[0].context[-1] < 0  # after a `cycle`: conditional
+    assert writes
+    assert writes[0].context[-1] < 0
 
 
 def test_dummies_are_restrict_and_intent_in_is_const() -> None:
@@ -72,7 +79,10 @@ def test_dummies_are_restrict_and_intent_in_is_const() -> None:
     fn = source.function("sweep")
     assert fn is not None
     a = fn.lookup("a")
-    assert a is not None and a.restrict and a.const and a.shaped
+    assert a is not None
+    assert a.restrict
+    assert a.const
+    assert a.shaped
     assert a.lower_bounds == ("1", "0")
     assert a.dims == ("m", "n + 2")
     assert "b" in fn.writes_nonlocal
@@ -94,8 +104,11 @@ def test_pointer_arrays_may_alias_and_allocatables_know_their_size() -> None:
     fn = parse_source(text, "k.f90").function("s")
     assert fn is not None
     p, q = fn.lookup("p"), fn.lookup("q")
-    assert p is not None and p.pointers == 1 and not p.dims
-    assert q is not None and q.dims == ("size(q, 2)", "size(q, 1)")
+    assert p is not None
+    assert p.pointers == 1
+    assert not p.dims
+    assert q is not None
+    assert q.dims == ("size(q, 2)", "size(q, 1)")
 
 
 def test_reductions_of_chains_and_intrinsics() -> None:
@@ -135,7 +148,8 @@ def test_module_variables_and_common_blocks_are_globals() -> None:
     source = parse_source(text, "k.f90")
     assert {g.name for g in source.globals} >= {"u", "w"}
     fn = source.function("s")
-    assert fn is not None and "w" in fn.writes_nonlocal
+    assert fn is not None
+    assert "w" in fn.writes_nonlocal
 
 
 def test_calls_pass_by_reference_as_the_callee_declares() -> None:
@@ -161,7 +175,8 @@ def test_calls_pass_by_reference_as_the_callee_declares() -> None:
     )
     loop = _loop(text, 12)
     kinds = [(r.name, r.kind) for r in loop.refs if r.subscripts]
-    assert ("a", AccessKind.READ) in kinds and ("b", AccessKind.UPDATE) in kinds
+    assert ("a", AccessKind.READ) in kinds
+    assert ("b", AccessKind.UPDATE) in kinds
     assert [c.name for c in loop.calls] == ["bump", "unknown"]
     assert any(r.escapes for r in loop.refs if r.name == "a")
 
@@ -195,7 +210,10 @@ def test_do_concurrent_and_unterminated_do_are_reported_not_guessed() -> None:
     source = parse_source(text, "k.f90")
     assert not source.nests
     assert "do concurrent" in source.unread_loops[0][1]
-    broken = "program p\n  real :: a(3)\n  do i = 1, 3\n    a(i) = i\n  print *, a\nend program\n"
+    broken = (
+        "program p\n  real :: a(3)\n  do i = 1, 3\n"
+        "    a(i) = i\n  print *, a\nend program\n"
+    )
     source = parse_source(broken, "k.f90")
     assert not source.nests
     assert "without its `end do`" in source.unread_loops[0][1]
@@ -215,7 +233,9 @@ def test_fixed_form_comments_continuations_and_directives() -> None:
     )
     source = parse_source(text, "k.f")
     loop = source.loops()[0]
-    assert loop.var == "i" and loop.upper is not None and loop.upper.render() == "n"
+    assert loop.var == "i"
+    assert loop.upper is not None
+    assert loop.upper.render() == "n"
     assert [d.name for d in loop.pragmas] == ["parallel for"]
     assert source.text == text  # spans point into the file as written
 

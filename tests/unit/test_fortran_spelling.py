@@ -83,7 +83,10 @@ def test_reduction_operators_and_long_lines() -> None:
     pragma = FortranPragma(
         Dialect.OPENMP,
         "parallel for",
-        (Clause("reduction", "&&:ok"), Clause("private", ", ".join(f"v{i}" for i in range(40)))),
+        (
+            Clause("reduction", "&&:ok"),
+            Clause("private", ", ".join(f"v{i}" for i in range(40))),
+        ),
         fixed=False,
     )
     assert "reduction(.and.:ok)" in pragma.render()

@@ -138,7 +138,10 @@ def _suggest_one(
     for note in source.notes:
         print(f"accls: warning: {path}: {note}", file=sys.stderr)
     for span, why in source.unread_loops:
-        print(f"accls: note: {path}:{span.line}: loop not analysed: {why}", file=sys.stderr)
+        print(
+            f"accls: note: {path}:{span.line}: loop not analysed: {why}",
+            file=sys.stderr,
+        )
     # Here, after the file's own warnings, as the check of -n always came.
     settings = _settings(args)
     result = suggest_text(

@@ -126,17 +126,21 @@ def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | No
 
 
 def c_under_fortran_name(path: str, text: str) -> str | None:
-    """An error line when a file with a Fortran name holds C (lines ending `;`/`{`/`}`)."""
+    """An error line when a file with a Fortran name holds C (`;`, `{`, `}` ends)."""
     if os.path.splitext(path)[1].lower() not in _FORTRAN:
         return None
-    code = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("!")]
+    code = [
+        ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("!")
+    ]
     c_like = sum(ln.rstrip().endswith((";", "{", "}")) for ln in code)
     if code and c_like > 0.3 * len(code):
         return f"{path}: looks like C, not Fortran (a Fortran name on C text)"
     return None
 
 
-def _looks_like_fortran(path: str, text: str, error_bytes: int, loops: int) -> str | None:
+def _looks_like_fortran(
+    path: str, text: str, error_bytes: int, loops: int
+) -> str | None:
     """The Fortran counterpart of `looks_like_c`'s warning."""
     wrong = c_under_fortran_name(path, text)
     if wrong is not None:

@@ -22,10 +22,20 @@ __all__ = ["parse_fortran"]
 
 _UNITS = frozenset({"program", "module", "subroutine", "function", "submodule"})
 _HEADS = frozenset(
-    {"program_statement", "module_statement", "subroutine_statement",
-     "function_statement", "submodule_statement", "internal_procedures",
-     "end_program_statement", "end_module_statement", "end_subroutine_statement",
-     "end_function_statement", "end_submodule_statement", "module_procedure"}
+    {
+        "program_statement",
+        "module_statement",
+        "subroutine_statement",
+        "function_statement",
+        "submodule_statement",
+        "internal_procedures",
+        "end_program_statement",
+        "end_module_statement",
+        "end_subroutine_statement",
+        "end_function_statement",
+        "end_submodule_statement",
+        "module_procedure",
+    }
 )
 
 
@@ -79,7 +89,11 @@ def _unit(node: Node, host: tuple[_Unit, ...]) -> _Unit:
     statements = [c for c in node.named_children if c.type not in _HEADS]
     scope = "global" if node.type == "module" else "local"
     decls = declarations(statements, frozenset(dummies), scope)
-    kind = node.type if node.type in _UNITS else _UNIT_HEADS.get(head.type if head else "", "")
+    kind = (
+        node.type
+        if node.type in _UNITS
+        else _UNIT_HEADS.get(head.type if head else "", "")
+    )
     return _Unit(node, name or "<main>", kind, dummies, decls, host, pure)
 
 
@@ -142,7 +156,9 @@ def _visible(unit: _Unit, modules: dict[str, _Unit]) -> dict[str, FDecl]:
         for use in holder.node.named_children:
             if use.type != "use_statement":
                 continue
-            module = next((c for c in use.named_children if c.type == "module_name"), None)
+            module = next(
+                (c for c in use.named_children if c.type == "module_name"), None
+            )
             used = modules.get(name_of(module)) if module is not None else None
             if used is not None:
                 scope.update(
@@ -166,7 +182,9 @@ def _procedures(units: list[_Unit]) -> dict[str, Procedure]:
         intents = tuple(
             unit.decls[d].intent if d in unit.decls else "" for d in unit.dummies
         )
-        out.setdefault(unit.name, Procedure(unit.name, unit.dummies, intents, unit.pure))
+        out.setdefault(
+            unit.name, Procedure(unit.name, unit.dummies, intents, unit.pure)
+        )
     return out
 
 
@@ -196,7 +214,9 @@ def _function(
         for d in unit.dummies
     )
     locals_ = tuple(
-        d.var for k, d in scope.items() if d.var.scope == "local" and k not in unit.dummies
+        d.var
+        for k, d in scope.items()
+        if d.var.scope == "local" and k not in unit.dummies
     )
     outside = frozenset(
         k for k, d in scope.items() if d.var.scope in ("global", "param")
@@ -270,7 +290,9 @@ def parse_fortran(
         missing_headers=tuple(dict.fromkeys(missing)),
         preprocessor_problem=form.problem,
         unread_loops=tuple(unread),
-        constructs=tuple(sorted(constructs, key=lambda r: (r.span.start_byte, -r.span.end_byte))),
+        constructs=tuple(
+            sorted(constructs, key=lambda r: (r.span.start_byte, -r.span.end_byte))
+        ),
         branches=tuple(sorted(branches, key=lambda b: b.span.start_byte)),
         language="fortran",
         notes=form.notes,

@@ -1,4 +1,4 @@
-"""Fortran declarations as Vars: shapes (column-major, reversed), lower bounds, intent."""
+"""Fortran declarations as Vars: shapes (reversed), lower bounds, intent."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _type_text(node: Node) -> str:
     if node.type == "derived_type":
         inner = [c for c in node.named_children if c.type == "type_name"]
         return "struct " + (name_of(inner[0]) if inner else text)
-    if text.startswith("double") or "8" in text and text.startswith("real"):
+    if text.startswith("double") or ("8" in text and text.startswith("real")):
         return "double"
     for word, c_type in (
         ("real", "float"),
@@ -127,7 +127,9 @@ def _declarators(decl: Node) -> list[tuple[Node, Node | None]]:
         if target.type == "identifier":
             out.append((target, None))
         elif target.type == "sized_declarator":
-            name = next((c for c in target.named_children if c.type == "identifier"), None)
+            name = next(
+                (c for c in target.named_children if c.type == "identifier"), None
+            )
             size = next((c for c in target.named_children if c.type == "size"), None)
             if name is not None:
                 out.append((name, size))
@@ -192,7 +194,11 @@ def declarations(
     for node in nodes:
         if node.type == "variable_declaration":
             kind = next(
-                (c for c in node.children if c.type in ("intrinsic_type", "derived_type")),
+                (
+                    c
+                    for c in node.children
+                    if c.type in ("intrinsic_type", "derived_type")
+                ),
                 None,
             )
             type_text = _type_text(kind) if kind is not None else ""
@@ -214,7 +220,9 @@ def declarations(
             for name, size in _declarators(node):
                 key = name_of(name)
                 where = "param" if key in params else scope
-                entity = _entity(name, size or dimension, "", where, frozenset(attrs), intent)
+                entity = _entity(
+                    name, size or dimension, "", where, frozenset(attrs), intent
+                )
                 found[key] = _merge(found.get(key), entity)
         elif node.type == "common_statement":
             for group in node.named_children:

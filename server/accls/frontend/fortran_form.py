@@ -1,4 +1,4 @@
-"""Fortran source form: which files are Fortran, fixed form made free, the preprocessor."""
+"""Fortran source form: Fortran names, fixed form read as free, the preprocessor."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def fixed_form(path: str | None) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class FormText:
-    """Free-form text of the same length per line as the original, and what was found."""
+    """Free-form text, each line as long as the original's, and what was found."""
 
     text: str
     notes: tuple[str, ...]  # problems worth a warning: tabs, long lines, mixed form
@@ -97,12 +97,12 @@ def _free_notes(text: str) -> list[str]:
     notes: list[str] = []
     looks_fixed = 0
     for row, line in enumerate(text.split("\n")):
-        if len(line.encode("utf-8")) > _FREE_LIMIT and not line.lstrip().startswith("!"):
-            if len(notes) < 5:
-                notes.append(
-                    f"line {row + 1}: longer than {_FREE_LIMIT} characters "
-                    "(gfortran needs -ffree-line-length-none)"
-                )
+        too_long = len(line.encode("utf-8")) > _FREE_LIMIT
+        if too_long and not line.lstrip().startswith("!") and len(notes) < 5:
+            notes.append(
+                f"line {row + 1}: longer than {_FREE_LIMIT} characters "
+                "(gfortran needs -ffree-line-length-none)"
+            )
         if line[:1] in ("c", "C", "*") and line[1:2] in (" ", "") and row < 400:
             looks_fixed += 1
     if looks_fixed >= 3:
@@ -113,9 +113,9 @@ def _free_notes(text: str) -> list[str]:
     return notes
 
 
-def _active_rows(text: str, path: str, include_dirs: tuple[str, ...]) -> tuple[
-    set[int] | None, tuple[str, ...], str | None
-]:
+def _active_rows(
+    text: str, path: str, include_dirs: tuple[str, ...]
+) -> tuple[set[int] | None, tuple[str, ...], str | None]:
     """1-based rows the preprocessor keeps, the includes it misses, and any problem."""
     cpp = shutil.which("gfortran") or shutil.which("cpp")
     if cpp is None:
@@ -213,5 +213,7 @@ def normalized(
                 "(use a .F90/.F name)"
             )
         text = _blank_inactive(text, rows)
-    missing = tuple(dict.fromkeys((*missing, *_missing_includes(text, path, include_dirs))))
+    missing = tuple(
+        dict.fromkeys((*missing, *_missing_includes(text, path, include_dirs)))
+    )
     return FormText(text, tuple(notes), missing, problem)

@@ -97,9 +97,7 @@ def build_fortran_loops(
         children = tuple(build(child) for child in rec.children)
         body_nodes = [b for b in rec.body if b.type != "comment"]
         end = node.named_children[-1] if node.named_children else node
-        body_span = (
-            _between(rec.body[0], rec.body[-1]) if rec.body else span_of(end)
-        )
+        body_span = _between(rec.body[0], rec.body[-1]) if rec.body else span_of(end)
         return Loop(
             id=rec.id,
             span=span_of(node),
@@ -142,4 +140,3 @@ def _trip(lower: Poly | None, upper: Poly | None, step: int | None) -> str | Non
     if size == 1:
         return span.render()
     return f"({(span + Poly.const(size - 1)).render()}) / {size}"
-

@@ -15,10 +15,21 @@ from accls.frontend.poly import Poly
 __all__ = ["Procedure", "RefRecorder"]
 
 _SKIP = frozenset({"(", ")", ",", "comment", "&", "=", "%"})
-_MINMAX = {"max": RedOp.MAX, "min": RedOp.MIN, "amax1": RedOp.MAX, "amin1": RedOp.MIN,
-           "dmax1": RedOp.MAX, "dmin1": RedOp.MIN}
-_BINARY = {"+": RedOp.ADD, "-": RedOp.ADD, "*": RedOp.MUL,
-           ".and.": RedOp.LAND, ".or.": RedOp.LOR}
+_MINMAX = {
+    "max": RedOp.MAX,
+    "min": RedOp.MIN,
+    "amax1": RedOp.MAX,
+    "amin1": RedOp.MIN,
+    "dmax1": RedOp.MAX,
+    "dmin1": RedOp.MIN,
+}
+_BINARY = {
+    "+": RedOp.ADD,
+    "-": RedOp.ADD,
+    "*": RedOp.MUL,
+    ".and.": RedOp.LAND,
+    ".or.": RedOp.LOR,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +172,10 @@ class RefRecorder:
                 self.read(child)
             return
         name = name_of(callee)
-        if self.is_array(name) or name in self.decls and name not in self.procedures and (
-            self.decls[name].var.type == "char"
+        if self.is_array(name) or (
+            name in self.decls
+            and name not in self.procedures
+            and (self.decls[name].var.type == "char")
         ):
             subs = self.subscripts(name, args) if args is not None else ()
             if not self.is_array(name):
@@ -219,8 +232,14 @@ class RefRecorder:
         kind = AccessKind.WRITE if intent == "out" else AccessKind.UPDATE
         self.write(value, kind, escapes=intent == "")
 
-    def write(self, target: Node, kind: AccessKind = AccessKind.WRITE,
-              *, reduction: RedOp | None = None, escapes: bool = False) -> None:
+    def write(
+        self,
+        target: Node,
+        kind: AccessKind = AccessKind.WRITE,
+        *,
+        reduction: RedOp | None = None,
+        escapes: bool = False,
+    ) -> None:
         """A write of an assignment target (its subscripts are read first)."""
         target = strip(target)
         if target.type == "identifier":
@@ -229,9 +248,12 @@ class RefRecorder:
             self.add(target, name, kind, subs, reduction=reduction, escapes=escapes)
         elif target.type == "call_expression":
             callee = target.named_children[0] if target.named_children else None
-            if callee is not None and callee.type == "identifier" and not self.is_array(
-                name_of(callee)
-            ) and name_of(callee) not in self.decls:
+            if (
+                callee is not None
+                and callee.type == "identifier"
+                and not self.is_array(name_of(callee))
+                and name_of(callee) not in self.decls
+            ):
                 self.read(target)  # a function result: nothing named is written
                 return
             before = len(self.refs)
@@ -279,7 +301,9 @@ def _same(a: Node, b: Node) -> bool:
 
 def _mentions(node: Node, target: Node) -> bool:
     base = strip(target)
-    name = flat(base.named_children[0] if base.type == "call_expression" else base).lower()
+    name = flat(
+        base.named_children[0] if base.type == "call_expression" else base
+    ).lower()
     stack = [node]
     while stack:
         cur = stack.pop()
@@ -304,7 +328,7 @@ def _chain(node: Node, red: RedOp, positive: bool = True) -> list[tuple[Node, bo
 
 
 def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
-    """`s = s + e`, `s = e * s`, `s = max(s, e)`: the operator and the other operands."""
+    """`s = s + e`, `s = e * s`, `s = max(s, e)`: the operator and other operands."""
     rhs = strip(rhs)
     if rhs.type in ("math_expression", "logical_expression"):
         parts = [c for c in rhs.children if c.type not in ("comment", "&")]
@@ -318,8 +342,10 @@ def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
         # (never subtracted) and mentioned nowhere else.
         mine = [t for t, positive in terms if positive and _same(t, lhs)]
         others = [t for t in terms if not _same(t[0], lhs)]
-        if len(mine) == 1 and len(others) == len(terms) - 1 and not any(
-            _mentions(t, lhs) for t, _ in others
+        if (
+            len(mine) == 1
+            and len(others) == len(terms) - 1
+            and not any(_mentions(t, lhs) for t, _ in others)
         ):
             return red, [t for t, _ in others]
         return None

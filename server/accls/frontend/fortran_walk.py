@@ -25,22 +25,63 @@ __all__ = ["LoopRec", "UnitWalk"]
 
 _LOOP_WORDS = frozenset({"for", "loop", "distribute", "simd", "taskloop"})
 _STANDALONE = frozenset(
-    {"barrier", "taskwait", "flush", "update", "enter", "exit", "wait", "declare",
-     "routine", "threadprivate", "cache", "init", "shutdown", "set", "cancel",
-     "taskyield", "scan"}
+    {
+        "barrier",
+        "taskwait",
+        "flush",
+        "update",
+        "enter",
+        "exit",
+        "wait",
+        "declare",
+        "routine",
+        "threadprivate",
+        "cache",
+        "init",
+        "shutdown",
+        "set",
+        "cancel",
+        "taskyield",
+        "scan",
+    }
 )
 _END_OF_BODY = frozenset(
-    {"end_do_loop_statement", "end_do_label_loop_statement", "do_statement",
-     "block_label_start_expression", "end_do_label_statement"}
+    {
+        "end_do_loop_statement",
+        "end_do_label_loop_statement",
+        "do_statement",
+        "block_label_start_expression",
+        "end_do_label_statement",
+    }
 )
-_IO = {"print_statement": "printf", "write_statement": "printf", "read_statement": "scanf"}
+_IO = {
+    "print_statement": "printf",
+    "write_statement": "printf",
+    "read_statement": "scanf",
+}
 _QUIET = frozenset(
-    {"comment", "continue", "format_statement", "implicit_statement",
-     "variable_declaration", "variable_modification", "use_statement",
-     "common_statement", "include_statement", "import_statement",
-     "statement_label", "end_do_loop_statement", "public_statement",
-     "private_statement", "parameter_statement", "data_statement",
-     "equivalence_statement", "save_statement", "interface", "derived_type_definition"}
+    {
+        "comment",
+        "continue",
+        "format_statement",
+        "implicit_statement",
+        "variable_declaration",
+        "variable_modification",
+        "use_statement",
+        "common_statement",
+        "include_statement",
+        "import_statement",
+        "statement_label",
+        "end_do_loop_statement",
+        "public_statement",
+        "private_statement",
+        "parameter_statement",
+        "data_statement",
+        "equivalence_statement",
+        "save_statement",
+        "interface",
+        "derived_type_definition",
+    }
 )
 
 
@@ -120,7 +161,7 @@ class UnitWalk:
             atomic_next = ""
 
     def _directive(self, directive: Directive, pending: list[Directive]) -> str:
-        """Attach or open a directive; the dialect when it protects the next statement."""
+        """Attach or open a directive; the dialect if it guards the next statement."""
         words = set(directive.name.split())
         first = directive.name.split()[0] if directive.name else ""
         if first == "atomic":
@@ -174,8 +215,12 @@ class UnitWalk:
                 rec.read(parts[-1])
                 rec.write(parts[0], escapes=True)
         elif kind == "subroutine_call":
-            callee = next((c for c in node.named_children if c.type == "identifier"), None)
-            args = next((c for c in node.named_children if c.type == "argument_list"), None)
+            callee = next(
+                (c for c in node.named_children if c.type == "identifier"), None
+            )
+            args = next(
+                (c for c in node.named_children if c.type == "argument_list"), None
+            )
             if callee is not None:
                 rec.call(node, name_of(callee), args)
         elif kind in ("if_statement", "elseif_clause", "else_clause"):
@@ -201,20 +246,32 @@ class UnitWalk:
 
     def if_statement(self, node: Node) -> None:
         """Condition, then each arm in a context of its own."""
-        cond = next((c for c in node.named_children if c.type == "parenthesized_expression"), None)
+        cond = next(
+            (c for c in node.named_children if c.type == "parenthesized_expression"),
+            None,
+        )
         if cond is not None:
             self.rec.read(cond)
         body = [
-            c for c in node.named_children
-            if c is not cond and c.type not in ("elseif_clause", "else_clause", "end_if_statement")
+            c
+            for c in node.named_children
+            if c is not cond
+            and c.type not in ("elseif_clause", "else_clause", "end_if_statement")
         ]
         self._arm(node, body, "if" if node.type != "else_clause" else "else", cond)
         for clause in node.named_children:
             if clause.type in ("elseif_clause", "else_clause"):
                 self._arm(clause, [clause], "else", None, nested=True)
 
-    def _arm(self, node: Node, body: list[Node], kind: str, cond: Node | None,
-             *, nested: bool = False) -> None:
+    def _arm(
+        self,
+        node: Node,
+        body: list[Node],
+        kind: str,
+        cond: Node | None,
+        *,
+        nested: bool = False,
+    ) -> None:
         if not body:
             return
         depth = len(self.rec.ctx)
@@ -223,9 +280,12 @@ class UnitWalk:
         self.branches.append(
             Branch(
                 kind=kind,
-                span=Span(start.start_byte, end.end_byte,
-                          (start.start_point.row, start.start_point.column),
-                          (end.end_point.row, end.end_point.column)),
+                span=Span(
+                    start.start_byte,
+                    end.end_byte,
+                    (start.start_point.row, start.start_point.column),
+                    (end.end_point.row, end.end_point.column),
+                ),
                 condition=flat(cond) if cond is not None else "",
             )
         )
@@ -241,7 +301,9 @@ class UnitWalk:
             if child.type == "selector":
                 self.rec.read(child)
             elif child.type == "case_statement":
-                body = [c for c in child.named_children if c.type != "case_value_range_list"]
+                body = [
+                    c for c in child.named_children if c.type != "case_value_range_list"
+                ]
                 self._arm(child, body, "if", None)
 
     def masked(self, node: Node) -> None:
@@ -269,7 +331,9 @@ class UnitWalk:
     def keyword(self, node: Node) -> None:
         """`cycle`, `exit`, `return`, `goto`, `continue`."""
         word = node.children[0].type if node.children else ""
-        label = next((name_of(c) for c in node.named_children if c.type == "identifier"), "")
+        label = next(
+            (name_of(c) for c in node.named_children if c.type == "identifier"), ""
+        )
         if word in ("cycle", "exit"):
             target = self._target(label)
             if target is None:
@@ -313,19 +377,32 @@ class UnitWalk:
         """A counted `do`, `do concurrent`, `do while` or endless `do`."""
         head = next((c for c in node.named_children if c.type == "do_statement"), None)
         label_node = next(
-            (c for c in node.named_children if c.type == "block_label_start_expression"),
+            (
+                c
+                for c in node.named_children
+                if c.type == "block_label_start_expression"
+            ),
             None,
         )
         label = ""
         if label_node is not None:
-            label = next((name_of(c) for c in label_node.children if c.type == "label"), "")
+            label = next(
+                (name_of(c) for c in label_node.children if c.type == "label"), ""
+            )
         body = [c for c in node.named_children if c.type not in _END_OF_BODY]
         control = None
         if head is not None:
             control = next(
-                (c for c in head.named_children
-                 if c.type in ("loop_control_expression", "concurrent_statement",
-                               "while_statement")),
+                (
+                    c
+                    for c in head.named_children
+                    if c.type
+                    in (
+                        "loop_control_expression",
+                        "concurrent_statement",
+                        "while_statement",
+                    )
+                ),
                 None,
             )
         depth = len(self.rec.ctx)
@@ -333,7 +410,10 @@ class UnitWalk:
             c
             for c in node.children
             if c.type == "end_do_label_loop_statement"
-            or c.type == "end_do_loop_statement" and "do" in flat(c).lower().replace(" ", "")
+            or (
+                c.type == "end_do_loop_statement"
+                and "do" in flat(c).lower().replace(" ", "")
+            )
         ]
         if not ends or any(c.is_missing for c in ends):
             self.unread.append(
@@ -353,8 +433,13 @@ class UnitWalk:
                         "dependences; left as it is (write `do` to get a directive)",
                     )
                 )
-            self.branches.append(Branch(kind="loop", span=span_of(node),
-                                        condition=flat(head) if head else ""))
+            self.branches.append(
+                Branch(
+                    kind="loop",
+                    span=span_of(node),
+                    condition=flat(head) if head else "",
+                )
+            )
             if control is not None:
                 self.rec.read(control)
             self.rec.ctx.append(-(node.start_byte + 1))
@@ -378,8 +463,11 @@ class UnitWalk:
             self._construct(pragma, span_of(node))
         outer = [loop for loop, _ in self._stack if loop is not None]
         (outer[-1].children if outer else self.nests).append(rec)
-        self.branches.append(Branch(kind="loop", span=span_of(node),
-                                    condition=flat(head) if head else ""))
+        self.branches.append(
+            Branch(
+                kind="loop", span=span_of(node), condition=flat(head) if head else ""
+            )
+        )
         # The bounds are read once, before the first iteration.
         for part in _bound_nodes(control):
             self.rec.read(part)
@@ -406,4 +494,3 @@ def _is_sentinel(text: str) -> bool:
 def _bound_nodes(control: Node) -> list[Node]:
     """The bound and step expressions of a loop control (not the variable)."""
     return [c for c in control.named_children[1:] if c.type != "comment"]
-

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.decls import declared_vars
+from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_bytes, top_level_nodes

@@ -18,10 +18,33 @@ _FREE_LIMIT = 132
 _FIXED_LIMIT = 72
 _OPS = {"&&": ".and.", "||": ".or.", "&": "iand", "|": "ior", "^": "ieor"}
 _DATA = frozenset(
-    {"copy", "copyin", "copyout", "create", "present", "no_create", "map",
-     "pcopy", "pcopyin", "pcopyout", "pcreate", "present_or_copy", "deviceptr",
-     "attach", "detach", "delete", "device", "host", "self", "to", "from",
-     "use_device", "use_device_ptr", "is_device_ptr", "has_device_addr"}
+    {
+        "copy",
+        "copyin",
+        "copyout",
+        "create",
+        "present",
+        "no_create",
+        "map",
+        "pcopy",
+        "pcopyin",
+        "pcopyout",
+        "pcreate",
+        "present_or_copy",
+        "deviceptr",
+        "attach",
+        "detach",
+        "delete",
+        "device",
+        "host",
+        "self",
+        "to",
+        "from",
+        "use_device",
+        "use_device_ptr",
+        "is_device_ptr",
+        "has_device_addr",
+    }
 )
 _COPY_OUT = {"copyout": "copy", "pcopyout": "pcopy", "from": "tofrom"}
 _SECTION = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*((?:\[[^\[\]]*\])*)\s*$")
@@ -63,7 +86,7 @@ class FortranPragma(Pragma):
         return newline.join(lines)
 
     def end_line(self) -> str | None:
-        """The closing directive after the loop: experts close OpenMP loop constructs."""
+        """The closing line after the loop: experts close OpenMP loop constructs."""
         if self.dialect is Dialect.OPENMP and (
             "for" in self.directive.split() or self.directive.split()[-1] == "simd"
         ):
@@ -112,7 +135,9 @@ def _item(text: str, clause: str, var_of: dict[str, Var | None]) -> tuple[str, s
     name, dims_text = match.group(1), match.group(2)
     var = var_of.get(name)
     dims = _DIM.findall(dims_text)
-    whole_known = var is not None and var.dims and None not in var.dims and not var.pointers
+    whole_known = (
+        var is not None and var.dims and None not in var.dims and not var.pointers
+    )
     if not dims:
         return name, clause
     if whole_known or (var is not None and var.dims and var.dims[0] is not None):
@@ -134,7 +159,9 @@ def _item(text: str, clause: str, var_of: dict[str, Var | None]) -> tuple[str, s
         low = expression_poly(low_text) if low_text else None
         begin = _bound(lo, low)
         end_poly = expression_poly(f"({lo}) + ({length}) - 1")
-        finish = _bound(end_poly.render() if end_poly else f"({lo}) + ({length}) - 1", low)
+        finish = _bound(
+            end_poly.render() if end_poly else f"({lo}) + ({length}) - 1", low
+        )
         parts.append(f"{begin}:{finish}")
     return f"{name}({', '.join(reversed(parts))})", clause
 
@@ -187,7 +214,9 @@ def _split(text: str) -> list[str]:
     return out
 
 
-def _spell(pragma: Pragma, function: Function | None, source: SourceFile) -> FortranPragma:
+def _spell(
+    pragma: Pragma, function: Function | None, source: SourceFile
+) -> FortranPragma:
     if isinstance(pragma, FortranPragma):
         return pragma
     names = {
