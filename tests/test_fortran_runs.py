@@ -110,8 +110,7 @@ def test_annotated_fortran_prints_what_serial_prints(
     )
     assert done.returncode == 0, done.stderr
     text = annotated.read_text()
-    parallel = _build(annotated, tmp_path / "parallel", "-O0", flag)
-    del parallel
+    _build(annotated, tmp_path / "parallel", "-O0", flag)
     for count in threads:
         actual = _run(tmp_path / "parallel", count)
         problem = compare_text(expected, actual, 1e-9)

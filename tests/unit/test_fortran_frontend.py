@@ -199,8 +199,9 @@ def test_directives_attach_with_continuations_and_regions() -> None:
     )
     loop = _loop(text, 6)
     assert [(d.dialect, d.name) for d in loop.pragmas] == [("omp", "parallel for")]
-    assert loop.pragmas[0].clause("reduction") is not None
-    assert loop.pragmas[0].clause("reduction").args == "||:f"  # type: ignore[union-attr]
+    reduction = loop.pragmas[0].clause("reduction")
+    assert reduction is not None
+    assert reduction.args == "||:f"
     assert [r.directive.name for r in loop.regions] == ["data"]
     assert loop.regions[0].span.end[0] == 9
 

@@ -63,9 +63,9 @@ def test_offload_moves_whole_arrays_by_name() -> None:
     target = _suggest(KERNELS, Dialect.OPENMP, Target.GPU)[0].pragma
     assert target is not None
     assert target.render() == "!$omp target teams distribute parallel do"
-    annotated = annotate_text(KERNELS, _suggest(KERNELS, Dialect.OPENMP, Target.GPU))
-    assert "  !$omp target data map(tofrom: y) map(to: x)\n" in annotated
-    assert annotated.endswith("  !$omp end target data\nend subroutine\n")
+    offload = annotate_text(KERNELS, _suggest(KERNELS, Dialect.OPENMP, Target.GPU))
+    assert "  !$omp target data map(tofrom: y) map(to: x)\n" in offload
+    assert offload.endswith("  !$omp end target data\nend subroutine\n")
 
 
 def test_sections_use_lower_bounds_and_partial_copyout_becomes_copy() -> None:

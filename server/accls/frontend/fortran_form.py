@@ -182,12 +182,9 @@ _FORTRAN_INCLUDE = re.compile(
 
 def _missing_includes(text: str, path: str | None, dirs: tuple[str, ...]) -> list[str]:
     """`include 'file'` lines whose file is not beside the source nor in a -I folder."""
-    folder = Path(path).resolve().parent if path else Path.cwd()
-    return [
-        name
-        for name in _FORTRAN_INCLUDE.findall(text)
-        if not any((Path(d) / name).is_file() for d in (folder, *dirs))
-    ]
+    folders = [Path(path).resolve().parent if path else Path.cwd(), *map(Path, dirs)]
+    names: list[str] = _FORTRAN_INCLUDE.findall(text)
+    return [n for n in names if not any((d / n).is_file() for d in folders)]
 
 
 @lru_cache(maxsize=8)

@@ -341,13 +341,13 @@ def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
         # `s = s + a + b` is `(s + a) + b`: one term of the chain is `s`, added
         # (never subtracted) and mentioned nowhere else.
         mine = [t for t, positive in terms if positive and _same(t, lhs)]
-        others = [t for t in terms if not _same(t[0], lhs)]
+        rest = [t for t, _ in terms if not _same(t, lhs)]
         if (
             len(mine) == 1
-            and len(others) == len(terms) - 1
-            and not any(_mentions(t, lhs) for t, _ in others)
+            and len(rest) == len(terms) - 1
+            and not any(_mentions(t, lhs) for t in rest)
         ):
-            return red, [t for t, _ in others]
+            return red, rest
         return None
     if rhs.type == "call_expression" and rhs.named_children:
         callee = rhs.named_children[0]
