@@ -47,25 +47,41 @@ def build_fortran_loops(
     refs = walk.rec.refs
     calls: list[Call] = walk.rec.calls
 
-    def live_after(rec: LoopRec, written: set[str]) -> tuple[str, ...]:
-        live = {n for n in written if n in outside}
-        context = refs[rec.ref_start].context if rec.ref_start < len(refs) else ()
-        open_ = set(written) - live
-        for ref in refs[rec.ref_end :]:
-            if not open_:
-                break
-            if ref.name not in open_ or not _scalar(ref):
+    def first_use(name: str, start: int, stop: int, ctx: tuple[int, ...]) -> bool:
+        """Whether `name` is read in refs[start:stop] before a write on every path."""
+        maybe: list[tuple[int, ...]] = []  # contexts of writes that may not run
+        for ref in refs[start:stop]:
+            if ref.name != name or not _scalar(ref):
                 continue
-            if ref.is_read:
-                live.add(ref.name)
-                open_.discard(ref.name)
-            elif ref.context[: len(context)] == context and len(ref.context) <= len(
-                context
-            ):
-                open_.discard(ref.name)  # overwritten on every path first
+            if ref.is_read and not any(ref.context[: len(w)] == w for w in maybe):
+                return True
+            if ref.is_write:
+                if ctx[: len(ref.context)] == ref.context:
+                    return False
+                maybe.append(ref.context)
+        return False
+
+    def live_after(
+        rec: LoopRec, outer: list[LoopRec], written: set[str]
+    ) -> tuple[str, ...]:
+        context = _context_of(rec)
+        live: set[str] = set()
+        for name in written:
+            if name in outside or first_use(name, rec.ref_end, len(refs), context):
+                live.add(name)
+                continue
+            # The next iteration of an enclosing loop may read it before this loop.
+            if any(first_use(name, o.ref_start, rec.ref_start, context) for o in outer):
+                live.add(name)
         return tuple(sorted(live))
 
-    def build(rec: LoopRec) -> Loop:
+    def _context_of(rec: LoopRec) -> tuple[int, ...]:
+        for ref in refs[rec.ref_start : rec.ref_end]:
+            if rec.id in ref.context:
+                return ref.context[: ref.context.index(rec.id)]
+        return ()
+
+    def build(rec: LoopRec, outer: list[LoopRec]) -> Loop:
         node = rec.node
         var, bounds = _control(rec)
         lower_node = bounds[0] if bounds else None
@@ -94,7 +110,7 @@ def build_fortran_loops(
                 bound_names |= poly.names()
         head = next(c for c in node.named_children if c.type == "do_statement")
         do_word = next((c for c in head.children if c.type == "do"), head)
-        children = tuple(build(child) for child in rec.children)
+        children = tuple(build(child, [*outer, rec]) for child in rec.children)
         body_nodes = [b for b in rec.body if b.type != "comment"]
         end = node.named_children[-1] if node.named_children else node
         body_span = _between(rec.body[0], rec.body[-1]) if rec.body else span_of(end)
@@ -123,12 +139,12 @@ def build_fortran_loops(
             perfect=len(body_nodes) == 1
             and bool(rec.children)
             and body_nodes[0].start_byte == rec.children[0].id,
-            live_after=live_after(rec, written),
+            live_after=live_after(rec, outer, written),
             volatile_bounds=tuple(sorted(bound_names & written - {var or ""})),
             block=node.parent.start_byte if node.parent is not None else -1,
         )
 
-    return tuple(build(rec) for rec in walk.nests)
+    return tuple(build(rec, []) for rec in walk.nests)
 
 
 def _trip(lower: Poly | None, upper: Poly | None, step: int | None) -> str | None:
