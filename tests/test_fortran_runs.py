@@ -138,3 +138,11 @@ def test_fortran_markers(program: str, model: str) -> None:
         else:
             assert not found["parallelizable"], (line, pragma, found["reasons"])
             assert not re.search(r"parallel|\bdo\b|\bloop\b(?! seq)", pragma), pragma
+
+
+@needs_gfortran
+def test_verify_runs_a_fortran_openmp_program() -> None:
+    done = _accls("verify", str(FIXTURES / "reductions.f90"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gfortran" in done.stdout + done.stderr
+    assert "openmp-4" in done.stdout + done.stderr

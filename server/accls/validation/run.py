@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accls.analysis import AnalysisOptions, analyze_text
+from accls.frontend.fortran_form import is_fortran
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 from accls.validation.isolation import reachable_temp_dir
@@ -88,7 +89,10 @@ def _compare_parallel(
 def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     """Build both programs, run them, and compare; None when undecidable."""
     s = session.settings
-    cc = shutil.which(s.cc)
+    fortran = is_fortran(path)
+    # gcc compiles Fortran but does not link its runtime; gfortran does both.
+    cc = shutil.which("gfortran" if fortran and s.cc in ("gcc", "cc") else s.cc)
+    std = [] if fortran else ["-std=gnu11"]
     if cc is None:
         session.notes.append(f"compiler {s.cc!r} not found; nothing was run")
         return None
@@ -96,7 +100,7 @@ def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     path = os.path.abspath(path)  # a name starting with "-" is not an option
     serial, parallel = session.root / "serial", session.root / "openmp"
     if not session.build(
-        [cc, "-O1", "-std=gnu11", *includes, path, *s.cflags, "-o", str(serial), "-lm"],
+        [cc, "-O1", *std, *includes, path, *s.cflags, "-o", str(serial), "-lm"],
         "the original program",
     ):
         return None
@@ -104,8 +108,8 @@ def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     copy.parent.mkdir()
     copy.write_text(annotated, encoding="utf-8", errors="surrogateescape", newline="")
     # -iquote keeps `#include "local.h"` working from the annotated copy.
-    quote = ["-iquote", os.path.dirname(path)]
-    flags = ["-O1", "-std=gnu11", "-fopenmp", *quote, *includes]
+    quote = ["-I" if fortran else "-iquote", os.path.dirname(path)]
+    flags = ["-O1", *std, "-fopenmp", *quote, *includes]
     if not session.build(
         [cc, *flags, str(copy), *s.cflags, "-o", str(parallel), "-lm"],
         "the annotated program",
