@@ -43,17 +43,27 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for model in ("openacc", "openmp"):
         c_run = series(
-            f"C {model}", [*base, "--model", model, str(c_path)], args.runs,
-            args.timeout, c_gen,
+            f"C {model}",
+            [*base, "--model", model, str(c_path)],
+            args.runs,
+            args.timeout,
+            c_gen,
         )
         f_run = series(
-            f"Fortran {model}", [*base, "--model", model, str(f_path)], args.runs,
-            args.timeout, f_gen,
+            f"Fortran {model}",
+            [*base, "--model", model, str(f_path)],
+            args.runs,
+            args.timeout,
+            f_gen,
         )
         ratio = f_run["median_s"] / c_run["median_s"] if c_run["median_s"] else None
         rows.append({"model": model, "c": c_run, "fortran": f_run, "ratio": ratio})
-    lines = ["# Fortran speed", "", "| model | file | lines | loops | median s | ratio |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "# Fortran speed",
+        "",
+        "| model | file | lines | loops | median s | ratio |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for row in rows:
         for kind in ("c", "fortran"):
             run = row[kind]

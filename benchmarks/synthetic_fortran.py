@@ -63,7 +63,7 @@ def _jacobi(f: str, r: random.Random) -> str:
     integer :: i, j
     do j = 2, m - 1
       do i = 2, n - 1
-        b(i, j) = 0.2d0 * (a(i, j) + a(i - 1, j) + a(i + 1, j) + a(i, j - {r.randint(1, 1)}))
+        b(i, j) = 0.{r.randint(1, 9)}d0 * (a(i, j) + a(i - 1, j) + a(i, j - 1))
       end do
     end do
   end subroutine {f}
@@ -179,9 +179,7 @@ def kernels_file(lines: int = 5000, seed: int = 0) -> Generated:
         parts.append(text)
         total += text.count("\n")
         nests += 1
-        loops += sum(
-            1 for ln in text.split("\n") if ln.strip().startswith("do ")
-        )
+        loops += sum(1 for ln in text.split("\n") if ln.strip().startswith("do "))
         count += 1
     parts.append("end module kernels\n")
     text = "".join(parts)

@@ -87,7 +87,7 @@ def directive_of(lines: list[tuple[str, Span]]) -> Directive | None:
         dialect=parsed.dialect,
         name=parsed.name,
         clauses=parsed.clauses,
-        text=" ".join(t.strip() for t, _ in lines),
+        text=f"!${dialect} {' '.join(joined.split())}",  # continuations joined
         span=span,
         malformed=parsed.malformed,
     )
