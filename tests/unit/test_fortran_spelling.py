@@ -146,3 +146,71 @@ def test_check_finds_a_race_in_a_fortran_directive() -> None:
     )
     found = check_file(text, "k.f90", [])
     assert [f.code for f in found if f.level.value == "error"] == ["ACC101"]
+
+
+def _verdicts(text: str) -> list[bool]:
+    return [s.pragma is not None for s in _suggest(text, Dialect.OPENMP, Target.CPU)]
+
+
+def test_a_callee_keeping_a_saved_local_is_not_called_in_parallel() -> None:
+    text = dedent(
+        """\
+        module m
+        contains
+          subroutine counter(x)
+            real, intent(inout) :: x
+            integer :: calls = 0
+            calls = calls + 1
+            x = x + calls
+          end subroutine
+        end module
+        subroutine s(n, b)
+          use m
+          integer :: n, i
+          real :: b(n)
+          do i = 1, n
+            call counter(b(i))
+          end do
+        end subroutine
+        """
+    )
+    assert _verdicts(text) == [False]
+
+
+def test_an_element_passed_to_an_array_dummy_covers_what_follows_it() -> None:
+    text = dedent(
+        """\
+        module m
+        contains
+          subroutine two(x)
+            real, intent(inout) :: x(2)
+            x(2) = x(1) + 1
+          end subroutine
+        end module
+        subroutine s(n, a)
+          use m
+          integer :: n, i
+          real :: a(n)
+          do i = 1, n - 1
+            call two(a(i))
+          end do
+        end subroutine
+        """
+    )
+    assert _verdicts(text) == [False]
+
+
+def test_fixed_form_directives_start_in_column_one() -> None:
+    text = (
+        "      SUBROUTINE S(N, A)\n"
+        "      INTEGER N, I\n"
+        "      REAL*8 A(N)\n"
+        "      DO I = 1, N\n"
+        "         A(I) = 2 * A(I)\n"
+        "      END DO\n"
+        "      END\n"
+    )
+    found = _suggest(text, Dialect.OPENMP, Target.CPU, "k.f")
+    annotated = annotate_text(text, found).split("\n")
+    assert annotated[3] == "!$omp parallel do"
+    assert annotated[7] == "!$omp end parallel do"

@@ -182,8 +182,9 @@ def _procedures(units: list[_Unit]) -> dict[str, Procedure]:
         intents = tuple(
             unit.decls[d].intent if d in unit.decls else "" for d in unit.dummies
         )
+        arrays = tuple(d in unit.decls and unit.decls[d].is_array for d in unit.dummies)
         out.setdefault(
-            unit.name, Procedure(unit.name, unit.dummies, intents, unit.pure)
+            unit.name, Procedure(unit.name, unit.dummies, intents, unit.pure, arrays)
         )
     return out
 
@@ -206,6 +207,15 @@ def _function(
     procedures: dict[str, Procedure],
 ) -> tuple[Function, tuple[Loop, ...], UnitWalk]:
     scope = _visible(unit, modules)
+    if unit.kind != "program":
+        # A `save` local (or one initialised where declared) outlives each call:
+        # every call shares it, as the callers share a global.
+        scope = {
+            k: replace(d, var=replace(d.var, scope="global"))
+            if d.var.static and d.var.scope == "local"
+            else d
+            for k, d in scope.items()
+        }
     recorder = RefRecorder(scope, procedures)
     walk = UnitWalk(recorder)
     walk.block([c for c in unit.node.named_children if c.type not in _HEADS])
@@ -276,7 +286,8 @@ def parse_fortran(
     globals_: dict[str, Var] = {}
     for unit in units:
         for key, decl in unit.decls.items():
-            if decl.var.scope == "global" or decl.common:
+            saved = decl.var.static and unit.kind != "program"
+            if decl.var.scope == "global" or decl.common or saved:
                 globals_.setdefault(key, _as_model(decl))
     missing = form.missing
     return SourceFile(

@@ -117,6 +117,21 @@ def _qualifiers(decl: Node) -> tuple[set[str], str, Node | None]:
     return attrs, intent, dimension
 
 
+def _initialised(decl: Node) -> set[str]:
+    """Names given a value in the declaration (which implies `save`)."""
+    out: set[str] = set()
+    for child in decl.named_children:
+        if child.type in ("init_declarator", "pointer_init_declarator"):
+            first = child.named_children[0] if child.named_children else None
+            if first is not None and first.type == "sized_declarator":
+                first = next(
+                    (c for c in first.named_children if c.type == "identifier"), None
+                )
+            if first is not None:
+                out.add(name_of(first))
+    return out
+
+
 def _declarators(decl: Node) -> list[tuple[Node, Node | None]]:
     """(name node, size node or None) of each declared entity."""
     out: list[tuple[Node, Node | None]] = []
@@ -156,6 +171,7 @@ def _entity(
         const="parameter" in attrs or intent == "in",
         scope=scope,
         span=span_of(name),
+        static="save" in attrs,
     )
     return FDecl(
         var=var,
@@ -177,7 +193,11 @@ def _merge(old: FDecl | None, new: FDecl) -> FDecl:
         var = replace(var, type=new.var.type)
     return replace(
         old,
-        var=replace(var, const=var.const or new.var.const),
+        var=replace(
+            var,
+            const=var.const or new.var.const,
+            static=var.static or new.var.static or "save" in new.attrs,
+        ),
         lows=old.lows or new.lows,
         intent=old.intent or new.intent,
         attrs=old.attrs | new.attrs,
@@ -203,12 +223,19 @@ def declarations(
             )
             type_text = _type_text(kind) if kind is not None else ""
             attrs, intent, dimension = _qualifiers(node)
+            initialised = _initialised(node)
             for name, size in _declarators(node):
                 key = name_of(name)
                 where = "param" if key in params else scope
                 entity = _entity(
                     name, size or dimension, type_text, where, frozenset(attrs), intent
                 )
+                if key in initialised and "parameter" not in attrs:
+                    entity = replace(
+                        entity,
+                        attrs=entity.attrs | {"save"},
+                        var=replace(entity.var, static=True),
+                    )
                 found[key] = _merge(found.get(key), entity)
         elif node.type == "variable_modification":
             attrs, intent, dimension = _qualifiers(node)

@@ -40,6 +40,7 @@ class Procedure:
     dummies: tuple[str, ...]
     intents: tuple[str, ...]  # per dummy: "in", "out", "inout" or ""
     pure: bool
+    arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
 
 
 @dataclass(slots=True)
@@ -212,7 +213,37 @@ class RefRecorder:
                 self.read(value)
                 self._escape_last()
                 continue
-            self.argument(strip(value), intent)
+            dummy = (
+                proc.dummies.index(name_of(item.named_children[0]))
+                if item.type == "keyword_argument"
+                and name_of(item.named_children[0]) in proc.dummies
+                else pos
+            )
+            element = strip(value)
+            if (
+                dummy < len(proc.arrays)
+                and proc.arrays[dummy]
+                and element.type == "call_expression"
+                and intent != "in"
+            ):
+                # An element passed to an array dummy starts a sequence: the
+                # callee may touch any element after it (sequence association).
+                callee = element.named_children[0] if element.named_children else None
+                if callee is not None and callee.type == "identifier":
+                    array = name_of(callee)
+                    args_node = next(
+                        (
+                            c
+                            for c in element.named_children
+                            if c.type == "argument_list"
+                        ),
+                        None,
+                    )
+                    if args_node is not None:
+                        self.subscripts(array, args_node)
+                    self.add(element, array, AccessKind.UPDATE, self._whole(array))
+                    continue
+            self.argument(element, intent)
 
     def _escape_last(self) -> None:
         from dataclasses import replace

@@ -50,7 +50,8 @@ def insertions(
             else:
                 edits.append((start, 0, f"{opening}{newline}"))
                 closing = region.pragma.region_end()
-                edits.append((region.end.end_byte, 3, f"{newline}{pad}{closing}"))
+                lead = region.pragma.indent(pad)
+                edits.append((region.end.end_byte, 3, f"{newline}{lead}{closing}"))
         if suggestion.pragma is None or suggestion.existing is not None:
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma)]
@@ -58,7 +59,7 @@ def insertions(
         closing_line = suggestion.pragma.end_line()
         if closing_line is not None:
             _, indent = _line_bounds(data, suggestion.loop.keyword.start_byte)
-            pad = indent.decode("utf-8", errors="replace")
+            pad = suggestion.pragma.indent(indent.decode("utf-8", errors="replace"))
             edits.append(
                 (suggestion.loop.span.end_byte, 2, f"{newline}{pad}{closing_line}")
             )

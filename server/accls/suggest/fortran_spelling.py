@@ -93,6 +93,10 @@ class FortranPragma(Pragma):
             return f"!$omp end {_directive(self.directive)}"
         return None
 
+    def indent(self, pad: str) -> str:
+        """Fixed form: a sentinel starts in column 1 (in column 7 it is a comment)."""
+        return "" if self.fixed else pad
+
     def braces(self) -> bool:
         """Fortran regions end with an `end` directive, not a brace."""
         return False

@@ -62,6 +62,10 @@ class Pragma:
         """A directive that closes the construct after its loop (none in C)."""
         return None
 
+    def indent(self, pad: str) -> str:
+        """The indentation of its lines where the statement's is `pad`."""
+        return pad
+
     def braces(self) -> bool:
         """Whether a region it opens is a `{ }` block (C) rather than an end line."""
         return True
