@@ -22,6 +22,9 @@ _MINMAX = {
     "amin1": RedOp.MIN,
     "dmax1": RedOp.MAX,
     "dmin1": RedOp.MIN,
+    "iand": RedOp.BAND,
+    "ior": RedOp.BOR,
+    "ieor": RedOp.BXOR,
 }
 _BINARY = {
     "+": RedOp.ADD,
