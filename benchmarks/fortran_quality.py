@@ -37,16 +37,35 @@ _SENTINEL = re.compile(r"^\s*[!cC*]\$(acc|omp)", re.IGNORECASE)
 _FORTRAN = (".f90", ".F90", ".f", ".F", ".f95", ".F95", ".f03", ".f08")
 
 
-def stripped(text: str) -> str:
-    """Every directive line (and its continuations) blank: line numbers stay."""
-    out: list[str] = []
-    continuing = False
-    for line in text.split("\n"):
-        if _SENTINEL.match(line) or continuing:
-            continuing = line.split("!", 2)[-1].rstrip().endswith("&")
-            out.append("")
-        else:
-            out.append(line)
+_LOOP_WORDS = frozenset({"loop", "do", "simd", "distribute", "taskloop"})
+
+
+def stripped(text: str, mode: str = "all") -> str:
+    """Directive lines (and continuations) blank, line numbers kept.
+
+    `all`: every directive; `loop`: only loop directives and their `end` lines,
+    so that the experts' data and compute regions stay around the loops.
+    """
+    lines = text.split("\n")
+    out = list(lines)
+    row = 0
+    while row < len(lines):
+        if not _SENTINEL.match(lines[row]):
+            row += 1
+            continue
+        group = [row]
+        while lines[group[-1]].split("!", 2)[-1].rstrip().endswith("&") and (
+            group[-1] + 1 < len(lines)
+        ):
+            group.append(group[-1] + 1)
+        match = _SENTINEL.match(lines[row])
+        assert match is not None
+        words = lines[row][match.end() :].lower().replace("&", " ").split()
+        words = words[1:] if words[:1] == ["end"] else words
+        if mode == "all" or _LOOP_WORDS & set(words):
+            for blank in group:
+                out[blank] = ""
+        row = group[-1] + 1
     return "\n".join(out)
 
 
@@ -103,7 +122,7 @@ def _stub_headers(path: Path, text: str) -> None:
         header.write_text(_SUITE_STUB, encoding="utf-8")
 
 
-def score_file(path_text: str) -> dict[str, Any]:
+def score_file(path_text: str, mode: str = "all") -> dict[str, Any]:
     """Pairs, scores, the compile pass and the check findings of one file."""
     from accls.pipeline import suggest_text
 
@@ -129,7 +148,7 @@ def score_file(path_text: str) -> dict[str, Any]:
     ]
     if not pairs:
         return result
-    bare = stripped(text)
+    bare = stripped(text, mode)
     work = path.with_name(path.stem + ".accls_stripped" + path.suffix)
     work.write_text(bare, encoding="utf-8", errors="surrogateescape")
     try:
@@ -236,7 +255,7 @@ def _summary(files: list[dict[str, Any]]) -> dict[str, Any]:
 
 def render(summary: dict[str, Any]) -> str:
     """The report as Markdown."""
-    lines = ["# Fortran quality (dev-fortran)", ""]
+    lines = [f"# Fortran quality (dev-fortran, strip {summary['strip']})", ""]
     lines.append(f"files: {summary['files']}")
     for name, block in (("all", summary["overall"]), *summary["by_model"].items()):
         lines.append("")
@@ -284,6 +303,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--src", type=Path)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--strip",
+        choices=("all", "loop"),
+        default="all",
+        help="strip every directive, or only loop directives (regions stay)",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
     args = parser.parse_args(argv)
     src = args.src
@@ -306,13 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         files = files[: args.limit]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(score_file, files))
-    summary = _summary(results)
+        results = list(pool.map(score_file, files, [args.strip] * len(files)))
+    summary = _summary(results) | {"strip": args.strip}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "fortran_quality.json").write_text(
+    name = "fortran_quality" if args.strip == "all" else "fortran_quality_loop"
+    (args.out / f"{name}.json").write_text(
         json.dumps({"summary": summary, "files": results}, indent=1) + "\n"
     )
-    (args.out / "fortran_quality.md").write_text(render(summary))
+    (args.out / f"{name}.md").write_text(render(summary))
     print(render(summary))
     return 0
 
