@@ -214,3 +214,18 @@ def test_fixed_form_directives_start_in_column_one() -> None:
     annotated = annotate_text(text, found).split("\n")
     assert annotated[3] == "!$omp parallel do"
     assert annotated[7] == "!$omp end parallel do"
+
+
+def test_the_compile_check_leaves_no_module_files_behind(
+    tmp_path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    from accls.pipeline import suggest_text
+    from accls.settings import Settings
+
+    monkeypatch.chdir(tmp_path)
+    text = "module m\ncontains\n" + KERNELS.replace("\n", "\n  ") + "\nend module m\n"
+    src = tmp_path / "k.f90"
+    src.write_text(text)
+    suggest_text(text, str(src), Settings(dialect=Dialect.OPENMP))
+    assert not list(tmp_path.glob("*.mod"))

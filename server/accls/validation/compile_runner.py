@@ -179,7 +179,9 @@ def _limited(command: list[str], memory_mb: int) -> list[str]:
     return [prlimit, f"--as={memory_mb * 1024 * 1024}", "--", *command]
 
 
-def _invoke(command: list[str], timeout_s: float, memory_mb: int) -> CompileOutcome:
+def _invoke(
+    command: list[str], timeout_s: float, memory_mb: int, cwd: str | None = None
+) -> CompileOutcome:
     env = {**os.environ, "LC_ALL": "C"}  # ASCII quotes in diagnostics
     proc = subprocess.Popen(
         _limited(command, memory_mb),
@@ -190,6 +192,7 @@ def _invoke(command: list[str], timeout_s: float, memory_mb: int) -> CompileOutc
         errors="replace",
         env=env,
         start_new_session=True,
+        cwd=cwd,
     )
     try:
         _, stderr = proc.communicate(timeout=timeout_s)
@@ -221,7 +224,12 @@ def run_unit(
     with tempfile.TemporaryDirectory(prefix="accls-cc-") as tmp:
         file = Path(tmp) / name
         file.write_text(unit, encoding="utf-8", errors="surrogateescape")
-        outcome = _invoke([*command, str(file)], settings.timeout_s, settings.memory_mb)
+        # gfortran writes a `.mod` file per module into its working directory:
+        # the scratch folder, never the user's.
+        here = tmp if is_fortran(name) else None
+        outcome = _invoke(
+            [*command, str(file)], settings.timeout_s, settings.memory_mb, here
+        )
         # Diagnostics name the temp file; store them under the stable name.
         outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
     if outcome.ok is not None:  # a timeout may pass on a quieter machine
