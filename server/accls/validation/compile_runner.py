@@ -179,9 +179,7 @@ def _limited(command: list[str], memory_mb: int) -> list[str]:
     return [prlimit, f"--as={memory_mb * 1024 * 1024}", "--", *command]
 
 
-def _invoke(
-    command: list[str], timeout_s: float, memory_mb: int, cwd: str | None = None
-) -> CompileOutcome:
+def _invoke(command: list[str], timeout_s: float, memory_mb: int) -> CompileOutcome:
     env = {**os.environ, "LC_ALL": "C"}  # ASCII quotes in diagnostics
     proc = subprocess.Popen(
         _limited(command, memory_mb),
@@ -192,7 +190,6 @@ def _invoke(
         errors="replace",
         env=env,
         start_new_session=True,
-        cwd=cwd,
     )
     try:
         _, stderr = proc.communicate(timeout=timeout_s)
@@ -224,11 +221,11 @@ def run_unit(
     with tempfile.TemporaryDirectory(prefix="accls-cc-") as tmp:
         file = Path(tmp) / name
         file.write_text(unit, encoding="utf-8", errors="surrogateescape")
-        # gfortran writes a `.mod` file per module into its working directory:
-        # the scratch folder, never the user's.
-        here = tmp if is_fortran(name) else None
+        # gfortran writes a `.mod` file per module (into the working directory
+        # unless told): the scratch folder, never the user's.
+        modules = [f"-J{tmp}"] if is_fortran(name) else []
         outcome = _invoke(
-            [*command, str(file)], settings.timeout_s, settings.memory_mb, here
+            [*command, *modules, str(file)], settings.timeout_s, settings.memory_mb
         )
         # Diagnostics name the temp file; store them under the stable name.
         outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
