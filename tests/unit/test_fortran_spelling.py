@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
+import pytest
 from accls.analysis import AnalysisOptions, analyze
 from accls.analysis.checks import check_file
 from accls.frontend import Clause, Var, parse_source
@@ -217,8 +219,7 @@ def test_fixed_form_directives_start_in_column_one() -> None:
 
 
 def test_the_compile_check_leaves_no_module_files_behind(
-    tmp_path,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from accls.pipeline import suggest_text
     from accls.settings import Settings
