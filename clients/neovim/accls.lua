@@ -22,7 +22,7 @@ local M = {}
 
 local defaults = {
   cmd = { "accls", "--stdio" },
-  filetypes = { "c", "cpp" },
+  filetypes = { "c", "cpp", "fortran" },
   -- Files that mark a project root; the file's own directory is the fallback.
   root_markers = { "compile_commands.json", ".git", "Makefile", "CMakeLists.txt" },
   -- Sent as initializationOptions and answered to workspace/configuration

@@ -7,7 +7,7 @@ if not configs.accls then
   configs.accls = {
     default_config = {
       cmd = { "accls", "--stdio" },
-      filetypes = { "c", "cpp" },
+      filetypes = { "c", "cpp", "fortran" },
       root_dir = util.root_pattern("compile_commands.json", ".git"),
       single_file_support = true,
       -- The accls.* settings without the prefix; see clients/neovim/README.md.
@@ -25,7 +25,7 @@ require("lspconfig").accls.setup({
 -- Neovim 0.11 and later need no plugin at all:
 --   vim.lsp.config("accls", {
 --     cmd = { "accls", "--stdio" },
---     filetypes = { "c", "cpp" },
+--     filetypes = { "c", "cpp", "fortran" },
 --     root_markers = { "compile_commands.json", ".git" },
 --     init_options = { model = "openacc" },
 --   })

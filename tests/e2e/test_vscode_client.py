@@ -107,7 +107,9 @@ def test_choices_match_the_server_enums(
 
 
 def test_activation_commands_and_entry_point(manifest: dict[str, Any]) -> None:
-    assert manifest["activationEvents"] == ["onLanguage:c", "onLanguage:cpp"]
+    assert manifest["activationEvents"][:2] == ["onLanguage:c", "onLanguage:cpp"]
+    fortran = ["fortran", "fortran90", "FortranFreeForm", "FortranFixedForm"]
+    assert manifest["activationEvents"][2:] == [f"onLanguage:{f}" for f in fortran]
     commands = {c["command"] for c in manifest["contributes"]["commands"]}
     assert commands == {
         "accls.restartServer",

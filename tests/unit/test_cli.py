@@ -363,7 +363,7 @@ BAD_INPUTS = [
     "directory",
     "binary",
     "not-utf8",
-    "fortran",
+    "c-under-fortran-name",
     "prose",
     "too-large",
     "unknown-subcommand",
@@ -388,8 +388,8 @@ def _bad_input_argv(case: str, tmp: Path) -> list[str]:
     if case == "not-utf8":
         (tmp / "latin1.c").write_bytes("/* caf\xe9 */ int x;\n".encode("latin-1"))
         return ["suggest", str(tmp / "latin1.c")]
-    if case == "fortran":
-        write(tmp / "loop.f90", "program p\n  do i = 1, 10\n  end do\nend program\n")
+    if case == "c-under-fortran-name":
+        write(tmp / "loop.f90", SAXPY)
         return ["suggest", str(tmp / "loop.f90")]
     if case == "prose":
         write(tmp / "prose.c", "The quick brown fox jumps over the lazy dog.\n" * 20)

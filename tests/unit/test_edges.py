@@ -102,7 +102,7 @@ def test_suggest_gives_no_pragma_inside_an_unterminated_comment(
     assert "syntax errors" in proc.stderr
 
 
-@pytest.mark.parametrize(("name", "language"), [("k.cu", "CUDA"), ("k.f90", "Fortran")])
+@pytest.mark.parametrize(("name", "language"), [("k.cu", "CUDA")])
 def test_check_says_what_it_did_not_check(
     tmp_path: Path, name: str, language: str
 ) -> None:
@@ -111,3 +111,11 @@ def test_check_says_what_it_did_not_check(
     proc = run_accls("check", str(src))
     assert proc.returncode == 2
     _one_line_error(proc.stderr, "not checked", f"{language} is not supported yet")
+
+
+def test_check_refuses_c_under_a_fortran_name(tmp_path: Path) -> None:
+    src = tmp_path / "k.f90"
+    src.write_text("int main(void) {\n  return 0;\n}\n")
+    proc = run_accls("check", str(src))
+    assert proc.returncode == 2
+    _one_line_error(proc.stderr, "looks like C, not Fortran", "not checked")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accls.frontend import Directive, Loop, SourceFile, parse_source
+from accls.frontend.fortran_directives import canonical_text
 
 from accls_train.console import fail, progress, say
 from accls_train.dataset import (
@@ -30,6 +32,9 @@ from accls_train.dataset import (
     write_pairs,
 )
 from accls_train.units import UnitBuilder
+
+_FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F", ".f95", ".f03", ".f08")
+_FORTRAN_SENTINEL = re.compile(r"^\s*[!cC*]\$(acc|omp)", re.IGNORECASE)
 
 __all__ = ["Origin", "dedupe", "loop_source", "main", "mine_file", "source_files"]
 
@@ -59,12 +64,12 @@ def _repo_of(file: Path, base: Path) -> Origin:
 
 
 def source_files(dirs: Sequence[Path]) -> list[Origin]:
-    """Every .c and .h file under `dirs`, sorted, with its repository."""
+    """Every .c, .h and Fortran file under `dirs`, sorted, with its repository."""
     found: list[Origin] = []
     for base in dirs:
         resolved = base.resolve()
         for file in sorted(resolved.rglob("*")):
-            if file.suffix in (".c", ".h") and file.is_file():
+            if file.suffix in (".c", ".h", *_FORTRAN_SUFFIXES) and file.is_file():
                 found.append(_repo_of(file, resolved))
     return found
 
@@ -128,7 +133,15 @@ def _pair(
         return None
     body = "\n".join(lines[:top] + lines[bottom + 1 :])
     loop_row = loop.span.start[0] - first - (bottom - top + 1)
-    mcu, fn_line = builder.build(text, origin.file.parent, (fn_start, fn_end), body)
+    if source.language == "fortran":
+        # The unit is the file itself without the pair's directive: modules and
+        # contained procedures do not split into C-style items.
+        rows = text.split("\n")
+        start, stop = directive.span.start[0], directive.span.start[0] + bottom - top
+        mcu = "\n".join(rows[:start] + rows[stop + 1 :])
+        fn_line = first + 1
+    else:
+        mcu, fn_line = builder.build(text, origin.file.parent, (fn_start, fn_end), body)
     loop_text = loop_source(source, loop)
     model = _SENTINELS[directive.dialect]
     path = origin.file.relative_to(origin.root).as_posix()
@@ -139,12 +152,20 @@ def _pair(
         line=fn_line + loop_row,
         model=model,
         target=_target(loop, directive),
-        pragma=normalise_pragma(directive.text),
+        pragma=normalise_pragma(_c_spelling(directive.text)),
         loop=loop_text,
         mcu=mcu,
         region=_region(loop, directive.dialect),
         origin="mined",
     )
+
+
+def _c_spelling(text: str) -> str:
+    """A Fortran directive (`!$omp parallel do`) in the pragma grammar models use."""
+    match = _FORTRAN_SENTINEL.match(text)
+    if match is None:
+        return text
+    return canonical_text(match.group(1), text[match.end() :].replace("&", " "))
 
 
 def mine_file(origin: Origin, builder: UnitBuilder) -> tuple[int, list[Pair]]:
@@ -153,7 +174,10 @@ def mine_file(origin: Origin, builder: UnitBuilder) -> tuple[int, list[Pair]]:
         text = origin.file.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return 0, []
-    if "#" not in text or ("acc" not in text and "omp" not in text):
+    sentinel = "!$" if origin.file.suffix in _FORTRAN_SUFFIXES else "#"
+    if sentinel not in text or (
+        "acc" not in text.lower() and "omp" not in text.lower()
+    ):
         return 0, []
     source = parse_source(
         text, str(origin.file), (str(origin.file.parent), str(origin.root))

@@ -20,6 +20,8 @@ const VERIFY_LOOP = "accls.verifyLoop";
 const CHECK_LOOP_NAMES = [CHECK_LOOP, VERIFY_LOOP];
 // Settings only the client reads; the server would report them as unknown.
 const CLIENT_ONLY = ["server", "trace"];
+/** VS Code language ids of Fortran documents (free and fixed form). */
+const FORTRAN = ["fortran", "fortran90", "FortranFreeForm", "FortranFixedForm"];
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
@@ -49,6 +51,7 @@ function createClient(channel: vscode.OutputChannel): LanguageClient {
     documentSelector: [
       { scheme: "file", language: "c" },
       { scheme: "file", language: "cpp" },
+      ...FORTRAN.map((language) => ({ scheme: "file", language })),
     ],
     initializationOptions: serverSettings(),
     synchronize: { configurationSection: SECTION },
@@ -149,7 +152,7 @@ function describe(result: unknown): string {
 /** The argument of accls.checkLoop: the active C editor's URI and cursor. */
 function cursorArgument(): unknown[] | undefined {
   const editor = vscode.window.activeTextEditor;
-  if (!client || !editor || !["c", "cpp"].includes(editor.document.languageId)) {
+  if (!client || !editor || !["c", "cpp", ...FORTRAN].includes(editor.document.languageId)) {
     void vscode.window.showWarningMessage("accls: open a C file and put the cursor on a loop.");
     return undefined;
   }

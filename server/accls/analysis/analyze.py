@@ -202,7 +202,10 @@ def _loop_facts(
             obstacles.append(obstacle)
     if fn is not None and any(p.dims and not p.pointers for p in fn.params):
         names = {r.name for r in loop.refs if not is_scalar_ref(r)}
-        params = sorted(p.name for p in fn.params if p.dims and p.name in names)
+        # A `restrict` array parameter (a Fortran dummy) is distinct by promise.
+        params = sorted(
+            p.name for p in fn.params if p.dims and not p.restrict and p.name in names
+        )
         if len(params) > 1:
             assumptions.append(
                 "assumes the array parameters "

@@ -92,7 +92,7 @@ def _whole(var: Var | None) -> bool:
     """Static arrays with constant extents need no section."""
     return (
         var is not None
-        and var.scope != "param"
+        and (var.scope != "param" or var.shaped)
         and var.pointers == 0
         and bool(var.dims)
         and all(d is not None for d in var.dims)

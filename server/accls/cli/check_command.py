@@ -9,6 +9,7 @@ import sys
 from accls.cli.build_context import file_context
 from accls.files import (
     InputError,
+    c_under_fortran_name,
     other_language,
     read_source,
 )
@@ -35,6 +36,9 @@ def run_check(args: argparse.Namespace) -> int:
                     f"{path}: not checked: {language} is not supported yet"
                 )
             text = read_source(path)
+            wrong = c_under_fortran_name(path, text)
+            if wrong is not None:
+                raise InputError(f"{wrong}; not checked")
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             failed = True

@@ -131,12 +131,20 @@ def _suggest_one(
         path,
         text,
         sum(e.end_byte - e.start_byte for e in source.errors),
-        len(source.nests),
+        len(source.nests) + len(source.unread_loops),
     )
-    if warning is not None and not source.nests and source.errors:
+    read = source.nests or source.unread_loops
+    if warning is not None and not read and source.errors:
         raise InputError(warning)
     if warning is not None:
         print(f"accls: warning: {warning}", file=sys.stderr)
+    for note in source.notes:
+        print(f"accls: warning: {path}: {note}", file=sys.stderr)
+    for span, why in source.unread_loops:
+        print(
+            f"accls: note: {path}:{span.line}: loop not analysed: {why}",
+            file=sys.stderr,
+        )
     # Here, after the file's own warnings, as the check of -n always came.
     settings = _settings(args)
     result = suggest_text(

@@ -10,6 +10,7 @@ __all__ = [
     "BOM",
     "MAX_BYTES",
     "InputError",
+    "c_under_fortran_name",
     "file_kind",
     "looks_like_c",
     "other_language",
@@ -25,18 +26,12 @@ MAX_BYTES = 16 * 1024 * 1024
 """Files larger than this are refused rather than analysed slowly."""
 
 _NOT_C = {
-    ".f": "Fortran",
-    ".f77": "Fortran",
-    ".f90": "Fortran",
-    ".f95": "Fortran",
-    ".f03": "Fortran",
-    ".f08": "Fortran",
-    ".for": "Fortran",
     ".py": "Python",
 }
 _CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
 """Read as C++ by the C++ front end (frontend/cpp_files.py names the same)."""
 _CUDA = frozenset({".cu", ".cuh"})
+_FORTRAN = frozenset({".f", ".f77", ".f90", ".f95", ".f03", ".f08", ".for", ".ftn"})
 
 
 class InputError(Exception):
@@ -136,6 +131,8 @@ def _written_in_c(text: str) -> bool:
 def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | None:
     """A one-line warning when the file does not look like C, else None."""
     ext = os.path.splitext(path)[1].lower()
+    if ext in _FORTRAN:
+        return _looks_like_fortran(path, text, error_bytes, loops)
     language = "C++" if ext in _CXX else "C"
     if language == "C++" and _written_in_c(text):
         return (
@@ -149,6 +146,33 @@ def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | No
             f"{path}: has syntax errors as C++ (modules, newer syntax, or C that is "
             "not C++); results cover the parts that parse"
         )
+    if error_bytes:
+        return f"{path}: has syntax errors; results cover the parts that parse"
+    return None
+
+
+def c_under_fortran_name(path: str, text: str) -> str | None:
+    """An error line when a file with a Fortran name holds C (`;`, `{`, `}` ends)."""
+    if os.path.splitext(path)[1].lower() not in _FORTRAN:
+        return None
+    code = [
+        ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("!")
+    ]
+    c_like = sum(ln.rstrip().endswith((";", "{", "}")) for ln in code)
+    if code and c_like > 0.3 * len(code):
+        return f"{path}: looks like C, not Fortran (a Fortran name on C text)"
+    return None
+
+
+def _looks_like_fortran(
+    path: str, text: str, error_bytes: int, loops: int
+) -> str | None:
+    """The Fortran counterpart of `looks_like_c`'s warning."""
+    wrong = c_under_fortran_name(path, text)
+    if wrong is not None:
+        return wrong
+    if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
+        return f"{path}: does not look like Fortran (most of it does not parse)"
     if error_bytes:
         return f"{path}: has syntax errors; results cover the parts that parse"
     return None

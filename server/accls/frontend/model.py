@@ -222,6 +222,11 @@ class Var:
     sources: tuple[str, ...] = ()
     address_taken: bool = False
     leaves: bool = False
+    # Fortran: each dimension's first index as text, in `dims` order; "" unknown.
+    lower_bounds: tuple[str, ...] = ()
+    # A parameter whose declared extents are the object's own (a Fortran dummy
+    # array), so the whole of it can be moved; a C array parameter is a pointer.
+    shaped: bool = False
 
     @property
     def shape(self) -> str:
@@ -404,6 +409,9 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
+    unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
+    notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

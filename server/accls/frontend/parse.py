@@ -15,6 +15,8 @@ from accls.frontend.cpp_parse import CppUnit, Definition
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
+from accls.frontend.fortran import parse_fortran
+from accls.frontend.fortran_form import is_fortran
 from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
@@ -220,6 +222,8 @@ def parse_source(
     read from the file and the headers it names, and headers' globals are unseen.
     `language` ("c", "cpp") overrides the one the extension of `path` names.
     """
+    if is_fortran(path):
+        return parse_fortran(text, path, include_dirs)
     cpp = is_cpp(path, language)
     usable = context is not None and context.usable
     macros = (

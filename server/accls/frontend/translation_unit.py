@@ -29,6 +29,7 @@ from pathlib import Path
 
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.decls import declared_vars
+from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
@@ -308,6 +309,10 @@ def _relative(
 
 def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderContext:
     """The context the build gives `text` (the buffer of `path`)."""
+    if is_fortran(path):
+        dirs = tuple(f[2:] for f in pre.flags if f.startswith("-I") and len(f) > 2)
+        form = normalized(text, path, dirs)
+        return HeaderContext(missing=form.missing, problem=form.problem)
     done = _preprocess(text, path, pre)
     if isinstance(done, str):
         return HeaderContext(problem=done)

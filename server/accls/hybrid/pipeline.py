@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze
-from accls.frontend import parse_source
+from accls.frontend import SourceFile, parse_source
 from accls.hybrid.candidates import (
     agreement,
     assumed_reference,
@@ -35,6 +35,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind, BackendSettings
+from accls.suggest.fortran_spelling import fortran_suggestions
 from accls.validation import CompilerSettings, Validation, validate
 
 __all__ = ["HybridResult", "suggest_hybrid"]
@@ -141,6 +142,13 @@ def _lost(loser: _Entry, best: _Entry) -> str:
     return f"ranked below the {winner} pragma: lower model score"
 
 
+def spelled(s: Suggestion, source: SourceFile) -> Suggestion:
+    """A model's candidate written in the file's language (Fortran directives)."""
+    if source.language == "fortran":
+        return fortran_suggestions((s,), source)[0]
+    return s
+
+
 def suggest_hybrid(
     text: str,
     path: str,
@@ -205,7 +213,9 @@ def suggest_hybrid(
             if made.dropped is not None:
                 dropped[s.loop.id].append(made.dropped)
             elif made.suggestion is not None:
-                drafts.setdefault(s.loop.id, []).append(made.suggestion)
+                drafts.setdefault(s.loop.id, []).append(
+                    spelled(made.suggestion, source)
+                )
     pragmas = {key: raw.pragma for key, raw in raw_by_id.items()}
     checked = _validate_rounds(
         text, path, drafts, compiler, include_dirs, dropped, pragmas

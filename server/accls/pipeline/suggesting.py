@@ -151,9 +151,13 @@ def _checked(
 
 def _unread(source: SourceFile) -> tuple[tuple[Span, str], ...]:
     unread = tuple((span, "in code that does not parse") for span in source.stray_loops)
-    return unread + tuple(
-        (span, "in an #if branch the build does not compile")
-        for span in source.skipped_loops
+    return (
+        unread
+        + tuple(
+            (span, "in an #if branch the build does not compile")
+            for span in source.skipped_loops
+        )
+        + source.unread_loops
     )
 
 

@@ -51,19 +51,31 @@ def insertions(
             opened.add(region.loops[0].id)
             start, indent = _line_bounds(data, region.start.start_byte)
             pad = indent.decode("utf-8", errors="replace")
-            edits.append(
-                (start, 0, f"{pad}{region.pragma.render()}{newline}{pad}{{{newline}")
-            )
-            edits.append((region.end.end_byte, 0, f"{newline}{pad}}}"))
+            opening = region.pragma.written(pad, newline)
+            if region.pragma.braces():
+                edits.append((start, 0, f"{opening}{newline}{pad}{{{newline}"))
+                edits.append((region.end.end_byte, 0, f"{newline}{pad}}}"))
+            else:
+                edits.append((start, 0, f"{opening}{newline}"))
+                closing = region.pragma.region_end()
+                lead = region.pragma.indent(pad)
+                edits.append((region.end.end_byte, 3, f"{newline}{lead}{closing}"))
         if suggestion.pragma is None or suggestion.existing is not None:
             continue
-        targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma.render())]
-        targets += [(a.span.start_byte, a.pragma.render()) for a in suggestion.atomics]
+        targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma)]
+        targets += [(a.span.start_byte, a.pragma) for a in suggestion.atomics]
+        closing_line = suggestion.pragma.end_line()
+        if closing_line is not None:
+            _, indent = _line_bounds(data, suggestion.loop.keyword.start_byte)
+            pad = suggestion.pragma.indent(indent.decode("utf-8", errors="replace"))
+            edits.append(
+                (suggestion.loop.span.end_byte, 2, f"{newline}{pad}{closing_line}")
+            )
         for routine in suggestion.routines:
             if (routine.start, routine.pragma) in routines:
                 continue  # two loops call the same function
             routines.add((routine.start, routine.pragma))
-            targets.append((routine.start, routine.pragma.render()))
+            targets.append((routine.start, routine.pragma))
             if routine.end is not None:
                 closing = f"{newline}{end_pragma().render()}"
                 edits.append((routine.end, 0, closing))
@@ -71,11 +83,12 @@ def insertions(
             start, indent = _line_bounds(data, offset)
             before = data[start:offset]
             pad = indent.decode("utf-8", errors="replace")
+            lines = pragma.written(pad, newline)
             if before.strip():
                 # The statement shares its line with other code: break the line.
-                edits.append((offset, 1, f"{newline}{pad}{pragma}{newline}{pad}"))
+                edits.append((offset, 1, f"{newline}{lines}{newline}{pad}"))
             else:
-                edits.append((start, 1, f"{pad}{pragma}{newline}"))
+                edits.append((start, 1, f"{lines}{newline}"))
     return [
         (offset, insert) for offset, _, insert in sorted(edits, key=lambda e: e[:2])
     ]

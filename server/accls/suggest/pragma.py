@@ -53,6 +53,27 @@ class Pragma:
         """The first clause called `name`, if any."""
         return next((c for c in self.clauses if c.name == name), None)
 
+    def written(self, pad: str, newline: str) -> str:
+        """The line(s) as inserted above a statement, indented by `pad`."""
+        del newline
+        return pad + self.render()
+
+    def end_line(self) -> str | None:
+        """A directive that closes the construct after its loop (none in C)."""
+        return None
+
+    def indent(self, pad: str) -> str:
+        """The indentation of its lines where the statement's is `pad`."""
+        return pad
+
+    def braces(self) -> bool:
+        """Whether a region it opens is a `{ }` block (C) rather than an end line."""
+        return True
+
+    def region_end(self) -> str:
+        """What closes a region this pragma opens."""
+        return "}"
+
 
 def parse_pragma(text: str) -> Pragma | None:
     """Parse a pragma line (ours, the user's or a model's); None if not acc/omp."""

@@ -191,6 +191,10 @@ def _declarations(source: SourceFile, loop: Loop) -> list[str]:
 def build_prompt(source: SourceFile, loop: Loop, options: SuggestOptions) -> str:
     """The completion prompt for one loop; the answer is one `#pragma` line."""
     lines = [f"model: {options.dialect.value}", f"target: {options.target.value}"]
+    if source.language != "c":
+        # The answer stays one line of the one pragma grammar; the file's
+        # language decides how it is written back.
+        lines.append(f"language: {source.language}")
     if options.kernels:
         lines.append("construct: kernels")
     lines.extend(

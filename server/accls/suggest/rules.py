@@ -8,6 +8,7 @@ from accls.analysis import FileAnalysis, LoopFacts
 from accls.frontend import Clause, Loop
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
+from accls.suggest.fortran_spelling import fortran_suggestions
 from accls.suggest.host_calls import host_library_calls
 from accls.suggest.levels import (
     acc_level,
@@ -399,6 +400,15 @@ def suggest_file(
     With `regions`, offloaded loops that share arrays are also grouped into a
     proposed data region, and their pragmas use `present` for its arrays.
     """
+    found = _suggest_all(analysis, opts, regions=regions)
+    if analysis.source.language == "fortran":
+        return fortran_suggestions(found, analysis.source)
+    return found
+
+
+def _suggest_all(
+    analysis: FileAnalysis, opts: SuggestOptions, *, regions: bool
+) -> tuple[Suggestion, ...]:
     opts = house_style(analysis, opts)
     out: list[Suggestion] = []
     index = RoutineIndex(analysis.source)  # the file's prototypes, found once

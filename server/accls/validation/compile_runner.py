@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accls.frontend import is_cpp
+from accls.frontend.fortran_form import fixed_form, is_fortran
 from accls.project import CompileDatabaseError, compile_entry, find_database
 from accls.validation.compile_cache import LruCache
 
@@ -94,9 +95,19 @@ def base_command(
         *includes,
         *database_flags(path),
         *settings.flags,
-        "-x",
-        "c++" if is_cpp(path) else "c",
+        *_language(settings.cc, path),
     )
+
+
+def _language(cc: str, path: str) -> tuple[str, ...]:
+    """`-x c` (`-x c++` for C++), or for a Fortran file the driver's own choice by its suffix.
+
+    gcc hands a `.f90`/`.F90` file to gfortran's compiler proper; long free-form
+    lines and the preprocessor (`.F90`) follow the compiler's rules for the suffix.
+    """
+    if is_fortran(path) and not Path(cc).name.startswith(("nvc", "pgcc", "clang")):
+        return () if fixed_form(path) else ("-ffree-line-length-none",)
+    return ("-x", "c++" if is_cpp(path) else "c")
 
 
 def database_flags(path: str) -> tuple[str, ...]:
@@ -211,7 +222,12 @@ def run_unit(
     with tempfile.TemporaryDirectory(prefix="accls-cc-") as tmp:
         file = Path(tmp) / name
         file.write_text(unit, encoding="utf-8", errors="surrogateescape")
-        outcome = _invoke([*command, str(file)], settings.timeout_s, settings.memory_mb)
+        # gfortran writes a `.mod` file per module (into the working directory
+        # unless told): the scratch folder, never the user's.
+        modules = [f"-J{tmp}"] if is_fortran(name) else []
+        outcome = _invoke(
+            [*command, *modules, str(file)], settings.timeout_s, settings.memory_mb
+        )
         # Diagnostics name the temp file; store them under the stable name.
         outcome = CompileOutcome(outcome.ok, outcome.stderr.replace(str(file), name))
     if outcome.ok is not None:  # a timeout may pass on a quieter machine

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from accls.analysis import AnalysisOptions, analyze_text
 from accls.frontend import is_cpp
+from accls.frontend.fortran_form import is_fortran
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
 from accls.validation.isolation import reachable_temp_dir
@@ -102,17 +103,22 @@ def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     """Build both programs, run them, and compare; None when undecidable."""
     s = session.settings
     cpp = is_cpp(path)
-    name = cxx_compiler(s.cc) if cpp else s.cc
+    fortran = is_fortran(path)
+    # gcc compiles Fortran but does not link its runtime; gfortran does both.
+    if fortran and s.cc in ("gcc", "cc"):
+        name = "gfortran"
+    else:
+        name = cxx_compiler(s.cc) if cpp else s.cc
     cc = shutil.which(name)
     if cc is None:
         session.notes.append(f"compiler {name!r} not found; nothing was run")
         return None
-    std = "-std=gnu++17" if cpp else "-std=gnu11"
+    std = [] if fortran else ["-std=gnu++17" if cpp else "-std=gnu11"]
     includes = [f"-I{d}" for d in s.include_dirs]
     path = os.path.abspath(path)  # a name starting with "-" is not an option
     serial, parallel = session.root / "serial", session.root / "openmp"
     if not session.build(
-        [cc, "-O1", std, *includes, path, *s.cflags, "-o", str(serial), "-lm"],
+        [cc, "-O1", *std, *includes, path, *s.cflags, "-o", str(serial), "-lm"],
         "the original program",
     ):
         return None
@@ -120,8 +126,8 @@ def _decide(session: RunSession, path: str, annotated: str) -> bool | None:
     copy.parent.mkdir()
     copy.write_text(annotated, encoding="utf-8", errors="surrogateescape", newline="")
     # -iquote keeps `#include "local.h"` working from the annotated copy.
-    quote = ["-iquote", os.path.dirname(path)]
-    flags = ["-O1", std, "-fopenmp", *quote, *includes]
+    quote = ["-I" if fortran else "-iquote", os.path.dirname(path)]
+    flags = ["-O1", *std, "-fopenmp", *quote, *includes]
     if not session.build(
         [cc, *flags, str(copy), *s.cflags, "-o", str(parallel), "-lm"],
         "the annotated program",

@@ -1,0 +1,399 @@
+"""References of Fortran expressions: arrays (column-major), calls, intrinsics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import span_of
+from accls.frontend.fortran_decls import FDecl
+from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
+from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
+from accls.frontend.poly import Poly
+
+__all__ = ["Procedure", "RefRecorder"]
+
+_SKIP = frozenset({"(", ")", ",", "comment", "&", "=", "%"})
+_MINMAX = {
+    "max": RedOp.MAX,
+    "min": RedOp.MIN,
+    "amax1": RedOp.MAX,
+    "amin1": RedOp.MIN,
+    "dmax1": RedOp.MAX,
+    "dmin1": RedOp.MIN,
+    "iand": RedOp.BAND,
+    "ior": RedOp.BOR,
+    "ieor": RedOp.BXOR,
+}
+_BINARY = {
+    "+": RedOp.ADD,
+    "-": RedOp.ADD,
+    "*": RedOp.MUL,
+    ".and.": RedOp.LAND,
+    ".or.": RedOp.LOR,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """What a call site needs of a procedure defined in the file."""
+
+    name: str
+    dummies: tuple[str, ...]
+    intents: tuple[str, ...]  # per dummy: "in", "out", "inout" or ""
+    pure: bool
+    arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
+
+
+@dataclass(slots=True)
+class RefRecorder:
+    """The reference list of one program unit, with its declarations in scope."""
+
+    decls: dict[str, FDecl]
+    procedures: dict[str, Procedure]
+    refs: list[Ref] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    exits: list[Exit] = field(default_factory=list)
+    ctx: list[int] = field(default_factory=list)
+    loops: list[int] = field(default_factory=list)
+    atomic: str = ""
+    # Loop id -> the mark of a `cycle`/`exit` in it: what follows may not run.
+    marks: dict[int, int] = field(default_factory=dict)
+
+    # ----- recording ---------------------------------------------------------
+    def add(
+        self,
+        node: Node,
+        name: str,
+        kind: AccessKind,
+        subscripts: tuple[Subscript, ...] = (),
+        *,
+        reduction: RedOp | None = None,
+        member: bool = False,
+        escapes: bool = False,
+        span: Span | None = None,
+    ) -> None:
+        """Record one reference in the current context."""
+        self.refs.append(
+            Ref(
+                name=name,
+                kind=kind,
+                span=span or span_of(node),
+                subscripts=subscripts,
+                reduction=reduction,
+                guarded=bool(self.ctx) and self.ctx[-1] < 0,
+                loops=tuple(self.loops),
+                context=self._context(),
+                member=member,
+                atomic=self.atomic,
+                escapes=escapes,
+            )
+        )
+
+    def _context(self) -> tuple[int, ...]:
+        if not self.marks:
+            return tuple(self.ctx)
+        out: list[int] = []
+        for item in self.ctx:
+            out.append(item)
+            if item in self.marks:
+                out.append(self.marks[item])
+        return tuple(out)
+
+    def is_array(self, name: str) -> bool:
+        """Whether `name` is declared with dimensions (or as a pointer array)."""
+        decl = self.decls.get(name)
+        return decl is not None and (decl.is_array or decl.var.pointers > 0)
+
+    def _whole(self, name: str) -> tuple[Subscript, ...]:
+        """Unknown subscripts for every dimension: the whole array."""
+        decl = self.decls.get(name)
+        rank = max(1, decl.var.rank) if decl is not None else 1
+        return tuple(Subscript(":", None) for _ in range(rank))
+
+    # ----- expressions -------------------------------------------------------
+    def read(self, node: Node) -> None:
+        """Record the reads of an expression, in evaluation order."""
+        node = strip(node)
+        kind = node.type
+        if kind == "identifier":
+            name = name_of(node)
+            if self.is_array(name):
+                self.add(node, name, AccessKind.READ, self._whole(name))
+            else:
+                self.add(node, name, AccessKind.READ)
+        elif kind == "call_expression":
+            self.call_expression(node, AccessKind.READ)
+        elif kind == "derived_type_member_expression":
+            self.add(node, _member_name(node), AccessKind.READ, member=True)
+        elif kind in ("number_literal", "string_literal", "boolean_literal", "comment"):
+            return
+        elif kind == "keyword_argument":
+            if len(node.named_children) >= 2:
+                self.read(node.named_children[-1])
+        else:
+            for child in node.named_children:
+                self.read(child)
+
+    def subscripts(self, name: str, args: Node) -> tuple[Subscript, ...]:
+        """The subscripts of `name(args)` in the model's order (last is stride-1)."""
+        decl = self.decls.get(name)
+        lows = decl.lows if decl is not None else ()
+        items = [c for c in args.named_children if c.type not in _SKIP]
+        out: list[Subscript] = []
+        for pos, item in enumerate(items):
+            before = len(self.refs)
+            if item.type == "extent_specifier":
+                for part in item.named_children:
+                    self.read(part)
+                out.append(Subscript(flat(item), None))
+                continue
+            self.read(item)
+            indirect = any(r.subscripts for r in self.refs[before:])
+            poly = fortran_poly(item)
+            low = lows[pos] if pos < len(lows) else Poly.const(1)
+            if poly is not None and low is not None:
+                poly = poly - low
+            out.append(Subscript(flat(item), None if indirect else poly, indirect))
+        return tuple(reversed(out))
+
+    def call_expression(self, node: Node, kind: AccessKind) -> None:
+        """`a(i, j)` (an array element), `f(x)` (a call), `sqrt(x)` (an intrinsic)."""
+        callee = node.named_children[0] if node.named_children else None
+        args = next((c for c in node.named_children if c.type == "argument_list"), None)
+        if callee is None:
+            return
+        if callee.type == "derived_type_member_expression":
+            subs = self.subscripts("", args) if args is not None else ()
+            self.add(node, _member_name(callee), kind, subs, member=True)
+            return
+        if callee.type == "call_expression":  # `s(i)(1:3)`: a substring of an element
+            self.call_expression(callee, kind)
+            return
+        if callee.type != "identifier":
+            for child in node.named_children:
+                self.read(child)
+            return
+        name = name_of(callee)
+        if self.is_array(name) or (
+            name in self.decls
+            and name not in self.procedures
+            and (self.decls[name].var.type == "char")
+        ):
+            subs = self.subscripts(name, args) if args is not None else ()
+            if not self.is_array(name):
+                subs = ()
+            self.add(node, name, kind, subs)
+            return
+        if name in INTRINSICS and name not in self.procedures:
+            if args is not None:
+                for arg in args.named_children:
+                    self.read(arg)
+            return
+        self.call(node, name, args)
+
+    def call(self, node: Node, name: str, args: Node | None) -> None:
+        """A call of a procedure: its arguments pass by reference."""
+        items = [c for c in args.named_children if c.type not in _SKIP] if args else []
+        self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
+        proc = self.procedures.get(name)
+        for pos, item in enumerate(items):
+            value = item
+            intent = ""
+            if item.type == "keyword_argument" and item.named_children:
+                value = item.named_children[-1]
+                key = name_of(item.named_children[0])
+                if proc is not None and key in proc.dummies:
+                    intent = proc.intents[proc.dummies.index(key)]
+            elif proc is not None and pos < len(proc.intents):
+                intent = proc.intents[pos]
+            if proc is not None and proc.pure and not intent:
+                intent = "in"
+            if proc is None:
+                # An unknown procedure is an obstacle of its own; its arguments
+                # are read here and may be kept (their address escapes).
+                self.read(value)
+                self._escape_last()
+                continue
+            dummy = (
+                proc.dummies.index(name_of(item.named_children[0]))
+                if item.type == "keyword_argument"
+                and name_of(item.named_children[0]) in proc.dummies
+                else pos
+            )
+            element = strip(value)
+            if (
+                dummy < len(proc.arrays)
+                and proc.arrays[dummy]
+                and element.type == "call_expression"
+                and intent != "in"
+            ):
+                # An element passed to an array dummy starts a sequence: the
+                # callee may touch any element after it (sequence association).
+                callee = element.named_children[0] if element.named_children else None
+                if callee is not None and callee.type == "identifier":
+                    array = name_of(callee)
+                    args_node = next(
+                        (
+                            c
+                            for c in element.named_children
+                            if c.type == "argument_list"
+                        ),
+                        None,
+                    )
+                    if args_node is not None:
+                        self.subscripts(array, args_node)
+                    self.add(element, array, AccessKind.UPDATE, self._whole(array))
+                    continue
+            self.argument(element, intent)
+
+    def _escape_last(self) -> None:
+        from dataclasses import replace
+
+        if self.refs and not self.refs[-1].escapes:
+            self.refs[-1] = replace(self.refs[-1], escapes=True)
+
+    def argument(self, value: Node, intent: str) -> None:
+        """An actual argument: read, written or both, as the dummy's intent says."""
+        if intent == "in" or value.type not in (
+            "identifier",
+            "call_expression",
+            "derived_type_member_expression",
+        ):
+            self.read(value)
+            return
+        kind = AccessKind.WRITE if intent == "out" else AccessKind.UPDATE
+        self.write(value, kind, escapes=intent == "")
+
+    def write(
+        self,
+        target: Node,
+        kind: AccessKind = AccessKind.WRITE,
+        *,
+        reduction: RedOp | None = None,
+        escapes: bool = False,
+    ) -> None:
+        """A write of an assignment target (its subscripts are read first)."""
+        target = strip(target)
+        if target.type == "identifier":
+            name = name_of(target)
+            subs = self._whole(name) if self.is_array(name) else ()
+            self.add(target, name, kind, subs, reduction=reduction, escapes=escapes)
+        elif target.type == "call_expression":
+            callee = target.named_children[0] if target.named_children else None
+            if (
+                callee is not None
+                and callee.type == "identifier"
+                and not self.is_array(name_of(callee))
+                and name_of(callee) not in self.decls
+            ):
+                self.read(target)  # a function result: nothing named is written
+                return
+            before = len(self.refs)
+            self.call_expression(target, kind)
+            if len(self.refs) > before and reduction is not None:
+                last = self.refs.pop()
+                self.refs.append(_with_reduction(last, reduction))
+        elif target.type == "derived_type_member_expression":
+            self.add(target, _member_name(target), kind, member=True)
+        else:
+            self.read(target)
+
+    # ----- assignments -------------------------------------------------------
+    def assignment(self, node: Node) -> None:
+        """`lhs = rhs`: the reads of the right side, then the write (or an update)."""
+        parts = [c for c in node.children if c.type not in ("comment", "&")]
+        if len(parts) < 3:
+            return
+        lhs, rhs = parts[0], parts[-1]
+        found = _reduction(lhs, rhs)
+        if found is not None:
+            op, rest = found
+            for item in rest:
+                self.read(item)
+            self.write(lhs, AccessKind.UPDATE, reduction=op)
+            return
+        self.read(rhs)
+        self.write(lhs)
+
+
+def _member_name(node: Node) -> str:
+    """`t%v` as the model's `t.v` (the base name first)."""
+    return ".".join(p.strip().lower() for p in flat(node).split("%")).split("(")[0]
+
+
+def _with_reduction(ref: Ref, op: RedOp) -> Ref:
+    from dataclasses import replace
+
+    return replace(ref, reduction=op)
+
+
+def _same(a: Node, b: Node) -> bool:
+    return "".join(flat(a).lower().split()) == "".join(flat(b).lower().split())
+
+
+def _mentions(node: Node, target: Node) -> bool:
+    base = strip(target)
+    name = flat(
+        base.named_children[0] if base.type == "call_expression" else base
+    ).lower()
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "identifier" and name_of(cur) == name:
+            return True
+        stack.extend(cur.named_children)
+    return False
+
+
+def _chain(node: Node, red: RedOp, positive: bool = True) -> list[tuple[Node, bool]]:
+    """The operands of a chain of one operator (`+`/`-` for ADD), with their signs."""
+    node = strip(node)
+    if node.type in ("math_expression", "logical_expression"):
+        parts = [c for c in node.children if c.type not in ("comment", "&")]
+        if len(parts) == 3 and _BINARY.get(flat(parts[1]).lower()) is red:
+            minus = flat(parts[1]) == "-"
+            return [
+                *_chain(parts[0], red, positive),
+                *_chain(parts[2], red, positive != minus),
+            ]
+    return [(node, positive)]
+
+
+def _reduction(lhs: Node, rhs: Node) -> tuple[RedOp, list[Node]] | None:
+    """`s = s + e`, `s = e * s`, `s = max(s, e)`: the operator and other operands."""
+    rhs = strip(rhs)
+    if rhs.type in ("math_expression", "logical_expression"):
+        parts = [c for c in rhs.children if c.type not in ("comment", "&")]
+        if len(parts) != 3:
+            return None
+        red = _BINARY.get(flat(parts[1]).lower())
+        if red is None:
+            return None
+        terms = _chain(rhs, red)
+        # `s = s + a + b` is `(s + a) + b`: one term of the chain is `s`, added
+        # (never subtracted) and mentioned nowhere else.
+        mine = [t for t, positive in terms if positive and _same(t, lhs)]
+        rest = [t for t, _ in terms if not _same(t, lhs)]
+        if (
+            len(mine) == 1
+            and len(rest) == len(terms) - 1
+            and not any(_mentions(t, lhs) for t in rest)
+        ):
+            return red, rest
+        return None
+    if rhs.type == "call_expression" and rhs.named_children:
+        callee = rhs.named_children[0]
+        args = next((c for c in rhs.named_children if c.type == "argument_list"), None)
+        if callee.type != "identifier" or args is None:
+            return None
+        red = _MINMAX.get(name_of(callee))
+        items = [c for c in args.named_children if c.type not in _SKIP]
+        if red is None or len(items) < 2:
+            return None
+        same = [i for i in items if _same(i, lhs)]
+        others = [i for i in items if not _same(i, lhs)]
+        if len(same) == 1 and not any(_mentions(o, lhs) for o in others):
+            return red, others
+    return None

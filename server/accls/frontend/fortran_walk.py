@@ -1,0 +1,496 @@
+"""Walk a Fortran program unit's statements: loops, branches, exits, directives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from accls.frontend.exprs import node_text, span_of
+from accls.frontend.fortran_directives import directive_of, end_name
+from accls.frontend.fortran_exprs import flat, name_of
+from accls.frontend.fortran_refs import RefRecorder
+from accls.frontend.model import (
+    AccessKind,
+    Branch,
+    Call,
+    Directive,
+    Exit,
+    ExitKind,
+    Region,
+    Span,
+)
+
+__all__ = ["LoopRec", "UnitWalk"]
+
+_LOOP_WORDS = frozenset({"for", "loop", "distribute", "simd", "taskloop"})
+_STANDALONE = frozenset(
+    {
+        "barrier",
+        "taskwait",
+        "flush",
+        "update",
+        "enter",
+        "exit",
+        "wait",
+        "declare",
+        "routine",
+        "threadprivate",
+        "cache",
+        "init",
+        "shutdown",
+        "set",
+        "cancel",
+        "taskyield",
+        "scan",
+    }
+)
+_END_OF_BODY = frozenset(
+    {
+        "end_do_loop_statement",
+        "end_do_label_loop_statement",
+        "do_statement",
+        "block_label_start_expression",
+        "end_do_label_statement",
+    }
+)
+_IO = {
+    "print_statement": "printf",
+    "write_statement": "printf",
+    "read_statement": "scanf",
+}
+_QUIET = frozenset(
+    {
+        "comment",
+        "continue",
+        "format_statement",
+        "implicit_statement",
+        "variable_declaration",
+        "variable_modification",
+        "use_statement",
+        "common_statement",
+        "include_statement",
+        "import_statement",
+        "statement_label",
+        "end_do_loop_statement",
+        "public_statement",
+        "private_statement",
+        "parameter_statement",
+        "data_statement",
+        "equivalence_statement",
+        "save_statement",
+        "interface",
+        "derived_type_definition",
+    }
+)
+
+
+@dataclass(slots=True)
+class LoopRec:
+    """What the walk saw of one counted `do` loop; turned into a Loop later."""
+
+    node: Node
+    id: int
+    control: Node
+    label: str
+    ref_start: int
+    call_start: int
+    pragmas: tuple[Directive, ...]
+    regions: tuple[int, ...]  # indices into the walk's open regions
+    body: list[Node]
+    ref_end: int = 0
+    call_end: int = 0
+    exits: list[Exit] = field(default_factory=list)
+    children: list[LoopRec] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Open:
+    directive: Directive
+    end: Span | None = None
+
+
+@dataclass(slots=True)
+class UnitWalk:
+    """The statements of one program unit, walked once in source order."""
+
+    rec: RefRecorder
+    nests: list[LoopRec] = field(default_factory=list)
+    regions: list[_Open] = field(default_factory=list)
+    constructs: list[Region] = field(default_factory=list)
+    branches: list[Branch] = field(default_factory=list)
+    unread: list[tuple[Span, str]] = field(default_factory=list)  # loops not modelled
+    unit_pragmas: list[Directive] = field(default_factory=list)
+    _open: list[int] = field(default_factory=list)
+    # Enclosing `do` constructs (None for `do while`/concurrent) with their labels.
+    _stack: list[tuple[LoopRec | None, str]] = field(default_factory=list)
+
+    # ----- blocks and directives ----------------------------------------------
+    def block(self, nodes: list[Node]) -> None:
+        """Statements in order; sentinel comments attach to what follows them."""
+        pending: list[Directive] = []
+        lines: list[tuple[str, Span]] = []
+        atomic_next = ""
+        for node in nodes:
+            if node.type == "comment":
+                text = node_text(node)
+                if not _is_sentinel(text) and not (lines and text.lstrip()[:2] == "!$"):
+                    continue
+                lines.append((text, span_of(node)))
+                if text.rstrip().endswith("&"):
+                    continue
+                joined, lines = lines, []
+                closing = end_name(joined[0][0])
+                if closing is not None:
+                    self._close(closing, joined[-1][1])
+                    continue
+                directive = directive_of(joined)
+                if directive is None:
+                    continue
+                atomic_next = self._directive(directive, pending) or atomic_next
+                continue
+            if node.type in ("do_loop", "do_label_loop"):
+                self.do_loop(node, tuple(pending))
+            else:
+                before = self.rec.atomic
+                if atomic_next:
+                    self.rec.atomic = atomic_next
+                self.statement(node)
+                self.rec.atomic = before
+            pending = []
+            atomic_next = ""
+
+    def _directive(self, directive: Directive, pending: list[Directive]) -> str:
+        """Attach or open a directive; the dialect if it guards the next statement."""
+        words = set(directive.name.split())
+        first = directive.name.split()[0] if directive.name else ""
+        if first == "atomic":
+            self._construct(directive, directive.span)
+            return directive.dialect
+        if first in _STANDALONE:
+            if first in ("routine", "declare"):
+                self.unit_pragmas.append(directive)
+            self._construct(directive, directive.span)
+            return ""
+        if words & _LOOP_WORDS:
+            pending.append(directive)
+            return ""
+        self.regions.append(_Open(directive))
+        self._open.append(len(self.regions) - 1)
+        return ""
+
+    def _close(self, name: str, where: Span) -> None:
+        """`end <name>`: the innermost open region of that name ends here."""
+        for pos in range(len(self._open) - 1, -1, -1):
+            region = self.regions[self._open[pos]]
+            if region.directive.name == name or name.startswith(region.directive.name):
+                region.end = where
+                del self._open[pos:]
+                self._construct(region.directive, self.region_span(region))
+                return
+
+    def region_span(self, region: _Open) -> Span:
+        """The directive through its `end` line (or the directive alone if unclosed)."""
+        start = region.directive.span
+        assert start is not None
+        end = region.end or start
+        return Span(start.start_byte, end.end_byte, start.start, end.end)
+
+    def _construct(self, directive: Directive, span: Span | None) -> None:
+        if directive.dialect == "omp" and span is not None:
+            self.constructs.append(Region(directive=directive, span=span))
+
+    # ----- statements ---------------------------------------------------------
+    def statement(self, node: Node) -> None:
+        """One executable statement (or construct)."""
+        kind = node.type
+        rec = self.rec
+        if kind in _QUIET:
+            return
+        if kind == "assignment_statement":
+            rec.assignment(node)
+        elif kind == "pointer_assignment_statement":
+            parts = [c for c in node.named_children if c.type != "comment"]
+            if len(parts) >= 2:
+                rec.read(parts[-1])
+                rec.write(parts[0], escapes=True)
+        elif kind == "subroutine_call":
+            callee = next(
+                (c for c in node.named_children if c.type == "identifier"), None
+            )
+            args = next(
+                (c for c in node.named_children if c.type == "argument_list"), None
+            )
+            if callee is not None:
+                rec.call(node, name_of(callee), args)
+        elif kind in ("if_statement", "elseif_clause", "else_clause"):
+            self.if_statement(node)
+        elif kind == "select_case_statement":
+            self.select(node)
+        elif kind == "keyword_statement":
+            self.keyword(node)
+        elif kind in ("stop_statement", "error_stop_statement"):
+            self.exit(ExitKind.EXIT, node)
+        elif kind in _IO:
+            self.io(node)
+        elif kind in ("block_construct", "associate_statement"):
+            self.block(list(node.named_children))
+        elif kind in ("where_statement", "forall_statement"):
+            self.masked(node)
+        else:
+            # Anything else (allocate, open, inquire, ...) is a call we cannot see into.
+            word = node.children[0].type if node.children else kind
+            rec.calls.append(Call(word, span_of(node), ()))
+            for child in node.named_children:
+                rec.read(child)
+
+    def if_statement(self, node: Node) -> None:
+        """Condition, then each arm in a context of its own."""
+        cond = next(
+            (c for c in node.named_children if c.type == "parenthesized_expression"),
+            None,
+        )
+        if cond is not None:
+            self.rec.read(cond)
+        body = [
+            c
+            for c in node.named_children
+            if c is not cond
+            and c.type not in ("elseif_clause", "else_clause", "end_if_statement")
+        ]
+        self._arm(node, body, "if" if node.type != "else_clause" else "else", cond)
+        for clause in node.named_children:
+            if clause.type in ("elseif_clause", "else_clause"):
+                self._arm(clause, [clause], "else", None, nested=True)
+
+    def _arm(
+        self,
+        node: Node,
+        body: list[Node],
+        kind: str,
+        cond: Node | None,
+        *,
+        nested: bool = False,
+    ) -> None:
+        if not body:
+            return
+        depth = len(self.rec.ctx)
+        self.rec.ctx.append(-(body[0].start_byte + 1))
+        start, end = body[0], body[-1]
+        self.branches.append(
+            Branch(
+                kind=kind,
+                span=Span(
+                    start.start_byte,
+                    end.end_byte,
+                    (start.start_point.row, start.start_point.column),
+                    (end.end_point.row, end.end_point.column),
+                ),
+                condition=flat(cond) if cond is not None else "",
+            )
+        )
+        if nested:
+            self.if_statement(node)
+        else:
+            self.block(body)
+        del self.rec.ctx[depth:]
+
+    def select(self, node: Node) -> None:
+        """`select case`: the selector, then each case as a branch."""
+        for child in node.named_children:
+            if child.type == "selector":
+                self.rec.read(child)
+            elif child.type == "case_statement":
+                body = [
+                    c for c in child.named_children if c.type != "case_value_range_list"
+                ]
+                self._arm(child, body, "if", None)
+
+    def masked(self, node: Node) -> None:
+        """`where`/`forall`: every assignment is conditional and whole-array."""
+        self.rec.ctx.append(-(node.start_byte + 1))
+        self.rec.calls.append(Call(node.children[0].type, span_of(node), ()))
+        for child in node.named_children:
+            if child.type == "assignment_statement":
+                self.rec.assignment(child)
+            else:
+                self.rec.read(child)
+        self.rec.ctx.pop()
+
+    def io(self, node: Node) -> None:
+        """`print`/`write`/`read`: ordered I/O, as the C library's is."""
+        rec = self.rec
+        rec.calls.append(Call(_IO[node.type], span_of(node), ()))
+        for child in node.named_children:
+            if child.type == "input_item_list":
+                for item in child.named_children:
+                    rec.write(item)
+            else:
+                rec.read(child)
+
+    def keyword(self, node: Node) -> None:
+        """`cycle`, `exit`, `return`, `goto`, `continue`."""
+        word = node.children[0].type if node.children else ""
+        label = next(
+            (name_of(c) for c in node.named_children if c.type == "identifier"), ""
+        )
+        if word in ("cycle", "exit"):
+            target = self._target(label)
+            if target is None:
+                self.exit(ExitKind.GOTO, node)
+                return
+            mark = -(node.start_byte + 1)
+            # `exit` leaves the target and every loop inside it; `cycle` leaves the
+            # inner ones and skips the rest of the target's iteration.
+            left = self._stack[target:] if word == "exit" else self._stack[target + 1 :]
+            for loop, _ in left:
+                if loop is not None:
+                    loop.exits.append(Exit(ExitKind.BREAK, span_of(node)))
+            for loop, _ in self._stack[target:]:
+                if loop is not None:
+                    self.rec.marks.setdefault(loop.id, mark)
+        elif word == "return":
+            self.exit(ExitKind.RETURN, node)
+        elif word in ("goto", "go"):
+            self.exit(ExitKind.GOTO, node)
+
+    def _target(self, label: str) -> int | None:
+        if not self._stack:
+            return None
+        if not label:
+            return len(self._stack) - 1
+        for pos in range(len(self._stack) - 1, -1, -1):
+            if self._stack[pos][1] == label:
+                return pos
+        return None
+
+    def exit(self, kind: ExitKind, node: Node) -> None:
+        """A statement that leaves every enclosing loop."""
+        exit_ = Exit(kind, span_of(node))
+        for loop, _ in self._stack:
+            if loop is not None:
+                loop.exits.append(exit_)
+        self.rec.exits.append(exit_)
+
+    # ----- loops --------------------------------------------------------------
+    def do_loop(self, node: Node, pragmas: tuple[Directive, ...]) -> None:
+        """A counted `do`, `do concurrent`, `do while` or endless `do`."""
+        head = next((c for c in node.named_children if c.type == "do_statement"), None)
+        label_node = next(
+            (
+                c
+                for c in node.named_children
+                if c.type == "block_label_start_expression"
+            ),
+            None,
+        )
+        label = ""
+        if label_node is not None:
+            label = next(
+                (name_of(c) for c in label_node.children if c.type == "label"), ""
+            )
+        body = [c for c in node.named_children if c.type not in _END_OF_BODY]
+        control = None
+        if head is not None:
+            control = next(
+                (
+                    c
+                    for c in head.named_children
+                    if c.type
+                    in (
+                        "loop_control_expression",
+                        "concurrent_statement",
+                        "while_statement",
+                    )
+                ),
+                None,
+            )
+        depth = len(self.rec.ctx)
+        ends = [
+            c
+            for c in node.children
+            if c.type == "end_do_label_loop_statement"
+            or (
+                c.type == "end_do_loop_statement"
+                and "do" in flat(c).lower().replace(" ", "")
+            )
+        ]
+        if not ends or any(c.is_missing for c in ends):
+            self.unread.append(
+                (
+                    span_of(head if head is not None else node),
+                    "a `do` without its `end do`: where the loop ends is unknown",
+                )
+            )
+            control = None
+        if control is None or control.type != "loop_control_expression":
+            if control is not None and control.type == "concurrent_statement":
+                # The compilers take no loop directive on it; it says what it means.
+                self.unread.append(
+                    (
+                        span_of(node),
+                        "a `do concurrent` loop: already declared free of "
+                        "dependences; left as it is (write `do` to get a directive)",
+                    )
+                )
+            self.branches.append(
+                Branch(
+                    kind="loop",
+                    span=span_of(node),
+                    condition=flat(head) if head else "",
+                )
+            )
+            if control is not None:
+                self.rec.read(control)
+            self.rec.ctx.append(-(node.start_byte + 1))
+            self._stack.append((None, label))
+            self.block(body)
+            self._stack.pop()
+            del self.rec.ctx[depth:]
+            return
+        rec = LoopRec(
+            node=node,
+            id=node.start_byte,
+            control=control,
+            label=label,
+            ref_start=len(self.rec.refs),
+            call_start=len(self.rec.calls),
+            pragmas=pragmas,
+            regions=tuple(self._open),
+            body=body,
+        )
+        for pragma in pragmas:
+            self._construct(pragma, span_of(node))
+        outer = [loop for loop, _ in self._stack if loop is not None]
+        (outer[-1].children if outer else self.nests).append(rec)
+        self.branches.append(
+            Branch(
+                kind="loop", span=span_of(node), condition=flat(head) if head else ""
+            )
+        )
+        # The bounds are read once, before the first iteration.
+        for part in _bound_nodes(control):
+            self.rec.read(part)
+        first = control.named_children[0] if control.named_children else None
+        if first is not None and first.type == "identifier":
+            self.rec.add(first, name_of(first), AccessKind.WRITE)
+        self.rec.loops.append(rec.id)
+        self.rec.ctx.append(rec.id)
+        self._stack.append((rec, label))
+        self.block(body)
+        self._stack.pop()
+        self.rec.marks.pop(rec.id, None)
+        self.rec.loops.pop()
+        del self.rec.ctx[depth:]
+        rec.ref_end = len(self.rec.refs)
+        rec.call_end = len(self.rec.calls)
+
+
+def _is_sentinel(text: str) -> bool:
+    lowered = text.lstrip().lower()
+    return lowered.startswith(("!$acc", "!$omp"))
+
+
+def _bound_nodes(control: Node) -> list[Node]:
+    """The bound and step expressions of a loop control (not the variable)."""
+    return [c for c in control.named_children[1:] if c.type != "comment"]
