@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis.access_paths import target_of
+from accls.analysis.call_arguments import argument_ref
 from accls.analysis.program import ProgramSummaries
-from accls.analysis.summaries import Summary, argument_ref, summarize
+from accls.analysis.summaries import Summary, summarize
 from accls.frontend import AccessKind, Loop, Poly, Ref, SourceFile, Subscript
 
 __all__ = ["promote_row_arguments"]

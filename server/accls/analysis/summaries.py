@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from accls.analysis.call_arguments import argument_ref, shared_write
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.out_params import defines
@@ -22,7 +23,6 @@ from accls.frontend import (
     Effect,
     Function,
     Loop,
-    Ref,
     SourceFile,
     library_function,
 )
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Summary",
-    "argument_ref",
     "private_effects",
     "summarize",
     "unsummarised_reason",
@@ -53,20 +52,6 @@ class Summary:
     writes: frozenset[int]  # pointer parameters written through
     reads: frozenset[int]  # pointer parameters read through
     globals_read: frozenset[str]
-
-
-def _folded(text: str) -> str:
-    return "".join(text.split())
-
-
-def argument_ref(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
-    """The reference the front end recorded for argument text `arg` of `call`."""
-    want = _folded(arg)
-    for ref in refs:
-        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-        if inside and ref.subscripts and _folded(ref.render()) == want:
-            return ref
-    return None
 
 
 def _base(name: str) -> str:
@@ -341,7 +326,7 @@ def private_effects(
             defined.append(base)
             continue
         if base not in (scalars if by_address else arrays):
-            return False, _shared_write(call, arg, loop)
+            return False, shared_write(call, arg, loop)
         private.append(base)
     shared = sorted(summary.globals_read & written)
     if shared:
@@ -376,26 +361,6 @@ def private_effects(
     return True, (
         f"{label} writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"
-    )
-
-
-def _shared_write(call: Call, arg: str, loop: Loop) -> str:
-    """Why a callee's writes through `arg`, memory all iterations share, block."""
-    why = f"which writes through `{arg or '?'}`, shared by the iterations"
-    var = loop.var or ""
-    picks = [
-        a
-        for a in call.args
-        if var and var in _NAME.findall(a) and not re.search(r"\[|->|\.|&", a)
-    ]
-    if not picks or arg.startswith("&"):
-        return why
-    # `sortAtomsInCell(atoms, boxes, ii)`: each call may pick its own part, but
-    # a summary keeps no index ranges, so that is not shown.
-    return (
-        f"{why}: `{picks[0]}` may choose which part each call writes, but the "
-        "summary keeps no index ranges, so the writes of different iterations "
-        "are not proved disjoint"
     )
 
 

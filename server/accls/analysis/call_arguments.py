@@ -1,0 +1,45 @@
+"""Call arguments in a loop: the reference recorded for one, and why it blocks."""
+
+from __future__ import annotations
+
+import re
+
+from accls.frontend import Call, Loop, Ref
+
+__all__ = ["argument_ref", "shared_write"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _folded(text: str) -> str:
+    return "".join(text.split())
+
+
+def argument_ref(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """The reference the front end recorded for argument text `arg` of `call`."""
+    want = _folded(arg)
+    for ref in refs:
+        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        if inside and ref.subscripts and _folded(ref.render()) == want:
+            return ref
+    return None
+
+
+def shared_write(call: Call, arg: str, loop: Loop) -> str:
+    """Why a callee's writes through `arg`, memory all iterations share, block."""
+    why = f"which writes through `{arg or '?'}`, shared by the iterations"
+    var = loop.var or ""
+    picks = [
+        a
+        for a in call.args
+        if var and var in _NAME.findall(a) and not re.search(r"\[|->|\.|&", a)
+    ]
+    if not picks or arg.startswith("&"):
+        return why
+    # `sortAtomsInCell(atoms, boxes, ii)`: each call may pick its own part, but
+    # a summary keeps no index ranges, so that is not shown.
+    return (
+        f"{why}: `{picks[0]}` may choose which part each call writes, but the "
+        "summary keeps no index ranges, so the writes of different iterations "
+        "are not proved disjoint"
+    )
