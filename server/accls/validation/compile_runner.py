@@ -100,7 +100,7 @@ def base_command(
 
 
 def _language(cc: str, path: str) -> tuple[str, ...]:
-    """`-x c` (`-x c++` for C++), or for a Fortran file the driver's own choice by its suffix.
+    """`-x c` (`-x c++` for C++); for Fortran, the driver's own choice by suffix.
 
     gcc hands a `.f90`/`.F90` file to gfortran's compiler proper; long free-form
     lines and the preprocessor (`.F90`) follow the compiler's rules for the suffix.
