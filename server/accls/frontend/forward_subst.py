@@ -27,6 +27,7 @@ __all__ = [
     "Substituted",
     "forward_substitute",
     "integer_macros",
+    "integer_scalar",
 ]
 
 _INTEGER_WORDS = frozenset(
@@ -119,7 +120,8 @@ class _Function:
     call_marks: Sequence[int]
 
 
-def _integer(var: Var) -> bool:
+def integer_scalar(var: Var) -> bool:
+    """Whether `var` is a plain integer scalar (no pointer, no array)."""
     words = set(var.type.split())
     return bool(words) and words <= _INTEGER_WORDS and not var.pointers and not var.dims
 
@@ -179,7 +181,7 @@ def forward_substitute(
     unfit: set[str] = set()
     for var in (*variables, *headers):
         counts.setdefault(var.name, 0)
-        if not _integer(var) or var.static:
+        if not integer_scalar(var) or var.static:
             unfit.add(var.name)
     for var in variables:
         counts[var.name] += 1
@@ -194,7 +196,9 @@ def forward_substitute(
     if not by_name:
         return Substituted(list(refs), {})
     global_ints = (
-        frozenset(g.name for g in globals_ if _integer(g) and g.name not in counts)
+        frozenset(
+            g.name for g in globals_ if integer_scalar(g) and g.name not in counts
+        )
         - escaped
     )
     writes: dict[str, list[int]] = {}

@@ -18,7 +18,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.exprs import to_poly
-from accls.frontend.forward_subst import integer_macros
+from accls.frontend.forward_subst import integer_macros, integer_scalar
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.secondary_inductions import (
     Secondary,
@@ -29,24 +29,6 @@ from accls.frontend.secondary_inductions import (
 )
 
 __all__ = ["checked_secondaries", "secondary_candidates"]
-
-_INTEGER_WORDS = frozenset(
-    {
-        "int",
-        "long",
-        "unsigned",
-        "signed",
-        "size_t",
-        "ssize_t",
-        "ptrdiff_t",
-        "intptr_t",
-        "uintptr_t",
-        "int32_t",
-        "int64_t",
-        "uint32_t",
-        "uint64_t",
-    }
-)
 
 
 def _body_advances(
@@ -144,11 +126,6 @@ def secondary_candidates(
     )
 
 
-def _integer(var: Var) -> bool:
-    words = set(var.type.split())
-    return bool(words) and words <= _INTEGER_WORDS and not var.pointers and not var.dims
-
-
 def checked_secondaries(
     refs: Sequence[Ref],
     loops: Sequence[SecondaryLoop],
@@ -165,12 +142,12 @@ def checked_secondaries(
     fit = {
         v.name
         for v in variables
-        if counts[v.name] == 1 and _integer(v) and not v.static
+        if counts[v.name] == 1 and integer_scalar(v) and not v.static
     }
     fit -= {r.name for r in refs if r.escapes}
     # Names a start may read: every declaration of them an integer, whichever
     # one the start sees (the loop must not write it, checked below).
-    odd = {v.name for v in variables if not _integer(v) or v.static}
+    odd = {v.name for v in variables if not integer_scalar(v) or v.static}
     escaped = {r.name for r in refs if r.escapes}
     readable = {v.name for v in variables} - odd - escaped
     out: list[SecondaryLoop] = []
@@ -180,7 +157,7 @@ def checked_secondaries(
         own = {
             v.name
             for v in loop.declared
-            if _integer(v) and not v.static and v.name not in loop.inner
+            if integer_scalar(v) and not v.static and v.name not in loop.inner
         }
         shadowed = {v.name for v in loop.declared} | loop.inner
         fit_here = (fit - shadowed) | (own - escaped)
