@@ -7,6 +7,7 @@ import re
 from accls.analysis.findings import UNREADABLE_PRAGMA, Finding, finding
 from accls.analysis.mhp_constructs import first_word
 from accls.frontend import Clause, Directive, Region, SourceFile
+from accls.frontend.pragmas import clause_items
 
 __all__ = ["OMP_CLAUSES", "depend_problem", "pragma_findings"]
 
@@ -75,7 +76,7 @@ def depend_problem(clause: Clause) -> str:
         return f"`{kind}` is not a dependence type"
     if kind in ("source", "sink"):
         return ""
-    for item in _split(items):
+    for item in filter(None, clause_items(items)):
         if item.startswith("*"):
             return (
                 f"the `depend` item `{item}` goes through a pointer: what it points "
@@ -87,20 +88,6 @@ def depend_problem(clause: Clause) -> str:
                 "array element: what it orders is unknown"
             )
     return ""
-
-
-def _split(items: str) -> list[str]:
-    out: list[str] = []
-    depth, item = 0, ""
-    for char in items + ",":
-        depth += char in "(["
-        depth -= char in ")]"
-        if char == "," and depth == 0:
-            out.append(item.strip())
-            item = ""
-        else:
-            item += char
-    return [i for i in out if i]
 
 
 def _problem(directive: Directive) -> tuple[str, str] | None:

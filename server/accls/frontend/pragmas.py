@@ -6,7 +6,7 @@ import re
 
 from accls.frontend.model import Clause, Directive, Span
 
-__all__ = ["COMPUTE_WORDS", "DIRECTIVE_WORDS", "parse_directive"]
+__all__ = ["COMPUTE_WORDS", "DIRECTIVE_WORDS", "clause_items", "parse_directive"]
 
 # Words that make up a directive name, per dialect. Anything else starts a clause.
 DIRECTIVE_WORDS: dict[str, frozenset[str]] = {
@@ -171,3 +171,21 @@ def parse_directive(text: str, span: Span | None = None) -> Directive | None:
         span=span,
         malformed=bool(tail.strip()),
     )
+
+
+def clause_items(args: str) -> list[str]:
+    """The comma-separated items of a clause list, brackets kept whole."""
+    items: list[str] = []
+    depth = 0
+    cur = ""
+    for char in args:
+        depth += char in "(["
+        depth -= char in ")]"
+        if char == "," and depth == 0:
+            items.append(cur.strip())
+            cur = ""
+        else:
+            cur += char
+    if cur.strip():
+        items.append(cur.strip())
+    return items

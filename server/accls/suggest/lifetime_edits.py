@@ -9,6 +9,7 @@ from dataclasses import replace
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import Clause
+from accls.frontend.pragmas import clause_items
 from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.lifetimes import DeviceLifetime, Update
 from accls.suggest.pragma import Dialect, Pragma
@@ -86,24 +87,6 @@ def lifetime_edits(
     return edits
 
 
-def _split(args: str) -> list[str]:
-    """The items of a clause list, split at top-level commas."""
-    items: list[str] = []
-    depth = 0
-    current = ""
-    for char in args:
-        depth += char in "(["
-        depth -= char in ")]"
-        if char == "," and depth == 0:
-            items.append(current.strip())
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        items.append(current.strip())
-    return items
-
-
 def _rewrite(pragma: Pragma, names: frozenset[str]) -> Pragma:
     """The pragma with its data clauses for `names` replaced by `present`."""
     kept: list[Clause] = []
@@ -111,10 +94,10 @@ def _rewrite(pragma: Pragma, names: frozenset[str]) -> Pragma:
     for clause in pragma.clauses:
         args = clause.args or ""
         if pragma.dialect is Dialect.OPENACC and clause.name in _ACC_DATA:
-            head, items = "", _split(args)
+            head, items = "", clause_items(args)
         elif pragma.dialect is Dialect.OPENMP and clause.name == "map" and ":" in args:
             kind, rest = args.split(":", 1)
-            head, items = f"{kind.strip()}: ", _split(rest)
+            head, items = f"{kind.strip()}: ", clause_items(rest)
         else:
             kept.append(clause)
             continue

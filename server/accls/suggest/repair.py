@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from accls.analysis import ScalarClass
 from accls.analysis.data_clauses import ACC_TRANSFERS, OMP_MAP_TRANSFERS
 from accls.frontend import Clause
+from accls.frontend.pragmas import clause_items
 from accls.suggest.clauses import scalar_clauses
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.suggestion import Suggestion
 
-__all__ = ["Repair", "clause_items", "repair"]
+__all__ = ["Repair", "repair"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,24 +41,6 @@ _MOVES = {
     "copyout": {"out"},
     "create": set(),
 }
-
-
-def clause_items(args: str) -> list[str]:
-    """The comma-separated items of a clause list, brackets kept whole."""
-    items: list[str] = []
-    depth = 0
-    cur = ""
-    for char in args:
-        depth += char in "(["
-        depth -= char in ")]"
-        if char == "," and depth == 0:
-            items.append(cur.strip())
-            cur = ""
-        else:
-            cur += char
-    if cur.strip():
-        items.append(cur.strip())
-    return items
 
 
 def _base(item: str) -> str:
