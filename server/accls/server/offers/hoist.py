@@ -17,6 +17,7 @@ from accls.server import progress
 from accls.server.documents import Document, Slot
 from accls.server.offers.cache import suggestions_for, withdrawn
 from accls.server.offers.key import ActionKind
+from accls.server.offers.rewrites import insertion_edits
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis, offers
 from accls.suggest import Dialect, SuggestOptions, Target
@@ -82,14 +83,7 @@ def _listing(at: Listing) -> list[types.CodeAction]:
 
 
 def _edits(doc: Document, text: str, region: HoistedRegion) -> list[types.TextEdit]:
-    index = doc.index
-    out: list[types.TextEdit] = []
-    for at, new in insertions(text, region.loops, [region]):
-        where = index.position(at)
-        out.append(
-            types.TextEdit(range=types.Range(start=where, end=where), new_text=new)
-        )
-    return out
+    return insertion_edits(doc, insertions(text, region.loops, [region]))
 
 
 async def _resolve(r: Resolving) -> types.CodeAction:

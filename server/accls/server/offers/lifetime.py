@@ -21,6 +21,7 @@ from accls.server.documents import Document, Slot
 from accls.server.language_server import AcclsServer
 from accls.server.offers.cache import suggestions_for
 from accls.server.offers.key import ActionKind
+from accls.server.offers.rewrites import insertion_edits
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis
 from accls.suggest import Suggestion, SuggestOptions, Target, with_inner
@@ -144,14 +145,7 @@ def _named_elsewhere(doc: Document, offset: int, names: set[str]) -> frozenset[s
 def _edits(
     doc: Document, text: str, chosen: tuple[Suggestion, ...], lifetime: DeviceLifetime
 ) -> list[types.TextEdit]:
-    index = doc.index
-    out: list[types.TextEdit] = []
-    for at, new in insertions(text, chosen, (), [lifetime]):
-        where = index.position(at)
-        out.append(
-            types.TextEdit(range=types.Range(start=where, end=where), new_text=new)
-        )
-    return out
+    return insertion_edits(doc, insertions(text, chosen, (), [lifetime]))
 
 
 async def _resolve(r: Resolving) -> types.CodeAction:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -12,7 +12,7 @@ from accls.server.suggestions import Validated
 from accls.suggest import Suggestion
 from accls.suggest.annotate import insertions
 
-__all__ = ["Edit", "finish_rewrite", "rewrite_edits"]
+__all__ = ["Edit", "finish_rewrite", "insertion_edits", "rewrite_edits"]
 
 Edit = tuple[int, int, str]
 """Replace bytes [start, end) of the old text with the text."""
@@ -29,6 +29,20 @@ def _old_offset(edits: Sequence[Edit], offset: int) -> int | None:
             return None  # inside replaced text
         shift += len(new.encode("utf-8")) - (end - start)
     return offset - shift
+
+
+def insertion_edits(
+    doc: Document, inserted: Iterable[tuple[int, str]]
+) -> list[types.TextEdit]:
+    """LSP edits for (byte offset, text) insertions into the document."""
+    index = doc.index
+    out: list[types.TextEdit] = []
+    for at, new in inserted:
+        where = index.position(at)
+        out.append(
+            types.TextEdit(range=types.Range(start=where, end=where), new_text=new)
+        )
+    return out
 
 
 def rewrite_edits(
