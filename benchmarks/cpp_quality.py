@@ -21,7 +21,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from quality import REPO, SourceFile, load_jsonl, materialise, run_mode, summarise
+from quality import (
+    REPO,
+    SourceFile,
+    load_jsonl,
+    materialise,
+    run_mode,
+    summarise,
+    tools_ready,
+)
 from quality_report import render_summary
 from source_edit import find_for, pragma_blocks
 
@@ -197,12 +205,8 @@ def _markdown(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and write the reports."""
     args = parse_args(argv)
-    if not args.accls.exists() and shutil.which(str(args.accls)) is None:
-        print(f"accls not found at {args.accls}", file=sys.stderr)
+    if not tools_ready(args):
         return 2
-    if args.compile and shutil.which(args.cc) is None:
-        print(f"{args.cc} not found: compile check skipped", file=sys.stderr)
-        args.compile = False
     records = load_jsonl(args.data_dir / "dev-cpp.jsonl")
     # The suite's shared header (acc_testsuite.h) is in the C set, same repository.
     repos = {r["repo"] for r in records}

@@ -286,15 +286,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and write the reports."""
-    args = parse_args(argv)
+def tools_ready(args: argparse.Namespace) -> bool:
+    """False when accls is missing; without the compiler, the compile check is off."""
     if not args.accls.exists() and shutil.which(str(args.accls)) is None:
         print(f"accls not found at {args.accls}", file=sys.stderr)
-        return 2
+        return False
     if args.compile and shutil.which(args.cc) is None:
         print(f"{args.cc} not found: compile check skipped", file=sys.stderr)
         args.compile = False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and write the reports."""
+    args = parse_args(argv)
+    if not tools_ready(args):
+        return 2
     pairs = load_jsonl(args.data_dir / "dev-pairs.jsonl")
     records = load_jsonl(args.data_dir / "dev-sources.jsonl")
     known = {(r["repo"], r["path"]) for r in records}
