@@ -33,7 +33,7 @@ def _client(server: OpenAIServer, **kw: object) -> VllmBackend:
     given: dict[str, object] = {
         "max_tokens": 24,
         "connect_timeout": 1.0,
-        "read_timeout": 5.0,
+        "read_timeout": 30.0,  # loaded CI machines; the hang test sets its own
         **kw,
     }
     settings = BackendSettings(
