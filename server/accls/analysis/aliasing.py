@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
@@ -283,6 +284,15 @@ def _proved_apart(
     return "; ".join(shown.values()) if shown else None
 
 
+def _distinct(found: Iterable[Target]) -> list[Target]:
+    """The targets once each: a long loop body reaches the same few objects."""
+    seen: dict[tuple[int, str, str, int, str, bool], Target] = {}
+    for t in found:
+        key = (id(t.root), t.kind, t.path, t.selectors, t.element, t.union)
+        seen.setdefault(key, t)
+    return list(seen.values())
+
+
 def alias_obstacles(
     loop: Loop,
     fn: Function | None,
@@ -319,13 +329,13 @@ def alias_obstacles(
         if not arrays[written]:
             continue
         wdecl = array_decl(written, fn, source.globals)
-        wtargets = [targets[r.span] for r in by_name[written]]
+        wtargets = _distinct(targets[r.span] for r in by_name[written])
         for other in names:
             if other == written or (arrays[other] and other < written):
                 continue
             odecl = array_decl(other, fn, source.globals)
             split = ""
-            otargets = [targets[r.span] for r in by_name[other]]
+            otargets = _distinct(targets[r.span] for r in by_name[other])
             if wdecl is None or odecl is None:
                 # A declaration we cannot see (a header, a struct member) may be a
                 # pointer into the other array; only two visible arrays are safe.
