@@ -312,6 +312,7 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
     if fields is not None and opts.program is not None:
         opts = replace(opts, program=replace(opts.program, fields=fields))
     constants = integer_macros(source.macros)
+    stable_by_fn: dict[str | None, frozenset[str]] = {}
     for nest in source.nests:
         try:
             # A row a callee writes (`zero(f[i])`) is an access like any other.
@@ -322,7 +323,11 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
                 source.globals,
                 source.types,
             )
-            stable = stable_names(source.function(nest.function))
+            if nest.function not in stable_by_fn:  # once per function, not per nest
+                stable_by_fn[nest.function] = stable_names(
+                    source.function(nest.function)
+                )
+            stable = stable_by_fn[nest.function]
             views = nest_views(nest, constants, stable)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))

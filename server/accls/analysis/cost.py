@@ -370,8 +370,14 @@ def _features(
         return max(0.0, float(filled.constant))  # `n - m` at equal sizes: none
 
     executions = 1.0
-    for outer in source.loops():
-        inside = outer.span.start_byte < loop.span.start_byte < outer.span.end_byte
+    start = loop.span.start_byte
+    for outer in (
+        outer
+        for nest in source.nests
+        if nest.span.start_byte <= start < nest.span.end_byte
+        for outer in nest.walk()
+    ):
+        inside = outer.span.start_byte < start < outer.span.end_byte
         if inside and outer.function == loop.function:
             trip = expression_poly(outer.trip_count) if outer.trip_count else None
             executions *= number(trip)
