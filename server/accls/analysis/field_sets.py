@@ -143,6 +143,7 @@ class FieldSets:
                     f"{struct} is set from {what} at {fact.place}, which is not "
                     "known to return fresh memory"
                 )
+        defined = {f.target: f.place for f in self.facts if f.kind == "defines"}
         for fact in self.facts:
             if fact.key != key:
                 continue
@@ -164,6 +165,14 @@ class FieldSets:
                     f"`{fact.shown}()` at {fact.place}, a call through the field "
                     f"`{fact.target.partition('|')[2]}`: "
                     f"{self._calls[0].why[through]}"
+                )
+            if fact.kind == "escape" and not accepted and fact.target in defined:
+                shown = key.removeprefix("struct ")
+                return (
+                    f"a pointer to `{shown}` is passed to `{fact.target}()` "
+                    f"({defined[fact.target]}) at {fact.place}, whose parameter "
+                    f"there is not declared a pointer to `{shown}` (a `void *` or "
+                    "another type): what it does with it is not followed"
                 )
             if fact.kind == "escape" and not accepted:
                 return (
