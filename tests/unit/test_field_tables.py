@@ -191,3 +191,65 @@ def test_calls_through_fields_that_may_hold_anything_are_refused(
     why = _why(loops[STEP_LOOP])
     assert "a call through the field `step`" in why
     assert said in why
+
+
+HALVES_C = """\
+#include <stdlib.h>
+typedef struct { int n; double **rows; } Pair;
+static void kernel(Pair *p) {
+  for (int i = 0; i < p->n; i++)
+    p->rows[1][i] = p->rows[0][i] + 1.0;
+}
+int main(void) {
+  Pair *p = malloc(sizeof(Pair));
+  p->n = 64;
+  double *buf = malloc(128 * sizeof(double));
+  p->rows = malloc(2 * sizeof(double *));
+  p->rows[0] = buf;
+  p->rows[1] = buf + 32;
+  kernel(p);
+  return 0;
+}
+"""
+
+
+def test_two_rows_into_one_buffer_at_overlapping_offsets_stay_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "halves"
+    root.mkdir()
+    (root / "halves.c").write_text(HALVES_C)
+    code = main(
+        [
+            "suggest",
+            "--model",
+            "openmp",
+            "--format",
+            "json",
+            "--index-cache",
+            str(tmp_path / "cache"),
+            "--project",
+            str(root),
+            str(root / "halves.c"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    loop = {int(o["line"]): o for o in json.loads(out)}[4]
+    assert loop["pragma"] is None
+    assert "two rows of one buffer may overlap" in _why(loop)
+
+
+def test_a_struct_handed_to_a_void_parameter_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ops = OPS_C + "void relay(void *v) { (void)v; }\n"
+    kernel = KERNEL_C.replace("s->ops->step(s);", "relay(s);").replace(
+        '#include "cells.h"', '#include "cells.h"\nvoid relay(void *v);'
+    )
+    loops = _loops(tmp_path, capsys, {"ops.c": ops, "kernel.c": kernel})
+    loop = loops[STEP_LOOP + 1]
+    assert loop["pragma"] is None
+    assert "is passed to `relay()` (ops.c:15) at kernel.c:8, whose parameter" in (
+        _why(loop)
+    )
