@@ -250,6 +250,6 @@ def test_a_struct_handed_to_a_void_parameter_says_so(
     loops = _loops(tmp_path, capsys, {"ops.c": ops, "kernel.c": kernel})
     loop = loops[STEP_LOOP + 1]
     assert loop["pragma"] is None
-    assert "is passed to `relay()` (ops.c:15) at kernel.c:8, whose parameter" in (
+    assert "is passed to `relay()` (ops.c:14) at kernel.c:7, whose parameter" in (
         _why(loop)
     )
