@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from accls.analysis.field_calls import holder_of
 from accls.cli import main
+from accls.frontend.parse import parse_source
 
 HEADER = """\
 typedef struct CellsSt { int n; double **nbr; double *f; } Cells;
@@ -253,3 +255,18 @@ def test_a_struct_handed_to_a_void_parameter_says_so(
     assert "is passed to `relay()` (ops.c:14) at kernel.c:7, whose parameter" in (
         _why(loop)
     )
+
+
+def test_a_function_pointer_in_a_union_has_no_known_holder() -> None:
+    text = (
+        "typedef union { void (*step)(int *); long bits; } U;\n"
+        "typedef struct { void (*step)(int *); long bits; } S;\n"
+        "void f(U *u, S *s) { u->step(0); s->step(0); }\n"
+    )
+    source = parse_source(text, "u.c")
+    fn = source.function("f")
+    assert holder_of("u->step", fn, source.globals, source.types) == ("", "step")
+    found = holder_of("s->step", fn, source.globals, source.types)
+    assert found is not None
+    assert found[0]
+    assert found[1] == "step"

@@ -70,9 +70,13 @@ def base_key(
     globals_: tuple[Var, ...],
     types: TypeTable,
 ) -> str | None:
-    """The struct whose field a call path `base->f` (or `base.f`) reads."""
+    """The struct whose field a call path `base->f` (or `base.f`) reads.
+
+    None for a union (another member may overwrite the pointer) or a path
+    through one.
+    """
     walked = walk_path(base, fn, globals_, types)
-    if walked is None:
+    if walked is None or walked.union or types.is_union(walked.type_):
         return None
     wanted = "*" if arrow else ""
     if walked.levels != wanted:
