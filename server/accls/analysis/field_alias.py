@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from accls.analysis.access_paths import Target
 from accls.analysis.field_paths import resolve_field
 from accls.analysis.field_points_to import object_of_var
+from accls.analysis.field_rows import ROWS
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Function, SourceFile
 
@@ -38,16 +39,23 @@ def target_objects(
     root = target.root
     if root is None or target.union:
         return None
-    if target.kind == "loaded" and target.selectors == 0:
+    if target.kind == "loaded" and target.selectors in (0, 1):
         found = resolve_field(target.path, fn, source.globals, source.types)
-        if found is None or not found.levels.startswith("*"):
+        wanted = "**" if target.selectors else "*"
+        if found is None or not found.levels.startswith(wanted):
             return None
-        objects = sets.objects(found.key, found.field)
+        slot = found.field + (ROWS if target.selectors else "")
+        objects = sets.objects(found.key, slot)
         if objects is None:
             return None
         struct = found.key.removeprefix("struct ")
-        stores = ", ".join(sets.places(found.key, found.field)) or "none"
-        return objects, f"every store to `{struct}.{found.field}` is {stores}"
+        stores = ", ".join(sets.places(found.key, slot)) or "none"
+        what = (
+            f"a row of `{struct}.{found.field}`"
+            if target.selectors
+            else (f"`{struct}.{found.field}`")
+        )
+        return objects, f"every store to {what} is {stores}"
     if target.kind == "object" and target.path == root.name:
         if root.scope not in ("local", "global"):
             return None
@@ -86,14 +94,17 @@ def fields_overlap_why(
 ) -> str | None:
     """What the field sets say about a pair they could not prove apart."""
     for one in (a, b):
-        if one.kind != "loaded" or one.selectors != 0 or one.union:
+        if one.kind != "loaded" or one.selectors not in (0, 1) or one.union:
             continue
         found = resolve_field(one.path, fn, source.globals, source.types)
-        if found is None or not found.levels.startswith("*"):
+        wanted = "**" if one.selectors else "*"
+        if found is None or not found.levels.startswith(wanted):
             continue
-        if sets.objects(found.key, found.field) is None:
-            why = sets.unknown_why(found.key, found.field)
-            return f"`{one.path}` may point anywhere: {why}"
+        slot = found.field + (ROWS if one.selectors else "")
+        if sets.objects(found.key, slot) is None:
+            why = sets.unknown_why(found.key, slot)
+            shown = f"the rows of `{one.path}`" if one.selectors else f"`{one.path}`"
+            return f"{shown} may point anywhere: {why}"
     left = target_objects(a, fn, source, sets)
     right = target_objects(b, fn, source, sets)
     if left is None or right is None:

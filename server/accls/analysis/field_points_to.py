@@ -19,6 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.field_calls import (
+    accepts_struct,
+    function_store_facts,
+    holder_of,
+    label_of,
+)
 from accls.analysis.field_paths import (
     balanced,
     resolve_field,
@@ -27,6 +33,7 @@ from accls.analysis.field_paths import (
     top_offset,
     walk_path,
 )
+from accls.analysis.field_rows import ROWS, bare_tables, row_field
 from accls.frontend import (
     Effect,
     FieldEvent,
@@ -149,11 +156,16 @@ class _File:
         theirs = list(self.types.fields_of(target) or {}) if target else []
         short, long_ = sorted((mine, theirs), key=len)
         if target is None or not short or long_[: len(short)] != short:
+            if target is not None:
+                self.out.append(
+                    FieldFact("cast", pointed, target, "", self.place(line))
+                )
             self.unknown_struct(pointed, line)
             if target is not None:
                 self.unknown_struct(target, line)
             return
         place = self.place(line)
+        self.out.append(FieldFact("cast", pointed, target, "", place))
         for key in (pointed, target):
             for name in short:
                 self.out.append(FieldFact("unknown", key, name, "", place))
@@ -220,7 +232,7 @@ class _File:
         if kind is FieldEventKind.RETURN:
             return
         if kind is FieldEventKind.INIT:
-            key = None
+            key, walked = None, None
             if event.path:
                 walked = walk_path(event.path, fn, globals_, types)
                 key = types.struct_key(walked.type_) if walked is not None else None
@@ -228,6 +240,10 @@ class _File:
                 key = types.struct_key(event.value.rstrip("*"))
             if key is not None:
                 self.unknown_struct(key, event.line)
+            elif not event.path or walked is None:
+                # Of a type we cannot name: it may hold a function pointer.
+                place = self.place(event.line)
+                self.out.append(FieldFact("init", "", ALL, "", place))
             return
         if kind is FieldEventKind.CAST:
             pointed = struct_of_value(event.path, fn, globals_, types)
@@ -235,8 +251,19 @@ class _File:
             if pointed is not None and target != pointed:
                 self.recast(pointed, target, event.line)
             return
+        table = row_field(event.path, fn, globals_, types)
+        if table is not None:
+            rows = table.field + ROWS
+            if kind is FieldEventKind.ADDRESS:
+                place = self.place(event.line)
+                self.out.append(FieldFact("unknown", table.key, rows, "", place))
+            else:
+                self.value_facts(table.key, rows, event.value, fn, event.line)
+            return
         found = resolve_field(event.path, fn, globals_, types)
         last = event.path.replace("->", ".").rsplit(".", 1)[-1]
+        if found is None and not event.path.endswith("]"):
+            self.function_field(event, last, fn)
         if found is None:
             walked = walk_path(event.path, fn, globals_, types)
             if walked is None or walked.union or walked.last is None:
@@ -279,6 +306,31 @@ class _File:
             if same != inner:
                 self.unknown_struct(inner, event.line)
 
+    def function_field(self, event: FieldEvent, last: str, fn: Function | None) -> None:
+        """A store into a field that is no data pointer: maybe a function pointer."""
+        place = self.place(event.line)
+        found = holder_of(event.path, fn, self.globals, self.types)
+        holder = found[0] if found is not None else ""
+        if event.kind is FieldEventKind.ADDRESS:
+            self.out.append(FieldFact("fnunknown", holder, last, "", place))
+            return
+        shown = f"`{event.value}`"
+        for kind, key, name, target in function_store_facts(
+            holder, last, event.value, fn, self.globals, self.callable, self.file
+        ):
+            self.out.append(FieldFact(kind, key, name, target, place, shown))
+
+    def indirect(
+        self, fn: Function, name: str, key: str, position: int, line: int
+    ) -> bool:
+        """Record a call through a field (`s->pot->force(s)`); False if it is none."""
+        found = holder_of(name, fn, self.globals, self.types)
+        if found is None:
+            return False
+        target, place = "|".join(found), self.place(line)
+        self.out.append(FieldFact("indirect", key, str(position), target, place, name))
+        return True
+
     def calls(self) -> None:
         mine = self.callable
         globals_, types = self.globals, self.types
@@ -296,12 +348,12 @@ class _File:
                         continue
                     line = call.span.line
                     if callee is not None:
-                        if _accepts(callee, position, types) not in (key, ALL):
+                        if accepts_struct(callee, position, types) not in (key, ALL):
                             self.unknown_struct(key, line)  # seen as another type
                     elif known is not None:
                         if position in known.writes and known.effect is not Effect.FREE:
                             self.unknown_struct(key, line)  # `memcpy`, `fread`
-                    else:
+                    elif not self.indirect(fn, call.name, key, position, line):
                         self.out.append(
                             FieldFact(
                                 "escape",
@@ -315,16 +367,35 @@ class _File:
     def facts(self) -> tuple[FieldFact, ...]:
         for event in self.source.field_events:
             self.event(event)
+        functions = self.source.functions
+        for struct, name, line in bare_tables(functions, self.globals, self.types):
+            place = self.place(line)
+            fact = FieldFact("unknown", struct, name + ROWS, "", place, "a use")
+            self.out.append(fact)
         self.calls()
         for fn in self.source.functions:
             if fn.static:
                 continue
+            place = self.place(fn.span.line)
+            self.out.append(FieldFact("defines", "", "", fn.name, place))
             for position in range(len(fn.params)):
-                key = _accepts(fn, position, self.types)
+                key = accepts_struct(fn, position, self.types)
                 if key is not None:
                     place = self.place(fn.span.line)
                     self.out.append(
                         FieldFact("accepts", key, str(position), fn.name, place)
+                    )
+        stored = {f.target for f in self.out if f.kind == "fnstore"}
+        for name, fn in self.callable.items():
+            label = label_of(name, fn, self.file)
+            if not fn.static or label not in stored:
+                continue
+            place = self.place(fn.span.line)
+            for position in range(len(fn.params)):
+                key = accepts_struct(fn, position, self.types)
+                if key is not None:
+                    self.out.append(
+                        FieldFact("accepts", key, str(position), label, place)
                     )
         for name in sorted(self.wrappers):
             wrapper = self.source.function(name)
@@ -332,40 +403,6 @@ class _File:
                 place = self.place(wrapper.span.line)
                 self.out.append(FieldFact("wrapper", "", "", name, place))
         return tuple(dict.fromkeys(self.out))
-
-
-def _releases(fn: Function, name: str) -> bool:
-    """Whether the parameter `name` is only ever handed to `free()` (`comdFree`)."""
-    uses = [r for r in fn.refs if r.name == name]
-    if any(r.subscripts or r.deref or r.member or r.escapes for r in uses):
-        return False
-    word = re.compile(rf"(?<![\w.>]){re.escape(name)}(?!\w)")
-    freed = 0
-    for call in fn.call_sites:
-        for arg in call.args:
-            if not word.search(arg):
-                continue
-            known = library_function(call.name)
-            if arg.strip() != name or known is None or known.effect is not Effect.FREE:
-                return False
-            freed += 1
-    return freed > 0 and freed == len(uses)
-
-
-def _accepts(fn: Function, position: int, types: TypeTable) -> str | None:
-    """The struct a parameter points to, when it is declared a pointer to one.
-
-    ALL for a `void *` parameter the function only frees: any struct is safe.
-    """
-    if position >= len(fn.params):
-        return None
-    param = fn.params[position]
-    levels = types.levels_of(param.type)
-    if levels is None or param.shape + levels not in ("*", "["):
-        return None
-    if param.type == "void" and _releases(fn, param.name):
-        return ALL
-    return types.struct_key(param.type)
 
 
 def _is_allocator(name: str) -> bool:

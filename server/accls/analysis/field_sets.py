@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from accls.analysis.field_calls import IndirectCalls, indirect_calls
 from accls.analysis.field_points_to import ALL, FieldFact
+from accls.analysis.field_rows import ROWS, rows_hold
 
 __all__ = ["FieldSets", "field_sets"]
 
@@ -27,6 +29,9 @@ class FieldSets:
     )
     _places: dict[tuple[str, str], tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
+    )
+    _calls: list[IndirectCalls] = field(
+        default_factory=list, init=False, repr=False, compare=False
     )
 
     def __post_init__(self) -> None:
@@ -43,6 +48,13 @@ class FieldSets:
             if f.kind == "escape"
             and (f.key, f.field, f.target) not in accepts
             and (ALL, f.field, f.target) not in accepts
+        }
+        calls = indirect_calls(self.facts)
+        self._calls.append(calls)
+        unknown_keys |= {
+            f.key
+            for f in self.facts
+            if f.kind == "indirect" and (f.key, f.field, f.target) not in calls.accepted
         }
         unknown_names = {f.field for f in self.facts if f.kind == "unknown_name"}
         sets: dict[tuple[str, str], set[str] | None] = {}
@@ -96,6 +108,12 @@ class FieldSets:
                     elif not incoming <= current:
                         current |= incoming
                         changed = True
+        copied = {src for slot, srcs in copies.items() for src in srcs if src != slot}
+        for slot in list(sets):
+            if slot[1].endswith(ROWS):
+                table = sets.get((slot[0], slot[1].removesuffix(ROWS)))
+                if not rows_hold(slot, table, copied):
+                    sets[slot] = None
         for slot, value in sets.items():
             self._sets[slot] = None if value is None else frozenset(value)
         for slot, shown in places.items():
@@ -111,6 +129,8 @@ class FieldSets:
     def unknown_why(self, key: str, name: str) -> str:
         """Why `key.name` has no known set, as the message says it."""
         struct = f"`{key.removeprefix('struct ')}.{name}`"
+        if name.endswith(ROWS):
+            return self._rows_why(key, name)
         wrappers = {f.target for f in self.facts if f.kind == "wrapper"}
         for fact in self.facts:
             if fact.key != key or fact.field != name:
@@ -123,6 +143,7 @@ class FieldSets:
                     f"{struct} is set from {what} at {fact.place}, which is not "
                     "known to return fresh memory"
                 )
+        defined = {f.target: f.place for f in self.facts if f.kind == "defines"}
         for fact in self.facts:
             if fact.key != key:
                 continue
@@ -137,6 +158,22 @@ class FieldSets:
                 and (f.field, f.target) == (fact.field, fact.target)
                 for f in self.facts
             )
+            through = (fact.key, fact.field, fact.target)
+            if fact.kind == "indirect" and through in self._calls[0].why:
+                return (
+                    f"a pointer to `{key.removeprefix('struct ')}` is passed to "
+                    f"`{fact.shown}()` at {fact.place}, a call through the field "
+                    f"`{fact.target.partition('|')[2]}`: "
+                    f"{self._calls[0].why[through]}"
+                )
+            if fact.kind == "escape" and not accepted and fact.target in defined:
+                shown = key.removeprefix("struct ")
+                return (
+                    f"a pointer to `{shown}` is passed to `{fact.target}()` "
+                    f"({defined[fact.target]}) at {fact.place}, whose parameter "
+                    f"there is not declared a pointer to `{shown}` (a `void *` or "
+                    "another type): what it does with it is not followed"
+                )
             if fact.kind == "escape" and not accepted:
                 return (
                     f"a pointer to `{key.removeprefix('struct ')}` is passed to "
@@ -148,6 +185,24 @@ class FieldSets:
         if (key, name) not in self._sets:
             return f"no store to {struct} was found in the program"
         return f"some store to {struct} may hold another field's pointer"
+
+    def _rows_why(self, key: str, name: str) -> str:
+        """Why the rows of a table field have no known set."""
+        table = name.removesuffix(ROWS)
+        struct = f"`{key.removeprefix('struct ')}.{table}`"
+        for fact in self.facts:
+            if (fact.key, fact.field, fact.kind) != (key, name, "unknown"):
+                continue
+            if fact.shown == "a use":
+                return (
+                    f"the table {struct} is used at {fact.place} other than by "
+                    "its rows, so a row may be set unseen"
+                )
+            what = fact.shown or "a value"
+            return f"a row of {struct} is set from {what} at {fact.place}"
+        if self.objects(key, table) is None:
+            return f"the table {struct} itself may point anywhere"
+        return f"the table {struct} is not only fresh blocks of its own"
 
     def places(self, key: str, name: str) -> tuple[str, ...]:
         """Where the stores to `key.name` are, as the message names them."""

@@ -93,6 +93,14 @@ def _call_of(node: Node) -> str:
     return _text(parent.parent.child_by_field_name("function"))
 
 
+def _row_of_field(node: Node) -> bool:
+    """`x->f[k]`: one subscript of a struct field (a row of a pointer table)."""
+    if node.type != "subscript_expression":
+        return False
+    base = node.child_by_field_name("argument")
+    return base is not None and strip_parens(base).type == "field_expression"
+
+
 def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
     """The field events of `nodes`: definitions named by `names` ("" at file scope)."""
     out: list[FieldEvent] = []
@@ -113,6 +121,18 @@ def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
                             function=function,
                             path=_text(left),
                             value=_text(node.child_by_field_name("right")),
+                            line=line,
+                        )
+                    )
+                elif _row_of_field(left):
+                    plain = _text(operator) == "="
+                    right = _text(node.child_by_field_name("right"))
+                    out.append(
+                        FieldEvent(
+                            kind=FieldEventKind.STORE,
+                            function=function,
+                            path=_text(left),  # `x->f[k]`: a row of a pointer field
+                            value=right if plain else f"{_text(left)}+?",
                             line=line,
                         )
                     )
@@ -149,7 +169,10 @@ def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
                 argument = node.child_by_field_name("argument")
                 inner = strip_parens(argument) if argument is not None else None
                 taken = _text(operator) == "&" and inner is not None
-                if taken and inner is not None and inner.type == "field_expression":
+                into = inner is not None and (
+                    inner.type == "field_expression" or _row_of_field(inner)
+                )
+                if taken and inner is not None and into:
                     out.append(
                         FieldEvent(
                             kind=FieldEventKind.ADDRESS,
