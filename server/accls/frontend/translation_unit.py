@@ -40,6 +40,7 @@ __all__ = [
     "ContextCache",
     "HeaderContext",
     "Preprocessor",
+    "blank_lines",
     "header_context",
     "skeleton",
 ]
@@ -339,6 +340,32 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         missing=missing,
         inactive=inactive,
     )
+
+
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def blank_lines(data: bytes, lines: frozenset[int]) -> bytes:
+    """`data` as the build compiles it: skipped lines and `#if` lines blanked.
+
+    The lines a build skips (`#if` branches not taken) may hold code that does
+    not parse beside the branch taken, as two headers of one loop
+    (`#if A` `for (...) {` `#else` `for (...) {` `#endif`); the conditional
+    directives themselves go too, as the preprocessor removes them. Every
+    offset is kept.
+    """
+    out = data.split(b"\n")
+    blank = {n - 1 for n in lines if 0 < n <= len(out)}
+    directive = False
+    for index, line in enumerate(out):
+        if directive or _CONDITIONAL.match(line):
+            blank.add(index)
+            directive = line.rstrip(b"\r").endswith(b"\\")
+    for index in blank:
+        line = out[index]
+        tail = b"\r" if line.endswith(b"\r") else b""
+        out[index] = b" " * (len(line) - len(tail)) + tail
+    return b"\n".join(out)
 
 
 class ContextCache:
