@@ -5,7 +5,7 @@ from __future__ import annotations
 from textwrap import dedent
 
 from accls.frontend import parse_source
-from accls.frontend.translation_unit import blank_lines
+from accls.frontend.skipped_lines import blank_lines, untaken_includes
 
 
 def _subscripts(text: str) -> list[str]:
@@ -117,3 +117,23 @@ def test_blank_lines_keeps_offsets_and_drops_skipped_branches() -> None:
     assert out.split(b"\n")[3] == b"for (i = 0; i < n; i++) {"
     assert b"#" not in out
     assert b"i = 1" not in out
+
+
+def test_an_include_of_a_branch_not_taken_is_skipped() -> None:
+    marked = [
+        "#if LOOPGEN",  # 1
+        '#include "body.incl"',  # 2
+        "#else",  # 3
+        "@",  # 4: compiled
+        "#endif",  # 5
+        "#if OTHER",  # 6
+        '#include "other.incl"',  # 7: no line of this group is compiled
+        "#endif",  # 8
+    ]
+    assert untaken_includes(marked, {4}) == {2}
+    assert untaken_includes(marked, set()) == frozenset()
+
+
+def test_an_include_inside_a_skipped_outer_branch_is_skipped() -> None:
+    marked = ["#if A", "#if B", '#include "x"', "#endif", "#else", "@", "#endif"]
+    assert untaken_includes(marked, {6}) == {3}

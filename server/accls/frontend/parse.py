@@ -23,7 +23,8 @@ from accls.frontend.lexical import blank_unterminated_comment, unterminated_comm
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
-from accls.frontend.translation_unit import HeaderContext, blank_lines
+from accls.frontend.skipped_lines import blank_lines
+from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
 from accls.frontend.typetable import TypeTable

@@ -32,6 +32,7 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
+from accls.frontend.skipped_lines import untaken_includes
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
 from accls.frontend.typetable import TypeTable
@@ -40,7 +41,6 @@ __all__ = [
     "ContextCache",
     "HeaderContext",
     "Preprocessor",
-    "blank_lines",
     "header_context",
     "skeleton",
 ]
@@ -328,7 +328,7 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         number
         for number, line in enumerate(marked, start=1)
         if line == _MARK and number not in active
-    )
+    ) | untaken_includes(marked, active)
     globals_, types, functions = _globals(code, macros, is_cpp(path))
     return HeaderContext(
         macros=macros,
@@ -340,32 +340,6 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         missing=missing,
         inactive=inactive,
     )
-
-
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
-
-
-def blank_lines(data: bytes, lines: frozenset[int]) -> bytes:
-    """`data` as the build compiles it: skipped lines and `#if` lines blanked.
-
-    The lines a build skips (`#if` branches not taken) may hold code that does
-    not parse beside the branch taken, as two headers of one loop
-    (`#if A` `for (...) {` `#else` `for (...) {` `#endif`); the conditional
-    directives themselves go too, as the preprocessor removes them. Every
-    offset is kept.
-    """
-    out = data.split(b"\n")
-    blank = {n - 1 for n in lines if 0 < n <= len(out)}
-    directive = False
-    for index, line in enumerate(out):
-        if directive or _CONDITIONAL.match(line):
-            blank.add(index)
-            directive = line.rstrip(b"\r").endswith(b"\\")
-    for index in blank:
-        line = out[index]
-        tail = b"\r" if line.endswith(b"\r") else b""
-        out[index] = b" " * (len(line) - len(tail)) + tail
-    return b"\n".join(out)
 
 
 class ContextCache:

@@ -168,13 +168,13 @@ class FunctionWalk(ExpressionWalk):
             self._direct = child.start_byte
             if child.type == "declaration":
                 self.block_decls.append((node.start_byte, span_of(child)))
+            if child.start_point.row + 1 in self.inactive:
+                continue  # an #if branch the build does not compile
             if child.type == "preproc_include":
                 self._opaque()  # code pasted in by the preprocessor is invisible
                 continue
             if child.type in ("comment", "preproc_call", "preproc_directive"):
                 continue
-            if child.start_point.row + 1 in self.inactive:
-                continue  # an #if branch the build does not compile
             if node.type.startswith("preproc_") and child == node.child_by_field_name(
                 "name"
             ):
