@@ -6,6 +6,7 @@ from textwrap import dedent
 
 from accls.frontend import parse_source
 from accls.frontend.skipped_lines import blank_lines, untaken_includes
+from accls.validation.race_check import _moved_lines
 
 
 def _subscripts(text: str) -> list[str]:
@@ -137,3 +138,10 @@ def test_an_include_of_a_branch_not_taken_is_skipped() -> None:
 def test_an_include_inside_a_skipped_outer_branch_is_skipped() -> None:
     marked = ["#if A", "#if B", '#include "x"', "#endif", "#else", "@", "#endif"]
     assert untaken_includes(marked, {6}) == {3}
+
+
+def test_skipped_lines_move_down_past_inserted_pragmas() -> None:
+    text = "a\nb\nc\nd\n"
+    # One line inserted before line 2 ("b"), two before line 4 ("d").
+    edits = [(2, "#pragma x\n"), (6, "#pragma y\n#pragma z\n")]
+    assert _moved_lines(text, edits, frozenset({1, 2, 3, 4})) == {1, 3, 4, 7}
