@@ -30,8 +30,8 @@ def _messages(index: str) -> list[str]:
 def test_an_indirect_read_into_the_buffer_is_named() -> None:
     found = [m for m in _messages("idx[row * 4 + k]") if "one buffer" in m]
     assert found
-    assert "the index of `vector[idx[row * 4 + k]]`" in found[0]
-    assert "reads another array" in found[0]
+    assert "for `vector[idx[row * 4 + k]]`" in found[0]
+    assert "its index reads another array" in found[0]
 
 
 def test_direct_reads_below_the_offset_are_apart() -> None:

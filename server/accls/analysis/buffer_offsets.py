@@ -175,23 +175,19 @@ def _facts(loop: Loop, fn: Function, source: SourceFile) -> list[Poly]:
     return facts
 
 
-def _unranged(
-    ref: Ref, names: tuple[str, str], left: tuple[str, Poly, list[int]]
-) -> str:
+def _unranged(ref: Ref, names: tuple[str, str], root: str) -> str:
     """Why two pointers into one buffer are not proved apart: a range is unknown."""
     written, other = names
-    root = left[0]
     subs = "".join(f"[{s.text}]" for s in ref.subscripts)
     place = f"`{ref.name}{subs}` (line {ref.span.line})"
     why = (
-        "reads another array"
+        "its index reads another array, so the range it accesses is not known"
         if any(s.indirect for s in ref.subscripts)
-        else "is not an affine function of the loop variables"
+        else "the range it accesses over the loop is not known"
     )
     return (
-        f"`{written}` and `{other}` point into one buffer (`{root}`): the index of "
-        f"{place} {why}, so the range it accesses is not known and the two are "
-        "not proved apart"
+        f"`{written}` and `{other}` point into one buffer (`{root}`): for "
+        f"{place} {why}, and the two are not proved apart"
     )
 
 
