@@ -536,3 +536,27 @@ def test_rows_of_a_constant_times_a_symbol_are_told_apart() -> None:
     assert carried(rows + "a[x * 5 * n + y] = a[x * 5 * n + y] + 1;") == set()
     wider = "for (int x = 0; x < 5; x++) for (int y = 0; y <= 5 * n; y++) "
     assert 0 in levels(wider + "a[x * 5 * n + y] = a[x * 5 * n + y] + 1;")
+
+
+def test_row_split_names_a_column_bound_read_from_memory() -> None:
+    # `k < count[i]`: the rows of `M` apart need `count[i] <= M`, which nothing
+    # in the loop proves; the reason names that bound.
+    body = """
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < count[i]; k++) b[i * m + k] = 0;
+    """
+    found = nest_dependences(nest_of(body))
+    reasons = {d.reason for d in found if not d.exact}
+    assert any(
+        "`k` stops at `count[i]`, a value read from memory that nothing proves "
+        "to be at most `m`" in r
+        for r in reasons
+    ), reasons
+
+
+def test_row_split_with_a_bounded_column_keeps_rows_apart() -> None:
+    body = """
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < m; k++) b[i * m + k] = 0;
+    """
+    assert not [d for d in nest_dependences(nest_of(body)) if d.carrier is not None]

@@ -175,6 +175,22 @@ def _facts(loop: Loop, fn: Function, source: SourceFile) -> list[Poly]:
     return facts
 
 
+def _unranged(ref: Ref, names: tuple[str, str], root: str) -> str:
+    """Why two pointers into one buffer are not proved apart: a range is unknown."""
+    written, other = names
+    subs = "".join(f"[{s.text}]" for s in ref.subscripts)
+    place = f"`{ref.name}{subs}` (line {ref.span.line})"
+    why = (
+        "its index reads another array, so the range it accesses is not known"
+        if any(s.indirect for s in ref.subscripts)
+        else "the range it accesses over the loop is not known"
+    )
+    return (
+        f"`{written}` and `{other}` point into one buffer (`{root}`): for "
+        f"{place} {why}, and the two are not proved apart"
+    )
+
+
 def buffer_apart(
     written: str, other: str, loop: Loop, fn: Function | None, source: SourceFile
 ) -> tuple[bool, str] | None:
@@ -200,7 +216,9 @@ def buffer_apart(
         for b in (r for r in loop.refs if r.name == other):
             ra, rb = _range(a, loop), _range(b, loop)
             if ra is None or rb is None:
-                return None
+                return False, _unranged(
+                    a if ra is None else b, (written, other), left[0]
+                )
             below = rb[0] + right[1] - ra[1] - left[1] - _ONE  # b's range above a's
             above = ra[0] + left[1] - rb[1] - right[1] - _ONE  # or below it
             if not (

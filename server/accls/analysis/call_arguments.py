@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
-from accls.frontend import Call, Loop, Ref
+from accls.analysis.field_paths import resolve_field, strip_casts, top_offset
+from accls.analysis.field_sets import FieldSets
+from accls.frontend import Call, Loop, Ref, SourceFile
 
-__all__ = ["argument_ref", "shared_write"]
+__all__ = ["argument_ref", "read_field_why", "shared_write"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -42,4 +44,30 @@ def shared_write(call: Call, arg: str, loop: Loop) -> str:
         f"{why}: `{picks[0]}` may choose which part each call writes, but the "
         "summary keeps no index ranges, so the writes of different iterations "
         "are not proved disjoint"
+    )
+
+
+def read_field_why(
+    arg: str, loop: Loop, source: SourceFile, sets: FieldSets | None
+) -> str:
+    """Why a callee reading through the field pointer `arg` may read the loop's writes.
+
+    `interpolate(pot->phi, ...)` with the loop writing `pot->rhobar[i]`: the two
+    are apart only if every store to `EamPotential.phi` is known; "" when `arg`
+    is not such a field, or its stores are known (then what it reaches is not).
+    """
+    if sets is None:
+        return ""
+    text = top_offset(strip_casts(_folded(arg)))
+    fn = source.function(loop.function)
+    found = resolve_field(text, fn, source.globals, source.types) if text else None
+    if found is None or found.levels != "*":
+        return ""
+    if sets.objects(found.key, found.field) is not None:
+        return (
+            f"`{text}` may reach an object the loop writes (through the fields "
+            "it leads to)"
+        )
+    return f"what `{text}` points to is not known: " + sets.unknown_why(
+        found.key, found.field
     )

@@ -305,17 +305,46 @@ def _split(
     return None
 
 
+def _open_column(column: Poly, size: str, loops: Sequence[Loop]) -> str:
+    """Which loop of the column part stops at a bound not tied to `size`, in words.
+
+    `for (ii = 0; ii < s->boxes->nAtoms[iBox]; ii++)` with `p[MAXATOMS*iBox + ii]`:
+    the split needs `nAtoms[iBox] <= MAXATOMS`, a fact about memory's contents.
+    """
+    for mono, _ in column.terms:
+        if len(mono) != 1 or not mono[0].isdigit():
+            continue
+        level = int(mono[0])
+        if level >= len(loops):
+            continue
+        loop = loops[level]
+        if not loop.upper_text or not loop.var:
+            continue
+        upper = loop.upper
+        if upper is not None and upper.is_affine and "[" not in loop.upper_text:
+            continue
+        read = "->" in loop.upper_text or "[" in loop.upper_text
+        what = "a value read from memory" if read else "a value"
+        return (
+            f": `{loop.var}` stops at `{loop.upper_text}`, {what} that nothing "
+            f"proves to be at most `{size}`"
+        )
+    return ""
+
+
 def equalities(
     array: str,
     subs: tuple[Sequence[Subscript], Sequence[Subscript]],
     models: tuple[Sequence[Poly], Sequence[Poly]],
     context: Sequence[Row],
+    loops: tuple[Sequence[Loop], Sequence[Loop]] = ((), ()),
 ) -> tuple[Row, ...] | str:
     """Equalities that hold when both references touch the same element, or why not.
 
     `context` holds both references' domain rows, on sides s and t; a linearized
     subscript such as `i*n + j` is split into (i, j) only when 0 <= j < n is
-    proved over it.
+    proved over it. `loops` are each reference's loops, to say which bound
+    leaves that unproved.
     """
     # `f[i]` (a whole row, as a callee writes it) and `f[i][k]`: the two touch
     # the same memory only if the rows their common subscripts pick are equal.
@@ -333,10 +362,13 @@ def equalities(
             if sizes:
                 # A row-major index whose column part may leave [0, n): in C it
                 # then reaches a neighbouring row, so rows cannot be told apart.
+                side = 0 if not left.is_affine else 1
+                column = _divide((left, right)[side], sizes[0])[1]
                 return (
                     f"subscript `{text}` of `{array}` cannot be split into rows "
                     f"of `{sizes[0][2:]}`: its column part is not proved to stay "
                     f"within [0, {sizes[0][2:]})"
+                    + _open_column(column, sizes[0][2:], loops[side])
                 )
             return f"subscript `{text}` of `{array}` is not affine"
         for part_l, part_r in split:

@@ -186,6 +186,7 @@ def _modelled(pair: Pair) -> list[Dependence]:
             (pair.first.texts, pair.second.texts),
             (models[0].polys, models[1].polys),
             context,
+            (pair.first.frame.loops, pair.second.frame.loops),
         )
         if isinstance(eqs, str):
             return assumed(pair, eqs)

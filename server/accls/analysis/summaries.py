@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from accls.analysis.call_arguments import argument_ref, shared_write
+from accls.analysis.call_arguments import argument_ref, read_field_why, shared_write
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.out_params import defines
@@ -308,9 +308,11 @@ def private_effects(
                     hit = []
             if not arg or hit:
                 what = f"`{hit[0]}`" if hit else "an argument"
+                why = read_field_why(arg, loop, source, fields) if hit else ""
                 return (
                     False,
-                    f"which reads {what} through an argument, and the loop writes it",
+                    f"which reads {what} through an argument, and the loop writes "
+                    f"it{': ' + why if why else ''}",
                 )
             continue
         match = _PLACE.fullmatch(arg)

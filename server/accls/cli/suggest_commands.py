@@ -152,6 +152,7 @@ def _suggest_one(
         path,
         settings,
         source=source,
+        context=context,
         every_loop=every_loop,
         backends=run.backends,
         warnings=run.warnings,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
@@ -93,6 +93,8 @@ class LoopEntry:
     context: tuple[int, ...]
     outer: tuple[int, ...]
     names: frozenset[str]  # the identifiers of its initializer and condition
+    # Variables the header advances without setting them: their values on entry.
+    entering: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,8 @@ class Substituted:
 
     refs: list[Ref]
     bounds: dict[int, tuple[dict[str, Poly], tuple[str, ...]]]
+    # loop id -> the values of its `entering` variables when the loop starts
+    entries: dict[int, dict[str, Subscript]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +246,24 @@ def forward_substitute(
             continue
         subs = tuple(_rewrite(facts, s, index) for s in ref.subscripts)
         out.append(ref if subs == ref.subscripts else replace(ref, subscripts=subs))
-    return Substituted(out, {e.id: _bounds(facts, e) for e in loops})
+    return Substituted(
+        out,
+        {e.id: _bounds(facts, e) for e in loops},
+        {e.id: _entering(facts, e) for e in loops if e.entering},
+    )
+
+
+def _entering(facts: _Function, entry: LoopEntry) -> dict[str, Subscript]:
+    """The values that reach a loop's header, whatever the loop then does to them."""
+    place = _Place(entry.context, entry.outer)
+    out: dict[str, Subscript] = {}
+    for name in sorted(entry.entering & facts.by_name.keys()):
+        value = _reaching(facts, name, entry.start, 0, place)
+        if value is not None:
+            line = _line(facts, name, entry.start)
+            note = f"`{name}` is {value.text} when the loop starts (line {line})"
+            out[name] = Subscript(value.text, value.poly, values=(note,))
+    return out
 
 
 def _bounds(

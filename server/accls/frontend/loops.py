@@ -14,7 +14,7 @@ from accls.frontend.exprs import node_text, operands, span_of, strip_parens, to_
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
-from accls.frontend.secondary_inductions import comma_parts, header_inits, step_of
+from accls.frontend.secondary_inductions import header_inits, header_steps
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
 __all__ = ["build_loops"]
@@ -52,11 +52,7 @@ def _substituted(h: _Header, values: dict[str, Poly]) -> _Header:
 def _header(node: Node) -> _Header:
     init = node.child_by_field_name("initializer")
     cond = node.child_by_field_name("condition")
-    steps = [
-        s
-        for s in (step_of(p) for p in comma_parts(node.child_by_field_name("update")))
-        if s is not None
-    ]
+    steps = header_steps(node)
     inits = header_inits(init)
     var, step, step_text = steps[0] if steps else (None, None, "")
     if var is None and len(inits) == 1:

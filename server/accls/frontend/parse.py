@@ -23,9 +23,11 @@ from accls.frontend.lexical import blank_unterminated_comment, unterminated_comm
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
+from accls.frontend.typetable import TypeTable
 from accls.frontend.walker import FunctionWalk, attached_pragmas
 
 __all__ = ["parse_source"]
@@ -125,6 +127,7 @@ def _function(
     inactive: frozenset[int] = frozenset(),
     wrappers: frozenset[str] = frozenset(),
     cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
+    types: TypeTable | None = None,
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -157,7 +160,7 @@ def _function(
     if cxx is None:
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
-    walk.substitute(params, globals_)
+    walk.substitute(params, globals_, types)
     locals_ = tuple(
         mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
     )
@@ -242,6 +245,13 @@ def parse_source(
         parsed = tree.tree if reuse and tree is not None else parse_bytes(data)
     root = parsed.root_node
     inactive = context.inactive if context is not None and usable else frozenset()
+    skipped = _skipped_loops(root, inactive)
+    if root.has_error and inactive:
+        # Code in branches the build skips may be what breaks the parse.
+        blanked = blank_lines(data, inactive)
+        again = parse_cpp_bytes(blanked) if cpp else parse_bytes(blanked)
+        if not again.root_node.has_error:
+            parsed, root = again, again.root_node
     unit = CppUnit(root) if cpp else None
     definitions: dict[int, Definition] = {}
     if unit is not None:
@@ -284,7 +294,7 @@ def parse_source(
             if unit is not None
             else None
         )
-        built = _function(node, macros, frozen_globals, inactive, wrappers, cxx)
+        built = _function(node, macros, frozen_globals, inactive, wrappers, cxx, types)
         if built is None:
             continue
         functions.append(built[0])
@@ -309,7 +319,7 @@ def parse_source(
             )
         ),
         stray_loops=_stray_loops([*errors, *loose], known),
-        skipped_loops=_skipped_loops(root, inactive),
+        skipped_loops=skipped,
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
         constructs=constructs,

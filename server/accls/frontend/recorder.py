@@ -119,6 +119,8 @@ class Recorder:
     ) -> None:
         if reduction is None and self._tag is not None and self._tag[0] == name:
             reduction = self._tag[1]
+        # Under `&a[i]` only the place escapes, not what its subscripts read.
+        escaping = self._escaping and kind is not AccessKind.READ
         self.refs.append(
             Ref(
                 name=name,
@@ -133,8 +135,8 @@ class Recorder:
                 member=member,
                 atomic=self._atomic[-1] if self._atomic else "",
                 advance=advance,
-                escapes=escapes or self._escaping,
-                into=self._into if self._escaping else "",
+                escapes=escapes or escaping,
+                into=self._into if escaping else "",
             )
         )
 

@@ -20,15 +20,35 @@ from tree_sitter import Node
 from accls.frontend.exprs import to_poly
 from accls.frontend.forward_subst import integer_macros, integer_scalar
 from accls.frontend.model import Ref, Subscript, Var
+from accls.frontend.poly import Poly
 from accls.frontend.secondary_inductions import (
     Secondary,
     SecondaryLoop,
-    comma_parts,
     header_inits,
+    header_steps,
     step_of,
 )
+from accls.frontend.typetable import TypeTable
 
-__all__ = ["checked_secondaries", "secondary_candidates"]
+__all__ = [
+    "checked_secondaries",
+    "entry_starts",
+    "resolved_scalars",
+    "secondary_candidates",
+]
+
+
+def resolved_scalars(variables: Sequence[Var], types: TypeTable) -> list[Var]:
+    """`variables`, those of a typedef'd scalar type (`s64Int`) with that scalar type.
+
+    Only a typedef chain that adds no pointer or array level counts: the
+    variable is then exactly a variable of the scalar type.
+    """
+    out: list[Var] = []
+    for var in variables:
+        base = types.scalar_base(var.type) if var.type else None
+        out.append(var if base is None or base == var.type else replace(var, type=base))
+    return out
 
 
 def _body_advances(
@@ -82,16 +102,12 @@ def secondary_candidates(
     variables the header declares and those declared inside the loop.
     """
     start, update, end = marks
-    steps = [
-        s
-        for s in (step_of(p) for p in comma_parts(node.child_by_field_name("update")))
-        if s is not None
-    ]
+    steps = header_steps(node)
     if not steps or not isinstance(steps[0][1], int) or not steps[0][1]:
         return None
     var, step = steps[0][0], steps[0][1]
     inits = header_inits(node.child_by_field_name("initializer"))
-    if var not in inits or len(inits) < 2:
+    if var not in inits:
         return None
     lower = to_poly(inits[var][0])
     if lower is None:
@@ -99,10 +115,15 @@ def secondary_candidates(
     items: list[Secondary] = []
     line = node.start_point.row + 1
     for name, amount, _ in steps[1:]:
-        if name != var and name in inits and isinstance(amount, int) and amount:
+        if name != var and isinstance(amount, int) and amount:
             writes = [k for k in range(update, end) if refs[k].name == name]
-            if len(writes) == 1:
+            if len(writes) != 1:
+                continue
+            if name in inits:
                 items.append(Secondary(name, subscript(inits[name][0]), amount, line))
+            else:
+                own = Subscript(text=name, poly=Poly.sym(name))
+                items.append(Secondary(name, own, amount, line, entry=True))
     header = {item.name for item in items}
     if no_skip:
         for name, (amount, at, where) in _body_advances(
@@ -124,6 +145,23 @@ def secondary_candidates(
         declared=tuple(decls[0]),
         inner=frozenset(v.name for v in decls[1]),
     )
+
+
+def entry_starts(
+    loop: SecondaryLoop, values: Mapping[str, Subscript]
+) -> SecondaryLoop | None:
+    """The loop with each `entry` start replaced by the value reaching its header.
+
+    `values` are those forward substitution found; an entry item without one is
+    dropped (its start is not known).
+    """
+    items: list[Secondary] = []
+    for item in loop.items:
+        if not item.entry:
+            items.append(item)
+        elif item.name in values:
+            items.append(replace(item, start=values[item.name]))
+    return replace(loop, items=tuple(items)) if items else None
 
 
 def checked_secondaries(

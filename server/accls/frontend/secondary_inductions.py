@@ -27,6 +27,7 @@ __all__ = [
     "SecondaryLoop",
     "comma_parts",
     "header_inits",
+    "header_steps",
     "step_of",
     "substitute",
 ]
@@ -106,6 +107,48 @@ def step_of(part: Node) -> tuple[str, int | None, str] | None:
     return name, None, ""
 
 
+def _identifiers(node: Node) -> set[str]:
+    """Every identifier in an expression."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.type == "identifier":
+            out.add(node_text(item))
+        stack.extend(item.named_children)
+    return out
+
+
+def header_steps(node: Node) -> list[tuple[str, int | None, str]]:
+    """The steps of a `for` header's increment, the loop variable's first.
+
+    The loop variable is the one the condition tests: in
+    `for (jg = jj, j = 0; jg < n; j++, jg++)` it is `jg`, and `j` advances
+    beside it. When the first step's variable is not tested but a later one,
+    that the initializer sets to a polynomial, is, the later one leads (the
+    other then has a closed form over it).
+    """
+    steps = [
+        s
+        for s in (step_of(p) for p in comma_parts(node.child_by_field_name("update")))
+        if s is not None
+    ]
+    cond = node.child_by_field_name("condition")
+    if len(steps) < 2 or cond is None:
+        return steps
+    tested = _identifiers(cond)
+    if steps[0][0] in tested:
+        return steps
+    inits = header_inits(node.child_by_field_name("initializer"))
+    for k, step in enumerate(steps[1:], start=1):
+        start = inits.get(step[0])
+        if step[0] not in tested or start is None or not isinstance(step[1], int):
+            continue
+        if to_poly(start[0]) is not None:
+            return [step, *steps[:k], *steps[k + 1 :]]
+    return steps
+
+
 @dataclass(frozen=True, slots=True)
 class Secondary:
     """A variable the loop advances by `step` each iteration, from `start`."""
@@ -115,6 +158,9 @@ class Secondary:
     step: int
     line: int
     after: int = -1  # a body advance: refs from this index on see the next value
+    # The header does not set it: `start` is the variable itself until the value
+    # that reaches the loop (`elm = row*n;` before it) is substituted.
+    entry: bool = False
 
 
 @dataclass(frozen=True, slots=True)

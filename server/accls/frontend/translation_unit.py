@@ -32,6 +32,7 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
+from accls.frontend.skipped_lines import untaken_includes
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
 from accls.frontend.typetable import TypeTable
@@ -327,7 +328,7 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         number
         for number, line in enumerate(marked, start=1)
         if line == _MARK and number not in active
-    )
+    ) | untaken_includes(marked, active)
     globals_, types, functions = _globals(code, macros, is_cpp(path))
     return HeaderContext(
         macros=macros,

@@ -68,6 +68,17 @@ class TypeTable:
             levels += more
         return None
 
+    def scalar_base(self, type_: str) -> str | None:
+        """The scalar type a chain of typedefs names, adding no levels; else None."""
+        for _ in range(_DEPTH):
+            if set(type_.split()) <= _SCALAR_WORDS:
+                return type_
+            found = self._defs.get(type_)
+            if found is None or found[1]:
+                return None
+            type_ = found[0]
+        return None
+
     def levels_of(self, type_: str) -> str | None:
         """The levels a base type adds after a declarator's own; None if unknown."""
         found = self._resolve(type_)

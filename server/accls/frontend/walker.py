@@ -14,8 +14,14 @@ from accls.frontend.forward_subst import LoopEntry, forward_substitute
 from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
-from accls.frontend.secondary_checks import checked_secondaries, secondary_candidates
+from accls.frontend.secondary_checks import (
+    checked_secondaries,
+    entry_starts,
+    resolved_scalars,
+    secondary_candidates,
+)
 from accls.frontend.secondary_inductions import substitute as substitute_secondaries
+from accls.frontend.typetable import TypeTable
 
 __all__ = ["FunctionWalk", "LoopRecord", "attached_pragmas"]
 
@@ -85,9 +91,22 @@ class FunctionWalk(ExpressionWalk):
         elif kind.endswith("_expression"):
             self.expr(node, depth + 1)
 
-    def substitute(self, params: Sequence[Var], globals_: Sequence[Var]) -> None:
-        """Forward-substitute same-iteration scalars into subscripts and bounds."""
+    def substitute(
+        self,
+        params: Sequence[Var],
+        globals_: Sequence[Var],
+        types: TypeTable | None = None,
+    ) -> None:
+        """Forward-substitute same-iteration scalars into subscripts and bounds.
+
+        `types` resolves typedefs of integers (`typedef long s64Int`), so that
+        variables of such types are integer scalars too.
+        """
+        if types is not None:
+            params = resolved_scalars(params, types)
+            globals_ = resolved_scalars(globals_, types)
         heads = self.header_decls
+        decls = self.decls if types is None else resolved_scalars(self.decls, types)
         records: list[LoopRecord] = []
         stack = list(self.nests)
         while stack:
@@ -97,8 +116,8 @@ class FunctionWalk(ExpressionWalk):
         done = forward_substitute(
             self.refs,
             self.definitions,
-            [*params, *(v for k, v in enumerate(self.decls) if k not in heads)],
-            [self.decls[k] for k in sorted(heads)],
+            [*params, *(v for k, v in enumerate(decls) if k not in heads)],
+            [decls[k] for k in sorted(heads)],
             globals_,
             [
                 (at, loops)
@@ -107,17 +126,33 @@ class FunctionWalk(ExpressionWalk):
             any(e.kind is ExitKind.GOTO for e in self.exits),
             self.macros.objects,
             [
-                LoopEntry(r.id, r.ref_start, r.context, r.outer_loops, _header_names(r))
+                LoopEntry(
+                    r.id,
+                    r.ref_start,
+                    r.context,
+                    r.outer_loops,
+                    _header_names(r),
+                    frozenset(
+                        i.name
+                        for i in (r.secondary.items if r.secondary else ())
+                        if i.entry
+                    ),
+                )
                 for r in records
             ],
             frozenset(self.cyclic),
             frozenset(self.unsubstituted),
         )
         self.refs[:] = done.refs
+        candidates = [
+            entry_starts(r.secondary, done.entries.get(r.id, {}))
+            for r in records
+            if r.secondary is not None
+        ]
         loops = checked_secondaries(
             self.refs,
-            [r.secondary for r in records if r.secondary is not None],
-            [*params, *self.decls],
+            [c for c in candidates if c is not None],
+            [*params, *decls],
             frozenset(self.unsubstituted),
             self.macros.objects,
         )
@@ -133,13 +168,13 @@ class FunctionWalk(ExpressionWalk):
             self._direct = child.start_byte
             if child.type == "declaration":
                 self.block_decls.append((node.start_byte, span_of(child)))
+            if child.start_point.row + 1 in self.inactive:
+                continue  # an #if branch the build does not compile
             if child.type == "preproc_include":
                 self._opaque()  # code pasted in by the preprocessor is invisible
                 continue
             if child.type in ("comment", "preproc_call", "preproc_directive"):
                 continue
-            if child.start_point.row + 1 in self.inactive:
-                continue  # an #if branch the build does not compile
             if node.type.startswith("preproc_") and child == node.child_by_field_name(
                 "name"
             ):

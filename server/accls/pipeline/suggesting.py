@@ -124,8 +124,13 @@ def _checked(
     compiler: CompilerSettings | None,
     include_dirs: tuple[str, ...],
     warnings: WarningSink,
+    context: HeaderContext | None = None,
 ) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
-    """The analysis' suggestions after the compile check and the race re-check."""
+    """The analysis' suggestions after the compile check and the race re-check.
+
+    `context`, the build's view of the directives, lets the race check read the
+    annotated text as the analysis read the original.
+    """
     if compiler is None:
         return suggestions, {}
     if not compiler_available(compiler):
@@ -133,13 +138,15 @@ def _checked(
             f"compiler '{compiler.cc}' not found; suggestions are unverified "
             '("compiles": null)'
         )
-        return validate(text, path, suggestions, compiler, include_dirs)
+        return validate(text, path, suggestions, compiler, include_dirs, context)
     offloaded = [s.options for s in suggestions if s.pragma is not None and s.offloaded]
     if not offloaded:
-        return validate(text, path, suggestions, compiler, include_dirs)
+        return validate(text, path, suggestions, compiler, include_dirs, context)
     check = offload_check(compiler.cc, offloaded[0].dialect, offloaded[0].gpu)
     compiler = replace(compiler, flags=(*compiler.flags, *check.flags))
-    found, validation = validate(text, path, suggestions, compiler, include_dirs)
+    found, validation = validate(
+        text, path, suggestions, compiler, include_dirs, context
+    )
     if check.skipped is None:
         return found, validation
     warnings(check.skipped)
@@ -205,7 +212,7 @@ def suggest_text(
     if listed is not None:
         if not hybrid or not listed:
             found, validation = _checked(
-                text, path, tuple(listed), compiler, include, warnings
+                text, path, tuple(listed), compiler, include, warnings, context
             )
             return SuggestResult(suggestions=found, validation=validation)
         loops = frozenset({listed[0].loop.id})
@@ -218,7 +225,9 @@ def suggest_text(
         found = suggest_file(analysis, options, regions=regions)
         if loops is not None:
             found = within_loops(found, loops)
-        found, validation = _checked(text, path, found, compiler, include, warnings)
+        found, validation = _checked(
+            text, path, found, compiler, include, warnings, context
+        )
         if every_loop:
             found = account_for_loops(analysis, found)
         return SuggestResult(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from accls.analysis import Finding
+from accls.frontend import HeaderContext
 from accls.suggest import Suggestion, parse_pragma
 from accls.validation.compile import CompileResult, CompilerSettings, compile_check
 from accls.validation.race_check import race_check
@@ -118,6 +119,7 @@ def validate(
     suggestions: Sequence[Suggestion],
     compiler: CompilerSettings,
     include_dirs: Sequence[str] = (),
+    context: HeaderContext | None = None,
 ) -> tuple[tuple[Suggestion, ...], dict[int, Validation]]:
     """Compile-check and race-check suggestions: kept, repaired or withdrawn."""
     offered = tuple(suggestions)
@@ -125,5 +127,5 @@ def validate(
         return offered, {}
     results = compile_check(text, path, offered, compiler)
     dialect = offered[0].options.dialect.sentinel
-    races = race_check(text, path, offered, dialect, include_dirs)
+    races = race_check(text, path, offered, dialect, include_dirs, context)
     return apply_validation(offered, results, races)
