@@ -181,7 +181,9 @@ def blind_scores(folder: Path = _BLIND) -> dict[str, Any]:
         errors = [f for f in check_file(text, path.name) if f.code in RACE_ERRORS]
         said = bool(errors)
         hit = racy and any(want <= finding_lines(f) for f in errors)
-        file_counts["tp" if racy and said else "fp" if said else "fn" if racy else "tn"] += 1
+        file_counts[
+            "tp" if racy and said else "fp" if said else "fn" if racy else "tn"
+        ] += 1
         pair_counts["tp" if hit else "fp" if said else "fn" if racy else "tn"] += 1
         pair_counts["fn"] += racy and said and not hit
         if racy != said:
@@ -191,8 +193,12 @@ def blind_scores(folder: Path = _BLIND) -> dict[str, Any]:
     return {
         "programs": sum(file_counts.values()),
         "racy": file_counts["tp"] + file_counts["fn"],
-        "file": _precision_recall(file_counts["tp"], file_counts["fp"], file_counts["fn"]),
-        "pair": _precision_recall(pair_counts["tp"], pair_counts["fp"], pair_counts["fn"]),
+        "file": _precision_recall(
+            file_counts["tp"], file_counts["fp"], file_counts["fn"]
+        ),
+        "pair": _precision_recall(
+            pair_counts["tp"], pair_counts["fp"], pair_counts["fn"]
+        ),
         "wrong": wrong,
     }
 

@@ -118,9 +118,9 @@ def _declared_racy(text: str) -> tuple[bool, str] | None:
     call, expect = _CALL.search(text), _EXPECT.search(text)
     if call is None or expect is None:
         return None
-    return bool(set(expect.group(1).replace(",", " ").split()) & _RACE_CODES), call.group(
-        1
-    )
+    return bool(
+        set(expect.group(1).replace(",", " ").split()) & _RACE_CODES
+    ), call.group(1)
 
 
 def main(argv: list[str] | None = None) -> int:

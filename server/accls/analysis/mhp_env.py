@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile, Var
 
@@ -35,6 +36,7 @@ class Location:
     form: str
     index: tuple[str, ...]  # subscript texts, spaces removed
     polys: tuple[Poly | None, ...] = ()  # their values, None where not polynomial
+    bounds: tuple[Sweep, ...] = ()  # the ranges of the sequential loops around it
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,7 @@ class Environment:
     arrays: frozenset[str]  # names declared with array extents
     clause_private: frozenset[str]  # privatized by the region's own clauses
     task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
+    sweeps: tuple[Sweep, ...] = ()  # the sequential loops of `sweep_vars`
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -169,6 +172,7 @@ def environment(
         - fresh
     )
     sweep: set[str] = set()
+    ranges: list[Sweep] = []
     worksharing = {v for v, _, _ in loop_vars}
     for loop in source.loops():
         if not start <= loop.id < end or not loop.var or loop.var in worksharing:
@@ -176,6 +180,9 @@ def environment(
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
             sweep.add(loop.var)
+            known = sweep_of(loop, invariant)
+            if known is not None:
+                ranges.append(known)
     text = data[start:end].decode("utf-8", "replace")
     tids = {m.group(1) for m in _TID.finditer(text)}
     threadprivate = {
@@ -193,6 +200,7 @@ def environment(
         arrays=frozenset(arrays),
         clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
         task_shared=frozenset(task_shared),
+        sweeps=tuple(ranges),
     )
 
 
@@ -223,7 +231,9 @@ def locate(
         form = "loop"
     else:
         form = "varying"
-    return Location(ref.name, form, index, tuple(s.poly for s in ref.subscripts))
+    polys = tuple(s.poly for s in ref.subscripts)
+    bounds = enclosing(env.sweeps, pos) if form == "loop" else ()
+    return Location(ref.name, form, index, polys, bounds)
 
 
 def callee_state(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis.mhp_bounds import bound_rows
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
@@ -81,14 +82,16 @@ def overlap(
 
     Thread numbers differ between the two sides when `by_threads`; names no
     thread writes in the region have one value; the variables of sequential
-    loops range freely. None when the element sets are disjoint.
+    loops range over their bounds. None when the element sets are disjoint.
     """
     if len(a.polys) != len(b.polys) or not a.polys:
         return Overlap("maybe", _names(a, b, env))
     rows = _rows(a, b, env)
     if rows is None:
         return Overlap("maybe", _names(a, b, env))
-    if not _feasible(rows, by_threads):
+    keys = {key for item in rows for key, _ in item.coeffs}
+    ranges = bound_rows(a.bounds, 1, keys) + bound_rows(b.bounds, 2, keys)
+    if not _feasible(rows + ranges, by_threads):
         return None
     shared = {key for item in rows for key, _ in item.coeffs if "@" not in key}
     sweeps = {key for item in rows for key, _ in item.coeffs if "@" in key} - {
@@ -98,6 +101,10 @@ def overlap(
     if not shared and not sweeps:
         return Overlap("same")  # constants and thread numbers only
     if a.index == b.index and not (by_threads and "tid" in (a.form, b.form)):
+        symbolic = {k for r in ranges for k, _ in r.coeffs if "@" not in k}
+        if a.bounds != b.bounds and symbolic:
+            shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
+            return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")
     return Overlap("maybe", _names(a, b, env))
 
