@@ -165,6 +165,13 @@ def finding_lines(found: Finding) -> set[int]:
     return lines
 
 
+def _cell(racy: bool, said: bool) -> str:
+    """The confusion-matrix cell of one verdict."""
+    if said:
+        return "tp" if racy else "fp"
+    return "fn" if racy else "tn"
+
+
 def blind_scores(folder: Path = _BLIND) -> dict[str, Any]:
     """File-level and pair-level precision and recall on whole blind programs."""
     file_counts = Counter[str]()

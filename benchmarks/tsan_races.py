@@ -111,16 +111,15 @@ def tsan_verdict(fixture: Path, call: str, work: Path, runs: int, archer: Path) 
 
 
 def _declared_racy(text: str) -> tuple[bool, str] | None:
-    """Whether the fixture says it is racy, and the call that runs it ("" for `main`)."""
+    """Whether the fixture is racy, and the call that runs it ("" for `main`)."""
     race = _RACE.search(text)
     if race is not None:
         return race.group(1) == "yes", ""
     call, expect = _CALL.search(text), _EXPECT.search(text)
     if call is None or expect is None:
         return None
-    return bool(
-        set(expect.group(1).replace(",", " ").split()) & _RACE_CODES
-    ), call.group(1)
+    words = set(expect.group(1).replace(",", " ").split())
+    return bool(words & _RACE_CODES), call.group(1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,10 +53,7 @@ def sweep_of(loop: Loop, invariant: frozenset[str]) -> Sweep | None:
     start = _linear(loop.lower, loop.lower_text, invariant)
     bound = _linear(loop.upper, loop.upper_text, invariant)
     limit = {"<": -1, "<=": 0, ">": 1, ">=": 0}.get(loop.cond_op or "")
-    if limit is None:
-        bound = None
-    else:
-        bound = _shift(bound, limit)
+    bound = None if limit is None else _shift(bound, limit)
     low, high = (start, bound) if loop.step == 1 else (bound, start)
     if loop.step == 1 and loop.cond_op in (">", ">="):
         high = None  # a rising loop tested from below: no upper bound
