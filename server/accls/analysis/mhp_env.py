@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
+from accls.analysis.mhp_callees import is_static, state_writes
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
-from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile, Var
+from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
@@ -97,18 +98,6 @@ class Environment:
         return any(v == name and s <= pos < e for v, s, e in self.loop_vars)
 
 
-def _static(fn: Function, var: Var, data: bytes) -> bool:
-    if var.span is None:
-        return False
-    for _, span in fn.block_decls:
-        if span.start_byte <= var.span.start_byte < span.end_byte:
-            head = data[span.start_byte : var.span.start_byte].decode(
-                "utf-8", "replace"
-            )
-            return "static" in _NAME.findall(head)
-    return False
-
-
 def environment(
     region: Region,
     inner: list[Region],
@@ -134,7 +123,7 @@ def environment(
         sorted(
             (
                 *(
-                    (v.name, v.span.start_byte, _static(fn, v, data))
+                    (v.name, v.span.start_byte, is_static(fn, v, data))
                     for v in fn.locals
                     if v.span is not None and start <= v.span.start_byte < end
                 ),
@@ -246,22 +235,8 @@ def callee_state(
         if not start <= call.span.start_byte < end:
             continue
         callee = source.function(call.name)
-        if (
-            callee is None
-            or callee is fn
-            or any(c.startswith("omp_") for c in callee.calls)
-        ):
+        if callee is None or callee is fn:
             continue
-        static_vars = [v for v in callee.locals if _static(callee, v, source.data)]
-        statics = {v.name for v in static_vars}
-        inits = {v.span.start_byte for v in static_vars if v.span is not None}
-        own = {v.name for v in (*callee.locals, *callee.params)} - statics
-        globals_ = {g.name for g in source.globals} - env.threadprivate
-        for ref in callee.refs:
-            if ref.subscripts or ref.deref or ref.member or ref.atomic:
-                continue
-            if ref.span.start_byte in inits:
-                continue  # a static's initializer runs once, not per call
-            if ref.name in statics or (ref.name in globals_ and ref.name not in own):
-                out.append((call, ref))
+        writes = state_writes(callee, source, env.threadprivate)
+        out.extend((call, ref) for ref in writes)
     return out
