@@ -139,6 +139,8 @@ def environment(
         loop = loops.get(construct.span.start_byte)
         if loop is None or first not in ("for", "loop", "taskloop", "parallel", "simd"):
             continue
+        if construct is not region and first in ("parallel", "simd"):
+            continue  # every thread runs all of a nested team's or simd's iterations
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
             if assoc.var:
                 loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))

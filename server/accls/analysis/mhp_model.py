@@ -101,6 +101,22 @@ class RegionModel:
         return next(t for t in self.tasks if t.id == tid)
 
 
+_NEST_WORDS = frozenset({"for", "loop", "simd", "critical", "atomic"})
+_EXCLUDING = frozenset({"critical", "atomic"})
+
+
+def _followed_nest(c: Region, inner: list[Region], source: SourceFile) -> bool:
+    """A nested `parallel` whose code every outer thread runs as plain code."""
+    if first_word(c) != "parallel" or _DROPPED & set(c.directive.name.split()[1:]):
+        return False
+    text = source.data[c.span.start_byte : c.span.end_byte]
+    if b"omp_get_thread_num" in text or b"omp_" in text.replace(b"omp_get_", b""):
+        return False  # the inner team's thread numbers, or its own sync calls
+    return all(
+        first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)
+    )
+
+
 def _is_region(region: Region) -> bool:
     words = region.directive.name.split()
     return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
@@ -255,9 +271,19 @@ def _model(
     region: Region, fn: Function, source: SourceFile, orphan: bool = False
 ) -> RegionModel:
     inner = [c for c in source.constructs if within(c, region)]
-    dropped = [c for c in inner if first_word(c) in _DROPPED]
+    nested = [c for c in inner if _followed_nest(c, inner, source)]
+    dropped = [c for c in inner if first_word(c) in _DROPPED and c not in nested]
     inner = [c for c in inner if not any(within(c, d) for d in dropped)]
     inner = [c for c in inner if c not in dropped]
+    # Each thread runs a nested region whole: its worksharing does not split work
+    # between the outer threads, and its barriers do not hold them.
+    inner = [
+        c
+        for c in inner
+        if c in nested
+        or first_word(c) in _EXCLUDING
+        or not any(within(c, n) for n in nested)
+    ]
     tasks = explicit_tasks(region, inner, source)
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
     bounds, phases, merged = _phases(region, inner, source, barrier_calls)
