@@ -27,6 +27,7 @@ from accls.analysis.mhp_env import (
     environment,
     locate,
 )
+from accls.analysis.mhp_guards import Guard, guard_of
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -73,6 +74,7 @@ class Access:
     atomic: bool
     doubt: str  # why the verdict may be wrong, "" when none
     guard: str  # a condition on the thread that decides whether it runs, or ""
+    guards: tuple[Guard, ...] | None = ()  # the guard as isl rows; None if unread
     via: Call | None = None  # the call whose callee makes the access
     order: str = ""  # the memory order of its `atomic`: "seq_cst", "release", ...
 
@@ -204,7 +206,9 @@ def _access(
             atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
             order = memory_order(construct) if atomic else ""
     locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
-    unit, guard_doubt = _guarded(scene, pos, unit_of(scene.region, chain, scene.loops))
+    unit, guard_doubt, guards = _guarded(
+        scene, pos, unit_of(scene.region, chain, scene.loops)
+    )
     return Access(
         ref=ref,
         location=location,
@@ -217,6 +221,7 @@ def _access(
         atomic=atomic,
         doubt=doubt,
         guard=guard_doubt,
+        guards=guards,
         via=via,
         order=order,
     )
@@ -228,9 +233,14 @@ def _pair(scene: _Scene) -> bool:
     return clause is not None and (clause.args or "").strip() == "2"
 
 
-def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
-    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard."""
+def _guarded(
+    scene: _Scene, pos: int, unit: Unit
+) -> tuple[Unit, str, tuple[Guard, ...] | None]:
+    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard
+    (as text, and as isl rows when every such guard tests the thread number).
+    """
     doubt = ""
+    guards: list[Guard] | None = []
     for branch in scene.branches:
         if not branch.span.start_byte <= pos < branch.span.end_byte:
             continue
@@ -259,12 +269,17 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
         loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
         if loop_var is not None:
             names.discard(loop_var.group(1))
+        if names and guards is not None:
+            read = None
+            if branch.kind != "loop":
+                read = guard_of(cond, scene.env.tid_vars, branch.kind == "else")
+            guards = None if read is None else [*guards, read]
         if names and not doubt:
             doubt = (
                 f"`{sorted(names)[0]}` in `{cond}` (line {branch.span.line}) decides "
                 "which threads run it, and how often"
             )
-    return unit, doubt
+    return unit, doubt, None if guards is None else tuple(guards)
 
 
 def _model(

@@ -17,6 +17,7 @@ from accls.analysis.concurrency_kinds import (
 )
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_guards import threads_meet
 from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
@@ -75,6 +76,22 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
                 rule = f"{rule}; {sync[1]}"
             graph.add_edge(i, j, kind=kind, rule=rule)
     return graph
+
+
+def _guards_meet(model: RegionModel, a: Access, b: Access) -> bool | None:
+    """Whether two threads pass the thread-number guards of `a` and `b`.
+
+    True when two of a pair of threads do (or of the `num_threads` team); False
+    when none of the team do; None when the guards are not read or need a team
+    larger than two threads whose size is not written.
+    """
+    if a.guards is None or b.guards is None:
+        return None
+    clause = model.region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    if size.isdigit():
+        return threads_meet(a.guards, b.guards, int(size))
+    return True if threads_meet(a.guards, b.guards, 2) else None
 
 
 def _maybe_sync(model: RegionModel, a: Access, b: Access) -> str:
@@ -238,8 +255,12 @@ def _pair_finding(
     where = second.via.span if second.via is not None else second.ref.span
     exclusion = _exclusion(a, b)
     doubt = a.doubt or b.doubt or model.doubt or fence or _maybe_sync(model, a, b)
-    if kind == "threads":
-        doubt = doubt or a.guard or b.guard
+    if kind == "threads" and (a.guard or b.guard):
+        meet = _guards_meet(model, a, b)
+        if meet is False:
+            return None  # no two threads of the team pass both guards
+        if not meet:
+            doubt = doubt or a.guard or b.guard
     else:
         doubt = doubt or _depend_doubt(model, a, b)
     if touch.verdict == "maybe":
