@@ -236,8 +236,9 @@ def _pair(scene: _Scene) -> bool:
 def _guarded(
     scene: _Scene, pos: int, unit: Unit
 ) -> tuple[Unit, str, tuple[Guard, ...] | None]:
-    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard
-    (as text, and as isl rows when every such guard tests the thread number).
+    """The unit once `if (tid == X)` arms count, and the thread-varying guards.
+
+    The guards come as text and, when each tests the thread number, as isl rows.
     """
     doubt = ""
     guards: list[Guard] | None = []
