@@ -6,8 +6,10 @@ from accls.analysis.pragma_scope import reduction_ops
 from accls.frontend import AccessKind, Ref, Region
 
 __all__ = [
+    "NEST_EXCLUDING",
     "contains",
     "first_word",
+    "followed_nest",
     "pragma_at",
     "reduction_combines",
     "within",
@@ -53,3 +55,20 @@ def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
         for name in sorted(reduction_ops((construct.directive,))):
             out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
     return out
+
+
+_OFFLOAD = frozenset({"parallel", "target", "teams"})
+_NEST_WORDS = frozenset({"for", "loop", "simd", "critical", "atomic"})
+NEST_EXCLUDING = frozenset({"critical", "atomic"})
+
+
+def followed_nest(c: Region, inner: list[Region], data: bytes) -> bool:
+    """A nested `parallel` whose code every outer thread runs as plain code."""
+    if first_word(c) != "parallel" or _OFFLOAD & set(c.directive.name.split()[1:]):
+        return False
+    text = data[c.span.start_byte : c.span.end_byte]
+    if b"omp_get_thread_num" in text or b"omp_" in text.replace(b"omp_get_", b""):
+        return False  # the inner team's thread numbers, or its own sync calls
+    return all(
+        first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)
+    )

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from networkx.utils import UnionFind
 
 from accls.analysis.mhp_constructs import (
+    NEST_EXCLUDING,
     contains,
     first_word,
+    followed_nest,
     pragma_at,
     reduction_combines,
     within,
@@ -101,22 +103,6 @@ class RegionModel:
     def task(self, tid: int) -> Task:
         """The task whose pragma starts at byte `tid`."""
         return next(t for t in self.tasks if t.id == tid)
-
-
-_NEST_WORDS = frozenset({"for", "loop", "simd", "critical", "atomic"})
-_EXCLUDING = frozenset({"critical", "atomic"})
-
-
-def _followed_nest(c: Region, inner: list[Region], source: SourceFile) -> bool:
-    """A nested `parallel` whose code every outer thread runs as plain code."""
-    if first_word(c) != "parallel" or _DROPPED & set(c.directive.name.split()[1:]):
-        return False
-    text = source.data[c.span.start_byte : c.span.end_byte]
-    if b"omp_get_thread_num" in text or b"omp_" in text.replace(b"omp_get_", b""):
-        return False  # the inner team's thread numbers, or its own sync calls
-    return all(
-        first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)
-    )
 
 
 def _is_region(region: Region) -> bool:
@@ -287,7 +273,7 @@ def _model(
     region: Region, fn: Function, source: SourceFile, orphan: bool = False
 ) -> RegionModel:
     inner = [c for c in source.constructs if within(c, region)]
-    nested = [c for c in inner if _followed_nest(c, inner, source)]
+    nested = [c for c in inner if followed_nest(c, inner, source.data)]
     dropped = [c for c in inner if first_word(c) in _DROPPED and c not in nested]
     inner = [c for c in inner if not any(within(c, d) for d in dropped)]
     inner = [c for c in inner if c not in dropped]
@@ -297,7 +283,7 @@ def _model(
         c
         for c in inner
         if c in nested
-        or first_word(c) in _EXCLUDING
+        or first_word(c) in NEST_EXCLUDING
         or not any(within(c, n) for n in nested)
     ]
     tasks = explicit_tasks(region, inner, source)
