@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import is_static, state_writes
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
-from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile
+from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
@@ -30,7 +30,9 @@ class Location:
 
     `form` is "scalar"; "const" (the same element for every thread); "loop" (indexed
     by sequential loops every thread runs over the same range); "tid" (indexed by
-    the thread number); or "varying" (anything else: not compared).
+    the thread number); "ws" (affine in the variables of the worksharing loops
+    around it, each iteration run by one thread); or "varying" (anything else:
+    non-affine, or names whose values the model does not follow).
     """
 
     name: str
@@ -55,6 +57,7 @@ class Environment:
     clause_private: frozenset[str]  # privatized by the region's own clauses
     task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
     sweeps: tuple[Sweep, ...] = ()  # the sequential loops of `sweep_vars`
+    shared_loops: tuple[Sweep, ...] = ()  # worksharing `for` loops with known bounds
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -134,6 +137,7 @@ def environment(
     )
     loops = {loop.id: loop for loop in source.loops()}
     loop_vars: list[tuple[str, int, int]] = []
+    split: list[Loop] = []
     for construct in (region, *inner):
         first = construct.directive.name.split()[0] if construct.directive.name else ""
         loop = loops.get(construct.span.start_byte)
@@ -144,6 +148,8 @@ def environment(
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
             if assoc.var:
                 loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))
+                if first in ("for", "loop") and construct is not region:
+                    split.append(assoc)
     # A write through `p[i]` or `*p` changes the pointee, not `p`.
     written = {
         r.name
@@ -192,6 +198,9 @@ def environment(
         clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
         task_shared=frozenset(task_shared),
         sweeps=tuple(ranges),
+        shared_loops=tuple(
+            known for lp in split if (known := sweep_of(lp, invariant)) is not None
+        ),
     )
 
 
@@ -215,7 +224,7 @@ def locate(
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
         rest = names - env.tid_vars - {"omp_get_thread_num"}
-        form = "tid" if rest <= env.invariant else "varying"
+        form = "tid" if rest <= env.invariant | env.sweep_vars else "varying"
     elif names <= env.invariant:
         form = "const"
     elif names <= env.invariant | env.sweep_vars:
@@ -223,7 +232,11 @@ def locate(
     else:
         form = "varying"
     polys = tuple(s.poly for s in ref.subscripts)
-    bounds = enclosing(env.sweeps, pos) if form == "loop" else ()
+    bounds = enclosing(env.sweeps, pos) if form in ("loop", "tid") else ()
+    if form == "varying" and all(p is not None for p in polys):
+        split = enclosing(env.shared_loops, pos)
+        if names <= env.invariant | env.sweep_vars | {s.var for s in split}:
+            form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
     return Location(ref.name, form, index, polys, bounds)
 
 

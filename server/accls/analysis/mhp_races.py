@@ -16,6 +16,8 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_constructs import pragma_at
+from accls.analysis.mhp_env import Location
 from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
 from accls.analysis.mhp_guards import threads_meet
 from accls.analysis.mhp_handoff import handoff_between, handoffs
@@ -40,9 +42,49 @@ def _overlap(
         return None
     if la.form == "scalar":
         return Overlap("same")
+    same_loop = a.unit == b.unit and a.unit.kind == "loop"
+    unfollowed = {"ws", "varying"} & {la.form, lb.form}
+    if (same_loop and unfollowed) or la.form == lb.form == "ws":
+        return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
-        return None
-    return overlap(la, lb, model.env, by_threads)
+        return Overlap("maybe", _varying(la, lb))
+    found = overlap(la, lb, model.env, by_threads)
+    if found is None or found.verdict != "same" or "ws" not in (la.form, lb.form):
+        return found
+    split, other = (a, b) if la.form == "ws" else (b, a)
+    if other.unit.kind == "team" and other.location.form != "tid":
+        return found  # every thread runs the other access: one is not the loop's
+    if not _handed_out(model, split):
+        return Overlap(
+            "maybe",
+            f"the schedule of the loop at line {split.unit.line} decides whether "
+            "the thread that runs the other access also runs the iteration",
+        )
+    return found
+
+
+def _handed_out(model: RegionModel, access: Access) -> bool:
+    """True when the loop around `access` hands out iterations at run time.
+
+    `dynamic` and `guided` do; a static or unnamed schedule may fix them.
+    """
+    for construct in model.constructs:
+        if pragma_at(construct) == access.unit.id:
+            clause = construct.directive.clause("schedule")
+            kind = (clause.args or "") if clause is not None else ""
+            return "dynamic" in kind or "guided" in kind
+    return False
+
+
+def _varying(a: Location, b: Location) -> str:
+    """What would decide a pair whose subscripts the model cannot compare."""
+    texts = [
+        f"`{loc.name}[{']['.join(loc.index)}]`"
+        for loc in (a, b)
+        if loc.form == "varying"
+    ]
+    shown = " and ".join(dict.fromkeys(texts))
+    return f"the values of the subscripts of {shown} decide"
 
 
 def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
