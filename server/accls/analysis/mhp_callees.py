@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.mhp_insertions import call_critical_fix
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile, Var
 
 __all__ = ["is_static", "loop_callee_findings", "state_writes", "threadprivate_names"]
@@ -102,19 +104,23 @@ def loop_callee_findings(
     static = any(
         v.name == ref.name and is_static(callee, v, source.data) for v in callee.locals
     )
-    return [
-        finding(
-            CALLEE_STATE_RACE,
-            call.span,
-            var=ref.name,
-            what="a `static` local" if static else "a global",
-            callee=name,
-            write=ref.span.line,
-            who="every iteration",
-            call=call.span.line,
-            region=directive.name,
-            line=loop.line,
-            rule="the iterations of the loop run on different threads",
-            fix=fix,
-        )
-    ]
+    made = finding(
+        CALLEE_STATE_RACE,
+        call.span,
+        var=ref.name,
+        what="a `static` local" if static else "a global",
+        callee=name,
+        write=ref.span.line,
+        who="every iteration",
+        call=call.span.line,
+        region=directive.name,
+        line=loop.line,
+        rule="the iterations of the loop run on different threads",
+        fix=fix,
+    )
+    if directive.dialect == "omp" and not {"teams", "target"} & set(
+        directive.name.split()
+    ):
+        at = call_critical_fix(source.data, call, loop.body.start_byte)
+        made = replace(made, insert=at)
+    return [made]

@@ -16,11 +16,12 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
-from accls.analysis.mhp_constructs import pragma_at
+from accls.analysis.mhp_constructs import pragma_at, within
 from accls.analysis.mhp_env import Location
-from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_fixes import barrier_fix, critical_name_fix, taskwait_fix
 from accls.analysis.mhp_guards import threads_meet
 from accls.analysis.mhp_handoff import handoff_between, handoffs
+from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
@@ -313,10 +314,14 @@ def _pair_finding(
     if doubt:
         return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
     if second.via is not None or first.via is not None:
-        return _callee_finding(first, second, kind, rule, args)
+        made = _callee_finding(first, second, kind, rule, args)
+        if first.via is None or first.via != second.via or kind != "threads":
+            return made
+        return replace(made, insert=call_critical_fix(data, first.via))
     if exclusion:
         rule = f"{rule}; {exclusion}"
-        return finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
+        made = finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
+        return replace(made, insert=critical_name_fix(model, data, first, second))
     if kind == "tasks":
         made = finding(TASK_RACE, where, rule=rule, fix=_TASK_FIX, **args)
         return replace(made, insert=taskwait_fix(model, data, first, second))
@@ -328,8 +333,10 @@ def _pair_finding(
 def concurrency_findings(source: SourceFile) -> list[Finding]:
     """Race pairs inside the `parallel` regions of a file."""
     out: list[Finding] = []
+    leagues = [c for c in source.constructs if "teams" in c.directive.name.split()]
     for model in region_models(source):
         graph = mhp_graph(model)
+        teams = any(within(model.region, c) for c in leagues)
         # Hand-offs the model follows settle the region's fences: no blanket doubt.
         fence = "" if handoffs(model) else model.fence_doubt
         count: dict[str, int] = defaultdict(int)
@@ -351,6 +358,8 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                 if key in seen:
                     continue
             if made is not None:
+                if made.insert is not None and made.kind is CALLEE_STATE_RACE and teams:
+                    made = replace(made, insert=None)  # `critical` spans one team
                 seen.add(key)
                 count[name] += 1
                 out.append(made)
