@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accls.analysis.pragma_scope import reduction_ops
 from accls.frontend import AccessKind, Ref, Region
 
@@ -41,11 +43,15 @@ def within(inner: Region, outer: Region) -> bool:
     )
 
 
-def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
+def reduction_combines(
+    inner: list[Region], refs: Sequence[Ref] = ()
+) -> list[tuple[Region, Ref]]:
     """The shared update that ends each `reduction` of a worksharing construct.
 
     Each thread combines its copy into the shared variable as it leaves the
     construct; only the construct's barrier, if any, makes the result visible.
+    The update is named at the construct's own first write of the variable in
+    `refs`, or at its pragma.
     """
     out: list[tuple[Region, Ref]] = []
     for construct in inner:
@@ -53,7 +59,17 @@ def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
         if first_word(construct) not in ("for", "loop", "sections") or span is None:
             continue
         for name in sorted(reduction_ops((construct.directive,))):
-            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
+            own = next(
+                (
+                    r.span
+                    for r in refs
+                    if r.name == name
+                    and r.is_write
+                    and contains(construct, r.span.start_byte)
+                ),
+                span,
+            )
+            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=own)))
     return out
 
 

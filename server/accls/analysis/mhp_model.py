@@ -319,7 +319,7 @@ def _model(
         made = _access(scene, state, call.span.start_byte, call)
         if made is not None:
             accesses.append(made)
-    for construct, ref in reduction_combines(inner):
+    for construct, ref in reduction_combines(inner, fn.refs):
         made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:
             accesses.append(made)
