@@ -220,7 +220,16 @@ def locate(
         return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
-    if any(s.indirect or s.poly is None for s in ref.subscripts):
+    # `a[omp_get_thread_num()]`: the call's value is the thread number.
+    polys = tuple(
+        Poly.sym("omp_get_thread_num") if text == "omp_get_thread_num()" else s.poly
+        for s, text in zip(ref.subscripts, index, strict=True)
+    )
+    tid_calls = {i for i, text in enumerate(index) if text == "omp_get_thread_num()"}
+    indirect = any(
+        s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
+    )
+    if indirect or None in polys:
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
         rest = names - env.tid_vars - {"omp_get_thread_num"}
@@ -231,7 +240,6 @@ def locate(
         form = "loop"
     else:
         form = "varying"
-    polys = tuple(s.poly for s in ref.subscripts)
     bounds = enclosing(env.sweeps, pos) if form in ("loop", "tid") else ()
     if form == "varying" and all(p is not None for p in polys):
         split = enclosing(env.shared_loops, pos)
