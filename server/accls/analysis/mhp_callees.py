@@ -72,6 +72,11 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
     """True when every iteration makes the call, outside any exclusion in the loop."""
     pos = call.span.start_byte
     body = loop.body
+    data = source.data
+    start = max(data.rfind(mark, body.start_byte, pos) for mark in (b";", b"{", b"}"))
+    head = data[max(start, body.start_byte) : pos]
+    if any(op in head for op in (b"&&", b"||", b"?")):
+        return False  # the call may be skipped: `x && f()`, `c ? f() : 0`
     for branch in source.branches:
         inside = body.start_byte <= branch.span.start_byte <= pos
         if branch.kind != "loop" and inside and pos < branch.span.end_byte:
