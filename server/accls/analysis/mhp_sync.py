@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.analysis.mhp_tasks import Task, task_context
 from accls.analysis.obstacles import PURE_FUNCTIONS
@@ -69,6 +71,9 @@ def sync_calls(
     return sure, maybe
 
 
+_BRANCH = re.compile(rb"^\s*#\s*(?:else|elif|endif)\b", re.M)
+
+
 def region_doubt(
     region: Region, inner: list[Region], fn: Function, source: SourceFile
 ) -> str:
@@ -84,6 +89,18 @@ def region_doubt(
             return (
                 f"the declaration at line {var.span.line if var.span else 0} uses "
                 f"`{var.name}`, a macro the checker cannot expand"
+            )
+    for construct in inner:
+        # `#if X / #pragma omp for collapse(2) / #else / #pragma omp for / #endif`:
+        # which pragma governs the statement depends on the macro.
+        at = construct.directive.span.start_byte if construct.directive.span else -1
+        text = source.data[max(at, 0) : construct.span.end_byte]
+        if at >= 0 and _BRANCH.search(text):
+            return (
+                f"the `{construct.directive.name}` at line "
+                f"{construct.directive.span.line if construct.directive.span else 0} sits "
+                "in a preprocessor branch: which pragma governs the statement is "
+                "decided by the macro"
             )
     return ""
 
