@@ -96,9 +96,9 @@ def region_doubt(
         at = construct.directive.span.start_byte if construct.directive.span else -1
         text = source.data[max(at, 0) : construct.span.end_byte]
         if at >= 0 and _BRANCH.search(text):
+            line = construct.directive.span.line if construct.directive.span else 0
             return (
-                f"the `{construct.directive.name}` at line "
-                f"{construct.directive.span.line if construct.directive.span else 0} sits "
+                f"the `{construct.directive.name}` at line {line} sits "
                 "in a preprocessor branch: which pragma governs the statement is "
                 "decided by the macro"
             )
