@@ -71,7 +71,8 @@ def sync_calls(
     return sure, maybe
 
 
-_BRANCH = re.compile(rb"^\s*#\s*(?:else|elif|endif)\b", re.M)
+_BRANCH = re.compile(rb"[ \t]*#[ \t]*(?:else|elif|endif)\b")
+"""A preprocessor branch line right after a pragma: the pragma is in one arm."""
 
 
 def region_doubt(
@@ -93,12 +94,13 @@ def region_doubt(
     for construct in inner:
         # `#if X / #pragma omp for collapse(2) / #else / #pragma omp for / #endif`:
         # which pragma governs the statement depends on the macro.
-        at = construct.directive.span.start_byte if construct.directive.span else -1
-        text = source.data[max(at, 0) : construct.span.end_byte]
-        if at >= 0 and _BRANCH.search(text):
-            line = construct.directive.span.line if construct.directive.span else 0
+        span = construct.directive.span
+        if span is None:
+            continue
+        after = source.data.find(b"\n", max(span.end_byte - 1, 0)) + 1
+        if after > 0 and _BRANCH.match(source.data, after):
             return (
-                f"the `{construct.directive.name}` at line {line} sits "
+                f"the `{construct.directive.name}` at line {span.line} sits "
                 "in a preprocessor branch: which pragma governs the statement is "
                 "decided by the macro"
             )
