@@ -2,13 +2,16 @@
 
     python benchmarks/check_quality.py [--root DIR] [--workers N]
     python benchmarks/check_quality.py --fixtures [DIR]
+    python benchmarks/check_quality.py --blind [DIR]
 
 Every error on an expert pragma is presumed a false positive until someone reads it;
 the report lists them so they can be read. `--fixtures` scores the race fixtures
 (tests/fixtures/races by default) file by file: a fixture is racy when its
 `expect` line names an error-level race code, race-free when it says `none`;
 accls calls it racy when it reports one of those codes (ACC123, a possible race, does
-not count).
+not count). `--blind` scores whole programs (tests/fixtures/races_blind by default)
+with `/* race: yes|no */` and `/* pair: L1 L2 */` headers, by file and by pair: a
+racy program's pair is found when one error-level race finding names both lines.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from accls.analysis.checks import DIALECTS, check_file
-from accls.analysis.findings import CATALOG, Category, Severity
+from accls.analysis.findings import CATALOG, Category, Finding, Severity
 from accls.analysis.pragma_scope import loop_directive
 from accls.frontend import parse_source
 
@@ -97,6 +100,10 @@ def measure(root: str, workers: int = 8) -> dict[str, Any]:
 
 _EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
 _RACES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "races"
+_BLIND = _RACES.parent / "races_blind"
+_RACE_LINE = re.compile(r"/\*\s*race:\s*(yes|no)\s*\*/")
+_PAIR_LINE = re.compile(r"/\*\s*pair:\s*(\d+)\s+(\d+)\s*\*/")
+_NOT_ACCESS = frozenset({"line", "region"})  # args naming a construct, not an access
 RACE_ERRORS = frozenset(
     k.code
     for k in CATALOG
@@ -149,6 +156,60 @@ def fixture_scores(folder: Path = _RACES) -> dict[str, Any]:
     }
 
 
+def finding_lines(found: Finding) -> set[int]:
+    """The lines a finding names: its own and every line-valued argument."""
+    lines = {found.span.line}
+    for key, value in found.args:
+        if key not in _NOT_ACCESS and value.isdigit():
+            lines.add(int(value))
+    return lines
+
+
+def _cell(racy: bool, said: bool) -> str:
+    """The confusion-matrix cell of one verdict."""
+    if said:
+        return "tp" if racy else "fp"
+    return "fn" if racy else "tn"
+
+
+def blind_scores(folder: Path = _BLIND) -> dict[str, Any]:
+    """File-level and pair-level precision and recall on whole blind programs."""
+    file_counts = Counter[str]()
+    pair_counts = Counter[str]()
+    wrong: list[str] = []
+    for path in sorted(folder.glob("*.c")):
+        text = path.read_text(encoding="utf-8")
+        declared = _RACE_LINE.search(text)
+        if declared is None:
+            continue
+        racy = declared.group(1) == "yes"
+        pair = _PAIR_LINE.search(text)
+        want = {int(pair.group(1)), int(pair.group(2))} if pair else set()
+        errors = [f for f in check_file(text, path.name) if f.code in RACE_ERRORS]
+        said = bool(errors)
+        hit = racy and any(want <= finding_lines(f) for f in errors)
+        file_counts[
+            "tp" if racy and said else "fp" if said else "fn" if racy else "tn"
+        ] += 1
+        pair_counts["tp" if hit else "fp" if said else "fn" if racy else "tn"] += 1
+        pair_counts["fn"] += racy and said and not hit
+        if racy != said:
+            wrong.append(f"{path.name}: {'missed' if racy else 'false alarm'}")
+        elif racy and not hit:
+            wrong.append(f"{path.name}: racy, but not the pair {sorted(want)}")
+    return {
+        "programs": sum(file_counts.values()),
+        "racy": file_counts["tp"] + file_counts["fn"],
+        "file": _precision_recall(
+            file_counts["tp"], file_counts["fp"], file_counts["fn"]
+        ),
+        "pair": _precision_recall(
+            pair_counts["tp"], pair_counts["fp"], pair_counts["fn"]
+        ),
+        "wrong": wrong,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Materialize the dev sources, check them, and print a JSON report."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -160,7 +221,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         const=str(_RACES),
         help="score the race fixtures of this folder instead",
     )
+    parser.add_argument(
+        "--blind",
+        nargs="?",
+        const=str(_BLIND),
+        help="score the whole programs of this folder by file and by pair",
+    )
     args = parser.parse_args(argv)
+    if args.blind is not None:
+        json.dump(blind_scores(Path(args.blind)), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
     if args.fixtures is not None:
         json.dump(fixture_scores(Path(args.fixtures)), sys.stdout, indent=2)
         sys.stdout.write("\n")

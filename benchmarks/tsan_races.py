@@ -4,7 +4,9 @@ Each fixture of tests/fixtures/races with a `/* tsan: CALL */` header is compile
 with a small driver that runs CALL, under `clang -fopenmp -fsanitize=thread`, with
 Archer loaded through OMP_TOOL_LIBRARIES (gcc's libgomp is not instrumented and
 reports false races). The report compares TSan's verdict with the fixture's
-`/* expect: ... */` codes. Usage: `python benchmarks/tsan_races.py [--runs N]`.
+`/* expect: ... */` codes. Whole programs with their own `main` and a
+`/* race: yes|no */` header (tests/fixtures/races_blind) are compiled as they are.
+Usage: `python benchmarks/tsan_races.py [--runs N] [--dir DIR] [--only GLOB]`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RACES = ROOT / "tests" / "fixtures" / "races"
 _CALL = re.compile(r"/\*\s*tsan:\s*(.*?)\s*\*/")
 _EXPECT = re.compile(r"/\*\s*expect:\s*([^*]*?)\s*\*/")
+_RACE = re.compile(r"/\*\s*race:\s*(yes|no)\s*\*/")
 _BLIND = re.compile(r"/\*\s*tsan-blind:\s*(.*?)\s*\*/", re.S)
 _RACE_CODES = {
     "ACC101",
@@ -66,7 +69,10 @@ def tsan_verdict(fixture: Path, call: str, work: Path, runs: int, archer: Path) 
     """`race`, `clean`, or `build failed: ...` for one fixture."""
     driver = work / f"{fixture.stem}_main.c"
     binary = work / fixture.stem
-    driver.write_text(_DRIVER.format(fixture=fixture, call=call), encoding="utf-8")
+    if call:
+        driver.write_text(_DRIVER.format(fixture=fixture, call=call), encoding="utf-8")
+    else:
+        driver = fixture  # a whole program with its own `main`
     build = subprocess.run(
         [
             "clang",
@@ -104,6 +110,18 @@ def tsan_verdict(fixture: Path, call: str, work: Path, runs: int, archer: Path) 
     return "clean"
 
 
+def _declared_racy(text: str) -> tuple[bool, str] | None:
+    """Whether the fixture is racy, and the call that runs it ("" for `main`)."""
+    race = _RACE.search(text)
+    if race is not None:
+        return race.group(1) == "yes", ""
+    call, expect = _CALL.search(text), _EXPECT.search(text)
+    if call is None or expect is None:
+        return None
+    words = set(expect.group(1).replace(",", " ").split())
+    return bool(words & _RACE_CODES), call.group(1)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print one line per fixture and a summary; 1 when a verdict disagrees."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -111,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", default="*", help="fixture name glob, e.g. omp_teams_*"
     )
+    parser.add_argument("--dir", default=str(RACES), help="the fixture folder")
     args = parser.parse_args(argv)
     archer = archer_library()
     if archer is None:
@@ -118,13 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     agree = disagree = blind = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for fixture in sorted(RACES.glob(f"{args.only}.c")):
+        for fixture in sorted(Path(args.dir).glob(f"{args.only}.c")):
             text = fixture.read_text(encoding="utf-8")
-            call, expect = _CALL.search(text), _EXPECT.search(text)
-            if call is None or expect is None:
+            racy_or_none = _declared_racy(text)
+            if racy_or_none is None:
                 continue
-            racy = bool(set(expect.group(1).replace(",", " ").split()) & _RACE_CODES)
-            verdict = tsan_verdict(fixture, call.group(1), Path(tmp), args.runs, archer)
+            racy, call = racy_or_none
+            verdict = tsan_verdict(fixture, call, Path(tmp), args.runs, archer)
             ok = verdict == ("race" if racy else "clean")
             unseen = _BLIND.search(text)
             agree += ok

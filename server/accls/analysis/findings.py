@@ -155,7 +155,8 @@ NOWAIT_RACE = FindingKind(
     RACE,
     ERROR,
     "result of a nowait loop used without a barrier",
-    "`{var}` is written by the `nowait` loop at line {line} and used at line {use} "
+    "`{var}` is written at line {write} by the `nowait` loop at line {line} and used "
+    "at line {use} "
     "by the next loop of the same parallel region with no barrier in between; "
     "remove `nowait` or add `#pragma omp barrier`",
 )

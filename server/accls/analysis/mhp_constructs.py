@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accls.analysis.pragma_scope import reduction_ops
 from accls.frontend import AccessKind, Ref, Region
 
 __all__ = [
+    "NEST_EXCLUDING",
     "contains",
     "first_word",
+    "followed_nest",
     "pragma_at",
     "reduction_combines",
     "within",
@@ -39,11 +43,15 @@ def within(inner: Region, outer: Region) -> bool:
     )
 
 
-def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
+def reduction_combines(
+    inner: list[Region], refs: Sequence[Ref] = ()
+) -> list[tuple[Region, Ref]]:
     """The shared update that ends each `reduction` of a worksharing construct.
 
     Each thread combines its copy into the shared variable as it leaves the
     construct; only the construct's barrier, if any, makes the result visible.
+    The update is named at the construct's own first write of the variable in
+    `refs`, or at its pragma.
     """
     out: list[tuple[Region, Ref]] = []
     for construct in inner:
@@ -51,5 +59,32 @@ def reduction_combines(inner: list[Region]) -> list[tuple[Region, Ref]]:
         if first_word(construct) not in ("for", "loop", "sections") or span is None:
             continue
         for name in sorted(reduction_ops((construct.directive,))):
-            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=span)))
+            own = next(
+                (
+                    r.span
+                    for r in refs
+                    if r.name == name
+                    and r.is_write
+                    and contains(construct, r.span.start_byte)
+                ),
+                span,
+            )
+            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=own)))
     return out
+
+
+_OFFLOAD = frozenset({"parallel", "target", "teams"})
+_NEST_WORDS = frozenset({"for", "loop", "simd", "critical", "atomic"})
+NEST_EXCLUDING = frozenset({"critical", "atomic"})
+
+
+def followed_nest(c: Region, inner: list[Region], data: bytes) -> bool:
+    """A nested `parallel` whose code every outer thread runs as plain code."""
+    if first_word(c) != "parallel" or _OFFLOAD & set(c.directive.name.split()[1:]):
+        return False
+    text = data[c.span.start_byte : c.span.end_byte]
+    if b"omp_get_thread_num" in text or b"omp_" in text.replace(b"omp_get_", b""):
+        return False  # the inner team's thread numbers, or its own sync calls
+    return all(
+        first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)
+    )

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
+from accls.analysis.mhp_callees import is_static, state_writes
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
-from accls.frontend import Call, Function, Poly, Ref, Region, SourceFile, Var
+from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
@@ -28,13 +30,16 @@ class Location:
 
     `form` is "scalar"; "const" (the same element for every thread); "loop" (indexed
     by sequential loops every thread runs over the same range); "tid" (indexed by
-    the thread number); or "varying" (anything else: not compared).
+    the thread number); "ws" (affine in the variables of the worksharing loops
+    around it, each iteration run by one thread); or "varying" (anything else:
+    non-affine, or names whose values the model does not follow).
     """
 
     name: str
     form: str
     index: tuple[str, ...]  # subscript texts, spaces removed
     polys: tuple[Poly | None, ...] = ()  # their values, None where not polynomial
+    bounds: tuple[Sweep, ...] = ()  # the ranges of the sequential loops around it
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,8 @@ class Environment:
     arrays: frozenset[str]  # names declared with array extents
     clause_private: frozenset[str]  # privatized by the region's own clauses
     task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
+    sweeps: tuple[Sweep, ...] = ()  # the sequential loops of `sweep_vars`
+    shared_loops: tuple[Sweep, ...] = ()  # worksharing `for` loops with known bounds
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -94,18 +101,6 @@ class Environment:
         return any(v == name and s <= pos < e for v, s, e in self.loop_vars)
 
 
-def _static(fn: Function, var: Var, data: bytes) -> bool:
-    if var.span is None:
-        return False
-    for _, span in fn.block_decls:
-        if span.start_byte <= var.span.start_byte < span.end_byte:
-            head = data[span.start_byte : var.span.start_byte].decode(
-                "utf-8", "replace"
-            )
-            return "static" in _NAME.findall(head)
-    return False
-
-
 def environment(
     region: Region,
     inner: list[Region],
@@ -131,7 +126,7 @@ def environment(
         sorted(
             (
                 *(
-                    (v.name, v.span.start_byte, _static(fn, v, data))
+                    (v.name, v.span.start_byte, is_static(fn, v, data))
                     for v in fn.locals
                     if v.span is not None and start <= v.span.start_byte < end
                 ),
@@ -142,14 +137,19 @@ def environment(
     )
     loops = {loop.id: loop for loop in source.loops()}
     loop_vars: list[tuple[str, int, int]] = []
+    split: list[Loop] = []
     for construct in (region, *inner):
         first = construct.directive.name.split()[0] if construct.directive.name else ""
         loop = loops.get(construct.span.start_byte)
         if loop is None or first not in ("for", "loop", "taskloop", "parallel", "simd"):
             continue
+        if construct is not region and first in ("parallel", "simd"):
+            continue  # every thread runs all of a nested team's or simd's iterations
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
             if assoc.var:
                 loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))
+                if first in ("for", "loop") and construct is not region:
+                    split.append(assoc)
     # A write through `p[i]` or `*p` changes the pointee, not `p`.
     written = {
         r.name
@@ -169,6 +169,7 @@ def environment(
         - fresh
     )
     sweep: set[str] = set()
+    ranges: list[Sweep] = []
     worksharing = {v for v, _, _ in loop_vars}
     for loop in source.loops():
         if not start <= loop.id < end or not loop.var or loop.var in worksharing:
@@ -176,6 +177,9 @@ def environment(
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
             sweep.add(loop.var)
+            known = sweep_of(loop, invariant)
+            if known is not None:
+                ranges.append(known)
     text = data[start:end].decode("utf-8", "replace")
     tids = {m.group(1) for m in _TID.finditer(text)}
     threadprivate = {
@@ -193,6 +197,10 @@ def environment(
         arrays=frozenset(arrays),
         clause_private=frozenset(clause_names((region.directive,), _PRIVATIZING)),
         task_shared=frozenset(task_shared),
+        sweeps=tuple(ranges),
+        shared_loops=tuple(
+            known for lp in split if (known := sweep_of(lp, invariant)) is not None
+        ),
     )
 
 
@@ -212,18 +220,32 @@ def locate(
         return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
-    if any(s.indirect or s.poly is None for s in ref.subscripts):
+    # `a[omp_get_thread_num()]`: the call's value is the thread number.
+    polys = tuple(
+        Poly.sym("omp_get_thread_num") if text == "omp_get_thread_num()" else s.poly
+        for s, text in zip(ref.subscripts, index, strict=True)
+    )
+    tid_calls = {i for i, text in enumerate(index) if text == "omp_get_thread_num()"}
+    indirect = any(
+        s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
+    )
+    if indirect or None in polys:
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
         rest = names - env.tid_vars - {"omp_get_thread_num"}
-        form = "tid" if rest <= env.invariant else "varying"
+        form = "tid" if rest <= env.invariant | env.sweep_vars else "varying"
     elif names <= env.invariant:
         form = "const"
     elif names <= env.invariant | env.sweep_vars:
         form = "loop"
     else:
         form = "varying"
-    return Location(ref.name, form, index, tuple(s.poly for s in ref.subscripts))
+    bounds = enclosing(env.sweeps, pos) if form in ("loop", "tid") else ()
+    if form == "varying" and all(p is not None for p in polys):
+        split = enclosing(env.shared_loops, pos)
+        if names <= env.invariant | env.sweep_vars | {s.var for s in split}:
+            form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
+    return Location(ref.name, form, index, polys, bounds)
 
 
 def callee_state(
@@ -236,22 +258,8 @@ def callee_state(
         if not start <= call.span.start_byte < end:
             continue
         callee = source.function(call.name)
-        if (
-            callee is None
-            or callee is fn
-            or any(c.startswith("omp_") for c in callee.calls)
-        ):
+        if callee is None or callee is fn:
             continue
-        static_vars = [v for v in callee.locals if _static(callee, v, source.data)]
-        statics = {v.name for v in static_vars}
-        inits = {v.span.start_byte for v in static_vars if v.span is not None}
-        own = {v.name for v in (*callee.locals, *callee.params)} - statics
-        globals_ = {g.name for g in source.globals} - env.threadprivate
-        for ref in callee.refs:
-            if ref.subscripts or ref.deref or ref.member or ref.atomic:
-                continue
-            if ref.span.start_byte in inits:
-                continue  # a static's initializer runs once, not per call
-            if ref.name in statics or (ref.name in globals_ and ref.name not in own):
-                out.append((call, ref))
+        writes = state_writes(callee, source, env.threadprivate)
+        out.extend((call, ref) for ref in writes)
     return out

@@ -1,16 +1,22 @@
-"""Sure repairs for race pairs: a `barrier` or `taskwait` line before the later access.
+"""Sure repairs for race pairs: a line to insert, or a name for a `critical`.
+
+The lines are a `barrier` or `taskwait` before the later access, or a `critical`
+above a call whose callee writes shared state.
 
 A repair is offered only where it is valid and orders the pair: a barrier only in
 code every thread runs (outside constructs, branches and loops of the region), a
-taskwait only in the creating task's own code, after the task.
+taskwait only in the creating task's own code, after the task; a `critical` only
+around a call that is a statement on its own lines, on the host.
 """
 
 from __future__ import annotations
 
-from accls.analysis.mhp_constructs import pragma_at
+from accls.analysis.mhp_constructs import first_word, pragma_at
+from accls.analysis.mhp_insertions import insert_line, line_start
 from accls.analysis.mhp_model import Access, RegionModel
+from accls.frontend import Region
 
-__all__ = ["barrier_fix", "taskwait_fix"]
+__all__ = ["barrier_fix", "critical_name_fix", "taskwait_fix"]
 
 
 def _covers(start: int, end: int, pos: int) -> bool:
@@ -27,35 +33,15 @@ def _statement_start(model: RegionModel, pos: int, after: int) -> int:
     return min(holders, default=pos)
 
 
-def _line_start(data: bytes, pos: int) -> int | None:
-    """The start of `pos`'s line when the statement at `pos` starts that line."""
-    start = data.rfind(b"\n", 0, pos) + 1
-    if any(mark in data[start:pos] for mark in (b";", b"{", b"}")):
-        return None
-    before = data[:start].rstrip()
-    last_line = before[before.rfind(b"\n") + 1 :].lstrip()
-    if (
-        before
-        and before[-1:] not in (b";", b"{", b"}")
-        and not last_line.startswith(b"#")
-    ):
-        return None  # the statement began on an earlier line
-    return start
-
-
-def _insert(data: bytes, at: int, directive: str) -> tuple[int, str]:
-    line_end = data.find(b"\n", at)
-    line = data[at : line_end if line_end >= 0 else len(data)]
-    indent = line[: len(line) - len(line.lstrip())].decode("utf-8", "replace")
-    return at, f"{indent}#pragma omp {directive}\n"
-
-
 def barrier_fix(
     model: RegionModel, data: bytes, first: Access, second: Access
 ) -> tuple[int, str] | None:
     """A `barrier` before `second` when the construct of `first` ends before it."""
     if first.unit.kind == "team" or first.tasks or second.tasks:
         return None
+    words = set(model.region.directive.name.split()[1:])
+    if second.unit.kind == "section" or words & {"sections", "single", "masked"}:
+        return None  # a barrier may not stand inside a worksharing construct
     at = _statement_start(model, second.pos, first.pos)
     inside = any(
         _covers(pragma_at(c), c.span.end_byte, at) and pragma_at(c) != at
@@ -64,8 +50,8 @@ def barrier_fix(
     looped = any(_covers(b.start_byte, b.end_byte, at) for b in model.branches)
     if inside or looped or at <= first.pos:
         return None
-    start = _line_start(data, at)
-    return _insert(data, start, "barrier") if start is not None else None
+    start = line_start(data, at)
+    return insert_line(data, start, "barrier") if start is not None else None
 
 
 def taskwait_fix(
@@ -78,5 +64,38 @@ def taskwait_fix(
     at = _statement_start(model, second.pos, child.span_end - 1)
     if at < child.span_end:
         return None
-    start = _line_start(data, at)
-    return _insert(data, start, "taskwait") if start is not None else None
+    start = line_start(data, at)
+    return insert_line(data, start, "taskwait") if start is not None else None
+
+
+def critical_name_fix(
+    model: RegionModel, data: bytes, first: Access, second: Access
+) -> tuple[int, str] | None:
+    """Name an unnamed `critical` after the named one it fails to exclude."""
+    holds = [set(x.held) for x in (first, second)]
+    if first.atomic or second.atomic or first.partial or second.partial:
+        return None
+    if not all(len(h) == 1 and next(iter(h)).startswith("critical:") for h in holds):
+        return None
+    names = [next(iter(h)).partition(":")[2] for h in holds]
+    if sorted(bool(n) for n in names) != [False, True]:
+        return None  # both named (a rename, not an insertion), or both unnamed
+    plain = (first, second)[names.index("")]
+    named = next(n for n in names if n)
+    region = _innermost_critical(model, plain.pos)
+    if region is None or region.directive.span is None:
+        return None
+    start = region.directive.span.start_byte
+    word = data.find(b"critical", start, region.directive.span.end_byte)
+    if word < 0:
+        return None
+    return word + len("critical"), f"({named})"
+
+
+def _innermost_critical(model: RegionModel, pos: int) -> Region | None:
+    around = [
+        c
+        for c in model.constructs
+        if first_word(c) == "critical" and _covers(pragma_at(c), c.span.end_byte, pos)
+    ]
+    return max(around, key=pragma_at, default=None)

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from networkx.utils import UnionFind
 
 from accls.analysis.mhp_constructs import (
+    NEST_EXCLUDING,
     contains,
     first_word,
+    followed_nest,
     pragma_at,
     reduction_combines,
     within,
@@ -27,6 +29,7 @@ from accls.analysis.mhp_env import (
     environment,
     locate,
 )
+from accls.analysis.mhp_guards import Guard, guard_of
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -73,6 +76,7 @@ class Access:
     atomic: bool
     doubt: str  # why the verdict may be wrong, "" when none
     guard: str  # a condition on the thread that decides whether it runs, or ""
+    guards: tuple[Guard, ...] | None = ()  # the guard as isl rows; None if unread
     via: Call | None = None  # the call whose callee makes the access
     order: str = ""  # the memory order of its `atomic`: "seq_cst", "release", ...
 
@@ -188,7 +192,9 @@ def _access(
             atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
             order = memory_order(construct) if atomic else ""
     locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
-    unit, guard_doubt = _guarded(scene, pos, unit_of(scene.region, chain, scene.loops))
+    unit, guard_doubt, guards = _guarded(
+        scene, pos, unit_of(scene.region, chain, scene.loops)
+    )
     return Access(
         ref=ref,
         location=location,
@@ -201,6 +207,7 @@ def _access(
         atomic=atomic,
         doubt=doubt,
         guard=guard_doubt,
+        guards=guards,
         via=via,
         order=order,
     )
@@ -212,9 +219,15 @@ def _pair(scene: _Scene) -> bool:
     return clause is not None and (clause.args or "").strip() == "2"
 
 
-def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
-    """The unit once `if (tid == X)` arms are counted, and any thread-varying guard."""
+def _guarded(
+    scene: _Scene, pos: int, unit: Unit
+) -> tuple[Unit, str, tuple[Guard, ...] | None]:
+    """The unit once `if (tid == X)` arms count, and the thread-varying guards.
+
+    The guards come as text and, when each tests the thread number, as isl rows.
+    """
     doubt = ""
+    guards: list[Guard] | None = []
     for branch in scene.branches:
         if not branch.span.start_byte <= pos < branch.span.end_byte:
             continue
@@ -243,21 +256,36 @@ def _guarded(scene: _Scene, pos: int, unit: Unit) -> tuple[Unit, str]:
         loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
         if loop_var is not None:
             names.discard(loop_var.group(1))
+        if names and guards is not None:
+            read = None
+            if branch.kind != "loop":
+                read = guard_of(cond, scene.env.tid_vars, branch.kind == "else")
+            guards = None if read is None else [*guards, read]
         if names and not doubt:
             doubt = (
                 f"`{sorted(names)[0]}` in `{cond}` (line {branch.span.line}) decides "
                 "which threads run it, and how often"
             )
-    return unit, doubt
+    return unit, doubt, None if guards is None else tuple(guards)
 
 
 def _model(
     region: Region, fn: Function, source: SourceFile, orphan: bool = False
 ) -> RegionModel:
     inner = [c for c in source.constructs if within(c, region)]
-    dropped = [c for c in inner if first_word(c) in _DROPPED]
+    nested = [c for c in inner if followed_nest(c, inner, source.data)]
+    dropped = [c for c in inner if first_word(c) in _DROPPED and c not in nested]
     inner = [c for c in inner if not any(within(c, d) for d in dropped)]
     inner = [c for c in inner if c not in dropped]
+    # Each thread runs a nested region whole: its worksharing does not split work
+    # between the outer threads, and its barriers do not hold them.
+    inner = [
+        c
+        for c in inner
+        if c in nested
+        or first_word(c) in NEST_EXCLUDING
+        or not any(within(c, n) for n in nested)
+    ]
     tasks = explicit_tasks(region, inner, source)
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
     bounds, phases, merged = _phases(region, inner, source, barrier_calls)
@@ -291,7 +319,7 @@ def _model(
         made = _access(scene, state, call.span.start_byte, call)
         if made is not None:
             accesses.append(made)
-    for construct, ref in reduction_combines(inner):
+    for construct, ref in reduction_combines(inner, fn.refs):
         made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:
             accesses.append(made)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import islpy as isl
+
+from accls.analysis.mhp_bounds import bound_rows
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
@@ -58,13 +61,15 @@ def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
     return rows
 
 
-def _feasible(rows: list[Row], by_threads: bool) -> bool:
+def _feasible(rows: list[Row], by_threads: bool, team: int | None) -> bool:
     """True when some integer point solves the rows, on two different threads."""
     keys = {key for item in rows for key, _ in item.coeffs}
     base = list(rows)
     for side in (1, 2):
         if f"tid@{side}" in keys:
             base.append(row({f"tid@{side}": 1}))  # thread numbers are >= 0
+            if team is not None:
+                base.append(row({f"tid@{side}": -1}, team - 1))
     if not by_threads:
         return not is_empty(build(base))
     base += [row({"tid@1": 1}), row({"tid@2": 1})]
@@ -81,15 +86,19 @@ def overlap(
 
     Thread numbers differ between the two sides when `by_threads`; names no
     thread writes in the region have one value; the variables of sequential
-    loops range freely. None when the element sets are disjoint.
+    loops range over their bounds. None when the element sets are disjoint.
     """
     if len(a.polys) != len(b.polys) or not a.polys:
         return Overlap("maybe", _names(a, b, env))
     rows = _rows(a, b, env)
     if rows is None:
         return Overlap("maybe", _names(a, b, env))
-    if not _feasible(rows, by_threads):
+    keys = {key for item in rows for key, _ in item.coeffs}
+    ranges = bound_rows(a.bounds, 1, keys) + bound_rows(b.bounds, 2, keys)
+    if not _feasible(rows + ranges, by_threads, _team(env)):
         return None
+    if "ws" in (a.form, b.form):
+        return _split(rows, ranges, by_threads)
     shared = {key for item in rows for key, _ in item.coeffs if "@" not in key}
     sweeps = {key for item in rows for key, _ in item.coeffs if "@" in key} - {
         "tid@1",
@@ -98,8 +107,46 @@ def overlap(
     if not shared and not sweeps:
         return Overlap("same")  # constants and thread numbers only
     if a.index == b.index and not (by_threads and "tid" in (a.form, b.form)):
+        symbolic = {k for r in ranges for k, _ in r.coeffs if "@" not in k}
+        if a.bounds != b.bounds and symbolic:
+            shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
+            return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")
     return Overlap("maybe", _names(a, b, env))
+
+
+def _team(env: Environment) -> int | None:
+    """The team size `num_threads(K)` gives the region, when a literal."""
+    clause = env.region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    return int(size) if size.isdigit() and int(size) > 0 else None
+
+
+def _split(rows: list[Row], ranges: list[Row], by_threads: bool) -> Overlap:
+    """A worksharing loop's element against another access.
+
+    Sure when the subscripts meet for every value of the region's unchanging names
+    for which the loops run.
+    """
+    hit = rows + ranges
+    if by_threads:
+        hit += [row({"tid@1": 1}), row({"tid@2": 1})]
+    keys = sorted({key for item in hit for key, _ in item.coeffs})
+    front = [key for key in keys if "@" not in key]
+    if not front:
+        return Overlap("same")
+    order = (*front, *(key for key in keys if "@" in key))
+
+    def shadow(rows: list[Row]) -> isl.Set:
+        poly = build(rows, order)
+        return poly.bset.project_out(
+            isl.dim_type.set, len(front), len(order) - len(front)
+        ).to_set()
+
+    if shadow(ranges).is_subset(shadow(hit)):
+        return Overlap("same")
+    shown = ", ".join(f"`{key.strip('[]')}`" for key in front[:3])
+    return Overlap("maybe", f"the values of {shown} decide")
 
 
 def _names(a: Location, b: Location, env: Environment) -> str:

@@ -16,8 +16,12 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
-from accls.analysis.mhp_fixes import barrier_fix, taskwait_fix
+from accls.analysis.mhp_constructs import pragma_at, within
+from accls.analysis.mhp_env import Location
+from accls.analysis.mhp_fixes import barrier_fix, critical_name_fix, taskwait_fix
+from accls.analysis.mhp_guards import threads_meet
 from accls.analysis.mhp_handoff import handoff_between, handoffs
+from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
@@ -39,9 +43,49 @@ def _overlap(
         return None
     if la.form == "scalar":
         return Overlap("same")
+    same_loop = a.unit == b.unit and a.unit.kind == "loop"
+    unfollowed = {"ws", "varying"} & {la.form, lb.form}
+    if (same_loop and unfollowed) or la.form == lb.form == "ws":
+        return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
-        return None
-    return overlap(la, lb, model.env, by_threads)
+        return Overlap("maybe", _varying(la, lb))
+    found = overlap(la, lb, model.env, by_threads)
+    if found is None or found.verdict != "same" or "ws" not in (la.form, lb.form):
+        return found
+    split, other = (a, b) if la.form == "ws" else (b, a)
+    if other.unit.kind == "team" and other.location.form != "tid":
+        return found  # every thread runs the other access: one is not the loop's
+    if not _handed_out(model, split):
+        return Overlap(
+            "maybe",
+            f"the schedule of the loop at line {split.unit.line} decides whether "
+            "the thread that runs the other access also runs the iteration",
+        )
+    return found
+
+
+def _handed_out(model: RegionModel, access: Access) -> bool:
+    """True when the loop around `access` hands out iterations at run time.
+
+    `dynamic` and `guided` do; a static or unnamed schedule may fix them.
+    """
+    for construct in model.constructs:
+        if pragma_at(construct) == access.unit.id:
+            clause = construct.directive.clause("schedule")
+            kind = (clause.args or "") if clause is not None else ""
+            return "dynamic" in kind or "guided" in kind
+    return False
+
+
+def _varying(a: Location, b: Location) -> str:
+    """What would decide a pair whose subscripts the model cannot compare."""
+    texts = [
+        f"`{loc.name}[{']['.join(loc.index)}]`"
+        for loc in (a, b)
+        if loc.form == "varying"
+    ]
+    shown = " and ".join(dict.fromkeys(texts))
+    return f"the values of the subscripts of {shown} decide"
 
 
 def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
@@ -75,6 +119,22 @@ def mhp_graph(model: RegionModel) -> nx.MultiGraph[int]:
                 rule = f"{rule}; {sync[1]}"
             graph.add_edge(i, j, kind=kind, rule=rule)
     return graph
+
+
+def _guards_meet(model: RegionModel, a: Access, b: Access) -> bool | None:
+    """Whether two threads pass the thread-number guards of `a` and `b`.
+
+    True when two of a pair of threads do (or of the `num_threads` team); False
+    when none of the team do; None when the guards are not read or need a team
+    larger than two threads whose size is not written.
+    """
+    if a.guards is None or b.guards is None:
+        return None
+    clause = model.region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    if size.isdigit():
+        return threads_meet(a.guards, b.guards, int(size))
+    return True if threads_meet(a.guards, b.guards, 2) else None
 
 
 def _maybe_sync(model: RegionModel, a: Access, b: Access) -> str:
@@ -238,8 +298,12 @@ def _pair_finding(
     where = second.via.span if second.via is not None else second.ref.span
     exclusion = _exclusion(a, b)
     doubt = a.doubt or b.doubt or model.doubt or fence or _maybe_sync(model, a, b)
-    if kind == "threads":
-        doubt = doubt or a.guard or b.guard
+    if kind == "threads" and (a.guard or b.guard):
+        meet = _guards_meet(model, a, b)
+        if meet is False:
+            return None  # no two threads of the team pass both guards
+        if not meet:
+            doubt = doubt or a.guard or b.guard
     else:
         doubt = doubt or _depend_doubt(model, a, b)
     if touch.verdict == "maybe":
@@ -250,10 +314,14 @@ def _pair_finding(
     if doubt:
         return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
     if second.via is not None or first.via is not None:
-        return _callee_finding(first, second, kind, rule, args)
+        made = _callee_finding(first, second, kind, rule, args)
+        if first.via is None or first.via != second.via or kind != "threads":
+            return made
+        return replace(made, insert=call_critical_fix(data, first.via))
     if exclusion:
         rule = f"{rule}; {exclusion}"
-        return finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
+        made = finding(EXCLUSION_RACE, where, rule=rule, fix=_EXCLUSION_FIX, **args)
+        return replace(made, insert=critical_name_fix(model, data, first, second))
     if kind == "tasks":
         made = finding(TASK_RACE, where, rule=rule, fix=_TASK_FIX, **args)
         return replace(made, insert=taskwait_fix(model, data, first, second))
@@ -265,8 +333,10 @@ def _pair_finding(
 def concurrency_findings(source: SourceFile) -> list[Finding]:
     """Race pairs inside the `parallel` regions of a file."""
     out: list[Finding] = []
+    leagues = [c for c in source.constructs if "teams" in c.directive.name.split()]
     for model in region_models(source):
         graph = mhp_graph(model)
+        teams = any(within(model.region, c) for c in leagues)
         # Hand-offs the model follows settle the region's fences: no blanket doubt.
         fence = "" if handoffs(model) else model.fence_doubt
         count: dict[str, int] = defaultdict(int)
@@ -288,6 +358,8 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                 if key in seen:
                     continue
             if made is not None:
+                if made.insert is not None and made.kind is CALLEE_STATE_RACE and teams:
+                    made = replace(made, insert=None)  # `critical` spans one team
                 seen.add(key)
                 count[name] += 1
                 out.append(made)

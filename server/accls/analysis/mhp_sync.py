@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.analysis.mhp_tasks import Task, task_context
 from accls.analysis.obstacles import PURE_FUNCTIONS
@@ -69,6 +71,10 @@ def sync_calls(
     return sure, maybe
 
 
+_BRANCH = re.compile(rb"[ \t]*#[ \t]*(?:else|elif|endif)\b")
+"""A preprocessor branch line right after a pragma: the pragma is in one arm."""
+
+
 def region_doubt(
     region: Region, inner: list[Region], fn: Function, source: SourceFile
 ) -> str:
@@ -84,6 +90,19 @@ def region_doubt(
             return (
                 f"the declaration at line {var.span.line if var.span else 0} uses "
                 f"`{var.name}`, a macro the checker cannot expand"
+            )
+    for construct in inner:
+        # `#if X / #pragma omp for collapse(2) / #else / #pragma omp for / #endif`:
+        # which pragma governs the statement depends on the macro.
+        span = construct.directive.span
+        if span is None:
+            continue
+        after = source.data.find(b"\n", max(span.end_byte - 1, 0)) + 1
+        if after > 0 and _BRANCH.match(source.data, after):
+            return (
+                f"the `{construct.directive.name}` at line {span.line} sits "
+                "in a preprocessor branch: which pragma governs the statement is "
+                "decided by the macro"
             )
     return ""
 

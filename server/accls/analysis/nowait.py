@@ -74,11 +74,13 @@ def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
         )
         if use is None:
             continue
+        write = next(r for r in loop.refs if r.is_write and r.name == use.name)
         out.append(
             finding(
                 NOWAIT_RACE,
                 use.span,
                 var=use.name,
+                write=write.span.line,
                 line=loop.line,
                 use=use.span.line,
             )

@@ -17,7 +17,8 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
-from accls.analysis.model import Dependence, DepKind, LoopFacts, ObstacleCode
+from accls.analysis.mhp_callees import loop_callee_findings
+from accls.analysis.model import Dependence, DepKind, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.race_exemptions import (
     in_blocks,
@@ -162,7 +163,7 @@ def dependence_findings(
                 finding(kind, dep.source, level, dep=_describe(dep, by_span), **where)
             )
     out.extend(_escape_findings(analysis, loops, protected, where))
-    out.extend(_call_findings(analysis.of(loop), loop))
+    out.extend(_call_findings(analysis, loop, directive))
     return out
 
 
@@ -248,11 +249,16 @@ def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
     )
 
 
-def _call_findings(facts: LoopFacts, loop: Loop) -> list[Finding]:
-    for obstacle in facts.obstacles:
+def _call_findings(
+    analysis: FileAnalysis, loop: Loop, directive: Directive
+) -> list[Finding]:
+    for obstacle in analysis.of(loop).obstacles:
         name = obstacle.variable or ""
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
+        shared = loop_callee_findings(loop, directive, analysis.source, name)
+        if shared:
+            return shared
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword
         return [

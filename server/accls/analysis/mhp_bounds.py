@@ -1,0 +1,91 @@
+"""The bounds of the sequential loops a thread runs inside a region, as isl rows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from accls.analysis.polyhedra import Row, row
+from accls.frontend import Loop, Poly
+
+__all__ = ["Sweep", "bound_rows", "enclosing", "sweep_of"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+Linear = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """A sequential loop: `low <= var <= high` over names with one value per region."""
+
+    var: str
+    start: int  # byte span of the loop statement
+    end: int
+    low: Linear | None  # a linear form over invariant names ("1": the constant)
+    high: Linear | None
+
+
+def _linear(poly: Poly | None, text: str, invariant: frozenset[str]) -> Linear | None:
+    """The bound as a linear form; an opaque invariant expression is one symbol."""
+    if poly is not None and all(len(m) <= 1 for m, _ in poly.terms):
+        names = {m[0] for m, _ in poly.terms if m}
+        if names <= invariant:
+            return tuple(((m[0] if m else "1"), c) for m, c in poly.terms)
+    names = set(_NAME.findall(text))
+    if text.strip() and names and names <= invariant:
+        return ((f"[{''.join(text.split())}]", 1),)  # `n / 2`: one value for all
+    return None
+
+
+def _shift(form: Linear | None, by: int) -> Linear | None:
+    if form is None:
+        return None
+    out = dict(form)
+    out["1"] = out.get("1", 0) + by
+    return tuple(out.items())
+
+
+def sweep_of(loop: Loop, invariant: frozenset[str]) -> Sweep | None:
+    """The range of a unit-step sequential loop's variable; None when not known."""
+    if not loop.var or loop.step not in (1, -1) or loop.volatile_bounds:
+        return None
+    start = _linear(loop.lower, loop.lower_text, invariant)
+    bound = _linear(loop.upper, loop.upper_text, invariant)
+    limit = {"<": -1, "<=": 0, ">": 1, ">=": 0}.get(loop.cond_op or "")
+    bound = None if limit is None else _shift(bound, limit)
+    low, high = (start, bound) if loop.step == 1 else (bound, start)
+    if loop.step == 1 and loop.cond_op in (">", ">="):
+        high = None  # a rising loop tested from below: no upper bound
+    if loop.step == -1 and loop.cond_op in ("<", "<="):
+        low = None
+    return Sweep(loop.var, loop.span.start_byte, loop.span.end_byte, low, high)
+
+
+def enclosing(sweeps: Iterable[Sweep], pos: int) -> tuple[Sweep, ...]:
+    """The innermost sweep of each variable whose loop contains `pos`."""
+    best: dict[str, Sweep] = {}
+    for s in sweeps:
+        if s.start <= pos < s.end:
+            held = best.get(s.var)
+            if held is None or held.start < s.start:
+                best[s.var] = s
+    return tuple(best.values())
+
+
+def bound_rows(sweeps: Iterable[Sweep], side: int, keys: set[str]) -> list[Row]:
+    """`low <= var@side <= high` for each sweep whose variable the rows use."""
+    out: list[Row] = []
+    for s in sweeps:
+        key = f"{s.var}@{side}"
+        if key not in keys:
+            continue
+        if s.low is not None:
+            lin = {k: -c for k, c in s.low if k != "1"}
+            lin[key] = lin.get(key, 0) + 1
+            out.append(row(lin, -dict(s.low).get("1", 0)))
+        if s.high is not None:
+            lin = {k: c for k, c in s.high if k != "1"}
+            lin[key] = lin.get(key, 0) - 1
+            out.append(row(lin, dict(s.high).get("1", 0)))
+    return out

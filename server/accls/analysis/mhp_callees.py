@@ -1,0 +1,131 @@
+"""Shared state that called functions write: `static` locals and globals."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
+from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.mhp_insertions import call_critical_fix
+from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile, Var
+
+__all__ = ["is_static", "loop_callee_findings", "state_writes", "threadprivate_names"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
+_EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
+
+
+def is_static(fn: Function, var: Var, data: bytes) -> bool:
+    """True for a `static` local of `fn`."""
+    if var.span is None:
+        return False
+    for _, span in fn.block_decls:
+        if span.start_byte <= var.span.start_byte < span.end_byte:
+            head = data[span.start_byte : var.span.start_byte].decode(
+                "utf-8", "replace"
+            )
+            return "static" in _NAME.findall(head)
+    return False
+
+
+def threadprivate_names(source: SourceFile) -> frozenset[str]:
+    """Names a `threadprivate` directive of the file names."""
+    return frozenset(
+        n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
+    )
+
+
+def state_writes(
+    callee: Function, source: SourceFile, threadprivate: frozenset[str]
+) -> list[Ref]:
+    """Plain writes of a callee's `static` locals and globals, outside exclusion."""
+    if any(c.startswith("omp_") for c in callee.calls):
+        return []  # the callee synchronises in ways followed elsewhere
+    static_vars = [v for v in callee.locals if is_static(callee, v, source.data)]
+    statics = {v.name for v in static_vars}
+    inits = {v.span.start_byte for v in static_vars if v.span is not None}
+    own = {v.name for v in (*callee.locals, *callee.params)} - statics
+    globals_ = {g.name for g in source.globals} - threadprivate
+    start, end = callee.span.start_byte, callee.span.end_byte
+    guarded = [
+        c
+        for c in source.constructs
+        if first_word(c) in _EXCLUDING and start <= c.span.start_byte < end
+    ]
+    out: list[Ref] = []
+    for ref in callee.refs:
+        if ref.subscripts or ref.deref or ref.member or ref.atomic:
+            continue
+        if ref.span.start_byte in inits:
+            continue  # a static's initializer runs once, not per call
+        if any(contains(c, ref.span.start_byte) for c in guarded):
+            continue
+        if ref.name in statics or (ref.name in globals_ and ref.name not in own):
+            out.append(ref)
+    return out
+
+
+def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
+    """True when every iteration makes the call, outside any exclusion in the loop."""
+    pos = call.span.start_byte
+    body = loop.body
+    data = source.data
+    start = max(data.rfind(mark, body.start_byte, pos) for mark in (b";", b"{", b"}"))
+    head = data[max(start, body.start_byte) : pos]
+    if any(op in head for op in (b"&&", b"||", b"?")):
+        return False  # the call may be skipped: `x && f()`, `c ? f() : 0`
+    for branch in source.branches:
+        inside = body.start_byte <= branch.span.start_byte <= pos
+        if branch.kind != "loop" and inside and pos < branch.span.end_byte:
+            return False  # some iterations only
+    return not any(
+        first_word(c) in _EXCLUDING
+        and body.start_byte <= c.span.start_byte
+        and contains(c, pos)
+        for c in source.constructs
+    )
+
+
+def loop_callee_findings(
+    loop: Loop, directive: Directive, source: SourceFile, name: str
+) -> list[Finding]:
+    """ACC124 when each iteration of a parallel loop calls `name`, a state writer."""
+    callee = source.function(name)
+    call = next((c for c in loop.calls if c.name == name), None)
+    if callee is None or call is None or not _alone(loop, call, source):
+        return []
+    if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
+        return []  # recursion through the loop's own function
+    writes = state_writes(callee, source, threadprivate_names(source))
+    if not writes:
+        return []
+    ref = writes[0]
+    fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"
+    if "teams" in directive.name or directive.dialect != "omp":
+        fix = f"update `{ref.name}` with an atomic construct in `{name}`"
+    static = any(
+        v.name == ref.name and is_static(callee, v, source.data) for v in callee.locals
+    )
+    made = finding(
+        CALLEE_STATE_RACE,
+        call.span,
+        var=ref.name,
+        what="a `static` local" if static else "a global",
+        callee=name,
+        write=ref.span.line,
+        who="every iteration",
+        call=call.span.line,
+        region=directive.name,
+        line=loop.line,
+        rule="the iterations of the loop run on different threads",
+        fix=fix,
+    )
+    if directive.dialect == "omp" and not {"teams", "target"} & set(
+        directive.name.split()
+    ):
+        at = call_critical_fix(source.data, call, loop.body.start_byte)
+        made = replace(made, insert=at)
+    return [made]

@@ -1,0 +1,122 @@
+"""Conditions on the thread number, as isl rows: which threads run a branch."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from accls.analysis.polyhedra import Row, build, is_empty, row
+
+__all__ = ["Guard", "guard_of", "threads_meet"]
+
+Guard = tuple[tuple[Row, ...], ...]
+"""Alternatives (an `or` of `and`s) over the key `t` and helper keys `t.*`."""
+
+_LIT = r"(-?\d+)"
+_MOD = re.compile(rf"^(?P<t>\w+)%{_LIT}(?:(?P<op>==|!=){_LIT})?$")
+_CMP = re.compile(rf"^(?P<t>\w+)(?P<op>==|!=|<=|>=|<|>){_LIT}$")
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def _compare(op: str, value: int) -> Guard:
+    """`t OP value` as alternatives."""
+    if op == "==":
+        return ((row({"t": 1}, -value, equality=True),),)
+    if op == "!=":
+        return ((row({"t": 1}, -value - 1),), (row({"t": -1}, value - 1),))
+    if op in ("<", "<="):
+        return ((row({"t": -1}, value - (op == "<")),),)
+    return ((row({"t": 1}, -value - (op == ">")),),)
+
+
+def _modulo(k: int, op: str, c: int) -> Guard | None:
+    """`t % k OP c` for a positive k: t = k*q + r with 0 <= r < k."""
+    if k <= 0:
+        return None
+    base = (
+        row({"t": 1, "t.q": -k, "t.r": -1}, 0, equality=True),
+        row({"t.r": 1}),
+        row({"t.r": -1}, k - 1),
+    )
+    if op == "==":
+        return ((*base, row({"t.r": 1}, -c, equality=True)),)
+    return ((*base, row({"t.r": 1}, -c - 1)), (*base, row({"t.r": -1}, c - 1)))
+
+
+def _atom(text: str, tids: frozenset[str], negate: bool) -> Guard | None:
+    text = text.replace("omp_get_thread_num()", "omp_get_thread_num")
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    if text.startswith("!"):
+        return _atom(text[1:], tids, not negate)
+    names = tids | {"omp_get_thread_num"}
+    mod = _MOD.match(text)
+    if mod is not None and mod.group("t") in names:
+        op = mod.group("op") or "!="  # `t % k` alone: true when not 0
+        c = int(mod.group(4) or 0)
+        return _modulo(int(mod.group(2)), _NEGATE[op] if negate else op, c)
+    cmp = _CMP.match(text)
+    if cmp is None:
+        flipped = re.match(rf"^{_LIT}(==|!=|<=|>=|<|>)(\w+)$", text)
+        if flipped is None or flipped.group(3) not in names:
+            return None
+        op = _FLIP[flipped.group(2)]
+        return _compare(_NEGATE[op] if negate else op, int(flipped.group(1)))
+    if cmp.group("t") not in names:
+        return None
+    op = cmp.group("op")
+    return _compare(_NEGATE[op] if negate else op, int(cmp.group(3)))
+
+
+def guard_of(condition: str, tids: frozenset[str], negate: bool) -> Guard | None:
+    """The threads for which `condition` holds (fails when `negate`); None: unread."""
+    text = "".join(condition.split())
+    parts = text.split("&&")
+    if negate and len(parts) > 1:
+        return None  # `!(a && b)` is an `or` of negations: not followed
+    out: Guard = ((),)
+    for part in parts:
+        atom = _atom(part, tids, negate)
+        if atom is None:
+            return None
+        out = tuple((*left, *right) for left in out for right in atom)
+    return out
+
+
+def _side(rows: Sequence[Row], side: int, index: int) -> list[Row]:
+    """Rows for one side's thread; helper keys get the guard's own index."""
+
+    def key(name: str) -> str:
+        return f"t@{side}" if name == "t" else f"{name}{index}@{side}"
+
+    return [
+        Row(tuple((key(k), c) for k, c in r.coeffs), r.const, r.equality) for r in rows
+    ]
+
+
+def threads_meet(
+    first: Sequence[Guard], second: Sequence[Guard], team: int
+) -> bool | None:
+    """Whether two different threads of a `team`-thread team satisfy the guards.
+
+    None when the alternatives are too many to try.
+    """
+    base = [
+        row({"t@1": 1}),
+        row({"t@2": 1}),
+        row({"t@1": -1}, team - 1),
+        row({"t@2": -1}, team - 1),
+    ]
+    choices: list[list[Row]] = [base]
+    for side, guards in ((1, first), (2, second)):
+        for index, guard in enumerate(guards):
+            choices = [
+                [*rows, *_side(alt, side, index)] for rows in choices for alt in guard
+            ]
+            if len(choices) > 64:
+                return None
+    orders = (row({"t@2": 1, "t@1": -1}, -1), row({"t@1": 1, "t@2": -1}, -1))
+    return any(
+        not is_empty(build([*rows, order])) for rows in choices for order in orders
+    )
