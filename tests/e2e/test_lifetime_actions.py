@@ -86,3 +86,38 @@ async def test_a_kernel_called_from_elsewhere_keeps_its_own_clauses(
     new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
     assert "#pragma acc parallel loop copy(x[0:n])" in new
     assert "present(y[0:n], x[0:n])" in new
+
+
+async def test_the_hover_shows_the_bytes_the_lifetime_saves(
+    client: LanguageClient, open_fixture: OpenFixture, at: At
+) -> None:
+    uri, text = open_fixture(client, "blas_lifetime.c")
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=at(text, "for (int it = 0"),
+        )
+    )
+    assert result is not None
+    assert isinstance(result.contents, types.MarkupContent)
+    value = result.contents.value
+    assert (
+        "- device data: `r`, `u` kept in `main()` (code action): "
+        "about 1152*n bytes moved before, about 0 bytes after\n"
+    ) in value
+    assert len(value.rstrip("\n").splitlines()) <= 12
+
+
+async def test_a_loop_outside_every_lifetime_has_no_device_data_line(
+    client: LanguageClient, open_fixture: OpenFixture, at: At
+) -> None:
+    uri, text = open_fixture(client, "dot_product.c")
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=at(text, "i < n"),
+        )
+    )
+    assert result is not None
+    assert isinstance(result.contents, types.MarkupContent)
+    assert "device data" not in result.contents.value

@@ -15,6 +15,7 @@ import re
 
 from lsprotocol import types
 
+from accls.frontend import Loop
 from accls.pipeline import compiler_settings, estimates_for, lifetime_problem
 from accls.server import progress
 from accls.server.documents import Document, Slot
@@ -29,7 +30,7 @@ from accls.suggest.annotate import insertions
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 
-__all__ = ["LIFETIME"]
+__all__ = ["LIFETIME", "lifetime_note"]
 
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
@@ -100,6 +101,26 @@ def _listing(at: Listing) -> list[types.CodeAction]:
             data=key.data(),
         )
     ]
+
+
+def lifetime_note(
+    ls: AcclsServer, doc: Document, analysed: BufferAnalysis, loop: Loop
+) -> str:
+    """The lifetime that holds `loop`, with its bytes, in one short line; or ""."""
+    opts = _offload(ls)
+    for lifetime in _lifetimes(doc, analysed, opts):
+        start, end = loop.span.start_byte, loop.span.end_byte
+        inside = loop.function == lifetime.function and (
+            lifetime.enter <= start < lifetime.exit or start <= lifetime.enter < end
+        )
+        if inside or loop.function in lifetime.kernels:
+            names = ", ".join(f"`{n}`" for n in lifetime.names)
+            moved = lifetime.moved
+            return (
+                f"device data: {names} kept in `{lifetime.function}()` (code action): "
+                f"{moved.before} moved before, {moved.after} after"
+            )
+    return ""
 
 
 def _chosen(
