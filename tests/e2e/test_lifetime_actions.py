@@ -121,3 +121,29 @@ async def test_a_loop_outside_every_lifetime_has_no_device_data_line(
     assert result is not None
     assert isinstance(result.contents, types.MarkupContent)
     assert "device data" not in result.contents.value
+
+
+async def test_the_hover_shows_the_bytes_a_data_region_saves(
+    client: LanguageClient, open_fixture: OpenFixture, at: At
+) -> None:
+    # Two sweeps in a time loop: the region around the time loop moves A and B once.
+    uri, text = open_fixture(client, "jacobi2d.c")
+    actions = await actions_at(client, uri, at(text, "A[i][j] = B[i][j]"))
+    assert any(a.title.startswith("Wrap ") for a in actions)
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=at(text, "for (int i = 1; i < N - 1; i++)"),
+        )
+    )
+    assert result is not None
+    assert isinstance(result.contents, types.MarkupContent)
+    line = next(
+        (x for x in result.contents.value.splitlines() if "data region:" in x), ""
+    )
+    # Per step, each sweep copies A and B in and the one it writes back out
+    # (interior writes: no exact cover): 6 * 120 * 120 * 8 bytes; the region: 4.
+    assert line == (
+        "- data region: lines 31-36 (code action): "
+        "about 691200*tsteps bytes moved before, about 460800 bytes after"
+    )

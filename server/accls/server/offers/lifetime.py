@@ -27,6 +27,7 @@ from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis
 from accls.suggest import Suggestion, SuggestOptions, Target, with_inner
 from accls.suggest.annotate import insertions
+from accls.suggest.lifetime_bytes import region_bytes
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 
@@ -106,10 +107,10 @@ def _listing(at: Listing) -> list[types.CodeAction]:
 def lifetime_note(
     ls: AcclsServer, doc: Document, analysed: BufferAnalysis, loop: Loop
 ) -> str:
-    """The lifetime that holds `loop`, with its bytes, in one short line; or ""."""
+    """The lifetime or data region that holds `loop`, with its bytes; or ""."""
     opts = _offload(ls)
+    start, end = loop.span.start_byte, loop.span.end_byte
     for lifetime in _lifetimes(doc, analysed, opts):
-        start, end = loop.span.start_byte, loop.span.end_byte
         inside = loop.function == lifetime.function and (
             lifetime.enter <= start < lifetime.exit or start <= lifetime.enter < end
         )
@@ -120,6 +121,18 @@ def lifetime_note(
                 f"device data: {names} kept in `{lifetime.function}()` (code action): "
                 f"{moved.before} moved before, {moved.after} after"
             )
+    for s in suggestions_for(analysed, opts, True):
+        region = s.region
+        if region is None or not any(
+            held.id == loop.id for held in (*region.loops, region.around) if held
+        ):
+            continue
+        moved = region_bytes(analysed.analysis(opts.dialect), region)
+        first, last = region.loops[0].line, region.loops[-1].line
+        return (
+            f"data region: lines {first}-{last} (code action): "
+            f"{moved.before} moved before, {moved.after} after"
+        )
     return ""
 
 
