@@ -196,7 +196,8 @@ def propose_lifetimes(
         and s.offloaded
         and s.options.dialect is opts.dialect
     ]
-    index = KernelIndex(analysis, tops)
+    dialect = "acc" if opts.dialect is Dialect.OPENACC else "omp"
+    index = KernelIndex(analysis, tops, dialect)
     called = {c for fn in analysis.source.functions for c in fn.calls}
     out: list[DeviceLifetime] = []
     for fn in analysis.source.functions:
