@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import LanguageClient, client_capabilities
 from support.gcc import syntax_check
 from support.lsp import actions_at
 
 Need = Callable[[str], str]
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
+OpenSource = Callable[[LanguageClient, str, Path], str]
+SOLVER = Path(__file__).resolve().parents[1] / "fixtures" / "project" / "solver"
 At = Callable[..., types.Position]
 ApplyEdits = Callable[[str, list[types.TextEdit], str], str]
 
@@ -147,3 +152,57 @@ async def test_the_hover_shows_the_bytes_a_data_region_saves(
         "- data region: lines 31-36 (code action): "
         "about 691200*tsteps bytes moved before, about 460800 bytes after"
     )
+
+
+async def test_with_the_workspace_index_main_keeps_another_file_s_kernel_arrays(
+    raw_client: LanguageClient,
+    tmp_path: Path,
+    open_source: OpenSource,
+    at: At,
+    apply_edits: ApplyEdits,
+    need: Need,
+) -> None:
+    gcc = need("gcc")
+    root = tmp_path / "solver"
+    shutil.copytree(SOLVER, root)
+
+    @raw_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def register(params: types.RegistrationParams) -> None:
+        del params  # the file watcher the index asks for
+
+    await raw_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="s")],
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    text = (root / "main.c").read_text()
+    uri = open_source(raw_client, text, root / "main.c")
+    where = at(text, "for (int it = 0")
+    found: list[types.CodeAction] = []
+    for _ in range(150):  # until the index has summarised kernels.c
+        found = await _lifetime_actions(raw_client, uri, where)
+        if found:
+            break
+        await asyncio.sleep(0.2)
+    (action,) = found
+    assert action.title.startswith(
+        "Keep `u`, `w` on the device in `main()` across `smooth()`, `copy_back()`"
+    )
+    resolved = await raw_client.code_action_resolve_async(action)
+    assert resolved.disabled is None, resolved.disabled
+    assert resolved.edit is not None
+    assert resolved.edit.changes is not None
+    assert list(resolved.edit.changes) == [uri]  # the kernels keep their clauses
+    new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
+    assert "#pragma acc update self(u[0:n])" in new
+    (root / "main.c").write_text(new)
+    built = subprocess.run(
+        [gcc, "-fopenacc", "-c", str(root / "main.c"), "-o", str(tmp_path / "m.o")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr

@@ -15,6 +15,7 @@ import re
 
 from lsprotocol import types
 
+from accls.analysis import ProgramSummaries
 from accls.frontend import Loop
 from accls.pipeline import compiler_settings, estimates_for, lifetime_problem
 from accls.server import progress
@@ -35,11 +36,14 @@ __all__ = ["LIFETIME", "lifetime_note"]
 
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
-_LIFETIMES: Slot[tuple[int, ...], tuple[DeviceLifetime, ...]] = Slot("lifetimes")
-"""The lifetimes of a function's analysis, keyed by its loop nests."""
+_LIFETIMES: Slot[
+    tuple[int, ...], tuple[ProgramSummaries | None, tuple[DeviceLifetime, ...]]
+] = Slot("lifetimes")
+"""The lifetimes of a function's analysis, keyed by its loop nests, with the
+other files' summaries they were computed with (the index may grow meanwhile)."""
 
-_CHECKED: Slot[int, str] = Slot("lifetime-checked")
-"""Per lifetime (its `enter` offset): why it was refused, or "" when it checks out."""
+_CHECKED: Slot[DeviceLifetime, str] = Slot("lifetime-checked")
+"""Per lifetime: why it was refused, or "" when it checks out."""
 
 
 def _offload(ls: AcclsServer) -> SuggestOptions:
@@ -66,12 +70,13 @@ def _lifetimes(
     doc: Document, analysed: BufferAnalysis, opts: SuggestOptions
 ) -> tuple[DeviceLifetime, ...]:
     key = tuple(nest.id for nest in analysed.source.nests)
+    analysis = analysed.analysis(opts.dialect)
     cached = doc.peek(_LIFETIMES, key)
-    if cached is None:
-        analysis = analysed.analysis(opts.dialect)
-        cached = propose_lifetimes(analysis, _inserted(analysed, opts), opts)
+    if cached is None or cached[0] is not analysis.program:
+        found = propose_lifetimes(analysis, _inserted(analysed, opts), opts)
+        cached = (analysis.program, found)
         doc.store(_LIFETIMES, key, cached)
-    return cached
+    return cached[1]
 
 
 def _owner_at(
@@ -89,7 +94,7 @@ def _listing(at: Listing) -> list[types.CodeAction]:
     lifetime = _owner_at(at.analysed, _lifetimes(at.doc, at.analysed, opts), at.offset)
     if lifetime is None:
         return []
-    refused: str | None = at.doc.peek(_CHECKED, lifetime.enter)
+    refused: str | None = at.doc.peek(_CHECKED, lifetime)
     if refused:
         return []
     key = at.key(ActionKind.LIFETIME, opts, lifetime.enter)
@@ -201,7 +206,7 @@ async def _resolve(r: Resolving) -> types.CodeAction:
     names = {s.loop.function for s in chosen if s.loop.function is not None}
     elsewhere = _named_elsewhere(doc, lifetime.enter, names)
     text, path = analysed.source.text, doc.path
-    why = doc.peek(_CHECKED, key.loop)
+    why = doc.peek(_CHECKED, lifetime)
     if why is None:
         include = ls.include_dirs(doc)
         compiler = compiler_settings(ls.settings, include)
@@ -219,7 +224,7 @@ async def _resolve(r: Resolving) -> types.CodeAction:
                     elsewhere,
                 ),
             )
-        doc.store(_CHECKED, key.loop, why)
+        doc.store(_CHECKED, lifetime, why)
     if why:
         action.disabled = types.CodeActionDisabled(reason=f"not offered: {why}")
         return action
