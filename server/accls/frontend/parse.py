@@ -294,7 +294,7 @@ def parse_source(
     # Bodies outside any function: K&R definitions read as bare blocks.
     loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
     # Branches for every file: device lifetimes (OpenACC too) need the `if` arms.
-    constructs, branches = find_constructs(root)
+    constructs, branches = find_constructs(root, parsed.language)
     return SourceFile(
         path=path or "<stdin>",
         text=text,
