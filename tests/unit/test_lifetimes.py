@@ -415,3 +415,26 @@ def test_a_read_in_a_braceless_if_gets_its_update_before_the_if() -> None:
     out = annotated(text)
     assert "    #pragma acc update self(u[0:n])\n    if (t % 5 == 0)\n" in out
     assert "#pragma acc exit data copyout(u[0:n])" in out
+
+
+def test_a_lifetime_wholly_inside_one_if_arm_is_kept_there() -> None:
+    text = main(
+        """\
+        int n = 1000;
+        double *u = malloc(sizeof(double) * n);
+        if (n > 5) {
+            for (int t = 0; t < 10; t++) {
+                scale(n, u);
+            }
+            scale(n, u);
+        }
+        printf("%f\\n", u[7]);
+        free(u);
+        return 0;
+        """
+    )
+    out = annotated(text)
+    arm = out[out.index("if (n > 5) {") :]
+    arm = arm[: arm.index("\n}\n")]
+    assert "    #pragma acc enter data copyin(u[0:n])\n" in arm
+    assert "    #pragma acc exit data copyout(u[0:n])" in arm

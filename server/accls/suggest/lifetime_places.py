@@ -37,15 +37,21 @@ class HostAccess:
 class Places:
     """Statement positions and host code of one function."""
 
-    def __init__(self, source: SourceFile, fn: Function) -> None:
+    def __init__(
+        self, source: SourceFile, fn: Function, within: Sequence[Span] = ()
+    ) -> None:
         self.source = source
         self.fn = fn
         self.data = source.data
         self.nests = [n for n in source.nests if n.function == fn.name]
+        # `within`: the if arms that hold every device event (and so both ends
+        # of the lifetime): inside them, a statement still runs as often as both.
         self._ifs = [
             b.span
             for b in source.branches
-            if b.kind in ("if", "else") and inside(b.span, fn.span)
+            if b.kind in ("if", "else")
+            and inside(b.span, fn.span)
+            and b.span not in within
         ]
         bodies = {loop.body for loop in self.loops()}
         # `while` loops: the front end reads only `for` loops' facts.
@@ -83,7 +89,7 @@ class Places:
         return start
 
     def unconditional(self, span: Span) -> bool:
-        """True when no `if` arm of the function holds `span`."""
+        """True when no `if` arm of the function holds `span` (but those `within`)."""
         return not any(inside(span, arm) for arm in self._ifs)
 
     def loop_statement(self, loop: Loop) -> tuple[int, int] | None:

@@ -228,7 +228,13 @@ def _lifetime(
         len(events) < 2 or any(t.region is not None for t in index.tops(fn.name))
     ):
         return None  # one function's run of loops: the data region's business
-    places = Places(source, fn)
+    arms = [
+        b.span
+        for b in source.branches
+        if b.kind in ("if", "else") and inside(b.span, fn.span)
+    ]
+    within = [a for a in arms if all(inside(e.span, a) for e in events)]
+    places = Places(source, fn, within)
     bounds = [places.event_statement(e.span) for e in events]
     if any(b is None for b in bounds):
         return None
