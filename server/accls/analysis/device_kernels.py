@@ -119,9 +119,9 @@ def _clause_box(loop: Loop, name: str) -> tuple[tuple[Poly, Poly], ...] | bool |
 
 def _clean(loop: Loop) -> bool:
     """True when no directive of the nest has a clause the caller cannot see past."""
+    if loop.regions:
+        return False  # inside a data or compute region of the function's own
     for inner in loop.walk():
-        if inner.regions:
-            return False
         for directive in inner.pragmas:
             for clause in directive.clauses:
                 if clause.name in _BANNED or "always" in (clause.args or ""):
