@@ -78,6 +78,19 @@ def test_the_kernel_status_survives_the_cache() -> None:
         ),
         (
             "void f(int n, double *x) {\n"
+            "#pragma acc parallel loop copy(x[0:n]) if(n > 100)\n"
+            "  for (int i = 0; i < n; i++) x[i] += 1.0;\n}\n",
+            "it may run on the host, on host data",
+        ),
+        (
+            "void f(int n, double *x) {\n"
+            "#pragma omp target teams distribute parallel for map(tofrom: x[0:n]) "
+            "device(1)\n"
+            "  for (int i = 0; i < n; i++) x[i] += 1.0;\n}\n",
+            "another device",
+        ),
+        (
+            "void f(int n, double *x) {\n"
             "#pragma acc parallel loop present(x[0:n])\n"
             "  for (int i = 0; i < n; i++) x[i] += 1.0;\n"
             "#pragma acc update self(x[0:n])\n}\n",

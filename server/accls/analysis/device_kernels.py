@@ -4,9 +4,9 @@ A function is a device kernel when every access of its caller-visible arrays
 (pointer parameters, globals) lies in an outermost loop that already carries an
 offload directive (`acc parallel loop`, `acc kernels loop`, `acc serial loop`,
 `omp target ...`), and it has no other directive (no data, update, wait) and no
-`async`/`nowait`, `deviceptr`/`is_device_ptr` or `always` clause. Its calls
-then move those arrays and nothing else: a caller in another file that keeps
-them on the device (`enter data` ... `exit data`) makes the kernel's copies find
+`async`/`nowait`, `deviceptr`/`is_device_ptr`, `if`/`self`/`device` or `always`
+clause. Its calls then move those arrays and nothing else: a caller in another
+file that keeps them on the device (`enter data` ... `exit data`) makes the kernel's copies find
 present data. Each use's section is the loop's data clause for that array when
 it names one (what the runtime maps, which the caller must then hold whole),
 else the section its accesses cover.
@@ -29,7 +29,20 @@ _COMPUTE = {
     "acc": ("parallel loop", "kernels loop", "serial loop"),
     "omp": ("target",),
 }
-_BANNED = {"async", "nowait", "deviceptr", "is_device_ptr", "wait", "depend"}
+# `if`/`self`: the kernel may run on the host, on host data; `device`: on another
+# device than the caller's data; the rest return early or bypass the present data.
+_BANNED = {
+    "async",
+    "nowait",
+    "deviceptr",
+    "is_device_ptr",
+    "wait",
+    "depend",
+    "if",
+    "self",
+    "device",
+    "has_device_addr",
+}
 _DATA = {
     "copy",
     "copyin",
