@@ -6,10 +6,10 @@ offload directive (`acc parallel loop`, `acc kernels loop`, `acc serial loop`,
 `omp target ...`), and it has no other directive (no data, update, wait) and no
 `async`/`nowait`, `deviceptr`/`is_device_ptr`, `if`/`self`/`device` or `always`
 clause. Its calls then move those arrays and nothing else: a caller in another
-file that keeps them on the device (`enter data` ... `exit data`) makes the kernel's copies find
-present data. Each use's section is the loop's data clause for that array when
-it names one (what the runtime maps, which the caller must then hold whole),
-else the section its accesses cover.
+file that keeps them on the device (`enter data` ... `exit data`) makes the
+kernel's copies find present data. Each use's section is the loop's data clause
+for that array when it names one (what the runtime maps, which the caller must
+then hold whole), else the section its accesses cover.
 """
 
 from __future__ import annotations
