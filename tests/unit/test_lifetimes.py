@@ -367,3 +367,74 @@ def test_a_function_with_a_switch_gets_no_lifetime() -> None:
         "        switch (t) {\n        default:\n            back();\n        }\n",
     )
     assert plan(text)[2] == ()
+
+
+def test_a_kernel_call_in_an_if_arm_ends_no_lifetime_in_a_file_without_omp() -> None:
+    # The front end once read `if` arms only in files that mention "omp": the
+    # last call's arm then looked unconditional and `exit data` went inside it.
+    text = main(
+        """\
+        int n = 1000;
+        double *u = malloc(sizeof(double) * n);
+        for (int t = 0; t < 10; t++) {
+            scale(n, u);
+        }
+        if (n > 5) {
+            scale(n, u);
+        }
+        printf("%f\\n", u[7]);
+        free(u);
+        return 0;
+        """
+    )
+    assert "omp" not in text
+    _, _, lifetimes = plan(text)
+    assert all(lt.exit < text.index("if (n > 5)") for lt in lifetimes)
+    out = annotated(text)
+    arm = out[out.index("if (n > 5)") :]
+    assert "exit data" not in arm[: arm.index("}")]
+
+
+def test_a_read_in_a_braceless_if_gets_its_update_before_the_if() -> None:
+    text = main(
+        """\
+        int n = 1000;
+        double *u = malloc(sizeof(double) * n);
+        for (int i = 0; i < n; i++)
+            u[i] = i;
+        for (int t = 0; t < 10; t++) {
+            scale(n, u);
+            if (t % 5 == 0)
+                printf("%f\\n", u[3]);
+        }
+        printf("%f\\n", u[0]);
+        free(u);
+        return 0;
+        """
+    )
+    out = annotated(text)
+    assert "    #pragma acc update self(u[0:n])\n    if (t % 5 == 0)\n" in out
+    assert "#pragma acc exit data copyout(u[0:n])" in out
+
+
+def test_a_lifetime_wholly_inside_one_if_arm_is_kept_there() -> None:
+    text = main(
+        """\
+        int n = 1000;
+        double *u = malloc(sizeof(double) * n);
+        if (n > 5) {
+            for (int t = 0; t < 10; t++) {
+                scale(n, u);
+            }
+            scale(n, u);
+        }
+        printf("%f\\n", u[7]);
+        free(u);
+        return 0;
+        """
+    )
+    out = annotated(text)
+    arm = out[out.index("if (n > 5) {") :]
+    arm = arm[: arm.index("\n}\n")]
+    assert "    #pragma acc enter data copyin(u[0:n])\n" in arm
+    assert "    #pragma acc exit data copyout(u[0:n])" in arm

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from accls.analysis.field_points_to import FieldFact
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.summaries import Summary
+
+if TYPE_CHECKING:
+    from accls.analysis.device_kernels import DeviceKernel
 
 __all__ = ["Definition", "ProgramSummaries"]
 
@@ -27,6 +31,7 @@ class Definition:
     summary: Summary | None  # None: it has other effects, said by `why`
     why: str = ""  # "which writes the global `count`", when summary is None
     device: frozenset[str] = frozenset()  # "acc", "omp": marked for device code
+    kernel: DeviceKernel | None = None  # its offloaded loops' arrays, when a kernel
 
     @property
     def place(self) -> str:

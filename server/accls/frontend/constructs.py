@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from tree_sitter import Language, Node, Query, QueryCursor
 
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.model import Branch, Region
@@ -73,13 +73,40 @@ def _branches(node: Node) -> list[Branch]:
     return []
 
 
-def find_constructs(root: Node) -> tuple[tuple[Region, ...], tuple[Branch, ...]]:
-    """OpenMP pragmas (statement span, or the pragma's own for standalone ones)."""
+_PATTERN = (
+    "[(if_statement) (for_statement) (while_statement) (do_statement)"
+    " (switch_statement) (conditional_expression) (preproc_call)] @node"
+)
+_QUERIES: dict[int, Query] = {}
+
+
+def _nodes(root: Node, language: Language | None) -> list[Node]:
+    """The branching statements and pragma lines under `root`, in document order."""
+    if language is None:
+        out: list[Node] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(reversed(node.named_children))
+        return out
+    query = _QUERIES.get(id(language))
+    if query is None:
+        query = _QUERIES[id(language)] = Query(language, _PATTERN)
+    found = QueryCursor(query).captures(root).get("node", [])
+    return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def find_constructs(
+    root: Node, language: Language | None = None
+) -> tuple[tuple[Region, ...], tuple[Branch, ...]]:
+    """OpenMP pragmas (statement span, or the pragma's own for standalone ones).
+
+    With the tree's `language`, a query finds the nodes (C code, fast); else a walk.
+    """
     regions: list[Region] = []
     branches: list[Branch] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for node in _nodes(root, language):
         branches.extend(_branches(node))
         if node.type == "preproc_call":
             text = node_text(node)
@@ -90,7 +117,6 @@ def find_constructs(root: Node) -> tuple[tuple[Region, ...], tuple[Branch, ...]]
                     stmt = None if first in STANDALONE else _governed(node)
                     span = span_of(stmt if stmt is not None else node)
                     regions.append(Region(directive=directive, span=span))
-        stack.extend(reversed(node.named_children))
     regions.sort(key=lambda r: (r.span.start_byte, -r.span.end_byte))
     branches.sort(key=lambda b: b.span.start_byte)
     return tuple(regions), tuple(branches)

@@ -303,7 +303,8 @@ def parse_source(
     known = {loop.id for nest in nests for loop in nest.walk()}
     # Bodies outside any function: K&R definitions read as bare blocks.
     loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
-    constructs, branches = find_constructs(root) if "omp" in text else ((), ())
+    # Branches for every file: device lifetimes (OpenACC too) need the `if` arms.
+    constructs, branches = find_constructs(root, parsed.language)
     return SourceFile(
         path=path or "<stdin>",
         text=text,

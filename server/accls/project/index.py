@@ -27,6 +27,7 @@ from accls.analysis import (
     summarize,
     unsummarised_reason,
 )
+from accls.analysis.device_kernels import device_kernel
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -174,6 +175,7 @@ class ProjectIndex:
             summary=summary,
             why=why,
             device=_device_marks(fn),
+            kernel=device_kernel(fn, source),
         )
 
     def _summarise(

@@ -23,7 +23,7 @@ from accls.project.summary_json import (
 
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
-_VERSION = 2
+_VERSION = 3  # 3: definitions carry their kernel status
 
 
 @cache

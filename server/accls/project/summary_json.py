@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from accls.analysis import Definition, FieldFact, Summary
+from accls.analysis.array_sections import ArrayUse
+from accls.analysis.device_kernels import DeviceKernel
+from accls.frontend import Poly
+from accls.frontend.exprs import expression_poly
 
 __all__ = [
     "definition_from_json",
@@ -27,6 +31,71 @@ def field_fact_from_json(raw: list[Any]) -> FieldFact:
     return FieldFact(kind, key, name, target, place, shown)
 
 
+def _use_to_json(use: ArrayUse) -> dict[str, Any]:
+    return {
+        "name": use.name,
+        "flags": [
+            use.read,
+            use.written,
+            use.read_first,
+            use.exact_cover,
+            use.known,
+        ],
+        "section": use.section,
+        "box": None
+        if use.box is None
+        else [[start.render(), length.render()] for start, length in use.box],
+        "facts": [f.render() for f in use.facts],
+    }
+
+
+def _poly(text: Any) -> Poly:
+    found = expression_poly(str(text))
+    if found is None:
+        raise ValueError(f"not a polynomial: {text!r}")
+    return found
+
+
+def _use_from_json(raw: dict[str, Any]) -> ArrayUse:
+    read, written, read_first, exact, known = (bool(f) for f in raw["flags"])
+    box = raw["box"]
+    return ArrayUse(
+        name=str(raw["name"]),
+        read=read,
+        written=written,
+        read_first=read_first,
+        section=None if raw["section"] is None else str(raw["section"]),
+        exact_cover=exact,
+        known=known,
+        box=None
+        if box is None
+        else tuple((_poly(start), _poly(length)) for start, length in box),
+        facts=tuple(_poly(f) for f in raw["facts"]),
+    )
+
+
+def _kernel_to_json(kernel: DeviceKernel | None) -> dict[str, Any] | None:
+    if kernel is None:
+        return None
+    return {
+        "dialect": kernel.dialect,
+        "params": list(kernel.params),
+        "arrays": list(kernel.arrays),
+        "uses": [_use_to_json(u) for u in kernel.uses],
+    }
+
+
+def _kernel_from_json(raw: dict[str, Any] | None) -> DeviceKernel | None:
+    if raw is None:
+        return None
+    return DeviceKernel(
+        dialect=str(raw["dialect"]),
+        params=tuple(str(p) for p in raw["params"]),
+        arrays=tuple(bool(a) for a in raw["arrays"]),
+        uses=tuple(_use_from_json(u) for u in raw["uses"]),
+    )
+
+
 def definition_to_json(found: Definition) -> dict[str, Any]:
     """A definition as plain JSON values."""
     summary = found.summary
@@ -36,6 +105,7 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "line": found.line,
         "why": found.why,
         "device": sorted(found.device),
+        "kernel": _kernel_to_json(found.kernel),
         "summary": None
         if summary is None
         else {
@@ -47,7 +117,7 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
 
 
 def definition_from_json(raw: dict[str, Any]) -> Definition:
-    """The definition `definition_to_json` wrote; KeyError/TypeError when malformed."""
+    """The definition `definition_to_json` wrote; KeyError/TypeError/ValueError."""
     name = str(raw["name"])
     body = raw["summary"]
     summary = (
@@ -67,4 +137,5 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         summary=summary,
         why=str(raw["why"]),
         device=frozenset(str(d) for d in raw["device"]),
+        kernel=_kernel_from_json(raw.get("kernel")),
     )

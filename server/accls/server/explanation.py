@@ -16,7 +16,12 @@ from accls.frontend import Loop
 from accls.pipeline import estimates_for
 from accls.server.documents import Document
 from accls.server.language_server import AcclsServer
-from accls.server.offers import cached_validation, restrict_note, suggestions_for
+from accls.server.offers import (
+    cached_validation,
+    lifetime_note,
+    restrict_note,
+    suggestions_for,
+)
 from accls.server.suggestions import BufferAnalysis, data_moves, offers
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.explain import LoopReport, ModelAnswer, Transfer
@@ -110,6 +115,7 @@ def loop_report(
         rewrite=rewrite,
         unseen=_unseen(analysed),
         fix_note=note or "",
+        data_note=lifetime_note(ls, doc, analysed, loop) if fixes else "",
     )
 
 

@@ -141,6 +141,8 @@ def render_hover(
     notes = [f"- headers: {report.unseen}"] if report.unseen else []
     if facts.assumptions:
         notes.append("- assuming: " + "; ".join(facts.assumptions))
+    if report.data_note:
+        notes.append(f"- {report.data_note}")
     if facts.parallel and facts.call_effects:
         notes.append("- calls: " + "; ".join(facts.call_effects))
     answers = _answers(report.answers, decision)

@@ -47,6 +47,7 @@ class LoopReport:
     unseen: str = ""  # which headers the preprocessor could not read, if any
     fix_note: str = ""  # the `restrict` fix in words, when one is offered
     estimate: Estimate | None = None  # the cost model's view of the first answer
+    data_note: str = ""  # the device lifetime that holds the loop, with its bytes
 
     @property
     def decision(self) -> Decision:
@@ -170,6 +171,8 @@ def explain_markdown(report: LoopReport) -> str:
     )
     if report.fix_note:
         out.extend(_section("Fix", [report.fix_note]))
+    if report.data_note:
+        out.extend(_section("Device data", [report.data_note]))
     if report.unseen:
         out.extend(_section("Headers", [report.unseen]))
     out.extend(_section("Assuming", [f"- {a}" for a in facts.assumptions]))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from accls.analysis import FileAnalysis
-from accls.analysis.array_sections import ArrayUse
+from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.analysis.cost import constant_macros
 from accls.frontend import Function, Poly, Var
 from accls.frontend.exprs import expression_poly
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from accls.suggest.lifetime_places import Places
     from accls.suggest.lifetime_uses import DeviceEvent
     from accls.suggest.lifetimes import Kept
+    from accls.suggest.regions import DataRegion
 
-__all__ = ["Moved", "moved_bytes"]
+__all__ = ["Moved", "moved_bytes", "region_bytes"]
 
 _SIZES = {"double": 8, "long": 8, "float": 4, "int": 4, "unsigned": 4, "char": 1}
 _DIM = re.compile(r"\[([^\[\]:]*):([^\[\]]*)\]")
@@ -139,6 +140,51 @@ def moved_bytes(
         if gain.is_constant:
             saves = gain.constant > 0
     return Moved(_render(before, values), _render(after, values), saves)
+
+
+_COUNTS = {"copy": 2, "copyin": 1, "copyout": 1, "tofrom": 2, "to": 1, "from": 1}
+
+
+def _region_count(region: DataRegion, item: str) -> int:
+    """How often the region's clauses move `item`: copy twice, copyin/copyout once."""
+    for clause in region.pragma.clauses:
+        kind, _, items = (clause.args or "").partition(":")
+        kind = kind.strip() if clause.name == "map" and items else clause.name
+        listed = items if clause.name == "map" and items else clause.args or ""
+        if item in (part.strip() for part in listed.split(",")):
+            return _COUNTS.get(kind, 2)
+    return 2
+
+
+def region_bytes(analysis: FileAnalysis, region: DataRegion) -> Moved:
+    """The region's loops' own copies of its arrays (before) against the region's."""
+    source = analysis.source
+    fn = source.function(region.loops[0].function or "")
+    if fn is None:
+        return Moved(_render(None, {}), _render(None, {}))
+    macros = dict(source.macros)
+    names = {name for name, _ in region.present}
+    times: Poly | None = Poly.const(1)
+    if region.around is not None:
+        # Unknown trips: `iterations` stands for them, as for a `while` loop.
+        trips = expression_poly(region.around.trip_count or "")
+        times = trips if trips is not None else Poly.sym("iterations")
+    before: Poly | None = Poly()
+    for loop in region.loops:
+        for use in loop_array_uses(loop, analysis):
+            if use.name not in names:
+                continue
+            var = _decl(fn, use.name, analysis)
+            size = _section_bytes(use.section or use.name, var, _element(var, macros))
+            moved = _mul(size, Poly.const(_moves(use)))
+            before = _add(before, _mul(moved, times))
+    after: Poly | None = Poly()
+    for name, item in region.present:
+        var = _decl(fn, name, analysis)
+        size = _section_bytes(item, var, _element(var, macros))
+        after = _add(after, _mul(size, Poly.const(_region_count(region, item))))
+    values = constant_macros(source)
+    return Moved(_render(before, values), _render(after, values))
 
 
 def _render(poly: Poly | None, values: Mapping[str, Poly]) -> str:

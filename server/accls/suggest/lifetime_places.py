@@ -19,6 +19,8 @@ __all__ = ["HostAccess", "Places"]
 _NAMES = re.compile(r"[A-Za-z_]\w*")
 # What may precede a call on its statement's line: `x = `, `s->f += `.
 _LHS = re.compile(rb"^\s*(?:[A-Za-z_][\w.\->\[\] ]*[-+*/]?=\s*)?$")
+# `if (cond)` up to its arm: the condition holds no `;`, `{` or `}`.
+_IF_HEAD = re.compile(rb"if\s*\([^;{}]*\)\s*", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +37,21 @@ class HostAccess:
 class Places:
     """Statement positions and host code of one function."""
 
-    def __init__(self, source: SourceFile, fn: Function) -> None:
+    def __init__(
+        self, source: SourceFile, fn: Function, within: Sequence[Span] = ()
+    ) -> None:
         self.source = source
         self.fn = fn
         self.data = source.data
         self.nests = [n for n in source.nests if n.function == fn.name]
+        # `within`: the if arms that hold every device event (and so both ends
+        # of the lifetime): inside them, a statement still runs as often as both.
         self._ifs = [
             b.span
             for b in source.branches
-            if b.kind in ("if", "else") and inside(b.span, fn.span)
+            if b.kind in ("if", "else")
+            and inside(b.span, fn.span)
+            and b.span not in within
         ]
         bodies = {loop.body for loop in self.loops()}
         # `while` loops: the front end reads only `for` loops' facts.
@@ -81,7 +89,7 @@ class Places:
         return start
 
     def unconditional(self, span: Span) -> bool:
-        """True when no `if` arm of the function holds `span`."""
+        """True when no `if` arm of the function holds `span` (but those `within`)."""
         return not any(inside(span, arm) for arm in self._ifs)
 
     def loop_statement(self, loop: Loop) -> tuple[int, int] | None:
@@ -224,10 +232,45 @@ class Places:
                 start = self._placeable(loop.keyword.start_byte)
                 found = None if start is None else (start, loop.span.end_byte)
         else:
-            found = self._line_statement(offset)
+            found = self._line_statement(offset) or self._if_statement(offset)
         if found is None:
             return None
         return HostAccess(found[0], found[1], read, write, self.line_of(found[0]))
+
+    def _if_statement(self, offset: int) -> tuple[int, int] | None:
+        """(line start, end) of a braceless `if (...) stmt;` holding `offset`.
+
+        The update cannot go between the condition and its statement; before the
+        whole `if` it runs whether or not the arm does, which is as correct. Not
+        with an `else` arm: the statement's end would not be the `if`'s.
+        """
+        arms = [b for b in self.source.branches if b.kind == "if"]
+        arm = next(
+            (
+                b.span
+                for b in reversed(arms)
+                if b.span.start_byte <= offset < b.span.end_byte
+                and inside(b.span, self.fn.span)
+            ),
+            None,
+        )
+        if arm is None or self.data[arm.start_byte : arm.start_byte + 1] == b"{":
+            return None
+        if self.data[arm.end_byte :].lstrip().startswith(b"else"):
+            return None
+        head = self.data[self.fn.span.start_byte : arm.start_byte]
+        at = head.rfind(b"if")
+        if at < 0 or not _IF_HEAD.fullmatch(head[at:]):
+            return None
+        if at > 0 and (head[at - 1 : at].isalnum() or head[at - 1 : at] == b"_"):
+            return None  # `elif`, `diff`: no `if` keyword
+        start = self._placeable(self.fn.span.start_byte + at)
+        if start is None:
+            return None
+        end = arm.end_byte
+        if not self.data[self._line_start(end) : end].rstrip().endswith(b";"):
+            return None
+        return start, end
 
     def _callee_effects(self, callee: Function, names: set[str]) -> tuple[bool, bool]:
         """(reads, writes) of the callee through `names`; both when it calls on."""

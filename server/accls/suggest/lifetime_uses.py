@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, loop_array_uses
+from accls.analysis.device_kernels import DeviceKernel
 from accls.frontend import Call, Effect, Function, Loop, Poly, Span, library_function
 from accls.frontend.exprs import expression_poly
 from accls.suggest.suggestion import Suggestion
@@ -44,15 +45,40 @@ class DeviceEvent:
     call: str = ""  # the kernel function called, for a call
 
 
+_NOWHERE = Span(0, 0, (0, 0), (0, 0))
+"""Where another file's kernel runs, as this file sees it: nowhere in it."""
+
+
 def _unknown(use: ArrayUse, name: str) -> ArrayUse:
     return replace(use, name=name, section=None, known=False, box=None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Callee:
+    """A kernel function as a call sees it: this file's, or another file's."""
+
+    name: str
+    function: Function | None  # None: defined in another file
+    params: frozenset[str]
+
+    def scope(self, name: str) -> str:
+        """`param`, `local` or `global`: what a name of the callee's sections is."""
+        if self.function is None:
+            return "param" if name in self.params else "global"
+        var = self.function.lookup(name)
+        if var is None:
+            return "global"
+        return "param" if var.scope == "param" else "local"
 
 
 class KernelIndex:
     """The file's kernel functions and their array uses, computed once per file."""
 
-    def __init__(self, analysis: FileAnalysis, tops: Iterable[Suggestion]) -> None:
+    def __init__(
+        self, analysis: FileAnalysis, tops: Iterable[Suggestion], dialect: str = ""
+    ) -> None:
         self.analysis = analysis
+        self.dialect = dialect  # "acc" or "omp": other files' kernels must match
         source = analysis.source
         self._globals = {v.name: v for v in source.globals}
         self._tops: dict[str, list[Suggestion]] = {}
@@ -84,11 +110,32 @@ class KernelIndex:
         """True when `name` is a kernel function of this file."""
         return self._kernel(name) is not None
 
+    def external(self, name: str) -> DeviceKernel | None:
+        """The kernel status of `name` when another file of the program defines it.
+
+        Only from an index of the whole program, with one definition of the name,
+        in the dialect of this file's pragmas.
+        """
+        program = self.analysis.program
+        if self.analysis.source.function(name) is not None or program is None:
+            return None
+        if not (program.whole and program.complete):
+            return None
+        found = program.only(name)
+        kernel = found.kernel if found is not None else None
+        if kernel is None or kernel.dialect != self.dialect:
+            return None
+        return kernel
+
     def _kernel(self, name: str) -> tuple[DeviceEvent, ...] | None:
         if name in self._memo:
             return self._memo[name]
         self._memo[name] = None  # recursion is no kernel function
         fn = self.analysis.source.function(name)
+        outside = self.external(name)
+        if outside is not None:
+            self._memo[name] = (DeviceEvent(_NOWHERE, outside.uses, name),)
+            return self._memo[name]
         if fn is None or fn.pragmas:
             return None
         if any(loop.pragmas or loop.regions for loop in self._loops_of(name)):
@@ -142,38 +189,45 @@ class KernelIndex:
         """The array uses of a call to a kernel function, in the caller's names."""
         events = self._kernel(call.name)
         callee = self.analysis.source.function(call.name)
-        if events is None or callee is None:
+        outside = self.external(call.name) if callee is None else None
+        if events is None or (callee is None and outside is None):
             return None
-        if len(call.args) != len(callee.params):
+        if callee is not None:
+            params = tuple(p.name for p in callee.params)
+            arrays = tuple(p.is_array for p in callee.params)
+        elif outside is not None:
+            params, arrays = outside.params, outside.arrays
+        if len(call.args) != len(params):
             return None
-        args = dict(zip((p.name for p in callee.params), call.args, strict=True))
+        args = dict(zip(params, call.args, strict=True))
         values: dict[str, Poly] = {}
-        for param in callee.params:
-            if param.is_array:
+        for param, is_array in zip(params, arrays, strict=True):
+            if is_array:
                 continue
-            poly = expression_poly(args[param.name])
+            poly = expression_poly(args[param])
             if poly is not None:
-                values[param.name] = poly
+                values[param] = poly
+        scope = _Callee(call.name, callee, frozenset(params))
         out: list[ArrayUse] = []
         for event in events:
             out.extend(
-                self._mapped(use, callee, caller, args, values) for use in event.uses
+                self._mapped(use, scope, caller, args, values) for use in event.uses
             )
         return tuple(out)
 
     def _mapped(
         self,
         use: ArrayUse,
-        callee: Function,
+        callee: _Callee,
         caller: Function,
         args: Mapping[str, str],
         values: Mapping[str, Poly],
     ) -> ArrayUse:
-        var = callee.lookup(use.name)
-        if var is None:  # a global: the same name in the caller, unless shadowed
+        scope = callee.scope(use.name)
+        if scope == "global":  # the same name in the caller, unless shadowed
             shadowed = caller.lookup(use.name) is not None
             return _unknown(use, use.name) if shadowed else use
-        if var.scope != "param":
+        if scope != "param":
             return _unknown(use, f"{callee.name}:{use.name}")  # the callee's own
         arg = args[use.name].strip()
         if not _IDENT.match(arg):
@@ -181,13 +235,13 @@ class KernelIndex:
             return _unknown(use, found[0] if found else arg)
         if use.box is None:
             return _unknown(use, arg)
-        params = {p.name for p in callee.params}
+        params = callee.params
         box: list[tuple[Poly, Poly]] = []
         for start, length in use.box:
             names = start.names() | length.names()
             if any(
                 (n in params and n not in values)
-                or (n not in params and callee.lookup(n) is not None)
+                or (n not in params and callee.scope(n) != "global")
                 for n in names
             ):
                 return _unknown(use, arg)  # the callee's locals mean nothing here

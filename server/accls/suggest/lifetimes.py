@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, union_section
-from accls.frontend import Function, Ref, Span, library_function
+from accls.frontend import Call, Function, Ref, Span, library_function
 from accls.suggest.lifetime_bytes import Moved, moved_bytes
 from accls.suggest.lifetime_places import Places
 from accls.suggest.lifetime_uses import KernelIndex, inside
@@ -111,6 +111,8 @@ def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
             if index.is_kernel(call.name) or call.name == "free":
                 return True
             source_fn = index.analysis.source.function(call.name)
+            if source_fn is None and _keeps_nothing(fn, call, index):
+                return True
             return (
                 source_fn is None
                 and library_function(call.name) is not None
@@ -119,6 +121,30 @@ def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
     after = data[ref.span.end_byte : ref.span.end_byte + 4].lstrip()
     before = data[max(0, ref.span.start_byte - 4) : ref.span.start_byte].rstrip()
     return after.startswith((b"==", b"!=")) or before.endswith((b"==", b"!=", b"!"))
+
+
+def _keeps_nothing(fn: Function, call: Call, index: KernelIndex) -> bool:
+    """True when another file's function, summarised, can store no pointer.
+
+    Its summary says it writes only through its pointer parameters (a pointer
+    stored in a global leaves it unsummarised); when each argument it writes
+    through is a local `T *` of a non-pointer type, no pointer fits there.
+    """
+    program = index.analysis.program
+    if program is None or not (program.whole and program.complete):
+        return False
+    found = program.only(call.name)
+    summary = found.summary if found is not None else None
+    if summary is None:
+        return False
+    for k in summary.writes:
+        arg = call.args[k].strip() if k < len(call.args) else ""
+        var = fn.lookup(arg)
+        if var is None or var.pointers != 1 or var.dims:
+            return False
+        if var.type.rstrip().endswith("*") or var.type in ("void", "char"):
+            return False
+    return True
 
 
 def _bare_reads_harmless(
@@ -196,7 +222,8 @@ def propose_lifetimes(
         and s.offloaded
         and s.options.dialect is opts.dialect
     ]
-    index = KernelIndex(analysis, tops)
+    dialect = "acc" if opts.dialect is Dialect.OPENACC else "omp"
+    index = KernelIndex(analysis, tops, dialect)
     called = {c for fn in analysis.source.functions for c in fn.calls}
     out: list[DeviceLifetime] = []
     for fn in analysis.source.functions:
@@ -227,7 +254,13 @@ def _lifetime(
         len(events) < 2 or any(t.region is not None for t in index.tops(fn.name))
     ):
         return None  # one function's run of loops: the data region's business
-    places = Places(source, fn)
+    arms = [
+        b.span
+        for b in source.branches
+        if b.kind in ("if", "else") and inside(b.span, fn.span)
+    ]
+    within = [a for a in arms if all(inside(e.span, a) for e in events)]
+    places = Places(source, fn, within)
     bounds = [places.event_statement(e.span) for e in events]
     if any(b is None for b in bounds):
         return None

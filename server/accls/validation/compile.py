@@ -292,16 +292,21 @@ def edit_compiles(
     """Whether `after`, the file with an edit of several lines, compiles; and why not.
 
     None when that cannot be told: no compiler, or `before` does not compile.
+    The two compiles run at the same time.
     """
     cc_path = shutil.which(settings.cc)
     if cc_path is None:
         return None, f"compiler {settings.cc!r} not found"
     command = base_command(cc_path, settings, path, frozenset({dialect}))
     name = Path(path).name if path else "buffer.c"
-    baseline = run_unit(command, before, name, settings)[0]
+    # Both units at once (two compiler processes): a resolve waits for one compile
+    # instead of two when the unedited file is not in the cache yet.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        edited = pool.submit(run_unit, command, after, name, settings)
+        baseline = run_unit(command, before, name, settings)[0]
+        outcome = edited.result()[0]
     if not baseline.ok:
         return None, "the file does not compile without the edit"
-    outcome = run_unit(command, after, name, settings)[0]
     if outcome.ok is None:
         return None, outcome.stderr
     return outcome.ok, "" if outcome.ok else first_error(outcome.stderr)

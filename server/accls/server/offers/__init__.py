@@ -12,7 +12,7 @@ from accls.server.offers.cache import (
 from accls.server.offers.hoist import HOIST
 from accls.server.offers.induction import INDUCTION
 from accls.server.offers.key import ActionKey, ActionKind
-from accls.server.offers.lifetime import LIFETIME
+from accls.server.offers.lifetime import LIFETIME, lifetime_note
 from accls.server.offers.pragma import LOOP, MODEL, REGION, offer_label
 from accls.server.offers.quick_fixes import quick_fixes
 from accls.server.offers.restrict import RESTRICT, restrict_note
@@ -30,6 +30,7 @@ __all__ = [
     "Resolving",
     "applied_command",
     "cached_validation",
+    "lifetime_note",
     "offer_label",
     "quick_fixes",
     "restrict_note",

@@ -15,6 +15,8 @@ import re
 
 from lsprotocol import types
 
+from accls.analysis import ProgramSummaries
+from accls.frontend import Loop
 from accls.pipeline import compiler_settings, estimates_for, lifetime_problem
 from accls.server import progress
 from accls.server.documents import Document, Slot
@@ -26,18 +28,22 @@ from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import BufferAnalysis
 from accls.suggest import Suggestion, SuggestOptions, Target, with_inner
 from accls.suggest.annotate import insertions
+from accls.suggest.lifetime_bytes import region_bytes
 from accls.suggest.lifetime_edits import with_present
 from accls.suggest.lifetimes import DeviceLifetime, propose_lifetimes
 
-__all__ = ["LIFETIME"]
+__all__ = ["LIFETIME", "lifetime_note"]
 
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
-_LIFETIMES: Slot[tuple[int, ...], tuple[DeviceLifetime, ...]] = Slot("lifetimes")
-"""The lifetimes of a function's analysis, keyed by its loop nests."""
+_LIFETIMES: Slot[
+    tuple[int, ...], tuple[ProgramSummaries | None, tuple[DeviceLifetime, ...]]
+] = Slot("lifetimes")
+"""The lifetimes of a function's analysis, keyed by its loop nests, with the
+other files' summaries they were computed with (the index may grow meanwhile)."""
 
-_CHECKED: Slot[int, str] = Slot("lifetime-checked")
-"""Per lifetime (its `enter` offset): why it was refused, or "" when it checks out."""
+_CHECKED: Slot[DeviceLifetime, str] = Slot("lifetime-checked")
+"""Per lifetime: why it was refused, or "" when it checks out."""
 
 
 def _offload(ls: AcclsServer) -> SuggestOptions:
@@ -64,12 +70,13 @@ def _lifetimes(
     doc: Document, analysed: BufferAnalysis, opts: SuggestOptions
 ) -> tuple[DeviceLifetime, ...]:
     key = tuple(nest.id for nest in analysed.source.nests)
+    analysis = analysed.analysis(opts.dialect)
     cached = doc.peek(_LIFETIMES, key)
-    if cached is None:
-        analysis = analysed.analysis(opts.dialect)
-        cached = propose_lifetimes(analysis, _inserted(analysed, opts), opts)
+    if cached is None or cached[0] is not analysis.program:
+        found = propose_lifetimes(analysis, _inserted(analysed, opts), opts)
+        cached = (analysis.program, found)
         doc.store(_LIFETIMES, key, cached)
-    return cached
+    return cached[1]
 
 
 def _owner_at(
@@ -87,7 +94,7 @@ def _listing(at: Listing) -> list[types.CodeAction]:
     lifetime = _owner_at(at.analysed, _lifetimes(at.doc, at.analysed, opts), at.offset)
     if lifetime is None:
         return []
-    refused: str | None = at.doc.peek(_CHECKED, lifetime.enter)
+    refused: str | None = at.doc.peek(_CHECKED, lifetime)
     if refused:
         return []
     key = at.key(ActionKind.LIFETIME, opts, lifetime.enter)
@@ -100,6 +107,38 @@ def _listing(at: Listing) -> list[types.CodeAction]:
             data=key.data(),
         )
     ]
+
+
+def lifetime_note(
+    ls: AcclsServer, doc: Document, analysed: BufferAnalysis, loop: Loop
+) -> str:
+    """The lifetime or data region that holds `loop`, with its bytes; or ""."""
+    opts = _offload(ls)
+    start, end = loop.span.start_byte, loop.span.end_byte
+    for lifetime in _lifetimes(doc, analysed, opts):
+        inside = loop.function == lifetime.function and (
+            lifetime.enter <= start < lifetime.exit or start <= lifetime.enter < end
+        )
+        if inside or loop.function in lifetime.kernels:
+            names = ", ".join(f"`{n}`" for n in lifetime.names)
+            moved = lifetime.moved
+            return (
+                f"device data: {names} kept in `{lifetime.function}()` (code action): "
+                f"{moved.before} moved before, {moved.after} after"
+            )
+    for s in suggestions_for(analysed, opts, True):
+        region = s.region
+        if region is None or not any(
+            held.id == loop.id for held in (*region.loops, region.around) if held
+        ):
+            continue
+        moved = region_bytes(analysed.analysis(opts.dialect), region)
+        first, last = region.loops[0].line, region.loops[-1].line
+        return (
+            f"data region: lines {first}-{last} (code action): "
+            f"{moved.before} moved before, {moved.after} after"
+        )
+    return ""
 
 
 def _chosen(
@@ -167,7 +206,7 @@ async def _resolve(r: Resolving) -> types.CodeAction:
     names = {s.loop.function for s in chosen if s.loop.function is not None}
     elsewhere = _named_elsewhere(doc, lifetime.enter, names)
     text, path = analysed.source.text, doc.path
-    why = doc.peek(_CHECKED, key.loop)
+    why = doc.peek(_CHECKED, lifetime)
     if why is None:
         include = ls.include_dirs(doc)
         compiler = compiler_settings(ls.settings, include)
@@ -185,7 +224,7 @@ async def _resolve(r: Resolving) -> types.CodeAction:
                     elsewhere,
                 ),
             )
-        doc.store(_CHECKED, key.loop, why)
+        doc.store(_CHECKED, lifetime, why)
     if why:
         action.disabled = types.CodeActionDisabled(reason=f"not offered: {why}")
         return action
