@@ -1,0 +1,71 @@
+"""Segment loops: one data-dependent piece per outer iteration gets no region."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis.cost import Estimate, estimate_loop
+
+BOXES = textwrap.dedent(
+    """\
+    #define MAXATOMS 64
+    void forces(int nBoxes, const int *count, const int *row, double *f,
+                const double *r, double *y, const double *v, int steps, int n) {
+      for (int box = 0; box < nBoxes; box++) {
+        int nI = count[box];
+        for (int i = MAXATOMS * box; i < MAXATOMS * box + nI; i++)
+          f[i] = 2.0 * r[i];
+      }
+      for (int i = 0; i < n; i++)
+        for (int k = row[i]; k < row[i + 1]; k++)
+          y[k] = v[k] * 3.0;
+      for (int t = 0; t < steps; t++)
+        for (int i = 0; i < n; i++)
+          y[i] = y[i] + 1.0;
+      for (int k = 0; k < n; k++)
+        for (int i = k + 1; i < n; i++)
+          f[i] = f[i] - r[k];
+      for (int t = 0; t < steps; t++) {
+        int m = count[0] + n;
+        for (int i = 0; i < m; i++)
+          f[i] = f[i] * 0.5;
+      }
+    }
+    """
+)
+
+
+def _by_line(text: str) -> dict[int, Estimate]:
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    return {
+        loop.line: estimate_loop(analysis, loop, offload=False)
+        for loop in analysis.source.loops()
+    }
+
+
+def test_a_box_of_atoms_read_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[6].profitable is False
+    assert found[6].why.startswith("segment loop: its bound `nI`")
+    assert "line 4" in found[6].why
+    assert found[4].profitable is None  # the box loop itself: size unknown
+
+
+def test_a_sparse_row_is_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[10].profitable is False
+    assert "row[i + 1]" in found[10].why or "row[i]" in found[10].why
+
+
+def test_time_and_pivot_loops_are_not_segments() -> None:
+    found = _by_line(BOXES)
+    assert found[13].profitable is None  # whole data per time step
+    assert found[16].profitable is None  # `n - k - 1`: large on average
+    assert not found[16].why
+
+
+def test_a_size_read_from_a_fixed_place_is_not_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[20].profitable is None
+    assert not found[20].why
