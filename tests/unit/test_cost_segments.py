@@ -69,3 +69,39 @@ def test_a_size_read_from_a_fixed_place_is_not_a_segment() -> None:
     found = _by_line(BOXES)
     assert found[20].profitable is None
     assert not found[20].why
+
+
+SHAPES = textwrap.dedent(
+    """\
+    #include <stdlib.h>
+    void setup(int n, double **rows, int iterations, double b, double c,
+               double *out, double *p) {
+      for (int i = 0; i < n; i++)
+        rows[i] = malloc(64 * sizeof(double));
+      double s = 0.0;
+      for (int it = 0; it < iterations; it++)
+        s += b + 3.0 * c;
+      out[0] = s;
+      for (int i = 0; i < n; i++) {
+        rows[i] = malloc(64 * sizeof(double));
+        for (int k = 0; k < 64; k++) rows[i][k] = p[k] * 2.0;
+      }
+      for (int i = 0; i < n; i++)
+        out[i] = b * c;
+    }
+    """
+)
+
+
+def test_an_allocation_loop_is_setup_code() -> None:
+    found = _by_line(SHAPES)
+    assert found[4].profitable is False
+    assert found[4].why.startswith("setup loop:")
+    assert found[10].profitable is None  # it allocates and computes a row
+
+
+def test_a_loop_whose_body_never_uses_its_variable_repeats_itself() -> None:
+    found = _by_line(SHAPES)
+    assert found[7].profitable is False
+    assert found[7].why.startswith("repeat loop: the body never uses `it`")
+    assert found[14].profitable is None  # `out[i]`: distinct data per iteration

@@ -20,6 +20,7 @@ from typing import Any
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_segments import segment_reason
+from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
@@ -284,7 +285,7 @@ def estimate_loop(
         else None
     )
     nested = nested_context(analysis, loop)
-    context = nested or segment_reason(source, loop)
+    context = nested or segment_reason(source, loop) or shape_reason(source, loop)
     features = (
         _features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
