@@ -31,6 +31,15 @@ BOXES = textwrap.dedent(
         for (int i = 0; i < m; i++)
           f[i] = f[i] * 0.5;
       }
+      for (int r = 0; r < n; r++) {
+        int first = r * steps;
+        int last = first + steps - 1;
+        for (int k = first; k <= last; k++)
+          y[k] = v[k] + 1.0;
+      }
+      for (int r = 0; r < n; r++)
+        for (int k = r * steps; k < (r + 1) * steps; k++)
+          y[k] = v[k] * 2.0;
     }
     """
 )
@@ -63,6 +72,14 @@ def test_time_and_pivot_loops_are_not_segments() -> None:
     assert found[13].profitable is None  # whole data per time step
     assert found[16].profitable is None  # `n - k - 1`: large on average
     assert not found[16].why
+
+
+def test_bounds_that_slide_with_the_outer_loop_make_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[26].profitable is False
+    assert "slides with each iteration of the loop at line 23" in found[26].why
+    assert found[30].profitable is False
+    assert "`r * steps` slides" in found[30].why
 
 
 def test_a_size_read_from_a_fixed_place_is_not_a_segment() -> None:

@@ -285,13 +285,15 @@ def estimate_loop(
         else None
     )
     nested = nested_context(analysis, loop)
-    context = nested or segment_reason(source, loop) or shape_reason(source, loop)
+    context = nested or shape_reason(source, loop)
     features = (
         _features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
         else None
     )
     if found is None or not work.is_constant or nest.unknown:
+        # A piece of unknown size per outer iteration: small on average.
+        context = context or segment_reason(source, loop)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (

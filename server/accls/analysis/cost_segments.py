@@ -1,7 +1,8 @@
-"""Segment loops: a loop that runs one data-dependent piece per outer iteration.
+"""Segment loops: a loop that runs one piece of the data per outer iteration.
 
 `for (box...) { int n = count[box]; for (i = 0; i < n; i++) ... }` walks one box's
-atoms; `for (k = row[i]; k < row[i + 1]; k++)` one sparse row. The pieces split the
+atoms; `for (k = row[i]; k < row[i + 1]; k++)` one sparse row; `for (k = r * s;
+k < (r + 1) * s; k++)` one fixed-size row of a matrix. The pieces split the
 data between them, so each is small on average (the data over the outer trip count),
 and a pragma on the inner loop opens a region, or with a hoisted region waits at a
 barrier, for every piece. Such a loop is not worth a pragma of its own: the outer
@@ -56,44 +57,67 @@ def _statement_text(source: SourceFile, start: int) -> str:
     return source.data[start:end].decode("utf-8", errors="replace")
 
 
+def _scalar_writes(
+    source: SourceFile, loop: Loop, around: list[Loop], loop_vars: set[str]
+) -> list[tuple[Loop, str, str]]:
+    """Each scalar set before `loop` in the bodies around it: (owner, name, text)."""
+    outermost = around[-1]
+    out: list[tuple[Loop, str, str]] = []
+    for ref in sorted(outermost.refs, key=lambda r: r.span.start_byte):
+        if (
+            not ref.is_write
+            or ref.subscripts
+            or ref.deref
+            or ref.name in loop_vars
+            or ref.span.start_byte >= loop.span.start_byte
+            or any(_within(ref.span, o.header) for o in around)
+        ):
+            continue
+        owner = next(o for o in around if _within(ref.span, o.span))
+        out.append((owner, ref.name, _statement_text(source, ref.span.start_byte)))
+    return out
+
+
 def segment_reason(source: SourceFile, loop: Loop) -> str:
-    """Why `loop` runs one data-dependent segment per outer iteration, or ""."""
+    """Why `loop` runs one segment per iteration of a loop around it, or "".
+
+    A segment's bound is read from memory at a subscript that changes with the outer
+    iterations (`count[box]`, `row[i + 1]`, or a scalar set so), or both of its
+    bounds slide with the outer iterations while its trip count does not use the
+    outer variables (`[row * s, (row + 1) * s)`).
+    """
     bounds = f"{loop.lower_text} {loop.upper_text}"
-    names = _words(bounds)
     around = _enclosing(source, loop)
-    varying = {o.var for o in around if o.var}
+    if not around:
+        return ""
+    loop_vars = {o.var for o in around if o.var}
     for outer in around:
-        if outer.var and _indexes_with(bounds, {outer.var}):
-            return _reason(outer, f"`{bounds.strip()}`")
-    # Scalars set in an outer body, before the loop, from memory at a subscript
-    # that changes with the outer iterations (`int n = count[box];`).
-    derived: set[str] = set()
-    for outer in around:
-        writes = sorted(
-            (
-                r
-                for r in outer.refs
-                if r.is_write
-                and not r.subscripts
-                and not r.deref
-                and r.name not in varying
-                and r.span.start_byte < loop.span.start_byte
-                and not any(_within(r.span, o.header) for o in around)
-            ),
-            key=lambda r: r.span.start_byte,
-        )
-        for ref in writes:
-            text = _statement_text(source, ref.span.start_byte)
-            if _indexes_with(text, varying | derived):
-                derived.add(ref.name)
-                if ref.name in names:
-                    return _reason(outer, f"`{ref.name}`")
+        for side in (loop.lower_text, loop.upper_text):
+            if outer.var and _indexes_with(side, {outer.var}):
+                return _reason(outer, f"`{side}` is read")
+    loaded: dict[str, Loop] = {}  # read from memory at a moving subscript
+    moving: dict[str, Loop] = {}  # computed from the outer iterations
+    for owner, name, text in _scalar_writes(source, loop, around, loop_vars):
+        if _indexes_with(text, loop_vars | set(loaded) | set(moving)):
+            loaded[name] = owner
+        elif (_words(text) - {name}) & (loop_vars | set(moving) | set(loaded)):
+            moving[name] = owner
+    names = _words(bounds)
+    for name in sorted(names & set(loaded)):
+        return _reason(loaded[name], f"`{name}` is read")
+    slides = loop_vars | set(moving)
+    lower, upper = _words(loop.lower_text), _words(loop.upper_text)
+    trip = _words(loop.trip_count or "")
+    if loop.trip_count and lower & slides and upper & slides and not trip & loop_vars:
+        first = sorted(lower & slides)[0]
+        owner = moving.get(first) or next(o for o in around if o.var == first)
+        return _reason(owner, f"`{loop.lower_text}` slides")
     return ""
 
 
 def _reason(outer: Loop, what: str) -> str:
     return (
-        f"segment loop: its bound {what} is one data-dependent piece per iteration "
-        f"of the loop at line {outer.line}: a parallel region (or barrier) per "
-        "piece costs more than it shares out"
+        f"segment loop: its bound {what} with each iteration of the loop at line "
+        f"{outer.line}, one piece of the data per iteration: a parallel region (or "
+        "barrier) per piece costs more than it shares out"
     )
