@@ -77,7 +77,7 @@ def test_time_and_pivot_loops_are_not_segments() -> None:
 def test_bounds_that_slide_with_the_outer_loop_make_a_segment() -> None:
     found = _by_line(BOXES)
     assert found[26].profitable is False
-    assert "slides with each iteration of the loop at line 23" in found[26].why
+    assert "slides per iteration of the loop at line 23" in found[26].why
     assert found[30].profitable is False
     assert "`r * steps` slides" in found[30].why
 
@@ -120,5 +120,5 @@ def test_an_allocation_loop_is_setup_code() -> None:
 def test_a_loop_whose_body_never_uses_its_variable_repeats_itself() -> None:
     found = _by_line(SHAPES)
     assert found[7].profitable is False
-    assert found[7].why.startswith("repeat loop: the body never uses `it`")
+    assert found[7].why.startswith("repeat loop: the body never uses `it`:")
     assert found[14].profitable is None  # `out[i]`: distinct data per iteration

@@ -117,7 +117,6 @@ def segment_reason(source: SourceFile, loop: Loop) -> str:
 
 def _reason(outer: Loop, what: str) -> str:
     return (
-        f"segment loop: its bound {what} with each iteration of the loop at line "
-        f"{outer.line}, one piece of the data per iteration: a parallel region (or "
-        "barrier) per piece costs more than it shares out"
+        f"segment loop: its bound {what} per iteration of the loop at line "
+        f"{outer.line}; a region per piece costs more than it shares out"
     )

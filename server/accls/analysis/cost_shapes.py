@@ -44,10 +44,7 @@ def _allocation_reason(source: SourceFile, loop: Loop) -> str:
     kinds = [_allocates(source, call.name) for call in loop.calls]
     if any(k is None for k in kinds) or not any(kinds):
         return ""
-    return (
-        "setup loop: every iteration allocates or frees memory and computes little "
-        "else; the allocator's time does not divide between threads"
-    )
+    return "setup loop: each iteration allocates or frees memory and computes little"
 
 
 def _repeat_reason(loop: Loop) -> str:
@@ -61,10 +58,7 @@ def _repeat_reason(loop: Loop) -> str:
             return ""  # it uses the variable, or a scalar steps with the iterations
     if any(var in _WORD.findall(arg) for call in loop.calls for arg in call.args):
         return ""
-    return (
-        f"repeat loop: the body never uses `{var}`, so every iteration does the "
-        "same work on the same data; there is nothing to divide between threads"
-    )
+    return f"repeat loop: the body never uses `{var}`: each iteration does the same"
 
 
 def shape_reason(source: SourceFile, loop: Loop) -> str:
