@@ -40,6 +40,12 @@ BOXES = textwrap.dedent(
       for (int r = 0; r < n; r++)
         for (int k = r * steps; k < (r + 1) * steps; k++)
           y[k] = v[k] * 2.0;
+      int offset = 0;
+      for (int m = 0; m < 12; m++) {
+        for (int i = offset; i < offset + count[m]; i++)
+          y[i] = v[i] * 4.0;
+        offset += count[m];
+      }
     }
     """
 )
@@ -122,3 +128,9 @@ def test_a_loop_whose_body_never_uses_its_variable_repeats_itself() -> None:
     assert found[7].profitable is False
     assert found[7].why.startswith("repeat loop: the body never uses `it`:")
     assert found[14].profitable is None  # `out[i]`: distinct data per iteration
+
+
+def test_a_few_large_pieces_keep_their_pragma() -> None:
+    found = _by_line(BOXES)
+    assert found[34].profitable is None  # 12 pieces (materials): large ones
+    assert not found[34].why

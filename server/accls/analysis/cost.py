@@ -293,7 +293,7 @@ def estimate_loop(
     )
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
-        context = context or segment_reason(source, loop)
+        context = context or segment_reason(source, loop, values)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (

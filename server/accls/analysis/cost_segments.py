@@ -8,18 +8,24 @@ and a pragma on the inner loop opens a region, or with a hoisted region waits at
 barrier, for every piece. Such a loop is not worth a pragma of its own: the outer
 loop is the level to share out (when it is parallel it gets the pragma instead).
 
-A bound that is a polynomial in an outer loop's variable (`i < n - k`, a pivot or
-triangular loop) is not a segment: its pieces are large on average, and hoisting the
-region is the remedy there.
+An outer loop with a known, small trip count (12 materials) cuts the data into a
+few large pieces: those loops keep their pragma. A bound that is a polynomial in an
+outer loop's variable (`i < n - k`, a pivot or triangular loop) is not a segment:
+its pieces are large on average, and hoisting the region is the remedy there.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from accls.frontend import Loop, SourceFile, Span
+from accls.frontend import Loop, Poly, SourceFile, Span
+from accls.frontend.exprs import expression_poly
 
-__all__ = ["segment_reason"]
+__all__ = ["FEW_PIECES", "segment_reason"]
+
+FEW_PIECES = 256
+"""An outer trip count known to be at most this cuts the data into large pieces."""
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -78,23 +84,44 @@ def _scalar_writes(
     return out
 
 
-def segment_reason(source: SourceFile, loop: Loop) -> str:
+def _few_pieces(outer: Loop, values: Mapping[str, Poly]) -> bool:
+    """True when the outer loop's trip count is known and small: large pieces."""
+    trip = expression_poly(outer.trip_count) if outer.trip_count else None
+    if trip is None:
+        return False
+    trip = trip.substitute(dict(values))
+    return trip.is_constant and trip.constant <= FEW_PIECES
+
+
+def segment_reason(
+    source: SourceFile, loop: Loop, values: Mapping[str, Poly] | None = None
+) -> str:
     """Why `loop` runs one segment per iteration of a loop around it, or "".
 
     A segment's bound is read from memory at a subscript that changes with the outer
     iterations (`count[box]`, `row[i + 1]`, or a scalar set so), or both of its
     bounds slide with the outer iterations while its trip count does not use the
-    outer variables (`[row * s, (row + 1) * s)`).
+    outer variables (`[row * s, (row + 1) * s)`). Not when that outer loop's trip
+    count is known and small (`values`: the sizes the file fixes): the data is cut
+    into a few large pieces then.
     """
+    found = _segment(source, loop)
+    if found is None or _few_pieces(found[0], values or {}):
+        return ""
+    return _reason(*found)
+
+
+def _segment(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
+    """The outer loop a segment's bound moves with, and how; None if not one."""
     bounds = f"{loop.lower_text} {loop.upper_text}"
     around = _enclosing(source, loop)
     if not around:
-        return ""
+        return None
     loop_vars = {o.var for o in around if o.var}
     for outer in around:
         for side in (loop.lower_text, loop.upper_text):
             if outer.var and _indexes_with(side, {outer.var}):
-                return _reason(outer, f"`{side}` is read")
+                return outer, f"`{side}` is read"
     loaded: dict[str, Loop] = {}  # read from memory at a moving subscript
     moving: dict[str, Loop] = {}  # computed from the outer iterations
     for owner, name, text in _scalar_writes(source, loop, around, loop_vars):
@@ -104,15 +131,15 @@ def segment_reason(source: SourceFile, loop: Loop) -> str:
             moving[name] = owner
     names = _words(bounds)
     for name in sorted(names & set(loaded)):
-        return _reason(loaded[name], f"`{name}` is read")
+        return loaded[name], f"`{name}` is read"
     slides = loop_vars | set(moving)
     lower, upper = _words(loop.lower_text), _words(loop.upper_text)
     trip = _words(loop.trip_count or "")
     if loop.trip_count and lower & slides and upper & slides and not trip & loop_vars:
         first = sorted(lower & slides)[0]
         owner = moving.get(first) or next(o for o in around if o.var == first)
-        return _reason(owner, f"`{loop.lower_text}` slides")
-    return ""
+        return owner, f"`{loop.lower_text}` slides"
+    return None
 
 
 def _reason(outer: Loop, what: str) -> str:
