@@ -7,9 +7,11 @@ call: a function of the file weighs what its own loops do with the call's argume
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
 flags). A loop is *unprofitable* only when its whole work is known and below what
-opening the region costs, or when its function is only ever called from inside parallel
-code (the pragma would open a nested region on every call). Unknown sizes never make a
-loop unprofitable: the estimate then says from which size on it pays.
+opening the region costs, when its function is only ever called from inside parallel
+code (the pragma would open a nested region on every call), or when its shape leaves
+nothing worth a region: a segment, setup or repeat loop (cost_segments, cost_shapes).
+Otherwise unknown sizes never make a loop unprofitable: the estimate then says from
+which size on it pays.
 """
 
 from __future__ import annotations
