@@ -122,10 +122,25 @@ def curve(rows: list[dict[str, Any]]) -> list[Point]:
             r
             for r in candidates
             if _units(r) is None or (_units(r) or 0) >= floor
-            if not _nested(r)
+            if not _structural(r)
         ]
-        out.append(point(f"known work >= {floor} units, no nested region", keep))
+        out.append(point(f"known work >= {floor} units, no other reason", keep))
+    for floor in THRESHOLDS[1:]:
+        keep = [
+            r
+            for r in candidates
+            if (_filled_units(r) or 0) >= floor
+            if not _structural(r)
+        ]
+        out.append(point(f"work with open sizes at 1000 >= {floor} units", keep))
     return out
+
+
+def _filled_units(row: dict[str, Any]) -> float | None:
+    """The work with every size the file leaves open at 1000 (the features')."""
+    features = (row.get("estimate") or {}).get("features") or {}
+    units = features.get("units")
+    return float(units) if isinstance(units, int | float) else None
 
 
 def _predicted(row: dict[str, Any]) -> float | None:
@@ -139,9 +154,10 @@ def _units(row: dict[str, Any]) -> int | None:
     return int(units) if isinstance(units, int) else None
 
 
-def _nested(row: dict[str, Any]) -> bool:
+def _structural(row: dict[str, Any]) -> bool:
+    """Whether the cost model gives a reason no threshold overrides (all but size)."""
     why = str((row.get("estimate") or {}).get("why") or "")
-    return "nested region" in why
+    return bool(why) and not why.startswith("small loop")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -7,9 +7,11 @@ call: a function of the file weighs what its own loops do with the call's argume
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
 flags). A loop is *unprofitable* only when its whole work is known and below what
-opening the region costs, or when its function is only ever called from inside parallel
-code (the pragma would open a nested region on every call). Unknown sizes never make a
-loop unprofitable: the estimate then says from which size on it pays.
+opening the region costs, when its function is only ever called from inside parallel
+code (the pragma would open a nested region on every call), or when its shape leaves
+nothing worth a region: a segment, setup or repeat loop (cost_segments, cost_shapes).
+Otherwise unknown sizes never make a loop unprofitable: the estimate then says from
+which size on it pays.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_context import nested_context
+from accls.analysis.cost_segments import segment_reason
+from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
@@ -282,13 +286,16 @@ def estimate_loop(
         if parallel_iters is not None and parallel_iters.is_constant
         else None
     )
-    context = nested_context(analysis, loop)
+    nested = nested_context(analysis, loop)
+    context = nested or shape_reason(source, loop)
     features = (
-        _features(analysis, loop, work, parts, parallel_iters, bool(context))
+        _features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
         else None
     )
     if found is None or not work.is_constant or nest.unknown:
+        # A piece of unknown size per outer iteration: small on average.
+        context = context or segment_reason(source, loop, values)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (

@@ -1,0 +1,136 @@
+"""Segment loops: one data-dependent piece per outer iteration gets no region."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis.cost import Estimate, estimate_loop
+
+BOXES = textwrap.dedent(
+    """\
+    #define MAXATOMS 64
+    void forces(int nBoxes, const int *count, const int *row, double *f,
+                const double *r, double *y, const double *v, int steps, int n) {
+      for (int box = 0; box < nBoxes; box++) {
+        int nI = count[box];
+        for (int i = MAXATOMS * box; i < MAXATOMS * box + nI; i++)
+          f[i] = 2.0 * r[i];
+      }
+      for (int i = 0; i < n; i++)
+        for (int k = row[i]; k < row[i + 1]; k++)
+          y[k] = v[k] * 3.0;
+      for (int t = 0; t < steps; t++)
+        for (int i = 0; i < n; i++)
+          y[i] = y[i] + 1.0;
+      for (int k = 0; k < n; k++)
+        for (int i = k + 1; i < n; i++)
+          f[i] = f[i] - r[k];
+      for (int t = 0; t < steps; t++) {
+        int m = count[0] + n;
+        for (int i = 0; i < m; i++)
+          f[i] = f[i] * 0.5;
+      }
+      for (int r = 0; r < n; r++) {
+        int first = r * steps;
+        int last = first + steps - 1;
+        for (int k = first; k <= last; k++)
+          y[k] = v[k] + 1.0;
+      }
+      for (int r = 0; r < n; r++)
+        for (int k = r * steps; k < (r + 1) * steps; k++)
+          y[k] = v[k] * 2.0;
+      int offset = 0;
+      for (int m = 0; m < 12; m++) {
+        for (int i = offset; i < offset + count[m]; i++)
+          y[i] = v[i] * 4.0;
+        offset += count[m];
+      }
+    }
+    """
+)
+
+
+def _by_line(text: str) -> dict[int, Estimate]:
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    return {
+        loop.line: estimate_loop(analysis, loop, offload=False)
+        for loop in analysis.source.loops()
+    }
+
+
+def test_a_box_of_atoms_read_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[6].profitable is False
+    assert found[6].why.startswith("segment loop: its bound `nI`")
+    assert "line 4" in found[6].why
+    assert found[4].profitable is None  # the box loop itself: size unknown
+
+
+def test_a_sparse_row_is_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[10].profitable is False
+    assert "row[i + 1]" in found[10].why or "row[i]" in found[10].why
+
+
+def test_time_and_pivot_loops_are_not_segments() -> None:
+    found = _by_line(BOXES)
+    assert found[13].profitable is None  # whole data per time step
+    assert found[16].profitable is None  # `n - k - 1`: large on average
+    assert not found[16].why
+
+
+def test_bounds_that_slide_with_the_outer_loop_make_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[26].profitable is False
+    assert "slides per iteration of the loop at line 23" in found[26].why
+    assert found[30].profitable is False
+    assert "`r * steps` slides" in found[30].why
+
+
+def test_a_size_read_from_a_fixed_place_is_not_a_segment() -> None:
+    found = _by_line(BOXES)
+    assert found[20].profitable is None
+    assert not found[20].why
+
+
+SHAPES = textwrap.dedent(
+    """\
+    #include <stdlib.h>
+    void setup(int n, double **rows, int iterations, double b, double c,
+               double *out, double *p) {
+      for (int i = 0; i < n; i++)
+        rows[i] = malloc(64 * sizeof(double));
+      double s = 0.0;
+      for (int it = 0; it < iterations; it++)
+        s += b + 3.0 * c;
+      out[0] = s;
+      for (int i = 0; i < n; i++) {
+        rows[i] = malloc(64 * sizeof(double));
+        for (int k = 0; k < 64; k++) rows[i][k] = p[k] * 2.0;
+      }
+      for (int i = 0; i < n; i++)
+        out[i] = b * c;
+    }
+    """
+)
+
+
+def test_an_allocation_loop_is_setup_code() -> None:
+    found = _by_line(SHAPES)
+    assert found[4].profitable is False
+    assert found[4].why.startswith("setup loop:")
+    assert found[10].profitable is None  # it allocates and computes a row
+
+
+def test_a_loop_whose_body_never_uses_its_variable_repeats_itself() -> None:
+    found = _by_line(SHAPES)
+    assert found[7].profitable is False
+    assert found[7].why.startswith("repeat loop: the body never uses `it`:")
+    assert found[14].profitable is None  # `out[i]`: distinct data per iteration
+
+
+def test_a_few_large_pieces_keep_their_pragma() -> None:
+    found = _by_line(BOXES)
+    assert found[34].profitable is None  # 12 pieces (materials): large ones
+    assert not found[34].why
