@@ -1,0 +1,147 @@
+"""C++ accessor methods: `d.fx(i)` is the element `m_fx[i]` of the object `d`."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from accls.analysis import analyze
+from accls.frontend import SourceFile, parse_source
+from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
+
+_CLASS = """\
+#include <vector>
+class D {
+ public:
+  double& a(int i) { return a_[i]; }
+  const double& a(int i) const { return a_[i]; }
+  double& b(int i) { return b_[i]; }
+  double& row(int i, int j) { return a_[8 * i + j]; }
+  int& num() { return n_; }
+  int width(int i) { return s_[i + 1] - s_[i]; }
+  double& bad(int i) { return a_[i + n_]; }
+  std::vector<double> a_;
+  std::vector<double> b_;
+  std::vector<int> s_;
+  int n_;
+};
+"""
+
+
+def _cpp(body: str) -> SourceFile:
+    return parse_source(_CLASS + dedent(body), "k.cpp")
+
+
+def _verdicts(body: str) -> list[tuple[bool, str]]:
+    """Each loop's (parallel, obstacles' messages joined), in order."""
+    facts = analyze(_cpp(body)).facts
+    return [
+        (f.parallel, " | ".join(o.message for o in f.obstacles))
+        for f in sorted(facts, key=lambda f: f.loop.line)
+    ]
+
+
+def test_an_accessor_call_is_the_element_it_returns() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, int n) {
+          for (int i = 0; i < n; i++) {
+            d.a(i) = d.b(i) * 2.0 + d.width(i);
+          }
+        }
+        """
+    )
+    assert ok, why
+
+
+def test_an_accessor_keeps_the_dependence_of_its_subscripts() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, int n) {
+          for (int i = 0; i < n - 1; i++) {
+            d.a(i) = d.a(i + 1);
+          }
+        }
+        """
+    )
+    assert not ok
+    assert "d->a_[i + 1]" in why and "distance 1" in why
+
+
+def test_a_scalar_member_written_through_an_accessor_is_shared() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, int n) {
+          for (int i = 0; i < n; i++) {
+            d.num() += 1;
+          }
+        }
+        """
+    )
+    assert not ok and "d->n_" in why
+
+
+def test_two_references_to_objects_may_be_the_same_object() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, D& e, int n) {
+          for (int i = 0; i < n; i++) {
+            d.a(i) = e.a(i + 1);
+          }
+        }
+        """
+    )
+    assert not ok and "may overlap" in why
+
+
+def test_a_pointer_parameter_may_point_into_a_member() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, double *p, int n) {
+          for (int i = 0; i < n; i++) {
+            d.a(i) = p[i];
+          }
+        }
+        """
+    )
+    assert not ok and "`p`" in why
+
+
+def test_a_method_reading_another_member_in_its_subscript_stays_a_call() -> None:
+    [(ok, why)] = _verdicts(
+        """\
+        void f(D& d, int n) {
+          for (int i = 0; i < n; i++) {
+            d.bad(i) = 1.0;
+          }
+        }
+        """
+    )
+    assert not ok and "d->bad(i)" in why
+
+
+def test_a_member_kernel_over_two_vectors_is_parallel_on_the_cpu_only() -> None:
+    source = parse_source(
+        dedent(
+            """\
+            #include <vector>
+            class K {
+             public:
+              void run(int n) {
+                for (int i = 0; i < n; i++) {
+                  x_[i] = y_[i] + 1.0;
+                }
+              }
+              std::vector<double> x_, y_;
+            };
+            """
+        ),
+        "k.cpp",
+    )
+    analysis = analyze(source)
+    [fact] = analysis.facts
+    assert fact.parallel
+    cpu = suggest_file(analysis, SuggestOptions(Dialect.OPENMP, Target.CPU))
+    gpu = suggest_file(analysis, SuggestOptions(Dialect.OPENACC, Target.GPU))
+    assert cpu[0].pragma is not None and "parallel for" in str(cpu[0].pragma)
+    assert gpu[0].pragma is None
+    assert any("container member" in r for r in gpu[0].reasons)
