@@ -151,3 +151,60 @@ def test_a_member_kernel_over_two_vectors_is_parallel_on_the_cpu_only() -> None:
     assert "parallel for" in str(cpu[0].pragma)
     assert gpu[0].pragma is None
     assert any("container member" in r for r in gpu[0].reasons)
+
+
+def test_a_method_returning_an_address_is_a_pointer_into_the_member() -> None:
+    source = parse_source(
+        dedent(
+            """\
+            #include <vector>
+            class M {
+             public:
+              int* nodes(int i) { return &m_nodes[8 * i]; }
+              double& x(int i) { return m_x[i]; }
+              std::vector<int> m_nodes;
+              std::vector<double> m_x;
+            };
+            void f(M& m, double *__restrict__ out, int n) {
+              for (int i = 0; i < n; i++) {
+                const int *const e = m.nodes(i);
+                double s = 0.0;
+                for (int k = 0; k < 8; k++) s += m.x(e[k]);
+                out[i] = s;
+              }
+            }
+            """
+        ),
+        "k.cpp",
+    )
+    outer = min(analyze(source).facts, key=lambda f: f.loop.line)
+    assert outer.parallel, [o.message for o in outer.obstacles]
+
+
+def test_a_template_allocator_through_static_cast_returns_fresh_blocks() -> None:
+    source = parse_source(
+        dedent(
+            """\
+            #include <cstdlib>
+            template <typename T>
+            T *Allocate(size_t size) {
+              return static_cast<T *>(malloc(sizeof(T) * size));
+            }
+            static void fill(double *a, double *b, int n) {
+              for (int i = 0; i < n; ++i) {
+                a[i] = b[i] = 1.0;
+              }
+            }
+            void run(int n) {
+              double *a = Allocate<double>(n);
+              double *b = Allocate<double>(n);
+              fill(a, b, n);
+              free(a);
+              free(b);
+            }
+            """
+        ),
+        "k.cpp",
+    )
+    [fact] = analyze(source).facts
+    assert fact.parallel, [o.message for o in fact.obstacles]

@@ -317,15 +317,22 @@ class CppDeclarations(CppTyping):
         parsed = cpp_expression(text) if text is not None else None
         if parsed is None:
             return False
-        saved = self._override
+        saved = self._override, self._expanded
         self._override = self._span(call)
+        self._expanded = (parsed, call)
         self.inlining += 1
         try:
             self.expr(parsed, depth + 1)
         finally:
             self.inlining -= 1
-            self._override = saved
+            self._override, self._expanded = saved
         return True
+
+    def stored_target(self, node: Node) -> str:
+        """An expansion's address is stored where the call's value is."""
+        if self._expanded is not None and node == self._expanded[0]:
+            return super().stored_target(self._expanded[1])
+        return super().stored_target(node)
 
     def inline_lambda(
         self, call: Node, lam: Node, args: tuple[Node, ...], depth: int

@@ -64,6 +64,8 @@ class CppTyping(FunctionWalk):
         self.elements: dict[str, str] = {}  # range-for references: elements of
         self.lambdas: dict[str, Node] = {}
         self.inlining = 0
+        # The method expansion being walked, and the call it stands for.
+        self._expanded: tuple[Node, Node] | None = None
 
     # ----- types -----------------------------------------------------------
     def variable_type(self, name: str) -> CxxType | None:
