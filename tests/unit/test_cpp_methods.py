@@ -208,3 +208,34 @@ def test_a_template_allocator_through_static_cast_returns_fresh_blocks() -> None
     )
     [fact] = analyze(source).facts
     assert fact.parallel, [o.message for o in fact.obstacles]
+
+
+def test_a_virtual_accessor_or_one_of_a_derived_class_stays_a_call() -> None:
+    source = parse_source(
+        dedent(
+            """\
+            #include <vector>
+            class B {
+             public:
+              virtual double& a(int i) { return a_[i]; }
+              std::vector<double> a_;
+            };
+            class C : public B {
+             public:
+              double& c(int i) { return c_[i]; }
+              std::vector<double> c_;
+            };
+            void f(B& d, int n) {
+              for (int i = 0; i < n; i++) d.a(i) = 1.0;
+            }
+            void h(C& d, int n) {
+              for (int i = 0; i < n; i++) d.c(i) = 1.0;
+            }
+            """
+        ),
+        "k.cpp",
+    )
+    facts = sorted(analyze(source).facts, key=lambda f: f.loop.line)
+    assert [f.parallel for f in facts] == [False, False]
+    assert "B::a" in " ".join(o.message for o in facts[0].obstacles)
+    assert "C::c" in " ".join(o.message for o in facts[1].obstacles)

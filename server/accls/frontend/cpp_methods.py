@@ -147,6 +147,8 @@ def _accessor(method: Node, fields: dict[str, str], scope: CxxScope) -> Accessor
     if len(values) != 1:
         return None
     value = strip_parens(values[0])
+    if set(params) & set(fields):
+        return None  # a parameter that hides a member
     names = set(params) | scope.enums | set(fields)
     if _plain_expression(value, names, scope):
         plain = _accessor_of(value, tuple(params), fields, scope, reference)
@@ -229,6 +231,7 @@ def _accessor_of(
 def add_accessors(root: Node, scope: CxxScope) -> None:
     """Record each class's accessor methods (defined in the class body) in `scope`."""
     stack = [root]
+    defined: dict[str, bool] = {}  # class name -> its accessors may be used
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
@@ -236,12 +239,23 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
             continue
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        info = scope.classes.get(node_text(name).rsplit("::", 1)[-1]) if name else None
+        plain = node_text(name).rsplit("::", 1)[-1] if name else ""
+        info = scope.classes.get(plain)
         if info is None or body is None:
             continue
+        derived = any(c.type == "base_class_clause" for c in node.children)
+        if plain in defined or derived:
+            # Two classes of one name, or a method a base may make virtual: which
+            # body runs is not this one for sure.
+            info.accessors.clear()
+            defined[plain] = False
+            continue
+        defined[plain] = True
         found: dict[str, Accessor | None] = {}
         for member in body.named_children:
-            if member.type != "function_definition":
+            if member.type != "function_definition" or _virtual(member):
+                if member.type == "function_definition":
+                    found[_method_name(member) or ""] = None
                 continue
             target = _method_name(member)
             if target is None:
@@ -263,8 +277,13 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
                 else None
             )
         for target, accessor in found.items():
-            if accessor is not None:
+            if accessor is not None and defined[plain]:
                 info.accessors[target] = accessor
+
+
+def _virtual(method: Node) -> bool:
+    """Whether a method is declared `virtual` (an override may run instead)."""
+    return any(node_text(c) == "virtual" for c in method.children)
 
 
 def _method_name(method: Node) -> str | None:
