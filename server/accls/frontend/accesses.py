@@ -93,7 +93,7 @@ class ExpressionWalk(Recorder):
                     # `&a[i]`: the element's address escapes; it counts as an
                     # update here, and is marked so summaries can tell.
                     self._escaping = True
-                    self._into = _stored_into(node)
+                    self._into = self.stored_target(node)
                     self.lvalue(arg, AccessKind.UPDATE, None, depth)
                     self._escaping = False
                     self._into = ""
@@ -115,6 +115,10 @@ class ExpressionWalk(Recorder):
             for child in node.named_children:
                 if child.type not in ("type_descriptor", "field_identifier"):
                     self.expr(child, depth + 1)
+
+    def stored_target(self, node: Node) -> str:
+        """The plain variable the address `node` computes is stored in, if one."""
+        return _stored_into(node)
 
     def _branching(self, node: Node, depth: int, used: bool) -> None:
         if node.type == "conditional_expression":

@@ -9,10 +9,18 @@ parameters bound to the arguments.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_methods import (
+    Accessor,
+    cpp_expression,
+    expansion_text,
+    index_text,
+    snippet,
+)
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxType,
@@ -39,6 +47,7 @@ __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
 _PLACES = frozenset({"identifier", "subscript_expression", "field_expression"})
 _FRESH = frozenset({"std::vector", "std::array", "std::valarray"})
 _MAX_INLINE = 4
+_PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 
 
 def is_reference(declarator: Node | None) -> bool:
@@ -58,6 +67,9 @@ def cpp_var(var: Var, kind: CxxType, reference: bool) -> Var:
             var, type=kind.element or "int", pointers=var.pointers + 1, fresh=fresh
         )
     if reference and kind.builtin:
+        return replace(var, pointers=var.pointers + 1)
+    if reference and kind.kind is TypeKind.CLASS:
+        # `D &d`: the object lies elsewhere, maybe where another name reaches.
         return replace(var, pointers=var.pointers + 1)
     return var
 
@@ -115,6 +127,9 @@ class CppDeclarations(CppTyping):
         """Every reference: a data member named bare in a method is `this->m`."""
         if name in self.members and name not in self.env and name not in self.params:
             name, member, advance = f"this->{name}", True, None
+        head, dot, rest = name.partition(".")
+        if dot and head in self.object_refs:
+            name = f"{head}->{rest}"  # a reference to an object is a pointer to it
         super()._ref(
             node,
             name,
@@ -179,8 +194,11 @@ class CppDeclarations(CppTyping):
                 continue
             self.env[name] = kind
             self.aliases.pop(name, None)
+            self.object_refs.discard(name)
             if reference:
                 self.references.add(name)
+                if kind.kind is TypeKind.CLASS:
+                    self.object_refs.add(name)
             plain.append(declarator)
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
                 self._record_call(
@@ -233,6 +251,88 @@ class CppDeclarations(CppTyping):
         self.env[name] = element if "auto" in text else classify(text, self.scope)
         self.decls.append(Var(name=name, type=node_text(base) if base else "auto"))
         self._ref(target, name, AccessKind.WRITE)
+
+    def accessor_place(
+        self, call: Node, kind: AccessKind, red: RedOp | None, depth: int
+    ) -> bool:
+        """`obj.fx(i)` of an accessor: a use of `obj.m_fx[i]`; False if not one."""
+        fn = call.child_by_field_name("function")
+        fn = strip_parens(fn) if fn is not None else None
+        args_node = call.child_by_field_name("arguments")
+        if fn is None or fn.type != "field_expression" or args_node is None:
+            return False
+        obj = fn.child_by_field_name("argument")
+        method = fn.child_by_field_name("field")
+        if obj is None or method is None:
+            return False
+        owner = self.object_type(obj)
+        info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
+        accessor = info.accessors.get(node_text(method)) if info is not None else None
+        args = tuple(a for a in args_node.named_children if a.type != "comment")
+        if accessor is None or len(args) != len(accessor.params):
+            return False
+        if kind is not AccessKind.READ and not accessor.reference:
+            return False
+        obj = strip_parens(obj)
+        arrow = any(c.type == "->" for c in fn.children if not c.is_named)
+        if obj.type == "this":
+            prefix = "this->"
+        elif _PATH.fullmatch("".join(node_text(obj).split())):
+            prefix = "".join(node_text(obj).split()) + ("->" if arrow else ".")
+        else:
+            return False
+        if accessor.expression is not None:
+            return self._expand_method(call, accessor, args, prefix, depth)
+        subscripts: tuple[Subscript, ...] = ()
+        if accessor.index is not None:
+            text = index_text(accessor, args)
+            parsed = snippet(text) if text is not None else None
+            if parsed is None or any(_stores(a) for a in args):
+                return False
+            subscripts = (self._subscript(parsed),)
+        for arg in args:
+            self.expr(arg, depth + 1)
+        self._ref(
+            call,
+            prefix + accessor.member,
+            kind,
+            subscripts=subscripts,
+            reduction=red,
+            member=True,
+        )
+        return True
+
+    def _expand_method(
+        self,
+        call: Node,
+        accessor: Accessor,
+        args: tuple[Node, ...],
+        prefix: str,
+        depth: int,
+    ) -> bool:
+        """A method returning an expression of its members: that expression, read."""
+        if self.inlining >= _MAX_INLINE or any(_stores(a) for a in args):
+            return False
+        text = expansion_text(accessor, args, prefix)
+        parsed = cpp_expression(text) if text is not None else None
+        if parsed is None:
+            return False
+        saved = self._override, self._expanded
+        self._override = self._span(call)
+        self._expanded = (parsed, call)
+        self.inlining += 1
+        try:
+            self.expr(parsed, depth + 1)
+        finally:
+            self.inlining -= 1
+            self._override, self._expanded = saved
+        return True
+
+    def stored_target(self, node: Node) -> str:
+        """An expansion's address is stored where the call's value is."""
+        if self._expanded is not None and node == self._expanded[0]:
+            return super().stored_target(self._expanded[1])
+        return super().stored_target(node)
 
     def inline_lambda(
         self, call: Node, lam: Node, args: tuple[Node, ...], depth: int
@@ -289,3 +389,14 @@ class CppDeclarations(CppTyping):
         finally:
             self.inlining -= 1
             self.aliases = saved_aliases
+
+
+def _stores(node: Node) -> bool:
+    """Whether an expression assigns or increments anything."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in ("assignment_expression", "update_expression"):
+            return True
+        stack.extend(cur.named_children)
+    return False

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import cpp_var, is_reference
+from accls.frontend.cpp_methods import add_accessors, header_scope
 from accls.frontend.cpp_types import (
     CxxScope,
     TypeKind,
@@ -27,8 +28,9 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
+from accls.frontend.typetable import TypeTable
 
-__all__ = ["CppUnit", "Definition"]
+__all__ = ["CppUnit", "Definition", "member_var"]
 
 _SCOPES = frozenset(
     {"namespace_definition", "template_declaration", "linkage_specification"}
@@ -45,6 +47,26 @@ class Definition:
     class_name: str | None
 
 
+def member_var(name: str, text: str, scope: CxxScope) -> Var:
+    """A data member as a struct field: a container's elements lie in the object.
+
+    Two `std::vector` members never share elements (each owns its buffer), so the
+    access path `d.v[i]` reaches storage of `d` alone, like a C array field.
+    """
+    kind = classify(text, scope)
+    if kind.kind is TypeKind.CONTAINER:
+        element = classify(kind.element, scope)
+        plain = kind.element if element.builtin and not element.pointer else "<row>"
+        return Var(name=name, type=plain, dims=(None,), levels="[", container=True)
+    if kind.builtin and kind.pointer:
+        return Var(name=name, type=kind.element or "void", pointers=1, levels="*?")
+    if kind.builtin:
+        return Var(name=name, type=text.replace("&", "").strip())
+    if kind.kind is TypeKind.CLASS and kind.name:
+        return Var(name=name, type=kind.name.rsplit("::", 1)[-1])
+    return Var(name=name, type="<unknown>", unknown_shape=True)
+
+
 def _declarator(node: Node) -> Node | None:
     decl = node.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
@@ -58,6 +80,9 @@ class CppUnit:
     def __init__(self, root: Node) -> None:
         self.root = root
         self.scope: CxxScope = collect_scope(root)
+        # Each function's parameters that are references to objects, by its node.
+        self._object_refs: dict[int, frozenset[str]] = {}
+        add_accessors(root, self.scope)
 
     def top_level(self) -> tuple[list[Definition], list[Node]]:
         """Every function definition (namespaces, classes, templates), the globals."""
@@ -124,12 +149,20 @@ class CppUnit:
         return text, None
 
     def params(
-        self, node: Node, macros: MacroTable
+        self, node: Node, macros: MacroTable, definition: Definition | None = None
     ) -> tuple[list[Var], dict[str, str], frozenset[str]]:
-        """The parameters as the analysis reads them, their C++ types, references."""
+        """The parameters as the analysis reads them, their C++ types, references.
+
+        A method's object comes first: `this`, a pointer to its class, as a call
+        `obj.m(args)` passes `obj` first.
+        """
         decl = _declarator(node)
         plist = decl.child_by_field_name("parameters") if decl is not None else None
         params: list[Var] = []
+        this = self._this(definition) if definition is not None else None
+        objects: set[str] = set()
+        if this is not None:
+            params.append(this)
         env: dict[str, str] = {}
         references: set[str] = set()
         for param in plist.named_children if plist is not None else ():
@@ -146,13 +179,34 @@ class CppUnit:
             kind = classify(text, self.scope)
             reference = is_reference(declarator)
             env[node_text(target)] = text
+            if reference and kind.kind is TypeKind.CLASS:
+                objects.add(node_text(target))
             if reference and kind.builtin and not kind.pointer:
                 references.add(node_text(target))
             params.extend(
                 cpp_var(v, kind, reference)
                 for v in declared_vars(param, "param", macros)
             )
+        self._object_refs[node.start_byte] = frozenset(objects)
         return params, env, frozenset(references)
+
+    def _this(self, definition: Definition) -> Var | None:
+        """`this` of a method that has one (not a static one), else None."""
+        info = self.scope.classes.get(definition.class_name or "")
+        method = definition.name.rsplit("::", 1)[-1]
+        if info is None or method in info.statics or method.startswith("~"):
+            return None
+        return Var(
+            name="this", type=info.name.rsplit("::", 1)[-1], pointers=1, scope="param"
+        )
+
+    def class_types(self) -> TypeTable:
+        """The classes' data members as struct fields (see `member_var`)."""
+        structs = tuple(
+            (name, tuple(member_var(m, t, self.scope) for m, t in info.fields.items()))
+            for name, info in self.scope.classes.items()
+        )
+        return TypeTable(structs=structs)
 
     def walk(
         self,
@@ -174,6 +228,7 @@ class CppUnit:
             env={**globals_env, **env},
             references=references,
             class_name=definition.class_name,
+            object_refs=self._object_refs.get(definition.node.start_byte, frozenset()),
         )
 
     def globals_env(
@@ -210,9 +265,12 @@ class CppUnit:
         globals_: tuple[Var, ...],
         typedefs: tuple[tuple[str, str, str], ...],
         env: dict[str, str],
+        code: str = "",
     ) -> None:
-        """What the project's headers declare: their globals' types, their typedefs."""
+        """What the project's headers declare: globals' types, typedefs, classes."""
         for name, base, levels in typedefs:
             self.scope.aliases.setdefault(name, base + "*" * len(levels))
+        if code:
+            self.scope.merge(header_scope(code))
         for var in globals_:
             env.setdefault(var.name, var.type + "*" * len(var.shape))

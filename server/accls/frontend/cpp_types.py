@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text
+
+if TYPE_CHECKING:
+    from accls.frontend.cpp_methods import Accessor
 
 __all__ = ["ClassInfo", "CxxScope", "CxxType", "TypeKind", "classify", "collect_scope"]
 
@@ -84,6 +88,8 @@ class ClassInfo:
     name: str
     fields: dict[str, str] = field(default_factory=dict)  # member -> type text
     methods: dict[str, str] = field(default_factory=dict)  # method -> return type
+    accessors: dict[str, Accessor] = field(default_factory=dict)  # see cpp_methods
+    statics: set[str] = field(default_factory=set)  # static methods and members
 
 
 @dataclass(slots=True)
@@ -97,6 +103,26 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+
+    def merge(self, other: CxxScope) -> None:
+        """Add what `other` (the headers' scope) declares and this one does not."""
+        for name, info in other.classes.items():
+            if name not in self.classes:
+                self.classes[name] = ClassInfo(
+                    info.name,
+                    dict(info.fields),
+                    dict(info.methods),
+                    dict(info.accessors),
+                    set(info.statics),
+                )
+        for name, text in other.aliases.items():
+            self.aliases.setdefault(name, text)
+        for name, text in other.returns.items():
+            self.returns.setdefault(name, text)
+        self.enums |= other.enums
+        self.template_params |= other.template_params
+        self.operators |= other.operators
+        self.using_std = self.using_std or other.using_std
 
 
 def _plain(text: str) -> str:
@@ -209,6 +235,19 @@ def declared_name(node: Node | None) -> Node | None:
     return node
 
 
+def function_declarator(node: Node) -> tuple[Node | None, bool]:
+    """A definition's function declarator, and whether it returns a reference."""
+    decl = node.child_by_field_name("declarator")
+    reference = False
+    while decl is not None and decl.type != "function_declarator":
+        reference = reference or decl.type == "reference_declarator"
+        inner = decl.child_by_field_name("declarator")
+        if inner is None and decl.type == "reference_declarator":
+            inner = decl.named_children[0] if decl.named_child_count else None
+        decl = inner
+    return decl, reference
+
+
 def declarator_type(base: Node | None, declarator: Node | None) -> str:
     """The type text of one declarator over its declaration's base type."""
     text = node_text(base) if base is not None else "int"
@@ -225,6 +264,13 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
     )
     for member in body.named_children:
         base = member.child_by_field_name("type")
+        if member.type in ("field_declaration", "function_definition") and any(
+            c.type == "storage_class_specifier" and node_text(c) == "static"
+            for c in member.children
+        ):
+            target = declared_name(function_declarator(member)[0])
+            if target is not None:
+                info.statics.add(node_text(target))
         if member.type == "field_declaration":
             for decl in member.children_by_field_name("declarator"):
                 if decl.type == "function_declarator":
@@ -238,9 +284,7 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                 if target is not None:
                     info.fields[node_text(target)] = declarator_type(base, decl)
         elif member.type == "function_definition":
-            fdecl = member.child_by_field_name("declarator")
-            while fdecl is not None and fdecl.type != "function_declarator":
-                fdecl = fdecl.child_by_field_name("declarator")
+            fdecl, _ = function_declarator(member)
             target = (
                 declared_name(fdecl.child_by_field_name("declarator"))
                 if fdecl
@@ -289,9 +333,7 @@ def collect_scope(root: Node) -> CxxScope:
         elif kind == "using_declaration" and "namespace std" in node_text(node):
             scope.using_std = True
         elif kind == "function_definition":
-            fdecl = node.child_by_field_name("declarator")
-            while fdecl is not None and fdecl.type != "function_declarator":
-                fdecl = fdecl.child_by_field_name("declarator")
+            fdecl, _ = function_declarator(node)
             target = fdecl.child_by_field_name("declarator") if fdecl else None
             base = node.child_by_field_name("type")
             if target is not None:

@@ -49,11 +49,14 @@ class CppTyping(FunctionWalk):
         env: dict[str, str],
         references: frozenset[str] = frozenset(),
         class_name: str | None = None,
+        object_refs: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(name, macros, params, inactive)
         self.scope = scope
         self.env: dict[str, CxxType] = {k: classify(v, scope) for k, v in env.items()}
         self.references = set(references)  # scalar references: each use is a deref
+        # References to objects (`Domain &d`): `d.m` is read as `d->m`.
+        self.object_refs = set(object_refs)
         self.class_name = class_name
         info = scope.classes.get(class_name) if class_name else None
         self.members = dict(info.fields) if info is not None else {}
@@ -61,6 +64,8 @@ class CppTyping(FunctionWalk):
         self.elements: dict[str, str] = {}  # range-for references: elements of
         self.lambdas: dict[str, Node] = {}
         self.inlining = 0
+        # The method expansion being walked, and the call it stands for.
+        self._expanded: tuple[Node, Node] | None = None
 
     # ----- types -----------------------------------------------------------
     def variable_type(self, name: str) -> CxxType | None:

@@ -150,6 +150,10 @@ class CppFunctionWalk(CppDeclarations):
         if inner.type == "call_expression" and self._element_call(inner):
             self._element_access(inner, kind, depth)
             return
+        if inner.type == "call_expression" and self.accessor_place(
+            inner, kind, red, depth
+        ):
+            return
         super().lvalue(node, kind, red, depth)
 
     # ----- operators and calls ---------------------------------------------
@@ -270,6 +274,8 @@ class CppFunctionWalk(CppDeclarations):
         name = node_text(method).split("<", 1)[0]
         if owner.kind is TypeKind.CONTAINER and name in _ELEMENT_METHODS:
             self._element_access(node, AccessKind.READ, depth)
+            return
+        if self.accessor_place(node, AccessKind.READ, None, depth):
             return
         if owner.kind is TypeKind.STREAM:
             qualified = f"std::stream::{name}"

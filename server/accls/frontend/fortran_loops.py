@@ -8,7 +8,8 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import span_of
 from accls.frontend.fortran_exprs import flat, fortran_poly, name_of
-from accls.frontend.fortran_walk import LoopRec, UnitWalk
+from accls.frontend.fortran_statements import LoopRec
+from accls.frontend.fortran_walk import UnitWalk
 from accls.frontend.model import Call, Loop, Ref, Region, Span
 from accls.frontend.poly import Poly
 

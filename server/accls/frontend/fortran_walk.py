@@ -10,6 +10,16 @@ from accls.frontend.exprs import node_text, span_of
 from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
+from accls.frontend.fortran_statements import (
+    IO,
+    LOOP_WORDS,
+    QUIET,
+    STANDALONE,
+    LoopRec,
+    bound_nodes,
+    is_sentinel,
+    loop_head,
+)
 from accls.frontend.model import (
     AccessKind,
     Branch,
@@ -22,86 +32,6 @@ from accls.frontend.model import (
 )
 
 __all__ = ["LoopRec", "UnitWalk"]
-
-_LOOP_WORDS = frozenset({"for", "loop", "distribute", "simd", "taskloop"})
-_STANDALONE = frozenset(
-    {
-        "barrier",
-        "taskwait",
-        "flush",
-        "update",
-        "enter",
-        "exit",
-        "wait",
-        "declare",
-        "routine",
-        "threadprivate",
-        "cache",
-        "init",
-        "shutdown",
-        "set",
-        "cancel",
-        "taskyield",
-        "scan",
-    }
-)
-_END_OF_BODY = frozenset(
-    {
-        "end_do_loop_statement",
-        "end_do_label_loop_statement",
-        "do_statement",
-        "block_label_start_expression",
-        "end_do_label_statement",
-    }
-)
-_IO = {
-    "print_statement": "printf",
-    "write_statement": "printf",
-    "read_statement": "scanf",
-}
-_QUIET = frozenset(
-    {
-        "comment",
-        "continue",
-        "format_statement",
-        "implicit_statement",
-        "variable_declaration",
-        "variable_modification",
-        "use_statement",
-        "common_statement",
-        "include_statement",
-        "import_statement",
-        "statement_label",
-        "end_do_loop_statement",
-        "public_statement",
-        "private_statement",
-        "parameter_statement",
-        "data_statement",
-        "equivalence_statement",
-        "save_statement",
-        "interface",
-        "derived_type_definition",
-    }
-)
-
-
-@dataclass(slots=True)
-class LoopRec:
-    """What the walk saw of one counted `do` loop; turned into a Loop later."""
-
-    node: Node
-    id: int
-    control: Node
-    label: str
-    ref_start: int
-    call_start: int
-    pragmas: tuple[Directive, ...]
-    regions: tuple[int, ...]  # indices into the walk's open regions
-    body: list[Node]
-    ref_end: int = 0
-    call_end: int = 0
-    exits: list[Exit] = field(default_factory=list)
-    children: list[LoopRec] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -134,7 +64,7 @@ class UnitWalk:
         for node in nodes:
             if node.type == "comment":
                 text = node_text(node)
-                if not _is_sentinel(text) and not (lines and text.lstrip()[:2] == "!$"):
+                if not is_sentinel(text) and not (lines and text.lstrip()[:2] == "!$"):
                     continue
                 lines.append((text, span_of(node)))
                 if text.rstrip().endswith("&"):
@@ -167,12 +97,12 @@ class UnitWalk:
         if first == "atomic":
             self._construct(directive, directive.span)
             return directive.dialect
-        if first in _STANDALONE:
+        if first in STANDALONE:
             if first in ("routine", "declare"):
                 self.unit_pragmas.append(directive)
             self._construct(directive, directive.span)
             return ""
-        if words & _LOOP_WORDS:
+        if words & LOOP_WORDS:
             pending.append(directive)
             return ""
         self.regions.append(_Open(directive))
@@ -205,7 +135,7 @@ class UnitWalk:
         """One executable statement (or construct)."""
         kind = node.type
         rec = self.rec
-        if kind in _QUIET:
+        if kind in QUIET:
             return
         if kind == "assignment_statement":
             rec.assignment(node)
@@ -231,7 +161,7 @@ class UnitWalk:
             self.keyword(node)
         elif kind in ("stop_statement", "error_stop_statement"):
             self.exit(ExitKind.EXIT, node)
-        elif kind in _IO:
+        elif kind in IO:
             self.io(node)
         elif kind in ("block_construct", "associate_statement"):
             self.block(list(node.named_children))
@@ -320,7 +250,7 @@ class UnitWalk:
     def io(self, node: Node) -> None:
         """`print`/`write`/`read`: ordered I/O, as the C library's is."""
         rec = self.rec
-        rec.calls.append(Call(_IO[node.type], span_of(node), ()))
+        rec.calls.append(Call(IO[node.type], span_of(node), ()))
         for child in node.named_children:
             if child.type == "input_item_list":
                 for item in child.named_children:
@@ -375,36 +305,7 @@ class UnitWalk:
     # ----- loops --------------------------------------------------------------
     def do_loop(self, node: Node, pragmas: tuple[Directive, ...]) -> None:
         """A counted `do`, `do concurrent`, `do while` or endless `do`."""
-        head = next((c for c in node.named_children if c.type == "do_statement"), None)
-        label_node = next(
-            (
-                c
-                for c in node.named_children
-                if c.type == "block_label_start_expression"
-            ),
-            None,
-        )
-        label = ""
-        if label_node is not None:
-            label = next(
-                (name_of(c) for c in label_node.children if c.type == "label"), ""
-            )
-        body = [c for c in node.named_children if c.type not in _END_OF_BODY]
-        control = None
-        if head is not None:
-            control = next(
-                (
-                    c
-                    for c in head.named_children
-                    if c.type
-                    in (
-                        "loop_control_expression",
-                        "concurrent_statement",
-                        "while_statement",
-                    )
-                ),
-                None,
-            )
+        head, label, body, control = loop_head(node)
         depth = len(self.rec.ctx)
         ends = [
             c
@@ -469,7 +370,7 @@ class UnitWalk:
             )
         )
         # The bounds are read once, before the first iteration.
-        for part in _bound_nodes(control):
+        for part in bound_nodes(control):
             self.rec.read(part)
         first = control.named_children[0] if control.named_children else None
         if first is not None and first.type == "identifier":
@@ -484,13 +385,3 @@ class UnitWalk:
         del self.rec.ctx[depth:]
         rec.ref_end = len(self.rec.refs)
         rec.call_end = len(self.rec.calls)
-
-
-def _is_sentinel(text: str) -> bool:
-    lowered = text.lstrip().lower()
-    return lowered.startswith(("!$acc", "!$omp"))
-
-
-def _bound_nodes(control: Node) -> list[Node]:
-    """The bound and step expressions of a loop control (not the variable)."""
-    return [c for c in control.named_children[1:] if c.type != "comment"]

@@ -227,6 +227,9 @@ class Var:
     # A parameter whose declared extents are the object's own (a Fortran dummy
     # array), so the whole of it can be moved; a C array parameter is a pointer.
     shaped: bool = False
+    # C++: a std::vector/array member, whose elements lie in a buffer it owns (no
+    # other object shares it), and which a data clause cannot name.
+    container: bool = False
 
     @property
     def shape(self) -> str:

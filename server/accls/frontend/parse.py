@@ -138,7 +138,7 @@ def _function(
     if cxx is not None:
         unit, definition, globals_env = cxx
         name = definition.name
-        params, env, references = unit.params(node, macros)
+        params, env, references = unit.params(node, macros, definition)
         walk: FunctionWalk = unit.walk(
             definition,
             macros,
@@ -277,7 +277,11 @@ def parse_source(
     if context is not None:
         types = types.merged(context.types)
         if unit is not None:
-            unit.add_headers(context.globals, context.types.typedefs, globals_env)
+            unit.add_headers(
+                context.globals, context.types.typedefs, globals_env, context.code
+            )
+    if unit is not None:
+        types = types.merged(unit.class_types())
     headers = (
         _header_source(context.code, context.places, "cpp" if cpp else "c")
         if context is not None and usable and context.code

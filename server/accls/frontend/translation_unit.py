@@ -85,6 +85,9 @@ class HeaderContext:
 
 
 _MARK = "__accls_active_line__"
+_CXX_DEFINING = frozenset(
+    {"class_specifier", "struct_specifier", "namespace_definition"}
+)
 
 
 def _blank_comments(text: str) -> str:

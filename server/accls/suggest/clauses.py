@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
 from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
-from accls.frontend import Clause, Function, Var
+from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
 
 __all__ = ["data_clauses", "scalar_clauses"]
 
+_PATH_STEP = re.compile(r"->|\.")
 _OMP_MAP = {"copyin": "to", "copyout": "from", "copy": "tofrom", "create": "alloc"}
 
 
@@ -114,6 +117,15 @@ def data_clauses(
                     "device in the enclosing data region"
                 )
             continue
+        if _container_member(use.name, fn, source):
+            return (
+                [],
+                [],
+                f"`{use.name}` is a C++ container member (`std::vector`, "
+                "`std::array`): a data clause on it would move the object's pointer "
+                "and size, not the elements; take `double *p = x.data();` before the "
+                "loop and index `p`, or map the elements with a data region",
+            )
         if not use.known:
             return (
                 [],
@@ -201,3 +213,19 @@ def _whole_structs(
         if kind == "create":
             kind = "copy"  # part of the struct may be read
         groups.setdefault(kind, []).append(f"{base}[0:1]")
+
+
+def _container_member(name: str, fn: Function | None, source: SourceFile) -> bool:
+    """Whether the path `name` (`d.v`, `this->v`) ends at a C++ container member."""
+    parts = _PATH_STEP.split(name)
+    root = array_decl(name, fn, source.globals)
+    if root is None or len(parts) < 2:
+        return False
+    type_, member = root.type, None
+    for field_name in parts[1:]:
+        fields = source.types.fields_of(type_)
+        member = fields.get(field_name.strip()) if fields is not None else None
+        if member is None:
+            return False
+        type_ = member.type
+    return member is not None and member.container

@@ -1,0 +1,336 @@
+"""Accessor methods: a member function whose body is `return m;` or `return m[e];`.
+
+`domain.fx(i)` with `Real_t& fx(Index_t idx) { return m_fx[idx]; }` is the
+element `domain.m_fx[i]`, read or written as the call is used; `d.numNode()`
+with `Index_t& numNode() { return m_numNode; }` is the member `d.m_numNode`. The
+walk substitutes such calls so the dependence test sees the member's element.
+Any other method stays a call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tree_sitter import Node, Tree
+
+from accls.frontend.cpp_types import (
+    CxxScope,
+    TypeKind,
+    classify,
+    collect_scope,
+    declarator_type,
+    declared_name,
+    function_declarator,
+)
+from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.tsparser import parse_cpp_bytes, parse_snippet
+
+__all__ = [
+    "Accessor",
+    "add_accessors",
+    "cpp_expression",
+    "expansion_text",
+    "header_scope",
+    "index_text",
+    "simple_argument",
+    "snippet",
+]
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_FREE_WORD = re.compile(r"(?<!\.)(?<!->)(?<!::)(?<!\w)[A-Za-z_]\w*")
+_ARITH = frozenset({"+", "-", "*"})
+_ATOMS = frozenset({"identifier", "number_literal"})
+_CLASSES = frozenset({"class_specifier", "struct_specifier"})
+_PLAIN = frozenset(
+    {
+        "binary_expression", "unary_expression", "parenthesized_expression",
+        "subscript_expression", "subscript_argument_list", "conditional_expression",
+        "argument_list",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Accessor:
+    """What a call of an accessor method reaches: a member, or one of its elements."""
+
+    member: str  # the data member's name
+    params: tuple[str, ...]  # the parameters, in order
+    index: str | None  # the subscript's text over the parameters; None: the member
+    reference: bool  # returns a reference: the call may be assigned to
+    # Any other `return e;` over parameters, members and literals: its text, read
+    # in place of the call (`m_start[i+1] - m_start[i]`); the fields it names.
+    expression: str | None = None
+    fields: frozenset[str] = frozenset()
+
+
+def simple_argument(node: Node, depth: int = 0) -> bool:
+    """An argument made of names, integer literals, `+ - *` and parentheses only."""
+    node = strip_parens(node)
+    if depth > 8:
+        return False
+    if node.type in _ATOMS:
+        return True
+    if node.type == "binary_expression":
+        op = node.child_by_field_name("operator")
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        return (
+            op is not None
+            and node_text(op) in _ARITH
+            and left is not None
+            and right is not None
+            and simple_argument(left, depth + 1)
+            and simple_argument(right, depth + 1)
+        )
+    return False
+
+
+def index_text(accessor: Accessor, args: tuple[Node, ...]) -> str | None:
+    """The accessor's subscript with each parameter replaced by its argument."""
+    if accessor.index is None or len(args) != len(accessor.params):
+        return None
+    bound: dict[str, str] = {}
+    alone = accessor.index in accessor.params  # `m[idx]`: the argument as it is
+    for name, arg in zip(accessor.params, args, strict=True):
+        text = " ".join(node_text(strip_parens(arg)).split())
+        atom = alone or strip_parens(arg).type in _ATOMS
+        bound[name] = text if atom else f"({text})"
+    return _WORD.sub(lambda m: bound.get(m.group(0), m.group(0)), accessor.index)
+
+
+def snippet(text: str) -> Node | None:
+    """The expression `text`, parsed alone (C's grammar), or None if it does not."""
+    root = parse_snippet(f"void __accls(void) {{ ({text}); }}")
+    fn = root.named_children[0] if root.named_child_count else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    stmt = (
+        body.named_children[0] if body is not None and body.named_child_count else None
+    )
+    if stmt is None or stmt.type != "expression_statement" or root.has_error:
+        return None
+    return strip_parens(stmt.named_children[0]) if stmt.named_child_count else None
+
+
+def _index_node(node: Node) -> Node | None:
+    index = node.child_by_field_name("index")
+    if index is not None:
+        return index
+    indices = node.child_by_field_name("indices")
+    if indices is None or indices.named_child_count != 1:
+        return None
+    return indices.named_children[0]
+
+
+def _accessor(method: Node, fields: dict[str, str], scope: CxxScope) -> Accessor | None:
+    """The accessor a method definition is, or None."""
+    decl, reference = function_declarator(method)
+    body = method.child_by_field_name("body")
+    plist = decl.child_by_field_name("parameters") if decl is not None else None
+    if body is None or plist is None:
+        return None
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if len(statements) != 1 or statements[0].type != "return_statement":
+        return None
+    params: list[str] = []
+    for param in plist.named_children:
+        declarator = param.child_by_field_name("declarator")
+        target = declared_name(declarator)
+        text = declarator_type(param.child_by_field_name("type"), declarator)
+        kind = classify(text, scope)
+        if target is None or not kind.builtin or kind.pointer or "&" in text:
+            return None  # only scalars passed by value
+        params.append(node_text(target))
+    values = statements[0].named_children
+    if len(values) != 1:
+        return None
+    value = strip_parens(values[0])
+    if set(params) & set(fields):
+        return None  # a parameter that hides a member
+    names = set(params) | scope.enums | set(fields)
+    if _plain_expression(value, names, scope):
+        plain = _accessor_of(value, tuple(params), fields, scope, reference)
+        if plain is not None:
+            return plain
+        used = frozenset(set(_WORD.findall(node_text(value))) & set(fields))
+        kinds = [classify(fields[name], scope) for name in used]
+        if not all(k.builtin or k.kind is TypeKind.CONTAINER for k in kinds):
+            return None  # an object member: its operators are calls
+        text = " ".join(node_text(value).split())
+        return Accessor("", tuple(params), None, False, text, used)
+    return None
+
+
+def _plain_expression(node: Node, names: set[str], scope: CxxScope) -> bool:
+    """An expression of the names, literals and operators only (no call, no store)."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        kind = cur.type
+        if kind == "identifier":
+            if node_text(cur) not in names:
+                return False
+        elif kind == "call_expression":
+            fn = cur.child_by_field_name("function")
+            args = cur.child_by_field_name("arguments")
+            text = node_text(fn) if fn is not None else ""
+            if fn is None or fn.type not in ("identifier", "primitive_type"):
+                return False
+            if text not in scope.aliases and fn.type != "primitive_type":
+                return False
+            if not classify(text, scope).builtin or args is None:
+                return False  # only a conversion: `Index_t(8)`
+            stack.extend(args.named_children)
+        elif kind == "pointer_expression":
+            if not node_text(cur).lstrip().startswith("&"):
+                return False
+            stack.extend(cur.named_children)
+        elif kind in _PLAIN:
+            stack.extend(cur.named_children)
+        elif kind != "number_literal":
+            return False
+    return True
+
+
+def _accessor_of(
+    value: Node,
+    params: tuple[str, ...],
+    fields: dict[str, str],
+    scope: CxxScope,
+    reference: bool,
+) -> Accessor | None:
+    """`return m;` or `return m[e];`: the member or element the call is."""
+    if value.type == "identifier" and node_text(value) in fields:
+        member = node_text(value)
+        if not classify(fields[member], scope).builtin:
+            return None
+        return Accessor(member, params, None, reference)
+    if value.type != "subscript_expression":
+        return None
+    base = value.child_by_field_name("argument")
+    index = _index_node(value)
+    if base is None or index is None or base.type != "identifier":
+        return None
+    member = node_text(base)
+    kind = classify(fields.get(member, ""), scope)
+    holds = kind.kind is TypeKind.CONTAINER or (kind.builtin and kind.pointer)
+    if member not in fields or not holds or not simple_argument(index):
+        return None
+    names = set(_WORD.findall(node_text(index)))
+    if not names <= set(params) | scope.enums:
+        return None  # the subscript reads a member or a global: not a plain element
+    element = classify(kind.element, scope)
+    if not element.builtin or element.pointer:
+        return None  # an element that is itself a row or an object
+    text = " ".join(node_text(index).split())
+    return Accessor(member, params, text, reference)
+
+
+def add_accessors(root: Node, scope: CxxScope) -> None:
+    """Record each class's accessor methods (defined in the class body) in `scope`."""
+    stack = [root]
+    defined: dict[str, bool] = {}  # class name -> its accessors may be used
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type not in _CLASSES:
+            continue
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        plain = node_text(name).rsplit("::", 1)[-1] if name else ""
+        info = scope.classes.get(plain)
+        if info is None or body is None:
+            continue
+        derived = any(c.type == "base_class_clause" for c in node.children)
+        if plain in defined or derived:
+            # Two classes of one name, or a method a base may make virtual: which
+            # body runs is not this one for sure.
+            info.accessors.clear()
+            defined[plain] = False
+            continue
+        defined[plain] = True
+        found: dict[str, Accessor | None] = {}
+        for member in body.named_children:
+            if member.type != "function_definition" or _virtual(member):
+                if member.type == "function_definition":
+                    found[_method_name(member) or ""] = None
+                continue
+            target = _method_name(member)
+            if target is None:
+                continue
+            one = _accessor(member, info.fields, scope)
+            before = found.get(target, one)
+            # Overloads agree only as a const and a non-const accessor of one place.
+            same = (
+                one is not None
+                and before is not None
+                and (one.member, one.params, one.index)
+                == (before.member, before.params, before.index)
+            )
+            found[target] = (
+                Accessor(one.member, one.params, one.index, True)
+                if same and one is not None and before is not None and before.reference
+                else one
+                if same
+                else None
+            )
+        for target, accessor in found.items():
+            if accessor is not None and defined[plain]:
+                info.accessors[target] = accessor
+
+
+def _virtual(method: Node) -> bool:
+    """Whether a method is declared `virtual` (an override may run instead)."""
+    return any(node_text(c) == "virtual" for c in method.children)
+
+
+def _method_name(method: Node) -> str | None:
+    decl, _ = function_declarator(method)
+    target = declared_name(decl.child_by_field_name("declarator")) if decl else None
+    return node_text(target) if target is not None else None
+
+
+@lru_cache(maxsize=8)
+def header_scope(code: str) -> CxxScope:
+    """The classes (with their accessors), aliases and enums of the headers' code."""
+    data = code.encode("utf-8", errors="surrogateescape")
+    root = parse_cpp_bytes(data).root_node
+    scope = collect_scope(root)
+    add_accessors(root, scope)
+    return scope
+
+
+def expansion_text(
+    accessor: Accessor, args: tuple[Node, ...], prefix: str
+) -> str | None:
+    """The expression a call reads: parameters bound, members through `prefix`."""
+    if accessor.expression is None or len(args) != len(accessor.params):
+        return None
+    bound = {
+        name: f"({' '.join(node_text(arg).split())})"
+        for name, arg in zip(accessor.params, args, strict=True)
+    }
+    bound.update((name, prefix + name) for name in accessor.fields)
+    return _FREE_WORD.sub(
+        lambda m: bound.get(m.group(0), m.group(0)), accessor.expression
+    )
+
+
+@lru_cache(maxsize=1024)
+def _cpp_snippet(text: str) -> Tree:
+    return parse_cpp_bytes(f"void __accls() {{ ({text}); }}".encode())
+
+
+def cpp_expression(text: str) -> Node | None:
+    """The C++ expression `text`, parsed alone, or None if it does not parse."""
+    root = _cpp_snippet(text).root_node
+    fn = root.named_children[0] if root.named_child_count else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    stmt = (
+        body.named_children[0] if body is not None and body.named_child_count else None
+    )
+    if stmt is None or stmt.type != "expression_statement" or root.has_error:
+        return None
+    return strip_parens(stmt.named_children[0]) if stmt.named_child_count else None
