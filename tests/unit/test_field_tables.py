@@ -245,9 +245,9 @@ def test_two_rows_into_one_buffer_at_overlapping_offsets_stay_refused(
 def test_a_struct_handed_to_a_void_parameter_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ops = OPS_C + "void relay(void *v) { (void)v; }\n"
-    kernel = KERNEL_C.replace("s->ops->step(s);", "relay(s);").replace(
-        '#include "cells.h"', '#include "cells.h"\nvoid relay(void *v);'
+    ops = OPS_C + "void relay(Cells *c, void *v) { (void)c; (void)v; }\n"
+    kernel = KERNEL_C.replace("s->ops->step(s);", "relay(0, s);").replace(
+        '#include "cells.h"', '#include "cells.h"\nvoid relay(Cells *c, void *v);'
     )
     loops = _loops(tmp_path, capsys, {"ops.c": ops, "kernel.c": kernel})
     loop = loops[STEP_LOOP + 1]

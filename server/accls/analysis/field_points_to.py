@@ -376,8 +376,6 @@ class _File:
         for fn in self.source.functions:
             if fn.static:
                 continue
-            place = self.place(fn.span.line)
-            self.out.append(FieldFact("defines", "", "", fn.name, place))
             for position in range(len(fn.params)):
                 key = accepts_struct(fn, position, self.types)
                 if key is not None:

@@ -143,7 +143,8 @@ class FieldSets:
                     f"{struct} is set from {what} at {fact.place}, which is not "
                     "known to return fresh memory"
                 )
-        defined = {f.target: f.place for f in self.facts if f.kind == "defines"}
+        # A function with a struct parameter anywhere is one the program defines.
+        defined = {f.target: f.place for f in self.facts if f.kind == "accepts"}
         for fact in self.facts:
             if fact.key != key:
                 continue
