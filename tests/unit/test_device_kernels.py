@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from accls.analysis import Definition
-from accls.analysis.device_kernels import device_kernel, split_items
+from accls.analysis.device_kernels import device_kernel
 from accls.cli import main
 from accls.frontend import parse_source
+from accls.frontend.pragmas import clause_items
 from accls.project.summary_json import definition_from_json, definition_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,7 +115,7 @@ def test_no_kernel_status(text: str, why: str) -> None:
 
 
 def test_split_items_keeps_brackets_and_calls_whole() -> None:
-    assert split_items("a[0:n], b[f(i, j):m] ,c") == ["a[0:n]", "b[f(i, j):m]", "c"]
+    assert clause_items("a[0:n], b[f(i, j):m] ,c") == ["a[0:n]", "b[f(i, j):m]", "c"]
 
 
 def _annotate(

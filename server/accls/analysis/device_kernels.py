@@ -21,8 +21,9 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import ArrayUse, array_uses
 from accls.frontend import Function, Loop, Poly, SourceFile
 from accls.frontend.exprs import expression_poly
+from accls.frontend.pragmas import clause_items
 
-__all__ = ["DeviceKernel", "device_kernel", "split_items"]
+__all__ = ["DeviceKernel", "device_kernel"]
 
 _PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b", re.MULTILINE)
 _COMPUTE = {
@@ -72,26 +73,6 @@ class DeviceKernel:
     uses: tuple[ArrayUse, ...]  # per nest and array (a parameter or a global)
 
 
-def split_items(text: str) -> list[str]:
-    """`a[0:n], b[f(i, j)]` split at its top-level commas."""
-    out: list[str] = []
-    depth = 0
-    current = ""
-    for char in text:
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        if char == "," and depth == 0:
-            out.append(current.strip())
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        out.append(current.strip())
-    return out
-
-
 def _compute(loop: Loop) -> str:
     """The dialect of the loop's offload compute directive, or ""."""
     for directive in loop.pragmas:
@@ -112,7 +93,7 @@ def _clause_box(loop: Loop, name: str) -> tuple[tuple[Poly, Poly], ...] | bool |
             args = clause.args
             if clause.name == "map" and ":" in args.split("[", 1)[0]:
                 args = args.split(":", 1)[1]
-            for item in split_items(args):
+            for item in clause_items(args):
                 found = _ITEM.match(item)
                 if found is None or found.group(1) != name or not found.group(2):
                     continue

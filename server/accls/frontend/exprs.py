@@ -11,6 +11,7 @@ from accls.frontend.tsparser import parse_snippet
 __all__ = [
     "MAX_DEPTH",
     "expression_poly",
+    "identifiers",
     "int_literal",
     "node_text",
     "operands",
@@ -27,6 +28,18 @@ def node_text(node: Node) -> str:
     """The source text of a node."""
     raw = node.text
     return raw.decode("utf-8", errors="replace") if raw is not None else ""
+
+
+def identifiers(node: Node) -> set[str]:
+    """Every identifier in an expression."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.type == "identifier":
+            out.add(node_text(item))
+        stack.extend(item.named_children)
+    return out
 
 
 def span_of(node: Node) -> Span:

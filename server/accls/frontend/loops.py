@@ -10,7 +10,14 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.bounds import limits
-from accls.frontend.exprs import node_text, operands, span_of, strip_parens, to_poly
+from accls.frontend.exprs import (
+    identifiers,
+    node_text,
+    operands,
+    span_of,
+    strip_parens,
+    to_poly,
+)
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
@@ -62,7 +69,9 @@ def _header(node: Node) -> _Header:
     lower_node, declared = inits.get(var, (None, False))
     upper_node, cond_op = _bound(cond, var)
     return _Header(
-        unbounded=_flat(cond) if cond is not None and var not in _names(cond) else "",
+        unbounded=(
+            _flat(cond) if cond is not None and var not in identifiers(cond) else ""
+        ),
         lower_node=lower_node,
         upper_node=upper_node,
         var=var,
@@ -75,18 +84,6 @@ def _header(node: Node) -> _Header:
         step=step,
         step_text=step_text,
     )
-
-
-def _names(node: Node) -> set[str]:
-    """Every identifier in an expression."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if item.type == "identifier":
-            out.add(node_text(item))
-        stack.extend(item.named_children)
-    return out
 
 
 def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from accls.frontend.exprs import node_text, operands, strip_parens, to_poly
+from accls.frontend.exprs import identifiers, node_text, operands, strip_parens, to_poly
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
 
@@ -107,18 +107,6 @@ def step_of(part: Node) -> tuple[str, int | None, str] | None:
     return name, None, ""
 
 
-def _identifiers(node: Node) -> set[str]:
-    """Every identifier in an expression."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if item.type == "identifier":
-            out.add(node_text(item))
-        stack.extend(item.named_children)
-    return out
-
-
 def header_steps(node: Node) -> list[tuple[str, int | None, str]]:
     """The steps of a `for` header's increment, the loop variable's first.
 
@@ -136,7 +124,7 @@ def header_steps(node: Node) -> list[tuple[str, int | None, str]]:
     cond = node.child_by_field_name("condition")
     if len(steps) < 2 or cond is None:
         return steps
-    tested = _identifiers(cond)
+    tested = identifiers(cond)
     if steps[0][0] in tested:
         return steps
     inits = header_inits(node.child_by_field_name("initializer"))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from accls.frontend import Clause, Function, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
+from accls.frontend.pragmas import clause_items
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.regions import DataRegion
 from accls.suggest.routines import RoutineEdit
@@ -188,7 +189,7 @@ def _clause(clause: Clause, var_of: dict[str, Var | None]) -> str:
             kind = kind.strip()
         items: list[str] = []
         widened = kind or name
-        for item in _split(body):
+        for item in clause_items(body):
             spelled, widened_item = _item(item, kind or name, var_of)
             items.append(spelled)
             if widened_item != (kind or name):
@@ -197,25 +198,6 @@ def _clause(clause: Clause, var_of: dict[str, Var | None]) -> str:
             return f"map({widened}: {', '.join(items)})"
         return f"{widened}({', '.join(items)})"
     return f"{name}({_fortran_expr(args)})"
-
-
-def _split(text: str) -> list[str]:
-    out: list[str] = []
-    depth = 0
-    current = ""
-    for char in text:
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        if char == "," and depth == 0:
-            out.append(current.strip())
-            current = ""
-            continue
-        current += char
-    if current.strip():
-        out.append(current.strip())
-    return out
 
 
 def _spell(
@@ -234,7 +216,7 @@ def _spell(
     clauses: list[Clause] = []
     for clause in pragma.clauses:
         if clause.name in _COPY_OUT and clause.args:
-            for item in _split(clause.args):
+            for item in clause_items(clause.args):
                 clauses.append(Clause(clause.name, item))
         else:
             clauses.append(clause)
