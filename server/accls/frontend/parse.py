@@ -23,6 +23,7 @@ from accls.frontend.lexical import blank_unterminated_comment, unterminated_comm
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.pointer_calls import pointer_names, through_pointers
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
@@ -128,7 +129,12 @@ def _function(
     wrappers: frozenset[str] = frozenset(),
     cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
     types: TypeTable | None = None,
+    pointers: frozenset[str] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
+    """The function a definition defines, and its loops.
+
+    `pointers` names the file's global function pointers.
+    """
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
     if body is None:
@@ -161,6 +167,11 @@ def _function(
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     walk.statement(body)
     walk.substitute(params, globals_, types)
+    # A call of a variable calls what it holds, whatever function shares its name.
+    held = pointer_names([*(plist.named_children if plist else ()), body])
+    if cxx is None:  # C++ lambdas are variables whose calls its walk reads
+        held |= {p.name for p in params} | {v.name for v in walk.decls}
+    through_pointers(walk.calls, held | pointers)
     locals_ = tuple(
         mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
     )
@@ -292,13 +303,16 @@ def parse_source(
     )
     functions: list[Function] = []
     nests: list[Loop] = []
+    pointers = pointer_names(decl_nodes)
     for node in fn_nodes:
         cxx = (
             (unit, definitions[node.start_byte], globals_env)
             if unit is not None
             else None
         )
-        built = _function(node, macros, frozen_globals, inactive, wrappers, cxx, types)
+        built = _function(
+            node, macros, frozen_globals, inactive, wrappers, cxx, types, pointers
+        )
         if built is None:
             continue
         functions.append(built[0])
