@@ -28,6 +28,7 @@ __all__ = [
 _TOKEN = re.compile(r"->|\.|\[|[A-Za-z_]\w*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _CAST = re.compile(r"^\((?:const|volatile|struct|union)?[A-Za-z_]\w*\**\)")
+_DEREF = re.compile(r"^\(\s*\*\s*([A-Za-z_]\w*)\s*\)")  # `(*slot)->f`
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,13 @@ def _split(path: str) -> list[str] | None:
 def walk_path(
     path: str, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
 ) -> Walked | None:
-    """Follow `path` through declarations and struct fields; None when unsure."""
+    """Follow `path` through declarations and struct fields; None when unsure.
+
+    `(*slot)->f` is read as `slot[0]->f`.
+    """
+    deref = _DEREF.match(path)
+    if deref is not None:
+        path = f"{deref.group(1)}[0]{path[deref.end() :]}"
     tokens = _split(path)
     if tokens is None:
         return None

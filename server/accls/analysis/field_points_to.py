@@ -34,6 +34,7 @@ from accls.analysis.field_paths import (
     walk_path,
 )
 from accls.analysis.field_rows import ROWS, bare_tables, row_field
+from accls.analysis.field_slots import address_stores
 from accls.frontend import (
     Effect,
     FieldEvent,
@@ -287,11 +288,7 @@ class _File:
                 )
                 return
             if found.levels.startswith("*"):
-                self.out.append(
-                    FieldFact(
-                        "unknown", found.key, found.field, "", self.place(event.line)
-                    )
-                )
+                self.address(event, fn, found.key, found.field)
             else:
                 inner = types.struct_key(found.member.type)
                 if inner is not None:
@@ -305,6 +302,17 @@ class _File:
             same = struct_of_value("&" + strip_casts(event.value), fn, globals_, types)
             if same != inner:
                 self.unknown_struct(inner, event.line)
+
+    def address(
+        self, event: FieldEvent, fn: Function | None, key: str, name: str
+    ) -> None:
+        """`&x->f` passed to a function: the stores it makes through it, or unknown."""
+        stores = address_stores(event, fn, self.source)
+        if stores is None:
+            self.out.append(FieldFact("unknown", key, name, "", self.place(event.line)))
+            return
+        for store in stores:
+            self.value_facts(key, name, store.value, store.function, store.line)
 
     def function_field(self, event: FieldEvent, last: str, fn: Function | None) -> None:
         """A store into a field that is no data pointer: maybe a function pointer."""

@@ -30,7 +30,7 @@ _FLOW = frozenset(
         "comma_expression",
     }
 )
-_KEEPING = frozenset({"free", "sizeof"})  # calls that never keep a pointer
+_KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 # `posix_memalign(&p, align, n)` stores a fresh block in `p` through its address.
 _MEMALIGN = frozenset({"posix_memalign"})
 _NULL = frozenset({"NULL", "0", "nullptr"})
