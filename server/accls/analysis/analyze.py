@@ -32,6 +32,7 @@ from accls.analysis.pointer_copies import stable_names
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
+from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
 from accls.frontend import (
     FieldEventKind,
     HeaderContext,
@@ -238,6 +239,32 @@ def _loop_facts(
     )
 
 
+def _with_symbol_facts(facts: LoopFacts, fixed: tuple[Fact, ...]) -> LoopFacts:
+    """Name the facts of fixed scalars a parallel loop reads (`ss` is 4*r + 1)."""
+    if not facts.parallel or not fixed:
+        return facts
+    # Rows of a linearized subscript (`row*ss + k`) are what the facts prove.
+    names = {
+        name
+        for ref in facts.loop.refs
+        for sub in ref.subscripts
+        if sub.poly is not None
+        for mono, _ in sub.poly.terms
+        if len(mono) > 1
+        for name in mono
+    }
+    notes: list[str] = []
+    for _ in fixed:  # facts linked to those through others (`ss`, then `r`)
+        for fact in fixed:
+            if fact.note not in notes and fact.poly.names() & names:
+                notes.append(fact.note)
+                names |= fact.poly.names()
+    if not notes:
+        return facts
+    shown = "; ".join(dict.fromkeys(notes))
+    return replace(facts, call_effects=(*facts.call_effects, f"holds here: {shown}"))
+
+
 def _bound_notes(loop: Loop) -> tuple[str, ...]:
     """The forward-substituted values in the bounds of `loop` and the loops inside."""
     notes = list(loop.substituted)
@@ -313,6 +340,7 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
         opts = replace(opts, program=replace(opts.program, fields=fields))
     constants = integer_macros(source.macros)
     stable_by_fn: dict[str | None, frozenset[str]] = {}
+    facts_by_fn: dict[str | None, tuple[Fact, ...]] = {}
     for nest in source.nests:
         try:
             # A row a callee writes (`zero(f[i])`) is an access like any other.
@@ -328,7 +356,12 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
                     source.function(nest.function)
                 )
             stable = stable_by_fn[nest.function]
-            views = nest_views(nest, constants, stable)
+            if nest.function not in facts_by_fn:
+                fn = source.function(nest.function)
+                facts_by_fn[nest.function] = function_facts(fn, source, constants)
+            fixed = nest_facts(facts_by_fn[nest.function], nest)
+            forms = tuple((f.poly, f.equal) for f in fixed)
+            views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
             graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
             escapes = extent_escapes(nest, source, views)
@@ -339,7 +372,9 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
             facts.extend(_failed(loop, exc) for loop in nest.walk())
             continue
         facts.extend(
-            _loop_facts(loop, graph, source, opts, escapes, fields)
+            _with_symbol_facts(
+                _loop_facts(loop, graph, source, opts, escapes, fields), fixed
+            )
             for loop in nest.walk()
         )
     return FileAnalysis(source=source, facts=tuple(facts), program=opts.program)

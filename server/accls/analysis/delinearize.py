@@ -40,6 +40,9 @@ class Frame:
     # Object-like macros of integer constants (`RADIUS` is 2): their values
     # hold in every domain that mentions them.
     constants: tuple[tuple[str, int], ...] = ()
+    # Facts of scalars fixed before the nest (`ss == 4*r + 1`, `r >= 0`; see
+    # symbol_facts): affine forms over their names, `== 0` (True) or `>= 0`.
+    relations: tuple[tuple[Poly, bool], ...] = ()
 
 
 def _key(name: str, frame: Frame, depth: int, strict: bool = True) -> str | None:
@@ -110,6 +113,24 @@ def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
     return _linear(renamed) if renamed is not None and renamed.is_affine else None
 
 
+def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
+    """(lower, width) of a loop counted over a row: `e = r*n; e < (r + 1)*n`.
+
+    Its key then stands for the offset `e - r*n`, in [0, n): subscripts in `e`
+    read as `r*n + offset`, which splits into rows of `n`.
+    """
+    loop = frame.loops[level]
+    lower, upper = loop.lower, loop.upper
+    if loop.step != 1 or loop.var is None or loop.limits or level in frame.free:
+        return None
+    if loop.cond_op not in ("<", "<=") or lower is None or upper is None:
+        return None
+    if lower.is_affine or loop.var in lower.names():
+        return None
+    width = _bound(upper - lower, frame, level)
+    return None if width is None else (lower, width)
+
+
 def _combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
     """The row `left + sign*right + shift >= 0`."""
     lin = dict(left[0])
@@ -128,6 +149,11 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             continue
         key = str(level)
         var: Linear = ({key: 1}, 0)
+        rebased = _rebased(frame, level)
+        if rebased is not None:  # the key is the offset into the row
+            rows.append(row({key: 1}))
+            rows.append(_combine(rebased[1], var, -1, -1 if loop.cond_op == "<" else 0))
+            continue
         if loop.step_symbol:
             rows.append(row({f"p:{loop.step_symbol}": 1}, -1))
         up = step > 0
@@ -157,6 +183,10 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         else:
             rows.append(_combine(var, upper, -1, strict))
     used = {key for item in rows for key, _ in item.coeffs}
+    for poly, equal in frame.relations:  # the nest reads their names
+        coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
+        rows.append(row(coeffs, poly.constant, equality=equal))
+        used |= set(coeffs)
     for name, value in frame.constants:
         if f"p:{name}" in used:
             rows.append(row({f"p:{name}": 1}, -value, equality=True))
@@ -197,13 +227,20 @@ def model_subscripts(
     changing: set[str] = set()
     note = ""
     depth = len(frame.loops)
+    offsets: dict[str, Poly] = {}
+    for level in range(depth):
+        rebased = _rebased(frame, level)
+        var = frame.loops[level].var
+        if rebased is not None and var is not None:
+            offsets[var] = rebased[0] + Poly.sym(var)  # see _rebased
     for sub in subs:
         if sub.indirect:
             return f"subscript `{sub.text}` of `{array}` reads another array"
-        renamed = None if sub.poly is None else _rename(sub.poly, frame, depth, False)
-        if sub.poly is None or renamed is None:
+        poly = sub.poly.substitute(offsets) if sub.poly and offsets else sub.poly
+        renamed = None if poly is None else _rename(poly, frame, depth, False)
+        if poly is None or renamed is None:
             return f"subscript `{sub.text}` of `{array}` is not affine"
-        moving = {n for n in sub.poly.names() if _key(n, frame, depth) is None}
+        moving = {n for n in poly.names() if _key(n, frame, depth) is None}
         if moving and not note:
             note = (
                 f"subscript `{sub.text}` of `{array}` uses `{min(moving)}`, "

@@ -131,11 +131,13 @@ def nest_views(
     root: Loop,
     constants: Mapping[str, int] | None = None,
     stable: frozenset[str] = frozenset(),
+    relations: tuple[tuple[Poly, bool], ...] = (),
 ) -> NestViews:
     """A View of every reference to an array that the nest `root` writes.
 
     `constants`: the values of integer macros (`RADIUS`), facts of every domain;
-    `stable`: locals and parameters whose address is never taken.
+    `stable`: locals and parameters whose address is never taken; `relations`:
+    facts of scalars fixed before the nest (symbol_facts).
     """
     known = tuple(sorted((constants or {}).items()))
     loops = {loop.id: loop for loop in root.walk()}
@@ -175,7 +177,7 @@ def nest_views(
             for level, loop in enumerate(chain)
             if loop.id in unordered or _inside(ref.span, loop.header)
         )
-        frame = Frame(chain, symbols, free, known)
+        frame = Frame(chain, symbols, free, known, relations)
         key = (tuple(loop.id for loop in chain), free)
         if key not in domains:
             domains[key] = _domain(frame)

@@ -1,0 +1,279 @@
+"""Facts between a function's scalars that hold in a loop nest: `ss == 4*r + 1`.
+
+`stencil_size = 4*radius + 1;` assigned once, at the top level of the function
+(in no loop and no branch) and before the nest, with `radius` assigned only
+before it, holds in every iteration of the nest: nothing can assign either
+again once the statement has run. The dependence test then reads the
+subscript `row*stencil_size + 4*r` with `r <= radius` as a row of
+`stencil_size`. Only integer locals and parameters whose address is never
+taken qualify (a callee cannot change them), in functions with no `goto`
+(control may jump back) and no `setjmp`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from accls.frontend import ExitKind, Function, Loop, Poly, Ref, SourceFile
+from accls.frontend.exprs import expression_poly
+from accls.frontend.fortran_form import is_fortran
+
+__all__ = ["Fact", "function_facts", "nest_facts"]
+
+_INTEGER_WORDS = frozenset(
+    {"int", "long", "short", "char", "signed", "unsigned", "size_t", "ptrdiff_t"}
+)
+_JUMPS = frozenset({"setjmp", "sigsetjmp", "_setjmp", "longjmp"})
+_LEAVES = re.compile(
+    r"(?:\b(?:exit|abort|_Exit|quick_exit)\s*\([^;]*\)|\breturn\b[^;]*)\s*;\s*\}?\s*$"
+)
+_SWITCH = re.compile(r"\bswitch\b")
+_COMPARE = re.compile(r"(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|<|>|!=)\s*(?P<b>[^<>=!]+)")
+
+
+def _integer(type_: str, source: SourceFile) -> bool:
+    """Whether a base type is an integer type (through typedefs)."""
+    base = source.types.scalar_base(type_) or type_
+    words = base.split()
+    return bool(words) and all(
+        w in _INTEGER_WORDS or w.endswith(("int8_t", "int16_t", "int32_t", "int64_t"))
+        for w in words
+    )
+
+
+def _plain(ref: Ref) -> bool:
+    return not ref.subscripts and not ref.deref and not ref.member
+
+
+def _value(ref: Ref, source: SourceFile) -> str | None:
+    """The text assigned by `name = value;` (or a declaration's `= value`)."""
+    data = source.data
+    rest = data[ref.span.end_byte : ref.span.end_byte + 400].decode(
+        "utf-8", errors="replace"
+    )
+    stripped = rest.lstrip()
+    if not stripped.startswith("=") or stripped.startswith("=="):
+        return None
+    text = stripped[1:]
+    depth = 0
+    for pos, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0 or (depth == 0 and char in ",?"):
+            return None
+        if depth == 0 and char == ";":
+            return text[:pos]
+    return None
+
+
+def _scalar(name: str, fn: Function, source: SourceFile, refs: list[Ref]) -> bool:
+    """An integer local or parameter whose address is never taken."""
+    var = fn.lookup(name)
+    if var is None or var.scope not in ("local", "param") or var.static:
+        return False
+    if var.pointers or var.dims or fn.declarations(name) != 1:
+        return False
+    if any(r.escapes or not _plain(r) for r in refs):
+        return False
+    return _integer(var.type, source)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """An affine form over scalar names, `== 0` when `equal` else `>= 0`."""
+
+    poly: Poly
+    equal: bool
+    note: str  # how a reason names it: "`ss` is 4*r + 1 (line 8)"
+    start: int = 0  # the byte from which it holds, to the end of the function
+
+
+def function_facts(
+    fn: Function | None, source: SourceFile, macros: Mapping[str, int]
+) -> tuple[Fact, ...]:
+    """Every fact of `fn`'s fixed scalars, each with where it starts to hold."""
+    if fn is None or is_fortran(source.path):
+        return ()
+    if any(e.kind is ExitKind.GOTO for e in fn.exits) or _JUMPS & set(fn.calls):
+        return ()
+    by_name: dict[str, list[Ref]] = {}
+    for ref in fn.refs:
+        by_name.setdefault(ref.name, []).append(ref)
+
+    def fixed(names: frozenset[str], at: int) -> bool:
+        return all(_holds(n, at, fn, source, by_name, macros) for n in names)
+
+    return (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+
+
+def nest_facts(facts: tuple[Fact, ...], nest: Loop) -> tuple[Fact, ...]:
+    """The facts that hold in `nest` and reach a name it reads (or through others)."""
+    found = [f for f in facts if f.start <= nest.span.start_byte]
+    if not found:
+        return ()
+    reached = {r.name for r in nest.refs}
+    out: list[Fact] = []
+    changed = True
+    while changed:
+        changed = False
+        for fact in found:
+            if fact not in out and fact.poly.names() & reached:
+                out.append(fact)
+                reached |= fact.poly.names()
+                changed = True
+    return tuple(out)
+
+
+def _assignments(
+    fn: Function,
+    source: SourceFile,
+    by_name: Mapping[str, list[Ref]],
+    fixed: Callable[[frozenset[str], int], bool],
+) -> list[Fact]:
+    """`v == value` of each scalar assigned once, at the top level of `fn`."""
+    out: list[Fact] = []
+    for name, refs in sorted(by_name.items()):
+        writes = [r for r in refs if r.is_write]
+        if len(writes) != 1 or not _scalar(name, fn, source, refs):
+            continue
+        write = writes[0]
+        if write.context or write.loops or write.guarded or write.is_read:
+            continue  # in a loop or a branch, or `v += k`
+        text = _value(write, source)
+        value = expression_poly(text) if text is not None else None
+        if text is None or value is None or any(len(m) > 1 for m, _ in value.terms):
+            continue
+        if name not in value.names() and fixed(value.names(), write.span.start_byte):
+            note = f"`{name}` is {' '.join(text.split())} (line {write.span.line})"
+            poly = Poly.sym(name) - value
+            out.append(Fact(poly, True, note, write.span.end_byte))
+    return out
+
+
+def _leaves(arm: str) -> bool:
+    """Whether the last statement of an `if` arm leaves the function."""
+    return _LEAVES.search(arm) is not None
+
+
+def _guards(
+    fn: Function,
+    source: SourceFile,
+    fixed: Callable[[frozenset[str], int], bool],
+) -> list[Fact]:
+    """`!(cond)` of each top-level `if (cond) { ...; exit(1); }` of `fn`."""
+    if len(source.data) != len(source.text):
+        return []  # byte offsets are not character offsets
+    mine = sorted(
+        (
+            b
+            for b in source.branches
+            if fn.span.start_byte <= b.span.start_byte < fn.span.end_byte
+        ),
+        key=lambda b: b.span.start_byte,
+    )
+    body = source.text[fn.span.start_byte : fn.span.end_byte]
+    switch = _SWITCH.search(body)
+    # An `if` in a `case` holds on that path only.
+    stop = fn.span.start_byte + switch.start() if switch else fn.span.end_byte
+    out: list[Fact] = []
+    reach = -1  # the furthest end of the branches before
+    for at, branch in enumerate(mine):
+        nested = reach > branch.span.start_byte
+        reach = max(reach, branch.span.end_byte)
+        after = mine[at + 1] if at + 1 < len(mine) else None
+        holds = after is not None and after.span.start_byte < branch.span.end_byte
+        if branch.kind != "if" or nested or holds or branch.span.start_byte > stop:
+            continue  # nested, or holding branches that may not leave
+        arm = source.text[branch.span.start_byte : branch.span.end_byte]
+        if not _leaves(arm):
+            continue
+        forms = _negated(branch.condition)
+        names = frozenset(n for f in forms for n in f[0].names())
+        if forms and fixed(names, branch.span.start_byte):
+            shown = " ".join(branch.condition.split())
+            line = branch.span.line
+            note = f"not {shown}: that case leaves the function (line {line})"
+            end_ = branch.span.end_byte
+            out.extend(Fact(poly, equal, note, end_) for poly, equal in forms)
+    return out
+
+
+def _negated(condition: str) -> list[tuple[Poly, bool]]:
+    """The facts `!(condition)` gives: each comparison of an `||` negated."""
+    text = condition.strip()
+    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        text = text[1:-1].strip()
+    out: list[tuple[Poly, bool]] = []
+    for part in _top_split(text, "||"):
+        found = _comparison(part)
+        if found is None:
+            return []
+        out.append(found)
+    return out
+
+
+def _comparison(text: str) -> tuple[Poly, bool] | None:
+    """`!(a < b)` as `a - b >= 0` (and the other operators); None if not affine."""
+    text = text.strip()
+    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        text = text[1:-1].strip()
+    match = _COMPARE.fullmatch(text)
+    if match is None or not (_balanced(match["a"]) and _balanced(match["b"])):
+        return None
+    left, right = expression_poly(match["a"]), expression_poly(match["b"])
+    if left is None or right is None:
+        return None
+    if any(len(m) > 1 for p in (left, right) for m, _ in p.terms):
+        return None
+    op = match["op"]
+    negated = {
+        "<": (left - right, False),  # a >= b
+        "<=": (left - right - Poly.const(1), False),  # a > b
+        ">": (right - left, False),  # a <= b
+        ">=": (right - left - Poly.const(1), False),  # a < b
+        "!=": (left - right, True),  # a == b
+    }
+    return negated.get(op)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _top_split(text: str, word: str) -> list[str]:
+    """`text` cut at each `word` outside parentheses."""
+    parts, depth, start, pos = [], 0, 0, 0
+    while pos < len(text):
+        char = text[pos]
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith(word, pos):
+            parts.append(text[start:pos])
+            pos += len(word)
+            start = pos
+            continue
+        pos += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _holds(
+    name: str,
+    at: int,
+    fn: Function,
+    source: SourceFile,
+    by_name: Mapping[str, list[Ref]],
+    macros: Mapping[str, int],
+) -> bool:
+    """Whether `name` keeps its value from byte `at` on (all its writes before)."""
+    if name in macros and fn.lookup(name) is None:
+        return True
+    refs = by_name.get(name, [])
+    if not _scalar(name, fn, source, refs):
+        return False
+    return all(r.span.end_byte <= at for r in refs if r.is_write)

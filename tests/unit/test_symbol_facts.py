@@ -1,0 +1,118 @@
+"""Facts of scalars fixed before a loop nest: `ss == 4*r + 1`, `r >= 0`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from accls.analysis import analyze_text
+from accls.analysis.symbol_facts import function_facts, nest_facts
+from accls.frontend import parse_source
+
+LOOP = """\
+  for (int row = 0; row < n; row++) {
+    int elm = row * width;
+    col[elm] = row;
+    for (int r = 1; r <= radius; r++, elm += 4) {
+      col[elm + 1] = r;
+      col[elm + 4] = -r;
+    }
+  }
+"""
+
+
+def _run(head: str, loop: str = LOOP) -> str:
+    return (
+        "void bump(int *p);\n"
+        "void run(long *col, int n, int radius, int k) {\n"
+        f"{head}{loop}}}\n"
+    )
+
+
+def _notes(text: str) -> list[str]:
+    source = parse_source(text)
+    nest = next(n for n in source.nests if n.var == "row")
+    facts = function_facts(source.function("run"), source, {})
+    return [f.note for f in nest_facts(facts, nest)]
+
+
+def _parallel(text: str) -> bool:
+    found = analyze_text(text).facts
+    return next(f for f in found if f.loop.var == "row").parallel
+
+
+GUARD = "  if (radius < 0) {\n    return;\n  }\n"
+WIDTH = "  int width = 4 * radius + 1;\n"
+
+
+def test_an_assignment_and_a_guard_make_the_rows_provable() -> None:
+    text = _run(GUARD + WIDTH)
+    assert _notes(text) == [
+        "`width` is 4 * radius + 1 (line 6)",
+        "not (radius < 0): that case leaves the function (line 3)",
+    ]
+    assert _parallel(text)
+    facts = analyze_text(text).facts
+    why = " ".join(next(f for f in facts if f.loop.var == "row").call_effects)
+    assert "`width` is 4 * radius + 1" in why
+
+
+def test_a_guard_of_several_cases_gives_each() -> None:
+    text = _run("  if (radius < 0 || k != 3) exit(1);\n" + WIDTH)
+    assert _notes(text)[1] == (
+        "not (radius < 0 || k != 3): that case leaves the function (line 3)"
+    )
+    assert _parallel(text)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        WIDTH,  # `radius` may be negative: `width` may be 0
+        GUARD + WIDTH + "  bump(&radius);\n",  # changed through its address
+        GUARD + WIDTH + "  radius = radius + 1;\n",  # assigned after `width`
+        GUARD + "  int width = 4 * radius + 1;\n  if (k) width = 1;\n",  # twice
+        GUARD + "  int width;\n  if (k) width = 4 * radius + 1;\n",  # in a branch
+        "  if (radius < 0) {\n    k = 1;\n  }\n" + WIDTH,  # the guard does not leave
+        "  if (radius < 0) {\n    if (k) return;\n  }\n" + WIDTH,  # nor always
+        "  if (radius < 0 && k) return;\n" + WIDTH,  # `&&`: no fact about radius
+        "  switch (k) { case 1: if (radius < 0) return; }\n" + WIDTH,
+        GUARD + WIDTH + "  again: k++;\n  if (k < 3) goto again;\n",
+        GUARD + "  int width = 4 * radius;\n",  # `elm + 4` reaches the next row
+    ],
+)
+def test_loops_the_facts_do_not_prove_are_refused(head: str) -> None:
+    assert not _parallel(_run(head))
+
+
+def test_facts_of_names_the_nest_never_reads_are_left_out() -> None:
+    text = _run(GUARD + WIDTH + "  int unused = 2 * k;\n")
+    assert not any("unused" in note for note in _notes(text))
+
+
+@pytest.mark.parametrize(
+    ("upper", "parallel"),
+    [
+        ("(row + 1) * w", True),  # row `row` of `w`: offsets in [0, w)
+        ("row * w + w", True),
+        ("(row + 2) * w", False),  # two rows: the next iteration's too
+        ("(row + 1) * w + 1", False),  # one past the row
+    ],
+)
+def test_a_loop_counted_over_one_row_splits_into_rows(
+    upper: str, parallel: bool
+) -> None:
+    text = (
+        "void run(double *v, int n, int w) {\n"
+        "  for (int row = 0; row < n; row++)\n"
+        f"    for (int e = row * w; e < {upper}; e++)\n"
+        "      v[e] = v[e] + 1.0;\n}\n"
+    )
+    assert _parallel(text) is parallel
+
+
+def test_the_fixture_fill_loop_is_parallel_on_the_host() -> None:
+    path = Path(__file__).parents[1] / "fixtures" / "c" / "symbol_facts_rows.c"
+    found = analyze_text(path.read_text(encoding="utf-8"), str(path)).facts
+    fill = next(f for f in found if f.loop.function == "fill" and f.loop.var == "row")
+    assert fill.parallel
