@@ -104,3 +104,8 @@ def test_a_wrapper_that_asserts_its_block_still_returns_fresh_memory() -> None:
     allocators = parse_source(TYPES + text).allocators
     assert "checked" in allocators
     assert "kept" not in allocators
+
+
+def test_a_kr_callee_is_not_followed() -> None:
+    text = "static void knr(n, slot) int n; Table **slot; { *slot = make(n); }\n"
+    assert _stores("knr", text) is None

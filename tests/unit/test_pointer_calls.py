@@ -78,3 +78,13 @@ def test_a_summary_through_a_pointer_parameter_is_not_the_functions() -> None:
     assert wrap is not None
     assert wrap.calls == ("(*square)",)
     assert summarize("wrap", source, PURE_FUNCTIONS) is None
+
+
+def test_a_kr_pointer_parameter_named_like_a_function_is_unknown() -> None:
+    source = parse_source(
+        FUNCTIONS + "double wrap(square, v) double (*square)(double); double v;"
+        " { return square(v); }\n"
+    )
+    wrap = source.function("wrap")
+    assert wrap is not None
+    assert wrap.calls == ("(*square)",)

@@ -49,8 +49,8 @@ def _body(fn: Function, source: SourceFile) -> tuple[str, int] | None:
         return None  # non-ASCII text: byte offsets are not character offsets
     text = source.text[fn.span.start_byte : fn.span.end_byte]
     brace = text.find("{")
-    if brace < 0:
-        return None
+    if brace < 0 or ";" in text[:brace]:
+        return None  # a K&R definition: its parameters' order is not the list's
     body = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text[brace:])
     return body, fn.span.line + text[:brace].count("\n")
 

@@ -168,7 +168,8 @@ def _function(
     walk.statement(body)
     walk.substitute(params, globals_, types)
     # A call of a variable calls what it holds, whatever function shares its name.
-    held = pointer_names([*(plist.named_children if plist else ()), body])
+    knr = [c for c in node.children if c.type == "declaration"]  # K&R parameters
+    held = pointer_names([*(plist.named_children if plist else ()), *knr, body])
     if cxx is None:  # C++ lambdas are variables whose calls its walk reads
         held |= {p.name for p in params} | {v.name for v in walk.decls}
     through_pointers(walk.calls, held | pointers)
