@@ -79,6 +79,9 @@ def test_a_guard_of_several_cases_gives_each() -> None:
         "  switch (k) { case 1: if (radius < 0) return; }\n" + WIDTH,
         GUARD + WIDTH + "  again: k++;\n  if (k < 3) goto again;\n",
         GUARD + "  int width = 4 * radius;\n",  # `elm + 4` reaches the next row
+        GUARD + "  unsigned width = 4 * radius + 1;\n",  # wraps around
+        GUARD + "  int width = (short)(4 * radius + 1);\n",  # converted
+        "  if ((short)radius < 0) return;\n" + WIDTH,
     ],
 )
 def test_loops_the_facts_do_not_prove_are_refused(head: str) -> None:

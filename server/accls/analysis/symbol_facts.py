@@ -22,9 +22,10 @@ from accls.frontend.fortran_form import is_fortran
 
 __all__ = ["Fact", "function_facts", "nest_facts"]
 
-_INTEGER_WORDS = frozenset(
-    {"int", "long", "short", "char", "signed", "unsigned", "size_t", "ptrdiff_t"}
-)
+# Signed integers only: unsigned arithmetic wraps, so `4*r + 1` may be small.
+_INTEGER_WORDS = frozenset({"int", "long", "short", "signed", "ptrdiff_t"})
+# `(int)x`: a conversion may change the value, so the fact would not be affine.
+_CAST = re.compile(r"\(\s*[A-Za-z_][\w\s]*\**\s*\)\s*[\w(]")
 _JUMPS = frozenset({"setjmp", "sigsetjmp", "_setjmp", "longjmp"})
 _LEAVES = re.compile(
     r"(?:\b(?:exit|abort|_Exit|quick_exit)\s*\([^;]*\)|\breturn\b[^;]*)\s*;\s*\}?\s*$"
@@ -38,7 +39,7 @@ def _integer(type_: str, source: SourceFile) -> bool:
     base = source.types.scalar_base(type_) or type_
     words = base.split()
     return bool(words) and all(
-        w in _INTEGER_WORDS or w.endswith(("int8_t", "int16_t", "int32_t", "int64_t"))
+        w in _INTEGER_WORDS or w in ("int8_t", "int16_t", "int32_t", "int64_t")
         for w in words
     )
 
@@ -141,7 +142,9 @@ def _assignments(
         if write.context or write.loops or write.guarded or write.is_read:
             continue  # in a loop or a branch, or `v += k`
         text = _value(write, source)
-        value = expression_poly(text) if text is not None else None
+        if text is None or _CAST.search(text):
+            continue
+        value = expression_poly(text)
         if text is None or value is None or any(len(m) > 1 for m, _ in value.terms):
             continue
         if name not in value.names() and fixed(value.names(), write.span.start_byte):
@@ -220,6 +223,8 @@ def _comparison(text: str) -> tuple[Poly, bool] | None:
         text = text[1:-1].strip()
     match = _COMPARE.fullmatch(text)
     if match is None or not (_balanced(match["a"]) and _balanced(match["b"])):
+        return None
+    if _CAST.search(text):
         return None
     left, right = expression_poly(match["a"]), expression_poly(match["b"])
     if left is None or right is None:
