@@ -148,7 +148,7 @@ def environment(
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
             if assoc.var:
                 loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))
-                if first in ("for", "loop") and construct is not region:
+                if first in ("for", "loop", "taskloop") and construct is not region:
                     split.append(assoc)
     # A write through `p[i]` or `*p` changes the pointee, not `p`.
     written = {
@@ -170,9 +170,11 @@ def environment(
     )
     sweep: set[str] = set()
     ranges: list[Sweep] = []
-    worksharing = {v for v, _, _ in loop_vars}
+    worksharing = {(v, s) for v, s, _ in loop_vars}
     for loop in source.loops():
-        if not start <= loop.id < end or not loop.var or loop.var in worksharing:
+        if not start <= loop.id < end or not loop.var:
+            continue
+        if (loop.var, loop.span.start_byte) in worksharing:
             continue
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
@@ -229,21 +231,23 @@ def locate(
     indirect = any(
         s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
     )
+    # A worksharing loop's variable here is not a sequential loop's of that name.
+    sweeps = env.sweep_vars - {v for v, s, e in env.loop_vars if s <= pos < e}
     if indirect or None in polys:
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
         rest = names - env.tid_vars - {"omp_get_thread_num"}
-        form = "tid" if rest <= env.invariant | env.sweep_vars else "varying"
+        form = "tid" if rest <= env.invariant | sweeps else "varying"
     elif names <= env.invariant:
         form = "const"
-    elif names <= env.invariant | env.sweep_vars:
+    elif names <= env.invariant | sweeps:
         form = "loop"
     else:
         form = "varying"
     bounds = enclosing(env.sweeps, pos) if form in ("loop", "tid") else ()
     if form == "varying" and all(p is not None for p in polys):
         split = enclosing(env.shared_loops, pos)
-        if names <= env.invariant | env.sweep_vars | {s.var for s in split}:
+        if names <= env.invariant | sweeps | {s.var for s in split}:
             form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
     return Location(ref.name, form, index, polys, bounds)
 

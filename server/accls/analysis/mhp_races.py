@@ -67,8 +67,11 @@ def _overlap(
 def _handed_out(model: RegionModel, access: Access) -> bool:
     """True when the loop around `access` hands out iterations at run time.
 
-    `dynamic` and `guided` do; a static or unnamed schedule may fix them.
+    `dynamic` and `guided` do, and a `taskloop`, whose iterations are tasks; a
+    static or unnamed schedule may fix them.
     """
+    if any(model.task(t).taskloop for t in access.tasks):
+        return True
     for construct in model.constructs:
         if pragma_at(construct) == access.unit.id:
             clause = construct.directive.clause("schedule")
@@ -251,6 +254,8 @@ def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
             for _, item in first.deps:
                 for _, other in second.deps:
                     base, other_base = item.split("[")[0], other.split("[")[0]
+                    if _distinct_constants(item, other):
+                        continue
                     if item != other and base == other_base and "[" in item + other:
                         return (
                             f"whether `depend` items `{item}` (line {first.line}) and "
@@ -258,6 +263,15 @@ def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
                             "their subscripts decide"
                         )
     return ""
+
+
+def _distinct_constants(item: str, other: str) -> bool:
+    """True for `a[0]` and `a[1]`: the same array at different constant elements."""
+    parts = [x.replace("]", "").split("[") for x in (item, other)]
+    if len(parts[0]) != len(parts[1]) or parts[0][0] != parts[1][0]:
+        return False
+    subs = [p[1:] for p in parts]
+    return all(s.isdigit() for s in subs[0] + subs[1]) and subs[0] != subs[1]
 
 
 def _pair_finding(

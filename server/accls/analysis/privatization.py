@@ -14,6 +14,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
+from accls.analysis.mhp_loop_locks import NO_LOCKS, loop_locks
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.pragma_scope import (
     Scope,
@@ -102,8 +103,10 @@ def scalar_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
     """Findings about how the pragma shares the scalars the loop writes."""
-    if locked(loop):
+    locks = loop_locks(loop, analysis.source) if locked(loop) else NO_LOCKS
+    if locks is None:
         return []
+    guarded = locks.guarded | {plain.name for plain, _, _ in locks.half}
     source = analysis.source
     facts = analysis.of(loop)
     scope = scope_of(loop, directive, source)
@@ -124,6 +127,8 @@ def scalar_findings(
     wrote_private = False
     by_name = {f.name: f for f in facts.scalars}
     for fact in facts.scalars:
+        if fact.name in guarded:
+            continue  # every access holds one lock
         if fact.cls is ScalarClass.REDUCTION:
             if fact.name in scope.reductions or not _is_private(
                 fact.name, fact, scope, fn, assoc
@@ -175,7 +180,7 @@ def scalar_findings(
             if found is not None:
                 out.append(found)
                 continue
-        if not omp or name in scope.reductions or name in by_name:
+        if not omp or name in scope.reductions or name in by_name or name in guarded:
             continue
         if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
             continue

@@ -18,6 +18,7 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.mhp_callees import loop_callee_findings
+from accls.analysis.mhp_loop_locks import NO_LOCKS, half_locked_findings, loop_locks
 from accls.analysis.model import Dependence, DepKind, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.race_exemptions import (
@@ -101,8 +102,10 @@ def dependence_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
     """Carried dependences, indirect updates and unknown calls under the pragma."""
-    if locked(loop):
+    locks = loop_locks(loop, analysis.source) if locked(loop) else NO_LOCKS
+    if locks is None:
         return []
+    guarded = locks.guarded | {plain.name for plain, _, _ in locks.half}
     blocks: list[Span] = []
     if directive.clause("ordered") is not None:
         found = ordered_blocks(analysis.source, loop)
@@ -115,12 +118,12 @@ def dependence_findings(
     for inner in loops:
         if any(o.code == ObstacleCode.TOO_LARGE for o in analysis.of(inner).obstacles):
             return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
-    out: list[Finding] = []
+    out: list[Finding] = half_locked_findings(loop, directive, locks)
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
-    protected = _protected(loop, dialect) | private
+    protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
     for inner in loops:
         facts = analysis.of(inner)

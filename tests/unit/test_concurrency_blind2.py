@@ -1,0 +1,144 @@
+"""Causes found by the second blind batch: locks in loops, depend elements, sweeps."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+from accls.analysis.findings import Severity
+
+
+def _errors(src: str) -> list[tuple[str, int, str]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [
+        (f.code, f.span.line, f.message) for f in found if f.level is Severity.ERROR
+    ]
+
+
+def _codes(src: str) -> set[str]:
+    return {f.code for f in check_file(textwrap.dedent(src), "t.c")}
+
+
+HALF_LOCKED = """
+#include <omp.h>
+int f(int n, const double *a, omp_lock_t *unused) {
+  int count = 0;
+  omp_lock_t lock;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    if (a[i] < 0.5) {
+      count = count + 2;
+      continue;
+    }
+    omp_set_lock(&lock);
+    count = count + 1;
+    omp_unset_lock(&lock);
+  }
+  return count;
+}
+"""
+
+
+def test_lock_on_one_path_of_a_loop_is_a_pair() -> None:
+    ((code, line, message),) = _errors(HALF_LOCKED)
+    assert (code, line) == ("ACC121", 9)
+    assert "`count` (write, line 9)" in message
+    assert "`count` (write, line 13)" in message
+    assert "the lock `lock` is held at line 13 but not at line 9" in message
+
+
+def test_lock_on_every_path_of_a_loop_is_quiet() -> None:
+    src = HALF_LOCKED.replace(
+        "      count = count + 2;",
+        "      omp_set_lock(&lock);\n      count = count + 2;\n"
+        "      omp_unset_lock(&lock);",
+    )
+    assert _errors(src) == []
+
+
+def test_lock_released_in_a_branch_stays_quiet() -> None:
+    src = """
+    #include <omp.h>
+    int f(int n, const double *a) {
+      int count = 0;
+      omp_lock_t lock;
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        omp_set_lock(&lock);
+        if (a[i] < 0.5) {
+          omp_unset_lock(&lock);
+          continue;
+        }
+        count = count + 1;
+        omp_unset_lock(&lock);
+      }
+      return count;
+    }
+    """
+    assert _errors(src) == []
+
+
+DEPEND = """
+void f(double *b) {
+  double a[2] = {0.0, 0.0}, r = 0.0;
+  #pragma omp parallel
+  #pragma omp single
+  {
+    #pragma omp task depend(out: a[0]) shared(a)
+    {
+      a[0] = b[0];
+      a[1] = b[1];
+    }
+    #pragma omp task depend(in: a[1]) shared(a, r)
+    r = a[1];
+    #pragma omp taskwait
+  }
+  b[2] = r;
+}
+"""
+
+
+def test_depend_on_other_constant_element_orders_nothing() -> None:
+    ((code, line, message),) = _errors(DEPEND)
+    assert (code, line) == ("ACC122", 13)
+    assert "`a[1]` (write, line 10)" in message
+
+
+def test_depend_on_subscripts_with_names_stays_a_warning() -> None:
+    src = DEPEND.replace("depend(out: a[0])", "depend(out: a[k])").replace(
+        "void f(double *b)", "void f(double *b, int k)"
+    )
+    assert _errors(src) == []
+    assert "ACC123" in _codes(src)
+
+
+NOGROUP = """
+static double out[1000];
+double f(const double *b) {
+  double s = 0.0;
+  #pragma omp parallel
+  #pragma omp single
+  {
+    #pragma omp taskloop nogroup
+    for (int i = 0; i < 1000; i++)
+      out[i] = b[i];
+    for (int i = 0; i < 1000; i++)
+      s += out[i];
+  }
+  return s;
+}
+"""
+
+
+def test_sequential_loop_with_the_taskloop_variable_name_is_followed() -> None:
+    ((code, line, message),) = _errors(NOGROUP)
+    assert (code, line) == ("ACC122", 12)
+    assert "`out[i]` (write, line 10)" in message
+
+
+def test_disjoint_ranges_of_the_same_name_do_not_race() -> None:
+    src = NOGROUP.replace(
+        "for (int i = 0; i < 1000; i++)\n      s +=",
+        "for (int i = 1000; i < 2000; i++)\n      s +=",
+    ).replace("out[1000]", "out[2000]")
+    assert _errors(src) == []
