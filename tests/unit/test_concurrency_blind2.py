@@ -142,3 +142,77 @@ def test_disjoint_ranges_of_the_same_name_do_not_race() -> None:
         "for (int i = 1000; i < 2000; i++)\n      s +=",
     ).replace("out[1000]", "out[2000]")
     assert _errors(src) == []
+
+
+ADD_THROUGH = """
+#include <omp.h>
+static void add(omp_lock_t *l, double *x, double v) {
+  omp_set_lock(l);
+  *x += v;
+  omp_unset_lock(l);
+}
+double f(int n, const double *a) {
+  double total = 0.0;
+  omp_lock_t lock, other;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    add(&lock, &total, a[i]);
+  return total;
+}
+"""
+
+
+def test_callee_locking_through_its_pointer_protects_the_pointee() -> None:
+    assert _errors(ADD_THROUGH) == []
+
+
+def test_callee_given_two_different_locks_protects_nothing() -> None:
+    src = ADD_THROUGH.replace(
+        "    add(&lock, &total, a[i]);",
+        "    if (i % 2) add(&lock, &total, a[i]); else add(&other, &total, a[i]);",
+    )
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC103", 13)
+    assert "written at line 5" in message
+
+
+def test_callee_unlocked_on_one_path_protects_nothing() -> None:
+    src = ADD_THROUGH.replace("  omp_set_lock(l);", "  if (v > 0) omp_set_lock(l);")
+    ((code, _, message),) = _errors(src)
+    assert code == "ACC103"
+    assert "`total`" in message
+
+
+def test_static_local_race_names_the_other_access() -> None:
+    src = """
+    static double scale(double x) {
+      static double tmp;
+      tmp = x * 2.0;
+      return tmp + 1.0;
+    }
+    void f(int n, double *a) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        a[i] = scale(a[i]);
+    }
+    """
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC124", 10)
+    assert "(line 4) and read at line 5" in message
+
+
+def test_shared_temporary_names_its_read() -> None:
+    src = """
+    void f(int n, const int *a, int *b) {
+      int tmp;
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        tmp = a[i] * 2;
+        b[i] = tmp + 1;
+      }
+    }
+    """
+    found = check_file(textwrap.dedent(src), "t.c")
+    (item,) = [f for f in found if f.code == "ACC103"]
+    assert ("read", "7") in item.args
+    assert "(read at line 7)" in item.message

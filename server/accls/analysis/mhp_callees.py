@@ -11,7 +11,13 @@ from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_insertions import call_critical_fix
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile, Var
 
-__all__ = ["is_static", "loop_callee_findings", "state_writes", "threadprivate_names"]
+__all__ = [
+    "is_static",
+    "loop_callee_findings",
+    "other_access",
+    "state_writes",
+    "threadprivate_names",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
@@ -89,6 +95,18 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
     )
 
 
+def other_access(callee: Function, write: Ref) -> dict[str, object]:
+    """`also`/`other`: another line of the callee that uses the written name."""
+    for ref in callee.refs:
+        if ref.name == write.name and ref.span.line != write.span.line:
+            word = "written" if ref.is_write else "read"
+            return {
+                "also": f" and {word} at line {ref.span.line}",
+                "other": ref.span.line,
+            }
+    return {"also": ""}
+
+
 def loop_callee_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
@@ -116,6 +134,7 @@ def loop_callee_findings(
         what="a `static` local" if static else "a global",
         callee=name,
         write=ref.span.line,
+        **other_access(callee, ref),
         who="every iteration",
         call=call.span.line,
         region=directive.name,

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
 from accls.analysis.mhp_locks import LockTable, lock_table
-from accls.frontend import Directive, Loop, Ref, SourceFile
+from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
-__all__ = ["NO_LOCKS", "LoopLocks", "half_locked_findings", "loop_locks"]
+__all__ = [
+    "NO_LOCKS",
+    "LoopLocks",
+    "callee_guarded",
+    "half_locked_findings",
+    "loop_locks",
+]
+
+_ADDRESS_OF = re.compile(r"&\s*([A-Za-z_]\w*)")
+_SET_CALLS = frozenset({"omp_set_lock", "omp_set_nest_lock"})
+_LOCKING = _SET_CALLS | {
+    "omp_unset_lock",
+    "omp_unset_nest_lock",
+    "omp_test_lock",
+    "omp_test_nest_lock",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +131,98 @@ def _unlocked_aside(table: LockTable, pos: int) -> bool:
         ):
             return True
     return False
+
+
+def callee_guarded(loop: Loop, source: SourceFile) -> frozenset[str]:
+    """Names the loop passes as `&name` only, to callees that lock around them.
+
+    A callee parameter counts as guarded when it is only handed to the OpenMP lock
+    routines (the lock object itself), or when every use of it holds a lock that
+    another parameter names, given `&L` at the call; every call must give one `L`.
+    """
+    uses: dict[str, list[tuple[Function, int, Call]]] = {}
+    for call in loop.calls:
+        callee = source.function(call.name)
+        if callee is None or callee.span.start_byte <= loop.id < callee.span.end_byte:
+            continue
+        for k, arg in enumerate(call.args[: len(callee.params)]):
+            match = _ADDRESS_OF.fullmatch(arg.strip())
+            if match is not None:
+                uses.setdefault(match.group(1), []).append((callee, k, call))
+    out: set[str] = set()
+    for name, sites in uses.items():
+        inside = [
+            r
+            for r in loop.refs
+            if r.name == name
+            and not any(
+                c.span.start_byte <= r.span.start_byte < c.span.end_byte
+                for _, _, c in sites
+            )
+        ]
+        if inside:
+            continue  # also used directly in the loop: the loop's checks decide
+        locks = {_param_lock(callee, k, call, source) for callee, k, call in sites}
+        if len(locks) == 1 and None not in locks:
+            out.add(name)
+    return frozenset(out)
+
+
+def _param_lock(callee: Function, k: int, call: Call, source: SourceFile) -> str | None:
+    """The lock the caller's objects hold at every use of parameter `k`.
+
+    "" when the parameter is a lock object handed to the lock routines only.
+    """
+    param = callee.params[k].name
+    lock_calls = sorted(
+        (c for c in callee.call_sites if c.name in _LOCKING),
+        key=lambda c: c.span.start_byte,
+    )
+    refs = [r for r in callee.refs if r.name == param]
+    if not refs:
+        return None
+    in_lock_call = [
+        any(
+            c.span.start_byte <= r.span.start_byte < c.span.end_byte for c in lock_calls
+        )
+        for r in refs
+    ]
+    if all(in_lock_call):
+        return ""
+    if any(in_lock_call) or any(c.name.startswith("omp_test") for c in lock_calls):
+        return None
+    branches = [b.span for b in source.branches if b.kind in ("if", "else")]
+    held: set[str] = set()
+    for ref in refs:
+        pos = ref.span.start_byte
+        around = {b.start_byte for b in branches if b.start_byte <= pos < b.end_byte}
+        state: set[str] = set()
+        for c in lock_calls:
+            if c.span.start_byte >= pos:
+                break
+            arg = "".join(c.args[0].split()) if c.args else ""
+            guards = {
+                b.start_byte
+                for b in branches
+                if b.start_byte <= c.span.start_byte < b.end_byte
+            }
+            if not guards <= around:
+                return None  # taken or dropped on some paths only
+            if c.name in _SET_CALLS:
+                state.add(arg)
+            else:
+                state.discard(arg)
+        held = state if ref is refs[0] else held & state
+    names = [p.name for p in callee.params]
+    given = sorted(
+        found
+        for h in held
+        if h in names and names.index(h) < len(call.args)
+        if (found := _address(call.args[names.index(h)])) is not None
+    )
+    return given[0] if given else None
+
+
+def _address(arg: str) -> str | None:
+    match = _ADDRESS_OF.fullmatch(arg.strip())
+    return match.group(1) if match else None

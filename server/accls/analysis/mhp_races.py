@@ -216,6 +216,13 @@ def _callee_finding(
     via = next((x for x in sides if x.ref.is_write), sides[0])
     assert via.via is not None
     name, callee = via.ref.name, via.via.name
+    other = second if via is first else first
+    line = other.ref.span.line
+    word = "written" if other.ref.is_write else "read"
+    also: dict[str, object] = {"also": ""}
+    if line != via.ref.span.line:
+        where = "" if other.via is not None else " in the region"
+        also = {"also": f" and {word} at line {line}{where}", "other": line}
     return finding(
         CALLEE_STATE_RACE,
         via.via.span,
@@ -223,6 +230,7 @@ def _callee_finding(
         what="a `static` local or a global",
         callee=callee,
         write=via.ref.span.line,
+        **also,
         who="every thread" if kind == "threads" else "a task",
         call=via.via.span.line,
         region=args["region"],

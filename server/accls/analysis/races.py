@@ -18,7 +18,12 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.mhp_callees import loop_callee_findings
-from accls.analysis.mhp_loop_locks import NO_LOCKS, half_locked_findings, loop_locks
+from accls.analysis.mhp_loop_locks import (
+    NO_LOCKS,
+    callee_guarded,
+    half_locked_findings,
+    loop_locks,
+)
 from accls.analysis.model import Dependence, DepKind, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.race_exemptions import (
@@ -106,6 +111,7 @@ def dependence_findings(
     if locks is None:
         return []
     guarded = locks.guarded | {plain.name for plain, _, _ in locks.half}
+    guarded |= callee_guarded(loop, analysis.source)
     blocks: list[Span] = []
     if directive.clause("ordered") is not None:
         found = ordered_blocks(analysis.source, loop)
