@@ -216,3 +216,39 @@ def test_shared_temporary_names_its_read() -> None:
     (item,) = [f for f in found if f.code == "ACC103"]
     assert ("read", "7") in item.args
     assert "(read at line 7)" in item.message
+
+
+def test_write_pinned_to_one_iteration_races_with_atomic_reads() -> None:
+    src = """
+    void f(int *a, int *b) {
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++) {
+        if (i == 0) {
+          a[0] = a[0] + 5;
+        } else {
+          int t;
+          #pragma omp atomic read
+          t = a[0];
+          b[i] = t;
+        }
+      }
+    }
+    """
+    found = [f for f in check_file(textwrap.dedent(src), "t.c") if f.code == "ACC101"]
+    (item,) = found
+    assert item.level is Severity.ERROR
+    assert {("source_line", "6"), ("sink_line", "10")} <= set(item.args)
+    assert "flow dependence" in item.message
+
+
+def test_pinned_iteration_alone_carries_nothing() -> None:
+    src = """
+    void f(int *a, int k) {
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++) {
+        if (i == k)
+          a[0] = a[0] + 5;
+      }
+    }
+    """
+    assert _errors(src) == []

@@ -29,6 +29,7 @@ from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_
 from accls.analysis.race_exemptions import (
     in_blocks,
     linear_disjoint,
+    one_iteration,
     ordered_blocks,
     permuted_index,
 )
@@ -159,6 +160,7 @@ def dependence_findings(
             and not (in_blocks(d.source, blocks) and in_blocks(d.sink, blocks))
             and not linear_disjoint(d, directive, by_span, inner)
             and not permuted_index(d, by_span, inner, analysis.source)
+            and not one_iteration(d, loop, analysis.source)
         ]
         for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
             if dep.array in reported:
@@ -169,7 +171,15 @@ def dependence_findings(
             plain = _linearized(dep, by_span) and not _uses_varying(dep, by_span, inner)
             level = Severity.INFO if not certain and plain else None
             out.append(
-                finding(kind, dep.source, level, dep=_describe(dep, by_span), **where)
+                finding(
+                    kind,
+                    dep.source,
+                    level,
+                    dep=_describe(dep, by_span),
+                    source_line=dep.source.line,
+                    sink_line=dep.sink.line,
+                    **where,
+                )
             )
     out.extend(_escape_findings(analysis, loops, protected, where))
     out.extend(_call_findings(analysis, loop, directive))
@@ -222,8 +232,11 @@ def _varying(loop: Loop) -> set[str]:
 def _certain(dep: Dependence, refs: dict[Span, Ref], loop: Loop, dialect: str) -> bool:
     """True if nothing about the dependence makes the exact verdict doubtful."""
     pair = [refs.get(dep.source), refs.get(dep.sink)]
-    if any(r is None or r.atomic == dialect for r in pair):
-        return False  # one side is atomic: the user handles the conflict
+    if any(r is None for r in pair) or all(
+        r is not None and r.atomic == dialect for r in pair
+    ):
+        return False  # both sides atomic: they do not race
+    # One atomic side orders nothing for the plain one: the pair still races.
     return not _uses_varying(dep, refs, loop)
 
 
