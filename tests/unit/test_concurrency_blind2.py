@@ -252,3 +252,32 @@ def test_pinned_iteration_alone_carries_nothing() -> None:
     }
     """
     assert _errors(src) == []
+
+
+def test_plain_flag_spun_on_under_flush_is_a_race() -> None:
+    src = """
+    #include <omp.h>
+    int f(int value) {
+      int data = 0, flag = 0;
+      #pragma omp parallel num_threads(2)
+      {
+        if (omp_get_thread_num() == 0) {
+          data = value;
+          #pragma omp flush
+          flag = 1;
+        } else {
+          int seen = 0;
+          while (!seen) {
+            #pragma omp flush
+            seen = flag;
+          }
+          data = data + 1;
+        }
+      }
+      return data;
+    }
+    """
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC120", 15)
+    assert "`flag` (write, line 10) and `flag` (read, line 15)" in message
+    assert "without `atomic`" in message

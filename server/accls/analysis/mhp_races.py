@@ -273,6 +273,28 @@ def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
     return ""
 
 
+_FLAG = (
+    "; the flag is read and written without `atomic`: a `flush` orders memory, but "
+    "two plain accesses to one variable still race"
+)
+
+
+def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for a hand-made flag: a plain write and a plain read spun on in a loop.
+
+    A `flush` does not make such accesses race-free: the flag itself needs
+    `atomic` (OpenMP 5 memory model), so the pair is a race whatever the fences.
+    """
+    if a.atomic or b.atomic or a.location.form != "scalar" or a is b:
+        return False
+    if b.location.form != "scalar" or a.location.name != b.location.name:
+        return False
+    if a.via is not None or b.via is not None or not (a.ref.is_write or b.ref.is_write):
+        return False
+    reads = [x for x in (a, b) if not x.ref.is_write]
+    return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
+
+
 def _distinct_constants(item: str, other: str) -> bool:
     """True for `a[0]` and `a[1]`: the same array at different constant elements."""
     parts = [x.replace("]", "").split("[") for x in (item, other)]
@@ -370,11 +392,26 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
             key = (name, lines[0], lines[1])
             if key in seen or count[name] >= _MAX_PER_NAME:
                 continue
-            if (model.doubt or fence) and sum(count.values()):
-                break  # one warning says why the whole region is undecided
+            flag = bool(fence) and not model.doubt and plain_flag(model, a, b)
+            if (model.doubt or fence) and sum(count.values()) and not flag:
+                continue  # one warning says why the whole region is undecided
             made = _pair_finding(
                 model, source.data, (a, b), data["kind"], data["rule"], fence
             )
+            if flag and made is not None and made.kind is POSSIBLE_RACE:
+                # The spin loop's own condition is no doubt: it waits on the flag.
+                spun = tuple(
+                    x if x.ref.is_write else replace(x, doubt="", guard="", guards=())
+                    for x in (a, b)
+                )
+                made = _pair_finding(
+                    model,
+                    source.data,
+                    (spun[0], spun[1]),
+                    data["kind"],
+                    data["rule"] + _FLAG,
+                    "",
+                )
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)
                 if key in seen:
