@@ -281,3 +281,35 @@ def test_plain_flag_spun_on_under_flush_is_a_race() -> None:
     assert (code, line) == ("ACC120", 15)
     assert "`flag` (write, line 10) and `flag` (read, line 15)" in message
     assert "without `atomic`" in message
+
+
+INDEXED = """
+int idx[1000];
+double a[1000];
+void f(void) {
+  int n = 1000;
+  for (int k = 0; k < n; k++) idx[k] = STORE;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    a[idx[i]] += 1.0;
+}
+"""
+
+
+def test_index_array_repeating_by_construction_is_a_race() -> None:
+    ((code, line, message),) = _errors(INDEXED.replace("STORE", "k % 500"))
+    assert (code, line) == ("ACC101", 9)
+    assert "`idx[k] = k % 500` (line 6) repeats values" in message
+    ((code, _, _),) = _errors(INDEXED.replace("STORE", "k / 2"))
+    assert code == "ACC101"
+
+
+def test_index_array_distinct_by_construction_is_quiet() -> None:
+    src = INDEXED.replace("STORE", "(k * 7) % 1000")
+    assert _codes(src) & {"ACC101", "ACC109"} == set()
+
+
+def test_index_array_with_unknown_values_still_warns() -> None:
+    src = INDEXED.replace("STORE", "k % m").replace("void f(void)", "void f(int m)")
+    assert "ACC109" in _codes(src)
+    assert _errors(src) == []

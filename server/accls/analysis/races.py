@@ -33,6 +33,7 @@ from accls.analysis.race_exemptions import (
     ordered_blocks,
     permuted_index,
 )
+from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
@@ -142,6 +143,12 @@ def dependence_findings(
                 continue
             reported.add(ref.name)
             text = _ref_text(ref, ref.name)
+            repeated = repeated_index(ref, loop, analysis.source)
+            if repeated is not None:
+                out.append(_repeated_finding(ref, text, repeated, where))
+                continue
+            if distinct_index(ref, loop, analysis.source):
+                continue  # `idx[k] = 2 * k + 1`: each iteration its own element
             out.append(
                 finding(
                     UNPROTECTED_UPDATE,
@@ -184,6 +191,26 @@ def dependence_findings(
     out.extend(_escape_findings(analysis, loops, protected, where))
     out.extend(_call_findings(analysis, loop, directive))
     return out
+
+
+def _repeated_finding(
+    ref: Ref, text: str, repeated: tuple[str, int], where: dict[str, object]
+) -> Finding:
+    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction."""
+    store, line = repeated
+    dep = (
+        f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) is "
+        f"updated at one element by two iterations, since `{store}` (line {line}) "
+        "repeats values"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        ref.span,
+        dep=dep,
+        source_line=ref.span.line,
+        sink_line=ref.span.line,
+        **where,
+    )
 
 
 def _escape_findings(
