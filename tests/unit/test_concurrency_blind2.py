@@ -313,3 +313,42 @@ def test_index_array_with_unknown_values_still_warns() -> None:
     src = INDEXED.replace("STORE", "k % m").replace("void f(void)", "void f(int m)")
     assert "ACC109" in _codes(src)
     assert _errors(src) == []
+
+
+CALLEE_LOCKS = """
+#include <omp.h>
+omp_nest_lock_t nl;
+int counter;
+void bump(int depth) {
+  omp_set_nest_lock(&nl);
+  counter++;
+  if (depth > 0) bump(depth - 1);
+  omp_unset_nest_lock(&nl);
+}
+void reset(void) {
+  RESET
+}
+void f(void) {
+  #pragma omp parallel num_threads(4)
+  {
+    if (omp_get_thread_num() == 1)
+      reset();
+    else
+      bump(2);
+  }
+}
+"""
+
+
+def test_callee_lock_held_by_one_writer_only_is_a_race() -> None:
+    ((code, _, message),) = _errors(CALLEE_LOCKS.replace("RESET", "counter = 0;"))
+    assert code == "ACC124"
+    assert "`counter`" in message
+    assert "(line 7) and written at line 12" in message
+
+
+def test_callee_locks_held_by_every_writer_are_quiet() -> None:
+    src = CALLEE_LOCKS.replace(
+        "RESET", "omp_set_nest_lock(&nl);\n  counter = 0;\n  omp_unset_nest_lock(&nl);"
+    )
+    assert _errors(src) == []

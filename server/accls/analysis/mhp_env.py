@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
-from accls.analysis.mhp_callees import is_static, state_writes
+from accls.analysis.mhp_callees import is_static, locked_state_writes
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
@@ -254,16 +254,19 @@ def locate(
 
 def callee_state(
     region: Region, fn: Function, source: SourceFile, env: Environment
-) -> list[tuple[Call, Ref]]:
-    """Writes of `static` locals and globals by functions called in the region."""
+) -> list[tuple[Call, Ref, frozenset[str]]]:
+    """Writes of `static` locals and globals by functions called in the region.
+
+    Each comes with the global locks the callee holds around it.
+    """
     start, end = region.span.start_byte, region.span.end_byte
-    out: list[tuple[Call, Ref]] = []
+    out: list[tuple[Call, Ref, frozenset[str]]] = []
     for call in fn.call_sites:
         if not start <= call.span.start_byte < end:
             continue
         callee = source.function(call.name)
         if callee is None or callee is fn:
             continue
-        writes = state_writes(callee, source, env.threadprivate)
-        out.extend((call, ref) for ref in writes)
+        writes = locked_state_writes(callee, source, env.threadprivate)
+        out.extend((call, ref, held) for ref, held in writes)
     return out
