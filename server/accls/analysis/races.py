@@ -259,11 +259,12 @@ def _varying(loop: Loop) -> set[str]:
 def _certain(dep: Dependence, refs: dict[Span, Ref], loop: Loop, dialect: str) -> bool:
     """True if nothing about the dependence makes the exact verdict doubtful."""
     pair = [refs.get(dep.source), refs.get(dep.sink)]
-    if any(r is None for r in pair) or all(
-        r is not None and r.atomic == dialect for r in pair
-    ):
+    atomic = [r is not None and r.atomic == dialect for r in pair]
+    if any(r is None for r in pair) or all(atomic):
         return False  # both sides atomic: they do not race
-    # One atomic side orders nothing for the plain one: the pair still races.
+    if any(atomic) and dialect != "omp":
+        return False  # OpenACC does not say a plain access races an atomic one
+    # OpenMP: an atomic side orders nothing for the plain one; the pair races.
     return not _uses_varying(dep, refs, loop)
 
 
