@@ -352,3 +352,45 @@ def test_callee_locks_held_by_every_writer_are_quiet() -> None:
         "RESET", "omp_set_nest_lock(&nl);\n  counter = 0;\n  omp_unset_nest_lock(&nl);"
     )
     assert _errors(src) == []
+
+
+SECTIONS_ADD = """
+#include <omp.h>
+static void add(omp_lock_t *l, double *x, double v) {
+  omp_set_lock(l);
+  *x += v;
+  omp_unset_lock(l);
+}
+double f(double v) {
+  double total = 0.0;
+  omp_lock_t la, lb;
+  #pragma omp parallel sections
+  {
+    #pragma omp section
+    add(&la, &total, v);
+    #pragma omp section
+    add(&SECOND, &total, v);
+  }
+  return total;
+}
+"""
+
+
+def test_sections_passing_two_locks_through_a_pointer_race() -> None:
+    ((code, _, message),) = _errors(SECTIONS_ADD.replace("SECOND", "lb"))
+    assert code == "ACC124"
+    assert "`total` (the caller's variable, written through a pointer argument)" in (
+        message
+    )
+    assert "(line 5)" in message
+
+
+def test_sections_passing_one_lock_through_a_pointer_are_quiet() -> None:
+    assert _errors(SECTIONS_ADD.replace("SECOND", "la")) == []
+
+
+def test_private_variable_passed_by_address_does_not_race() -> None:
+    src = SECTIONS_ADD.replace("SECOND", "lb").replace(
+        "parallel sections", "parallel sections private(total)"
+    )
+    assert _errors(src) == []

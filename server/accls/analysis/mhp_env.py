@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import is_static, locked_state_writes
+from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
@@ -15,6 +16,7 @@ __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 _PRIVATIZING = frozenset(
     {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
 )
+_ADDRESS_ARG = re.compile(r"&\s*([A-Za-z_]\w*)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _C_WORDS = frozenset(
     "for while if int long short char float double unsigned signed const sizeof "
@@ -254,13 +256,14 @@ def locate(
 
 def callee_state(
     region: Region, fn: Function, source: SourceFile, env: Environment
-) -> list[tuple[Call, Ref, frozenset[str]]]:
+) -> list[tuple[Call, Ref, frozenset[str], bool]]:
     """Writes of `static` locals and globals by functions called in the region.
 
-    Each comes with the global locks the callee holds around it.
+    Each comes with the locks the callee holds around it, and whether it is a
+    write through a `&name` argument (renamed to the caller's `name`).
     """
     start, end = region.span.start_byte, region.span.end_byte
-    out: list[tuple[Call, Ref, frozenset[str]]] = []
+    out: list[tuple[Call, Ref, frozenset[str], bool]] = []
     for call in fn.call_sites:
         if not start <= call.span.start_byte < end:
             continue
@@ -268,5 +271,35 @@ def callee_state(
         if callee is None or callee is fn:
             continue
         writes = locked_state_writes(callee, source, env.threadprivate)
-        out.extend((call, ref, held) for ref, held in writes)
+        out.extend((call, ref, held, False) for ref, held in writes)
+        out.extend(
+            (call, ref, held, True) for ref, held in _through(call, callee, source)
+        )
+    return out
+
+
+def _through(
+    call: Call, callee: Function, source: SourceFile
+) -> list[tuple[Ref, frozenset[str]]]:
+    """Writes of `*p` in the callee, for each `&name` the call gives `p`."""
+    out: list[tuple[Ref, frozenset[str]]] = []
+    for k, arg in enumerate(call.args[: len(callee.params)]):
+        match = _ADDRESS_ARG.fullmatch(arg.strip())
+        if match is None or callee.params[k].pointers != 1:
+            continue
+        param = callee.params[k].name
+        writes = [
+            r
+            for r in callee.refs
+            if r.name == param
+            and r.is_write
+            and (r.deref or [s.text.strip() for s in r.subscripts] == ["0"])
+        ]
+        locks = param_locks(callee, k, call, source) if writes else None
+        if locks is None:
+            continue
+        held = frozenset(f"lock:{name}" for name in locks)
+        for ref in writes:
+            plain = replace(ref, name=match.group(1), deref=False, subscripts=())
+            out.append((plain, held))
     return out

@@ -16,6 +16,7 @@ __all__ = [
     "callee_guarded",
     "half_locked_findings",
     "loop_locks",
+    "param_locks",
 ]
 
 _ADDRESS_OF = re.compile(r"&\s*([A-Za-z_]\w*)")
@@ -173,23 +174,50 @@ def _param_lock(callee: Function, k: int, call: Call, source: SourceFile) -> str
 
     "" when the parameter is a lock object handed to the lock routines only.
     """
-    param = callee.params[k].name
-    lock_calls = sorted(
+    if _lock_object(callee, k):
+        return ""
+    given = param_locks(callee, k, call, source)
+    return sorted(given)[0] if given else None
+
+
+def _lock_calls(callee: Function) -> list[Call]:
+    return sorted(
         (c for c in callee.call_sites if c.name in _LOCKING),
         key=lambda c: c.span.start_byte,
     )
+
+
+def _lock_object(callee: Function, k: int) -> bool:
+    """True when parameter `k` is only handed to the OpenMP lock routines."""
+    param = callee.params[k].name
+    calls = _lock_calls(callee)
     refs = [r for r in callee.refs if r.name == param]
-    if not refs:
+    return bool(refs) and all(
+        any(c.span.start_byte <= r.span.start_byte < c.span.end_byte for c in calls)
+        for r in refs
+    )
+
+
+def param_locks(
+    callee: Function, k: int, call: Call, source: SourceFile
+) -> frozenset[str] | None:
+    """The caller's locks (`L` of `&L`) held at every use of parameter `k`.
+
+    Empty when none is; None when the lock calls cannot be followed (a test
+    lock, a lock taken or dropped under a branch) or `k` is a lock object.
+    """
+    param = callee.params[k].name
+    lock_calls = _lock_calls(callee)
+    refs = [r for r in callee.refs if r.name == param]
+    if not refs or _lock_object(callee, k):
         return None
-    in_lock_call = [
+    inside = [
         any(
             c.span.start_byte <= r.span.start_byte < c.span.end_byte for c in lock_calls
         )
         for r in refs
     ]
-    if all(in_lock_call):
-        return ""
-    if any(in_lock_call) or any(c.name.startswith("omp_test") for c in lock_calls):
+    if any(inside) or any(c.name.startswith("omp_test") for c in lock_calls):
         return None
     branches = [b.span for b in source.branches if b.kind in ("if", "else")]
     held: set[str] = set()
@@ -214,13 +242,12 @@ def _param_lock(callee: Function, k: int, call: Call, source: SourceFile) -> str
                 state.discard(arg)
         held = state if ref is refs[0] else held & state
     names = [p.name for p in callee.params]
-    given = sorted(
+    return frozenset(
         found
         for h in held
         if h in names and names.index(h) < len(call.args)
         if (found := _address(call.args[names.index(h)])) is not None
     )
-    return given[0] if given else None
 
 
 def _address(arg: str) -> str | None:

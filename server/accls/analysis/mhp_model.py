@@ -313,10 +313,14 @@ def _model(
         made = _access(scene, ref, pos, None)
         if made is not None:
             accesses.append(made)
-    for call, state, inside in callee_state(region, fn, source, env):
-        if any(contains(d, call.span.start_byte) for d in dropped):
+    for call, state, inside, through in callee_state(region, fn, source, env):
+        at = call.span.start_byte
+        if any(contains(d, at) for d in dropped):
             continue
-        made = _access(scene, state, call.span.start_byte, call)
+        chain = [c for c in inner if contains(c, at)]
+        if through and env.is_private(state.name, at, chain):
+            continue  # the caller hands over its own copy
+        made = _access(scene, state, at, call)
         if made is not None:
             accesses.append(replace(made, held=made.held | inside))
     for construct, ref in reduction_combines(inner, fn.refs):

@@ -227,7 +227,11 @@ def _callee_finding(
         CALLEE_STATE_RACE,
         via.via.span,
         var=name,
-        what="a `static` local or a global",
+        what=(
+            "the caller's variable, written through a pointer argument"
+            if any("".join(a.split()) == f"&{name}" for a in via.via.args)
+            else "a `static` local or a global"
+        ),
         callee=callee,
         write=via.ref.span.line,
         **also,
