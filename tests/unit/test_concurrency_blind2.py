@@ -394,3 +394,39 @@ def test_private_variable_passed_by_address_does_not_race() -> None:
         "parallel sections", "parallel sections private(total)"
     )
     assert _errors(src) == []
+
+
+TABLE = """
+#include <stdlib.h>
+#define N 6
+int table[N] = {10, 12, 14, 22, 24, 26};
+void f(double *w) {
+  double *base = (double *)malloc(sizeof(double) * 80);
+  double *xa1 = base;
+  double *xa2 = base + OFFSET;
+  #pragma omp parallel for
+  for (int i = 0; i < N; ++i) {
+    int idx = table[i];
+    xa1[idx] += w[i];
+    xa2[idx] += w[i];
+  }
+  free(base);
+}
+"""
+
+
+def test_constant_table_into_one_buffer_clashes() -> None:
+    ((code, line, message),) = _errors(TABLE.replace("OFFSET", "12"))
+    assert (code, line) == ("ACC101", 12)
+    assert "`xa1[idx]` (line 12) and `xa2[idx]` (line 13) reach `base[22]`" in message
+
+
+def test_constant_table_into_one_buffer_apart_is_quiet() -> None:
+    assert _codes(TABLE.replace("OFFSET", "40")) & {"ACC101", "ACC102"} == set()
+
+
+def test_table_written_somewhere_is_not_enumerated() -> None:
+    src = TABLE.replace("OFFSET", "40").replace(
+        "  free(base);", "  table[0] = 0;\n  free(base);"
+    )
+    assert "ACC102" in _codes(src)

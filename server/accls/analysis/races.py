@@ -34,6 +34,7 @@ from accls.analysis.race_exemptions import (
     permuted_index,
 )
 from accls.analysis.races_index import distinct_index, repeated_index
+from accls.analysis.races_table import table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
@@ -133,6 +134,11 @@ def dependence_findings(
     private |= {v.name for inner in loops for v in inner.locals}
     protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
+    table = table_verdict(loop, analysis.source) if len(loops) == 1 else None
+    if table is not None and table.clash is not None:
+        out.append(_table_finding(table.clash, where))
+        reported |= {table.clash[0].name, table.clash[1].name}
+    protected |= table.apart if table is not None else frozenset()
     for inner in loops:
         facts = analysis.of(inner)
         hist = {ref.name for ref in facts.atomics}
@@ -191,6 +197,25 @@ def dependence_findings(
     out.extend(_escape_findings(analysis, loops, protected, where))
     out.extend(_call_findings(analysis, loop, directive))
     return out
+
+
+def _table_finding(clash: tuple[Ref, Ref, str], where: dict[str, object]) -> Finding:
+    """ACC101 for two table-indexed references that meet one element."""
+    first, second, cell = clash
+    kind = "output" if first.is_write and second.is_write else "flow"
+    dep = (
+        f"{kind} dependence on `{cell.split('[')[0]}`: `{first.render()}` (line "
+        f"{first.span.line}) and `{second.render()}` (line {second.span.line}) reach "
+        f"`{cell}` in two iterations: the constant index table says so"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        first.span,
+        dep=dep,
+        source_line=first.span.line,
+        sink_line=second.span.line,
+        **where,
+    )
 
 
 def _repeated_finding(

@@ -9,11 +9,26 @@ from collections.abc import Callable
 
 from accls.frontend import Loop, Ref, SourceFile
 
-__all__ = ["distinct_index", "repeated_index"]
+__all__ = ["distinct_index", "literal_value", "loop_range", "repeated_index"]
 
 _INDEX = re.compile(r"([A-Za-z_]\w*)\[([A-Za-z_]\w*)\]")
 _EXPR = re.compile(r"[\w\s+*/%()-]+")
 _LIMIT = 1 << 20  # iterations enumerated at most
+
+
+def literal_value(text: str, source: SourceFile) -> int | None:
+    """An integer literal, or a macro `#define N 180` of the file."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if not text.isidentifier():
+        return None
+    macro = re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(text)}[ \t]+\(?(\d+)\)?[ \t]*$",
+        source.text,
+        re.M,
+    )
+    return int(macro.group(1)) if macro is not None else None
 
 
 def _literal(text: str, loop: Loop, source: SourceFile) -> int | None:
@@ -21,6 +36,9 @@ def _literal(text: str, loop: Loop, source: SourceFile) -> int | None:
     text = text.strip()
     if text.isdigit():
         return int(text)
+    macro = literal_value(text, source)
+    if macro is not None:
+        return macro
     fn = source.function(loop.function) if loop.function else None
     if fn is None or not text.isidentifier():
         return None
@@ -38,7 +56,7 @@ def _literal(text: str, loop: Loop, source: SourceFile) -> int | None:
     return int(match.group(1))
 
 
-def _range(loop: Loop, source: SourceFile) -> range | None:
+def loop_range(loop: Loop, source: SourceFile) -> range | None:
     """The values of a unit-step `for (k = L; k < U; k++)` with known bounds."""
     low = _literal(loop.lower_text, loop, source)
     high = _literal(loop.upper_text, loop, source)
@@ -123,7 +141,7 @@ def _index_values(
         rf"\b{re.escape(index)}\s*\[\s*{re.escape(writer.var)}\s*\]\s*=\s*([^;=]+);",
         body,
     )
-    span_w, span_r = _range(writer, source), _range(loop, source)
+    span_w, span_r = loop_range(writer, source), loop_range(loop, source)
     if found is None or span_w is None or span_r is None:
         return None
     expr = found.group(1).strip()
