@@ -430,3 +430,52 @@ def test_table_written_somewhere_is_not_enumerated() -> None:
         "  free(base);", "  table[0] = 0;\n  free(base);"
     )
     assert "ACC102" in _codes(src)
+
+
+PER_ITERATION = """
+void f(double *out, const double *a) {
+  #pragma omp parallel
+  #pragma omp single
+  {
+    for (int i = 0; i < 64; i++) {
+      #pragma omp task firstprivate(i) shared(out)
+      out[INDEX] = a[i];
+    }
+    #pragma omp taskwait
+  }
+}
+"""
+
+
+def test_per_iteration_tasks_on_their_own_elements_are_quiet() -> None:
+    assert _errors(PER_ITERATION.replace("INDEX", "i")) == []
+    assert _errors(PER_ITERATION.replace("INDEX", "2 * i + 1")) == []
+
+
+def test_per_iteration_tasks_on_one_element_race() -> None:
+    ((code, _, _),) = _errors(PER_ITERATION.replace("INDEX", "3"))
+    assert code == "ACC122"
+
+
+TID_SLOT = """
+#include <omp.h>
+double sums[256];
+void f(int n, const double *a) {
+  #pragma omp parallel
+  {
+    int t = omp_get_thread_num();
+    #pragma omp for
+    for (int i = 0; i < n; i++)
+      sums[SLOT] += a[i];
+  }
+}
+"""
+
+
+def test_thread_number_slot_in_a_worksharing_loop_is_quiet() -> None:
+    assert _errors(TID_SLOT.replace("SLOT", "t")) == []
+
+
+def test_other_fixed_slot_in_a_worksharing_loop_races() -> None:
+    src = TID_SLOT.replace("SLOT", "k").replace("int n,", "int n, int k,")
+    assert [c for c, _, _ in _errors(src)] == ["ACC101"]

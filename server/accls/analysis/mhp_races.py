@@ -24,7 +24,7 @@ from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
-from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.analysis.mhp_overlap import Overlap, distinct_instances, overlap
 from accls.analysis.pragma_syntax import depend_problem
 from accls.frontend import Clause, SourceFile
 
@@ -299,6 +299,22 @@ def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
     return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
 
 
+def _own_iteration(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for one access of a per-iteration task whose loop value splits it."""
+    if a is not b and a.ref.span != b.ref.span:
+        return False
+    for task_id in a.tasks:
+        task = model.task(task_id)
+        if not task.multi.startswith("it is created in a loop"):
+            continue
+        around = [s for s in model.env.sweeps if s.start <= task.id < s.end]
+        if not around:
+            return False
+        var = max(around, key=lambda s: s.start).var
+        return distinct_instances(a.location, model.env, var)
+    return False
+
+
 def _distinct_constants(item: str, other: str) -> bool:
     """True for `a[0]` and `a[1]`: the same array at different constant elements."""
     parts = [x.replace("]", "").split("[") for x in (item, other)]
@@ -322,7 +338,7 @@ def _pair_finding(
     if a.held & b.held:
         return None
     touch = _overlap(model, a, b, kind == "threads")
-    if touch is None:
+    if touch is None or (kind == "tasks" and _own_iteration(model, a, b)):
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region

@@ -15,6 +15,7 @@ __all__ = [
     "one_iteration",
     "ordered_blocks",
     "permuted_index",
+    "thread_slot",
 ]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -247,3 +248,41 @@ def one_iteration(dep: Dependence, loop: Loop, source: SourceFile) -> bool:
         return False
     arm = _pinned_arm(dep.source, loop, source)
     return arm is not None and arm == _pinned_arm(dep.sink, loop, source)
+
+
+def _tid_names(loop: Loop, source: SourceFile) -> set[str]:
+    """Locals set from `omp_get_thread_num()` and never written in the loop."""
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None:
+        return set()
+    text = source.data[fn.span.start_byte : fn.span.end_byte].decode("utf-8", "replace")
+    names = set(
+        re.findall(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)", text)
+    )
+    written = {r.name for r in loop.refs if r.is_write}
+    return {
+        n for n in names if n not in written and any(v.name == n for v in fn.locals)
+    }
+
+
+def thread_slot(
+    dep: Dependence, refs: dict[Span, Ref], loop: Loop, source: SourceFile
+) -> bool:
+    """True for `a[t]` on both sides with `t` the thread number: one thread's slot.
+
+    Iterations that meet at one element run on one thread, one after another.
+    """
+    pair = [refs.get(dep.source), refs.get(dep.sink)]
+    if any(r is None or not r.subscripts for r in pair):
+        return False
+    texts = {tuple("".join(s.text.split()) for s in r.subscripts) for r in pair if r}
+    if len(texts) != 1:
+        return False
+    subs = texts.pop()
+    tids = _tid_names(loop, source) | {"omp_get_thread_num()"}
+    written = {r.name for r in loop.refs if r.is_write}
+    first = subs[0]
+    if first not in tids:
+        return False
+    rest = {n for s in subs[1:] for n in _NAME.findall(s)}
+    return not rest & (written | {loop.var or ""})

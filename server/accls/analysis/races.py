@@ -32,6 +32,7 @@ from accls.analysis.race_exemptions import (
     one_iteration,
     ordered_blocks,
     permuted_index,
+    thread_slot,
 )
 from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.races_table import table_verdict
@@ -174,6 +175,7 @@ def dependence_findings(
             and not linear_disjoint(d, directive, by_span, inner)
             and not permuted_index(d, by_span, inner, analysis.source)
             and not one_iteration(d, loop, analysis.source)
+            and not thread_slot(d, by_span, inner, analysis.source)
         ]
         for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
             if dep.array in reported:
