@@ -479,3 +479,45 @@ def test_thread_number_slot_in_a_worksharing_loop_is_quiet() -> None:
 def test_other_fixed_slot_in_a_worksharing_loop_races() -> None:
     src = TID_SLOT.replace("SLOT", "k").replace("int n,", "int n, int k,")
     assert [c for c, _, _ in _errors(src)] == ["ACC101"]
+
+
+def test_single_after_nowait_loop_races_on_any_thread() -> None:
+    src = """
+    double a[1000];
+    double f(const double *b) {
+      double seen = 0.0;
+      #pragma omp parallel shared(seen)
+      {
+        #pragma omp for nowait
+        for (int i = 0; i < 1000; i++)
+          a[i] = b[i];
+        #pragma omp single
+        seen = a[9];
+      }
+      return seen;
+    }
+    """
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC120", 11)
+    assert "`a[i]` (write, line 9) and `a[9]` (read, line 11)" in message
+
+
+def test_in_reduction_tasks_do_not_race() -> None:
+    src = """
+    double f(const double *a) {
+      double x = 0.0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp taskgroup task_reduction(+: x)
+        {
+          for (int i = 0; i < 16; i++) {
+            #pragma omp task in_reduction(+: x)
+            x += a[i];
+          }
+        }
+      }
+      return x;
+    }
+    """
+    assert _errors(src) == []

@@ -13,8 +13,17 @@ from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
+# A task's `in_reduction` item is its own copy, combined at the taskgroup's end.
 _PRIVATIZING = frozenset(
-    {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
+    {
+        "private",
+        "firstprivate",
+        "lastprivate",
+        "linear",
+        "reduction",
+        "in_reduction",
+        "copyin",
+    }
 )
 _ADDRESS_ARG = re.compile(r"&\s*([A-Za-z_]\w*)")
 _NAME = re.compile(r"[A-Za-z_]\w*")

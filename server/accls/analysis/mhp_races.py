@@ -55,6 +55,8 @@ def _overlap(
     split, other = (a, b) if la.form == "ws" else (b, a)
     if other.unit.kind == "team" and other.location.form != "tid":
         return found  # every thread runs the other access: one is not the loop's
+    if other.unit.kind in ("single", "section") or other.tasks:
+        return found  # whichever thread gets there runs it: no schedule pins it
     if not _handed_out(model, split):
         return Overlap(
             "maybe",
