@@ -82,7 +82,8 @@ CALLEE_STATE_RACE = FindingKind(
     Category.RACE,
     Severity.ERROR,
     "called function's static or global state races",
-    "data race: `{var}` ({what}) is written by `{callee}` (line {write}), which "
+    "data race: `{var}` ({what}) is written by `{callee}` (line {write}){also}, "
+    "which "
     "{who} at line {call} calls in the `{region}` region at line {line}; {rule}; "
     "{fix}",
 )

@@ -11,7 +11,14 @@ from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_insertions import call_critical_fix
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile, Var
 
-__all__ = ["is_static", "loop_callee_findings", "state_writes", "threadprivate_names"]
+__all__ = [
+    "is_static",
+    "locked_state_writes",
+    "loop_callee_findings",
+    "other_access",
+    "state_writes",
+    "threadprivate_names",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
@@ -68,6 +75,64 @@ def state_writes(
     return out
 
 
+_LOCK_SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
+_LOCK_UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
+_ADDRESS = re.compile(r"&\s*([A-Za-z_]\w*)")
+
+
+def _callee_locks(callee: Function, source: SourceFile) -> list[tuple[int, str]] | None:
+    """(position, +L or -L) of the callee's lock calls on `&L` of a global lock.
+
+    None when its OpenMP calls are anything else (a lock through a pointer, a
+    test lock, a barrier) or a lock call sits under a branch.
+    """
+    globals_ = {g.name for g in source.globals}
+    branches = [b.span for b in source.branches if b.kind in ("if", "else")]
+    out: list[tuple[int, str]] = []
+    for call in callee.call_sites:
+        if not call.name.startswith("omp_"):
+            continue
+        if call.name.startswith("omp_get_"):
+            continue  # queries order nothing
+        kind = (
+            "+" if call.name in _LOCK_SET else "-" if call.name in _LOCK_UNSET else ""
+        )
+        match = _ADDRESS.fullmatch(call.args[0].strip()) if call.args else None
+        if not kind or match is None or match.group(1) not in globals_:
+            return None
+        at = call.span.start_byte
+        if any(b.start_byte <= at < b.end_byte for b in branches):
+            return None
+        out.append((at, kind + match.group(1)))
+    return sorted(out)
+
+
+def locked_state_writes(
+    callee: Function, source: SourceFile, threadprivate: frozenset[str]
+) -> list[tuple[Ref, frozenset[str]]]:
+    """State writes of a callee with the global locks it holds at each.
+
+    A callee with no OpenMP calls holds none; one whose lock calls cannot be
+    followed gives nothing, as `state_writes` does.
+    """
+    locks = _callee_locks(callee, source)
+    if locks is None:
+        return []
+    calls = tuple(c for c in callee.calls if not c.startswith("omp_"))
+    spans = [c.span for c in callee.call_sites if c.name.startswith("omp_")]
+    out: list[tuple[Ref, frozenset[str]]] = []
+    for ref in state_writes(replace(callee, calls=calls), source, threadprivate):
+        if any(s.start_byte <= ref.span.start_byte < s.end_byte for s in spans):
+            continue  # `&lock` handed to the runtime: the lock object itself
+        held: set[str] = set()
+        for at, step in locks:
+            if at >= ref.span.start_byte:
+                break
+            (held.add if step[0] == "+" else held.discard)(step[1:])
+        out.append((ref, frozenset(f"lock:{name}" for name in held)))
+    return out
+
+
 def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
     """True when every iteration makes the call, outside any exclusion in the loop."""
     pos = call.span.start_byte
@@ -87,6 +152,18 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
         and contains(c, pos)
         for c in source.constructs
     )
+
+
+def other_access(callee: Function, write: Ref) -> dict[str, object]:
+    """`also`/`other`: another line of the callee that uses the written name."""
+    for ref in callee.refs:
+        if ref.name == write.name and ref.span.line != write.span.line:
+            word = "written" if ref.is_write else "read"
+            return {
+                "also": f" and {word} at line {ref.span.line}",
+                "other": ref.span.line,
+            }
+    return {"also": ""}
 
 
 def loop_callee_findings(
@@ -116,6 +193,7 @@ def loop_callee_findings(
         what="a `static` local" if static else "a global",
         callee=name,
         write=ref.span.line,
+        **other_access(callee, ref),
         who="every iteration",
         call=call.span.line,
         region=directive.name,

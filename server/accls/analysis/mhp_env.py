@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
-from accls.analysis.mhp_callees import is_static, state_writes
+from accls.analysis.mhp_callees import is_static, locked_state_writes
+from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
+# A task's `in_reduction` item is its own copy, combined at the taskgroup's end.
 _PRIVATIZING = frozenset(
-    {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
+    {
+        "private",
+        "firstprivate",
+        "lastprivate",
+        "linear",
+        "reduction",
+        "in_reduction",
+        "copyin",
+    }
 )
+_ADDRESS_ARG = re.compile(r"&\s*([A-Za-z_]\w*)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _C_WORDS = frozenset(
     "for while if int long short char float double unsigned signed const sizeof "
@@ -148,7 +159,7 @@ def environment(
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
             if assoc.var:
                 loop_vars.append((assoc.var, loop.span.start_byte, loop.span.end_byte))
-                if first in ("for", "loop") and construct is not region:
+                if first in ("for", "loop", "taskloop") and construct is not region:
                     split.append(assoc)
     # A write through `p[i]` or `*p` changes the pointee, not `p`.
     written = {
@@ -170,9 +181,11 @@ def environment(
     )
     sweep: set[str] = set()
     ranges: list[Sweep] = []
-    worksharing = {v for v, _, _ in loop_vars}
+    worksharing = {(v, s) for v, s, _ in loop_vars}
     for loop in source.loops():
-        if not start <= loop.id < end or not loop.var or loop.var in worksharing:
+        if not start <= loop.id < end or not loop.var:
+            continue
+        if (loop.var, loop.span.start_byte) in worksharing:
             continue
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
@@ -229,37 +242,73 @@ def locate(
     indirect = any(
         s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
     )
+    # A worksharing loop's variable here is not a sequential loop's of that name.
+    sweeps = env.sweep_vars - {v for v, s, e in env.loop_vars if s <= pos < e}
     if indirect or None in polys:
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
         rest = names - env.tid_vars - {"omp_get_thread_num"}
-        form = "tid" if rest <= env.invariant | env.sweep_vars else "varying"
+        form = "tid" if rest <= env.invariant | sweeps else "varying"
     elif names <= env.invariant:
         form = "const"
-    elif names <= env.invariant | env.sweep_vars:
+    elif names <= env.invariant | sweeps:
         form = "loop"
     else:
         form = "varying"
     bounds = enclosing(env.sweeps, pos) if form in ("loop", "tid") else ()
     if form == "varying" and all(p is not None for p in polys):
         split = enclosing(env.shared_loops, pos)
-        if names <= env.invariant | env.sweep_vars | {s.var for s in split}:
+        if names <= env.invariant | sweeps | {s.var for s in split}:
             form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
     return Location(ref.name, form, index, polys, bounds)
 
 
 def callee_state(
     region: Region, fn: Function, source: SourceFile, env: Environment
-) -> list[tuple[Call, Ref]]:
-    """Writes of `static` locals and globals by functions called in the region."""
+) -> list[tuple[Call, Ref, frozenset[str], bool]]:
+    """Writes of `static` locals and globals by functions called in the region.
+
+    Each comes with the locks the callee holds around it, and whether it is a
+    write through a `&name` argument (renamed to the caller's `name`).
+    """
     start, end = region.span.start_byte, region.span.end_byte
-    out: list[tuple[Call, Ref]] = []
+    out: list[tuple[Call, Ref, frozenset[str], bool]] = []
     for call in fn.call_sites:
         if not start <= call.span.start_byte < end:
             continue
         callee = source.function(call.name)
         if callee is None or callee is fn:
             continue
-        writes = state_writes(callee, source, env.threadprivate)
-        out.extend((call, ref) for ref in writes)
+        writes = locked_state_writes(callee, source, env.threadprivate)
+        out.extend((call, ref, held, False) for ref, held in writes)
+        out.extend(
+            (call, ref, held, True) for ref, held in _through(call, callee, source)
+        )
+    return out
+
+
+def _through(
+    call: Call, callee: Function, source: SourceFile
+) -> list[tuple[Ref, frozenset[str]]]:
+    """Writes of `*p` in the callee, for each `&name` the call gives `p`."""
+    out: list[tuple[Ref, frozenset[str]]] = []
+    for k, arg in enumerate(call.args[: len(callee.params)]):
+        match = _ADDRESS_ARG.fullmatch(arg.strip())
+        if match is None or callee.params[k].pointers != 1:
+            continue
+        param = callee.params[k].name
+        writes = [
+            r
+            for r in callee.refs
+            if r.name == param
+            and r.is_write
+            and (r.deref or [s.text.strip() for s in r.subscripts] == ["0"])
+        ]
+        locks = param_locks(callee, k, call, source) if writes else None
+        if locks is None:
+            continue
+        held = frozenset(f"lock:{name}" for name in locks)
+        for ref in writes:
+            plain = replace(ref, name=match.group(1), deref=False, subscripts=())
+            out.append((plain, held))
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from networkx.utils import UnionFind
 
@@ -313,12 +313,16 @@ def _model(
         made = _access(scene, ref, pos, None)
         if made is not None:
             accesses.append(made)
-    for call, state in callee_state(region, fn, source, env):
-        if any(contains(d, call.span.start_byte) for d in dropped):
+    for call, state, inside, through in callee_state(region, fn, source, env):
+        at = call.span.start_byte
+        if any(contains(d, at) for d in dropped):
             continue
-        made = _access(scene, state, call.span.start_byte, call)
+        chain = [c for c in inner if contains(c, at)]
+        if through and env.is_private(state.name, at, chain):
+            continue  # the caller hands over its own copy
+        made = _access(scene, state, at, call)
         if made is not None:
-            accesses.append(made)
+            accesses.append(replace(made, held=made.held | inside))
     for construct, ref in reduction_combines(inner, fn.refs):
         made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:

@@ -11,7 +11,7 @@ from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
 
-__all__ = ["Overlap", "overlap"]
+__all__ = ["Overlap", "distinct_instances", "overlap"]
 
 _TID = "omp_get_thread_num"
 
@@ -77,6 +77,27 @@ def _feasible(rows: list[Row], by_threads: bool, team: int | None) -> bool:
     before = row({"tid@2": 1, "tid@1": -1}, -1)
     after = row({"tid@1": 1, "tid@2": -1}, -1)
     return any(not is_empty(build([*base, order])) for order in (before, after))
+
+
+def distinct_instances(a: Location, env: Environment, var: str) -> bool:
+    """True when two instances that differ in `var` never reach one element of `a`.
+
+    For the instances of a task created once per iteration of a loop over `var`:
+    each captures its own `var`.
+    """
+    if a.form not in ("loop", "const") or not a.polys:
+        return False
+    key_1, key_2 = f"{var}@1", f"{var}@2"
+    rows = _rows(a, a, env)
+    if rows is None:
+        return False
+    keys = {key for item in rows for key, _ in item.coeffs}
+    if key_1 not in keys:
+        return False
+    ranges = bound_rows(a.bounds, 1, keys) + bound_rows(a.bounds, 2, keys)
+    before = row({key_2: 1, key_1: -1}, -1)
+    after = row({key_1: 1, key_2: -1}, -1)
+    return all(is_empty(build([*rows, *ranges, order])) for order in (before, after))
 
 
 def overlap(

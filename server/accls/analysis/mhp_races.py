@@ -24,7 +24,7 @@ from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
-from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.analysis.mhp_overlap import Overlap, distinct_instances, overlap
 from accls.analysis.pragma_syntax import depend_problem
 from accls.frontend import Clause, SourceFile
 
@@ -55,6 +55,8 @@ def _overlap(
     split, other = (a, b) if la.form == "ws" else (b, a)
     if other.unit.kind == "team" and other.location.form != "tid":
         return found  # every thread runs the other access: one is not the loop's
+    if other.unit.kind in ("single", "section") or other.tasks:
+        return found  # whichever thread gets there runs it: no schedule pins it
     if not _handed_out(model, split):
         return Overlap(
             "maybe",
@@ -67,8 +69,11 @@ def _overlap(
 def _handed_out(model: RegionModel, access: Access) -> bool:
     """True when the loop around `access` hands out iterations at run time.
 
-    `dynamic` and `guided` do; a static or unnamed schedule may fix them.
+    `dynamic` and `guided` do, and a `taskloop`, whose iterations are tasks; a
+    static or unnamed schedule may fix them.
     """
+    if any(model.task(t).taskloop for t in access.tasks):
+        return True
     for construct in model.constructs:
         if pragma_at(construct) == access.unit.id:
             clause = construct.directive.clause("schedule")
@@ -213,13 +218,25 @@ def _callee_finding(
     via = next((x for x in sides if x.ref.is_write), sides[0])
     assert via.via is not None
     name, callee = via.ref.name, via.via.name
+    other = second if via is first else first
+    line = other.ref.span.line
+    word = "written" if other.ref.is_write else "read"
+    also: dict[str, object] = {"also": ""}
+    if line != via.ref.span.line:
+        where = "" if other.via is not None else " in the region"
+        also = {"also": f" and {word} at line {line}{where}", "other": line}
     return finding(
         CALLEE_STATE_RACE,
         via.via.span,
         var=name,
-        what="a `static` local or a global",
+        what=(
+            "the caller's variable, written through a pointer argument"
+            if any("".join(a.split()) == f"&{name}" for a in via.via.args)
+            else "a `static` local or a global"
+        ),
         callee=callee,
         write=via.ref.span.line,
+        **also,
         who="every thread" if kind == "threads" else "a task",
         call=via.via.span.line,
         region=args["region"],
@@ -251,6 +268,8 @@ def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
             for _, item in first.deps:
                 for _, other in second.deps:
                     base, other_base = item.split("[")[0], other.split("[")[0]
+                    if _distinct_constants(item, other):
+                        continue
                     if item != other and base == other_base and "[" in item + other:
                         return (
                             f"whether `depend` items `{item}` (line {first.line}) and "
@@ -258,6 +277,53 @@ def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
                             "their subscripts decide"
                         )
     return ""
+
+
+_FLAG = (
+    "; the flag is read and written without `atomic`: a `flush` orders memory, but "
+    "two plain accesses to one variable still race"
+)
+
+
+def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for a hand-made flag: a plain write and a plain read spun on in a loop.
+
+    A `flush` does not make such accesses race-free: the flag itself needs
+    `atomic` (OpenMP 5 memory model), so the pair is a race whatever the fences.
+    """
+    if a.atomic or b.atomic or a.location.form != "scalar" or a is b:
+        return False
+    if b.location.form != "scalar" or a.location.name != b.location.name:
+        return False
+    if a.via is not None or b.via is not None or not (a.ref.is_write or b.ref.is_write):
+        return False
+    reads = [x for x in (a, b) if not x.ref.is_write]
+    return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
+
+
+def _own_iteration(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for one access of a per-iteration task whose loop value splits it."""
+    if a is not b and a.ref.span != b.ref.span:
+        return False
+    for task_id in a.tasks:
+        task = model.task(task_id)
+        if not task.multi.startswith("it is created in a loop"):
+            continue
+        around = [s for s in model.env.sweeps if s.start <= task.id < s.end]
+        if not around:
+            return False
+        var = max(around, key=lambda s: s.start).var
+        return distinct_instances(a.location, model.env, var)
+    return False
+
+
+def _distinct_constants(item: str, other: str) -> bool:
+    """True for `a[0]` and `a[1]`: the same array at different constant elements."""
+    parts = [x.replace("]", "").split("[") for x in (item, other)]
+    if len(parts[0]) != len(parts[1]) or parts[0][0] != parts[1][0]:
+        return False
+    subs = [p[1:] for p in parts]
+    return all(s.isdigit() for s in subs[0] + subs[1]) and subs[0] != subs[1]
 
 
 def _pair_finding(
@@ -274,7 +340,7 @@ def _pair_finding(
     if a.held & b.held:
         return None
     touch = _overlap(model, a, b, kind == "threads")
-    if touch is None:
+    if touch is None or (kind == "tasks" and _own_iteration(model, a, b)):
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
@@ -348,11 +414,26 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
             key = (name, lines[0], lines[1])
             if key in seen or count[name] >= _MAX_PER_NAME:
                 continue
-            if (model.doubt or fence) and sum(count.values()):
-                break  # one warning says why the whole region is undecided
+            flag = bool(fence) and not model.doubt and plain_flag(model, a, b)
+            if (model.doubt or fence) and sum(count.values()) and not flag:
+                continue  # one warning says why the whole region is undecided
             made = _pair_finding(
                 model, source.data, (a, b), data["kind"], data["rule"], fence
             )
+            if flag and made is not None and made.kind is POSSIBLE_RACE:
+                # The spin loop's own condition is no doubt: it waits on the flag.
+                spun = tuple(
+                    x if x.ref.is_write else replace(x, doubt="", guard="", guards=())
+                    for x in (a, b)
+                )
+                made = _pair_finding(
+                    model,
+                    source.data,
+                    (spun[0], spun[1]),
+                    data["kind"],
+                    data["rule"] + _FLAG,
+                    "",
+                )
             if made is not None and made.kind is CALLEE_STATE_RACE:
                 key = (name, made.span.start_byte, 0)
                 if key in seen:

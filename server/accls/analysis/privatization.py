@@ -14,6 +14,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
+from accls.analysis.mhp_loop_locks import NO_LOCKS, callee_guarded, loop_locks
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.pragma_scope import (
     Scope,
@@ -23,7 +24,7 @@ from accls.analysis.pragma_scope import (
     scope_of,
 )
 from accls.analysis.races import locked
-from accls.frontend import Directive, Function, Loop, Span, Var
+from accls.frontend import Directive, Function, Loop, SourceFile, Span, Var
 
 __all__ = ["scalar_findings"]
 
@@ -98,12 +99,48 @@ def _reduction(
     return None
 
 
+def _read_line(loop: Loop, name: str, write: int) -> dict[str, int]:
+    """`read`: a line of the loop that reads `name`, other than the write's."""
+    for ref in loop.refs:
+        if ref.name == name and not ref.is_write and ref.span.line != write:
+            return {"read": ref.span.line}
+    return {}
+
+
+def _callee_write(loop: Loop, name: str, source: SourceFile) -> dict[str, int]:
+    """`callee_write`: the line where a function given `&name` writes through it."""
+    for call in loop.calls:
+        callee = source.function(call.name)
+        if callee is None:
+            continue
+        for arg, param in zip(call.args, callee.params, strict=False):
+            if "".join(arg.split()) != f"&{name}":
+                continue
+            for ref in callee.refs:
+                if (
+                    ref.name == param.name
+                    and ref.is_write
+                    and (ref.deref or ref.subscripts)
+                ):
+                    return {"callee_write": ref.span.line}
+    return {}
+
+
+def _through_callee(loop: Loop, name: str, source: SourceFile) -> str:
+    """Message text naming the callee line `_callee_write` found, if any."""
+    line = _callee_write(loop, name, source).get("callee_write")
+    return f" (through its address, written at line {line})" if line else ""
+
+
 def scalar_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
     """Findings about how the pragma shares the scalars the loop writes."""
-    if locked(loop):
+    locks = loop_locks(loop, analysis.source) if locked(loop) else NO_LOCKS
+    if locks is None:
         return []
+    guarded = locks.guarded | {plain.name for plain, _, _ in locks.half}
+    guarded |= callee_guarded(loop, analysis.source)
     source = analysis.source
     facts = analysis.of(loop)
     scope = scope_of(loop, directive, source)
@@ -124,6 +161,8 @@ def scalar_findings(
     wrote_private = False
     by_name = {f.name: f for f in facts.scalars}
     for fact in facts.scalars:
+        if fact.name in guarded:
+            continue  # every access holds one lock
         if fact.cls is ScalarClass.REDUCTION:
             if fact.name in scope.reductions or not _is_private(
                 fact.name, fact, scope, fn, assoc
@@ -163,7 +202,9 @@ def scalar_findings(
                     var=fact.name,
                     write=span.line,
                     directive=directive.name,
-                    why=fact.why,
+                    why=fact.why + _through_callee(loop, fact.name, source),
+                    **_read_line(loop, fact.name, span.line),
+                    **_callee_write(loop, fact.name, source),
                 )
             )
     for obstacle in facts.obstacles:
@@ -175,7 +216,7 @@ def scalar_findings(
             if found is not None:
                 out.append(found)
                 continue
-        if not omp or name in scope.reductions or name in by_name:
+        if not omp or name in scope.reductions or name in by_name or name in guarded:
             continue
         if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
             continue
@@ -187,7 +228,9 @@ def scalar_findings(
                 var=name,
                 write=span.line,
                 directive=directive.name,
-                why=obstacle.message,
+                why=obstacle.message + _through_callee(loop, name, source),
+                **({"read": obstacle.line} if obstacle.line != span.line else {}),
+                **_callee_write(loop, name, source),
             )
         )
     if omp and wrote_private and not out and _advise_default(directive):

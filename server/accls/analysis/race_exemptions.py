@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from accls.analysis.model import Dependence
 from accls.frontend import Directive, Loop, Ref, SourceFile, Span
 
-__all__ = ["in_blocks", "linear_disjoint", "ordered_blocks", "permuted_index"]
+__all__ = [
+    "in_blocks",
+    "linear_disjoint",
+    "one_iteration",
+    "ordered_blocks",
+    "permuted_index",
+    "thread_slot",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _LINEAR = re.compile(
@@ -204,3 +211,78 @@ def permuted_index(
     return not (found[1] & changed) and not (
         set(_NAME.findall(store.group(1))) & {index}
     )
+
+
+def _pinned_arm(span: Span, loop: Loop, source: SourceFile) -> int | None:
+    """The `if (i == K)` arm around `span` that one iteration of `loop` runs."""
+    if not loop.var:
+        return None
+    written = {r.name for r in loop.refs if r.is_write}
+    for branch in source.branches:
+        if branch.kind != "if" or not branch.span.start_byte <= span.start_byte:
+            continue
+        if span.start_byte >= branch.span.end_byte:
+            continue
+        if not loop.body.start_byte <= branch.span.start_byte < loop.body.end_byte:
+            continue
+        for part in branch.condition.strip().strip("()").split("&&"):
+            sides = ["".join(s.split()).strip("()") for s in part.split("==")]
+            if len(sides) != 2 or loop.var not in sides:
+                continue
+            other = sides[1] if sides[0] == loop.var else sides[0]
+            fixed = other.lstrip("-").isdigit() or (
+                other.isidentifier() and other not in written
+            )
+            if fixed:
+                return branch.span.start_byte
+    return None
+
+
+def one_iteration(dep: Dependence, loop: Loop, source: SourceFile) -> bool:
+    """True when both ends sit in one `if (i == K)` arm: a single iteration runs them.
+
+    Two instances of such references never come from different iterations, so
+    the loop carries no dependence between them.
+    """
+    if dep.carrier != loop.id:
+        return False
+    arm = _pinned_arm(dep.source, loop, source)
+    return arm is not None and arm == _pinned_arm(dep.sink, loop, source)
+
+
+def _tid_names(loop: Loop, source: SourceFile) -> set[str]:
+    """Locals set from `omp_get_thread_num()` and never written in the loop."""
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None:
+        return set()
+    text = source.data[fn.span.start_byte : fn.span.end_byte].decode("utf-8", "replace")
+    names = set(
+        re.findall(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)", text)
+    )
+    written = {r.name for r in loop.refs if r.is_write}
+    return {
+        n for n in names if n not in written and any(v.name == n for v in fn.locals)
+    }
+
+
+def thread_slot(
+    dep: Dependence, refs: dict[Span, Ref], loop: Loop, source: SourceFile
+) -> bool:
+    """True for `a[t]` on both sides with `t` the thread number: one thread's slot.
+
+    Iterations that meet at one element run on one thread, one after another.
+    """
+    pair = [refs.get(dep.source), refs.get(dep.sink)]
+    if any(r is None or not r.subscripts for r in pair):
+        return False
+    texts = {tuple("".join(s.text.split()) for s in r.subscripts) for r in pair if r}
+    if len(texts) != 1:
+        return False
+    subs = texts.pop()
+    tids = _tid_names(loop, source) | {"omp_get_thread_num()"}
+    written = {r.name for r in loop.refs if r.is_write}
+    first = subs[0]
+    if first not in tids:
+        return False
+    rest = {n for s in subs[1:] for n in _NAME.findall(s)}
+    return not rest & (written | {loop.var or ""})

@@ -18,14 +18,24 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.mhp_callees import loop_callee_findings
+from accls.analysis.mhp_loop_locks import (
+    NO_LOCKS,
+    callee_guarded,
+    half_locked_findings,
+    loop_locks,
+)
 from accls.analysis.model import Dependence, DepKind, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
 from accls.analysis.race_exemptions import (
     in_blocks,
     linear_disjoint,
+    one_iteration,
     ordered_blocks,
     permuted_index,
+    thread_slot,
 )
+from accls.analysis.races_index import distinct_index, repeated_index
+from accls.analysis.races_table import table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
@@ -101,8 +111,11 @@ def dependence_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
     """Carried dependences, indirect updates and unknown calls under the pragma."""
-    if locked(loop):
+    locks = loop_locks(loop, analysis.source) if locked(loop) else NO_LOCKS
+    if locks is None:
         return []
+    guarded = locks.guarded | {plain.name for plain, _, _ in locks.half}
+    guarded |= callee_guarded(loop, analysis.source)
     blocks: list[Span] = []
     if directive.clause("ordered") is not None:
         found = ordered_blocks(analysis.source, loop)
@@ -115,13 +128,18 @@ def dependence_findings(
     for inner in loops:
         if any(o.code == ObstacleCode.TOO_LARGE for o in analysis.of(inner).obstacles):
             return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
-    out: list[Finding] = []
+    out: list[Finding] = half_locked_findings(loop, directive, locks)
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
-    protected = _protected(loop, dialect) | private
+    protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
+    table = table_verdict(loop, analysis.source) if len(loops) == 1 else None
+    if table is not None and table.clash is not None:
+        out.append(_table_finding(table.clash, where))
+        reported |= {table.clash[0].name, table.clash[1].name}
+    protected |= table.apart if table is not None else frozenset()
     for inner in loops:
         facts = analysis.of(inner)
         hist = {ref.name for ref in facts.atomics}
@@ -132,6 +150,12 @@ def dependence_findings(
                 continue
             reported.add(ref.name)
             text = _ref_text(ref, ref.name)
+            repeated = repeated_index(ref, loop, analysis.source)
+            if repeated is not None:
+                out.append(_repeated_finding(ref, text, repeated, where))
+                continue
+            if distinct_index(ref, loop, analysis.source):
+                continue  # `idx[k] = 2 * k + 1`: each iteration its own element
             out.append(
                 finding(
                     UNPROTECTED_UPDATE,
@@ -150,6 +174,8 @@ def dependence_findings(
             and not (in_blocks(d.source, blocks) and in_blocks(d.sink, blocks))
             and not linear_disjoint(d, directive, by_span, inner)
             and not permuted_index(d, by_span, inner, analysis.source)
+            and not one_iteration(d, loop, analysis.source)
+            and not thread_slot(d, by_span, inner, analysis.source)
         ]
         for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
             if dep.array in reported:
@@ -160,11 +186,58 @@ def dependence_findings(
             plain = _linearized(dep, by_span) and not _uses_varying(dep, by_span, inner)
             level = Severity.INFO if not certain and plain else None
             out.append(
-                finding(kind, dep.source, level, dep=_describe(dep, by_span), **where)
+                finding(
+                    kind,
+                    dep.source,
+                    level,
+                    dep=_describe(dep, by_span),
+                    source_line=dep.source.line,
+                    sink_line=dep.sink.line,
+                    **where,
+                )
             )
     out.extend(_escape_findings(analysis, loops, protected, where))
     out.extend(_call_findings(analysis, loop, directive))
     return out
+
+
+def _table_finding(clash: tuple[Ref, Ref, str], where: dict[str, object]) -> Finding:
+    """ACC101 for two table-indexed references that meet one element."""
+    first, second, cell = clash
+    kind = "output" if first.is_write and second.is_write else "flow"
+    dep = (
+        f"{kind} dependence on `{cell.split('[')[0]}`: `{first.render()}` (line "
+        f"{first.span.line}) and `{second.render()}` (line {second.span.line}) reach "
+        f"`{cell}` in two iterations: the constant index table says so"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        first.span,
+        dep=dep,
+        source_line=first.span.line,
+        sink_line=second.span.line,
+        **where,
+    )
+
+
+def _repeated_finding(
+    ref: Ref, text: str, repeated: tuple[str, int], where: dict[str, object]
+) -> Finding:
+    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction."""
+    store, line = repeated
+    dep = (
+        f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) is "
+        f"updated at one element by two iterations, since `{store}` (line {line}) "
+        "repeats values"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        ref.span,
+        dep=dep,
+        source_line=ref.span.line,
+        sink_line=ref.span.line,
+        **where,
+    )
 
 
 def _escape_findings(
@@ -213,8 +286,12 @@ def _varying(loop: Loop) -> set[str]:
 def _certain(dep: Dependence, refs: dict[Span, Ref], loop: Loop, dialect: str) -> bool:
     """True if nothing about the dependence makes the exact verdict doubtful."""
     pair = [refs.get(dep.source), refs.get(dep.sink)]
-    if any(r is None or r.atomic == dialect for r in pair):
-        return False  # one side is atomic: the user handles the conflict
+    atomic = [r is not None and r.atomic == dialect for r in pair]
+    if any(r is None for r in pair) or all(atomic):
+        return False  # both sides atomic: they do not race
+    if any(atomic) and dialect != "omp":
+        return False  # OpenACC does not say a plain access races an atomic one
+    # OpenMP: an atomic side orders nothing for the plain one; the pair races.
     return not _uses_varying(dep, refs, loop)
 
 

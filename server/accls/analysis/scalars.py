@@ -219,12 +219,17 @@ def classify_scalars(
                 )
             )
             continue
+        later = next(
+            (r for r in refs if not r.is_write and r.span.line != writes[0].span.line),
+            None,
+        )
         facts.append(
             ScalarFact(
                 name=name,
                 cls=ScalarClass.PRIVATE,
                 line=writes[0].span.line,
                 why=f"`{name}` is written before it is read in each iteration"
+                + (f" (read at line {later.span.line})" if later else "")
                 + (" (an inner loop variable)" if name in inner_vars else ""),
             )
         )

@@ -1,0 +1,171 @@
+"""Index arrays that repeat a value by construction: `idx[k] = k % 500`, `k / 2`."""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from collections.abc import Callable
+
+from accls.frontend import Loop, Ref, SourceFile
+
+__all__ = ["distinct_index", "literal_value", "loop_range", "repeated_index"]
+
+_INDEX = re.compile(r"([A-Za-z_]\w*)\[([A-Za-z_]\w*)\]")
+_EXPR = re.compile(r"[\w\s+*/%()-]+")
+_LIMIT = 1 << 20  # iterations enumerated at most
+
+
+def literal_value(text: str, source: SourceFile) -> int | None:
+    """An integer literal, or a macro `#define N 180` of the file."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if not text.isidentifier():
+        return None
+    macro = re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(text)}[ \t]+\(?(\d+)\)?[ \t]*$",
+        source.text,
+        re.M,
+    )
+    return int(macro.group(1)) if macro is not None else None
+
+
+def _literal(text: str, loop: Loop, source: SourceFile) -> int | None:
+    """A bound's value: a literal, or a local `int n = 1000;` never written again."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    macro = literal_value(text, source)
+    if macro is not None:
+        return macro
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None or not text.isidentifier():
+        return None
+    var = next((v for v in fn.locals if v.name == text and v.span is not None), None)
+    if var is None or var.span is None:
+        return None
+    start = var.span.start_byte
+    head = source.data[start : start + 64].decode("utf-8", "replace")
+    match = re.match(rf"{re.escape(text)}\s*=\s*(\d+)\s*[,;]", head)
+    if match is None:
+        return None
+    writes = [r for r in fn.refs if r.name == text and r.is_write]
+    if any(not start <= r.span.start_byte < start + match.end() for r in writes):
+        return None
+    return int(match.group(1))
+
+
+def loop_range(loop: Loop, source: SourceFile) -> range | None:
+    """The values of a unit-step `for (k = L; k < U; k++)` with known bounds."""
+    low = _literal(loop.lower_text, loop, source)
+    high = _literal(loop.upper_text, loop, source)
+    if loop.step != 1 or low is None or high is None:
+        return None
+    end = {"<": high, "<=": high + 1}.get(loop.cond_op or "")
+    if end is None or end - low > _LIMIT:
+        return None
+    return range(low, end)
+
+
+_OPS: dict[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+
+
+def _eval(node: ast.expr) -> int:
+    """Integer `+ - * // %` over literals; ValueError for anything else."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        left, right = _eval(node.left), _eval(node.right)
+        if left < 0 or right < 0:
+            raise ValueError("negative operand: C and Python differ")
+        return _OPS[type(node.op)](left, right)
+    raise ValueError("not an integer expression")
+
+
+def _value(expr: str, var: str, k: int) -> int | None:
+    """`expr` at `var = k` with C's integer `/` and `%` on non-negative values."""
+    text = re.sub(rf"\b{re.escape(var)}\b", str(k), expr).replace("/", "//")
+    try:
+        value = _eval(ast.parse(text, mode="eval").body)
+    except (ArithmeticError, SyntaxError, ValueError):
+        return None
+    return value if value >= 0 else None
+
+
+def _index_values(
+    ref: Ref, loop: Loop, source: SourceFile
+) -> tuple[str, int, list[int]] | None:
+    """The store `idx[k] = f(k)` (text, line) and the values `a[idx[i]]` meets.
+
+    `idx` must be written by one store `idx[k] = f(k)` in one earlier loop with
+    literal bounds and nowhere else in the file, `f` built from `k`, literals and
+    `+ - * / %`; the parallel loop runs `i` over literal bounds inside the
+    writer's.
+    """
+    if len(ref.subscripts) != 1 or loop.var is None:
+        return None
+    match = _INDEX.fullmatch("".join(ref.subscripts[0].text.split()))
+    if match is None or match.group(2) != loop.var:
+        return None
+    index = match.group(1)
+    writes = [
+        r for fn in source.functions for r in fn.refs if r.name == index and r.is_write
+    ]
+    if len(writes) != 1:
+        return None
+    store = writes[0]
+    writer = next(
+        (
+            other
+            for other in source.loops()
+            if other.var
+            and other.body.start_byte <= store.span.start_byte < other.body.end_byte
+            and other.span.end_byte <= loop.span.start_byte
+            and other.function == loop.function
+        ),
+        None,
+    )
+    if writer is None or writer.var is None:
+        return None
+    body = source.data[writer.body.start_byte : writer.body.end_byte].decode(
+        "utf-8", "replace"
+    )
+    found = re.search(
+        rf"\b{re.escape(index)}\s*\[\s*{re.escape(writer.var)}\s*\]\s*=\s*([^;=]+);",
+        body,
+    )
+    span_w, span_r = loop_range(writer, source), loop_range(loop, source)
+    if found is None or span_w is None or span_r is None:
+        return None
+    expr = found.group(1).strip()
+    inside = span_w.start <= span_r.start and span_r.stop <= span_w.stop
+    if not _EXPR.fullmatch(expr) or not inside:
+        return None
+    values: list[int] = []
+    for k in span_r:
+        value = _value(expr, writer.var, k)
+        if value is None:
+            return None
+        values.append(value)
+    return f"{index}[{writer.var}] = {expr}", store.span.line, values
+
+
+def repeated_index(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None:
+    """(the store's text, its line) when two iterations meet one element of `idx`."""
+    found = _index_values(ref, loop, source)
+    if found is None or len(set(found[2])) == len(found[2]):
+        return None
+    return found[0], found[1]
+
+
+def distinct_index(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True when every iteration reads its own value of `idx` by construction."""
+    found = _index_values(ref, loop, source)
+    return found is not None and len(set(found[2])) == len(found[2])
