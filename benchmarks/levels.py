@@ -246,7 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         "lifetimes": lifetimes,
         "compile": {"files": len(compiled), "pass": passed},
         "pairs": [
-            {"id": s.id, "status": s.status, "expert": s.expert, "ours": s.ours}
+            {
+                "id": s.id,
+                "status": s.status,
+                "expert": s.expert,
+                "ours": s.ours,
+                "loop": s.loop_head,
+                "reasons": list(s.reasons),
+            }
             for s in result["scores"]
         ],
     }
