@@ -16,7 +16,7 @@ from typing import Any
 from lsprotocol import types
 
 import accls
-from accls.analysis import Finding
+from accls.analysis import Finding, ProgramSummaries
 from accls.analysis.findings import Severity
 from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
@@ -59,9 +59,12 @@ def _check(
     include: tuple[str, ...],
     tree: IncrementalTree,
     context: HeaderContext | None,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Finding, ...]:
     """`accls.pipeline.check_text`, re-using the editor's incremental tree."""
-    return check_text(text, path, include_dirs=include, context=context, tree=tree)
+    return check_text(
+        text, path, include_dirs=include, context=context, tree=tree, program=program
+    )
 
 
 def _too_big(ls: AcclsServer, doc: Document) -> bool:
@@ -87,7 +90,8 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
         def work() -> tuple[Finding, ...]:
             if doc.version != version:
                 return ()  # superseded while queued: nobody will read it
-            return _check(text, path, include, tree, ls.header_context(text, path))
+            context = ls.header_context(text, path)
+            return _check(text, path, include, tree, context, ls.programs(path))
 
         pending = queued(ls.scheduler.run(doc, CHECKS, work))
         doc.store(_FINDINGS, None, pending)
