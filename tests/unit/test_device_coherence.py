@@ -120,3 +120,26 @@ def test_writes_before_enter_data_and_device_writes_do_not_count() -> None:
     }
     """
     assert _codes(text) == []
+
+
+def test_openmp_target_data_the_same_way() -> None:
+    text = """\
+    static void scale(int n, double *u) {
+      for (int i = 0; i < n; i++)
+        u[i] = 0.5 * u[i];
+    }
+    void stale(int n, double *u) {
+      #pragma omp target enter data map(to: u[0:n])
+      scale(n, u);
+      #pragma omp target exit data map(from: u[0:n])
+    }
+    void synced(int n, double *u) {
+      #pragma omp target enter data map(to: u[0:n])
+      scale(n, u);
+      #pragma omp target update to(u[0:n])
+      #pragma omp target exit data map(from: u[0:n])
+    }
+    """
+    (item,) = check_file(dedent(text), "t.c")
+    assert (item.code, item.span.line) == ("ACC206", 8)
+    assert "`target update to(u)`" in item.message

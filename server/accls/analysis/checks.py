@@ -64,10 +64,10 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))
         found.extend(transfer_findings(analysis, sentinel))
+        found.extend(coherence_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))
         found.extend(gang_findings(analysis.source))
-        found.extend(coherence_findings(analysis))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))

@@ -17,24 +17,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.acc_queue_ops import acc_pragmas
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.device_kernels import device_kernel
 from accls.analysis.findings import LOST_HOST_WRITES, Finding, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.summaries import summarize
-from accls.frontend import Call, Directive, Function, SourceFile, Span
+from accls.frontend import Call, Directive, Function, SourceFile, Span, parse_directive
 
 __all__ = ["coherence_findings"]
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-_COMPUTE = frozenset({"parallel", "kernels", "serial"})
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b[^\n]*(?:\\\n[^\n]*)*")
+_COMPUTE = {"acc": frozenset({"parallel", "kernels", "serial"})}
+# Per directive, the clauses that move data to the device and back to the host.
 _TO_DEVICE = {
     "enter data": ("copyin", "create", "pcopyin", "pcreate"),
     "update": ("device",),
+    "target enter data": ("map:to", "map:alloc"),
+    "target update": ("to",),
 }
-_TO_HOST = {"exit data": ("copyout", "pcopyout"), "update": ("self", "host")}
+_TO_HOST = {
+    "exit data": ("copyout", "pcopyout"),
+    "update": ("self", "host"),
+    "target exit data": ("map:from", "map:tofrom"),
+    "target update": ("from",),
+}
+_ENTER = ("enter data", "target enter data")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +58,42 @@ class _Event:
 
 
 def _names(directive: Directive, clauses: tuple[str, ...]) -> set[str]:
+    """Arrays the directive's `clauses` name (`map:to` is `map(to: ...)`)."""
     out: set[str] = set()
     for clause in directive.clauses:
-        if clause.name in clauses and clause.args:
-            out |= {m.group(1) for m in _ITEM.finditer(clause.args)}
+        args = clause.args or ""
+        name = clause.name
+        if name == "map" and ":" in args.split("[", 1)[0]:
+            kind, args = args.split(":", 1)
+            name = "map:" + kind.replace("always", "").strip(" ,")
+        if name in clauses and args:
+            out |= {m.group(1) for m in _ITEM.finditer(args)}
     return out
+
+
+def _directives(
+    source: SourceFile, fn: Function, sentinel: str
+) -> list[tuple[int, Directive]]:
+    """The function's well-formed pragmas of `sentinel`, with their offsets."""
+    data = source.data
+    out: list[tuple[int, Directive]] = []
+    for match in _PRAGMA.finditer(data, fn.span.start_byte, fn.span.end_byte):
+        if match.group(1).decode() != sentinel:
+            continue
+        row = data.count(b"\n", 0, match.start())
+        col = match.start() - (data.rfind(b"\n", 0, match.start()) + 1)
+        span = Span(match.start(), match.end(), (row, col), (row, col))
+        directive = parse_directive(match.group(0).decode("utf-8", "replace"), span)
+        if directive is not None and not directive.malformed:
+            out.append((match.start(), directive))
+    return out
+
+
+def _runs_on_device(directive: Directive) -> bool:
+    words = set(directive.name.split())
+    if directive.dialect == "acc":
+        return bool(words & _COMPUTE["acc"])
+    return "target" in words and not words & {"enter", "exit", "update", "data"}
 
 
 def _compute_spans(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
@@ -62,13 +102,8 @@ def _compute_spans(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
     for loop in source.loops():
         if loop.function != fn.name:
             continue
-        held = [d for d in loop.pragmas if set(d.name.split()) & _COMPUTE]
-        held += [
-            r.directive
-            for r in loop.regions
-            if set(r.directive.name.split()) & _COMPUTE
-        ]
-        if held:
+        held = [*loop.pragmas, *(r.directive for r in loop.regions)]
+        if any(_runs_on_device(d) for d in held):
             spans.append((loop.span.start_byte, loop.span.end_byte))
     return spans
 
@@ -89,10 +124,15 @@ def _writer(call: Call, arg: int, analysis: FileAnalysis) -> str | None:
     return f"`{call.name}()`{where} runs on the host and writes through it"
 
 
-def _events(analysis: FileAnalysis, fn: Function, held: set[str]) -> list[_Event]:
+def _events(
+    analysis: FileAnalysis,
+    fn: Function,
+    held: set[str],
+    directives: list[tuple[int, Directive]],
+) -> list[_Event]:
     source = analysis.source
     out: list[_Event] = []
-    for pos, _, directive in acc_pragmas(source, fn):
+    for pos, directive in directives:
         span = directive.span
         assert span is not None
         for kinds, kind in ((_TO_DEVICE, "device"), (_TO_HOST, "host")):
@@ -125,23 +165,23 @@ def _events(analysis: FileAnalysis, fn: Function, held: set[str]) -> list[_Event
     return sorted(out, key=lambda e: e.at)
 
 
-def coherence_findings(analysis: FileAnalysis) -> tuple[Finding, ...]:
+def coherence_findings(analysis: FileAnalysis, sentinel: str) -> tuple[Finding, ...]:
     """ACC206 for every copy back that replaces host writes made since the last sync."""
     source = analysis.source
     if b"enter" not in source.data:
         return ()
     found: list[Finding] = []
     for fn in source.functions:
-        pragmas = acc_pragmas(source, fn)
-        held = set()
-        for _, _, directive in pragmas:
-            if directive.name == "enter data":
-                held |= _names(directive, _TO_DEVICE["enter data"])
+        directives = _directives(source, fn, sentinel)
+        held: set[str] = set()
+        for _, directive in directives:
+            if directive.name in _ENTER:
+                held |= _names(directive, _TO_DEVICE[directive.name])
         if not held:
             continue
         dirty: dict[str, _Event] = {}
         entered: set[str] = set()
-        for event in _events(analysis, fn, held):
+        for event in _events(analysis, fn, held, directives):
             if event.kind == "device":
                 entered.add(event.name)
                 dirty.pop(event.name, None)
@@ -158,6 +198,9 @@ def coherence_findings(analysis: FileAnalysis) -> tuple[Finding, ...]:
                         line=event.span.line,
                         write=write.span.line,
                         how=write.how,
+                        update="update device"
+                        if sentinel == "acc"
+                        else "target update to",
                     )
                 )
     return tuple(found)

@@ -320,7 +320,7 @@ LOST_HOST_WRITES = FindingKind(
     "device copy overwrites host writes",
     "`{copy}` (line {line}) copies the device's `{var}` over the host's, but the "
     "host wrote `{var}` at line {write} after the device got it ({how}); add "
-    "`update device({var})` after that write, or offload it",
+    "`{update}({var})` after that write, or offload it",
 )
 """A copy back (`exit data copyout`, `update self`) replaces host writes made after
 the device got the array.
