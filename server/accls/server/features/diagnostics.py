@@ -171,7 +171,10 @@ class _Pushes:
         self.schedule(doc)
 
     def settings_changed(self) -> None:
-        """Check every document again; ask a pulling client to pull again."""
+        """Check every document again; ask a pulling client to pull again.
+
+        Also when the workspace index has new summaries of other files.
+        """
         ls = self._ls
         for doc in ls.documents:
             self.schedule(doc)
@@ -203,13 +206,15 @@ def register(server: AcclsServer) -> None:
     server.events.changed.connect(pushes.changed)
     server.events.closed.connect(pushes.closed)
     server.events.settings_changed.connect(pushes.settings_changed)
+    # Another file's summaries changed (a kernel lost its pragmas): check again.
+    server.events.refreshed.connect(pushes.settings_changed)
     server.events.shutdown.connect(pushes.shutdown)
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier="accls",
-            inter_file_dependencies=False,
+            inter_file_dependencies=True,
             workspace_diagnostics=False,
         ),
     )
