@@ -143,3 +143,11 @@ def test_openmp_target_data_the_same_way() -> None:
     (item,) = check_file(dedent(text), "t.c")
     assert (item.code, item.span.line) == ("ACC206", 8)
     assert "`target update to(u)`" in item.message
+
+
+def test_an_edit_of_ours_that_loses_host_writes_is_blocked() -> None:
+    # The whole-edit checks (lifetimes, hoisted regions) count ACC206 as blocking.
+    from accls.pipeline.hoisting import blocking_errors
+
+    lost = Path(__file__).parents[1] / "fixtures" / "races" / "acc_lost_host_write.c"
+    assert blocking_errors(lost.read_text(), "t.c", ()) == 1
