@@ -21,7 +21,7 @@ from accls.analysis.analyze import FileAnalysis
 from accls.analysis.device_kernels import device_kernel
 from accls.analysis.findings import LOST_HOST_WRITES, Finding, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
-from accls.analysis.summaries import summarize
+from accls.analysis.summaries import Summary, summarize
 from accls.frontend import Call, Directive, Function, SourceFile, Span, parse_directive
 
 __all__ = ["coherence_findings"]
@@ -108,7 +108,9 @@ def _compute_spans(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
     return spans
 
 
-def _writer(call: Call, arg: int, analysis: FileAnalysis) -> str | None:
+def _writer(
+    call: Call, arg: int, analysis: FileAnalysis, memo: dict[str, Summary | None]
+) -> str | None:
     """What the call does on the host to its argument `arg`, or None if nothing."""
     source, program = analysis.source, analysis.program
     local = source.function(call.name)
@@ -117,7 +119,7 @@ def _writer(call: Call, arg: int, analysis: FileAnalysis) -> str | None:
         return None
     if other is not None and other.kernel is not None:
         return None
-    summary = summarize(call.name, source, PURE_FUNCTIONS, {}, program)
+    summary = summarize(call.name, source, PURE_FUNCTIONS, memo, program)
     if summary is None or arg not in summary.writes:
         return None  # unknown effects: the check says only what it can show
     where = f" ({other.place})" if other is not None else ""
@@ -129,6 +131,7 @@ def _events(
     fn: Function,
     held: set[str],
     directives: list[tuple[int, Directive]],
+    memo: dict[str, Summary | None],
 ) -> list[_Event]:
     source = analysis.source
     out: list[_Event] = []
@@ -159,7 +162,7 @@ def _events(
         for k, arg in enumerate(call.args):
             if arg not in held or not _IDENT.match(arg):
                 continue
-            writes = _writer(call, k, analysis)
+            writes = _writer(call, k, analysis, memo)
             if writes is not None:
                 out.append(_Event(at, "write", arg, call.span, writes))
     return sorted(out, key=lambda e: e.at)
@@ -171,6 +174,7 @@ def coherence_findings(analysis: FileAnalysis, sentinel: str) -> tuple[Finding, 
     if b"enter" not in source.data:
         return ()
     found: list[Finding] = []
+    memo: dict[str, Summary | None] = {}  # the file's summaries, made once
     for fn in source.functions:
         directives = _directives(source, fn, sentinel)
         held: set[str] = set()
@@ -181,7 +185,7 @@ def coherence_findings(analysis: FileAnalysis, sentinel: str) -> tuple[Finding, 
             continue
         dirty: dict[str, _Event] = {}
         entered: set[str] = set()
-        for event in _events(analysis, fn, held, directives):
+        for event in _events(analysis, fn, held, directives, memo):
             if event.kind == "device":
                 entered.add(event.name)
                 dirty.pop(event.name, None)
