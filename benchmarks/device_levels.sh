@@ -2,7 +2,8 @@
 # Device check for issue 14 (levels, routines, --gpu, data lifetimes), for a
 # machine with a GPU.
 #
-#   benchmarks/device_levels.sh [OUT_DIR]      (ACCLS=path/to/accls, GPU=nvidia|amd)
+#   benchmarks/device_levels.sh [OUT_DIR]      (ACCLS=path/to/accls, GPU=nvidia|amd,
+#                                              FIXTURES="name ..." for a subset)
 #
 # For each fixture below: annotate it with accls (OpenACC, OpenMP offload), make
 # a single-level copy (inner `loop` / `parallel for` pragmas removed, the outer
@@ -19,7 +20,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-${OUT:-/tmp/accls-device}}"
 accls="${ACCLS:-accls}"
 gpu="${GPU:-nvidia}"
-fixtures="levels_stencil levels_row_reduction particles_kernel solver_kernel jacobi2d gemm blas_lifetime stencil_host_reads solver_lifetime"
+fixtures="${FIXTURES:-levels_stencil levels_row_reduction particles_kernel solver_kernel jacobi2d gemm blas_lifetime stencil_host_reads solver_lifetime modulo_sections}"
 mkdir -p "$out"
 report="$out/device_levels.tsv"
 printf 'fixture\tvariant\tcompiler\tseconds\tmatch\n' >"$report"

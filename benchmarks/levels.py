@@ -37,6 +37,7 @@ from quality import (
     run_mode,
 )
 from quality_metrics import PairScore
+from source_edit import pragma_blocks, strip_blocks
 
 _ACC_LEVELS = ("gang", "worker", "vector", "seq")
 _ROUTINE = re.compile(r"^\s*#\s*pragma\s+(acc\s+routine|omp\s+declare\s+target)\b")
@@ -126,14 +127,12 @@ def _annotate_routines(
             else "openmp"
         )
         stripped = source.original.with_name(f"{source.original.stem}.lv.c")
-        stripped.write_text(
-            "\n".join(
-                line
-                for line in text.splitlines()
-                if not re.match(r"^\s*#\s*pragma\s+(acc|omp)\b", line)
-            )
-            + "\n"
-        )
+        # Whole blocks, continuation lines too: a `\`-continued clause left
+        # behind would be a syntax error.
+        blocks = [
+            b for b in pragma_blocks(text.split("\n")) if b.dialect in ("acc", "omp")
+        ]
+        stripped.write_text(strip_blocks(text, blocks).text)
         cmd = [str(args.accls), "annotate", "--model", model, "--target", "gpu"]
         cmd += ["--no-validate", *args.annotate_arg, str(stripped)]
         try:
@@ -246,7 +245,14 @@ def main(argv: list[str] | None = None) -> int:
         "lifetimes": lifetimes,
         "compile": {"files": len(compiled), "pass": passed},
         "pairs": [
-            {"id": s.id, "status": s.status, "expert": s.expert, "ours": s.ours}
+            {
+                "id": s.id,
+                "status": s.status,
+                "expert": s.expert,
+                "ours": s.ours,
+                "loop": s.loop_head,
+                "reasons": list(s.reasons),
+            }
             for s in result["scores"]
         ],
     }

@@ -142,7 +142,8 @@ def score_file(
         folded = at is not None and any(
             at[0] in (o.get("collapsed_lines") or []) for o in objects
         )
-        if found is None and folded:
+        # The JSON also lists a folded loop, with no pragma of its own.
+        if folded and (found is None or not found.get("pragma")):
             scores.append(score_pair(base, "collapsed", None))
             continue
         if found is None and at is not None:

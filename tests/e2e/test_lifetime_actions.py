@@ -206,3 +206,80 @@ async def test_with_the_workspace_index_main_keeps_another_file_s_kernel_arrays(
         check=False,
     )
     assert built.returncode == 0, built.stderr
+
+
+def _with_lifetime(text: str) -> str:
+    """main.c of the solver with the lifetime the action writes."""
+    text = text.replace(
+        "    for (int it = 0; it < 40; it++) {\n",
+        "#pragma acc enter data copyin(u[0:n]) create(w[0:n])\n"
+        "    for (int it = 0; it < 40; it++) {\n",
+    )
+    text = text.replace(
+        "        if (it % 10 == 0)\n            printf",
+        "        if (it % 10 == 0) {\n#pragma acc update self(u[0:n])\n"
+        "            printf",
+    )
+    return text.replace(
+        "u[5]);\n    }\n",
+        "u[5]);\n        }\n    }\n"
+        "#pragma acc exit data copyout(u[0:n]) delete(w[0:n])\n",
+    )
+
+
+async def _codes(client: LanguageClient, uri: str) -> list[str]:
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)
+        )
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    return [str(d.code) for d in report.items]
+
+
+async def test_a_lifetime_made_stale_in_another_file_gets_a_diagnostic(
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource
+) -> None:
+    root = tmp_path / "solver"
+    shutil.copytree(SOLVER, root)
+
+    @raw_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def register(params: types.RegistrationParams) -> None:
+        del params  # the file watcher the index asks for
+
+    await raw_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="s")],
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    text = _with_lifetime((root / "main.c").read_text())
+    (root / "main.c").write_text(text)
+    uri = open_source(raw_client, text, root / "main.c")
+    assert "ACC206" not in await _codes(
+        raw_client, uri
+    )  # the kernels run on the device
+    kernels = root / "kernels.c"
+    kernels.write_text(
+        "".join(
+            line
+            for line in kernels.read_text().splitlines(keepends=True)
+            if "#pragma acc" not in line
+        )
+    )
+    changed = types.DidChangeWatchedFilesParams(
+        changes=[
+            types.FileEvent(uri=kernels.as_uri(), type=types.FileChangeType.Changed)
+        ]
+    )
+    codes: list[str] = []
+    for _ in range(150):  # until the index has summarised kernels.c again
+        # Said again each time: a change while the first build runs is skipped.
+        raw_client.workspace_did_change_watched_files(changed)
+        await asyncio.sleep(0.2)
+        codes = await _codes(raw_client, uri)
+        if "ACC206" in codes:
+            break
+    assert "ACC206" in codes

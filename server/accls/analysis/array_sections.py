@@ -7,9 +7,17 @@ from dataclasses import dataclass
 from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
+from accls.analysis.modulo_sections import dividend, modulo_range, plain_names
 from accls.frontend import Loop, Poly, Ref, Var
+from accls.frontend.exprs import expression_poly
 
-__all__ = ["ArrayUse", "array_uses", "loop_array_uses", "union_section"]
+__all__ = [
+    "ArrayUse",
+    "array_uses",
+    "loop_array_uses",
+    "plain_names",
+    "union_section",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,10 +278,16 @@ def _box(
         high: Poly | None = None
         for ref in refs:
             poly = _subscripts(ref)[d]
+            lo: Poly | None
+            hi: Poly | None
             if poly is None:
-                return None
-            lo = _extreme(poly, ranges, high=False)
-            hi = _extreme(poly, ranges, high=True)
+                found = _modulo(ref, d, ranges, variant)
+                if found is None:
+                    return None
+                lo, hi = found
+            else:
+                lo = _extreme(poly, ranges, high=False)
+                hi = _extreme(poly, ranges, high=True)
             if lo is None or hi is None:
                 return None
             low = lo if low is None else _pick(low, lo, False, facts)
@@ -286,6 +300,33 @@ def _box(
             return None
         dims.append((low, high - low + Poly.const(1)))
     return dims
+
+
+def _modulo(
+    ref: Ref, d: int, ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
+) -> tuple[Poly, Poly] | None:
+    """The range of a subscript `e % m` (`0 .. m-1`), when `e` is never negative.
+
+    `e`'s least value over the nest must be a constant of at least zero, a sum
+    of sizes, or follow from the loops' extents (`i + n - 1` with `i >= 0` in a
+    loop that runs while `i < n`).
+    """
+    if d >= len(ref.subscripts) or ref.subscripts[d].indirect:
+        return None
+    text = ref.subscripts[d].text
+    top = dividend(text)
+    poly = expression_poly(top) if top is not None else None
+    lowest = _extreme(poly, ranges, high=False) if poly is not None else None
+    facts = [high - low for _, low, high in ranges]
+    nonnegative = (
+        lowest is not None
+        and not lowest.names() & variant
+        and (
+            (all(c > 0 for m, c in lowest.terms if m) and lowest.constant >= 0)
+            or proves_nonnegative(lowest, facts)
+        )
+    )
+    return modulo_range(text, nonnegative, variant)
 
 
 def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:

@@ -12,6 +12,7 @@ from accls.analysis.acc_async import async_findings
 from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.data_movement import data_findings
+from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.findings import Finding
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
@@ -19,6 +20,7 @@ from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.pragma_syntax import pragma_findings
 from accls.analysis.privatization import scalar_findings
+from accls.analysis.program import ProgramSummaries
 from accls.analysis.races import dependence_findings, shape_findings
 
 # The sections detector sits at the package root until it moves into analysis/;
@@ -62,6 +64,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))
         found.extend(transfer_findings(analysis, sentinel))
+        found.extend(coherence_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))
         found.extend(gang_findings(analysis.source))
@@ -81,12 +84,14 @@ def check_file(
     *,
     tree: IncrementalTree | None = None,
     analyses: Mapping[str, FileAnalysis] | None = None,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Finding, ...]:
     """Parse C text once, analyse it per dialect, and check each dialect's pragmas.
 
     `tree` re-uses an editor's incremental parse of the same text; `analyses`
     are the text's analyses already made, by dialect (`omp`, `acc`), with
-    `AnalysisOptions(dialect=...)` and nothing assumed.
+    `AnalysisOptions(dialect=...)` and nothing assumed; `program` what the
+    project's other files define (their kernel functions, their effects).
     """
     source = None
     found: list[Finding] = []
@@ -99,6 +104,7 @@ def check_file(
                 source = parse_source(
                     text, path, include_dirs, tree=tree, context=context
                 )
-            analysis = analyze(source, AnalysisOptions(dialect=dialect))
+            options = AnalysisOptions(dialect=dialect, program=program)
+            analysis = analyze(source, options)
         found.extend(check_source(analysis, dialect))
     return in_file_order(found)

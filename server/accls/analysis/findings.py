@@ -313,6 +313,23 @@ Why: the device reads or writes outside the mapped memory: garbage, a fault, or 
 results. Example: `copyin(a[0:n])` over `b[i] = a[i + 1];` for `i < n`.
 """
 
+LOST_HOST_WRITES = FindingKind(
+    "ACC206",
+    Category.DATA,
+    WARNING,
+    "device copy overwrites host writes",
+    "`{copy}` (line {line}) copies the device's `{var}` over the host's, but the "
+    "host wrote `{var}` at line {write} after the device got it ({how}); add "
+    "`{update}({var})` after that write, or offload it",
+)
+"""A copy back (`exit data copyout`, `update self`) replaces host writes made after
+the device got the array.
+
+Why: the host's results are lost. A lifetime goes stale this way when a function
+it relied on as a kernel runs on the host again. Example: `enter data copyin(u)`,
+`scale(n, u)` with no offloaded loop, `exit data copyout(u)`.
+"""
+
 REPEATED_TRANSFERS = FindingKind(
     "ACC302",
     Category.PERFORMANCE,
@@ -366,6 +383,7 @@ CATALOG: tuple[FindingKind, ...] = (
     UNMAPPED_POINTER,
     NEEDLESS_COPY,
     SHORT_SECTION,
+    LOST_HOST_WRITES,
     DEFAULT_NONE,
     REPEATED_TRANSFERS,
 )

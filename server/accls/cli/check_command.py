@@ -7,6 +7,7 @@ import json
 import sys
 
 from accls.cli.build_context import file_context
+from accls.cli.suggest_commands import project_program
 from accls.files import (
     InputError,
     c_under_fortran_name,
@@ -24,9 +25,11 @@ def run_check(args: argparse.Namespace) -> int:
     """Check every file; exit 1 on an error finding, 2 on unreadable input."""
     from accls.analysis.findings import Finding
     from accls.cli.findings_output import exit_code, finding_json, write_findings_text
+    from accls.project import ProjectIndex
 
     items: list[tuple[str, Finding]] = []
     failed = False
+    indexes: dict[tuple[str, str | None], ProjectIndex] = {}
     for path in args.files:
         language = other_language(path)
         try:
@@ -44,7 +47,14 @@ def run_check(args: argparse.Namespace) -> int:
             failed = True
             continue
         context = file_context(path, text, args)
-        found = check_text(text, path, include_dirs=args.include, context=context)
+        try:
+            program = project_program(path, args, indexes)
+        except InputError as exc:
+            print(f"accls: error: {exc}", file=sys.stderr)
+            return 2
+        found = check_text(
+            text, path, include_dirs=args.include, context=context, program=program
+        )
         items.extend((path, f) for f in found)
     if args.format == "json":
         json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)

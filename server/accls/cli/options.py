@@ -69,26 +69,7 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
         help="where to look for headers that define macros",
     )
     add_build_options(sub)
-    sub.add_argument(
-        "--project",
-        default=None,
-        metavar="DIR",
-        help="the project's folder: the functions its other files define are "
-        "summarised for the calls of each loop (default: the files of the "
-        "compile_commands.json in use)",
-    )
-    sub.add_argument(
-        "--no-index",
-        action="store_true",
-        help="analyse each file alone: do not summarise the project's other files",
-    )
-    sub.add_argument(
-        "--index-cache",
-        default=None,
-        metavar="DIR",
-        help="where the project index keeps its summaries (default: the user's "
-        "cache folder)",
-    )
+    add_index_options(sub)
     sub.add_argument(
         "--no-validate",
         action="store_true",
@@ -122,6 +103,30 @@ def add_build_options(sub: argparse.ArgumentParser) -> None:
         "--no-preprocess",
         action="store_true",
         help="read macros from the file alone; do not run the preprocessor",
+    )
+
+
+def add_index_options(sub: argparse.ArgumentParser) -> None:
+    """`--project`, `--no-index`, `--index-cache`: what the other files define."""
+    sub.add_argument(
+        "--project",
+        default=None,
+        metavar="DIR",
+        help="the project's folder: the functions its other files define are "
+        "summarised for the calls of each loop (default: the files of the "
+        "compile_commands.json in use)",
+    )
+    sub.add_argument(
+        "--no-index",
+        action="store_true",
+        help="analyse each file alone: do not summarise the project's other files",
+    )
+    sub.add_argument(
+        "--index-cache",
+        default=None,
+        metavar="DIR",
+        help="where the project index keeps its summaries (default: the user's "
+        "cache folder)",
     )
 
 

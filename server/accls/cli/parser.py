@@ -8,6 +8,7 @@ from accls import __version__
 from accls.cli.options import (
     add_backend_options,
     add_build_options,
+    add_index_options,
     add_suggest_options,
 )
 from accls.cli.report_command import add_report_parser
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
     check.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
     add_build_options(check)
+    add_index_options(check)
     check.add_argument("files", nargs="+", metavar="FILE")
     verify = subs.add_parser(
         "verify",

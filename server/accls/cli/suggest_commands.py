@@ -76,8 +76,15 @@ class _Run:
     indexes: dict[tuple[str, str | None], ProjectIndex] = field(default_factory=dict)
 
 
-def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries | None:
-    """What the other files of `path`'s project define: `--project` or its database."""
+def project_program(
+    path: str,
+    args: argparse.Namespace,
+    indexes: dict[tuple[str, str | None], ProjectIndex],
+) -> ProgramSummaries | None:
+    """What the other files of `path`'s project define: `--project` or its database.
+
+    `indexes` holds the run's project indexes, by folder and compile database.
+    """
     if getattr(args, "no_index", False):
         return None
     root = getattr(args, "project", None)
@@ -94,7 +101,7 @@ def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries
     if not os.path.isdir(root):
         raise InputError(f"--project {root}: not a folder")
     key = (os.path.abspath(root), database)
-    index = run.indexes.get(key)
+    index = indexes.get(key)
     if index is None:
         index = ProjectIndex(
             root,
@@ -103,7 +110,7 @@ def _program(path: str, args: argparse.Namespace, run: _Run) -> ProgramSummaries
             cache_dir=args.index_cache or default_cache_dir(),
         )
         index.build()
-        run.indexes[key] = index
+        indexes[key] = index
     return index.program_for(path)
 
 
@@ -156,7 +163,7 @@ def _suggest_one(
         every_loop=every_loop,
         backends=run.backends,
         warnings=run.warnings,
-        program=_program(path, args, run),
+        program=project_program(path, args, run.indexes),
     )
     return text, result, settings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from accls.analysis import FileAnalysis, Finding
+from accls.analysis import FileAnalysis, Finding, ProgramSummaries
 from accls.analysis.checks import check_file
 from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
@@ -20,11 +20,21 @@ def check_text(
     context: HeaderContext | None = None,
     tree: IncrementalTree | None = None,
     analyses: Mapping[str, FileAnalysis] | None = None,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Finding, ...]:
     """Findings for the pragmas already in `text`, in file order.
 
     `context` is what the build's preprocessor made of the directives; `tree`
     re-uses an editor's incremental parse of the same text; `analyses` the
-    analyses of it already made, by dialect sentinel, with nothing assumed.
+    analyses of it already made, by dialect sentinel, with nothing assumed;
+    `program` what the project's other files define.
     """
-    return check_file(text, path, include_dirs, context, tree=tree, analyses=analyses)
+    return check_file(
+        text,
+        path,
+        include_dirs,
+        context,
+        tree=tree,
+        analyses=analyses,
+        program=program,
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from accls.analysis.findings import LOST_HOST_WRITES
 from accls.pipeline.checking import check_text
 from accls.pipeline.suggesting import SuggestResult, compiler_settings
 from accls.settings import Settings
@@ -34,12 +35,17 @@ class HoistOutcome:
 
 
 def blocking_errors(text: str, path: str, include_dirs: Sequence[str]) -> int:
-    """How many race or data errors the check catalog finds in `text`."""
+    """How many race or data errors the check catalog finds in `text`.
+
+    Host writes a copy back would overwrite (ACC206, a warning for the user's
+    own code) count too: an edit of ours must never make one.
+    """
     found = check_text(text, path, include_dirs=include_dirs)
     return sum(
         1
         for f in found
-        if f.level.value == "error" and f.kind.category.value in _BLOCKING
+        if (f.level.value == "error" and f.kind.category.value in _BLOCKING)
+        or f.code == LOST_HOST_WRITES.code
     )
 
 

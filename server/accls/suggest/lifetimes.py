@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
-from accls.analysis.array_sections import ArrayUse, union_section
+from accls.analysis.array_sections import ArrayUse, plain_names, union_section
 from accls.frontend import Call, Function, Ref, Span, library_function
 from accls.suggest.lifetime_bytes import Moved, moved_bytes
 from accls.suggest.lifetime_places import Places
@@ -284,9 +284,8 @@ def _lifetime(
         section, known = union_section(uses)
         if not known:
             continue
-        symbols = {
-            n for use in uses for pair in use.box or () for p in pair for n in p.names()
-        }
+        boxes = [pair for use in uses for pair in use.box or ()]
+        symbols = plain_names({n for pair in boxes for p in pair for n in p.names()})
         if places.written(first, last, {name} | symbols):
             continue  # the pointer or its extent changes in between
         host = places.host_accesses(name, first, last, spans, index)

@@ -13,7 +13,12 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.aliasing import array_decl
-from accls.analysis.array_sections import ArrayUse, loop_array_uses, union_section
+from accls.analysis.array_sections import (
+    ArrayUse,
+    loop_array_uses,
+    plain_names,
+    union_section,
+)
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Clause, Function, Loop, Span
 from accls.suggest.context import placement
@@ -130,7 +135,7 @@ def _use_symbols(uses: list[ArrayUse]) -> set[str]:
         if use.section is None:
             continue  # a whole static array: its clause names no symbol
         for start, length in use.box or ():
-            found |= start.names() | length.names()
+            found |= plain_names(start.names() | length.names())
     return found
 
 

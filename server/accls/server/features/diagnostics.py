@@ -16,7 +16,7 @@ from typing import Any
 from lsprotocol import types
 
 import accls
-from accls.analysis import Finding
+from accls.analysis import Finding, ProgramSummaries
 from accls.analysis.findings import Severity
 from accls.frontend import HeaderContext
 from accls.frontend.incremental import IncrementalTree
@@ -59,9 +59,12 @@ def _check(
     include: tuple[str, ...],
     tree: IncrementalTree,
     context: HeaderContext | None,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Finding, ...]:
     """`accls.pipeline.check_text`, re-using the editor's incremental tree."""
-    return check_text(text, path, include_dirs=include, context=context, tree=tree)
+    return check_text(
+        text, path, include_dirs=include, context=context, tree=tree, program=program
+    )
 
 
 def _too_big(ls: AcclsServer, doc: Document) -> bool:
@@ -87,7 +90,8 @@ async def findings(ls: AcclsServer, doc: Document) -> tuple[Finding, ...]:
         def work() -> tuple[Finding, ...]:
             if doc.version != version:
                 return ()  # superseded while queued: nobody will read it
-            return _check(text, path, include, tree, ls.header_context(text, path))
+            context = ls.header_context(text, path)
+            return _check(text, path, include, tree, context, ls.programs(path))
 
         pending = queued(ls.scheduler.run(doc, CHECKS, work))
         doc.store(_FINDINGS, None, pending)
@@ -167,7 +171,10 @@ class _Pushes:
         self.schedule(doc)
 
     def settings_changed(self) -> None:
-        """Check every document again; ask a pulling client to pull again."""
+        """Check every document again; ask a pulling client to pull again.
+
+        Also when the workspace index has new summaries of other files.
+        """
         ls = self._ls
         for doc in ls.documents:
             self.schedule(doc)
@@ -199,13 +206,15 @@ def register(server: AcclsServer) -> None:
     server.events.changed.connect(pushes.changed)
     server.events.closed.connect(pushes.closed)
     server.events.settings_changed.connect(pushes.settings_changed)
+    # Another file's summaries changed (a kernel lost its pragmas): check again.
+    server.events.refreshed.connect(pushes.settings_changed)
     server.events.shutdown.connect(pushes.shutdown)
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier="accls",
-            inter_file_dependencies=False,
+            inter_file_dependencies=True,
             workspace_diagnostics=False,
         ),
     )
