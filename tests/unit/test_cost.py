@@ -10,6 +10,7 @@ import accls.cli.commands
 import pytest
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
 from accls.analysis.cost import REGION_UNITS, Estimate, estimate_loop
+from accls.analysis.program import ProgramSummaries
 
 SIZES = textwrap.dedent(
     """\
@@ -143,6 +144,30 @@ def test_a_function_other_files_may_call_is_not_assumed_nested() -> None:
     estimate = _norm_estimate(NESTED.replace("static double norm", "double norm"))
     assert estimate.profitable is None
     assert estimate.why == ""
+
+
+def _program_estimate(program: ProgramSummaries) -> Estimate:
+    text = NESTED.replace("static double norm", "double norm")
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect="omp", program=program)
+    )
+    loop = next(lp for lp in analysis.source.loops() if lp.var == "k")
+    return estimate_loop(analysis, loop, offload=False)
+
+
+def test_an_index_of_every_file_shows_no_other_caller() -> None:
+    alone = _program_estimate(ProgramSummaries(whole=True, called=frozenset({"rows"})))
+    assert alone.profitable is False
+    assert "only called from inside parallel code (line 7, 12)" in alone.why
+
+
+def test_another_file_calling_it_or_an_unfinished_index_keeps_it() -> None:
+    called = ProgramSummaries(whole=True, called=frozenset({"norm"}))
+    assert _program_estimate(called).profitable is None
+    pending = ProgramSummaries(whole=True, complete=False)
+    assert _program_estimate(pending).profitable is None
+    partial = ProgramSummaries(whole=False)
+    assert _program_estimate(partial).profitable is None
 
 
 def test_a_serial_caller_keeps_the_callee_loop() -> None:

@@ -134,3 +134,43 @@ def test_a_few_large_pieces_keep_their_pragma() -> None:
     found = _by_line(BOXES)
     assert found[34].profitable is None  # 12 pieces (materials): large ones
     assert not found[34].why
+
+
+ROWS = textwrap.dedent(
+    """\
+    void grid(long rows, int n, int *idx, double *low, const double *high, double *y) {
+      for (long e = 0; e < rows; e++) {
+        double u = high[e];
+        for (int i = 0; i < n; i++) {
+          if (u > low[i]) low[i] = u;
+          idx[e * n + i] = (int)low[i];
+        }
+      }
+      for (long e = 0; e < rows; e++)
+        for (int i = 0; i < n; i++)
+          y[i] = y[i] + low[e];
+      for (int m = 0; m < 12; m++)
+        for (int i = 0; i < n; i++)
+          y[m * n + i] = low[i] * 2.0;
+      for (long e = 0; e < rows; e++)
+        for (int i = 0; i < n; i++)
+          y[e * 2 * n + i] = low[i];
+    }
+    """
+)
+
+
+def test_a_row_of_a_flattened_array_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[4].profitable is False
+    assert found[4].why.startswith(
+        "segment loop: its bound `n` is the length of the row `idx[e * n + i]`"
+    )
+    assert "loop at line 2" in found[4].why
+
+
+def test_the_same_row_every_outer_iteration_is_not_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[10].profitable is None  # `y[i]`: the whole data per iteration
+    assert found[13].profitable is None  # 12 rows: a few large pieces
+    assert found[16].profitable is None  # rows of 2n, half of each walked: no rule

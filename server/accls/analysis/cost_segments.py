@@ -2,7 +2,8 @@
 
 `for (box...) { int n = count[box]; for (i = 0; i < n; i++) ... }` walks one box's
 atoms; `for (k = row[i]; k < row[i + 1]; k++)` one sparse row; `for (k = r * s;
-k < (r + 1) * s; k++)` one fixed-size row of a matrix. The pieces split the
+k < (r + 1) * s; k++)` one fixed-size row of a matrix, and so does `for (i = 0;
+i < s; i++) a[r * s + i] = ...`, that row through the subscript. The pieces split the
 data between them, so each is small on average (the data over the outer trip count),
 and a pragma on the inner loop opens a region, or with a hoisted region waits at a
 barrier, for every piece. Such a loop is not worth a pragma of its own: the outer
@@ -105,7 +106,7 @@ def segment_reason(
     count is known and small (`values`: the sizes the file fixes): the data is cut
     into a few large pieces then.
     """
-    found = _segment(source, loop)
+    found = _segment(source, loop) or _row_of_outer(source, loop)
     if found is None or _few_pieces(found[0], values or {}):
         return ""
     return _reason(*found)
@@ -139,6 +140,43 @@ def _segment(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
         first = sorted(lower & slides)[0]
         owner = moving.get(first) or next(o for o in around if o.var == first)
         return owner, f"`{loop.lower_text}` slides"
+    return None
+
+
+def _row_step(poly: Poly, outer: str, inner: str) -> Poly | None:
+    """How far `poly` moves per step of `outer`, when it is affine in `inner`."""
+    one, zero = Poly.const(1), Poly.const(0)
+    across = poly.substitute({inner: one}) - poly.substitute({inner: zero})
+    if not across.is_constant or across.constant == 0:
+        return None
+    step = poly.substitute({outer: one}) - poly.substitute({outer: zero})
+    return step if inner not in step.names() and outer not in step.names() else None
+
+
+def _row_of_outer(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
+    """The outer loop whose variable picks the row `loop` walks: `a[r * n + i]`.
+
+    The subscript moves by the loop's own trip count (times its step in the loop
+    variable) per outer iteration: each outer iteration owns one row of a flattened
+    array, and `loop` walks it.
+    """
+    if loop.var is None or not loop.trip_count:
+        return None
+    trip = expression_poly(loop.trip_count)
+    if trip is None or trip.is_constant or loop.var in trip.names():
+        return None
+    for outer in _enclosing(source, loop):
+        if outer.var is None or outer.var in trip.names():
+            continue
+        for ref in loop.refs:
+            for sub in ref.subscripts:
+                if sub.poly is None or sub.indirect:
+                    continue
+                step = _row_step(sub.poly, outer.var, loop.var)
+                per_inner = sub.poly.coeff(loop.var)
+                if step is not None and per_inner and step == trip.scale(per_inner):
+                    row = f"`{ref.name}[{sub.text}]`"
+                    return outer, f"`{trip.render()}` is the length of the row {row}"
     return None
 
 
