@@ -289,3 +289,35 @@ def test_without_readable_weights_the_constants_decide(
         assert found[8].why == "small loop: likely slower in parallel"
         assert found[5].profitable is True
         assert found[5].predicted is None
+
+
+HISTOGRAM = textwrap.dedent(
+    """\
+    #include <math.h>
+    void count(int n, const int *bin, int *hist, const double *x, double *y) {
+      for (int i = 0; i < n; i++)
+        hist[bin[i]]++;
+      for (int i = 0; i < n; i++) {
+        double v = x[i];
+        for (int k = 0; k < 40; k++)
+          v = v * 0.5 + sqrt(v + 1.0);
+        y[i] = v;
+        hist[bin[i]] += 1;
+      }
+    }
+    """
+)
+
+
+def test_a_histogram_loop_is_atomic_bound() -> None:
+    found = _by_line(HISTOGRAM)
+    assert found[3].profitable is False
+    assert found[3].why.startswith("atomic-bound loop: about ")
+    assert "atomic updates of `hist`" in found[3].why
+
+
+def test_enough_work_beside_the_atomic_update_keeps_the_loop() -> None:
+    found = _by_line(HISTOGRAM)
+    assert found[5].profitable is None  # n unknown; 40 inner steps of work
+    assert not found[5].why
+    assert _by_line(HISTOGRAM, offload=True)[3].why.startswith("atomic") is False

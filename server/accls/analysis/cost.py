@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_atomics import atomic_reason
 from accls.analysis.cost_context import nested_context
+from accls.analysis.cost_features import constant_macros, loop_features
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
-from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
+from accls.analysis.cost_weights import LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
 from accls.frontend.exprs import expression_poly
@@ -81,16 +83,6 @@ class Estimate:
                 round(self.predicted, 3) if self.predicted is not None else None
             ),
         }
-
-
-def constant_macros(source: SourceFile) -> dict[str, Poly]:
-    """Object-like macros whose value is an integer constant."""
-    out: dict[str, Poly] = {}
-    for name, text in source.macros:
-        value = expression_poly(text)
-        if value is not None and value.is_constant:
-            out[name] = value
-    return out
 
 
 def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
@@ -241,6 +233,18 @@ def _work(
     return total
 
 
+def _per_iteration(
+    loop: Loop, source: SourceFile, values: dict[str, Poly]
+) -> int | None:
+    """The work units of one iteration of `loop`, when every inner size is known."""
+    nest = _Nest(loop, values)
+    if any(inner.id != loop.id for inner in nest.unknown):
+        return None
+    nest.trips[loop.id] = Poly.const(1)
+    work = _work(loop, source, nest, values)
+    return work.constant if work is not None and work.is_constant else None
+
+
 def _threshold(work: Poly, floor: int) -> str:
     """`worth it from n = 256 on`, for work in one unknown size."""
     (name,) = work.names()
@@ -288,8 +292,10 @@ def estimate_loop(
     )
     nested = nested_context(analysis, loop)
     context = nested or shape_reason(source, loop)
+    if not offload and not context:
+        context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     features = (
-        _features(analysis, loop, work, parts, parallel_iters, bool(nested))
+        loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
         else None
     )
@@ -348,55 +354,3 @@ def _predict(features: LoopFeatures | None, offload: bool) -> float | None:
     if weights is None or features is None:
         return None
     return weights.predict(features)
-
-
-def _features(
-    analysis: FileAnalysis,
-    loop: Loop,
-    work: Poly,
-    parts: dict[str, Poly],
-    parallel_iters: Poly | None,
-    nested: bool,
-) -> LoopFeatures:
-    """The fitted model's inputs: sizes the file leaves open count as DEFAULT_SIZE."""
-    source = analysis.source
-    values = constant_macros(source)
-    open_names = set(work.names())
-    for part in parts.values():
-        open_names |= part.names()
-
-    def number(poly: Poly | None) -> float:
-        if poly is None:
-            return float(DEFAULT_SIZE)
-        filled = poly.substitute(values)
-        filled = filled.substitute(
-            {n: Poly.const(DEFAULT_SIZE) for n in filled.names()}
-        )
-        if not filled.is_constant:
-            return float(DEFAULT_SIZE)
-        return max(0.0, float(filled.constant))  # `n - m` at equal sizes: none
-
-    executions = 1.0
-    start = loop.span.start_byte
-    for outer in (
-        outer
-        for nest in source.nests
-        if nest.span.start_byte <= start < nest.span.end_byte
-        for outer in nest.walk()
-    ):
-        inside = outer.span.start_byte < start < outer.span.end_byte
-        if inside and outer.function == loop.function:
-            trip = expression_poly(outer.trip_count) if outer.trip_count else None
-            executions *= number(trip)
-    memory = number(parts.get("memory"))
-    return LoopFeatures(
-        units=number(work),
-        iterations=number(parallel_iters),
-        flops=number(parts.get("flops")),
-        memory=memory,
-        calls=number(parts.get("calls")),
-        bytes=8.0 * memory,
-        nested=nested,
-        executions=executions,
-        open_sizes=len(open_names),
-    )
