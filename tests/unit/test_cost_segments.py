@@ -156,6 +156,15 @@ ROWS = textwrap.dedent(
         for (int i = 0; i < n; i++)
           y[e * 2 * n + i] = low[i];
     }
+    void blocks(int nb, int nx, int nz, double ***a, double **w, double **c) {
+      for (int b = 0; b < nb; b++)
+        for (int x = 0; x < nx; x++)
+          for (int k = 1; k <= nz; k++)
+            a[b][x][k] = w[x][k];
+      for (int x = 0; x < nx; x++)
+        for (int k = 0; k < nz; k++)
+          c[k][x] = w[k][x] * 2.0;
+    }
     """
 )
 
@@ -164,7 +173,8 @@ def test_a_row_of_a_flattened_array_per_outer_iteration_is_a_segment() -> None:
     found = _by_line(ROWS)
     assert found[4].profitable is False
     assert found[4].why.startswith(
-        "segment loop: its bound `n` is the length of the row `idx[e * n + i]`"
+        "segment loop: it walks one row of `idx[e * n + i]` (`n` long) per "
+        "iteration of the loop at line 2;"
     )
     assert "loop at line 2" in found[4].why
 
@@ -174,3 +184,15 @@ def test_the_same_row_every_outer_iteration_is_not_a_segment() -> None:
     assert found[10].profitable is None  # `y[i]`: the whole data per iteration
     assert found[13].profitable is None  # 12 rows: a few large pieces
     assert found[16].profitable is None  # rows of 2n, half of each walked: no rule
+
+
+def test_a_row_of_a_many_dimensional_array_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[22].profitable is False
+    assert "one row of `w[x][k]` (`x` picks it)" in found[22].why
+    assert "loop at line 21" in found[22].why  # the innermost loop around it
+
+
+def test_a_column_walk_is_not_a_row() -> None:
+    found = _by_line(ROWS)
+    assert found[25].profitable is None  # `c[k][x]`: the loop walks a column

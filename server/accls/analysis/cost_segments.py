@@ -154,33 +154,59 @@ def _row_step(poly: Poly, outer: str, inner: str) -> Poly | None:
 
 
 def _row_of_outer(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
-    """The outer loop whose variable picks the row `loop` walks: `a[r * n + i]`.
+    """The outer loop whose variable picks the row `loop` walks.
 
-    The subscript moves by the loop's own trip count (times its step in the loop
-    variable) per outer iteration: each outer iteration owns one row of a flattened
-    array, and `loop` walks it.
+    `a[r][i]` (the outer variable in an earlier subscript than the loop's), or
+    `a[r * n + i]` with `i < n`: the subscript moves by the loop's own trip count
+    (times its step in the loop variable) per outer iteration. Each outer iteration
+    owns one row of the array, and `loop` walks it.
     """
     if loop.var is None or not loop.trip_count:
         return None
     trip = expression_poly(loop.trip_count)
-    if trip is None or trip.is_constant or loop.var in trip.names():
+    if trip is None or loop.var in trip.names():
         return None
     for outer in _enclosing(source, loop):
         if outer.var is None or outer.var in trip.names():
             continue
         for ref in loop.refs:
-            for sub in ref.subscripts:
-                if sub.poly is None or sub.indirect:
-                    continue
-                step = _row_step(sub.poly, outer.var, loop.var)
-                per_inner = sub.poly.coeff(loop.var)
-                if step is not None and per_inner and step == trip.scale(per_inner):
-                    row = f"`{ref.name}[{sub.text}]`"
-                    return outer, f"`{trip.render()}` is the length of the row {row}"
+            subs = ref.subscripts
+            if any(s.indirect for s in subs):
+                continue
+            polys = [s.poly for s in subs]
+            text = f"`{ref.render()}`"
+            if _picks_row(polys, outer.var, loop.var):
+                return outer, f"row:{text} (`{outer.var}` picks it)"
+            if len(polys) != 1 or polys[0] is None or trip.is_constant:
+                continue
+            step = _row_step(polys[0], outer.var, loop.var)
+            per_inner = polys[0].coeff(loop.var)
+            if step is not None and per_inner and step == trip.scale(per_inner):
+                return outer, f"row:{text} (`{trip.render()}` long)"
     return None
 
 
+def _picks_row(polys: list[Poly | None], outer: str, inner: str) -> bool:
+    """True when a subscript in `outer` alone precedes one that walks `inner`."""
+    seen_outer = False
+    for poly in polys:
+        if poly is None:
+            return False
+        names = poly.names()
+        if inner in names:
+            return seen_outer and poly.coeff(inner) != 0
+        if outer in names and poly.coeff(outer) != 0:
+            seen_outer = True
+    return False
+
+
 def _reason(outer: Loop, what: str) -> str:
+    if what.startswith("row:"):
+        return (
+            f"segment loop: it walks one row of {what[4:]} per iteration of the "
+            f"loop at line {outer.line}; a region per row costs more than it "
+            "shares out"
+        )
     return (
         f"segment loop: its bound {what} per iteration of the loop at line "
         f"{outer.line}; a region per piece costs more than it shares out"
