@@ -321,3 +321,37 @@ def test_enough_work_beside_the_atomic_update_keeps_the_loop() -> None:
     assert found[5].profitable is None  # n unknown; 40 inner steps of work
     assert not found[5].why
     assert _by_line(HISTOGRAM, offload=True)[3].why.startswith("atomic") is False
+
+
+EXTENTS = textwrap.dedent(
+    """\
+    #define NMAX 64
+    double table[1 << 20];
+    void jump(int k, const double *a, double *out, double p[NMAX], int m) {
+      int bits[NMAX];
+      double s = 1.0;
+      for (int i = 0; i < k; i++) bits[i] = i & 1;
+      for (int i = 0; i < k; i++) if (bits[i]) s *= a[i];
+      out[0] = s;
+      for (int i = 0; i < k; i++) table[i] = a[i] * 2.0;
+      for (int i = 0; i < k; i++) p[i] = a[i];
+      for (int i = 0; i < k; i++) out[i] = bits[i + m];
+    }
+    """
+)
+
+
+def test_a_declared_extent_bounds_an_open_trip_count() -> None:
+    found = _by_line(EXTENTS)
+    assert found[6].profitable is False
+    assert found[6].why.startswith(
+        "small loop: at most 64 iterations (`bits` has 64 elements)"
+    )
+    assert found[7].profitable is False
+
+
+def test_large_extents_parameters_and_shifted_subscripts_bound_nothing() -> None:
+    found = _by_line(EXTENTS)
+    assert found[9].profitable is None  # 2^20 elements: it may pay
+    assert found[10].profitable is None  # `p[NMAX]` is a pointer parameter
+    assert found[11].profitable is None  # `bits[i + m]`: m shifts it

@@ -21,6 +21,7 @@ from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_atomics import atomic_reason
+from accls.analysis.cost_bounds import extent_cap
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_features import constant_macros, loop_features
 from accls.analysis.cost_segments import segment_reason
@@ -233,6 +234,25 @@ def _work(
     return total
 
 
+def _capped_reason(
+    loop: Loop, source: SourceFile, values: dict[str, Poly], floor: int
+) -> str:
+    """A small-loop reason when an array extent it indexes keeps its work small."""
+    capped = extent_cap(source, loop, values)
+    nest = _Nest(loop, values)
+    if capped is None or any(inner.id != loop.id for inner in nest.unknown):
+        return ""
+    cap, name = capped
+    nest.trips[loop.id] = Poly.const(cap)
+    work = _work(loop, source, nest, values)
+    if work is None or not work.is_constant or work.constant >= floor:
+        return ""
+    return (
+        f"small loop: at most {cap} iterations (`{name}` has {cap} elements), "
+        f"≈ {_fmt(work.constant)} work units; likely slower in parallel"
+    )
+
+
 def _per_iteration(
     loop: Loop, source: SourceFile, values: dict[str, Poly]
 ) -> int | None:
@@ -299,6 +319,8 @@ def estimate_loop(
         if found is not None
         else None
     )
+    if not context and found is not None and (trip is None or not trip.is_constant):
+        context = _capped_reason(loop, source, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
