@@ -355,3 +355,35 @@ def test_large_extents_parameters_and_shifted_subscripts_bound_nothing() -> None
     assert found[9].profitable is None  # 2^20 elements: it may pay
     assert found[10].profitable is None  # `p[NMAX]` is a pointer parameter
     assert found[11].profitable is None  # `bits[i + m]`: m shifts it
+
+
+LIGHT = textwrap.dedent(
+    """\
+    void setup(int n, int *idx, double *restrict a, double *restrict b,
+               double *restrict c, double s) {
+      for (int i = 0; i < n; i++) idx[i] = i - 1;
+      for (int j = 0; j < n; j++) {
+        a[j] = 0.0;
+        b[j] = 2.0;
+      }
+      for (int j = 0; j < n; j++) c[j] = a[j] + s * b[j];
+      double sum = 0.0;
+      for (int j = 0; j < n; j++) sum += c[j];
+      a[0] = sum + idx[n - 1];
+    }
+    """
+)
+
+
+def test_a_light_fill_no_parallel_loop_uses_is_setup_code() -> None:
+    found = _by_line(LIGHT)
+    assert found[3].profitable is False
+    assert found[3].why.startswith("light loop: about 2 work units per iteration")
+    assert "filling `idx`" in found[3].why
+
+
+def test_a_fill_a_parallel_loop_uses_and_a_reduction_keep_their_pragma() -> None:
+    found = _by_line(LIGHT)
+    assert found[4].profitable is None  # first touch of `a`, `b`: loop 8 uses them
+    assert found[8].profitable is None  # it reads memory: not a fill
+    assert found[10].profitable is None  # a reduction writes no array

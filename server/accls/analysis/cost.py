@@ -6,12 +6,14 @@ access, per floating-point `+ - * /` and per iteration's loop control, and a wei
 call: a function of the file weighs what its own loops do with the call's arguments, a
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
-flags). A loop is *unprofitable* only when its whole work is known and below what
-opening the region costs, when its function is only ever called from inside parallel
-code (the pragma would open a nested region on every call), or when its shape leaves
-nothing worth a region: a segment, setup or repeat loop (cost_segments, cost_shapes).
-Otherwise unknown sizes never make a loop unprofitable: the estimate then says from
-which size on it pays.
+flags), and the extents of the arrays a loop indexes bound an open one
+(cost_bounds). A loop is *unprofitable* only when its whole work is known (or
+bounded) and below what opening the region costs, when its function is only ever
+called from inside parallel code (the pragma would open a nested region on every
+call), or when its shape leaves nothing worth a region: a segment, setup, repeat,
+atomic-bound or light fill loop (cost_segments, cost_shapes, cost_atomics,
+cost_light). Otherwise unknown sizes never make a loop unprofitable: the estimate
+then says from which size on it pays.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from accls.analysis.cost_atomics import atomic_reason
 from accls.analysis.cost_bounds import extent_cap
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_features import constant_macros, loop_features
+from accls.analysis.cost_light import light_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_weights import LoopFeatures, load_weights
@@ -324,6 +327,9 @@ def estimate_loop(
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
+        if not context and not offload:
+            light = _per_iteration(loop, source, values)
+            context = light_reason(analysis, loop, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (
