@@ -2,8 +2,9 @@
 
 `for (i = 0; i < N; i++) index[i] = i - 1;` costs about two units an iteration and
 reads no memory: it pays in parallel only from tens of thousands of iterations on,
-and it fills a table for the serial code around it. Experts leave such loops serial. They do share out
-the fill of the arrays that the program's parallel loops then work on (each thread
+and it fills a table for the serial code around it. Experts leave such loops
+serial. They do share out the fill of the arrays that the program's parallel loops
+then work on (each thread
 first touches the pages it will use, and the sizes are the large ones), so a light
 loop keeps its pragma when a loop proved parallel elsewhere in the file uses one of
 the arrays it writes.
