@@ -10,6 +10,7 @@ import accls.cli.commands
 import pytest
 from accls.analysis import AnalysisOptions, FileAnalysis, analyze_text
 from accls.analysis.cost import REGION_UNITS, Estimate, estimate_loop
+from accls.analysis.program import ProgramSummaries
 
 SIZES = textwrap.dedent(
     """\
@@ -145,6 +146,30 @@ def test_a_function_other_files_may_call_is_not_assumed_nested() -> None:
     assert estimate.why == ""
 
 
+def _program_estimate(program: ProgramSummaries) -> Estimate:
+    text = NESTED.replace("static double norm", "double norm")
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect="omp", program=program)
+    )
+    loop = next(lp for lp in analysis.source.loops() if lp.var == "k")
+    return estimate_loop(analysis, loop, offload=False)
+
+
+def test_an_index_of_every_file_shows_no_other_caller() -> None:
+    alone = _program_estimate(ProgramSummaries(whole=True, called=frozenset({"rows"})))
+    assert alone.profitable is False
+    assert "only called from inside parallel code (line 7, 12)" in alone.why
+
+
+def test_another_file_calling_it_or_an_unfinished_index_keeps_it() -> None:
+    called = ProgramSummaries(whole=True, called=frozenset({"norm"}))
+    assert _program_estimate(called).profitable is None
+    pending = ProgramSummaries(whole=True, complete=False)
+    assert _program_estimate(pending).profitable is None
+    partial = ProgramSummaries(whole=False)
+    assert _program_estimate(partial).profitable is None
+
+
 def test_a_serial_caller_keeps_the_callee_loop() -> None:
     serial = NESTED.replace("out[i] = norm(n, x + i * n);", "out[0] += norm(n, x + i);")
     estimate = _norm_estimate(serial)
@@ -264,3 +289,101 @@ def test_without_readable_weights_the_constants_decide(
         assert found[8].why == "small loop: likely slower in parallel"
         assert found[5].profitable is True
         assert found[5].predicted is None
+
+
+HISTOGRAM = textwrap.dedent(
+    """\
+    #include <math.h>
+    void count(int n, const int *bin, int *hist, const double *x, double *y) {
+      for (int i = 0; i < n; i++)
+        hist[bin[i]]++;
+      for (int i = 0; i < n; i++) {
+        double v = x[i];
+        for (int k = 0; k < 40; k++)
+          v = v * 0.5 + sqrt(v + 1.0);
+        y[i] = v;
+        hist[bin[i]] += 1;
+      }
+    }
+    """
+)
+
+
+def test_a_histogram_loop_is_atomic_bound() -> None:
+    found = _by_line(HISTOGRAM)
+    assert found[3].profitable is False
+    assert found[3].why.startswith("atomic-bound loop: about ")
+    assert "atomic updates of `hist`" in found[3].why
+
+
+def test_enough_work_beside_the_atomic_update_keeps_the_loop() -> None:
+    found = _by_line(HISTOGRAM)
+    assert found[5].profitable is None  # n unknown; 40 inner steps of work
+    assert not found[5].why
+    assert _by_line(HISTOGRAM, offload=True)[3].why.startswith("atomic") is False
+
+
+EXTENTS = textwrap.dedent(
+    """\
+    #define NMAX 64
+    double table[1 << 20];
+    void jump(int k, const double *a, double *out, double p[NMAX], int m) {
+      int bits[NMAX];
+      double s = 1.0;
+      for (int i = 0; i < k; i++) bits[i] = i & 1;
+      for (int i = 0; i < k; i++) if (bits[i]) s *= a[i];
+      out[0] = s;
+      for (int i = 0; i < k; i++) table[i] = a[i] * 2.0;
+      for (int i = 0; i < k; i++) p[i] = a[i];
+      for (int i = 0; i < k; i++) out[i] = bits[i + m];
+    }
+    """
+)
+
+
+def test_a_declared_extent_bounds_an_open_trip_count() -> None:
+    found = _by_line(EXTENTS)
+    assert found[6].profitable is False
+    assert found[6].why.startswith(
+        "small loop: at most 64 iterations (`bits` has 64 elements)"
+    )
+    assert found[7].profitable is False
+
+
+def test_large_extents_parameters_and_shifted_subscripts_bound_nothing() -> None:
+    found = _by_line(EXTENTS)
+    assert found[9].profitable is None  # 2^20 elements: it may pay
+    assert found[10].profitable is None  # `p[NMAX]` is a pointer parameter
+    assert found[11].profitable is None  # `bits[i + m]`: m shifts it
+
+
+LIGHT = textwrap.dedent(
+    """\
+    void setup(int n, int *idx, double *restrict a, double *restrict b,
+               double *restrict c, double s) {
+      for (int i = 0; i < n; i++) idx[i] = i - 1;
+      for (int j = 0; j < n; j++) {
+        a[j] = 0.0;
+        b[j] = 2.0;
+      }
+      for (int j = 0; j < n; j++) c[j] = a[j] + s * b[j];
+      double sum = 0.0;
+      for (int j = 0; j < n; j++) sum += c[j];
+      a[0] = sum + idx[n - 1];
+    }
+    """
+)
+
+
+def test_a_light_fill_no_parallel_loop_uses_is_setup_code() -> None:
+    found = _by_line(LIGHT)
+    assert found[3].profitable is False
+    assert found[3].why.startswith("light loop: about 2 work units per iteration")
+    assert "filling `idx`" in found[3].why
+
+
+def test_a_fill_a_parallel_loop_uses_and_a_reduction_keep_their_pragma() -> None:
+    found = _by_line(LIGHT)
+    assert found[4].profitable is None  # first touch of `a`, `b`: loop 8 uses them
+    assert found[8].profitable is None  # it reads memory: not a fill
+    assert found[10].profitable is None  # a reduction writes no array

@@ -127,10 +127,72 @@ def test_a_loop_whose_body_never_uses_its_variable_repeats_itself() -> None:
     found = _by_line(SHAPES)
     assert found[7].profitable is False
     assert found[7].why.startswith("repeat loop: the body never uses `it`:")
-    assert found[14].profitable is None  # `out[i]`: distinct data per iteration
+    assert not found[14].why.startswith("repeat")  # `out[i]`: distinct data
 
 
 def test_a_few_large_pieces_keep_their_pragma() -> None:
     found = _by_line(BOXES)
     assert found[34].profitable is None  # 12 pieces (materials): large ones
     assert not found[34].why
+
+
+ROWS = textwrap.dedent(
+    """\
+    void grid(long rows, int n, int *idx, double *low, const double *high, double *y) {
+      for (long e = 0; e < rows; e++) {
+        double u = high[e];
+        for (int i = 0; i < n; i++) {
+          if (u > low[i]) low[i] = u;
+          idx[e * n + i] = (int)low[i];
+        }
+      }
+      for (long e = 0; e < rows; e++)
+        for (int i = 0; i < n; i++)
+          y[i] = y[i] + low[e];
+      for (int m = 0; m < 12; m++)
+        for (int i = 0; i < n; i++)
+          y[m * n + i] = low[i] * 2.0;
+      for (long e = 0; e < rows; e++)
+        for (int i = 0; i < n; i++)
+          y[e * 2 * n + i] = low[i];
+    }
+    void blocks(int nb, int nx, int nz, double ***a, double **w, double **c) {
+      for (int b = 0; b < nb; b++)
+        for (int x = 0; x < nx; x++)
+          for (int k = 1; k <= nz; k++)
+            a[b][x][k] = w[x][k];
+      for (int x = 0; x < nx; x++)
+        for (int k = 0; k < nz; k++)
+          c[k][x] = w[k][x] * 2.0;
+    }
+    """
+)
+
+
+def test_a_row_of_a_flattened_array_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[4].profitable is False
+    assert found[4].why.startswith(
+        "segment loop: it walks one row of `idx[e * n + i]` (`n` long) per "
+        "iteration of the loop at line 2;"
+    )
+    assert "loop at line 2" in found[4].why
+
+
+def test_the_same_row_every_outer_iteration_is_not_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[10].profitable is None  # `y[i]`: the whole data per iteration
+    assert found[13].profitable is None  # 12 rows: a few large pieces
+    assert found[16].profitable is None  # rows of 2n, half of each walked: no rule
+
+
+def test_a_row_of_a_many_dimensional_array_per_outer_iteration_is_a_segment() -> None:
+    found = _by_line(ROWS)
+    assert found[22].profitable is False
+    assert "one row of `w[x][k]` (`x` picks it)" in found[22].why
+    assert "loop at line 21" in found[22].why  # the innermost loop around it
+
+
+def test_a_column_walk_is_not_a_row() -> None:
+    found = _by_line(ROWS)
+    assert found[25].profitable is None  # `c[k][x]`: the loop walks a column

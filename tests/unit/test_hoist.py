@@ -180,3 +180,19 @@ def test_the_trap_template_hoists_without_its_trap(
     )
     assert "opened one parallel region around the loop at line 9" in err
     assert "#pragma omp parallel private(t)" in text
+
+
+def test_no_hoist_where_the_barriers_outweigh_the_shared_out_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two loops of about 2-3 region's worth each: enough for their two barriers,
+    # not for a third one (the `single` of the shared statement between them).
+    small = _trap("", "for (i = 0; i < N; i++) v[i] = u[i];", False)
+    small = small.replace("#define N 100000", "#define N 7000")
+    text, err = _annotate(tmp_path, small, capsys, "--no-validate")
+    assert "opened one parallel region around the loop at line 9" in err
+    once = small.replace("v[i] = u[i];", "v[i] = u[i];\n    seed += 1.0;")
+    text, err = _annotate(tmp_path, once, capsys, "--no-validate")
+    assert "opened one parallel region" not in err
+    assert "#pragma omp single" not in text
+    assert text.count("#pragma omp parallel for") == 2

@@ -50,6 +50,14 @@ def test_the_database_lists_the_files(project: Path, tmp_path: Path) -> None:
     assert project_files(str(project), str(database)) == (str(project / "c.c"),)
 
 
+def test_the_program_names_what_the_other_files_call(
+    project: Path, tmp_path: Path
+) -> None:
+    index = _index(project, tmp_path / "cache")
+    assert "fill" in index.program_for(None).called
+    assert "fill" not in index.program_for(str(project / "c.c")).called
+
+
 def test_build_summarises_the_external_functions(project: Path, tmp_path: Path) -> None:
     index = _index(project, tmp_path / "cache")
     program = index.program_for(None)

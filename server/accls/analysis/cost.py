@@ -6,12 +6,14 @@ access, per floating-point `+ - * /` and per iteration's loop control, and a wei
 call: a function of the file weighs what its own loops do with the call's arguments, a
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
-flags). A loop is *unprofitable* only when its whole work is known and below what
-opening the region costs, when its function is only ever called from inside parallel
-code (the pragma would open a nested region on every call), or when its shape leaves
-nothing worth a region: a segment, setup or repeat loop (cost_segments, cost_shapes).
-Otherwise unknown sizes never make a loop unprofitable: the estimate then says from
-which size on it pays.
+flags), and the extents of the arrays a loop indexes bound an open one
+(cost_bounds). A loop is *unprofitable* only when its whole work is known (or
+bounded) and below what opening the region costs, when its function is only ever
+called from inside parallel code (the pragma would open a nested region on every
+call), or when its shape leaves nothing worth a region: a segment, setup, repeat,
+atomic-bound or light fill loop (cost_segments, cost_shapes, cost_atomics,
+cost_light). Otherwise unknown sizes never make a loop unprofitable: the estimate
+then says from which size on it pays.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_atomics import atomic_reason
+from accls.analysis.cost_bounds import extent_cap
 from accls.analysis.cost_context import nested_context
+from accls.analysis.cost_features import constant_macros, loop_features
+from accls.analysis.cost_light import light_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
-from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
+from accls.analysis.cost_weights import LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
 from accls.frontend.exprs import expression_poly
@@ -81,16 +87,6 @@ class Estimate:
                 round(self.predicted, 3) if self.predicted is not None else None
             ),
         }
-
-
-def constant_macros(source: SourceFile) -> dict[str, Poly]:
-    """Object-like macros whose value is an integer constant."""
-    out: dict[str, Poly] = {}
-    for name, text in source.macros:
-        value = expression_poly(text)
-        if value is not None and value.is_constant:
-            out[name] = value
-    return out
 
 
 def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
@@ -241,6 +237,37 @@ def _work(
     return total
 
 
+def _capped_reason(
+    loop: Loop, source: SourceFile, values: dict[str, Poly], floor: int
+) -> str:
+    """A small-loop reason when an array extent it indexes keeps its work small."""
+    capped = extent_cap(source, loop, values)
+    nest = _Nest(loop, values)
+    if capped is None or any(inner.id != loop.id for inner in nest.unknown):
+        return ""
+    cap, name = capped
+    nest.trips[loop.id] = Poly.const(cap)
+    work = _work(loop, source, nest, values)
+    if work is None or not work.is_constant or work.constant >= floor:
+        return ""
+    return (
+        f"small loop: at most {cap} iterations (`{name}` has {cap} elements), "
+        f"≈ {_fmt(work.constant)} work units; likely slower in parallel"
+    )
+
+
+def _per_iteration(
+    loop: Loop, source: SourceFile, values: dict[str, Poly]
+) -> int | None:
+    """The work units of one iteration of `loop`, when every inner size is known."""
+    nest = _Nest(loop, values)
+    if any(inner.id != loop.id for inner in nest.unknown):
+        return None
+    nest.trips[loop.id] = Poly.const(1)
+    work = _work(loop, source, nest, values)
+    return work.constant if work is not None and work.is_constant else None
+
+
 def _threshold(work: Poly, floor: int) -> str:
     """`worth it from n = 256 on`, for work in one unknown size."""
     (name,) = work.names()
@@ -288,14 +315,21 @@ def estimate_loop(
     )
     nested = nested_context(analysis, loop)
     context = nested or shape_reason(source, loop)
+    if not offload and not context:
+        context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     features = (
-        _features(analysis, loop, work, parts, parallel_iters, bool(nested))
+        loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
         else None
     )
+    if not context and found is not None and (trip is None or not trip.is_constant):
+        context = _capped_reason(loop, source, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
+        if not context and not offload:
+            light = _per_iteration(loop, source, values)
+            context = light_reason(analysis, loop, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (
@@ -348,55 +382,3 @@ def _predict(features: LoopFeatures | None, offload: bool) -> float | None:
     if weights is None or features is None:
         return None
     return weights.predict(features)
-
-
-def _features(
-    analysis: FileAnalysis,
-    loop: Loop,
-    work: Poly,
-    parts: dict[str, Poly],
-    parallel_iters: Poly | None,
-    nested: bool,
-) -> LoopFeatures:
-    """The fitted model's inputs: sizes the file leaves open count as DEFAULT_SIZE."""
-    source = analysis.source
-    values = constant_macros(source)
-    open_names = set(work.names())
-    for part in parts.values():
-        open_names |= part.names()
-
-    def number(poly: Poly | None) -> float:
-        if poly is None:
-            return float(DEFAULT_SIZE)
-        filled = poly.substitute(values)
-        filled = filled.substitute(
-            {n: Poly.const(DEFAULT_SIZE) for n in filled.names()}
-        )
-        if not filled.is_constant:
-            return float(DEFAULT_SIZE)
-        return max(0.0, float(filled.constant))  # `n - m` at equal sizes: none
-
-    executions = 1.0
-    start = loop.span.start_byte
-    for outer in (
-        outer
-        for nest in source.nests
-        if nest.span.start_byte <= start < nest.span.end_byte
-        for outer in nest.walk()
-    ):
-        inside = outer.span.start_byte < start < outer.span.end_byte
-        if inside and outer.function == loop.function:
-            trip = expression_poly(outer.trip_count) if outer.trip_count else None
-            executions *= number(trip)
-    memory = number(parts.get("memory"))
-    return LoopFeatures(
-        units=number(work),
-        iterations=number(parallel_iters),
-        flops=number(parts.get("flops")),
-        memory=memory,
-        calls=number(parts.get("calls")),
-        bytes=8.0 * memory,
-        nested=nested,
-        executions=executions,
-        open_sizes=len(open_names),
-    )

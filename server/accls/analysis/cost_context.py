@@ -18,8 +18,9 @@ _CALL_DEPTH = 4  # callers followed upwards
 def nested_context(analysis: FileAnalysis, loop: Loop) -> str:
     """Why a pragma on `loop` would open a nested region, or "".
 
-    True when no other file can call its function (it is `static`, or the file is a
-    whole program: it defines `main`) and every call of it in the file runs in
+    True when no other file can call its function (it is `static`, the file is a
+    whole program: it defines `main`, or an index of every file of the program finds
+    no call of it in the others) and every call of it in the file runs in
     parallel: inside a loop with a parallel pragma, inside a parallel construct, in
     a loop the analysis proves parallel (which gets its own pragma), or in a function
     that is itself only ever called so.
@@ -46,7 +47,7 @@ def _parallel_callers(
     whole_program = source.function("main") is not None
     if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
         return []
-    if not (fn.static or whole_program):
+    if not (fn.static or whole_program or _only_called_here(analysis, name)):
         return []
     lines: list[int] = []
     for caller in source.functions:
@@ -63,6 +64,14 @@ def _parallel_callers(
                 line = min(outer)
             lines.append(line)
     return lines
+
+
+def _only_called_here(analysis: FileAnalysis, name: str) -> bool:
+    """True when an index of the whole program finds no call of `name` elsewhere."""
+    program = analysis.program
+    if program is None or not program.whole or not program.complete:
+        return False
+    return name not in program.called
 
 
 def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:

@@ -2,7 +2,8 @@
 
 `for (box...) { int n = count[box]; for (i = 0; i < n; i++) ... }` walks one box's
 atoms; `for (k = row[i]; k < row[i + 1]; k++)` one sparse row; `for (k = r * s;
-k < (r + 1) * s; k++)` one fixed-size row of a matrix. The pieces split the
+k < (r + 1) * s; k++)` one fixed-size row of a matrix, and so does `for (i = 0;
+i < s; i++) a[r * s + i] = ...`, that row through the subscript. The pieces split the
 data between them, so each is small on average (the data over the outer trip count),
 and a pragma on the inner loop opens a region, or with a hoisted region waits at a
 barrier, for every piece. Such a loop is not worth a pragma of its own: the outer
@@ -105,7 +106,7 @@ def segment_reason(
     count is known and small (`values`: the sizes the file fixes): the data is cut
     into a few large pieces then.
     """
-    found = _segment(source, loop)
+    found = _segment(source, loop) or _row_of_outer(source, loop)
     if found is None or _few_pieces(found[0], values or {}):
         return ""
     return _reason(*found)
@@ -142,7 +143,70 @@ def _segment(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
     return None
 
 
+def _row_step(poly: Poly, outer: str, inner: str) -> Poly | None:
+    """How far `poly` moves per step of `outer`, when it is affine in `inner`."""
+    one, zero = Poly.const(1), Poly.const(0)
+    across = poly.substitute({inner: one}) - poly.substitute({inner: zero})
+    if not across.is_constant or across.constant == 0:
+        return None
+    step = poly.substitute({outer: one}) - poly.substitute({outer: zero})
+    return step if inner not in step.names() and outer not in step.names() else None
+
+
+def _row_of_outer(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
+    """The outer loop whose variable picks the row `loop` walks.
+
+    `a[r][i]` (the outer variable in an earlier subscript than the loop's), or
+    `a[r * n + i]` with `i < n`: the subscript moves by the loop's own trip count
+    (times its step in the loop variable) per outer iteration. Each outer iteration
+    owns one row of the array, and `loop` walks it.
+    """
+    if loop.var is None or not loop.trip_count:
+        return None
+    trip = expression_poly(loop.trip_count)
+    if trip is None or loop.var in trip.names():
+        return None
+    for outer in _enclosing(source, loop):
+        if outer.var is None or outer.var in trip.names():
+            continue
+        for ref in loop.refs:
+            subs = ref.subscripts
+            if any(s.indirect for s in subs):
+                continue
+            polys = [s.poly for s in subs]
+            text = f"`{ref.render()}`"
+            if _picks_row(polys, outer.var, loop.var):
+                return outer, f"row:{text} (`{outer.var}` picks it)"
+            if len(polys) != 1 or polys[0] is None or trip.is_constant:
+                continue
+            step = _row_step(polys[0], outer.var, loop.var)
+            per_inner = polys[0].coeff(loop.var)
+            if step is not None and per_inner and step == trip.scale(per_inner):
+                return outer, f"row:{text} (`{trip.render()}` long)"
+    return None
+
+
+def _picks_row(polys: list[Poly | None], outer: str, inner: str) -> bool:
+    """True when a subscript in `outer` alone precedes one that walks `inner`."""
+    seen_outer = False
+    for poly in polys:
+        if poly is None:
+            return False
+        names = poly.names()
+        if inner in names:
+            return seen_outer and poly.coeff(inner) != 0
+        if outer in names and poly.coeff(outer) != 0:
+            seen_outer = True
+    return False
+
+
 def _reason(outer: Loop, what: str) -> str:
+    if what.startswith("row:"):
+        return (
+            f"segment loop: it walks one row of {what[4:]} per iteration of the "
+            f"loop at line {outer.line}; a region per row costs more than it "
+            "shares out"
+        )
     return (
         f"segment loop: its bound {what} per iteration of the loop at line "
         f"{outer.line}; a region per piece costs more than it shares out"

@@ -54,5 +54,9 @@ def with_headers(
     if program is None:
         return ProgramSummaries((*kept, *found))
     return ProgramSummaries(
-        (*kept, *found), program.complete, program.field_facts, program.whole
+        (*kept, *found),
+        program.complete,
+        program.field_facts,
+        program.whole,
+        called=program.called,
     )

@@ -55,6 +55,8 @@ class ProgramSummaries:
     whole: bool = False
     # The sets those facts and the analysed file's own make (set by `analyze`).
     fields: FieldSets | None = field(default=None, compare=False)
+    # The functions the other files call (their externals; with `whole`, every call).
+    called: frozenset[str] = frozenset()
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -77,4 +79,6 @@ class ProgramSummaries:
         """The table without the definitions of `files` (a file's own view)."""
         drop = set(files)
         kept = tuple(d for d in self.definitions if d.file not in drop)
-        return ProgramSummaries(kept, self.complete, self.field_facts, self.whole)
+        return ProgramSummaries(
+            kept, self.complete, self.field_facts, self.whole, called=self.called
+        )

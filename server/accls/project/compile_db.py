@@ -51,12 +51,21 @@ class CompileEntry:
 
 
 def find_database(source: str) -> str | None:
-    """The nearest `compile_commands.json` in a folder above `source`."""
+    """The nearest `compile_commands.json` in a folder above `source`.
+
+    Else the working folder's, when it lists `source` (a file shared by several
+    builds, `../common/x.c`, has no database above it).
+    """
     for folder in Path(source).resolve().parents:
         candidate = folder / "compile_commands.json"
         if candidate.is_file():
             return str(candidate)
-    return None
+    here = Path.cwd() / "compile_commands.json"
+    try:
+        listed = here.is_file() and compile_entry(str(here), source) is not None
+    except CompileDatabaseError:
+        return None
+    return str(here) if listed else None
 
 
 def _arguments(entry: dict[str, object]) -> list[str]:

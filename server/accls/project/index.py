@@ -136,6 +136,7 @@ class ProjectIndex:
             complete=not (self._pending - {own}),
             field_facts=fields,
             whole=True,
+            called=frozenset(n for r in records if r.path != own for n in r.externals),
         )
 
     def knows(self, path: str) -> bool:

@@ -24,6 +24,12 @@ when that is provably the same program:
   calls only pure library functions; declarations are never run once (braces would
   scope them);
 - no other pragma sits in the body.
+
+Every `omp for`, `single` and `barrier` is a synchronisation per iteration of the
+sequential loop. When the work of the shared-out loops is known, it must outweigh
+what those synchronisations cost (a region's worth, REGION_UNITS, each): else the
+threads would mostly wait at barriers, and the loops keep their own pragmas, which
+the cost model judges one by one.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from accls.analysis import FileAnalysis
-from accls.analysis.cost import Estimate
+from accls.analysis.cost import REGION_UNITS, Estimate
 from accls.frontend import Clause, Loop, Span
 from accls.frontend.library import Effect, library_function
 from accls.frontend.statements import BodyStatement, body_statements
@@ -204,6 +210,8 @@ def hoist_regions(
         if planned is None:
             continue
         roles, reasons = planned
+        if not _pays(roles, mine, estimates):
+            continue
         if not all(_starts_line(analysis, stmt.span) for stmt, _ in roles) or not (
             _starts_line(analysis, outer.keyword)
         ):
@@ -228,6 +236,30 @@ def hoist_regions(
         )
         taken.append(outer.span)
     return tuple(out)
+
+
+def _pays(
+    roles: list[tuple[BodyStatement, _Role]],
+    loops: Mapping[int, Suggestion],
+    estimates: Mapping[int, Estimate],
+) -> bool:
+    """False when the shared-out work per iteration is known and below its barriers.
+
+    Each `omp for` and each run of `single` ends in a barrier, and so does each
+    explicit `barrier`: a region's worth of work apiece.
+    """
+    syncs = len(_runs(roles)) + len(_barriers(roles))
+    work = 0
+    starts = {s.loop.span.start_byte: s.loop.id for s in loops.values()}
+    for stmt, role in roles:
+        if role is not _Role.FOR:
+            continue
+        syncs += 1
+        found = estimates.get(starts[stmt.span.start_byte])
+        if found is None or found.units is None:
+            return True  # unknown work: the cost model kept each loop
+        work += found.units
+    return work >= syncs * REGION_UNITS
 
 
 def _starts_line(analysis: FileAnalysis, span: Span) -> bool:

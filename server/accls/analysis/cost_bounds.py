@@ -1,0 +1,65 @@
+"""A bound on a trip count from the arrays a loop indexes.
+
+`for (i = 0; i < k; i++) s *= p[i];` with `int p[NMAX]` runs at most NMAX times:
+each iteration reads `p[i]`, and a program whose loop ran further would read
+outside `p`. So a declared extent bounds a trip count that the bounds leave open;
+the cost model uses the bound to see that a loop is small whatever `k` is.
+Parameters are left out (an array parameter is a pointer: its extent promises
+nothing), and so are subscripts that read another array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from accls.frontend import Loop, Poly, SourceFile, Var
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["extent_cap"]
+
+
+def _declared(source: SourceFile, loop: Loop) -> dict[str, Var]:
+    """The arrays `loop` can see by name, parameters left out."""
+    decls: dict[str, Var] = {v.name: v for v in source.globals}
+    fn = source.function(loop.function)
+    if fn is not None:
+        decls |= {v.name: v for v in fn.locals}
+    decls |= {v.name: v for inner in loop.walk() for v in inner.locals}
+    return {n: v for n, v in decls.items() if v.dims and v.scope != "param"}
+
+
+def _extent(text: str | None, values: Mapping[str, Poly]) -> int | None:
+    poly = expression_poly(text) if text else None
+    if poly is None:
+        return None
+    poly = poly.substitute(dict(values))
+    return poly.constant if poly.is_constant and poly.constant > 0 else None
+
+
+def extent_cap(
+    source: SourceFile, loop: Loop, values: Mapping[str, Poly]
+) -> tuple[int, str] | None:
+    """The fewest iterations an array the loop indexes allows, and that array."""
+    if loop.var is None or loop.step not in (1, -1):
+        return None
+    arrays = _declared(source, loop)
+    best: tuple[int, str] | None = None
+    for ref in loop.refs:
+        var = arrays.get(ref.name)
+        if var is None or var.unknown_shape or ref.deref or ref.member:
+            continue
+        for k, sub in enumerate(ref.subscripts):
+            if k >= len(var.dims) or sub.poly is None or sub.indirect:
+                continue
+            coeff = sub.poly.coeff(loop.var)
+            if coeff == 0 or not sub.poly.is_affine:
+                continue
+            if any(n != loop.var for mono, _ in sub.poly.terms for n in mono):
+                continue  # other variables shift it: not a bound on its own
+            extent = _extent(var.dims[k], values)
+            if extent is None:
+                continue
+            cap = (extent - 1) // abs(coeff) + 1
+            if best is None or cap < best[0]:
+                best = (cap, ref.name)
+    return best

@@ -1,0 +1,72 @@
+"""The inputs of the fitted perf model for one loop, and the sizes a file fixes."""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures
+from accls.frontend import Loop, Poly, SourceFile
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["constant_macros", "loop_features"]
+
+
+def constant_macros(source: SourceFile) -> dict[str, Poly]:
+    """Object-like macros whose value is an integer constant."""
+    out: dict[str, Poly] = {}
+    for name, text in source.macros:
+        value = expression_poly(text)
+        if value is not None and value.is_constant:
+            out[name] = value
+    return out
+
+
+def loop_features(
+    analysis: FileAnalysis,
+    loop: Loop,
+    work: Poly,
+    parts: dict[str, Poly],
+    parallel_iters: Poly | None,
+    nested: bool,
+) -> LoopFeatures:
+    """The fitted model's inputs: sizes the file leaves open count as DEFAULT_SIZE."""
+    source = analysis.source
+    values = constant_macros(source)
+    open_names = set(work.names())
+    for part in parts.values():
+        open_names |= part.names()
+
+    def number(poly: Poly | None) -> float:
+        if poly is None:
+            return float(DEFAULT_SIZE)
+        filled = poly.substitute(values)
+        filled = filled.substitute(
+            {n: Poly.const(DEFAULT_SIZE) for n in filled.names()}
+        )
+        if not filled.is_constant:
+            return float(DEFAULT_SIZE)
+        return max(0.0, float(filled.constant))  # `n - m` at equal sizes: none
+
+    executions = 1.0
+    start = loop.span.start_byte
+    for outer in (
+        outer
+        for nest in source.nests
+        if nest.span.start_byte <= start < nest.span.end_byte
+        for outer in nest.walk()
+    ):
+        inside = outer.span.start_byte < start < outer.span.end_byte
+        if inside and outer.function == loop.function:
+            trip = expression_poly(outer.trip_count) if outer.trip_count else None
+            executions *= number(trip)
+    memory = number(parts.get("memory"))
+    return LoopFeatures(
+        units=number(work),
+        iterations=number(parallel_iters),
+        flops=number(parts.get("flops")),
+        memory=memory,
+        calls=number(parts.get("calls")),
+        bytes=8.0 * memory,
+        nested=nested,
+        executions=executions,
+        open_sizes=len(open_names),
+    )

@@ -1,0 +1,63 @@
+"""Light fill loops: a few units per iteration, filling data no parallel loop uses.
+
+`for (i = 0; i < N; i++) index[i] = i - 1;` costs about two units an iteration and
+reads no memory: it pays in parallel only from tens of thousands of iterations on,
+and it fills a table for the serial code around it. Experts leave such loops
+serial. They do share out the fill of the arrays that the program's parallel loops
+then work on (each thread
+first touches the pages it will use, and the sizes are the large ones), so a light
+loop keeps its pragma when a loop proved parallel elsewhere in the file uses one of
+the arrays it writes.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.frontend import Loop
+
+__all__ = ["LIGHT_UNITS", "light_reason"]
+
+LIGHT_UNITS = 4
+"""Work units per iteration at most for a light loop: below a region's worth
+(REGION_UNITS) until about five thousand iterations."""
+
+
+def _written(loop: Loop) -> set[str]:
+    return {r.name for r in loop.refs if r.is_write and (r.subscripts or r.deref)}
+
+
+def _visible(analysis: FileAnalysis, loop: Loop, name: str, other: Loop) -> bool:
+    """True when `name` in `other` is what `loop` writes: same function, or a global."""
+    if other.function == loop.function:
+        return True
+    fn = analysis.source.function(other.function)
+    own = {v.name for v in (*fn.params, *fn.locals)} if fn is not None else set()
+    return name in {v.name for v in analysis.source.globals} and name not in own
+
+
+def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
+    """Why `loop` is a light fill of setup data, or "".
+
+    Light: at most LIGHT_UNITS per iteration, no inner loop, and it reads no memory
+    (it stores values computed from its variable and invariants).
+    """
+    if per_iteration is None or per_iteration > LIGHT_UNITS or loop.children:
+        return ""
+    written = _written(loop)
+    if not written or any(r.is_read and (r.subscripts or r.deref) for r in loop.refs):
+        return ""  # it reads memory: a copy or a kernel, not a fill
+    for other in analysis.source.loops():
+        if other.id == loop.id or not analysis.of(other).parallel:
+            continue
+        inside = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
+        if inside:
+            continue
+        used = {r.name for r in other.refs if r.subscripts or r.deref}
+        if any(_visible(analysis, loop, n, other) for n in used & written):
+            return ""
+    names = ", ".join(f"`{n}`" for n in sorted(written))
+    return (
+        f"light loop: about {per_iteration} work units per iteration, filling "
+        f"{names}, which no parallel loop of the file uses: setup code, likely "
+        "slower in parallel below tens of thousands of iterations"
+    )
