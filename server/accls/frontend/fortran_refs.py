@@ -44,6 +44,7 @@ class Procedure:
     intents: tuple[str, ...]  # per dummy: "in", "out", "inout" or ""
     pure: bool
     arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
+    foreign: bool = False  # a module procedure of another file
 
 
 @dataclass(slots=True)
@@ -196,8 +197,11 @@ class RefRecorder:
     def call(self, node: Node, name: str, args: Node | None) -> None:
         """A call of a procedure: its arguments pass by reference."""
         items = [c for c in args.named_children if c.type not in _SKIP] if args else []
-        self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
         proc = self.procedures.get(name)
+        if proc is None or not (proc.foreign and proc.pure):
+            # A pure procedure of another module does nothing but what its
+            # arguments' intents say (the standard's rule), recorded below.
+            self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
         for pos, item in enumerate(items):
             value = item
             intent = ""
@@ -209,7 +213,9 @@ class RefRecorder:
             elif proc is not None and pos < len(proc.intents):
                 intent = proc.intents[pos]
             if proc is not None and proc.pure and not intent:
-                intent = "in"
+                # Of another file only its declaration is known: a dummy
+                # without intent (a pointer) may be written through.
+                intent = "inout" if proc.foreign else "in"
             if proc is None:
                 # An unknown procedure is an obstacle of its own; its arguments
                 # are read here and may be kept (their address escapes).

@@ -415,6 +415,7 @@ class SourceFile:
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
+    missing_modules: tuple[str, ...] = ()  # `use`d modules no file was found for
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

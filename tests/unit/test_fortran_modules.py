@@ -1,0 +1,134 @@
+"""`use` of a module another file defines: its variables and procedures are known."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from accls.analysis import analyze
+from accls.frontend import parse_source
+from accls.settings import Settings
+from accls.suggest import Dialect, Target
+
+GRID = dedent(
+    """\
+    module grid
+      use consts
+      implicit none
+      real(8), allocatable :: u(:,:), v(:,:)
+      real(8), pointer :: p(:)
+    contains
+      pure real(8) function sq(x)
+        real(8), intent(in) :: x
+        sq = x * x
+      end function sq
+      subroutine bump(a)
+        real(8), intent(inout) :: a(:)
+        a = a + 1
+        count = count + 1
+      end subroutine bump
+    end module grid
+    """
+)
+CONSTS = dedent(
+    """\
+    module consts
+      integer, parameter :: n = 64
+      integer :: count = 0
+    end module consts
+    """
+)
+STEP = dedent(
+    """\
+    subroutine step()
+      use grid
+      implicit none
+      integer :: i, j
+      do j = 1, n
+        do i = 1, n
+          v(i, j) = sq(u(i, j))
+        end do
+      end do
+      do j = 1, n
+        call bump(v(:, j))
+      end do
+    end subroutine step
+    """
+)
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "grid.f90").write_text(GRID)
+    (tmp_path / "consts.f90").write_text(CONSTS)
+    main = tmp_path / "step.f90"
+    main.write_text(STEP)
+    return main
+
+
+def _facts(path: Path, include: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    source = parse_source(path.read_text(), str(path), include)
+    analysis = analyze(source)
+    return source, {loop.line: analysis.of(loop) for loop in source.loops()}
+
+
+def test_module_variables_of_another_file_are_arrays_with_shapes(
+    tmp_path: Path,
+) -> None:
+    source, facts = _facts(_project(tmp_path))
+    names = {v.name: v for v in source.globals}
+    assert names["u"].dims
+    assert names["u"].scope == "global"
+    assert names["p"].pointers == 1
+    assert names["n"].name == "n"  # through the module `grid` uses
+    refs = {r.name for r in facts[5].loop.refs}
+    assert {"u", "v"} <= refs
+    assert not facts[5].loop.calls  # `sq` is pure: no call left to summarise
+    assert facts[5].parallel, [o.message for o in facts[5].obstacles]
+
+
+def test_an_impure_module_procedure_stays_an_obstacle(tmp_path: Path) -> None:
+    _, facts = _facts(_project(tmp_path))
+    assert not facts[10].parallel
+    assert any("bump" in o.message for o in facts[10].obstacles)
+
+
+def test_a_module_found_in_an_include_folder(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "grid.f90").write_text(GRID)
+    (lib / "consts.f90").write_text(CONSTS)
+    src = tmp_path / "src"
+    src.mkdir()
+    main = src / "step.f90"
+    main.write_text(STEP)
+    alone = parse_source(STEP, str(main))
+    assert alone.missing_modules == ("grid",)
+    source, facts = _facts(main, (str(lib),))
+    assert not source.missing_modules
+    assert facts[5].parallel
+
+
+def test_an_unknown_module_is_a_clear_reason(tmp_path: Path) -> None:
+    main = tmp_path / "step.f90"
+    main.write_text(STEP)
+    _, facts = _facts(main)
+    assert not facts[5].parallel
+    message = " ".join(o.message for o in facts[5].obstacles)
+    assert "module `grid`" in message
+    assert "not beside this file" in message
+
+
+@pytest.mark.skipif(shutil.which("gfortran") is None, reason="no gfortran")
+def test_the_compile_check_builds_the_used_modules_first(tmp_path: Path) -> None:
+    from accls.pipeline import suggest_text
+
+    main = _project(tmp_path)
+    settings = Settings(dialect=Dialect.OPENMP, target=Target.CPU)
+    found = suggest_text(main.read_text(), str(main), settings)
+    offered = [s for s in found.suggestions if s.pragma is not None]
+    assert offered
+    checked = found.validation[offered[0].loop.id]
+    assert checked.compiles is True, checked
+    assert not list(tmp_path.glob("*.mod"))  # nothing written beside the sources
