@@ -132,3 +132,34 @@ def test_the_compile_check_builds_the_used_modules_first(tmp_path: Path) -> None
     checked = found.validation[offered[0].loop.id]
     assert checked.compiles is True, checked
     assert not list(tmp_path.glob("*.mod"))  # nothing written beside the sources
+
+
+def test_the_compilers_own_modules_are_not_missing(tmp_path: Path) -> None:
+    text = "subroutine s()\n  use openacc\n  use, intrinsic :: iso_c_binding\nend\n"
+    source = parse_source(text, str(tmp_path / "s.f90"))
+    assert source.missing_modules == ()
+
+
+def test_reasons_and_loops_are_spelled_the_fortran_way(tmp_path: Path) -> None:
+    text = dedent(
+        """\
+        subroutine sweep(n, m, a)
+          integer, intent(in) :: n, m
+          real(8), intent(inout) :: a(0:n+1, m)
+          integer :: i, j
+          do j = 2, m
+            do i = 1, n
+              a(i, j) = a(i, j - 1) + 1
+            end do
+          end do
+        end subroutine
+        """
+    )
+    main = tmp_path / "sweep.f90"
+    main.write_text(text)
+    _, facts = _facts(main)
+    assert facts[5].loop.title == "do j"
+    message = " ".join(o.message for o in facts[5].obstacles)
+    assert "`a(i, j)`" in message
+    assert "`a(i, j - 1)`" in message
+    assert "[" not in message

@@ -119,6 +119,7 @@ def build_fortran_loops(
             id=rec.id,
             span=span_of(node),
             keyword=_between(node, do_word),
+            fortran=True,
             header=_between(node, head),
             body=body_span,
             function=function,

@@ -22,6 +22,21 @@ _USE = re.compile(
     r"^[ \t]*use\b(?:[ \t]*,[ \t]*(intrinsic|non_intrinsic)[ \t]*)?[ \t:]*([a-z_]\w*)",
     re.IGNORECASE | re.MULTILINE,
 )
+# The compiler's own modules: no source to find, and what they define (`acc_*`,
+# `omp_*`, `c_*` names, kinds, IEEE procedures) is not the project's data.
+_COMPILER_MODULES = frozenset(
+    {
+        "openacc",
+        "openacc_kinds",
+        "omp_lib",
+        "omp_lib_kinds",
+        "iso_c_binding",
+        "iso_fortran_env",
+        "ieee_arithmetic",
+        "ieee_exceptions",
+        "ieee_features",
+    }
+)
 _MAX_BYTES = 4_000_000  # a bigger file is not scanned for modules
 _MAX_FILES = 2_000  # files of one folder scanned at most
 
@@ -33,6 +48,7 @@ def used_modules(text: str) -> tuple[str, ...]:
             m.group(2).lower()
             for m in _USE.finditer(text)
             if (m.group(1) or "").lower() != "intrinsic"
+            and m.group(2).lower() not in _COMPILER_MODULES
         )
     )
 

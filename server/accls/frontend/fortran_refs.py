@@ -89,6 +89,7 @@ class RefRecorder:
                 member=member,
                 atomic=self.atomic,
                 escapes=escapes,
+                fortran=True,
             )
         )
 
