@@ -206,11 +206,17 @@ def test_directives_attach_with_continuations_and_regions() -> None:
     assert loop.regions[0].span.end[0] == 9
 
 
-def test_do_concurrent_and_unterminated_do_are_reported_not_guessed() -> None:
-    text = "program p\n  do concurrent (i = 1:4)\n    a(i) = 0\n  end do\nend program\n"
+def test_a_masked_do_concurrent_and_an_unterminated_do_are_reported_not_guessed() -> (
+    None
+):
+    text = (
+        "program p\n  do concurrent (i = 1:4, a(i) > 0)\n    a(i) = 0\n"
+        "  end do\nend program\n"
+    )
     source = parse_source(text, "k.f90")
     assert not source.nests
     assert "do concurrent" in source.unread_loops[0][1]
+    assert "mask" in source.unread_loops[0][1]
     broken = (
         "program p\n  real :: a(3)\n  do i = 1, 3\n"
         "    a(i) = i\n  print *, a\nend program\n"

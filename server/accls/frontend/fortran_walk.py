@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
+from accls.frontend.fortran_concurrent import concurrent_nest, nest_records
 from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
@@ -324,16 +325,14 @@ class UnitWalk:
                 )
             )
             control = None
+        if control is not None and control.type == "concurrent_statement":
+            assert head is not None
+            controls, why = concurrent_nest(head, control, label)
+            if controls:
+                self._concurrent(node, head, body, controls, pragmas)
+                return
+            self.unread.append((span_of(node), why))
         if control is None or control.type != "loop_control_expression":
-            if control is not None and control.type == "concurrent_statement":
-                # The compilers take no loop directive on it; it says what it means.
-                self.unread.append(
-                    (
-                        span_of(node),
-                        "a `do concurrent` loop: already declared free of "
-                        "dependences; left as it is (write `do` to get a directive)",
-                    )
-                )
             self.branches.append(
                 Branch(
                     kind="loop",
@@ -385,3 +384,43 @@ class UnitWalk:
         del self.rec.ctx[depth:]
         rec.ref_end = len(self.rec.refs)
         rec.call_end = len(self.rec.calls)
+
+    def _concurrent(
+        self,
+        node: Node,
+        head: Node,
+        body: list[Node],
+        controls: list[Node],
+        pragmas: tuple[Directive, ...],
+    ) -> None:
+        """A `do concurrent` as the `do` nest it means: its last index outermost."""
+        depth = len(self.rec.ctx)
+        for pragma in pragmas:
+            self._construct(pragma, span_of(node))
+        outer = [loop for loop, _ in self._stack if loop is not None]
+        self.branches.append(
+            Branch(kind="loop", span=span_of(node), condition=flat(head))
+        )
+        recs = nest_records(node, body, controls, pragmas, tuple(self._open))
+        (outer[-1].children if outer else self.nests).append(recs[0])
+        for k, rec in enumerate(recs):
+            rec.ref_start, rec.call_start = len(self.rec.refs), len(self.rec.calls)
+            if k == 0:
+                # Every bound is evaluated once, before the first iteration.
+                for part in controls:
+                    for bound in bound_nodes(part):
+                        self.rec.read(bound)
+                rec.construct_start = len(self.rec.refs)
+            first = rec.control.named_children[0]
+            self.rec.add(first, name_of(first), AccessKind.WRITE)
+            self.rec.loops.append(rec.id)
+            self.rec.ctx.append(rec.id)
+            self._stack.append((rec, ""))
+        self.block(body)
+        for rec in reversed(recs):
+            self._stack.pop()
+            self.rec.marks.pop(rec.id, None)
+            self.rec.loops.pop()
+            rec.ref_end = len(self.rec.refs)
+            rec.call_end = len(self.rec.calls)
+        del self.rec.ctx[depth:]

@@ -344,6 +344,11 @@ class Loop:
     # Scalars of its bounds forward-substituted: "`lo` is i + 1 here (line 4)".
     substituted: tuple[str, ...] = ()
     fortran: bool = False  # a Fortran `do` loop: named `do i`, not `for (i)`
+    # `do concurrent (i = 1:n, j = 1:m)`, modelled as a nest (last index outermost):
+    # on its outermost loop, the `do` headers of the equivalent nest, outermost
+    # first; `in_concurrent` marks its inner loops, which share its header line.
+    concurrent: tuple[str, ...] = ()
+    in_concurrent: bool = False
 
     @property
     def title(self) -> str:
