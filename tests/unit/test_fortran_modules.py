@@ -163,3 +163,45 @@ def test_reasons_and_loops_are_spelled_the_fortran_way(tmp_path: Path) -> None:
     assert "`a(i, j)`" in message
     assert "`a(i, j - 1)`" in message
     assert "[" not in message
+
+
+def test_module_folders_of_a_project_tree(tmp_path: Path) -> None:
+    from accls.frontend.fortran_modules import module_folders
+
+    (tmp_path / "lib" / "deep").mkdir(parents=True)
+    (tmp_path / "lib" / "deep" / "grid.f90").write_text(GRID)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "step.f90").write_text(STEP)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "consts.f90").write_text(CONSTS)
+    assert module_folders(str(tmp_path)) == (str(tmp_path / "lib" / "deep"),)
+
+
+def test_the_cli_finds_modules_anywhere_in_the_project(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "grid.f90").write_text(GRID)
+    (tmp_path / "lib" / "consts.f90").write_text(CONSTS)
+    (tmp_path / "src").mkdir()
+    main = tmp_path / "src" / "step.f90"
+    main.write_text(STEP)
+
+    def pragma(*flags: str) -> object:
+        done = subprocess.run(
+            [sys.executable, "-m", "accls", "suggest", "--format", "json", *flags],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+        assert done.returncode == 0, done.stderr
+        return next(o for o in json.loads(done.stdout) if o["line"] == 5)["pragma"]
+
+    assert pragma("--no-validate", str(main)) is None
+    found = pragma("--no-validate", "--project", str(tmp_path), str(main))
+    assert isinstance(found, str)
+    assert found.startswith("!$acc parallel loop")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from accls.frontend.fortran_form import is_fortran
 
-__all__ = ["defined_modules", "module_files", "used_modules"]
+__all__ = ["defined_modules", "module_files", "module_folders", "used_modules"]
 
 # `module grid`, not `module procedure f` nor `module subroutine f` (submodules).
 _MODULE = re.compile(
@@ -39,6 +39,8 @@ _COMPILER_MODULES = frozenset(
 )
 _MAX_BYTES = 4_000_000  # a bigger file is not scanned for modules
 _MAX_FILES = 2_000  # files of one folder scanned at most
+_MAX_PROJECT_FILES = 5_000  # files of a project tree looked at for its modules
+_SKIP = frozenset({"build", "node_modules", "__pycache__"})
 
 
 def used_modules(text: str) -> tuple[str, ...]:
@@ -107,3 +109,20 @@ def module_files(
             if name in wanted and name not in found and file != own:
                 found[name] = file
     return found
+
+
+def module_folders(root: str) -> tuple[str, ...]:
+    """The folders under `root` with Fortran files that define modules (sorted)."""
+    found: list[str] = []
+    seen = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(names):
+            if not is_fortran(name):
+                continue
+            seen += 1
+            if seen > _MAX_PROJECT_FILES:
+                return tuple(found)
+            if folder not in found and _folder_modules(folder):
+                found.append(folder)
+    return tuple(found)
