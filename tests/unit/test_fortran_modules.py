@@ -205,3 +205,52 @@ def test_the_cli_finds_modules_anywhere_in_the_project(tmp_path: Path) -> None:
     found = pragma("--no-validate", "--project", str(tmp_path), str(main))
     assert isinstance(found, str)
     assert found.startswith("!$acc parallel loop")
+
+
+def test_reductions_and_call_reasons_are_spelled_the_fortran_way(
+    tmp_path: Path,
+) -> None:
+    from accls.suggest import suggest_file
+
+    text = dedent(
+        """\
+        module m
+        contains
+          subroutine bump(x, k)
+            real, intent(inout) :: x(:)
+            integer, intent(in) :: k
+            x(1) = x(1) + k
+          end subroutine
+        end module
+        subroutine r(n, a, m, b, ok, bits)
+          use m
+          integer, intent(in) :: n
+          logical, intent(in) :: a(n)
+          integer, intent(in) :: m(n)
+          real, intent(inout) :: b(n)
+          logical, intent(out) :: ok
+          integer, intent(out) :: bits
+          integer :: i
+          ok = .true.; bits = 0
+          do i = 1, n
+            ok = ok .and. a(i)
+            bits = ior(bits, m(i))
+          end do
+          do i = 1, n
+            call bump(b, i)
+          end do
+        end subroutine
+        """
+    )
+    source = parse_source(text, str(tmp_path / "r.f90"))
+    options = Settings(dialect=Dialect.OPENMP, target=Target.CPU).suggest_options
+    found = {s.loop.line: s for s in suggest_file(analyze(source), options)}
+    reasons = " ".join(found[19].reasons)
+    assert "reduction(.and.:ok): `ok` is only updated as `ok = ok .and. ...`" in reasons
+    assert "reduction(ior:bits): `bits` is only updated as `bits = ior(bits, ...)`" in (
+        reasons
+    )
+    assert "&&" not in reasons
+    blocked = " ".join(found[23].reasons)
+    assert "modifies its argument `b`" in blocked
+    assert "every element of `b`" in blocked

@@ -201,6 +201,9 @@ def model_subscripts(
         if sub.indirect:
             return f"subscript `{sub.text}` of `{array}` reads another array"
         renamed = None if sub.poly is None else _rename(sub.poly, frame, depth, False)
+        if sub.poly is None and sub.text.strip() == ":":
+            # A whole dimension (a Fortran section or a whole-array argument).
+            return f"each iteration may touch every element of `{array}` (`:`)"
         if sub.poly is None or renamed is None:
             return f"subscript `{sub.text}` of `{array}` is not affine"
         moving = {n for n in sub.poly.names() if _key(n, frame, depth) is None}

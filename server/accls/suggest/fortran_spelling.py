@@ -287,6 +287,14 @@ def _unplaceable(s: Suggestion) -> str | None:
     return None
 
 
+_REDUCTION_REASON = re.compile(r"^reduction\((&&|\|\||&|\||\^):")
+
+
+def _fortran_reason(text: str) -> str:
+    """A reason's clause in Fortran syntax: `reduction(.and.:s)`, not `&&`."""
+    return _REDUCTION_REASON.sub(lambda m: f"reduction({_OPS[m.group(1)]}:", text)
+
+
 def _concurrent_reason(loop: Loop) -> str:
     nest = ", ".join(f"`{h}`" for h in loop.concurrent)
     return (
@@ -313,6 +321,7 @@ def fortran_suggestions(
             if key not in regions:
                 regions[key] = replace(region, pragma=_spell(region.pragma, fn, source))
             region = regions[key]
+        s = replace(s, reasons=tuple(_fortran_reason(r) for r in s.reasons))
         pragma = _spell(s.pragma, fn, source) if s.pragma is not None else None
         if pragma is not None and s.loop.concurrent and s.existing is None:
             pragma = replace(pragma, concurrent=s.loop.concurrent)
