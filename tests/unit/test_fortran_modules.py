@@ -254,3 +254,68 @@ def test_reductions_and_call_reasons_are_spelled_the_fortran_way(
     blocked = " ".join(found[23].reasons)
     assert "modifies its argument `b`" in blocked
     assert "every element of `b`" in blocked
+
+
+OPS = dedent(
+    """\
+    module ops
+      implicit none
+      real :: total = 0
+    contains
+      subroutine twice(x, y)
+        real, intent(in) :: x
+        real, intent(out) :: y
+        y = 2 * x
+      end subroutine twice
+      subroutine tally(x)
+        real, intent(in) :: x
+        total = total + x
+      end subroutine tally
+    end module ops
+    """
+)
+RUN = dedent(
+    """\
+    subroutine run(n, a, b)
+      use ops
+      implicit none
+      integer, intent(in) :: n
+      real, intent(in) :: a(n)
+      real, intent(out) :: b(n)
+      integer :: i
+      do i = 1, n
+        call twice(a(i), b(i))
+      end do
+      do i = 1, n
+        call tally(a(i))
+      end do
+    end subroutine run
+    """
+)
+
+
+def test_the_project_index_summarises_another_files_module_procedures(
+    tmp_path: Path,
+) -> None:
+    from accls.pipeline import suggest_text
+    from accls.project import ProjectIndex
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "ops.f90").write_text(OPS)
+    (tmp_path / "src").mkdir()
+    main = tmp_path / "src" / "run.f90"
+    main.write_text(RUN)
+    index = ProjectIndex(str(tmp_path), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    settings = Settings(dialect=Dialect.OPENMP, target=Target.CPU, validate=False)
+    found = suggest_text(
+        RUN,
+        str(main),
+        settings,
+        include_dirs=(str(tmp_path / "lib"),),
+        program=index.program_for(str(main)),
+    )
+    at = {s.loop.line: s for s in found.suggestions}
+    assert at[8].pragma is not None, at[8].reasons
+    assert at[11].pragma is None
+    assert any("writes the global `total`" in r for r in at[11].reasons)
