@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.fortran_exprs import flat
+from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_statements import LoopRec
 from accls.frontend.model import Directive
 
-__all__ = ["concurrent_nest", "nest_records"]
+__all__ = ["concurrent_indices", "concurrent_nest", "nest_records"]
 
 
 _NO_DIRECTIVE = (
@@ -51,6 +51,19 @@ def concurrent_nest(head: Node, control: Node, label: str) -> tuple[list[Node], 
     ):
         return [], _NO_DIRECTIVE + "an index is not a plain name"
     return controls, ""
+
+
+def concurrent_indices(control: Node) -> frozenset[str]:
+    """The index names of a `do concurrent` statement's header."""
+    names: set[str] = set()
+    for header in control.named_children:
+        if header.type != "concurrent_header":
+            continue
+        for part in header.named_children:
+            first = part.named_children[0] if part.named_children else None
+            if part.type == "concurrent_control" and first is not None:
+                names.add(name_of(first))
+    return frozenset(names)
 
 
 def _do_header(control: Node) -> str:

@@ -47,13 +47,7 @@ def build_fortran_loops(
     """Loop values for every nest of the walk; `outside`: names the caller sees."""
     refs = walk.rec.refs
     calls: list[Call] = walk.rec.calls
-    # The indices of a `do concurrent` are its own: inside it, their names are
-    # not the variables outside (refs after its bounds, and the index names).
-    constructs = [
-        (rec.construct_start, rec.ref_end, {h.split()[1] for h in rec.concurrent})
-        for rec in _all(walk.nests)
-        if rec.concurrent
-    ]
+    constructs = walk.scopes  # `do concurrent` ranges: their index names are theirs
 
     def first_use(name: str, start: int, stop: int, ctx: tuple[int, ...]) -> bool:
         """Whether `name` is read in refs[start:stop] before a write on every path."""
@@ -180,12 +174,3 @@ def _trip(lower: Poly | None, upper: Poly | None, step: int | None) -> str | Non
     if size == 1:
         return span.render()
     return f"({(span + Poly.const(size - 1)).render()}) / {size}"
-
-
-def _all(recs: list[LoopRec]) -> list[LoopRec]:
-    """Every loop record of the nests, outer before inner."""
-    out: list[LoopRec] = []
-    for rec in recs:
-        out.append(rec)
-        out.extend(_all(rec.children))
-    return out

@@ -102,7 +102,6 @@ class LoopRec:
     children: list[LoopRec] = field(default_factory=list)
     concurrent: tuple[str, ...] = ()  # a `do concurrent`'s nest headers (outermost)
     in_concurrent: bool = False  # an inner level of a `do concurrent` nest
-    construct_start: int = 0  # a `do concurrent`: its first ref after the bounds
 
 
 def is_sentinel(text: str) -> bool:

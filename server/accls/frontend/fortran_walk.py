@@ -7,7 +7,11 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
-from accls.frontend.fortran_concurrent import concurrent_nest, nest_records
+from accls.frontend.fortran_concurrent import (
+    concurrent_indices,
+    concurrent_nest,
+    nest_records,
+)
 from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
@@ -52,6 +56,9 @@ class UnitWalk:
     branches: list[Branch] = field(default_factory=list)
     unread: list[tuple[Span, str]] = field(default_factory=list)  # loops not modelled
     unit_pragmas: list[Directive] = field(default_factory=list)
+    # `do concurrent` constructs as ref ranges [start, end) and their index names:
+    # inside one, those names are its own, not the variables outside.
+    scopes: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     _open: list[int] = field(default_factory=list)
     # Enclosing `do` constructs (None for `do while`/concurrent) with their labels.
     _stack: list[tuple[LoopRec | None, str]] = field(default_factory=list)
@@ -332,6 +339,7 @@ class UnitWalk:
                 self._concurrent(node, head, body, controls, pragmas)
                 return
             self.unread.append((span_of(node), why))
+        start = len(self.rec.refs)
         if control is None or control.type != "loop_control_expression":
             self.branches.append(
                 Branch(
@@ -347,6 +355,9 @@ class UnitWalk:
             self.block(body)
             self._stack.pop()
             del self.rec.ctx[depth:]
+            if control is not None and control.type == "concurrent_statement":
+                names = concurrent_indices(control)
+                self.scopes.append((start, len(self.rec.refs), names))
             return
         rec = LoopRec(
             node=node,
@@ -410,7 +421,6 @@ class UnitWalk:
                 for part in controls:
                     for bound in bound_nodes(part):
                         self.rec.read(bound)
-                rec.construct_start = len(self.rec.refs)
             first = rec.control.named_children[0]
             self.rec.add(first, name_of(first), AccessKind.WRITE)
             self.rec.loops.append(rec.id)
@@ -424,3 +434,5 @@ class UnitWalk:
             rec.ref_end = len(self.rec.refs)
             rec.call_end = len(self.rec.calls)
         del self.rec.ctx[depth:]
+        names = frozenset(name_of(c.named_children[0]) for c in controls)
+        self.scopes.append((recs[0].ref_start, recs[0].ref_end, names))
