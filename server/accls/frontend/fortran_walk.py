@@ -370,31 +370,14 @@ class UnitWalk:
             regions=tuple(self._open),
             body=body,
         )
-        for pragma in pragmas:
-            self._construct(pragma, span_of(node))
-        outer = [loop for loop, _ in self._stack if loop is not None]
-        (outer[-1].children if outer else self.nests).append(rec)
-        self.branches.append(
-            Branch(
-                kind="loop", span=span_of(node), condition=flat(head) if head else ""
-            )
-        )
+        self._attach(rec, node, head, pragmas)
         # The bounds are read once, before the first iteration.
         for part in bound_nodes(control):
             self.rec.read(part)
-        first = control.named_children[0] if control.named_children else None
-        if first is not None and first.type == "identifier":
-            self.rec.add(first, name_of(first), AccessKind.WRITE)
-        self.rec.loops.append(rec.id)
-        self.rec.ctx.append(rec.id)
-        self._stack.append((rec, label))
+        self._enter(rec, label)
         self.block(body)
-        self._stack.pop()
-        self.rec.marks.pop(rec.id, None)
-        self.rec.loops.pop()
+        self._leave(rec)
         del self.rec.ctx[depth:]
-        rec.ref_end = len(self.rec.refs)
-        rec.call_end = len(self.rec.calls)
 
     def _concurrent(
         self,
@@ -406,14 +389,8 @@ class UnitWalk:
     ) -> None:
         """A `do concurrent` as the `do` nest it means: its last index outermost."""
         depth = len(self.rec.ctx)
-        for pragma in pragmas:
-            self._construct(pragma, span_of(node))
-        outer = [loop for loop, _ in self._stack if loop is not None]
-        self.branches.append(
-            Branch(kind="loop", span=span_of(node), condition=flat(head))
-        )
         recs = nest_records(node, body, controls, pragmas, tuple(self._open))
-        (outer[-1].children if outer else self.nests).append(recs[0])
+        self._attach(recs[0], node, head, pragmas)
         for k, rec in enumerate(recs):
             rec.ref_start, rec.call_start = len(self.rec.refs), len(self.rec.calls)
             if k == 0:
@@ -421,18 +398,44 @@ class UnitWalk:
                 for part in controls:
                     for bound in bound_nodes(part):
                         self.rec.read(bound)
-            first = rec.control.named_children[0]
-            self.rec.add(first, name_of(first), AccessKind.WRITE)
-            self.rec.loops.append(rec.id)
-            self.rec.ctx.append(rec.id)
-            self._stack.append((rec, ""))
+            self._enter(rec, "")
         self.block(body)
         for rec in reversed(recs):
-            self._stack.pop()
-            self.rec.marks.pop(rec.id, None)
-            self.rec.loops.pop()
-            rec.ref_end = len(self.rec.refs)
-            rec.call_end = len(self.rec.calls)
+            self._leave(rec)
         del self.rec.ctx[depth:]
         names = frozenset(name_of(c.named_children[0]) for c in controls)
         self.scopes.append((recs[0].ref_start, recs[0].ref_end, names))
+
+    def _attach(
+        self,
+        rec: LoopRec,
+        node: Node,
+        head: Node | None,
+        pragmas: tuple[Directive, ...],
+    ) -> None:
+        """A loop's place: its directives' constructs, its parent, its branch."""
+        for pragma in pragmas:
+            self._construct(pragma, span_of(node))
+        outer = [loop for loop, _ in self._stack if loop is not None]
+        (outer[-1].children if outer else self.nests).append(rec)
+        condition = flat(head) if head else ""
+        self.branches.append(
+            Branch(kind="loop", span=span_of(node), condition=condition)
+        )
+
+    def _enter(self, rec: LoopRec, label: str) -> None:
+        """Into a loop's body: its variable set, its context open."""
+        first = rec.control.named_children[0] if rec.control.named_children else None
+        if first is not None and first.type == "identifier":
+            self.rec.add(first, name_of(first), AccessKind.WRITE)
+        self.rec.loops.append(rec.id)
+        self.rec.ctx.append(rec.id)
+        self._stack.append((rec, label))
+
+    def _leave(self, rec: LoopRec) -> None:
+        """Out of a loop's body: where its references and calls end."""
+        self._stack.pop()
+        self.rec.marks.pop(rec.id, None)
+        self.rec.loops.pop()
+        rec.ref_end = len(self.rec.refs)
+        rec.call_end = len(self.rec.calls)
