@@ -9,6 +9,7 @@ from tree_sitter import Node
 from accls.frontend.exprs import span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
+from accls.frontend.fortran_members import member_element
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
 from accls.frontend.poly import Poly
 
@@ -128,7 +129,8 @@ class RefRecorder:
         elif kind == "call_expression":
             self.call_expression(node, AccessKind.READ)
         elif kind == "derived_type_member_expression":
-            self.add(node, _member_name(node), AccessKind.READ, member=True)
+            if not self._element(node, AccessKind.READ):
+                self.add(node, _member_name(node), AccessKind.READ, member=True)
         elif kind in ("number_literal", "string_literal", "boolean_literal", "comment"):
             return
         elif kind == "keyword_argument":
@@ -137,6 +139,24 @@ class RefRecorder:
         else:
             for child in node.named_children:
                 self.read(child)
+
+    def _element(self, node: Node, kind: AccessKind, *, escapes: bool = False) -> bool:
+        """`a(x)%c`, `a(x)%v(k)`: an access of the array element `a(x)`, if it is one.
+
+        The element stands for its member, as C's `a[x].c` does; writing a member
+        writes only part of it, so a write counts as a read too (an update).
+        """
+        found = member_element(node)
+        if found is None or not self.is_array(found[0]):
+            return False
+        name, args, inner = found
+        for extra in inner:
+            self.subscripts("", extra)  # a member's own subscripts: their reads
+        subs = self.subscripts(name, args)
+        written = kind is not AccessKind.READ
+        kind = AccessKind.UPDATE if written else kind
+        self.add(node, name, kind, subs, escapes=escapes)
+        return True
 
     def subscripts(self, name: str, args: Node) -> tuple[Subscript, ...]:
         """The subscripts of `name(args)` in the model's order (last is stride-1)."""
@@ -167,6 +187,8 @@ class RefRecorder:
         if callee is None:
             return
         if callee.type == "derived_type_member_expression":
+            if self._element(node, kind):
+                return
             subs = self.subscripts("", args) if args is not None else ()
             self.add(node, _member_name(callee), kind, subs, member=True)
             return
@@ -303,7 +325,8 @@ class RefRecorder:
                 last = self.refs.pop()
                 self.refs.append(_with_reduction(last, reduction))
         elif target.type == "derived_type_member_expression":
-            self.add(target, _member_name(target), kind, member=True)
+            if not self._element(target, kind, escapes=escapes):
+                self.add(target, _member_name(target), kind, member=True)
         else:
             self.read(target)
 

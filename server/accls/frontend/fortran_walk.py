@@ -239,8 +239,11 @@ class UnitWalk:
             if child.type == "selector":
                 self.rec.read(child)
             elif child.type == "case_statement":
+                # `case default` has a `default` keyword node, not a statement.
                 body = [
-                    c for c in child.named_children if c.type != "case_value_range_list"
+                    c
+                    for c in child.named_children
+                    if c.type not in ("case_value_range_list", "default")
                 ]
                 self._arm(child, body, "if", None)
 
