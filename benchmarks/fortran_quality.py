@@ -189,10 +189,14 @@ def score_file(path_text: str, mode: str = "all") -> dict[str, Any]:
                     "reasons": list(s.reasons),
                     "existing_pragma": s.existing,
                 }
-                status = (
-                    "collapsed" if line in folded and pragma is None else "suggested"
-                )
-                result["scores"].append(score_pair(base, status, answer).to_json())
+                if line in folded and pragma is None:
+                    # Folded into the enclosing loop's `collapse`: counted as C's
+                    # quality benchmark counts it (no pragma of its own to score).
+                    result["scores"].append(
+                        score_pair(base, "collapsed", None).to_json()
+                    )
+                    continue
+                result["scores"].append(score_pair(base, "suggested", answer).to_json())
             offered = tuple(
                 s
                 for s in found.suggestions

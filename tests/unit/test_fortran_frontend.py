@@ -206,11 +206,17 @@ def test_directives_attach_with_continuations_and_regions() -> None:
     assert loop.regions[0].span.end[0] == 9
 
 
-def test_do_concurrent_and_unterminated_do_are_reported_not_guessed() -> None:
-    text = "program p\n  do concurrent (i = 1:4)\n    a(i) = 0\n  end do\nend program\n"
+def test_a_masked_do_concurrent_and_an_unterminated_do_are_reported_not_guessed() -> (
+    None
+):
+    text = (
+        "program p\n  do concurrent (i = 1:4, a(i) > 0)\n    a(i) = 0\n"
+        "  end do\nend program\n"
+    )
     source = parse_source(text, "k.f90")
     assert not source.nests
     assert "do concurrent" in source.unread_loops[0][1]
+    assert "mask" in source.unread_loops[0][1]
     broken = (
         "program p\n  real :: a(3)\n  do i = 1, 3\n"
         "    a(i) = i\n  print *, a\nend program\n"
@@ -256,3 +262,54 @@ def test_missing_include_is_named(tmp_path) -> None:  # type: ignore[no-untyped-
     text = "program p\n  include 'nothere.inc'\nend program\n"
     src.write_text(text)
     assert parse_source(text, str(src)).missing_headers == ("nothere.inc",)
+
+
+def test_case_default_is_a_branch_not_a_call() -> None:
+    text = dedent(
+        """\
+        subroutine s(n, a, c)
+          integer, intent(in) :: n, a(n)
+          integer, intent(out) :: c(n)
+          integer :: x
+          do x = 1, n
+            select case (a(x))
+            case (0)
+              c(x) = 1
+            case default
+              c(x) = 2
+            end select
+          end do
+        end subroutine
+        """
+    )
+    loop = _loop(text, 5)
+    assert not loop.calls
+    assert [r.name for r in loop.refs if r.is_write and r.name == "c"] == ["c", "c"]
+
+
+def test_a_member_of_an_array_element_is_an_access_of_the_element() -> None:
+    text = dedent(
+        """\
+        subroutine s(n, it)
+          type item
+            real(8) :: a, c
+            real(8) :: v(3)
+          end type item
+          integer, intent(in) :: n
+          type(item), intent(inout) :: it(n)
+          integer :: x, k
+          do x = 2, n
+            it(x)%c = it(x - 1)%a + it(x)%v(k)
+          end do
+        end subroutine
+        """
+    )
+    loop = _loop(text, 9)
+    element = [r for r in loop.refs if r.name == "it"]
+    assert [(r.kind, r.render()) for r in element] == [
+        (AccessKind.READ, "it(x - 1)"),
+        (AccessKind.READ, "it(x)"),
+        (AccessKind.UPDATE, "it(x)"),  # a member written: the rest is kept
+    ]
+    assert {r.name for r in loop.refs if r.name == "k"} == {"k"}
+    assert not any(r.member for r in element)

@@ -393,13 +393,20 @@ def alias_obstacles(
                 why = split
             else:
                 why = "they are pointers that may point to overlapping memory"
+            # Fortran has no `restrict`: a dummy that is neither `pointer` nor
+            # `target` may not overlap another (the standard's rule).
+            fix = (
+                "pass them as dummy arrays without `pointer`/`target`"
+                if source.language == "fortran"
+                else "declare them `restrict`"
+            )
             out.append(
                 Obstacle(
                     code=ObstacleCode.ALIAS,
                     line=first_line[written],
                     variable=written,
                     message=f"`{written}` (written at line {first_line[written]}) and "
-                    f"`{other}` may overlap: {why}; declare them `restrict` or set "
+                    f"`{other}` may overlap: {why}; {fix} or set "
                     "assume-no-alias if they never do",
                     assumption=True,
                 )

@@ -29,7 +29,12 @@ def argument_ref(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
 
 def shared_write(call: Call, arg: str, loop: Loop) -> str:
     """Why a callee's writes through `arg`, memory all iterations share, block."""
-    why = f"which writes through `{arg or '?'}`, shared by the iterations"
+    why = (
+        f"which modifies its argument `{arg or '?'}` (a dummy not `intent(in)`), "
+        "shared by the iterations"
+        if loop.fortran
+        else f"which writes through `{arg or '?'}`, shared by the iterations"
+    )
     var = loop.var or ""
     picks = [
         a

@@ -238,6 +238,9 @@ def model_subscripts(
             return f"subscript `{sub.text}` of `{array}` reads another array"
         poly = sub.poly.substitute(offsets) if sub.poly and offsets else sub.poly
         renamed = None if poly is None else _rename(poly, frame, depth, False)
+        if sub.poly is None and sub.text.strip() == ":":
+            # A whole dimension (a Fortran section or a whole-array argument).
+            return f"each iteration may touch every element of `{array}` (`:`)"
         if poly is None or renamed is None:
             return f"subscript `{sub.text}` of `{array}` is not affine"
         moving = {n for n in poly.names() if _key(n, frame, depth) is None}

@@ -74,6 +74,16 @@ def _unknown_detail(name: str, program: ProgramSummaries | None) -> str:
     )
 
 
+def _unfound_module(modules: tuple[str, ...]) -> str:
+    """Why an undeclared Fortran name is unknown: a `use`d module was not found."""
+    names = " and ".join(f"`{m}`" for m in modules[:2])
+    word = "module" if len(modules) == 1 else "modules"
+    return (
+        f"which is declared nowhere in this file: it may be an array or procedure of "
+        f"{word} {names}, whose source is not beside this file nor in an -I folder"
+    )
+
+
 def call_obstacles(
     loop: Loop, source: SourceFile, program: ProgramSummaries | None = None
 ) -> tuple[tuple[Obstacle, ...], tuple[str, ...]]:
@@ -129,6 +139,8 @@ def call_obstacles(
                 unknown_call_reason(call, loop, source, PURE_FUNCTIONS)
                 or "which calls functions with unknown side effects"
             )
+        elif source.missing_modules:
+            detail = _unfound_module(source.missing_modules)
         else:
             detail = unknown_call_reason(
                 call, loop, source, PURE_FUNCTIONS

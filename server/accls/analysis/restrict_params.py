@@ -34,6 +34,8 @@ def restrict_parameters(facts: LoopFacts, source: SourceFile) -> tuple[str, ...]
     pointer parameter of the loop's own function to qualify, or when a pointer
     table's rows may overlap (`restrict` on the table would not say they don't).
     """
+    if source.language == "fortran":
+        return None  # Fortran has no `restrict` to write
     if not facts.obstacles or any(
         o.code is not ObstacleCode.ALIAS for o in facts.obstacles
     ):

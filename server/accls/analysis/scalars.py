@@ -57,9 +57,21 @@ def _reduction_op(refs: list[Ref]) -> ScalarFact | None:
             f"`{first.name}` only keeps a running {op.value}imum"
             if op in (RedOp.MIN, RedOp.MAX)
             else f"`{first.name}` is only updated as "
-            f"`{first.name} = {first.name} {op.value} ...`"
+            + _update_form(first.name, op.value, first.fortran)
         ),
     )
+
+
+_FORTRAN_OPERATORS = {"&&": ".and.", "||": ".or."}
+_FORTRAN_INTRINSICS = {"&": "iand", "|": "ior", "^": "ieor"}
+
+
+def _update_form(name: str, op: str, fortran: bool) -> str:
+    """`s = s + ...`, or in Fortran `s = s .and. ...`, `s = iand(s, ...)`."""
+    if fortran and op in _FORTRAN_INTRINSICS:
+        return f"`{name} = {_FORTRAN_INTRINSICS[op]}({name}, ...)`"
+    shown = _FORTRAN_OPERATORS.get(op, op) if fortran else op
+    return f"`{name} = {name} {shown} ...`"
 
 
 def _decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:

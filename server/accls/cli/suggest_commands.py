@@ -27,6 +27,8 @@ from accls.files import (
     write_stdout,
 )
 from accls.frontend import Span, parse_source
+from accls.frontend.fortran_form import is_fortran
+from accls.frontend.fortran_modules import module_folders
 from accls.hybrid import BackendPool
 from accls.pipeline import (
     OnceSink,
@@ -114,6 +116,21 @@ def project_program(
     return index.program_for(path)
 
 
+def _with_module_folders(path: str, args: argparse.Namespace) -> argparse.Namespace:
+    """A Fortran file's flags with `--project`'s module folders as -I folders.
+
+    As a Fortran build finds the modules a file uses through -I, so do the front
+    end (their declarations) and the compile check (their `.mod` files).
+    """
+    root = getattr(args, "project", None)
+    if root is None or not is_fortran(path) or not os.path.isdir(root):
+        return args
+    extra = [d for d in module_folders(root) if d not in args.include]
+    if not extra:
+        return args
+    return argparse.Namespace(**{**vars(args), "include": [*args.include, *extra]})
+
+
 def _suggest_one(
     path: str, args: argparse.Namespace, run: _Run, *, every_loop: bool = False
 ) -> tuple[str, SuggestResult, Settings]:
@@ -122,6 +139,7 @@ def _suggest_one(
     With `every_loop`, one suggestion for each loop that was read.
     """
     text = read_source(path)
+    args = _with_module_folders(path, args)
     context = file_context(path, text, args)
     if getattr(args, "rewrite_inductions", False):
         assumed = analysis_options(_settings(args))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -14,11 +15,12 @@ from accls.frontend.fortran_decls import FDecl, declarations
 from accls.frontend.fortran_exprs import name_of
 from accls.frontend.fortran_form import normalized
 from accls.frontend.fortran_loops import build_fortran_loops
+from accls.frontend.fortran_modules import defined_modules, module_files, used_modules
 from accls.frontend.fortran_refs import Procedure, RefRecorder
 from accls.frontend.fortran_walk import UnitWalk
 from accls.frontend.model import Function, Loop, Region, SourceFile, Span, Var
 
-__all__ = ["parse_fortran"]
+__all__ = ["module_sources", "parse_fortran"]
 
 _UNITS = frozenset({"program", "module", "subroutine", "function", "submodule"})
 _HEADS = frozenset(
@@ -174,19 +176,110 @@ def _visible(unit: _Unit, modules: dict[str, _Unit]) -> dict[str, FDecl]:
     return {k: replace(v, var=_as_model(v)) for k, v in scope.items()}
 
 
-def _procedures(units: list[_Unit]) -> dict[str, Procedure]:
+def _procedures(units: list[_Unit], foreign: bool = False) -> dict[str, Procedure]:
     out: dict[str, Procedure] = {}
     for unit in units:
         if unit.kind not in ("subroutine", "function"):
             continue
+        if foreign and not (unit.host and unit.host[-1].kind == "module"):
+            continue  # another file's own procedures are not `use`d
         intents = tuple(
             unit.decls[d].intent if d in unit.decls else "" for d in unit.dummies
         )
         arrays = tuple(d in unit.decls and unit.decls[d].is_array for d in unit.dummies)
         out.setdefault(
-            unit.name, Procedure(unit.name, unit.dummies, intents, unit.pure, arrays)
+            unit.name,
+            Procedure(unit.name, unit.dummies, intents, unit.pure, arrays, foreign),
         )
     return out
+
+
+_MAX_MODULE_FILES = 32  # other files read for one file's `use`s
+
+
+@lru_cache(maxsize=64)
+def _file_units(path: str, mtime: int, size: int) -> tuple[_Unit, ...]:
+    """The program units of another file (cached by its stamp)."""
+    del mtime, size  # the cache key
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+            text = handle.read()
+    except OSError:
+        return ()
+    form = normalized(text, path, ())
+    root = _parser().parse(form.text.encode("utf-8", errors="surrogateescape"))
+    return tuple(
+        replace(
+            unit,
+            decls={
+                k: replace(d, var=replace(d.var, span=None))
+                for k, d in unit.decls.items()
+            },
+        )
+        for unit in _units(root.root_node)
+    )
+
+
+def _foreign(
+    text: str, own: set[str], path: str | None, include_dirs: tuple[str, ...]
+) -> tuple[dict[str, _Unit], list[_Unit], tuple[str, ...]]:
+    """The modules `use`d but not defined here, from the files that define them.
+
+    Returns the modules by name, every unit of their files (for the procedures)
+    and the modules no file was found for.
+    """
+    modules, units, missing, _ = _foreign_files(text, own, path, include_dirs)
+    return modules, units, tuple(dict.fromkeys(m for m in missing if m not in modules))
+
+
+def module_sources(text: str, include_dirs: Sequence[str]) -> tuple[str, ...]:
+    """The files defining the modules `text` uses, those they use first (to build)."""
+    own = set(defined_modules(text))
+    return tuple(reversed(_foreign_files(text, own, None, tuple(include_dirs))[3]))
+
+
+def _foreign_files(
+    text: str, own: set[str], path: str | None, include_dirs: tuple[str, ...]
+) -> tuple[dict[str, _Unit], list[_Unit], list[str], list[str]]:
+    modules: dict[str, _Unit] = {}
+    units: list[_Unit] = []
+    missing: list[str] = []
+    wanted = [m for m in used_modules(text) if m not in own]
+    read: dict[str, None] = {}
+    while wanted and len(read) < _MAX_MODULE_FILES:
+        files = module_files(wanted, path, include_dirs)
+        missing.extend(m for m in wanted if m not in files)
+        after: list[str] = []
+        for file in dict.fromkeys(files.values()):
+            if file in read or len(read) >= _MAX_MODULE_FILES:
+                continue
+            read[file] = None
+            try:
+                info = os.stat(file)
+            except OSError:
+                continue
+            found = _file_units(file, info.st_mtime_ns, info.st_size)
+            units.extend(found)
+            for unit in found:
+                if unit.kind == "module":
+                    modules.setdefault(unit.name, unit)
+            for unit in found:
+                after.extend(_uses(unit))
+        known = own | modules.keys() | set(missing)
+        wanted = [m for m in dict.fromkeys(after) if m not in known]
+    return modules, units, missing, list(read)
+
+
+def _uses(unit: _Unit) -> list[str]:
+    names: list[str] = []
+    for use in unit.node.named_children:
+        if use.type == "use_statement":
+            module = next(
+                (c for c in use.named_children if c.type == "module_name"), None
+            )
+            if module is not None:
+                names.append(name_of(module))
+    return names
 
 
 def _errors(root: Node) -> list[Span]:
@@ -268,7 +361,11 @@ def parse_fortran(
     root = _parser().parse(data).root_node
     units = _units(root)
     modules = {u.name: u for u in units if u.kind == "module"}
-    procedures = _procedures(units)
+    foreign, others, unfound = _foreign(
+        form.text, set(modules), path, tuple(include_dirs)
+    )
+    modules = {**foreign, **modules}
+    procedures = {**_procedures(others, foreign=True), **_procedures(units)}
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -289,6 +386,10 @@ def parse_fortran(
             saved = decl.var.static and unit.kind != "program"
             if decl.var.scope == "global" or decl.common or saved:
                 globals_.setdefault(key, _as_model(decl))
+    for unit in foreign.values():
+        for key, decl in unit.decls.items():
+            # Declared in another file: no place in this text.
+            globals_.setdefault(key, _as_model(decl))
     missing = form.missing
     return SourceFile(
         path=path or "<stdin>",
@@ -307,4 +408,5 @@ def parse_fortran(
         branches=tuple(sorted(branches, key=lambda b: b.span.start_byte)),
         language="fortran",
         notes=form.notes,
+        missing_modules=unfound,
     )

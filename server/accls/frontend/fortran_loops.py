@@ -47,12 +47,16 @@ def build_fortran_loops(
     """Loop values for every nest of the walk; `outside`: names the caller sees."""
     refs = walk.rec.refs
     calls: list[Call] = walk.rec.calls
+    constructs = walk.scopes  # `do concurrent` ranges: their index names are theirs
 
     def first_use(name: str, start: int, stop: int, ctx: tuple[int, ...]) -> bool:
         """Whether `name` is read in refs[start:stop] before a write on every path."""
         maybe: list[tuple[int, ...]] = []  # contexts of writes that may not run
-        for ref in refs[start:stop]:
+        inside = [(a, b) for a, b, names in constructs if name in names]
+        for at, ref in enumerate(refs[start:stop], start):
             if ref.name != name or not _scalar(ref):
+                continue
+            if any(a <= at < b for a, b in inside):
                 continue
             if ref.is_read and not any(ref.context[: len(w)] == w for w in maybe):
                 return True
@@ -119,7 +123,13 @@ def build_fortran_loops(
             id=rec.id,
             span=span_of(node),
             keyword=_between(node, do_word),
-            header=_between(node, head),
+            fortran=True,
+            # A `do concurrent` level's header is its own index control.
+            header=(
+                span_of(rec.control)
+                if rec.concurrent or rec.in_concurrent
+                else _between(node, head)
+            ),
             body=body_span,
             function=function,
             var=var,
@@ -137,9 +147,16 @@ def build_fortran_loops(
             children=children,
             pragmas=rec.pragmas,
             regions=tuple(regions[i] for i in rec.regions if i in regions),
-            perfect=len(body_nodes) == 1
-            and bool(rec.children)
-            and body_nodes[0].start_byte == rec.children[0].id,
+            perfect=bool(rec.children)
+            and (
+                rec.children[0].in_concurrent
+                or (
+                    len(body_nodes) == 1
+                    and body_nodes[0].start_byte == rec.children[0].id
+                )
+            ),
+            concurrent=rec.concurrent,
+            in_concurrent=rec.in_concurrent,
             live_after=live_after(rec, outer, written),
             volatile_bounds=tuple(sorted(bound_names & written - {var or ""})),
             block=node.parent.start_byte if node.parent is not None else -1,

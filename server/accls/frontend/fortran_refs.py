@@ -9,6 +9,7 @@ from tree_sitter import Node
 from accls.frontend.exprs import span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
+from accls.frontend.fortran_members import member_element
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
 from accls.frontend.poly import Poly
 
@@ -44,6 +45,7 @@ class Procedure:
     intents: tuple[str, ...]  # per dummy: "in", "out", "inout" or ""
     pure: bool
     arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
+    foreign: bool = False  # a module procedure of another file
 
 
 @dataclass(slots=True)
@@ -88,6 +90,7 @@ class RefRecorder:
                 member=member,
                 atomic=self.atomic,
                 escapes=escapes,
+                fortran=True,
             )
         )
 
@@ -126,7 +129,8 @@ class RefRecorder:
         elif kind == "call_expression":
             self.call_expression(node, AccessKind.READ)
         elif kind == "derived_type_member_expression":
-            self.add(node, _member_name(node), AccessKind.READ, member=True)
+            if not self._element(node, AccessKind.READ):
+                self.add(node, _member_name(node), AccessKind.READ, member=True)
         elif kind in ("number_literal", "string_literal", "boolean_literal", "comment"):
             return
         elif kind == "keyword_argument":
@@ -135,6 +139,24 @@ class RefRecorder:
         else:
             for child in node.named_children:
                 self.read(child)
+
+    def _element(self, node: Node, kind: AccessKind, *, escapes: bool = False) -> bool:
+        """`a(x)%c`, `a(x)%v(k)`: an access of the array element `a(x)`, if it is one.
+
+        The element stands for its member, as C's `a[x].c` does; writing a member
+        writes only part of it, so a write counts as a read too (an update).
+        """
+        found = member_element(node)
+        if found is None or not self.is_array(found[0]):
+            return False
+        name, args, inner = found
+        for extra in inner:
+            self.subscripts("", extra)  # a member's own subscripts: their reads
+        subs = self.subscripts(name, args)
+        written = kind is not AccessKind.READ
+        kind = AccessKind.UPDATE if written else kind
+        self.add(node, name, kind, subs, escapes=escapes)
+        return True
 
     def subscripts(self, name: str, args: Node) -> tuple[Subscript, ...]:
         """The subscripts of `name(args)` in the model's order (last is stride-1)."""
@@ -165,6 +187,8 @@ class RefRecorder:
         if callee is None:
             return
         if callee.type == "derived_type_member_expression":
+            if self._element(node, kind):
+                return
             subs = self.subscripts("", args) if args is not None else ()
             self.add(node, _member_name(callee), kind, subs, member=True)
             return
@@ -196,8 +220,11 @@ class RefRecorder:
     def call(self, node: Node, name: str, args: Node | None) -> None:
         """A call of a procedure: its arguments pass by reference."""
         items = [c for c in args.named_children if c.type not in _SKIP] if args else []
-        self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
         proc = self.procedures.get(name)
+        if proc is None or not (proc.foreign and proc.pure):
+            # A pure procedure of another module does nothing but what its
+            # arguments' intents say (the standard's rule), recorded below.
+            self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
         for pos, item in enumerate(items):
             value = item
             intent = ""
@@ -209,7 +236,9 @@ class RefRecorder:
             elif proc is not None and pos < len(proc.intents):
                 intent = proc.intents[pos]
             if proc is not None and proc.pure and not intent:
-                intent = "in"
+                # Of another file only its declaration is known: a dummy
+                # without intent (a pointer) may be written through.
+                intent = "inout" if proc.foreign else "in"
             if proc is None:
                 # An unknown procedure is an obstacle of its own; its arguments
                 # are read here and may be kept (their address escapes).
@@ -296,7 +325,8 @@ class RefRecorder:
                 last = self.refs.pop()
                 self.refs.append(_with_reduction(last, reduction))
         elif target.type == "derived_type_member_expression":
-            self.add(target, _member_name(target), kind, member=True)
+            if not self._element(target, kind, escapes=escapes):
+                self.add(target, _member_name(target), kind, member=True)
         else:
             self.read(target)
 

@@ -100,6 +100,8 @@ class LoopRec:
     call_end: int = 0
     exits: list[Exit] = field(default_factory=list)
     children: list[LoopRec] = field(default_factory=list)
+    concurrent: tuple[str, ...] = ()  # a `do concurrent`'s nest headers (outermost)
+    in_concurrent: bool = False  # an inner level of a `do concurrent` nest
 
 
 def is_sentinel(text: str) -> bool:

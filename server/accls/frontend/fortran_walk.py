@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
+from accls.frontend.fortran_concurrent import (
+    concurrent_indices,
+    concurrent_nest,
+    nest_records,
+)
 from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
@@ -51,6 +56,9 @@ class UnitWalk:
     branches: list[Branch] = field(default_factory=list)
     unread: list[tuple[Span, str]] = field(default_factory=list)  # loops not modelled
     unit_pragmas: list[Directive] = field(default_factory=list)
+    # `do concurrent` constructs as ref ranges [start, end) and their index names:
+    # inside one, those names are its own, not the variables outside.
+    scopes: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
     _open: list[int] = field(default_factory=list)
     # Enclosing `do` constructs (None for `do while`/concurrent) with their labels.
     _stack: list[tuple[LoopRec | None, str]] = field(default_factory=list)
@@ -231,8 +239,11 @@ class UnitWalk:
             if child.type == "selector":
                 self.rec.read(child)
             elif child.type == "case_statement":
+                # `case default` has a `default` keyword node, not a statement.
                 body = [
-                    c for c in child.named_children if c.type != "case_value_range_list"
+                    c
+                    for c in child.named_children
+                    if c.type not in ("case_value_range_list", "default")
                 ]
                 self._arm(child, body, "if", None)
 
@@ -324,16 +335,15 @@ class UnitWalk:
                 )
             )
             control = None
+        if control is not None and control.type == "concurrent_statement":
+            assert head is not None
+            controls, why = concurrent_nest(head, control, label)
+            if controls:
+                self._concurrent(node, head, body, controls, pragmas)
+                return
+            self.unread.append((span_of(node), why))
+        start = len(self.rec.refs)
         if control is None or control.type != "loop_control_expression":
-            if control is not None and control.type == "concurrent_statement":
-                # The compilers take no loop directive on it; it says what it means.
-                self.unread.append(
-                    (
-                        span_of(node),
-                        "a `do concurrent` loop: already declared free of "
-                        "dependences; left as it is (write `do` to get a directive)",
-                    )
-                )
             self.branches.append(
                 Branch(
                     kind="loop",
@@ -348,6 +358,9 @@ class UnitWalk:
             self.block(body)
             self._stack.pop()
             del self.rec.ctx[depth:]
+            if control is not None and control.type == "concurrent_statement":
+                names = concurrent_indices(control)
+                self.scopes.append((start, len(self.rec.refs), names))
             return
         rec = LoopRec(
             node=node,
@@ -360,28 +373,72 @@ class UnitWalk:
             regions=tuple(self._open),
             body=body,
         )
+        self._attach(rec, node, head, pragmas)
+        # The bounds are read once, before the first iteration.
+        for part in bound_nodes(control):
+            self.rec.read(part)
+        self._enter(rec, label)
+        self.block(body)
+        self._leave(rec)
+        del self.rec.ctx[depth:]
+
+    def _concurrent(
+        self,
+        node: Node,
+        head: Node,
+        body: list[Node],
+        controls: list[Node],
+        pragmas: tuple[Directive, ...],
+    ) -> None:
+        """A `do concurrent` as the `do` nest it means: its last index outermost."""
+        depth = len(self.rec.ctx)
+        recs = nest_records(node, body, controls, pragmas, tuple(self._open))
+        self._attach(recs[0], node, head, pragmas)
+        for k, rec in enumerate(recs):
+            rec.ref_start, rec.call_start = len(self.rec.refs), len(self.rec.calls)
+            if k == 0:
+                # Every bound is evaluated once, before the first iteration.
+                for part in controls:
+                    for bound in bound_nodes(part):
+                        self.rec.read(bound)
+            self._enter(rec, "")
+        self.block(body)
+        for rec in reversed(recs):
+            self._leave(rec)
+        del self.rec.ctx[depth:]
+        names = frozenset(name_of(c.named_children[0]) for c in controls)
+        self.scopes.append((recs[0].ref_start, recs[0].ref_end, names))
+
+    def _attach(
+        self,
+        rec: LoopRec,
+        node: Node,
+        head: Node | None,
+        pragmas: tuple[Directive, ...],
+    ) -> None:
+        """A loop's place: its directives' constructs, its parent, its branch."""
         for pragma in pragmas:
             self._construct(pragma, span_of(node))
         outer = [loop for loop, _ in self._stack if loop is not None]
         (outer[-1].children if outer else self.nests).append(rec)
+        condition = flat(head) if head else ""
         self.branches.append(
-            Branch(
-                kind="loop", span=span_of(node), condition=flat(head) if head else ""
-            )
+            Branch(kind="loop", span=span_of(node), condition=condition)
         )
-        # The bounds are read once, before the first iteration.
-        for part in bound_nodes(control):
-            self.rec.read(part)
-        first = control.named_children[0] if control.named_children else None
+
+    def _enter(self, rec: LoopRec, label: str) -> None:
+        """Into a loop's body: its variable set, its context open."""
+        first = rec.control.named_children[0] if rec.control.named_children else None
         if first is not None and first.type == "identifier":
             self.rec.add(first, name_of(first), AccessKind.WRITE)
         self.rec.loops.append(rec.id)
         self.rec.ctx.append(rec.id)
         self._stack.append((rec, label))
-        self.block(body)
+
+    def _leave(self, rec: LoopRec) -> None:
+        """Out of a loop's body: where its references and calls end."""
         self._stack.pop()
         self.rec.marks.pop(rec.id, None)
         self.rec.loops.pop()
-        del self.rec.ctx[depth:]
         rec.ref_end = len(self.rec.refs)
         rec.call_end = len(self.rec.calls)

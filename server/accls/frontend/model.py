@@ -102,9 +102,16 @@ class Ref:
     # `p = &a[i]` or `T *p = &a[i]`: the plain variable the address is stored in.
     into: str = ""
     copies: str = ""  # `p = q`: the plain variable whose value this write stores
+    fortran: bool = False  # written in Fortran: rendered `a(i, j)`, `s%f`
 
     def render(self) -> str:
-        """The reference as C text: `a[i][j - 1]`, `*p` or `s`."""
+        """The reference as its language writes it: `a[i][j - 1]`, `*p`, `a(i, j)`."""
+        if self.fortran:
+            # The model keeps the subscripts stride-1 last; Fortran writes it first.
+            name = self.name.replace(".", "%")
+            if not self.subscripts:
+                return name
+            return f"{name}({', '.join(s.text for s in reversed(self.subscripts))})"
         if not self.subscripts:
             return ("*" if self.deref else "") + self.name
         return self.name + "".join(f"[{s.text}]" for s in self.subscripts)
@@ -336,6 +343,19 @@ class Loop:
     block: int = -1  # start byte of the block it is a statement of; -1 if none
     # Scalars of its bounds forward-substituted: "`lo` is i + 1 here (line 4)".
     substituted: tuple[str, ...] = ()
+    fortran: bool = False  # a Fortran `do` loop: named `do i`, not `for (i)`
+    # `do concurrent (i = 1:n, j = 1:m)`, modelled as a nest (last index outermost):
+    # on its outermost loop, the `do` headers of the equivalent nest, outermost
+    # first; `in_concurrent` marks its inner loops, which share its header line.
+    concurrent: tuple[str, ...] = ()
+    in_concurrent: bool = False
+
+    @property
+    def title(self) -> str:
+        """How its language names it: `for (i)`, or `do i` in Fortran."""
+        if self.fortran:
+            return f"do {self.var}" if self.var else "do"
+        return f"for ({self.var})" if self.var else "for"
 
     @property
     def line(self) -> int:
@@ -415,6 +435,7 @@ class SourceFile:
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
+    missing_modules: tuple[str, ...] = ()  # `use`d modules no file was found for
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )

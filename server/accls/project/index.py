@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
-_SUFFIXES = (".c",)
+# Fortran files too: their procedures are called across files through `use`.
+_SUFFIXES = (".c", ".f90", ".F90", ".f95", ".f03", ".f08", ".f", ".F")
 _SKIP = {".git", "build", "node_modules", "__pycache__"}
 
 Progress = Callable[[int, int, str], None]  # done, total, file

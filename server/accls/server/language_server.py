@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import shutil
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, ParamSpec, TypeVar
@@ -11,10 +12,13 @@ from typing import Any, Generic, ParamSpec, TypeVar
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from accls import __version__
 from accls.analysis import ProgramSummaries
 from accls.frontend import ContextCache, HeaderContext
+from accls.frontend.fortran_form import is_fortran
+from accls.frontend.fortran_modules import module_folders
 from accls.frontend.incremental import ByteRange
 from accls.hybrid import BackendPool
 from accls.project import BuildFlags, build_context
@@ -97,6 +101,9 @@ class AcclsServer(LanguageServer):
         # The other files' summaries as a document sees them; the workspace
         # index feature sets it (None: no index, a file analysed alone).
         self.programs: Callable[[str], ProgramSummaries | None] = _no_program
+        # The workspace's folders that define Fortran modules (looked up once
+        # per settings): a Fortran buffer's `use` finds them as through -I.
+        self._module_dirs: tuple[str, ...] | None = None
 
     def header_context(self, text: str, path: str) -> HeaderContext | None:
         """What the build's preprocessor makes of the buffer's directives (cached)."""
@@ -123,11 +130,27 @@ class AcclsServer(LanguageServer):
         found = self.settings.include_paths
         if self.settings.compile_commands:
             found += database_include_paths(self.settings.compile_commands, doc.path)
+        if is_fortran(doc.path):
+            found += tuple(d for d in self._module_folders() if d not in found)
         return found
+
+    def _module_folders(self) -> tuple[str, ...]:
+        if self._module_dirs is None:
+            try:
+                folders = list(self.workspace.folders.values())
+                uri = folders[0].uri if folders else self.workspace.root_uri
+            except RuntimeError:  # no workspace before `initialize`
+                return ()
+            root = to_fs_path(uri) if uri else None
+            self._module_dirs = (
+                module_folders(root) if root and os.path.isdir(root) else ()
+            )
+        return self._module_dirs
 
     def forget_results(self) -> None:
         """Drop every cached result (after a settings change)."""
         self._shown.clear()
+        self._module_dirs = None
         for doc in self.documents:
             doc.forget()
 

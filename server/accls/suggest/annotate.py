@@ -64,13 +64,15 @@ def insertions(
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma)]
         targets += [(a.span.start_byte, a.pragma) for a in suggestion.atomics]
-        closing_line = suggestion.pragma.end_line()
-        if closing_line is not None:
+        closing_lines = suggestion.pragma.end_lines()
+        if closing_lines:
             _, indent = _line_bounds(data, suggestion.loop.keyword.start_byte)
             pad = suggestion.pragma.indent(indent.decode("utf-8", errors="replace"))
-            edits.append(
-                (suggestion.loop.span.end_byte, 2, f"{newline}{pad}{closing_line}")
-            )
+            closing = "".join(f"{newline}{pad}{line}" for line in closing_lines)
+            edits.append((suggestion.loop.span.end_byte, 2, closing))
+        prefix = suggestion.pragma.head_prefix()
+        if prefix:
+            edits.append((suggestion.loop.keyword.start_byte, 1, prefix))
         for routine in suggestion.routines:
             if (routine.start, routine.pragma) in routines:
                 continue  # two loops call the same function

@@ -66,8 +66,7 @@ class LoopReport:
     def head(self) -> str:
         """`for (i)` at line 12."""
         loop = self.facts.loop
-        head = f"for ({loop.var})" if loop.var else "for"
-        return f"`{head}` at line {loop.line}"
+        return f"`{loop.title}` at line {loop.line}"
 
 
 def _dependence(dep: Dependence) -> str:

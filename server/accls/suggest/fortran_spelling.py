@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from accls.frontend import Clause, Function, Poly, SourceFile, Var
+from accls.frontend import Clause, Function, Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 from accls.frontend.pragmas import clause_items
 from accls.suggest.pragma import Dialect, Pragma
@@ -60,6 +60,9 @@ class FortranPragma(Pragma):
     # Each clause's Fortran text; a clause dropped by repair drops its text too.
     spellings: tuple[tuple[Clause, str], ...] = ()
     fixed: bool = False  # fixed form: the sentinel in column 1, lines of 72
+    # On a `do concurrent`: the `do` headers written below the directive, the
+    # original header then commented out, and an `end do` per extra level.
+    concurrent: tuple[str, ...] = ()
 
     def render(self) -> str:
         """The directive on one line: `!$acc parallel loop copyin(x(1:n))`."""
@@ -84,7 +87,18 @@ class FortranPragma(Pragma):
             else:
                 current = candidate
         lines.append(current)
+        lines += [f"{lead}{header}" for header in self.concurrent]
         return newline.join(lines)
+
+    def head_prefix(self) -> str:
+        """The `do concurrent` header the nest above replaces becomes a comment."""
+        return "! " if self.concurrent else ""
+
+    def end_lines(self) -> tuple[str, ...]:
+        """An `end do` per level the nest adds, then the `end` directive if any."""
+        extra = ("end do",) * max(0, len(self.concurrent) - 1)
+        line = self.end_line()
+        return (*extra, line) if line is not None else extra
 
     def end_line(self) -> str | None:
         """The closing line after the loop: experts close OpenMP loop constructs."""
@@ -249,6 +263,46 @@ def _routine(edit: RoutineEdit, source: SourceFile) -> RoutineEdit:
     return replace(edit, start=min(end + 1, len(data)), pragma=pragma, end=None)
 
 
+def _unplaceable(s: Suggestion) -> str | None:
+    """Why a pragma cannot go on a loop of a `do concurrent` nest, if it cannot."""
+    loop = s.loop
+    if loop.in_concurrent:
+        return (
+            "not offered: this index is part of a `do concurrent` header, where no "
+            "directive of its own fits (one on the header's first index covers it)"
+        )
+    folded = {inner.id for inner in loop.walk()[1:] if inner.id in s.collapsed}
+    if any(inner.concurrent and inner.id in folded for inner in loop.walk()[1:]):
+        return (
+            "not offered: its `collapse` would reach into a `do concurrent` "
+            "nest, which takes no loop directive"
+        )
+    indices = [header.split()[1] for header in loop.concurrent]
+    live = [name for name in indices if name in loop.live_after]
+    if live:
+        return (
+            f"not offered: `{live[0]}` is read after the `do concurrent`, which "
+            "leaves it unchanged; the `do` nest a directive needs would change it"
+        )
+    return None
+
+
+_REDUCTION_REASON = re.compile(r"^reduction\((&&|\|\||&|\||\^):")
+
+
+def _fortran_reason(text: str) -> str:
+    """A reason's clause in Fortran syntax: `reduction(.and.:s)`, not `&&`."""
+    return _REDUCTION_REASON.sub(lambda m: f"reduction({_OPS[m.group(1)]}:", text)
+
+
+def _concurrent_reason(loop: Loop) -> str:
+    nest = ", ".join(f"`{h}`" for h in loop.concurrent)
+    return (
+        f"`do concurrent` written as the `do` nest it means ({nest}), its header "
+        "kept as a comment: compilers take no loop directive on `do concurrent`"
+    )
+
+
 def fortran_suggestions(
     suggestions: tuple[Suggestion, ...], source: SourceFile
 ) -> tuple[Suggestion, ...]:
@@ -256,6 +310,10 @@ def fortran_suggestions(
     out: list[Suggestion] = []
     regions: dict[int, DataRegion] = {}
     for s in suggestions:
+        if s.pragma is not None and s.existing is None:
+            why = _unplaceable(s)
+            if why is not None:
+                s = replace(s, pragma=None, atomics=(), reasons=(*s.reasons, why))
         fn = source.function(s.loop.function)
         region = s.region
         if region is not None:
@@ -263,10 +321,15 @@ def fortran_suggestions(
             if key not in regions:
                 regions[key] = replace(region, pragma=_spell(region.pragma, fn, source))
             region = regions[key]
+        s = replace(s, reasons=tuple(_fortran_reason(r) for r in s.reasons))
+        pragma = _spell(s.pragma, fn, source) if s.pragma is not None else None
+        if pragma is not None and s.loop.concurrent and s.existing is None:
+            pragma = replace(pragma, concurrent=s.loop.concurrent)
+            s = replace(s, reasons=(*s.reasons, _concurrent_reason(s.loop)))
         out.append(
             replace(
                 s,
-                pragma=_spell(s.pragma, fn, source) if s.pragma is not None else None,
+                pragma=pragma,
                 atomics=tuple(
                     Atomic(a.span, _spell(a.pragma, fn, source)) for a in s.atomics
                 ),

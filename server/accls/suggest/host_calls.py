@@ -48,9 +48,10 @@ def host_library_calls(
             seen.add(call.name)
             if dialect not in found.device:
                 mark = "acc routine seq" if dialect == "acc" else "omp declare target"
+                lead = "!$" if loop.fortran else "#pragma "
                 out.append(
                     f"calls `{call.name}()` at line {call.span.line}, defined in "
-                    f"{found.place} without `#pragma {mark}`: offloaded, the "
+                    f"{found.place} without `{lead}{mark}`: offloaded, the "
                     "device has no version of it"
                 )
             continue

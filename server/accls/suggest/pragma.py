@@ -62,6 +62,15 @@ class Pragma:
         """A directive that closes the construct after its loop (none in C)."""
         return None
 
+    def end_lines(self) -> tuple[str, ...]:
+        """The lines after its loop: `end_line`, after any the rewrite needs."""
+        line = self.end_line()
+        return (line,) if line is not None else ()
+
+    def head_prefix(self) -> str:
+        """Text put before the loop's keyword (a rewritten header's comment mark)."""
+        return ""
+
     def indent(self, pad: str) -> str:
         """The indentation of its lines where the statement's is `pad`."""
         return pad

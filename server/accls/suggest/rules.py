@@ -161,7 +161,12 @@ def _build(
         if blocker:
             return _refuse(facts, opts, [blocker], inner=inner), below, None
         reasons.extend(routine_reasons)
-    atomics = atomic_pragmas(facts, opts.dialect, analysis.source.data)
+    atomics = atomic_pragmas(
+        facts,
+        opts.dialect,
+        analysis.source.data,
+        fortran=analysis.source.language == "fortran",
+    )
     if atomics is None:
         blocked = "an indirect update cannot be made atomic here"
         return _refuse(facts, opts, [blocked], inner=inner), below, None

@@ -14,8 +14,14 @@ from accls.suggest.suggestion import Atomic
 __all__ = ["atomic_pragmas", "below_collapse", "directive_for", "house_style"]
 
 
+_C_ATOMIC = frozenset({RedOp.ADD, RedOp.MUL, RedOp.BAND, RedOp.BOR, RedOp.BXOR})
+# Fortran's `atomic update` also takes `x = max(x, ...)`, `min`, `.and.`, `.or.`.
+_FORTRAN_ATOMIC = _C_ATOMIC | {RedOp.MAX, RedOp.MIN, RedOp.LAND, RedOp.LOR}
+_INTRINSIC_FORM = frozenset({RedOp.MAX, RedOp.MIN, RedOp.BAND, RedOp.BOR, RedOp.BXOR})
+
+
 def atomic_pragmas(
-    facts: LoopFacts, dialect: Dialect, text: bytes
+    facts: LoopFacts, dialect: Dialect, text: bytes, fortran: bool = False
 ) -> tuple[Atomic, ...] | None:
     """Atomic pragmas for histogram-style updates; None if one cannot be placed."""
     out: list[Atomic] = []
@@ -24,16 +30,50 @@ def atomic_pragmas(
         line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
         if text[line_start : ref.span.start_byte].strip():
             return None  # the statement does not start its line
-        if ref.reduction not in (
-            RedOp.ADD,
-            RedOp.MUL,
-            RedOp.BAND,
-            RedOp.BOR,
-            RedOp.BXOR,
-        ):
+        if ref.reduction not in (_FORTRAN_ATOMIC if fortran else _C_ATOMIC):
+            return None
+        if fortran and not _fortran_form(text, ref.span.start_byte, ref.reduction):
             return None
         out.append(Atomic(ref.span, pragma))
     return tuple(out)
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for pos, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == sep and depth == 0:
+            parts.append(text[start:pos])
+            start = pos + 1
+    return [*parts, text[start:]]
+
+
+def _fortran_form(text: bytes, start: int, op: RedOp | None) -> bool:
+    """Whether the statement at `start` is a form Fortran's `atomic update` takes.
+
+    `x = f(x, e...)` or `x = f(e..., x)` for an intrinsic `f`, with `x` in no
+    other argument; one line only (a continued statement is not checked).
+    """
+    end = text.find(b"\n", start)
+    line = text[start : end if end >= 0 else len(text)].decode("utf-8", "replace")
+    code = line.split("!", 1)[0].strip().lower().replace(" ", "")
+    if code.endswith("&"):
+        return False
+    sides = _top_level(code, "=")
+    if len(sides) != 2 or not sides[0]:
+        return False
+    target, value = sides
+    if op not in _INTRINSIC_FORM:
+        return True  # an operator: the front end read `x = x op e` itself
+    head, paren, rest = value.partition("(")
+    if not paren or not rest.endswith(")") or not head.isidentifier():
+        return False
+    args = _top_level(rest[:-1], ",")
+    if len(args) < 2 or target not in (args[0], args[-1]):
+        return False
+    others = args[1:] if args[0] == target else args[:-1]
+    return not any(target in other for other in others)
 
 
 def directive_for(opts: SuggestOptions, where: Placement) -> str | None:

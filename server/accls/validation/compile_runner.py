@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accls.frontend import is_cpp
+from accls.frontend.fortran import module_sources
 from accls.frontend.fortran_form import fixed_form, is_fortran
 from accls.project import CompileDatabaseError, compile_entry, find_database
 from accls.validation.compile_cache import LruCache
@@ -213,7 +214,8 @@ def run_unit(
 ) -> tuple[CompileOutcome, str]:
     """Compile `unit` (as file `name` in a temp dir); the outcome and the file path."""
     cache_dir = settings.cache_dir or os.environ.get(CACHE_ENV) or None
-    key = _cache_key(command, unit)
+    sources = _module_sources(command, unit, name)
+    key = _cache_key((*command, *_stamps(sources)), unit)
     cached = _memory.get(key)
     if cached is None and cache_dir is not None:
         cached = _read_disk(cache_dir, key)
@@ -225,6 +227,7 @@ def run_unit(
         # gfortran writes a `.mod` file per module (into the working directory
         # unless told): the scratch folder, never the user's.
         modules = [f"-J{tmp}"] if is_fortran(name) else []
+        _build_modules(command, sources, tmp, settings)
         outcome = _invoke(
             [*command, *modules, str(file)], settings.timeout_s, settings.memory_mb
         )
@@ -235,3 +238,45 @@ def run_unit(
         if cache_dir is not None:
             _write_disk(cache_dir, key, outcome)
     return outcome, name
+
+
+def _module_sources(command: tuple[str, ...], unit: str, name: str) -> tuple[str, ...]:
+    """The other files whose modules a Fortran unit uses, in the -I folders."""
+    if not is_fortran(name) or "use" not in unit.lower():
+        return ()
+    folders = [c[2:] for c in command if c.startswith("-I") and len(c) > 2]
+    return module_sources(unit, folders)
+
+
+def _stamps(sources: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for source in sources:
+        try:
+            info = os.stat(source)
+        except OSError:
+            continue
+        out.append(f"{source}:{info.st_mtime_ns}:{info.st_size}")
+    return out
+
+
+def _build_modules(
+    command: tuple[str, ...],
+    sources: tuple[str, ...],
+    tmp: str,
+    settings: CompilerSettings,
+) -> None:
+    """The `.mod` files of the used modules, into the scratch folder (theirs first).
+
+    A module that fails to build leaves the unit's own compile to say so.
+    """
+    flags = [
+        c
+        for c in command[1:]
+        if c.startswith(("-I", "-D", "-f")) and c not in ("-fsyntax-only",)
+    ]
+    for source in sources:
+        _invoke(
+            [command[0], "-fsyntax-only", "-w", *flags, f"-J{tmp}", f"-I{tmp}", source],
+            settings.timeout_s,
+            settings.memory_mb,
+        )
