@@ -202,9 +202,8 @@ def test_methods_and_members_have_qualified_names() -> None:
     assert {"this->d", "this->n"} <= refs
 
 
-def test_a_range_for_is_not_a_loop_to_annotate_but_its_inner_loops_are() -> None:
-    source = _cpp(
-        """\
+def test_a_range_for_over_rows_is_refused_and_its_inner_loop_annotated() -> None:
+    text = """\
         #include <vector>
         void f(std::vector<std::vector<double>> &m, int n) {
           for (std::vector<double> &row : m) {
@@ -212,8 +211,11 @@ def test_a_range_for_is_not_a_loop_to_annotate_but_its_inner_loops_are() -> None
           }
         }
         """
-    )
-    assert [loop.line for nest in source.nests for loop in nest.walk()] == [4]
+    source = _cpp(text)
+    assert [loop.line for nest in source.nests for loop in nest.walk()] == [3, 4]
+    verdicts = _verdicts(text)
+    assert not verdicts[3][0]  # each row is a pointer the walk cannot place
+    assert verdicts[4][0]
 
 
 @pytest.mark.parametrize(

@@ -149,7 +149,7 @@ def write_text(
     for path, suggestion in items:
         loop = suggestion.loop
         where = f"{path}:{loop.line}:{loop.column}"
-        head = f"for ({loop.var})" if loop.var else "for"
+        head = loop.head
         console.print(
             f"[bold]{escape(where)}[/bold]  {escape(head)}"
             + ("  [dim](inner loop)[/dim]" if suggestion.inner else "")

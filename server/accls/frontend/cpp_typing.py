@@ -61,7 +61,8 @@ class CppTyping(FunctionWalk):
         info = scope.classes.get(class_name) if class_name else None
         self.members = dict(info.fields) if info is not None else {}
         self.aliases: dict[str, Node] = {}
-        self.elements: dict[str, str] = {}  # range-for references: elements of
+        # Range-for elements: the range and the loop's index (see cpp_ranges).
+        self.elements: dict[str, tuple[str, str]] = {}
         self.lambdas: dict[str, Node] = {}
         self.inlining = 0
         # The method expansion being walked, and the call it stands for.

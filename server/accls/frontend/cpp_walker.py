@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.cpp_decls import CppDeclarations
+from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
 from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
@@ -21,7 +21,7 @@ _ELEMENT_METHODS = frozenset({"at", "operator[]"})
 _STREAM_OPS = frozenset({"<<", ">>"})
 
 
-class CppFunctionWalk(CppDeclarations):
+class CppFunctionWalk(CppRanges):
     """One C++ function body: references, calls, declarations and loop records."""
 
     def statement(self, node: Node, depth: int = 0) -> None:
@@ -30,7 +30,7 @@ class CppFunctionWalk(CppDeclarations):
         if depth > MAX_DEPTH:
             self._opaque()
         elif kind == "for_range_loop":
-            self._range_for(node, depth)
+            self.range_for(node, depth)
         elif kind == "return_statement" and self.inlining:
             for child in node.named_children:
                 self.expr(child, depth + 1)
@@ -59,24 +59,6 @@ class CppFunctionWalk(CppDeclarations):
             return
         else:
             super().statement(node, depth)
-
-    def _range_for(self, node: Node, depth: int) -> None:
-        """`for (T x : range)`: walked like a `while` loop, its elements unknown."""
-        right = node.child_by_field_name("right")
-        body = node.child_by_field_name("body")
-        if right is not None:
-            self.expr(right, depth + 1)
-        declarator = node.child_by_field_name("declarator")
-        self.range_variable(node, declarator, right)
-        self._push_ctx(node)
-        self.cyclic.add(self._ctx[-1])
-        self._breakable.append(None)
-        self._continuable.append(None)
-        if body is not None:
-            self.statement(body, depth + 1)
-        self._continuable.pop()
-        self._breakable.pop()
-        self._ctx.pop()
 
     def expr(self, node: Node, depth: int = 0, used: bool = True) -> None:
         """Walk an expression; operators on class types become calls."""

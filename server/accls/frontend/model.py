@@ -296,6 +296,17 @@ class Limit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RangeFor:
+    """C++ `for (T x : range)`: read as an index loop over the range's elements."""
+
+    range: str  # the range as written: `v`, `d.cells`
+    size: str  # its element count as C++ text: `v.size()`, `N`
+    # The exact index loop it stands for, header and element declaration, for a
+    # dialect that does not accept a range-based `for` (OpenACC).
+    rewrite: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Loop:
     """A `for` loop and everything the analysis needs to know about it."""
 
@@ -336,6 +347,8 @@ class Loop:
     block: int = -1  # start byte of the block it is a statement of; -1 if none
     # Scalars of its bounds forward-substituted: "`lo` is i + 1 here (line 4)".
     substituted: tuple[str, ...] = ()
+    # C++ range-based `for`: `var` is the element's index, `range` its elements.
+    range_for: RangeFor | None = None
 
     @property
     def line(self) -> int:
@@ -346,6 +359,14 @@ class Loop:
     def column(self) -> int:
         """1-based column of the `for` keyword."""
         return self.keyword.column
+
+    @property
+    def head(self) -> str:
+        """`for (i)`, `for (x : v)` of a range-based loop, or `for`."""
+        if self.range_for is not None and self.var:
+            element = self.var.removeprefix("__range_")
+            return f"for ({element} : {self.range_for.range})"
+        return f"for ({self.var})" if self.var else "for"
 
     def walk(self) -> tuple[Loop, ...]:
         """This loop and every loop nested inside it, outer first."""

@@ -66,7 +66,7 @@ class LoopReport:
     def head(self) -> str:
         """`for (i)` at line 12."""
         loop = self.facts.loop
-        head = f"for ({loop.var})" if loop.var else "for"
+        head = loop.head
         return f"`{head}` at line {loop.line}"
 
 
