@@ -433,6 +433,9 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    # Functions that only free or fill a pointer whose address they are given
+    # (`Release(&p)`): name, parameter position, whether they store a fresh block.
+    pointer_slots: frozenset[tuple[str, int, bool]] = frozenset()
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)

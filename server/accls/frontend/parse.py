@@ -23,6 +23,7 @@ from accls.frontend.lexical import blank_unterminated_comment, unterminated_comm
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.pointer_slots import Slot, pointer_slots
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
@@ -128,6 +129,7 @@ def _function(
     wrappers: frozenset[str] = frozenset(),
     cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
     types: TypeTable | None = None,
+    slots: frozenset[Slot] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     name, declarator = _function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -162,7 +164,7 @@ def _function(
     walk.statement(body)
     walk.substitute(params, globals_, types)
     locals_ = tuple(
-        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
+        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers, slots)
     )
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}
@@ -290,6 +292,11 @@ def parse_source(
     wrappers = allocator_wrappers(
         fn_nodes, macros, headers.allocators if headers is not None else frozenset()
     )
+    slots = pointer_slots(
+        fn_nodes,
+        headers.pointer_slots if headers is not None else frozenset(),
+        wrappers,
+    )
     functions: list[Function] = []
     nests: list[Loop] = []
     for node in fn_nodes:
@@ -298,7 +305,9 @@ def parse_source(
             if unit is not None
             else None
         )
-        built = _function(node, macros, frozen_globals, inactive, wrappers, cxx, types)
+        built = _function(
+            node, macros, frozen_globals, inactive, wrappers, cxx, types, slots
+        )
         if built is None:
             continue
         functions.append(built[0])
@@ -336,6 +345,7 @@ def parse_source(
         ),
         headers=headers,
         allocators=wrappers,
+        pointer_slots=slots,
     )
 
 
