@@ -118,6 +118,8 @@ _C_ONLY = re.compile(r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b")
 _CXX_SIGNS = re.compile(
     r"::|\b(class|template|namespace|typename|public:|private:|nullptr|new|delete|"
     r"operator|constexpr|auto)\b|#\s*include\s*<[a-z_]+>"
+    # A reference parameter: `(Grid &g,`, `, double& x)`.
+    r"|[(,]\s*(?:const\s+)?(?:[A-Z]\w*|int|double|float|char|long|bool)\s*&&?\s*\w+\s*[,)]"
 )
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 

@@ -341,12 +341,32 @@ def parse_source(
         types=types,
         field_events=field_events(
             [*fn_nodes, *decl_nodes],
-            [_function_name(n)[0] or "" for n in fn_nodes] + [""] * len(decl_nodes),
+            [_event_name(n, definitions) for n in fn_nodes] + [""] * len(decl_nodes),
+            [_members(n, unit, definitions) for n in fn_nodes]
+            + [frozenset()] * len(decl_nodes),
+            slots,
         ),
         headers=headers,
         allocators=wrappers,
         pointer_slots=slots,
     )
+
+
+def _event_name(node: Node, definitions: dict[int, Definition]) -> str:
+    """The name field events give a definition: a C++ method's qualified one."""
+    found = definitions.get(node.start_byte)
+    return found.name if found is not None else _function_name(node)[0] or ""
+
+
+def _members(
+    node: Node, unit: CppUnit | None, definitions: dict[int, Definition]
+) -> frozenset[str]:
+    """The data members a C++ method names bare (`m` for `this->m`)."""
+    found = definitions.get(node.start_byte)
+    if unit is None or found is None or found.class_name is None:
+        return frozenset()
+    info = unit.scope.classes.get(found.class_name)
+    return frozenset(info.fields) - info.statics if info is not None else frozenset()
 
 
 @lru_cache(maxsize=8)

@@ -22,7 +22,7 @@ __all__ = ["Slot", "pointer_slots", "slot_fills"]
 Slot = tuple[str, int, bool]
 """A function's name, the parameter's position, and whether it stores a block."""
 
-_FREES = frozenset({"free", "operator delete"})
+_FREES = frozenset({"free", "std::free", "operator delete"})
 _NULL = frozenset({"NULL", "0", "nullptr", "__null", "((void*)0)"})
 
 

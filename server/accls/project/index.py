@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
-_SUFFIXES = (".c",)
+# C and C++ translation units (a C++ file's stores count as much as a C file's).
+_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C")
 _SKIP = {".git", "build", "node_modules", "__pycache__"}
 
 Progress = Callable[[int, int, str], None]  # done, total, file
@@ -57,7 +58,7 @@ Progress = Callable[[int, int, str], None]  # done, total, file
 def project_files(
     root: str, database: str | None = None, limit: int = 5000
 ) -> tuple[str, ...]:
-    """The C files of a project: those `database` lists, else those under `root`."""
+    """The C and C++ files of a project: the `database`'s, else those under `root`."""
     if database is not None:
         try:
             return database_files(database)[:limit]
