@@ -195,10 +195,12 @@ class CppDeclarations(CppTyping):
                 if kind.kind is TypeKind.CLASS:
                     self.object_refs.add(name)
             plain.append(declarator)
+            cls = kind.name.rsplit("::", 1)[-1]
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
-                self._record_call(
-                    declarator, f"{kind.name}::{kind.name.rsplit('::', 1)[-1]}", ()
-                )
+                self._record_call(declarator, f"{kind.name}::{cls}", ())
+            info = self.scope.classes.get(cls)
+            if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
+                self._record_call(declarator, f"{kind.name}::~{cls}", ())
         if not plain:
             return
         first = len(self.decls)
@@ -213,6 +215,8 @@ class CppDeclarations(CppTyping):
         info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
         if info is None:
             return value is None or value.type in ("argument_list", "initializer_list")
+        if info.plain_constructors:
+            return False  # it only stores its arguments in the new object
         return kind.name.rsplit("::", 1)[-1] in info.methods
 
     def accessor_place(

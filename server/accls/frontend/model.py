@@ -436,6 +436,9 @@ class SourceFile:
     # Functions that only free or fill a pointer whose address they are given
     # (`Release(&p)`): name, parameter position, whether they store a fresh block.
     pointer_slots: frozenset[tuple[str, int, bool]] = frozenset()
+    # C++ classes that declare constructors but none without arguments: `T x;`
+    # and a `private(x)` copy do not compile.
+    no_default_constructor: frozenset[str] = frozenset()
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)

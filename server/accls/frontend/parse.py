@@ -12,6 +12,7 @@ from accls.frontend.allocators import allocator_wrappers
 from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.cpp_parse import CppUnit, Definition
+from accls.frontend.cpp_walker import CppFunctionWalk
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
@@ -161,6 +162,8 @@ def _function(
                     params.extend(declared_vars(decl, "param", macros))
     if cxx is None:
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
+    if isinstance(walk, CppFunctionWalk):
+        walk.member_initializers(node)  # `: m(args)` runs before the body
     walk.statement(body)
     walk.substitute(params, globals_, types)
     locals_ = tuple(
@@ -349,6 +352,7 @@ def parse_source(
         headers=headers,
         allocators=wrappers,
         pointer_slots=slots,
+        no_default_constructor=unit.no_default() if unit is not None else frozenset(),
     )
 
 
