@@ -163,3 +163,35 @@ def test_a_member_of_a_call_result_walks_the_call_in_c_too() -> None:
     [fact] = analyze(source).facts
     assert [c.name for c in fact.loop.calls] == ["next"]
     assert not fact.parallel
+
+
+def test_a_bare_method_call_in_a_method_is_a_call_on_this() -> None:
+    source = parse_source(
+        dedent(
+            """\
+            class Mesh {
+             public:
+              double scale(double x) const { return 2.0 * x; }
+              void bump() { count++; }
+              static double twice(double x) { return 2.0 * x; }
+              void run(double *__restrict__ out, const double *__restrict__ a, int n) {
+                for (int i = 0; i < n; i++) out[i] = scale(a[i]);
+                for (int i = 0; i < n; i++) { out[i] = a[i]; bump(); }
+                for (int i = 0; i < n; i++) out[i] = twice(a[i]);
+              }
+              int count = 0;
+            };
+            """
+        ),
+        "k.cpp",
+    )
+    facts = {f.loop.line: f for f in analyze(source).facts}
+    calls = {
+        line: [(c.name, c.args) for c in f.loop.calls] for line, f in facts.items()
+    }
+    assert calls[7] == [("Mesh::scale", ("this", "a[i]"))]
+    assert calls[9] == [("Mesh::twice", ("a[i]",))]
+    assert facts[7].parallel
+    assert not facts[8].parallel
+    assert "Mesh::bump" in " ".join(o.message for o in facts[8].obstacles)
+    assert facts[9].parallel

@@ -282,3 +282,17 @@ def test_the_cpp_table_is_read_with_the_c_table() -> None:
     assert grow is not None
     assert grow.writes == (0,)
     assert library_function("sqrt") is not None
+
+
+def test_a_module_unit_is_told_as_one() -> None:
+    text = "export module k;\nimport std;\nexport void f(double *a, int n);\n"
+    for name in ("k.cpp", "k.cppm", "k.ixx"):
+        assert is_cpp(name)
+        warning = looks_like_c(name, text, 0, 0)
+        assert warning is not None
+        assert "C++20 module unit" in warning
+
+
+def test_a_const_method_is_a_sign_of_cpp() -> None:
+    text = "struct P { double v; double get() const { return v; } };\n"
+    assert looks_like_c("p.cpp", text, 0, 0) is None

@@ -45,6 +45,7 @@ def cpp_call_reason(name: str) -> str | None:
             "side effects are unknown"
         )
     return (
-        f"a method of `{owner}`: methods are not summarised yet (it may read and "
-        "write its object)"
+        f"a method of `{owner}` whose definition accls cannot read (declared only, "
+        "defined in a file not given, or made by a macro): it may read and write "
+        "its object"
     )

@@ -13,7 +13,7 @@ from tree_sitter import Node
 from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
-from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
+from accls.frontend.model import AccessKind, Call, ExitKind, RedOp, Subscript
 
 __all__ = ["CppFunctionWalk"]
 
@@ -194,6 +194,16 @@ class CppFunctionWalk(CppRanges):
                 for child in arg.named_children:
                     self.expr(child, depth + 1)
 
+    def _own_method(self, name: str) -> bool:
+        """Whether a bare `name(..)` in a method calls a method of its class."""
+        info = self.scope.classes.get(self.class_name or "")
+        return (
+            info is not None
+            and name in info.methods
+            and name not in self.lambdas
+            and self.variable_type(name) is None
+        )
+
     def member_initializers(self, definition: Node) -> None:
         """A constructor's `: m(args), Base(args)`, and the members it leaves out.
 
@@ -294,6 +304,25 @@ class CppFunctionWalk(CppRanges):
                 self._record_call(node, f"{cls}::{cls}", arg_nodes)
             if f"~{cls}" in self.scope.classes[cls].methods:
                 self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier" and self._own_method(node_text(fn)):
+            # `helper(x)` in a method: `this->helper(x)`, the object first.
+            name = node_text(fn)
+            info = self.scope.classes[self.class_name or ""]
+            texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
+            self.call_refs.append(len(self.refs))
+            self.calls.append(
+                (
+                    Call(
+                        f"{self.class_name}::{name}",
+                        self._span(node),
+                        texts if name in info.statics else ("this", *texts),
+                    ),
+                    tuple(r.id for r in self._loops),
+                )
+            )
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
