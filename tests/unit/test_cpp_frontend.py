@@ -202,9 +202,8 @@ def test_methods_and_members_have_qualified_names() -> None:
     assert {"this->d", "this->n"} <= refs
 
 
-def test_a_range_for_is_not_a_loop_to_annotate_but_its_inner_loops_are() -> None:
-    source = _cpp(
-        """\
+def test_a_range_for_over_rows_is_refused_and_its_inner_loop_annotated() -> None:
+    text = """\
         #include <vector>
         void f(std::vector<std::vector<double>> &m, int n) {
           for (std::vector<double> &row : m) {
@@ -212,8 +211,11 @@ def test_a_range_for_is_not_a_loop_to_annotate_but_its_inner_loops_are() -> None
           }
         }
         """
-    )
-    assert [loop.line for nest in source.nests for loop in nest.walk()] == [4]
+    source = _cpp(text)
+    assert [loop.line for nest in source.nests for loop in nest.walk()] == [3, 4]
+    verdicts = _verdicts(text)
+    assert not verdicts[3][0]  # each row is a pointer the walk cannot place
+    assert verdicts[4][0]
 
 
 @pytest.mark.parametrize(
@@ -280,3 +282,17 @@ def test_the_cpp_table_is_read_with_the_c_table() -> None:
     assert grow is not None
     assert grow.writes == (0,)
     assert library_function("sqrt") is not None
+
+
+def test_a_module_unit_is_told_as_one() -> None:
+    text = "export module k;\nimport std;\nexport void f(double *a, int n);\n"
+    for name in ("k.cpp", "k.cppm", "k.ixx"):
+        assert is_cpp(name)
+        warning = looks_like_c(name, text, 0, 0)
+        assert warning is not None
+        assert "C++20 module unit" in warning
+
+
+def test_a_const_method_is_a_sign_of_cpp() -> None:
+    text = "struct P { double v; double get() const { return v; } };\n"
+    assert looks_like_c("p.cpp", text, 0, 0) is None

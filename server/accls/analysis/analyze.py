@@ -9,6 +9,7 @@ from accls.analysis.address_reads import read_only_addresses, shared_elements
 from accls.analysis.aliasing import alias_obstacles
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
+from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.field_alias import own_label
@@ -152,6 +153,9 @@ def _loop_facts(
     fn = source.function(loop.function)
     scalars, scalar_obstacles, inductions = classify_scalars(
         loop, fn, source.globals, options.dialect
+    )
+    scalars, scalar_obstacles = class_privates(
+        loop, fn, source, scalars, scalar_obstacles
     )
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars = (*scalars, *pinned)

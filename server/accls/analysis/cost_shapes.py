@@ -54,7 +54,10 @@ def _repeat_reason(loop: Loop) -> str:
     header = loop.header
     for ref in loop.refs:
         outside = not header.start_byte <= ref.span.start_byte < header.end_byte
-        if outside and (ref.name == var or ref.advance is not None):
+        indexed = any(
+            s.poly is not None and var in s.poly.names() for s in ref.subscripts
+        )
+        if outside and (ref.name == var or ref.advance is not None or indexed):
             return ""  # it uses the variable, or a scalar steps with the iterations
     if any(var in _WORD.findall(arg) for call in loop.calls for arg in call.args):
         return ""

@@ -56,6 +56,16 @@ def target_objects(
             else (f"`{struct}.{found.field}`")
         )
         return objects, f"every store to {what} is {stores}"
+    if target.kind in ("pointee", "object") and target.path != root.name:
+        # A C++ container member's elements lie in the buffer it owns: no store
+        # to a pointer field can point there unless the field sets say so.
+        found = resolve_field(target.path, fn, source.globals, source.types)
+        if found is not None and found.member.container:
+            struct = found.key.removeprefix("struct ")
+            return (
+                frozenset({f"container {found.key}.{found.field}"}),
+                f"`{struct}.{found.field}` is a container that owns its elements",
+            )
     if target.kind == "object" and target.path == root.name:
         if root.scope not in ("local", "global"):
             return None
@@ -85,6 +95,8 @@ def _object_text(name: str) -> str:
         return f"the block allocated at {rest}"
     if kind == "global":
         return f"the array `{rest}`"
+    if kind == "container":
+        return f"the elements of `{rest.removeprefix('struct ')}`"
     owner, _, var = rest.rpartition(":")
     return f"the block of `{var}` in `{owner.rpartition(':')[2]}()`"
 

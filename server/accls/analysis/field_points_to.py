@@ -49,7 +49,9 @@ from accls.frontend import (
 __all__ = ["ALL", "FieldFact", "file_field_facts", "object_of_var"]
 
 _CAST = re.compile(r"^\((?:const|volatile|struct|union)?[A-Za-z_]\w*\**\)")
-_CALL = re.compile(r"^([A-Za-z_]\w*)\((.*)\)$")
+# `f(args)`, or C++'s `f<T>(args)` (LULESH's `Allocate<Real_t>(n)`).
+_CALL = re.compile(r"^([A-Za-z_]\w*)(?:<[^()<>]*>)?\((.*)\)$")
+_NEW = re.compile(r"^new\s+[A-Za-z_]")  # C++ `new T[n]`, not a placement new
 _NULL = frozenset({"0", "NULL", "((void*)0)", "(void*)0", "nullptr"})
 ALL = "*"  # the `field` of a fact about every pointer field of the struct
 
@@ -178,6 +180,11 @@ class _File:
         text = strip_casts(value)
         place = self.place(line)
         if text in _NULL:
+            return
+        if _NEW.match(text):
+            self.out.append(
+                FieldFact("object", key, name, f"alloc {place}", place, "`new`")
+            )
             return
         call = _CALL.match(text)
         if call is not None and balanced(call.group(2)):

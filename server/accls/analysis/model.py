@@ -90,6 +90,7 @@ class ObstacleCode(StrEnum):
     ALIAS = "alias"  # pointers that may overlap
     AMBIGUOUS = "ambiguous"  # its function is defined twice, the #if branch unknown
     BOUND = "bound"  # the bound uses a variable the body modifies
+    CLASS_PRIVATE = "class-private"  # C++: a private copy of a class it cannot make
     CALL = "call"  # a call with unknown effects
     CONDITIONAL_INDUCTION = "conditional-induction"  # advanced on some paths
     CONDITIONAL_LAST = "conditional-last"  # written under a condition, used after

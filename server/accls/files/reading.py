@@ -28,7 +28,13 @@ MAX_BYTES = 16 * 1024 * 1024
 _NOT_C = {
     ".py": "Python",
 }
-_CXX = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"})
+_CXX = frozenset(
+    {".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cppm", ".ixx"}
+)
+# A C++20 module unit: `export module k;`, `module;`, `import std;`.
+_MODULE = re.compile(
+    r"^\s*(?:export\s+)?(?:module\b[^;\n]*|import\s+[\w.:<\"][^;\n]*);", re.M
+)
 """Read as C++ by the C++ front end (frontend/cpp_files.py names the same)."""
 _CUDA = frozenset({".cu", ".cuh"})
 _FORTRAN = frozenset({".f", ".f77", ".f90", ".f95", ".f03", ".f08", ".for", ".ftn"})
@@ -118,6 +124,9 @@ _C_ONLY = re.compile(r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b")
 _CXX_SIGNS = re.compile(
     r"::|\b(class|template|namespace|typename|public:|private:|nullptr|new|delete|"
     r"operator|constexpr|auto)\b|#\s*include\s*<[a-z_]+>"
+    # A const member function, a reference parameter: `(Grid &g,`, `, double& x)`.
+    r"|\)\s*const\s*(?:override\s*)?[{;]"
+    r"|[(,]\s*(?:const\s+)?(?:[A-Z]\w*|int|double|float|char|long|bool)\s*&&?\s*\w+\s*[,)]"
 )
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
@@ -134,6 +143,11 @@ def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | No
     if ext in _FORTRAN:
         return _looks_like_fortran(path, text, error_bytes, loops)
     language = "C++" if ext in _CXX else "C"
+    if language == "C++" and _MODULE.search(_COMMENTS.sub(" ", text)):
+        return (
+            f"{path}: a C++20 module unit: what its imports declare is not read, so "
+            "their calls and types are unknown; results cover the code it defines"
+        )
     if language == "C++" and _written_in_c(text):
         return (
             f"{path}: looks like C with a C++ name (`restrict`, or C headers and no "

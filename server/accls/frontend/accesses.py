@@ -329,6 +329,17 @@ class ExpressionWalk(Recorder):
             if inner is not None and inner.type == "subscript_expression":
                 self._subscripted(inner, kind, red, depth)
                 return
+            root = inner
+            while root is not None and root.type == "field_expression":
+                root = root.child_by_field_name("argument")
+                root = strip_parens(root) if root is not None else None
+            if root is not None and (
+                root.type not in ("identifier", "this", "subscript_expression")
+                or _acts(root)
+            ):
+                # `next(s).v`, `(a + i)->v`: what the path starts from is computed
+                # (a call, arithmetic): walk it, or its calls go unseen.
+                self.expr(root, depth + 1)
             text = "".join(node_text(node).split())
             self._ref(node, text, kind, reduction=red, member=True)
             return
@@ -394,6 +405,21 @@ class ExpressionWalk(Recorder):
             name = "".join(node_text(base).split())
         subs = tuple(self._subscript(index) for index in indices)
         self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+
+
+def _acts(node: Node) -> bool:
+    """Whether an expression calls, assigns or steps anything."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in (
+            "call_expression",
+            "assignment_expression",
+            "update_expression",
+        ):
+            return True
+        stack.extend(cur.named_children)
+    return False
 
 
 def _cpp_index(node: Node) -> Node | None:

@@ -33,7 +33,6 @@ from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
-    FROM_CALL,
     AccessKind,
     Advance,
     Call,
@@ -41,6 +40,7 @@ from accls.frontend.model import (
     Subscript,
     Var,
 )
+from accls.frontend.poly import Poly
 
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
 
@@ -98,14 +98,9 @@ class CppDeclarations(CppTyping):
             finally:
                 self.aliases[name] = target
         elif name in self.elements:
-            range_name = self.elements[name]
-            self._ref(
-                node,
-                range_name,
-                kind,
-                subscripts=(Subscript(name, None),),
-                reduction=red,
-            )
+            range_name, index = self.elements[name]
+            sub = Subscript(index, Poly.sym(index)) if index else Subscript(name, None)
+            self._ref(node, range_name, kind, subscripts=(sub,), reduction=red)
         elif name in self.references:
             self._ref(node, name, kind, reduction=red, deref=True)
         else:
@@ -200,10 +195,12 @@ class CppDeclarations(CppTyping):
                 if kind.kind is TypeKind.CLASS:
                     self.object_refs.add(name)
             plain.append(declarator)
+            cls = kind.name.rsplit("::", 1)[-1]
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
-                self._record_call(
-                    declarator, f"{kind.name}::{kind.name.rsplit('::', 1)[-1]}", ()
-                )
+                self._record_call(declarator, f"{kind.name}::{cls}", ())
+            info = self.scope.classes.get(cls)
+            if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
+                self._record_call(declarator, f"{kind.name}::~{cls}", ())
         if not plain:
             return
         first = len(self.decls)
@@ -218,39 +215,9 @@ class CppDeclarations(CppTyping):
         info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
         if info is None:
             return value is None or value.type in ("argument_list", "initializer_list")
+        if info.plain_constructors:
+            return False  # it only stores its arguments in the new object
         return kind.name.rsplit("::", 1)[-1] in info.methods
-
-    def range_variable(
-        self, node: Node, declarator: Node | None, right: Node | None
-    ) -> None:
-        """The variable of `for (T x : range)`: an element of the range, or a copy."""
-        target = declared_name(declarator)
-        if target is None or right is None:
-            return
-        name = node_text(target)
-        range_type = self.type_of(right)
-        range_name = "".join(node_text(strip_parens(right)).split())
-        if not (range_type.kind is TypeKind.CONTAINER or range_type.pointer):
-            owner = range_type.name or "auto"
-            self._record_call(node, f"{owner}::begin", (right,))
-        base = node.child_by_field_name("type")
-        element = (
-            classify(range_type.element, self.scope) if range_type.element else UNKNOWN
-        )
-        if is_reference(declarator) and element.builtin and not element.pointer:
-            self.elements[name] = range_name
-            return
-        if is_reference(declarator):
-            # A row of the range: a pointer into it, from where the walk cannot tell.
-            self.env[name] = element
-            row = Var(name=name, type=element.element or "int", pointers=1)
-            self.decls.append(replace(row, sources=(FROM_CALL,)))
-            self._ref(target, name, AccessKind.WRITE)
-            return
-        text = declarator_type(base, declarator)
-        self.env[name] = element if "auto" in text else classify(text, self.scope)
-        self.decls.append(Var(name=name, type=node_text(base) if base else "auto"))
-        self._ref(target, name, AccessKind.WRITE)
 
     def accessor_place(
         self, call: Node, kind: AccessKind, red: RedOp | None, depth: int

@@ -6,7 +6,9 @@ import os
 
 __all__ = ["CXX_EXTENSIONS", "is_cpp"]
 
-CXX_EXTENSIONS = frozenset({".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".C"})
+CXX_EXTENSIONS = frozenset(
+    {".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".C", ".cppm", ".ixx"}
+)
 """File extensions read as C++ (a `.h` is C++ when its compile command says so)."""
 
 

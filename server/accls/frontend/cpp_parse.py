@@ -200,6 +200,14 @@ class CppUnit:
             name="this", type=info.name.rsplit("::", 1)[-1], pointers=1, scope="param"
         )
 
+    def no_default(self) -> frozenset[str]:
+        """The classes with constructors but none that takes no argument."""
+        return frozenset(
+            name
+            for name, info in self.scope.classes.items()
+            if info.constructors and not info.default_constructor
+        )
+
     def class_types(self) -> TypeTable:
         """The classes' data members as struct fields (see `member_var`)."""
         structs = tuple(

@@ -33,12 +33,19 @@ def cpp_call_reason(name: str) -> str | None:
             f"the method `{member}` of an object whose type is not known here: its "
             "side effects are unknown"
         )
+    if member == "begin":
+        return (
+            f"a range-based `for` over `{owner}`, whose iterators are not random "
+            "access here: OpenMP can split only a range of random-access iterators "
+            "(a `std::vector`, `std::array`, `std::span` or an array)"
+        )
     if owner.startswith("std"):
         return (
             f"`{name}`, which the table of C++ library effects does not list: its "
             "side effects are unknown"
         )
     return (
-        f"a method of `{owner}`: methods are not summarised yet (it may read and "
-        "write its object)"
+        f"a method of `{owner}` whose definition accls cannot read (declared only, "
+        "defined in a file not given, or made by a macro): it may read and write "
+        "its object"
     )

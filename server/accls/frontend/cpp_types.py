@@ -90,6 +90,11 @@ class ClassInfo:
     methods: dict[str, str] = field(default_factory=dict)  # method -> return type
     accessors: dict[str, Accessor] = field(default_factory=dict)  # see cpp_methods
     statics: set[str] = field(default_factory=set)  # static methods and members
+    # Its constructors: how many it declares, whether one takes no argument, and
+    # whether every one is defined here storing only its arguments in members.
+    constructors: int = 0
+    default_constructor: bool = False
+    plain_constructors: bool = True
 
 
 @dataclass(slots=True)
@@ -114,6 +119,9 @@ class CxxScope:
                     dict(info.methods),
                     dict(info.accessors),
                     set(info.statics),
+                    info.constructors,
+                    info.default_constructor,
+                    info.plain_constructors,
                 )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
@@ -292,6 +300,57 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
             )
             if target is not None:
                 info.methods[node_text(target)] = node_text(base) if base else ""
+        _constructor(member, info, _unqualified(node_text(name_node)))
+    if any(c.type == "base_class_clause" for c in node.named_children) or not all(
+        _builtin_text(t) for t in info.fields.values()
+    ):
+        info.plain_constructors = False  # a base's or a member's constructor runs
+
+
+def _builtin_text(text: str) -> bool:
+    """Whether a member's type needs no constructor: arithmetic or a pointer."""
+    if "*" in text:
+        return True
+    words = [w for w in re.findall(r"[A-Za-z_]\w*", text) if w not in _DROPPED]
+    return bool(words) and all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words)
+
+
+def _constructor(member: Node, info: ClassInfo, plain: str) -> None:
+    """Count a constructor among the class's members (see ClassInfo)."""
+    if member.type not in ("function_definition", "field_declaration", "declaration"):
+        return
+    fdecl, _ = function_declarator(member)
+    target = declared_name(fdecl.child_by_field_name("declarator")) if fdecl else None
+    if fdecl is None or target is None or node_text(target) != plain:
+        return
+    info.constructors += 1
+    params = fdecl.child_by_field_name("parameters")
+    required = [
+        p
+        for p in (params.named_children if params is not None else ())
+        if p.type in ("parameter_declaration", "variadic_parameter_declaration")
+        and node_text(p) != "void"
+    ]
+    info.default_constructor = info.default_constructor or not required
+    body = member.child_by_field_name("body")
+    defaulted = any(c.type == "default_method_clause" for c in member.named_children)
+    if defaulted:
+        return
+    if member.type != "function_definition" or body is None or body.named_child_count:
+        info.plain_constructors = False  # defined elsewhere, or a body of statements
+        return
+    inits = next(
+        (c for c in member.named_children if c.type == "field_initializer_list"), None
+    )
+    stack = [inits] if inits is not None else []
+    while stack:
+        cur = stack.pop()
+        if cur.type in ("call_expression", "new_expression", "lambda_expression") or (
+            cur.type in ("assignment_expression", "update_expression")
+        ):
+            info.plain_constructors = False
+            return
+        stack.extend(cur.named_children)
 
 
 def collect_scope(root: Node) -> CxxScope:

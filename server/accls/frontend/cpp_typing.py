@@ -14,6 +14,7 @@ from accls.frontend.cpp_types import (
     BUILTIN,
     STREAM_OBJECTS,
     UNKNOWN,
+    ClassInfo,
     CxxScope,
     CxxType,
     TypeKind,
@@ -61,7 +62,8 @@ class CppTyping(FunctionWalk):
         info = scope.classes.get(class_name) if class_name else None
         self.members = dict(info.fields) if info is not None else {}
         self.aliases: dict[str, Node] = {}
-        self.elements: dict[str, str] = {}  # range-for references: elements of
+        # Range-for elements: the range and the loop's index (see cpp_ranges).
+        self.elements: dict[str, tuple[str, str]] = {}
         self.lambdas: dict[str, Node] = {}
         self.inlining = 0
         # The method expansion being walked, and the call it stands for.
@@ -226,6 +228,8 @@ class CppTyping(FunctionWalk):
             return UNKNOWN
         if self.functional_cast(fn):
             return classify(node_text(fn), self.scope)
+        if self.constructed_class(fn) is not None:
+            return classify(node_text(fn), self.scope)
         name = self.callee_name(fn)
         if name in self.lambdas:
             return self._lambda_type(self.lambdas[name], depth)
@@ -268,6 +272,22 @@ class CppTyping(FunctionWalk):
             return False
         known = name in self.scope.aliases or fn.type != "identifier"
         return known and classify(name, self.scope).builtin
+
+    def constructed_class(self, fn: Node) -> ClassInfo | None:
+        """The class `fn(args)` constructs a temporary of, if it names one."""
+        if fn.type != "identifier":
+            return None
+        name = node_text(fn)
+        info = self.scope.classes.get(name)
+        if info is None or self.variable_type(name) is not None:
+            return None
+        # A function of the same name (not the constructor itself) shadows it.
+        return info if self.scope.returns.get(name, "") == "" else None
+
+    def plain_construction(self, fn: Node) -> bool:
+        """Whether constructing the class `fn` names runs only plain constructors."""
+        info = self.constructed_class(fn)
+        return info is not None and info.plain_constructors
 
     def callee_name(self, fn: Node) -> str:
         """The name a call is looked up by: `std::max<T>` is `std::max`, `ns::f` `f`."""

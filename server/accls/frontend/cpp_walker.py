@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.cpp_decls import CppDeclarations
-from accls.frontend.cpp_types import TypeKind
+from accls.frontend.cpp_ranges import CppRanges
+from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
-from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
+from accls.frontend.model import AccessKind, Call, ExitKind, RedOp, Subscript
 
 __all__ = ["CppFunctionWalk"]
 
@@ -21,7 +21,7 @@ _ELEMENT_METHODS = frozenset({"at", "operator[]"})
 _STREAM_OPS = frozenset({"<<", ">>"})
 
 
-class CppFunctionWalk(CppDeclarations):
+class CppFunctionWalk(CppRanges):
     """One C++ function body: references, calls, declarations and loop records."""
 
     def statement(self, node: Node, depth: int = 0) -> None:
@@ -30,7 +30,7 @@ class CppFunctionWalk(CppDeclarations):
         if depth > MAX_DEPTH:
             self._opaque()
         elif kind == "for_range_loop":
-            self._range_for(node, depth)
+            self.range_for(node, depth)
         elif kind == "return_statement" and self.inlining:
             for child in node.named_children:
                 self.expr(child, depth + 1)
@@ -59,24 +59,6 @@ class CppFunctionWalk(CppDeclarations):
             return
         else:
             super().statement(node, depth)
-
-    def _range_for(self, node: Node, depth: int) -> None:
-        """`for (T x : range)`: walked like a `while` loop, its elements unknown."""
-        right = node.child_by_field_name("right")
-        body = node.child_by_field_name("body")
-        if right is not None:
-            self.expr(right, depth + 1)
-        declarator = node.child_by_field_name("declarator")
-        self.range_variable(node, declarator, right)
-        self._push_ctx(node)
-        self.cyclic.add(self._ctx[-1])
-        self._breakable.append(None)
-        self._continuable.append(None)
-        if body is not None:
-            self.statement(body, depth + 1)
-        self._continuable.pop()
-        self._breakable.pop()
-        self._ctx.pop()
 
     def expr(self, node: Node, depth: int = 0, used: bool = True) -> None:
         """Walk an expression; operators on class types become calls."""
@@ -212,6 +194,71 @@ class CppFunctionWalk(CppDeclarations):
                 for child in arg.named_children:
                     self.expr(child, depth + 1)
 
+    def _own_method(self, name: str) -> bool:
+        """Whether a bare `name(..)` in a method calls a method of its class."""
+        info = self.scope.classes.get(self.class_name or "")
+        return (
+            info is not None
+            and name in info.methods
+            and name not in self.lambdas
+            and self.variable_type(name) is None
+        )
+
+    def member_initializers(self, definition: Node) -> None:
+        """A constructor's `: m(args), Base(args)`, and the members it leaves out.
+
+        Each initializes a member (a write of `this->m`); one of a class type, or
+        a base, runs a constructor: a call, unless it only stores its arguments.
+        """
+        inits = next(
+            (
+                c
+                for c in definition.named_children
+                if c.type == "field_initializer_list"
+            ),
+            None,
+        )
+        if inits is None and self.class_name is None:
+            return
+        named: set[str] = set()
+        for init in inits.named_children if inits is not None else ():
+            target = init.named_children[0] if init.named_child_count else None
+            args = init.child_by_field_name("arguments") or next(
+                (c for c in init.named_children if c.type == "initializer_list"), None
+            )
+            arg_nodes = tuple(args.named_children) if args is not None else ()
+            for arg in arg_nodes:
+                self.expr(arg, 1)
+            name = node_text(target) if target is not None else ""
+            named.add(name)
+            self._member_constructed(init, name, arg_nodes)
+        if definition.child_by_field_name("body") is None or not self._is_constructor(
+            definition
+        ):
+            return
+        for name in self.members:
+            if name not in named:
+                self._member_constructed(definition, name, ())
+
+    def _is_constructor(self, definition: Node) -> bool:
+        plain = (self.class_name or "").rsplit("::", 1)[-1]
+        return bool(plain) and (self.name or "").rsplit("::", 1)[-1] == plain
+
+    def _member_constructed(
+        self, node: Node, name: str, args: tuple[Node, ...]
+    ) -> None:
+        """Member (or base) `name` made from `args`: a call unless plain."""
+        text = self.members.get(name)
+        kind = classify(text, self.scope) if text is not None else UNKNOWN
+        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1]) if text else None
+        if text is None or not (
+            kind.builtin or (info is not None and info.plain_constructors)
+        ):
+            owner = kind.name or name
+            self._record_call(node, f"{owner}::{owner.rsplit('::', 1)[-1]}", args)
+        if text is not None:
+            self._ref(node, f"this->{name}", AccessKind.WRITE, member=True)
+
     def _library_call(
         self, node: Node, name: str, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -246,6 +293,36 @@ class CppFunctionWalk(CppDeclarations):
             return
         if self.functional_cast(fn):
             # `Real_t(0.0)`: a conversion to a builtin type, not a call.
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier" and self.constructed_class(fn) is not None:
+            # `Vec3(x, y, z)`: a temporary; its constructor is a call unless it
+            # only stores its arguments in the new object's members.
+            cls = node_text(fn)
+            if not self.plain_construction(fn):
+                self._record_call(node, f"{cls}::{cls}", arg_nodes)
+            if f"~{cls}" in self.scope.classes[cls].methods:
+                self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier" and self._own_method(node_text(fn)):
+            # `helper(x)` in a method: `this->helper(x)`, the object first.
+            name = node_text(fn)
+            info = self.scope.classes[self.class_name or ""]
+            texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
+            self.call_refs.append(len(self.refs))
+            self.calls.append(
+                (
+                    Call(
+                        f"{self.class_name}::{name}",
+                        self._span(node),
+                        texts if name in info.statics else ("this", *texts),
+                    ),
+                    tuple(r.id for r in self._loops),
+                )
+            )
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return

@@ -13,12 +13,25 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FieldEvent, FieldEventKind
+from accls.frontend.pointer_slots import Slot, slot_fills
 
 __all__ = ["field_events"]
 
 
 def _text(node: Node | None) -> str:
     return "".join(node_text(node).split()) if node is not None else ""
+
+
+def _value(node: Node | None) -> str:
+    """A stored value's text; C++'s `new T[n]` keeps its space (`new double[n]`)."""
+    inner = strip_parens(node) if node is not None else None
+    if (
+        inner is not None
+        and inner.type == "new_expression"
+        and inner.child_by_field_name("placement") is None
+    ):
+        return "new " + _text(inner).removeprefix("new")
+    return _text(node)
 
 
 def _trivial(node: Node) -> bool:
@@ -101,10 +114,44 @@ def _row_of_field(node: Node) -> bool:
     return base is not None and strip_parens(base).type == "field_expression"
 
 
-def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
-    """The field events of `nodes`: definitions named by `names` ("" at file scope)."""
+def _own_names(top: Node) -> set[str]:
+    """The names a definition declares: its parameters and locals."""
+    names: set[str] = set()
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type in ("parameter_declaration", "optional_parameter_declaration"):
+            names.add(_declared_name(node.child_by_field_name("declarator")))
+        elif node.type == "declaration":
+            for declarator in node.children_by_field_name("declarator"):
+                names.add(_declared_name(declarator))
+    return names
+
+
+def _member_path(node: Node, members: frozenset[str]) -> str:
+    """`this->m` for a bare data member `m` of a C++ method, else ""."""
+    if node.type == "identifier" and node_text(node) in members:
+        return f"this->{node_text(node)}"
+    return ""
+
+
+def field_events(
+    nodes: list[Node],
+    names: list[str],
+    members: list[frozenset[str]] | None = None,
+    slots: frozenset[Slot] = frozenset(),
+) -> tuple[FieldEvent, ...]:
+    """The field events of `nodes`: definitions named by `names` ("" at file scope).
+
+    `members` holds, per definition, the data members of a C++ method's class: a
+    bare `m = v` there stores `this->m`. `slots` are the functions that only free
+    a pointer whose address they get (`Release(&m)`): no event.
+    """
     out: list[FieldEvent] = []
-    for top, function in zip(nodes, names, strict=True):
+    every = members if members is not None else [frozenset()] * len(nodes)
+    for top, function, mine in zip(nodes, names, every, strict=True):
+        own = mine - _own_names(top) if mine else mine
         stack = [top]
         while stack:
             node = stack.pop()
@@ -114,13 +161,14 @@ def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
             if kind == "assignment_expression":
                 left = strip_parens(node.child_by_field_name("left") or node)
                 operator = node.child_by_field_name("operator")
-                if left.type == "field_expression" and _text(operator) == "=":
+                bare = _member_path(left, own)
+                if (left.type == "field_expression" or bare) and _text(operator) == "=":
                     out.append(
                         FieldEvent(
                             kind=FieldEventKind.STORE,
                             function=function,
-                            path=_text(left),
-                            value=_text(node.child_by_field_name("right")),
+                            path=bare or _text(left),
+                            value=_value(node.child_by_field_name("right")),
                             line=line,
                         )
                     )
@@ -169,15 +217,23 @@ def field_events(nodes: list[Node], names: list[str]) -> tuple[FieldEvent, ...]:
                 argument = node.child_by_field_name("argument")
                 inner = strip_parens(argument) if argument is not None else None
                 taken = _text(operator) == "&" and inner is not None
+                bare = _member_path(inner, own) if inner is not None else ""
                 into = inner is not None and (
-                    inner.type == "field_expression" or _row_of_field(inner)
+                    inner.type == "field_expression" or _row_of_field(inner) or bare
                 )
+                parent = node.parent
+                if (
+                    taken
+                    and parent is not None
+                    and slot_fills(node, parent, slots) is False
+                ):
+                    continue  # `Release(&s->f)`: freed and nulled, nothing stored
                 if taken and inner is not None and into:
                     out.append(
                         FieldEvent(
                             kind=FieldEventKind.ADDRESS,
                             function=function,
-                            path=_text(inner),
+                            path=bare or _text(inner),
                             value=_call_of(node),
                             line=line,
                         )

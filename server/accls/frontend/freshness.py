@@ -18,6 +18,7 @@ from tree_sitter import Node
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
+from accls.frontend.pointer_slots import Slot, slot_fills
 
 __all__ = ["mark_fresh", "returns_fresh"]
 
@@ -33,7 +34,7 @@ _FLOW = frozenset(
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 # `posix_memalign(&p, align, n)` stores a fresh block in `p` through its address.
 _MEMALIGN = frozenset({"posix_memalign"})
-_NULL = frozenset({"NULL", "0", "nullptr"})
+_NULL = frozenset({"NULL", "0", "nullptr", "__null"})  # `__null`: g++ -E
 
 
 def _is_null(value: Node | None) -> bool:
@@ -151,8 +152,10 @@ class _Flow:
         locals_: list[Var],
         params: frozenset[str],
         wrappers: frozenset[str] = frozenset(),
+        slots: frozenset[Slot] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
+        self.slots = slots
         self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
         self.tables = {v.name: d for v in locals_ if (d := _row_depth(v)) is not None}
         self.tracked = (self.pointers | set(self.tables)) - params
@@ -257,9 +260,18 @@ class _Flow:
         self.kept.add(name)
 
     def _address(self, taken: Node, name: str) -> None:
-        """`&p`: the pointer may change elsewhere, unless `posix_memalign` fills it."""
+        """`&p`: the pointer may change elsewhere, unless `posix_memalign` fills it.
+
+        Nor when the callee only frees `*p`, nulls it or fills it afresh
+        (`pointer_slots`).
+        """
         call = _flows_to(taken)
         holder = call.parent if call is not None else None
+        fills = slot_fills(taken, call, self.slots) if call is not None else None
+        if fills is not None and name in self.pointers:
+            if fills:
+                self._filled(name)
+            return
         if (
             holder is not None
             and holder.type == "call_expression"
@@ -273,9 +285,11 @@ class _Flow:
     def _memalign(self, call: Node) -> None:
         """`posix_memalign(&p, ...)`: `p` gets a fresh host block (or stays unset)."""
         target = _memalign_target(call)
-        if target is None or target.type != "identifier":
-            return
-        name = node_text(target)
+        if target is not None and target.type == "identifier":
+            self._filled(node_text(target))
+
+    def _filled(self, name: str) -> None:
+        """A fresh host block is stored in `name` through its address."""
         if name in self.pointers:
             if self.fresh.get(name, False):
                 self.not_fresh.add(name)  # was a device block
@@ -371,12 +385,14 @@ def mark_fresh(
     locals_: list[Var],
     params: frozenset[str],
     wrappers: frozenset[str] = frozenset(),
+    slots: frozenset[Slot] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
-    `wrappers` names the program's functions that return fresh blocks.
+    `wrappers` names the program's functions that return fresh blocks, `slots`
+    those that only free or fill a pointer whose address they get.
     """
-    flow = _Flow(locals_, params, wrappers)
+    flow = _Flow(locals_, params, wrappers, slots)
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
     rows = flow.row_stores - flow.bad_rows

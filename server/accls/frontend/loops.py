@@ -86,6 +86,25 @@ def _header(node: Node) -> _Header:
     )
 
 
+def _range_header(rec: LoopRecord) -> _Header:
+    """`for (T x : v)` as `for (index = 0; index < size; ++index)`."""
+    size = rec.range_for.size if rec.range_for is not None else ""
+    upper = Poly.const(int(size)) if size.isdigit() else None
+    if upper is None and _IDENT.fullmatch(size):
+        upper = Poly.sym(size)
+    return _Header(
+        var=rec.range_var,
+        declared=True,
+        lower=Poly.const(0),
+        lower_text="0",
+        upper=upper,
+        upper_text=size,
+        cond_op="<",
+        step=1,
+        step_text="1",
+    )
+
+
 def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
     if cond is None:
         return None, None
@@ -244,7 +263,7 @@ def build_loops(
 
     def build(rec: LoopRecord, outer: list[LoopRecord]) -> Loop:
         node = rec.node
-        h = _header(node)
+        h = _header(node) if rec.range_for is None else _range_header(rec)
         if rec.bound_values:  # scalars assigned before the loop in the same iteration
             h = _substituted(h, rec.bound_values)
         body = node.child_by_field_name("body")
@@ -300,12 +319,13 @@ def build_loops(
             pragmas=rec.pragmas,
             regions=rec.regions,
             locals=tuple(walk.decls[rec.decl_start : rec.decl_end]),
-            perfect=_perfect(body),
+            perfect=_perfect(body) and rec.range_for is None,
             live_after=liveness.live_after(rec, outer, written),
             volatile_bounds=tuple(sorted(bound_names & written - {h.var or ""})),
             opaque=rec.opaque,
             block=rec.block,
             substituted=rec.bound_notes,
+            range_for=rec.range_for,
         )
 
     return tuple(build(rec, []) for rec in walk.nests)

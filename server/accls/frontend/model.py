@@ -303,6 +303,17 @@ class Limit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RangeFor:
+    """C++ `for (T x : range)`: read as an index loop over the range's elements."""
+
+    range: str  # the range as written: `v`, `d.cells`
+    size: str  # its element count as C++ text: `v.size()`, `N`
+    # The exact index loop it stands for, header and element declaration, for a
+    # dialect that does not accept a range-based `for` (OpenACC).
+    rewrite: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Loop:
     """A `for` loop and everything the analysis needs to know about it."""
 
@@ -349,12 +360,17 @@ class Loop:
     # first; `in_concurrent` marks its inner loops, which share its header line.
     concurrent: tuple[str, ...] = ()
     in_concurrent: bool = False
+    # C++ range-based `for`: `var` is the element's index, `range` its elements.
+    range_for: RangeFor | None = None
 
     @property
     def title(self) -> str:
-        """How its language names it: `for (i)`, or `do i` in Fortran."""
+        """How its language names it: `for (i)`, `for (x : v)`, or `do i` in Fortran."""
         if self.fortran:
             return f"do {self.var}" if self.var else "do"
+        if self.range_for is not None and self.var:
+            element = self.var.removeprefix("__range_")
+            return f"for ({element} : {self.range_for.range})"
         return f"for ({self.var})" if self.var else "for"
 
     @property
@@ -366,6 +382,11 @@ class Loop:
     def column(self) -> int:
         """1-based column of the `for` keyword."""
         return self.keyword.column
+
+    @property
+    def head(self) -> str:
+        """The same as `title`."""
+        return self.title
 
     def walk(self) -> tuple[Loop, ...]:
         """This loop and every loop nested inside it, outer first."""
@@ -432,6 +453,12 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    # Functions that only free or fill a pointer whose address they are given
+    # (`Release(&p)`): name, parameter position, whether they store a fresh block.
+    pointer_slots: frozenset[tuple[str, int, bool]] = frozenset()
+    # C++ classes that declare constructors but none without arguments: `T x;`
+    # and a `private(x)` copy do not compile.
+    no_default_constructor: frozenset[str] = frozenset()
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)

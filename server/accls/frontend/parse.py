@@ -12,6 +12,7 @@ from accls.frontend.allocators import allocator_wrappers
 from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.cpp_parse import CppUnit, Definition
+from accls.frontend.cpp_walker import CppFunctionWalk
 from accls.frontend.decls import declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
@@ -24,6 +25,7 @@ from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Loop, SourceFile, Span, Var
 from accls.frontend.pointer_calls import pointer_names, through_pointers
+from accls.frontend.pointer_slots import Slot, pointer_slots
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
@@ -130,6 +132,7 @@ def _function(
     cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
     types: TypeTable | None = None,
     pointers: frozenset[str] = frozenset(),
+    slots: frozenset[Slot] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
@@ -165,6 +168,8 @@ def _function(
                     params.extend(declared_vars(decl, "param", macros))
     if cxx is None:
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
+    if isinstance(walk, CppFunctionWalk):
+        walk.member_initializers(node)  # `: m(args)` runs before the body
     walk.statement(body)
     walk.substitute(params, globals_, types)
     # A call of a variable calls what it holds, whatever function shares its name.
@@ -174,7 +179,7 @@ def _function(
         held |= {p.name for p in params} | {v.name for v in walk.decls}
     through_pointers(walk.calls, held | pointers)
     locals_ = tuple(
-        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers)
+        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers, slots)
     )
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}
@@ -302,6 +307,11 @@ def parse_source(
     wrappers = allocator_wrappers(
         fn_nodes, macros, headers.allocators if headers is not None else frozenset()
     )
+    slots = pointer_slots(
+        fn_nodes,
+        headers.pointer_slots if headers is not None else frozenset(),
+        wrappers,
+    )
     functions: list[Function] = []
     nests: list[Loop] = []
     pointers = pointer_names(decl_nodes)
@@ -312,7 +322,15 @@ def parse_source(
             else None
         )
         built = _function(
-            node, macros, frozen_globals, inactive, wrappers, cxx, types, pointers
+            node,
+            macros,
+            frozen_globals,
+            inactive,
+            wrappers,
+            cxx,
+            types,
+            pointers,
+            slots,
         )
         if built is None:
             continue
@@ -347,11 +365,33 @@ def parse_source(
         types=types,
         field_events=field_events(
             [*fn_nodes, *decl_nodes],
-            [_function_name(n)[0] or "" for n in fn_nodes] + [""] * len(decl_nodes),
+            [_event_name(n, definitions) for n in fn_nodes] + [""] * len(decl_nodes),
+            [_members(n, unit, definitions) for n in fn_nodes]
+            + [frozenset()] * len(decl_nodes),
+            slots,
         ),
         headers=headers,
         allocators=wrappers,
+        pointer_slots=slots,
+        no_default_constructor=unit.no_default() if unit is not None else frozenset(),
     )
+
+
+def _event_name(node: Node, definitions: dict[int, Definition]) -> str:
+    """The name field events give a definition: a C++ method's qualified one."""
+    found = definitions.get(node.start_byte)
+    return found.name if found is not None else _function_name(node)[0] or ""
+
+
+def _members(
+    node: Node, unit: CppUnit | None, definitions: dict[int, Definition]
+) -> frozenset[str]:
+    """The data members a C++ method names bare (`m` for `this->m`)."""
+    found = definitions.get(node.start_byte)
+    if unit is None or found is None or found.class_name is None:
+        return frozenset()
+    info = unit.scope.classes.get(found.class_name)
+    return frozenset(info.fields) - info.statics if info is not None else frozenset()
 
 
 @lru_cache(maxsize=8)

@@ -16,6 +16,7 @@ from accls.frontend.model import (
     Directive,
     Exit,
     ExitKind,
+    RangeFor,
     RedOp,
     Ref,
     Region,
@@ -58,6 +59,9 @@ class LoopRecord:
     # Variables advanced beside the loop variable, before the checks that the
     # whole function's references allow their closed form (see walker).
     secondary: SecondaryLoop | None = None
+    # C++ `for (T x : range)`: its index variable and what it iterates.
+    range_var: str = ""
+    range_for: RangeFor | None = None
 
 
 class Recorder:

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tree_sitter import Node
+
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.decls import declared_vars
 from accls.frontend.fortran_form import is_fortran, normalized
@@ -295,7 +297,29 @@ def _globals(
         if node.type == "declaration":
             out.extend(declared_vars(node, "global", macros))
         functions = functions or node.type == "function_definition"
+        functions = functions or (cpp and _defines_function(node))
     return tuple(out), collect_types(root, macros), functions
+
+
+_CXX_HOLDERS = frozenset(
+    {
+        "template_declaration", "namespace_definition", "declaration_list",
+        "class_specifier", "struct_specifier", "field_declaration_list",
+        "declaration", "linkage_specification",
+    }
+)  # fmt: skip
+
+
+def _defines_function(node: Node) -> bool:
+    """Whether a C++ template, namespace or class defines a function in it."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "function_definition":
+            return True
+        if cur.type in _CXX_HOLDERS:
+            stack.extend(cur.named_children)
+    return False
 
 
 def _relative(

@@ -48,8 +48,12 @@ log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
-# Fortran files too: their procedures are called across files through `use`.
-_SUFFIXES = (".c", ".f90", ".F90", ".f95", ".f03", ".f08", ".f", ".F")
+# C and C++ translation units (a C++ file's stores count as much as a C file's), and
+# Fortran files: their procedures are called across files through `use`.
+_SUFFIXES = (
+    *(".c", ".cc", ".cpp", ".cxx", ".c++", ".C"),
+    *(".f90", ".F90", ".f95", ".f03", ".f08", ".f", ".F"),
+)
 _SKIP = {".git", "build", "node_modules", "__pycache__"}
 
 Progress = Callable[[int, int, str], None]  # done, total, file
@@ -58,7 +62,7 @@ Progress = Callable[[int, int, str], None]  # done, total, file
 def project_files(
     root: str, database: str | None = None, limit: int = 5000
 ) -> tuple[str, ...]:
-    """The C files of a project: those `database` lists, else those under `root`."""
+    """The C and C++ files of a project: the `database`'s, else those under `root`."""
     if database is not None:
         try:
             return database_files(database)[:limit]

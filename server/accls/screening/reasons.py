@@ -19,6 +19,7 @@ _CLASSES: dict[ObstacleCode, str] = {
     ObstacleCode.SCALAR_CARRIED: "scalar carried between iterations",
     ObstacleCode.CONDITIONAL_LAST: "scalar carried between iterations",
     ObstacleCode.MEMBER_WRITE: "scalar carried between iterations",
+    ObstacleCode.CLASS_PRIVATE: "scalar carried between iterations",
     ObstacleCode.STATIC: "scalar carried between iterations",
     ObstacleCode.INDUCTION: "induction variable",
     ObstacleCode.INDUCTION_VARIABLE: "induction variable",

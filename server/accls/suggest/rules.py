@@ -29,6 +29,7 @@ from accls.suggest.nest_shape import (
 from accls.suggest.options import SuggestOptions
 from accls.suggest.ordered import ordered_block
 from accls.suggest.pragma import Dialect, Pragma, Target
+from accls.suggest.range_loops import range_for_reason
 from accls.suggest.regions import DataRegion, propose_regions
 from accls.suggest.routines import RoutineEdit, RoutineIndex, routine_edits
 from accls.suggest.rules_directives import (
@@ -298,6 +299,8 @@ def _suggest_loop(
         if offload
         else ()
     )
+    if opts.dialect is Dialect.OPENACC and loop.range_for is not None:
+        heap = (range_for_reason(loop.range_for),)
     if heap:
         if not forced_inner:
             out.append(_refuse(facts, opts, list(heap)))

@@ -192,6 +192,7 @@ _SHORT: dict[ObstacleCode, str] = {
     ObstacleCode.AMBIGUOUS: "function defined twice",
     ObstacleCode.BOUND: "bound changes in the body",
     ObstacleCode.CALL: "a call with unknown effects",
+    ObstacleCode.CLASS_PRIVATE: "a class with no default constructor",
     ObstacleCode.CONDITIONAL_INDUCTION: "a counter advanced conditionally",
     ObstacleCode.CONDITIONAL_LAST: "written conditionally, used after",
     ObstacleCode.DEPENDENCE: "a carried dependence",
