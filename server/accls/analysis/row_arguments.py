@@ -24,7 +24,15 @@ from accls.analysis.nest_views import integer_macros
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_sizes import within_row
 from accls.analysis.summaries import Summary, summarize
-from accls.frontend import AccessKind, Loop, Poly, Ref, SourceFile, Subscript
+from accls.frontend import (
+    AccessKind,
+    Loop,
+    Poly,
+    Ref,
+    SourceFile,
+    Subscript,
+    library_function,
+)
 
 __all__ = ["promote_row_arguments"]
 
@@ -56,8 +64,12 @@ def _row_writes(
             memo[call.name] = summarize(call.name, source, pure, None, program)
         summary = memo[call.name]
         # A library function writes what its size says, not what C's rows allow.
-        library = source.function(call.name) is None and (
-            program is None or not program.lookup(call.name)
+        header = source.headers.function(call.name) if source.headers else None
+        library = (
+            source.function(call.name) is None
+            and header is None
+            and (program is None or not program.lookup(call.name))
+            and library_function(call.name) is not None
         )
         for index in sorted(summary.writes if summary is not None else ()):
             if index >= len(call.args):
