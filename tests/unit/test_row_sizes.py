@@ -70,3 +70,16 @@ def test_the_fixture_rows_are_parallel_on_the_host() -> None:
         if f.loop.function in ("rows", "clear", "spill")
     }
     assert verdicts == {30: True, 32: True, 38: True, 45: False}
+
+
+def test_a_flat_range_is_not_called_a_row() -> None:
+    text = (
+        "#include <string.h>\n"
+        "void run(double *a, int n, int m) {\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    memset(&a[i * m], 0, m * sizeof(double));\n}\n"
+    )
+    found = analyze_text(text).facts
+    why = " ".join(o.message for o in found[0].obstacles)
+    assert not found[0].parallel
+    assert "fit in the row" not in why

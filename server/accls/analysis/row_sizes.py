@@ -113,8 +113,11 @@ def _count_fits(count: str, extent: str | None, macros: Mapping[str, int]) -> bo
 def size_why(call: Call, arg: str) -> str:
     """Why a sized library call on a row of `arg` is not a row write ("" if none)."""
     sized = _SIZED.get(call.name)
-    if sized is None or sized[0] >= len(call.args) or "[" not in arg:
-        return ""
+    text = _unwrapped(_folded(arg))
+    address = text.startswith("&")
+    groups = _unwrapped(text[1:] if address else text).count("[")
+    if sized is None or sized[0] >= len(call.args) or groups < 1 + address:
+        return ""  # no row: `&x[k]` of a flat array writes a range not modelled
     size = " ".join(call.args[sized[0]].split())
     if sized[1] is not None:
         size = f"{' '.join(call.args[sized[1]].split())} of {size}"
