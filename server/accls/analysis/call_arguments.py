@@ -8,7 +8,13 @@ from accls.analysis.field_paths import resolve_field, strip_casts, top_offset
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Call, Loop, Ref, SourceFile
 
-__all__ = ["argument_ref", "read_field_why", "shared_write"]
+__all__ = [
+    "argument_ref",
+    "element_address",
+    "promoted_row",
+    "read_field_why",
+    "shared_write",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -23,6 +29,37 @@ def argument_ref(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     for ref in refs:
         inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
         if inside and ref.subscripts and _folded(ref.render()) == want:
+            return ref
+    return None
+
+
+def element_address(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """The element reference of `&x[i][k]`, an address into the row `x[i]`."""
+    want = _folded(arg)
+    if not want.startswith("&") or not want.endswith("]"):
+        return None
+    found = argument_ref(call, want[1:], refs)
+    if found is None or not found.escapes or len(found.subscripts) < 2:
+        return None
+    return found
+
+
+def promoted_row(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """The row write row_arguments recorded for `&x[i][k]`: `x[i]`, or None."""
+    want = _folded(arg)
+    if not want.startswith("&") or not want.endswith("]"):
+        return None
+    depth = 0
+    for pos in range(len(want) - 1, 0, -1):
+        depth += {"]": 1, "[": -1}.get(want[pos], 0)
+        if depth == 0:
+            row = want[1:pos]
+            break
+    else:
+        return None
+    for ref in refs:
+        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        if inside and ref.is_write and ref.subscripts and _folded(ref.render()) == row:
             return ref
     return None
 

@@ -1,5 +1,8 @@
 """Rows passed to callees: `zeroReal3(s->atoms->f[ii])` writes row `ii` of `f`.
 
+`memcpy(&f[ii][0], ..)` passes the same row: `f[ii]` decays to `&f[ii][0]`, and
+an address into the row lets the callee write only within it.
+
 When `f` is an array of arrays (`real3 *f`, `double f[n][3]`), the argument
 `f[ii]` is the storage of one row, and a callee that writes through that
 parameter writes within the row (C forbids it to step outside). The reference
@@ -16,10 +19,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis.access_paths import target_of
-from accls.analysis.call_arguments import argument_ref
+from accls.analysis.call_arguments import argument_ref, element_address
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.row_sizes import within_row
 from accls.analysis.summaries import Summary, summarize
-from accls.frontend import AccessKind, Loop, Poly, Ref, SourceFile, Subscript
+from accls.frontend import (
+    AccessKind,
+    Loop,
+    Poly,
+    Ref,
+    SourceFile,
+    Subscript,
+    library_function,
+)
 
 __all__ = ["promote_row_arguments"]
 
@@ -44,20 +57,37 @@ def _row_writes(
     """The argument references a callee writes through, promoted, by start byte."""
     out: dict[int, Ref] = {}
     memo: dict[str, Summary | None] = {}
+    fn = source.function(nest.function)
+    macros = integer_macros(source.macros)
     for call in nest.calls:
         if call.name not in memo:
             memo[call.name] = summarize(call.name, source, pure, None, program)
         summary = memo[call.name]
+        # A library function writes what its size says, not what C's rows allow.
+        header = source.headers.function(call.name) if source.headers else None
+        library = (
+            source.function(call.name) is None
+            and header is None
+            and (program is None or not program.lookup(call.name))
+            and library_function(call.name) is not None
+        )
         for index in sorted(summary.writes if summary is not None else ()):
             if index >= len(call.args):
                 continue
             ref = argument_ref(call, call.args[index], nest.refs)
+            element = element_address(call, call.args[index], nest.refs)
+            if ref is None and element is not None:
+                # `&x[i][0]` is `x[i]` decayed: the callee writes within the row.
+                row = replace(element, subscripts=element.subscripts[:-1])
+                ref = replace(row, escapes=False, kind=AccessKind.READ)
             if ref is None or ref.is_write or ref.escapes or ref.deref:
                 continue
             if any(s.indirect for s in ref.subscripts):
                 continue  # `f[idx[i]]`: rows picked by data, left to the reasons
             if not _is_row(ref, nest, source):
                 continue
+            if library and not within_row(call, ref, fn, source, macros):
+                continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
             out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
     return out
 

@@ -14,10 +14,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from accls.analysis.call_arguments import argument_ref, read_field_why, shared_write
+from accls.analysis.call_arguments import (
+    argument_ref,
+    promoted_row,
+    read_field_why,
+    shared_write,
+)
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.out_params import defines
+from accls.analysis.row_sizes import size_why
 from accls.frontend import (
     Call,
     Effect,
@@ -318,17 +324,18 @@ def private_effects(
         match = _PLACE.fullmatch(arg)
         base = match.group(1) if match is not None else ""
         by_address = arg.startswith("&")
-        row = argument_ref(call, arg, loop.refs)
+        # `&x[i][0]`: row_arguments recorded the row `x[i]` as written.
+        row = argument_ref(call, arg, loop.refs) or promoted_row(call, arg, loop.refs)
         if row is not None and row.is_write and row.subscripts:
             # A row of an array of arrays, recorded as written (row_arguments):
             # the dependence test decides it like the loop's own accesses.
-            rows.append(arg)
+            rows.append(row.render() if arg.startswith("&") else arg)
             continue
         if by_address and base not in scalars and defines(call, index, loop, source):
             defined.append(base)
             continue
         if base not in (scalars if by_address else arrays):
-            return False, shared_write(call, arg, loop)
+            return False, shared_write(call, arg, loop) + size_why(call, arg)
         private.append(base)
     shared = sorted(summary.globals_read & written)
     if shared:

@@ -1,0 +1,127 @@
+"""Whether a library call with a size writes within one row: `memcpy(a[i], b, n)`.
+
+`memset(a[i], 0, sizeof a[i])` or `memcpy(a[i], b[i], M * sizeof(double))`
+with `double a[][M]` write row `i` only, but `memcpy(a[i], src, 2 * M * 8)`
+writes the next row too: the library copies bytes, whatever the pointer's
+row. A row argument of a library function is a row write only when its size
+is the row's: `sizeof` the row, or the row's extent times `sizeof` an element
+(the element's type, `row[0]` or `*row`). Functions that write an unbounded
+length (`strcpy`) or whose size is not read here keep the call an obstacle.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from accls.frontend import Call, Function, Ref, SourceFile, Var
+
+__all__ = ["size_why", "within_row"]
+
+# Callee: (position of the byte count, position of the element count or None).
+_SIZED = {
+    "memcpy": (2, None),
+    "memmove": (2, None),
+    "memset": (2, None),
+    "strncpy": (2, None),
+    "qsort": (2, 1),
+}
+_SIZEOF = re.compile(r"^sizeof\s*(.*)$", re.DOTALL)
+
+
+def _folded(text: str) -> str:
+    return "".join(text.split())
+
+
+def _unwrapped(text: str) -> str:
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    return text
+
+
+def _sizeof(text: str) -> str | None:
+    """What `sizeof x` or `sizeof(x)` measures, folded; None for anything else."""
+    match = _SIZEOF.match(_unwrapped(_folded(text)))
+    return _unwrapped(match.group(1)) if match is not None else None
+
+
+def _factors(text: str) -> list[str] | None:
+    """`a * b` into its two factors at the top level; None if it is not that."""
+    folded, depth = _unwrapped(_folded(text)), 0
+    cuts = []
+    for pos, char in enumerate(folded):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        unary = folded[:pos].endswith("sizeof") or folded[pos - 1 : pos] in "*(+-/,"
+        if depth == 0 and char == "*" and pos > 0 and not unary:
+            cuts.append(pos)
+    if len(cuts) != 1:
+        return None
+    return [folded[: cuts[0]], folded[cuts[0] + 1 :]]
+
+
+def _value(text: str, macros: Mapping[str, int]) -> int | None:
+    text = _unwrapped(text)
+    if text.isdigit():
+        return int(text)
+    return macros.get(text)
+
+
+def within_row(
+    call: Call,
+    row: Ref,
+    fn: Function | None,
+    source: SourceFile,
+    macros: Mapping[str, int],
+) -> bool:
+    """Whether the library `call` writes no more than the row `row` it is passed."""
+    sized = _SIZED.get(call.name)
+    if sized is None or sized[0] >= len(call.args):
+        return False
+    var: Var | None = fn.lookup(row.name) if fn is not None else None
+    if var is None:
+        var = next((g for g in source.globals if g.name == row.name), None)
+    if var is None or var.pointers or len(var.dims) != len(row.subscripts) + 1:
+        return False  # the row must be the last dimension of a declared array
+    extent = var.dims[-1]
+    text = _folded(row.render())
+    element = {_folded(var.type), f"{text}[0]", f"*{text}"}
+    size = call.args[sized[0]]
+    if sized[1] is None and _sizeof(size) == text:
+        return True  # `sizeof a[i]`: the row itself
+    if sized[1] is not None:
+        count, each = call.args[sized[1]], _sizeof(size)
+        return each in element and _count_fits(count, extent, macros)
+    parts = _factors(size)
+    if parts is None or extent is None:
+        return False
+    for count, each in (parts, parts[::-1]):
+        if _sizeof(each) in element and _count_fits(count, extent, macros):
+            return True
+    return False
+
+
+def _count_fits(count: str, extent: str | None, macros: Mapping[str, int]) -> bool:
+    """Whether `count` elements fit in a row of `extent`."""
+    if extent is None:
+        return False
+    if _unwrapped(_folded(count)) == _unwrapped(_folded(extent)):
+        return True
+    have, room = _value(_folded(count), macros), _value(_folded(extent), macros)
+    return have is not None and room is not None and 0 <= have <= room
+
+
+def size_why(call: Call, arg: str) -> str:
+    """Why a sized library call on a row of `arg` is not a row write ("" if none)."""
+    sized = _SIZED.get(call.name)
+    text = _unwrapped(_folded(arg))
+    address = text.startswith("&")
+    groups = _unwrapped(text[1:] if address else text).count("[")
+    if sized is None or sized[0] >= len(call.args) or groups < 1 + address:
+        return ""  # no row: `&x[k]` of a flat array writes a range not modelled
+    size = " ".join(call.args[sized[0]].split())
+    if sized[1] is not None:
+        size = f"{' '.join(call.args[sized[1]].split())} of {size}"
+    return (
+        f": its size `{size}` is not proved to fit in the row (`sizeof` the row, "
+        "or the row's extent times `sizeof` an element)"
+    )
