@@ -521,3 +521,26 @@ def test_in_reduction_tasks_do_not_race() -> None:
     }
     """
     assert _errors(src) == []
+
+
+NEIGHBOUR = """
+#include <omp.h>
+double x[4], y[4];
+void f(void) {
+  #pragma omp parallel num_threads(4)
+  {
+    int t = omp_get_thread_num();
+    x[t] = t;
+    y[t] = x[READ];
+  }
+}
+"""
+
+
+def test_neighbour_slot_by_thread_number_races() -> None:
+    ((code, line, _),) = _errors(NEIGHBOUR.replace("READ", "(t + 1) % 4"))
+    assert (code, line) == ("ACC120", 9)
+
+
+def test_own_slot_by_thread_number_arithmetic_is_quiet() -> None:
+    assert _errors(NEIGHBOUR.replace("READ", "(t + 4) % 4")) == []

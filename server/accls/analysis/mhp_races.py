@@ -26,6 +26,7 @@ from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, distinct_instances, overlap
 from accls.analysis.pragma_syntax import depend_problem
+from accls.analysis.races_index import int_at
 from accls.frontend import Clause, SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
@@ -48,6 +49,9 @@ def _overlap(
     if (same_loop and unfollowed) or la.form == lb.form == "ws":
         return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
+        counted = _thread_slots(model, la, lb) if by_threads else None
+        if counted is not None:
+            return Overlap("same") if counted else None
         return Overlap("maybe", _varying(la, lb))
     found = overlap(la, lb, model.env, by_threads)
     if found is None or found.verdict != "same" or "ws" not in (la.form, lb.form):
@@ -79,6 +83,34 @@ def _handed_out(model: RegionModel, access: Access) -> bool:
             clause = construct.directive.clause("schedule")
             kind = (clause.args or "") if clause is not None else ""
             return "dynamic" in kind or "guided" in kind
+    return False
+
+
+def _thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
+    """Whether two threads of a `num_threads(K)` team meet at one element.
+
+    Decided by trying every pair of thread numbers when each subscript is built
+    from the thread number and literals (`x[(t + 1) % 4]`); None otherwise.
+    """
+    clause = model.region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    tids = model.env.tid_vars
+    if not size.isdigit() or not 1 < int(size) <= 64 or len(tids) != 1:
+        return None
+    (tid,) = tids
+    if len(a.index) != len(b.index) or a.name != b.name:
+        return None
+    team = range(int(size))
+    for me in team:
+        mine = [int_at(s, tid, me) for s in a.index]
+        if None in mine:
+            return None
+        for other in team:
+            theirs = [int_at(s, tid, other) for s in b.index]
+            if None in theirs:
+                return None
+            if me != other and mine == theirs:
+                return True
     return False
 
 
