@@ -544,3 +544,33 @@ def test_neighbour_slot_by_thread_number_races() -> None:
 
 def test_own_slot_by_thread_number_arithmetic_is_quiet() -> None:
     assert _errors(NEIGHBOUR.replace("READ", "(t + 4) % 4")) == []
+
+
+ROWS = """
+#define M 32
+double grid[65][M];
+void fill(double a[][M], int n, int m) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j COMPARE m; j++)
+      a[i][j] = i + j;
+}
+void g(void) { fill(grid, 64, M); }
+"""
+
+
+def test_row_overrun_through_a_parameter_bound_is_a_race() -> None:
+    ((code, line, message),) = _errors(ROWS.replace("COMPARE", "<="))
+    assert (code, line) == ("ACC113", 8)
+    assert "subscript `j` reaches 32; a row has 32 elements" in message
+
+
+def test_row_within_a_parameter_bound_is_quiet() -> None:
+    assert _errors(ROWS.replace("COMPARE", "<")) == []
+
+
+def test_parameter_bound_with_two_caller_values_is_not_assumed() -> None:
+    src = ROWS.replace("COMPARE", "<=").replace(
+        "fill(grid, 64, M); }", "fill(grid, 64, M); fill(grid, 64, 8); }"
+    )
+    assert _errors(src) == []

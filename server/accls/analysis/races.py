@@ -35,6 +35,7 @@ from accls.analysis.race_exemptions import (
     thread_slot,
 )
 from accls.analysis.races_index import distinct_index, repeated_index
+from accls.analysis.races_rows import row_overruns
 from accls.analysis.races_table import table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
@@ -263,6 +264,20 @@ def _escape_findings(
                     OUT_OF_EXTENT,
                     ref.span,
                     level,
+                    ref=text,
+                    use=ref.span.line,
+                    how=how,
+                    **where,
+                )
+            )
+    for ref, how in row_overruns(loops[0], analysis.source):
+        if ref.name not in seen and ref.name not in protected:
+            seen.add(ref.name)
+            text = ref.render()
+            out.append(
+                finding(
+                    OUT_OF_EXTENT,
+                    ref.span,
                     ref=text,
                     use=ref.span.line,
                     how=how,
