@@ -574,3 +574,23 @@ def test_parameter_bound_with_two_caller_values_is_not_assumed() -> None:
         "fill(grid, 64, M); }", "fill(grid, 64, M); fill(grid, 64, 8); }"
     )
     assert _errors(src) == []
+
+
+def test_loop_variable_read_under_a_lock_is_not_half_locked() -> None:
+    src = """
+    #include <omp.h>
+    double a[1000];
+    double f(void) {
+      double best = 0;
+      omp_lock_t l;
+      #pragma omp parallel for private(best)
+      for (int i = 0; i < 1000; i++) {
+        omp_set_lock(&l);
+        if (a[i] > best) best = a[i];
+        omp_unset_lock(&l);
+        if (a[i] > best) best = 0;
+      }
+      return best;
+    }
+    """
+    assert "ACC121" not in _codes(src)

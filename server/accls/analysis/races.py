@@ -129,11 +129,11 @@ def dependence_findings(
     for inner in loops:
         if any(o.code == ObstacleCode.TOO_LARGE for o in analysis.of(inner).obstacles):
             return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
-    out: list[Finding] = half_locked_findings(loop, directive, locks)
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
+    out = half_locked_findings(loop, directive, locks, frozenset(private))
     protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
     table = table_verdict(loop, analysis.source) if len(loops) == 1 else None
