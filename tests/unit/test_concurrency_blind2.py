@@ -594,3 +594,36 @@ def test_loop_variable_read_under_a_lock_is_not_half_locked() -> None:
     }
     """
     assert "ACC121" not in _codes(src)
+
+
+CRITICAL_CALLEES = """
+void f1(int *q) {
+  #pragma omp critical(NAME1)
+  *q += 1;
+}
+void f2(int *q) {
+  #pragma omp critical(NAME2)
+  *q += 2;
+}
+int g(void) {
+  int i = 0;
+  #pragma omp parallel
+  {
+    f1(&i);
+    f2(&i);
+  }
+  return i;
+}
+"""
+
+
+def test_callees_writing_through_a_pointer_under_one_critical_are_quiet() -> None:
+    src = CRITICAL_CALLEES.replace("NAME1", "a").replace("NAME2", "a")
+    assert _errors(src) == []
+
+
+def test_callees_writing_through_a_pointer_under_two_criticals_race() -> None:
+    src = CRITICAL_CALLEES.replace("NAME1", "a").replace("NAME2", "b")
+    ((code, _, message),) = _errors(src)
+    assert code == "ACC124"
+    assert "`i` (the caller's variable, written through a pointer argument)" in message
