@@ -627,3 +627,39 @@ def test_callees_writing_through_a_pointer_under_two_criticals_race() -> None:
     ((code, _, message),) = _errors(src)
     assert code == "ACC124"
     assert "`i` (the caller's variable, written through a pointer argument)" in message
+
+
+TASKDEP = """
+#include <stdio.h>
+void foo(void) {
+  int x = 0, y = 2;
+  #pragma omp task depend(inout: x) shared(x)
+  x++;
+  #pragma omp task shared(y)
+  y--;
+  WAIT
+  printf("%d\\n", x);
+  printf("%d\\n", y);
+  #pragma omp taskwait
+}
+"""
+
+
+def test_undeferred_task_with_depend_waits_for_its_predecessor_only() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp task depend(in: x) if(0)\n  {}")
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC122", 12)
+    assert "`y` (update, line 8) and `y` (read, line 12)" in message
+
+
+def test_taskwait_depend_waits_for_the_tasks_it_names_only() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp taskwait depend(in: x)")
+    ((code, line, _),) = _errors(src)
+    assert (code, line) == ("ACC122", 11)
+
+
+def test_taskwait_depend_on_both_orders_both() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp taskwait").replace(
+        "  #pragma omp task shared(y)", "  #pragma omp task depend(inout: y) shared(y)"
+    )
+    assert _errors(src) == []
