@@ -521,3 +521,145 @@ def test_in_reduction_tasks_do_not_race() -> None:
     }
     """
     assert _errors(src) == []
+
+
+NEIGHBOUR = """
+#include <omp.h>
+double x[4], y[4];
+void f(void) {
+  #pragma omp parallel num_threads(4)
+  {
+    int t = omp_get_thread_num();
+    x[t] = t;
+    y[t] = x[READ];
+  }
+}
+"""
+
+
+def test_neighbour_slot_by_thread_number_races() -> None:
+    ((code, line, _),) = _errors(NEIGHBOUR.replace("READ", "(t + 1) % 4"))
+    assert (code, line) == ("ACC120", 9)
+
+
+def test_own_slot_by_thread_number_arithmetic_is_quiet() -> None:
+    assert _errors(NEIGHBOUR.replace("READ", "(t + 4) % 4")) == []
+
+
+ROWS = """
+#define M 32
+double grid[65][M];
+void fill(double a[][M], int n, int m) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j COMPARE m; j++)
+      a[i][j] = i + j;
+}
+void g(void) { fill(grid, 64, M); }
+"""
+
+
+def test_row_overrun_through_a_parameter_bound_is_a_race() -> None:
+    ((code, line, message),) = _errors(ROWS.replace("COMPARE", "<="))
+    assert (code, line) == ("ACC113", 8)
+    assert "subscript `j` reaches 32; a row has 32 elements" in message
+
+
+def test_row_within_a_parameter_bound_is_quiet() -> None:
+    assert _errors(ROWS.replace("COMPARE", "<")) == []
+
+
+def test_parameter_bound_with_two_caller_values_is_not_assumed() -> None:
+    src = ROWS.replace("COMPARE", "<=").replace(
+        "fill(grid, 64, M); }", "fill(grid, 64, M); fill(grid, 64, 8); }"
+    )
+    assert _errors(src) == []
+
+
+def test_loop_variable_read_under_a_lock_is_not_half_locked() -> None:
+    src = """
+    #include <omp.h>
+    double a[1000];
+    double f(void) {
+      double best = 0;
+      omp_lock_t l;
+      #pragma omp parallel for private(best)
+      for (int i = 0; i < 1000; i++) {
+        omp_set_lock(&l);
+        if (a[i] > best) best = a[i];
+        omp_unset_lock(&l);
+        if (a[i] > best) best = 0;
+      }
+      return best;
+    }
+    """
+    assert "ACC121" not in _codes(src)
+
+
+CRITICAL_CALLEES = """
+void f1(int *q) {
+  #pragma omp critical(NAME1)
+  *q += 1;
+}
+void f2(int *q) {
+  #pragma omp critical(NAME2)
+  *q += 2;
+}
+int g(void) {
+  int i = 0;
+  #pragma omp parallel
+  {
+    f1(&i);
+    f2(&i);
+  }
+  return i;
+}
+"""
+
+
+def test_callees_writing_through_a_pointer_under_one_critical_are_quiet() -> None:
+    src = CRITICAL_CALLEES.replace("NAME1", "a").replace("NAME2", "a")
+    assert _errors(src) == []
+
+
+def test_callees_writing_through_a_pointer_under_two_criticals_race() -> None:
+    src = CRITICAL_CALLEES.replace("NAME1", "a").replace("NAME2", "b")
+    ((code, _, message),) = _errors(src)
+    assert code == "ACC124"
+    assert "`i` (the caller's variable, written through a pointer argument)" in message
+
+
+TASKDEP = """
+#include <stdio.h>
+void foo(void) {
+  int x = 0, y = 2;
+  #pragma omp task depend(inout: x) shared(x)
+  x++;
+  #pragma omp task shared(y)
+  y--;
+  WAIT
+  printf("%d\\n", x);
+  printf("%d\\n", y);
+  #pragma omp taskwait
+}
+"""
+
+
+def test_undeferred_task_with_depend_waits_for_its_predecessor_only() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp task depend(in: x) if(0)\n  {}")
+    ((code, line, message),) = _errors(src)
+    assert (code, line) == ("ACC122", 12)
+    assert "`y` (update, line 8) and `y` (read, line 12)" in message
+
+
+def test_taskwait_depend_waits_for_the_tasks_it_names_only() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp taskwait depend(in: x)")
+    ((code, line, _),) = _errors(src)
+    assert (code, line) == ("ACC122", 11)
+
+
+def test_taskwait_depend_on_both_orders_both() -> None:
+    src = TASKDEP.replace("WAIT", "#pragma omp taskwait").replace(
+        "  #pragma omp task shared(y)", "  #pragma omp task depend(inout: y) shared(y)"
+    )
+    assert _errors(src) == []

@@ -309,6 +309,30 @@ def _through(
             continue
         held = frozenset(f"lock:{name}" for name in locks)
         for ref in writes:
+            inside = _exclusion_in(callee, ref, source)
+            if inside is None:
+                continue  # `atomic`, `single`, `master`, `ordered`: not followed
             plain = replace(ref, name=match.group(1), deref=False, subscripts=())
-            out.append((plain, held))
+            out.append((plain, held | inside))
     return out
+
+
+def _exclusion_in(
+    callee: Function, ref: Ref, source: SourceFile
+) -> frozenset[str] | None:
+    """The `critical` names around `ref` in the callee; None under other exclusion."""
+    start, end = callee.span.start_byte, callee.span.end_byte
+    names: set[str] = set()
+    for c in source.constructs:
+        if not start <= c.span.start_byte < end:
+            continue
+        if not c.span.start_byte <= ref.span.start_byte < c.span.end_byte:
+            continue
+        word = c.directive.name.split()[0] if c.directive.name else ""
+        if word == "critical":
+            clause = c.directive.clauses[0] if c.directive.clauses else None
+            name = (clause.args or "") if clause and not clause.name else ""
+            names.add(f"critical:{name.strip()}")
+        elif word in ("atomic", "single", "master", "masked", "ordered"):
+            return None
+    return frozenset(names)

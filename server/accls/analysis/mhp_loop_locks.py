@@ -58,10 +58,13 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
     if not table.calls:
         return None  # pthread locks, or locks the table does not see
     held: dict[str, list[tuple[Ref, frozenset[str]]]] = {}
+    own = {x.var for x in loop.walk() if x.var} | {
+        v.name for x in loop.walk() for v in x.locals
+    }
     for ref in loop.refs:
         pos = ref.span.start_byte
-        if table.in_call(pos):
-            continue  # the `&lock` argument itself
+        if table.in_call(pos) or ref.name in own:
+            continue  # the `&lock` argument, or a name each iteration has
         sure, partial, doubt = table.held(pos, -1)
         if doubt or partial or _unlocked_aside(table, pos):
             return None  # a branch takes or drops a lock around this access
@@ -84,11 +87,13 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
 
 
 def half_locked_findings(
-    loop: Loop, directive: Directive, locks: LoopLocks
+    loop: Loop, directive: Directive, locks: LoopLocks, private: frozenset[str]
 ) -> list[Finding]:
-    """ACC121 for each name the loop updates both with and without a lock."""
+    """ACC121 for each shared name the loop updates both with and without a lock."""
     out: list[Finding] = []
     for plain, other, lock in locks.half:
+        if plain.name in private:
+            continue
         first, second = sorted((plain, other), key=lambda r: r.span.start_byte)
         out.append(
             finding(

@@ -38,7 +38,7 @@ from accls.analysis.mhp_sync import (
     region_doubt,
     sync_calls,
 )
-from accls.analysis.mhp_tasks import Task, explicit_tasks, task_context
+from accls.analysis.mhp_tasks import Task, depend_items, explicit_tasks, task_context
 from accls.analysis.mhp_units import ORPHAN, Unit, unit_of
 from accls.frontend import (
     Branch,
@@ -99,6 +99,8 @@ class RegionModel:
     flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
+    # (position, task context, depend items): waits for the tasks those items meet
+    dep_waits: tuple[tuple[int, int, tuple[tuple[str, str], ...]], ...] = ()
 
     def task(self, tid: int) -> Task:
         """The task whose pragma starts at byte `tid`."""
@@ -330,8 +332,15 @@ def _model(
     waits = tuple(
         (pragma_at(c), task_context(tasks, pragma_at(c)))
         for c in inner
-        if first_word(c) == "taskwait"
+        if first_word(c) == "taskwait" and not depend_items(c)
     )
+    # `taskwait depend(..)` and an undeferred task with `depend` wait only for
+    # the earlier sibling tasks whose dependences they meet.
+    dep_waits = tuple(
+        (pragma_at(c), task_context(tasks, pragma_at(c)), depend_items(c))
+        for c in inner
+        if first_word(c) == "taskwait" and depend_items(c)
+    ) + tuple((t.id, t.parent, t.deps) for t in tasks if t.undeferred and t.deps)
     parents = {t.id: t.parent for t in tasks}
     groups = tuple(
         (pragma_at(c), c.span.end_byte, task_context(tasks, pragma_at(c)))
@@ -349,6 +358,7 @@ def _model(
         accesses=tuple(accesses),
         tasks=tuple(tasks),
         waits=waits,
+        dep_waits=dep_waits,
         groups=groups,
         merged=tuple(merged),
         maybe_syncs=tuple(maybe_syncs),

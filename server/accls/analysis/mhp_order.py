@@ -76,7 +76,22 @@ def _waited(model: RegionModel, chain: tuple[int, ...], pos: int, ctx: int) -> b
     done = first.undeferred or any(
         w_ctx == ctx and first.id < w <= pos for w, w_ctx in model.waits
     )
+    done = done or any(
+        w_ctx == ctx and first.id < w <= pos and _deps_meet(first.deps, deps)
+        for w, w_ctx, deps in model.dep_waits
+    )
     return done and _joined(model, chain[1:])
+
+
+def _deps_meet(
+    mine: tuple[tuple[str, str], ...], theirs: tuple[tuple[str, str], ...]
+) -> bool:
+    """True when a task with `mine` must finish before one with `theirs` starts."""
+    return any(
+        item == other and (kind in _CONFLICT or other_kind in _CONFLICT)
+        for kind, item in mine
+        for other_kind, other in theirs
+    )
 
 
 def _joined(model: RegionModel, chain: tuple[int, ...]) -> bool:

@@ -18,15 +18,21 @@ from accls.analysis.concurrency_kinds import (
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import pragma_at, within
 from accls.analysis.mhp_env import Location
+from accls.analysis.mhp_exact import (
+    FLAG_RULE,
+    depend_doubt,
+    own_iteration,
+    plain_flag,
+    thread_slots,
+)
 from accls.analysis.mhp_fixes import barrier_fix, critical_name_fix, taskwait_fix
 from accls.analysis.mhp_guards import threads_meet
 from accls.analysis.mhp_handoff import handoff_between, handoffs
 from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
-from accls.analysis.mhp_overlap import Overlap, distinct_instances, overlap
-from accls.analysis.pragma_syntax import depend_problem
-from accls.frontend import Clause, SourceFile
+from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.frontend import SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
 
@@ -48,6 +54,9 @@ def _overlap(
     if (same_loop and unfollowed) or la.form == lb.form == "ws":
         return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
+        counted = thread_slots(model, la, lb) if by_threads else None
+        if counted is not None:
+            return Overlap("same") if counted else None
         return Overlap("maybe", _varying(la, lb))
     found = overlap(la, lb, model.env, by_threads)
     if found is None or found.verdict != "same" or "ws" not in (la.form, lb.form):
@@ -250,82 +259,6 @@ def _access_word(access: Access) -> str:
     return access.ref.kind.value
 
 
-def _depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
-    """Why the `depend` items of the two sides' tasks may or may not meet."""
-    sides = [[model.task(t) for t in x.tasks] for x in (a, b)]
-    for task in (*sides[0], *sides[1]):
-        for kind, item in task.deps:
-            if kind in ("source", "sink"):
-                continue
-            if depend_problem(Clause(name="depend", args=f"{kind}: {item}")):
-                return (
-                    f"the `depend({kind}: {item})` of the task at line {task.line} "
-                    "names an expression: what it points to decides whether it orders "
-                    "the tasks"
-                )
-    for first in sides[0]:
-        for second in sides[1]:
-            for _, item in first.deps:
-                for _, other in second.deps:
-                    base, other_base = item.split("[")[0], other.split("[")[0]
-                    if _distinct_constants(item, other):
-                        continue
-                    if item != other and base == other_base and "[" in item + other:
-                        return (
-                            f"whether `depend` items `{item}` (line {first.line}) and "
-                            f"`{other}` (line {second.line}) overlap: the values of "
-                            "their subscripts decide"
-                        )
-    return ""
-
-
-_FLAG = (
-    "; the flag is read and written without `atomic`: a `flush` orders memory, but "
-    "two plain accesses to one variable still race"
-)
-
-
-def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
-    """True for a hand-made flag: a plain write and a plain read spun on in a loop.
-
-    A `flush` does not make such accesses race-free: the flag itself needs
-    `atomic` (OpenMP 5 memory model), so the pair is a race whatever the fences.
-    """
-    if a.atomic or b.atomic or a.location.form != "scalar" or a is b:
-        return False
-    if b.location.form != "scalar" or a.location.name != b.location.name:
-        return False
-    if a.via is not None or b.via is not None or not (a.ref.is_write or b.ref.is_write):
-        return False
-    reads = [x for x in (a, b) if not x.ref.is_write]
-    return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
-
-
-def _own_iteration(model: RegionModel, a: Access, b: Access) -> bool:
-    """True for one access of a per-iteration task whose loop value splits it."""
-    if a is not b and a.ref.span != b.ref.span:
-        return False
-    for task_id in a.tasks:
-        task = model.task(task_id)
-        if not task.multi.startswith("it is created in a loop"):
-            continue
-        around = [s for s in model.env.sweeps if s.start <= task.id < s.end]
-        if not around:
-            return False
-        var = max(around, key=lambda s: s.start).var
-        return distinct_instances(a.location, model.env, var)
-    return False
-
-
-def _distinct_constants(item: str, other: str) -> bool:
-    """True for `a[0]` and `a[1]`: the same array at different constant elements."""
-    parts = [x.replace("]", "").split("[") for x in (item, other)]
-    if len(parts[0]) != len(parts[1]) or parts[0][0] != parts[1][0]:
-        return False
-    subs = [p[1:] for p in parts]
-    return all(s.isdigit() for s in subs[0] + subs[1]) and subs[0] != subs[1]
-
-
 def _pair_finding(
     model: RegionModel,
     data: bytes,
@@ -340,7 +273,7 @@ def _pair_finding(
     if a.held & b.held:
         return None
     touch = _overlap(model, a, b, kind == "threads")
-    if touch is None or (kind == "tasks" and _own_iteration(model, a, b)):
+    if touch is None or (kind == "tasks" and own_iteration(model, a, b)):
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
@@ -371,7 +304,7 @@ def _pair_finding(
         if not meet:
             doubt = doubt or a.guard or b.guard
     else:
-        doubt = doubt or _depend_doubt(model, a, b)
+        doubt = doubt or depend_doubt(model, a, b)
     if touch.verdict == "maybe":
         doubt = doubt or (
             f"whether `{first.ref.render()}` and `{second.ref.render()}` can be the "
@@ -431,7 +364,7 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                     source.data,
                     (spun[0], spun[1]),
                     data["kind"],
-                    data["rule"] + _FLAG,
+                    data["rule"] + FLAG_RULE,
                     "",
                 )
             if made is not None and made.kind is CALLEE_STATE_RACE:

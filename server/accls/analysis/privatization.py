@@ -100,11 +100,10 @@ def _reduction(
 
 
 def _read_line(loop: Loop, name: str, write: int) -> dict[str, int]:
-    """`read`: a line of the loop that reads `name`, other than the write's."""
-    for ref in loop.refs:
-        if ref.name == name and not ref.is_write and ref.span.line != write:
-            return {"read": ref.span.line}
-    return {}
+    """`read`: a line of the loop that reads `name`, another than the write's if any."""
+    lines = [r.span.line for r in loop.refs if r.name == name and not r.is_write]
+    other = [line for line in lines if line != write]
+    return {"read": (other or lines)[0]} if lines else {}
 
 
 def _callee_write(loop: Loop, name: str, source: SourceFile) -> dict[str, int]:
@@ -229,7 +228,7 @@ def scalar_findings(
                 write=span.line,
                 directive=directive.name,
                 why=obstacle.message + _through_callee(loop, name, source),
-                **({"read": obstacle.line} if obstacle.line != span.line else {}),
+                read=obstacle.line,
                 **_callee_write(loop, name, source),
             )
         )

@@ -35,7 +35,8 @@ from accls.analysis.race_exemptions import (
     thread_slot,
 )
 from accls.analysis.races_index import distinct_index, repeated_index
-from accls.analysis.races_table import table_verdict
+from accls.analysis.races_rows import row_overruns
+from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
@@ -128,16 +129,16 @@ def dependence_findings(
     for inner in loops:
         if any(o.code == ObstacleCode.TOO_LARGE for o in analysis.of(inner).obstacles):
             return [finding(TOO_LARGE_TO_CHECK, loop.keyword, **where)]
-    out: list[Finding] = half_locked_findings(loop, directive, locks)
     reported: set[str] = set()
     scope = scope_of(loop, directive, analysis.source)
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
+    out = half_locked_findings(loop, directive, locks, frozenset(private))
     protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
     table = table_verdict(loop, analysis.source) if len(loops) == 1 else None
     if table is not None and table.clash is not None:
-        out.append(_table_finding(table.clash, where))
+        out.append(table_finding(table.clash, where))
         reported |= {table.clash[0].name, table.clash[1].name}
     protected |= table.apart if table is not None else frozenset()
     for inner in loops:
@@ -152,7 +153,7 @@ def dependence_findings(
             text = _ref_text(ref, ref.name)
             repeated = repeated_index(ref, loop, analysis.source)
             if repeated is not None:
-                out.append(_repeated_finding(ref, text, repeated, where))
+                out.append(repeated_finding(ref, text, repeated, where))
                 continue
             if distinct_index(ref, loop, analysis.source):
                 continue  # `idx[k] = 2 * k + 1`: each iteration its own element
@@ -201,45 +202,6 @@ def dependence_findings(
     return out
 
 
-def _table_finding(clash: tuple[Ref, Ref, str], where: dict[str, object]) -> Finding:
-    """ACC101 for two table-indexed references that meet one element."""
-    first, second, cell = clash
-    kind = "output" if first.is_write and second.is_write else "flow"
-    dep = (
-        f"{kind} dependence on `{cell.split('[')[0]}`: `{first.render()}` (line "
-        f"{first.span.line}) and `{second.render()}` (line {second.span.line}) reach "
-        f"`{cell}` in two iterations: the constant index table says so"
-    )
-    return finding(
-        CARRIED_DEPENDENCE,
-        first.span,
-        dep=dep,
-        source_line=first.span.line,
-        sink_line=second.span.line,
-        **where,
-    )
-
-
-def _repeated_finding(
-    ref: Ref, text: str, repeated: tuple[str, int], where: dict[str, object]
-) -> Finding:
-    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction."""
-    store, line = repeated
-    dep = (
-        f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) is "
-        f"updated at one element by two iterations, since `{store}` (line {line}) "
-        "repeats values"
-    )
-    return finding(
-        CARRIED_DEPENDENCE,
-        ref.span,
-        dep=dep,
-        source_line=ref.span.line,
-        sink_line=ref.span.line,
-        **where,
-    )
-
-
 def _escape_findings(
     analysis: FileAnalysis,
     loops: tuple[Loop, ...],
@@ -263,6 +225,20 @@ def _escape_findings(
                     OUT_OF_EXTENT,
                     ref.span,
                     level,
+                    ref=text,
+                    use=ref.span.line,
+                    how=how,
+                    **where,
+                )
+            )
+    for ref, how in row_overruns(loops[0], analysis.source):
+        if ref.name not in seen and ref.name not in protected:
+            seen.add(ref.name)
+            text = ref.render()
+            out.append(
+                finding(
+                    OUT_OF_EXTENT,
+                    ref.span,
                     ref=text,
                     use=ref.span.line,
                     how=how,

@@ -9,7 +9,13 @@ from collections.abc import Callable
 
 from accls.frontend import Loop, Ref, SourceFile
 
-__all__ = ["distinct_index", "literal_value", "loop_range", "repeated_index"]
+__all__ = [
+    "distinct_index",
+    "int_at",
+    "literal_value",
+    "loop_range",
+    "repeated_index",
+]
 
 _INDEX = re.compile(r"([A-Za-z_]\w*)\[([A-Za-z_]\w*)\]")
 _EXPR = re.compile(r"[\w\s+*/%()-]+")
@@ -89,7 +95,7 @@ def _eval(node: ast.expr) -> int:
     raise ValueError("not an integer expression")
 
 
-def _value(expr: str, var: str, k: int) -> int | None:
+def int_at(expr: str, var: str, k: int) -> int | None:
     """`expr` at `var = k` with C's integer `/` and `%` on non-negative values."""
     text = re.sub(rf"\b{re.escape(var)}\b", str(k), expr).replace("/", "//")
     try:
@@ -150,7 +156,7 @@ def _index_values(
         return None
     values: list[int] = []
     for k in span_r:
-        value = _value(expr, writer.var, k)
+        value = int_at(expr, writer.var, k)
         if value is None:
             return None
         values.append(value)

@@ -3,7 +3,8 @@
 `xa1 = base; xa2 = base + 12;` and `idx = indexSet[i]; xa1[idx] += ..; xa2[idx]
 += ..` with `int indexSet[N] = {521, 523, ..}`: the elements each iteration
 touches are known, so two iterations meeting one element of `base` is decided by
-enumerating the table over the loop's range.
+enumerating the table over the loop's range. The ACC101 findings of enumerated
+indices (tables here, index arrays of `races_index`) are built here too.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
 from accls.analysis.races_index import literal_value, loop_range
 from accls.frontend import Function, Loop, Ref, SourceFile
 
-__all__ = ["TableVerdict", "table_verdict"]
+__all__ = ["TableVerdict", "repeated_finding", "table_finding", "table_verdict"]
 
 _NAME = r"[A-Za-z_]\w*"
 
@@ -140,3 +142,42 @@ def table_verdict(loop: Loop, source: SourceFile) -> TableVerdict | None:
                 if hit is not None and hit != it:
                     return TableVerdict((a, b, f"{root_a}[{cell}]"), frozenset())
     return TableVerdict(None, frozenset(names))
+
+
+def table_finding(clash: tuple[Ref, Ref, str], where: dict[str, object]) -> Finding:
+    """ACC101 for two table-indexed references that meet one element."""
+    first, second, cell = clash
+    kind = "output" if first.is_write and second.is_write else "flow"
+    dep = (
+        f"{kind} dependence on `{cell.split('[')[0]}`: `{first.render()}` (line "
+        f"{first.span.line}) and `{second.render()}` (line {second.span.line}) reach "
+        f"`{cell}` in two iterations: the constant index table says so"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        first.span,
+        dep=dep,
+        source_line=first.span.line,
+        sink_line=second.span.line,
+        **where,
+    )
+
+
+def repeated_finding(
+    ref: Ref, text: str, repeated: tuple[str, int], where: dict[str, object]
+) -> Finding:
+    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction."""
+    store, line = repeated
+    dep = (
+        f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) is "
+        f"updated at one element by two iterations, since `{store}` (line {line}) "
+        "repeats values"
+    )
+    return finding(
+        CARRIED_DEPENDENCE,
+        ref.span,
+        dep=dep,
+        source_line=ref.span.line,
+        sink_line=ref.span.line,
+        **where,
+    )

@@ -1,0 +1,128 @@
+"""Pair questions the concurrency model settles exactly, by counting or by form.
+
+Thread-number slots of a `num_threads(K)` team, the instances of a task made once
+per loop iteration, a plain flag spun on under `flush`, and `depend` items on
+different constant elements.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.mhp_env import Location
+from accls.analysis.mhp_model import Access, RegionModel
+from accls.analysis.mhp_overlap import distinct_instances
+from accls.analysis.pragma_syntax import depend_problem
+from accls.analysis.races_index import int_at
+from accls.frontend import Clause
+
+__all__ = [
+    "FLAG_RULE",
+    "depend_doubt",
+    "distinct_constants",
+    "own_iteration",
+    "plain_flag",
+    "thread_slots",
+]
+
+
+def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
+    """Whether two threads of a `num_threads(K)` team meet at one element.
+
+    Decided by trying every pair of thread numbers when each subscript is built
+    from the thread number and literals (`x[(t + 1) % 4]`); None otherwise.
+    """
+    clause = model.region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    tids = model.env.tid_vars
+    if not size.isdigit() or not 1 < int(size) <= 64 or len(tids) != 1:
+        return None
+    (tid,) = tids
+    if len(a.index) != len(b.index) or a.name != b.name:
+        return None
+    team = range(int(size))
+    for me in team:
+        mine = [int_at(s, tid, me) for s in a.index]
+        if None in mine:
+            return None
+        for other in team:
+            theirs = [int_at(s, tid, other) for s in b.index]
+            if None in theirs:
+                return None
+            if me != other and mine == theirs:
+                return True
+    return False
+
+
+FLAG_RULE = (
+    "; the flag is read and written without `atomic`: a `flush` orders memory, but "
+    "two plain accesses to one variable still race"
+)
+
+
+def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for a hand-made flag: a plain write and a plain read spun on in a loop.
+
+    A `flush` does not make such accesses race-free: the flag itself needs
+    `atomic` (OpenMP 5 memory model), so the pair is a race whatever the fences.
+    """
+    if a.atomic or b.atomic or a.location.form != "scalar" or a is b:
+        return False
+    if b.location.form != "scalar" or a.location.name != b.location.name:
+        return False
+    if a.via is not None or b.via is not None or not (a.ref.is_write or b.ref.is_write):
+        return False
+    reads = [x for x in (a, b) if not x.ref.is_write]
+    return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
+
+
+def own_iteration(model: RegionModel, a: Access, b: Access) -> bool:
+    """True for one access of a per-iteration task whose loop value splits it."""
+    if a is not b and a.ref.span != b.ref.span:
+        return False
+    for task_id in a.tasks:
+        task = model.task(task_id)
+        if not task.multi.startswith("it is created in a loop"):
+            continue
+        around = [s for s in model.env.sweeps if s.start <= task.id < s.end]
+        if not around:
+            return False
+        var = max(around, key=lambda s: s.start).var
+        return distinct_instances(a.location, model.env, var)
+    return False
+
+
+def distinct_constants(item: str, other: str) -> bool:
+    """True for `a[0]` and `a[1]`: the same array at different constant elements."""
+    parts = [x.replace("]", "").split("[") for x in (item, other)]
+    if len(parts[0]) != len(parts[1]) or parts[0][0] != parts[1][0]:
+        return False
+    subs = [p[1:] for p in parts]
+    return all(s.isdigit() for s in subs[0] + subs[1]) and subs[0] != subs[1]
+
+
+def depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
+    """Why the `depend` items of the two sides' tasks may or may not meet."""
+    sides = [[model.task(t) for t in x.tasks] for x in (a, b)]
+    for task in (*sides[0], *sides[1]):
+        for kind, item in task.deps:
+            if kind in ("source", "sink"):
+                continue
+            if depend_problem(Clause(name="depend", args=f"{kind}: {item}")):
+                return (
+                    f"the `depend({kind}: {item})` of the task at line {task.line} "
+                    "names an expression: what it points to decides whether it orders "
+                    "the tasks"
+                )
+    for first in sides[0]:
+        for second in sides[1]:
+            for _, item in first.deps:
+                for _, other in second.deps:
+                    base, other_base = item.split("[")[0], other.split("[")[0]
+                    if distinct_constants(item, other):
+                        continue
+                    if item != other and base == other_base and "[" in item + other:
+                        return (
+                            f"whether `depend` items `{item}` (line {first.line}) and "
+                            f"`{other}` (line {second.line}) overlap: the values of "
+                            "their subscripts decide"
+                        )
+    return ""

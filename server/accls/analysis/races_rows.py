@@ -1,0 +1,85 @@
+"""Rows that overrun: `a[i][j]` with `j` reaching the row length runs into row i + 1.
+
+The bounds may be literals, `#define` values, locals set once, or parameters every
+call of the function gives one such value (`fill(grid, N, M)` for `j <= m`).
+"""
+
+from __future__ import annotations
+
+from accls.analysis.races_index import literal_value, loop_range
+from accls.frontend import Function, Loop, Ref, SourceFile
+
+__all__ = ["row_overruns"]
+
+
+def _param_value(name: str, fn: Function, source: SourceFile) -> int | None:
+    """The one literal value every call of `fn` passes for its parameter `name`."""
+    names = [p.name for p in fn.params]
+    if name not in names or any(r.name == name and r.is_write for r in fn.refs):
+        return None
+    k = names.index(name)
+    values = {
+        literal_value(call.args[k], source) if k < len(call.args) else None
+        for other in source.functions
+        for call in other.call_sites
+        if call.name == fn.name
+    }
+    if len(values) != 1 or None in values:
+        return None
+    return values.pop()
+
+
+def _bound(text: str, loop: Loop, fn: Function, source: SourceFile) -> int | None:
+    found = literal_value(text, source)
+    return found if found is not None else _param_value(text.strip(), fn, source)
+
+
+def _last_index(inner: Loop, fn: Function, source: SourceFile) -> int | None:
+    """The largest value of an inner unit-step loop's variable."""
+    known = loop_range(inner, source)
+    if known is not None:
+        return known.stop - 1 if len(known) else None
+    high = _bound(inner.upper_text, inner, fn, source)
+    low = _bound(inner.lower_text, inner, fn, source)
+    if inner.step != 1 or high is None or low is None:
+        return None
+    top = {"<": high - 1, "<=": high}.get(inner.cond_op or "")
+    return top if top is not None and top >= low else None
+
+
+def _row_length(name: str, fn: Function, source: SourceFile) -> int | None:
+    var = next(
+        (v for v in (*fn.params, *fn.locals, *source.globals) if v.name == name), None
+    )
+    if var is None or len(var.dims) < 2 or var.dims[-1] is None:
+        return None
+    return literal_value(var.dims[-1], source)
+
+
+def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
+    """(reference, how) for writes `a[i][j + c]` whose last subscript passes the row.
+
+    `i` must be the parallel loop's variable, so each iteration owns row `i` and
+    the element past its end is the first of the row another iteration owns.
+    """
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None or loop.var is None:
+        return []
+    inner = {x.var: x for x in loop.walk()[1:] if x.var}
+    out: list[tuple[Ref, str]] = []
+    for ref in loop.refs:
+        subs = ["".join(s.text.split()) for s in ref.subscripts]
+        if not ref.is_write or len(subs) != 2 or subs[0] != loop.var:
+            continue
+        var, _, shift = subs[1].partition("+")
+        if var not in inner or (shift and not shift.isdigit()):
+            continue
+        top = _last_index(inner[var], fn, source)
+        length = _row_length(ref.name, fn, source)
+        if top is None or length is None:
+            continue
+        reach = top + int(shift or 0)
+        if reach >= length:
+            how = f"subscript `{subs[1]}` reaches {reach}; a row has {length} elements"
+            out.append((ref, how))
+    return out
