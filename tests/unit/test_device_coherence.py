@@ -151,3 +151,14 @@ def test_an_edit_of_ours_that_loses_host_writes_is_blocked() -> None:
 
     lost = Path(__file__).parents[1] / "fixtures" / "races" / "acc_lost_host_write.c"
     assert blocking_errors(lost.read_text(), "t.c", ()) == 1
+
+
+def test_a_copy_back_that_may_not_run_is_not_counted() -> None:
+    text = """\
+    void f(int n, int dev, double *u) {
+      #pragma acc enter data copyin(u[0:n])
+      u[0] = 5.0;
+      #pragma acc exit data copyout(u[0:n]) if(dev)
+    }
+    """
+    assert _codes(text) == []

@@ -138,6 +138,8 @@ def _events(
     for pos, directive in directives:
         span = directive.span
         assert span is not None
+        if directive.clause("if") is not None:
+            continue  # it may not run: the check says only what it can show
         for kinds, kind in ((_TO_DEVICE, "device"), (_TO_HOST, "host")):
             clauses = kinds.get(directive.name)
             if clauses:
