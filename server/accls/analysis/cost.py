@@ -18,10 +18,12 @@ then says from which size on it pays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
 from accls.analysis.cost_bounds import extent_cap
 from accls.analysis.cost_context import nested_context
@@ -29,7 +31,7 @@ from accls.analysis.cost_features import constant_macros, loop_features
 from accls.analysis.cost_light import light_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
-from accls.analysis.cost_weights import LoopFeatures, load_weights
+from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
 from accls.frontend.exprs import expression_poly
@@ -256,6 +258,28 @@ def _capped_reason(
     )
 
 
+def _work_of(
+    source: SourceFile, values: dict[str, Poly]
+) -> Callable[[Loop, bool], Poly | None]:
+    """Units of one iteration (True) or one execution (False) of a loop."""
+
+    def work(loop: Loop, one: bool) -> Poly | None:
+        nest = _Nest(loop, values)
+        if any(inner.id != loop.id or not one for inner in nest.unknown):
+            return None  # a trip count it does not know (or a triangle's)
+        if one:
+            nest.trips[loop.id] = Poly.const(1)
+        return _work(loop, source, nest, values)
+
+    return work
+
+
+def _at_default_sizes(poly: Poly) -> float:
+    """The value of `poly` with every open size at DEFAULT_SIZE."""
+    filled = poly.substitute({n: Poly.const(DEFAULT_SIZE) for n in poly.names()})
+    return float(filled.constant) if filled.is_constant else 0.0
+
+
 def _per_iteration(
     loop: Loop, source: SourceFile, values: dict[str, Poly]
 ) -> int | None:
@@ -317,6 +341,10 @@ def estimate_loop(
     context = nested or shape_reason(source, loop)
     if not offload and not context:
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
+    if not offload and not context:
+        context = serial_share_reason(
+            analysis, loop, _work_of(source, values), _at_default_sizes
+        )
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
