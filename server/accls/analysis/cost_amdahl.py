@@ -43,7 +43,8 @@ def serial_share_reason(
 
     `loop` counts as parallel (it is the candidate), and so do the loops beside it
     that the analysis proves parallel. `work(l, True)` is the units of one
-    iteration of `l`, `work(l, False)` those of one execution; `at` evaluates a polynomial at the sizes the model assumes.
+    iteration of `l`, `work(l, False)` those of one execution; `at` evaluates a
+    polynomial at the sizes the model assumes.
     """
     outer = _enclosing(analysis, loop)
     if outer is None or analysis.of(outer).parallel:
