@@ -387,3 +387,38 @@ def test_a_fill_a_parallel_loop_uses_and_a_reduction_keep_their_pragma() -> None
     assert found[4].profitable is None  # first touch of `a`, `b`: loop 8 uses them
     assert found[8].profitable is None  # it reads memory: not a fill
     assert found[10].profitable is None  # a reduction writes no array
+
+
+SERIAL_BOUND = textwrap.dedent(
+    """\
+    void spmv(int n, int w, int steps, const int *col, const double *m,
+              double *restrict v, double *restrict out) {
+      for (int it = 0; it < steps; it++) {
+        for (int r = 0; r < n; r++) v[r] += (double)(r + 1);
+        for (int r = 0; r < n; r++) {
+          double t = 0.0;
+          for (int k = r * w; k < (r + 1) * w; k++) t += m[k] * v[col[k]];
+          out[r + 1] += out[r] * t;
+        }
+      }
+      for (int it = 0; it < steps; it++) {
+        for (int r = 0; r < n; r++) v[r] = v[r] * 0.5;
+        for (int r = 0; r < n; r++) out[r] = out[r] + v[r];
+        v[0] = out[n - 1];
+      }
+    }
+    """
+)
+
+
+def test_a_small_parallel_part_of_a_serial_iteration_is_serial_bound() -> None:
+    found = _by_line(SERIAL_BOUND)
+    assert found[4].profitable is False
+    assert found[4].why.startswith("serial-bound: the parallel loops hold ")
+    assert "iteration of the loop at line 3" in found[4].why
+
+
+def test_parallel_loops_that_hold_the_iteration_keep_their_pragma() -> None:
+    found = _by_line(SERIAL_BOUND)
+    assert found[12].profitable is None
+    assert found[13].profitable is None

@@ -18,18 +18,25 @@ then says from which size on it pays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
 from accls.analysis.cost_bounds import extent_cap
 from accls.analysis.cost_context import nested_context
-from accls.analysis.cost_features import constant_macros, loop_features
+from accls.analysis.cost_features import (
+    constant_macros,
+    fmt_units,
+    loop_features,
+    size_threshold,
+)
 from accls.analysis.cost_light import light_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
-from accls.analysis.cost_weights import LoopFeatures, load_weights
+from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
 from accls.frontend.exprs import expression_poly
@@ -55,7 +62,6 @@ _CALL_UNITS = {Effect.PURE: 20, Effect.MEMORY: 20}
 _UNKNOWN_CALL_UNITS = 100  # a function whose body the model cannot see
 _CALL_OVERHEAD = 10
 _CALL_DEPTH = 4
-_SIZES = (16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +108,6 @@ def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
         for name, var in decls.items()
         if macros.get(var.type, var.type).split()[-1:] in (["double"], ["float"])
     )
-
-
-def _fmt(units: int) -> str:
-    if units < 10_000:
-        return str(units)
-    mantissa, exponent = f"{units:.1e}".split("e")
-    return f"{mantissa}·10^{int(exponent)}"
 
 
 class _Nest:
@@ -252,8 +251,30 @@ def _capped_reason(
         return ""
     return (
         f"small loop: at most {cap} iterations (`{name}` has {cap} elements), "
-        f"≈ {_fmt(work.constant)} work units; likely slower in parallel"
+        f"≈ {fmt_units(work.constant)} work units; likely slower in parallel"
     )
+
+
+def _work_of(
+    source: SourceFile, values: dict[str, Poly]
+) -> Callable[[Loop, bool], Poly | None]:
+    """Units of one iteration (True) or one execution (False) of a loop."""
+
+    def work(loop: Loop, one: bool) -> Poly | None:
+        nest = _Nest(loop, values)
+        if any(inner.id != loop.id or not one for inner in nest.unknown):
+            return None  # a trip count it does not know (or a triangle's)
+        if one:
+            nest.trips[loop.id] = Poly.const(1)
+        return _work(loop, source, nest, values)
+
+    return work
+
+
+def _at_default_sizes(poly: Poly) -> float:
+    """The value of `poly` with every open size at DEFAULT_SIZE."""
+    filled = poly.substitute({n: Poly.const(DEFAULT_SIZE) for n in poly.names()})
+    return float(filled.constant) if filled.is_constant else 0.0
 
 
 def _per_iteration(
@@ -266,16 +287,6 @@ def _per_iteration(
     nest.trips[loop.id] = Poly.const(1)
     work = _work(loop, source, nest, values)
     return work.constant if work is not None and work.is_constant else None
-
-
-def _threshold(work: Poly, floor: int) -> str:
-    """`worth it from n = 256 on`, for work in one unknown size."""
-    (name,) = work.names()
-    for size in _SIZES:
-        value = work.substitute({name: Poly.const(size)})
-        if value.is_constant and value.constant >= floor:
-            return f"worth it from `{name}` ≈ {size} on"
-    return f"worth it only for very large `{name}`"
 
 
 def estimate_loop(
@@ -317,6 +328,10 @@ def estimate_loop(
     context = nested or shape_reason(source, loop)
     if not offload and not context:
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
+    if not offload and not context:
+        context = serial_share_reason(
+            analysis, loop, _work_of(source, values), _at_default_sizes
+        )
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
@@ -338,7 +353,7 @@ def estimate_loop(
                 else "a callee's work is not known"
             )
         elif len(work.names()) == 1 and not nest.unknown:
-            summary += f" ({_threshold(work, floor)})"
+            summary += f" ({size_threshold(work, floor)})"
         return Estimate(
             work=work,
             units=None,
@@ -351,7 +366,7 @@ def estimate_loop(
             predicted=_predict(features, offload),
         )
     units = work.constant
-    summary = f"≈ {_fmt(units)} work units per execution"
+    summary = f"≈ {fmt_units(units)} work units per execution"
     why = context
     predicted = _predict(features, offload)
     weights = load_weights() if not offload else None

@@ -7,7 +7,9 @@ from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures
 from accls.frontend import Loop, Poly, SourceFile
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["constant_macros", "loop_features"]
+__all__ = ["constant_macros", "fmt_units", "loop_features", "size_threshold"]
+
+_SIZES = (16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304)
 
 
 def constant_macros(source: SourceFile) -> dict[str, Poly]:
@@ -70,3 +72,21 @@ def loop_features(
         executions=executions,
         open_sizes=len(open_names),
     )
+
+
+def fmt_units(units: int) -> str:
+    """`12345` as `1.2·10^4`; small numbers as they are."""
+    if units < 10_000:
+        return str(units)
+    mantissa, exponent = f"{units:.1e}".split("e")
+    return f"{mantissa}·10^{int(exponent)}"
+
+
+def size_threshold(work: Poly, floor: int) -> str:
+    """`worth it from n = 256 on`, for work in one unknown size."""
+    (name,) = work.names()
+    for size in _SIZES:
+        value = work.substitute({name: Poly.const(size)})
+        if value.is_constant and value.constant >= floor:
+            return f"worth it from `{name}` ≈ {size} on"
+    return f"worth it only for very large `{name}`"
