@@ -122,8 +122,12 @@ def _units(root: Node) -> list[_Unit]:
     return out
 
 
-def _as_model(decl: FDecl) -> Var:
-    """The Var the analysis reads: pointer arrays as pointers, dummies as `restrict`."""
+def _as_model(decl: FDecl, storage: bool = False) -> Var:
+    """The Var the analysis reads: pointer arrays as pointers, dummies as `restrict`.
+
+    `storage`: no `equivalence` shares storage between names, so an array that
+    is neither `pointer` nor `target` is reached through its own name only.
+    """
     var = replace(
         decl.var,
         lower_bounds=tuple(
@@ -147,10 +151,15 @@ def _as_model(decl: FDecl) -> Var:
         # The standard's rule: a dummy that is modified is not accessed through
         # any other name during the call, which is what `restrict` promises.
         return replace(var, restrict=True)
+    if storage and var.dims and "target" not in decl.attrs:
+        # No pointer may be associated with an object that is not a `target`.
+        return replace(var, restrict=True)
     return var
 
 
-def _visible(unit: _Unit, modules: dict[str, _Unit]) -> dict[str, FDecl]:
+def _visible(
+    unit: _Unit, modules: dict[str, _Unit], storage: bool = False
+) -> dict[str, FDecl]:
     """Declarations in scope: used modules, hosts (outermost first), then its own."""
     scope: dict[str, FDecl] = {}
     chain = (*unit.host, unit)
@@ -173,7 +182,7 @@ def _visible(unit: _Unit, modules: dict[str, _Unit]) -> dict[str, FDecl]:
             for k, v in holder.decls.items()
         )
     scope.update(unit.decls)
-    return {k: replace(v, var=_as_model(v)) for k, v in scope.items()}
+    return {k: replace(v, var=_as_model(v, storage)) for k, v in scope.items()}
 
 
 def _procedures(units: list[_Unit], foreign: bool = False) -> dict[str, Procedure]:
@@ -298,8 +307,9 @@ def _function(
     unit: _Unit,
     modules: dict[str, _Unit],
     procedures: dict[str, Procedure],
+    storage: bool = False,
 ) -> tuple[Function, tuple[Loop, ...], UnitWalk]:
-    scope = _visible(unit, modules)
+    scope = _visible(unit, modules, storage)
     if unit.kind != "program":
         # A `save` local (or one initialised where declared) outlives each call:
         # every call shares it, as the callers share a global.
@@ -366,6 +376,10 @@ def parse_fortran(
     )
     modules = {**foreign, **modules}
     procedures = {**_procedures(others, foreign=True), **_procedures(units)}
+    # `equivalence` (here or in a used module's file) makes names share storage.
+    storage = not any(
+        "equivalence" in node_text(u.node).lower() for u in (*units, *foreign.values())
+    )
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -374,7 +388,7 @@ def parse_fortran(
     for unit in units:
         if unit.kind == "module":
             continue
-        function, loops, walk = _function(unit, modules, procedures)
+        function, loops, walk = _function(unit, modules, procedures, storage)
         functions.append(function)
         nests.extend(loops)
         constructs.extend(walk.constructs)
@@ -385,11 +399,11 @@ def parse_fortran(
         for key, decl in unit.decls.items():
             saved = decl.var.static and unit.kind != "program"
             if decl.var.scope == "global" or decl.common or saved:
-                globals_.setdefault(key, _as_model(decl))
+                globals_.setdefault(key, _as_model(decl, storage))
     for unit in foreign.values():
         for key, decl in unit.decls.items():
             # Declared in another file: no place in this text.
-            globals_.setdefault(key, _as_model(decl))
+            globals_.setdefault(key, _as_model(decl, storage))
     missing = form.missing
     return SourceFile(
         path=path or "<stdin>",
