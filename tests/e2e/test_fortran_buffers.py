@@ -63,3 +63,41 @@ async def test_a_fortran_buffer_gets_fortran_directives(
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+async def test_hover_on_a_fortran_loop_speaks_fortran(
+    any_client: LanguageClient, at: At, encoding: Encoding, tmp_path: Path
+) -> None:
+    from test_hover import hover_text
+
+    text = (
+        "subroutine step(n, a)\n"
+        "  use nowhere\n"
+        "  integer, intent(in) :: n\n"
+        "  real, intent(inout) :: a(n, n)\n"
+        "  integer :: i, j\n"
+        "  do j = 2, n\n"
+        "    do i = 1, n\n"
+        "      a(i, j) = a(i, j - 1) + w(i)\n"
+        "    end do\n"
+        "  end do\n"
+        "end subroutine step\n"
+    )
+    path = tmp_path / "step.f90"
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    any_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="fortran", version=1, text=text
+            )
+        )
+    )
+    value = await hover_text(
+        any_client, uri, at(text, "j = 2, n", encoding(any_client))
+    )
+    assert value is not None
+    print(value)
+    assert "- modules: module `nowhere` not found in the workspace" in value
+    assert "`do j` at line 6" in value
+    assert "a[" not in value

@@ -319,3 +319,53 @@ def test_the_project_index_summarises_another_files_module_procedures(
     assert at[8].pragma is not None, at[8].reasons
     assert at[11].pragma is None
     assert any("writes the global `total`" in r for r in at[11].reasons)
+
+
+STORE = dedent(
+    """\
+    module store
+      implicit none
+      real, allocatable :: u(:)
+      real, allocatable, target :: t(:)
+      real, pointer :: p(:)
+    end module store
+    """
+)
+GO = dedent(
+    """\
+    subroutine go(n)
+      use store
+      implicit none
+      integer, intent(in) :: n
+      integer :: i
+      do i = 1, n
+        p(i) = u(i) + 1
+      end do
+      do i = 1, n
+        p(i) = t(i) + 1
+      end do
+    end subroutine go
+    """
+)
+
+
+def test_a_pointer_reaches_only_targets(tmp_path: Path) -> None:
+    (tmp_path / "store.f90").write_text(STORE)
+    main = tmp_path / "go.f90"
+    main.write_text(GO)
+    _, facts = _facts(main)
+    assert facts[6].parallel, [o.message for o in facts[6].obstacles]
+    assert not facts[9].parallel
+    assert any("`p`" in o.message and "`t`" in o.message for o in facts[9].obstacles)
+
+
+def test_equivalence_keeps_every_array_in_doubt(tmp_path: Path) -> None:
+    (tmp_path / "store.f90").write_text(
+        STORE.replace(
+            "end module", "  real :: e(4), f(4)\n  equivalence (e, f)\nend module"
+        )
+    )
+    main = tmp_path / "go.f90"
+    main.write_text(GO)
+    _, facts = _facts(main)
+    assert not facts[6].parallel

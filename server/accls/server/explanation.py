@@ -79,6 +79,12 @@ def _unseen(analysed: BufferAnalysis) -> str:
             + " not found: what it declares is unknown here (add its folder to "
             "`includePaths`)"
         )
+    if source.missing_modules:
+        return (
+            ", ".join(f"module `{m}`" for m in source.missing_modules)
+            + " not found in the workspace: what it declares is unknown here (add "
+            "its folder to `includePaths`)"
+        )
     return source.preprocessor_problem or ""
 
 

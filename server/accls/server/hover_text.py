@@ -138,7 +138,8 @@ def render_hover(
     decision = report.decision
     head = [f"**accls: {report.head} is {decision.verdict.value}**"]
     reasons = _why(report, decision)
-    notes = [f"- headers: {report.unseen}"] if report.unseen else []
+    unseen = "modules" if facts.loop.fortran else "headers"
+    notes = [f"- {unseen}: {report.unseen}"] if report.unseen else []
     if facts.assumptions:
         notes.append("- assuming: " + "; ".join(facts.assumptions))
     if report.data_note:
