@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from support.lsp import actions_at
+from support.lsp import actions_at, hover_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "fortran" / "reductions.f90"
@@ -68,8 +68,6 @@ async def test_a_fortran_buffer_gets_fortran_directives(
 async def test_hover_on_a_fortran_loop_speaks_fortran(
     any_client: LanguageClient, at: At, encoding: Encoding, tmp_path: Path
 ) -> None:
-    from test_hover import hover_text
-
     text = (
         "subroutine step(n, a)\n"
         "  use nowhere\n"

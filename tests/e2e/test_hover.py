@@ -8,25 +8,11 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
-from support.lsp import actions_at
+from support.lsp import actions_at, hover_text
 
 OpenFixture = Callable[[LanguageClient, str], tuple[str, str]]
 At = Callable[..., types.Position]
 Encoding = Callable[[LanguageClient], str]
-
-
-async def hover_text(
-    client: LanguageClient, uri: str, position: types.Position
-) -> str | None:
-    result = await client.text_document_hover_async(
-        types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=position
-        )
-    )
-    if result is None:
-        return None
-    assert isinstance(result.contents, types.MarkupContent)
-    return result.contents.value
 
 
 async def test_hover_on_a_parallel_loop(

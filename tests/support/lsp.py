@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-__all__ = ["actions_at"]
+__all__ = ["actions_at", "hover_text"]
 
 
 async def actions_at(
@@ -20,3 +20,18 @@ async def actions_at(
         )
     )
     return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+async def hover_text(
+    client: LanguageClient, uri: str, position: types.Position
+) -> str | None:
+    """The hover's markdown at `position`, None when there is none."""
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=position
+        )
+    )
+    if result is None:
+        return None
+    assert isinstance(result.contents, types.MarkupContent)
+    return result.contents.value
