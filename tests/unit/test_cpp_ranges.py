@@ -189,3 +189,20 @@ def test_a_plain_struct_copied_per_element_is_parallel() -> None:
         """
     )[5]
     assert parallel
+
+
+def test_nested_ranges_with_one_element_name_have_their_own_indices() -> None:
+    loops = _loops(
+        """\
+        #include <vector>
+        void f(std::vector<double> &a, std::vector<double> &b) {
+          for (double &x : a) {
+            for (double &x : b) x = 0.0;
+            x = 1.0;
+          }
+        }
+        """
+    )
+    outer, inner = loops[3], loops[4]
+    assert outer.var != inner.var
+    assert outer.head == inner.head.replace("b", "a")

@@ -300,6 +300,7 @@ class RangeFor:
     """C++ `for (T x : range)`: read as an index loop over the range's elements."""
 
     range: str  # the range as written: `v`, `d.cells`
+    element: str  # the variable declared: `x`
     size: str  # its element count as C++ text: `v.size()`, `N`
     # The exact index loop it stands for, header and element declaration, for a
     # dialect that does not accept a range-based `for` (OpenACC).
@@ -363,9 +364,8 @@ class Loop:
     @property
     def head(self) -> str:
         """`for (i)`, `for (x : v)` of a range-based loop, or `for`."""
-        if self.range_for is not None and self.var:
-            element = self.var.removeprefix("__range_")
-            return f"for ({element} : {self.range_for.range})"
+        if self.range_for is not None:
+            return f"for ({self.range_for.element} : {self.range_for.range})"
         return f"for ({self.var})" if self.var else "for"
 
     def walk(self) -> tuple[Loop, ...]:
