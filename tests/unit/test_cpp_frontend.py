@@ -296,3 +296,13 @@ def test_a_module_unit_is_told_as_one() -> None:
 def test_a_const_method_is_a_sign_of_cpp() -> None:
     text = "struct P { double v; double get() const { return v; } };\n"
     assert looks_like_c("p.cpp", text, 0, 0) is None
+
+
+def test_msvc_spelled_restrict_is_restrict_in_cpp() -> None:
+    source = _cpp(
+        "void f(double *__restrict a, double *__restrict__ b, int n) {\n"
+        "  for (int i = 0; i < n; i++) a[i] = b[i];\n}\n"
+    )
+    fn = source.function("f")
+    assert fn is not None
+    assert {p.name: p.restrict for p in fn.params} == {"a": True, "b": True, "n": False}

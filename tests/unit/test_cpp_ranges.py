@@ -42,7 +42,7 @@ def test_a_range_for_is_a_loop_over_the_elements() -> None:
     assert loop.range_for is not None
     assert loop.range_for.range == "v"
     assert loop.range_for.size == "v.size()"
-    assert loop.head == "for (x : v)"
+    assert loop.title == "for (x : v)"
     assert loop.var is not None
     assert loop.var not in {"x", "v", "s"}
     assert {r.name for r in loop.refs if r.is_write} == {"v"}
@@ -189,3 +189,20 @@ def test_a_plain_struct_copied_per_element_is_parallel() -> None:
         """
     )[5]
     assert parallel
+
+
+def test_nested_ranges_with_one_element_name_have_their_own_indices() -> None:
+    loops = _loops(
+        """\
+        #include <vector>
+        void f(std::vector<double> &a, std::vector<double> &b) {
+          for (double &x : a) {
+            for (double &x : b) x = 0.0;
+            x = 1.0;
+          }
+        }
+        """
+    )
+    outer, inner = loops[3], loops[4]
+    assert outer.var != inner.var
+    assert outer.title == inner.title.replace("b", "a")

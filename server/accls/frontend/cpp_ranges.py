@@ -58,7 +58,9 @@ class CppRanges(CppDeclarations):
         if target is None or right is None or len(self._loops) >= _MAX_LOOP_DEPTH:
             self._range_while(node, declarator, right, body, depth)
             return
-        index = INDEX_PREFIX + node_text(target)
+        # Nested loops may reuse the name: `for (x : a) for (x : b)`.
+        depth_tag = f"_{len(self._loops)}" if self._loops else ""
+        index = INDEX_PREFIX + node_text(target) + depth_tag
         rec = LoopRecord(
             node=node,
             id=node.start_byte,
@@ -143,7 +145,13 @@ class CppRanges(CppDeclarations):
                     f"for ({count} {i} = 0; {i} < {size}; ++{i}) "
                     f"{{ {decl} = {name}[{i}]; ... }}"
                 )
-        return RangeFor(range=name, size=size, rewrite=rewrite)
+        element = declared_name(declarator)
+        return RangeFor(
+            range=name,
+            element=node_text(element) if element is not None else "",
+            size=size,
+            rewrite=rewrite,
+        )
 
     def _extent(self, name: str) -> str:
         """The first extent of a local or global C array, as written; "" unknown."""

@@ -214,9 +214,10 @@ def _unwrap(
         elif kind == "pointer_declarator":
             pointers += 1
             qualified = any(
-                c.type == "type_qualifier" and node_text(c) in _RESTRICT
+                c.type in ("type_qualifier", "ms_pointer_modifier")
+                and node_text(c) in _RESTRICT
                 for c in node.children
-            )
+            )  # C++ reads `__restrict` as an MS pointer modifier
             order.append("r" if qualified else "*")
             restrict = restrict or qualified
             node = node.child_by_field_name("declarator")

@@ -307,6 +307,7 @@ class RangeFor:
     """C++ `for (T x : range)`: read as an index loop over the range's elements."""
 
     range: str  # the range as written: `v`, `d.cells`
+    element: str  # the variable declared: `x`
     size: str  # its element count as C++ text: `v.size()`, `N`
     # The exact index loop it stands for, header and element declaration, for a
     # dialect that does not accept a range-based `for` (OpenACC).
@@ -368,9 +369,8 @@ class Loop:
         """How its language names it: `for (i)`, `for (x : v)`, or `do i` in Fortran."""
         if self.fortran:
             return f"do {self.var}" if self.var else "do"
-        if self.range_for is not None and self.var:
-            element = self.var.removeprefix("__range_")
-            return f"for ({element} : {self.range_for.range})"
+        if self.range_for is not None:
+            return f"for ({self.range_for.element} : {self.range_for.range})"
         return f"for ({self.var})" if self.var else "for"
 
     @property
@@ -382,11 +382,6 @@ class Loop:
     def column(self) -> int:
         """1-based column of the `for` keyword."""
         return self.keyword.column
-
-    @property
-    def head(self) -> str:
-        """The same as `title`."""
-        return self.title
 
     def walk(self) -> tuple[Loop, ...]:
         """This loop and every loop nested inside it, outer first."""
