@@ -327,6 +327,12 @@ class ExpressionWalk(Recorder):
             base = node.child_by_field_name("argument")
             inner = strip_parens(base) if base is not None else None
             if inner is not None and inner.type == "subscript_expression":
+                # `a[i].f = e` stores one field: the element's other fields keep
+                # what they held, so it counts as a read too (an update). A plain
+                # write would let `copyout(a[...])` bring back fields the device
+                # never received and let reads of `a[i].g` count as covered.
+                if kind is AccessKind.WRITE:
+                    kind = AccessKind.UPDATE
                 self._subscripted(inner, kind, red, depth)
                 return
             root = inner
