@@ -57,7 +57,7 @@ SHARED_SCALAR_WRITE = FindingKind(
     ERROR,
     "written scalar is shared",
     "`{var}` is written at line {write} by every thread of `{directive}` but is "
-    "shared: {why}; add `private({var})`",
+    "shared: {why}; {fix}",
 )
 """A scalar written in a parallel loop is neither private nor a reduction.
 

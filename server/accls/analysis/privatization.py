@@ -202,6 +202,7 @@ def scalar_findings(
                     write=span.line,
                     directive=directive.name,
                     why=fact.why + _through_callee(loop, fact.name, source),
+                    fix=f"add `private({fact.name})`",
                     **_read_line(loop, fact.name, span.line),
                     **_callee_write(loop, fact.name, source),
                 )
@@ -229,6 +230,7 @@ def scalar_findings(
                 directive=directive.name,
                 why=obstacle.message + _through_callee(loop, name, source),
                 read=obstacle.line,
+                fix=_carried_fix(obstacle, name),
                 **_callee_write(loop, name, source),
             )
         )
@@ -242,6 +244,23 @@ def scalar_findings(
             )
         )
     return out
+
+
+def _carried_fix(obstacle: Obstacle, name: str) -> str:
+    """The advice for a shared scalar whose value may reach another iteration.
+
+    `private` would be wrong here: each thread's copy would start undefined and
+    the value the next iteration reads (a running total) would be lost.
+    """
+    if obstacle.code == ObstacleCode.CONDITIONAL_LAST:
+        return (
+            f"`private({name})` would lose the value read after the loop (the last "
+            "iteration may not write it): keep the loop serial or restructure it"
+        )
+    return (
+        f"`private({name})` would lose the value the next iteration reads: use a "
+        "reduction if it is one, or keep the loop serial"
+    )
 
 
 def _privatized_carry(
