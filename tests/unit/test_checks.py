@@ -86,6 +86,30 @@ def test_message_names_variable_and_line() -> None:
     assert "line 5" in item.message
 
 
+def test_private_advice_only_where_private_is_the_fix() -> None:
+    text = textwrap.dedent(
+        """\
+        static void add(double *t, double v) { *t += v; }
+        double run(int n, const double *a, double *restrict out) {
+          double total = 0, last = 0, tmp;
+          #pragma omp parallel for
+          for (int i = 0; i < n; i++) { add(&total, a[i]); }
+          #pragma omp parallel for
+          for (int i = 0; i < n; i++) { if (a[i] > 50) last = a[i]; }
+          #pragma omp parallel for
+          for (int i = 0; i < n; i++) { tmp = a[i]; out[i] = tmp * tmp; }
+          return total + last;
+        }
+        """
+    )
+    found = [f for f in check_file(text, "t.c") if f.code == "ACC103"]
+    by_var = {f.message.split("`")[1]: f.message for f in found}
+    assert "add `private(tmp)`" in by_var["tmp"]
+    for name in ("total", "last"):
+        assert f"add `private({name})`" not in by_var[name]
+        assert f"`private({name})` would lose the value" in by_var[name]
+
+
 def test_json_contract() -> None:
     (item,) = check_file(textwrap.dedent(SHARED_TMP), "t.c")
     obj = finding_json("t.c", item)
