@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from accls.analysis.field_paths import balanced
 from accls.frontend import ExitKind, Function, Loop, Poly, Ref, SourceFile
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
@@ -205,7 +206,7 @@ def _guards(
 def _negated(condition: str) -> list[tuple[Poly, bool]]:
     """The facts `!(condition)` gives: each comparison of an `||` negated."""
     text = condition.strip()
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
         text = text[1:-1].strip()
     out: list[tuple[Poly, bool]] = []
     for part in _top_split(text, "||"):
@@ -219,10 +220,10 @@ def _negated(condition: str) -> list[tuple[Poly, bool]]:
 def _comparison(text: str) -> tuple[Poly, bool] | None:
     """`!(a < b)` as `a - b >= 0` (and the other operators); None if not affine."""
     text = text.strip()
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
         text = text[1:-1].strip()
     match = _COMPARE.fullmatch(text)
-    if match is None or not (_balanced(match["a"]) and _balanced(match["b"])):
+    if match is None or not (balanced(match["a"]) and balanced(match["b"])):
         return None
     if _CAST.search(text):
         return None
@@ -240,15 +241,6 @@ def _comparison(text: str) -> tuple[Poly, bool] | None:
         "!=": (left - right, True),  # a == b
     }
     return negated.get(op)
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _top_split(text: str, word: str) -> list[str]:

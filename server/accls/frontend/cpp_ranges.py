@@ -15,7 +15,6 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from accls.frontend.attach import attached_pragmas
 from accls.frontend.cpp_decls import CppDeclarations, is_reference
 from accls.frontend.cpp_types import (
     UNKNOWN,
@@ -28,7 +27,6 @@ from accls.frontend.cpp_types import (
 from accls.frontend.exprs import identifiers, node_text, span_of, strip_parens
 from accls.frontend.model import AccessKind, RangeFor, Region, Subscript, Var
 from accls.frontend.poly import Poly
-from accls.frontend.recorder import LoopRecord
 
 __all__ = ["INDEX_PREFIX", "CppRanges"]
 
@@ -61,18 +59,7 @@ class CppRanges(CppDeclarations):
         # Nested loops may reuse the name: `for (x : a) for (x : b)`.
         depth_tag = f"_{len(self._loops)}" if self._loops else ""
         index = INDEX_PREFIX + node_text(target) + depth_tag
-        rec = LoopRecord(
-            node=node,
-            id=node.start_byte,
-            outer_loops=tuple(r.id for r in self._loops),
-            context=tuple(self._ctx),
-            ref_start=len(self.refs),
-            call_start=len(self.calls),
-            decl_start=len(self.decls),
-            pragmas=attached_pragmas(node),
-            regions=tuple(self._regions),
-            block=self._block_id if self._direct == node.start_byte else -1,
-        )
+        rec = self._loop_record(node)
         rec.range_var = index
         rec.range_for = self._range_form(node, right, declarator, index)
         (self._loops[-1].children if self._loops else self.nests).append(rec)

@@ -261,6 +261,21 @@ class FunctionWalk(ExpressionWalk):
         self._breakable.pop()
         self._ctx.pop()
 
+    def _loop_record(self, node: Node) -> LoopRecord:
+        """A loop's record, opened where the walk stands now."""
+        return LoopRecord(
+            node=node,
+            id=node.start_byte,
+            outer_loops=tuple(r.id for r in self._loops),
+            context=tuple(self._ctx),
+            ref_start=len(self.refs),
+            call_start=len(self.calls),
+            decl_start=len(self.decls),
+            pragmas=attached_pragmas(node),
+            regions=tuple(self._regions),
+            block=self._block_id if self._direct == node.start_byte else -1,
+        )
+
     def _for(self, node: Node, depth: int) -> None:
         init = node.child_by_field_name("initializer")
         cond = node.child_by_field_name("condition")
@@ -288,18 +303,7 @@ class FunctionWalk(ExpressionWalk):
             self._breakable.pop()
             self._ctx.pop()
             return
-        rec = LoopRecord(
-            node=node,
-            id=node.start_byte,
-            outer_loops=tuple(r.id for r in self._loops),
-            context=tuple(self._ctx),
-            ref_start=len(self.refs),
-            call_start=len(self.calls),
-            decl_start=len(self.decls),
-            pragmas=attached_pragmas(node),
-            regions=tuple(self._regions),
-            block=self._block_id if self._direct == node.start_byte else -1,
-        )
+        rec = self._loop_record(node)
         (self._loops[-1].children if self._loops else self.nests).append(rec)
         self._loops.append(rec)
         self._breakable.append(rec)
