@@ -189,7 +189,8 @@ def array_uses(
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         box = _box(refs, ranges, variant)
-        section, known, full = _section(name, box, var)
+        widened = _contiguous(box, var)
+        section, known, full = _section(name, widened, var)
         out.append(
             ArrayUse(
                 name=name,
@@ -198,10 +199,11 @@ def array_uses(
                 read_first=read_first,
                 section=section,
                 exact_cover=written
+                and widened == box
                 and _covers(refs, nest, loop.id)
                 and (section is not None or full),
                 known=known,
-                box=tuple(box) if box is not None else None,
+                box=tuple(widened) if widened is not None else None,
                 facts=tuple(top - low for _, low, top in ranges),
             )
         )
@@ -217,6 +219,7 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
         return None, False
     facts = [fact for use in uses for fact in use.facts]
     dims: list[str] = []
+    partial = False  # an outer dimension spans more than one row
     for d in range(len(boxes[0] or ())):
         low: Poly | None = None
         high: Poly | None = None
@@ -230,8 +233,37 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
                 return None, False
         assert low is not None
         assert high is not None
-        dims.append(f"[{low.render()}:{(high - low + Poly.const(1)).render()}]")
+        length = high - low + Poly.const(1)
+        if partial and any(box[d] != (boxes[0] or ())[d] for box in boxes if box):
+            return None, False  # rows of different widths: not contiguous storage
+        partial = partial or not (length.is_constant and length.constant == 1)
+        dims.append(f"[{low.render()}:{length.render()}]")
     return uses[0].name + "".join(dims), True
+
+
+def _contiguous(
+    box: list[tuple[Poly, Poly]] | None, var: Var | None
+) -> list[tuple[Poly, Poly]] | None:
+    """The box with every dimension inside a partial one widened to its extent.
+
+    A data clause must name contiguous storage: `a[1:n-2][1:m-2]` of an array
+    `a[n][m]` does not compile (or maps the rows' hull, holes and all).
+    """
+    if box is None or var is None or len(var.dims) != len(box):
+        return box
+    out = list(box)
+    for d in range(len(box) - 1):
+        length = box[d][1]
+        if length.is_constant and length.constant == 1:
+            continue
+        for inner in range(d + 1, len(box)):
+            extent = var.dims[inner]
+            poly = expression_poly(extent) if extent is not None else None
+            if poly is None:
+                return None  # an inner extent we cannot name: no section
+            out[inner] = (Poly.const(0), poly)
+        break
+    return out if any(a != b for a, b in zip(out, box, strict=True)) else box
 
 
 def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:
