@@ -177,6 +177,26 @@ def _hoist(
     return found
 
 
+def _runs(loop: Loop) -> bool:
+    """True if the loop surely runs at least once (constant bounds)."""
+    bounds = _range_of(loop)
+    return bounds is not None and bounds[1] >= bounds[0]
+
+
+def _range_of(loop: Loop) -> tuple[int, int] | None:
+    """Inclusive constant (low, high) of the loop variable, or None."""
+    low, top = loop.lower, loop.upper
+    if low is None or top is None or not low.is_constant or not top.is_constant:
+        return None
+    if loop.step > 0:
+        strict = loop.cond_op in ("<", "!=")
+        return low.constant, top.constant - (1 if strict else 0)
+    if loop.step < 0:
+        strict = loop.cond_op in (">", "!=")
+        return top.constant + (1 if strict else 0), low.constant
+    return None
+
+
 def _region(
     loops: list[Loop],
     uses: dict[int, list[ArrayUse]],
@@ -203,10 +223,19 @@ def _region(
         elif (
             first.written
             and first.exact_cover
+            and (around is None or _runs(around))
             and not first.read_first
             and (section is None or section == first.section)
         ):
             kind, why = "copyout", "fully written by the first loop before any read"
+        elif first.written and first.exact_cover and not first.read_first:
+            kind, why = (
+                "copy",
+                (
+                    f"fully written inside the loop at line {around.line if around else 0}"
+                    ", which may run zero times: copyout would copy device garbage back"
+                ),
+            )
         else:
             kind, why = "copy", "read and written in the region"
         groups.setdefault(kind, []).append(item)
