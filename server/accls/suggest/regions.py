@@ -185,13 +185,15 @@ def _runs(loop: Loop) -> bool:
 
 def _range_of(loop: Loop) -> tuple[int, int] | None:
     """Inclusive constant (low, high) of the loop variable, or None."""
-    low, top = loop.lower, loop.upper
+    low, top, step = loop.lower, loop.upper, loop.step
     if low is None or top is None or not low.is_constant or not top.is_constant:
         return None
-    if loop.step > 0:
+    if step is None:
+        return None
+    if step > 0:
         strict = loop.cond_op in ("<", "!=")
         return low.constant, top.constant - (1 if strict else 0)
-    if loop.step < 0:
+    if step < 0:
         strict = loop.cond_op in (">", "!=")
         return top.constant + (1 if strict else 0), low.constant
     return None
