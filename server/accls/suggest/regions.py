@@ -230,13 +230,11 @@ def _region(
             and (section is None or section == first.section)
         ):
             kind, why = "copyout", "fully written by the first loop before any read"
-        elif first.written and first.exact_cover and not first.read_first:
-            kind, why = (
-                "copy",
-                (
-                    f"fully written inside the loop at line {around.line if around else 0}"
-                    ", which may run zero times: copyout would copy device garbage back"
-                ),
+        elif around is not None and first.exact_cover and section == first.section:
+            kind = "copy"
+            why = (
+                f"fully written inside the loop at line {around.line}, which may "
+                "run zero times: copyout would copy device garbage back"
             )
         else:
             kind, why = "copy", "read and written in the region"
