@@ -286,3 +286,24 @@ def test_one_row_may_keep_a_partial_inner_section() -> None:
       a[2][j] = b[2][j];
     """
     assert section(body, "a", GRID) == "a[2:1][1:m - 2]"
+
+
+@pytest.mark.parametrize(
+    ("inner", "covered"),
+    [
+        ("for (int t = 0; t < m; t++)", False),  # m may be 0: a[i] never written
+        ("for (int t = m; t > 0; t--)", False),
+        ("for (int t = 0; t < 4; t++)", True),  # surely runs
+        ("for (int t = 3; t >= 0; t--)", True),
+    ],
+)
+def test_copyout_needs_every_loop_around_the_write_to_run(
+    inner: str, covered: bool
+) -> None:
+    body = f"""
+    for (int i = 0; i < n; i++)
+      {inner}
+        b[i] = a[i] * t;
+    """
+    assert uses(body)["b"].exact_cover is covered
+    assert ("copyout" in data(body)) is covered

@@ -139,6 +139,7 @@ def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
     if len({tuple(s.text for s in r.subscripts) for r in writes}) != 1:
         return False
     used: list[str] = []
+    by_id = {inner.id: inner for inner in nest.values()}
     for poly in _subscripts(writes[0]):
         if poly is None or not poly.is_affine:
             return False
@@ -157,7 +158,30 @@ def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
         ):
             return False
         used.append(var)
+    if not all(_runs(by_id.get(k), used) for k in _inside(writes[0], root)):
+        return False  # a loop of zero trips around the write leaves holes
     return len(set(used)) == len(used)
+
+
+def _inside(ref: Ref, root: int) -> tuple[int, ...]:
+    """Ids of the loops between the nest's root and the reference."""
+    if root not in ref.loops:
+        return ref.loops
+    return ref.loops[ref.loops.index(root) + 1 :]
+
+
+def _runs(loop: Loop | None, used: list[str]) -> bool:
+    """True if the loop indexes the write, or surely runs at least once."""
+    if loop is None or not loop.var:
+        return False
+    if loop.var in used:
+        return True  # zero trips here empty the section's dimension instead
+    found = _range(loop)
+    if found is None:
+        return False
+    low, high = found
+    span = high - low
+    return span.is_constant and span.constant >= 0
 
 
 def array_uses(

@@ -230,7 +230,12 @@ def _region(
             and (section is None or section == first.section)
         ):
             kind, why = "copyout", "fully written by the first loop before any read"
-        elif around is not None and first.exact_cover and section == first.section:
+        elif (
+            around is not None
+            and first.exact_cover
+            and not first.read_first
+            and section == first.section
+        ):
             kind = "copy"
             why = (
                 f"fully written inside the loop at line {around.line}, which may "
