@@ -6,8 +6,8 @@ from textwrap import dedent
 
 import pytest
 from accls.analysis import analyze_text
-from accls.analysis.array_sections import ArrayUse, array_uses
-from accls.frontend import SourceFile, Var, parse_source
+from accls.analysis.array_sections import ArrayUse, array_uses, union_section
+from accls.frontend import Poly, SourceFile, Var, parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 PARAMS = (
@@ -307,3 +307,27 @@ def test_copyout_needs_every_loop_around_the_write_to_run(
     """
     assert uses(body)["b"].exact_cover is covered
     assert ("copyout" in data(body)) is covered
+
+
+def _row_use(row: int, start: int, length: int) -> ArrayUse:
+    box = ((Poly.const(row), Poly.const(1)), (Poly.const(start), Poly.const(length)))
+    return ArrayUse(
+        name="a",
+        read=True,
+        written=False,
+        read_first=True,
+        section=f"a[{row}:1][{start}:{length}]",
+        exact_cover=False,
+        known=True,
+        box=box,
+    )
+
+
+def test_union_of_partial_rows_of_different_widths_is_not_a_section() -> None:
+    # a[2:2][0:5] would not be contiguous storage either: no section at all.
+    assert union_section([_row_use(2, 1, 3), _row_use(3, 0, 5)]) == (None, False)
+    # the same columns of one row stay a section
+    assert union_section([_row_use(2, 1, 3), _row_use(2, 0, 5)]) == (
+        "a[2:1][0:5]",
+        True,
+    )
