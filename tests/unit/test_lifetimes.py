@@ -101,6 +101,45 @@ def test_a_host_read_after_the_lifetime_copies_out() -> None:
     assert enter < leave < next(k for k, x in enumerate(lines) if "printf" in x)
 
 
+STEPS = """
+#include <stdio.h>
+#include <stdlib.h>
+static void scale(int n, const double *restrict a, double *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * 2;
+}
+static void back(int n, double *restrict a, const double *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] + 1;
+}
+int main(int argc, char **argv)
+{
+    int n = 1000, steps = argc > 1 ? atoi(argv[1]) : 0;
+    double *a = malloc(n * sizeof(double));
+    double *b = malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++) { a[i] = rand(); b[i] = -1; }
+    for (int t = 0; t < steps; t++) {
+        scale(n, a, b);
+        back(n, a, b);
+    }
+    printf("%f %f\n", a[1], b[1]);
+    free(a); free(b);
+    return 0;
+}
+"""
+
+
+def test_an_array_first_written_inside_a_loop_is_copied_in_when_read_after() -> None:
+    # `steps` may be 0: `create(b)` then `copyout(b)` would overwrite the host's
+    # `b` with device garbage; `b` must be copied in.
+    _, _, lifetimes = plan(STEPS)
+    assert len(lifetimes) == 1
+    kept = {(k.name, k.enter, k.exit) for k in lifetimes[0].kept}
+    assert kept == {("a", "copyin", "copyout"), ("b", "copyin", "copyout")}
+
+
 def test_host_reads_and_writes_between_kernels_get_updates() -> None:
     body = SOLVER.replace(
         "        scale(n, u);\n",

@@ -141,6 +141,40 @@ def test_region_is_hoisted_around_a_sequential_time_loop() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("head", "c_kind"),
+    [
+        ("for (int t = 0; t < m; t++) {", "copy"),  # may run zero times
+        ("for (int t = 5; t > m; t--) {", "copy"),
+        ("for (int t = 0; t < 3; t++) {", "copyout"),  # surely runs
+        ("for (int t = 9; t >= 0; t--) {", "copyout"),
+    ],
+)
+def test_copyout_across_a_time_loop_only_when_the_loop_surely_runs(
+    head: str, c_kind: str
+) -> None:
+    # A time loop of zero trips never writes `c` on the device: copyout at the
+    # region's end would overwrite the host's `c` with device garbage.
+    _, found = run(
+        f"""
+        int m = n / 2;
+        {head}
+            for (int i = 1; i < n; i++)
+                c[i] = b[i - 1] + a[i];
+            for (int i = 1; i < n; i++)
+                b[i] = c[i];
+        }}
+        """
+    )
+    regions = {s.region for s in found if s.region is not None}
+    assert len(regions) == 1
+    region = regions.pop()
+    assert region.around is not None
+    assert f"{c_kind}(" in region.pragma.render()
+    kinds = {c.name: c.args for c in region.pragma.clauses}
+    assert "c[1:n - 1]" in (kinds.get(c_kind) or "")
+
+
 def test_no_hoisting_when_the_time_loop_touches_an_array_on_the_host() -> None:
     _, found = run(
         """

@@ -6,8 +6,8 @@ from textwrap import dedent
 
 import pytest
 from accls.analysis import analyze_text
-from accls.analysis.array_sections import ArrayUse, array_uses
-from accls.frontend import SourceFile, Var, parse_source
+from accls.analysis.array_sections import ArrayUse, array_uses, union_section
+from accls.frontend import Poly, SourceFile, Var, parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 PARAMS = (
@@ -116,7 +116,9 @@ def test_global_static_array_is_named_whole_in_the_clause() -> None:
 def test_array_parameter_gets_a_section_not_its_name() -> None:
     body = "for (int i = 0; i < n; i++) A[i][0] = 0;"
     use = uses(body, params="int n, double A[100][100]")["A"]
-    assert use.section == "A[0:n][0:1]"
+    # whole rows: `A[0:n][0:1]` is not contiguous storage
+    assert use.section == "A[0:n][0:100]"
+    assert not use.exact_cover
 
 
 def test_indirect_subscript_has_no_known_section() -> None:
@@ -243,3 +245,89 @@ def test_write_after_an_inner_break_uses_copy() -> None:
         params="int n, int m, const double *restrict a, double *restrict *restrict B",
     )
     assert got == {"copy": "B[0:n][0:m]", "copyin": "a[0:m]"}
+
+
+# ----- contiguous storage ------------------------------------------------------------
+
+GRID = "int n, int m, double a[n][m], const double b[n][m]"
+STENCIL = """
+for (int i = 1; i < n - 1; i++)
+  for (int j = 1; j < m - 1; j++)
+    a[i][j] = b[i-1][j] + b[i+1][j] + b[i][j-1] + b[i][j+1];
+"""
+
+
+def test_inner_dimension_of_a_partial_block_is_widened_to_whole_rows() -> None:
+    # `a[1:n-2][1:m-2]` is not contiguous: gcc and clang reject it, or it maps
+    # the hull and copies the untouched row ends back as device garbage.
+    found = uses(STENCIL, GRID)["a"]
+    assert found.section == "a[1:n - 2][0:m]"
+    assert not found.exact_cover
+    assert data(STENCIL, GRID) == {
+        "copy": "a[1:n - 2][0:m]",
+        "copyin": "b[0:n][0:m]",
+    }
+
+
+def test_full_rows_keep_copyout() -> None:
+    body = """
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 0; j < m; j++)
+        a[i][j] = b[i][j];
+    """
+    found = uses(body, GRID)["a"]
+    assert found.section == "a[1:n - 2][0:m]"
+    assert found.exact_cover
+
+
+def test_one_row_may_keep_a_partial_inner_section() -> None:
+    body = """
+    for (int j = 1; j < m - 1; j++)
+      a[2][j] = b[2][j];
+    """
+    assert section(body, "a", GRID) == "a[2:1][1:m - 2]"
+
+
+@pytest.mark.parametrize(
+    ("inner", "covered"),
+    [
+        ("for (int t = 0; t < m; t++)", False),  # m may be 0: a[i] never written
+        ("for (int t = m; t > 0; t--)", False),
+        ("for (int t = 0; t < 4; t++)", True),  # surely runs
+        ("for (int t = 3; t >= 0; t--)", True),
+    ],
+)
+def test_copyout_needs_every_loop_around_the_write_to_run(
+    inner: str, covered: bool
+) -> None:
+    body = f"""
+    for (int i = 0; i < n; i++)
+      {inner}
+        b[i] = a[i] * t;
+    """
+    assert uses(body)["b"].exact_cover is covered
+    assert ("copyout" in data(body)) is covered
+
+
+def _row_use(row: int, start: int, length: int) -> ArrayUse:
+    box = ((Poly.const(row), Poly.const(1)), (Poly.const(start), Poly.const(length)))
+    return ArrayUse(
+        name="a",
+        read=True,
+        written=False,
+        read_first=True,
+        section=f"a[{row}:1][{start}:{length}]",
+        exact_cover=False,
+        known=True,
+        box=box,
+    )
+
+
+def test_union_of_partial_rows_of_different_widths_is_not_a_section() -> None:
+    # a[2:2][0:5] would not be contiguous storage either: no section at all.
+    assert union_section([_row_use(2, 1, 3), _row_use(3, 0, 5)]) == (None, False)
+    # the same columns of one row stay a section
+    assert union_section([_row_use(2, 1, 3), _row_use(2, 0, 5)]) == (
+        "a[2:1][0:5]",
+        True,
+    )

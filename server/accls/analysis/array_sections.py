@@ -139,6 +139,7 @@ def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
     if len({tuple(s.text for s in r.subscripts) for r in writes}) != 1:
         return False
     used: list[str] = []
+    by_id = {inner.id: inner for inner in nest.values()}
     for poly in _subscripts(writes[0]):
         if poly is None or not poly.is_affine:
             return False
@@ -157,7 +158,30 @@ def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
         ):
             return False
         used.append(var)
+    if not all(_runs(by_id.get(k), used) for k in _inside(writes[0], root)):
+        return False  # a loop of zero trips around the write leaves holes
     return len(set(used)) == len(used)
+
+
+def _inside(ref: Ref, root: int) -> tuple[int, ...]:
+    """Ids of the loops between the nest's root and the reference."""
+    if root not in ref.loops:
+        return ref.loops
+    return ref.loops[ref.loops.index(root) + 1 :]
+
+
+def _runs(loop: Loop | None, used: list[str]) -> bool:
+    """True if the loop indexes the write, or surely runs at least once."""
+    if loop is None or not loop.var:
+        return False
+    if loop.var in used:
+        return True  # zero trips here empty the section's dimension instead
+    found = _range(loop)
+    if found is None:
+        return False
+    low, high = found
+    span = high - low
+    return span.is_constant and span.constant >= 0
 
 
 def array_uses(
@@ -189,7 +213,8 @@ def array_uses(
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         box = _box(refs, ranges, variant)
-        section, known, full = _section(name, box, var)
+        widened = _contiguous(box, var)
+        section, known, full = _section(name, widened, var)
         out.append(
             ArrayUse(
                 name=name,
@@ -198,10 +223,11 @@ def array_uses(
                 read_first=read_first,
                 section=section,
                 exact_cover=written
+                and widened == box
                 and _covers(refs, nest, loop.id)
                 and (section is not None or full),
                 known=known,
-                box=tuple(box) if box is not None else None,
+                box=tuple(widened) if widened is not None else None,
                 facts=tuple(top - low for _, low, top in ranges),
             )
         )
@@ -217,6 +243,7 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
         return None, False
     facts = [fact for use in uses for fact in use.facts]
     dims: list[str] = []
+    partial = False  # an outer dimension spans more than one row
     for d in range(len(boxes[0] or ())):
         low: Poly | None = None
         high: Poly | None = None
@@ -230,8 +257,37 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
                 return None, False
         assert low is not None
         assert high is not None
-        dims.append(f"[{low.render()}:{(high - low + Poly.const(1)).render()}]")
+        length = high - low + Poly.const(1)
+        if partial and any(box[d] != (boxes[0] or ())[d] for box in boxes if box):
+            return None, False  # rows of different widths: not contiguous storage
+        partial = partial or not (length.is_constant and length.constant == 1)
+        dims.append(f"[{low.render()}:{length.render()}]")
     return uses[0].name + "".join(dims), True
+
+
+def _contiguous(
+    box: list[tuple[Poly, Poly]] | None, var: Var | None
+) -> list[tuple[Poly, Poly]] | None:
+    """The box with every dimension inside a partial one widened to its extent.
+
+    A data clause must name contiguous storage: `a[1:n-2][1:m-2]` of an array
+    `a[n][m]` does not compile (or maps the rows' hull, holes and all).
+    """
+    if box is None or var is None or len(var.dims) != len(box):
+        return box
+    out = list(box)
+    for d in range(len(box) - 1):
+        length = box[d][1]
+        if length.is_constant and length.constant == 1:
+            continue
+        for inner in range(d + 1, len(box)):
+            extent = var.dims[inner]
+            poly = expression_poly(extent) if extent is not None else None
+            if poly is None:
+                return None  # an inner extent we cannot name: no section
+            out[inner] = (Poly.const(0), poly)
+        break
+    return out if any(a != b for a, b in zip(out, box, strict=True)) else box
 
 
 def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:

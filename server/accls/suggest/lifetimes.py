@@ -310,15 +310,17 @@ def _lifetime(
             k for k, e in enumerate(events) if any(u.name == name for u in e.uses)
         )
         opened = ends[opener]
+        used_after = places.used_after(name, last)
+        looped = places.in_loop(events[opener].span, first, last)
         create = (
             all(where.before >= opened for where in host)
-            and not (host and places.in_loop(events[opener].span, first, last))
+            # a loop of zero trips would leave `create`d garbage for copyout
+            and not ((host or used_after) and looped)
             and head.written
             and head.exact_cover
             and not head.read_first
             and (section is None or section == head.section)
         )
-        used_after = places.used_after(name, last)
         kept.append(
             Kept(
                 name,

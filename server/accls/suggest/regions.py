@@ -177,6 +177,28 @@ def _hoist(
     return found
 
 
+def _runs(loop: Loop) -> bool:
+    """True if the loop surely runs at least once (constant bounds)."""
+    bounds = _range_of(loop)
+    return bounds is not None and bounds[1] >= bounds[0]
+
+
+def _range_of(loop: Loop) -> tuple[int, int] | None:
+    """Inclusive constant (low, high) of the loop variable, or None."""
+    low, top, step = loop.lower, loop.upper, loop.step
+    if low is None or top is None or not low.is_constant or not top.is_constant:
+        return None
+    if step is None:
+        return None
+    if step > 0:
+        strict = loop.cond_op in ("<", "!=")
+        return low.constant, top.constant - (1 if strict else 0)
+    if step < 0:
+        strict = loop.cond_op in (">", "!=")
+        return top.constant + (1 if strict else 0), low.constant
+    return None
+
+
 def _region(
     loops: list[Loop],
     uses: dict[int, list[ArrayUse]],
@@ -203,10 +225,22 @@ def _region(
         elif (
             first.written
             and first.exact_cover
+            and (around is None or _runs(around))
             and not first.read_first
             and (section is None or section == first.section)
         ):
             kind, why = "copyout", "fully written by the first loop before any read"
+        elif (
+            around is not None
+            and first.exact_cover
+            and not first.read_first
+            and section == first.section
+        ):
+            kind = "copy"
+            why = (
+                f"fully written inside the loop at line {around.line}, which may "
+                "run zero times: copyout would copy device garbage back"
+            )
         else:
             kind, why = "copy", "read and written in the region"
         groups.setdefault(kind, []).append(item)
