@@ -32,6 +32,7 @@ from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.analysis.mhp_target import target_nowait_findings
 from accls.frontend import SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
@@ -386,4 +387,5 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                 seen.add(key)
                 count[name] += 1
                 out.append(made)
+    out.extend(target_nowait_findings(source))
     return out
