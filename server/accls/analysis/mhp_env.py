@@ -164,6 +164,9 @@ def environment(
         loop = loops.get(construct.span.start_byte)
         if loop is None or first not in ("for", "loop", "taskloop", "parallel", "simd"):
             continue
+        words = set(construct.directive.name.split())
+        if first == "parallel" and not words & {"for", "loop", "simd", "do"}:
+            continue  # a bare `parallel` over a loop: every thread runs all of it
         if construct is not region and first in ("parallel", "simd"):
             continue  # every thread runs all of a nested team's or simd's iterations
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
