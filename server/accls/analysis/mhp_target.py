@@ -118,6 +118,7 @@ def target_nowait_findings(source: SourceFile) -> list[Finding]:
             if first.directive.clause("nowait") is None:
                 continue
             made = _first_clash(source, fn, first, inside[k + 1 :])
+            made = made or _host_clash(source, fn, first, targets)
             if made is not None:
                 out.append(made)
     return out
@@ -162,6 +163,41 @@ def _first_clash(
             "orders the second after it",
             fix=f"add `#pragma omp taskwait` before line {_line(second)}, or "
             f"`depend` clauses on `{name}` to both constructs",
+        )
+    return None
+
+
+def _host_clash(
+    source: SourceFile, fn: Function, first: Region, targets: list[Region]
+) -> Finding | None:
+    """The first host access, before anything waits, of what the target copies."""
+    writes, reads = _maps(first)
+    for ref in fn.refs:
+        at = ref.span.start_byte
+        if at < first.span.end_byte or any(contains(t, at) for t in targets):
+            continue
+        if not (ref.name in writes or (ref.name in reads and ref.is_write)):
+            continue
+        if _ordered_between(source, fn, first, at):
+            return None
+        if _branches_apart(source, pragma_at(first), at):
+            continue
+        word = "written" if ref.is_write else "read"
+        return finding(
+            TASK_RACE,
+            ref.span,
+            first=ref.name,
+            first_access=_mapped(ref.name, writes, reads),
+            first_line=_line(first),
+            second=ref.render(),
+            second_access=f"{word} on the host",
+            second_line=ref.span.line,
+            overlap="may run at once",
+            region=first.directive.name,
+            line=_line(first),
+            rule="`nowait` makes the target a deferred task, which may still be "
+            "copying the data",
+            fix=f"add `#pragma omp taskwait` before line {ref.span.line}",
         )
     return None
 
