@@ -237,10 +237,24 @@ def environment(
     )
 
 
+def _member(
+    ref: Ref, pos: int, chain: list[Region], env: Environment
+) -> Location | None:
+    """`p.a` or `s->n`: one shared location, unless the structure is the thread's."""
+    base = _NAME.match(ref.name)
+    if base is None or not ref.name[base.end() :].startswith((".", "->")):
+        return None  # an element's member, a call's result: not followed
+    if env.is_private(base.group(0), pos, chain):
+        return None  # its own structure, or a private pointer to memory unseen
+    return Location(ref.name, "scalar", ())
+
+
 def locate(
     ref: Ref, pos: int, chain: list[Region], env: Environment
 ) -> Location | None:
     """Where a shared access lands; None when it is private or not followed."""
+    if ref.member and not ref.escapes and not ref.subscripts:
+        return _member(ref, pos, chain, env)
     if ref.member or ref.escapes:
         return None  # struct fields and escaping addresses are not modelled
     if not ref.subscripts and not ref.deref:
