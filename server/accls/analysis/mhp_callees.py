@@ -9,9 +9,22 @@ from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_insertions import call_critical_fix
-from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile, Var
+from accls.frontend import (
+    AccessKind,
+    Call,
+    Directive,
+    Effect,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Var,
+    library_function,
+)
 
 __all__ = [
+    "hidden_state",
+    "hidden_write",
     "is_static",
     "locked_state_writes",
     "loop_callee_findings",
@@ -23,6 +36,29 @@ __all__ = [
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
+# Library functions that share one hidden state with another: the seeders.
+_SHARED_STATE = {
+    "srand": "rand",
+    "srandom": "random",
+    "srand48": "drand48",
+    "lrand48": "drand48",
+    "mrand48": "drand48",
+}
+
+
+def hidden_state(name: str, source: SourceFile) -> str | None:
+    """The hidden library state a call of `name` writes (`rand()`'s seed), if any."""
+    if source.function(name) is not None:
+        return None  # the program's own function, whatever the table says
+    known = library_function(name)
+    if known is None or known.effect is not Effect.HIDDEN:
+        return None
+    return f"state of {_SHARED_STATE.get(name, name)}()"
+
+
+def hidden_write(call: Call, state: str) -> Ref:
+    """The write of a hidden library state, placed at the call that makes it."""
+    return Ref(name=state, kind=AccessKind.WRITE, span=call.span)
 
 
 def is_static(fn: Function, var: Var, data: bytes) -> bool:
@@ -146,9 +182,15 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
         inside = body.start_byte <= branch.span.start_byte <= pos
         if branch.kind != "loop" and inside and pos < branch.span.end_byte:
             return False  # some iterations only
-    return not any(
+    return not _excluded(loop, call, source)
+
+
+def _excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
+    """True when the call sits in a `critical`, `atomic`, `single` ... of the loop."""
+    pos = call.span.start_byte
+    return any(
         first_word(c) in _EXCLUDING
-        and body.start_byte <= c.span.start_byte
+        and loop.body.start_byte <= c.span.start_byte
         and contains(c, pos)
         for c in source.constructs
     )
@@ -172,6 +214,11 @@ def loop_callee_findings(
     """ACC124 when each iteration of a parallel loop calls `name`, a state writer."""
     callee = source.function(name)
     call = next((c for c in loop.calls if c.name == name), None)
+    state = hidden_state(name, source)
+    if call is not None and state is not None:
+        if _excluded(loop, call, source):
+            return []
+        return [_hidden_finding(loop, directive, source, call, state)]
     if callee is None or call is None or not _alone(loop, call, source):
         return []
     if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
@@ -207,3 +254,32 @@ def loop_callee_findings(
         at = call_critical_fix(source.data, call, loop.body.start_byte)
         made = replace(made, insert=at)
     return [made]
+
+
+def _hidden_finding(
+    loop: Loop, directive: Directive, source: SourceFile, call: Call, state: str
+) -> Finding:
+    """ACC124 for a library call whose hidden state every iteration updates."""
+    made = finding(
+        CALLEE_STATE_RACE,
+        call.span,
+        var=state,
+        what="hidden state of the C library",
+        callee=call.name,
+        write=call.span.line,
+        also="",
+        who="every iteration",
+        call=call.span.line,
+        region=directive.name,
+        line=loop.line,
+        rule="the iterations run on different threads, and the library keeps one "
+        "state for them all",
+        fix=f"use a reentrant form (`{call.name}_r`) with a state per thread, or "
+        f"call `{call.name}` in a `critical`",
+    )
+    if directive.dialect == "omp" and not {"teams", "target"} & set(
+        directive.name.split()
+    ):
+        at = call_critical_fix(source.data, call, loop.body.start_byte)
+        made = replace(made, insert=at)
+    return made

@@ -6,7 +6,12 @@ import re
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
-from accls.analysis.mhp_callees import is_static, locked_state_writes
+from accls.analysis.mhp_callees import (
+    hidden_state,
+    hidden_write,
+    is_static,
+    locked_state_writes,
+)
 from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
@@ -69,6 +74,9 @@ class Environment:
     task_shared: frozenset[str] = frozenset()  # orphaned tasks: `shared(...)` names
     sweeps: tuple[Sweep, ...] = ()  # the sequential loops of `sweep_vars`
     shared_loops: tuple[Sweep, ...] = ()  # worksharing `for` loops with known bounds
+    # Fortran `do` and `do concurrent` indices, private to the innermost parallel
+    # or task construct around the loop (OpenMP 5.2, 5.1.1): name and loop span.
+    own_indices: tuple[tuple[str, int, int], ...] = ()
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -109,6 +117,8 @@ class Environment:
         for var, at, static in self.declared:
             if var == name and at <= pos:
                 return not static
+        if any(v == name and s <= pos < e for v, s, e in self.own_indices):
+            return True
         return any(v == name and s <= pos < e for v, s, e in self.loop_vars)
 
 
@@ -154,6 +164,9 @@ def environment(
         loop = loops.get(construct.span.start_byte)
         if loop is None or first not in ("for", "loop", "taskloop", "parallel", "simd"):
             continue
+        words = set(construct.directive.name.split())
+        if first == "parallel" and not words & {"for", "loop", "simd", "do"}:
+            continue  # a bare `parallel` over a loop: every thread runs all of it
         if construct is not region and first in ("parallel", "simd"):
             continue  # every thread runs all of a nested team's or simd's iterations
         for assoc in associated_loops(loop, collapse_count(construct.directive)):
@@ -193,6 +206,12 @@ def environment(
             known = sweep_of(loop, invariant)
             if known is not None:
                 ranges.append(known)
+    named_shared = clause_names((region.directive,), frozenset({"shared"}))
+    own_indices = tuple(
+        (lp.var, lp.span.start_byte, lp.span.end_byte)
+        for lp in source.loops()
+        if lp.fortran and lp.var and start <= lp.id < end and lp.var not in named_shared
+    )
     text = data[start:end].decode("utf-8", "replace")
     tids = {m.group(1) for m in _TID.finditer(text)}
     threadprivate = {
@@ -214,13 +233,28 @@ def environment(
         shared_loops=tuple(
             known for lp in split if (known := sweep_of(lp, invariant)) is not None
         ),
+        own_indices=own_indices,
     )
+
+
+def _member(
+    ref: Ref, pos: int, chain: list[Region], env: Environment
+) -> Location | None:
+    """`p.a` or `s->n`: one shared location, unless the structure is the thread's."""
+    base = _NAME.match(ref.name)
+    if base is None or not ref.name[base.end() :].startswith((".", "->")):
+        return None  # an element's member, a call's result: not followed
+    if env.is_private(base.group(0), pos, chain):
+        return None  # its own structure, or a private pointer to memory unseen
+    return Location(ref.name, "scalar", ())
 
 
 def locate(
     ref: Ref, pos: int, chain: list[Region], env: Environment
 ) -> Location | None:
     """Where a shared access lands; None when it is private or not followed."""
+    if ref.member and not ref.escapes and not ref.subscripts:
+        return _member(ref, pos, chain, env)
     if ref.member or ref.escapes:
         return None  # struct fields and escaping addresses are not modelled
     if not ref.subscripts and not ref.deref:
@@ -277,6 +311,9 @@ def callee_state(
         if not start <= call.span.start_byte < end:
             continue
         callee = source.function(call.name)
+        state = hidden_state(call.name, source) if callee is None else None
+        if state is not None:
+            out.append((call, hidden_write(call, state), frozenset(), False))
         if callee is None or callee is fn:
             continue
         writes = locked_state_writes(callee, source, env.threadprivate)

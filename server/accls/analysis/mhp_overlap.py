@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from accls.analysis.mhp_bounds import bound_rows
+from accls.analysis.mhp_bounds import Sweep, bound_rows
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
@@ -133,7 +133,45 @@ def overlap(
             shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
             return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")
+    if not shared and _apart_meet(rows, ranges, a, b, sweeps):
+        return Overlap("same")  # `out[i]` and `out[i + 1]` over literal bounds
     return Overlap("maybe", _names(a, b, env))
+
+
+def _literal(sweep: Sweep) -> bool:
+    """True for a sequential loop between two constants: `for (i = 0; i < 100; ...)`."""
+    return all(
+        side is not None and all(k == "1" for k, _ in side)
+        for side in (sweep.low, sweep.high)
+    )
+
+
+def _apart_meet(
+    rows: list[Row], ranges: list[Row], a: Location, b: Location, sweeps: set[str]
+) -> bool:
+    """True when two different iterations surely reach one element.
+
+    Every sequential loop the subscripts use runs between literal bounds, so each
+    integer point of the ranges is an iteration that runs; a point where the loop
+    variables differ is then an element two instances (or threads) both touch.
+    """
+    if not sweeps or any(k.startswith("tid@") for r in rows for k, _ in r.coeffs):
+        return False
+    for key in sweeps:
+        var, side = key.split("@")
+        bounds = a.bounds if side == "1" else b.bounds
+        found = [s for s in bounds if s.var == var]
+        if not found or not all(_literal(s) for s in found):
+            return False
+    common = {k.split("@")[0] for k in sweeps if k.endswith("@1")} & {
+        k.split("@")[0] for k in sweeps if k.endswith("@2")
+    }
+    orders: list[list[Row]] = [[]]
+    if common:
+        var = sorted(common)[0]
+        one, two = f"{var}@1", f"{var}@2"
+        orders = [[row({two: 1, one: -1}, -1)], [row({one: 1, two: -1}, -1)]]
+    return any(not is_empty(build([*rows, *ranges, *order])) for order in orders)
 
 
 def _team(env: Environment) -> int | None:

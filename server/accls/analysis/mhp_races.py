@@ -32,6 +32,7 @@ from accls.analysis.mhp_insertions import call_critical_fix
 from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
+from accls.analysis.mhp_target import target_nowait_findings
 from accls.frontend import SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
@@ -234,12 +235,21 @@ def _callee_finding(
     if line != via.ref.span.line:
         where = "" if other.via is not None else " in the region"
         also = {"also": f" and {word} at line {line}{where}", "other": line}
+    hidden = " " in name  # `state of rand()`: no variable has a space in its name
+    fix = f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
+    if hidden:
+        fix = (
+            f"use a reentrant form (`{callee}_r`) with a state per thread, or call "
+            f"`{callee}` in a `critical`"
+        )
     return finding(
         CALLEE_STATE_RACE,
         via.via.span,
         var=name,
         what=(
-            "the caller's variable, written through a pointer argument"
+            "hidden state of the C library"
+            if hidden
+            else "the caller's variable, written through a pointer argument"
             if any("".join(a.split()) == f"&{name}" for a in via.via.args)
             else "a `static` local or a global"
         ),
@@ -251,7 +261,7 @@ def _callee_finding(
         region=args["region"],
         line=args["line"],
         rule=rule,
-        fix=f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`",
+        fix=fix,
     )
 
 
@@ -377,4 +387,5 @@ def concurrency_findings(source: SourceFile) -> list[Finding]:
                 seen.add(key)
                 count[name] += 1
                 out.append(made)
+    out.extend(target_nowait_findings(source))
     return out

@@ -209,6 +209,10 @@ def scalar_findings(
             )
     for obstacle in facts.obstacles:
         name = obstacle.variable
+        if obstacle.code is ObstacleCode.MEMBER_WRITE and name and omp:
+            found = _member_write(obstacle, name, scope, fn, assoc, loop, directive)
+            out.extend([found] if found is not None and name not in guarded else [])
+            continue
         if obstacle.code not in (*_CARRIED, ObstacleCode.CONDITIONAL_LAST) or not name:
             continue
         if obstacle.code in _CARRIED:
@@ -244,6 +248,39 @@ def scalar_findings(
             )
         )
     return out
+
+
+def _member_write(
+    obstacle: Obstacle,
+    name: str,
+    scope: Scope,
+    fn: Function | None,
+    assoc: set[str],
+    loop: Loop,
+    directive: Directive,
+) -> Finding | None:
+    """ACC103 for a structure member every thread writes: `p.a += i`, `s->n++`."""
+    refs = [r for r in loop.refs if r.name == name and r.member and r.is_write]
+    if not refs or any(r.atomic for r in refs):
+        return None
+    base = name.replace("->", ".").split(".")[0]
+    if any(r.is_write and r.name == base for r in loop.refs):
+        return None  # the base moves: `s = &a[i]`, whose own writes are checked
+    if base in {v.name for v in loop.locals} or base in scope.reductions:
+        return None  # the iteration's own structure, or a pointer it sets
+    if _is_private(base, None, scope, fn, assoc) and "->" not in name:
+        return None  # the thread's own structure
+    span = refs[0].span
+    return finding(
+        SHARED_SCALAR_WRITE,
+        span,
+        var=name,
+        write=span.line,
+        directive=directive.name,
+        why=obstacle.message,
+        fix="update it in a `critical` or with `atomic`, or accumulate into a "
+        "local reduction variable and store it after the loop",
+    )
 
 
 def _carried_fix(obstacle: Obstacle, name: str) -> str:

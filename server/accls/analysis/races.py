@@ -17,7 +17,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
-from accls.analysis.mhp_callees import loop_callee_findings
+from accls.analysis.mhp_callees import hidden_state, loop_callee_findings
 from accls.analysis.mhp_loop_locks import (
     NO_LOCKS,
     callee_guarded,
@@ -312,6 +312,8 @@ def _call_findings(
         shared = loop_callee_findings(loop, directive, analysis.source, name)
         if shared:
             return shared
+        if hidden_state(name, analysis.source) is not None:
+            continue  # the library's state, used under exclusion only
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword
         return [
