@@ -75,7 +75,8 @@ def _types_may_alias(a: Var, b: Var) -> bool:
 
 
 def _is_pointer(var: Var) -> bool:
-    return var.pointers > 0 and not var.dims
+    """A pointer, a pointer to rows (`double (*r)[8]`) included."""
+    return var.pointers > 0 and (not var.dims or var.shape.startswith("*"))
 
 
 def _is_array_object(var: Var | None) -> bool:
