@@ -1,0 +1,36 @@
+"""A pointer set from a pointer cast is not kept apart by its element type."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from accls.analysis import analyze_text
+
+_TEXT = """
+#include <stdlib.h>
+float f[2048];
+void widen(void) {
+  double *q = VALUE;
+  for (int i = 0; i < 1023; i++) f[2 * i + 2] = (float)q[i];
+}
+"""
+
+
+def _loop(value: str):  # type: ignore[no-untyped-def]
+    facts = analyze_text(dedent(_TEXT).replace("VALUE", value)).facts
+    return next(f for f in facts if f.loop.var == "i")
+
+
+def test_a_cast_pointer_may_overlap_an_array_of_another_type() -> None:
+    fact = _loop("(double *)f")
+    assert not fact.parallel
+    assert any("set from a pointer cast" in o.message for o in fact.obstacles)
+
+
+def test_a_cast_of_an_address_counts_too() -> None:
+    assert not _loop("(double *)&f[0]").parallel
+
+
+def test_a_cast_allocation_is_its_own_block() -> None:
+    fact = _loop("(double *)malloc(1024 * sizeof(double))")
+    assert not any("pointer cast" in o.message for o in fact.obstacles)
