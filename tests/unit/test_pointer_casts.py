@@ -34,3 +34,39 @@ def test_a_cast_of_an_address_counts_too() -> None:
 def test_a_cast_allocation_is_its_own_block() -> None:
     fact = _loop("(double *)malloc(1024 * sizeof(double))")
     assert not any("pointer cast" in o.message for o in fact.obstacles)
+
+
+_VOID = """
+static void views(void *vp, int n) {
+  double *p = vp;
+  long *q = vp;
+  for (int i = 1; i < n; i++) q[i] = (long)p[i - 1] + 1;
+}
+"""
+
+_ARGUMENT = """
+float f[2048];
+static void widen(float *dst, const double *src) {
+  for (int i = 0; i < 1023; i++) dst[2 * i + 2] = (float)src[i];
+}
+void run(void) { widen(f, ARG); }
+"""
+
+
+def test_two_views_of_one_void_pointer_may_overlap() -> None:
+    facts = analyze_text(dedent(_VOID)).facts
+    loop = next(f for f in facts if f.loop.var == "i")
+    assert not loop.parallel
+
+
+def test_a_parameter_passed_a_cast_may_overlap() -> None:
+    text = dedent(_ARGUMENT)
+    cast = analyze_text(text.replace("ARG", "(const double *)f")).facts
+    assert not next(f for f in cast if f.loop.var == "i").parallel
+    apart = analyze_text(text.replace("ARG", "0")).facts
+    assert not any(
+        "pointer cast" in o.message
+        for f in apart
+        if f.loop.var == "i"
+        for o in f.obstacles
+    )

@@ -13,16 +13,18 @@ _CAST = re.compile(
     r"\(\s*(?:(?:const|volatile|struct|union|unsigned|signed|long|short)\s+)*"
     r"[A-Za-z_]\w*\s*(?:\*+|\(\s*\*\s*\)\s*\[[^\]]*\])\s*\)"
 )
-
 _CALL = re.compile(r"\s*[A-Za-z_]\w*\s*\(")
+# A name, maybe parenthesised, maybe plus an offset: `vp`, `(vp) + 1`.
+_NAME = re.compile(r"\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*(?:[-+][^,;]*)?$")
 
 
 def cast_assigned(var: Var | None, fn: Function | None, source: SourceFile) -> bool:
     """Whether some value stored into the pointer `var` holds a pointer cast.
 
     `long *l = (long *)d` reaches the doubles of `d`: a test by element type
-    (a `long` never overlaps a `double`) would miss it. A local or parameter is
-    looked for in its function, a global in the whole file.
+    (a `long` never overlaps a `double`) would miss it. So does a copy of a
+    `void *` and a parameter some call passes a cast for. A local or parameter
+    is looked for in its function, a global in the whole file.
     """
     if var is None or not var.pointers:
         return False
@@ -32,9 +34,39 @@ def cast_assigned(var: Var | None, fn: Function | None, source: SourceFile) -> b
     store = re.compile(
         rf"\b{re.escape(var.name)}\s*(?:\[[^\]]*\]\s*)*=(?!=)([^;{{}}]*)"
     )
-    return any(_casts_pointer(found.group(1)) for found in store.finditer(text))
+    for found in store.finditer(text):
+        value = found.group(1)
+        if _casts_pointer(value) or _from_void(value, fn, source):
+            return True
+    return var.scope == "param" and fn is not None and _cast_argument(var, fn, source)
 
 
 def _casts_pointer(value: str) -> bool:
     """A cast of a pointer or array, not of a call's result (`(double *)malloc(..)`)."""
     return any(not _CALL.match(value, c.end()) for c in _CAST.finditer(value))
+
+
+def _from_void(value: str, fn: Function | None, source: SourceFile) -> bool:
+    """`double *p = vp` (maybe plus an offset) where `vp` is a `void *`."""
+    found = _NAME.match(value)
+    if found is None:
+        return False
+    name = found.group(1)
+    held = fn.lookup(name) if fn is not None else None
+    if held is None:
+        held = next((g for g in source.globals if g.name == name), None)
+    return held is not None and held.type == "void" and held.pointers == 1
+
+
+def _cast_argument(var: Var, fn: Function, source: SourceFile) -> bool:
+    """Whether a call of `fn` in the file passes a pointer cast for parameter `var`."""
+    names = [p.name for p in fn.params]
+    if var.name not in names:
+        return False
+    at = names.index(var.name)
+    return any(
+        at < len(call.args) and _casts_pointer(call.args[at])
+        for caller in source.functions
+        for call in caller.call_sites
+        if call.name == fn.name
+    )
