@@ -70,3 +70,20 @@ def test_a_parameter_passed_a_cast_may_overlap() -> None:
         if f.loop.var == "i"
         for o in f.obstacles
     )
+
+
+_UNION = """
+double store[1001];
+union views { double *d; long *l; };
+void bits(void) {
+  union views u;
+  u.d = store;
+  long *l = u.l;
+  for (int i = 1; i <= 1000; i++) store[i] = (double)(l[i - 1] & 7);
+}
+"""
+
+
+def test_a_pointer_read_from_a_union_member_may_overlap() -> None:
+    facts = analyze_text(dedent(_UNION)).facts
+    assert not next(f for f in facts if f.loop.var == "i").parallel

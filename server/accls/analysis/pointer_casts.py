@@ -13,6 +13,7 @@ _CAST = re.compile(
     r"\(\s*(?:(?:const|volatile|struct|union|unsigned|signed|long|short)\s+)*"
     r"[A-Za-z_]\w*\s*(?:\*+|\(\s*\*\s*\)\s*\[[^\]]*\])\s*\)"
 )
+_MEMBER = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\.|->)\s*[A-Za-z_]\w*\s*$")
 _CALL = re.compile(r"\s*[A-Za-z_]\w*\s*\(")
 # A name, maybe parenthesised, maybe plus an offset: `vp`, `(vp) + 1`.
 _NAME = re.compile(r"\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*(?:[-+][^,;]*)?$")
@@ -23,8 +24,9 @@ def cast_assigned(var: Var | None, fn: Function | None, source: SourceFile) -> b
 
     `long *l = (long *)d` reaches the doubles of `d`: a test by element type
     (a `long` never overlaps a `double`) would miss it. So does a copy of a
-    `void *` and a parameter some call passes a cast for. A local or parameter
-    is looked for in its function, a global in the whole file.
+    `void *` or of a union's member, and a parameter some call passes a cast
+    for. A local or parameter is looked for in its function, a global in the
+    whole file.
     """
     if var is None or not var.pointers:
         return False
@@ -36,7 +38,7 @@ def cast_assigned(var: Var | None, fn: Function | None, source: SourceFile) -> b
     )
     for found in store.finditer(text):
         value = found.group(1)
-        if _casts_pointer(value) or _from_void(value, fn, source):
+        if _casts_pointer(value) or _untyped(value, fn, source):
             return True
     return var.scope == "param" and fn is not None and _cast_argument(var, fn, source)
 
@@ -46,16 +48,21 @@ def _casts_pointer(value: str) -> bool:
     return any(not _CALL.match(value, c.end()) for c in _CAST.finditer(value))
 
 
-def _from_void(value: str, fn: Function | None, source: SourceFile) -> bool:
-    """`double *p = vp` (maybe plus an offset) where `vp` is a `void *`."""
-    found = _NAME.match(value)
+def _untyped(value: str, fn: Function | None, source: SourceFile) -> bool:
+    """A copy of a `void *` (`double *p = vp`) or of a union's member (`u.l`)."""
+    member = _MEMBER.match(value)
+    found = member or _NAME.match(value)
     if found is None:
         return False
     name = found.group(1)
     held = fn.lookup(name) if fn is not None else None
     if held is None:
         held = next((g for g in source.globals if g.name == name), None)
-    return held is not None and held.type == "void" and held.pointers == 1
+    if held is None:
+        return False
+    if member is not None:
+        return source.types.is_union(held.type)
+    return held.type == "void" and held.pointers == 1
 
 
 def _cast_argument(var: Var, fn: Function, source: SourceFile) -> bool:
