@@ -13,6 +13,7 @@ from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_escape import sealed_local
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import (
     FROM_CALL,
@@ -75,7 +76,8 @@ def _types_may_alias(a: Var, b: Var) -> bool:
 
 
 def _is_pointer(var: Var) -> bool:
-    return var.pointers > 0 and not var.dims
+    """A pointer, a pointer to rows (`double (*r)[8]`) included."""
+    return var.pointers > 0 and (not var.dims or var.shape.startswith("*"))
 
 
 def _is_array_object(var: Var | None) -> bool:
@@ -88,9 +90,12 @@ def _is_array_object(var: Var | None) -> bool:
     )
 
 
-def _may_alias(a: Var, b: Var) -> bool:
-    """Conservatively, whether `a` and `b` may address the same memory."""
-    if not _types_may_alias(a, b):
+def _may_alias(a: Var, b: Var, typed: bool = True) -> bool:
+    """Conservatively, whether `a` and `b` may address the same memory.
+
+    `typed`: whether their element types tell (no pointer cast set either).
+    """
+    if typed and not _types_may_alias(a, b):
         return False
     if a.restrict or b.restrict:
         return False
@@ -164,10 +169,10 @@ def _own_block(target: Target) -> Var | None:
 
 
 def _pair_may_alias(
-    a: Target, b: Target, fn: Function | None, types: TypeTable
+    a: Target, b: Target, fn: Function | None, types: TypeTable, typed: bool = True
 ) -> bool:
-    """Whether the objects two targets reach may overlap."""
-    if a.element and b.element:
+    """Whether the objects two targets reach may overlap (`typed`: see `_may_alias`)."""
+    if typed and a.element and b.element:
         left = Var(name="", type=a.element)
         right = Var(name="", type=b.element)
         if not _types_may_alias(left, right):
@@ -197,7 +202,7 @@ def _pair_may_alias(
         and _disjoint_fields(a.path, b.path)
     ):
         return False
-    return _may_alias(a.root, b.root)
+    return _may_alias(a.root, b.root, typed)
 
 
 def _disjoint_fields(left: str, right: str) -> bool:
@@ -344,7 +349,11 @@ def alias_obstacles(
                 pairs = []
                 for a in wtargets:
                     for b in otargets:
-                        if not _pair_may_alias(a, b, fn, source.types):
+                        typed = not (
+                            cast_assigned(a.root, fn, source)
+                            or cast_assigned(b.root, fn, source)
+                        )
+                        if not _pair_may_alias(a, b, fn, source.types, typed):
                             continue
                         apart = None
                         if fields is not None:
@@ -391,6 +400,15 @@ def alias_obstacles(
                 )
             elif split:
                 why = split
+            elif cast := [
+                n
+                for n, d in ((written, wdecl), (other, odecl))
+                if cast_assigned(d, fn, source)
+            ]:
+                why = (
+                    f"`{cast[0]}` is set from a pointer cast, so its element type "
+                    "does not keep it apart from the other"
+                )
             else:
                 why = "they are pointers that may point to overlapping memory"
             # Fortran has no `restrict`: a dummy that is neither `pointer` nor

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from accls.frontend.model import Span
@@ -77,6 +79,10 @@ def int_literal(text: str) -> int | None:
         return None
 
 
+# Integer types too narrow to hold an index: a cast to one wraps the value.
+_NARROW = re.compile(r"\b(?:char|short|bool|_Bool|u?int(?:8|16)_t)\b")
+
+
 def to_poly(node: Node, depth: int = 0) -> Poly | None:
     """The polynomial value of an integer expression, or None if it is not one."""
     if depth > MAX_DEPTH:
@@ -92,6 +98,9 @@ def to_poly(node: Node, depth: int = 0) -> Poly | None:
         return Poly.sym("".join(node_text(node).split()))
     if kind == "cast_expression":
         inner = node.child_by_field_name("value")
+        target = node.child_by_field_name("type")
+        if target is not None and _NARROW.search(node_text(target)):
+            return None  # `(unsigned char)i` wraps: not the value of `i`
         return None if inner is None else to_poly(inner, depth + 1)
     if kind == "unary_expression":
         arg = node.child_by_field_name("argument")
