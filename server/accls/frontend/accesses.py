@@ -6,6 +6,13 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.expr_nodes import (
+    acts,
+    cpp_index,
+    snippet_expression,
+    stored_into,
+    subscript_of,
+)
 from accls.frontend.exprs import (
     MAX_DEPTH,
     int_literal,
@@ -13,10 +20,8 @@ from accls.frontend.exprs import (
     operands,
     span_of,
     strip_parens,
-    to_poly,
 )
 from accls.frontend.forward_subst import Definition
-from accls.frontend.macros import MacroTable, expand_calls
 from accls.frontend.model import (
     AccessKind,
     Advance,
@@ -118,7 +123,7 @@ class ExpressionWalk(Recorder):
 
     def stored_target(self, node: Node) -> str:
         """The plain variable the address `node` computes is stored in, if one."""
-        return _stored_into(node)
+        return stored_into(node)
 
     def _branching(self, node: Node, depth: int, used: bool) -> None:
         if node.type == "conditional_expression":
@@ -254,7 +259,7 @@ class ExpressionWalk(Recorder):
                 self.expr(arg, depth + 1)
 
     def _subscript(self, node: Node) -> Subscript:
-        return _subscript_of(node, self.macros)
+        return subscript_of(node, self.macros)
 
     def definition(
         self, node: Node, target: Node | None, value: Node | None, op: str = "="
@@ -298,7 +303,7 @@ class ExpressionWalk(Recorder):
         if expanded is None:
             return None
         root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
-        body = _snippet_expression(root)
+        body = snippet_expression(root)
         if body is None or body.has_error:
             return None
         return strip_parens(body)
@@ -341,7 +346,7 @@ class ExpressionWalk(Recorder):
                 root = strip_parens(root) if root is not None else None
             if root is not None and (
                 root.type not in ("identifier", "this", "subscript_expression")
-                or _acts(root)
+                or acts(root)
             ):
                 # `next(s).v`, `(a + i)->v`: what the path starts from is computed
                 # (a call, arithmetic): walk it, or its calls go unseen.
@@ -393,7 +398,7 @@ class ExpressionWalk(Recorder):
         indices: list[Node] = []
         base: Node | None = node
         while base is not None and base.type == "subscript_expression":
-            index = base.child_by_field_name("index") or _cpp_index(base)
+            index = base.child_by_field_name("index") or cpp_index(base)
             if index is not None:
                 indices.append(index)
             base = base.child_by_field_name("argument")
@@ -411,101 +416,3 @@ class ExpressionWalk(Recorder):
             name = "".join(node_text(base).split())
         subs = tuple(self._subscript(index) for index in indices)
         self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
-
-
-def _acts(node: Node) -> bool:
-    """Whether an expression calls, assigns or steps anything."""
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if cur.type in (
-            "call_expression",
-            "assignment_expression",
-            "update_expression",
-        ):
-            return True
-        stack.extend(cur.named_children)
-    return False
-
-
-def _cpp_index(node: Node) -> Node | None:
-    """The index of C++'s `a[i]`, which its grammar wraps in a list (`a[i, j]`)."""
-    indices = node.child_by_field_name("indices")
-    if indices is None or indices.named_child_count != 1:
-        return None
-    return indices.named_children[0]
-
-
-def _subscript_of(node: Node, macros: MacroTable) -> Subscript:
-    text = " ".join(node_text(node).split())
-    indirect = _has_subscript(node, macros)
-    if indirect:
-        return Subscript(text, None, True)
-    expanded = expand_calls(text, macros)
-    if expanded == text:
-        return Subscript(text, to_poly(node), False)
-    root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")
-    body = _snippet_expression(root)
-    poly = to_poly(body) if body is not None and not body.has_error else None
-    return Subscript(text, poly, body is None or _has_subscript(body, macros))
-
-
-def _snippet_expression(root: Node) -> Node | None:
-    """The expression inside `void __accls(void) { (EXPR); }`."""
-    fn = root.named_children[0] if root.named_child_count else None
-    body = fn.child_by_field_name("body") if fn is not None else None
-    stmt = (
-        body.named_children[0] if body is not None and body.named_child_count else None
-    )
-    if (
-        stmt is None
-        or stmt.type != "expression_statement"
-        or not stmt.named_child_count
-    ):
-        return None
-    return stmt.named_children[0]
-
-
-def _has_subscript(node: Node, macros: MacroTable) -> bool:
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if cur.type in ("subscript_expression", "pointer_expression"):
-            return True
-        if cur.type == "call_expression":
-            fn = cur.child_by_field_name("function")
-            if fn is None or node_text(fn) not in macros.functions:
-                return True
-        stack.extend(cur.children)
-    return False
-
-
-def _stored_into(node: Node) -> str:
-    """The plain variable `node`'s value is stored in: `p = node`, `T *p = node`."""
-    child, parent = node, node.parent
-    while parent is not None and parent.type in (
-        "parenthesized_expression",
-        "cast_expression",
-    ):
-        child, parent = parent, parent.parent
-    if parent is None:
-        return ""
-    if (
-        parent.type == "init_declarator"
-        and parent.child_by_field_name("value") == child
-    ):
-        target = parent.child_by_field_name("declarator")
-        while target is not None and target.type == "pointer_declarator":
-            target = target.child_by_field_name("declarator")
-    elif (
-        parent.type == "assignment_expression"
-        and parent.child_by_field_name("right") == child
-        and node_text(parent.child_by_field_name("operator") or parent) == "="
-    ):
-        target = parent.child_by_field_name("left")
-    else:
-        return ""
-    target = strip_parens(target) if target is not None else None
-    return (
-        node_text(target) if target is not None and target.type == "identifier" else ""
-    )
