@@ -72,16 +72,7 @@ class CppRanges(CppDeclarations):
         self.range_variable(node, declarator, right, index)
         if body is not None:
             self.statement(body, depth + 1)
-        del self._regions[len(self._regions) - len(pushed) :]
-        self._ctx.pop()
-        self._continuable.pop()
-        self._breakable.pop()
-        if rec.skip_mark is not None:
-            self._marked -= 1
-        self._loops.pop()
-        rec.ref_end = len(self.refs)
-        rec.call_end = len(self.calls)
-        rec.decl_end = len(self.decls)
+        self._close_loop(rec, pushed)
 
     def _range_while(
         self,

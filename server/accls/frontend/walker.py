@@ -329,6 +329,10 @@ class FunctionWalk(ExpressionWalk):
             rec.skip_mark is None,
             (self.decls[head_start : rec.decl_start], self.decls[rec.decl_start :]),
         )
+        self._close_loop(rec, pushed)
+
+    def _close_loop(self, rec: LoopRecord, pushed: list[Region]) -> None:
+        """Leave a loop's body (regions, context, stacks) and close its record."""
         del self._regions[len(self._regions) - len(pushed) :]
         self._ctx.pop()
         self._continuable.pop()
