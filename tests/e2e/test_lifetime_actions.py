@@ -154,6 +154,26 @@ async def test_the_hover_shows_the_bytes_a_data_region_saves(
     )
 
 
+async def _open_solver(client: LanguageClient, tmp_path: Path) -> Path:
+    """A copy of the solver project, opened as the session's workspace folder."""
+    root = tmp_path / "solver"
+    shutil.copytree(SOLVER, root)
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def register(params: types.RegistrationParams) -> None:
+        del params  # the file watcher the index asks for
+
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="s")],
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    return root
+
+
 async def test_with_the_workspace_index_main_keeps_another_file_s_kernel_arrays(
     raw_client: LanguageClient,
     tmp_path: Path,
@@ -163,21 +183,7 @@ async def test_with_the_workspace_index_main_keeps_another_file_s_kernel_arrays(
     need: Need,
 ) -> None:
     gcc = need("gcc")
-    root = tmp_path / "solver"
-    shutil.copytree(SOLVER, root)
-
-    @raw_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
-    def register(params: types.RegistrationParams) -> None:
-        del params  # the file watcher the index asks for
-
-    await raw_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="s")],
-            initialization_options={"indexCache": str(tmp_path / "cache")},
-        )
-    )
+    root = await _open_solver(raw_client, tmp_path)
     text = (root / "main.c").read_text()
     uri = open_source(raw_client, text, root / "main.c")
     where = at(text, "for (int it = 0")
@@ -240,21 +246,7 @@ async def _codes(client: LanguageClient, uri: str) -> list[str]:
 async def test_a_lifetime_made_stale_in_another_file_gets_a_diagnostic(
     raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource
 ) -> None:
-    root = tmp_path / "solver"
-    shutil.copytree(SOLVER, root)
-
-    @raw_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
-    def register(params: types.RegistrationParams) -> None:
-        del params  # the file watcher the index asks for
-
-    await raw_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="s")],
-            initialization_options={"indexCache": str(tmp_path / "cache")},
-        )
-    )
+    root = await _open_solver(raw_client, tmp_path)
     text = _with_lifetime((root / "main.c").read_text())
     (root / "main.c").write_text(text)
     uri = open_source(raw_client, text, root / "main.c")
