@@ -154,8 +154,8 @@ def _function(
         }
     )
     regions = {
-        i: Region(directive=r.directive, span=walk.region_span(r))
-        for i, r in enumerate(walk.regions)
+        i: Region(directive=r.directive, span=walk.dirs.region_span(r))
+        for i, r in enumerate(walk.dirs.regions)
     }
     loops = build_fortran_loops(walk, unit.name, outside, regions)
     function = Function(
@@ -165,7 +165,7 @@ def _function(
         locals=locals_,
         writes_nonlocal=tuple(writes),
         calls=tuple(sorted({c.name for c in recorder.calls})),
-        pragmas=tuple(walk.unit_pragmas),
+        pragmas=tuple(walk.dirs.unit_pragmas),
         refs=tuple(recorder.refs),
         exits=tuple(recorder.exits),
         call_sites=tuple(recorder.calls),
@@ -202,7 +202,7 @@ def parse_fortran(
         function, loops, walk = _function(unit, modules, procedures, storage)
         functions.append(function)
         nests.extend(loops)
-        constructs.extend(walk.constructs)
+        constructs.extend(walk.dirs.constructs)
         branches.extend(walk.branches)
         unread.extend(walk.unread)
     globals_: dict[str, Var] = {}

@@ -15,11 +15,10 @@ from accls.frontend.fortran_concurrent import (
 from accls.frontend.fortran_directives import directive_of, end_name
 from accls.frontend.fortran_exprs import flat, name_of
 from accls.frontend.fortran_refs import RefRecorder
+from accls.frontend.fortran_regions import Directives
 from accls.frontend.fortran_statements import (
     IO,
-    LOOP_WORDS,
     QUIET,
-    STANDALONE,
     LoopRec,
     bound_nodes,
     is_sentinel,
@@ -32,17 +31,10 @@ from accls.frontend.model import (
     Directive,
     Exit,
     ExitKind,
-    Region,
     Span,
 )
 
 __all__ = ["LoopRec", "UnitWalk"]
-
-
-@dataclass(slots=True)
-class _Open:
-    directive: Directive
-    end: Span | None = None
 
 
 @dataclass(slots=True)
@@ -51,15 +43,12 @@ class UnitWalk:
 
     rec: RefRecorder
     nests: list[LoopRec] = field(default_factory=list)
-    regions: list[_Open] = field(default_factory=list)
-    constructs: list[Region] = field(default_factory=list)
+    dirs: Directives = field(default_factory=Directives)
     branches: list[Branch] = field(default_factory=list)
     unread: list[tuple[Span, str]] = field(default_factory=list)  # loops not modelled
-    unit_pragmas: list[Directive] = field(default_factory=list)
     # `do concurrent` constructs as ref ranges [start, end) and their index names:
     # inside one, those names are its own, not the variables outside.
     scopes: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
-    _open: list[int] = field(default_factory=list)
     # Enclosing `do` constructs (None for `do while`/concurrent) with their labels.
     _stack: list[tuple[LoopRec | None, str]] = field(default_factory=list)
 
@@ -80,12 +69,12 @@ class UnitWalk:
                 joined, lines = lines, []
                 closing = end_name(joined[0][0])
                 if closing is not None:
-                    self._close(closing, joined[-1][1])
+                    self.dirs.close(closing, joined[-1][1])
                     continue
                 directive = directive_of(joined)
                 if directive is None:
                     continue
-                atomic_next = self._directive(directive, pending) or atomic_next
+                atomic_next = self.dirs.directive(directive, pending) or atomic_next
                 continue
             if node.type in ("do_loop", "do_label_loop"):
                 self.do_loop(node, tuple(pending))
@@ -97,46 +86,6 @@ class UnitWalk:
                 self.rec.atomic = before
             pending = []
             atomic_next = ""
-
-    def _directive(self, directive: Directive, pending: list[Directive]) -> str:
-        """Attach or open a directive; the dialect if it guards the next statement."""
-        words = set(directive.name.split())
-        first = directive.name.split()[0] if directive.name else ""
-        if first == "atomic":
-            self._construct(directive, directive.span)
-            return directive.dialect
-        if first in STANDALONE:
-            if first in ("routine", "declare"):
-                self.unit_pragmas.append(directive)
-            self._construct(directive, directive.span)
-            return ""
-        if words & LOOP_WORDS:
-            pending.append(directive)
-            return ""
-        self.regions.append(_Open(directive))
-        self._open.append(len(self.regions) - 1)
-        return ""
-
-    def _close(self, name: str, where: Span) -> None:
-        """`end <name>`: the innermost open region of that name ends here."""
-        for pos in range(len(self._open) - 1, -1, -1):
-            region = self.regions[self._open[pos]]
-            if region.directive.name == name or name.startswith(region.directive.name):
-                region.end = where
-                del self._open[pos:]
-                self._construct(region.directive, self.region_span(region))
-                return
-
-    def region_span(self, region: _Open) -> Span:
-        """The directive through its `end` line (or the directive alone if unclosed)."""
-        start = region.directive.span
-        assert start is not None
-        end = region.end or start
-        return Span(start.start_byte, end.end_byte, start.start, end.end)
-
-    def _construct(self, directive: Directive, span: Span | None) -> None:
-        if directive.dialect == "omp" and span is not None:
-            self.constructs.append(Region(directive=directive, span=span))
 
     # ----- statements ---------------------------------------------------------
     def statement(self, node: Node) -> None:
@@ -370,7 +319,7 @@ class UnitWalk:
             ref_start=len(self.rec.refs),
             call_start=len(self.rec.calls),
             pragmas=pragmas,
-            regions=tuple(self._open),
+            regions=tuple(self.dirs.open),
             body=body,
         )
         self._attach(rec, node, head, pragmas)
@@ -392,7 +341,7 @@ class UnitWalk:
     ) -> None:
         """A `do concurrent` as the `do` nest it means: its last index outermost."""
         depth = len(self.rec.ctx)
-        recs = nest_records(node, body, controls, pragmas, tuple(self._open))
+        recs = nest_records(node, body, controls, pragmas, tuple(self.dirs.open))
         self._attach(recs[0], node, head, pragmas)
         for k, rec in enumerate(recs):
             rec.ref_start, rec.call_start = len(self.rec.refs), len(self.rec.calls)
@@ -418,7 +367,7 @@ class UnitWalk:
     ) -> None:
         """A loop's place: its directives' constructs, its parent, its branch."""
         for pragma in pragmas:
-            self._construct(pragma, span_of(node))
+            self.dirs.construct(pragma, span_of(node))
         outer = [loop for loop, _ in self._stack if loop is not None]
         (outer[-1].children if outer else self.nests).append(rec)
         condition = flat(head) if head else ""
