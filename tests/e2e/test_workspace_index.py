@@ -124,3 +124,75 @@ async def test_a_callee_of_no_file_is_named_as_missing(
     loop = at(MAIN_C, "for (int i")
     value = await _until(raw_client, uri, loop, "defined in no file of the project")
     assert "is not parallel" in value
+
+
+STEP_F90 = """\
+subroutine step(n, a)
+  use grid
+  integer, intent(in) :: n
+  real, intent(inout) :: a(n)
+  integer :: i
+  do i = 1, n
+    a(i) = a(i) * scale
+  end do
+end subroutine step
+"""
+GRID_F90 = """\
+module grid
+  real, parameter :: scale = 2.0
+end module grid
+"""
+
+
+async def test_a_fortran_module_added_later_is_found_without_a_restart(
+    raw_client: LanguageClient, tmp_path: Path, at: At
+) -> None:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "step.f90").write_text(STEP_F90)
+    registrations = _accept_registrations(raw_client)
+    await raw_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
+            initialization_options={"indexCache": str(tmp_path / "cache")},
+        )
+    )
+    uri = (root / "src" / "step.f90").as_uri()
+    raw_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="fortran", version=1, text=STEP_F90
+            )
+        )
+    )
+    loop = at(STEP_F90, "do i = 1, n")
+    await _until(raw_client, uri, loop, "module `grid` not found in the workspace")
+    globs = [  # the registration's options arrive as plain JSON
+        str(w["globPattern"])
+        for p in registrations
+        for r in p.registrations
+        for w in r.register_options["watchers"]  # type: ignore[index]
+    ]
+    assert "**/*.c" in globs and any("f90" in g for g in globs), globs
+    # The module's file appears in another folder: the client reports it.
+    (root / "lib").mkdir()
+    (root / "lib" / "grid.f90").write_text(GRID_F90)
+    raw_client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[
+                types.FileEvent(
+                    uri=(root / "lib" / "grid.f90").as_uri(),
+                    type=types.FileChangeType.Created,
+                )
+            ]
+        )
+    )
+    for _ in range(150):
+        value = await _hover(raw_client, uri, loop)
+        if "not found in the workspace" not in value:
+            break
+        await asyncio.sleep(0.2)
+    assert "not found in the workspace" not in value, value
+    assert "is parallel" in value, value

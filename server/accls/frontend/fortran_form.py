@@ -13,6 +13,7 @@ from pathlib import Path
 
 __all__ = [
     "FIXED_SUFFIXES",
+    "FORTRAN_GLOB",
     "FREE_SUFFIXES",
     "FormText",
     "is_fortran",
@@ -21,6 +22,12 @@ __all__ = [
 
 FREE_SUFFIXES = frozenset({".f90", ".f95", ".f03", ".f08", ".F90", ".F95", ".F03"})
 FIXED_SUFFIXES = frozenset({".f", ".for", ".f77", ".F", ".FOR", ".F77", ".ftn"})
+# The Fortran file names as one LSP glob (a client watches them for us).
+FORTRAN_GLOB = (
+    "**/*.{"
+    + ",".join(sorted(x[1:] for x in FREE_SUFFIXES | FIXED_SUFFIXES | {".F08"}))
+    + "}"
+)
 _PREPROCESSED = frozenset({".F90", ".F95", ".F03", ".F08", ".F", ".FOR", ".fpp"})
 _FIXED_COMMENT = frozenset("cC*!dD")
 _DIRECTIVE = re.compile(r"[cC*!]\$(acc|omp)", re.IGNORECASE)

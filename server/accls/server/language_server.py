@@ -147,6 +147,20 @@ class AcclsServer(LanguageServer):
             )
         return self._module_dirs
 
+    def fortran_changed(self, path: str) -> None:
+        """A Fortran file was saved, created or deleted: look for modules again.
+
+        A module file added after the folders were listed would otherwise be
+        found only after a settings change; open Fortran buffers are analysed
+        again with the new folders.
+        """
+        if not is_fortran(path):
+            return
+        self._module_dirs = None
+        for doc in self.documents:
+            if is_fortran(doc.path):
+                doc.forget()
+
     def forget_results(self) -> None:
         """Drop every cached result (after a settings change)."""
         self._shown.clear()

@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from accls.analysis import ProgramSummaries
+from accls.frontend.fortran_form import FORTRAN_GLOB
 from accls.project import BuildFlags, ProjectIndex, default_cache_dir, find_database
 from accls.server.language_server import AcclsServer, queued
 
@@ -152,7 +153,11 @@ async def _watch(ls: AcclsServer) -> None:
     if watched is None or not watched.dynamic_registration:
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern="**/*.c")]
+        watchers=[
+            types.FileSystemWatcher(glob_pattern="**/*.c"),
+            # Fortran module files: a `use` finds a module added later.
+            types.FileSystemWatcher(glob_pattern=FORTRAN_GLOB),
+        ]
     )
     registration = types.Registration(
         id=f"accls-watch-{uuid.uuid4()}",
@@ -165,6 +170,12 @@ async def _watch(ls: AcclsServer) -> None:
         )
     except Exception as exc:  # no watching: saves still update the index
         log.info("no file watching: %s", exc)
+
+
+def _fortran_changed(ls: AcclsServer, uri: str) -> None:
+    path = to_fs_path(uri)
+    if path is not None:
+        ls.fortran_changed(path)
 
 
 def register(server: AcclsServer) -> None:
@@ -187,6 +198,7 @@ def register(server: AcclsServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def saved(ls: AcclsServer, params: types.DidSaveTextDocumentParams) -> None:
+        _fortran_changed(ls, params.text_document.uri)
         await _update(ls, state, params.text_document.uri)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -194,4 +206,5 @@ def register(server: AcclsServer) -> None:
         ls: AcclsServer, params: types.DidChangeWatchedFilesParams
     ) -> None:
         for change in params.changes:
+            _fortran_changed(ls, change.uri)
             await _update(ls, state, change.uri)
