@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from accls.frontend import Call, Function, Ref, SourceFile, Var
 
-__all__ = ["size_why", "within_row"]
+__all__ = ["element_count", "size_why", "within_row"]
 
 # Callee: (position of the byte count, position of the element count or None).
 _SIZED = {
@@ -98,6 +98,33 @@ def within_row(
         if _sizeof(each) in element and _count_fits(count, extent, macros):
             return True
     return False
+
+
+def element_count(call: Call, element: str, type_text: str) -> str | None:
+    """How many elements of type `type_text` library `call` writes, as text.
+
+    `qsort(base, n, sizeof a[0], cmp)` sorts `n`; `memcpy(d, s, n * sizeof(T))`
+    copies `n` when `T` is the element (`type_text`, `element` or `*element`
+    minus its subscript are named as the element too). None otherwise: a byte
+    count not made of `sizeof` the element is not read.
+    """
+    sized = _SIZED.get(call.name)
+    if call.name == "strncpy" or sized is None or sized[0] >= len(call.args):
+        return None
+    base = _folded(element).split("[", 1)[0]
+    names = {_folded(type_text), _folded(element), f"{base}[0]", f"*{base}"}
+    size = call.args[sized[0]]
+    if sized[1] is not None:
+        if sized[1] >= len(call.args) or _sizeof(size) not in names:
+            return None
+        return call.args[sized[1]]
+    if _sizeof(size) in names:
+        return "1"
+    parts = _factors(size)
+    for count, each in (parts, parts[::-1]) if parts is not None else ():
+        if _sizeof(each) in names:
+            return count
+    return None
 
 
 def _count_fits(count: str, extent: str | None, macros: Mapping[str, int]) -> bool:

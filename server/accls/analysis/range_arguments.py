@@ -1,0 +1,192 @@
+"""Flat ranges passed to library calls: `qsort(&a[i*m], m, sizeof a[0], cmp)`.
+
+A sized library call on an address into a flat array writes the elements
+`a[e]` to `a[e + n - 1]`, where `n` is its element count (`qsort`'s count, or
+the byte count `n * sizeof(element)` of `memcpy`, `memmove`, `memset`). The
+table says which arguments it writes; the size says how far. Such a write is
+an access like any other: for the dependence test it is modelled as the
+reference `a[e + k]` inside a loop `for (k = 0; k < n; k++)` around the call,
+in a copy of the nest used for the dependence graph only (`range_probe`). With
+`e = i*m` and `n = m` the rows of two iterations are then disjoint exactly
+when the subscript analysis proves it, and any other access of `a` that
+reaches another iteration's row is a dependence, as it should be.
+
+Only a plain array or pointer of one level, an element count that is a
+polynomial, and a size that is `sizeof` the element qualify; anything else
+keeps the call an obstacle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.analysis.row_sizes import element_count
+from accls.frontend import (
+    AccessKind,
+    Call,
+    Function,
+    Loop,
+    Poly,
+    Ref,
+    SourceFile,
+    Span,
+    Subscript,
+    Var,
+    library_function,
+)
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["RANGE_VAR", "range_probe", "range_write"]
+
+RANGE_VAR = "__accls_k"
+"""The variable of the loop that stands for a call's range (never a C name here)."""
+
+# Synthetic loop ids: above any start byte, so they meet no real loop.
+_ID_BASE = 1 << 40
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _folded(text: str) -> str:
+    return "".join(text.split())
+
+
+def _element(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """The escaping element reference `a[e]` of the argument `&a[e]` or `&(a[e])`."""
+    text = _folded(arg)
+    if not text.startswith("&"):
+        return None
+    inner = text[1:]
+    while inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]
+    for ref in refs:
+        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        if inside and ref.escapes and _folded(ref.render()) == inner:
+            return ref
+    return None
+
+
+def range_write(
+    call: Call,
+    index: int,
+    refs: tuple[Ref, ...],
+    fn: Function | None,
+    source: SourceFile,
+) -> Ref | None:
+    """The range `a[e + k]` that library `call` accesses through argument `index`.
+
+    None unless the argument is `&a[e]` of a one-level array or pointer `a`
+    declared in `fn` or globally, `e` is a polynomial, and the call's size is
+    a polynomial count of `sizeof` the element. The subscript uses RANGE_VAR
+    for the offset within the range.
+    """
+    found = _range(call, index, refs, fn, source)
+    return found[0] if found is not None else None
+
+
+def _range(
+    call: Call,
+    index: int,
+    refs: tuple[Ref, ...],
+    fn: Function | None,
+    source: SourceFile,
+) -> tuple[Ref, Poly] | None:
+    known = library_function(call.name)
+    if known is None or index >= len(call.args):
+        return None
+    if index not in known.writes and index not in known.reads:
+        return None
+    if source.function(call.name) is not None:
+        return None  # the program defines its own function of that name
+    element = _element(call, call.args[index], refs)
+    if element is None or element.deref or len(element.subscripts) != 1:
+        return None
+    sub = element.subscripts[0]
+    if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
+        return None
+    var: Var | None = fn.lookup(element.name) if fn is not None else None
+    if var is None and (fn is None or not fn.declarations(element.name)):
+        var = next((g for g in source.globals if g.name == element.name), None)
+    if var is None or var.rank != 1 or var.unknown_shape:
+        return None  # one level: `double *a` or `double a[N]`, no rows of rows
+    count = element_count(call, element.render(), var.type)
+    poly = expression_poly(count) if count is not None else None
+    if count is None or poly is None or RANGE_VAR in poly.names():
+        return None
+    offset = Subscript(
+        text=f"{sub.text} + [0, {' '.join(count.split())})",
+        poly=sub.poly + Poly.sym(RANGE_VAR),
+        values=sub.values,
+    )
+    ref = replace(
+        element,
+        kind=AccessKind.UPDATE if index in known.writes else AccessKind.READ,
+        subscripts=(offset,),
+        escapes=False,
+        into="",
+        copies="",
+    )
+    return ref, poly
+
+
+def _probe_loop(
+    call: Call, range_ref: Ref, count: Poly, loop_id: int, nest: Loop
+) -> Loop:
+    """The loop `for (k = 0; k < count; k++)` that stands for the call's range."""
+    end = call.span
+    return Loop(
+        id=loop_id,
+        span=call.span,
+        keyword=call.span,
+        header=Span(end.end_byte, end.end_byte, end.end, end.end),  # no ref in it
+        body=call.span,
+        function=nest.function,
+        var=RANGE_VAR,
+        lower=Poly.const(0),
+        lower_text="0",
+        upper=count,
+        upper_text="",
+        cond_op="<",
+        step=1,
+        step_text="1",
+        refs=(range_ref,),
+    )
+
+
+def range_probe(nest: Loop, source: SourceFile) -> Loop:
+    """`nest` with each library range write modelled as a loop (see the module).
+
+    For the dependence graph only: the loops it adds have ids no real loop has,
+    and the escaping element `a[e]` of each such argument is replaced by the
+    range reference.
+    """
+    fn = source.function(nest.function)
+    ranges: dict[int, tuple[Ref, Loop]] = {}  # element start byte -> range, loop
+    for call in nest.calls:
+        known = library_function(call.name)
+        for index in sorted({*known.writes, *known.reads} if known else ()):
+            found = _range(call, index, nest.refs, fn, source)
+            element = _element(call, call.args[index], nest.refs) if found else None
+            if found is None or element is None:
+                continue
+            ref, count = found
+            loop_id = _ID_BASE + (call.span.start_byte << 4) + index
+            ref = replace(
+                ref, loops=(*ref.loops, loop_id), context=(*ref.context, loop_id)
+            )
+            probe = _probe_loop(call, ref, count, loop_id, nest)
+            ranges[element.span.start_byte] = (ref, probe)
+    return _with_ranges(nest, ranges) if ranges else nest
+
+
+def _with_ranges(loop: Loop, ranges: dict[int, tuple[Ref, Loop]]) -> Loop:
+    refs = tuple(
+        ranges[r.span.start_byte][0] if r.escapes and r.span.start_byte in ranges else r
+        for r in loop.refs
+    )
+    children = tuple(_with_ranges(c, ranges) for c in loop.children)
+    # A range's loop goes under the innermost loop that encloses its call.
+    own = tuple(
+        probe for ref, probe in ranges.values() if ref.loops[-2:-1] == (loop.id,)
+    )
+    return replace(loop, refs=refs, children=(*children, *own))
