@@ -51,6 +51,10 @@ def _verdict(body: str) -> tuple[bool, str]:
         "for (int j = 0; j < m; j++) a[i*m + j] = b[j];"
         " qsort(&a[i*m], m, sizeof a[0], cmp);",
         "memset(&a[4*i], 0, 4 * sizeof(double));",
+        # A pointer plus an offset, and a size named by the other argument.
+        "memcpy(a + i*m, b + i*m, m * sizeof(double));",
+        "memcpy((a + m*i), &b[i*m], sizeof(double) * m);",
+        "memcpy(&a[i*m], &b[i*m], m * sizeof *a);",
     ],
 )
 def test_a_range_of_its_own_row_is_private_to_the_iteration(body: str) -> None:
@@ -75,6 +79,12 @@ def test_a_range_of_its_own_row_is_private_to_the_iteration(body: str) -> None:
         "memset(&a[i*m], 0, m*sizeof(double)); m = m + 1;",
         # The whole row from i*m on, not m elements.
         "memset(&a[i*m], 0, sizeof a);",
+        # Offsets one apart, m long; and an offset the loop sets.
+        "memset(a + i, 0, m * sizeof(double));",
+        "int k = i * m; memset(a + k, 0, (m + 1) * sizeof(double));",
+        # `a` twice in one call: which argument is which is not told apart.
+        "memmove(a + i*m, a + i*m + m, m * sizeof(double));",
+        "memmove(&a[i*m], &a[i*m], (m + 1) * sizeof(double));",
     ],
 )
 def test_a_range_that_may_meet_another_iteration_keeps_the_loop_serial(

@@ -45,6 +45,9 @@ RANGE_VAR = "__accls_k"
 # Synthetic loop ids: above any start byte, so they meet no real loop.
 _ID_BASE = 1 << 40
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# `a + i*m`: a pointer plus an offset of names, numbers, `+ - *` and parentheses.
+_BASE = re.compile(r"&?\(*([A-Za-z_]\w*)")
+_POINTER_PLUS = re.compile(r"([A-Za-z_]\w*)\+([\w+\-*()]+)")
 
 
 def _folded(text: str) -> str:
@@ -59,11 +62,45 @@ def _element(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     inner = text[1:]
     while inner.startswith("(") and inner.endswith(")"):
         inner = inner[1:-1]
-    for ref in refs:
-        inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-        if inside and ref.escapes and _folded(ref.render()) == inner:
-            return ref
-    return None
+    found = [
+        ref
+        for ref in refs
+        if call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        and ref.escapes
+        and _folded(ref.render()) == inner
+    ]
+    # Two arguments alike (`memcpy(&a[k], &a[k], ..)`) cannot be told apart.
+    return found[0] if len(found) == 1 else None
+
+
+def _offset(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
+    """`a + e` as the element `a[e]` it points to, when `e` is a polynomial.
+
+    The offset is read as written: a scalar the loop sets is then a symbol that
+    changes in the nest, which the dependence test does not model (it assumes
+    the worst). Built from the read of the pointer `a` inside the call.
+    """
+    text = _folded(arg)
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    match = _POINTER_PLUS.fullmatch(text)
+    if match is None:
+        return None
+    name, offset = match.group(1), match.group(2)
+    poly = expression_poly(offset)
+    if poly is None:
+        return None
+    found = [
+        ref
+        for ref in refs
+        if call.span.start_byte <= ref.span.start_byte < call.span.end_byte
+        and ref.name == name
+        and not ref.subscripts
+    ]
+    if len(found) != 1 or found[0].is_write:
+        return None  # `a` twice in the call: which read is this argument's?
+    sub = Subscript(text=offset, poly=poly)
+    return replace(found[0], subscripts=(sub,), escapes=True)
 
 
 def range_write(
@@ -98,18 +135,19 @@ def _range(
         return None
     if source.function(call.name) is not None:
         return None  # the program defines its own function of that name
-    element = _element(call, call.args[index], refs)
+    element = _element(call, call.args[index], refs) or _offset(
+        call, call.args[index], refs
+    )
     if element is None or element.deref or len(element.subscripts) != 1:
         return None
     sub = element.subscripts[0]
     if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
         return None
-    var: Var | None = fn.lookup(element.name) if fn is not None else None
-    if var is None and (fn is None or not fn.declarations(element.name)):
-        var = next((g for g in source.globals if g.name == element.name), None)
+    var = _declared(element.name, fn, source)
     if var is None or var.rank != 1 or var.unknown_shape:
         return None  # one level: `double *a` or `double a[N]`, no rows of rows
-    count = element_count(call, element.render(), var.type)
+    alike = _alike(call, var, fn, source)
+    count = element_count(call, element.render(), var.type, alike)
     poly = expression_poly(count) if count is not None else None
     if count is None or poly is None or RANGE_VAR in poly.names():
         return None
@@ -127,6 +165,31 @@ def _range(
         copies="",
     )
     return ref, poly
+
+
+def _declared(name: str, fn: Function | None, source: SourceFile) -> Var | None:
+    var = fn.lookup(name) if fn is not None else None
+    if var is None and (fn is None or not fn.declarations(name)):
+        var = next((g for g in source.globals if g.name == name), None)
+    return var
+
+
+def _alike(
+    call: Call, var: Var, fn: Function | None, source: SourceFile
+) -> tuple[str, ...]:
+    """`*b` and `b[0]` for the other flat arguments `b` of `var`'s element type.
+
+    `memcpy(&a[k], &b[k], m * sizeof *a)`: the size counts elements of `b` too.
+    """
+    out: list[str] = []
+    for arg in call.args:
+        match = _BASE.match(_folded(arg))
+        other = _declared(match.group(1), fn, source) if match else None
+        if match is None or other is None or other.rank != 1 or other.unknown_shape:
+            continue
+        if _folded(other.type) == _folded(var.type):
+            out.extend((f"*{other.name}", f"{other.name}[0]"))
+    return tuple(out)
 
 
 def _probe_loop(
@@ -166,8 +229,11 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
         known = library_function(call.name)
         for index in sorted({*known.writes, *known.reads} if known else ()):
             found = _range(call, index, nest.refs, fn, source)
-            element = _element(call, call.args[index], nest.refs) if found else None
-            if found is None or element is None:
+            if found is None:
+                continue
+            args, refs = call.args[index], nest.refs
+            element = _element(call, args, refs) or _offset(call, args, refs)
+            if element is None:
                 continue
             ref, count = found
             loop_id = _ID_BASE + (call.span.start_byte << 4) + index
@@ -175,18 +241,26 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
                 ref, loops=(*ref.loops, loop_id), context=(*ref.context, loop_id)
             )
             probe = _probe_loop(call, ref, count, loop_id, nest)
+            if element.span.start_byte in ranges:
+                # Never drop a range: the analysis refuses the nest instead.
+                raise ValueError(f"two ranges at one reference in `{call.name}()`")
             ranges[element.span.start_byte] = (ref, probe)
     return _with_ranges(nest, ranges) if ranges else nest
 
 
 def _with_ranges(loop: Loop, ranges: dict[int, tuple[Ref, Loop]]) -> Loop:
-    refs = tuple(
-        ranges[r.span.start_byte][0] if r.escapes and r.span.start_byte in ranges else r
-        for r in loop.refs
-    )
+    refs: list[Ref] = []
+    for ref in loop.refs:
+        found = ranges.get(ref.span.start_byte)
+        if found is not None and not ref.subscripts and not ref.is_write:
+            refs.extend((ref, found[0]))  # `a + e`: the pointer read, then the range
+        elif found is not None and ref.escapes:
+            refs.append(found[0])  # `&a[e]`: the address is the range
+        else:
+            refs.append(ref)
     children = tuple(_with_ranges(c, ranges) for c in loop.children)
     # A range's loop goes under the innermost loop that encloses its call.
     own = tuple(
         probe for ref, probe in ranges.values() if ref.loops[-2:-1] == (loop.id,)
     )
-    return replace(loop, refs=refs, children=(*children, *own))
+    return replace(loop, refs=tuple(refs), children=(*children, *own))

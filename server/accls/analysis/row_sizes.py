@@ -100,12 +100,15 @@ def within_row(
     return False
 
 
-def element_count(call: Call, element: str, type_text: str) -> str | None:
+def element_count(
+    call: Call, element: str, type_text: str, alike: tuple[str, ...] = ()
+) -> str | None:
     """How many elements of type `type_text` library `call` writes, as text.
 
     `qsort(base, n, sizeof a[0], cmp)` sorts `n`; `memcpy(d, s, n * sizeof(T))`
     copies `n` when `T` is the element (`type_text`, `element` or `*element`
-    minus its subscript are named as the element too). None otherwise: a byte
+    minus its subscript, and `alike`: other names of the same type, are named
+    as the element too). None otherwise: a byte
     count not made of `sizeof` the element is not read.
     """
     sized = _SIZED.get(call.name)
@@ -113,6 +116,7 @@ def element_count(call: Call, element: str, type_text: str) -> str | None:
         return None
     base = _folded(element).split("[", 1)[0]
     names = {_folded(type_text), _folded(element), f"{base}[0]", f"*{base}"}
+    names |= {_folded(name) for name in alike}
     size = call.args[sized[0]]
     if sized[1] is not None:
         if sized[1] >= len(call.args) or _sizeof(size) not in names:
