@@ -33,6 +33,8 @@ def _verdict(body: str) -> tuple[bool, str]:
         "memcpy(a[i], b[i], sizeof(double) * M);",
         "memcpy(&a[i][0], &b[i][0], M * sizeof a[i][0]);",
         "memmove(a[i], b[i], 32 * sizeof *a[i]);",
+        # Parentheses that close before the end are not around the whole size.
+        "memcpy(a[i], b[i], (M) * sizeof(double));",
         "qsort(c[i], M, sizeof(long), cmp);",
         "qsort(&c[i][0], M, sizeof c[i][0], cmp);",
     ],

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from accls.analysis.row_sizes import element_count
+from accls.analysis.row_sizes import element_count, unwrapped
 from accls.frontend import (
     AccessKind,
     Call,
@@ -59,9 +59,7 @@ def _element(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     text = _folded(arg)
     if not text.startswith("&"):
         return None
-    inner = text[1:]
-    while inner.startswith("(") and inner.endswith(")"):
-        inner = inner[1:-1]
+    inner = unwrapped(text[1:])
     found = [
         ref
         for ref in refs
@@ -80,9 +78,7 @@ def _offset(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     changes in the nest, which the dependence test does not model (it assumes
     the worst). Built from the read of the pointer `a` inside the call.
     """
-    text = _folded(arg)
-    while text.startswith("(") and text.endswith(")"):
-        text = text[1:-1]
+    text = unwrapped(_folded(arg))
     match = _POINTER_PLUS.fullmatch(text)
     if match is None:
         return None

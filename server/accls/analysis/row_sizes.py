@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from accls.frontend import Call, Function, Ref, SourceFile, Var
 
-__all__ = ["element_count", "size_why", "within_row"]
+__all__ = ["element_count", "size_why", "unwrapped", "within_row"]
 
 # Callee: (position of the byte count, position of the element count or None).
 _SIZED = {
@@ -33,10 +33,27 @@ def _folded(text: str) -> str:
     return "".join(text.split())
 
 
+def _wrapped(text: str) -> bool:
+    """Whether the first `(` of `text` closes at its last character."""
+    depth = 0
+    for pos, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return pos == len(text) - 1 and char == ")"
+    return False
+
+
 def _unwrapped(text: str) -> str:
-    while text.startswith("(") and text.endswith(")"):
+    """`text` without the parentheses around all of it: `((a))` is `a`.
+
+    `(m + 1) * sizeof(double)` keeps its own: they close before the end.
+    """
+    while text.startswith("(") and _wrapped(text):
         text = text[1:-1]
     return text
+
+
+unwrapped = _unwrapped
 
 
 def _sizeof(text: str) -> str | None:
