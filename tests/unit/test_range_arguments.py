@@ -55,6 +55,9 @@ def _verdict(body: str) -> tuple[bool, str]:
         "memcpy(a + i*m, b + i*m, m * sizeof(double));",
         "memcpy((a + m*i), &b[i*m], sizeof(double) * m);",
         "memcpy(&a[i*m], &b[i*m], m * sizeof *a);",
+        # In an inner loop, and under a condition.
+        "for (int j = 0; j < m; j++) memset(&a[(i*m + j)*4], 0, 4 * sizeof(double));",
+        "if (b[i] > 0) memset(&a[i*m], 0, m * sizeof(double));",
     ],
 )
 def test_a_range_of_its_own_row_is_private_to_the_iteration(body: str) -> None:
@@ -82,6 +85,8 @@ def test_a_range_of_its_own_row_is_private_to_the_iteration(body: str) -> None:
         # Offsets one apart, m long; and an offset the loop sets.
         "memset(a + i, 0, m * sizeof(double));",
         "int k = i * m; memset(a + k, 0, (m + 1) * sizeof(double));",
+        # Two elements from `j`, in an inner loop: the last reaches the next row.
+        "for (int j = 0; j < m; j++) memset(&a[i*m + j], 0, 2 * sizeof(double));",
         # `a` twice in one call: which argument is which is not told apart.
         "memmove(a + i*m, a + i*m + m, m * sizeof(double));",
         "memmove(&a[i*m], &a[i*m], (m + 1) * sizeof(double));",

@@ -215,12 +215,14 @@ def _probe_loop(
 def range_probe(nest: Loop, source: SourceFile) -> Loop:
     """`nest` with each library range write modelled as a loop (see the module).
 
-    For the dependence graph only: the loops it adds have ids no real loop has,
-    and the escaping element `a[e]` of each such argument is replaced by the
-    range reference.
+    For the dependence graph only: the loops it adds have ids no real loop has.
+    The escaping element `a[e]` of `&a[e]` is replaced by the range reference;
+    for `a + e` the range follows the read of the pointer `a`.
     """
     fn = source.function(nest.function)
-    ranges: dict[int, tuple[Ref, Loop]] = {}  # element start byte -> range, loop
+    ids = {loop.id for loop in nest.walk()}
+    # (start byte, whether it is the pointer read of `a + e`) -> range, loop
+    ranges: dict[tuple[int, bool], tuple[Ref, Loop]] = {}
     for call in nest.calls:
         known = library_function(call.name)
         for index in sorted({*known.writes, *known.reads} if known else ()):
@@ -228,30 +230,37 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
             if found is None:
                 continue
             args, refs = call.args[index], nest.refs
-            element = _element(call, args, refs) or _offset(call, args, refs)
+            element = _element(call, args, refs)
+            key = (element.span.start_byte, False) if element is not None else None
             if element is None:
-                continue
+                element = _offset(call, args, refs)
+                key = (element.span.start_byte, True) if element is not None else None
             ref, count = found
+            # Never drop a range: the analysis refuses the nest instead.
+            if (
+                key is None
+                or key in ranges
+                or not ref.loops
+                or ref.loops[-1] not in ids
+            ):
+                raise ValueError(f"a range of `{call.name}()` that cannot be placed")
             loop_id = _ID_BASE + (call.span.start_byte << 4) + index
             ref = replace(
                 ref, loops=(*ref.loops, loop_id), context=(*ref.context, loop_id)
             )
-            probe = _probe_loop(call, ref, count, loop_id, nest)
-            if element.span.start_byte in ranges:
-                # Never drop a range: the analysis refuses the nest instead.
-                raise ValueError(f"two ranges at one reference in `{call.name}()`")
-            ranges[element.span.start_byte] = (ref, probe)
+            ranges[key] = (ref, _probe_loop(call, ref, count, loop_id, nest))
     return _with_ranges(nest, ranges) if ranges else nest
 
 
-def _with_ranges(loop: Loop, ranges: dict[int, tuple[Ref, Loop]]) -> Loop:
+def _with_ranges(loop: Loop, ranges: dict[tuple[int, bool], tuple[Ref, Loop]]) -> Loop:
     refs: list[Ref] = []
     for ref in loop.refs:
-        found = ranges.get(ref.span.start_byte)
-        if found is not None and not ref.subscripts and not ref.is_write:
-            refs.extend((ref, found[0]))  # `a + e`: the pointer read, then the range
-        elif found is not None and ref.escapes:
-            refs.append(found[0])  # `&a[e]`: the address is the range
+        start = ref.span.start_byte
+        if not ref.subscripts and not ref.is_write and (start, True) in ranges:
+            # `a + e`: the pointer read, then the range
+            refs.extend((ref, ranges[start, True][0]))
+        elif ref.escapes and ref.subscripts and (start, False) in ranges:
+            refs.append(ranges[start, False][0])  # `&a[e]`: the address is the range
         else:
             refs.append(ref)
     children = tuple(_with_ranges(c, ranges) for c in loop.children)
