@@ -45,8 +45,9 @@ RANGE_VAR = "__accls_k"
 # Synthetic loop ids: above any start byte, so they meet no real loop.
 _ID_BASE = 1 << 40
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-# `a + i*m`: a pointer plus an offset of names, numbers, `+ - *` and parentheses.
+# The variable an argument starts from: `b` of `&b[k]`, `(b + k)`.
 _BASE = re.compile(r"&?\(*([A-Za-z_]\w*)")
+# `a + i*m`: a pointer plus an offset of names, numbers, `+ - *` and parentheses.
 _POINTER_PLUS = re.compile(r"([A-Za-z_]\w*)\+([\w+\-*()]+)")
 
 
