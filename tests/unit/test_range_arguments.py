@@ -168,3 +168,19 @@ def test_annotated_ranges_run_like_the_serial_program(tmp_path: Path) -> None:
         )
         problem = compare_text(want.stdout, got.stdout, 1e-9)
         assert problem is None, f"{threads} threads: {problem}"
+
+
+def test_a_field_store_into_the_next_row_of_structs_is_a_dependence() -> None:
+    text = (
+        "#include <string.h>\n"
+        "struct P { double x, y; };\n"
+        "void run(int n, int m, struct P *restrict a, const struct P *restrict b) {\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    memcpy(&a[i*m], &b[i*m], m * sizeof(struct P));\n"
+        "    a[i*m + m].x = 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    loop = analyze_text(text).facts[0]
+    assert not loop.parallel
+    assert any(d.array == "a" for d in loop.dependences)
