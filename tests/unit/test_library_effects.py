@@ -122,8 +122,12 @@ def test_freeing_memory_the_iteration_does_not_own_is_refused(body: str) -> None
 def test_memcpy_into_a_local_row_is_private() -> None:
     parallel, messages = loop_facts("double row[8]; memcpy(row, b, sizeof row);")
     assert parallel, messages
-    parallel, _ = loop_facts("memcpy(&a[i * 8], b, 8 * sizeof *a);")
-    assert not parallel  # into a shared array
+    # Into a shared array: rows 8 apart, 8 long, are disjoint (range_arguments);
+    # ranges that start one apart overlap.
+    parallel, messages = loop_facts("memcpy(&a[i * 8], b, 8 * sizeof *a);")
+    assert parallel, messages
+    parallel, _ = loop_facts("memcpy(&a[i], b, 8 * sizeof *a);")
+    assert not parallel
 
 
 def test_a_read_through_a_library_call_sees_the_loops_writes() -> None:

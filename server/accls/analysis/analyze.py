@@ -31,6 +31,7 @@ from accls.analysis.out_params import out_param_writes
 from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
@@ -367,7 +368,13 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
             forms = tuple((f.poly, f.equal) for f in fixed)
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
-            graph = DependenceGraph(nest_dependences(nest, opts.budget, False, views))
+            probe = range_probe(nest, source)  # library calls' ranges, as loops
+            if probe is not nest:
+                probe_views = nest_views(probe, constants, stable, forms)
+                deps = nest_dependences(probe, opts.budget, False, probe_views)
+            else:
+                deps = nest_dependences(nest, opts.budget, False, views)
+            graph = DependenceGraph(deps)
             escapes = extent_escapes(nest, source, views)
         except TooLarge as exc:
             facts.extend(_too_large(loop, exc) for loop in nest.walk())

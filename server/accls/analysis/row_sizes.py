@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from accls.frontend import Call, Function, Ref, SourceFile, Var
 
-__all__ = ["size_why", "within_row"]
+__all__ = ["element_count", "size_why", "unwrapped", "within_row"]
 
 # Callee: (position of the byte count, position of the element count or None).
 _SIZED = {
@@ -33,10 +33,27 @@ def _folded(text: str) -> str:
     return "".join(text.split())
 
 
+def _wrapped(text: str) -> bool:
+    """Whether the first `(` of `text` closes at its last character."""
+    depth = 0
+    for pos, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return pos == len(text) - 1 and char == ")"
+    return False
+
+
 def _unwrapped(text: str) -> str:
-    while text.startswith("(") and text.endswith(")"):
+    """`text` without the parentheses around all of it: `((a))` is `a`.
+
+    `(m + 1) * sizeof(double)` keeps its own: they close before the end.
+    """
+    while text.startswith("(") and _wrapped(text):
         text = text[1:-1]
     return text
+
+
+unwrapped = _unwrapped
 
 
 def _sizeof(text: str) -> str | None:
@@ -98,6 +115,37 @@ def within_row(
         if _sizeof(each) in element and _count_fits(count, extent, macros):
             return True
     return False
+
+
+def element_count(
+    call: Call, element: str, type_text: str, alike: tuple[str, ...] = ()
+) -> str | None:
+    """How many elements of type `type_text` library `call` writes, as text.
+
+    `qsort(base, n, sizeof a[0], cmp)` sorts `n`; `memcpy(d, s, n * sizeof(T))`
+    copies `n` when `T` is the element (`type_text`, `element` or `*element`
+    minus its subscript, and `alike`: other names of the same type, are named
+    as the element too). None otherwise: a byte
+    count not made of `sizeof` the element is not read.
+    """
+    sized = _SIZED.get(call.name)
+    if call.name == "strncpy" or sized is None or sized[0] >= len(call.args):
+        return None
+    base = _folded(element).split("[", 1)[0]
+    names = {_folded(type_text), _folded(element), f"{base}[0]", f"*{base}"}
+    names |= {_folded(name) for name in alike}
+    size = call.args[sized[0]]
+    if sized[1] is not None:
+        if sized[1] >= len(call.args) or _sizeof(size) not in names:
+            return None
+        return call.args[sized[1]]
+    if _sizeof(size) in names:
+        return "1"
+    parts = _factors(size)
+    for count, each in (parts, parts[::-1]) if parts is not None else ():
+        if _sizeof(each) in names:
+            return count
+    return None
 
 
 def _count_fits(count: str, extent: str | None, macros: Mapping[str, int]) -> bool:

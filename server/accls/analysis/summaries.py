@@ -23,6 +23,7 @@ from accls.analysis.call_arguments import (
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.out_params import defines
+from accls.analysis.range_arguments import range_write
 from accls.analysis.row_sizes import size_why
 from accls.frontend import (
     Call,
@@ -324,6 +325,13 @@ def private_effects(
         match = _PLACE.fullmatch(arg)
         base = match.group(1) if match is not None else ""
         by_address = arg.startswith("&")
+        # `memcpy(&x[i*m], .., m * sizeof x[0])`: the range the dependence graph
+        # modelled (range_arguments), tested like the loop's own accesses.
+        fn = source.function(loop.function)
+        ranged = range_write(call, index, loop.refs, fn, source)
+        if ranged is not None:
+            rows.append(ranged.render())
+            continue
         # `&x[i][0]`: row_arguments recorded the row `x[i]` as written.
         row = argument_ref(call, arg, loop.refs) or promoted_row(call, arg, loop.refs)
         if row is not None and row.is_write and row.subscripts:
