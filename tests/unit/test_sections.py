@@ -285,6 +285,16 @@ def test_partial_rows_of_a_pointer_to_rows_are_widened_to_whole_rows() -> None:
     }
 
 
+def test_partial_rows_of_a_typedef_row_type_have_no_section() -> None:
+    # `row_t *a` with `typedef double row_t[64]`: the rows are stored back to back
+    # but their extent is not in the declaration, so no whole-row section exists.
+    prelude = "typedef double row_t[64];\n"
+    params = "int n, int m, row_t *restrict a, const row_t *restrict b"
+    found = uses(STENCIL, params, prelude)["a"]
+    assert found.section is None
+    assert not found.known
+
+
 def test_rows_reached_through_pointers_keep_their_partial_sections() -> None:
     # `double **a`: each row is an object of its own, moved on its own.
     found = uses(STENCIL, "int n, int m, double **restrict a, double **restrict b")

@@ -214,7 +214,7 @@ def array_uses(
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         box = _box(refs, ranges, variant)
-        widened = contiguous(box, var)
+        widened = contiguous(box, var, path=not name.isidentifier())
         section, known, full = _section(name, widened, var)
         out.append(
             ArrayUse(

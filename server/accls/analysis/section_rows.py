@@ -9,7 +9,7 @@ __all__ = ["contiguous"]
 
 
 def contiguous(
-    box: list[tuple[Poly, Poly]] | None, var: Var | None
+    box: list[tuple[Poly, Poly]] | None, var: Var | None, path: bool = False
 ) -> list[tuple[Poly, Poly]] | None:
     """The box with every dimension inside a partial one widened to its extent.
 
@@ -17,12 +17,21 @@ def contiguous(
     `a[n][m]`, or of a pointer to rows `double (*a)[M]`, does not compile (or
     maps the rows' hull, holes and all, and copies garbage back into the holes).
     A pointer level (`double **a`) ends the run: its rows are separate objects.
+    None when a partial dimension has rows whose extent cannot be named.
     """
     if box is None or var is None:
         return box
-    extents = _level_extents(var)
-    if extents is None or len(extents) != len(box):
+    if path:  # `s.v`, `p->v`: `var` declares the path's root, not the member
+        if len(var.dims) != len(box):
+            return box
+        extents: list[str | None] | None = list(var.dims)
+    else:
+        extents = _level_extents(var)
+    if extents is None or len(extents) > len(box):
         return box
+    # Levels past the declarator's come from a typedef (`row_t *a` with `typedef
+    # double row_t[64]`): rows of an extent not named here.
+    extents = extents + [None] * (len(box) - len(extents))
     out = list(box)
     for d in range(len(box) - 1):
         length = box[d][1]
