@@ -112,3 +112,31 @@ def test_scratch_read_after_the_region_is_refused() -> None:
     }
     """
     assert first(text).pragma is None
+
+
+@pytest.mark.parametrize(
+    ("between", "refused"),
+    [
+        ("a[3] = 7;", True),  # the host's a[3] is stale on the device, or lost
+        ("b2[3] = 7;", False),  # an array the region does not hold
+    ],
+)
+def test_host_statements_in_the_region_on_its_arrays_are_refused(
+    between: str, refused: bool
+) -> None:
+    text = f"""
+    void k(int n, double *restrict a, const double *restrict b, double *b2) {{
+      #pragma acc data copy(a[0:n]) copyin(b[0:n])
+      {{
+        for (int i = 0; i < n; i++)
+          a[i] = b[i] * 2;
+        {between}
+        for (int i = 0; i < n; i++)
+          a[i] = a[i] + 1;
+      }}
+    }}
+    """
+    found = first(text)
+    assert (found.pragma is None) is refused, found.reasons
+    if refused:
+        assert any("on the host inside the data region" in r for r in found.reasons)

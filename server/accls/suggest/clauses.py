@@ -114,7 +114,7 @@ def data_clauses(
             continue
         if use.name in present:
             blocker = present_blocker(
-                use, loop, fn, sentinel, managed_arrays(source, sentinel)
+                use, loop, fn, sentinel, managed_arrays(source, sentinel), source.nests
             )
             if blocker is not None:
                 return [], [], blocker

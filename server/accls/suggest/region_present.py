@@ -85,8 +85,35 @@ def _scratch(name: str, fn: Function | None, region: Region) -> bool:
     )
 
 
+def _host_statement(
+    name: str, fn: Function | None, region: Region, nests: tuple[Loop, ...]
+) -> int | None:
+    """The line of a statement in the region, outside every loop, that uses `name`.
+
+    The host writes or reads its own copy there while the device holds another:
+    once the loop runs on the device, one of them is stale.
+    """
+    if fn is None:
+        return None
+    spans = [nest.span for nest in nests if nest.function == fn.name]
+    for ref in fn.refs:
+        start = ref.span.start_byte
+        if ref.name != name or not (
+            region.span.start_byte <= start < region.span.end_byte
+        ):
+            continue
+        if not any(s.start_byte <= start < s.end_byte for s in spans):
+            return ref.span.line
+    return None
+
+
 def present_blocker(
-    use: ArrayUse, loop: Loop, fn: Function | None, sentinel: str, managed: set[str]
+    use: ArrayUse,
+    loop: Loop,
+    fn: Function | None,
+    sentinel: str,
+    managed: set[str],
+    nests: tuple[Loop, ...] = (),
 ) -> str | None:
     """Why the loop may not use the region's copy of `use.name`; None if it may."""
     found = _holder(loop, use.name, sentinel)
@@ -94,6 +121,15 @@ def present_blocker(
         return None
     region, directive = found
     line = directive.span.line if directive.span is not None else region.span.line
+    words = set(directive.name.split())
+    host = _host_statement(use.name, fn, region, nests) if "data" in words else None
+    if host is not None and use.name not in managed:
+        return (
+            f"line {host} uses `{use.name}` on the host inside the data region "
+            f"(line {line}) that holds its device copy: offloaded, the loop and "
+            "that line would see different copies; add an update between them, "
+            "or end the region before that line"
+        )
     sections = [s for s in clause_sections(directive) if s.name == use.name]
     if len(sections) == 1 and not _covers(sections[0], use):
         touched = use.section or use.name
