@@ -269,6 +269,39 @@ def test_inner_dimension_of_a_partial_block_is_widened_to_whole_rows() -> None:
     }
 
 
+ROWS = "int n, int m, double (*restrict a)[64], const double (*restrict b)[64]"
+
+
+def test_partial_rows_of_a_pointer_to_rows_are_widened_to_whole_rows() -> None:
+    # `double (*a)[64]` stores its rows back to back like `a[n][64]`: the section
+    # `a[1:n-2][1:m-2]` has holes, so it maps the hull (or fails to compile) and
+    # copyout would write device garbage over the untouched ends of each row.
+    found = uses(STENCIL, ROWS)["a"]
+    assert found.section == "a[1:n - 2][0:64]"
+    assert not found.exact_cover
+    assert data(STENCIL, ROWS) == {
+        "copy": "a[1:n - 2][0:64]",
+        "copyin": "b[0:n][0:64]",
+    }
+
+
+def test_partial_rows_of_a_typedef_row_type_have_no_section() -> None:
+    # `row_t *a` with `typedef double row_t[64]`: the rows are stored back to back
+    # but their extent is not in the declaration, so no whole-row section exists.
+    prelude = "typedef double row_t[64];\n"
+    params = "int n, int m, row_t *restrict a, const row_t *restrict b"
+    found = uses(STENCIL, params, prelude)["a"]
+    assert found.section is None
+    assert not found.known
+
+
+def test_rows_reached_through_pointers_keep_their_partial_sections() -> None:
+    # `double **a`: each row is an object of its own, moved on its own.
+    found = uses(STENCIL, "int n, int m, double **restrict a, double **restrict b")
+    assert found["a"].section == "a[1:n - 2][1:m - 2]"
+    assert found["a"].exact_cover
+
+
 def test_full_rows_keep_copyout() -> None:
     body = """
     for (int i = 1; i < n - 1; i++)

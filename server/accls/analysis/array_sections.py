@@ -8,6 +8,7 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import dividend, modulo_range, plain_names
+from accls.analysis.section_rows import contiguous
 from accls.frontend import Loop, Poly, Ref, Var
 from accls.frontend.exprs import expression_poly
 
@@ -213,7 +214,7 @@ def array_uses(
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
         box = _box(refs, ranges, variant)
-        widened = _contiguous(box, var)
+        widened = contiguous(box, var, path=not name.isidentifier())
         section, known, full = _section(name, widened, var)
         out.append(
             ArrayUse(
@@ -263,31 +264,6 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
         partial = partial or not (length.is_constant and length.constant == 1)
         dims.append(f"[{low.render()}:{length.render()}]")
     return uses[0].name + "".join(dims), True
-
-
-def _contiguous(
-    box: list[tuple[Poly, Poly]] | None, var: Var | None
-) -> list[tuple[Poly, Poly]] | None:
-    """The box with every dimension inside a partial one widened to its extent.
-
-    A data clause must name contiguous storage: `a[1:n-2][1:m-2]` of an array
-    `a[n][m]` does not compile (or maps the rows' hull, holes and all).
-    """
-    if box is None or var is None or len(var.dims) != len(box):
-        return box
-    out = list(box)
-    for d in range(len(box) - 1):
-        length = box[d][1]
-        if length.is_constant and length.constant == 1:
-            continue
-        for inner in range(d + 1, len(box)):
-            extent = var.dims[inner]
-            poly = expression_poly(extent) if extent is not None else None
-            if poly is None:
-                return None  # an inner extent we cannot name: no section
-            out[inner] = (Poly.const(0), poly)
-        break
-    return out if any(a != b for a, b in zip(out, box, strict=True)) else box
 
 
 def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:

@@ -8,10 +8,12 @@ from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
 from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
+from accls.analysis.data_clauses import managed_arrays
 from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
+from accls.suggest.region_present import present_blocker
 
 __all__ = ["data_clauses", "scalar_clauses"]
 
@@ -76,6 +78,7 @@ def data_clauses(
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls: dict[str, Var | None] = {n: array_decl(n, fn, source.globals) for n in names}
     present = dict(where.present)
+    sentinel = opts.dialect.sentinel
     groups: dict[str, list[str]] = {}
     reasons: list[str] = []
     for use in loop_array_uses(loop, analysis):
@@ -110,6 +113,11 @@ def data_clauses(
             )
             continue
         if use.name in present:
+            blocker = present_blocker(
+                use, loop, fn, sentinel, managed_arrays(source, sentinel), source.nests
+            )
+            if blocker is not None:
+                return [], [], blocker
             if opts.dialect is Dialect.OPENACC:
                 groups.setdefault("present", []).append(present[use.name])
                 reasons.append(
