@@ -115,6 +115,10 @@ def lock_table(
         )
         arg = text[text.find("(") + 1 : text.rfind(")")].strip()
         match = _ADDRESS.match(arg)
+        if kind == "test" and match is not None:
+            taken = _test_taken(source, call.span, start, end)
+            if taken is not None:
+                pos, kind = taken, "set"  # held from there on; not before
         inside = [t.id for t in tasks if t.id <= pos < t.span_end]
         calls.append(
             _LockCall(
@@ -131,3 +135,28 @@ def lock_table(
         )
     calls.sort(key=lambda c: c.pos)
     return LockTable(tuple(calls), tuple(spans), guards)
+
+
+_SPIN = re.compile(rb"while\s*\(\s*!\s*$")
+_IF = re.compile(rb"if\s*\(\s*$")
+
+
+def _test_taken(source: SourceFile, call: Span, start: int, end: int) -> int | None:
+    """Where an `omp_test_lock` surely holds its lock, None when the code is not plain.
+
+    `while (!omp_test_lock(&l)) body` holds it after the loop (not in the body);
+    `if (omp_test_lock(&l)) arm` holds it in the arm.
+    """
+    data = source.data
+    before = data[max(start, call.start_byte - 40) : call.start_byte]
+    for b in source.branches:
+        if not (start <= b.span.start_byte < end) or b.span.start_byte < call.end_byte:
+            continue
+        between = data[call.end_byte : b.span.start_byte]
+        if between.strip() != b")":
+            continue
+        if b.kind == "loop" and _SPIN.search(before):
+            return b.span.end_byte
+        if b.kind == "if" and _IF.search(before):
+            return b.span.start_byte
+    return None

@@ -305,23 +305,24 @@ def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
 def _call_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
+    unknown: list[Finding] = []
     for obstacle in analysis.of(loop).obstacles:
         name = obstacle.variable or ""
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
         if shared:
-            return shared
-        if hidden_state(name, analysis.source) is not None:
+            return shared  # a proved race through one callee
+        if hidden_state(name, analysis.source) is not None or unknown:
             continue  # the library's state, used under exclusion only
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword
-        return [
+        unknown.append(
             finding(
                 UNKNOWN_CALL, span, line=loop.line, name=name, call_line=obstacle.line
             )
-        ]
-    return []
+        )
+    return unknown
 
 
 def shape_findings(loop: Loop, directive: Directive) -> list[Finding]:
