@@ -25,6 +25,7 @@ from accls.frontend import (
 __all__ = [
     "hidden_state",
     "hidden_write",
+    "is_hidden_state",
     "is_static",
     "locked_state_writes",
     "loop_callee_findings",
@@ -53,7 +54,17 @@ def hidden_state(name: str, source: SourceFile) -> str | None:
     known = library_function(name)
     if known is None or known.effect is not Effect.HIDDEN:
         return None
-    return f"state of {_SHARED_STATE.get(name, name)}()"
+    return f"{HIDDEN_PREFIX}{_SHARED_STATE.get(name, name)}_state"
+
+
+HIDDEN_PREFIX = "__libc_"
+"""Names of hidden library states, `__libc_rand_state`: identifiers, reserved to the
+implementation in C, so no program variable has one."""
+
+
+def is_hidden_state(name: str) -> bool:
+    """True for a name `hidden_state` made."""
+    return name.startswith(HIDDEN_PREFIX) and name.endswith("_state")
 
 
 def hidden_write(call: Call, state: str) -> Ref:

@@ -55,6 +55,8 @@ def _maps(
         if not colon or not re.fullmatch(r"[\w\s,()-]*", kind) or "[" in kind:
             kind, items = "", clause.args  # no map type: `map(a[0:n])`
         words = kind.replace(",", " ").split()
+        if {"alloc", "release", "delete"} & set(words):
+            continue  # copies nothing between the host and the device
         kind = next((w for w in words if w in _MAP_WRITE | _MAP_READ), "tofrom")
         for item in _items(items):
             name = _NAME.match(item)

@@ -1,0 +1,162 @@
+"""Causes found by the third blind batch, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+from accls.analysis.depend_items import distinct_constants, split_depend
+from accls.analysis.findings import Severity
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line) for f in found if f.level is Severity.ERROR]
+
+
+def test_iterator_with_literal_bounds_names_each_element() -> None:
+    assert split_depend("iterator(j = 0:3), out: a[j]") == (
+        "out",
+        ["a[0]", "a[1]", "a[2]"],
+    )
+    assert split_depend("iterator(int j=0:6:2), in: a[j+1]") == (
+        "in",
+        ["a[1]", "a[3]", "a[5]"],
+    )
+
+
+def test_iterator_with_a_symbolic_bound_keeps_its_name() -> None:
+    assert split_depend("iterator(j = 0:n), out: a[j]") == ("out", ["a[j]"])
+
+
+def test_sections_without_modifiers_keep_their_colons() -> None:
+    assert split_depend("inout: a[0:5], b") == ("inout", ["a[0:5]", "b"])
+    assert split_depend("source") is None
+
+
+def test_constant_sections_are_intervals() -> None:
+    assert distinct_constants("a[0:5]", "a[5:5]")
+    assert distinct_constants("a[:5]", "a[7]")
+    assert not distinct_constants("a[0:5]", "a[4]")
+    assert not distinct_constants("a[0:n]", "a[5:5]")
+    assert not distinct_constants("a[0:5]", "b[5:5]")
+
+
+def test_hidden_state_is_an_identifier() -> None:
+    src = """
+    #include <stdlib.h>
+    void f(int *a) {
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++) a[i] = rand();
+    }
+    """
+    found = [f for f in check_file(textwrap.dedent(src), "t.c") if f.code == "ACC124"]
+    names = [dict(f.args)["var"] for f in found]
+    assert names == ["__libc_rand_state"]
+    assert names[0].isidentifier()
+
+
+TARGET = """
+void f(void) {
+  int a[100];
+  #pragma omp parallel
+  #pragma omp single
+  {
+    #pragma omp target nowait CLAUSES
+    for (int i = 0; i < 100; i++) a[i] = i;
+    a[5] = 0;
+    #pragma omp taskwait
+  }
+}
+"""
+
+
+def test_target_nowait_implicit_array_map() -> None:
+    assert _errors(TARGET.replace("CLAUSES", "")) == [("ACC122", 9)]
+
+
+def test_target_nowait_defaultmap_leaves_only_explicit_maps() -> None:
+    assert _errors(TARGET.replace("CLAUSES", "defaultmap(alloc: aggregate)")) == []
+
+
+def test_target_nowait_scalar_is_firstprivate() -> None:
+    src = """
+    void f(double *out) {
+      double s = 1.0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp target nowait map(from: out[0:1])
+        out[0] = s;
+        s = 2.0;
+        #pragma omp taskwait
+      }
+    }
+    """
+    assert _errors(src) == [("ACC122", 9)]
+
+
+def test_target_update_to_nowait_reads_the_host_copy() -> None:
+    src = """
+    void f(double *a) {
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp target update to(a[0:10]) nowait
+        double x = a[3];
+        a[3] = x + 1.0;
+        #pragma omp taskwait
+      }
+    }
+    """
+    assert _errors(src) == [("ACC122", 8)]
+
+
+def test_test_lock_in_an_if_holds_the_lock_in_its_arm() -> None:
+    src = """
+    #include <omp.h>
+    int f(omp_lock_t *unused) {
+      omp_lock_t lock;
+      int done = 0;
+      omp_init_lock(&lock);
+      #pragma omp parallel shared(done, lock)
+      {
+        if (omp_test_lock(&lock)) {
+          done++;
+          omp_unset_lock(&lock);
+        }
+      }
+      return done;
+    }
+    """
+    assert _errors(src) == []
+
+
+def test_atomic_counter_without_plain_read_is_quiet() -> None:
+    src = """
+    void f(int *slot) {
+      int next = 0;
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++) {
+        int k;
+        #pragma omp atomic capture
+        k = next++;
+        slot[k] = i;
+      }
+    }
+    """
+    assert [e for e in _errors(src) if e[0] == "ACC103"] == []
+
+
+def test_callee_under_an_equality_test_is_not_every_iteration() -> None:
+    src = """
+    static long total;
+    static void bump(long v) { total += v; }
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++)
+        if (i == 0) bump(i);
+    }
+    """
+    assert [e for e in _errors(src) if e[0] == "ACC124"] == []
+    assert [e for e in _errors(src.replace("i == 0", "i % 2")) if e[0] == "ACC124"]
