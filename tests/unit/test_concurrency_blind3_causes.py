@@ -160,3 +160,30 @@ def test_callee_under_an_equality_test_is_not_every_iteration() -> None:
     """
     assert [e for e in _errors(src) if e[0] == "ACC124"] == []
     assert [e for e in _errors(src.replace("i == 0", "i % 2")) if e[0] == "ACC124"]
+
+
+DOACROSS = """
+void f(int *a, int n) {
+  #pragma omp parallel for ordered(1)
+  for (int i = 4; i < n; i++) {
+    #pragma omp ordered depend(sink: i - SINK)
+    a[i] = a[i - READ] + 1;
+    #pragma omp ordered depend(source)
+  }
+}
+"""
+
+
+def _doacross(sink: str, read: str) -> list[tuple[str, int]]:
+    src = DOACROSS.replace("SINK", sink).replace("READ", read)
+    return [e for e in _errors(src) if e[0] == "ACC101"]
+
+
+def test_doacross_sink_farther_than_the_read_races() -> None:
+    assert _doacross("2", "1") == [("ACC101", 6)]
+
+
+def test_doacross_sinks_chain_to_the_read() -> None:
+    assert _doacross("1", "1") == []
+    assert _doacross("2", "4") == []  # two waits of 2 make 4
+    assert _doacross("1) depend(sink: i - 3", "3") == []

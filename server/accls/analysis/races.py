@@ -34,6 +34,7 @@ from accls.analysis.race_exemptions import (
     permuted_index,
     thread_slot,
 )
+from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.races_rows import row_overruns
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
@@ -121,7 +122,8 @@ def dependence_findings(
     if directive.clause("ordered") is not None:
         found = ordered_blocks(analysis.source, loop)
         if found is None:
-            return []  # doacross: `depend(sink/source)` orders what it names
+            # doacross: `depend(sink/source)` orders what it names
+            return doacross_findings(analysis, loop, directive)
         blocks = found
     dialect = directive.dialect
     loops = associated_loops(loop, collapse_count(directive))
