@@ -187,3 +187,32 @@ def test_doacross_sinks_chain_to_the_read() -> None:
     assert _doacross("1", "1") == []
     assert _doacross("2", "4") == []  # two waits of 2 make 4
     assert _doacross("1) depend(sink: i - 3", "3") == []
+
+
+BRANCH_BARRIER = """
+#include <omp.h>
+void f(int *seen, int n) {
+  int x = 0;
+  #pragma omp parallel shared(x, seen)
+  {
+    int tid = omp_get_thread_num();
+    if (TEST) {
+      x = 42;
+      #pragma omp barrier
+    }
+    seen[tid] = x;
+  }
+}
+"""
+
+
+def test_barrier_under_a_thread_test_separates_nothing() -> None:
+    assert ("ACC120", 12) in _errors(BRANCH_BARRIER.replace("TEST", "tid == 0"))
+
+
+def test_barrier_under_a_shared_test_still_separates() -> None:
+    src = BRANCH_BARRIER.replace("TEST", "n > 4").replace(
+        "x = 42;", "#pragma omp master\n      x = 42;"
+    )
+    assert _errors(src) == []
+    assert _errors(src.replace("#pragma omp barrier", ""))  # the barrier decides

@@ -29,7 +29,7 @@ from accls.analysis.mhp_env import (
     environment,
     locate,
 )
-from accls.analysis.mhp_guards import Guard, guard_of
+from accls.analysis.mhp_guards import Guard, guard_of, thread_branch
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -123,6 +123,8 @@ def _phases(
             continue
         first = first_word(c)
         if first == "barrier":
+            if thread_branch(region, source, pragma_at(c)):
+                continue  # not every thread meets it (non-conforming): no phase
             bounds.append(pragma_at(c))
             lines[pragma_at(c)] = c.span.line
         elif first in _WORKSHARING and c.directive.clause("nowait") is None:
