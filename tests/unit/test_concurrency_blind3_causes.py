@@ -216,3 +216,34 @@ def test_barrier_under_a_shared_test_still_separates() -> None:
     )
     assert _errors(src) == []
     assert _errors(src.replace("#pragma omp barrier", ""))  # the barrier decides
+
+
+ALIAS = """
+#define N 100
+void f(void) {
+  double a[N + 4], b[N + 4];
+  double *p = a;
+  double *q = INIT;
+  #pragma omp parallel for
+  for (int i = 0; i < N; i++)
+    p[i] = q[i] * 0.5;
+}
+"""
+
+
+def _alias(init: str, extra: str = "") -> list[tuple[str, int]]:
+    src = ALIAS.replace("INIT", init).replace(
+        "  #pragma omp parallel", extra + "  #pragma omp parallel"
+    )
+    return [e for e in _errors(src) if e[0] == "ACC101"]
+
+
+def test_two_pointers_into_one_array_apart_race() -> None:
+    assert _alias("a + 1") == [("ACC101", 9)]
+    assert _alias("&a[3]") == [("ACC101", 9)]
+
+
+def test_pointers_into_one_element_or_two_arrays_are_quiet() -> None:
+    assert _alias("a") == []
+    assert _alias("b + 1") == []
+    assert _alias("a + 1", "  q = b;\n") == []  # set again: not followed

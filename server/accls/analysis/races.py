@@ -34,6 +34,7 @@ from accls.analysis.race_exemptions import (
     permuted_index,
     thread_slot,
 )
+from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.races_rows import row_overruns
@@ -200,6 +201,8 @@ def dependence_findings(
                 )
             )
     out.extend(_escape_findings(analysis, loops, protected, where))
+    if len(loops) == 1 and not out:
+        out.extend(alias_findings(loop, directive, analysis.source, protected))
     out.extend(_call_findings(analysis, loop, directive))
     return out
 
