@@ -247,3 +247,29 @@ def test_pointers_into_one_element_or_two_arrays_are_quiet() -> None:
     assert _alias("a") == []
     assert _alias("b + 1") == []
     assert _alias("a + 1", "  q = b;\n") == []  # set again: not followed
+
+
+COPYPRIVATE = """
+#include <omp.h>
+static int buf[64];
+void f(void) {
+  int *p;
+  #pragma omp parallel private(p)
+  {
+    #pragma omp single copyprivate(p)
+    p = SET;
+    *p = omp_get_thread_num();
+  }
+}
+"""
+
+
+def test_copyprivate_pointer_points_every_thread_at_one_object() -> None:
+    assert _errors(COPYPRIVATE.replace("SET", "&buf[1]")) == [("ACC120", 10)]
+
+
+def test_private_pointer_without_copyprivate_stays_private() -> None:
+    src = COPYPRIVATE.replace(" copyprivate(p)", "").replace(
+        "p = SET;", "{ }\n    p = &buf[omp_get_thread_num()];"
+    )
+    assert _errors(src) == []

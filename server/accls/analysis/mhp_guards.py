@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from accls.analysis.mhp_constructs import contains
+from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Region, SourceFile
 
-__all__ = ["Guard", "guard_of", "thread_branch", "threads_meet"]
+__all__ = ["Guard", "copied_pointer", "guard_of", "thread_branch", "threads_meet"]
 
 Guard = tuple[tuple[Row, ...], ...]
 """Alternatives (an `or` of `and`s) over the key `t` and helper keys `t.*`."""
@@ -146,3 +146,21 @@ def thread_branch(region: Region, source: SourceFile, pos: int) -> bool:
         if "omp_get_thread_num" in names or names & own:
             return True
     return False
+
+
+def copied_pointer(inner: list[Region], name: str, pos: int) -> bool:
+    """True when a `single copyprivate(name)` ended before `pos`.
+
+    Every thread's private `name` then holds the value one thread set: through a
+    pointer, all threads reach the same object.
+    """
+    return any(
+        first_word(c) == "single"
+        and c.span.end_byte <= pos
+        and any(
+            cl.name == "copyprivate"
+            and name in {a.strip() for a in (cl.args or "").split(",")}
+            for cl in c.directive.clauses
+        )
+        for c in inner
+    )
