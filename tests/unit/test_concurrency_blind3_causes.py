@@ -273,3 +273,31 @@ def test_private_pointer_without_copyprivate_stays_private() -> None:
         "p = SET;", "{ }\n    p = &buf[omp_get_thread_num()];"
     )
     assert _errors(src) == []
+
+
+DECLARE_SIMD = """
+#pragma omp declare simd uniform(a) linear(i : 1)
+static void step(float *a, int i) {
+  BODY;
+}
+void f(float *a, int n) {
+  #pragma omp simd CLAUSE
+  for (int i = 0; i < n; i++) step(a, i);
+}
+"""
+
+
+def _simd(body: str, clause: str = "") -> list[tuple[str, int]]:
+    src = DECLARE_SIMD.replace("BODY", body).replace("CLAUSE", clause)
+    return [e for e in _errors(src) if e[0] == "ACC101"]
+
+
+def test_declare_simd_callee_writing_ahead_of_its_read_races() -> None:
+    assert _simd("a[i + 1] = a[i] * 0.5f") == [("ACC101", 8)]
+    assert _simd("a[i + 4] = a[i] * 0.5f", "safelen(8)") == [("ACC101", 8)]
+
+
+def test_declare_simd_callee_within_safelen_or_reading_ahead_is_quiet() -> None:
+    assert _simd("a[i + 8] = a[i] * 0.5f", "safelen(8)") == []
+    assert _simd("a[i] = a[i + 1] * 0.5f") == []
+    assert _simd("a[i] = a[i] * 0.5f") == []

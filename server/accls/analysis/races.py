@@ -38,6 +38,7 @@ from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.races_rows import row_overruns
+from accls.analysis.races_simd_calls import simd_call_findings
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
@@ -203,6 +204,7 @@ def dependence_findings(
     out.extend(_escape_findings(analysis, loops, protected, where))
     if len(loops) == 1 and not out:
         out.extend(alias_findings(loop, directive, analysis.source, protected))
+        out.extend(simd_call_findings(loop, directive, analysis.source))
     out.extend(_call_findings(analysis, loop, directive))
     return out
 
