@@ -301,3 +301,33 @@ def test_declare_simd_callee_within_safelen_or_reading_ahead_is_quiet() -> None:
     assert _simd("a[i + 8] = a[i] * 0.5f", "safelen(8)") == []
     assert _simd("a[i] = a[i + 1] * 0.5f") == []
     assert _simd("a[i] = a[i] * 0.5f") == []
+
+
+SPIN = """
+void f(int *out) {
+  int lk = 0, counter = 0;
+  #pragma omp parallel shared(lk, counter)
+  {
+    int old = 1;
+    while (old) {
+      #pragma omp atomic capture seq_cst
+      { old = lk; lk = 1; }
+    }
+    #pragma omp flush
+    INSIDE;
+    #pragma omp atomic write seq_cst
+    lk = 0;
+    AFTER;
+  }
+  *out = counter;
+}
+"""
+
+
+def test_spin_lock_protects_what_lies_between_acquire_and_release() -> None:
+    assert _errors(SPIN.replace("INSIDE", "counter++").replace("AFTER", "")) == []
+
+
+def test_spin_lock_released_before_the_update_races() -> None:
+    src = SPIN.replace("INSIDE", "").replace("AFTER", "counter++")
+    assert _errors(src) == [("ACC120", 15)]

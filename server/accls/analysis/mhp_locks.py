@@ -83,9 +83,16 @@ class LockTable:
 
 
 def lock_table(
-    region: Region, fn: Function, source: SourceFile, tasks: Sequence[_HasId]
+    region: Region,
+    fn: Function,
+    source: SourceFile,
+    tasks: Sequence[_HasId],
+    spins: Sequence[tuple[str, int, int, int]] = (),
 ) -> LockTable:
-    """The lock calls of `fn` inside `region`."""
+    """The lock calls of `fn` inside `region`.
+
+    `spins` adds hand-made locks: (flag, where it is held, where released, line).
+    """
     start, end = region.span.start_byte, region.span.end_byte
     guards = tuple(
         b.span
@@ -133,6 +140,22 @@ def lock_table(
                 ),
             )
         )
+    for flag, held, released, line in spins:
+        for pos, kind in ((held, "set"), (released, "unset")):
+            inside = [t.id for t in tasks if t.id <= pos < t.span_end]
+            calls.append(
+                _LockCall(
+                    pos=pos,
+                    line=line,
+                    kind=kind,
+                    lock=f"spin:{flag}",
+                    text=flag,
+                    context=inside[-1] if inside else -1,
+                    guards=frozenset(
+                        g.start_byte for g in guards if g.start_byte <= pos < g.end_byte
+                    ),
+                )
+            )
     calls.sort(key=lambda c: c.pos)
     return LockTable(tuple(calls), tuple(spans), guards)
 

@@ -32,6 +32,7 @@ from accls.analysis.mhp_env import (
 from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_phases import barrier_phases
+from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
     fence_doubt,
@@ -260,6 +261,7 @@ def _model(
         or not any(within(c, n) for n in nested)
     ]
     tasks = explicit_tasks(region, inner, source)
+    spins = spin_locks(region, inner, source)
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
     bounds, phases, merged = barrier_phases(region, inner, source, barrier_calls)
     loops = [b.span for b in source.branches if b.kind == "loop"]
@@ -270,7 +272,13 @@ def _model(
         tasks,
         bounds,
         phases,
-        lock_table(region, fn, source, tasks),
+        lock_table(
+            region,
+            fn,
+            source,
+            tasks,
+            [(k.flag, k.acquired, k.released, k.line) for k in spins],
+        ),
         env,
         loops,
         atomic_targets(inner, fn),
@@ -335,7 +343,9 @@ def _model(
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
         env=env,
-        fence_doubt=fence_doubt(inner),
+        fence_doubt=fence_doubt(
+            [c for c in inner if not any(pragma_at(c) in k.parts for k in spins)]
+        ),
         loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
