@@ -67,5 +67,5 @@ def test_blind3_program(name: str) -> None:
 
 def test_batch_is_balanced() -> None:
     racy = [n for n in _PROGRAMS if n.startswith("r")]
-    assert len(_PROGRAMS) == 40
-    assert len(racy) == 20
+    assert len(_PROGRAMS) == 50
+    assert len(racy) == 24

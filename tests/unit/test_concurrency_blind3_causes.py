@@ -152,7 +152,7 @@ def test_callee_under_an_equality_test_is_not_every_iteration() -> None:
     src = """
     static long total;
     static void bump(long v) { total += v; }
-    void f(void) {
+    void f(int n) {
       #pragma omp parallel for
       for (int i = 0; i < 100; i++)
         if (i == 0) bump(i);
@@ -160,6 +160,8 @@ def test_callee_under_an_equality_test_is_not_every_iteration() -> None:
     """
     assert [e for e in _errors(src) if e[0] == "ACC124"] == []
     assert [e for e in _errors(src.replace("i == 0", "i % 2")) if e[0] == "ACC124"]
+    assert [e for e in _errors(src.replace("i == 0", "i % 2 == 0")) if e[0] == "ACC124"]
+    assert not [e for e in _errors(src.replace("i == 0", "n == i")) if e[0] == "ACC124"]
 
 
 DOACROSS = """

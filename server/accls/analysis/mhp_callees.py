@@ -218,9 +218,9 @@ def _singles_out(
 ) -> bool:
     """True when an `if` arm may run on one iteration or thread only.
 
-    An equality test (`i == 0`), a thread number, or an arm whose condition is not
-    known (an `else`, whose `if` is read instead) may select one iteration; a test
-    such as `i % 2` or `a[i] > t` holds for many.
+    An equality of a bare name or literal (`i == 0`), a thread number, or an arm
+    whose condition is not known (an `else`, whose `if` is read instead) may select
+    one iteration; a test such as `i % 2 == 0` or `a[i] > t` holds for many.
     """
     if kind == "else":
         heads = [
@@ -229,7 +229,16 @@ def _singles_out(
             if b.kind == "if" and start <= b.span.start_byte < pos
         ]
         condition = heads[-1] if heads else "=="
-    return not condition or "==" in condition or "omp_" in condition
+    if not condition or "omp_" in condition:
+        return True
+    for test in re.split(r"&&|\|\|", condition):
+        sides = test.split("==")
+        if len(sides) == 2 and any(_BARE.fullmatch(x.strip(" ()!")) for x in sides):
+            return True  # `i == 0`, `k == n - 1`: one value of a name
+    return False
+
+
+_BARE = re.compile(r"[A-Za-z_]\w*")
 
 
 def _excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
@@ -308,7 +317,9 @@ def loop_callee_findings(
         callee=name,
         write=ref.span.line,
         **also,
-        who="every iteration" if _unbranched(loop, call, source) else "many iterations",
+        who="every iteration"
+        if _unbranched(loop, call, source)
+        else "more than one iteration",
         call=call.span.line,
         region=directive.name,
         line=loop.line,
