@@ -97,14 +97,17 @@ def tsan_verdict(fixture: Path, call: str, work: Path, runs: int, archer: Path) 
         TSAN_OPTIONS="ignore_noninstrumented_modules=1",
     )
     for _ in range(runs):
-        run = subprocess.run(
-            [str(binary)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
+        try:
+            run = subprocess.run(
+                [str(binary)],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return "hung"  # a deadlock: the program is not conforming
         if "ThreadSanitizer: data race" in run.stderr:
             return "race"
     return "clean"

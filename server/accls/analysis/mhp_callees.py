@@ -25,6 +25,7 @@ from accls.frontend import (
 __all__ = [
     "hidden_state",
     "hidden_write",
+    "is_hidden_state",
     "is_static",
     "locked_state_writes",
     "loop_callee_findings",
@@ -53,7 +54,17 @@ def hidden_state(name: str, source: SourceFile) -> str | None:
     known = library_function(name)
     if known is None or known.effect is not Effect.HIDDEN:
         return None
-    return f"state of {_SHARED_STATE.get(name, name)}()"
+    return f"{HIDDEN_PREFIX}{_SHARED_STATE.get(name, name)}_state"
+
+
+HIDDEN_PREFIX = "__libc_"
+"""Names of hidden library states, `__libc_rand_state`: identifiers, reserved to the
+implementation in C, so no program variable has one."""
+
+
+def is_hidden_state(name: str) -> bool:
+    """True for a name `hidden_state` made."""
+    return name.startswith(HIDDEN_PREFIX) and name.endswith("_state")
 
 
 def hidden_write(call: Call, state: str) -> Ref:
@@ -180,9 +191,54 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
         return False  # the call may be skipped: `x && f()`, `c ? f() : 0`
     for branch in source.branches:
         inside = body.start_byte <= branch.span.start_byte <= pos
-        if branch.kind != "loop" and inside and pos < branch.span.end_byte:
-            return False  # some iterations only
+        if (
+            branch.kind != "loop"
+            and inside
+            and pos < branch.span.end_byte
+            and _singles_out(
+                branch.condition, branch.kind, source, body.start_byte, pos
+            )
+        ):
+            return False  # maybe one iteration only: `if (i == 0) f();`
     return not _excluded(loop, call, source)
+
+
+def _unbranched(loop: Loop, call: Call, source: SourceFile) -> bool:
+    """True when no `if` of the loop body lies around the call."""
+    pos, body = call.span.start_byte, loop.body
+    return not any(
+        b.kind != "loop"
+        and body.start_byte <= b.span.start_byte <= pos < b.span.end_byte
+        for b in source.branches
+    )
+
+
+def _singles_out(
+    condition: str, kind: str, source: SourceFile, start: int, pos: int
+) -> bool:
+    """True when an `if` arm may run on one iteration or thread only.
+
+    An equality of a bare name or literal (`i == 0`), a thread number, or an arm
+    whose condition is not known (an `else`, whose `if` is read instead) may select
+    one iteration; a test such as `i % 2 == 0` or `a[i] > t` holds for many.
+    """
+    if kind == "else":
+        heads = [
+            b.condition
+            for b in source.branches
+            if b.kind == "if" and start <= b.span.start_byte < pos
+        ]
+        condition = heads[-1] if heads else "=="
+    if not condition or "omp_" in condition:
+        return True
+    for test in re.split(r"&&|\|\|", condition):
+        sides = test.split("==")
+        if len(sides) == 2 and any(_BARE.fullmatch(x.strip(" ()!")) for x in sides):
+            return True  # `i == 0`, `k == n - 1`: one value of a name
+    return False
+
+
+_BARE = re.compile(r"[A-Za-z_]\w*")
 
 
 def _excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
@@ -194,6 +250,23 @@ def _excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
         and contains(c, pos)
         for c in source.constructs
     )
+
+
+def _other_callee(
+    loop: Loop, source: SourceFile, name: str, var: str
+) -> dict[str, object] | None:
+    """`also`/`other`: another function the loop calls that writes `var` too."""
+    for call in loop.calls:
+        other = source.function(call.name)
+        if call.name == name or other is None:
+            continue
+        for ref in other.refs:
+            if ref.name == var and ref.is_write and not other.lookup(var):
+                return {
+                    "also": f" and by `{call.name}` (line {ref.span.line})",
+                    "other": ref.span.line,
+                }
+    return None
 
 
 def other_access(callee: Function, write: Ref) -> dict[str, object]:
@@ -227,6 +300,9 @@ def loop_callee_findings(
     if not writes:
         return []
     ref = writes[0]
+    also = other_access(callee, ref)
+    if not also.get("other"):
+        also = _other_callee(loop, source, name, ref.name) or also
     fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"
     if "teams" in directive.name or directive.dialect != "omp":
         fix = f"update `{ref.name}` with an atomic construct in `{name}`"
@@ -240,8 +316,10 @@ def loop_callee_findings(
         what="a `static` local" if static else "a global",
         callee=name,
         write=ref.span.line,
-        **other_access(callee, ref),
-        who="every iteration",
+        **also,
+        who="every iteration"
+        if _unbranched(loop, call, source)
+        else "more than one iteration",
         call=call.span.line,
         region=directive.name,
         line=loop.line,

@@ -7,6 +7,7 @@ different constant elements.
 
 from __future__ import annotations
 
+from accls.analysis.depend_items import distinct_constants
 from accls.analysis.mhp_env import Location
 from accls.analysis.mhp_model import Access, RegionModel
 from accls.analysis.mhp_overlap import distinct_instances
@@ -88,15 +89,6 @@ def own_iteration(model: RegionModel, a: Access, b: Access) -> bool:
         var = max(around, key=lambda s: s.start).var
         return distinct_instances(a.location, model.env, var)
     return False
-
-
-def distinct_constants(item: str, other: str) -> bool:
-    """True for `a[0]` and `a[1]`: the same array at different constant elements."""
-    parts = [x.replace("]", "").split("[") for x in (item, other)]
-    if len(parts[0]) != len(parts[1]) or parts[0][0] != parts[1][0]:
-        return False
-    subs = [p[1:] for p in parts]
-    return all(s.isdigit() for s in subs[0] + subs[1]) and subs[0] != subs[1]
 
 
 def depend_doubt(model: RegionModel, a: Access, b: Access) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.polyhedra import Row, build, is_empty, row
+from accls.frontend import Region, SourceFile
 
-__all__ = ["Guard", "guard_of", "threads_meet"]
+__all__ = ["Guard", "copied_pointer", "guard_of", "thread_branch", "threads_meet"]
 
 Guard = tuple[tuple[Row, ...], ...]
 """Alternatives (an `or` of `and`s) over the key `t` and helper keys `t.*`."""
@@ -119,4 +121,46 @@ def threads_meet(
     orders = (row({"t@2": 1, "t@1": -1}, -1), row({"t@1": 1, "t@2": -1}, -1))
     return any(
         not is_empty(build([*rows, order])) for rows in choices for order in orders
+    )
+
+
+_TID = re.compile(rb"([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(")
+
+
+def thread_branch(region: Region, source: SourceFile, pos: int) -> bool:
+    """True when `pos` lies in an `if` arm of the region whose test names the thread.
+
+    The test calls `omp_get_thread_num()` or reads a variable the region declares
+    (`tid = omp_get_thread_num()`): threads may take different arms, and a
+    barrier there is met by some threads only.
+    """
+    text = source.data[region.span.start_byte : region.span.end_byte]
+    own = {n.decode() for n in _TID.findall(text)}
+    for branch in source.branches:
+        span = branch.span
+        if branch.kind not in ("if", "else") or not contains(region, span.start_byte):
+            continue
+        if not span.start_byte <= pos < span.end_byte:
+            continue
+        names = set(re.findall(r"[A-Za-z_]\w*", branch.condition))
+        if "omp_get_thread_num" in names or names & own:
+            return True
+    return False
+
+
+def copied_pointer(inner: list[Region], name: str, pos: int) -> bool:
+    """True when a `single copyprivate(name)` ended before `pos`.
+
+    Every thread's private `name` then holds the value one thread set: through a
+    pointer, all threads reach the same object.
+    """
+    return any(
+        first_word(c) == "single"
+        and c.span.end_byte <= pos
+        and any(
+            cl.name == "copyprivate"
+            and name in {a.strip() for a in (cl.args or "").split(",")}
+            for cl in c.directive.clauses
+        )
+        for c in inner
     )

@@ -83,9 +83,16 @@ class LockTable:
 
 
 def lock_table(
-    region: Region, fn: Function, source: SourceFile, tasks: Sequence[_HasId]
+    region: Region,
+    fn: Function,
+    source: SourceFile,
+    tasks: Sequence[_HasId],
+    spins: Sequence[tuple[str, int, int, int]] = (),
 ) -> LockTable:
-    """The lock calls of `fn` inside `region`."""
+    """The lock calls of `fn` inside `region`.
+
+    `spins` adds hand-made locks: (flag, where it is held, where released, line).
+    """
     start, end = region.span.start_byte, region.span.end_byte
     guards = tuple(
         b.span
@@ -115,6 +122,10 @@ def lock_table(
         )
         arg = text[text.find("(") + 1 : text.rfind(")")].strip()
         match = _ADDRESS.match(arg)
+        if kind == "test" and match is not None:
+            taken = _test_taken(source, call.span, start, end)
+            if taken is not None:
+                pos, kind = taken, "set"  # held from there on; not before
         inside = [t.id for t in tasks if t.id <= pos < t.span_end]
         calls.append(
             _LockCall(
@@ -129,5 +140,46 @@ def lock_table(
                 ),
             )
         )
+    for flag, held, released, line in spins:
+        for pos, kind in ((held, "set"), (released, "unset")):
+            inside = [t.id for t in tasks if t.id <= pos < t.span_end]
+            calls.append(
+                _LockCall(
+                    pos=pos,
+                    line=line,
+                    kind=kind,
+                    lock=f"spin:{flag}",
+                    text=flag,
+                    context=inside[-1] if inside else -1,
+                    guards=frozenset(
+                        g.start_byte for g in guards if g.start_byte <= pos < g.end_byte
+                    ),
+                )
+            )
     calls.sort(key=lambda c: c.pos)
     return LockTable(tuple(calls), tuple(spans), guards)
+
+
+_SPIN = re.compile(rb"while\s*\(\s*!\s*$")
+_IF = re.compile(rb"if\s*\(\s*$")
+
+
+def _test_taken(source: SourceFile, call: Span, start: int, end: int) -> int | None:
+    """Where an `omp_test_lock` surely holds its lock, None when the code is not plain.
+
+    `while (!omp_test_lock(&l)) body` holds it after the loop (not in the body);
+    `if (omp_test_lock(&l)) arm` holds it in the arm.
+    """
+    data = source.data
+    before = data[max(start, call.start_byte - 40) : call.start_byte]
+    for b in source.branches:
+        if not (start <= b.span.start_byte < end) or b.span.start_byte < call.end_byte:
+            continue
+        between = data[call.end_byte : b.span.start_byte]
+        if between.strip() != b")":
+            continue
+        if b.kind == "loop" and _SPIN.search(before):
+            return b.span.end_byte
+        if b.kind == "if" and _IF.search(before):
+            return b.span.start_byte
+    return None

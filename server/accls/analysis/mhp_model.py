@@ -29,8 +29,10 @@ from accls.analysis.mhp_env import (
     environment,
     locate,
 )
-from accls.analysis.mhp_guards import Guard, guard_of
+from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
 from accls.analysis.mhp_locks import LockTable, lock_table
+from accls.analysis.mhp_phases import barrier_phases
+from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
     fence_doubt,
@@ -45,6 +47,7 @@ from accls.frontend import (
     Call,
     Directive,
     Function,
+    Poly,
     Ref,
     Region,
     SourceFile,
@@ -53,7 +56,6 @@ from accls.frontend import (
 
 __all__ = ["ORPHAN", "Access", "RegionModel", "Task", "Unit", "region_models"]
 
-_WORKSHARING = frozenset({"for", "sections", "single", "loop"})
 _DROPPED = frozenset({"parallel", "target", "teams"})
 _TEAMWORK = frozenset(
     {"for", "sections", "section", "single", "master", "masked", "barrier", "loop"}
@@ -112,41 +114,6 @@ def _is_region(region: Region) -> bool:
     return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
 
 
-def _phases(
-    region: Region, inner: list[Region], source: SourceFile, calls: list[Call]
-) -> tuple[list[int], UnionFind[int], list[tuple[int, Span, int]]]:
-    tasks = [c for c in inner if first_word(c) in ("task", "taskloop")]
-    bounds: list[int] = [c.span.start_byte for c in calls]
-    lines: dict[int, int] = {c.span.start_byte: c.span.line for c in calls}
-    for c in inner:
-        if any(within(c, t) for t in tasks):
-            continue
-        first = first_word(c)
-        if first == "barrier":
-            bounds.append(pragma_at(c))
-            lines[pragma_at(c)] = c.span.line
-        elif first in _WORKSHARING and c.directive.clause("nowait") is None:
-            bounds.append(c.span.end_byte)
-            lines[c.span.end_byte] = c.span.end[0] + 1
-    bounds.sort()
-    phases: UnionFind[int] = UnionFind(range(len(bounds) + 1))
-    wrapped: list[tuple[int, Span, int]] = []
-    for branch in source.branches:
-        span = branch.span
-        if branch.kind != "loop" or not contains(region, span.start_byte):
-            continue
-        inside = [b for b in bounds if span.start_byte <= b < span.end_byte]
-        if inside and not any(contains(t, span.start_byte) for t in tasks):
-            # The code after the loop body's last barrier runs alongside the code
-            # before its first barrier in the next iteration: one phase.
-            lo = bisect_right(bounds, span.start_byte)
-            hi = bisect_right(bounds, span.end_byte - 1)
-            phases.union(lo, hi)
-            wrapped.append((lo, span, lines[inside[-1]]))
-    merged = [(phases[lo], loop, barrier) for lo, loop, barrier in wrapped]
-    return bounds, phases, merged
-
-
 @dataclass(frozen=True, slots=True)
 class _Scene:
     region: Region
@@ -166,12 +133,17 @@ def _access(
 ) -> Access | None:
     chain = [c for c in scene.inner if contains(c, pos)]
     outer = [c for c in chain if c is not combine]
-    if via is None and scene.env.is_private(ref.name, pos, outer):
-        return None
+    shared_target = (
+        ref.deref and not ref.subscripts and copied_pointer(scene.inner, ref.name, pos)
+    )
+    if via is None and scene.env.is_private(ref.name, pos, outer) and not shared_target:
+        return None  # (a pointer copyprivate hands out points to one object)
     location = (
         locate(ref, pos, chain, scene.env)
-        if via is None
+        if via is None and not shared_target
         else Location(ref.name, "scalar", ())
+        if via is not None
+        else Location(ref.name, "const", ("0",), (Poly.const(0),))
     )
     if location is None:
         return None
@@ -289,8 +261,9 @@ def _model(
         or not any(within(c, n) for n in nested)
     ]
     tasks = explicit_tasks(region, inner, source)
+    spins = spin_locks(region, inner, source)
     barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
-    bounds, phases, merged = _phases(region, inner, source, barrier_calls)
+    bounds, phases, merged = barrier_phases(region, inner, source, barrier_calls)
     loops = [b.span for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source, orphan)
     scene = _Scene(
@@ -299,7 +272,13 @@ def _model(
         tasks,
         bounds,
         phases,
-        lock_table(region, fn, source, tasks),
+        lock_table(
+            region,
+            fn,
+            source,
+            tasks,
+            [(k.flag, k.acquired, k.released, k.line) for k in spins],
+        ),
         env,
         loops,
         atomic_targets(inner, fn),
@@ -364,7 +343,9 @@ def _model(
         maybe_syncs=tuple(maybe_syncs),
         doubt=doubt,
         env=env,
-        fence_doubt=fence_doubt(inner),
+        fence_doubt=fence_doubt(
+            [c for c in inner if not any(pragma_at(c) in k.parts for k in spins)]
+        ),
         loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),

@@ -16,6 +16,7 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_callees import is_hidden_state
 from accls.analysis.mhp_constructs import pragma_at, within
 from accls.analysis.mhp_env import Location
 from accls.analysis.mhp_exact import (
@@ -235,7 +236,7 @@ def _callee_finding(
     if line != via.ref.span.line:
         where = "" if other.via is not None else " in the region"
         also = {"also": f" and {word} at line {line}{where}", "other": line}
-    hidden = " " in name  # `state of rand()`: no variable has a space in its name
+    hidden = is_hidden_state(name)  # `__libc_rand_state`: the C library's
     fix = f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
     if hidden:
         fix = (

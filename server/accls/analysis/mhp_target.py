@@ -4,6 +4,13 @@
 on at once, and the task runs until a `taskwait`, a barrier or the end of its
 `taskgroup`. Another `target` that maps the same data, with no `depend` between
 them, or host code that uses what the task copies back, may run at the same time.
+
+What a target copies: its `map` clauses, and the implicit data-sharing of what its
+body names without a clause: an array is mapped `tofrom`, a scalar or a pointer is
+`firstprivate` (read from the host when the task starts). The standalone
+`target enter data`, `target exit data` and `target update` with `nowait` are
+deferred tasks too: `enter data map(to: ..)` and `update to(..)` read the host copy,
+`exit data map(from: ..)` and `update from(..)` write it.
 """
 
 from __future__ import annotations
@@ -13,28 +20,43 @@ import re
 from accls.analysis.concurrency_kinds import TASK_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
-from accls.frontend import Function, Region, SourceFile
+from accls.frontend import Function, Ref, Region, SourceFile
 
 __all__ = ["target_nowait_findings"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_STANDALONE = (["data"], ["update"], ["enter"], ["exit"])  # no target task body
+_STANDALONE = (["update"], ["enter"], ["exit"])  # a target task with no body
+_NO_TASK = (["data"],)  # `target data`: a data region, not a task
 _ORDERING = frozenset({"taskwait", "barrier"})
 _MAP_WRITE = frozenset({"from", "tofrom"})  # the host copy is written at the end
 _MAP_READ = frozenset({"to", "tofrom"})  # the host copy is read at the start
 
 
-def _maps(target: Region) -> tuple[dict[str, str], dict[str, str]]:
-    """(host writes, host reads) of a target's `map` clauses: name -> section text."""
+def _maps(
+    target: Region, fn: Function | None = None, source: SourceFile | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(host writes, host reads) of a target's data: name -> section text.
+
+    With the function, the body's implicit data-sharing counts too.
+    """
     writes: dict[str, str] = {}
     reads: dict[str, str] = {}
     for clause in target.directive.clauses:
+        if clause.name in ("to", "from") and clause.args and standalone(target):
+            for item in _items(_list(clause.args)):
+                name = _NAME.match(item)
+                if name is not None:
+                    side = writes if clause.name == "from" else reads
+                    side[name.group(0)] = "".join(item[name.end() :].split())
+            continue
         if clause.name != "map" or not clause.args:
             continue
         kind, colon, items = clause.args.partition(":")
         if not colon or not re.fullmatch(r"[\w\s,()-]*", kind) or "[" in kind:
             kind, items = "", clause.args  # no map type: `map(a[0:n])`
         words = kind.replace(",", " ").split()
+        if {"alloc", "release", "delete"} & set(words):
+            continue  # copies nothing between the host and the device
         kind = next((w for w in words if w in _MAP_WRITE | _MAP_READ), "tofrom")
         for item in _items(items):
             name = _NAME.match(item)
@@ -45,7 +67,71 @@ def _maps(target: Region) -> tuple[dict[str, str], dict[str, str]]:
                 writes[name.group(0)] = section
             if kind in _MAP_READ:
                 reads[name.group(0)] = section
+    if fn is not None and source is not None and not standalone(target):
+        _implicit(target, fn, source, writes, reads)
     return writes, reads
+
+
+_NAMED = frozenset(
+    {"map", "firstprivate", "private", "is_device_ptr", "has_device_addr", "defaultmap"}
+)
+
+
+def _implicit(
+    target: Region,
+    fn: Function,
+    source: SourceFile,
+    writes: dict[str, str],
+    reads: dict[str, str],
+) -> None:
+    """Add what the body names without a clause: arrays `tofrom`, scalars read."""
+    if target.directive.clause("defaultmap") is not None:
+        return  # the mapping rules change: only the explicit clauses are known
+    named = {
+        m.group(0)
+        for c in target.directive.clauses
+        if c.name in _NAMED and c.args
+        for item in _items(_list(c.args))
+        if (m := _NAME.match(item)) is not None
+    }
+    own = {
+        v.name
+        for v in fn.locals
+        if v.span is not None and contains(target, v.span.start_byte)
+    }
+    for ref in fn.refs:
+        name = ref.name
+        if not contains(target, ref.span.start_byte) or name in named | own:
+            continue
+        var = fn.lookup(name) or next(
+            (g for g in source.globals if g.name == name), None
+        )
+        if var is None:
+            continue
+        if var.dims and not var.pointers:
+            writes.setdefault(name, "")
+            reads.setdefault(name, "")
+        elif not var.dims:
+            reads.setdefault(name, "")  # firstprivate: copied when the task starts
+
+
+def _list(args: str) -> str:
+    """The list of a clause, past a modifier such as `present:` or `to:`."""
+    head, colon, rest = args.partition(":")
+    return rest if colon and "[" not in head and "(" not in head else args
+
+
+def standalone(target: Region) -> bool:
+    """True for `target enter data`, `target exit data` and `target update`."""
+    return target.directive.name.split()[1:2] in _STANDALONE
+
+
+def _end(target: Region) -> int:
+    """Where the target task's body ends: its pragma line for a standalone one."""
+    span = target.directive.span
+    if standalone(target) and span is not None:
+        return span.end_byte
+    return target.span.end_byte
 
 
 def _items(text: str) -> list[str]:
@@ -71,7 +157,7 @@ def _clash(one: dict[str, str], other: dict[str, str]) -> str | None:
 
 def _ordered_between(source: SourceFile, fn: Function, first: Region, at: int) -> bool:
     """True when a `taskwait`, barrier or the end of a `taskgroup` lies between."""
-    start, end = first.span.end_byte, at
+    start, end = _end(first), at
     for c in source.constructs:
         if not fn.span.start_byte <= pragma_at(c) < fn.span.end_byte:
             continue
@@ -109,8 +195,7 @@ def target_nowait_findings(source: SourceFile) -> list[Finding]:
         for c in source.constructs
         if c.directive.dialect == "omp"
         and first_word(c) == "target"
-        and c.directive.name.split()[1:2]
-        not in (["data"], ["update"], ["enter"], ["exit"])
+        and c.directive.name.split()[1:2] not in _NO_TASK
     ]
     for fn in source.functions:
         inside = [t for t in targets if contains_fn(fn, t)]
@@ -118,7 +203,8 @@ def target_nowait_findings(source: SourceFile) -> list[Finding]:
             if first.directive.clause("nowait") is None:
                 continue
             made = _first_clash(source, fn, first, inside[k + 1 :])
-            made = made or _host_clash(source, fn, first, targets)
+            bodies = [t for t in targets if not standalone(t)]
+            made = made or _host_clash(source, fn, first, bodies)
             if made is not None:
                 out.append(made)
     return out
@@ -132,10 +218,10 @@ def contains_fn(fn: Function, region: Region) -> bool:
 def _first_clash(
     source: SourceFile, fn: Function, first: Region, later: list[Region]
 ) -> Finding | None:
-    writes, reads = _maps(first)
+    writes, reads = _maps(first, fn, source)
     for second in later:
         at = pragma_at(second)
-        if at < first.span.end_byte:
+        if at < _end(first):
             continue  # nested in the first
         if _ordered_between(source, fn, first, at):
             return None
@@ -143,7 +229,7 @@ def _first_clash(
             continue  # `depend` may order them: left to the task model
         if _branches_apart(source, pragma_at(first), at):
             continue
-        w2, r2 = _maps(second)
+        w2, r2 = _maps(second, fn, source)
         name = _clash(writes, {**w2, **r2}) or _clash(reads, w2)
         if name is None:
             continue
@@ -171,10 +257,10 @@ def _host_clash(
     source: SourceFile, fn: Function, first: Region, targets: list[Region]
 ) -> Finding | None:
     """The first host access, before anything waits, of what the target copies."""
-    writes, reads = _maps(first)
+    writes, reads = _maps(first, fn, source)
     for ref in fn.refs:
         at = ref.span.start_byte
-        if at < first.span.end_byte or any(contains(t, at) for t in targets):
+        if at < _end(first) or any(contains(t, at) for t in targets):
             continue
         if not (ref.name in writes or (ref.name in reads and ref.is_write)):
             continue
@@ -183,12 +269,18 @@ def _host_clash(
         if _branches_apart(source, pragma_at(first), at):
             continue
         word = "written" if ref.is_write else "read"
+        inner = _body_ref(fn, first, ref.name)
         return finding(
             TASK_RACE,
             ref.span,
-            first=ref.name,
-            first_access=_mapped(ref.name, writes, reads),
-            first_line=_line(first),
+            first=inner.render() if inner else ref.name,
+            first_access=_mapped(ref.name, writes, reads)
+            + (
+                f" {'written' if inner.is_write else 'read'} in the task"
+                if inner
+                else ""
+            ),
+            first_line=inner.span.line if inner else _line(first),
             second=ref.render(),
             second_access=f"{word} on the host",
             second_line=ref.span.line,
@@ -200,6 +292,16 @@ def _host_clash(
             fix=f"add `#pragma omp taskwait` before line {ref.span.line}",
         )
     return None
+
+
+def _body_ref(fn: Function, target: Region, name: str) -> Ref | None:
+    """The task body's first write of `name`, else its first read."""
+    if standalone(target):
+        return None
+    inside = [
+        r for r in fn.refs if r.name == name and contains(target, r.span.start_byte)
+    ]
+    return next((r for r in inside if r.is_write), inside[0] if inside else None)
 
 
 def _mapped(name: str, writes: dict[str, str], reads: dict[str, str]) -> str:

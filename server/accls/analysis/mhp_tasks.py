@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis.depend_items import split_depend
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.frontend import Region, SourceFile, Span
 
@@ -32,19 +33,11 @@ def depend_items(region: Region) -> tuple[tuple[str, str], ...]:
     """(type, list item) of each `depend` clause item, spaces removed."""
     out: list[tuple[str, str]] = []
     for clause in region.directive.clauses:
-        if clause.name != "depend" or not clause.args or ":" not in clause.args:
+        if clause.name != "depend" or not clause.args:
             continue
-        kind, items = clause.args.split(":", 1)
-        kind = kind.split(",")[-1].strip()
-        depth, item = 0, ""
-        for char in items + ",":
-            depth += char in "(["
-            depth -= char in ")]"
-            if char == "," and depth == 0:
-                out.append((kind, "".join(item.split())))
-                item = ""
-            else:
-                item += char
+        split = split_depend(clause.args)
+        if split is not None:
+            out.extend((split[0], item) for item in split[1])
     return tuple(out)
 
 

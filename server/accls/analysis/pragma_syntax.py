@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.depend_items import split_depend
 from accls.analysis.findings import UNREADABLE_PRAGMA, Finding, finding
 from accls.analysis.mhp_constructs import first_word
 from accls.frontend import Clause, Directive, Region, SourceFile
-from accls.frontend.pragmas import clause_items
 
 __all__ = ["OMP_CLAUSES", "depend_problem", "pragma_findings"]
 
@@ -68,15 +68,15 @@ def depend_problem(clause: Clause) -> str:
     args = clause.args or ""
     if args.strip() == "source":
         return ""
-    if ":" not in args:
+    split = split_depend(args)
+    if split is None:
         return f"`depend({args})` has no dependence type before a `:`"
-    kind, items = args.split(":", 1)
-    kind = kind.split(",")[-1].strip()
+    kind, items = split
     if kind not in _DEPEND_TYPES:
         return f"`{kind}` is not a dependence type"
     if kind in ("source", "sink"):
         return ""
-    for item in filter(None, clause_items(items)):
+    for item in items:
         if item.startswith("*"):
             return (
                 f"the `depend` item `{item}` goes through a pointer: what it points "

@@ -99,6 +99,16 @@ def _reduction(
     return None
 
 
+def _atomic_only(loop: Loop, name: str, dialect: str) -> tuple[int, int | None] | None:
+    """(a write line, a plain read line or None) when every write is atomic."""
+    refs = [r for r in loop.refs if r.name == name]
+    writes = [r for r in refs if r.is_write]
+    if not writes or any(r.atomic != dialect for r in writes):
+        return None
+    plain = [r.span.line for r in refs if not r.is_write and r.atomic != dialect]
+    return writes[0].span.line, plain[0] if plain else None
+
+
 def _read_line(loop: Loop, name: str, write: int) -> dict[str, int]:
     """`read`: a line of the loop that reads `name`, another than the write's if any."""
     lines = [r.span.line for r in loop.refs if r.name == name and not r.is_write]
@@ -225,6 +235,9 @@ def scalar_findings(
         if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
             continue
         span = _span_of(loop, name)
+        atomic = _atomic_only(loop, name, directive.dialect)
+        if atomic is not None and atomic[1] is None:
+            continue  # every access is atomic: the updates do not race
         out.append(
             finding(
                 SHARED_SCALAR_WRITE,
@@ -232,9 +245,17 @@ def scalar_findings(
                 var=name,
                 write=span.line,
                 directive=directive.name,
-                why=obstacle.message + _through_callee(loop, name, source),
-                read=obstacle.line,
-                fix=_carried_fix(obstacle, name),
+                why=(
+                    f"every write of `{name}` is `atomic`, but the read at line "
+                    f"{atomic[1]} is not: a plain read races with another "
+                    "thread's atomic write"
+                    if atomic is not None
+                    else obstacle.message + _through_callee(loop, name, source)
+                ),
+                read=atomic[1] if atomic is not None else obstacle.line,
+                fix=_carried_fix(obstacle, name)
+                if atomic is None
+                else f"read `{name}` with `#pragma omp atomic read`",
                 **_callee_write(loop, name, source),
             )
         )

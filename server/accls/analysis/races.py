@@ -34,8 +34,11 @@ from accls.analysis.race_exemptions import (
     permuted_index,
     thread_slot,
 )
+from accls.analysis.races_alias import alias_findings
+from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_index import distinct_index, repeated_index
 from accls.analysis.races_rows import row_overruns
+from accls.analysis.races_simd_calls import simd_call_findings
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
@@ -121,7 +124,8 @@ def dependence_findings(
     if directive.clause("ordered") is not None:
         found = ordered_blocks(analysis.source, loop)
         if found is None:
-            return []  # doacross: `depend(sink/source)` orders what it names
+            # doacross: `depend(sink/source)` orders what it names
+            return doacross_findings(analysis, loop, directive)
         blocks = found
     dialect = directive.dialect
     loops = associated_loops(loop, collapse_count(directive))
@@ -198,6 +202,9 @@ def dependence_findings(
                 )
             )
     out.extend(_escape_findings(analysis, loops, protected, where))
+    if len(loops) == 1 and not out:
+        out.extend(alias_findings(loop, directive, analysis.source, protected))
+        out.extend(simd_call_findings(loop, directive, analysis.source))
     out.extend(_call_findings(analysis, loop, directive))
     return out
 
@@ -305,23 +312,24 @@ def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
 def _call_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
+    unknown: list[Finding] = []
     for obstacle in analysis.of(loop).obstacles:
         name = obstacle.variable or ""
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
         if shared:
-            return shared
-        if hidden_state(name, analysis.source) is not None:
+            return shared  # a proved race through one callee
+        if hidden_state(name, analysis.source) is not None or unknown:
             continue  # the library's state, used under exclusion only
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword
-        return [
+        unknown.append(
             finding(
                 UNKNOWN_CALL, span, line=loop.line, name=name, call_line=obstacle.line
             )
-        ]
-    return []
+        )
+    return unknown
 
 
 def shape_findings(loop: Loop, directive: Directive) -> list[Finding]:

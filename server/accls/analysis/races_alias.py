@@ -1,0 +1,108 @@
+"""ACC101 through two local pointers into one array at constant offsets.
+
+`double *p = a; double *q = a + 1;` and a parallel loop writing `p[i]` and reading
+`q[i]` touch `a[i]` and `a[i + 1]`: iteration `i + 1` writes what iteration `i`
+reads. A pointer counts when it is a local set once, at its declaration, to `x`,
+`x + c` or `&x[c]` (`c` a literal) of one array `x`, and the loop indexes it by
+`i + k` (`k` a literal) with `i` the loop variable. The pair is reported when the
+two element offsets differ by `d != 0` and the loop's literal bounds (object-like
+macros expanded) run more than `|d|` iterations; otherwise nothing is said here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
+from accls.frontend import Directive, Function, Loop, Ref, SourceFile
+
+__all__ = ["alias_findings"]
+
+_INIT = re.compile(
+    r"^\s*(?:&\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)(?:\s*\+\s*(\d+))?)\s*$"
+)
+_INDEX = r"^\s*{var}\s*(?:([+-])\s*(\d+))?\s*$"
+
+
+def _base(fn: Function, source: SourceFile, name: str) -> tuple[str, int] | None:
+    """(array, offset) a local pointer is set to once, at its declaration."""
+    var = fn.lookup(name)
+    if var is None or var.pointers != 1 or var.dims or var.span is None:
+        return None
+    if fn.declarations(name) != 1 or var.scope != "local":
+        return None
+    writes = [r for r in fn.refs if r.name == name and r.is_write and not r.subscripts]
+    if any(r.span.start_byte != var.span.start_byte for r in writes):
+        return None  # set again later
+    text = source.data[var.span.end_byte : var.span.end_byte + 120].decode(
+        "utf-8", "replace"
+    )
+    m = re.match(r"\s*=\s*([^;,]*)[;,]", text)
+    if m is None:
+        return None
+    init = _INIT.match(m.group(1))
+    if init is None:
+        return None
+    array = init.group(1) or init.group(3)
+    offset = int(init.group(2) or init.group(4) or 0)
+    target = fn.lookup(array)
+    if target is None or not target.dims or target.pointers:
+        return None
+    return array, offset
+
+
+def _value(text: str, source: SourceFile) -> int | None:
+    macros = dict(source.macros)
+    text = macros.get(text.strip(), text).strip()
+    return int(text) if text.isdigit() else None
+
+
+def _offset(ref: Ref, var: str) -> int | None:
+    if len(ref.subscripts) != 1:
+        return None
+    m = re.match(_INDEX.format(var=re.escape(var)), ref.subscripts[0].text)
+    if m is None:
+        return None
+    k = int(m.group(2) or 0)
+    return -k if m.group(1) == "-" else k
+
+
+def alias_findings(
+    loop: Loop, directive: Directive, source: SourceFile, skip: set[str]
+) -> list[Finding]:
+    """ACC101 for a write and another access, through two pointers, that meet."""
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None or not loop.var or loop.step != 1:
+        return []
+    lo, hi = _value(loop.lower_text, source), _value(loop.upper_text, source)
+    if lo is None or hi is None:
+        return []
+    seen: list[tuple[Ref, str, int]] = []
+    for ref in loop.refs:
+        base = _base(fn, source, ref.name) if ref.subscripts else None
+        k = _offset(ref, loop.var) if base is not None else None
+        if base is None or k is None or {ref.name, base[0]} & skip:
+            continue
+        seen.append((ref, base[0], base[1] + k))
+    for a, array, at in seen:
+        for b, other, bt in seen:
+            if a.name == b.name or array != other or not a.is_write:
+                continue
+            d = at - bt
+            if d == 0 or hi - lo <= abs(d):
+                continue
+            return [
+                finding(
+                    CARRIED_DEPENDENCE,
+                    a.span,
+                    directive=directive.name,
+                    line=loop.line,
+                    dep=f"`{a.render()}` (line {a.span.line}) and `{b.render()}` "
+                    f"(line {b.span.line}) point into `{array}` {abs(d)} element(s) "
+                    f"apart: `{a.name}` and `{b.name}` are set from `{array}` at "
+                    "constant offsets, so iterations that far apart touch one element",
+                    source_line=a.span.line,
+                    sink_line=b.span.line,
+                )
+            ]
+    return []
