@@ -34,6 +34,7 @@ from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
+from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import (
     FieldEventKind,
     HeaderContext,
@@ -171,6 +172,7 @@ def _loop_facts(
     calls, call_effects = call_obstacles(loop, source, options.program)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source, owned),
+        *volatile_obstacles(loop, fn, source),
         *ambiguous_function(loop, source),
         *calls,
         *scalar_obstacles,

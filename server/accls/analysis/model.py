@@ -109,6 +109,7 @@ class ObstacleCode(StrEnum):
     SYNTAX = "syntax"  # a syntax error inside the loop
     TOO_LARGE = "too-large"  # too large to analyse within the budget
     UNBOUNDED = "unbounded"  # the loop, or one inside it, has no bound
+    VOLATILE = "volatile"  # writes a `volatile` object: every access is observable
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -208,6 +208,9 @@ class Var:
     dims: tuple[str | None, ...] = ()  # array extents, None for `[]` or unknown
     restrict: bool = False
     const: bool = False
+    # `volatile` anywhere in its declaration (`volatile int x`, `volatile double *p`,
+    # `int *volatile p`): every access to it, or through it, is observable.
+    volatile: bool = False
     scope: str = "local"  # "param", "local" or "global"
     span: Span | None = None
     unknown_shape: bool = False  # declared through a macro we could not expand
