@@ -278,9 +278,16 @@ def test_loop_variable_modified_in_the_body_is_an_obstacle() -> None:
 
 
 def test_loop_variable_used_after_the_loop_is_lastprivate() -> None:
-    loop = first("int i;\nfor (i = 0; i < n; i++) b[i] = a[i];\nreturn i;")
+    loop = first("int i;\nfor (i = 0; i < 64; i++) b[i] = a[i];\nreturn i;")
     assert classes(loop)["i"] is ScalarClass.LASTPRIVATE
     assert loop.parallel
+
+
+def test_loop_variable_used_after_a_loop_that_may_be_empty_is_refused() -> None:
+    # Serially an empty loop leaves `i` at 5; lastprivate copies nothing out.
+    loop = first("int i = 77;\nfor (i = 5; i < n; i++) b[i] = a[i];\nreturn i;")
+    assert ("conditional-last", "i") in codes(loop)
+    assert not loop.parallel
 
 
 def test_loop_variable_overwritten_by_a_later_loop_is_not_lastprivate() -> None:
