@@ -13,6 +13,7 @@ from accls.analysis.model import (
     ScalarFact,
 )
 from accls.frontend import Function, Loop, RedOp, Ref, Var
+from accls.frontend.scopes import outer_refs
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -94,7 +95,16 @@ def classify_scalars(
     for ref in loop.refs:
         if is_scalar_ref(ref):
             by_name[ref.name].append(ref)
-    inside = {var.name for var in loop.locals}
+    # A name the body declares is its local only within the declaration's scope;
+    # its other references are to the outer variable, classified as such.
+    inside = set()
+    for name, outer in outer_refs(loop.refs, loop.locals).items():
+        if name not in by_name:
+            continue
+        if not outer:
+            inside.add(name)
+        else:
+            by_name[name] = [r for r in outer if is_scalar_ref(r)]
     inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
     facts: list[ScalarFact] = []
     obstacles: list[Obstacle] = []

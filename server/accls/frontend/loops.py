@@ -21,6 +21,7 @@ from accls.frontend.exprs import (
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
+from accls.frontend.scopes import outer_refs
 from accls.frontend.secondary_inductions import header_inits, header_steps
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
@@ -276,8 +277,11 @@ def build_loops(
         bound_limits = _limits(h, walk.macros)
         if h.var is not None:
             written.add(h.var)
-        # Variables declared in the header or the body die with the loop.
-        written -= {v.name for v in walk.decls[rec.decl_start : rec.decl_end]}
+        # Variables declared in the header or the body die with the loop; a name
+        # also written outside their blocks is an outer variable's there.
+        inner = walk.decls[rec.decl_start : rec.decl_end]
+        stores = (r for r in refs if r.is_write and _is_scalar(r))
+        written -= {n for n, found in outer_refs(stores, inner).items() if not found}
         if h.declared and h.var is not None:
             written.discard(h.var)
         bound_names: set[str] = set()

@@ -217,6 +217,9 @@ class Var:
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
     device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
     static: bool = False  # `static` storage: a local that outlives each call
+    # A local: the end byte of the block (or the `for` statement) it is declared
+    # in; its name means it from its declaration to there. -1 when unknown.
+    scope_end: int = -1
     # The declarator's levels from the name outwards, "[" an array extent and "*"
     # a pointer: `double *t[2]` is "[*" (pointers in an array), `double (*r)[3]`
     # is "*[" (a pointer to rows). Empty when unknown: dims first, then pointers.
