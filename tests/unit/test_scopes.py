@@ -82,3 +82,38 @@ def test_a_local_of_the_whole_body_is_still_private_by_scope() -> None:
     assert fact.cls is ScalarClass.PRIVATE
     assert fact.declared_inside
     assert loop.parallel
+
+
+# ----- members of a struct the loop uses whole --------------------------------------
+
+STRUCT = "struct P { double x, y; };\n"
+
+
+def test_a_struct_assigned_whole_and_read_by_member_after_is_lastprivate() -> None:
+    (loop,) = analyze_text(
+        STRUCT + "double f(const struct P *restrict pts) {\n  struct P p = {0, 0};\n"
+        "  for (int i = 0; i < 64; i++) p = pts[i];\n  return p.x;\n}\n"
+    ).facts
+    (fact,) = [s for s in loop.scalars if s.name == "p"]
+    assert fact.cls is ScalarClass.LASTPRIVATE
+
+
+def test_a_member_read_before_the_struct_is_assigned_carries_it() -> None:
+    (loop,) = analyze_text(
+        STRUCT + "void f(int n, const struct P *restrict pts, double *restrict b) {\n"
+        "  struct P p = {0, 0};\n"
+        "  for (int i = 0; i < n; i++) { b[i] = p.x; p = pts[i]; }\n}\n"
+    ).facts
+    assert ("scalar-carried", "p") in {(o.code, o.variable) for o in loop.obstacles}
+    assert not loop.parallel
+
+
+def test_a_struct_assigned_whole_then_updated_by_member_is_private() -> None:
+    (loop,) = analyze_text(
+        STRUCT + "void f(int n, const struct P *restrict pts, double *restrict b) {\n"
+        "  struct P r;\n"
+        "  for (int i = 0; i < n; i++) { r = pts[i]; r.y += 1; b[i] = r.y; }\n}\n"
+    ).facts
+    (fact,) = [s for s in loop.scalars if s.name == "r"]
+    assert fact.cls is ScalarClass.PRIVATE
+    assert loop.parallel

@@ -13,7 +13,7 @@ from accls.analysis.model import (
     ScalarFact,
 )
 from accls.frontend import Function, Loop, RedOp, Ref, Var
-from accls.frontend.scopes import outer_refs
+from accls.frontend.scopes import outer_refs, whole_variable_view
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -92,9 +92,15 @@ def classify_scalars(
     those); anything else that reads the running value carries it.
     """
     by_name: dict[str, list[Ref]] = defaultdict(list)
+    wholes = {r.name for r in loop.refs if is_scalar_ref(r) and not r.member}
     for ref in loop.refs:
         if is_scalar_ref(ref):
             by_name[ref.name].append(ref)
+            # `p = pts[i]; ... p.x`: a member of a struct the loop uses whole
+            # is an access of that variable too.
+            whole = whole_variable_view(ref)
+            if whole is not None and whole.name in wholes:
+                by_name[whole.name].append(whole)
     # A name the body declares is its local only within the declaration's scope;
     # its other references are to the outer variable, classified as such.
     inside = set()
@@ -178,6 +184,9 @@ def classify_scalars(
                 )
             )
             continue
+        whole = whole_variable_view(refs[0])
+        if whole is not None and whole.name in wholes and "->" not in name:
+            continue  # a part of a struct the loop uses whole: classified with it
         if refs[0].member:
             obstacles.append(
                 Obstacle(

@@ -19,9 +19,9 @@ from accls.frontend.exprs import (
     to_poly,
 )
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import Limit, Loop, Ref, Span, Var
+from accls.frontend.model import AccessKind, Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
-from accls.frontend.scopes import outer_refs
+from accls.frontend.scopes import outer_refs, whole_variable_view
 from accls.frontend.secondary_inductions import header_inits, header_steps
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
@@ -209,6 +209,10 @@ class _Liveness:
         for pos, ref in enumerate(refs):
             if _is_scalar(ref):
                 self.where[ref.name].append(pos)
+                # `p.x` after the loop reads the struct `p` the loop may assign.
+                whole = whole_variable_view(ref)
+                if whole is not None:
+                    self.where[whole.name].append(pos)
 
     def _first_use(
         self, name: str, start: int, stop: int, ctx: tuple[int, ...]
@@ -220,6 +224,8 @@ class _Liveness:
             if pos >= stop:
                 return None
             ref = self.refs[pos]
+            if ref.name != name:  # a member of `name`: reads it, never kills it
+                ref = replace(ref, kind=AccessKind.READ)
             if ref.is_read and not any(_is_prefix(w, ref.context) for w in maybe):
                 return True
             if ref.is_write:

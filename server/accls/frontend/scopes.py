@@ -8,11 +8,15 @@ walker records each local's `scope_end`; -1 (unknown) means to the loop's end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from accls.frontend.model import Ref, Var
+from accls.frontend.model import AccessKind, Ref, Var
 
-__all__ = ["in_scope", "outer_refs"]
+__all__ = ["in_scope", "outer_refs", "whole_variable_view"]
+
+_ROOT = re.compile(r"([A-Za-z_]\w*)\s*(\.|->)")
 
 
 def in_scope(start_byte: int, var: Var) -> bool:
@@ -40,3 +44,21 @@ def outer_refs(refs: Iterable[Ref], locals_: Sequence[Var]) -> dict[str, list[Re
         ):
             out[ref.name].append(ref)
     return out
+
+
+def whole_variable_view(ref: Ref) -> Ref | None:
+    """A member reference seen as an access of its whole variable, if it is one.
+
+    `p.x` reads part of the struct `p` and `p.x = 1` changes part of it (a read
+    and a write of `p`: the rest is kept); `p->x` reads the pointer `p`. Fortran's
+    `s%f` is `s.f` too. None for a reference that is not a member of a variable.
+    """
+    if not ref.member or ref.subscripts or ref.deref:
+        return None
+    found = _ROOT.match(ref.name)
+    if found is None:
+        return None
+    kind = AccessKind.READ
+    if found.group(2) == "." and ref.is_write:
+        kind = AccessKind.UPDATE
+    return replace(ref, name=found.group(1), kind=kind, reduction=None, member=False)
