@@ -143,3 +143,18 @@ def test_a_static_volatile_of_the_body_is_one_object_for_all_iterations() -> Non
     )
     assert not loop.parallel
     assert "seen" in volatile_vars(loop)
+
+
+def test_a_variable_of_a_volatile_typedef_is_volatile() -> None:
+    (loop,) = facts(
+        """\
+        typedef volatile int vint;
+        typedef vint counter;
+        counter ticks;
+        void f(int n, double *restrict a) {
+          for (int i = 0; i < n; i++) { ticks = i; a[i] = i; }
+        }
+        """
+    )
+    assert not loop.parallel
+    assert volatile_vars(loop) == {"ticks"}

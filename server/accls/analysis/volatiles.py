@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.model import Obstacle, ObstacleCode
-from accls.frontend import Function, Loop, SourceFile
+from accls.frontend import Function, Loop, SourceFile, Var
 
 __all__ = ["volatile_obstacles"]
 
@@ -64,18 +64,20 @@ def _declared_volatile(
     name: str, loop: Loop, fn: Function | None, source: SourceFile
 ) -> bool:
     """True when the object `name` names outside the body may be `volatile`."""
+    types = source.types.volatiles
+
+    def volatile(var: Var) -> bool:
+        return var.volatile or var.type in types  # `vint x` of a volatile typedef
+
     inner = [v for v in loop.locals if v.name == name]
     if inner:
         # A non-`static` local of the body is an object of its own per iteration.
-        return any(v.volatile for v in inner) and any(v.static for v in inner)
-    outer = [
-        v
-        for v in ((*fn.locals, *fn.params) if fn is not None else ())
-        if v.name == name
-    ]
+        return any(volatile(v) for v in inner) and any(v.static for v in inner)
+    declared = (*fn.locals, *fn.params) if fn is not None else ()
+    outer = [v for v in declared if v.name == name]
     if outer:
-        return any(v.volatile for v in outer)
-    return any(g.volatile for g in source.globals if g.name == name)
+        return any(volatile(v) for v in outer)
+    return any(volatile(g) for g in source.globals if g.name == name)
 
 
 def volatile_obstacles(

@@ -314,5 +314,5 @@ def typedef_vars(node: Node, macros: MacroTable) -> tuple[Var, ...]:
     for child in node.children_by_field_name("declarator"):
         var = _unwrap(child, base, "typedef", False, macros, 0, _TYPE_NAMES)
         if var is not None:
-            out.append(var)
+            out.append(replace(var, volatile=_has_volatile(node, child)))
     return tuple(out)
