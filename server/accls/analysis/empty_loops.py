@@ -65,6 +65,8 @@ def keep_first_values(
             out.append(fact)
         elif fact.name != loop.var:
             out.append(replace(fact, keep_first=True))
+        elif loop.concurrent or loop.in_concurrent:
+            out.append(fact)  # a `do concurrent` index is undefined after it anyway
         else:
             out.append(fact)
             obstacles.append(
