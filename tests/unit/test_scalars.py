@@ -347,3 +347,17 @@ def test_structure_member_written_in_every_iteration_is_an_obstacle() -> None:
         params="int n, const double *restrict a, struct P *restrict p",
     )
     assert codes(loop) == {("member-write", "p->x")}
+
+
+def test_a_loop_writing_the_library_errno_is_refused_with_its_reason() -> None:
+    # `errno` is a thread-local macro: no clause can name it, and after the loop
+    # it would hold the first thread's value.
+    loop = first("for (int i = 0; i < n; i++) { errno = 0; b[i] = a[i]; }")
+    assert ("conditional-last", "errno") in codes(loop)
+    assert not loop.parallel
+    assert "private" not in str(loop.scalars)
+
+
+def test_a_variable_the_program_calls_errno_is_an_ordinary_scalar() -> None:
+    loop = first("int errno;\nfor (int i = 0; i < n; i++) { errno = i; b[i] = errno; }")
+    assert classes(loop)["errno"] is ScalarClass.PRIVATE

@@ -149,6 +149,9 @@ def classify_scalars(
             )
             continue
         writes = [r for r in refs if r.is_write]
+        if name == "errno" and writes and _decl(name, fn, globals_) is None:
+            obstacles.append(_errno(writes[0]))
+            continue
         if writes and dialect and all(r.atomic == dialect for r in refs):
             facts.append(
                 ScalarFact(
@@ -265,6 +268,23 @@ def classify_scalars(
             )
         )
     return tuple(facts), tuple(obstacles), tuple(inductions)
+
+
+def _errno(write: Ref) -> Obstacle:
+    """`errno` (the C library's, not declared by the program) is thread-local.
+
+    Every thread has its own (C11) and a clause cannot name it (it is a macro);
+    after the loop, the program (or a caller) would read the first thread's, not
+    the last iteration's.
+    """
+    return Obstacle(
+        code=ObstacleCode.CONDITIONAL_LAST,
+        line=write.span.line,
+        variable="errno",
+        message=f"writes `errno` (line {write.span.line}): each thread has its own, "
+        "so after the loop it would hold the first thread's value, not the last "
+        "iteration's",
+    )
 
 
 def _induction_obstacle(loop: Loop, found: Induction) -> Obstacle:
