@@ -150,3 +150,40 @@ def test_other_dialect_untouched(model: Dialect) -> None:
         pragma, reference_suggestion(analysis, analysis.source.nests[0], opts)
     )
     assert fixed.changes == ()
+
+
+LAST = dedent(
+    """
+    double keep(int n, const double *restrict a) {
+        double last = -1.0;
+        for (int i = 0; i < n; i++)
+            last = a[i];
+        return last;
+    }
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#pragma omp parallel for",
+        "#pragma omp parallel for lastprivate(last)",
+        "#pragma omp parallel for private(last)",
+        "#pragma omp parallel for firstprivate(last)",
+    ],
+)
+def test_a_lastprivate_of_a_loop_that_may_be_empty_gets_its_firstprivate(
+    text: str,
+) -> None:
+    fixed, _ = _fix(LAST, text, Dialect.OPENMP)
+    pragma = parse_pragma(fixed)
+    assert pragma is not None
+    names = {c.name: c.args for c in pragma.clauses}
+    assert names == {"firstprivate": "last", "lastprivate": "last"}
+
+
+def test_a_candidate_with_both_clauses_needs_no_change() -> None:
+    text = "#pragma omp parallel for firstprivate(last) lastprivate(last)"
+    fixed, changes = _fix(LAST, text, Dialect.OPENMP)
+    assert (fixed, changes) == (text, 0)

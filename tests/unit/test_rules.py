@@ -303,14 +303,23 @@ def test_omp_private() -> None:
 
 def test_omp_lastprivate() -> None:
     s = first(
-        "double last = 0;\nfor (int i = 0; i < n; i++) last = a[i];\nreturn last;",
+        "double last = 0;\nfor (int i = 0; i < 64; i++) last = a[i];\nreturn last;",
         OMP_CPU,
     )
     assert clauses(s) == {"lastprivate": "last"}
 
 
+def test_omp_lastprivate_of_a_loop_that_may_be_empty_keeps_the_first_value() -> None:
+    # With n == 0 no iteration sets `last`: a firstprivate copy is what is copied out.
+    s = first(
+        "double last = 0;\nfor (int i = 0; i < n; i++) last = a[i];\nreturn last;",
+        OMP_CPU,
+    )
+    assert clauses(s) == {"firstprivate": "last", "lastprivate": "last"}
+
+
 def test_omp_lastprivate_loop_variable() -> None:
-    s = first("int i;\nfor (i = 0; i < n; i++) b[i] = a[i];\nreturn i;", OMP_CPU)
+    s = first("int i;\nfor (i = 0; i < 64; i++) b[i] = a[i];\nreturn i;", OMP_CPU)
     assert clauses(s) == {"lastprivate": "i"}
 
 

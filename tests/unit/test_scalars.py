@@ -278,9 +278,16 @@ def test_loop_variable_modified_in_the_body_is_an_obstacle() -> None:
 
 
 def test_loop_variable_used_after_the_loop_is_lastprivate() -> None:
-    loop = first("int i;\nfor (i = 0; i < n; i++) b[i] = a[i];\nreturn i;")
+    loop = first("int i;\nfor (i = 0; i < 64; i++) b[i] = a[i];\nreturn i;")
     assert classes(loop)["i"] is ScalarClass.LASTPRIVATE
     assert loop.parallel
+
+
+def test_loop_variable_used_after_a_loop_that_may_be_empty_is_refused() -> None:
+    # Serially an empty loop leaves `i` at 5; lastprivate copies nothing out.
+    loop = first("int i = 77;\nfor (i = 5; i < n; i++) b[i] = a[i];\nreturn i;")
+    assert ("conditional-last", "i") in codes(loop)
+    assert not loop.parallel
 
 
 def test_loop_variable_overwritten_by_a_later_loop_is_not_lastprivate() -> None:
@@ -340,3 +347,17 @@ def test_structure_member_written_in_every_iteration_is_an_obstacle() -> None:
         params="int n, const double *restrict a, struct P *restrict p",
     )
     assert codes(loop) == {("member-write", "p->x")}
+
+
+def test_a_loop_writing_the_library_errno_is_refused_with_its_reason() -> None:
+    # `errno` is a thread-local macro: no clause can name it, and after the loop
+    # it would hold the first thread's value.
+    loop = first("for (int i = 0; i < n; i++) { errno = 0; b[i] = a[i]; }")
+    assert ("conditional-last", "errno") in codes(loop)
+    assert not loop.parallel
+    assert "private" not in str(loop.scalars)
+
+
+def test_a_variable_the_program_calls_errno_is_an_ordinary_scalar() -> None:
+    loop = first("int errno;\nfor (int i = 0; i < n; i++) { errno = i; b[i] = errno; }")
+    assert classes(loop)["errno"] is ScalarClass.PRIVATE

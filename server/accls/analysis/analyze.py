@@ -11,6 +11,7 @@ from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
+from accls.analysis.empty_loops import keep_first_values
 from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
 from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
@@ -35,6 +36,7 @@ from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
+from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import (
     FieldEventKind,
     HeaderContext,
@@ -159,7 +161,7 @@ def _loop_facts(
         loop, fn, source, scalars, scalar_obstacles
     )
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
-    scalars = (*scalars, *pinned)
+    scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = iteration_arrays(loop, fn, source)
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = _guarded_arrays(loop, options.dialect)
@@ -172,9 +174,11 @@ def _loop_facts(
     calls, call_effects = call_obstacles(loop, source, options.program)
     obstacles: list[Obstacle] = [
         *shape_obstacles(loop, fn, source, owned),
+        *volatile_obstacles(loop, fn, source),
         *ambiguous_function(loop, source),
         *calls,
         *scalar_obstacles,
+        *empty,
         *shared_elements(loop),
     ]
     escapes = escapes_in(escapes, loop)

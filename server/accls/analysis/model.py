@@ -82,6 +82,9 @@ class ScalarFact:
     why: str = ""
     declared_inside: bool = False  # private by scope: needs no clause
     written: bool = False  # a shared scalar the loop stores: offloaded, it is copied
+    # A lastprivate scalar of a loop that may run no iteration: it needs a
+    # firstprivate too, so that an empty loop copies out the original value.
+    keep_first: bool = False
 
 
 class ObstacleCode(StrEnum):
@@ -109,6 +112,7 @@ class ObstacleCode(StrEnum):
     SYNTAX = "syntax"  # a syntax error inside the loop
     TOO_LARGE = "too-large"  # too large to analyse within the budget
     UNBOUNDED = "unbounded"  # the loop, or one inside it, has no bound
+    VOLATILE = "volatile"  # writes a `volatile` object: every access is observable
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,6 +13,7 @@ from accls.analysis.model import (
     ScalarFact,
 )
 from accls.frontend import Function, Loop, RedOp, Ref, Var
+from accls.frontend.scopes import outer_refs, whole_variable_view
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -91,10 +92,25 @@ def classify_scalars(
     those); anything else that reads the running value carries it.
     """
     by_name: dict[str, list[Ref]] = defaultdict(list)
+    wholes = {r.name for r in loop.refs if is_scalar_ref(r) and not r.member}
     for ref in loop.refs:
         if is_scalar_ref(ref):
             by_name[ref.name].append(ref)
-    inside = {var.name for var in loop.locals}
+            # `p = pts[i]; ... p.x`: a member of a struct the loop uses whole
+            # is an access of that variable too.
+            whole = whole_variable_view(ref)
+            if whole is not None and whole.name in wholes:
+                by_name[whole.name].append(whole)
+    # A name the body declares is its local only within the declaration's scope;
+    # its other references are to the outer variable, classified as such.
+    inside = set()
+    for name, outer in outer_refs(loop.refs, loop.locals).items():
+        if name not in by_name:
+            continue
+        if not outer:
+            inside.add(name)
+        else:
+            by_name[name] = [r for r in outer if is_scalar_ref(r)]
     inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
     facts: list[ScalarFact] = []
     obstacles: list[Obstacle] = []
@@ -133,6 +149,9 @@ def classify_scalars(
             )
             continue
         writes = [r for r in refs if r.is_write]
+        if name == "errno" and writes and _decl(name, fn, globals_) is None:
+            obstacles.append(_errno(writes[0]))
+            continue
         if writes and dialect and all(r.atomic == dialect for r in refs):
             facts.append(
                 ScalarFact(
@@ -168,6 +187,9 @@ def classify_scalars(
                 )
             )
             continue
+        whole = whole_variable_view(refs[0])
+        if whole is not None and whole.name in wholes and "->" not in name:
+            continue  # a part of a struct the loop uses whole: classified with it
         if refs[0].member:
             obstacles.append(
                 Obstacle(
@@ -246,6 +268,23 @@ def classify_scalars(
             )
         )
     return tuple(facts), tuple(obstacles), tuple(inductions)
+
+
+def _errno(write: Ref) -> Obstacle:
+    """`errno` (the C library's, not declared by the program) is thread-local.
+
+    Every thread has its own (C11) and a clause cannot name it (it is a macro);
+    after the loop, the program (or a caller) would read the first thread's, not
+    the last iteration's.
+    """
+    return Obstacle(
+        code=ObstacleCode.CONDITIONAL_LAST,
+        line=write.span.line,
+        variable="errno",
+        message=f"writes `errno` (line {write.span.line}): each thread has its own, "
+        "so after the loop it would hold the first thread's value, not the last "
+        "iteration's",
+    )
 
 
 def _induction_obstacle(loop: Loop, found: Induction) -> Obstacle:

@@ -57,6 +57,27 @@ def _is_const(node: Node) -> bool:
     )
 
 
+def _has_volatile(node: Node, declarator: Node) -> bool:
+    """True when the declaration's specifiers or its declarator's levels say `volatile`.
+
+    It does not look into an initializer or an array extent.
+    """
+    if any(
+        child.type == "type_qualifier" and node_text(child) == "volatile"
+        for child in node.children
+    ):
+        return True
+    current: Node | None = declarator
+    while current is not None:
+        if any(
+            c.type == "type_qualifier" and node_text(c) == "volatile"
+            for c in current.children
+        ):
+            return True
+        current = current.child_by_field_name("declarator")
+    return False
+
+
 DEVICE_ALLOCATORS = frozenset(f.name for f in library().values() if f.device)
 """Allocators whose memory lives on the device, not the host."""
 
@@ -262,6 +283,8 @@ def declared_vars(
             var = replace(var, fresh=True, device=source in DEVICE_ALLOCATORS)
         if is_static(node):
             var = replace(var, static=True)
+        if _has_volatile(node, child):
+            var = replace(var, volatile=True)
         out.append(var)
     return tuple(out)
 
@@ -280,7 +303,7 @@ def field_vars(body: Node, macros: MacroTable) -> tuple[Var, ...]:
         for child in decl.children_by_field_name("declarator"):
             var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
             if var is not None:
-                out.append(var)
+                out.append(replace(var, volatile=_has_volatile(decl, child)))
     return tuple(out)
 
 
@@ -291,5 +314,5 @@ def typedef_vars(node: Node, macros: MacroTable) -> tuple[Var, ...]:
     for child in node.children_by_field_name("declarator"):
         var = _unwrap(child, base, "typedef", False, macros, 0, _TYPE_NAMES)
         if var is not None:
-            out.append(var)
+            out.append(replace(var, volatile=_has_volatile(node, child)))
     return tuple(out)

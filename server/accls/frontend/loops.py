@@ -19,8 +19,9 @@ from accls.frontend.exprs import (
     to_poly,
 )
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import Limit, Loop, Ref, Span, Var
+from accls.frontend.model import AccessKind, Limit, Loop, Ref, Span, Var
 from accls.frontend.poly import Poly
+from accls.frontend.scopes import outer_refs, whole_variable_view
 from accls.frontend.secondary_inductions import header_inits, header_steps
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
@@ -208,6 +209,10 @@ class _Liveness:
         for pos, ref in enumerate(refs):
             if _is_scalar(ref):
                 self.where[ref.name].append(pos)
+                # `p.x` after the loop reads the struct `p` the loop may assign.
+                whole = whole_variable_view(ref)
+                if whole is not None:
+                    self.where[whole.name].append(pos)
 
     def _first_use(
         self, name: str, start: int, stop: int, ctx: tuple[int, ...]
@@ -219,6 +224,8 @@ class _Liveness:
             if pos >= stop:
                 return None
             ref = self.refs[pos]
+            if ref.name != name:  # a member of `name`: reads it, never kills it
+                ref = replace(ref, kind=AccessKind.READ)
             if ref.is_read and not any(_is_prefix(w, ref.context) for w in maybe):
                 return True
             if ref.is_write:
@@ -276,8 +283,11 @@ def build_loops(
         bound_limits = _limits(h, walk.macros)
         if h.var is not None:
             written.add(h.var)
-        # Variables declared in the header or the body die with the loop.
-        written -= {v.name for v in walk.decls[rec.decl_start : rec.decl_end]}
+        # Variables declared in the header or the body die with the loop; a name
+        # also written outside their blocks is an outer variable's there.
+        inner = walk.decls[rec.decl_start : rec.decl_end]
+        stores = (r for r in refs if r.is_write and _is_scalar(r))
+        written -= {n for n, found in outer_refs(stores, inner).items() if not found}
         if h.declared and h.var is not None:
             written.discard(h.var)
         bound_names: set[str] = set()

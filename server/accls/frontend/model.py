@@ -208,12 +208,18 @@ class Var:
     dims: tuple[str | None, ...] = ()  # array extents, None for `[]` or unknown
     restrict: bool = False
     const: bool = False
+    # `volatile` anywhere in its declaration (`volatile int x`, `volatile double *p`,
+    # `int *volatile p`): every access to it, or through it, is observable.
+    volatile: bool = False
     scope: str = "local"  # "param", "local" or "global"
     span: Span | None = None
     unknown_shape: bool = False  # declared through a macro we could not expand
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
     device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
     static: bool = False  # `static` storage: a local that outlives each call
+    # A local: the end byte of the block (or the `for` statement) it is declared
+    # in; its name means it from its declaration to there. -1 when unknown.
+    scope_end: int = -1
     # The declarator's levels from the name outwards, "[" an array extent and "*"
     # a pointer: `double *t[2]` is "[*" (pointers in an array), `double (*r)[3]`
     # is "*[" (a pointer to rows). Empty when unknown: dims first, then pointers.

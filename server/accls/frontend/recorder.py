@@ -98,6 +98,7 @@ class Recorder:
         self._regions: list[Region] = []
         self._tag: tuple[str, RedOp] | None = None
         self._block_id = -1  # the block whose statements are being walked
+        self._scope_end = -1  # the end of the block or `for` declaring names now
         self._direct = -1  # start of the statement directly in that block
         self.block_decls: list[tuple[int, Span]] = []
         self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs

@@ -40,6 +40,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     """The typedefs and structs declared at file scope under `root`."""
     typedefs: list[tuple[str, str, str]] = []
     unions: set[str] = set()
+    volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
     for node in top_level_nodes(root):
         if node.type not in ("type_definition", "declaration", "struct_specifier"):
@@ -55,6 +56,8 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
             and type_node.child_by_field_name("body") is not None
         )
         for var in typedef_vars(node, macros):
+            if var.volatile or var.type in volatiles:
+                volatiles.add(var.name)  # `typedef volatile int vint;`
             if anonymous and type_node is not None:
                 if type_node.type == "union_specifier":
                     unions.update((var.name, f"<anonymous {var.name}>"))
@@ -70,5 +73,8 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
                 continue
             typedefs.append((var.name, var.type, var.shape))
     return TypeTable(
-        typedefs=tuple(typedefs), structs=tuple(structs), unions=frozenset(unions)
+        typedefs=tuple(typedefs),
+        structs=tuple(structs),
+        unions=frozenset(unions),
+        volatiles=frozenset(volatiles),
     )

@@ -25,6 +25,7 @@ class TypeTable:
     typedefs: tuple[tuple[str, str, str], ...] = ()  # name, base type, levels
     structs: tuple[tuple[str, tuple[Var, ...]], ...] = ()  # "struct S"/typedef name
     unions: frozenset[str] = frozenset()  # the keys of structs that are unions
+    volatiles: frozenset[str] = frozenset()  # typedef names of `volatile` types
     _defs: dict[str, tuple[str, str]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -46,6 +47,7 @@ class TypeTable:
             typedefs=(*self.typedefs, *other.typedefs),
             structs=(*self.structs, *other.structs),
             unions=self.unions | other.unions,
+            volatiles=self.volatiles | other.volatiles,
         )
 
     def _resolve(self, type_: str) -> tuple[str, str] | None:

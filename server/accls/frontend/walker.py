@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -162,8 +163,8 @@ class FunctionWalk(ExpressionWalk):
             rec.bound_values, rec.bound_notes = done.bounds.get(rec.id, ({}, ()))
 
     def _block(self, node: Node, depth: int) -> None:
-        saved = self._block_id
-        self._block_id = node.start_byte
+        saved, saved_end = self._block_id, self._scope_end
+        self._block_id, self._scope_end = node.start_byte, node.end_byte
         for child in node.named_children:
             self._direct = child.start_byte
             if child.type == "declaration":
@@ -194,11 +195,11 @@ class FunctionWalk(ExpressionWalk):
                 del self._regions[len(self._regions) - len(pushed) :]
             else:
                 self.statement(child, depth + 1)
-        self._block_id = saved
+        self._block_id, self._scope_end = saved, saved_end
 
     def _declaration(self, node: Node, depth: int) -> None:
         for var in declared_vars(node, "local", self.macros):
-            self.decls.append(var)
+            self.decls.append(replace(var, scope_end=self._scope_end))
         for child in node.children_by_field_name("declarator"):
             if child.type != "init_declarator":
                 continue
@@ -285,7 +286,9 @@ class FunctionWalk(ExpressionWalk):
         if init is not None:
             if init.type == "declaration":
                 first, defined = len(self.decls), len(self.definitions)
+                saved_end, self._scope_end = self._scope_end, node.end_byte
                 self._declaration(init, depth)
+                self._scope_end = saved_end
                 self.header_decls.update(range(first, len(self.decls)))
                 del self.definitions[defined:]  # a loop variable: its update kills it
             else:

@@ -29,6 +29,7 @@ def scalar_clauses(
     folded = {inner.var for inner in loop.walk() if inner.id in covered and inner.var}
     private: list[str] = []
     last: list[str] = []
+    first: list[str] = []
     reductions: dict[str, list[str]] = {}
     reasons: list[str] = []
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
@@ -50,6 +51,13 @@ def scalar_clauses(
                 )
             last.append(fact.name)
             reasons.append(f"lastprivate({fact.name}): {fact.why}")
+            if fact.keep_first:
+                first.append(fact.name)
+                reasons.append(
+                    f"firstprivate({fact.name}): the loop may run no iteration, and "
+                    f"then `{fact.name}` must keep its value (a lastprivate copy "
+                    "alone is copied out unset)"
+                )
         elif fact.cls is ScalarClass.PRIVATE:
             if fact.declared_inside or fact.name in folded:
                 continue
@@ -61,6 +69,8 @@ def scalar_clauses(
     clauses: list[Clause] = []
     if private:
         clauses.append(Clause("private", ", ".join(private)))
+    if first:
+        clauses.append(Clause("firstprivate", ", ".join(first)))
     if last:
         clauses.append(Clause("lastprivate", ", ".join(last)))
     for op, names in reductions.items():

@@ -148,7 +148,15 @@ def _repair_scalars(draft: _Draft, reference: Suggestion) -> None:
         for f in reference.facts.scalars
         if f.cls is ScalarClass.REDUCTION and f.op is not None
     }
-    for clause in _required_scalars(draft.pragma, reference):
+    required = _required_scalars(draft.pragma, reference)
+    # A lastprivate of a loop that may be empty needs its firstprivate too.
+    first = {
+        _base(item)
+        for clause in required
+        if clause.name == "firstprivate"
+        for item in clause_items(clause.args or "")
+    }
+    for clause in required:
         head, items = (
             _split_head(clause.args or "")
             if clause.name == "reduction"
@@ -169,12 +177,25 @@ def _repair_scalars(draft: _Draft, reference: Suggestion) -> None:
                     f"add reduction({op}:{name})",
                     _why(reference, name, "it is a reduction"),
                 )
-            elif clause.name == "lastprivate" and have.get(name) != "lastprivate":
-                draft.remove(name, "private", "firstprivate", "shared")
+            elif clause.name == "lastprivate" and name not in draft.names_in(
+                "lastprivate"
+            ):
+                draft.remove(name, "private", "shared")
+                if name not in first:
+                    draft.remove(name, "firstprivate")
                 draft.add("lastprivate", name)
                 draft.note(
                     f"add lastprivate({name})",
                     _why(reference, name, "its last value is used after the loop"),
+                )
+            elif clause.name == "firstprivate" and name not in draft.names_in(
+                "firstprivate"
+            ):
+                draft.remove(name, "private", "shared")
+                draft.add("firstprivate", name)
+                draft.note(
+                    f"add firstprivate({name})",
+                    "the loop may run no iteration, and then it keeps its value",
                 )
             elif clause.name == "private" and name not in have:
                 draft.remove(name, "shared")

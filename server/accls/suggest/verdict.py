@@ -210,6 +210,7 @@ _SHORT: dict[ObstacleCode, str] = {
     ObstacleCode.SYNTAX: "a syntax error",
     ObstacleCode.TOO_LARGE: "too large to analyse",
     ObstacleCode.UNBOUNDED: "no bound",
+    ObstacleCode.VOLATILE: "writes a `volatile`",
 }
 
 
