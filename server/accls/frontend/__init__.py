@@ -25,6 +25,7 @@ from accls.frontend.model import (
     SourceFile,
     Span,
     Subscript,
+    UserReduction,
     Var,
 )
 from accls.frontend.parse import parse_source
@@ -71,6 +72,7 @@ __all__ = [
     "Span",
     "Subscript",
     "TypeTable",
+    "UserReduction",
     "Var",
     "header_context",
     "is_cpp",
