@@ -23,6 +23,7 @@ from accls.frontend.exprs import (
 )
 from accls.frontend.forward_subst import Definition
 from accls.frontend.model import (
+    EXIT_CALLS,
     AccessKind,
     Advance,
     Call,
@@ -38,7 +39,6 @@ from accls.frontend.tsparser import parse_snippet
 __all__ = ["ExpressionWalk"]
 
 _DEFINING = frozenset({"=", "+=", "-="})
-_EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
 
 
 class ExpressionWalk(Recorder):
@@ -252,7 +252,7 @@ class ExpressionWalk(Recorder):
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
-        if name in _EXIT_CALLS:
+        if name in EXIT_CALLS:
             self._exit(ExitKind.EXIT, node)
         if args is not None:
             for arg in args.named_children:

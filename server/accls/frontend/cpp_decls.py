@@ -33,9 +33,11 @@ from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
+    EXIT_CALLS,
     AccessKind,
     Advance,
     Call,
+    ExitKind,
     RedOp,
     Subscript,
     Var,
@@ -84,6 +86,8 @@ class CppDeclarations(CppTyping):
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
+        if name in EXIT_CALLS:  # `std::exit(1)`: the C walk knows only `exit`
+            self._exit(ExitKind.EXIT, node)
 
     # ----- names -----------------------------------------------------------
     def identifier(

@@ -136,6 +136,16 @@ class Call:
     args: tuple[str, ...] = ()  # the arguments' text, white space folded
 
 
+# Calls that end the program (or jump out of every frame): C's, and C++'s `std::`.
+EXIT_CALLS = frozenset(
+    {
+        "exit", "abort", "_exit", "_Exit", "quick_exit", "longjmp",
+        "std::exit", "std::abort", "std::_Exit", "std::quick_exit",
+        "std::terminate", "std::longjmp",
+    }
+)  # fmt: skip
+
+
 class ExitKind(StrEnum):
     """Statements that leave a loop early."""
 
