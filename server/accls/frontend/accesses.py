@@ -415,4 +415,12 @@ class ExpressionWalk(Recorder):
             self.expr(base, depth + 1)
             name = "".join(node_text(base).split())
         subs = tuple(self._subscript(index) for index in indices)
+        if base.type == "identifier":
+            name, subs = self.row_path(name, subs)
         self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+
+    def row_path(
+        self, name: str, subs: tuple[Subscript, ...]
+    ) -> tuple[str, tuple[Subscript, ...]]:
+        """The array and subscripts `name[subs]` reaches (C++: a range-for row)."""
+        return name, subs

@@ -186,7 +186,7 @@ class CppUnit:
             if reference and kind.builtin and not kind.pointer:
                 references.add(node_text(target))
             params.extend(
-                cpp_var(v, kind, reference)
+                cpp_var(v, kind, reference, self.scope)
                 for v in declared_vars(param, "param", macros)
             )
         self._object_refs[node.start_byte] = frozenset(objects)
@@ -272,7 +272,7 @@ class CppUnit:
                 env[var.name] = text
                 kind = classify(text, self.scope)
                 out.append(
-                    cpp_var(var, kind, reference)
+                    cpp_var(var, kind, reference, self.scope)
                     if kind.kind is not TypeKind.CLASS
                     else var
                 )

@@ -36,6 +36,7 @@ INDEX_PREFIX = "__range_"
 _MAX_LOOP_DEPTH = 64
 _PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 _RANDOM_ACCESS = frozenset({"std::vector", "std::array", "std::span", "std::valarray"})
+_OWNING = frozenset({"std::vector", "std::array", "std::valarray"})  # not a span
 
 
 class CppRanges(CppDeclarations):
@@ -165,6 +166,25 @@ class CppRanges(CppDeclarations):
         reference = is_reference(declarator)
         # Set at the start of each iteration, not in the header: no induction.
         start = node.child_by_field_name("body") or target
+        if index and range_name in self.rows:
+            # An element of a row `for (auto &row : m) for (double &x : row)`.
+            outer, subs = self.rows[range_name]
+            rows = element.kind is TypeKind.CONTAINER and element.name in _OWNING
+            if (element.builtin and not element.pointer) or (rows and reference):
+                self.rows[name] = (outer, (*subs, _index(index)))
+                self.env[name] = element
+                return
+        if (
+            index
+            and reference
+            and range_type.kind is TypeKind.CONTAINER
+            and element.kind is TypeKind.CONTAINER
+            and element.name in _OWNING
+        ):
+            # A row of a container of containers: an object of its own, `m[index]`.
+            self.rows[name] = (range_name, (_index(index),))
+            self.env[name] = element
+            return
         if element.builtin and not element.pointer and (reference or declared.builtin):
             self.elements[name] = (range_name, index)
             self.env[name] = element
@@ -198,9 +218,19 @@ class CppRanges(CppDeclarations):
 
     def _subscript(self, node: Node) -> Subscript:
         """A subscript that uses a range element's value is indirect: `a[x]`."""
-        if self.elements and identifiers(node) & self.elements.keys():
+        named = self.elements.keys() | self.rows.keys()
+        if named and identifiers(node) & named:
             return Subscript(" ".join(node_text(node).split()), None, True)
         return super()._subscript(node)
+
+    def row_path(
+        self, name: str, subs: tuple[Subscript, ...]
+    ) -> tuple[str, tuple[Subscript, ...]]:
+        """`row[j]` of `for (auto &row : m)` is `m[index][j]`."""
+        if name in self.rows:
+            outer, prefix = self.rows[name]
+            return outer, (*prefix, *subs)
+        return name, subs
 
 
 def _index(index: str) -> Subscript:
