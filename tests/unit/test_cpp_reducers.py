@@ -182,3 +182,13 @@ def test_a_derived_class_is_no_sum() -> None:
         """
     )
     assert "has a base class" in why
+
+
+def test_the_code_action_title_shows_the_declared_reduction() -> None:
+    from accls.server.offers.pragma import _routines_title
+
+    title = _routines_title(_top(VEC + TOTAL))
+    assert title == (
+        ", and `#pragma omp declare reduction(+ : Vec3 : omp_out += omp_in) "
+        "initializer(omp_priv = Vec3())`"
+    )
