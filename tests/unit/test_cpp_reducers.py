@@ -192,3 +192,18 @@ def test_the_code_action_title_shows_the_declared_reduction() -> None:
         ", and `#pragma omp declare reduction(+ : Vec3 : omp_out += omp_in) "
         "initializer(omp_priv = Vec3())`"
     )
+
+
+def test_a_declaration_of_the_files_own_is_reused_or_refused() -> None:
+    ours = (
+        "#pragma omp declare reduction(+ : Vec3 : omp_out += omp_in) "
+        "initializer(omp_priv = Vec3())\n"
+    )
+    found = _top(VEC + ours + TOTAL)
+    assert found.pragma is not None, _why(found)
+    assert found.routines == ()
+    assert "declared at line 11" in _why(found)
+    theirs = "#pragma omp declare reduction(+ : Vec3 : omp_out = omp_in)\n"
+    found = _top(VEC + theirs + TOTAL)
+    assert found.pragma is None
+    assert "declares itself at line 11" in _why(found)

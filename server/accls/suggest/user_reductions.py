@@ -9,6 +9,8 @@ the device does not get one here: both are refused with that reason.
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
 from accls.frontend import UserReduction
 from accls.suggest.options import SuggestOptions
@@ -33,6 +35,18 @@ def _reducer(
         return None
     plain = var.type.replace("const", "").strip().rsplit("::", 1)[-1]
     return next((r for r in source.user_reductions if r.type_name == plain), None)
+
+
+def _declared(text: str, cls: str) -> tuple[int, str] | None:
+    """The line and text of the file's own `declare reduction(+ : cls : ...)`."""
+    found = re.search(
+        rf"#\s*pragma\s+omp\s+declare\s+reduction\s*\(\s*\+\s*:\s*"
+        rf"{re.escape(cls)}\s*:[^\n]*",
+        text,
+    )
+    if found is None:
+        return None
+    return text.count("\n", 0, found.start()) + 1, found[0]
 
 
 def declared_reductions(
@@ -87,6 +101,23 @@ def declared_reductions(
                 ),
             )
         pragma = Pragma(Dialect.OPENMP, found.directive())
+        there = _declared(analysis.source.text, cls)
+        if there is not None:
+            line, written = there
+            same = "".join(written.split()) == "".join(pragma.render().split())
+            if not same:
+                return (
+                    (),
+                    [],
+                    (
+                        f"`{fact.name}` is a sum of the class `{cls}`, whose `+` "
+                        f"reduction the file declares itself at line {line}: not the "
+                        "field sum accls checked, so what `reduction(+)` does is the "
+                        "file's"
+                    ),
+                )
+            reasons.append(f"`{cls}`'s `+` reduction is declared at line {line}")
+            continue
         if all(e.pragma != pragma for e in edits):
             edits.append(
                 RoutineEdit(
