@@ -53,8 +53,8 @@ def paired_best(
         partner = next(
             (
                 n
-                for n in sorted(last)
-                if n != value and _branch(by_name.get(n or "", [])) == branch
+                for n in sorted(n for n in last if n)
+                if n != value and _branch(by_name.get(n, [])) == branch
             ),
             None,
         )
