@@ -46,3 +46,18 @@ def test_other_casts_stay_opaque() -> None:
     )
     assert not found[5][0]
     assert not found[6][0]
+
+
+def test_an_address_at_a_cast_subscript_is_left_to_the_dependence_test() -> None:
+    found = _verdicts(
+        """\
+        typedef int Index_t;
+        void f(Index_t *nodes, double *out, int n) {
+          for (Index_t k = 0; k < n; ++k) {
+            Index_t *const row = &nodes[Index_t(8) * k];
+            row[0] = k;
+          }
+        }
+        """
+    )
+    assert "a permutation" not in found[3][1]
