@@ -202,7 +202,7 @@ def test_methods_and_members_have_qualified_names() -> None:
     assert {"this->d", "this->n"} <= refs
 
 
-def test_a_range_for_over_rows_is_refused_and_its_inner_loop_annotated() -> None:
+def test_a_range_for_over_rows_of_a_vector_of_vectors_is_parallel() -> None:
     text = """\
         #include <vector>
         void f(std::vector<std::vector<double>> &m, int n) {
@@ -214,7 +214,7 @@ def test_a_range_for_over_rows_is_refused_and_its_inner_loop_annotated() -> None
     source = _cpp(text)
     assert [loop.line for nest in source.nests for loop in nest.walk()] == [3, 4]
     verdicts = _verdicts(text)
-    assert not verdicts[3][0]  # each row is a pointer the walk cannot place
+    assert verdicts[3][0]  # each row is an object of its own: `m[k][j]`
     assert verdicts[4][0]
 
 

@@ -121,7 +121,8 @@ def shared_elements(loop: Loop) -> tuple[Obstacle, ...]:
         if not (ref.into and ref.kind is AccessKind.UPDATE and ref.subscripts):
             continue
         index = ", ".join(s.text for s in ref.subscripts)
-        if not re.search(r"\[|->|\.|\(", index) or ref.into in seen:
+        affine = all(s.poly is not None and not s.indirect for s in ref.subscripts)
+        if not re.search(r"\[|->|\.|\(", index) or affine or ref.into in seen:
             continue  # an index of the loop's own variables: the test decides
         seen.add(ref.into)
         out.append(

@@ -151,6 +151,9 @@ def unknown_call_reason(
             "which reads variadic arguments through a `va_list`: accls does not "
             "analyse those accesses"
         )
+    unreduced = dict(source.unreduced).get(name)
+    if unreduced is not None:
+        return unreduced
     cpp = cpp_call_reason(name)
     if cpp is not None:
         return cpp

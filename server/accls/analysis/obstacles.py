@@ -9,8 +9,11 @@ from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.summaries import private_effects
 from accls.frontend import (
+    EXIT_CALLS,
     Call,
     Effect,
+    Exit,
+    ExitKind,
     Function,
     Loop,
     SourceFile,
@@ -96,9 +99,13 @@ def call_obstacles(
     out: list[Obstacle] = []
     safe: list[str] = []
     reported: set[str] = set()
+    exits = {e.span.start_byte for e in loop.exits if e.kind is ExitKind.EXIT}
     for call in loop.calls:
         if call.name in reported:
             continue
+        own = source.function(call.name) is not None
+        if call.name in EXIT_CALLS and call.span.start_byte in exits and not own:
+            continue  # an early exit of the loop: `shape_obstacles` says why
         twice = duplicate_definitions(call.name, source)
         if twice is not None:  # no summary: which definition runs is unknown
             reported.add(call.name)
@@ -159,6 +166,30 @@ def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:
     )
 
 
+def _exit_message(exit_: Exit, source: SourceFile) -> str:
+    """Why an early exit blocks the loop; a call that ends the program says so."""
+    line = exit_.span.line
+    if exit_.kind is not ExitKind.EXIT:
+        return f"`{exit_.kind.value}` at line {line} leaves the loop early"
+    text = source.data[exit_.span.start_byte : exit_.span.end_byte].decode(
+        "utf-8", errors="replace"
+    )
+    if text.lstrip().startswith("throw"):
+        return (
+            f"`throw` at line {line} may end the program: an exception must not "
+            "leave a parallel region, and one that does calls `std::terminate`; "
+            "in order, the loop stops at the first throwing iteration"
+        )
+    name = text.split("(", 1)[0].strip() or "exit"
+    if name.endswith("longjmp"):
+        return f"`{name}()` at line {line} jumps out of the loop and its function"
+    return (
+        f"`{name}()` at line {line} may end the program: run in parallel, other "
+        "threads' iterations, past the one that ends it, may already have run "
+        "(their writes and output), where the loop in order stops there"
+    )
+
+
 def _var_type(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
     found = fn.lookup(name) if fn is not None else None
     return found or next((g for g in globals_ if g.name == name), None)
@@ -186,8 +217,7 @@ def shape_obstacles(
             Obstacle(
                 code=ObstacleCode.EXIT,
                 line=exit_.span.line,
-                message=f"`{exit_.kind.value}` at line {exit_.span.line} leaves the "
-                "loop early",
+                message=_exit_message(exit_, source),
             )
         )
     # `i != n` with a unit step is canonical too (OpenMP 5.0): it stops at n.

@@ -12,6 +12,7 @@ from accls.analysis.model import (
     ScalarClass,
     ScalarFact,
 )
+from accls.analysis.scalar_pairs import paired_best
 from accls.frontend import Function, Loop, RedOp, Ref, Var
 from accls.frontend.scopes import outer_refs, whole_variable_view
 
@@ -267,6 +268,8 @@ def classify_scalars(
                 + (" (an inner loop variable)" if name in inner_vars else ""),
             )
         )
+    body = (*loop.refs[0].context[: _loop_depth(loop, loop.refs[0])], loop.id)
+    obstacles = paired_best(obstacles, by_name, body) if loop.refs else obstacles
     return tuple(facts), tuple(obstacles), tuple(inductions)
 
 

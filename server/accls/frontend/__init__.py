@@ -3,6 +3,7 @@
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.library import Effect, LibraryFunction, library_function
 from accls.frontend.model import (
+    EXIT_CALLS,
     FROM_CALL,
     AccessKind,
     Advance,
@@ -25,6 +26,7 @@ from accls.frontend.model import (
     SourceFile,
     Span,
     Subscript,
+    UserReduction,
     Var,
 )
 from accls.frontend.parse import parse_source
@@ -40,6 +42,7 @@ from accls.frontend.translation_unit import (
 from accls.frontend.typetable import TypeTable
 
 __all__ = [
+    "EXIT_CALLS",
     "FROM_CALL",
     "AccessKind",
     "Advance",
@@ -71,6 +74,7 @@ __all__ = [
     "Span",
     "Subscript",
     "TypeTable",
+    "UserReduction",
     "Var",
     "header_context",
     "is_cpp",

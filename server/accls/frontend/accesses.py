@@ -23,6 +23,7 @@ from accls.frontend.exprs import (
 )
 from accls.frontend.forward_subst import Definition
 from accls.frontend.model import (
+    EXIT_CALLS,
     AccessKind,
     Advance,
     Call,
@@ -38,7 +39,6 @@ from accls.frontend.tsparser import parse_snippet
 __all__ = ["ExpressionWalk"]
 
 _DEFINING = frozenset({"=", "+=", "-="})
-_EXIT_CALLS = frozenset({"exit", "abort", "_exit", "quick_exit", "longjmp"})
 
 
 class ExpressionWalk(Recorder):
@@ -252,7 +252,7 @@ class ExpressionWalk(Recorder):
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
-        if name in _EXIT_CALLS:
+        if name in EXIT_CALLS:
             self._exit(ExitKind.EXIT, node)
         if args is not None:
             for arg in args.named_children:
@@ -415,4 +415,12 @@ class ExpressionWalk(Recorder):
             self.expr(base, depth + 1)
             name = "".join(node_text(base).split())
         subs = tuple(self._subscript(index) for index in indices)
+        if base.type == "identifier":
+            name, subs = self.row_path(name, subs)
         self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+
+    def row_path(
+        self, name: str, subs: tuple[Subscript, ...]
+    ) -> tuple[str, tuple[Subscript, ...]]:
+        """The array and subscripts `name[subs]` reaches (C++: a range-for row)."""
+        return name, subs

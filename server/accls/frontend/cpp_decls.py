@@ -23,6 +23,7 @@ from accls.frontend.cpp_methods import (
 )
 from accls.frontend.cpp_types import (
     UNKNOWN,
+    CxxScope,
     CxxType,
     TypeKind,
     classify,
@@ -33,9 +34,11 @@ from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
+    EXIT_CALLS,
     AccessKind,
     Advance,
     Call,
+    ExitKind,
     RedOp,
     Subscript,
     Var,
@@ -59,10 +62,31 @@ def is_reference(declarator: Node | None) -> bool:
     return False
 
 
-def cpp_var(var: Var, kind: CxxType, reference: bool) -> Var:
-    """A Var as the analysis reads it: a container is a pointer to its elements."""
+def cpp_var(
+    var: Var, kind: CxxType, reference: bool, scope: CxxScope | None = None
+) -> Var:
+    """A Var as the analysis reads it: a container is a pointer to its elements.
+
+    A container of owning containers (`std::vector<std::vector<double>>`) is a
+    table of rows, each an object of its own: rows of two elements never overlap.
+    """
     if kind.kind is TypeKind.CONTAINER:
         fresh = var.scope == "local" and not reference and kind.name in _FRESH
+        row = classify(kind.element, scope) if scope is not None else UNKNOWN
+        cell = classify(row.element, scope) if scope is not None else UNKNOWN
+        if (
+            row.kind is TypeKind.CONTAINER
+            and row.name in _FRESH
+            and cell.builtin
+            and not cell.pointer
+        ):
+            return replace(
+                var,
+                type=row.element,
+                pointers=var.pointers + 2,
+                fresh=fresh,
+                fresh_rows=True,
+            )
         return replace(
             var, type=kind.element or "int", pointers=var.pointers + 1, fresh=fresh
         )
@@ -84,6 +108,8 @@ class CppDeclarations(CppTyping):
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
         )
+        if name in EXIT_CALLS:  # `std::exit(1)`: the C walk knows only `exit`
+            self._exit(ExitKind.EXIT, node)
 
     # ----- names -----------------------------------------------------------
     def identifier(
@@ -97,6 +123,9 @@ class CppDeclarations(CppTyping):
                 self.lvalue(target, kind, red, 0)
             finally:
                 self.aliases[name] = target
+        elif name in self.rows:
+            range_name, subs = self.rows[name]
+            self._ref(node, range_name, kind, subscripts=subs, reduction=red)
         elif name in self.elements:
             range_name, index = self.elements[name]
             sub = Subscript(index, Poly.sym(index)) if index else Subscript(name, None)
@@ -147,6 +176,7 @@ class CppDeclarations(CppTyping):
         return (
             name in self.aliases
             or name in self.elements
+            or name in self.rows
             or name in self.references
             or (name in self.members and name not in self.env)
         )
@@ -208,7 +238,7 @@ class CppDeclarations(CppTyping):
         for k in range(first, len(self.decls)):
             var = self.decls[k]
             kind = self.env.get(var.name, UNKNOWN)
-            self.decls[k] = cpp_var(var, kind, var.name in self.references)
+            self.decls[k] = cpp_var(var, kind, var.name in self.references, self.scope)
 
     def _constructs(self, kind: CxxType, value: Node | None) -> bool:
         """Whether declaring an object of this class runs a constructor unread here."""

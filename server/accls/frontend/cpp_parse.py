@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from accls.frontend.cpp_decls import cpp_var, is_reference
 from accls.frontend.cpp_methods import add_accessors, header_scope
+from accls.frontend.cpp_reducers import class_reducers
 from accls.frontend.cpp_types import (
     CxxScope,
     TypeKind,
@@ -27,7 +28,7 @@ from accls.frontend.cpp_walker import CppFunctionWalk
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import Var
+from accls.frontend.model import UserReduction, Var
 from accls.frontend.typetable import TypeTable
 
 __all__ = ["CppUnit", "Definition", "member_var"]
@@ -77,9 +78,10 @@ def _declarator(node: Node) -> Node | None:
 class CppUnit:
     """One C++ translation unit: its scope of types and its functions."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, data: bytes = b"") -> None:
         self.root = root
         self.scope: CxxScope = collect_scope(root)
+        self.scope.reducers, self.unreduced = class_reducers(root, data, self.scope)
         # Each function's parameters that are references to objects, by its node.
         self._object_refs: dict[int, frozenset[str]] = {}
         add_accessors(root, self.scope)
@@ -184,7 +186,7 @@ class CppUnit:
             if reference and kind.builtin and not kind.pointer:
                 references.add(node_text(target))
             params.extend(
-                cpp_var(v, kind, reference)
+                cpp_var(v, kind, reference, self.scope)
                 for v in declared_vars(param, "param", macros)
             )
         self._object_refs[node.start_byte] = frozenset(objects)
@@ -199,6 +201,14 @@ class CppUnit:
         return Var(
             name="this", type=info.name.rsplit("::", 1)[-1], pointers=1, scope="param"
         )
+
+    def user_reductions(self) -> tuple[UserReduction, ...]:
+        """The classes a `declare reduction` can sum (see cpp_reducers)."""
+        return tuple(self.scope.reducers.values())
+
+    def unreduced_reasons(self) -> tuple[tuple[str, str], ...]:
+        """Each other class's `CLASS::operator+=` and why it is no such sum."""
+        return tuple(sorted(self.unreduced.items()))
 
     def no_default(self) -> frozenset[str]:
         """The classes with constructors but none that takes no argument."""
@@ -262,7 +272,7 @@ class CppUnit:
                 env[var.name] = text
                 kind = classify(text, self.scope)
                 out.append(
-                    cpp_var(var, kind, reference)
+                    cpp_var(var, kind, reference, self.scope)
                     if kind.kind is not TypeKind.CLASS
                     else var
                 )

@@ -16,6 +16,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import CppDeclarations, is_reference
+from accls.frontend.cpp_methods import cpp_expression
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxType,
@@ -36,6 +37,8 @@ INDEX_PREFIX = "__range_"
 _MAX_LOOP_DEPTH = 64
 _PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 _RANDOM_ACCESS = frozenset({"std::vector", "std::array", "std::span", "std::valarray"})
+_INT_CAST = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*(\d+)\s*\)")
+_OWNING = frozenset({"std::vector", "std::array", "std::valarray"})  # not a span
 
 
 class CppRanges(CppDeclarations):
@@ -165,6 +168,25 @@ class CppRanges(CppDeclarations):
         reference = is_reference(declarator)
         # Set at the start of each iteration, not in the header: no induction.
         start = node.child_by_field_name("body") or target
+        if index and range_name in self.rows:
+            # An element of a row `for (auto &row : m) for (double &x : row)`.
+            outer, subs = self.rows[range_name]
+            rows = element.kind is TypeKind.CONTAINER and element.name in _OWNING
+            if (element.builtin and not element.pointer) or (rows and reference):
+                self.rows[name] = (outer, (*subs, _index(index)))
+                self.env[name] = element
+                return
+        if (
+            index
+            and reference
+            and range_type.kind is TypeKind.CONTAINER
+            and element.kind is TypeKind.CONTAINER
+            and element.name in _OWNING
+        ):
+            # A row of a container of containers: an object of its own, `m[index]`.
+            self.rows[name] = (range_name, (_index(index),))
+            self.env[name] = element
+            return
         if element.builtin and not element.pointer and (reference or declared.builtin):
             self.elements[name] = (range_name, index)
             self.env[name] = element
@@ -198,9 +220,43 @@ class CppRanges(CppDeclarations):
 
     def _subscript(self, node: Node) -> Subscript:
         """A subscript that uses a range element's value is indirect: `a[x]`."""
-        if self.elements and identifiers(node) & self.elements.keys():
-            return Subscript(" ".join(node_text(node).split()), None, True)
+        named = self.elements.keys() | self.rows.keys()
+        text = " ".join(node_text(node).split())
+        if named and identifiers(node) & named:
+            return Subscript(text, None, True)
+        plain = _INT_CAST.sub(
+            lambda m: f"({m[2]})" if self._integer_cast(m[1], int(m[2])) else m[0],
+            text,
+        )
+        parsed = cpp_expression(plain) if plain != text else None
+        if parsed is not None:
+            # `Index_t(8) * k` is `8 * k`: a literal's conversion reads no memory.
+            return replace(super()._subscript(parsed), text=text)
         return super()._subscript(node)
+
+    def _integer_cast(self, name: str, value: int) -> bool:
+        """Whether `name(value)` is `value` in an integer type (`Index_t(8)`)."""
+        if value > 32767 or self.variable_type(name) is not None:
+            return False  # a narrow type (`short`) might not hold it
+        if name in self.scope.returns:
+            return False
+        kind = classify(name, self.scope)
+        if not kind.builtin or kind.pointer or name in self.scope.enums:
+            return False
+        resolved, seen = name, 0
+        while resolved in self.scope.aliases and seen < 16:
+            resolved, seen = self.scope.aliases[resolved], seen + 1
+        words = set(resolved.replace("*", " ").split())
+        return not {"float", "double", "bool", "char", "int8_t", "uint8_t"} & words
+
+    def row_path(
+        self, name: str, subs: tuple[Subscript, ...]
+    ) -> tuple[str, tuple[Subscript, ...]]:
+        """`row[j]` of `for (auto &row : m)` is `m[index][j]`."""
+        if name in self.rows:
+            outer, prefix = self.rows[name]
+            return outer, (*prefix, *subs)
+        return name, subs
 
 
 def _index(index: str) -> Subscript:

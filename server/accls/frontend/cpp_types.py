@@ -20,6 +20,7 @@ from accls.frontend.exprs import node_text
 
 if TYPE_CHECKING:
     from accls.frontend.cpp_methods import Accessor
+    from accls.frontend.model import UserReduction
 
 __all__ = ["ClassInfo", "CxxScope", "CxxType", "TypeKind", "classify", "collect_scope"]
 
@@ -108,6 +109,7 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    reducers: dict[str, UserReduction] = field(default_factory=dict)  # cpp_reducers
 
     def merge(self, other: CxxScope) -> None:
         """Add what `other` (the headers' scope) declares and this one does not."""

@@ -23,6 +23,7 @@ from accls.frontend.cpp_types import (
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.library import Effect, library_function
 from accls.frontend.macros import MacroTable
+from accls.frontend.model import Subscript
 from accls.frontend.walker import FunctionWalk
 
 __all__ = ["CppTyping"]
@@ -64,6 +65,9 @@ class CppTyping(FunctionWalk):
         self.aliases: dict[str, Node] = {}
         # Range-for elements: the range and the loop's index (see cpp_ranges).
         self.elements: dict[str, tuple[str, str]] = {}
+        # Range-for rows and their elements over a container of containers: the
+        # outermost range and the subscripts that reach them (see cpp_ranges).
+        self.rows: dict[str, tuple[str, tuple[Subscript, ...]]] = {}
         self.lambdas: dict[str, Node] = {}
         self.inlining = 0
         # The method expansion being walked, and the call it stands for.

@@ -146,6 +146,8 @@ class CppFunctionWalk(CppRanges):
             return False
         left, op, right = parts
         left_type = self.type_of(left)
+        if node.type == "assignment_expression" and self._summed(left, op, right):
+            return False  # a field-by-field sum: the update of a value, like `+=`
         if node.type == "assignment_expression":
             if left_type.builtin and self.type_of(right).builtin:
                 return False
@@ -158,6 +160,19 @@ class CppFunctionWalk(CppRanges):
             return True
         self._operator_call(node, left, op, [left, right], depth)
         return True
+
+    def _summed(self, left: Node, op: str, right: Node) -> bool:
+        """`s += e` on a class whose `operator+=` sums it field by field."""
+        if op != "+=" or strip_parens(left).type != "identifier":
+            return False
+        kind, value = self.type_of(left), self.type_of(right)
+        name = kind.name.rsplit("::", 1)[-1]
+        return (
+            kind.kind is TypeKind.CLASS
+            and name in self.scope.reducers
+            and value.kind is TypeKind.CLASS
+            and value.name.rsplit("::", 1)[-1] == name
+        )
 
     def _stream(self, node: Node, left: Node, op: str, right: Node, depth: int) -> None:
         """`in >> x` reads the stream and writes x; `out << x` reads x: both are I/O."""

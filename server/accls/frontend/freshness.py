@@ -406,7 +406,8 @@ def mark_fresh(
                 var,
                 fresh=var.name in fresh,
                 device=fresh.get(var.name, False),
-                fresh_rows=var.name in rows,
+                # A C++ container of containers owns its rows (cpp_decls.cpp_var).
+                fresh_rows=var.fresh_rows or var.name in rows,
                 sources=tuple(sorted(flow.sources.get(var.name, ()))),
                 address_taken=var.name in flow.address,
                 leaves=var.name in flow.leaves,

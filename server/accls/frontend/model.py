@@ -136,6 +136,16 @@ class Call:
     args: tuple[str, ...] = ()  # the arguments' text, white space folded
 
 
+# Calls that end the program (or jump out of every frame): C's, and C++'s `std::`.
+EXIT_CALLS = frozenset(
+    {
+        "exit", "abort", "_exit", "_Exit", "quick_exit", "longjmp",
+        "std::exit", "std::abort", "std::_Exit", "std::quick_exit",
+        "std::terminate", "std::longjmp",
+    }
+)  # fmt: skip
+
+
 class ExitKind(StrEnum):
     """Statements that leave a loop early."""
 
@@ -143,6 +153,26 @@ class ExitKind(StrEnum):
     RETURN = "return"
     GOTO = "goto"
     EXIT = "exit"  # a call to exit()/abort()
+
+
+@dataclass(frozen=True, slots=True)
+class UserReduction:
+    """A C++ class `operator+=` sums field by field: an OpenMP declare reduction."""
+
+    type_name: str  # the class, as declarations name it
+    op: RedOp
+    combiner: str  # `omp_out += omp_in`
+    initializer: str  # `omp_priv = Vec3()`
+    after: int  # byte offset of the line after the class's definition
+    line: int  # 1-based line of `after`
+    fields: tuple[str, ...] = ()  # the fields the operator sums
+
+    def directive(self) -> str:
+        """The `declare reduction` directive's text, without `#pragma omp`."""
+        return (
+            f"declare reduction({self.op.value} : {self.type_name} : {self.combiner}) "
+            f"initializer({self.initializer})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,6 +490,10 @@ class SourceFile:
     # C++ classes that declare constructors but none without arguments: `T x;`
     # and a `private(x)` copy do not compile.
     no_default_constructor: frozenset[str] = frozenset()
+    # C++ classes `operator+=` sums field by field (see frontend/cpp_reducers.py).
+    user_reductions: tuple[UserReduction, ...] = ()
+    # The other classes' `CLASS::operator+=` calls, and why each is no such sum.
+    unreduced: tuple[tuple[str, str], ...] = ()
     language: str = "c"  # "c" or "fortran": the spelling of the pragmas written back
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)

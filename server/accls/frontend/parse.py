@@ -269,7 +269,7 @@ def parse_source(
         again = parse_cpp_bytes(blanked) if cpp else parse_bytes(blanked)
         if not again.root_node.has_error:
             parsed, root = again, again.root_node
-    unit = CppUnit(root) if cpp else None
+    unit = CppUnit(root, data) if cpp else None
     definitions: dict[int, Definition] = {}
     if unit is not None:
         found, decl_nodes = unit.top_level()
@@ -374,6 +374,8 @@ def parse_source(
         allocators=wrappers,
         pointer_slots=slots,
         no_default_constructor=unit.no_default() if unit is not None else frozenset(),
+        user_reductions=unit.user_reductions() if unit is not None else (),
+        unreduced=unit.unreduced_reasons() if unit is not None else (),
     )
 
 

@@ -39,6 +39,7 @@ from accls.suggest.rules_directives import (
     house_style,
 )
 from accls.suggest.suggestion import Suggestion
+from accls.suggest.user_reductions import declared_reductions
 
 __all__ = ["reference_suggestion", "suggest_file"]
 
@@ -128,8 +129,12 @@ def _build(
     scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
     if blocker:
         return _refuse(facts, opts, [blocker], inner=inner), below, None
+    declared, declared_reasons, blocker = declared_reductions(facts, analysis, opts)
+    if blocker:
+        return _refuse(facts, opts, [blocker], inner=inner), below, None
     clauses.extend(scalar)
     reasons.extend(scalar_reasons)
+    reasons.extend(declared_reasons)
     cpu = opts.dialect is Dialect.OPENMP and opts.target is Target.CPU
     if cpu and ordered_block(loop, analysis.source):
         clauses.append(Clause("ordered"))
@@ -197,7 +202,7 @@ def _build(
             inner=inner,
             collapsed=tuple(c.id for c in chain[1:]),
             atomics=atomics,
-            routines=routines,
+            routines=routines + declared,
         ),
         vector_below,
         level,

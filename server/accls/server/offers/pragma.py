@@ -67,10 +67,13 @@ def _loop_offer(
 
 def _routines_title(top: Suggestion) -> str:
     """`, and `#pragma acc routine seq` on `f()`` when the action marks callees."""
-    if not top.routines:
-        return ""
-    names = ", ".join(dict.fromkeys(f"`{r.function}()`" for r in top.routines))
-    return f", and `{top.routines[0].pragma.render()}` on {names}"
+    declared = [r for r in top.routines if r.pragma.directive.startswith("declare red")]
+    marked = [r for r in top.routines if r not in declared]
+    title = "".join(f", and `{r.pragma.render()}`" for r in declared)
+    if not marked:
+        return title
+    names = ", ".join(dict.fromkeys(f"`{r.function}()`" for r in marked))
+    return f"{title}, and `{marked[0].pragma.render()}` on {names}"
 
 
 def _list_loops(at: Listing) -> list[types.CodeAction]:
