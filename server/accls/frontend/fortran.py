@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -173,6 +173,38 @@ def _function(
     return function, loops, walk
 
 
+def _equivalenced(root: Node, foreign: Iterable[Unit]) -> frozenset[str]:
+    """The names that `equivalence` lays over other names' storage."""
+    names: set[str] = set()
+    stack = [root, *(u.node for u in foreign)]
+    while stack:
+        node = stack.pop()
+        if node.type != "equivalence_set":
+            stack.extend(node.named_children)
+            continue
+        for item in node.named_children:
+            head = item.named_children[0] if item.type == "call_expression" else item
+            if head is not None and head.type == "identifier":
+                names.add(name_of(head))
+    return frozenset(names)
+
+
+def _shares_storage(nest: Loop, shared: frozenset[str]) -> str:
+    """Why the nest is left alone: it writes a name `equivalence` shares, or "".
+
+    A private, reduction or lastprivate copy of such a name is storage of its
+    own, so the names laid over it would no longer see what the loop writes.
+    """
+    for ref in nest.refs:
+        name = ref.name.split(".")[0]
+        if ref.is_write and name in shared:
+            return (
+                f"`{name}` shares its storage with another name (`equivalence`): "
+                "a private copy of it would split them"
+            )
+    return ""
+
+
 def parse_fortran(
     text: str, path: str | None = None, include_dirs: Sequence[str] = ()
 ) -> SourceFile:
@@ -191,6 +223,7 @@ def parse_fortran(
     storage = not any(
         "equivalence" in node_text(u.node).lower() for u in (*units, *foreign.values())
     )
+    shared = _equivalenced(root, foreign.values())
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -201,7 +234,12 @@ def parse_fortran(
             continue
         function, loops, walk = _function(unit, modules, procedures, storage)
         functions.append(function)
-        nests.extend(loops)
+        for nest in loops:
+            why = _shares_storage(nest, shared)
+            if why:
+                unread.append((nest.span, why))
+            else:
+                nests.append(nest)
         constructs.extend(walk.dirs.constructs)
         branches.extend(walk.branches)
         unread.extend(walk.unread)

@@ -176,7 +176,9 @@ class RefRecorder:
             self.add(node, _member_name(callee), kind, subs, member=True)
             return
         if callee.type == "call_expression":  # `s(i)(1:3)`: a substring of an element
-            self.call_expression(callee, kind)
+            # Writing a substring writes part of the element: an update.
+            written = kind is AccessKind.WRITE
+            self.call_expression(callee, AccessKind.UPDATE if written else kind)
             return
         if callee.type != "identifier":
             for child in node.named_children:
@@ -191,6 +193,9 @@ class RefRecorder:
             subs = self.subscripts(name, args) if args is not None else ()
             if not self.is_array(name):
                 subs = ()
+                if kind is AccessKind.WRITE:
+                    # `s(i:i) = c` writes part of `s`: the rest keeps its value.
+                    kind = AccessKind.UPDATE
             self.add(node, name, kind, subs)
             return
         if name in INTRINSICS and name not in self.procedures:
