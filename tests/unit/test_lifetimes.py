@@ -531,3 +531,39 @@ def test_a_region_hoisted_around_the_time_loop_needs_no_lifetime() -> None:
     analysis, found = _regions(text, ACC)
     assert any(s.region is not None and s.region.around is not None for s in found)
     assert propose_lifetimes(analysis, found, ACC) == ()
+
+
+def test_a_lifetime_whose_updates_move_more_than_its_kernels_is_not_proposed() -> None:
+    # The host sums `c` after every trip's kernel: `update self(c)` each trip
+    # moves as much as the kernel's own copyout, plus the copyin on entry.
+    text = """\
+#include <stdlib.h>
+int f(int n)
+{
+    double *a = malloc(10 * n * sizeof(double));
+    double *c = malloc(n * sizeof(double));
+    double d[10] = {0};
+    double s = 0.0;
+    for (int k = 0; k < 10 * n; k++)
+        a[k] = k;
+    for (int x = 0; x < 10; ++x) {
+        for (int y = 0; y < n; ++y)
+            c[y] = a[x * n + y] * 2.0;
+        for (int y = 0; y < n; ++y)
+            d[x] += c[y];
+    }
+    for (int y = 0; y < n; ++y)
+        s += a[y];
+    free(a);
+    free(c);
+    return (int)(s + d[3]);
+}
+"""
+    analysis, found = _regions(text, ACC)
+    assert [s.loop.line for s in found if s.pragma is not None and not s.inner] == [
+        8,
+        11,
+        16,
+    ]
+    lifetimes = propose_lifetimes(analysis, found, ACC)
+    assert all("c" not in lt.names for lt in lifetimes)
