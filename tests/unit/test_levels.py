@@ -173,3 +173,40 @@ def test_offload_check_says_what_it_skipped() -> None:
     acc = offload_check("clang", Dialect.OPENACC, Gpu.NVIDIA)
     assert acc.skipped is not None
     assert "no OpenACC" in acc.skipped
+
+
+DEEP = """\
+#define N 64
+double a[N][N][N][N], b[N][N][N][N], c[N];
+void run(void) {
+  for (int i = 0; i < N; i++) {
+    c[i] = 0.0;
+    for (int j = 0; j < N; j++) {
+      b[i][j][0][0] = 1.0;
+      for (int k = 0; k < N; k++)
+        for (int l = 0; l < N; l++)
+          a[i][j][k][l] = b[i][j][k][l] * 2.0;
+    }
+  }
+}
+"""
+
+
+def test_the_vector_level_collapses_the_perfect_loops_below_it() -> None:
+    # Gang and worker take `i` and `j`; the independent, rectangular `k` and
+    # `l` fold into the vector lanes rather than `l` running sequentially.
+    found = _suggestions(DEEP, ACC)
+    by_line = {s.loop.line: s for s in found}
+    assert by_line[8].pragma is not None
+    assert by_line[8].pragma.render() == "#pragma acc loop collapse(2) vector"
+    assert 9 not in by_line or by_line[9].pragma is None  # folded into line 8
+    assert any(r.startswith("collapse(2): loops `k`, `l`") for r in by_line[8].reasons)
+
+
+def test_a_dependent_loop_below_the_vector_level_is_not_collapsed() -> None:
+    text = DEEP.replace("b[i][j][k][l] * 2.0", "a[i][j][k][l - 1] * 2.0").replace(
+        "int l = 0", "int l = 1"
+    )
+    by_line = {s.loop.line: s for s in _suggestions(text, ACC)}
+    assert by_line[8].pragma is not None
+    assert by_line[8].pragma.clause("collapse") is None

@@ -477,3 +477,93 @@ def test_a_lifetime_wholly_inside_one_if_arm_is_kept_there() -> None:
     arm = arm[: arm.index("\n}\n")]
     assert "    #pragma acc enter data copyin(u[0:n])\n" in arm
     assert "    #pragma acc exit data copyout(u[0:n])" in arm
+
+
+TIME_LOOP = """\
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    int n = 100000;
+    double *u = malloc(n * sizeof(double));
+    double *v = malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        u[i] = i;
+    for (int t = 0; t < 50; t++) {
+        for (int i = 0; i < n; i++)
+            v[i] = u[i] * 0.5;
+        for (int i = 0; i < n; i++)
+            u[i] = v[i] + 1.0;
+%s
+    }
+    printf("%%f\\n", u[n - 1]);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+
+
+def test_a_region_held_inside_a_time_loop_by_host_code_becomes_a_lifetime() -> None:
+    # The host reads `u` every trip: the data region cannot open around the
+    # time loop, so it would move both arrays on every trip. A lifetime around
+    # the loop moves them once, with `update self` before the host's read.
+    text = TIME_LOOP % '        printf("%f\\n", u[0]);'
+    analysis, found = _regions(text, ACC)
+    assert any(s.region is not None and s.region.around is None for s in found)
+    [lifetime] = propose_lifetimes(analysis, found, ACC)
+    assert set(lifetime.names) == {"u", "v"}
+    assert [(u.direction, u.sections) for u in lifetime.updates] == [
+        ("self", ("u[0:n]",))
+    ]
+    out = annotated(text)
+    lines = [line.strip() for line in out.splitlines()]
+    assert "#pragma acc data" not in out  # the lifetime keeps the region's arrays
+    assert lines[lines.index('printf("%f\\n", u[0]);') - 1] == (
+        "#pragma acc update self(u[0:n])"
+    )
+    assert lines.count("#pragma acc parallel loop present(u[0:n], v[0:n])") == 2
+    assert "#pragma acc update device" not in out  # the host writes nothing
+
+
+def test_a_region_hoisted_around_the_time_loop_needs_no_lifetime() -> None:
+    text = TIME_LOOP % ""
+    analysis, found = _regions(text, ACC)
+    assert any(s.region is not None and s.region.around is not None for s in found)
+    assert propose_lifetimes(analysis, found, ACC) == ()
+
+
+def test_a_lifetime_whose_updates_move_more_than_its_kernels_is_not_proposed() -> None:
+    # The host sums `c` after every trip's kernel: `update self(c)` each trip
+    # moves as much as the kernel's own copyout, plus the copyin on entry.
+    text = """\
+#include <stdlib.h>
+int f(int n)
+{
+    double *a = malloc(10 * n * sizeof(double));
+    double *c = malloc(n * sizeof(double));
+    double d[10] = {0};
+    double s = 0.0;
+    for (int k = 0; k < 10 * n; k++)
+        a[k] = k;
+    for (int x = 0; x < 10; ++x) {
+        for (int y = 0; y < n; ++y)
+            c[y] = a[x * n + y] * 2.0;
+        for (int y = 0; y < n; ++y)
+            d[x] += c[y];
+    }
+    for (int y = 0; y < n; ++y)
+        s += a[y];
+    free(a);
+    free(c);
+    return (int)(s + d[3]);
+}
+"""
+    analysis, found = _regions(text, ACC)
+    assert [s.loop.line for s in found if s.pragma is not None and not s.inner] == [
+        8,
+        11,
+        16,
+    ]
+    lifetimes = propose_lifetimes(analysis, found, ACC)
+    assert all("c" not in lt.names for lt in lifetimes)

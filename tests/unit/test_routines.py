@@ -160,3 +160,72 @@ def test_a_pointer_to_an_iteration_local_is_fine() -> None:
     top = _top(out)
     assert top.pragma is not None
     assert [r.function for r in top.routines] == ["put"]
+
+
+ROWS = """\
+#define M 64
+static double rowsum(const double *r, int m)
+{
+    double s = 0.0;
+    for (int j = 0; j < m; j++)
+        s += r[j];
+    return s;
+}
+static double peek(double *r, int m)
+{
+    r[0] = 1.0;
+    return r[m - 1];
+}
+double rows[N][M], out[N];
+double *ptrs[N];
+void run(void)
+{
+    for (int i = 0; i < N; i++)
+        out[i] = rowsum(rows[i], M);
+    for (int i = 0; i < N; i++)
+        out[i] = rowsum(ptrs[i], M);
+}
+"""
+
+
+def _loops(text: str, opts: SuggestOptions = ACC) -> dict[int, Suggestion]:
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    found = suggest_file(analysis, opts, regions=False)
+    return {s.loop.line: s for s in found if not s.inner}
+
+
+def test_a_row_of_a_2d_array_a_callee_only_reads_is_copied_in() -> None:
+    # `rows[i]` is the storage of row `i`: the callee reads within it, and the
+    # loop's own read of the row makes the data clauses copy `rows` in.
+    found = _loops(PRELUDE + ROWS)
+    top = found[22]
+    assert top.pragma is not None, top.reasons
+    assert "copyin(rows)" in top.pragma.render()
+    assert [r.function for r in top.routines] == ["rowsum"]
+    # A row of pointers may point anywhere: the data clauses would move only
+    # the pointers, so the call still needs a data region first.
+    blocked = found[24]
+    assert blocked.pragma is None
+    assert any("reaches memory through `r`" in r for r in blocked.reasons)
+
+
+def test_a_callee_that_writes_a_row_it_is_handed_is_not_read_only() -> None:
+    text = PRELUDE + ROWS.replace("rowsum(rows[i], M)", "peek(rows[i], M)")
+    top = _loops(text)[22]
+    assert top.pragma is not None, top.reasons
+    assert "copy(rows)" in top.pragma.render()
+
+
+def test_a_routine_s_own_loops_get_no_compute_construct() -> None:
+    # `rowsum()` becomes `routine seq`: a `parallel loop` in its body would be
+    # nested parallelism, which the compilers reject.
+    text = PRELUDE + ROWS
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC, regions=False)
+    assert any(s.loop.function == "rowsum" and s.pragma for s in found)
+    annotated = annotate_text(text, found)
+    body = annotated.split("static double rowsum", 1)[1].split("static double peek")[0]
+    assert "#pragma acc" not in body
+    assert "#pragma acc routine seq\nstatic double rowsum" in annotated

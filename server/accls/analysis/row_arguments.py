@@ -34,10 +34,10 @@ from accls.frontend import (
     library_function,
 )
 
-__all__ = ["promote_row_arguments"]
+__all__ = ["is_row", "promote_row_arguments"]
 
 
-def _is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+def is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
     """True when `ref` (`x[e]`) names an array element that is itself an array."""
     column = Subscript(text="0", poly=Poly.const(0))
     probe = replace(ref, subscripts=(*ref.subscripts, column), deref=False)
@@ -84,7 +84,7 @@ def _row_writes(
                 continue
             if any(s.indirect for s in ref.subscripts):
                 continue  # `f[idx[i]]`: rows picked by data, left to the reasons
-            if not _is_row(ref, nest, source):
+            if not is_row(ref, nest, source):
                 continue
             if library and not within_row(call, ref, fn, source, macros):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too

@@ -8,7 +8,7 @@ from accls.suggest.hoist import HoistedRegion, hoisted_edits
 from accls.suggest.kernel_async import AsyncRun, async_edits
 from accls.suggest.lifetime_edits import lifetime_edits
 from accls.suggest.lifetimes import DeviceLifetime
-from accls.suggest.routines import end_pragma
+from accls.suggest.routines import end_pragma, routine_functions
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["annotate_text", "insertions"]
@@ -39,6 +39,16 @@ def insertions(
     newline = "\r\n" if b"\r\n" in data else "\n"
     inside = {s.loop.id: s for region in hoisted for s in region.loops}
     suggestions = tuple(inside.get(s.loop.id, s) for s in suggestions)
+    marked = routine_functions(
+        (s.options.dialect, s.routines)
+        for s in suggestions
+        if s.pragma is not None and s.existing is None
+    )
+    suggestions = tuple(
+        s
+        for s in suggestions
+        if s.loop.function not in marked.get(s.options.dialect, frozenset())
+    )
     # (offset, order at that offset, text)
     edits: list[tuple[int, int, str]] = hoisted_edits(data, hoisted, newline)
     edits += lifetime_edits(data, lifetimes, newline)

@@ -181,8 +181,27 @@ def with_present(
             for top in index.tops(fn.name):
                 present[top.loop.id] = frozenset(names)
     return tuple(
-        replace(s, pragma=_rewrite(s.pragma, present[s.loop.id]))
+        replace(
+            s,
+            pragma=_rewrite(s.pragma, present[s.loop.id]),
+            region=None if _region_kept(s, present) else s.region,
+        )
         if s.pragma is not None and s.loop.id in present and not s.inner
         else s
         for s in suggestions
+    )
+
+
+def _region_kept(suggestion: Suggestion, present: dict[int, frozenset[str]]) -> bool:
+    """True when a lifetime keeps every array of the loop's data region.
+
+    The region (inside a sequential loop the lifetime spans) would find them all
+    present and move nothing: its kernels keep their `present` clauses without it.
+    """
+    region = suggestion.region
+    if region is None:
+        return False
+    names = {name for name, _ in region.present}
+    return all(
+        loop.id in present and names <= present[loop.id] for loop in region.loops
     )

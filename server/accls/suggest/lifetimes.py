@@ -250,10 +250,9 @@ def _lifetime(
     events = index.events(fn)
     if not events:
         return None
-    if not any(e.call for e in events) and (
-        len(events) < 2 or any(t.region is not None for t in index.tops(fn.name))
-    ):
-        return None  # one function's run of loops: the data region's business
+    own_run = not any(e.call for e in events)
+    if own_run and len(events) < 2:
+        return None  # one loop moves its own data
     arms = [
         b.span
         for b in source.branches
@@ -270,6 +269,13 @@ def _lifetime(
     exit_pad = starts[ends.index(last)]
     if any(first <= e.span.start_byte < last for e in fn.exits):
         return None  # a return in between would skip `exit data`
+    repeated = any(places.in_loop(e.span, first, last) for e in events)
+    regions = [t.region for t in index.tops(fn.name) if t.region is not None]
+    if own_run and regions and (not repeated or any(r.around for r in regions)):
+        # One function's run of loops: the data region's business, unless a
+        # sequential loop repeats its kernels and the region, held inside that
+        # loop by its host code, moves the arrays on every trip.
+        return None
     by_name: dict[str, list[ArrayUse]] = {}
     for event in events:
         for use in event.uses:
@@ -332,7 +338,6 @@ def _lifetime(
     if not kept:
         return None
     names = {k.name for k in kept}
-    repeated = any(places.in_loop(e.span, first, last) for e in events)
     if not repeated and not any(
         sum(1 for e in events for u in e.uses if u.name == n) > 1 for n in names
     ):

@@ -12,9 +12,11 @@ instead, and the loop is not offloaded.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from accls.analysis import FileAnalysis, ScalarClass
+from accls.analysis import PURE_FUNCTIONS, FileAnalysis, ScalarClass, summarize
+from accls.analysis.row_arguments import is_row
 from accls.frontend import (
     Call,
     Effect,
@@ -26,7 +28,7 @@ from accls.frontend import (
 )
 from accls.suggest.pragma import Dialect, Pragma
 
-__all__ = ["RoutineEdit", "RoutineIndex", "routine_edits"]
+__all__ = ["RoutineEdit", "RoutineIndex", "routine_edits", "routine_functions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,19 +235,42 @@ def _private_argument(text: str, private: dict[str, Var]) -> bool:
     return var is not None and not var.static and (bool(var.dims) or var.pointers > 0)
 
 
-def _moved_rows(call: Call, loop: Loop) -> frozenset[str]:
-    """Arguments that are rows the loop's references write (`zero3(f[i])`).
+def _moved_rows(call: Call, loop: Loop, analysis: FileAnalysis) -> frozenset[str]:
+    """Arguments that are rows the loop's own references move.
 
-    The analysis records a row a callee writes as the loop's own access of it,
-    so the data clauses, written from those references, move it.
+    The analysis records a row a callee writes as the loop's own access of it
+    (`zero3(f[i])`), so the data clauses, written from those references, move
+    it. A row a callee only reads (`rowsum(a[i], m)`, through no parameter it
+    writes) is the loop's read of the row: when the row is itself an array's
+    storage (`double a[N][M]`, not a pointer read from memory), C keeps the
+    callee's reads within it, and the data clauses copy it in.
     """
-    return frozenset(
-        "".join(ref.render().split())
+    source = analysis.source
+    inside = [
+        ref
         for ref in loop.refs
-        if ref.is_write
-        and ref.subscripts
+        if ref.subscripts
         and call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-    )
+    ]
+    moved = {"".join(ref.render().split()) for ref in inside if ref.is_write}
+    summary = summarize(call.name, source, PURE_FUNCTIONS, None, analysis.program)
+    if summary is None:
+        return frozenset(moved)
+    written = {
+        "".join(call.args[k].split()) for k in summary.writes if k < len(call.args)
+    }
+    for ref in inside:
+        text = "".join(ref.render().split())
+        if (
+            ref.is_read
+            and not ref.deref
+            and not ref.escapes
+            and text not in written
+            and not any(s.indirect for s in ref.subscripts)
+            and is_row(ref, loop, source)
+        ):
+            moved.add(text)
+    return frozenset(moved)
 
 
 def _argument_blocker(
@@ -298,7 +323,7 @@ def routine_edits(
         if _marked(fn, dialect):
             continue
         top = called_at == loop.span.start_byte
-        rows = _moved_rows(call, loop) if top else frozenset()
+        rows = _moved_rows(call, loop, analysis) if top else frozenset()
         blocker = _argument_blocker(call, fn, private, rows)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
@@ -339,3 +364,19 @@ def routine_edits(
         own.update({v.name: v for v in fn.params if v.pointers or v.dims})
         todo.extend((c, fn.span.start_byte, own) for c in fn.call_sites)
     return tuple(edits), tuple(reasons), None
+
+
+def routine_functions(
+    marks: Iterable[tuple[Dialect, Iterable[RoutineEdit]]],
+) -> dict[Dialect, frozenset[str]]:
+    """Per dialect, the functions the inserted pragmas mark as device routines.
+
+    A marked function runs inside one iteration of its caller's kernel: a
+    compute construct, or a level `loop`, in its body would be nested
+    parallelism, which `routine seq` (and a `declare target` function called
+    from a target region) forbids. Its own loops keep no pragma.
+    """
+    found: dict[Dialect, set[str]] = {}
+    for dialect, edits in marks:
+        found.setdefault(dialect, set()).update(e.function for e in edits)
+    return {d: frozenset(names) for d, names in found.items()}

@@ -82,6 +82,10 @@ def _build(
         test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
         return _refuse(facts, opts, [test], inner=inner), [], None
     chain = [loop] if inner else collapse_chain(loop, analysis)
+    if inner and acc and parent_level == "worker":
+        # The innermost level: the perfectly nested, independent, rectangular
+        # loops below fold into its vector lanes rather than run sequentially.
+        chain = collapse_chain(loop, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
         chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
     covered = {c.id for c in chain}

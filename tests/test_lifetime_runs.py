@@ -1,0 +1,91 @@
+"""A lifetime around a time loop, with `update` at the host code: it prints the same.
+
+The host reads the array every trip and writes it after the loop, so the kernels'
+data region would sit inside the loop; `annotate` keeps the arrays on the device
+across the loop instead, with `update self` before the host's reads and
+`update device` after its write. The result, built with -fopenacc (on the host),
+must compile as a whole and print what the serial program prints.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from accls.validation.outputs import compare_text
+from support.cli import run_accls
+
+PROGRAM = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    int n = 100000, steps = 30;
+    double *u = malloc(n * sizeof(double));
+    double *v = malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        u[i] = i;
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < n; i++)
+            v[i] = u[i] * 0.5;
+        for (int i = 0; i < n; i++)
+            u[i] = v[i] + 1.0;
+        if (t % 10 == 0)
+            printf("%f\\n", u[1]);
+    }
+    u[0] = 3.0;
+    for (int i = 0; i < n; i++)
+        v[i] = u[i] * 0.5;
+    printf("%f %f %f\\n", u[n - 1], v[0], v[n - 1]);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+
+
+def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
+    proc = subprocess.run(
+        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def _run(exe: Path) -> str:
+    proc = subprocess.run(
+        [str(exe)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_time_loop_lifetime_with_updates_matches_the_serial_run(
+    need: Callable[[str], str], tmp_path: Path
+) -> None:
+    gcc = need("gcc")
+    src = tmp_path / "time_loop.c"
+    src.write_text(PROGRAM, encoding="utf-8")
+    serial = tmp_path / "serial"
+    _build(gcc, src, serial)
+    out = tmp_path / "time_loop.acc.c"
+    proc = run_accls("annotate", "--model", "openacc", str(src), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines.count("#pragma acc enter data create(u[0:n]) copyin(v[0:n])") == 1
+    assert "#pragma acc exit data copyout(u[0:n], v[0:n])" in lines
+    assert "#pragma acc data" not in text
+    assert lines.count("#pragma acc update self(u[0:n])") == 2, text
+    at = lines.index("u[0] = 3.0;")
+    assert lines[at - 1] == "#pragma acc update self(u[0:n])"
+    assert lines[at + 1] == "#pragma acc update device(u[0:n])"
+    exe = tmp_path / "annotated"
+    _build(gcc, out, exe, "-fopenacc")
+    problem = compare_text(_run(serial), _run(exe), 1e-12)
+    assert problem is None, f"{problem}\n{text}"
