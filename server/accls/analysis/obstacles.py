@@ -182,7 +182,10 @@ def _exit_message(exit_: Exit, source: SourceFile) -> str:
         )
     name = text.split("(", 1)[0].strip() or "exit"
     if name.endswith("longjmp"):
-        return f"`{name}()` at line {line} jumps out of the loop and its function"
+        return (
+            f"`{name}()` at line {line} is a non-local jump (setjmp/longjmp): it "
+            "leaves the loop and its function, which no parallel loop may do"
+        )
     return (
         f"`{name}()` at line {line} may end the program: run in parallel, other "
         "threads' iterations, past the one that ends it, may already have run "
