@@ -268,8 +268,10 @@ def classify_scalars(
                 + (" (an inner loop variable)" if name in inner_vars else ""),
             )
         )
-    body = (*loop.refs[0].context[: _loop_depth(loop, loop.refs[0])], loop.id)
-    obstacles = paired_best(obstacles, by_name, body) if loop.refs else obstacles
+    if loop.refs:
+        first = loop.refs[0]
+        body = (*first.context[: _loop_depth(loop, first)], loop.id)
+        obstacles = paired_best(obstacles, by_name, body)
     return tuple(facts), tuple(obstacles), tuple(inductions)
 
 
