@@ -172,6 +172,7 @@ def summarize(
         writes |= mapped[0]
         reads |= mapped[1]
         globals_read |= callee.globals_read
+        globals_read |= _callback_globals(call, source, pure, program)
     found = Summary(
         name=name,
         writes=frozenset(writes),
@@ -206,6 +207,30 @@ def _callback_reason(
         if callee is None or callee.writes:
             return f"which calls back `{name}()`, which has effects of its own"
     return None
+
+
+def _callback_globals(
+    call: Call,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None,
+) -> frozenset[str]:
+    """The globals the functions a library call calls back read (`cmp` of `qsort`).
+
+    `qsort(.., cmp)` runs `cmp` within the call: what `cmp` reads, the call reads.
+    """
+    known = library_function(call.name) if source.function(call.name) is None else None
+    out: set[str] = set()
+    for index in known.calls if known is not None else ():
+        name = (
+            call.args[index].strip().lstrip("&").strip()
+            if index < len(call.args)
+            else ""
+        )
+        callee = summarize(name, source, pure, None, program) if name else None
+        if callee is not None:
+            out |= callee.globals_read
+    return frozenset(out)
 
 
 def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | None:
@@ -345,7 +370,8 @@ def private_effects(
         if base not in (scalars if by_address else arrays):
             return False, shared_write(call, arg, loop) + size_why(call, arg)
         private.append(base)
-    shared = sorted(summary.globals_read & written)
+    globals_read = summary.globals_read | _callback_globals(call, source, pure, program)
+    shared = sorted(globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
     if rows:
