@@ -60,3 +60,26 @@ def test_a_callee_kept_within_the_row_is_parallel(body: str) -> None:
     parallel, why = _verdict(body)
     assert parallel, why
     assert "writes only the row" in why
+
+
+FIELDS = """\
+typedef double real3[3];
+struct Atoms { real3 *f; };
+struct Sim { struct Atoms *atoms; };
+static void zero3(real3 p) { p[0] = 0; p[1] = 0; p[2] = 0; }
+static void zero6(real3 p) { for (int k = 0; k < 6; k++) p[k] = 0; }
+void run(struct Sim *s, int n) {
+  for (int ii = 0; ii < n; ii++) {
+    CALL(s->atoms->f[ii]);
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("callee", "parallel"), [("zero3", True), ("zero6", False)])
+def test_a_row_reached_through_fields_has_its_typedef_extent(
+    callee: str, parallel: bool
+) -> None:
+    found = analyze_text(FIELDS.replace("CALL", callee)).facts
+    loop = next(f for f in found if f.loop.function == "run")
+    assert loop.parallel is parallel, [o.message for o in loop.obstacles]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from accls.analysis.access_paths import target_of
+from accls.analysis.access_paths import member_var, target_of
 from accls.analysis.call_arguments import argument_ref, element_address
 from accls.analysis.callee_rows import (
     callee_within_row,
@@ -109,9 +109,7 @@ def _extent(
 
     A row of `real3 *f` has the extent of the typedef (`typedef double real3[3]`).
     """
-    var = fn.lookup(row.name) if fn is not None else None
-    if var is None:
-        var = next((g for g in source.globals if g.name == row.name), None)
+    var = member_var(row.name, fn, source.globals, source.types)
     if var is None:
         return None
     if not var.pointers and len(var.dims) == len(row.subscripts) + 1:
