@@ -82,11 +82,36 @@ def _pointer_params(fn: Function) -> set[str]:
     return {p.name for p in fn.params if p.is_array} | (through & names)
 
 
+# A `static` declaration up to its first `=`, `;`, `[` or `(`.
+_STATIC = re.compile(rb"\bstatic\s+([^=;\[(]*)")
+
+
 def _has_static(fn: Function, source: SourceFile) -> bool:
     """True when the body declares a `static` variable other than a constant."""
     text = source.data[fn.span.start_byte : fn.span.end_byte]
     body = text[text.find(b"{") :]
-    return re.search(rb"\bstatic\b(?!\s+const\b)", body) is not None
+    origin = fn.span.start_byte + text.find(b"{")
+    for match in _STATIC.finditer(body):
+        head = match.group(1)
+        if not head.startswith(b"const"):
+            return True
+        # `static const double *last` is a pointer the calls may re-point:
+        # state unless every `*` is `const` too or the body never assigns it
+        # (`static const char *names[] = {..}` read as a table).
+        name = re.findall(rb"[A-Za-z_]\w*", head)
+        if re.search(rb"\*(?!\s*const\b)", head) and name:
+            declared = name[-1].decode()
+            # The initializer of the declaration is no assignment.
+            end = origin + body.find(b";", match.end())
+            start = origin + match.start()
+            if any(
+                r.is_write
+                and _base(r.name) == declared
+                and not start <= r.span.start_byte <= end
+                for r in fn.refs
+            ):
+                return True
+    return False
 
 
 def summarize(
