@@ -59,6 +59,25 @@ def _full_levels(var: Var, types: TypeTable) -> str:
     return var.shape + ("?" if more is None else more)
 
 
+def member_var(
+    name: str, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
+) -> Var | None:
+    """The declaration of the member a path like `s->atoms->f` ends at, or its root."""
+    found = declaration(name, fn, globals_)
+    parts = _STEP.split(name)
+    if found is None or any(not _IDENT.fullmatch(p.strip()) for p in parts[::2]):
+        return None
+    for step, field_name in zip(parts[1::2], parts[2::2], strict=True):
+        levels = _full_levels(found, types)
+        if levels != ("*" if step == "->" else ""):
+            return None
+        fields = types.fields_of(found.type)
+        found = fields.get(field_name.strip()) if fields is not None else None
+        if found is None:
+            return None
+    return found
+
+
 def member_levels(
     name: str, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
 ) -> str | None:

@@ -18,14 +18,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from accls.analysis.access_paths import target_of
+from accls.analysis.access_paths import member_var, target_of
 from accls.analysis.call_arguments import argument_ref, element_address
+from accls.analysis.callee_rows import (
+    callee_within_row,
+    extent_value,
+    typedef_extent,
+)
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_sizes import within_row
 from accls.analysis.summaries import Summary, summarize
 from accls.frontend import (
     AccessKind,
+    Function,
     Loop,
     Poly,
     Ref,
@@ -88,8 +94,29 @@ def _row_writes(
                 continue
             if library and not within_row(call, ref, fn, source, macros):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
+            if not library and not callee_within_row(
+                call.name, index, _extent(ref, fn, source, macros), source, macros
+            ):
+                continue  # `bump(a[i], 2 * M)` runs on into the next row
             out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
     return out
+
+
+def _extent(
+    row: Ref, fn: Function | None, source: SourceFile, macros: dict[str, int]
+) -> int | None:
+    """The number of elements of the row `row` (`a[i]` of `double a[N][M]`: M).
+
+    A row of `real3 *f` has the extent of the typedef (`typedef double real3[3]`).
+    """
+    var = member_var(row.name, fn, source.globals, source.types)
+    if var is None:
+        return None
+    if not var.pointers and len(var.dims) == len(row.subscripts) + 1:
+        return extent_value(var.dims[-1], macros)
+    if var.pointers == len(row.subscripts) and not var.dims:
+        return typedef_extent(var.type, source, macros)
+    return None
 
 
 def _rebuilt(loop: Loop, promoted: dict[int, Ref]) -> Loop:

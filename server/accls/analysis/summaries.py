@@ -82,11 +82,36 @@ def _pointer_params(fn: Function) -> set[str]:
     return {p.name for p in fn.params if p.is_array} | (through & names)
 
 
+# A `static` declaration up to its first `=`, `;`, `[` or `(`.
+_STATIC = re.compile(rb"\bstatic\s+([^=;\[(]*)")
+
+
 def _has_static(fn: Function, source: SourceFile) -> bool:
     """True when the body declares a `static` variable other than a constant."""
     text = source.data[fn.span.start_byte : fn.span.end_byte]
     body = text[text.find(b"{") :]
-    return re.search(rb"\bstatic\b(?!\s+const\b)", body) is not None
+    origin = fn.span.start_byte + text.find(b"{")
+    for match in _STATIC.finditer(body):
+        head = match.group(1)
+        if not head.startswith(b"const"):
+            return True
+        # `static const double *last` is a pointer the calls may re-point:
+        # state unless every `*` is `const` too or the body never assigns it
+        # (`static const char *names[] = {..}` read as a table).
+        name = re.findall(rb"[A-Za-z_]\w*", head)
+        if re.search(rb"\*(?!\s*const\b)", head) and name:
+            declared = name[-1].decode()
+            # The initializer of the declaration is no assignment.
+            end = origin + body.find(b";", match.end())
+            start = origin + match.start()
+            if any(
+                r.is_write
+                and _base(r.name) == declared
+                and not start <= r.span.start_byte <= end
+                for r in fn.refs
+            ):
+                return True
+    return False
 
 
 def summarize(
@@ -172,6 +197,7 @@ def summarize(
         writes |= mapped[0]
         reads |= mapped[1]
         globals_read |= callee.globals_read
+        globals_read |= _callback_globals(call, source, pure, program)
     found = Summary(
         name=name,
         writes=frozenset(writes),
@@ -206,6 +232,30 @@ def _callback_reason(
         if callee is None or callee.writes:
             return f"which calls back `{name}()`, which has effects of its own"
     return None
+
+
+def _callback_globals(
+    call: Call,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None,
+) -> frozenset[str]:
+    """The globals the functions a library call calls back read (`cmp` of `qsort`).
+
+    `qsort(.., cmp)` runs `cmp` within the call: what `cmp` reads, the call reads.
+    """
+    known = library_function(call.name) if source.function(call.name) is None else None
+    out: set[str] = set()
+    for index in known.calls if known is not None else ():
+        name = (
+            call.args[index].strip().lstrip("&").strip()
+            if index < len(call.args)
+            else ""
+        )
+        callee = summarize(name, source, pure, None, program) if name else None
+        if callee is not None:
+            out |= callee.globals_read
+    return frozenset(out)
 
 
 def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | None:
@@ -345,7 +395,8 @@ def private_effects(
         if base not in (scalars if by_address else arrays):
             return False, shared_write(call, arg, loop) + size_why(call, arg)
         private.append(base)
-    shared = sorted(summary.globals_read & written)
+    globals_read = summary.globals_read | _callback_globals(call, source, pure, program)
+    shared = sorted(globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
     if rows:
