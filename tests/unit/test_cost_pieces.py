@@ -34,6 +34,17 @@ ROWS = textwrap.dedent(
         y[j] = squash(sum);
       }
     }
+    long groups(const int *count, const long *v, long *out) {
+      int offset = 0;
+      for (int m = 0; m < 12; m++) {
+        long s = 0;
+        for (int i = offset; i < offset + count[m]; i++)
+          s += v[i];
+        out[m] = s;
+        offset += count[m];
+      }
+      return out[0];
+    }
     """
 )
 
@@ -93,6 +104,12 @@ def test_a_reduction_inside_a_time_loop_keeps_its_region() -> None:
 def test_a_reduction_of_constant_length_is_left_to_the_size_rule() -> None:
     found = _by_line(ROWS)
     assert not found[21].why.startswith("inner reduction")
+
+
+def test_a_reduction_inside_a_short_group_loop_keeps_its_region() -> None:
+    # Twelve groups cannot feed the threads: the samples of one group can.
+    found = _by_line(ROWS)
+    assert not found[30].why.startswith("inner reduction")
 
 
 def test_a_function_called_once_per_item_gets_no_region() -> None:

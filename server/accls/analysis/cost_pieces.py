@@ -14,7 +14,9 @@
 
 A loop whose enclosing loop does not use its variable on data (a time step, a
 repeat count: `for (it...) step(a, n);`) is not such a piece: its loops hold the
-whole data set on every step, and experts share those out.
+whole data set on every step, and experts share those out. Nor is one whose
+enclosing loop runs a known few times (`for (m = 0; m < 12; m++)` over materials):
+that loop cannot feed the threads, the one inside it can.
 """
 
 from __future__ import annotations
@@ -22,12 +24,17 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_features import constant_macros
 from accls.analysis.model import ScalarClass
 from accls.frontend import Loop, Span
+from accls.frontend.exprs import expression_poly
 
 __all__ = ["piece_reason"]
 
 _CALL_DEPTH = 4  # callers followed upwards
+SHORT_OUTER = 64
+"""An outer loop of fewer known iterations than this (twelve materials, three
+channels) cannot feed a node's threads: the loop inside it is the one to share."""
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -63,6 +70,15 @@ def _uses_on_data(outer: Loop, inner_refs: Loop | None, span: Span | None) -> bo
     )
 
 
+def _short(analysis: FileAnalysis, outer: Loop) -> bool:
+    """True when `outer` runs a known few times: too few to share out itself."""
+    trip = expression_poly(outer.trip_count) if outer.trip_count else None
+    if trip is None:
+        return False
+    trip = trip.substitute(constant_macros(analysis.source))
+    return trip.is_constant and trip.constant < SHORT_OUTER
+
+
 def _inner_reduction(analysis: FileAnalysis, loop: Loop) -> str:
     facts = analysis.of(loop)
     reductions = [s.name for s in facts.scalars if s.cls is ScalarClass.REDUCTION]
@@ -74,7 +90,9 @@ def _inner_reduction(analysis: FileAnalysis, loop: Loop) -> str:
             continue
         if not outer.span.start_byte < loop.span.start_byte < outer.span.end_byte:
             continue
-        if analysis.of(outer).parallel or not _uses_on_data(outer, loop, None):
+        if analysis.of(outer).parallel or _short(analysis, outer):
+            continue
+        if not _uses_on_data(outer, loop, None):
             continue
         names = ", ".join(f"`{n}`" for n in sorted(set(reductions)))
         return (
@@ -91,7 +109,9 @@ def _data_loop_around(analysis: FileAnalysis, span: Span) -> int | None:
     for outer in analysis.source.loops():
         if outer.span.start_byte <= span.start_byte < outer.span.end_byte:
             found = outer
-    if found is None or not _uses_on_data(found, None, span):
+    if found is None or _short(analysis, found):
+        return None
+    if not _uses_on_data(found, None, span):
         return None
     return found.line
 
