@@ -126,3 +126,34 @@ def test_a_function_called_per_time_step_keeps_its_region() -> None:
     assert found[17].profitable is None
     assert not found[17].why
     assert not found[22].why  # the point loop: the one to share out
+
+
+TILE = textwrap.dedent(
+    """\
+    #define BS 16
+    void tile(double *a, int n) {
+      for (int i = 0; i < BS; i++)
+        for (int j = i; j < BS; j++) {
+          double sum = a[i * BS + j];
+          for (int k = 0; k < i; k++)
+            sum -= a[i * BS + k] * a[k * BS + j];
+          a[i * BS + j] = sum;
+        }
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+          a[i * BS + k] = a[k] * 2.0;
+    }
+    """
+)
+
+
+def test_a_loop_bounded_by_a_short_outer_loop_is_small() -> None:
+    # `k < i` with `i < 16`: 5 units an iteration, `i` counted up to its bound 16.
+    found = _by_line(TILE)
+    assert found[6].profitable is False
+    assert found[6].why.startswith("small loop: at most 80 work units (`i` ≤ 16")
+
+
+def test_a_loop_bounded_by_an_open_outer_loop_keeps_its_region() -> None:
+    found = _by_line(TILE)
+    assert not found[11].why.startswith("small loop")

@@ -25,7 +25,7 @@ from typing import Any
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
-from accls.analysis.cost_bounds import extent_cap
+from accls.analysis.cost_bounds import extent_cap, outer_range_reason
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_features import (
     constant_macros,
@@ -342,6 +342,8 @@ def estimate_loop(
     )
     if not context and found is not None and (trip is None or not trip.is_constant):
         context = _capped_reason(loop, source, values, floor)
+    if not context and found is not None and not nest.unknown:
+        context = outer_range_reason(source, loop, work, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
