@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 _PRAGMA = re.compile(r"^\s*#\s*pragma\s+(\w+)")
+_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
 _FOR = re.compile(r"for\s*\(")
 
 
@@ -114,7 +115,12 @@ def find_for(text: str, from_line: int) -> tuple[int, int] | None:
 
 
 def loops_right_after_pragmas(lines: list[str], blocks: list[PragmaBlock]) -> set[int]:
-    """0-based lines of `for` statements that directly follow an acc/omp pragma."""
+    """0-based lines of `for` statements that directly follow an acc/omp pragma.
+
+    Comments, other pragmas and preprocessor conditionals may sit between them: a
+    file that spells the pragma two ways under `#if`/`#else` annotates the loop after
+    the `#endif`.
+    """
     annotated: set[int] = set()
     for block in blocks:
         if block.dialect not in ("acc", "omp"):
@@ -124,6 +130,8 @@ def loops_right_after_pragmas(lines: list[str], blocks: list[PragmaBlock]) -> se
             stripped = lines[i].strip()
             if stripped == "" or stripped.startswith(("//", "/*", "*")):
                 i += 1
+            elif _CONDITIONAL.match(lines[i]):
+                i += 1  # `#else` between two spellings of the pragma, `#endif` after
             elif _PRAGMA.match(lines[i]):
                 i += 1
                 while lines[i - 1].rstrip().endswith("\\") and i < len(lines):

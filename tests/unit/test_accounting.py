@@ -37,8 +37,8 @@ def entries(
 
 
 MATMUL = """\
-void mm(int n, double A[n][n], double B[n][n], double C[n][n]) {
-  for (int i = 0; i < n; i++)
+void mm(int n, double A[4][n], double B[n][n], double C[4][n]) {
+  for (int i = 0; i < 4; i++)
     for (int j = 0; j < n; j++) {
       double s = 0.0;
       for (int k = 0; k < n; k++)

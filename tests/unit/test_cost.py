@@ -142,8 +142,10 @@ def test_a_function_only_called_from_parallel_code_gets_no_nested_region() -> No
 
 def test_a_function_other_files_may_call_is_not_assumed_nested() -> None:
     estimate = _norm_estimate(NESTED.replace("static double norm", "double norm"))
-    assert estimate.profitable is None
-    assert estimate.why == ""
+    assert "nested region" not in estimate.why
+    # Both calls the file shows are one per row or column: a per-item function
+    # (cost_pieces), which needs no proof that other files never call it.
+    assert estimate.why.startswith("per-item function: `norm()`")
 
 
 def _program_estimate(program: ProgramSummaries) -> Estimate:
@@ -165,16 +167,25 @@ def test_another_file_calling_it_or_an_unfinished_index_keeps_it() -> None:
     called = ProgramSummaries(whole=True, called=frozenset({"norm"}))
     assert _program_estimate(called).profitable is None
     pending = ProgramSummaries(whole=True, complete=False)
-    assert _program_estimate(pending).profitable is None
+    assert "nested region" not in _program_estimate(pending).why
     partial = ProgramSummaries(whole=False)
-    assert _program_estimate(partial).profitable is None
+    assert "nested region" not in _program_estimate(partial).why
 
 
-def test_a_serial_caller_keeps_the_callee_loop() -> None:
-    serial = NESTED.replace("out[i] = norm(n, x + i * n);", "out[0] += norm(n, x + i);")
+def test_a_serial_caller_that_does_not_walk_data_keeps_the_callee_loop() -> None:
+    # A repeat of the whole vector per iteration: the parallelism is in `norm`.
+    serial = NESTED.replace("out[i] = norm(n, x + i * n);", "out[0] += norm(n, x);")
+    serial = serial.replace("out[j] = norm(n, x + j);", "out[0] = norm(n, x);")
     estimate = _norm_estimate(serial)
     assert estimate.profitable is None
     assert estimate.why == ""
+
+
+def test_a_serial_caller_walking_rows_makes_a_per_item_function() -> None:
+    serial = NESTED.replace("out[i] = norm(n, x + i * n);", "out[0] += norm(n, x + i);")
+    estimate = _norm_estimate(serial)
+    assert estimate.profitable is False
+    assert estimate.why.startswith("per-item function: `norm()`")
 
 
 def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -168,13 +168,13 @@ def test_bound_read_from_an_array_indexed_by_an_outer_variable_stops_collapse() 
     # `j < idx[i]` is not an affine bound, so no compiler accepts it in a collapse.
     (s,) = suggest(
         """\
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < 4; i++)
           for (int k = 0; k < 3; k++)
             for (int j = 0; j < idx[k]; j++)
               b[i][k][j] = a[j];
         """,
         OMP_CPU,
-        params="int n, int m, double b[n][3][m], const double *restrict a, "
+        params="int n, int m, double b[4][3][m], const double *restrict a, "
         "const int *restrict idx",
     )
     assert clauses(s)["collapse"] == "2"
@@ -362,12 +362,40 @@ def test_omp_triangular_nest_gets_dynamic_schedule() -> None:
     assert clauses(s) == {"schedule": "dynamic"}
 
 
-def test_omp_rectangular_nest_is_collapsed_with_static_schedule() -> None:
+def test_omp_rectangular_nest_of_open_size_is_shared_out_by_rows() -> None:
+    # The outer loop alone feeds every thread; `collapse` would only add index
+    # arithmetic and take the inner loop from the vectorizer.
     (s,) = suggest(
         "for (int i = 0; i < n; i++)\n  for (int j = 0; j < m; j++) b[i*m+j] = a[j];",
         OMP_CPU,
     )
+    assert clauses(s) == {}
+    assert s.collapsed == ()
+
+
+def test_omp_short_outer_loop_is_collapsed() -> None:
+    # Three channels cannot feed a node's threads: fold the rows in.
+    (s,) = suggest(
+        "for (int c = 0; c < 3; c++)\n"
+        "  for (int j = 0; j < m; j++) b[c*m+j] = a[j] * c;",
+        OMP_CPU,
+    )
     assert clauses(s) == {"collapse": "2"}
+
+
+def test_omp_rows_of_data_dependent_length_get_dynamic_schedule() -> None:
+    s = first(
+        "for (int i = 0; i < n; i++) {\n"
+        "  double s = 0.0;\n"
+        "  for (int k = row[i]; k < row[i + 1]; k++) s += a[k];\n"
+        "  y[i] = s;\n"
+        "}",
+        OMP_CPU,
+        params="int n, const int *restrict row, double *restrict y, "
+        "const double *restrict a",
+    )
+    assert clauses(s) == {"schedule": "dynamic"}
+    assert any("through data (`row[i] .. row[i + 1]`)" in r for r in s.reasons)
 
 
 def test_omp_inner_loop_of_a_parallel_loop_gets_nothing() -> None:

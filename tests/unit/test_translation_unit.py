@@ -233,8 +233,8 @@ def test_the_cli_reads_the_headers_and_names_a_missing_one(
     )
     assert found.returncode == 0, found.stderr
     assert (
-        json.loads(found.stdout)[0]["pragma"] == "#pragma omp parallel for collapse(2)"
-    )
+        json.loads(found.stdout)[0]["pragma"] == "#pragma omp parallel for"
+    )  # NX = 64 rows from the header: enough for the threads alone, no collapse
     missing = run_accls("suggest", "--model", "openmp", "--no-validate", path)
     assert missing.returncode == 0
     assert "header `proj_grid.h` not found" in missing.stderr

@@ -11,9 +11,9 @@ flags), and the extents of the arrays a loop indexes bound an open one
 bounded) and below what opening the region costs, when its function is only ever
 called from inside parallel code (the pragma would open a nested region on every
 call), or when its shape leaves nothing worth a region: a segment, setup, repeat,
-atomic-bound or light fill loop (cost_segments, cost_shapes, cost_atomics,
-cost_light). Otherwise unknown sizes never make a loop unprofitable: the estimate
-then says from which size on it pays.
+atomic-bound or light fill loop, or one item of a larger loop (cost_segments,
+cost_shapes, cost_atomics, cost_light, cost_pieces). Otherwise unknown sizes never
+make a loop unprofitable: the estimate then says from which size on it pays.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
-from accls.analysis.cost_bounds import extent_cap
+from accls.analysis.cost_bounds import extent_cap, outer_range_reason
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_features import (
     constant_macros,
@@ -34,6 +34,7 @@ from accls.analysis.cost_features import (
     size_threshold,
 )
 from accls.analysis.cost_light import light_reason
+from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
@@ -329,6 +330,8 @@ def estimate_loop(
     if not offload and not context:
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     if not offload and not context:
+        context = piece_reason(analysis, loop)
+    if not offload and not context:
         context = serial_share_reason(
             analysis, loop, _work_of(source, values), _at_default_sizes
         )
@@ -339,6 +342,8 @@ def estimate_loop(
     )
     if not context and found is not None and (trip is None or not trip.is_constant):
         context = _capped_reason(loop, source, values, floor)
+    if not context and found is not None and not nest.unknown:
+        context = outer_range_reason(source, loop, work, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from accls.frontend import Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["extent_cap"]
+__all__ = ["extent_cap", "outer_range_reason"]
 
 
 def _declared(source: SourceFile, loop: Loop) -> dict[str, Var]:
@@ -63,3 +63,53 @@ def extent_cap(
             if best is None or cap < best[0]:
                 best = (cap, ref.name)
     return best
+
+
+def outer_range_work(
+    source: SourceFile, loop: Loop, work: Poly, values: Mapping[str, Poly]
+) -> tuple[int, str] | None:
+    """The most `work` can be when it depends only on enclosing loops' variables.
+
+    `for (k = 0; k < i; k++)` inside `for (i = 0; i < 16; i++)`: its work is affine
+    in `i`, which runs over constants, so the largest value at a corner of their
+    ranges bounds it. Returns that value and the names it took, or None.
+    """
+    names = work.names()
+    if not names or len(names) > 3 or not work.is_affine:
+        return None
+    ranges: dict[str, tuple[int, int]] = {}
+    for outer in source.loops():
+        var = outer.var
+        inside = outer.span.start_byte < loop.span.start_byte < outer.span.end_byte
+        if var not in names or not inside or outer.function != loop.function:
+            continue
+        bounds = (outer.lower, outer.upper)
+        ends = [p.substitute(values) for p in bounds if p is not None]
+        if len(ends) != 2 or not all(e.is_constant for e in ends):
+            return None
+        ranges[var] = (min(e.constant for e in ends), max(e.constant for e in ends))
+    if set(ranges) != set(names):
+        return None
+    corners: list[dict[str, Poly]] = [{}]
+    for var, (low, high) in ranges.items():
+        corners = [c | {var: Poly.const(v)} for c in corners for v in (low, high)]
+    most = max(work.substitute(c).constant for c in corners)
+    where = ", ".join(f"`{v}` ≤ {hi}" for v, (_, hi) in sorted(ranges.items()))
+    return most, where
+
+
+def outer_range_reason(
+    source: SourceFile,
+    loop: Loop,
+    work: Poly,
+    values: Mapping[str, Poly],
+    floor: int,
+) -> str:
+    """A small-loop reason when the enclosing loops' ranges keep `work` small."""
+    bounded = outer_range_work(source, loop, work, values)
+    if bounded is None or bounded[0] >= floor:
+        return ""
+    return (
+        f"small loop: at most {bounded[0]} work units ({bounded[1]} in the "
+        "loops around it); likely slower in parallel"
+    )

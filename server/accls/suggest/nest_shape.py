@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from accls.analysis import FileAnalysis
+from accls.analysis.cost_features import constant_macros
 from accls.frontend import Loop
+from accls.frontend.exprs import expression_poly
 
 __all__ = [
     "Ranges",
     "bound_names",
     "collapse_chain",
+    "cpu_collapse",
     "few_iterations",
-    "imbalanced",
+    "imbalance",
+    "schedule_reason",
     "with_range",
 ]
 
@@ -52,10 +57,67 @@ def collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
     return chain
 
 
-def imbalanced(loop: Loop) -> bool:
-    """True when inner trip counts depend on the outer variable (triangles)."""
+CPU_COLLAPSE_BELOW = 64
+"""A CPU `collapse` folds the next loop in only while the loops folded so far have
+fewer iterations than this: fewer than a node's threads (or too few to balance
+them). Past it the outer loop alone feeds every thread, and `collapse` only adds
+index arithmetic and takes the inner loop from the vectorizer."""
+
+
+def cpu_collapse(chain: list[Loop], analysis: FileAnalysis) -> list[Loop]:
+    """The part of a collapse chain worth folding for CPU threads.
+
+    Experts collapse a CPU nest only when its outer loop is short (a few channels
+    or tiles); a loop of unknown or large trip count is shared out alone.
+    """
+    values = constant_macros(analysis.source)
+    kept = chain[:1]
+    product = 1
+    for outer, inner in itertools.pairwise(chain):
+        trip = expression_poly(outer.trip_count) if outer.trip_count else None
+        trip = trip.substitute(values) if trip is not None else None
+        if trip is None or not trip.is_constant:
+            break
+        product *= max(trip.constant, 0)
+        if product >= CPU_COLLAPSE_BELOW:
+            break
+        kept.append(inner)
+    return kept
+
+
+def imbalance(loop: Loop) -> str:
+    """How inner trip counts vary with the outer variable, or "" when they do not.
+
+    "triangular": a bound is affine in it (`j < i`); "data": a bound reads memory
+    the outer variable indexes (`j < row[i + 1]`, a sparse row's length).
+    """
     outer = {loop.var} if loop.var else set()
-    return any(bound_names(inner) & outer for inner in loop.walk()[1:])
+    kind = ""
+    for inner in loop.walk()[1:]:
+        if not bound_names(inner) & outer:
+            continue
+        polys = (inner.lower, inner.upper, *(lim.poly for lim in inner.limits))
+        if any(p is not None and p.names() & outer for p in polys):
+            kind = kind or "triangular"
+        else:
+            return "data"
+    return kind
+
+
+def schedule_reason(loop: Loop, uneven: str) -> str:
+    """Why `schedule(dynamic)`, for an `imbalance` of `uneven`."""
+    head = "schedule(dynamic): inner trip counts depend on the outer loop variable "
+    if uneven == "triangular":
+        return head + "(a triangular iteration space)"
+    bounds = next(
+        f"{inner.lower_text} .. {inner.upper_text}"
+        for inner in loop.walk()[1:]
+        if loop.var in bound_names(inner)
+    )
+    return (
+        head + f"through data (`{bounds}`): iterations do uneven work, handed out "
+        "as threads free up"
+    )
 
 
 _FEW_ITERATIONS = 16

@@ -22,8 +22,10 @@ from accls.suggest.levels import (
 from accls.suggest.nest_shape import (
     Ranges,
     collapse_chain,
+    cpu_collapse,
     few_iterations,
-    imbalanced,
+    imbalance,
+    schedule_reason,
     with_range,
 )
 from accls.suggest.options import SuggestOptions
@@ -86,6 +88,8 @@ def _build(
         # The innermost level: the perfectly nested, independent, rectangular
         # loops below fold into its vector lanes rather than run sequentially.
         chain = collapse_chain(loop, analysis)
+    if opts.dialect is Dialect.OPENMP and opts.target is Target.CPU:
+        chain = cpu_collapse(chain, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
         chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
     covered = {c.id for c in chain}
@@ -146,12 +150,10 @@ def _build(
             "ordered: the body's `omp ordered` block binds to this loop, which "
             "needs the clause; the block runs one iteration at a time, in order"
         )
-    if cpu and imbalanced(loop) and (where.compute is None or directive == "for"):
+    uneven = imbalance(loop) if cpu else ""
+    if uneven and (where.compute is None or directive == "for"):
         clauses.append(Clause("schedule", "dynamic"))
-        reasons.append(
-            "schedule(dynamic): inner trip counts depend on the outer "
-            "loop variable (a triangular iteration space)"
-        )
+        reasons.append(schedule_reason(loop, uneven))
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
     if offload and not inner and where.compute is None:
         data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
