@@ -197,7 +197,7 @@ Example: `#pragma omp parallel for` over `b[i] = update(a, i);` from another fil
 
 CARRIED_SCALAR_PRIVATIZED = FindingKind(
     "ACC112",
-    RACE,
+    Category.RESULT,
     ERROR,
     "scalar whose value flows between iterations is privatized",
     "`{var}` carries its value from one iteration to the next (its running value "
