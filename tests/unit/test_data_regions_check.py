@@ -28,9 +28,31 @@ void f(int n, int flag) {
 """
 
 
-def _found(section: str, host: str) -> list[tuple[str, str]]:
+def _found(section: str, host: str, code: str = "") -> list[tuple[str, str]]:
+    """The findings but ACC207 (the second kernel's stale read), or only `code`."""
     text = REGION.replace("{section}", section).replace("{host}", host)
-    return [(f.code, f.level.value) for f in check_file(text, "t.c")]
+    found = [(f.code, f.level.value) for f in check_file(text, "t.c")]
+    if code:
+        return [f for f in found if f[0] == code]
+    return [f for f in found if f[0] != "ACC207"]
+
+
+def test_the_kernel_after_a_host_write_reads_the_old_device_copy() -> None:
+    assert _found("n", "a[3] = 7;", "ACC207") == [("ACC207", "warning")]
+    host = "a[3] = 7;\n    #pragma acc update device(a[3:1])"
+    assert _found("n", host, "ACC207") == []
+
+
+def test_a_host_read_after_a_kernel_write_reads_the_old_host_copy() -> None:
+    (item,) = check_file(
+        REGION.replace("{section}", "n").replace("{host}", "flag = a[5];"), "t.c"
+    )
+    assert (item.code, item.span.line) == ("ACC207", 9)
+    assert "the host reads `a` at line 9" in item.message
+    assert "`update self(a)`" in item.message
+    synced = "#pragma acc update self(a[5:1])\n    flag = a[5];"
+    text = REGION.replace("{section}", "n").replace("{host}", synced)
+    assert [f.code for f in check_file(text, "t.c")] == []
 
 
 def test_a_host_write_surely_inside_the_copied_section_is_an_error() -> None:

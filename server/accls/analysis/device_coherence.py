@@ -39,7 +39,15 @@ from accls.frontend import (
 )
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["coherence_findings"]
+__all__ = [
+    "coherence_findings",
+    "compute_spans",
+    "data_regions",
+    "function_directives",
+    "region_names",
+    "unentered",
+    "unseen_device_code",
+]
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -88,7 +96,7 @@ def _names(directive: Directive, clauses: tuple[str, ...]) -> set[str]:
     return out
 
 
-def _directives(
+def function_directives(
     source: SourceFile, fn: Function, sentinel: str
 ) -> list[tuple[int, Directive]]:
     """The function's well-formed pragmas of `sentinel`, with their offsets."""
@@ -124,7 +132,7 @@ def _runs_on_device(directive: Directive) -> bool:
     return "target" in words and not words & {"enter", "exit", "update", "data"}
 
 
-def _compute_spans(analysis: FileAnalysis, fn: Function) -> list[tuple[int, int]]:
+def compute_spans(analysis: FileAnalysis, fn: Function) -> list[tuple[int, int]]:
     """Byte ranges of the function's loops that run on the device."""
     spans: list[tuple[int, int]] = []
     for loop in _loops_of(analysis, fn):
@@ -170,7 +178,7 @@ def _events(
             if clauses:
                 for name in _names(directive, clauses) & held:
                     out.append(_Event(pos, kind, name, span, directive.text.strip()))
-    device = _compute_spans(analysis, fn)
+    device = compute_spans(analysis, fn)
     for ref in fn.refs:
         at = ref.span.start_byte
         if (
@@ -195,7 +203,7 @@ def _events(
     return sorted(out, key=lambda e: e.at)
 
 
-def _data_regions(
+def data_regions(
     analysis: FileAnalysis, fn: Function, sentinel: str
 ) -> list[tuple[Directive, Span]]:
     """The function's structured data regions of `sentinel`, in source order."""
@@ -208,7 +216,7 @@ def _data_regions(
     return [found[k] for k in sorted(found)]
 
 
-def _unseen_device_code(
+def unseen_device_code(
     analysis: FileAnalysis, fn: Function, directives: list[tuple[int, Directive]]
 ) -> list[tuple[int, int]]:
     """Pragma offsets of device constructs over a block rather than a loop.
@@ -227,6 +235,36 @@ def _unseen_device_code(
     ]
 
 
+def region_names(
+    regions: list[tuple[Directive, Span]], unstructured: set[str]
+) -> list[tuple[Directive, Span, set[str]]]:
+    """Per region, the arrays it holds itself.
+
+    Not those of an `enter data` (`unstructured`) nor of an enclosing region:
+    there they are only present.
+    """
+    out: list[tuple[Directive, Span, set[str]]] = []
+    outer: list[tuple[Span, set[str]]] = []
+    for directive, span in regions:
+        kinds = transfer_kinds(directive)
+        names = set(kinds) - unstructured
+        for held_span, held in outer:
+            if held_span.start_byte <= span.start_byte < held_span.end_byte:
+                names -= held
+        outer.append((span, set(kinds)))
+        out.append((directive, span, names))
+    return out
+
+
+def unentered(directives: list[tuple[int, Directive]]) -> set[str]:
+    """Arrays an `enter data` of the function names."""
+    held: set[str] = set()
+    for _, directive in directives:
+        if directive.name in _ENTER:
+            held |= _names(directive, _TO_DEVICE[directive.name])
+    return held
+
+
 def _region_events(
     analysis: FileAnalysis,
     fn: Function,
@@ -241,16 +279,11 @@ def _region_events(
     sync it. An array an enclosing region or an `enter data` already holds is
     only present here: its copy back happens elsewhere.
     """
-    unseen = _unseen_device_code(analysis, fn, directives)
+    unseen = unseen_device_code(analysis, fn, directives)
     out: list[list[_Event]] = []
-    outer: list[tuple[Span, set[str]]] = []
-    for directive, span in _data_regions(analysis, fn, directives[0][1].dialect):
+    regions = data_regions(analysis, fn, directives[0][1].dialect)
+    for directive, span, names in region_names(regions, unstructured):
         kinds = transfer_kinds(directive)
-        names = set(kinds) - unstructured
-        for held_span, held in outer:
-            if held_span.start_byte <= span.start_byte < held_span.end_byte:
-                names -= held
-        outer.append((span, set(kinds)))
         back = {n for n in names if kinds[n] in ("copy", "copyout")}
         start, end = span.start_byte, span.end_byte
         if not back or directive.clause("if") is not None:
@@ -347,11 +380,8 @@ def coherence_findings(analysis: FileAnalysis, sentinel: str) -> tuple[Finding, 
     found: list[Finding] = []
     memo: dict[str, Summary | None] = {}  # the file's summaries, made once
     for fn in source.functions:
-        directives = _directives(source, fn, sentinel)
-        held: set[str] = set()
-        for _, directive in directives:
-            if directive.name in _ENTER:
-                held |= _names(directive, _TO_DEVICE[directive.name])
+        directives = function_directives(source, fn, sentinel)
+        held = unentered(directives)
         if directives:
             for events in _region_events(analysis, fn, directives, memo, held):
                 _replay(events, sentinel, found)
