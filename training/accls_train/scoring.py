@@ -61,7 +61,7 @@ def _race_free(unit: str) -> float:
     findings = [
         f
         for f in check_text(unit, "unit.c")
-        if f.kind.category in (Category.RACE, Category.DATA)
+        if f.kind.category in (Category.RACE, Category.RESULT, Category.DATA)
     ]
     if any(f.level is Severity.ERROR for f in findings):
         return 0.0

@@ -14,7 +14,7 @@ from accls_train.dataset import DatasetError, insert_pragma
 
 __all__ = ["Validator", "Verdict"]
 
-_BLOCKING = (Category.RACE, Category.DATA)
+_BLOCKING = (Category.RACE, Category.RESULT, Category.DATA)
 
 
 @dataclass(frozen=True, slots=True)

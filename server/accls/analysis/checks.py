@@ -13,6 +13,7 @@ from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
+from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
@@ -65,6 +66,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(section_findings(analysis, sentinel))
         found.extend(transfer_findings(analysis, sentinel))
         found.extend(coherence_findings(analysis, sentinel))
+        found.extend(stale_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))
         found.extend(gang_findings(analysis.source))

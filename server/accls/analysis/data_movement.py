@@ -163,7 +163,18 @@ def _judge(analysis: FileAnalysis, name: str, use: _Use) -> Finding | None:
     ]
     clause = _spelling(use.kind, name, use.holder.directive.dialect)
     where = {"var": name, "clause_line": _clause_line(use)}
-    if use.kind == "copyin" and writes:
+    if use.kind in ("copyout", "create"):
+        read = _first_read(name, use)
+        if read is not None:
+            return finding(
+                UNINITIALISED_DEVICE_READ,
+                read.span,
+                read=read.span.line,
+                clause=clause,
+                **where,
+            )
+    if use.kind in ("copyin", "create") and writes:
+        # `create`/`map(alloc:)` copies back no more than `copyin` does.
         after = _host_read_after(analysis, name, use)
         if after is None:
             return None
@@ -175,19 +186,6 @@ def _judge(analysis: FileAnalysis, name: str, use: _Use) -> Finding | None:
             write=writes[0].span.line,
             clause=clause,
             after=text,
-            **where,
-        )
-    if use.kind in ("copyout", "create"):
-        ordered = sorted(use.loops, key=lambda loop: loop.id)
-        refs = [r for loop in ordered for r in _array_refs(loop).get(name, [])]
-        first = refs[0] if refs else None  # in evaluation order
-        if first is None or not first.is_read:
-            return None
-        return finding(
-            UNINITIALISED_DEVICE_READ,
-            first.span,
-            read=first.span.line,
-            clause=clause,
             **where,
         )
     if use.kind == "copy" and not writes:
@@ -203,6 +201,14 @@ def _judge(analysis: FileAnalysis, name: str, use: _Use) -> Finding | None:
     return None
 
 
+def _first_read(name: str, use: _Use) -> Ref | None:
+    """The first device reference to `name` under the holder if it is a read."""
+    ordered = sorted(use.loops, key=lambda loop: loop.id)
+    refs = [r for loop in ordered for r in _array_refs(loop).get(name, [])]
+    first = refs[0] if refs else None  # in evaluation order
+    return first if first is not None and first.is_read else None
+
+
 def _host_read_after(
     analysis: FileAnalysis, name: str, use: _Use
 ) -> tuple[str, Severity | None] | None:
@@ -211,8 +217,20 @@ def _host_read_after(
     fn = source.function(use.loops[0].function)
     end = use.holder.span.end_byte
     if fn is not None:
-        for ref in fn.refs:
-            if ref.name == name and ref.is_read and ref.span.start_byte >= end:
+        later = sorted(
+            (r for r in fn.refs if r.name == name and r.span.start_byte >= end),
+            key=lambda r: r.span.start_byte,
+        )
+        read_lines = {r.span.line for r in later if r.is_read}
+        first = later[0] if later else None
+        if (
+            first is not None
+            and not first.is_read
+            and first.span.line not in read_lines
+        ):
+            return None  # the host sets it anew first (a scratch array)
+        for ref in later:
+            if ref.is_read:
                 return f"the host reads it at line {ref.span.line}", None
         var = fn.lookup(name)
         if var is not None and var.scope == "param" and var.pointers > 0:

@@ -10,6 +10,10 @@ another file). The function is read in source order, per array the lifetime
 holds: host writes (the function's own references outside compute
 constructs, and calls that write the array through a pointer parameter and
 are not kernel functions), `update device`, and the copies back.
+
+Structured regions (`acc data copy(..)`, `omp target data map(tofrom:)`) the same
+way, each on its own: the device gets its copy where the region starts and the
+closing `}` copies it back over host writes made inside with no update between.
 """
 
 from __future__ import annotations
@@ -18,13 +22,32 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.data_clauses import Section, clause_sections, transfer_kinds
 from accls.analysis.device_kernels import device_kernel
-from accls.analysis.findings import LOST_HOST_WRITES, Finding, finding
+from accls.analysis.findings import LOST_HOST_WRITES, Finding, Severity, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.summaries import Summary, summarize
-from accls.frontend import Call, Directive, Function, SourceFile, Span, parse_directive
+from accls.frontend import (
+    Call,
+    Directive,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    parse_directive,
+)
+from accls.frontend.exprs import expression_poly
 
-__all__ = ["coherence_findings"]
+__all__ = [
+    "coherence_findings",
+    "compute_spans",
+    "data_regions",
+    "function_directives",
+    "region_names",
+    "unentered",
+    "unseen_device_code",
+]
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -44,6 +67,7 @@ _TO_HOST = {
     "target update": ("from",),
 }
 _ENTER = ("enter data", "target enter data")
+_DATA = ("data", "target data")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +79,7 @@ class _Event:
     name: str
     span: Span
     how: str  # the directive's text, or what writes on the host
+    certain: bool = False  # a write that surely runs, into what the region copies back
 
 
 def _names(directive: Directive, clauses: tuple[str, ...]) -> set[str]:
@@ -71,7 +96,7 @@ def _names(directive: Directive, clauses: tuple[str, ...]) -> set[str]:
     return out
 
 
-def _directives(
+def function_directives(
     source: SourceFile, fn: Function, sentinel: str
 ) -> list[tuple[int, Directive]]:
     """The function's well-formed pragmas of `sentinel`, with their offsets."""
@@ -89,6 +114,17 @@ def _directives(
     return out
 
 
+def _loops_of(analysis: FileAnalysis, fn: Function) -> list[Loop]:
+    """The function's loops; the file's loops are grouped once, not per function."""
+    found = analysis.memo.get("loops by function")
+    if not isinstance(found, dict):
+        groups: dict[str, list[Loop]] = {}
+        for loop in analysis.source.loops():
+            groups.setdefault(loop.function or "", []).append(loop)
+        found = analysis.memo["loops by function"] = groups
+    return list(found.get(fn.name, []))
+
+
 def _runs_on_device(directive: Directive) -> bool:
     words = set(directive.name.split())
     if directive.dialect == "acc":
@@ -96,12 +132,10 @@ def _runs_on_device(directive: Directive) -> bool:
     return "target" in words and not words & {"enter", "exit", "update", "data"}
 
 
-def _compute_spans(source: SourceFile, fn: Function) -> list[tuple[int, int]]:
+def compute_spans(analysis: FileAnalysis, fn: Function) -> list[tuple[int, int]]:
     """Byte ranges of the function's loops that run on the device."""
     spans: list[tuple[int, int]] = []
-    for loop in source.loops():
-        if loop.function != fn.name:
-            continue
+    for loop in _loops_of(analysis, fn):
         held = [*loop.pragmas, *(r.directive for r in loop.regions)]
         if any(_runs_on_device(d) for d in held):
             spans.append((loop.span.start_byte, loop.span.end_byte))
@@ -133,7 +167,6 @@ def _events(
     directives: list[tuple[int, Directive]],
     memo: dict[str, Summary | None],
 ) -> list[_Event]:
-    source = analysis.source
     out: list[_Event] = []
     for pos, directive in directives:
         span = directive.span
@@ -145,7 +178,7 @@ def _events(
             if clauses:
                 for name in _names(directive, clauses) & held:
                     out.append(_Event(pos, kind, name, span, directive.text.strip()))
-    device = _compute_spans(source, fn)
+    device = compute_spans(analysis, fn)
     for ref in fn.refs:
         at = ref.span.start_byte
         if (
@@ -170,43 +203,188 @@ def _events(
     return sorted(out, key=lambda e: e.at)
 
 
+def data_regions(
+    analysis: FileAnalysis, fn: Function, sentinel: str
+) -> list[tuple[Directive, Span]]:
+    """The function's structured data regions of `sentinel`, in source order."""
+    found: dict[int, tuple[Directive, Span]] = {}
+    for loop in _loops_of(analysis, fn):
+        for region in loop.regions:
+            d = region.directive
+            if d.dialect == sentinel and d.name in _DATA:
+                found.setdefault(region.span.start_byte, (d, region.span))
+    return [found[k] for k in sorted(found)]
+
+
+def unseen_device_code(
+    analysis: FileAnalysis, fn: Function, directives: list[tuple[int, Directive]]
+) -> list[tuple[int, int]]:
+    """Pragma offsets of device constructs over a block rather than a loop.
+
+    (`serial { .. }`, `target { .. }`): the host-write scan cannot tell their
+    statements from the host's.
+    """
+    known: set[int] = set()
+    for loop in _loops_of(analysis, fn):
+        held = [*loop.pragmas, *(r.directive for r in loop.regions)]
+        known |= {d.span.start_byte for d in held if d.span is not None}
+    return [
+        (pos, pos)
+        for pos, d in directives
+        if _runs_on_device(d) and d.span is not None and d.span.start_byte not in known
+    ]
+
+
+def region_names(
+    regions: list[tuple[Directive, Span]], unstructured: set[str]
+) -> list[tuple[Directive, Span, set[str]]]:
+    """Per region, the arrays it holds itself.
+
+    Not those of an `enter data` (`unstructured`) nor of an enclosing region:
+    there they are only present.
+    """
+    out: list[tuple[Directive, Span, set[str]]] = []
+    outer: list[tuple[Span, set[str]]] = []
+    for directive, span in regions:
+        kinds = transfer_kinds(directive)
+        names = set(kinds) - unstructured
+        for held_span, held in outer:
+            if held_span.start_byte <= span.start_byte < held_span.end_byte:
+                names -= held
+        outer.append((span, set(kinds)))
+        out.append((directive, span, names))
+    return out
+
+
+def unentered(directives: list[tuple[int, Directive]]) -> set[str]:
+    """Arrays an `enter data` of the function names."""
+    held: set[str] = set()
+    for _, directive in directives:
+        if directive.name in _ENTER:
+            held |= _names(directive, _TO_DEVICE[directive.name])
+    return held
+
+
+def _region_events(
+    analysis: FileAnalysis,
+    fn: Function,
+    directives: list[tuple[int, Directive]],
+    memo: dict[str, Summary | None],
+    unstructured: set[str],
+) -> list[list[_Event]]:
+    """Per structured data region, the events of the arrays it copies back.
+
+    The region gives the device its copy where it starts and copies it back
+    where it ends (`copy`, `copyout`, `map(tofrom:/from:)`); `update`s inside
+    sync it. An array an enclosing region or an `enter data` already holds is
+    only present here: its copy back happens elsewhere.
+    """
+    unseen = unseen_device_code(analysis, fn, directives)
+    out: list[list[_Event]] = []
+    regions = data_regions(analysis, fn, directives[0][1].dialect)
+    for directive, span, names in region_names(regions, unstructured):
+        kinds = transfer_kinds(directive)
+        back = {n for n in names if kinds[n] in ("copy", "copyout")}
+        start, end = span.start_byte, span.end_byte
+        if not back or directive.clause("if") is not None:
+            continue
+        if any(start <= pos < end for pos, _ in unseen):
+            continue
+        inside = [(p, d) for p, d in directives if start < p < end]
+        events = [
+            e
+            for e in _events(analysis, fn, back, inside, memo)
+            if start < e.at < end and (e.kind != "write" or e.span.start_byte > start)
+        ]
+        sections = {sec.name: sec for sec in clause_sections(directive)}
+        refs = {r.span.start_byte: r for r in fn.refs if r.is_write}
+        marked = [
+            _mark(e, refs.get(e.at), sections.get(e.name)) if e.kind == "write" else e
+            for e in events
+        ]
+        events = [e for e in marked if e is not None]
+        text = directive.text.strip()
+        close = Span(end, end, span.end, span.end)
+        out.append(
+            [_Event(start, "device", n, span, text) for n in sorted(back)]
+            + events
+            + [
+                _Event(end, "host", n, close, f"}}` closing `{text}")
+                for n in sorted(back)
+            ]
+        )
+    return out
+
+
+def _mark(event: _Event, ref: Ref | None, section: Section | None) -> _Event | None:
+    """The write made certain, kept as it is, or None if the copy back misses it.
+
+    Certain: it runs on every path (no branch, no host loop that may run no
+    trip) and the section surely holds its element. None: a constant subscript
+    outside a constant section (the copy back leaves it alone).
+    """
+    if ref is None or section is None or ref.member or ref.deref:
+        return event
+    inside = True
+    if section.dims:
+        if len(ref.subscripts) != len(section.dims):
+            return event
+        for sub, (lo_text, length_text) in zip(
+            ref.subscripts, section.dims, strict=True
+        ):
+            lo, length = expression_poly(lo_text), expression_poly(length_text)
+            at = sub.poly
+            if lo is None or length is None or at is None:
+                return event
+            if not (lo.is_constant and length.is_constant and at.is_constant):
+                inside = False
+            elif not lo.constant <= at.constant < lo.constant + length.constant:
+                return None
+    if not inside or ref.guarded or ref.loops or any(c < 0 for c in ref.context):
+        return event
+    return _Event(event.at, event.kind, event.name, event.span, event.how, True)
+
+
+def _replay(events: list[_Event], sentinel: str, found: list[Finding]) -> None:
+    """ACC206 for each copy back over host writes since the device got the array."""
+    dirty: dict[str, _Event] = {}
+    entered: set[str] = set()
+    for event in events:
+        if event.kind == "device":
+            entered.add(event.name)
+            dirty.pop(event.name, None)
+        elif event.kind == "write" and event.name in entered:
+            dirty.setdefault(event.name, event)
+        elif event.kind == "host" and event.name in dirty:
+            write = dirty.pop(event.name)
+            found.append(
+                finding(
+                    LOST_HOST_WRITES,
+                    event.span,
+                    Severity.ERROR if write.certain else None,
+                    var=event.name,
+                    copy=event.how,
+                    line=event.span.line,
+                    write=write.span.line,
+                    how=write.how,
+                    update="update device" if sentinel == "acc" else "target update to",
+                )
+            )
+
+
 def coherence_findings(analysis: FileAnalysis, sentinel: str) -> tuple[Finding, ...]:
     """ACC206 for every copy back that replaces host writes made since the last sync."""
     source = analysis.source
-    if b"enter" not in source.data:
+    if b"enter" not in source.data and b"data" not in source.data:
         return ()
     found: list[Finding] = []
     memo: dict[str, Summary | None] = {}  # the file's summaries, made once
     for fn in source.functions:
-        directives = _directives(source, fn, sentinel)
-        held: set[str] = set()
-        for _, directive in directives:
-            if directive.name in _ENTER:
-                held |= _names(directive, _TO_DEVICE[directive.name])
-        if not held:
-            continue
-        dirty: dict[str, _Event] = {}
-        entered: set[str] = set()
-        for event in _events(analysis, fn, held, directives, memo):
-            if event.kind == "device":
-                entered.add(event.name)
-                dirty.pop(event.name, None)
-            elif event.kind == "write" and event.name in entered:
-                dirty.setdefault(event.name, event)
-            elif event.kind == "host" and event.name in dirty:
-                write = dirty.pop(event.name)
-                found.append(
-                    finding(
-                        LOST_HOST_WRITES,
-                        event.span,
-                        var=event.name,
-                        copy=event.how,
-                        line=event.span.line,
-                        write=write.span.line,
-                        how=write.how,
-                        update="update device"
-                        if sentinel == "acc"
-                        else "target update to",
-                    )
-                )
+        directives = function_directives(source, fn, sentinel)
+        held = unentered(directives)
+        if directives:
+            for events in _region_events(analysis, fn, directives, memo, held):
+                _replay(events, sentinel, found)
+        if held:
+            _replay(_events(analysis, fn, held, directives, memo), sentinel, found)
     return tuple(found)

@@ -14,6 +14,9 @@ class Category(StrEnum):
     """What a finding is about."""
 
     RACE = "race"
+    # A wrong result without a data race: a privatized scalar whose value the
+    # iterations pass on (ACC112). Scored apart from races; blocks like them.
+    RESULT = "result"
     DATA = "data"
     SYNTAX = "syntax"
     PERFORMANCE = "performance"

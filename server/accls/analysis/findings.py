@@ -197,7 +197,7 @@ Example: `#pragma omp parallel for` over `b[i] = update(a, i);` from another fil
 
 CARRIED_SCALAR_PRIVATIZED = FindingKind(
     "ACC112",
-    RACE,
+    Category.RESULT,
     ERROR,
     "scalar whose value flows between iterations is privatized",
     "`{var}` carries its value from one iteration to the next (its running value "
@@ -346,6 +346,23 @@ costs more than the computation. Example: `for (t...)` around `#pragma acc paral
 loop copy(a[0:n])`.
 """
 
+STALE_IN_REGION = FindingKind(
+    "ACC207",
+    Category.DATA,
+    WARNING,
+    "one side reads what the other changed inside a data region",
+    "the {reader} reads `{var}` at line {read}, but the {writer} wrote it at line "
+    "{write} inside `{region}` (line {line}) and no `{update}({var})` between "
+    "brings it over, so the {reader} reads its old copy",
+)
+"""Inside a structured data region the host and the device each hold a copy.
+
+Why: a host read after a kernel wrote the array (no `update self` between), or a
+kernel read after the host wrote it (no `update device`), sees the old values.
+Example: `acc data copy(a)` around a kernel writing `a[i]`, then `printf("%f",
+a[3])` inside the region.
+"""
+
 DEFAULT_NONE = FindingKind(
     "ACC301",
     Category.PORTABILITY,
@@ -384,6 +401,7 @@ CATALOG: tuple[FindingKind, ...] = (
     NEEDLESS_COPY,
     SHORT_SECTION,
     LOST_HOST_WRITES,
+    STALE_IN_REGION,
     DEFAULT_NONE,
     REPEATED_TRANSFERS,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from dataclasses import replace
 
@@ -16,6 +17,44 @@ from accls.frontend.exprs import expression_poly
 __all__ = ["section_findings"]
 
 _ONE = Poly.const(1)
+# `x / 4`, `(n + 1) / 2`: a quotient by a positive literal, read as a new name.
+_QUOTIENT = re.compile(r"(\b[A-Za-z_]\w*\b|\([^()]*\))\s*/\s*([1-9]\d*)\b")
+
+
+def _section_poly(
+    text: str, quotients: list[tuple[str, Poly, int, str]]
+) -> Poly | None:
+    """The value of a section bound, each quotient `e / c` a new name `q`.
+
+    `_quotient_facts` bounds `q`: `c*q <= e <= c*q + c - 1` once `e >= 0` is
+    shown (C truncates toward zero).
+    """
+    found = expression_poly(text)
+    if found is not None or "/" not in text:
+        return found
+
+    def name(match: re.Match[str]) -> str:
+        inner = expression_poly(match.group(1))
+        if inner is None:
+            return match.group(0)
+        fresh = f"__quotient{len(quotients)}"
+        quotients.append((fresh, inner, int(match.group(2)), match.group(0)))
+        return fresh
+
+    return expression_poly(_QUOTIENT.sub(name, text))
+
+
+def _quotient_facts(
+    quotients: list[tuple[str, Poly, int, str]], facts: list[Poly]
+) -> list[Poly]:
+    out: list[Poly] = []
+    for fresh, inner, divisor, _ in quotients:
+        if proves_nonnegative(inner, facts):
+            q = Poly.sym(fresh).scale(divisor)
+            out += [inner - q, q + Poly.const(divisor - 1) - inner]
+    return out
+
+
 _NOT_COMPUTE = frozenset({"data", "enter", "exit", "update"})
 
 
@@ -144,10 +183,20 @@ def _text(name: str, dims: list[tuple[Poly, Poly]]) -> str:
     return name + "".join(f"[{a.render()}..{b.render()}]" for a, b in dims)
 
 
+def _unquote(text: str, quotients: list[tuple[str, Poly, int, str]]) -> str:
+    for fresh, _, _, written in reversed(quotients):
+        text = text.replace(fresh, written.replace(" ", ""))
+    return text
+
+
 def _judge(
     root: Loop, section: Section, span: Span, analysis: FileAnalysis
 ) -> Finding | None:
-    polys = [(expression_poly(a), expression_poly(b)) for a, b in section.dims]
+    quotients: list[tuple[str, Poly, int, str]] = []
+    polys = [
+        (_section_poly(a, quotients), _section_poly(b, quotients))
+        for a, b in section.dims
+    ]
     bounds: list[tuple[Poly, Poly]] = []
     for lo, length in polys:
         if lo is None or length is None:
@@ -170,6 +219,7 @@ def _judge(
         if found is None:
             continue
         dims, facts = found
+        facts = facts + _quotient_facts(quotients, facts)
         for (lo, hi), (first, last) in zip(bounds, dims, strict=True):
             below = proves_nonnegative(lo - first - _ONE, facts)
             if below or proves_nonnegative(last - hi - _ONE, facts):
@@ -177,7 +227,7 @@ def _judge(
                     SHORT_SECTION,
                     ref.span,
                     clause=section.clause,
-                    moved=_text(section.name, bounds),
+                    moved=_unquote(_text(section.name, bounds), quotients),
                     line=root.line,
                     verb="writes" if ref.is_write else "reads",
                     accessed=_text(section.name, dims),

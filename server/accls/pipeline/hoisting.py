@@ -22,7 +22,7 @@ from accls.validation import CompilerSettings, edit_compiles
 
 __all__ = ["HoistOutcome", "annotate_hoisted", "blocking_errors", "hoist_problem"]
 
-_BLOCKING = frozenset({"race", "data"})
+_BLOCKING = frozenset({"race", "result", "data"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from accls.suggest.annotate import annotate_text, insertions
 
 __all__ = ["race_check"]
 
-_BLOCKING = frozenset({"race", "data"})
+_BLOCKING = frozenset({"race", "result", "data"})
 
 
 class _Shifts:
