@@ -11,6 +11,7 @@ typedef double vec3[3];
 static double a[64][M];
 static vec3 *v;
 static void bump(double *p, int n) { for (int k = 0; k < n; k++) p[k] += 1; }
+static void grow(double *p, int n) { n = 2 * n; for (int k = 0; k < n; k++) p[k] = 0; }
 static void row_bump(double *p) { for (int k = 0; k < M; k++) p[k] += 1; }
 static void wide_bump(double *p) { for (int k = 0; k <= M; k++) p[k] += 1; }
 static void back(double *p) { p[-1] = 0; p[0] += 1; }
@@ -41,8 +42,12 @@ def _verdict(body: str) -> tuple[bool, str]:
     [
         # Twice the row: iteration i writes row i + 1 too (Archer: a race).
         "bump(a[i], 2 * M)",
-        # The count comes from the caller: not proved within the row.
-        "bump(a[i], M)",
+        # The count comes from the caller: proved only when it is a constant
+        # that fits and the callee leaves the parameter alone.
+        "bump(a[i], M + 1)",
+        "bump(a[i], 21)",
+        "bump(a[i], n)",
+        "grow(a[i], M)",
         "wide_bump(a[i])",
         "back(a[i])",
         # The pointer copied: its accesses are not followed.
@@ -55,7 +60,10 @@ def test_a_callee_that_may_leave_the_row_refuses(body: str) -> None:
     assert not parallel, why
 
 
-@pytest.mark.parametrize("body", ["row_bump(a[i])", "first(a[i])", "zero3(v[i])"])
+@pytest.mark.parametrize(
+    "body",
+    ["row_bump(a[i])", "first(a[i])", "zero3(v[i])", "bump(a[i], M)", "bump(a[i], 20)"],
+)
 def test_a_callee_kept_within_the_row_is_parallel(body: str) -> None:
     parallel, why = _verdict(body)
     assert parallel, why

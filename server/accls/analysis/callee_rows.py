@@ -5,8 +5,10 @@ row `i` of `double f[n][3]` only; `bump(a[i], 2 * M)` with a loop to `n` runs
 into row `i + 1`, which C's array rows do not stop in practice (rows of an
 array of arrays are contiguous). A callee's accesses through the parameter
 must be proved within `[0, extent)`: constant subscripts, and the variable of a
-loop of the callee whose bounds are constants. Anything else (a bound the
-caller passes, the pointer handed on or copied, `*(p + k)`) is not proved.
+loop of the callee whose bounds are constants. A bound the caller passes counts
+when the call passes a constant (`bump(a[i], M)`, `#define M 64`) and the callee
+never assigns that parameter. Anything else (a bound the caller computes, the
+pointer handed on or copied, `*(p + k)`) is not proved.
 """
 
 from __future__ import annotations
@@ -84,8 +86,12 @@ def callee_within_row(
     extent: int | None,
     source: SourceFile,
     macros: Mapping[str, int],
+    args: tuple[str, ...] = (),
 ) -> bool:
-    """Whether function `name` accesses its parameter `index` within `[0, extent)`."""
+    """Whether function `name` accesses its parameter `index` within `[0, extent)`.
+
+    `args` are the call's arguments: a constant one fixes its parameter.
+    """
     if extent is None:
         return False
     fn = source.function(name)
@@ -99,9 +105,28 @@ def callee_within_row(
     refs = [r for r in fn.refs if _root(r.name) == param]
     if any(v.name == param for v in fn.locals):
         return False  # shadowed: the names below are not all the parameter's
-    return all(_fits(r, extent, loops, macros) for r in refs) and not any(
+    known = {**macros, **_constant_params(fn, args, macros)}
+    return all(_fits(r, extent, loops, known) for r in refs) and not any(
         r.is_write and not r.subscripts and not r.deref for r in refs
     )
+
+
+def _constant_params(
+    fn: Function, args: tuple[str, ...], macros: Mapping[str, int]
+) -> dict[str, int]:
+    """The parameters the call passes a constant for and the callee never assigns."""
+    written = {_root(r.name) for r in fn.refs if r.is_write or r.escapes}
+    local = {v.name for v in fn.locals}
+    out: dict[str, int] = {}
+    for param, arg in zip(fn.params, args, strict=False):
+        value = extent_value(arg, macros)
+        name = param.name
+        if value is None or param.pointers or param.dims:
+            continue
+        if name in written or name in local or name in macros:
+            continue  # assigned in the callee, shadowed, or a macro's name
+        out[name] = value
+    return out
 
 
 def _root(name: str) -> str:

@@ -95,7 +95,12 @@ def _row_writes(
             if library and not within_row(call, ref, fn, source, macros):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
             if not library and not callee_within_row(
-                call.name, index, _extent(ref, fn, source, macros), source, macros
+                call.name,
+                index,
+                _extent(ref, fn, source, macros),
+                source,
+                macros,
+                call.args,
             ):
                 continue  # `bump(a[i], 2 * M)` runs on into the next row
             out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
