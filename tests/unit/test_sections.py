@@ -285,14 +285,19 @@ def test_partial_rows_of_a_pointer_to_rows_are_widened_to_whole_rows() -> None:
     }
 
 
-def test_partial_rows_of_a_typedef_row_type_have_no_section() -> None:
+def test_partial_rows_of_a_typedef_row_type_move_whole_rows() -> None:
     # `row_t *a` with `typedef double row_t[64]`: the rows are stored back to back
-    # but their extent is not in the declaration, so no whole-row section exists.
+    # and their extent is not in the declaration, so the section names whole
+    # `row_t` elements (never the hole-y `a[1:n - 2][1:m - 2]`).
     prelude = "typedef double row_t[64];\n"
     params = "int n, int m, row_t *restrict a, const row_t *restrict b"
     found = uses(STENCIL, params, prelude)["a"]
-    assert found.section is None
-    assert not found.known
+    assert found.section == "a[1:n - 2]"
+    assert not found.exact_cover
+    assert data(STENCIL, params, prelude) == {
+        "copy": "a[1:n - 2]",
+        "copyin": "b[0:n]",
+    }
 
 
 def test_rows_reached_through_pointers_keep_their_partial_sections() -> None:

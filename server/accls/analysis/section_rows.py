@@ -30,7 +30,9 @@ def contiguous(
     if extents is None or len(extents) > len(box):
         return box
     # Levels past the declarator's come from a typedef (`row_t *a` with `typedef
-    # double row_t[64]`): rows of an extent not named here.
+    # double row_t[64]`): a section names whole elements of the typedef there
+    # (`a[1:n - 2]`), which is contiguous whatever the typedef's extent.
+    declared = len(extents)
     extents = extents + [None] * (len(box) - len(extents))
     out = list(box)
     for d in range(len(box) - 1):
@@ -38,6 +40,9 @@ def contiguous(
         if length.is_constant and length.constant == 1:
             continue
         for inner in range(d + 1, len(box)):
+            if inner >= declared and not path:
+                out = out[:inner]
+                break
             if extents[inner] == "*":
                 break  # rows reached through pointers: each is moved on its own
             extent = extents[inner]
@@ -46,7 +51,7 @@ def contiguous(
                 return None  # an inner extent we cannot name: no section
             out[inner] = (Poly.const(0), poly)
         break
-    return out if any(a != b for a, b in zip(out, box, strict=True)) else box
+    return out if out != box else box
 
 
 def _level_extents(var: Var) -> list[str | None] | None:
