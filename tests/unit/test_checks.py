@@ -363,7 +363,7 @@ def test_threadprivate_lines_are_read_once_per_file(
 ) -> None:
     # Each checked loop used to search the whole text again: 30,000 loops in a
     # 5 MB file took 444 s, almost all of it in that search.
-    from accls.frontend import model
+    from accls.frontend import source_file as model
 
     calls = []
     real = model._THREADPRIVATE

@@ -1,7 +1,8 @@
 """Pure analysis: dependences, scalar classes and loop facts from a SourceFile."""
 
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
-from accls.analysis.field_points_to import FieldFact, file_field_facts
+from accls.analysis.field_facts import FieldFact
+from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.findings import CATALOG, Finding, FindingKind
 from accls.analysis.model import (
     Dependence,

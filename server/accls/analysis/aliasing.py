@@ -7,53 +7,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, target_of
+from accls.analysis.alias_pairs import is_array_object, pair_may_alias
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.field_alias import fields_apart, told_overlap
-from accls.analysis.field_escape import sealed_local
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import (
-    FROM_CALL,
     Function,
     Loop,
     Ref,
     SourceFile,
     Span,
-    TypeTable,
     Var,
 )
 
 __all__ = ["AliasCheck", "alias_obstacles", "array_decl"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
-_STEPS = re.compile(r"->|\.")
-_ANY_TYPE = frozenset({"char", "unsigned char", "signed char", "void"})
-_PRIMITIVE = frozenset(
-    [
-        "char",
-        "short",
-        "int",
-        "long",
-        "float",
-        "double",
-        "unsigned",
-        "signed",
-        "_Bool",
-        "bool",
-        "size_t",
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-    ]
-)
 
 
 def array_decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
@@ -63,153 +36,6 @@ def array_decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var
     if found is None:
         found = next((g for g in globals_ if g.name == base), None)
     return found
-
-
-def _types_may_alias(a: Var, b: Var) -> bool:
-    if a.type in _ANY_TYPE or b.type in _ANY_TYPE:
-        return True
-    primitive_a = set(a.type.split()) <= _PRIMITIVE
-    primitive_b = set(b.type.split()) <= _PRIMITIVE
-    if primitive_a and primitive_b:
-        return a.type == b.type
-    return True  # a typedef may name either type
-
-
-def _is_pointer(var: Var) -> bool:
-    """A pointer, a pointer to rows (`double (*r)[8]`) included."""
-    return var.pointers > 0 and (not var.dims or var.shape.startswith("*"))
-
-
-def _is_array_object(var: Var | None) -> bool:
-    """True for a local array object: no pointer from outside can reach it."""
-    return (
-        var is not None
-        and var.scope == "local"
-        and not _is_pointer(var)
-        and bool(var.dims)
-    )
-
-
-def _may_alias(a: Var, b: Var, typed: bool = True) -> bool:
-    """Conservatively, whether `a` and `b` may address the same memory.
-
-    `typed`: whether their element types tell (no pointer cast set either).
-    """
-    if typed and not _types_may_alias(a, b):
-        return False
-    if a.restrict or b.restrict:
-        return False
-    if not _is_pointer(a) and not _is_pointer(b):
-        return False  # two distinct array objects (array-syntax parameters included)
-    pointer, other = (a, b) if _is_pointer(a) else (b, a)
-    # A parameter cannot point into a local array of the function it is passed to.
-    local_array = other.scope == "local" and not _is_pointer(other)
-    return not (local_array and pointer.scope == "param")
-
-
-def _derived(var: Var, fn: Function | None) -> set[str]:
-    """The locals (and FROM_CALL) whose values may flow into the pointer `var`."""
-    seen: set[str] = set()
-    todo = list(var.sources)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        found = fn.lookup(name) if fn is not None and name != FROM_CALL else None
-        if found is not None:
-            todo.extend(found.sources)
-    return seen
-
-
-def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
-    """Whether a block only `own` reaches (fresh, or its fresh rows) misses `other`."""
-    if other.kind == "object":
-        return True
-    if other.kind == "unseen" or other.root is None:
-        return False
-    if other.root is own:
-        return False  # the same pointer or table: the subscripts decide
-    if other.kind == "loaded":
-        return other.root.fresh_rows or not own.leaves
-    held = other.root
-    if held.scope == "param":
-        return True  # set before the block was allocated
-    if held.scope != "local":
-        return not own.leaves
-    if held.fresh:
-        return True
-    if held.address_taken:
-        return False
-    derived = _derived(held, fn)
-    return own.name not in derived and not (FROM_CALL in derived and own.leaves)
-
-
-def _sealed(target: Target, fn: Function | None, types: TypeTable) -> bool:
-    """A local array object whose address never leaves its name (see `sealed_local`)."""
-    return (
-        target.kind == "object"
-        and target.root is not None
-        and fn is not None
-        and not target.union
-        and sealed_local(target.root, fn, types)
-    )
-
-
-def _own_block(target: Target) -> Var | None:
-    """The pointer or table whose fresh allocation `target` lies in, if any."""
-    root = target.root
-    if root is None or root.scope != "local":
-        return None
-    if target.kind == "pointee" and root.fresh:
-        return root
-    if target.kind == "loaded" and root.fresh_rows and target.path == root.name:
-        return root
-    return None
-
-
-def _pair_may_alias(
-    a: Target, b: Target, fn: Function | None, types: TypeTable, typed: bool = True
-) -> bool:
-    """Whether the objects two targets reach may overlap (`typed`: see `_may_alias`)."""
-    if typed and a.element and b.element:
-        left = Var(name="", type=a.element)
-        right = Var(name="", type=b.element)
-        if not _types_may_alias(left, right):
-            return False
-    for one, other in ((a, b), (b, a)):
-        root = one.root if one.kind == "loaded" else None
-        if (
-            root is not None
-            and root.restrict_rows
-            and one.path == root.name
-            and other.root is not root
-        ):
-            return False  # `restrict` rows: no other pointer reaches them
-    if a.root is not b.root and (_sealed(a, fn, types) or _sealed(b, fn, types)):
-        return False  # no pointer can reach a local array whose address stays put
-    for own, other in ((_own_block(a), b), (_own_block(b), a)):
-        if own is not None and _fresh_apart(own, other, fn):
-            return False
-    if a.kind in ("loaded", "unseen") or b.kind in ("loaded", "unseen"):
-        return True
-    if a.root is None or b.root is None:
-        return True
-    if (
-        a.root is b.root
-        and a.kind == b.kind
-        and not (a.union or b.union)
-        and _disjoint_fields(a.path, b.path)
-    ):
-        return False
-    return _may_alias(a.root, b.root, typed)
-
-
-def _disjoint_fields(left: str, right: str) -> bool:
-    """Paths to two different fields of one object (neither contains the other)."""
-    a, b = _STEPS.split(left), _STEPS.split(right)
-    size = min(len(a), len(b))
-    return len(a) > 1 and len(b) > 1 and a[:size] != b[:size]
 
 
 def _varies(texts: tuple[str, ...], moving: set[str]) -> bool:
@@ -344,7 +170,7 @@ def alias_obstacles(
             if wdecl is None or odecl is None:
                 # A declaration we cannot see (a header, a struct member) may be a
                 # pointer into the other array; only two visible arrays are safe.
-                may = not (_is_array_object(wdecl) or _is_array_object(odecl))
+                may = not (is_array_object(wdecl) or is_array_object(odecl))
             else:
                 pairs = []
                 for a in wtargets:
@@ -353,7 +179,7 @@ def alias_obstacles(
                             cast_assigned(a.root, fn, source)
                             or cast_assigned(b.root, fn, source)
                         )
-                        if not _pair_may_alias(a, b, fn, source.types, typed):
+                        if not pair_may_alias(a, b, fn, source.types, typed):
                             continue
                         apart = None
                         if fields is not None:

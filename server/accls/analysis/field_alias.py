@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from accls.analysis.access_paths import Target
+from accls.analysis.field_facts import object_of_var
 from accls.analysis.field_paths import resolve_field
-from accls.analysis.field_points_to import object_of_var
 from accls.analysis.field_rows import ROWS
 from accls.analysis.field_sets import FieldSets
 from accls.frontend import Function, SourceFile

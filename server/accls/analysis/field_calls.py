@@ -26,7 +26,7 @@ from accls.analysis.field_paths import strip_casts, walk_path
 from accls.frontend import Effect, Function, TypeTable, Var, library_function
 
 if TYPE_CHECKING:
-    from accls.analysis.field_points_to import FieldFact
+    from accls.analysis.field_facts import FieldFact
 
 __all__ = [
     "FN_KINDS",

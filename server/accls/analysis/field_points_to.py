@@ -17,7 +17,6 @@ sets are known and share no object.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from accls.analysis.field_calls import (
     accepts_struct,
@@ -25,6 +24,7 @@ from accls.analysis.field_calls import (
     holder_of,
     label_of,
 )
+from accls.analysis.field_facts import ALL, FieldFact, object_of_var
 from accls.analysis.field_paths import (
     balanced,
     resolve_field,
@@ -46,45 +46,13 @@ from accls.frontend import (
     library_function,
 )
 
-__all__ = ["ALL", "FieldFact", "file_field_facts", "object_of_var"]
+__all__ = ["file_field_facts"]
 
 _CAST = re.compile(r"^\((?:const|volatile|struct|union)?[A-Za-z_]\w*\**\)")
 # `f(args)`, or C++'s `f<T>(args)` (LULESH's `Allocate<Real_t>(n)`).
 _CALL = re.compile(r"^([A-Za-z_]\w*)(?:<[^()<>]*>)?\((.*)\)$")
 _NEW = re.compile(r"^new\s+[A-Za-z_]")  # C++ `new T[n]`, not a placement new
 _NULL = frozenset({"0", "NULL", "((void*)0)", "(void*)0", "nullptr"})
-ALL = "*"  # the `field` of a fact about every pointer field of the struct
-
-
-@dataclass(frozen=True, slots=True)
-class FieldFact:
-    """One fact of one file.
-
-    `kind`: "object" (`target` is an object the field may point to), "copy"
-    (`target` is "key.field" whose set flows in), "call" (`target` is a callee
-    that may be an allocator wrapper), "unknown" (`field` ALL: every field of
-    the struct), "unknown_name" (every struct's field called `field`),
-    "escape" (a pointer to `key` passed to the callee `target` as argument
-    `field`: unknown unless "accepts" says the callee's parameter there points
-    to `key`, so that its stores are facts of its own file),
-    "wrapper" (`target` is a function whose every return is fresh memory).
-    """
-
-    kind: str
-    key: str
-    field: str
-    target: str
-    place: str
-    shown: str = ""  # how the message names it: "comdMalloc()"
-
-
-def object_of_var(var: Var, fn: Function | None, file: str) -> str:
-    """The name of the object a variable's storage (or fresh block) is."""
-    if var.scope == "global":
-        return f"global {var.name}"
-    owner = fn.name if fn is not None else ""
-    kind = "fresh" if var.fresh else "local"
-    return f"{kind} {file}:{owner}:{var.name}"
 
 
 class _File:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from accls.analysis.field_calls import IndirectCalls, indirect_calls
-from accls.analysis.field_points_to import ALL, FieldFact
+from accls.analysis.field_facts import ALL, FieldFact
 from accls.analysis.field_rows import ROWS, rows_hold
 
 __all__ = ["FieldSets", "field_sets"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_copies import invariant_copy, stable_names
+from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
-from accls.analysis.summaries import private_effects
 from accls.frontend import (
     EXIT_CALLS,
     Call,

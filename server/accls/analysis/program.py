@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from accls.analysis.field_points_to import FieldFact
+from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.summaries import Summary
 

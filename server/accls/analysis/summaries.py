@@ -14,22 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from accls.analysis.call_arguments import (
-    argument_ref,
-    promoted_row,
-    read_field_why,
-    shared_write,
-)
-from accls.analysis.field_reach import reads_apart
-from accls.analysis.iteration_arrays import iteration_arrays
-from accls.analysis.out_params import defines
-from accls.analysis.range_arguments import range_write
-from accls.analysis.row_sizes import size_why
 from accls.frontend import (
     Call,
     Effect,
     Function,
-    Loop,
     SourceFile,
     library_function,
 )
@@ -38,15 +26,17 @@ if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
 
 __all__ = [
+    "NULL_ARGUMENT",
     "Summary",
-    "private_effects",
+    "base_name",
+    "callback_globals",
+    "callback_reason",
     "summarize",
     "unsummarised_reason",
 ]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_NULL = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
-_PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
+NULL_ARGUMENT = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
 # An argument that points into one object: `a`, `&a[k]`, `a + k`, `&s->f`.
 _INTO = re.compile(r"\(?\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*(?:$|[\[+\-.)]|->)")
 
@@ -61,7 +51,8 @@ class Summary:
     globals_read: frozenset[str]
 
 
-def _base(name: str) -> str:
+def base_name(name: str) -> str:
+    """The variable an access path starts from: `a` of `a->f[i]`."""
     return re.split(r"->|\.|\[", name, maxsplit=1)[0].strip()
 
 
@@ -77,7 +68,7 @@ def _pointer_params(fn: Function) -> set[str]:
     """
     names = {p.name for p in fn.params}
     through = {
-        _base(r.name) for r in fn.refs if r.subscripts or r.deref or "->" in r.name
+        base_name(r.name) for r in fn.refs if r.subscripts or r.deref or "->" in r.name
     }
     return {p.name for p in fn.params if p.is_array} | (through & names)
 
@@ -106,7 +97,7 @@ def _has_static(fn: Function, source: SourceFile) -> bool:
             start = origin + match.start()
             if any(
                 r.is_write
-                and _base(r.name) == declared
+                and base_name(r.name) == declared
                 and not start <= r.span.start_byte <= end
                 for r in fn.refs
             ):
@@ -156,7 +147,7 @@ def summarize(
     reads: set[int] = set()
     wild = False
     for ref in fn.refs:
-        base = _base(ref.name)
+        base = base_name(ref.name)
         through = bool(ref.subscripts) or ref.deref or "->" in ref.name
         if ref.escapes and through and ref.kind.value == "update":
             continue  # `&p[k]` only takes an address: where it goes is tracked
@@ -181,7 +172,9 @@ def summarize(
             if ref.is_write and ref.is_read:
                 reads.add(params[base])
     globals_read = {
-        _base(r.name) for r in fn.refs if _base(r.name) in globals_ and r.is_read
+        base_name(r.name)
+        for r in fn.refs
+        if base_name(r.name) in globals_ and r.is_read
     }
     if wild:
         globals_read |= globals_
@@ -189,7 +182,7 @@ def summarize(
         if call.name in pure:
             continue
         callee = summarize(call.name, source, pure, memo, program)
-        if callee is None or _callback_reason(call, source, pure, program):
+        if callee is None or callback_reason(call, source, pure, program):
             return None
         mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
         if mapped is None:
@@ -197,7 +190,7 @@ def summarize(
         writes |= mapped[0]
         reads |= mapped[1]
         globals_read |= callee.globals_read
-        globals_read |= _callback_globals(call, source, pure, program)
+        globals_read |= callback_globals(call, source, pure, program)
     found = Summary(
         name=name,
         writes=frozenset(writes),
@@ -208,7 +201,7 @@ def summarize(
     return found
 
 
-def _callback_reason(
+def callback_reason(
     call: Call,
     source: SourceFile,
     pure: frozenset[str],
@@ -234,7 +227,7 @@ def _callback_reason(
     return None
 
 
-def _callback_globals(
+def callback_globals(
     call: Call,
     source: SourceFile,
     pure: frozenset[str],
@@ -295,7 +288,7 @@ def _map_call(
         if index >= len(call.args):
             return None
         arg = call.args[index]
-        if _NULL.fullmatch(arg):
+        if NULL_ARGUMENT.fullmatch(arg):
             continue  # `strtod(s, NULL)`: nothing is written through it
         match = _INTO.match(arg)
         if match is None or "(" in arg[match.end() :]:
@@ -308,128 +301,6 @@ def _map_call(
         elif base not in local:
             return None  # a global or something we cannot name: not summarised
     return writes, reads
-
-
-def private_effects(
-    call: Call,
-    loop: Loop,
-    source: SourceFile,
-    pure: frozenset[str],
-    program: ProgramSummaries | None = None,
-) -> tuple[bool, str] | None:
-    """Whether `call` in `loop` touches only the iteration's own memory, and why.
-
-    None when the function has no summary. Written arguments must be `&x` or an
-    array declared inside the loop body; read arguments and the globals the
-    callee reads must not be written by the loop. A callee of another file
-    (`program`) is named with its place.
-    """
-    summary = summarize(call.name, source, pure, None, program)
-    if summary is None:
-        return None
-    callback = _callback_reason(call, source, pure, program)
-    if callback is not None:
-        return False, callback
-    found = None
-    if program is not None and source.function(call.name) is None:
-        found = program.only(call.name)
-    label = f"`{call.name}()`" + (f" ({found.place})" if found is not None else "")
-    # The iteration's own memory: arrays declared in the body, and blocks a
-    # pointer declared there got from an allocator.
-    arrays = {v.name for v in loop.locals if v.dims and not v.pointers}
-    arrays |= iteration_arrays(loop, source.function(loop.function), source)
-    scalars = {v.name for v in loop.locals}
-    # `&a[i]` only takes an address (where it goes, the summaries check).
-    written = {_base(r.name) for r in loop.refs if r.is_write and not r.escapes}
-    # Index values are not memory: the loop's own variables may appear freely.
-    indices = {x.var for x in loop.walk() if x.var} | scalars
-    private: list[str] = []
-    rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
-    defined: list[str] = []  # `&x` of a loop scalar the callee stores first
-    apart: list[str] = []  # reads the field sets prove untouched by the loop
-    # Written arguments first, so a read of the same object is seen as such.
-    order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
-    for index in order:
-        arg = call.args[index] if index < len(call.args) else ""
-        if _NULL.fullmatch(arg):
-            continue  # a null pointer: nothing is read or written through it
-        if index not in summary.writes:
-            names = set(_NAME.findall(arg)) - indices
-            hit = sorted(names & (written | set(private)))
-            fields = program.fields if program is not None else None
-            if arg and hit and fields is not None and not set(hit) & set(private):
-                refs = [r for r in loop.refs if r.is_write and _base(r.name) in hit]
-                proof = reads_apart(arg, refs, loop, source, fields)
-                if proof is not None:
-                    apart.append(proof)
-                    hit = []
-            if not arg or hit:
-                what = f"`{hit[0]}`" if hit else "an argument"
-                why = read_field_why(arg, loop, source, fields) if hit else ""
-                return (
-                    False,
-                    f"which reads {what} through an argument, and the loop writes "
-                    f"it{': ' + why if why else ''}",
-                )
-            continue
-        match = _PLACE.fullmatch(arg)
-        base = match.group(1) if match is not None else ""
-        by_address = arg.startswith("&")
-        # `memcpy(&x[i*m], .., m * sizeof x[0])`: the range the dependence graph
-        # modelled (range_arguments), tested like the loop's own accesses.
-        fn = source.function(loop.function)
-        ranged = range_write(call, index, loop.refs, fn, source)
-        if ranged is not None:
-            rows.append(ranged.render())
-            continue
-        # `&x[i][0]`: row_arguments recorded the row `x[i]` as written.
-        row = argument_ref(call, arg, loop.refs) or promoted_row(call, arg, loop.refs)
-        if row is not None and row.is_write and row.subscripts:
-            # A row of an array of arrays, recorded as written (row_arguments):
-            # the dependence test decides it like the loop's own accesses.
-            rows.append(row.render() if arg.startswith("&") else arg)
-            continue
-        if by_address and base not in scalars and defines(call, index, loop, source):
-            defined.append(base)
-            continue
-        if base not in (scalars if by_address else arrays):
-            return False, shared_write(call, arg, loop) + size_why(call, arg)
-        private.append(base)
-    globals_read = summary.globals_read | _callback_globals(call, source, pure, program)
-    shared = sorted(globals_read & written)
-    if shared:
-        return False, f"which reads the global `{shared[0]}`, and the loop writes it"
-    if rows:
-        listed = ", ".join(f"`{n}`" for n in dict.fromkeys(rows))
-        apart.insert(
-            0,
-            f"{label} writes only the row{'s' if len(rows) > 1 else ''} {listed} "
-            "through its arguments, tested like the loop's own accesses",
-        )
-    outs = [
-        f"{label} stores `*{name}` before any read of it: `{name}` is defined by "
-        "the call, private to each iteration"
-        for name in dict.fromkeys(defined)
-    ]
-    if not private:
-        if outs or rows:
-            return True, "; ".join([*outs, *apart])
-        return True, "; ".join([f"{label} writes nothing outside itself", *apart])
-    listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
-    known = (
-        library_function(call.name)
-        if source.function(call.name) is None and found is None
-        else None
-    )
-    if known is not None and known.effect is Effect.FREE:
-        return True, (
-            f"`{call.name}()` releases only {listed}, a block each iteration "
-            "allocates for itself"
-        )
-    return True, (
-        f"{label} writes only {listed} through its arguments, declared in "
-        "the loop body: private to each iteration"
-    )
 
 
 _LIBRARY_WHY = {
@@ -458,14 +329,16 @@ def unsummarised_reason(
     local = {v.name for v in fn.locals} | {p.name for p in fn.params}
     globals_ = {g.name for g in source.globals} - local
     written = [
-        _base(r.name) for r in fn.refs if r.is_write and _base(r.name) in globals_
+        base_name(r.name)
+        for r in fn.refs
+        if r.is_write and base_name(r.name) in globals_
     ]
     if written:
         return f"which writes the global `{written[0]}`"
     for call in fn.call_sites:
         if call.name in pure or call.name == name:
             continue
-        callback = _callback_reason(call, source, pure, program)
+        callback = callback_reason(call, source, pure, program)
         if callback is not None:
             return f"which calls `{call.name}()`, {callback}"
         if summarize(call.name, source, pure, None, program) is not None:

@@ -13,8 +13,6 @@ from accls.frontend.model import (
     Directive,
     Exit,
     ExitKind,
-    FieldEvent,
-    FieldEventKind,
     Function,
     Limit,
     Loop,
@@ -23,7 +21,6 @@ from accls.frontend.model import (
     RedOp,
     Ref,
     Region,
-    SourceFile,
     Span,
     Subscript,
     UserReduction,
@@ -33,6 +30,7 @@ from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
 from accls.frontend.pragmas import parse_directive
 from accls.frontend.restrict import Insertion, restrict_insertions
+from accls.frontend.source_file import FieldEvent, FieldEventKind, SourceFile
 from accls.frontend.translation_unit import (
     ContextCache,
     HeaderContext,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.model import FieldEvent, FieldEventKind
 from accls.frontend.pointer_slots import Slot, slot_fills
+from accls.frontend.source_file import FieldEvent, FieldEventKind
 
 __all__ = ["field_events"]
 

@@ -23,10 +23,11 @@ from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
-from accls.frontend.model import Function, Loop, SourceFile, Span, Var
+from accls.frontend.model import Function, Loop, Span, Var
 from accls.frontend.pointer_calls import pointer_names, through_pointers
 from accls.frontend.pointer_slots import Slot, pointer_slots
 from accls.frontend.skipped_lines import blank_lines
+from accls.frontend.source_file import SourceFile
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, plain_names, union_section
-from accls.frontend import Call, Function, Ref, Span, library_function
+from accls.frontend import Function, Span
 from accls.suggest.lifetime_bytes import Moved, moved_bytes
+from accls.suggest.lifetime_owners import COMMENTS, own_array
 from accls.suggest.lifetime_places import Places
 from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.options import SuggestOptions
@@ -39,7 +40,6 @@ from accls.suggest.suggestion import Suggestion
 
 __all__ = ["DeviceLifetime", "Kept", "Update", "propose_lifetimes"]
 
-_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _JUMPS = re.compile(rb"\b(?:switch|goto|setjmp|longjmp)\b")
 
 
@@ -100,113 +100,6 @@ class DeviceLifetime:
         return f"Keep {names} on the device in `{self.function}()` {around}"
 
 
-def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
-    """True when a read of the pointer's value hands it to nobody who keeps it.
-
-    An argument of a kernel function, `free` or a library function (which keeps no
-    pointer, `realloc` aside), or a comparison (`u == NULL`).
-    """
-    for call in fn.call_sites:
-        if inside(ref.span, call.span) and ref.span.start_byte > call.span.start_byte:
-            if index.is_kernel(call.name) or call.name == "free":
-                return True
-            source_fn = index.analysis.source.function(call.name)
-            if source_fn is None and _keeps_nothing(fn, call, index):
-                return True
-            return (
-                source_fn is None
-                and library_function(call.name) is not None
-                and call.name != "realloc"
-            )
-    after = data[ref.span.end_byte : ref.span.end_byte + 4].lstrip()
-    before = data[max(0, ref.span.start_byte - 4) : ref.span.start_byte].rstrip()
-    return after.startswith((b"==", b"!=")) or before.endswith((b"==", b"!=", b"!"))
-
-
-def _keeps_nothing(fn: Function, call: Call, index: KernelIndex) -> bool:
-    """True when another file's function, summarised, can store no pointer.
-
-    Its summary says it writes only through its pointer parameters (a pointer
-    stored in a global leaves it unsummarised); when each argument it writes
-    through is a local `T *` of a non-pointer type, no pointer fits there.
-    """
-    program = index.analysis.program
-    if program is None or not (program.whole and program.complete):
-        return False
-    found = program.only(call.name)
-    summary = found.summary if found is not None else None
-    if summary is None:
-        return False
-    for k in summary.writes:
-        arg = call.args[k].strip() if k < len(call.args) else ""
-        var = fn.lookup(arg)
-        if var is None or var.pointers != 1 or var.dims:
-            return False
-        if var.type.rstrip().endswith("*") or var.type in ("void", "char"):
-            return False
-    return True
-
-
-def _bare_reads_harmless(
-    fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
-) -> bool:
-    """True when every read of the array's address in `fn` hands it to no keeper."""
-    data = analysis.source.data
-    return all(
-        _harmless(fn, r, data, index)
-        for r in fn.refs
-        if r.name == name and not r.subscripts and not r.deref and r.is_read
-    )
-
-
-def _global_unaliased(name: str, analysis: FileAnalysis, index: KernelIndex) -> bool:
-    """True when no code of the file takes the global array's address to keep it."""
-    source = analysis.source
-    if not all(
-        _bare_reads_harmless(fn, name, analysis, index)
-        for fn in source.functions
-        if fn.lookup(name) is None
-    ):
-        return False
-    # File-scope code (`double *p = a;`) is in no function's references.
-    outside = bytearray(source.data)
-    for fn in source.functions:
-        start, end = fn.span.start_byte, fn.span.end_byte
-        outside[start:end] = b" " * (end - start)
-    code = _COMMENT.sub(b" ", bytes(outside))
-    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b(?!\s*\[)")
-    declared = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*\[")
-    return not pattern.search(code) or all(
-        declared.match(code, m.start()) for m in pattern.finditer(code)
-    )
-
-
-def _candidate(
-    fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
-) -> bool:
-    """True when nothing but `name` reaches the array: no other pointer aliases it."""
-    var = fn.lookup(name)
-    if var is None:
-        glob = next((g for g in analysis.source.globals if g.name == name), None)
-        return (
-            glob is not None
-            and bool(glob.dims)
-            and glob.pointers == 0
-            and _global_unaliased(name, analysis, index)
-        )
-    if var.scope != "local" or var.static or var.address_taken:
-        return False
-    if any(name in v.sources for v in fn.locals if v is not var):
-        return False  # another local pointer may point into it
-    if var.dims and not var.pointers:
-        if not all(d is not None for d in var.dims):
-            return False
-    elif var.pointers != 1 or not var.fresh:
-        return False
-    # `leaves` counts every call argument: allow those that keep nothing.
-    return _bare_reads_harmless(fn, name, analysis, index)
-
-
 def propose_lifetimes(
     analysis: FileAnalysis, suggestions: Sequence[Suggestion], opts: SuggestOptions
 ) -> tuple[DeviceLifetime, ...]:
@@ -241,7 +134,7 @@ def _lifetime(
     source = analysis.source
     if any(d.dialect in ("acc", "omp") for d in fn.pragmas):
         return None
-    body = _COMMENT.sub(b" ", source.data[fn.span.start_byte : fn.span.end_byte])
+    body = COMMENTS.sub(b" ", source.data[fn.span.start_byte : fn.span.end_byte])
     if _JUMPS.search(body):
         return None  # a `case` or a label could enter between the two ends
     nests = [n for n in source.nests if n.function == fn.name]
@@ -285,7 +178,7 @@ def _lifetime(
     updates: dict[tuple[int, bool, str], list[str]] = {}
     lines: dict[tuple[int, bool, str], tuple[int, int]] = {}
     for name, uses in sorted(by_name.items()):
-        if not _candidate(fn, name, analysis, index):
+        if not own_array(fn, name, analysis, index):
             continue
         section, known = union_section(uses)
         if not known:

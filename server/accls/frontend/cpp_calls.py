@@ -1,0 +1,208 @@
+"""The calls of a C++ body: overloaded operators, methods, temporaries, elements."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.cpp_ranges import CppRanges
+from accls.frontend.cpp_types import TypeKind
+from accls.frontend.exprs import node_text, strip_parens
+from accls.frontend.model import AccessKind, Call
+
+__all__ = ["CppCalls"]
+
+_ELEMENT_METHODS = frozenset({"at", "operator[]"})
+
+
+class CppCalls(CppRanges):
+    """The C++ walk's calls: what an operator, method or constructor call does."""
+
+    def _operator_call(
+        self, node: Node, first: Node, op: str, args: list[Node], depth: int
+    ) -> None:
+        """An overloaded operator: a call of `CLASS::operator@` on its operands."""
+        owner = self.type_of(first)
+        if owner.builtin:  # `2.0 * v`: the operator of the class operand
+            found = (
+                self.type_of(a) for a in args if a.type != "subscript_argument_list"
+            )
+            owner = next((t for t in found if not t.builtin), owner)
+        if owner.kind is TypeKind.STREAM:
+            name = f"std::stream::operator{op}"
+        elif owner.kind is TypeKind.CLASS and f"operator{op}" in self.scope.operators:
+            name = f"operator{op}"  # a free operator of the file: its summary
+        elif owner.kind in (TypeKind.CLASS, TypeKind.CONTAINER) and owner.name:
+            name = f"{owner.name}::operator{op}"
+        else:
+            name = f"auto::operator{op}"
+        self._record_call(node, name, tuple(args))
+        for arg in args:
+            if arg.type != "subscript_argument_list":
+                self.expr(arg, depth + 1)
+            else:
+                for child in arg.named_children:
+                    self.expr(child, depth + 1)
+
+    def _own_method(self, name: str) -> bool:
+        """Whether a bare `name(..)` in a method calls a method of its class."""
+        info = self.scope.classes.get(self.class_name or "")
+        return (
+            info is not None
+            and name in info.methods
+            and name not in self.lambdas
+            and self.variable_type(name) is None
+        )
+
+    def _library_call(
+        self, node: Node, name: str, args: tuple[Node, ...], depth: int
+    ) -> None:
+        self._record_call(node, name, args)
+        for child in node.named_children:
+            self.expr(child, depth + 1)
+
+    def _cpp_call(self, node: Node, depth: int, used: bool) -> None:
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        arg_nodes = tuple(
+            a
+            for a in (args.named_children if args is not None else ())
+            if a.type != "comment"
+        )
+        if fn is None:
+            return
+        fn = strip_parens(fn)
+        if fn.type == "field_expression":
+            self._method_call(node, fn, arg_nodes, depth)
+            return
+        if fn.type in ("qualified_identifier", "template_function"):
+            name = self.callee_name(fn)
+            if name == "std::getline" and arg_nodes:
+                self._record_call(node, name, arg_nodes)
+                for arg in arg_nodes:
+                    self.expr(arg, depth + 1)
+                return
+            self._record_call(node, name, arg_nodes)
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if self.functional_cast(fn):
+            # `Real_t(0.0)`: a conversion to a builtin type, not a call.
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier" and self.constructed_class(fn) is not None:
+            # `Vec3(x, y, z)`: a temporary; its constructor is a call unless it
+            # only stores its arguments in the new object's members.
+            cls = node_text(fn)
+            if not self.plain_construction(fn):
+                self._record_call(node, f"{cls}::{cls}", arg_nodes)
+            if f"~{cls}" in self.scope.classes[cls].methods:
+                self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier" and self._own_method(node_text(fn)):
+            # `helper(x)` in a method: `this->helper(x)`, the object first.
+            name = node_text(fn)
+            info = self.scope.classes[self.class_name or ""]
+            texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
+            self.call_refs.append(len(self.refs))
+            self.calls.append(
+                (
+                    Call(
+                        f"{self.class_name}::{name}",
+                        self._span(node),
+                        texts if name in info.statics else ("this", *texts),
+                    ),
+                    tuple(r.id for r in self._loops),
+                )
+            )
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
+            return
+        if fn.type == "identifier":
+            name = node_text(fn)
+            lambda_body = self.lambdas.get(name)
+            if lambda_body is not None:
+                self.inline_lambda(node, lambda_body, arg_nodes, depth)
+                return
+            var_type = self.variable_type(name)
+            if var_type is not None and not var_type.builtin:
+                # A functor or a closure kept elsewhere: `f(x)` calls operator().
+                self._operator_call(node, fn, "()", [fn, *arg_nodes], depth)
+                return
+        super().expr(node, depth, used)
+
+    def _method_call(
+        self, node: Node, fn: Node, args: tuple[Node, ...], depth: int
+    ) -> None:
+        """`obj.m(args)`: a library method, or a call of `CLASS::m` with obj first."""
+        obj = fn.child_by_field_name("argument")
+        method = fn.child_by_field_name("field")
+        if obj is None or method is None:
+            return
+        owner = self.object_type(obj, node_text(fn))
+        name = node_text(method).split("<", 1)[0]
+        if owner.kind is TypeKind.CONTAINER and name in _ELEMENT_METHODS:
+            self._element_access(node, AccessKind.READ, depth)
+            return
+        if self.accessor_place(node, AccessKind.READ, None, depth):
+            return
+        if owner.kind is TypeKind.STREAM:
+            qualified = f"std::stream::{name}"
+        elif owner.kind is TypeKind.CONTAINER or owner.name:
+            qualified = f"{owner.name}::{name}"
+        else:
+            qualified = f"auto::{name}"
+        self._record_call(node, qualified, (obj, *args))
+        self._object_read(obj, depth)
+        for arg in args:
+            self.expr(arg, depth + 1)
+
+    def _object_read(self, obj: Node, depth: int) -> None:
+        """The object a method is called on: its own reference, not its fields."""
+        inner = strip_parens(obj)
+        if inner.type == "this":
+            return
+        if inner.type == "identifier":
+            self.identifier(inner, AccessKind.READ)
+        else:
+            self.expr(inner, depth + 1)
+
+    def _element_call(self, node: Node) -> bool:
+        fn = node.child_by_field_name("function")
+        fn = strip_parens(fn) if fn is not None else None
+        if fn is None or fn.type != "field_expression":
+            return False
+        obj = fn.child_by_field_name("argument")
+        method = fn.child_by_field_name("field")
+        return (
+            obj is not None
+            and method is not None
+            and node_text(method) in _ELEMENT_METHODS
+            and self.object_type(obj, node_text(fn)).kind is TypeKind.CONTAINER
+        )
+
+    def _element_access(self, node: Node, kind: AccessKind, depth: int) -> None:
+        """`v.at(i)`: the element i of v, like `v[i]`."""
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        obj = fn.child_by_field_name("argument") if fn is not None else None
+        index = (
+            args.named_children[0]
+            if args is not None and args.named_child_count
+            else None
+        )
+        if obj is None or index is None:
+            return
+        self.expr(index, depth + 1)
+        name = "".join(node_text(strip_parens(obj)).split())
+        self._ref(node, name, kind, subscripts=(self._subscript(index),))
+
+    def _element_base(self, node: Node) -> bool:
+        """True when `node`'s `[]` is the language's or a container's element access."""
+        base = node.child_by_field_name("argument")
+        if base is None:
+            return False
+        base_type = self.type_of(base)
+        return base_type.pointer or base_type.kind is TypeKind.CONTAINER

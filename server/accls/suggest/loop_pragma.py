@@ -1,0 +1,228 @@
+"""One parallel loop's pragma built from its facts where it stands (`build_loop`)."""
+
+from __future__ import annotations
+
+from accls.analysis import FileAnalysis, LoopFacts
+from accls.frontend import Clause, Loop
+from accls.suggest.clauses import data_clauses, scalar_clauses
+from accls.suggest.context import Placement, placement
+from accls.suggest.levels import (
+    acc_level,
+    deepest,
+    first_parallel,
+    levels_reason,
+    omp_inner_directive,
+    tuning_clauses,
+)
+from accls.suggest.nest_shape import (
+    collapse_chain,
+    cpu_collapse,
+    few_iterations,
+    imbalance,
+    schedule_reason,
+)
+from accls.suggest.options import SuggestOptions
+from accls.suggest.ordered import ordered_block
+from accls.suggest.pragma import Dialect, Pragma, Target
+from accls.suggest.routines import RoutineEdit, RoutineIndex, routine_edits
+from accls.suggest.rules_directives import atomic_pragmas, directive_for
+from accls.suggest.suggestion import Suggestion
+from accls.suggest.user_reductions import declared_reductions
+
+__all__ = ["build_loop", "refuse"]
+
+
+def refuse(
+    facts: LoopFacts, opts: SuggestOptions, reasons: list[str], **kw: object
+) -> Suggestion:
+    """The refusal of a loop: no pragma, and the reasons."""
+    return Suggestion(
+        loop=facts.loop,
+        facts=facts,
+        options=opts,
+        pragma=None,
+        reasons=tuple(reasons),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def build_loop(
+    facts: LoopFacts,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    where: Placement,
+    inner: bool,
+    parent_level: str | None = None,
+    index: RoutineIndex | None = None,
+) -> tuple[Suggestion, list[Loop], str | None]:
+    """The suggestion for one parallel loop, the loops left below it, its level."""
+    loop = facts.loop
+    if inner:
+        acc = opts.dialect is Dialect.OPENACC
+        directive: str | None = "loop" if acc else omp_inner_directive(facts)
+    else:
+        directive = directive_for(opts, where)
+    if directive is None:
+        why = where.inside_loop or where.compute
+        text = why.text if why is not None else "an enclosing construct"
+        return refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
+    acc = opts.dialect is Dialect.OPENACC
+    if acc and loop.cond_op == "!=":
+        test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
+        return refuse(facts, opts, [test], inner=inner), [], None
+    chain = [loop] if inner else collapse_chain(loop, analysis)
+    if inner and acc and parent_level == "worker":
+        # The innermost level: the perfectly nested, independent, rectangular
+        # loops below fold into its vector lanes rather than run sequentially.
+        chain = collapse_chain(loop, analysis)
+    if opts.dialect is Dialect.OPENMP and opts.target is Target.CPU:
+        chain = cpu_collapse(chain, analysis)
+    if acc and any(c.cond_op == "!=" for c in chain):
+        chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
+    covered = {c.id for c in chain}
+    below = [child for child in chain[-1].children]
+    reasons: list[str] = []
+    clauses: list[Clause] = []
+    if len(chain) > 1:
+        clauses.append(Clause("collapse", str(len(chain))))
+        reasons.append(
+            f"collapse({len(chain)}): loops "
+            + ", ".join(f"`{c.var}`" for c in chain)
+            + " are perfectly nested, independent and rectangular"
+            + (
+                ": one flat iteration space the compiler spreads over every level, "
+                "rather than a pragma per level"
+                if opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
+                else ""
+            )
+        )
+    vector_below = (
+        first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
+    )
+    level: str | None = None
+    if opts.dialect is Dialect.OPENACC:
+        taken = parent_level if inner else deepest(where.loop_levels)
+        level = acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
+        if level:
+            clauses.append(Clause(level))
+        if level in (None, "vector"):
+            vector_below = []
+        else:
+            reasons.append(levels_reason(loop, level, vector_below, len(chain)))
+            vector_below = below  # dependent loops on the way get `loop seq`
+    teams_below = _teams_levels(facts, analysis, opts, directive, chain, below)
+    if teams_below:
+        directive = "target teams distribute"
+        reasons.append(levels_reason(loop, "teams distribute", teams_below, len(chain)))
+        vector_below = teams_below
+    if not inner and where.compute is None:
+        levels_below = first_parallel(below, analysis) if level == "gang" else []
+        worker = any(first_parallel(list(c.children), analysis) for c in levels_below)
+        tuning, tuning_reasons = tuning_clauses(opts, directive, worker)
+        clauses.extend(tuning)
+        reasons.extend(tuning_reasons)
+    scalar, scalar_reasons, blocker = scalar_clauses(facts, opts, covered)
+    if blocker:
+        return refuse(facts, opts, [blocker], inner=inner), below, None
+    declared, declared_reasons, blocker = declared_reductions(facts, analysis, opts)
+    if blocker:
+        return refuse(facts, opts, [blocker], inner=inner), below, None
+    clauses.extend(scalar)
+    reasons.extend(scalar_reasons)
+    reasons.extend(declared_reasons)
+    cpu = opts.dialect is Dialect.OPENMP and opts.target is Target.CPU
+    if cpu and ordered_block(loop, analysis.source):
+        clauses.append(Clause("ordered"))
+        reasons.append(
+            "ordered: the body's `omp ordered` block binds to this loop, which "
+            "needs the clause; the block runs one iteration at a time, in order"
+        )
+    uneven = imbalance(loop) if cpu else ""
+    if uneven and (where.compute is None or directive == "for"):
+        clauses.append(Clause("schedule", "dynamic"))
+        reasons.append(schedule_reason(loop, uneven))
+    offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
+    if offload and not inner and where.compute is None:
+        data, data_reasons, blocker = data_clauses(facts, opts, where, analysis)
+        if blocker:
+            return refuse(facts, opts, [blocker], inner=inner), below, None
+        clauses.extend(data)
+        reasons.extend(data_reasons)
+    elif offload and where.present:
+        reasons.append(
+            "arrays are already on the device inside the enclosing construct"
+        )
+    routines: tuple[RoutineEdit, ...] = ()
+    if offload and not inner:
+        routines, routine_reasons, blocker = routine_edits(
+            loop, analysis, opts.dialect, index or RoutineIndex(analysis.source)
+        )
+        if blocker:
+            return refuse(facts, opts, [blocker], inner=inner), below, None
+        reasons.extend(routine_reasons)
+    atomics = atomic_pragmas(
+        facts,
+        opts.dialect,
+        analysis.source.data,
+        fortran=analysis.source.language == "fortran",
+    )
+    if atomics is None:
+        blocked = "an indirect update cannot be made atomic here"
+        return refuse(facts, opts, [blocked], inner=inner), below, None
+    if atomics:
+        names = sorted({r.name for r in facts.atomics})
+        reasons.append(
+            "atomic updates of "
+            + ", ".join(f"`{n}`" for n in names)
+            + ": several iterations may update the same element"
+        )
+    head = [
+        "no loop-carried dependence"
+        + ("" if not facts.loop.refs else " (exact dependence test)")
+    ]
+    head.extend(facts.call_effects)
+    if facts.substitutions:
+        head.append("forward substitution: " + ", ".join(facts.substitutions))
+    head.extend(facts.assumptions)
+    pragma = Pragma(opts.dialect, directive, tuple(clauses))
+    return (
+        Suggestion(
+            loop=loop,
+            facts=facts,
+            options=opts,
+            pragma=pragma,
+            reasons=tuple(head + reasons),
+            inner=inner,
+            collapsed=tuple(c.id for c in chain[1:]),
+            atomics=atomics,
+            routines=routines + declared,
+        ),
+        vector_below,
+        level,
+    )
+
+
+def _teams_levels(
+    facts: LoopFacts,
+    analysis: FileAnalysis,
+    opts: SuggestOptions,
+    directive: str,
+    chain: list[Loop],
+    below: list[Loop],
+) -> list[Loop]:
+    """OpenMP offload: the inner loops that take `parallel for` under `teams`.
+
+    Only for a top-level `target teams distribute parallel for` that cannot
+    collapse, whose inner parallel loops each get a pragma of their own.
+    """
+    if directive != "target teams distribute parallel for" or len(chain) > 1:
+        return []
+    found: list[Loop] = []
+    for child in first_parallel(below, analysis):
+        if few_iterations(child, {}) is not None or child.pragmas:
+            continue
+        where = placement(child, opts.dialect)
+        trial, _, _ = build_loop(analysis.of(child), analysis, opts, where, inner=True)
+        if trial.pragma is not None:
+            found.append(child)
+    return found
