@@ -6,7 +6,7 @@ from textwrap import dedent
 
 from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import parse_source
-from accls.suggest import SuggestOptions, suggest_file
+from accls.suggest import Suggestion, SuggestOptions, suggest_file
 from accls.suggest.pragma import Dialect, Target
 
 VEC = """\
@@ -35,13 +35,13 @@ TOTAL = """\
 OMP = SuggestOptions(Dialect.OPENMP, Target.CPU)
 
 
-def _top(text: str, options: SuggestOptions = OMP):
+def _top(text: str, options: SuggestOptions = OMP) -> Suggestion:
     source = parse_source(dedent(text), "k.cpp")
     analysis = analyze(source, AnalysisOptions(assume_no_alias=True))
     return next(s for s in suggest_file(analysis, options) if not s.inner)
 
 
-def _why(found) -> str:
+def _why(found: Suggestion) -> str:
     return " | ".join(found.reasons)
 
 

@@ -16,7 +16,9 @@ def test_the_walker_records_where_each_local_scope_ends() -> None:
     text += "  }\n}\n"
     (outer, inner) = parse_source(text).loops()
     scopes = {
-        v.name: text.encode()[v.span.start_byte : v.scope_end] for v in outer.locals
+        v.name: text.encode()[v.span.start_byte : v.scope_end]
+        for v in outer.locals
+        if v.span is not None
     }
     assert scopes["t"] == b"t = a[i]; a[i] = t; }"
     assert scopes["j"].startswith(b"j = 0; j < n; j++) a[j] = 0;")
