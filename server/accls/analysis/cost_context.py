@@ -7,10 +7,12 @@ pragma of its own by default: it would open a nested region on every call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from accls.analysis.analyze import FileAnalysis
 from accls.frontend import Loop, Span
 
-__all__ = ["nested_context"]
+__all__ = ["caller_lines", "nested_context"]
 
 _CALL_DEPTH = 4  # callers followed upwards
 
@@ -42,12 +44,37 @@ def _parallel_callers(
     analysis: FileAnalysis, name: str, seen: frozenset[str]
 ) -> list[int]:
     """Lines of the parallel code around every call of `name`; [] if one is serial."""
+    return caller_lines(analysis, name, seen, _parallel_line_around, _seen_whole)
+
+
+def _seen_whole(analysis: FileAnalysis, name: str) -> bool:
+    """True when this file shows every call of `name` (static, or the program's)."""
     source = analysis.source
     fn = source.function(name)
     whole_program = source.function("main") is not None
+    return fn is not None and (
+        fn.static or whole_program or _only_called_here(analysis, name)
+    )
+
+
+def caller_lines(
+    analysis: FileAnalysis,
+    name: str,
+    seen: frozenset[str],
+    around: Callable[[FileAnalysis, Span], int | None],
+    admit: Callable[[FileAnalysis, str], bool],
+) -> list[int]:
+    """The lines `around` finds at every call of `name`; [] if one call has none.
+
+    A call with nothing around it inside its caller counts through the caller's
+    own calls, up to `_CALL_DEPTH` functions up. `admit` says whether the calls
+    this file shows are all the function's calls.
+    """
+    source = analysis.source
+    fn = source.function(name)
     if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
         return []
-    if not (fn.static or whole_program or _only_called_here(analysis, name)):
+    if not admit(analysis, name):
         return []
     lines: list[int] = []
     for caller in source.functions:
@@ -56,9 +83,11 @@ def _parallel_callers(
         for call in caller.call_sites:
             if call.name != name:
                 continue
-            line = _parallel_line_around(analysis, call.span)
+            line = around(analysis, call.span)
             if line is None:
-                outer = _parallel_callers(analysis, caller.name, seen | {name})
+                outer = caller_lines(
+                    analysis, caller.name, seen | {name}, around, admit
+                )
                 if not outer:
                     return []
                 line = min(outer)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_context import caller_lines
 from accls.analysis.cost_features import constant_macros
 from accls.analysis.model import ScalarClass
 from accls.frontend import Loop, Span
@@ -31,7 +32,6 @@ from accls.frontend.exprs import expression_poly
 
 __all__ = ["piece_reason"]
 
-_CALL_DEPTH = 4  # callers followed upwards
 SHORT_OUTER = 64
 """An outer loop of fewer known iterations than this (twelve materials, three
 channels) cannot feed a node's threads: the loop inside it is the one to share."""
@@ -118,8 +118,12 @@ def _data_loop_around(analysis: FileAnalysis, span: Span) -> int | None:
 
 def _item_callers(analysis: FileAnalysis, name: str, seen: frozenset[str]) -> list[int]:
     """Lines of the data loops around every call of `name`; [] if one is not."""
-    source = analysis.source
-    fn = source.function(name)
+    return caller_lines(analysis, name, seen, _data_loop_around, _calls_shown)
+
+
+def _calls_shown(analysis: FileAnalysis, name: str) -> bool:
+    """False when other files call `name` too, in ways this file does not show."""
+    fn = analysis.source.function(name)
     program = analysis.program
     called_elsewhere = (
         program is not None
@@ -127,25 +131,7 @@ def _item_callers(analysis: FileAnalysis, name: str, seen: frozenset[str]) -> li
         and program.complete
         and name in program.called
     )
-    if fn is None or name == "main" or name in seen or len(seen) > _CALL_DEPTH:
-        return []
-    if called_elsewhere and not fn.static:
-        return []  # other files call it too, in ways this file does not show
-    lines: list[int] = []
-    for caller in source.functions:
-        if caller.name == name:
-            continue
-        for call in caller.call_sites:
-            if call.name != name:
-                continue
-            line = _data_loop_around(analysis, call.span)
-            if line is None:
-                outer = _item_callers(analysis, caller.name, seen | {name})
-                if not outer:
-                    return []
-                line = min(outer)
-            lines.append(line)
-    return lines
+    return fn is not None and not (called_elsewhere and not fn.static)
 
 
 def _per_item(analysis: FileAnalysis, loop: Loop) -> str:
