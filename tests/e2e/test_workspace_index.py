@@ -65,6 +65,18 @@ async def _until(
     raise AssertionError(f"never saw {want!r} in the hover:\n{value}")
 
 
+async def _open_workspace(client: LanguageClient, root: Path, cache: Path) -> None:
+    """Initialize as VS Code with `root` as the one workspace folder."""
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
+            initialization_options={"indexCache": str(cache)},
+        )
+    )
+
+
 async def test_the_index_makes_a_cross_file_loop_parallel(
     raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
 ) -> None:
@@ -73,14 +85,7 @@ async def test_the_index_makes_a_cross_file_loop_parallel(
     (root / "main.c").write_text(MAIN_C)
     (root / "lib.c").write_text(LIB_C)
     registrations = _accept_registrations(raw_client)
-    await raw_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
-            initialization_options={"indexCache": str(tmp_path / "cache")},
-        )
-    )
+    await _open_workspace(raw_client, root, tmp_path / "cache")
     uri = open_source(raw_client, MAIN_C, root / "main.c")
     loop = at(MAIN_C, "for (int i")
     # Before the index is built the listing answers at once, with what it has.
@@ -151,14 +156,7 @@ async def test_a_fortran_module_added_later_is_found_without_a_restart(
     (root / "src").mkdir(parents=True)
     (root / "src" / "step.f90").write_text(STEP_F90)
     registrations = _accept_registrations(raw_client)
-    await raw_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="proj")],
-            initialization_options={"indexCache": str(tmp_path / "cache")},
-        )
-    )
+    await _open_workspace(raw_client, root, tmp_path / "cache")
     uri = (root / "src" / "step.f90").as_uri()
     raw_client.text_document_did_open(
         types.DidOpenTextDocumentParams(
