@@ -84,12 +84,26 @@ def test_a_malformed_table_is_refused(raw: dict[str, object], problem: str) -> N
         ("a[i] = rand();", "hidden state shared by every call"),
         ("a[i] = omp_get_thread_num();", "depends on the thread"),
         ("a[i] = omp_get_wtime();", "depends on the thread or the time"),
+        # `lgamma` stores the result's sign in the global `signgam`.
+        ("a[i] = lgamma(b[i]);", "hidden state shared by every call"),
     ],
 )
 def test_calls_with_effects_refuse_the_loop_and_say_which(body: str, why: str) -> None:
     parallel, messages = loop_facts(body)
     assert not parallel
     assert any(why in m for m in messages), messages
+
+
+@pytest.mark.parametrize("call", ["frexp(b[i], &e)", "modf(b[i], &w)"])
+def test_a_math_function_storing_through_a_shared_pointer_is_refused(
+    call: str,
+) -> None:
+    # The second result lands in one variable for every iteration.
+    parallel, messages = loop_facts(
+        f"a[i] = {call} + e + w;", "int e = 0; double w = 0;"
+    )
+    assert not parallel
+    assert any("writes through" in m for m in messages), messages
 
 
 def test_a_query_constant_for_the_run_is_pure() -> None:
