@@ -179,7 +179,22 @@ def pair_may_alias(
         and _disjoint_fields(a.path, b.path)
     ):
         return False
+    if _based_on_restrict(a.root, b.root, fn) or _based_on_restrict(b.root, a.root, fn):
+        return True
     return _may_alias(a.root, b.root, typed)
+
+
+def _based_on_restrict(own: Var, other: Var, fn: Function | None) -> bool:
+    """Whether `other` is a local whose value may come from the `restrict` `own`.
+
+    `restrict` promises that no pointer *not based on* `own` reaches its object;
+    `double *p = b + 1` is based on `b`, so `p[i]` and `b[i + 1]` are the same
+    element. A value from a call may be such a pointer too.
+    """
+    if not own.restrict or other.restrict or other.scope != "local":
+        return False
+    derived = _derived(other, fn)
+    return own.name in derived or FROM_CALL in derived
 
 
 def _disjoint_fields(left: str, right: str) -> bool:

@@ -159,6 +159,7 @@ class _Flow:
         self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
         self.tables = {v.name: d for v in locals_ if (d := _row_depth(v)) is not None}
         self.tracked = (self.pointers | set(self.tables)) - params
+        self.params = params  # a local's value may come from them too (`p = b + 1`)
         self.fresh = {v.name: v.device for v in locals_ if v.fresh}
         self.not_fresh: set[str] = set()
         self.bad_rows: set[str] = set()
@@ -206,7 +207,9 @@ class _Flow:
             node = stack.pop()
             if node.type == "call_expression" and self._allocator(node) is None:
                 found.add(FROM_CALL)
-            elif node.type == "identifier" and node_text(node) in self.tracked:
+            elif node.type == "identifier" and (
+                node_text(node) in self.tracked or node_text(node) in self.params
+            ):
                 found.add(node_text(node))
             stack.extend(node.named_children)
         return found
