@@ -83,6 +83,72 @@ def test_host_code_touching_an_array_between_the_loops_blocks_the_region() -> No
     assert all(s.region is None for s in found)
 
 
+GLOBALS = """\
+#define N 100000
+double a[N], b[N], c[N];
+void f(void)
+{
+    double *p = b + 1;
+    for (int i = 0; i < N; i++)
+        b[i] = 2 * a[i];
+    p[0] = 1.0;
+    for (int i = 0; i < N; i++)
+        c[i] = b[i] + a[i];
+}
+"""
+
+
+@pytest.mark.parametrize("opts", [ACC, OMP_GPU])
+def test_host_code_writing_an_array_under_another_name_blocks_the_region(
+    opts: SuggestOptions,
+) -> None:
+    # `p` points into `b`: under a region the host write between the kernels
+    # would be lost (the device copy of `b` goes back over it).
+    analysis = analyze_text(
+        GLOBALS, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    found = suggest_file(analysis, opts)
+    assert parallel(found) == [("i", True), ("i", True)]
+    assert all(s.region is None for s in found)
+    # The same code on another array keeps the region.
+    other = GLOBALS.replace("double *p = b + 1;", "double q[2];")
+    other = other.replace("p[0] = 1.0;", "q[0] = 1.0;")
+    analysis = analyze_text(
+        other, options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    assert all(s.region is not None for s in suggest_file(analysis, opts))
+
+
+TIME_LOOP = """\
+#define N 100000
+double a[N], b[N];
+void f(void)
+{
+    double *p = b;
+    for (int t = 0; t < 9; t++) {
+        for (int i = 0; i < N; i++)
+            b[i] = a[i] * t;
+        *p = 0.0;
+    }
+}
+"""
+
+
+def test_no_hoisting_when_the_time_loop_writes_an_array_through_a_copy() -> None:
+    analysis = analyze_text(TIME_LOOP, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC)
+    assert [(s.loop.var, s.pragma is not None) for s in found] == [
+        ("t", False),
+        ("i", True),
+    ]
+    assert all(s.region is None for s in found)
+    # Through a local array instead, the region goes around the time loop.
+    local = TIME_LOOP.replace("double *p = b;", "double p[1];")
+    analysis = analyze_text(local, options=AnalysisOptions(dialect="acc"))
+    found = suggest_file(analysis, ACC)
+    assert any(s.region is not None and s.region.around for s in found)
+
+
 def test_a_declaration_between_the_loops_blocks_the_region() -> None:
     _, found = run(
         """

@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis
-from accls.frontend import Clause, Loop
+from accls.analysis.access_paths import Target as Reached
+from accls.analysis.access_paths import target_of
+from accls.analysis.alias_pairs import pair_may_alias
+from accls.analysis.call_sites import distinct_at_call_sites
+from accls.analysis.pointer_casts import cast_assigned
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Clause, Loop, SourceFile
 from accls.suggest.lifetime_uses import base_name
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
@@ -58,17 +64,67 @@ def _arrays(loop: Loop) -> set[str]:
     return {base_name(r.name) for r in loop.refs if r.subscripts or r.deref}
 
 
-def _independent(a: Suggestion, b: Suggestion) -> bool:
-    """True when neither loop touches what the other writes.
+def _targets(loop: Loop, source: SourceFile) -> dict[str, tuple[bool, list[Reached]]]:
+    """(written?, objects reached) of each array name of the loop."""
+    fn = source.function(loop.function)
+    out: dict[str, tuple[bool, list[Reached]]] = {}
+    for ref in loop.refs:
+        if is_scalar_ref(ref):
+            continue
+        wrote, found = out.get(ref.name, (False, []))
+        found.append(target_of(ref, fn, source.globals, source.types))
+        out[ref.name] = (wrote or ref.is_write, found)
+    return out
+
+
+def _apart(a: Reached, b: Reached, loop: Loop, source: SourceFile) -> bool:
+    """True when the objects two targets of one function reach cannot overlap."""
+    fn = source.function(loop.function)
+    typed = not (cast_assigned(a.root, fn, source) or cast_assigned(b.root, fn, source))
+    if not pair_may_alias(a, b, fn, source.types, typed):
+        return True
+    roots = (a.root, b.root)
+    return (
+        fn is not None
+        and a.kind == b.kind == "pointee"
+        and a.root is not None
+        and b.root is not None
+        and a.root is not b.root
+        and all(r.scope == "param" for r in roots if r is not None)
+        and distinct_at_call_sites(fn, a.root.name, b.root.name, source) is not None
+    )
+
+
+def _overlap(a: Loop, b: Loop, source: SourceFile, held: bool) -> str | None:
+    """A pair of names, one per loop, that may reach one array (`p = a`, `f(a, a)`).
+
+    Pairs count when one of them is written or, outside a data region (`held`
+    false), when both are copied in.
+    """
+    left, right = _targets(a, source), _targets(b, source)
+    for name_a, (wrote_a, found_a) in left.items():
+        for name_b, (wrote_b, found_b) in right.items():
+            if name_a == name_b or (held and not (wrote_a or wrote_b)):
+                continue
+            if not all(_apart(x, y, a, source) for x in found_a for y in found_b):
+                return f"{name_a}/{name_b}"
+    return None
+
+
+def _independent(a: Suggestion, b: Suggestion, source: SourceFile) -> bool:
+    """True when neither loop touches what the other writes, under any name.
 
     Outside a data region they must share no array at all (both would copy it in);
-    inside one they find their arrays present.
+    inside one they find their arrays present. Two names that may reach one
+    object (a pointer copy, a parameter a call passes twice) count as one.
     """
     read_a, wrote_a = _touched(a.loop)
     read_b, wrote_b = _touched(b.loop)
     if wrote_a & (read_b | wrote_b) or wrote_b & read_a:
         return False
     held = a.region is not None and a.region == b.region
+    if a.loop.function != b.loop.function or _overlap(a.loop, b.loop, source, held):
+        return False
     return held or not _arrays(a.loop) & _arrays(b.loop)
 
 
@@ -114,7 +170,7 @@ def async_runs(
         if (
             group is not None
             and _adjacent(data, group[-1].loop, top.loop)
-            and all(_independent(other, top) for other in group)
+            and all(_independent(other, top, analysis.source) for other in group)
         ):
             group.append(top)
         else:

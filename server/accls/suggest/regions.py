@@ -12,6 +12,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
+from accls.analysis.access_paths import target_of
+from accls.analysis.alias_pairs import pair_may_alias
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import (
     ArrayUse,
@@ -20,7 +22,7 @@ from accls.analysis.array_sections import (
     union_section,
 )
 from accls.analysis.obstacles import PURE_FUNCTIONS
-from accls.frontend import Clause, Function, Loop, Span
+from accls.frontend import Clause, Function, Loop, Ref, SourceFile, Span
 from accls.suggest.context import placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
@@ -62,7 +64,7 @@ class _HostCode:
     not O(n) per gap over every reference of the function.
     """
 
-    def __init__(self, fn: Function) -> None:
+    def __init__(self, fn: Function, source: SourceFile) -> None:
         def ordered(items: list[tuple[int, str]]) -> tuple[list[int], list[str]]:
             items.sort(key=lambda item: item[0])
             return [at for at, _ in items], [what for _, what in items]
@@ -75,6 +77,12 @@ class _HostCode:
         self._refs, self._bases = ordered(
             [(r.span.start_byte, _base(r.name)) for r in fn.refs]
         )
+        self._fn, self._source = fn, source
+        self._memory = sorted(
+            (r for r in fn.refs if r.subscripts or r.deref),
+            key=lambda r: r.span.start_byte,
+        )
+        self._memory_at = [r.span.start_byte for r in self._memory]
         decls: dict[int, list[int]] = {}
         for block, span in self._decls:
             decls.setdefault(block, []).append(span.start_byte)
@@ -94,7 +102,31 @@ class _HostCode:
             return False  # a call may reach the arrays through pointers or globals
         low = bisect_left(self._refs, start)
         high = bisect_left(self._refs, end)
-        return not any(self._bases[at] in bases for at in range(low, high))
+        if any(self._bases[at] in bases for at in range(low, high)):
+            return False
+        low = bisect_left(self._memory_at, start)
+        high = bisect_left(self._memory_at, end)
+        others = [r for r in self._memory[low:high] if _base(r.name) not in bases]
+        return not others or not self._reaches(others, bases)
+
+    def _reaches(self, host: list[Ref], bases: set[str]) -> bool:
+        """True if a host access under another name may reach one of `bases`.
+
+        `double *p = a;` then `p[5] = 1` between two kernels writes `a`.
+        """
+        fn, source = self._fn, self._source
+        kept = [
+            target_of(r, fn, source.globals, source.types)
+            for r in self._memory
+            if _base(r.name) in bases
+        ]
+        return any(
+            pair_may_alias(
+                target_of(r, fn, source.globals, source.types), k, fn, source.types
+            )
+            for r in host
+            for k in kept
+        )
 
 
 def _any_in(offsets: list[int], start: int, end: int) -> bool:
@@ -304,7 +336,7 @@ def propose_regions(
     def host_of(fn: Function) -> _HostCode:
         found = hosts.get(fn.name)
         if found is None:
-            found = hosts[fn.name] = _HostCode(fn)
+            found = hosts[fn.name] = _HostCode(fn, source)
         return found
 
     regions: list[DataRegion] = []
