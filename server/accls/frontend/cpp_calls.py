@@ -7,7 +7,7 @@ from tree_sitter import Node
 from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_types import TypeKind, virtual_method
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.model import AccessKind, Call
+from accls.frontend.model import AccessKind, Call, ExitKind
 
 __all__ = ["CppCalls"]
 
@@ -201,6 +201,11 @@ class CppCalls(CppRanges):
         )
         if obj is None or index is None:
             return
+        method = fn.child_by_field_name("field") if fn is not None else None
+        if method is not None and node_text(method) == "at":
+            # Out of range it throws `std::out_of_range`, which must not leave
+            # a parallel region (std::terminate); in order a caller may catch it.
+            self._exit(ExitKind.EXIT, node)
         self.expr(index, depth + 1)
         name = "".join(node_text(strip_parens(obj)).split())
         self._ref(node, name, kind, subscripts=(self._subscript(index),))
