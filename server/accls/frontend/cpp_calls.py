@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
-from accls.frontend.cpp_types import TypeKind, virtual_method
+from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import AccessKind, Call, ExitKind
 

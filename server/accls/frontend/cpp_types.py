@@ -29,7 +29,6 @@ __all__ = [
     "TypeKind",
     "classify",
     "collect_scope",
-    "virtual_method",
 ]
 
 
@@ -342,29 +341,6 @@ def _virtual_member(member: Node, info: ClassInfo) -> None:
         c.type == "virtual_specifier" for c in fdecl.children
     ):
         info.virtuals.add(node_text(target))
-
-
-def virtual_method(scope: CxxScope, cls: str, method: str) -> bool:
-    """Whether a call of `cls::method` may run an override instead of that body.
-
-    True when the class or one of its bases declares the method virtual, or
-    when a base is not defined in the file (it may declare it virtual).
-    """
-    root = cls.rsplit("::", 1)[-1].split("<", 1)[0]
-    seen: set[str] = set()
-    todo = [root]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        info = scope.classes.get(name)
-        if info is None:
-            return name != root  # an unseen base may declare it virtual
-        if method in info.virtuals:
-            return True
-        todo.extend(info.bases)
-    return False
 
 
 def _builtin_text(text: str) -> bool:
