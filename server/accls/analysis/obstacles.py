@@ -181,6 +181,12 @@ def _exit_message(exit_: Exit, source: SourceFile) -> str:
             "in order, the loop stops at the first throwing iteration"
         )
     name = text.split("(", 1)[0].strip() or "exit"
+    if name.endswith((".at", "->at")):
+        return (
+            f"`{' '.join(text.split())}` at line {line} throws `std::out_of_range` "
+            "when the index is out of range: an exception must not leave a parallel "
+            "region (it calls `std::terminate`), and in order the loop stops there"
+        )
     if name.endswith("longjmp"):
         return (
             f"`{name}()` at line {line} is a non-local jump (setjmp/longjmp): it "

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.model import AccessKind, Call
+from accls.frontend.model import AccessKind, Call, ExitKind
 
 __all__ = ["CppCalls"]
 
@@ -32,7 +33,7 @@ class CppCalls(CppRanges):
         elif owner.kind is TypeKind.CLASS and f"operator{op}" in self.scope.operators:
             name = f"operator{op}"  # a free operator of the file: its summary
         elif owner.kind in (TypeKind.CLASS, TypeKind.CONTAINER) and owner.name:
-            name = f"{owner.name}::operator{op}"
+            name = self._dispatched(owner.name, f"operator{op}")
         else:
             name = f"auto::operator{op}"
         self._record_call(node, name, tuple(args))
@@ -42,6 +43,12 @@ class CppCalls(CppRanges):
             else:
                 for child in arg.named_children:
                     self.expr(child, depth + 1)
+
+    def _dispatched(self, cls: str, method: str) -> str:
+        """The name of a call of `cls::method`: `virtual ..` if an override may run."""
+        if virtual_method(self.scope, cls, method):
+            return f"virtual {cls}::{method}"
+        return f"{cls}::{method}"
 
     def _own_method(self, name: str) -> bool:
         """Whether a bare `name(..)` in a method calls a method of its class."""
@@ -110,7 +117,7 @@ class CppCalls(CppRanges):
             self.calls.append(
                 (
                     Call(
-                        f"{self.class_name}::{name}",
+                        self._dispatched(self.class_name or "", name),
                         self._span(node),
                         texts if name in info.statics else ("this", *texts),
                     ),
@@ -151,7 +158,7 @@ class CppCalls(CppRanges):
         if owner.kind is TypeKind.STREAM:
             qualified = f"std::stream::{name}"
         elif owner.kind is TypeKind.CONTAINER or owner.name:
-            qualified = f"{owner.name}::{name}"
+            qualified = self._dispatched(owner.name, name)
         else:
             qualified = f"auto::{name}"
         self._record_call(node, qualified, (obj, *args))
@@ -195,6 +202,11 @@ class CppCalls(CppRanges):
         )
         if obj is None or index is None:
             return
+        method = fn.child_by_field_name("field") if fn is not None else None
+        if method is not None and node_text(method) == "at":
+            # Out of range it throws `std::out_of_range`, which must not leave
+            # a parallel region (std::terminate); in order a caller may catch it.
+            self._exit(ExitKind.EXIT, node)
         self.expr(index, depth + 1)
         name = "".join(node_text(strip_parens(obj)).split())
         self._ref(node, name, kind, subscripts=(self._subscript(index),))

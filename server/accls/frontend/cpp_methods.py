@@ -36,6 +36,7 @@ __all__ = [
     "index_text",
     "simple_argument",
     "snippet",
+    "virtual_method",
 ]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -284,6 +285,29 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
 def _virtual(method: Node) -> bool:
     """Whether a method is declared `virtual` (an override may run instead)."""
     return any(node_text(c) == "virtual" for c in method.children)
+
+
+def virtual_method(scope: CxxScope, cls: str, method: str) -> bool:
+    """Whether a call of `cls::method` may run an override instead of that body.
+
+    True when the class or one of its bases declares the method virtual, or
+    when a base is not defined in the file (it may declare it virtual).
+    """
+    root = cls.rsplit("::", 1)[-1].split("<", 1)[0]
+    seen: set[str] = set()
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        info = scope.classes.get(name)
+        if info is None:
+            return name != root  # an unseen base may declare it virtual
+        if method in info.virtuals:
+            return True
+        todo.extend(info.bases)
+    return False
 
 
 def _method_name(method: Node) -> str | None:

@@ -12,6 +12,11 @@ def cpp_call_reason(name: str) -> str | None:
             "a lambda that is mutable, not defined in this function or called "
             "another way: what its body does here is unknown"
         )
+    if name.startswith("virtual "):
+        return (
+            f"`{name.removeprefix('virtual ')}`, a virtual method: an override in a "
+            "derived class may run instead, and what it does is not known here"
+        )
     owner, sep, member = name.rpartition("::")
     if not sep:
         return None

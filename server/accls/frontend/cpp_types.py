@@ -22,7 +22,14 @@ if TYPE_CHECKING:
     from accls.frontend.cpp_methods import Accessor
     from accls.frontend.model import UserReduction
 
-__all__ = ["ClassInfo", "CxxScope", "CxxType", "TypeKind", "classify", "collect_scope"]
+__all__ = [
+    "ClassInfo",
+    "CxxScope",
+    "CxxType",
+    "TypeKind",
+    "classify",
+    "collect_scope",
+]
 
 
 class TypeKind(StrEnum):
@@ -91,6 +98,10 @@ class ClassInfo:
     methods: dict[str, str] = field(default_factory=dict)  # method -> return type
     accessors: dict[str, Accessor] = field(default_factory=dict)  # see cpp_methods
     statics: set[str] = field(default_factory=set)  # static methods and members
+    # Methods declared `virtual`, `override` or `final`, and the base classes
+    # named: a call of such a method may run an override (see `virtual_method`).
+    virtuals: set[str] = field(default_factory=set)
+    bases: list[str] = field(default_factory=list)
     # Its constructors: how many it declares, whether one takes no argument, and
     # whether every one is defined here storing only its arguments in members.
     constructors: int = 0
@@ -121,6 +132,8 @@ class CxxScope:
                     dict(info.methods),
                     dict(info.accessors),
                     set(info.statics),
+                    set(info.virtuals),
+                    list(info.bases),
                     info.constructors,
                     info.default_constructor,
                     info.plain_constructors,
@@ -303,10 +316,31 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
             if target is not None:
                 info.methods[node_text(target)] = node_text(base) if base else ""
         _constructor(member, info, _unqualified(node_text(name_node)))
+        _virtual_member(member, info)
+    for clause in (c for c in node.named_children if c.type == "base_class_clause"):
+        info.bases.extend(
+            _unqualified(node_text(b).split("<", 1)[0])
+            for b in clause.named_children
+            if b.type != "access_specifier"
+        )
     if any(c.type == "base_class_clause" for c in node.named_children) or not all(
         _builtin_text(t) for t in info.fields.values()
     ):
         info.plain_constructors = False  # a base's or a member's constructor runs
+
+
+def _virtual_member(member: Node, info: ClassInfo) -> None:
+    """Record a method declared `virtual`, `override` or `final` in `info`."""
+    if member.type not in ("function_definition", "field_declaration"):
+        return
+    fdecl, _ = function_declarator(member)
+    target = declared_name(fdecl.child_by_field_name("declarator")) if fdecl else None
+    if fdecl is None or target is None:
+        return
+    if any(node_text(c) == "virtual" for c in member.children) or any(
+        c.type == "virtual_specifier" for c in fdecl.children
+    ):
+        info.virtuals.add(node_text(target))
 
 
 def _builtin_text(text: str) -> bool:
