@@ -204,7 +204,7 @@ def hoist_regions(
         if any(r.directive.dialect == "omp" for r in outer.regions):
             continue
         mine = {i: s for i, s in parallel.items() if _inside(s.loop.span, outer.body)}
-        if not mine:
+        if not mine or _other_pragmas(suggestions, mine, outer):
             continue
         planned = _plan(analysis, outer, mine)
         if planned is None:
@@ -236,6 +236,24 @@ def hoist_regions(
         )
         taken.append(outer.span)
     return tuple(out)
+
+
+def _other_pragmas(
+    suggestions: Sequence[Suggestion], mine: Mapping[int, Suggestion], outer: Loop
+) -> bool:
+    """Whether a pragma to be inserted in the body is not one of the shared-out loops'.
+
+    `--all` inserts a `parallel for` the cost model rejects: in the region it would
+    sit in a `single` (a pragma before `single` does not compile) or be nested.
+    """
+    for s in suggestions:
+        if s.pragma is None or s.existing is not None or s.loop.id in mine:
+            continue
+        if not _inside(s.loop.span, outer.body):
+            continue
+        if not any(_inside(s.loop.span, m.loop.body) for m in mine.values()):
+            return True
+    return False
 
 
 def _pays(
