@@ -231,3 +231,19 @@ def test_no_hoist_around_a_pragma_that_all_inserts_but_the_region_leaves_out(
     assert text.count("#pragma omp parallel for") == 3
     text, err = _annotate(tmp_path, HISTOGRAM, capsys, "--no-validate")
     assert "opened one parallel region around the loop at line 8" in err
+
+
+def test_a_static_local_of_the_body_is_shared_not_computed_on_every_thread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `calls++` on every thread would count once per thread: the plan itself must
+    # refuse (the statement writes shared data; a declaration is never run once),
+    # not leave it to the check catalog.
+    text = HISTOGRAM.replace(
+        "for (j = 0; j < 16; j++) h[j] = 0;",
+        "static int calls = 0;\n    calls++;\n    h[t % 16] = calls;",
+    )
+    out, err = _annotate(tmp_path, text, capsys, "--no-validate")
+    assert "opened one parallel region" not in err
+    assert "hoisting it was refused" not in err
+    assert "#pragma omp single" not in out

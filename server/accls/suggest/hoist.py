@@ -72,8 +72,11 @@ def _inside(span: Span, outer: Span) -> bool:
 
 
 def _body_locals(outer: Loop) -> frozenset[str]:
-    """Variables declared in the body, outside the body's own loops."""
-    names = {v.name for v in outer.locals}
+    """Variables declared in the body, outside the body's own loops.
+
+    A `static` one is not among them: it is one variable that all threads share.
+    """
+    names = {v.name for v in outer.locals if not v.static}
     for child in outer.children:
         names -= {v.name for v in child.locals}
         if child.var_declared and child.var:
