@@ -23,7 +23,8 @@ when that is provably the same program:
 - a statement run on every thread writes only such variables (not through pointers) and
   calls only pure library functions; declarations are never run once (braces would
   scope them);
-- no other pragma sits in the body.
+- no other pragma sits in the body, nor is one to be inserted there outside the
+  shared-out loops (`--all` keeps a `parallel for` the cost model rejects).
 
 Every `omp for`, `single` and `barrier` is a synchronisation per iteration of the
 sequential loop. When the work of the shared-out loops is known, it must outweigh
