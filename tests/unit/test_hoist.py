@@ -197,3 +197,53 @@ def test_no_hoist_where_the_barriers_outweigh_the_shared_out_work(
     assert "opened one parallel region" not in err
     assert "#pragma omp single" not in text
     assert text.count("#pragma omp parallel for") == 2
+
+
+HISTOGRAM = textwrap.dedent(
+    """\
+    #include <stdio.h>
+    #define N 200000
+    double a[N];
+    int main(void) {
+      int i, t, j;
+      double h[16];
+      for (i = 0; i < N; i++) a[i] = (i * 37) % 1001;
+      for (t = 0; t < 5; t++) {
+        for (j = 0; j < 16; j++) h[j] = 0;
+        for (i = 0; i < N; i++) h[(int)a[i] % 16] += 1;
+        for (i = 0; i < N; i++) a[i] = a[i] + h[i % 16] * 1e-6;
+      }
+      printf("%f %f\\n", a[3], h[2]);
+      return 0;
+    }
+    """
+)
+
+
+def test_no_hoist_around_a_pragma_that_all_inserts_but_the_region_leaves_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--all` keeps the 16-iteration loop's `parallel for`, which the cost model
+    # rejects: hoisted, it sat before the `single` that runs it (no compile).
+    text, err = _annotate(tmp_path, HISTOGRAM, capsys, "--no-validate", "--all")
+    assert "opened one parallel region" not in err
+    assert "#pragma omp single" not in text
+    assert text.count("#pragma omp parallel for") == 3
+    text, err = _annotate(tmp_path, HISTOGRAM, capsys, "--no-validate")
+    assert "opened one parallel region around the loop at line 8" in err
+
+
+def test_a_static_local_of_the_body_is_shared_not_computed_on_every_thread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `calls++` on every thread would count once per thread: the plan itself must
+    # refuse (the statement writes shared data; a declaration is never run once),
+    # not leave it to the check catalog.
+    text = HISTOGRAM.replace(
+        "for (j = 0; j < 16; j++) h[j] = 0;",
+        "static int calls = 0;\n    calls++;\n    h[t % 16] = calls;",
+    )
+    out, err = _annotate(tmp_path, text, capsys, "--no-validate")
+    assert "opened one parallel region" not in err
+    assert "hoisting it was refused" not in err
+    assert "#pragma omp single" not in out

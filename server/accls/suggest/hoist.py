@@ -23,7 +23,8 @@ when that is provably the same program:
 - a statement run on every thread writes only such variables (not through pointers) and
   calls only pure library functions; declarations are never run once (braces would
   scope them);
-- no other pragma sits in the body.
+- no other pragma sits in the body, nor is one to be inserted there outside the
+  shared-out loops (`--all` keeps a `parallel for` the cost model rejects).
 
 Every `omp for`, `single` and `barrier` is a synchronisation per iteration of the
 sequential loop. When the work of the shared-out loops is known, it must outweigh
@@ -72,8 +73,11 @@ def _inside(span: Span, outer: Span) -> bool:
 
 
 def _body_locals(outer: Loop) -> frozenset[str]:
-    """Variables declared in the body, outside the body's own loops."""
-    names = {v.name for v in outer.locals}
+    """Variables declared in the body, outside the body's own loops.
+
+    A `static` one is not among them: it is one variable that all threads share.
+    """
+    names = {v.name for v in outer.locals if not v.static}
     for child in outer.children:
         names -= {v.name for v in child.locals}
         if child.var_declared and child.var:
@@ -204,7 +208,7 @@ def hoist_regions(
         if any(r.directive.dialect == "omp" for r in outer.regions):
             continue
         mine = {i: s for i, s in parallel.items() if _inside(s.loop.span, outer.body)}
-        if not mine:
+        if not mine or _other_pragmas(suggestions, mine, outer):
             continue
         planned = _plan(analysis, outer, mine)
         if planned is None:
@@ -236,6 +240,24 @@ def hoist_regions(
         )
         taken.append(outer.span)
     return tuple(out)
+
+
+def _other_pragmas(
+    suggestions: Sequence[Suggestion], mine: Mapping[int, Suggestion], outer: Loop
+) -> bool:
+    """Whether a pragma to be inserted in the body is not one of the shared-out loops'.
+
+    `--all` inserts a `parallel for` the cost model rejects: in the region it would
+    sit in a `single` (a pragma before `single` does not compile) or be nested.
+    """
+    for s in suggestions:
+        if s.pragma is None or s.existing is not None or s.loop.id in mine:
+            continue
+        if not _inside(s.loop.span, outer.body):
+            continue
+        if not any(_inside(s.loop.span, m.loop.body) for m in mine.values()):
+            return True
+    return False
 
 
 def _pays(
