@@ -179,6 +179,43 @@ def test_a_mutable_lambda_is_an_unknown_call() -> None:
     assert not verdicts[4][0]
 
 
+def test_a_lambda_sharing_a_written_variable_by_reference_is_unknown() -> None:
+    # `tot` would be a reduction copy, `t` a private one, but the closures made
+    # before the loop still name the shared variables.
+    verdicts = _verdicts(
+        """\
+        void f(double *__restrict a, double *__restrict b, int n) {
+          double tot = 0, t = 0;
+          auto add = [&](double x) { tot += x; };
+          auto get = [&]() { return t * 2; };
+          for (int i = 0; i < n; i++) add(a[i] * i);
+          for (int i = 0; i < n; i++) { t = a[i]; b[i] = get(); }
+          auto ok = [&](int i) { return a[i] * 2; };
+          for (int i = 0; i < n; i++) b[i] = ok(i);
+        }
+        """
+    )
+    assert not verdicts[5][0]
+    assert "lambda" in verdicts[5][1]
+    assert not verdicts[6][0]
+    assert verdicts[8][0], verdicts[8][1]
+
+
+def test_a_reference_to_a_variable_is_not_that_variable_in_a_clause() -> None:
+    # `reduction(+:s)` would privatize `s`, but `r` still names the shared one.
+    verdicts = _verdicts(
+        """\
+        double f(const double *v, int n) {
+          double s = 0;
+          double &r = s;
+          for (int i = 0; i < n; i++) r += v[i];
+          return s;
+        }
+        """
+    )
+    assert not verdicts[4][0]
+
+
 def test_methods_and_members_have_qualified_names() -> None:
     source = _cpp(
         """\

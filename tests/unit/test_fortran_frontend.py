@@ -313,3 +313,50 @@ def test_a_member_of_an_array_element_is_an_access_of_the_element() -> None:
     ]
     assert {r.name for r in loop.refs if r.name == "k"} == {"k"}
     assert not any(r.member for r in element)
+
+
+def test_a_pointer_into_a_local_target_array_may_alias_it() -> None:
+    from accls.analysis.aliasing import alias_obstacles
+
+    text = dedent(
+        """\
+        program t
+          integer, target :: x(100)
+          integer, pointer :: p(:)
+          integer :: i
+          p => x(2:100)
+          do i = 1, 99
+            x(i) = p(i) + x(i)
+          end do
+        end program
+        """
+    )
+    source = parse_source(text, "k.f90")
+    loop = next(loop for loop in source.loops() if loop.line == 6)
+    fn = source.function("t")
+    x = fn.lookup("x") if fn is not None else None
+    assert x is not None
+    assert x.address_taken
+    check = alias_obstacles(loop, fn, source)
+    assert [o.variable for o in check.obstacles] == ["x"]
+
+
+def test_two_target_dummies_may_share_their_actual() -> None:
+    from accls.analysis.aliasing import alias_obstacles
+
+    text = dedent(
+        """\
+        subroutine work(a, b)
+          integer, target :: a(:)
+          integer, target :: b(:)
+          integer :: i
+          do i = 2, size(a)
+            a(i) = b(i - 1) * 3
+          end do
+        end subroutine
+        """
+    )
+    source = parse_source(text, "k.f90")
+    loop = next(loop for loop in source.loops() if loop.line == 5)
+    check = alias_obstacles(loop, source.function("work"), source)
+    assert [o.variable for o in check.obstacles] == ["a"]

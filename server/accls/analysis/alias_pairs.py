@@ -13,7 +13,11 @@ from accls.frontend import (
     Var,
 )
 
-__all__ = ["is_array_object", "pair_may_alias"]
+__all__ = [
+    "is_array_object",
+    "pair_may_alias",
+    "pointer_apart_from",
+]
 
 _STEPS = re.compile(r"->|\.")
 _ANY_TYPE = frozenset({"char", "unsigned char", "signed char", "void"})
@@ -50,6 +54,21 @@ def _types_may_alias(a: Var, b: Var) -> bool:
     if primitive_a and primitive_b:
         return a.type == b.type
     return True  # a typedef may name either type
+
+
+def pointer_apart_from(element: str) -> bool:
+    """Whether a stored pointer cannot lie in memory of type `element`.
+
+    C's effective-type rule: an object of a plain arithmetic type (not a
+    character type) is never accessed as a pointer, so a pointer field and an
+    element of that type never share storage.
+    """
+    return (
+        bool(element)
+        and element not in _ANY_TYPE
+        and "char" not in element.split()
+        and set(element.split()) <= _PRIMITIVE
+    )
 
 
 def _is_pointer(var: Var) -> bool:

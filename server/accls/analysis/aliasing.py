@@ -6,8 +6,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from accls.analysis.access_paths import Target, target_of
-from accls.analysis.alias_pairs import is_array_object, pair_may_alias
+from accls.analysis.access_paths import Target, member_var, target_of
+from accls.analysis.alias_pairs import (
+    is_array_object,
+    pair_may_alias,
+    pointer_apart_from,
+)
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.field_alias import fields_apart, told_overlap
@@ -115,6 +119,15 @@ def _proved_apart(
     return "; ".join(shown.values()) if shown else None
 
 
+def _through_pointer(ref: Ref) -> bool:
+    """True for a field reached through a pointer (`p->f`, `a[i].q->f`).
+
+    Such a field is memory that may lie in an array the loop writes
+    (`p == &a[1]`), not a variable of its own.
+    """
+    return ref.member and "->" in ref.name
+
+
 def _distinct(found: Iterable[Target]) -> list[Target]:
     """The targets once each: a long loop body reaches the same few objects."""
     seen: dict[tuple[int, str, str, int, str, bool], Target] = {}
@@ -141,13 +154,18 @@ def alias_obstacles(
     first_line: dict[str, int] = {}
     by_name: dict[str, list[Ref]] = {}
     targets: dict[Span, Target] = {}
+    pointer_fields: set[str] = set()  # `p->next`: fields that hold a pointer
     for ref in loop.refs:
-        if is_scalar_ref(ref):
+        if is_scalar_ref(ref) and not _through_pointer(ref):
             continue
         arrays[ref.name] = arrays.get(ref.name, False) or ref.is_write
         first_line.setdefault(ref.name, ref.span.line)
         by_name.setdefault(ref.name, []).append(ref)
         targets[ref.span] = target_of(ref, fn, source.globals, source.types)
+        if is_scalar_ref(ref):  # the field itself, not what it points to
+            field = member_var(ref.name, fn, source.globals, source.types)
+            if field is not None and field.shape == "*" * field.pointers != "":
+                pointer_fields.add(ref.name)
     out: list[Obstacle] = []
     blocked: list[tuple[str, str]] = []
     names = sorted(arrays)
@@ -180,6 +198,14 @@ def alias_obstacles(
                             or cast_assigned(b.root, fn, source)
                         )
                         if not pair_may_alias(a, b, fn, source.types, typed):
+                            continue
+                        if typed and (
+                            (other in pointer_fields and pointer_apart_from(a.element))
+                            or (
+                                written in pointer_fields
+                                and pointer_apart_from(b.element)
+                            )
+                        ):
                             continue
                         apart = None
                         if fields is not None:

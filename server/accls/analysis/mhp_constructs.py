@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from accls.analysis.pragma_scope import reduction_ops
+from accls.analysis.pragma_scope import clause_names, reduction_ops
 from accls.frontend import AccessKind, Ref, Region
 
 __all__ = [
@@ -51,14 +51,18 @@ def reduction_combines(
     Each thread combines its copy into the shared variable as it leaves the
     construct; only the construct's barrier, if any, makes the result visible.
     The update is named at the construct's own first write of the variable in
-    `refs`, or at its pragma.
+    `refs`, or at its pragma. A `lastprivate` item is likewise written back as the
+    construct ends, by the thread that ran the last iteration (or section).
     """
     out: list[tuple[Region, Ref]] = []
     for construct in inner:
         span = construct.directive.span
         if first_word(construct) not in ("for", "loop", "sections") or span is None:
             continue
-        for name in sorted(reduction_ops((construct.directive,))):
+        ops = reduction_ops((construct.directive,))
+        last = clause_names((construct.directive,), frozenset({"lastprivate"}))
+        for name in sorted(set(ops) | (last - set(ops))):
+            kind = AccessKind.UPDATE if name in ops else AccessKind.WRITE
             own = next(
                 (
                     r.span
@@ -69,7 +73,7 @@ def reduction_combines(
                 ),
                 span,
             )
-            out.append((construct, Ref(name=name, kind=AccessKind.UPDATE, span=own)))
+            out.append((construct, Ref(name=name, kind=kind, span=own)))
     return out
 
 

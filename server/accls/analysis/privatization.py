@@ -60,12 +60,18 @@ def _is_private(
     scope: Scope,
     fn: Function | None,
     assoc: set[str],
+    lanes: bool = False,
 ) -> bool:
+    """True if every thread (with `lanes`, every simd lane) has its own `name`.
+
+    An orphaned worksharing loop gives each thread its own function locals, but the
+    lanes of a `simd` loop run on one thread and share them.
+    """
     if name in assoc or name in scope.private or scope.all_private:
         return True
     if fact is not None and fact.declared_inside:
         return True
-    return scope.orphaned and _function_local(name, fn)
+    return scope.orphaned and not lanes and _function_local(name, fn)
 
 
 def _reduction(
@@ -166,6 +172,7 @@ def scalar_findings(
         if inner.var and any(loop_directive(inner, d) for d in ("acc", "omp"))
     }
     omp = directive.dialect == "omp"
+    simd = omp and "simd" in directive.name.split()
     out: list[Finding] = []
     wrote_private = False
     by_name = {f.name: f for f in facts.scalars}
@@ -174,7 +181,7 @@ def scalar_findings(
             continue  # every access holds one lock
         if fact.cls is ScalarClass.REDUCTION:
             if fact.name in scope.reductions or not _is_private(
-                fact.name, fact, scope, fn, assoc
+                fact.name, fact, scope, fn, assoc, lanes=simd
             ):
                 found = _reduction(fact, scope, loop, directive)
                 out.extend([found] if found is not None else [])

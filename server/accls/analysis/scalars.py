@@ -202,6 +202,10 @@ def classify_scalars(
                 )
             )
             continue
+        reached = _reached_elsewhere(loop, fn, name)
+        if reached is not None:
+            obstacles.append(reached)
+            continue
         reduction = _reduction_op(refs)
         if reduction is not None and name not in inner_vars:
             facts.append(reduction)
@@ -273,6 +277,36 @@ def classify_scalars(
         body = (*first.context[: _loop_depth(loop, first)], loop.id)
         obstacles = paired_best(obstacles, by_name, body)
     return tuple(facts), tuple(obstacles), tuple(inductions)
+
+
+def _reached_elsewhere(loop: Loop, fn: Function | None, name: str) -> Obstacle | None:
+    """Why a private copy of `name` would not be seen, or None.
+
+    When the address of `name` is taken outside the loop (`gp = &t`), a call
+    in the body or a read through a pointer may reach the original, not the
+    iteration's private copy.
+    """
+    if fn is None:
+        return None
+    inside = {r.span for r in loop.refs}
+    taken = next(
+        (r for r in fn.refs if r.name == name and r.escapes and r.span not in inside),
+        None,
+    )
+    if taken is None:
+        return None
+    calls = [c for inner in loop.walk() for c in inner.calls]
+    through = any(r.deref for r in loop.refs)
+    if not calls and not through:
+        return None
+    what = f"`{calls[0].name}()`" if calls else "a read through a pointer"
+    return Obstacle(
+        code=ObstacleCode.ALIAS,
+        line=taken.span.line,
+        variable=name,
+        message=f"the address of `{name}` is taken at line {taken.span.line}: "
+        f"{what} in the loop may reach it, and would not see a private copy",
+    )
 
 
 def _errno(write: Ref) -> Obstacle:

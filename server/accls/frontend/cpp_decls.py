@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_closures import captures_loop_scalars
 from accls.frontend.cpp_methods import (
     Accessor,
     cpp_expression,
@@ -48,6 +49,7 @@ from accls.frontend.poly import Poly
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
 
 _PLACES = frozenset({"identifier", "subscript_expression", "field_expression"})
+
 _FRESH = frozenset({"std::vector", "std::array", "std::valarray"})
 _MAX_INLINE = 4
 _PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
@@ -209,6 +211,7 @@ class CppDeclarations(CppTyping):
                 reference
                 and value is not None
                 and strip_parens(value).type in _PLACES
+                and not self._shared_variable(strip_parens(value))
                 and self.type_of(value).builtin
                 and not self.type_of(value).pointer
             ):
@@ -331,6 +334,10 @@ class CppDeclarations(CppTyping):
             return super().stored_target(self._expanded[1])
         return super().stored_target(node)
 
+    def _shared_variable(self, place: Node) -> bool:
+        """`double &r = s`: a clause on `s` in a loop inside r's scope misses `r`."""
+        return place.type == "identifier"
+
     def inline_lambda(
         self, call: Node, lam: Node, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -339,7 +346,12 @@ class CppDeclarations(CppTyping):
             c.type == "mutable" or node_text(c) == "mutable" for c in lam.children
         )
         body = lam.child_by_field_name("body")
-        if self.inlining >= _MAX_INLINE or mutable or body is None:
+        if (
+            self.inlining >= _MAX_INLINE
+            or mutable
+            or body is None
+            or captures_loop_scalars(call, lam)
+        ):
             self._record_call(call, "<lambda>", args)
             for arg in args:
                 self.expr(arg, depth + 1)

@@ -9,8 +9,9 @@ def cpp_call_reason(name: str) -> str | None:
     """The reason for a call the C++ walk named (`Vec::operator+`), else None."""
     if name == "<lambda>":
         return (
-            "a lambda that is mutable, not defined in this function or called "
-            "another way: what its body does here is unknown"
+            "a lambda that is mutable, not defined in this function, called "
+            "another way or sharing by reference a variable the loop writes: "
+            "what its body does here is unknown"
         )
     if name.startswith("virtual "):
         return (

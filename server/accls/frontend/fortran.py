@@ -34,7 +34,15 @@ def _as_model(decl: FDecl, storage: bool = False) -> Var:
             low.render() if low is not None else "" for low in reversed(decl.lows)
         ),
     )
-    if "pointer" in decl.attrs and var.dims:
+    if "target" in decl.attrs:
+        # A pointer may be associated with a `target` anywhere (`p => x(2:)`,
+        # a callee's dummy): its storage is reachable through other names.
+        var = replace(var, address_taken=True)
+    if var.dims and (
+        "pointer" in decl.attrs or ("target" in decl.attrs and var.scope == "param")
+    ):
+        # A `target` dummy may share its actual with another `target` dummy or
+        # a pointer (the standard's exception to its aliasing rule): a pointer.
         return replace(var, dims=(), pointers=len(var.dims))
     if var.dims and not decl.assumed_size:
         # Deferred and assumed shape: the object knows its extents at run time.
