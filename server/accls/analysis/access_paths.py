@@ -161,5 +161,8 @@ def target_of(
             kind = "pointee"
         else:
             kind, selectors = "loaded", position
-    element = type_ if len(levels) <= used else ""
+    element = ""
+    if len(levels) <= used:
+        # The scalar a typedef names (`real3` is `double`), for the type rule.
+        element = types.element_scalar(type_) or type_
     return Target(kind, root, path, selectors, element, union)

@@ -81,6 +81,21 @@ class TypeTable:
             type_ = found[0]
         return None
 
+    def element_scalar(self, type_: str) -> str | None:
+        """The scalar a chain of typedefs ends at, whatever levels they add.
+
+        `real3` with `typedef double real3[3]` is `double`: the element reached
+        once every level is subscripted. None for a struct or an unknown name.
+        """
+        for _ in range(_DEPTH):
+            if set(type_.split()) <= _SCALAR_WORDS:
+                return type_
+            found = self._defs.get(type_)
+            if found is None:
+                return None
+            type_ = found[0]
+        return None
+
     def levels_of(self, type_: str) -> str | None:
         """The levels a base type adds after a declarator's own; None if unknown."""
         found = self._resolve(type_)
