@@ -35,6 +35,7 @@ __all__ = [
     "base_key",
     "callee_path",
     "function_store_facts",
+    "functions_held",
     "holder_of",
     "indirect_calls",
     "label_of",
@@ -181,6 +182,35 @@ def _related(key: str, casts: dict[str, set[str]]) -> set[str]:
                 seen.add(other)
                 todo.append(other)
     return seen
+
+
+def functions_held(
+    facts: Sequence[FieldFact], holder: str, name: str, unknown: set[str]
+) -> set[str] | None:
+    """The functions a field `name` of `holder` may hold; None when unknown.
+
+    `unknown`: the structs that may be set unseen as a whole.
+    """
+    stores: dict[_Slot, set[str]] = {}
+    copies: dict[_Slot, set[str]] = {}
+    unseen: dict[_Slot, str] = {}
+    casts: dict[str, set[str]] = {}
+    for fact in facts:
+        slot = (fact.key, fact.field)
+        if fact.kind == "fnstore":
+            stores.setdefault(slot, set()).add(fact.target)
+        elif fact.kind == "fncopy":
+            copies.setdefault(slot, set()).add(fact.target)
+        elif fact.kind == "fnunknown":
+            unseen.setdefault(slot, "unknown")
+        elif fact.kind == "cast":
+            casts.setdefault(fact.key, set()).add(fact.field)
+            casts.setdefault(fact.field, set()).add(fact.key)
+    related = _related(holder, casts) | {""}
+    if not holder or related & unknown:
+        return None
+    reached, reason = _reach(name, frozenset(related), stores, copies, unseen)
+    return reached if reason is None and reached else None
 
 
 def indirect_calls(facts: Sequence[FieldFact]) -> IndirectCalls:

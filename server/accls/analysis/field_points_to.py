@@ -35,6 +35,7 @@ from accls.analysis.field_paths import (
 )
 from accls.analysis.field_rows import ROWS, bare_tables, row_field
 from accls.analysis.field_slots import address_stores
+from accls.analysis.field_void import file_void_facts, void_at
 from accls.frontend import (
     Effect,
     FieldEvent,
@@ -331,21 +332,22 @@ class _File:
                         continue
                     line = call.span.line
                     if callee is not None:
-                        if accepts_struct(callee, position, types) not in (key, ALL):
+                        took = accepts_struct(callee, position, types)
+                        if took is None and void_at(callee, position):
+                            # field_void may show that it is typed back.
+                            label = label_of(call.name, callee, self.file)
+                            self.escape(key, position, label, line)
+                        elif took not in (key, ALL):
                             self.unknown_struct(key, line)  # seen as another type
                     elif known is not None:
                         if position in known.writes and known.effect is not Effect.FREE:
                             self.unknown_struct(key, line)  # `memcpy`, `fread`
                     elif not self.indirect(fn, call.name, key, position, line):
-                        self.out.append(
-                            FieldFact(
-                                "escape",
-                                key,
-                                str(position),
-                                call.name,
-                                self.place(line),
-                            )
-                        )
+                        self.escape(key, position, call.name, line)
+
+    def escape(self, key: str, position: int, callee: str, line: int) -> None:
+        place = self.place(line)
+        self.out.append(FieldFact("escape", key, str(position), callee, place))
 
     def facts(self) -> tuple[FieldFact, ...]:
         for event in self.source.field_events:
@@ -366,6 +368,10 @@ class _File:
                     self.out.append(
                         FieldFact("accepts", key, str(position), fn.name, place)
                     )
+        self.out += file_void_facts(
+            self.source, self.file, self.callable, self.globals, self.types,
+            self.place,
+        )  # fmt: skip
         stored = {f.target for f in self.out if f.kind == "fnstore"}
         for name, fn in self.callable.items():
             label = label_of(name, fn, self.file)

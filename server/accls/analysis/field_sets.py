@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from accls.analysis.field_calls import IndirectCalls, indirect_calls
 from accls.analysis.field_facts import ALL, FieldFact
 from accls.analysis.field_rows import ROWS, rows_hold
+from accls.analysis.field_void import void_accepts
 
 __all__ = ["FieldSets", "field_sets"]
 
@@ -33,29 +34,26 @@ class FieldSets:
     _calls: list[IndirectCalls] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
+    # "accepts" facts field_void derives for `void *` parameters.
+    _extra: list[FieldFact] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
-        wrappers = {f.target for f in self.facts if f.kind == "wrapper"}
-        accepts = {
-            (f.key, f.field, f.target) for f in self.facts if f.kind == "accepts"
-        }
-        unknown_keys = {
-            f.key for f in self.facts if f.kind == "unknown" and f.field == ALL
-        }
-        unknown_keys |= {
-            f.key
-            for f in self.facts
-            if f.kind == "escape"
-            and (f.key, f.field, f.target) not in accepts
-            and (ALL, f.field, f.target) not in accepts
-        }
-        calls = indirect_calls(self.facts)
+        # A `void *` parameter may accept a struct only while the structs it is
+        # typed back as stay known: start from every candidate and drop those
+        # whose structs become unknown, until nothing changes (this ends: the
+        # candidates only shrink).
+        more = void_accepts(self.facts, set())
+        while True:
+            unknown_keys, calls = _unknown_keys((*self.facts, *more))
+            kept = void_accepts(self.facts, unknown_keys)
+            if set(kept) == set(more):
+                break
+            more = kept
+        self._extra.extend(more)
         self._calls.append(calls)
-        unknown_keys |= {
-            f.key
-            for f in self.facts
-            if f.kind == "indirect" and (f.key, f.field, f.target) not in calls.accepted
-        }
+        wrappers = {f.target for f in self.facts if f.kind == "wrapper"}
         unknown_names = {f.field for f in self.facts if f.kind == "unknown_name"}
         sets: dict[tuple[str, str], set[str] | None] = {}
         copies: dict[tuple[str, str], set[tuple[str, str]]] = {}
@@ -157,7 +155,7 @@ class FieldSets:
                 f.kind == "accepts"
                 and f.key in (key, ALL)
                 and (f.field, f.target) == (fact.field, fact.target)
-                for f in self.facts
+                for f in (*self.facts, *self._extra)
             )
             through = (fact.key, fact.field, fact.target)
             if fact.kind == "indirect" and through in self._calls[0].why:
@@ -166,6 +164,19 @@ class FieldSets:
                     f"`{fact.shown}()` at {fact.place}, a call through the field "
                     f"`{fact.target.partition('|')[2]}`: "
                     f"{self._calls[0].why[through]}"
+                )
+            opaque = [
+                f.place
+                for f in self.facts
+                if f.kind == "vopaque" and (f.field, f.target) == through[1:]
+            ]
+            if fact.kind == "escape" and not accepted and opaque:
+                shown = key.removeprefix("struct ")
+                callee = fact.target.rpartition("::")[2]
+                return (
+                    f"a pointer to `{shown}` is passed to `{callee}()` "
+                    f"({opaque[0]}) at {fact.place} as a `void *` that it uses "
+                    f"other than by typing it back as a struct pointer"
                 )
             if fact.kind == "escape" and not accepted and fact.target in defined:
                 shown = key.removeprefix("struct ")
@@ -213,3 +224,23 @@ class FieldSets:
 def field_sets(facts: Iterable[FieldFact]) -> FieldSets:
     """The sets the facts of every file make."""
     return FieldSets(tuple(facts))
+
+
+def _unknown_keys(facts: tuple[FieldFact, ...]) -> tuple[set[str], IndirectCalls]:
+    """The structs that may be set unseen as a whole, and the indirect calls."""
+    accepts = {(f.key, f.field, f.target) for f in facts if f.kind == "accepts"}
+    unknown_keys = {f.key for f in facts if f.kind == "unknown" and f.field == ALL}
+    unknown_keys |= {
+        f.key
+        for f in facts
+        if f.kind == "escape"
+        and (f.key, f.field, f.target) not in accepts
+        and (ALL, f.field, f.target) not in accepts
+    }
+    calls = indirect_calls(facts)
+    unknown_keys |= {
+        f.key
+        for f in facts
+        if f.kind == "indirect" and (f.key, f.field, f.target) not in calls.accepted
+    }
+    return unknown_keys, calls
