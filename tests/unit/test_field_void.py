@@ -14,6 +14,8 @@ PROGRAM = """\
 typedef struct SimSt {{ double *p; double *q; int n; }} Sim;
 typedef struct OtherSt {{ double *a; }} Other;
 typedef struct HookSt {{ void (*run)(void *data); }} Hook;
+typedef struct BoxSt {{ void *any; }} Box;
+Box box;
 void *stash;
 static void visit(void *data) {{
 {body}
@@ -54,7 +56,7 @@ def _step_parallel(
         ]
     )
     out = capsys.readouterr().out
-    loop = out.split("main.c:12:")[1].split("main.c:")[0]
+    loop = out.split("main.c:14:")[1].split("main.c:")[0]
     return "#pragma omp parallel for" in loop
 
 
@@ -82,6 +84,8 @@ def test_typed_back_keeps_the_fields_known(
         "  double **slot = data; *slot = 0;",  # typed back as no struct
         "  data = stash; Sim *s = data; s->n = 1;",  # reassigned
         "  Sim *s = (Sim *)data; memset(s, 0, sizeof *s);",  # typed, then untyped
+        "  Sim *any = 0; box.any = data; any = 0;",  # kept in a void * field
+        "  void **pp = &data; *pp = stash; Sim *s = data; s->n = 1;",  # its address
     ],
 )
 def test_untyped_or_overlapping_uses_keep_it_serial(

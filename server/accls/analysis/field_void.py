@@ -155,9 +155,12 @@ def _uses(
     if any(r.name == name and (r.subscripts or r.deref or r.member) for r in fn.refs):
         return None
     out: list[tuple[str, str, int]] = []
-    for match in re.finditer(rf"(?<![\w.>&*]){re.escape(name)}(?!\w)", body):
+    # `p->data` and `s.data` are fields; `&data`, `*data` are uses like others.
+    for match in re.finditer(rf"(?<![\w.>]){re.escape(name)}(?!\w)", body):
         before, after = body[: match.start()], body[match.end() :]
         init = _INIT.search(before)
+        if init is not None and before[: init.start(1)].rstrip()[-1:] in (".", ">"):
+            return None  # `s->f = data`: kept in a field, where anything may use it
         if init is not None and re.match(r"\s*;", after):
             pointed = _struct_pointer(fn.lookup(init.group(1)), types)
             cast = init.group(2)
