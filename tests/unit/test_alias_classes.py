@@ -37,6 +37,7 @@ def _parallel(tmp_path: Path, capsys: pytest.CaptureFixture[str], **parts: str) 
         ("int", "unsigned int"),
         ("int", "count_t"),
         ("unsigned long", "size_t"),
+        ("int", "size_t"),
         ("long", "int64_t"),
         ("long long", "long"),
         ("int", "int32_t"),
@@ -56,7 +57,13 @@ def test_types_that_may_share_an_object_stay_serial(
 
 @pytest.mark.parametrize(
     ("field", "written", "column"),
-    [("int", "double", ""), ("int", "float", ""), ("int", "real3", "[0]")],
+    [
+        ("int", "double", ""),
+        ("int", "float", ""),
+        ("int", "real3", "[0]"),
+        ("double", "size_t", ""),
+        ("long double", "double", ""),
+    ],
 )
 def test_types_that_never_share_an_object_are_apart(
     tmp_path: Path,

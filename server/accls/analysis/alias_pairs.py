@@ -46,37 +46,40 @@ _PRIMITIVE = frozenset(
 )
 
 
-# The standard typedefs as the type they name on the usual targets (LP64 and
-# LLP64 both: the two `long`s share a class), and the words that do not change
-# the alias class: an object may be read as the signed or unsigned type
-# corresponding to its own (C11 6.5p7), a complex one through its parts.
+# The standard typedefs as the type they name on the usual targets (`size_t`
+# is `unsigned int` on 32-bit ones, `unsigned long` on 64-bit ones; the `long`s
+# share one class), and the words that do not change the alias class: an object
+# may be read as the signed or unsigned type corresponding to its own (C11
+# 6.5p7), a complex one through its parts.
 _CLASS_OF = {
-    "size_t": "long",
-    "int8_t": "char",
-    "uint8_t": "char",
-    "int16_t": "short",
-    "uint16_t": "short",
-    "int32_t": "int",
-    "uint32_t": "int",
-    "int64_t": "long",
-    "uint64_t": "long",
-    "bool": "_Bool",
+    "size_t": ("int", "long"),
+    "int8_t": ("char",),
+    "uint8_t": ("char",),
+    "int16_t": ("short",),
+    "uint16_t": ("short",),
+    "int32_t": ("int",),
+    "uint32_t": ("int",),
+    "int64_t": ("long",),
+    "uint64_t": ("long",),
+    "bool": ("_Bool",),
 }
 _NEUTRAL = frozenset({"signed", "unsigned", "_Complex", "complex"})
 
 
-def _alias_class(type_: str) -> str:
-    """The class of accesses that may reach an object of the primitive `type_`."""
-    words = [_CLASS_OF.get(w, w) for w in type_.split() if w not in _NEUTRAL]
+def _alias_classes(type_: str) -> frozenset[str]:
+    """The classes of accesses that may reach an object of the primitive `type_`."""
+    words = [w for w in type_.split() if w not in _NEUTRAL]
+    if len(words) == 1 and words[0] in _CLASS_OF:
+        return frozenset(_CLASS_OF[words[0]])
     if not words:
-        return "int"  # `unsigned` alone
+        return frozenset({"int"})  # `unsigned` alone
     if "char" in words:
-        return "char"
+        return frozenset({"char"})
     if "long" in words and "double" not in words:
-        return "long"  # long, long int, long long: one class, to be safe
+        return frozenset({"long"})  # long, long int, long long: one class, to be safe
     if "short" in words:
-        return "short"
-    return " ".join(sorted(set(words)))
+        return frozenset({"short"})
+    return frozenset({" ".join(sorted(set(words)))})
 
 
 def _types_may_alias(a: Var, b: Var) -> bool:
@@ -85,8 +88,8 @@ def _types_may_alias(a: Var, b: Var) -> bool:
     primitive_a = set(a.type.split()) <= _PRIMITIVE
     primitive_b = set(b.type.split()) <= _PRIMITIVE
     if primitive_a and primitive_b:
-        left, right = _alias_class(a.type), _alias_class(b.type)
-        return left == right or "char" in (left, right)
+        left, right = _alias_classes(a.type), _alias_classes(b.type)
+        return bool(left & right) or "char" in left | right
     return True  # a typedef may name either type
 
 
