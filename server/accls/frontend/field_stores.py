@@ -155,7 +155,8 @@ def field_events(
         stack = [top]
         while stack:
             node = stack.pop()
-            stack.extend(reversed(node.named_children))
+            if node.named_child_count:
+                stack.extend(reversed(node.named_children))
             line = node.start_point.row + 1
             kind = node.type
             if kind == "assignment_expression":

@@ -303,7 +303,8 @@ class _Flow:
         stack = [body]
         while stack:
             node = stack.pop()
-            stack.extend(node.named_children)
+            if node.named_child_count:
+                stack.extend(node.named_children)
             if node.type == "return_statement":
                 self.returns.append(
                     node.named_children[0] if node.named_child_count else None

@@ -33,7 +33,8 @@ def _structs(
             if body is not None and name is not None:
                 keyword = "struct" if current.type == "struct_specifier" else "union"
                 out.append((f"{keyword} {node_text(name)}", field_vars(body, macros)))
-        stack.extend(current.named_children)
+        if current.named_child_count:
+            stack.extend(current.named_children)
 
 
 def collect_types(root: Node, macros: MacroTable) -> TypeTable:
