@@ -70,6 +70,8 @@ class FileAnalysis:
     _index: dict[int, LoopFacts] = field(default_factory=dict, compare=False)
     # A per-file cache for the layers above (array sections per loop, ...).
     memo: dict[object, object] = field(default_factory=dict, compare=False)
+    # Its part that no dialect changes, shared by the file's analyses for each.
+    shared: dict[object, object] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self._index.update({f.loop.id: f for f in self.facts})
@@ -345,8 +347,11 @@ def analyze_dialects(
                         _loop_facts(loop, graph, source, mine, common), fixed
                     )
                 )
+    shared: dict[object, object] = {}
     return tuple(
-        FileAnalysis(source=source, facts=tuple(facts[d]), program=opts.program)
+        FileAnalysis(
+            source=source, facts=tuple(facts[d]), program=opts.program, shared=shared
+        )
         for d in dialects
     )
 
