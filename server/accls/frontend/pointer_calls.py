@@ -59,10 +59,10 @@ def pointer_names(roots: Iterable[Node | None]) -> frozenset[str]:
                 name = _declared_name(inner)
                 if name is not None:
                     found.add(name)
-        if node.child_count:  # most nodes are tokens: no list to build
-            for child in node.children:
-                if child.type != "parameter_list":
-                    push(child)
+        for child in node.children:
+            # A token (no children) is no declarator: most nodes are tokens.
+            if child.child_count and child.type != "parameter_list":
+                push(child)
     return frozenset(found)
 
 
