@@ -248,6 +248,10 @@ class ProjectIndex:
     ) -> FileSummaries | None:
         """`record` after an edit, re-summarising only the functions it touched."""
         old = self._stamps.get(path)
+        if self._stamped.get(path) != record.key:
+            # A record read from the cache: the stamp is of another text, and
+            # functions it shares with the edit may differ in the record's.
+            return None
         stamped = stamp(text)
         if old is None or stamped is None or record.fields:
             # Field facts are the whole file's: an edit re-reads all of it.
