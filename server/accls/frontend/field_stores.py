@@ -168,8 +168,8 @@ def field_events(
         stack = [top]
         while stack:
             node = stack.pop()
-            if node.named_child_count:
-                stack.extend(reversed(node.named_children))
+            # Tokens and names (no children) hold no event: they are not walked.
+            stack.extend(c for c in reversed(node.named_children) if c.child_count)
             kind = node.type
             if kind not in _EVENT_KINDS:
                 continue
