@@ -172,6 +172,24 @@ def test_an_edit_of_one_function_reparses_only_its_slice(
     assert wrap.summary is None
 
 
+def test_an_edit_after_a_text_read_from_the_cache_keeps_no_stale_function(
+    project: Path, tmp_path: Path
+) -> None:
+    index = _index(project, tmp_path / "cache")
+    path = str(project / "b.c")
+    writes = B_C.replace("tmp[k] = x * k;", "tmp[k] = x * k; counter++;")
+    assert index.update(path, writes)  # `fill` writes the global
+    assert index.update(path, B_C)  # undone: the record comes from the cache
+    # `fill` writes the global again, and another function changes too.
+    again = writes.replace('"%d\\n"', '"%d!\\n"')
+    assert again != writes
+    assert index.update(path, again)
+    fill = index.program_for(None).only("fill")
+    assert fill is not None
+    assert fill.summary is None
+    assert fill.why == "which writes the global `counter`"
+
+
 def test_an_edit_that_moves_lines_keeps_the_places_right(
     project: Path, tmp_path: Path
 ) -> None:

@@ -12,7 +12,7 @@ from textwrap import dedent
 import pytest
 from accls.analysis import analyze_text
 from accls.frontend import ContextCache, Preprocessor, header_context
-from accls.frontend.translation_unit import skeleton
+from accls.frontend.translation_unit import _blank_comments, skeleton
 from accls.project import BuildFlags, build_context
 from support.cli import run_accls
 
@@ -67,6 +67,22 @@ def test_the_skeleton_keeps_directives_and_marks_code_lines() -> None:
         "",
         "",
         "",
+    ]
+
+
+def test_comments_are_blanked_but_literals_and_line_breaks_are_kept() -> None:
+    text = (
+        '#define S "/* not a comment */" // gone\n'
+        "#define C '\\'' /* a\n#define HIDDEN 1\n*/ #define T 1\n"
+        '#define E "a\\"b" /* open to the end\n#define LAST 1'
+    )
+    assert _blank_comments(text).splitlines() == [
+        '#define S "/* not a comment */"        ',
+        "#define C '\\''     ",
+        "                ",
+        "   #define T 1",
+        '#define E "a\\"b"' + " " * 19,
+        " " * 14,
     ]
 
 

@@ -1,6 +1,12 @@
 """Pure analysis: dependences, scalar classes and loop facts from a SourceFile."""
 
-from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze, analyze_text
+from accls.analysis.analyze import (
+    AnalysisOptions,
+    FileAnalysis,
+    analyze,
+    analyze_dialects,
+    analyze_text,
+)
 from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.findings import CATALOG, Finding, FindingKind
@@ -41,6 +47,7 @@ __all__ = [
     "ScalarFact",
     "Summary",
     "analyze",
+    "analyze_dialects",
     "analyze_text",
     "file_field_facts",
     "overlapping_calls",

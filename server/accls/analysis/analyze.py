@@ -5,28 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from accls.analysis.address_reads import read_only_addresses, shared_elements
-from accls.analysis.aliasing import alias_obstacles
+from accls.analysis.address_reads import read_only_addresses
 from accls.analysis.budget import Budget, TooLarge
-from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
+from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
 from accls.analysis.empty_loops import keep_first_values
-from accls.analysis.extents import escape_reason, escapes_in, extent_escapes
+from accls.analysis.extents import escape_reason, extent_escapes
 from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.header_functions import with_headers
-from accls.analysis.inductions import header_advances
-from accls.analysis.iteration_arrays import iteration_arrays
-from accls.analysis.model import Dependence, Escape, LoopFacts, Obstacle, ObstacleCode
+from accls.analysis.loop_common import LoopCommon, loop_common
+from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
-    call_obstacles,
-    shape_obstacles,
-    user_calls,
 )
 from accls.analysis.out_params import out_param_writes
 from accls.analysis.pinned_writes import pinned_scalars
@@ -36,18 +31,22 @@ from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
-from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import (
     FieldEventKind,
     HeaderContext,
     Loop,
     Ref,
     SourceFile,
-    Span,
     parse_source,
 )
 
-__all__ = ["AnalysisOptions", "FileAnalysis", "analyze", "analyze_text"]
+__all__ = [
+    "AnalysisOptions",
+    "FileAnalysis",
+    "analyze",
+    "analyze_dialects",
+    "analyze_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +70,8 @@ class FileAnalysis:
     _index: dict[int, LoopFacts] = field(default_factory=dict, compare=False)
     # A per-file cache for the layers above (array sections per loop, ...).
     memo: dict[object, object] = field(default_factory=dict, compare=False)
+    # Its part that no dialect changes, shared by the file's analyses for each.
+    shared: dict[object, object] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self._index.update({f.loop.id: f for f in self.facts})
@@ -78,45 +79,6 @@ class FileAnalysis:
     def of(self, loop: Loop) -> LoopFacts:
         """The facts of one loop."""
         return self._index[loop.id]
-
-
-def _ref_text(ref: Ref | None, name: str) -> str:
-    return name if ref is None else ref.render()
-
-
-def _dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
-    pair = (refs.get(dep.source), refs.get(dep.sink))
-    notes = _substitutions(tuple(r for r in pair if r is not None))
-    src = _ref_text(refs.get(dep.source), dep.array)
-    snk = _ref_text(refs.get(dep.sink), dep.array)
-    if not dep.exact:
-        reason = dep.reason or "its subscripts cannot be analysed exactly"
-        return Obstacle(
-            code=ObstacleCode.DEPENDENCE,
-            line=dep.source.line,
-            variable=dep.array,
-            message=f"`{dep.array}` may be shared between iterations: {reason} "
-            f"(line {dep.source.line})" + "".join(f"; {note}" for note in notes),
-        )
-    distance = next(
-        (
-            d
-            for d, lid in zip(dep.distance, dep.loops, strict=False)
-            if lid == dep.carrier
-        ),
-        None,
-    )
-    how = f", distance {distance}" if distance is not None else ""
-    how += "".join(f"; {note}" for note in notes)
-    verb = {"flow": "read", "anti": "written", "output": "written"}[dep.kind.value]
-    return Obstacle(
-        code=ObstacleCode.DEPENDENCE,
-        line=dep.source.line,
-        variable=dep.array,
-        message=f"{dep.kind.value} dependence on `{dep.array}`: `{src}` (line "
-        f"{dep.source.line}) is {verb} as `{snk}` (line {dep.sink.line}) in a later "
-        f"iteration{how}",
-    )
 
 
 def _atomic_arrays(loop: Loop, carried: tuple[Dependence, ...]) -> dict[str, list[Ref]]:
@@ -150,8 +112,7 @@ def _loop_facts(
     graph: DependenceGraph,
     source: SourceFile,
     options: AnalysisOptions,
-    escapes: tuple[Escape, ...] = (),
-    fields: FieldSets | None = None,
+    common: LoopCommon,
 ) -> LoopFacts:
     fn = source.function(loop.function)
     scalars, scalar_obstacles, inductions = classify_scalars(
@@ -162,7 +123,7 @@ def _loop_facts(
     )
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
-    owned = iteration_arrays(loop, fn, source)
+    owned = common.owned
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = _guarded_arrays(loop, options.dialect)
     atomic = {
@@ -171,18 +132,13 @@ def _loop_facts(
         if name not in guarded
     }
     by_span = {ref.span: ref for ref in loop.refs}
-    calls, call_effects = call_obstacles(loop, source, options.program)
     obstacles: list[Obstacle] = [
-        *shape_obstacles(loop, fn, source, owned),
-        *volatile_obstacles(loop, fn, source),
-        *ambiguous_function(loop, source),
-        *calls,
+        *common.first,
         *scalar_obstacles,
         *empty,
-        *shared_elements(loop),
+        *common.shared,
     ]
-    escapes = escapes_in(escapes, loop)
-    for escape in escapes:
+    for escape in common.escapes:
         obstacles.append(
             Obstacle(
                 code=ObstacleCode.EXTENT,
@@ -198,9 +154,9 @@ def _loop_facts(
         if (dep.array, dep.source.line) in seen:
             continue
         seen.add((dep.array, dep.source.line))
-        obstacles.append(_dependence_obstacle(dep, by_span))
+        obstacles.append(dependence_obstacle(dep, by_span))
     assumptions: list[str] = []
-    aliasing = alias_obstacles(loop, fn, source, _unseen(source), fields)
+    aliasing = common.aliasing
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:
         if options.assume_no_alias:
@@ -228,9 +184,7 @@ def _loop_facts(
             "changes: assumed positive, as OpenMP and OpenACC require of a `<` loop"
         )
     named = {(o.code, o.variable) for o in obstacles}
-    obstacles.extend(
-        o for o in header_advances(loop) if (o.code, o.variable) not in named
-    )
+    obstacles.extend(o for o in common.advances if (o.code, o.variable) not in named)
     obstacles.sort(key=lambda o: (o.line, o.code))
     return LoopFacts(
         loop=loop,
@@ -239,12 +193,12 @@ def _loop_facts(
         scalars=scalars,
         dependences=carried,
         assumptions=tuple(assumptions),
-        pure_calls=user_calls(loop, source),
+        pure_calls=common.pure_calls,
         atomics=tuple(r for group in atomic.values() for r in group),
-        escapes=escapes,
+        escapes=common.escapes,
         inductions=inductions,
-        call_effects=call_effects,
-        substitutions=(*_bound_notes(loop), *_substitutions(loop.refs)),
+        call_effects=common.call_effects,
+        substitutions=(*_bound_notes(loop), *substitutions(loop.refs)),
     )
 
 
@@ -280,25 +234,6 @@ def _bound_notes(loop: Loop) -> tuple[str, ...]:
     for child in loop.children:
         notes.extend(_bound_notes(child))
     return tuple(dict.fromkeys(notes))
-
-
-def _substitutions(refs: tuple[Ref, ...]) -> tuple[str, ...]:
-    """The forward-substituted values of the references' subscripts, once each."""
-    return tuple(
-        dict.fromkeys(
-            note for ref in refs for sub in ref.subscripts for note in sub.values
-        )
-    )
-
-
-def _unseen(source: SourceFile) -> str:
-    """Why declarations from headers may be missing, as a parenthesised remark."""
-    if source.missing_headers:
-        names = ", ".join(f"`{h}`" for h in source.missing_headers[:3])
-        return f" ({names} not found: pass its folder with -I)"
-    if source.preprocessor_problem:
-        return f" (headers not read: {source.preprocessor_problem})"
-    return ""
 
 
 def _failed(loop: Loop, exc: Exception) -> LoopFacts:
@@ -342,8 +277,21 @@ def _field_sets(
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
-    opts = replace(opts, program=with_headers(source, opts.program, PURE_FUNCTIONS))
-    facts: list[LoopFacts] = []
+    return analyze_dialects(source, opts, (opts.dialect,))[0]
+
+
+def analyze_dialects(
+    source: SourceFile, options: AnalysisOptions, dialects: Sequence[str]
+) -> tuple[FileAnalysis, ...]:
+    """`analyze` for each of `dialects` (`options.dialect` ignored), in that order.
+
+    Only the scalars and the constructs that protect depend on the dialect: the
+    dependences of each nest are computed once for all of them.
+    """
+    opts = replace(
+        options, program=with_headers(source, options.program, PURE_FUNCTIONS)
+    )
+    facts: dict[str, list[LoopFacts]] = {d: [] for d in dialects}
     fields = _field_sets(source, opts.program)
     if fields is not None and opts.program is not None:
         opts = replace(opts, program=replace(opts.program, fields=fields))
@@ -381,18 +329,31 @@ def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileA
             graph = DependenceGraph(deps)
             escapes = extent_escapes(nest, source, views)
         except TooLarge as exc:
-            facts.extend(_too_large(loop, exc) for loop in nest.walk())
+            refused = [_too_large(loop, exc) for loop in nest.walk()]
+            for found in facts.values():
+                found.extend(refused)
             continue
         except Exception as exc:  # a bug must cost a refusal, never a wrong pragma
-            facts.extend(_failed(loop, exc) for loop in nest.walk())
+            refused = [_failed(loop, exc) for loop in nest.walk()]
+            for found in facts.values():
+                found.extend(refused)
             continue
-        facts.extend(
-            _with_symbol_facts(
-                _loop_facts(loop, graph, source, opts, escapes, fields), fixed
-            )
-            for loop in nest.walk()
+        for loop in nest.walk():
+            common = loop_common(loop, source, opts.program, escapes, fields)
+            for dialect, found in facts.items():
+                mine = replace(opts, dialect=dialect)
+                found.append(
+                    _with_symbol_facts(
+                        _loop_facts(loop, graph, source, mine, common), fixed
+                    )
+                )
+    shared: dict[object, object] = {}
+    return tuple(
+        FileAnalysis(
+            source=source, facts=tuple(facts[d]), program=opts.program, shared=shared
         )
-    return FileAnalysis(source=source, facts=tuple(facts), program=opts.program)
+        for d in dialects
+    )
 
 
 def analyze_text(

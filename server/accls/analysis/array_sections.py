@@ -364,7 +364,7 @@ def _modulo(
 def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     """`array_uses` for a loop with its declarations, computed once per file."""
     key = ("array_uses", loop.id)
-    cached = analysis.memo.get(key)
+    cached = analysis.shared.get(key)
     if isinstance(cached, tuple):
         return cached
     source = analysis.source
@@ -372,5 +372,5 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls = {n: array_decl(n, fn, source.globals) for n in names}
     found = array_uses(loop, decls)
-    analysis.memo[key] = found
+    analysis.shared[key] = found
     return found

@@ -51,9 +51,12 @@ class Summary:
     globals_read: frozenset[str]
 
 
+_PATH_STEP = re.compile(r"->|\.|\[")
+
+
 def base_name(name: str) -> str:
     """The variable an access path starts from: `a` of `a->f[i]`."""
-    return re.split(r"->|\.|\[", name, maxsplit=1)[0].strip()
+    return _PATH_STEP.split(name, maxsplit=1)[0].strip()
 
 
 def _param_index(fn: Function) -> dict[str, int]:
@@ -172,9 +175,7 @@ def summarize(
             if ref.is_write and ref.is_read:
                 reads.add(params[base])
     globals_read = {
-        base_name(r.name)
-        for r in fn.refs
-        if base_name(r.name) in globals_ and r.is_read
+        base for r in fn.refs if r.is_read and (base := base_name(r.name)) in globals_
     }
     if wild:
         globals_read |= globals_

@@ -162,6 +162,8 @@ def _macro_var(
     if inner is None or params is None or inner.type != "identifier":
         return None
     macro = macros.functions.get(node_text(inner))
+    if (macro is None or depth >= 4) and _is_prototype(params):
+        return None  # `void g(int i);` declares a function, not an array `i`
     args = [node_text(p) for p in params.named_children]
     if macro is not None and depth < 4:
         expanded = macro.expand(args)

@@ -136,6 +136,19 @@ def _member_path(node: Node, members: frozenset[str]) -> str:
     return ""
 
 
+_EVENT_KINDS = frozenset(
+    {
+        "assignment_expression",
+        "init_declarator",
+        "compound_literal_expression",
+        "pointer_expression",
+        "cast_expression",
+        "return_statement",
+    }
+)
+"""The nodes `field_events` reads; it only walks through the others."""
+
+
 def field_events(
     nodes: list[Node],
     names: list[str],
@@ -155,9 +168,12 @@ def field_events(
         stack = [top]
         while stack:
             node = stack.pop()
-            stack.extend(reversed(node.named_children))
-            line = node.start_point.row + 1
+            # Tokens and names (no children) hold no event: they are not walked.
+            stack.extend(c for c in reversed(node.named_children) if c.child_count)
             kind = node.type
+            if kind not in _EVENT_KINDS:
+                continue
+            line = node.start_point.row + 1
             if kind == "assignment_expression":
                 left = strip_parens(node.child_by_field_name("left") or node)
                 operator = node.child_by_field_name("operator")

@@ -303,7 +303,8 @@ class _Flow:
         stack = [body]
         while stack:
             node = stack.pop()
-            stack.extend(node.named_children)
+            if node.named_child_count:
+                stack.extend(node.named_children)
             if node.type == "return_statement":
                 self.returns.append(
                     node.named_children[0] if node.named_child_count else None
@@ -396,6 +397,8 @@ def mark_fresh(
     those that only free or fill a pointer whose address they get.
     """
     flow = _Flow(locals_, params, wrappers, slots)
+    if not flow.tracked:
+        return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
     rows = flow.row_stores - flow.bad_rows

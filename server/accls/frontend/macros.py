@@ -57,9 +57,33 @@ def _strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*", "", text)
 
 
+def _directives(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern of lines starting with blanks and `#`.
+
+    Only the lines with a `#` are tried: a buffer whose function bodies are
+    blanked has long runs of spaces that every other line start would scan.
+    """
+    found: list[re.Match[str]] = []
+    end = 0
+    at = text.find("#")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if start >= end and not text[start:at].strip(" \t"):
+            match = pattern.match(text, start)
+            if match is not None:
+                found.append(match)
+                end = match.end()
+        at = text.find("#", at + 1)
+    return found
+
+
+def _includes(pattern: re.Pattern[str], text: str) -> list[str]:
+    return [match.group(1) for match in _directives(pattern, text)]
+
+
 def _add_defines(text: str, table: MacroTable) -> None:
     joined = re.sub(r"\\[ \t]*\r?\n", " ", text)
-    for match in _DEFINE.finditer(_strip_comments(joined)):
+    for match in _directives(_DEFINE, _strip_comments(joined)):
         name, has_params, params, body = match.groups()
         if has_params is not None and match.group(0).find(name + "(") >= 0:
             names = tuple(p.strip() for p in params.split(",") if p.strip())
@@ -96,9 +120,9 @@ def collect_macros(
     _add_defines(text, table)
     base = os.path.dirname(os.path.abspath(path)) if path else None
     dirs = ([base] if base else []) + list(include_dirs)
-    pending = [(name, dirs) for name in _INCLUDE.findall(text)]
+    pending = [(name, dirs) for name in _includes(_INCLUDE, text)]
     # `<...>` headers are looked up only in the -I folders, never the system ones.
-    pending += [(name, list(include_dirs)) for name in _SYSTEM_INCLUDE.findall(text)]
+    pending += [(name, list(include_dirs)) for name in _includes(_SYSTEM_INCLUDE, text)]
     seen: set[str] = set()
     while pending and len(seen) < _MAX_HEADERS:
         name, search = pending.pop(0)
@@ -111,9 +135,10 @@ def collect_macros(
             if header is not None:
                 _add_defines(header, table)
                 here = [os.path.dirname(candidate), *include_dirs]
-                pending.extend((inc, here) for inc in _INCLUDE.findall(header))
+                pending.extend((inc, here) for inc in _includes(_INCLUDE, header))
                 pending.extend(
-                    (inc, list(include_dirs)) for inc in _SYSTEM_INCLUDE.findall(header)
+                    (inc, list(include_dirs))
+                    for inc in _includes(_SYSTEM_INCLUDE, header)
                 )
             break
     return table

@@ -49,6 +49,7 @@ def pointer_names(roots: Iterable[Node | None]) -> frozenset[str]:
     """
     found: set[str] = set()
     stack = [r for r in roots if r is not None]
+    push = stack.append
     while stack:
         node = stack.pop()
         if node.type == "function_declarator":
@@ -58,7 +59,10 @@ def pointer_names(roots: Iterable[Node | None]) -> frozenset[str]:
                 name = _declared_name(inner)
                 if name is not None:
                     found.add(name)
-        stack.extend(c for c in node.children if c.type != "parameter_list")
+        for child in node.children:
+            # A token (no children) is no declarator: most nodes are tokens.
+            if child.child_count and child.type != "parameter_list":
+                push(child)
     return frozenset(found)
 
 

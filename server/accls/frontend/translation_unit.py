@@ -92,32 +92,28 @@ _CXX_DEFINING = frozenset(
 )
 
 
+# A string or character literal (kept: it may hold `/*`), a block comment, a line
+# comment. A literal ends at its quote or its line; a backslash escapes any one
+# character, a line break included.
+_COMMENT_OR_LITERAL = re.compile(
+    r'"(?:\\[\s\S]?|[^"\\\n])*["\n]?'
+    r"|'(?:\\[\s\S]?|[^'\\\n])*['\n]?"
+    r"|/\*[\s\S]*?(?:\*/|\Z)"
+    r"|//[^\n]*"
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blanked(match: re.Match[str]) -> str:
+    found = match.group()
+    if found[0] != "/":
+        return found
+    return _NOT_NEWLINE.sub(" ", found)
+
+
 def _blank_comments(text: str) -> str:
     """`text` with comments turned to spaces, newlines and string literals kept."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "\"'":
-            j = i + 1
-            while j < n and text[j] != ch and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out.append("".join(c if c == "\n" else " " for c in text[i:end]))
-            i = end
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    return _COMMENT_OR_LITERAL.sub(_blanked, text)
 
 
 def skeleton(text: str) -> str:

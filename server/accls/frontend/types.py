@@ -33,7 +33,8 @@ def _structs(
             if body is not None and name is not None:
                 keyword = "struct" if current.type == "struct_specifier" else "union"
                 out.append((f"{keyword} {node_text(name)}", field_vars(body, macros)))
-        stack.extend(current.named_children)
+        # A struct has children; tokens and names are not walked.
+        stack.extend(c for c in current.named_children if c.child_count)
 
 
 def collect_types(root: Node, macros: MacroTable) -> TypeTable:

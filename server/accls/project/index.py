@@ -107,6 +107,7 @@ class ProjectIndex:
         self._records: dict[str, FileSummaries] = {}
         self._pending: set[str] = set()
         self._stamps: dict[str, Stamp] = {}  # by file: what its functions were
+        self._stamped: dict[str, str] = {}  # by file: the key its stamp is of
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
 
@@ -228,9 +229,11 @@ class ProjectIndex:
             for fn in source.functions
             if not fn.static  # only this file can call a static function
         )
-        stamped = stamp(text)
-        if stamped is not None:
-            self._stamps[path] = stamped[0]
+        if self._stamped.get(path) != key:  # a later round: the same text
+            stamped = stamp(text)
+            if stamped is not None:
+                self._stamps[path] = stamped[0]
+                self._stamped[path] = key
         return FileSummaries(
             path=path,
             key=key,
@@ -245,6 +248,10 @@ class ProjectIndex:
     ) -> FileSummaries | None:
         """`record` after an edit, re-summarising only the functions it touched."""
         old = self._stamps.get(path)
+        if self._stamped.get(path) != record.key:
+            # A record read from the cache: the stamp is of another text, and
+            # functions it shares with the edit may differ in the record's.
+            return None
         stamped = stamp(text)
         if old is None or stamped is None or record.fields:
             # Field facts are the whole file's: an edit re-reads all of it.
@@ -261,6 +268,7 @@ class ProjectIndex:
         if done is None:
             return None
         self._stamps[path] = stamped[0]
+        self._stamped[path] = key
         externals = tuple(sorted(set(record.externals) | done[1]))
         return FileSummaries(
             path=path,

@@ -17,7 +17,7 @@ from accls.analysis import (
     FileAnalysis,
     LoopFacts,
     ProgramSummaries,
-    analyze,
+    analyze_dialects,
 )
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
@@ -123,12 +123,9 @@ def analyze_buffer(
 ) -> BufferAnalysis:
     """Parse once and analyse for both dialects, with the other files' summaries."""
     source = parse_source(text, path, include_dirs, context=context)
-    no_alias = settings.assume_no_alias
-    return BufferAnalysis(
-        source=source,
-        acc=analyze(source, AnalysisOptions(no_alias, "acc", program=program)),
-        omp=analyze(source, AnalysisOptions(no_alias, "omp", program=program)),
-    )
+    options = AnalysisOptions(settings.assume_no_alias, program=program)
+    acc, omp = analyze_dialects(source, options, ("acc", "omp"))
+    return BufferAnalysis(source=source, acc=acc, omp=omp)
 
 
 def listed(
