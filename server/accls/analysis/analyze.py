@@ -203,7 +203,7 @@ def _loop_facts(
     aliasing = alias_obstacles(loop, fn, source, _unseen(source), fields)
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:
-        if options.assume_no_alias:
+        if options.assume_no_alias and obstacle.assumption:
             assumptions.append(
                 f"assumes `{obstacle.variable}` overlaps no other array "
                 "(assume-no-alias)"

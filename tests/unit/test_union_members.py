@@ -1,0 +1,42 @@
+"""Two members of one union are one storage: a loop writing one and reading the
+other at another element carries a dependence through memory, whatever the
+member types, and no alias assumption lifts it."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze_text
+
+_TEXT = """
+#define N 1000
+union U { double d[N]; long l[N]; } u;
+struct W { union U in; double x[N]; } w;
+void by_name(void) {
+  for (int i = 0; i < N - 1; i++) WRITE = (long)READ;
+}
+void by_pointer(union U *p) {
+  for (int i = 0; i < N - 1; i++) p->l[i + 1] = (long)p->d[i];
+}
+"""
+
+
+def _facts(write: str, read: str, assume: bool = False):  # type: ignore[no-untyped-def]
+    text = dedent(_TEXT).replace("WRITE", write).replace("READ", read)
+    options = AnalysisOptions(assume_no_alias=assume)
+    return analyze_text(text, options=options).facts
+
+
+@pytest.mark.parametrize("assume", [False, True])
+def test_members_of_one_union_overlap(assume: bool) -> None:
+    for fact in _facts("u.l[i + 1]", "u.d[i]", assume):
+        assert not fact.parallel, fact.loop.line
+        assert any("members of one union" in o.message for o in fact.obstacles)
+
+
+def test_a_union_nested_in_a_struct_overlaps_and_one_member_alone_is_free() -> None:
+    fact = _facts("w.in.l[i + 1]", "w.in.d[i]")[0]
+    assert not fact.parallel
+    same = _facts("u.l[i]", "u.l[i]")[0]
+    assert same.parallel  # one member alone: the subscripts decide
