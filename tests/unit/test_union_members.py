@@ -40,3 +40,18 @@ def test_a_union_nested_in_a_struct_overlaps_and_one_member_alone_is_free() -> N
     assert not fact.parallel
     same = _facts("u.l[i]", "u.l[i]")[0]
     assert same.parallel  # one member alone: the subscripts decide
+
+
+def test_a_union_declared_on_its_own_is_known_by_its_tag() -> None:
+    """`union V {...};` alone at file scope: its fields are in the type table."""
+    text = dedent(
+        """
+        union V { double d[64]; long l[64]; };
+        void f(union V *v, int n) {
+          for (int i = 1; i < n; i++) v->d[i] = (double)v->l[i - 1];
+        }
+        """
+    )
+    facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
+    assert not facts[0].parallel
+    assert any("members of one union" in o.message for o in facts[0].obstacles)

@@ -43,7 +43,12 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
     for node in top_level_nodes(root):
-        if node.type not in ("type_definition", "declaration", "struct_specifier"):
+        if node.type not in (
+            "type_definition",
+            "declaration",
+            "struct_specifier",
+            "union_specifier",
+        ):
             continue
         _structs(node, macros, structs)
         if node.type != "type_definition":
