@@ -32,7 +32,7 @@ def _facts(write: str, read: str, assume: bool = False):  # type: ignore[no-unty
 def test_members_of_one_union_overlap(assume: bool) -> None:
     for fact in _facts("u.l[i + 1]", "u.d[i]", assume):
         assert not fact.parallel, fact.loop.line
-        assert any("members of one union" in o.message for o in fact.obstacles)
+        assert any("through a union" in o.message for o in fact.obstacles)
 
 
 def test_a_union_nested_in_a_struct_overlaps_and_one_member_alone_is_free() -> None:
@@ -54,4 +54,25 @@ def test_a_union_declared_on_its_own_is_known_by_its_tag() -> None:
     )
     facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
     assert not facts[0].parallel
-    assert any("members of one union" in o.message for o in facts[0].obstacles)
+    assert any("through a union" in o.message for o in facts[0].obstacles)
+
+
+def test_an_anonymous_union_member_overlaps_its_sibling() -> None:
+    """C11 `struct { union { double d[N]; long l[N]; }; } s`: `s.d` is `s.l`."""
+    text = dedent(
+        """
+        #define N 64
+        typedef struct { int tag; union { double d[N]; long l[N]; }; } T;
+        T t;
+        struct S { int k; struct { int m; union { double d[N]; long l[N]; }; }; };
+        void f(void) {
+          for (int i = 0; i < N - 1; i++) t.l[i + 1] = (long)t.d[i];
+        }
+        void g(struct S *p) {
+          for (int i = 0; i < N - 1; i++) p->l[i + 1] = (long)p->d[i];
+        }
+        """
+    )
+    for fact in analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts:
+        assert not fact.parallel, fact.loop.line
+        assert any("through a union" in o.message for o in fact.obstacles)

@@ -145,7 +145,8 @@ def _union_obstacle(written: str, other: str, line: int) -> Obstacle:
         line=line,
         variable=written,
         message=f"`{written}` (written at line {line}) and `{other}` are members "
-        "of one union: they share storage, so a write to one changes the other",
+        "of one object through a union: they may share storage, so a write to "
+        "one may change the other",
     )
 
 
