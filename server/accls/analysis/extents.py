@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from accls.analysis.access_paths import member_var
 from accls.analysis.delinearize import Frame, Model, bounded_level, domain_rows
 from accls.analysis.model import Escape
 from accls.analysis.nest_views import NestViews, View, nest_views
@@ -32,10 +33,19 @@ def _declaration(
 
 
 def _extents(var: Var | None, rank: int) -> tuple[str | None, ...]:
-    """The declared extent of each subscript position; None where unknown."""
-    if var is None or var.pointers or var.unknown_shape or len(var.dims) != rank:
-        return (None,) * rank  # pointer rows have no extent we can see
-    return var.dims
+    """The declared extent of each subscript position; None where unknown.
+
+    A pointer to rows (`double (*a)[M]`, a VLA's `double (*a)[m]`) has no
+    extent at its first level but its rows have theirs.
+    """
+    if var is None or var.unknown_shape:
+        return (None,) * rank
+    if not var.pointers and len(var.dims) == rank:
+        return var.dims
+    rows = var.pointers == 1 and var.shape == "*" + "[" * len(var.dims)
+    if rows and var.dims and len(var.dims) == rank - 1:
+        return (None, *var.dims)
+    return (None,) * rank  # pointer rows have no extent we can see
 
 
 def _linear(poly: Poly) -> dict[str, int] | None:
@@ -142,6 +152,9 @@ def extent_escapes(
             if rank < 2:
                 continue
             var = _declaration(name, view.frame.loops, fn, source.globals)
+            if var is None or var.name != name:
+                # `g.a[i][j]`: the extents are the field's, not the struct's.
+                var = member_var(name, fn, source.globals, source.types)
             out.extend(_view_escapes(view, _extents(var, rank), macros))
     return tuple(out)
 
