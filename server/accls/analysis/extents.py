@@ -15,7 +15,7 @@ from accls.analysis.delinearize import Frame, Model, bounded_level, domain_rows
 from accls.analysis.model import Escape
 from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Row, build, forced, is_empty, row
-from accls.frontend import Function, Loop, Poly, SourceFile, Var
+from accls.frontend import Function, Loop, Poly, SourceFile, TypeTable, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["escape_how", "escape_reason", "escapes_in", "extent_escapes"]
@@ -32,20 +32,27 @@ def _declaration(
     return found or next((g for g in globals_ if g.name == name), None)
 
 
-def _extents(var: Var | None, rank: int) -> tuple[str | None, ...]:
+def _extents(var: Var | None, rank: int, types: TypeTable) -> tuple[str | None, ...]:
     """The declared extent of each subscript position; None where unknown.
 
-    A pointer to rows (`double (*a)[M]`, a VLA's `double (*a)[m]`) has no
-    extent at its first level but its rows have theirs.
+    A pointer to rows (`double (*a)[M]`, a VLA's `double (*a)[m]`, `row *a` of
+    `typedef double row[M]`) has no extent at its first level but its rows have
+    theirs; a typedef's array levels (`grid g` of `typedef double grid[N][M]`)
+    add its extents.
     """
+    unknown: tuple[str | None, ...] = (None,) * rank
     if var is None or var.unknown_shape:
-        return (None,) * rank
-    if not var.pointers and len(var.dims) == rank:
-        return var.dims
-    rows = var.pointers == 1 and var.shape == "*" + "[" * len(var.dims)
-    if rows and var.dims and len(var.dims) == rank - 1:
-        return (None, *var.dims)
-    return (None,) * rank  # pointer rows have no extent we can see
+        return unknown
+    more = types.dims_of(var.type) if types.levels_of(var.type) else ()
+    if more is None:
+        return unknown
+    dims = (*var.dims, *more)
+    levels = var.shape + "[" * len(more)
+    if levels == "[" * rank and len(dims) == rank:
+        return dims
+    if levels == "*" + "[" * (rank - 1) and len(dims) == rank - 1 and rank > 1:
+        return (None, *dims)
+    return unknown  # pointer rows have no extent we can see
 
 
 def _linear(poly: Poly) -> dict[str, int] | None:
@@ -155,7 +162,7 @@ def extent_escapes(
             if var is None or var.name != name:
                 # `g.a[i][j]`: the extents are the field's, not the struct's.
                 var = member_var(name, fn, source.globals, source.types)
-            out.extend(_view_escapes(view, _extents(var, rank), macros))
+            out.extend(_view_escapes(view, _extents(var, rank, source.types), macros))
     return tuple(out)
 
 

@@ -48,6 +48,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     unions: set[str] = set()
     volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
+    extents: list[tuple[str, tuple[str | None, ...]]] = []
     for node in top_level_nodes(root):
         if node.type not in (
             "type_definition",
@@ -85,9 +86,12 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
                 typedefs.append((var.name, key, var.shape))
                 continue
             typedefs.append((var.name, var.type, var.shape))
+            if var.dims and var.shape == "[" * len(var.dims):
+                extents.append((var.name, var.dims))
     return TypeTable(
         typedefs=tuple(typedefs),
         structs=tuple(structs),
         unions=frozenset(unions),
         volatiles=frozenset(volatiles),
+        extents=tuple(extents),
     )
