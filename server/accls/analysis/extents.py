@@ -8,15 +8,19 @@ analysed as if it stayed in its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
-from accls.analysis.access_paths import member_var
+from accls.analysis.access_paths import declaration, member_var
 from accls.analysis.delinearize import Frame, Model, bounded_level, domain_rows
 from accls.analysis.model import Escape
 from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Row, build, forced, is_empty, row
 from accls.frontend import Function, Loop, Poly, SourceFile, TypeTable, Var
 from accls.frontend.exprs import expression_poly
+
+_STEPS = re.compile(r"->|\.")
+_SELECTORS = re.compile(r"\[[^\[\]]*\]")
 
 __all__ = ["escape_how", "escape_reason", "escapes_in", "extent_escapes"]
 
@@ -53,6 +57,24 @@ def _extents(var: Var | None, rank: int, types: TypeTable) -> tuple[str | None, 
     if levels == "*" + "[" * (rank - 1) and len(dims) == rank - 1 and rank > 1:
         return (None, *dims)
     return unknown  # pointer rows have no extent we can see
+
+
+def _field_by_type(name: str, fn: Function | None, source: SourceFile) -> Var | None:
+    """The field a path like `gs[k].a` or `p->s[m].a` ends at, by types alone.
+
+    Its own extents do not depend on the selectors on the way.
+    """
+    found = declaration(name, fn, source.globals)
+    path, previous = name, ""
+    while path != previous:  # `gs[idx[k]].a`: innermost selectors first
+        path, previous = _SELECTORS.sub("", path), path
+    parts = _STEPS.split(path)
+    for field_name in parts[1:]:
+        if found is None:
+            return None
+        fields = source.types.fields_of(found.type)
+        found = fields.get(field_name.strip()) if fields is not None else None
+    return found if len(parts) > 1 else None
 
 
 def _linear(poly: Poly) -> dict[str, int] | None:
@@ -162,6 +184,8 @@ def extent_escapes(
             if var is None or var.name != name:
                 # `g.a[i][j]`: the extents are the field's, not the struct's.
                 var = member_var(name, fn, source.globals, source.types)
+                if var is None:
+                    var = _field_by_type(name, fn, source)
             out.extend(_view_escapes(view, _extents(var, rank, source.types), macros))
     return tuple(out)
 
