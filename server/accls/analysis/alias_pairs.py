@@ -17,6 +17,7 @@ __all__ = [
     "is_array_object",
     "pair_may_alias",
     "pointer_apart_from",
+    "shared_union",
 ]
 
 _STEPS = re.compile(r"->|\.")
@@ -205,6 +206,8 @@ def pair_may_alias(
     a: Target, b: Target, fn: Function | None, types: TypeTable, typed: bool = True
 ) -> bool:
     """Whether the objects two targets reach may overlap (`typed`: see `_may_alias`)."""
+    if shared_union(a, b):
+        return True  # members of one union share storage, whatever their types
     if typed and a.element and b.element:
         left = Var(name="", type=a.element)
         right = Var(name="", type=b.element)
@@ -238,6 +241,21 @@ def pair_may_alias(
     if _based_on_restrict(a.root, b.root, fn) or _based_on_restrict(b.root, a.root, fn):
         return True
     return _may_alias(a.root, b.root, typed)
+
+
+def shared_union(a: Target, b: Target) -> bool:
+    """Two different paths from one variable where a union lies on the way.
+
+    `u.d[i]` and `u.l[i]` of `union { double d[N]; long l[N]; } u` are one
+    storage: writing either changes the other (C allows reading a union through
+    another member). Conservatively any two paths of one root through a union.
+    """
+    return (
+        a.root is not None
+        and a.root is b.root
+        and (a.union or b.union)
+        and a.path != b.path
+    )
 
 
 def _based_on_restrict(own: Var, other: Var, fn: Function | None) -> bool:

@@ -11,6 +11,7 @@ from accls.analysis.alias_pairs import (
     is_array_object,
     pair_may_alias,
     pointer_apart_from,
+    shared_union,
 )
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
@@ -137,6 +138,18 @@ def _distinct(found: Iterable[Target]) -> list[Target]:
     return list(seen.values())
 
 
+def _union_obstacle(written: str, other: str, line: int) -> Obstacle:
+    """Two members of one union: one storage, so no promise can set them apart."""
+    return Obstacle(
+        code=ObstacleCode.ALIAS,
+        line=line,
+        variable=written,
+        message=f"`{written}` (written at line {line}) and `{other}` are members "
+        "of one object through a union: they may share storage, so a write to "
+        "one may change the other",
+    )
+
+
 def alias_obstacles(
     loop: Loop,
     fn: Function | None,
@@ -228,6 +241,9 @@ def alias_obstacles(
             if not may:
                 continue
             blocked.append((written, other))
+            if any(shared_union(a, b) for a in wtargets for b in otargets):
+                out.append(_union_obstacle(written, other, first_line[written]))
+                continue
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
             loaded = [
                 n

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from accls.analysis.address_reads import read_only_addresses
+from accls.analysis.array_params import array_param_facts
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
@@ -159,25 +160,16 @@ def _loop_facts(
     aliasing = common.aliasing
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:
-        if options.assume_no_alias:
+        if options.assume_no_alias and obstacle.assumption:
             assumptions.append(
                 f"assumes `{obstacle.variable}` overlaps no other array "
                 "(assume-no-alias)"
             )
         else:
             obstacles.append(obstacle)
-    if fn is not None and any(p.dims and not p.pointers for p in fn.params):
-        names = {r.name for r in loop.refs if not is_scalar_ref(r)}
-        # A `restrict` array parameter (a Fortran dummy) is distinct by promise.
-        params = sorted(
-            p.name for p in fn.params if p.dims and not p.restrict and p.name in names
-        )
-        if len(params) > 1:
-            assumptions.append(
-                "assumes the array parameters "
-                + ", ".join(f"`{p}`" for p in params)
-                + " are distinct arrays"
-            )
+    stated, shared = array_param_facts(loop, fn, source)
+    assumptions.extend(stated)
+    obstacles.extend(shared)
     if loop.step_symbol:
         assumptions.append(
             f"`{loop.var}` advances by `{loop.step_symbol}`, which the loop never "

@@ -8,14 +8,19 @@ analysed as if it stayed in its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
+from accls.analysis.access_paths import declaration, member_var
 from accls.analysis.delinearize import Frame, Model, bounded_level, domain_rows
 from accls.analysis.model import Escape
 from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Row, build, forced, is_empty, row
-from accls.frontend import Function, Loop, Poly, SourceFile, Var
+from accls.frontend import Function, Loop, Poly, SourceFile, TypeTable, Var
 from accls.frontend.exprs import expression_poly
+
+_STEPS = re.compile(r"->|\.")
+_SELECTORS = re.compile(r"\[[^\[\]]*\]")
 
 __all__ = ["escape_how", "escape_reason", "escapes_in", "extent_escapes"]
 
@@ -31,11 +36,45 @@ def _declaration(
     return found or next((g for g in globals_ if g.name == name), None)
 
 
-def _extents(var: Var | None, rank: int) -> tuple[str | None, ...]:
-    """The declared extent of each subscript position; None where unknown."""
-    if var is None or var.pointers or var.unknown_shape or len(var.dims) != rank:
-        return (None,) * rank  # pointer rows have no extent we can see
-    return var.dims
+def _extents(var: Var | None, rank: int, types: TypeTable) -> tuple[str | None, ...]:
+    """The declared extent of each subscript position; None where unknown.
+
+    A pointer to rows (`double (*a)[M]`, a VLA's `double (*a)[m]`, `row *a` of
+    `typedef double row[M]`) has no extent at its first level but its rows have
+    theirs; a typedef's array levels (`grid g` of `typedef double grid[N][M]`)
+    add its extents.
+    """
+    unknown: tuple[str | None, ...] = (None,) * rank
+    if var is None or var.unknown_shape:
+        return unknown
+    more = types.dims_of(var.type) if types.levels_of(var.type) else ()
+    if more is None:
+        return unknown
+    dims = (*var.dims, *more)
+    levels = var.shape + "[" * len(more)
+    if levels == "[" * rank and len(dims) == rank:
+        return dims
+    if levels == "*" + "[" * (rank - 1) and len(dims) == rank - 1 and rank > 1:
+        return (None, *dims)
+    return unknown  # pointer rows have no extent we can see
+
+
+def _field_by_type(name: str, fn: Function | None, source: SourceFile) -> Var | None:
+    """The field a path like `gs[k].a` or `p->s[m].a` ends at, by types alone.
+
+    Its own extents do not depend on the selectors on the way.
+    """
+    found = declaration(name, fn, source.globals)
+    path, previous = name, ""
+    while path != previous:  # `gs[idx[k]].a`: innermost selectors first
+        path, previous = _SELECTORS.sub("", path), path
+    parts = _STEPS.split(path)
+    for field_name in parts[1:]:
+        if found is None:
+            return None
+        fields = source.types.fields_of(found.type)
+        found = fields.get(field_name.strip()) if fields is not None else None
+    return found if len(parts) > 1 else None
 
 
 def _linear(poly: Poly) -> dict[str, int] | None:
@@ -142,7 +181,12 @@ def extent_escapes(
             if rank < 2:
                 continue
             var = _declaration(name, view.frame.loops, fn, source.globals)
-            out.extend(_view_escapes(view, _extents(var, rank), macros))
+            if var is None or var.name != name:
+                # `g.a[i][j]`: the extents are the field's, not the struct's.
+                var = member_var(name, fn, source.globals, source.types)
+                if var is None:
+                    var = _field_by_type(name, fn, source)
+            out.extend(_view_escapes(view, _extents(var, rank, source.types), macros))
     return tuple(out)
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "allocator",
     "declared_vars",
     "field_vars",
+    "holds_anonymous_union",
     "is_static",
     "typedef_vars",
 ]
@@ -301,12 +302,50 @@ def field_vars(body: Node, macros: MacroTable) -> tuple[Var, ...]:
     for decl in body.named_children:
         if decl.type != "field_declaration":
             continue
+        inner = _anonymous_member(decl)
+        if inner is not None:
+            # C11: the members of an anonymous struct or union are the outer's.
+            out.extend(field_vars(inner, macros))
+            continue
         base = _base_type(decl)
         for child in decl.children_by_field_name("declarator"):
             var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
             if var is not None:
                 out.append(replace(var, volatile=_has_volatile(decl, child)))
     return tuple(out)
+
+
+def _anonymous_member(decl: Node) -> Node | None:
+    """The body of `union { ... };` (or struct) declared as a member without a name."""
+    if decl.child_by_field_name("declarator") is not None:
+        return None
+    type_node = decl.child_by_field_name("type")
+    if type_node is None or type_node.type not in (
+        "struct_specifier",
+        "union_specifier",
+    ):
+        return None
+    if type_node.child_by_field_name("name") is not None:
+        return None
+    return type_node.child_by_field_name("body")
+
+
+def holds_anonymous_union(body: Node) -> bool:
+    """Whether a struct body has an anonymous union member, at any depth.
+
+    Its members are the struct's own but share storage; the struct then counts
+    as a union, so that no two of its members are taken to be apart.
+    """
+    for decl in body.named_children:
+        inner = _anonymous_member(decl) if decl.type == "field_declaration" else None
+        if inner is None:
+            continue
+        type_node = decl.child_by_field_name("type")
+        if type_node is not None and type_node.type == "union_specifier":
+            return True
+        if holds_anonymous_union(inner):
+            return True
+    return False
 
 
 def typedef_vars(node: Node, macros: MacroTable) -> tuple[Var, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.decls import field_vars, typedef_vars
+from accls.frontend.decls import field_vars, holds_anonymous_union, typedef_vars
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
@@ -21,7 +21,10 @@ __all__ = ["collect_types"]
 
 
 def _structs(
-    node: Node, macros: MacroTable, out: list[tuple[str, tuple[Var, ...]]]
+    node: Node,
+    macros: MacroTable,
+    out: list[tuple[str, tuple[Var, ...]]],
+    unions: set[str],
 ) -> None:
     """Every struct or union with a body under `node`, by key."""
     stack = [node]
@@ -32,7 +35,10 @@ def _structs(
             name = current.child_by_field_name("name")
             if body is not None and name is not None:
                 keyword = "struct" if current.type == "struct_specifier" else "union"
-                out.append((f"{keyword} {node_text(name)}", field_vars(body, macros)))
+                key = f"{keyword} {node_text(name)}"
+                out.append((key, field_vars(body, macros)))
+                if holds_anonymous_union(body):
+                    unions.add(key)
         # A struct has children; tokens and names are not walked.
         stack.extend(c for c in current.named_children if c.child_count)
 
@@ -43,10 +49,16 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     unions: set[str] = set()
     volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
+    extents: list[tuple[str, tuple[str | None, ...]]] = []
     for node in top_level_nodes(root):
-        if node.type not in ("type_definition", "declaration", "struct_specifier"):
+        if node.type not in (
+            "type_definition",
+            "declaration",
+            "struct_specifier",
+            "union_specifier",
+        ):
             continue
-        _structs(node, macros, structs)
+        _structs(node, macros, structs, unions)
         if node.type != "type_definition":
             continue
         type_node = node.child_by_field_name("type")
@@ -60,9 +72,11 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
             if var.volatile or var.type in volatiles:
                 volatiles.add(var.name)  # `typedef volatile int vint;`
             if anonymous and type_node is not None:
-                if type_node.type == "union_specifier":
-                    unions.update((var.name, f"<anonymous {var.name}>"))
                 body = type_node.child_by_field_name("body")
+                if type_node.type == "union_specifier" or (
+                    body is not None and holds_anonymous_union(body)
+                ):
+                    unions.update((var.name, f"<anonymous {var.name}>"))
                 if body is not None and not var.shape:
                     structs.append((var.name, field_vars(body, macros)))
                     continue
@@ -73,9 +87,12 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
                 typedefs.append((var.name, key, var.shape))
                 continue
             typedefs.append((var.name, var.type, var.shape))
+            if var.dims and var.shape == "[" * len(var.dims):
+                extents.append((var.name, var.dims))
     return TypeTable(
         typedefs=tuple(typedefs),
         structs=tuple(structs),
         unions=frozenset(unions),
         volatiles=frozenset(volatiles),
+        extents=tuple(extents),
     )

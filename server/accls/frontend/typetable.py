@@ -26,6 +26,8 @@ class TypeTable:
     structs: tuple[tuple[str, tuple[Var, ...]], ...] = ()  # "struct S"/typedef name
     unions: frozenset[str] = frozenset()  # the keys of structs that are unions
     volatiles: frozenset[str] = frozenset()  # typedef names of `volatile` types
+    # The extents a typedef's own array declarator adds (`typedef double row[M]`).
+    extents: tuple[tuple[str, tuple[str | None, ...]], ...] = ()
     _defs: dict[str, tuple[str, str]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -48,6 +50,7 @@ class TypeTable:
             structs=(*self.structs, *other.structs),
             unions=self.unions | other.unions,
             volatiles=self.volatiles | other.volatiles,
+            extents=(*self.extents, *other.extents),
         )
 
     def _resolve(self, type_: str) -> tuple[str, str] | None:
@@ -94,6 +97,25 @@ class TypeTable:
             if found is None:
                 return None
             type_ = found[0]
+        return None
+
+    def dims_of(self, type_: str) -> tuple[str | None, ...] | None:
+        """The extents the typedefs of a type add, outermost first.
+
+        None unless every level they add is an array level of known extent.
+        """
+        own = dict(self.extents)
+        dims: tuple[str | None, ...] = ()
+        for _ in range(_DEPTH):
+            found = self._defs.get(type_)
+            if found is None:
+                return dims
+            base, levels = found
+            more = own.get(type_, ())
+            if set(levels) - {"["} or len(more) != len(levels):
+                return None
+            dims = (*dims, *more)
+            type_ = base
         return None
 
     def levels_of(self, type_: str) -> str | None:

@@ -1,0 +1,131 @@
+"""Array-syntax parameters (`double x[N]`): distinct unless a call shows otherwise."""
+
+from __future__ import annotations
+
+import re
+
+from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Function, Loop, SourceFile, Var
+
+__all__ = ["array_param_facts"]
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_GLOBALS = "<globals>"
+_ANY = "<any global, or a call's result>"
+_ROW = re.compile(r"\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*")
+
+
+def _lookup(name: str, fn: Function, source: SourceFile) -> Var | None:
+    found = fn.lookup(name)
+    if found is None:
+        found = next((g for g in source.globals if g.name == name), None)
+    return found
+
+
+def _objects(arg: str, caller: Function, source: SourceFile) -> set[str]:
+    """The arrays and pointers an argument's text names, and what they were set from.
+
+    `(double (*)[m])(buf + m)` names `buf`; a local `q = p + 1` names `q` and `p`.
+    A local pointer not freshly allocated adds `_ANY`: its value may be a
+    global's address (`p = a + 1` keeps no source) or a call's result.
+    """
+    found: set[str] = set()
+    todo = [m.group(0) for m in _IDENT.finditer(arg)]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        var = _lookup(name, caller, source)
+        if var is None or not (var.pointers or var.dims):
+            continue
+        found.add(name)
+        if var.scope == "global":
+            found.add(_GLOBALS)
+        if var.scope == "local" and var.pointers and not var.fresh:
+            found.add(_ANY)
+            todo.extend(s for s in var.sources if _IDENT.fullmatch(s))
+    return found
+
+
+def _may_share(one: set[str], two: set[str]) -> bool:
+    """Whether two arguments' objects may be one (see `_objects`)."""
+    if _ANY in one and (_GLOBALS in two or _ANY in two):
+        return True
+    if _ANY in two and _GLOBALS in one:
+        return True
+    return bool((one & two) - {_GLOBALS, _ANY})
+
+
+def _rows_apart(one: str, two: str, caller: Function, source: SourceFile) -> bool:
+    """`u[0]` and `u[1]` of a 2-D array `u`: two different rows."""
+    left, right = _ROW.fullmatch(one), _ROW.fullmatch(two)
+    if left is None or right is None or left.group(1) != right.group(1):
+        return False
+    var = _lookup(left.group(1), caller, source)
+    return (
+        var is not None
+        and len(var.dims) >= 2
+        and not var.pointers
+        and left.group(2) != right.group(2)
+    )
+
+
+def _overlapping_call(fn: Function, first: str, second: str, source: SourceFile) -> str:
+    """A call of `fn` in the file passing one array to both parameters, as text."""
+    names = [p.name for p in fn.params]
+    at = (names.index(first), names.index(second))
+    for caller in source.functions:
+        for call in caller.call_sites:
+            if call.name != fn.name or max(at) >= len(call.args):
+                continue
+            one, two = call.args[at[0]], call.args[at[1]]
+            if _rows_apart(one, two, caller, source):
+                continue
+            if _may_share(_objects(one, caller, source), _objects(two, caller, source)):
+                return f"line {call.span.line} passes `{one}` and `{two}`"
+    return ""
+
+
+def array_param_facts(
+    loop: Loop, fn: Function | None, source: SourceFile
+) -> tuple[tuple[str, ...], tuple[Obstacle, ...]]:
+    """The assumption that the loop's array parameters are distinct, or why not.
+
+    C makes `double x[N]` a pointer: nothing keeps two of them apart but the
+    callers. Without a call in sight the suggestion states the assumption; a
+    call of the file that passes one array to two of them (`f(a + 1, a)`) is
+    an obstacle, whatever the user assumes.
+    """
+    if fn is None or not any(p.dims and not p.pointers for p in fn.params):
+        return (), ()
+    names = {r.name for r in loop.refs if not is_scalar_ref(r)}
+    written = {r.name for r in loop.refs if not is_scalar_ref(r) and r.is_write}
+    # A `restrict` array parameter (a Fortran dummy) is distinct by promise.
+    params = sorted(
+        p.name for p in fn.params if p.dims and not p.restrict and p.name in names
+    )
+    if len(params) < 2:
+        return (), ()
+    for index, one in enumerate(params):
+        for two in params[index + 1 :]:
+            if one not in written and two not in written:
+                continue
+            why = _overlapping_call(fn, one, two, source)
+            if why:
+                line = next(r.span.line for r in loop.refs if r.name in (one, two))
+                return (), (
+                    Obstacle(
+                        code=ObstacleCode.ALIAS,
+                        line=line,
+                        variable=one if one in written else two,
+                        message=f"the array parameters `{one}` and `{two}` may be "
+                        f"one array: {why} to `{fn.name}`",
+                    ),
+                )
+    assumption = (
+        "assumes the array parameters "
+        + ", ".join(f"`{p}`" for p in params)
+        + " are distinct arrays"
+    )
+    return (assumption,), ()

@@ -1,0 +1,78 @@
+"""Two members of one union are one storage: a loop writing one and reading the
+other at another element carries a dependence through memory, whatever the
+member types, and no alias assumption lifts it."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze_text
+
+_TEXT = """
+#define N 1000
+union U { double d[N]; long l[N]; } u;
+struct W { union U in; double x[N]; } w;
+void by_name(void) {
+  for (int i = 0; i < N - 1; i++) WRITE = (long)READ;
+}
+void by_pointer(union U *p) {
+  for (int i = 0; i < N - 1; i++) p->l[i + 1] = (long)p->d[i];
+}
+"""
+
+
+def _facts(write: str, read: str, assume: bool = False):  # type: ignore[no-untyped-def]
+    text = dedent(_TEXT).replace("WRITE", write).replace("READ", read)
+    options = AnalysisOptions(assume_no_alias=assume)
+    return analyze_text(text, options=options).facts
+
+
+@pytest.mark.parametrize("assume", [False, True])
+def test_members_of_one_union_overlap(assume: bool) -> None:
+    for fact in _facts("u.l[i + 1]", "u.d[i]", assume):
+        assert not fact.parallel, fact.loop.line
+        assert any("through a union" in o.message for o in fact.obstacles)
+
+
+def test_a_union_nested_in_a_struct_overlaps_and_one_member_alone_is_free() -> None:
+    fact = _facts("w.in.l[i + 1]", "w.in.d[i]")[0]
+    assert not fact.parallel
+    same = _facts("u.l[i]", "u.l[i]")[0]
+    assert same.parallel  # one member alone: the subscripts decide
+
+
+def test_a_union_declared_on_its_own_is_known_by_its_tag() -> None:
+    """`union V {...};` alone at file scope: its fields are in the type table."""
+    text = dedent(
+        """
+        union V { double d[64]; long l[64]; };
+        void f(union V *v, int n) {
+          for (int i = 1; i < n; i++) v->d[i] = (double)v->l[i - 1];
+        }
+        """
+    )
+    facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
+    assert not facts[0].parallel
+    assert any("through a union" in o.message for o in facts[0].obstacles)
+
+
+def test_an_anonymous_union_member_overlaps_its_sibling() -> None:
+    """C11 `struct { union { double d[N]; long l[N]; }; } s`: `s.d` is `s.l`."""
+    text = dedent(
+        """
+        #define N 64
+        typedef struct { int tag; union { double d[N]; long l[N]; }; } T;
+        T t;
+        struct S { int k; struct { int m; union { double d[N]; long l[N]; }; }; };
+        void f(void) {
+          for (int i = 0; i < N - 1; i++) t.l[i + 1] = (long)t.d[i];
+        }
+        void g(struct S *p) {
+          for (int i = 0; i < N - 1; i++) p->l[i + 1] = (long)p->d[i];
+        }
+        """
+    )
+    for fact in analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts:
+        assert not fact.parallel, fact.loop.line
+        assert any("through a union" in o.message for o in fact.obstacles)
