@@ -37,6 +37,7 @@ _C_WORDS = frozenset(
     "struct void return".split()
 )
 _TID = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)")
+_SIZE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_num_threads\s*\(\s*\)")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
 
@@ -77,6 +78,8 @@ class Environment:
     # Fortran `do` and `do concurrent` indices, private to the innermost parallel
     # or task construct around the loop (OpenMP 5.2, 5.1.1): name and loop span.
     own_indices: tuple[tuple[str, int, int], ...] = ()
+    # Names set once from `omp_get_num_threads()` in the region: the team size.
+    size_vars: frozenset[str] = frozenset()
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -214,6 +217,7 @@ def environment(
     )
     text = data[start:end].decode("utf-8", "replace")
     tids = {m.group(1) for m in _TID.finditer(text)}
+    sizes = [m.group(1) for m in _SIZE.finditer(text)]
     threadprivate = {
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
     }
@@ -234,7 +238,15 @@ def environment(
             known for lp in split if (known := sweep_of(lp, invariant)) is not None
         ),
         own_indices=own_indices,
+        size_vars=frozenset(n for n in sizes if _set_once(n, text)),
     )
+
+
+def _set_once(name: str, text: str) -> bool:
+    """True when the region assigns `name` once and never updates it otherwise."""
+    sets = re.findall(rf"\b{name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", text)
+    bumps = re.search(rf"(?:\+\+|--)\s*{name}\b|\b{name}\s*(?:\+\+|--)", text)
+    return len(sets) == 1 and bumps is None and f"&{name}" not in text.replace(" ", "")
 
 
 def _member(

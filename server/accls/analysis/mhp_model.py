@@ -18,6 +18,7 @@ from accls.analysis.mhp_constructs import (
     contains,
     first_word,
     followed_nest,
+    loop_heads,
     pragma_at,
     reduction_combines,
     within,
@@ -98,6 +99,7 @@ class RegionModel:
     env: Environment  # what is private, and which names every thread sees alike
     fence_doubt: str = ""  # `flush` or ordered atomics: hand-made synchronisation
     loops: tuple[Span, ...] = ()  # loop bodies inside the region
+    heads: tuple[tuple[int, int], ...] = ()  # their headers: conditions rerun
     flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
@@ -347,6 +349,7 @@ def _model(
             [c for c in inner if not any(pragma_at(c) in k.parts for k in spins)]
         ),
         loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
+        heads=loop_heads(source.data, scene.branches),
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),
