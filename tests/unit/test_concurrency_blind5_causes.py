@@ -115,3 +115,73 @@ def test_atomic_flag_in_a_while_condition_is_no_race() -> None:
         "      f = flag;\n      }",
     )
     assert _errors(src) == []
+
+
+_ALIAS = """\
+    #define N 100
+    double a[N + 1];
+    void f(double *q) {
+      double *p = {init};
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        p[i] = {read} + 1.0;
+    }
+"""
+
+
+def _alias(init: str, read: str) -> str:
+    return _ALIAS.replace("{init}", init).replace("{read}", read)
+
+
+def test_pointer_into_an_array_races_with_the_array_itself() -> None:
+    # `p[i]` is `a[i + 1]`: iteration i + 1 writes what iteration i reads.
+    assert ("ACC101", 7) in _errors(_alias("a + 1", "a[i]"))
+    assert ("ACC101", 7) in _errors(_alias("&a[2]", "a[i]"))
+
+
+def test_pointer_into_a_parameter_races_with_the_parameter() -> None:
+    assert ("ACC101", 7) in _errors(_alias("q + 1", "q[i]"))
+
+
+def test_pointer_and_array_on_one_element_per_iteration_are_clean() -> None:
+    assert _errors(_alias("a + 1", "a[i + 1]")) == []
+    assert _errors(_alias("a", "a[i]")) == []
+
+
+def test_reassigned_parameter_is_not_one_base() -> None:
+    src = _alias("q + 1", "q[i]").replace("double *p", "q = q + 4;\n  double *p")
+    assert not any(c == "ACC101" for c, _ in _errors(src))
+
+
+_TURNS = """\
+    #define N 64
+    double u[N], v[N];
+    void f(void) {
+      #pragma omp parallel
+      for (int step = 0; step < 10; step++) {
+        #pragma omp for
+        for (int i = 1; i < N - 1; i++)
+          v[i] = 0.5 * ({first});
+        #pragma omp for nowait
+        for (int i = 1; i < N - 1; i++)
+          u[i] = v[i];{after}
+      }
+    }
+"""
+
+
+def _turns(first: str = "u[i - 1] + u[i + 1]", after: str = "") -> str:
+    return _TURNS.replace("{first}", first).replace("{after}", after)
+
+
+def test_nowait_loop_races_with_the_first_loop_of_the_next_turn() -> None:
+    # No barrier past the `nowait` loop: the next step reads `u` too early.
+    assert ("ACC111", 8) in _errors(_turns())
+
+
+def test_barrier_closing_the_turn_orders_the_next_one() -> None:
+    assert _errors(_turns(after="\n    #pragma omp barrier")) == []
+
+
+def test_next_turn_that_does_not_read_the_array_is_clean() -> None:
+    assert _errors(_turns(first="v[i] + 1.0")) == []
