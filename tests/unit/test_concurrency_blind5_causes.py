@@ -185,3 +185,48 @@ def test_barrier_closing_the_turn_orders_the_next_one() -> None:
 
 def test_next_turn_that_does_not_read_the_array_is_clean() -> None:
     assert _errors(_turns(first="v[i] + 1.0")) == []
+
+
+_STATIC = """\
+    int a[100], b[100];
+    void f(void) {
+      #pragma omp parallel
+      {
+        {outer}
+        #pragma omp for
+        for (int i = 0; i < 100; i++) {
+          {inner}
+          tmp = a[i] + i;
+          b[i] = tmp;
+        }
+      }
+    }
+"""
+
+
+def _static(outer: str = "", inner: str = "") -> str:
+    return _STATIC.replace("{outer}", outer).replace("{inner}", inner)
+
+
+def test_static_local_of_the_region_is_shared_by_its_threads() -> None:
+    assert ("ACC103", 9) in _errors(_static(outer="static int tmp;"))
+
+
+def test_static_local_of_the_loop_body_is_shared_by_its_iterations() -> None:
+    found = check_file(textwrap.dedent(_static(inner="static int tmp;")), "t.c")
+    shared = [f for f in found if f.code == "ACC103"]
+    assert [f.span.line for f in shared] == [9]
+    assert "drop `static`" in shared[0].message
+
+
+def test_plain_locals_of_the_region_and_the_body_stay_private() -> None:
+    assert _errors(_static(outer="int tmp;")) == []
+    assert _errors(_static(inner="int tmp;")) == []
+
+
+def test_static_initializer_runs_once_not_per_thread() -> None:
+    # Only the initializer writes `k`: no thread or iteration writes it.
+    src = _static(outer="static int k = 3;").replace("a[i] + i", "a[i] + k")
+    assert _errors(src.replace("tmp = ", "int tmp = ")) == []
+    src = _static(inner="static const int k = 3;").replace("a[i] + i", "a[i] + k")
+    assert _errors(src.replace("tmp = ", "int tmp = ")) == []

@@ -287,11 +287,13 @@ def _model(
         [b for b in source.branches if contains(region, b.span.start_byte)],
     )
     accesses: list[Access] = []
+    # A `static` local's initializer runs once, not on every thread.
+    inits = {v.span.start_byte for v in fn.locals if v.static and v.span}
     for ref in fn.refs:
         pos = ref.span.start_byte
         if not contains(region, pos) or any(contains(d, pos) for d in dropped):
             continue
-        if scene.locks.in_call(pos):
+        if pos in inits or scene.locks.in_call(pos):
             continue
         made = _access(scene, ref, pos, None)
         if made is not None:
