@@ -230,3 +230,31 @@ def test_static_initializer_runs_once_not_per_thread() -> None:
     assert _errors(src.replace("tmp = ", "int tmp = ")) == []
     src = _static(inner="static const int k = 3;").replace("a[i] + i", "a[i] + k")
     assert _errors(src.replace("tmp = ", "int tmp = ")) == []
+
+
+_FOLD = """\
+    #define N 100
+    int a[N], b[N];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        {write}
+    }
+"""
+
+
+def test_subscript_folding_iterations_onto_one_element_is_a_race() -> None:
+    # Iterations 0 and 1 both write `a[0]`: an output dependence, surely.
+    assert ("ACC101", 6) in _errors(_FOLD.replace("{write}", "a[i / 2] = i;"))
+    assert ("ACC101", 6) in _errors(_FOLD.replace("{write}", "a[i % 10] = i;"))
+
+
+def test_folding_subscript_under_a_branch_or_atomic_is_no_error() -> None:
+    guarded = "if (b[i] > 0)\n      a[i / 2] = i;"
+    assert not any(c == "ACC101" for c, _ in _errors(_FOLD.replace("{write}", guarded)))
+    atomic = "{\n  #pragma omp atomic write\n  a[i / 2] = i;\n  }"
+    assert _errors(_FOLD.replace("{write}", atomic)) == []
+
+
+def test_subscript_that_keeps_iterations_apart_is_no_error() -> None:
+    assert _errors(_FOLD.replace("{write}", "a[i / 1] = i;")) == []
