@@ -258,3 +258,31 @@ def test_folding_subscript_under_a_branch_or_atomic_is_no_error() -> None:
 
 def test_subscript_that_keeps_iterations_apart_is_no_error() -> None:
     assert _errors(_FOLD.replace("{write}", "a[i / 1] = i;")) == []
+
+
+_NOGROUP = """\
+    #define N 100
+    int a[N + 10];
+    int f(void) {
+      int s = 0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp taskloop nogroup
+        for (int i = 0; i < N; i++)
+          a[i] = i;
+        s = {read};
+      }
+      return s;
+    }
+"""
+
+
+def test_macro_loop_bounds_decide_a_task_pair() -> None:
+    # `N` is 100: element 50 is surely one the taskloop's tasks write.
+    assert ("ACC122", 11) in _errors(_NOGROUP.replace("{read}", "a[50]"))
+    assert ("ACC122", 11) in _errors(_NOGROUP.replace("{read}", "a[N - 1]"))
+
+
+def test_macro_element_past_the_loop_is_clean() -> None:
+    assert _found(_NOGROUP.replace("{read}", "a[N + 5]")) == []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from accls.analysis.polyhedra import Row, row
@@ -46,12 +46,31 @@ def _shift(form: Linear | None, by: int) -> Linear | None:
     return tuple(out.items())
 
 
-def sweep_of(loop: Loop, invariant: frozenset[str]) -> Sweep | None:
-    """The range of a unit-step sequential loop's variable; None when not known."""
+def _folded(form: Linear | None, constants: Mapping[str, int]) -> Linear | None:
+    """The form with the names of integer macros replaced by their values."""
+    if form is None:
+        return None
+    out: dict[str, int] = {}
+    for key, coeff in form:
+        if key in constants:
+            out["1"] = out.get("1", 0) + coeff * constants[key]
+        else:
+            out[key] = out.get(key, 0) + coeff
+    return tuple(out.items())
+
+
+def sweep_of(
+    loop: Loop, invariant: frozenset[str], constants: Mapping[str, int] | None = None
+) -> Sweep | None:
+    """The range of a unit-step sequential loop's variable; None when not known.
+
+    `constants`: integer macros (`#define N 100`), whose values the bounds take.
+    """
     if not loop.var or loop.step not in (1, -1) or loop.volatile_bounds:
         return None
-    start = _linear(loop.lower, loop.lower_text, invariant)
-    bound = _linear(loop.upper, loop.upper_text, invariant)
+    known = constants or {}
+    start = _folded(_linear(loop.lower, loop.lower_text, invariant), known)
+    bound = _folded(_linear(loop.upper, loop.upper_text, invariant), known)
     limit = {"<": -1, "<=": 0, ">": 1, ">=": 0}.get(loop.cond_op or "")
     bound = None if limit is None else _shift(bound, limit)
     low, high = (start, bound) if loop.step == 1 else (bound, start)

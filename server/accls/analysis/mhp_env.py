@@ -13,6 +13,7 @@ from accls.analysis.mhp_callees import (
     locked_state_writes,
 )
 from accls.analysis.mhp_loop_locks import param_locks
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
@@ -80,6 +81,7 @@ class Environment:
     own_indices: tuple[tuple[str, int, int], ...] = ()
     # Names set once from `omp_get_num_threads()` in the region: the team size.
     size_vars: frozenset[str] = frozenset()
+    constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -197,6 +199,7 @@ def environment(
     )
     sweep: set[str] = set()
     ranges: list[Sweep] = []
+    constants = integer_macros(source.macros)  # `#define N 100`: bounds are known
     worksharing = {(v, s) for v, s, _ in loop_vars}
     for loop in source.loops():
         if not start <= loop.id < end or not loop.var:
@@ -206,7 +209,7 @@ def environment(
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
             sweep.add(loop.var)
-            known = sweep_of(loop, invariant)
+            known = sweep_of(loop, invariant, constants)
             if known is not None:
                 ranges.append(known)
     named_shared = clause_names((region.directive,), frozenset({"shared"}))
@@ -235,10 +238,13 @@ def environment(
         task_shared=frozenset(task_shared),
         sweeps=tuple(ranges),
         shared_loops=tuple(
-            known for lp in split if (known := sweep_of(lp, invariant)) is not None
+            known
+            for lp in split
+            if (known := sweep_of(lp, invariant, constants)) is not None
         ),
         own_indices=own_indices,
         size_vars=frozenset(n for n in sizes if _set_once(n, text)),
+        constants=tuple(constants.items()),
     )
 
 
