@@ -286,3 +286,35 @@ def test_macro_loop_bounds_decide_a_task_pair() -> None:
 
 def test_macro_element_past_the_loop_is_clean() -> None:
     assert _found(_NOGROUP.replace("{read}", "a[N + 5]")) == []
+
+
+_SHIFT = """\
+    #define N 100
+    static void shift(double *dst, const double *src, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        dst[i] = src[i] + 1.0;
+    }
+    void run(void) {
+      double a[N + 1], b[N + 1];
+      shift({args}, N);
+    }
+"""
+
+
+def test_call_binding_two_parameters_into_one_array_races() -> None:
+    # At this call `dst[i]` is `a[i + 1]`: iteration i + 1 writes what i reads.
+    assert ("ACC101", 5) in _errors(_SHIFT.replace("{args}", "a + 1, a"))
+    assert ("ACC101", 5) in _errors(_SHIFT.replace("{args}", "a, &a[1]"))
+
+
+def test_call_binding_distinct_arrays_or_one_element_is_clean() -> None:
+    assert _errors(_SHIFT.replace("{args}", "a, b")) == []
+    assert _errors(_SHIFT.replace("{args}", "a, a")) == []
+
+
+def test_call_with_a_trip_too_short_for_the_distance_is_clean() -> None:
+    src = _SHIFT.replace("{args}", "a + 5, a").replace(
+        "shift(a + 5, a, N)", "shift(a + 5, a, 3)"
+    )
+    assert _errors(src) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
+from accls.analysis.races_call_alias import call_alias_findings
 from accls.frontend import Directive, Function, Loop, Ref, SourceFile
 
 __all__ = ["alias_findings"]
@@ -93,7 +94,7 @@ def alias_findings(
         return []
     lo, hi = _value(loop.lower_text, source), _value(loop.upper_text, source)
     if lo is None or hi is None:
-        return []
+        return call_alias_findings(loop, directive, source, skip)
     seen: list[tuple[Ref, str, int]] = []
     for ref in loop.refs:
         base = _base(fn, source, ref.name) if ref.subscripts else None
@@ -128,4 +129,4 @@ def alias_findings(
                     sink_line=b.span.line,
                 )
             ]
-    return []
+    return call_alias_findings(loop, directive, source, skip)
