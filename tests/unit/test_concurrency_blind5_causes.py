@@ -318,3 +318,36 @@ def test_call_with_a_trip_too_short_for_the_distance_is_clean() -> None:
         "shift(a + 5, a, N)", "shift(a + 5, a, 3)"
     )
     assert _errors(src) == []
+
+
+_SET = """\
+    #define N 100
+    int g[N];
+    static void set(int k, int v) { g[k] = v; }
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        set({args});
+    }
+"""
+
+
+def test_callee_writing_one_element_for_two_iterations_races() -> None:
+    assert ("ACC124", 7) in _errors(_SET.replace("{args}", "i / 2, i"))
+    assert ("ACC124", 7) in _errors(_SET.replace("{args}", "0, i"))
+    # The arguments are substituted at once: `v` is not the loop variable.
+    assert ("ACC124", 7) in _errors(_SET.replace("{args}", "N - 1, i"))
+
+
+def test_callee_writing_each_iterations_own_element_is_no_error() -> None:
+    assert _errors(_SET.replace("{args}", "i, 0")) == []
+    assert _errors(_SET.replace("{args}", "N - 1 - i, i")) == []
+
+
+def test_callee_write_under_a_branch_or_critical_is_no_error() -> None:
+    branch = _SET.replace("{ g[k] = v; }", "{ if (v > 50) g[k] = v; }")
+    assert _errors(branch.replace("{args}", "0, i")) == []
+    critical = _SET.replace(
+        "{ g[k] = v; }", "{\n  #pragma omp critical\n  g[k] = v;\n}"
+    )
+    assert _errors(critical.replace("{args}", "0, i")) == []
