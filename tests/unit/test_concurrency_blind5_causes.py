@@ -351,3 +351,37 @@ def test_callee_write_under_a_branch_or_critical_is_no_error() -> None:
         "{ g[k] = v; }", "{\n  #pragma omp critical\n  g[k] = v;\n}"
     )
     assert _errors(critical.replace("{args}", "0, i")) == []
+
+
+_DEAL = """\
+    #include <omp.h>
+    #define N 1000
+    double a[N + 1], sum;
+    void f(void) {
+      #pragma omp parallel
+      {
+        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        for (int i = t; i < N; i += n)
+          {body}
+      }
+    }
+"""
+
+
+def test_loop_dealing_iterations_to_threads_runs_on_two_of_them() -> None:
+    # Threads 0 and 1 each run the first turn: the shared `sum` races.
+    assert ("ACC120", 9) in _errors(_DEAL.replace("{body}", "sum += a[i];"))
+
+
+def test_dealt_iterations_reaching_a_neighbours_element_race() -> None:
+    # Thread 0 reads a[1] at i = 0 while thread 1 writes a[1] at i = 1.
+    assert ("ACC120", 9) in _errors(_DEAL.replace("{body}", "a[i] = a[i + 1];"))
+
+
+def test_dealt_iterations_on_their_own_elements_are_no_error() -> None:
+    assert _errors(_DEAL.replace("{body}", "a[i] = 2 * a[i];")) == []
+
+
+def test_dealing_loop_below_one_runs_on_thread_zero_only() -> None:
+    src = _DEAL.replace("i < N", "i < 1").replace("{body}", "sum += a[i];")
+    assert _errors(src) == []

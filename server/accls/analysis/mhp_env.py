@@ -12,6 +12,7 @@ from accls.analysis.mhp_callees import (
     is_static,
     locked_state_writes,
 )
+from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
 from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
@@ -82,6 +83,7 @@ class Environment:
     # Names set once from `omp_get_num_threads()` in the region: the team size.
     size_vars: frozenset[str] = frozenset()
     constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
+    cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -225,6 +227,7 @@ def environment(
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
     }
     arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
+    size_vars = frozenset(n for n in sizes if _set_once(n, text))
     return Environment(
         region=region,
         threadprivate=frozenset(threadprivate),
@@ -243,8 +246,9 @@ def environment(
             if (known := sweep_of(lp, invariant, constants)) is not None
         ),
         own_indices=own_indices,
-        size_vars=frozenset(n for n in sizes if _set_once(n, text)),
+        size_vars=size_vars,
         constants=tuple(constants.items()),
+        cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
     )
 
 
