@@ -385,3 +385,36 @@ def test_dealt_iterations_on_their_own_elements_are_no_error() -> None:
 def test_dealing_loop_below_one_runs_on_thread_zero_only() -> None:
     src = _DEAL.replace("i < N", "i < 1").replace("{body}", "sum += a[i];")
     assert _errors(src) == []
+
+
+_BRANCH_WAIT = """\
+    int f(int c) {
+      int x = 0, y = 0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        {before}
+        if (c) {
+          {inside}
+          #pragma omp taskwait
+          y = x;
+        }
+        y += x;
+      }
+      return y;
+    }
+"""
+
+
+def test_taskwait_in_an_if_arm_does_not_order_code_after_the_if() -> None:
+    src = _BRANCH_WAIT.replace("{before}", "#pragma omp task shared(x)\n    x = 3;")
+    assert ("ACC122", 13) in _errors(src.replace("{inside}", ""))
+
+
+def test_taskwait_in_an_if_arm_orders_its_own_arm_and_tasks() -> None:
+    before = _BRANCH_WAIT.replace("{before}", "#pragma omp task shared(x)\n    x = 3;")
+    assert not any(line == 11 for _, line in _errors(before.replace("{inside}", "")))
+    inside = _BRANCH_WAIT.replace("{before}", "").replace(
+        "{inside}", "#pragma omp task shared(x)\n      x = 3;"
+    )
+    assert _errors(inside) == []
