@@ -418,3 +418,31 @@ def test_taskwait_in_an_if_arm_orders_its_own_arm_and_tasks() -> None:
         "{inside}", "#pragma omp task shared(x)\n      x = 3;"
     )
     assert _errors(inside) == []
+
+
+_HALVES = """\
+    #define N 100
+    int a[N];
+    int f(void) {
+      int s = 0;
+      #pragma omp parallel sections
+      {
+        #pragma omp section
+        for (int i = 0; i < N / 2; i++)
+          a[i] = i;
+        #pragma omp section
+        for (int i = N / 2; i < N; i++)
+          {second}
+      }
+      return s;
+    }
+"""
+
+
+def test_macro_division_in_bounds_and_subscripts_is_followed() -> None:
+    # `a[i - N / 2]` over N/2..N-1 reads the first half the other section writes.
+    assert ("ACC120", 12) in _errors(_HALVES.replace("{second}", "s += a[i - N / 2];"))
+
+
+def test_sections_on_their_own_halves_are_clean() -> None:
+    assert _found(_HALVES.replace("{second}", "a[i] = -i;")) == []

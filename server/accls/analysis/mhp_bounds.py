@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from accls.analysis.macro_fold import folded_poly
 from accls.analysis.polyhedra import Row, row
 from accls.frontend import Loop, Poly
 
@@ -69,8 +70,12 @@ def sweep_of(
     if not loop.var or loop.step not in (1, -1) or loop.volatile_bounds:
         return None
     known = constants or {}
-    start = _folded(_linear(loop.lower, loop.lower_text, invariant), known)
-    bound = _folded(_linear(loop.upper, loop.upper_text, invariant), known)
+    # `(N / 2)` is one opaque name to the front end: fold the macro first.
+    lower = folded_poly(loop.lower_text, known, loop.lower)
+    upper = folded_poly(loop.upper_text, known, loop.upper)
+    invariant = invariant | set(known)
+    start = _folded(_linear(lower, loop.lower_text, invariant), known)
+    bound = _folded(_linear(upper, loop.upper_text, invariant), known)
     limit = {"<": -1, "<=": 0, ">": 1, ">=": 0}.get(loop.cond_op or "")
     bound = None if limit is None else _shift(bound, limit)
     low, high = (start, bound) if loop.step == 1 else (bound, start)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from accls.analysis.macro_fold import folded_poly
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import (
     hidden_state,
@@ -288,10 +289,13 @@ def locate(
         form = "const" if ref.name in env.invariant else "varying"
         return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
-    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
+    macros = dict(env.constants)
+    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)} - set(macros)
     # `a[omp_get_thread_num()]`: the call's value is the thread number.
     polys = tuple(
-        Poly.sym("omp_get_thread_num") if text == "omp_get_thread_num()" else s.poly
+        Poly.sym("omp_get_thread_num")
+        if text == "omp_get_thread_num()"
+        else folded_poly(s.text, macros, s.poly)
         for s, text in zip(ref.subscripts, index, strict=True)
     )
     tid_calls = {i for i, text in enumerate(index) if text == "omp_get_thread_num()"}
