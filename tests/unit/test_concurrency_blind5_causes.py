@@ -446,3 +446,34 @@ def test_macro_division_in_bounds_and_subscripts_is_followed() -> None:
 
 def test_sections_on_their_own_halves_are_clean() -> None:
     assert _found(_HALVES.replace("{second}", "a[i] = -i;")) == []
+
+
+_WHILE = """\
+    int total;
+    void f(void) {
+      #pragma omp parallel
+      {
+        int k = {start};
+        while (k < 10) {
+          total = total + k;
+          {step}
+        }
+      }
+    }
+"""
+
+
+def test_while_over_a_thread_uniform_counter_runs_on_every_thread() -> None:
+    src = _WHILE.replace("{start}", "0").replace("{step}", "k++;")
+    assert ("ACC120", 7) in _errors(src)
+
+
+def test_while_whose_first_test_fails_runs_nowhere() -> None:
+    src = _WHILE.replace("{start}", "20").replace("{step}", "k++;")
+    assert _errors(src) == []
+
+
+def test_while_over_a_counter_from_the_thread_number_is_no_error() -> None:
+    # Only thread 0 starts below 10: the others never run the body.
+    src = _WHILE.replace("{start}", "omp_get_thread_num() * 10")
+    assert _errors(src.replace("{step}", "k++;")) == []

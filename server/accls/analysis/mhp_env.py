@@ -15,6 +15,7 @@ from accls.analysis.mhp_callees import (
 )
 from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
 from accls.analysis.mhp_loop_locks import param_locks
+from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
@@ -85,6 +86,7 @@ class Environment:
     size_vars: frozenset[str] = frozenset()
     constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
     cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
+    everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -228,7 +230,7 @@ def environment(
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
     }
     arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
-    size_vars = frozenset(n for n in sizes if _set_once(n, text))
+    size_vars = frozenset(n for n in sizes if set_once(n, text))
     return Environment(
         region=region,
         threadprivate=frozenset(threadprivate),
@@ -250,14 +252,8 @@ def environment(
         size_vars=size_vars,
         constants=tuple(constants.items()),
         cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
+        everywhere=everywhere_loops(region, fn, source),
     )
-
-
-def _set_once(name: str, text: str) -> bool:
-    """True when the region assigns `name` once and never updates it otherwise."""
-    sets = re.findall(rf"\b{name}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", text)
-    bumps = re.search(rf"(?:\+\+|--)\s*{name}\b|\b{name}\s*(?:\+\+|--)", text)
-    return len(sets) == 1 and bumps is None and f"&{name}" not in text.replace(" ", "")
 
 
 def _member(

@@ -233,10 +233,11 @@ def _guarded(
         if loop_var is not None:
             names.discard(loop_var.group(1))
         env = scene.env
-        if names <= env.tid_vars | env.size_vars and any(
+        dealt = names <= env.tid_vars | env.size_vars and any(
             c.body == branch.span.start_byte and c.stop > 1 for c in env.cyclic
-        ):
-            continue  # `for (i = t; i < N; i += n)`: threads 0 and 1 both run it
+        )
+        if dealt or branch.span.start_byte in env.everywhere:
+            continue  # `for (i = t; i < N; i += n)`, `while (k < 10)`: all run it
         if names and guards is not None:
             read = None
             if branch.kind != "loop":
