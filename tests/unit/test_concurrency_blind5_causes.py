@@ -477,3 +477,24 @@ def test_while_over_a_counter_from_the_thread_number_is_no_error() -> None:
     # Only thread 0 starts below 10: the others never run the body.
     src = _WHILE.replace("{start}", "omp_get_thread_num() * 10")
     assert _errors(src.replace("{step}", "k++;")) == []
+
+
+_TEAMS = """\
+    #include <omp.h>
+    int a[64];
+    void f(void) {
+      #pragma omp target teams num_teams(4) map(tofrom : a)
+      #pragma omp parallel num_threads(4)
+      {body}
+    }
+"""
+
+
+def test_team_number_is_one_value_for_the_threads_of_a_team() -> None:
+    src = _TEAMS.replace("{body}", "a[omp_get_team_num()] += 1;")
+    assert ("ACC120", 6) in _errors(src)
+
+
+def test_team_and_thread_numbers_together_are_one_slot_each() -> None:
+    body = "a[omp_get_team_num() * 4 + omp_get_thread_num()] = 1;"
+    assert not any(c == "ACC120" for c, _ in _errors(_TEAMS.replace("{body}", body)))

@@ -41,6 +41,7 @@ _C_WORDS = frozenset(
     "struct void return".split()
 )
 _TID = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)")
+_TEAM = "omp_get_team_num"
 _SIZE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_num_threads\s*\(\s*\)")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
@@ -201,7 +202,7 @@ def environment(
         - written
         - local_names
         - fresh
-    )
+    ) | {_TEAM}  # one team's threads share its number
     sweep: set[str] = set()
     ranges: list[Sweep] = []
     constants = integer_macros(source.macros)  # `#define N 100`: bounds are known
@@ -289,12 +290,13 @@ def locate(
     names = {n for s in ref.subscripts for n in _NAME.findall(s.text)} - set(macros)
     # `a[omp_get_thread_num()]`: the call's value is the thread number.
     polys = tuple(
-        Poly.sym("omp_get_thread_num")
-        if text == "omp_get_thread_num()"
+        Poly.sym(text[:-2])
+        if text in ("omp_get_thread_num()", f"{_TEAM}()")
         else folded_poly(s.text, macros, s.poly)
         for s, text in zip(ref.subscripts, index, strict=True)
     )
-    tid_calls = {i for i, text in enumerate(index) if text == "omp_get_thread_num()"}
+    known = ("omp_get_thread_num()", f"{_TEAM}()")
+    tid_calls = {i for i, text in enumerate(index) if text in known}
     indirect = any(
         s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
     )
