@@ -69,6 +69,11 @@ def _whole(fn: Function, source: SourceFile, name: str) -> bool:
     return not any(r.name == name and r.is_write and not r.subscripts for r in fn.refs)
 
 
+def _local_pointer(fn: Function, name: str) -> bool:
+    var = fn.lookup(name)
+    return var is not None and var.pointers == 1 and var.scope == "local"
+
+
 def _value(text: str, source: SourceFile) -> int | None:
     macros = dict(source.macros)
     text = macros.get(text.strip(), text).strip()
@@ -95,6 +100,9 @@ def alias_findings(
     lo, hi = _value(loop.lower_text, source), _value(loop.upper_text, source)
     if lo is None or hi is None:
         return call_alias_findings(loop, directive, source, skip)
+    names = {r.name for r in loop.refs if r.subscripts}
+    if not any(_local_pointer(fn, n) for n in names):
+        return call_alias_findings(loop, directive, source, skip)  # no alias here
     seen: list[tuple[Ref, str, int]] = []
     for ref in loop.refs:
         base = _base(fn, source, ref.name) if ref.subscripts else None

@@ -86,11 +86,26 @@ def call_alias_findings(
     fn = source.function(loop.function) if loop.function else None
     if fn is None or not loop.var or loop.step != 1:
         return []
+    calls = _calls(fn.name, source)
+    if not calls:
+        return []  # no call of the file binds the parameters
+    used = {r.name for r in loop.refs if r.subscripts}
     params = {
         p.name: i
         for i, p in enumerate(fn.params)
-        if p.pointers == 1 and not p.dims and not _set(fn, p.name)
+        if p.name in used and p.pointers == 1 and not p.dims
     }
+    # Only parameters a call binds into one array with another are worth the
+    # scan for writes: the common call on distinct arrays costs nothing more.
+    shared: set[str] = set()
+    for caller, call in calls:
+        arrays: dict[str, list[str]] = {}
+        for n, i in params.items():
+            got = _binding(call.args[i], caller, source) if i < len(call.args) else None
+            if got is not None:
+                arrays.setdefault(got[0], []).append(n)
+        shared |= {n for names in arrays.values() if len(names) > 1 for n in names}
+    params = {n: i for n, i in params.items() if n in shared and not _set(fn, n)}
     refs = [
         (r, k)
         for r in loop.refs
@@ -99,7 +114,7 @@ def call_alias_findings(
     ]
     if not any(r.is_write for r, _ in refs):
         return []
-    for caller, call in _calls(fn.name, source):
+    for caller, call in calls:
         lo = _bound(loop.lower_text, fn, call, source)
         hi = _bound(loop.upper_text, fn, call, source)
         if lo is None or hi is None:
