@@ -29,6 +29,8 @@ def cyclic_loops(
     region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
 ) -> tuple[Cyclic, ...]:
     """The region's loops from a thread number by the team size to a known bound."""
+    if not tids or not sizes:
+        return ()
     constants = integer_macros(source.macros)
     start, end = region.span.start_byte, region.span.end_byte
     loops = [lp for lp in source.loops() if start <= lp.id < end and lp.var]

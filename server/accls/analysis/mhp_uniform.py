@@ -88,13 +88,19 @@ def everywhere_loops(
 ) -> frozenset[int]:
     """Body starts of the region's `while` loops that every thread runs alike."""
     start, end = region.span.start_byte, region.span.end_byte
+    candidates = [
+        b
+        for b in source.branches
+        if start <= b.span.start_byte < end
+        and b.kind == "loop"
+        and b.condition.lstrip().startswith("(")
+    ]
+    if not candidates:
+        return frozenset()
     own = {v.name for v in fn.locals if v.span and start <= v.span.start_byte < end}
     out: set[int] = set()
-    for branch in source.branches:
+    for branch in candidates:
         cond = branch.condition.strip()
-        inside = start <= branch.span.start_byte < end
-        if branch.kind != "loop" or not inside or not cond.startswith("("):
-            continue
         names = set(_NAME.findall(cond))
         if names and names <= own and runs_everywhere(cond, names, region, fn, source):
             out.add(branch.span.start_byte)

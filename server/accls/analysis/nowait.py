@@ -46,6 +46,7 @@ def _between_pragmas(source: SourceFile, start: int, end: int) -> bool:
 
 def _next_turn(
     sharing: list[tuple[Loop, Directive]],
+    plain: list[Loop],
     loop: Loop,
     region: Region,
     source: SourceFile,
@@ -58,9 +59,8 @@ def _next_turn(
     """
     around = [
         other
-        for other in source.loops()
-        if _worksharing(other) is None
-        and other.body.start_byte <= loop.span.start_byte
+        for other in plain
+        if other.body.start_byte <= loop.span.start_byte
         and loop.span.end_byte <= other.body.end_byte
         and region.span.start_byte <= other.id < region.span.end_byte
     ]
@@ -91,6 +91,7 @@ def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
     source = analysis.source
     loops = [(loop, _worksharing(loop)) for loop in source.loops()]
     sharing = [(loop, d) for loop, d in loops if d is not None]
+    plain = [loop for loop, d in loops if d is None]
     out: list[Finding] = []
     for index, (loop, directive) in enumerate(sharing):
         region = _parallel_region(loop)
@@ -101,7 +102,7 @@ def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
             for other, d in sharing[index + 1 :]
             if other.id >= loop.span.end_byte and _parallel_region(other) == region
         ]
-        turn = _next_turn(sharing, loop, region, source)
+        turn = _next_turn(sharing, plain, loop, region, source)
         nexts = [later[0]] if later else []
         if turn is not None and turn not in nexts:
             nexts.append(turn)
