@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from accls.analysis.macro_fold import folded_poly
 from accls.analysis.polyhedra import Row, row
 from accls.frontend import Loop, Poly
 
@@ -46,12 +47,35 @@ def _shift(form: Linear | None, by: int) -> Linear | None:
     return tuple(out.items())
 
 
-def sweep_of(loop: Loop, invariant: frozenset[str]) -> Sweep | None:
-    """The range of a unit-step sequential loop's variable; None when not known."""
+def _folded(form: Linear | None, constants: Mapping[str, int]) -> Linear | None:
+    """The form with the names of integer macros replaced by their values."""
+    if form is None:
+        return None
+    out: dict[str, int] = {}
+    for key, coeff in form:
+        if key in constants:
+            out["1"] = out.get("1", 0) + coeff * constants[key]
+        else:
+            out[key] = out.get(key, 0) + coeff
+    return tuple(out.items())
+
+
+def sweep_of(
+    loop: Loop, invariant: frozenset[str], constants: Mapping[str, int] | None = None
+) -> Sweep | None:
+    """The range of a unit-step sequential loop's variable; None when not known.
+
+    `constants`: integer macros (`#define N 100`), whose values the bounds take.
+    """
     if not loop.var or loop.step not in (1, -1) or loop.volatile_bounds:
         return None
-    start = _linear(loop.lower, loop.lower_text, invariant)
-    bound = _linear(loop.upper, loop.upper_text, invariant)
+    known = constants or {}
+    # `(N / 2)` is one opaque name to the front end: fold the macro first.
+    lower = folded_poly(loop.lower_text, known, loop.lower)
+    upper = folded_poly(loop.upper_text, known, loop.upper)
+    invariant = invariant | set(known)
+    start = _folded(_linear(lower, loop.lower_text, invariant), known)
+    bound = _folded(_linear(upper, loop.upper_text, invariant), known)
     limit = {"<": -1, "<=": 0, ">": 1, ">=": 0}.get(loop.cond_op or "")
     bound = None if limit is None else _shift(bound, limit)
     low, high = (start, bound) if loop.step == 1 else (bound, start)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_elements import element_collision
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
@@ -298,7 +299,7 @@ def loop_callee_findings(
         return []  # recursion through the loop's own function
     writes = state_writes(callee, source, threadprivate_names(source))
     if not writes:
-        return []
+        return _element_findings(loop, directive, source, call, callee)
     ref = writes[0]
     also = other_access(callee, ref)
     if not also.get("other"):
@@ -361,3 +362,33 @@ def _hidden_finding(
         at = call_critical_fix(source.data, call, loop.body.start_byte)
         made = replace(made, insert=at)
     return made
+
+
+def _element_findings(
+    loop: Loop, directive: Directive, source: SourceFile, call: Call, callee: Function
+) -> list[Finding]:
+    """ACC124 when two iterations' arguments make the callee write one element."""
+    found = element_collision(loop, call, callee, source)
+    if found is None:
+        return []
+    ref, first, second, element = found
+    return [
+        finding(
+            CALLEE_STATE_RACE,
+            call.span,
+            var=ref.name,
+            what="a global array",
+            callee=callee.name,
+            write=ref.span.line,
+            also="",
+            who="every iteration",
+            call=call.span.line,
+            region=directive.name,
+            line=loop.line,
+            rule=f"the arguments of iterations {first} and {second} make it write "
+            f"`{element}` through `{ref.render()}`, and the iterations run on "
+            "different threads",
+            fix=f"give each iteration its own element, or update `{ref.name}` with "
+            "an atomic construct",
+        )
+    ]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from accls.analysis.pragma_scope import clause_names, reduction_ops
-from accls.frontend import AccessKind, Ref, Region
+from accls.frontend import AccessKind, Branch, Ref, Region
 
 __all__ = [
     "NEST_EXCLUDING",
     "contains",
     "first_word",
     "followed_nest",
+    "loop_heads",
     "pragma_at",
     "reduction_combines",
     "within",
@@ -92,3 +94,25 @@ def followed_nest(c: Region, inner: list[Region], data: bytes) -> bool:
     return all(
         first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)
     )
+
+
+def loop_heads(data: bytes, branches: Sequence[Branch]) -> tuple[tuple[int, int], ...]:
+    """The byte ranges of loop headers: a `while` or `do` condition runs every turn.
+
+    A branch's span is the loop body; its header text is found right before the
+    body (`while (c)`, `for (...)`) or, for `do ... while (c);`, right after it.
+    """
+    out: list[tuple[int, int]] = []
+    for branch in branches:
+        head = branch.condition.encode("utf-8")
+        if branch.kind != "loop" or not head.strip():
+            continue
+        start, end = branch.span.start_byte, branch.span.end_byte
+        before = data.rfind(head, 0, start)
+        if before >= 0 and data[before + len(head) : start].strip() in (b"", b")"):
+            out.append((before, start))
+            continue
+        after = data.find(head, end)
+        if after >= 0 and re.fullmatch(rb"\s*while\s*\(?\s*", data[end:after]):
+            out.append((after, after + len(head)))
+    return tuple(out)

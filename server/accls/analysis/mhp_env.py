@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from accls.analysis.macro_fold import folded_poly
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import (
     hidden_state,
@@ -12,7 +13,10 @@ from accls.analysis.mhp_callees import (
     is_static,
     locked_state_writes,
 )
+from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
 from accls.analysis.mhp_loop_locks import param_locks
+from accls.analysis.mhp_uniform import everywhere_loops, set_once
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 
@@ -37,6 +41,8 @@ _C_WORDS = frozenset(
     "struct void return".split()
 )
 _TID = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)")
+_TEAM = "omp_get_team_num"
+_SIZE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_num_threads\s*\(\s*\)")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
 
@@ -77,6 +83,11 @@ class Environment:
     # Fortran `do` and `do concurrent` indices, private to the innermost parallel
     # or task construct around the loop (OpenMP 5.2, 5.1.1): name and loop span.
     own_indices: tuple[tuple[str, int, int], ...] = ()
+    # Names set once from `omp_get_num_threads()` in the region: the team size.
+    size_vars: frozenset[str] = frozenset()
+    constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
+    cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
+    everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
@@ -191,9 +202,10 @@ def environment(
         - written
         - local_names
         - fresh
-    )
+    ) | {_TEAM}  # one team's threads share its number
     sweep: set[str] = set()
     ranges: list[Sweep] = []
+    constants = integer_macros(source.macros)  # `#define N 100`: bounds are known
     worksharing = {(v, s) for v, s, _ in loop_vars}
     for loop in source.loops():
         if not start <= loop.id < end or not loop.var:
@@ -203,7 +215,7 @@ def environment(
         bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
             sweep.add(loop.var)
-            known = sweep_of(loop, invariant)
+            known = sweep_of(loop, invariant, constants)
             if known is not None:
                 ranges.append(known)
     named_shared = clause_names((region.directive,), frozenset({"shared"}))
@@ -214,10 +226,12 @@ def environment(
     )
     text = data[start:end].decode("utf-8", "replace")
     tids = {m.group(1) for m in _TID.finditer(text)}
+    sizes = [m.group(1) for m in _SIZE.finditer(text)]
     threadprivate = {
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
     }
     arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
+    size_vars = frozenset(n for n in sizes if set_once(n, text))
     return Environment(
         region=region,
         threadprivate=frozenset(threadprivate),
@@ -231,9 +245,15 @@ def environment(
         task_shared=frozenset(task_shared),
         sweeps=tuple(ranges),
         shared_loops=tuple(
-            known for lp in split if (known := sweep_of(lp, invariant)) is not None
+            known
+            for lp in split
+            if (known := sweep_of(lp, invariant, constants)) is not None
         ),
         own_indices=own_indices,
+        size_vars=size_vars,
+        constants=tuple(constants.items()),
+        cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
+        everywhere=everywhere_loops(region, fn, source),
     )
 
 
@@ -266,13 +286,17 @@ def locate(
         form = "const" if ref.name in env.invariant else "varying"
         return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
-    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
+    macros = dict(env.constants)
+    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)} - set(macros)
     # `a[omp_get_thread_num()]`: the call's value is the thread number.
     polys = tuple(
-        Poly.sym("omp_get_thread_num") if text == "omp_get_thread_num()" else s.poly
+        Poly.sym(text[:-2])
+        if text in ("omp_get_thread_num()", f"{_TEAM}()")
+        else folded_poly(s.text, macros, s.poly)
         for s, text in zip(ref.subscripts, index, strict=True)
     )
-    tid_calls = {i for i, text in enumerate(index) if text == "omp_get_thread_num()"}
+    known = ("omp_get_thread_num()", f"{_TEAM}()")
+    tid_calls = {i for i, text in enumerate(index) if text in known}
     indirect = any(
         s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
     )

@@ -7,8 +7,11 @@ different constant elements.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from accls.analysis.depend_items import distinct_constants
-from accls.analysis.mhp_env import Location
+from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_model import Access, RegionModel
 from accls.analysis.mhp_overlap import distinct_instances
 from accls.analysis.pragma_syntax import depend_problem
@@ -26,31 +29,72 @@ __all__ = [
 
 
 def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
-    """Whether two threads of a `num_threads(K)` team meet at one element.
+    """Whether two threads of the team meet at one element.
 
     Decided by trying every pair of thread numbers when each subscript is built
-    from the thread number and literals (`x[(t + 1) % 4]`); None otherwise.
+    from the thread number, the team size (`n = omp_get_num_threads()`) and
+    literals (`x[(t + 1) % n]`). With `num_threads(K)` the team has K threads;
+    without, every team of 2 to 8 threads must meet. None otherwise.
     """
     clause = model.region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
     tids = model.env.tid_vars
-    if not size.isdigit() or not 1 < int(size) <= 64 or len(tids) != 1:
+    if len(tids) != 1 or len(a.index) != len(b.index) or a.name != b.name:
         return None
-    (tid,) = tids
-    if len(a.index) != len(b.index) or a.name != b.name:
+    if size.isdigit() and 1 < int(size) <= 64:
+        return _slots_meet(a, b, next(iter(tids)), model.env, int(size))
+    if clause is not None:
+        return None  # a team size the model does not read
+    found = {
+        _slots_meet(a, b, next(iter(tids)), model.env, team) for team in range(2, 9)
+    }
+    return True if found == {True} else None  # a larger team may still meet
+
+
+def _slots_meet(
+    a: Location, b: Location, tid: str, env: Environment, team: int
+) -> bool | None:
+    """Whether two threads of a team of `team` meet; None when not computable."""
+    sets = [
+        [_elements(loc, tid, env, team, me) for me in range(team)] for loc in (a, b)
+    ]
+    if any(found is None for side in sets for found in side):
         return None
-    team = range(int(size))
-    for me in team:
-        mine = [int_at(s, tid, me) for s in a.index]
-        if None in mine:
-            return None
-        for other in team:
-            theirs = [int_at(s, tid, other) for s in b.index]
-            if None in theirs:
+    return any(
+        me != other and (sets[0][me] or set()) & (sets[1][other] or set())
+        for me in range(team)
+        for other in range(team)
+    )
+
+
+def _elements(
+    loc: Location, tid: str, env: Environment, team: int, me: int
+) -> set[tuple[int, ...]] | None:
+    """The elements thread `me` reaches: over a dealing loop's values, if one."""
+    texts = [s for s in loc.index]
+    for name in env.size_vars:
+        texts = [re.sub(rf"\b{re.escape(name)}\b", str(team), t) for t in texts]
+    stops = {c.var: c.stop for c in env.cyclic}
+    used = [v for v in stops if any(re.search(rf"\b{v}\b", t) for t in texts)]
+    if len(used) > 1 or (used and stops[used[0]] > _DEALT):
+        return None
+    values: Iterable[int | None] = range(me, stops[used[0]], team) if used else [None]
+    out: set[tuple[int, ...]] = set()
+    for value in values:
+        row: list[int] = []
+        for text in texts:
+            if value is not None:
+                text = re.sub(rf"\b{used[0]}\b", str(value), text)
+            got = int_at(text, tid, me)
+            if got is None:
                 return None
-            if me != other and mine == theirs:
-                return True
-    return False
+            row.append(got)
+        out.add(tuple(row))
+    return out
+
+
+_DEALT = 2048
+"""Values of a dealing loop enumerated at most."""
 
 
 FLAG_RULE = (
@@ -72,7 +116,8 @@ def plain_flag(model: RegionModel, a: Access, b: Access) -> bool:
     if a.via is not None or b.via is not None or not (a.ref.is_write or b.ref.is_write):
         return False
     reads = [x for x in (a, b) if not x.ref.is_write]
-    return any(s.start_byte <= x.pos < s.end_byte for x in reads for s in model.loops)
+    spun = [(s.start_byte, s.end_byte) for s in model.loops] + list(model.heads)
+    return any(lo <= x.pos < hi for x in reads for lo, hi in spun)
 
 
 def own_iteration(model: RegionModel, a: Access, b: Access) -> bool:

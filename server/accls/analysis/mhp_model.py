@@ -18,6 +18,7 @@ from accls.analysis.mhp_constructs import (
     contains,
     first_word,
     followed_nest,
+    loop_heads,
     pragma_at,
     reduction_combines,
     within,
@@ -98,6 +99,7 @@ class RegionModel:
     env: Environment  # what is private, and which names every thread sees alike
     fence_doubt: str = ""  # `flush` or ordered atomics: hand-made synchronisation
     loops: tuple[Span, ...] = ()  # loop bodies inside the region
+    heads: tuple[tuple[int, int], ...] = ()  # their headers: conditions rerun
     flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
@@ -230,6 +232,12 @@ def _guarded(
         loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
         if loop_var is not None:
             names.discard(loop_var.group(1))
+        env = scene.env
+        dealt = names <= env.tid_vars | env.size_vars and any(
+            c.body == branch.span.start_byte and c.stop > 1 for c in env.cyclic
+        )
+        if dealt or branch.span.start_byte in env.everywhere:
+            continue  # `for (i = t; i < N; i += n)`, `while (k < 10)`: all run it
         if names and guards is not None:
             read = None
             if branch.kind != "loop":
@@ -285,11 +293,13 @@ def _model(
         [b for b in source.branches if contains(region, b.span.start_byte)],
     )
     accesses: list[Access] = []
+    # A `static` local's initializer runs once, not on every thread.
+    inits = {v.span.start_byte for v in fn.locals if v.static and v.span}
     for ref in fn.refs:
         pos = ref.span.start_byte
         if not contains(region, pos) or any(contains(d, pos) for d in dropped):
             continue
-        if scene.locks.in_call(pos):
+        if pos in inits or scene.locks.in_call(pos):
             continue
         made = _access(scene, ref, pos, None)
         if made is not None:
@@ -347,6 +357,7 @@ def _model(
             [c for c in inner if not any(pragma_at(c) in k.parts for k in spins)]
         ),
         loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
+        heads=loop_heads(source.data, scene.branches),
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),

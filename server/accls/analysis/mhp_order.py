@@ -74,13 +74,31 @@ def _waited(model: RegionModel, chain: tuple[int, ...], pos: int, ctx: int) -> b
         if group_ctx == ctx and start <= first.id < end <= pos:
             return True
     done = first.undeferred or any(
-        w_ctx == ctx and first.id < w <= pos for w, w_ctx in model.waits
+        w_ctx == ctx and first.id < w <= pos and _passed(model, w, pos, first.id)
+        for w, w_ctx in model.waits
     )
     done = done or any(
-        w_ctx == ctx and first.id < w <= pos and _deps_meet(first.deps, deps)
+        w_ctx == ctx
+        and first.id < w <= pos
+        and _deps_meet(first.deps, deps)
+        and _passed(model, w, pos, first.id)
         for w, w_ctx, deps in model.dep_waits
     )
     return done and _joined(model, chain[1:])
+
+
+def _passed(model: RegionModel, wait: int, pos: int, made: int) -> bool:
+    """True when each path that makes the task (at `made`) to `pos` meets the wait.
+
+    A `taskwait` in an `if` arm orders what follows it in that arm, and the
+    tasks made in that arm; not a task made before the `if` against code after.
+    """
+    loops = {(s.start_byte, s.end_byte) for s in model.loops}
+    return all(
+        s.start_byte <= pos < s.end_byte or s.start_byte <= made < s.end_byte
+        for s in model.branches
+        if (s.start_byte, s.end_byte) not in loops and s.start_byte <= wait < s.end_byte
+    )
 
 
 def _deps_meet(
@@ -101,7 +119,8 @@ def _joined(model: RegionModel, chain: tuple[int, ...]) -> bool:
         parent = model.task(task.parent) if task.parent >= 0 else None
         end = parent.span_end if parent else model.region.span.end_byte
         waited = task.undeferred or any(
-            ctx == task.parent and task.id < w < end for w, ctx in model.waits
+            ctx == task.parent and task.id < w < end and _passed(model, w, end, task.id)
+            for w, ctx in model.waits
         )
         grouped = any(
             ctx == task.parent and s <= task.id < e for s, e, ctx in model.groups

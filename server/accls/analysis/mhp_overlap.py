@@ -27,11 +27,13 @@ class Overlap:
 def _side(poly: Poly, side: int, env: Environment) -> dict[str, int] | None:
     """The poly's coefficients with per-thread names renamed for one side."""
     out: dict[str, int] = {}
+    constants = dict(env.constants)
     for mono, coeff in poly.terms:
         if len(mono) > 1:
             return None  # not affine
-        if not mono:
-            out["1"] = out.get("1", 0) + coeff
+        if not mono or mono[0] in constants:
+            value = constants[mono[0]] if mono else 1
+            out["1"] = out.get("1", 0) + coeff * value
             continue
         name = mono[0]
         if name in env.tid_vars or name == _TID:

@@ -44,11 +44,54 @@ def _between_pragmas(source: SourceFile, start: int, end: int) -> bool:
     return b"#" in source.data[start:end] and b"pragma" in source.data[start:end]
 
 
+def _next_turn(
+    sharing: list[tuple[Loop, Directive]],
+    plain: list[Loop],
+    loop: Loop,
+    region: Region,
+    source: SourceFile,
+) -> tuple[Loop, Directive] | None:
+    """The worksharing loop the next turn of a sequential loop around `loop` meets.
+
+    `for (step ...) { #pragma omp for ... #pragma omp for nowait ... }`: past
+    the last worksharing loop of the body, a thread goes on to the body's first
+    one in the next turn, with no barrier unless a pragma sits on the way.
+    """
+    around = [
+        other
+        for other in plain
+        if other.body.start_byte <= loop.span.start_byte
+        and loop.span.end_byte <= other.body.end_byte
+        and region.span.start_byte <= other.id < region.span.end_byte
+    ]
+    if not around:
+        return None
+    turn = max(around, key=lambda other: other.body.start_byte)
+    inside = [
+        (other, d)
+        for other, d in sharing
+        if turn.body.start_byte <= other.id < turn.body.end_byte
+        and _parallel_region(other) == region
+    ]
+    if any(other.id >= loop.span.end_byte for other, _ in inside):
+        return None  # a later loop of the same turn comes first
+    first, directive = inside[0]
+    start = directive.span.start_byte if directive.span else first.id
+    if first is loop or _between_pragmas(
+        source, loop.span.end_byte, turn.body.end_byte
+    ):
+        return None
+    if _between_pragmas(source, turn.body.start_byte, start):
+        return None
+    return first, directive
+
+
 def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
     """Arrays a `nowait` loop writes that the next loop in its region reads."""
     source = analysis.source
     loops = [(loop, _worksharing(loop)) for loop in source.loops()]
     sharing = [(loop, d) for loop, d in loops if d is not None]
+    plain = [loop for loop, d in loops if d is None]
     out: list[Finding] = []
     for index, (loop, directive) in enumerate(sharing):
         region = _parallel_region(loop)
@@ -59,30 +102,44 @@ def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
             for other, d in sharing[index + 1 :]
             if other.id >= loop.span.end_byte and _parallel_region(other) == region
         ]
-        if not later:
-            continue
-        after, after_directive = later[0]
-        start = after_directive.span.start_byte if after_directive.span else after.id
-        if _between_pragmas(source, loop.span.end_byte, start):
-            continue
-        if _same_schedule(directive, after_directive, loop, after):
-            continue
-        written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
-        use = next(
-            (r for r in after.refs if r.name in written and not is_scalar_ref(r)),
-            None,
-        )
-        if use is None:
-            continue
-        write = next(r for r in loop.refs if r.is_write and r.name == use.name)
-        out.append(
-            finding(
-                NOWAIT_RACE,
-                use.span,
-                var=use.name,
-                write=write.span.line,
-                line=loop.line,
-                use=use.span.line,
+        turn = _next_turn(sharing, plain, loop, region, source)
+        nexts = [later[0]] if later else []
+        if turn is not None and turn not in nexts:
+            nexts.append(turn)
+        for after, after_directive in nexts:
+            start = (
+                after_directive.span.start_byte if after_directive.span else after.id
             )
-        )
+            if after.id >= loop.span.end_byte and _between_pragmas(
+                source, loop.span.end_byte, start
+            ):
+                continue
+            made = _early_use(loop, directive, after, after_directive)
+            if made is not None:
+                out.append(made)
+                break
     return out
+
+
+def _early_use(
+    loop: Loop, directive: Directive, after: Loop, after_directive: Directive
+) -> Finding | None:
+    """ACC111 when `after` reads an array the `nowait` loop writes."""
+    if _same_schedule(directive, after_directive, loop, after):
+        return None
+    written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
+    use = next(
+        (r for r in after.refs if r.name in written and not is_scalar_ref(r)),
+        None,
+    )
+    if use is None:
+        return None
+    write = next(r for r in loop.refs if r.is_write and r.name == use.name)
+    return finding(
+        NOWAIT_RACE,
+        use.span,
+        var=use.name,
+        write=write.span.line,
+        line=loop.line,
+        use=use.span.line,
+    )

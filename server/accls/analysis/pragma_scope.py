@@ -134,12 +134,13 @@ class Scope:
 
 
 def _declared_in(fn: Function | None, start: int, end: int) -> set[str]:
+    """Locals declared in the span: private to each thread, unless `static`."""
     if fn is None:
         return set()
     return {
         v.name
         for v in fn.locals
-        if v.span is not None and start <= v.span.start_byte < end
+        if v.span is not None and start <= v.span.start_byte < end and not v.static
     }
 
 

@@ -219,7 +219,11 @@ def scalar_findings(
                     write=span.line,
                     directive=directive.name,
                     why=fact.why + _through_callee(loop, fact.name, source),
-                    fix=f"add `private({fact.name})`",
+                    fix=(
+                        f"drop `static` from `{fact.name}`"
+                        if any(v.static and v.name == fact.name for v in loop.locals)
+                        else f"add `private({fact.name})`"
+                    ),
                     **_read_line(loop, fact.name, span.line),
                     **_callee_write(loop, fact.name, source),
                 )

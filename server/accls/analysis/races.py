@@ -36,7 +36,7 @@ from accls.analysis.race_exemptions import (
 )
 from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_doacross import doacross_findings
-from accls.analysis.races_index import distinct_index, repeated_index
+from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import row_overruns
 from accls.analysis.races_simd_calls import simd_call_findings
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
@@ -186,7 +186,9 @@ def dependence_findings(
             if dep.array in reported:
                 continue
             reported.add(dep.array)
-            certain = dep.exact and _certain(dep, by_span, inner, dialect)
+            why = colliding_write(dep, by_span, loop, analysis.source)
+            exact = dep.exact and _certain(dep, by_span, inner, dialect)
+            certain = exact or bool(why)
             kind = CARRIED_DEPENDENCE if certain else POSSIBLE_DEPENDENCE
             plain = _linearized(dep, by_span) and not _uses_varying(dep, by_span, inner)
             level = Severity.INFO if not certain and plain else None
@@ -195,7 +197,7 @@ def dependence_findings(
                     kind,
                     dep.source,
                     level,
-                    dep=_describe(dep, by_span),
+                    dep=why or _describe(dep, by_span),
                     source_line=dep.source.line,
                     sink_line=dep.sink.line,
                     **where,

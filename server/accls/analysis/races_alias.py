@@ -2,8 +2,9 @@
 
 `double *p = a; double *q = a + 1;` and a parallel loop writing `p[i]` and reading
 `q[i]` touch `a[i]` and `a[i + 1]`: iteration `i + 1` writes what iteration `i`
-reads. A pointer counts when it is a local set once, at its declaration, to `x`,
-`x + c` or `&x[c]` (`c` a literal) of one array `x`, and the loop indexes it by
+reads; so do `q[i]` and `a[i + 1]` themselves. A pointer counts when it is a local
+set once, at its declaration, to `x`, `x + c` or `&x[c]` (`c` a literal) of one
+array or pointer parameter `x` the function never sets, and the loop indexes it by
 `i + k` (`k` a literal) with `i` the loop variable. The pair is reported when the
 two element offsets differ by `d != 0` and the loop's literal bounds (object-like
 macros expanded) run more than `|d|` iterations; otherwise nothing is said here.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
+from accls.analysis.races_call_alias import call_alias_findings
 from accls.frontend import Directive, Function, Loop, Ref, SourceFile
 
 __all__ = ["alias_findings"]
@@ -25,7 +27,12 @@ _INDEX = r"^\s*{var}\s*(?:([+-])\s*(\d+))?\s*$"
 
 
 def _base(fn: Function, source: SourceFile, name: str) -> tuple[str, int] | None:
-    """(array, offset) a local pointer is set to once, at its declaration."""
+    """(array, offset) a local pointer is set to once, at its declaration.
+
+    An array, or a pointer parameter the function never sets, is its own base.
+    """
+    if _whole(fn, source, name):
+        return name, 0
     var = fn.lookup(name)
     if var is None or var.pointers != 1 or var.dims or var.span is None:
         return None
@@ -45,10 +52,26 @@ def _base(fn: Function, source: SourceFile, name: str) -> tuple[str, int] | None
         return None
     array = init.group(1) or init.group(3)
     offset = int(init.group(2) or init.group(4) or 0)
-    target = fn.lookup(array)
-    if target is None or not target.dims or target.pointers:
-        return None
-    return array, offset
+    return (array, offset) if _whole(fn, source, array) else None
+
+
+def _whole(fn: Function, source: SourceFile, name: str) -> bool:
+    """An array, or a pointer parameter never set in the function: one base."""
+    var = fn.lookup(name)
+    if var is None and not fn.declarations(name):
+        var = next((g for g in source.globals if g.name == name), None)
+    if var is None or fn.declarations(name) > 1:
+        return False
+    if var.dims and not var.pointers:
+        return True
+    if var.pointers != 1 or var.dims or var.scope != "param":
+        return False
+    return not any(r.name == name and r.is_write and not r.subscripts for r in fn.refs)
+
+
+def _local_pointer(fn: Function, name: str) -> bool:
+    var = fn.lookup(name)
+    return var is not None and var.pointers == 1 and var.scope == "local"
 
 
 def _value(text: str, source: SourceFile) -> int | None:
@@ -76,7 +99,10 @@ def alias_findings(
         return []
     lo, hi = _value(loop.lower_text, source), _value(loop.upper_text, source)
     if lo is None or hi is None:
-        return []
+        return call_alias_findings(loop, directive, source, skip)
+    names = {r.name for r in loop.refs if r.subscripts}
+    if not any(_local_pointer(fn, n) for n in names):
+        return call_alias_findings(loop, directive, source, skip)  # no alias here
     seen: list[tuple[Ref, str, int]] = []
     for ref in loop.refs:
         base = _base(fn, source, ref.name) if ref.subscripts else None
@@ -91,6 +117,13 @@ def alias_findings(
             d = at - bt
             if d == 0 or hi - lo <= abs(d):
                 continue
+            set_from = [x for x in (a.name, b.name) if x != array]
+            how = (
+                f"`{set_from[0]}` is set from `{array}` at a constant offset"
+                if len(set_from) == 1
+                else f"`{a.name}` and `{b.name}` are set from `{array}` at constant "
+                "offsets"
+            )
             return [
                 finding(
                     CARRIED_DEPENDENCE,
@@ -99,10 +132,9 @@ def alias_findings(
                     line=loop.line,
                     dep=f"`{a.render()}` (line {a.span.line}) and `{b.render()}` "
                     f"(line {b.span.line}) point into `{array}` {abs(d)} element(s) "
-                    f"apart: `{a.name}` and `{b.name}` are set from `{array}` at "
-                    "constant offsets, so iterations that far apart touch one element",
+                    f"apart: {how}, so iterations that far apart touch one element",
                     source_line=a.span.line,
                     sink_line=b.span.line,
                 )
             ]
-    return []
+    return call_alias_findings(loop, directive, source, skip)

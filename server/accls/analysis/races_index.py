@@ -5,11 +5,13 @@ from __future__ import annotations
 import ast
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from accls.frontend import Loop, Ref, SourceFile
+from accls.analysis.model import Dependence
+from accls.frontend import Loop, Ref, SourceFile, Span
 
 __all__ = [
+    "colliding_write",
     "distinct_index",
     "int_at",
     "literal_value",
@@ -175,3 +177,45 @@ def distinct_index(ref: Ref, loop: Loop, source: SourceFile) -> bool:
     """True when every iteration reads its own value of `idx` by construction."""
     found = _index_values(ref, loop, source)
     return found is not None and len(set(found[2])) == len(found[2])
+
+
+def colliding_write(
+    dep: Dependence, refs: Mapping[Span, Ref], loop: Loop, source: SourceFile
+) -> str:
+    """Why two iterations surely write one element at an inexact dependence's source.
+
+    `a[i / 2] = ...` under a loop with known bounds: the subscripts, built from
+    the loop variable and literals, are evaluated for every iteration, and the
+    write runs in each (no branch or inner loop around it, not atomic).
+    """
+    ref = None if dep.exact else refs.get(dep.source)
+    if ref is None or not ref.is_write or ref.atomic or not ref.subscripts:
+        return ""
+    if loop.var is None or not all(_EXPR.fullmatch(s.text) for s in ref.subscripts):
+        return ""
+    at = ref.span.start_byte
+    body = loop.body
+    if any(
+        body.start_byte <= b.span.start_byte
+        and b.span != body
+        and b.span.start_byte <= at < b.span.end_byte
+        for b in source.branches
+    ):
+        return ""
+    span = loop_range(loop, source)
+    if span is None:
+        return ""
+    seen: dict[tuple[int, ...], int] = {}
+    for k in span:
+        values = [int_at(s.text, loop.var, k) for s in ref.subscripts]
+        if any(v is None for v in values):
+            return ""
+        key = tuple(v for v in values if v is not None)
+        if key in seen:
+            element = "][".join(str(v) for v in key)
+            return (
+                f"iterations {seen[key]} and {k} both write `{ref.name}[{element}]` "
+                f"through `{ref.render()}` (line {ref.span.line})"
+            )
+        seen[key] = k
+    return ""

@@ -94,8 +94,10 @@ def classify_scalars(
     """
     by_name: dict[str, list[Ref]] = defaultdict(list)
     wholes = {r.name for r in loop.refs if is_scalar_ref(r) and not r.member}
+    # A `static` local's initializer runs once, not in every iteration.
+    inits = {v.span.start_byte for v in loop.locals if v.static and v.span}
     for ref in loop.refs:
-        if is_scalar_ref(ref):
+        if is_scalar_ref(ref) and ref.span.start_byte not in inits:
             by_name[ref.name].append(ref)
             # `p = pts[i]; ... p.x`: a member of a struct the loop uses whole
             # is an access of that variable too.
@@ -103,10 +105,12 @@ def classify_scalars(
             if whole is not None and whole.name in wholes:
                 by_name[whole.name].append(whole)
     # A name the body declares is its local only within the declaration's scope;
-    # its other references are to the outer variable, classified as such.
+    # its other references are to the outer variable, classified as such. A
+    # `static` local is one object for every iteration and thread: not inside.
     inside = set()
+    statics = {v.name for v in loop.locals if v.static}
     for name, outer in outer_refs(loop.refs, loop.locals).items():
-        if name not in by_name:
+        if name not in by_name or name in statics:
             continue
         if not outer:
             inside.add(name)
