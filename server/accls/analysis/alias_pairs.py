@@ -17,6 +17,7 @@ __all__ = [
     "is_array_object",
     "pair_may_alias",
     "pointer_apart_from",
+    "storage_apart",
 ]
 
 _STEPS = re.compile(r"->|\.")
@@ -83,6 +84,12 @@ def _types_may_alias(a: Var, b: Var, types: TypeTable | None = None) -> bool:
     if class_a is None or class_b is None:
         return True  # a character type, or a name we cannot resolve
     return class_a == class_b
+
+
+def storage_apart(one: str, other: str, types: TypeTable | None) -> bool:
+    """Whether objects of two element types never share storage (both scalars known)."""
+    class_a = _storage_class(one, types)
+    return class_a is not None and class_a != _storage_class(other, types)
 
 
 def pointer_apart_from(element: str, types: TypeTable | None = None) -> bool:
