@@ -122,6 +122,8 @@ def summarize(
     if name in memo:
         return memo[name]
     memo[name] = None  # recursion: a function in a cycle is not summarised
+    if sum(f.name == name for f in source.functions) > 1:
+        return None  # C++ overloads, or #if branches: which one runs is unknown
     fn = source.function(name)
     if fn is None and source.headers is not None and source.headers.function(name):
         # A `static inline` function of a project header: what this file compiles.
