@@ -35,6 +35,16 @@ def test_a_wrapper_of_an_overloaded_function_is_unknown() -> None:
     assert "`h()`, defined more than once" in why
 
 
+def test_a_wrapper_of_overloads_that_all_write_nothing_is_summarised() -> None:
+    ok, why = _verdict(
+        """\
+        static float h(float a, float b) { return a * b; }
+        static double h(double a, double b) { return a + b; }
+        """
+    )
+    assert ok, why
+
+
 def test_a_wrapper_of_one_definition_is_summarised() -> None:
     ok, why = _verdict(
         """\

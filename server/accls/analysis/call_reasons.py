@@ -184,6 +184,7 @@ def unknown_call_reason(
     if twice is not None:
         return (
             f"which calls `{callee}()`, defined more than once ({twice}: overloads "
-            "or #if branches): which definition runs is unknown"
+            "or #if branches), and not every definition has a summary: whichever "
+            "runs must be known to write and read nothing shared"
         )
     return f"which calls `{callee}()`, whose side effects are unknown"
