@@ -18,7 +18,8 @@ from dataclasses import replace
 
 from accls.analysis.access_paths import member_levels
 from accls.analysis.model import Obstacle, ObstacleCode
-from accls.frontend import AccessKind, Function, Loop, Ref, TypeTable, Var
+from accls.analysis.passed_pointers import passed_read_only
+from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile, TypeTable, Var
 
 __all__ = ["read_only_addresses", "shared_elements"]
 
@@ -45,13 +46,21 @@ def _writes_pointee(ref: Ref, pointer: str, fn: Function, env: _Env) -> bool:
 
 
 class _Env:
-    """The declarations a loop's paths are read against."""
+    """The declarations a loop's paths are read against, and the file's callees."""
 
-    __slots__ = ("globals_", "types")
+    __slots__ = ("globals_", "pure", "source", "types")
 
-    def __init__(self, globals_: tuple[Var, ...], types: TypeTable) -> None:
+    def __init__(
+        self,
+        globals_: tuple[Var, ...],
+        types: TypeTable,
+        source: SourceFile | None = None,
+        pure: frozenset[str] = frozenset(),
+    ) -> None:
         self.globals_ = globals_
         self.types = types
+        self.source = source
+        self.pure = pure
 
 
 def _read_only(pointer: str, loop: Loop, fn: Function, env: _Env) -> bool:
@@ -67,13 +76,20 @@ def _read_only(pointer: str, loop: Loop, fn: Function, env: _Env) -> bool:
         or var.pointers < 1
         or var.dims
         or var.address_taken
-        or var.leaves
     ):
         return False
     if any(pointer in other.sources for other in fn.locals if other is not var):
         return False
     word = re.compile(rf"\b{re.escape(pointer)}\b")
-    if any(word.search(arg) for call in loop.calls for arg in call.args):
+    passed = var.leaves or any(
+        word.search(arg) for call in loop.calls for arg in call.args
+    )
+    # Declared in the loop body: every use of its value is in the loop's refs.
+    if passed and not (
+        env.source is not None
+        and len(inside) == 1
+        and passed_read_only(pointer, loop, env.source, env.pure)
+    ):
         return False
     return not any(
         _writes_pointee(ref, pointer, fn, env)
@@ -102,10 +118,19 @@ def _loop_reads(loop: Loop, fn: Function | None, env: _Env) -> Loop:
 
 
 def read_only_addresses(
-    nest: Loop, fn: Function | None, globals_: tuple[Var, ...], types: TypeTable
+    nest: Loop,
+    fn: Function | None,
+    globals_: tuple[Var, ...],
+    types: TypeTable,
+    source: SourceFile | None = None,
+    pure: frozenset[str] = frozenset(),
 ) -> Loop:
-    """The nest with each `&a[i]` only read through made a read of `a`."""
-    return _loop_reads(nest, fn, _Env(globals_, types))
+    """The nest with each `&a[i]` only read through made a read of `a`.
+
+    With `source`, a pointer may also be handed to callees of the file that
+    only read through it (`passed_read_only`; `pure`: the pure library names).
+    """
+    return _loop_reads(nest, fn, _Env(globals_, types, source, pure))
 
 
 def shared_elements(loop: Loop) -> tuple[Obstacle, ...]:

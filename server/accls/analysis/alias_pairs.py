@@ -18,95 +18,111 @@ __all__ = [
     "pair_may_alias",
     "pointer_apart_from",
     "shared_union",
+    "storage_apart",
 ]
 
 _STEPS = re.compile(r"->|\.")
 _ANY_TYPE = frozenset({"char", "unsigned char", "signed char", "void"})
-_PRIMITIVE = frozenset(
-    [
-        "char",
-        "short",
-        "int",
-        "long",
-        "float",
-        "double",
-        "unsigned",
-        "signed",
-        "_Bool",
-        "bool",
-        "size_t",
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-    ]
-)
-
-
-# The standard typedefs as the type they name on the usual targets (`size_t`
-# is `unsigned int` on 32-bit ones, `unsigned long` on 64-bit ones; the `long`s
-# share one class), and the words that do not change the alias class: an object
-# may be read as the signed or unsigned type corresponding to its own (C11
-# 6.5p7), a complex one through its parts.
+# The storage class of each scalar word: two objects share storage only when
+# their types name one class. The signed and unsigned types of one width may
+# alias (C11 6.5p7, C++ [basic.lval]); types of one width are kept together,
+# as `long` and `long long` (or `int64_t`) may be one type on some targets.
 _CLASS_OF = {
-    "size_t": ("int", "long"),
-    "int8_t": ("char",),
-    "uint8_t": ("char",),
-    "int16_t": ("short",),
-    "uint16_t": ("short",),
-    "int32_t": ("int",),
-    "uint32_t": ("int",),
-    "int64_t": ("long",),
-    "uint64_t": ("long",),
-    "bool": ("_Bool",),
+    "float": "float",
+    "double": "double",
+    "_Bool": "bool",
+    "bool": "bool",
+    "short": "int16",
+    "int16_t": "int16",
+    "uint16_t": "int16",
+    "int": "int32",
+    "unsigned": "int32",
+    "signed": "int32",
+    "int32_t": "int32",
+    "uint32_t": "int32",
+    "long": "int64",
+    "size_t": "int64",
+    "ptrdiff_t": "int64",
+    "intptr_t": "int64",
+    "uintptr_t": "int64",
+    "int64_t": "int64",
+    "uint64_t": "int64",
 }
-_NEUTRAL = frozenset({"signed", "unsigned", "_Complex", "complex"})
+_QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__"})
+_PRIMITIVE = frozenset(_CLASS_OF)
 
 
-def _alias_classes(type_: str) -> frozenset[str]:
-    """The classes of accesses that may reach an object of the primitive `type_`."""
-    words = [w for w in type_.split() if w not in _NEUTRAL]
-    if len(words) == 1 and words[0] in _CLASS_OF:
-        return frozenset(_CLASS_OF[words[0]])
-    if not words:
-        return frozenset({"int"})  # `unsigned` alone
-    if "char" in words:
-        return frozenset({"char"})
-    if "long" in words and "double" not in words:
-        return frozenset({"long"})  # long, long int, long long: one class, to be safe
-    if "short" in words:
-        return frozenset({"short"})
-    return frozenset({" ".join(sorted(set(words)))})
+def _storage_class(type_: str, types: TypeTable | None) -> str | None:
+    """The class of objects a scalar type's objects may share storage with.
+
+    Typedef chains (`Real_t` -> `real8` -> `double`) are followed; None for a
+    character type, `void`, an unknown name or anything not a plain scalar.
+    """
+    words = _scalar_words(type_, types)
+    if words is None:
+        return None
+    found = {_CLASS_OF[w] for w in words}
+    if found <= {"double", "int64"} and "double" in found:
+        return "long double" if "long" in words else "double"
+    if len(found) == 1:
+        return found.pop()
+    # `unsigned long`, `long int`, `short int`: the width word decides.
+    for width in ("int64", "int16"):
+        if width in found and found <= {width, "int32"}:
+            return width
+    return None
 
 
-def _types_may_alias(a: Var, b: Var) -> bool:
+def _scalar_words(type_: str, types: TypeTable | None) -> list[str] | None:
+    """The words of the plain scalar `type_` names (through typedefs), else None."""
+    words = [w for w in type_.split() if w not in _QUALIFIERS]
+    base = " ".join(words)
+    if not set(words) <= _PRIMITIVE and types is not None:
+        base = types.scalar_base(base) or base
+        words = [w for w in base.split() if w not in _QUALIFIERS]
+    if not words or not set(words) <= _PRIMITIVE:
+        return None
+    return words
+
+
+def _storage_classes(type_: str, types: TypeTable | None) -> frozenset[str] | None:
+    """Every class a scalar type may belong to on the usual targets, or None.
+
+    `size_t` is `unsigned long` on 64-bit targets and `unsigned int` on 32-bit
+    ones: it may share storage with either.
+    """
+    main = _storage_class(type_, types)
+    if main is None:
+        return None
+    words = _scalar_words(type_, types) or []
+    return frozenset({main, "int32"} if "size_t" in words else {main})
+
+
+def _types_may_alias(a: Var, b: Var, types: TypeTable | None = None) -> bool:
     if a.type in _ANY_TYPE or b.type in _ANY_TYPE:
         return True
-    primitive_a = set(a.type.split()) <= _PRIMITIVE
-    primitive_b = set(b.type.split()) <= _PRIMITIVE
-    if primitive_a and primitive_b:
-        left, right = _alias_classes(a.type), _alias_classes(b.type)
-        return bool(left & right) or "char" in left | right
-    return True  # a typedef may name either type
+    class_a = _storage_classes(a.type, types)
+    class_b = _storage_classes(b.type, types)
+    if class_a is None or class_b is None:
+        return True  # a character type, or a name we cannot resolve
+    return bool(class_a & class_b)
 
 
-def pointer_apart_from(element: str) -> bool:
+def storage_apart(one: str, other: str, types: TypeTable | None) -> bool:
+    """Whether objects of two element types never share storage (both scalars known)."""
+    class_a = _storage_classes(one, types)
+    class_b = _storage_classes(other, types)
+    return class_a is not None and class_b is not None and not class_a & class_b
+
+
+def pointer_apart_from(element: str, types: TypeTable | None = None) -> bool:
     """Whether a stored pointer cannot lie in memory of type `element`.
 
     C's effective-type rule: an object of a plain arithmetic type (not a
     character type) is never accessed as a pointer, so a pointer field and an
     element of that type never share storage.
     """
-    return (
-        bool(element)
-        and element not in _ANY_TYPE
-        and "char" not in element.split()
-        and set(element.split()) <= _PRIMITIVE
-    )
+    return bool(element) and _storage_class(element, types) is not None
 
 
 def _is_pointer(var: Var) -> bool:
@@ -124,12 +140,14 @@ def is_array_object(var: Var | None) -> bool:
     )
 
 
-def _may_alias(a: Var, b: Var, typed: bool = True) -> bool:
+def _may_alias(
+    a: Var, b: Var, typed: bool = True, types: TypeTable | None = None
+) -> bool:
     """Conservatively, whether `a` and `b` may address the same memory.
 
     `typed`: whether their element types tell (no pointer cast set either).
     """
-    if typed and not _types_may_alias(a, b):
+    if typed and not _types_may_alias(a, b, types):
         return False
     if a.restrict or b.restrict:
         return False
@@ -211,7 +229,7 @@ def pair_may_alias(
     if typed and a.element and b.element:
         left = Var(name="", type=a.element)
         right = Var(name="", type=b.element)
-        if not _types_may_alias(left, right):
+        if not _types_may_alias(left, right, types):
             return False
     for one, other in ((a, b), (b, a)):
         root = one.root if one.kind == "loaded" else None
@@ -240,7 +258,7 @@ def pair_may_alias(
         return False
     if _based_on_restrict(a.root, b.root, fn) or _based_on_restrict(b.root, a.root, fn):
         return True
-    return _may_alias(a.root, b.root, typed)
+    return _may_alias(a.root, b.root, typed, types)
 
 
 def shared_union(a: Target, b: Target) -> bool:

@@ -213,10 +213,13 @@ def alias_obstacles(
                         if not pair_may_alias(a, b, fn, source.types, typed):
                             continue
                         if typed and (
-                            (other in pointer_fields and pointer_apart_from(a.element))
+                            (
+                                other in pointer_fields
+                                and pointer_apart_from(a.element, source.types)
+                            )
                             or (
                                 written in pointer_fields
-                                and pointer_apart_from(b.element)
+                                and pointer_apart_from(b.element, source.types)
                             )
                         ):
                             continue

@@ -299,6 +299,8 @@ def analyze_dialects(
                 source.function(nest.function),
                 source.globals,
                 source.types,
+                source,
+                PURE_FUNCTIONS,
             )
             if nest.function not in stable_by_fn:  # once per function, not per nest
                 stable_by_fn[nest.function] = stable_names(

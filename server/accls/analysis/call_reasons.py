@@ -116,6 +116,8 @@ def _unknown_callee(name: str, source: SourceFile, pure: frozenset[str]) -> str 
             if callee in seen or callee in pure:
                 continue
             seen.add(callee)
+            if _definition_lines(callee, source) is not None:
+                return callee  # which of its definitions runs is unknown
             if source.function(callee) is not None:
                 stack.append(callee)
             elif library_function(callee) is None:
@@ -177,5 +179,12 @@ def unknown_call_reason(
         return (
             f"which reads variadic arguments (`{callee}`): accls does not analyse "
             "`va_list` accesses"
+        )
+    twice = _definition_lines(callee, source)
+    if twice is not None:
+        return (
+            f"which calls `{callee}()`, defined more than once ({twice}: overloads "
+            "or #if branches), and not every definition has a summary: whichever "
+            "runs must be known to write and read nothing shared"
         )
     return f"which calls `{callee}()`, whose side effects are unknown"

@@ -13,6 +13,7 @@ from accls.analysis.call_arguments import (
 )
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
+from accls.analysis.member_reads import member_reads_apart
 from accls.analysis.out_params import defines
 from accls.analysis.range_arguments import range_write
 from accls.analysis.row_sizes import size_why
@@ -87,6 +88,11 @@ def private_effects(
                 if proof is not None:
                     apart.append(proof)
                     hit = []
+            if arg and hit and not set(hit) & set(private):
+                proof = member_reads_apart(call, index, loop, source)
+                if proof is not None:
+                    apart.append(proof)
+                    hit = []
             if not arg or hit:
                 what = f"`{hit[0]}`" if hit else "an argument"
                 why = read_field_why(arg, loop, source, fields) if hit else ""
@@ -150,7 +156,8 @@ def private_effects(
             f"`{call.name}()` releases only {listed}, a block each iteration "
             "allocates for itself"
         )
-    return True, (
+    only = (
         f"{label} writes only {listed} through its arguments, declared in "
         "the loop body: private to each iteration"
     )
+    return True, "; ".join([only, *apart])

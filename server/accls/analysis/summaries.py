@@ -11,7 +11,7 @@ make a function unsummarisable (None), and its calls stay obstacles.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from accls.frontend import (
@@ -125,6 +125,9 @@ def summarize(
     if name in memo:
         return memo[name]
     memo[name] = None  # recursion: a function in a cycle is not summarised
+    if sum(f.name == name for f in source.functions) > 1:
+        memo[name] = _every_definition(name, source, pure, memo, program)
+        return memo[name]
     fn = source.function(name)
     if fn is None and source.headers is not None and source.headers.function(name):
         # A `static inline` function of a project header: what this file compiles.
@@ -200,6 +203,41 @@ def summarize(
     )
     memo[name] = found
     return found
+
+
+def _every_definition(
+    name: str,
+    source: SourceFile,
+    pure: frozenset[str],
+    memo: dict[str, Summary | None],
+    program: ProgramSummaries | None,
+) -> Summary | None:
+    """What any of the definitions of `name` may do (C++ overloads, #if branches).
+
+    Which one runs is not resolved: each is summarised alone, and the call may
+    write or read through any argument one of them does. None if one has no
+    summary.
+    """
+    found: list[Summary] = []
+    for one in (f for f in source.functions if f.name == name):
+        # The file as if `one` were the only definition; a name already being
+        # summarised stays so (recursion), each view fixes one more name.
+        view = replace(
+            source,
+            functions=tuple(f for f in source.functions if f.name != name or f is one),
+            _by_name={},
+        )
+        inner = {k: v for k, v in memo.items() if k != name}
+        summary = summarize(name, view, pure, inner, program)
+        if summary is None:
+            return None
+        found.append(summary)
+    return Summary(
+        name=name,
+        writes=frozenset().union(*(s.writes for s in found)),
+        reads=frozenset().union(*(s.reads for s in found)),
+        globals_read=frozenset().union(*(s.globals_read for s in found)),
+    )
 
 
 def callback_reason(

@@ -17,6 +17,7 @@ from accls.frontend.cpp_decls import cpp_var, is_reference
 from accls.frontend.cpp_methods import add_accessors, header_scope
 from accls.frontend.cpp_reducers import class_reducers
 from accls.frontend.cpp_types import (
+    UNKNOWN,
     CxxScope,
     TypeKind,
     classify,
@@ -60,7 +61,10 @@ def member_var(name: str, text: str, scope: CxxScope) -> Var:
         plain = kind.element if element.builtin and not element.pointer else "<row>"
         return Var(name=name, type=plain, dims=(None,), levels="[", container=True)
     if kind.builtin and kind.pointer:
-        return Var(name=name, type=kind.element or "void", pointers=1, levels="*?")
+        # `double *m_p`: one level, then the typedefs' own; `T **`, unknown.
+        inner = classify(kind.element, scope) if kind.element else UNKNOWN
+        levels = "*" if inner.builtin and not inner.pointer else "*?"
+        return Var(name=name, type=kind.element or "void", pointers=1, levels=levels)
     if kind.builtin:
         return Var(name=name, type=text.replace("&", "").strip())
     if kind.kind is TypeKind.CLASS and kind.name:

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_buffers import constructs_buffer
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
@@ -187,6 +188,8 @@ class _Flow:
         if target.type == "identifier" and name in self.pointers and _is_null(value):
             return  # a null pointer points into no object
         if target.type == "identifier" and name in self.pointers:
+            if self.fresh.get(name) is False and constructs_buffer(value):
+                return  # `std::vector<double> v(n)` builds a buffer of its own
             device = source in DEVICE_ALLOCATORS
             if source is None or self.fresh.get(name, device) != device:
                 self.not_fresh.add(name)
