@@ -19,21 +19,25 @@ make a loop unprofitable: the estimate then says from which size on it pays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
-from accls.analysis.cost_bounds import extent_cap, outer_range_reason
+from accls.analysis.cost_bounds import (
+    extent_cap,
+    few_iterations_reason,
+    outer_range_reason,
+)
 from accls.analysis.cost_context import nested_context
 from accls.analysis.cost_features import (
+    Estimate,
     constant_macros,
     fmt_units,
     loop_features,
     size_threshold,
 )
 from accls.analysis.cost_light import light_reason
+from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
@@ -63,37 +67,6 @@ _CALL_UNITS = {Effect.PURE: 20, Effect.MEMORY: 20}
 _UNKNOWN_CALL_UNITS = 100  # a function whose body the model cannot see
 _CALL_OVERHEAD = 10
 _CALL_DEPTH = 4
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """The work of one execution of a loop, and whether parallelizing it pays."""
-
-    work: Poly | None  # units, symbolic in the sizes the file does not fix
-    units: int | None  # the same, when every size is known
-    iterations: int | None  # the loop's own trip count, when known
-    profitable: bool | None  # None: it depends on sizes the model does not know
-    summary: str  # one line for people: "≈ 2.6·10⁵ units per execution"
-    why: str = ""  # when not profitable: the reason in a few words
-    assumptions: tuple[str, ...] = ()
-    features: LoopFeatures | None = None  # the fitted model's inputs
-    predicted: float | None = None  # fitted log2 speedup at its thread count
-
-    def as_json(self) -> dict[str, Any]:
-        """The `estimate` object of the CLI's JSON."""
-        return {
-            "work": self.work.render() if self.work is not None else None,
-            "units": self.units,
-            "iterations": self.iterations,
-            "profitable": self.profitable,
-            "summary": self.summary,
-            "why": self.why or None,
-            "assumptions": list(self.assumptions),
-            "features": self.features.as_json() if self.features else None,
-            "predicted_log2_speedup": (
-                round(self.predicted, 3) if self.predicted is not None else None
-            ),
-        }
 
 
 def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
@@ -335,6 +308,10 @@ def estimate_loop(
         context = serial_share_reason(
             analysis, loop, _work_of(source, values), _at_default_sizes
         )
+    if not offload and not context:
+        context = once_reason(
+            analysis, loop, _work_of(source, values), _at_default_sizes
+        )
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
@@ -380,6 +357,8 @@ def estimate_loop(
             why = "small loop: likely slower in parallel (fitted to measurements)"
     elif not why and units < floor:
         why = "small loop: likely slower in parallel"
+    elif not why and not offload:
+        why = few_iterations_reason(iterations, units, floor)
     few = iterations is not None and iterations < KERNEL_ITERATIONS
     if not why and offload and few:
         why = f"{iterations} parallel iterations leave most of the GPU idle"

@@ -6,20 +6,28 @@ and it fills a table for the serial code around it. Experts leave such loops
 serial. They do share out the fill of the arrays that the program's parallel loops
 then work on (each thread
 first touches the pages it will use, and the sizes are the large ones), so a light
-loop keeps its pragma when a loop proved parallel elsewhere in the file uses one of
-the arrays it writes.
+loop keeps its pragma when a loop proved parallel elsewhere in the file shares out
+one of the arrays it writes: indexes it, as data, with its own variable. A table the
+parallel loops only read at their inner loops' indices (stencil weights) or only
+use inside another subscript (`image[iN[i] + n * j]`, neighbour indices) is not
+shared out: its fill stays serial setup.
 """
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.analyze import FileAnalysis
-from accls.frontend import Loop
+from accls.frontend import Loop, Ref
 
 __all__ = ["LIGHT_UNITS", "light_reason"]
 
 LIGHT_UNITS = 4
 """Work units per iteration at most for a light loop: below a region's worth
 (REGION_UNITS) until about five thousand iterations."""
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _written(loop: Loop) -> set[str]:
@@ -33,6 +41,33 @@ def _visible(analysis: FileAnalysis, loop: Loop, name: str, other: Loop) -> bool
     fn = analysis.source.function(other.function)
     own = {v.name for v in (*fn.params, *fn.locals)} if fn is not None else set()
     return name in {v.name for v in analysis.source.globals} and name not in own
+
+
+def _shared_out(other: Loop) -> set[str]:
+    """The arrays `other` divides between its threads: used as data at its index.
+
+    A pointer it reads through (`*p`, `p->f`) counts too: its extent is unknown.
+    """
+    indexed = [r for r in other.refs if r.subscripts]
+    out = {r.name for r in other.refs if r.deref and not r.subscripts}
+    for ref in indexed:
+        if other.var is None or _inside_subscript(ref, indexed):
+            continue
+        if any(other.var in _WORD.findall(s.text) for s in ref.subscripts):
+            out.add(ref.name)
+    return out
+
+
+def _inside_subscript(ref: Ref, indexed: list[Ref]) -> bool:
+    """True when `ref` is part of another reference's subscript (an index table)."""
+    start, end = ref.span.start_byte, ref.span.end_byte
+    return any(
+        o is not ref
+        and o.span.start_byte <= start
+        and end <= o.span.end_byte
+        and (o.span.start_byte, o.span.end_byte) != (start, end)
+        for o in indexed
+    )
 
 
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
@@ -52,12 +87,12 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
         inside = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
         if inside:
             continue
-        used = {r.name for r in other.refs if r.subscripts or r.deref}
+        used = _shared_out(other)
         if any(_visible(analysis, loop, n, other) for n in used & written):
             return ""
     names = ", ".join(f"`{n}`" for n in sorted(written))
     return (
         f"light loop: about {per_iteration} work units per iteration, filling "
-        f"{names}, which no parallel loop of the file uses: setup code, likely "
+        f"{names}, which no parallel loop of the file shares out: setup code, likely "
         "slower in parallel below tens of thousands of iterations"
     )

@@ -1,0 +1,152 @@
+"""The cost model's setup reasons: index tables, one-off passes, few iterations."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis.cost import Estimate, estimate_loop
+
+
+def _by_line(text: str) -> dict[int, Estimate]:
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    return {
+        loop.line: estimate_loop(analysis, loop, False)
+        for loop in analysis.source.loops()
+    }
+
+
+INDEX_TABLES = textwrap.dedent(
+    """\
+    void step(int nr, int nc, int *iN, int *jW, double *restrict img,
+              double *restrict out, double *restrict a) {
+      for (int i = 0; i < nr; i++) iN[i] = i - 1;
+      for (int j = 0; j < nc; j++) jW[j] = j - 1;
+      for (int j = 0; j < nc; j++) a[j] = 0.0;
+      for (int j = 0; j < nc; j++)
+        for (int i = 0; i < nr; i++)
+          out[i + nr * j] = img[iN[i] + nr * jW[j]] + a[j];
+    }
+    """
+)
+
+
+def test_a_fill_of_index_tables_the_kernel_reads_in_subscripts_is_setup() -> None:
+    found = _by_line(INDEX_TABLES)
+    # iN is indexed by the kernel's inner variable; jW by its parallel one, but
+    # only inside the subscript of img: both are index tables, not shared data.
+    assert found[3].profitable is False
+    assert "filling `iN`" in found[3].why
+    assert found[4].profitable is False
+    assert "filling `jW`" in found[4].why
+
+
+def test_a_fill_of_data_the_kernel_shares_out_keeps_its_pragma() -> None:
+    found = _by_line(INDEX_TABLES)
+    assert found[5].profitable is None  # a[j]: first touch of the kernel's data
+    assert found[6].profitable is None
+
+
+ONE_OFF = textwrap.dedent(
+    """\
+    #include <math.h>
+    void run(int n, int steps, double *restrict img, double *restrict c) {
+      for (int i = 0; i < n; i++) img[i] = exp(img[i] / 255);
+      for (int i = 0; i < n; i++) c[i] = 0.0;
+      for (int it = 0; it < steps; it++) {
+        for (int i = 0; i < n; i++) c[i] = img[i] * 0.5 + c[i];
+        for (int i = 0; i < n; i++) img[i] = img[i] + c[i] * 0.25;
+      }
+      for (int i = 0; i < n; i++) img[i] = log(img[i]) * 255;
+      double norm = 0.0;
+      for (int i = 0; i < n; i++) norm += fabs(img[i]);
+      c[0] = norm;
+    }
+    void once(int n, double *restrict img, double *restrict c) {
+      for (int i = 0; i < n; i++) img[i] = exp(img[i] / 255);
+      for (int i = 0; i < n; i++) c[i] = img[i] * 0.5;
+    }
+    void rows(int n, double *restrict img, double *restrict c) {
+      for (int i = 0; i < n; i++) img[i] = exp(img[i] / 255);
+      for (int r = 0; r < n; r++)
+        for (int i = 0; i < n; i++) c[r * n + i] = img[i] * c[r * n + i];
+    }
+    """
+)
+
+
+def test_a_map_before_or_after_a_time_loop_of_kernels_is_a_one_off_pass() -> None:
+    found = _by_line(ONE_OFF)
+    assert found[3].profitable is False
+    assert found[3].why.startswith("one-off pass: it runs once, before the loop at")
+    assert "line 5" in found[3].why
+    assert found[9].profitable is False
+    assert "after the loop at line 5" in found[9].why
+
+
+def test_fills_checksums_kernels_and_passes_without_a_time_loop_stay() -> None:
+    found = _by_line(ONE_OFF)
+    assert found[4].profitable is None  # a fill: first touch of `c`
+    assert found[6].profitable is None  # the kernels themselves
+    assert found[7].profitable is None
+    assert found[11].profitable is None  # a norm: experts share those out too
+    assert found[15].profitable is None  # no loop repeats the kernel
+    assert found[16].profitable is None
+    # The loop after it walks rows of data with `r`: not a time loop.
+    assert found[19].profitable is None
+
+
+FEW = textwrap.dedent(
+    """\
+    #include <math.h>
+    #define NC 7
+    #define NP 150
+    #define NM 12
+    double tx[NC][NP], big[NM][100000];
+    void tables(void) {
+      for (int k = 0; k < NC; k++)
+        for (int n = 0; n < NP; n++) tx[k][n] = cos(n * 0.1) * (2.0 + k);
+      for (int m = 0; m < NM; m++)
+        for (int n = 0; n < 100000; n++) big[m][n] = sin(n * 0.5) * m;
+    }
+    """
+)
+
+
+def test_a_few_iterations_of_fixed_small_work_gain_too_little() -> None:
+    found = _by_line(FEW)
+    assert found[7].units is not None
+    assert found[7].units > 20_000  # above a region's cost, yet too few to share
+    assert found[7].profitable is False
+    assert found[7].why.startswith("few iterations: 7,")
+
+
+def test_a_few_heavy_iterations_keep_their_pragma() -> None:
+    found = _by_line(FEW)
+    assert found[9].profitable is True  # 12 materials of 10^5 points each
+
+
+BUILD = textwrap.dedent(
+    """\
+    #include <stdlib.h>
+    void solve(int n, int steps, const double *restrict v, double *restrict y) {
+      double *m = malloc(n * sizeof(double));
+      double *w = malloc(n * sizeof(double));
+      if (!m || !w) return;
+      for (int i = 0; i < n; i++) m[i] = v[i] * 0.5 + v[n - 1 - i];
+      w[0] = 1.0;
+      for (int i = 0; i < n; i++) w[i] = v[i] * 2.0;
+      for (int it = 0; it < steps; it++)
+        for (int i = 0; i < n; i++) y[i] = y[i] * m[i] + w[i];
+      free(m);
+      free(w);
+    }
+    """
+)
+
+
+def test_a_pass_that_builds_fresh_memory_keeps_its_pragma() -> None:
+    found = _by_line(BUILD)
+    assert found[6].profitable is None  # first touch of the fresh `m`
+    assert found[8].profitable is False  # `w` was touched at line 7
+    assert "before the loop at line 9" in found[8].why
