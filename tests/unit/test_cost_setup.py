@@ -150,3 +150,35 @@ def test_a_pass_that_builds_fresh_memory_keeps_its_pragma() -> None:
     assert found[6].profitable is None  # first touch of the fresh `m`
     assert found[8].profitable is False  # `w` was touched at line 7
     assert "before the loop at line 9" in found[8].why
+
+
+WEIGHTS = textwrap.dedent(
+    """\
+    void stencil(int n, double *restrict in, double *restrict out) {
+      double w[2 * R + 1][2 * R + 1];
+      for (int jj = -R; jj <= R; jj++)
+        for (int ii = -R; ii <= R; ii++) w[jj + R][ii + R] = 0.0;
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) out[j * n + i] = 0.0;
+      for (int j = R; j < n - R; j++)
+        for (int i = R; i < n - R; i++)
+          for (int jj = -R; jj <= R; jj++)
+            out[j * n + i] += w[jj + R][R] * in[(j + jj) * n + i];
+      for (int ii = 1; ii <= R; ii++) w[R][ii + R] = 1.0;
+    }
+    """
+)
+
+
+def test_a_nest_filling_a_coefficient_table_is_setup() -> None:
+    found = _by_line(WEIGHTS)
+    # `w` is read at the kernel's inner index `jj` only: every thread reads all of
+    # it; the fill at line 11 indexes it by its own variable, but reads no memory.
+    assert found[3].profitable is False
+    assert "per innermost iteration, filling `w`" in found[3].why
+
+
+def test_a_nest_filling_the_data_the_kernel_shares_out_keeps_its_pragma() -> None:
+    found = _by_line(WEIGHTS)
+    assert found[5].profitable is None  # out[j * n + i]: the kernel's rows
+    assert found[7].profitable is None

@@ -263,6 +263,16 @@ def _per_iteration(
     return work.constant if work is not None and work.is_constant else None
 
 
+def _per_innermost(
+    loop: Loop, source: SourceFile, values: dict[str, Poly]
+) -> int | None:
+    """The work units of one innermost iteration of `loop`'s nest, body and control."""
+    nest = _Nest(loop, values)
+    nest.trips = dict.fromkeys(nest.loops, Poly.const(1))
+    work = _work(loop, source, nest, values)
+    return work.constant if work is not None and work.is_constant else None
+
+
 def estimate_loop(
     analysis: FileAnalysis, loop: Loop, offload: bool, collapsed: int = 1
 ) -> Estimate:
@@ -325,7 +335,7 @@ def estimate_loop(
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
         if not context and not offload:
-            light = _per_iteration(loop, source, values)
+            light = _per_innermost(loop, source, values)
             context = light_reason(analysis, loop, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:

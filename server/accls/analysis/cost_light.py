@@ -2,8 +2,9 @@
 
 `for (i = 0; i < N; i++) index[i] = i - 1;` costs about two units an iteration and
 reads no memory: it pays in parallel only from tens of thousands of iterations on,
-and it fills a table for the serial code around it. Experts leave such loops
-serial. They do share out the fill of the arrays that the program's parallel loops
+and it fills a table for the serial code around it (a nest of such fills counts by
+its innermost iteration: `for (j...) for (i...) w[j][i] = 0.0;`). Experts leave such
+loops serial. They do share out the fill of the arrays that the program's parallel loops
 then work on (each thread
 first touches the pages it will use, and the sizes are the large ones), so a light
 loop keeps its pragma when a loop proved parallel elsewhere in the file shares out
@@ -47,7 +48,10 @@ def _shared_out(other: Loop) -> set[str]:
     """The arrays `other` divides between its threads: used as data at its index.
 
     A pointer it reads through (`*p`, `p->f`) counts too: its extent is unknown.
+    A loop that reads no memory is another fill, not a kernel: it shares out nothing.
     """
+    if not any(r.is_read and (r.subscripts or r.deref) for r in other.refs):
+        return set()
     indexed = [r for r in other.refs if r.subscripts]
     out = {r.name for r in other.refs if r.deref and not r.subscripts}
     for ref in indexed:
@@ -73,10 +77,11 @@ def _inside_subscript(ref: Ref, indexed: list[Ref]) -> bool:
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
     """Why `loop` is a light fill of setup data, or "".
 
-    Light: at most LIGHT_UNITS per iteration, no inner loop, and it reads no memory
-    (it stores values computed from its variable and invariants).
+    Light: at most LIGHT_UNITS per iteration (of the innermost loop, for a nest,
+    its loops' control included), and it reads no memory (it stores values computed
+    from its variables and invariants).
     """
-    if per_iteration is None or per_iteration > LIGHT_UNITS or loop.children:
+    if per_iteration is None or per_iteration > LIGHT_UNITS:
         return ""
     written = _written(loop)
     if not written or any(r.is_read and (r.subscripts or r.deref) for r in loop.refs):
@@ -84,15 +89,17 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
     for other in analysis.source.loops():
         if other.id == loop.id or not analysis.of(other).parallel:
             continue
-        inside = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
-        if inside:
+        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
+        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
+        if around or within:
             continue
         used = _shared_out(other)
         if any(_visible(analysis, loop, n, other) for n in used & written):
             return ""
     names = ", ".join(f"`{n}`" for n in sorted(written))
     return (
-        f"light loop: about {per_iteration} work units per iteration, filling "
+        f"light loop: about {per_iteration} work units per "
+        f"{'innermost ' if loop.children else ''}iteration, filling "
         f"{names}, which no parallel loop of the file shares out: setup code, likely "
         "slower in parallel below tens of thousands of iterations"
     )
