@@ -182,3 +182,44 @@ def test_a_nest_filling_the_data_the_kernel_shares_out_keeps_its_pragma() -> Non
     found = _by_line(WEIGHTS)
     assert found[5].profitable is None  # out[j * n + i]: the kernel's rows
     assert found[7].profitable is None
+
+
+LOCALS = textwrap.dedent(
+    """\
+    static void disk(int *d, int radius) {
+      int diameter = radius * 2 - 1;
+      for (int x = 0; x < diameter * diameter; x++) d[x] = x % diameter < radius;
+    }
+    static void ring(int *d, int radius) {
+      for (int x = 0; x < radius; x++) d[x] = x * 2 + radius;
+    }
+    void filter(int *d, double *restrict w, int n) {
+      int radius = 5;
+      int diameter = radius * 2 - 1;
+      disk(d, radius);
+      ring(d, radius);
+      ring(d, n);
+      for (int x = 0; x < diameter; x++) w[x] = d[x] * 0.5 + w[x + 1];
+      int m = n;
+      for (int x = 0; x < m; x++) w[x] = w[x] * 2.0 + w[x + n];
+      int k = 4;
+      k = n;
+      for (int x = 0; x < k; x++) w[x] = w[x] * 3.0 + w[x + n];
+    }
+    """
+)
+
+
+def test_constant_locals_and_arguments_fix_trip_counts() -> None:
+    found = _by_line(LOCALS)
+    assert found[14].iterations == 9  # `diameter` is 9: a known small loop
+    assert found[14].profitable is False
+    assert found[3].iterations == 81  # every call of `disk` passes radius 5
+    assert found[3].profitable is False
+
+
+def test_locals_written_again_and_arguments_that_differ_stay_open() -> None:
+    found = _by_line(LOCALS)
+    assert found[6].units is None  # `ring` gets 5 and `n`
+    assert found[16].units is None  # `m` copies `n`
+    assert found[19].units is None  # `k` is written twice

@@ -37,6 +37,7 @@ from accls.analysis.cost_features import (
     size_threshold,
 )
 from accls.analysis.cost_light import light_reason
+from accls.analysis.cost_locals import function_constants
 from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
@@ -279,6 +280,9 @@ def estimate_loop(
     """The cost estimate of a parallel pragma on `loop` (with `collapsed` loops)."""
     source = analysis.source
     values = constant_macros(source)
+    fn = source.function(loop.function)
+    if fn is not None:
+        values |= function_constants(source, fn, values)
     nest = _Nest(loop, values)
     parts: dict[str, Poly] = {}
     found = _work(loop, source, nest, values, parts=parts)
