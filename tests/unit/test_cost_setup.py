@@ -223,3 +223,40 @@ def test_locals_written_again_and_arguments_that_differ_stay_open() -> None:
     assert found[6].units is None  # `ring` gets 5 and `n`
     assert found[16].units is None  # `m` copies `n`
     assert found[19].units is None  # `k` is written twice
+
+
+CALLED_ONCE = textwrap.dedent(
+    """\
+    #include <math.h>
+    #define N 100000
+    void finish(int n, double *p) {
+      for (int i = 0; i < n; i++) p[i] = sqrt(p[i]) * 0.5;
+    }
+    void place(int n, double *p) { finish(n, p); }
+    void again(int n, double *p) {
+      for (int i = 0; i < n; i++) p[i] = sqrt(p[i]) * 0.25;
+    }
+    double p[N], q[N];
+    int main(int argc, char **argv) {
+      int steps = argc * 10;
+      place(N, p);
+      for (int it = 0; it < steps; it++) {
+        for (int i = 0; i < N; i++) q[i] = p[i] * 0.5 + q[i];
+        again(N, p);
+      }
+      return (int)q[0];
+    }
+    """
+)
+
+
+def test_a_map_in_a_function_run_once_beside_a_time_loop_is_a_one_off_pass() -> None:
+    found = _by_line(CALLED_ONCE)
+    assert found[4].profitable is False  # `finish` runs once, through `place`
+    assert found[4].why.startswith("one-off pass: `finish()` runs once, beside")
+
+
+def test_a_map_in_a_function_called_every_time_step_keeps_its_pragma() -> None:
+    found = _by_line(CALLED_ONCE)
+    assert found[8].profitable is True  # `again` runs inside the time loop
+    assert not found[15].why.startswith("one-off")  # the kernel

@@ -15,8 +15,11 @@ that repeats sit at the top level of the same function; the repeating loop is no
 parallel itself, its variable indexes no data (a time step, a repeat count), and it
 holds a loop proved parallel (in its body, or in a function of the file it calls).
 At the model's sizes the repeating loop holds SHARE times the pass's work or more.
-A pass before it that first touches an array its function made (a sparse matrix
-built row by row into fresh memory) is construction, which experts share out.
+A pass may also be the loop of a function that runs once (every call of it outside
+any loop, up to `main`) beside such a loop elsewhere: a particle setup called by
+the initialisation before the time steps. A pass before the repeating loop that
+first touches an array its function made (a sparse matrix built row by row into
+fresh memory) is construction, which experts share out.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ SHARE = 8
 """A pass counts as one-off when the repeating loop holds this many times its work."""
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_CALL_DEPTH = 3  # callers followed up towards `main`
 
 Work = Callable[[Loop, bool], Poly | None]  # (loop, one iteration only) -> units
 
@@ -113,6 +117,59 @@ def _first_touch(source: SourceFile, loop: Loop) -> bool:
     return False
 
 
+def _in_loop(source: SourceFile, function: str, start: int) -> bool:
+    """True when the byte `start` of `function` lies inside one of its loops."""
+    return any(
+        n.function == function and n.span.start_byte <= start < n.span.end_byte
+        for n in source.nests
+    )
+
+
+def _runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
+    """True when `name` runs once per run of the program the file holds whole.
+
+    `main` does; another function when every call of it lies outside any loop of a
+    function that runs once, and nothing passes it as a function pointer.
+    """
+    if name == "main":
+        return True
+    if name is None or depth > _CALL_DEPTH or source.function("main") is None:
+        return False
+    calls = [
+        (caller.name, call.span.start_byte)
+        for caller in source.functions
+        for call in caller.call_sites
+        if call.name == name
+    ]
+    mentions = sum(
+        1
+        for fn in source.functions
+        for c in fn.call_sites
+        if name in _WORD.findall(" ".join(c.args))
+    )
+    return (
+        bool(calls)
+        and not mentions  # passed as a function pointer: called who knows where
+        and all(
+            caller != name
+            and not _in_loop(source, caller, start)
+            and _runs_once(source, caller, depth + 1)
+            for caller, start in calls
+        )
+    )
+
+
+def _repeaters(analysis: FileAnalysis, function: str | None) -> list[Loop]:
+    """The top-level loops of `function` that repeat parallel kernels."""
+    return [
+        outer
+        for outer in _top_level(analysis.source, function)
+        if not analysis.of(outer).parallel
+        and _repeats(outer)
+        and _kernels(analysis, outer)
+    ]
+
+
 def once_reason(
     analysis: FileAnalysis, loop: Loop, work: Work, at: Callable[[Poly], float]
 ) -> str:
@@ -124,11 +181,9 @@ def once_reason(
     mine = work(loop, False)
     if mine is None:
         return ""
-    for outer in tops:
-        if outer.id == loop.id or analysis.of(outer).parallel or not _repeats(outer):
-            continue
+    for outer in _repeaters(analysis, loop.function):
         repeated = work(outer, False)
-        if repeated is None or not _kernels(analysis, outer):
+        if outer.id == loop.id or repeated is None:
             continue
         before = loop.span.start_byte < outer.span.start_byte
         if before and _first_touch(source, loop):
@@ -140,4 +195,17 @@ def once_reason(
                 "that repeats the parallel kernels; a region here saves a part of "
                 "one kernel's time"
             )
+    if not _runs_once(source, loop.function):
+        return ""
+    for fn in source.functions:
+        if fn.name == loop.function or not _runs_once(source, fn.name):
+            continue
+        for outer in _repeaters(analysis, fn.name):
+            repeated = work(outer, False)
+            if repeated is not None and at(mine) * SHARE <= at(repeated):
+                return (
+                    f"one-off pass: `{loop.function}()` runs once, beside the loop "
+                    f"at line {outer.line} that repeats the parallel kernels; a "
+                    "region here saves a part of one kernel's time"
+                )
     return ""
