@@ -260,3 +260,45 @@ def test_a_map_in_a_function_called_every_time_step_keeps_its_pragma() -> None:
     found = _by_line(CALLED_ONCE)
     assert found[8].profitable is True  # `again` runs inside the time loop
     assert not found[15].why.startswith("one-off")  # the kernel
+
+
+UNUSED = textwrap.dedent(
+    """\
+    double used(const double *a, int n);
+    double spare(const double *a, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += a[i] * a[i];
+      return s;
+    }
+    double used(const double *a, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += a[i];
+      return s;
+    }
+    double (*pick)(const double *, int);
+    double callback(const double *a, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += a[i] * 2.0;
+      return s;
+    }
+    int main(int argc, char **argv) {
+      double a[1] = {0.0};
+      pick = callback;
+      return (int)used(a, argc);
+    }
+    """
+)
+
+
+def test_a_loop_of_a_function_the_program_never_calls_never_runs() -> None:
+    found = _by_line(UNUSED)
+    assert found[4].profitable is False
+    assert found[4].why == (
+        "unused: nothing in the program calls `spare()`, so the loop never runs"
+    )
+
+
+def test_called_and_pointed_to_functions_keep_their_loops() -> None:
+    found = _by_line(UNUSED)
+    assert not found[9].why.startswith("unused")
+    assert not found[15].why.startswith("unused")  # called through `pick`

@@ -28,7 +28,7 @@ from accls.analysis.cost_bounds import (
     few_iterations_reason,
     outer_range_reason,
 )
-from accls.analysis.cost_context import nested_context
+from accls.analysis.cost_context import nested_context, unused_context
 from accls.analysis.cost_features import (
     Estimate,
     constant_macros,
@@ -313,7 +313,7 @@ def estimate_loop(
         else None
     )
     nested = nested_context(analysis, loop)
-    context = nested or shape_reason(source, loop)
+    context = nested or unused_context(analysis, loop) or shape_reason(source, loop)
     if not offload and not context:
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     if not offload and not context:
