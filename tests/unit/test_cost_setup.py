@@ -302,3 +302,21 @@ def test_called_and_pointed_to_functions_keep_their_loops() -> None:
     found = _by_line(UNUSED)
     assert not found[9].why.startswith("unused")
     assert not found[15].why.startswith("unused")  # called through `pick`
+
+
+FIELDS = textwrap.dedent(
+    """\
+    struct nb { float dist; int id; };
+    void reset(struct nb *nbs, struct nb *far, int k) {
+      for (int j = 0; j < k; j++) nbs[j].dist = 1e9f;
+      for (int j = 0; j < k; j++) far[j].dist += 1.0f;
+    }
+    """
+)
+
+
+def test_a_light_fill_of_a_struct_field_is_setup_and_an_update_is_not() -> None:
+    found = _by_line(FIELDS)
+    assert found[3].profitable is False
+    assert "filling `nbs`" in found[3].why
+    assert not found[4].why.startswith("light loop")  # `+=` reads the field

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
-from accls.frontend import Loop, Ref
+from accls.frontend import AccessKind, Loop, Ref
 
 __all__ = ["LIGHT_UNITS", "light_reason"]
 
@@ -74,6 +74,16 @@ def _inside_subscript(ref: Ref, indexed: list[Ref]) -> bool:
     )
 
 
+_FIELD_STORE = re.compile(rb"\s*(?:\.|->)\s*\w+(?:\s*(?:\.|->)\s*\w+)*\s*=(?!=)")
+
+
+def _field_store(ref: Ref, data: bytes) -> bool:
+    """True when `ref` only stores a field (`a[i].d = x`): a partial write, no read."""
+    if ref.kind is not AccessKind.UPDATE or not ref.subscripts:
+        return False
+    return _FIELD_STORE.match(data, ref.span.end_byte) is not None
+
+
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
     """Why `loop` is a light fill of setup data, or "".
 
@@ -84,7 +94,9 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
     if per_iteration is None or per_iteration > LIGHT_UNITS:
         return ""
     written = _written(loop)
-    if not written or any(r.is_read and (r.subscripts or r.deref) for r in loop.refs):
+    data = analysis.source.data
+    reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
+    if not written or any(not _field_store(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
     for other in analysis.source.loops():
         if other.id == loop.id or not analysis.of(other).parallel:
