@@ -6,14 +6,17 @@ access, per floating-point `+ - * /` and per iteration's loop control, and a wei
 call: a function of the file weighs what its own loops do with the call's arguments, a
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
-flags), and the extents of the arrays a loop indexes bound an open one
+flags) and those its function fixes (constant locals, constants every caller passes:
+cost_locals), and the extents of the arrays a loop indexes bound an open one
 (cost_bounds). A loop is *unprofitable* only when its whole work is known (or
-bounded) and below what opening the region costs, when its function is only ever
-called from inside parallel code (the pragma would open a nested region on every
-call), or when its shape leaves nothing worth a region: a segment, setup, repeat,
-atomic-bound or light fill loop, or one item of a larger loop (cost_segments,
-cost_shapes, cost_atomics, cost_light, cost_pieces). Otherwise unknown sizes never
-make a loop unprofitable: the estimate then says from which size on it pays.
+bounded) and below what opening the region costs, or too few known iterations
+share it out; when its function is only ever called from inside parallel code (the
+pragma would open a nested region on every call) or never called at all; or when
+its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound or
+light fill loop, a one-off pass beside a loop that repeats the kernels, or one item
+of a larger loop (cost_segments, cost_shapes, cost_atomics, cost_light, cost_once,
+cost_pieces). Otherwise unknown sizes never make a loop unprofitable: the estimate
+then says from which size on it pays.
 """
 
 from __future__ import annotations
