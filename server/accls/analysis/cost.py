@@ -6,34 +6,42 @@ access, per floating-point `+ - * /` and per iteration's loop control, and a wei
 call: a function of the file weighs what its own loops do with the call's arguments, a
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
-flags), and the extents of the arrays a loop indexes bound an open one
+flags) and those its function fixes (constant locals, constants every caller passes:
+cost_locals), and the extents of the arrays a loop indexes bound an open one
 (cost_bounds). A loop is *unprofitable* only when its whole work is known (or
-bounded) and below what opening the region costs, when its function is only ever
-called from inside parallel code (the pragma would open a nested region on every
-call), or when its shape leaves nothing worth a region: a segment, setup, repeat,
-atomic-bound or light fill loop, or one item of a larger loop (cost_segments,
-cost_shapes, cost_atomics, cost_light, cost_pieces). Otherwise unknown sizes never
-make a loop unprofitable: the estimate then says from which size on it pays.
+bounded) and below what opening the region costs, or too few known iterations
+share it out; when its function is only ever called from inside parallel code (the
+pragma would open a nested region on every call) or never called at all; or when
+its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound or
+light fill loop, a one-off pass beside a loop that repeats the kernels, or one item
+of a larger loop (cost_segments, cost_shapes, cost_atomics, cost_light, cost_once,
+cost_pieces). Otherwise unknown sizes never make a loop unprofitable: the estimate
+then says from which size on it pays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_amdahl import serial_share_reason
 from accls.analysis.cost_atomics import atomic_reason
-from accls.analysis.cost_bounds import extent_cap, outer_range_reason
-from accls.analysis.cost_context import nested_context
+from accls.analysis.cost_bounds import (
+    extent_cap,
+    few_iterations_reason,
+    outer_range_reason,
+)
+from accls.analysis.cost_context import nested_context, unused_context
 from accls.analysis.cost_features import (
+    Estimate,
     constant_macros,
     fmt_units,
     loop_features,
     size_threshold,
 )
 from accls.analysis.cost_light import light_reason
+from accls.analysis.cost_locals import function_constants
+from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
@@ -63,37 +71,6 @@ _CALL_UNITS = {Effect.PURE: 20, Effect.MEMORY: 20}
 _UNKNOWN_CALL_UNITS = 100  # a function whose body the model cannot see
 _CALL_OVERHEAD = 10
 _CALL_DEPTH = 4
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """The work of one execution of a loop, and whether parallelizing it pays."""
-
-    work: Poly | None  # units, symbolic in the sizes the file does not fix
-    units: int | None  # the same, when every size is known
-    iterations: int | None  # the loop's own trip count, when known
-    profitable: bool | None  # None: it depends on sizes the model does not know
-    summary: str  # one line for people: "≈ 2.6·10⁵ units per execution"
-    why: str = ""  # when not profitable: the reason in a few words
-    assumptions: tuple[str, ...] = ()
-    features: LoopFeatures | None = None  # the fitted model's inputs
-    predicted: float | None = None  # fitted log2 speedup at its thread count
-
-    def as_json(self) -> dict[str, Any]:
-        """The `estimate` object of the CLI's JSON."""
-        return {
-            "work": self.work.render() if self.work is not None else None,
-            "units": self.units,
-            "iterations": self.iterations,
-            "profitable": self.profitable,
-            "summary": self.summary,
-            "why": self.why or None,
-            "assumptions": list(self.assumptions),
-            "features": self.features.as_json() if self.features else None,
-            "predicted_log2_speedup": (
-                round(self.predicted, 3) if self.predicted is not None else None
-            ),
-        }
 
 
 def float_names(source: SourceFile, loop: Loop) -> frozenset[str]:
@@ -290,12 +267,25 @@ def _per_iteration(
     return work.constant if work is not None and work.is_constant else None
 
 
+def _per_innermost(
+    loop: Loop, source: SourceFile, values: dict[str, Poly]
+) -> int | None:
+    """The work units of one innermost iteration of `loop`'s nest, body and control."""
+    nest = _Nest(loop, values)
+    nest.trips = dict.fromkeys(nest.loops, Poly.const(1))
+    work = _work(loop, source, nest, values)
+    return work.constant if work is not None and work.is_constant else None
+
+
 def estimate_loop(
     analysis: FileAnalysis, loop: Loop, offload: bool, collapsed: int = 1
 ) -> Estimate:
     """The cost estimate of a parallel pragma on `loop` (with `collapsed` loops)."""
     source = analysis.source
     values = constant_macros(source)
+    fn = source.function(loop.function)
+    if fn is not None:
+        values |= function_constants(source, fn, values)
     nest = _Nest(loop, values)
     parts: dict[str, Poly] = {}
     found = _work(loop, source, nest, values, parts=parts)
@@ -326,13 +316,17 @@ def estimate_loop(
         else None
     )
     nested = nested_context(analysis, loop)
-    context = nested or shape_reason(source, loop)
+    context = nested or unused_context(analysis, loop) or shape_reason(source, loop)
     if not offload and not context:
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     if not offload and not context:
         context = piece_reason(analysis, loop)
     if not offload and not context:
         context = serial_share_reason(
+            analysis, loop, _work_of(source, values), _at_default_sizes
+        )
+    if not offload and not context:
+        context = once_reason(
             analysis, loop, _work_of(source, values), _at_default_sizes
         )
     features = (
@@ -348,7 +342,7 @@ def estimate_loop(
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
         if not context and not offload:
-            light = _per_iteration(loop, source, values)
+            light = _per_innermost(loop, source, values)
             context = light_reason(analysis, loop, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
@@ -380,6 +374,8 @@ def estimate_loop(
             why = "small loop: likely slower in parallel (fitted to measurements)"
     elif not why and units < floor:
         why = "small loop: likely slower in parallel"
+    elif not why and not offload:
+        why = few_iterations_reason(iterations, units, floor)
     few = iterations is not None and iterations < KERNEL_ITERATIONS
     if not why and offload and few:
         why = f"{iterations} parallel iterations leave most of the GPU idle"

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from accls.analysis.cost_features import fmt_units
 from accls.frontend import Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["extent_cap", "outer_range_reason"]
+__all__ = ["extent_cap", "few_iterations_reason", "outer_range_reason"]
 
 
 def _declared(source: SourceFile, loop: Loop) -> dict[str, Var]:
@@ -112,4 +113,25 @@ def outer_range_reason(
     return (
         f"small loop: at most {bounded[0]} work units ({bounded[1]} in the "
         "loops around it); likely slower in parallel"
+    )
+
+
+FEW_ITERATIONS = 64
+"""Fewer known iterations than this divide unevenly between threads."""
+
+
+def few_iterations_reason(iterations: int | None, units: int, floor: int) -> str:
+    """Why a loop of a known few iterations gains too little in parallel, or "".
+
+    With two threads one takes ⌈n/2⌉ of the n iterations: 4 of 7. The loop pays
+    when that share plus the region's cost (`floor`) saves a tenth of its work.
+    """
+    if iterations is None or not 0 < iterations < FEW_ITERATIONS:
+        return ""
+    parallel = floor + units * ((iterations + 1) // 2) / iterations
+    if parallel < 0.9 * units:
+        return ""
+    return (
+        f"few iterations: {iterations}, ≈ {fmt_units(units)} work units in all; the "
+        "slower thread takes about half of them, and the region costs the rest"
     )

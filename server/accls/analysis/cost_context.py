@@ -7,12 +7,13 @@ pragma of its own by default: it would open a nested region on every call.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from accls.analysis.analyze import FileAnalysis
 from accls.frontend import Loop, Span
 
-__all__ = ["caller_lines", "nested_context"]
+__all__ = ["caller_lines", "nested_context", "unused_context"]
 
 _CALL_DEPTH = 4  # callers followed upwards
 
@@ -119,3 +120,25 @@ def _parallel_line_around(analysis: FileAnalysis, span: Span) -> int | None:
         if analysis.of(outer).parallel:
             return outer.line
     return None
+
+
+def unused_context(analysis: FileAnalysis, loop: Loop) -> str:
+    """Why `loop` never runs: its function is called nowhere in the program, or "".
+
+    The file must hold the whole program (it defines `main`), an index of the
+    other files must find no call either, and no text of the file beyond the
+    definition may name the function (a prototype, a function pointer).
+    """
+    source = analysis.source
+    name = loop.function
+    fn = source.function(name) if name is not None else None
+    if name is None or fn is None or name == "main" or source.function("main") is None:
+        return ""
+    program = analysis.program
+    if program is not None and (not program.complete or name in program.called):
+        return ""
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    outside = source.data[: fn.span.start_byte] + source.data[fn.span.end_byte :]
+    if pattern.search(outside) or fn.span.end_byte <= fn.span.start_byte:
+        return ""
+    return f"unused: nothing in the program calls `{name}()`, so the loop never runs"

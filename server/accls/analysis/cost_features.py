@@ -1,13 +1,54 @@
-"""The inputs of the fitted perf model for one loop, and the sizes a file fixes."""
+"""A loop's estimate, the fitted perf model's inputs, and the sizes a file fixes."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures
 from accls.frontend import Loop, Poly, SourceFile
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["constant_macros", "fmt_units", "loop_features", "size_threshold"]
+__all__ = [
+    "Estimate",
+    "constant_macros",
+    "fmt_units",
+    "loop_features",
+    "size_threshold",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """The work of one execution of a loop, and whether parallelizing it pays."""
+
+    work: Poly | None  # units, symbolic in the sizes the file does not fix
+    units: int | None  # the same, when every size is known
+    iterations: int | None  # the loop's own trip count, when known
+    profitable: bool | None  # None: it depends on sizes the model does not know
+    summary: str  # one line for people: "≈ 2.6·10⁵ units per execution"
+    why: str = ""  # when not profitable: the reason in a few words
+    assumptions: tuple[str, ...] = ()
+    features: LoopFeatures | None = None  # the fitted model's inputs
+    predicted: float | None = None  # fitted log2 speedup at its thread count
+
+    def as_json(self) -> dict[str, Any]:
+        """The `estimate` object of the CLI's JSON."""
+        return {
+            "work": self.work.render() if self.work is not None else None,
+            "units": self.units,
+            "iterations": self.iterations,
+            "profitable": self.profitable,
+            "summary": self.summary,
+            "why": self.why or None,
+            "assumptions": list(self.assumptions),
+            "features": self.features.as_json() if self.features else None,
+            "predicted_log2_speedup": (
+                round(self.predicted, 3) if self.predicted is not None else None
+            ),
+        }
+
 
 _SIZES = (16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304)
 

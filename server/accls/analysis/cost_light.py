@@ -2,24 +2,33 @@
 
 `for (i = 0; i < N; i++) index[i] = i - 1;` costs about two units an iteration and
 reads no memory: it pays in parallel only from tens of thousands of iterations on,
-and it fills a table for the serial code around it. Experts leave such loops
-serial. They do share out the fill of the arrays that the program's parallel loops
+and it fills a table for the serial code around it (a nest of such fills counts by
+its innermost iteration: `for (j...) for (i...) w[j][i] = 0.0;`). Experts leave such
+loops serial. They do share out the fill of the arrays that the program's parallel loops
 then work on (each thread
 first touches the pages it will use, and the sizes are the large ones), so a light
-loop keeps its pragma when a loop proved parallel elsewhere in the file uses one of
-the arrays it writes.
+loop keeps its pragma when a loop proved parallel elsewhere in the file shares out
+one of the arrays it writes: indexes it, as data, with its own variable. A table the
+parallel loops only read at their inner loops' indices (stencil weights) or only
+use inside another subscript (`image[iN[i] + n * j]`, neighbour indices) is not
+shared out: its fill stays serial setup.
 """
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.analyze import FileAnalysis
-from accls.frontend import Loop
+from accls.frontend import AccessKind, Loop, Ref
 
 __all__ = ["LIGHT_UNITS", "light_reason"]
 
 LIGHT_UNITS = 4
 """Work units per iteration at most for a light loop: below a region's worth
 (REGION_UNITS) until about five thousand iterations."""
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _written(loop: Loop) -> set[str]:
@@ -35,29 +44,74 @@ def _visible(analysis: FileAnalysis, loop: Loop, name: str, other: Loop) -> bool
     return name in {v.name for v in analysis.source.globals} and name not in own
 
 
+def _shared_out(other: Loop) -> set[str]:
+    """The arrays `other` divides between its threads: used as data at its index.
+
+    A pointer it reads through (`*p`, `p->f`) counts too: its extent is unknown.
+    A loop that reads no memory is another fill, not a kernel: it shares out nothing.
+    """
+    if not any(r.is_read and (r.subscripts or r.deref) for r in other.refs):
+        return set()
+    indexed = [r for r in other.refs if r.subscripts]
+    out = {r.name for r in other.refs if r.deref and not r.subscripts}
+    for ref in indexed:
+        if other.var is None or _inside_subscript(ref, indexed):
+            continue
+        if any(other.var in _WORD.findall(s.text) for s in ref.subscripts):
+            out.add(ref.name)
+    return out
+
+
+def _inside_subscript(ref: Ref, indexed: list[Ref]) -> bool:
+    """True when `ref` is part of another reference's subscript (an index table)."""
+    start, end = ref.span.start_byte, ref.span.end_byte
+    return any(
+        o is not ref
+        and o.span.start_byte <= start
+        and end <= o.span.end_byte
+        and (o.span.start_byte, o.span.end_byte) != (start, end)
+        for o in indexed
+    )
+
+
+_FIELD_STORE = re.compile(rb"\s*(?:\.|->)\s*\w+(?:\s*(?:\.|->)\s*\w+)*\s*=(?!=)")
+
+
+def _field_store(ref: Ref, data: bytes) -> bool:
+    """True when `ref` only stores a field (`a[i].d = x`): a partial write, no read."""
+    if ref.kind is not AccessKind.UPDATE or not ref.subscripts:
+        return False
+    return _FIELD_STORE.match(data, ref.span.end_byte) is not None
+
+
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
     """Why `loop` is a light fill of setup data, or "".
 
-    Light: at most LIGHT_UNITS per iteration, no inner loop, and it reads no memory
-    (it stores values computed from its variable and invariants).
+    Light: at most LIGHT_UNITS per iteration (of the innermost loop, for a nest,
+    its loops' control included), and it reads no memory (it stores values computed
+    from its variables and invariants).
     """
-    if per_iteration is None or per_iteration > LIGHT_UNITS or loop.children:
+    if per_iteration is None or per_iteration > LIGHT_UNITS:
         return ""
     written = _written(loop)
-    if not written or any(r.is_read and (r.subscripts or r.deref) for r in loop.refs):
+    data = analysis.source.data
+    reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
+    if not written or any(not _field_store(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
     for other in analysis.source.loops():
         if other.id == loop.id or not analysis.of(other).parallel:
             continue
-        inside = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
-        if inside:
+        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
+        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
+        if around or within:
             continue
-        used = {r.name for r in other.refs if r.subscripts or r.deref}
+        used = _shared_out(other)
         if any(_visible(analysis, loop, n, other) for n in used & written):
             return ""
     names = ", ".join(f"`{n}`" for n in sorted(written))
     return (
-        f"light loop: about {per_iteration} work units per iteration, filling "
-        f"{names}, which no parallel loop of the file uses: setup code, likely "
+        f"light loop: about {per_iteration} work units per "
+        f"{'innermost ' if loop.children else ''}iteration, filling "
+        f"{names}, which no parallel loop of the file shares out: setup code, likely "
         "slower in parallel below tens of thousands of iterations"
     )
