@@ -2,7 +2,8 @@
 
 The element rewritten with one commutative operator (or `a[k] = a[k] - e`) is the
 update `a[k] op= e`, so a histogram written that way gets the atomic a compound
-assignment gets, and a row sum `y[i] = y[i] + ...` is parallel over its rows.
+assignment gets, and a row sum `y[i] = y[i] + ...` is parallel over its rows. A
+histogram into a block from `malloc(16 * sizeof(long))` moves that whole block.
 Its twins stay serial: `t[k] = e - t[k]` depends on the order of the updates,
 and `t[k] = t[k] + t[k2]` reads an element another iteration writes. Built with
 -fopenacc (run on the host), the annotated file must print the serial output.
@@ -59,6 +60,19 @@ static void neighbours(int n, long *restrict t)
     }
 }
 
+static void histo(int n, const int *restrict bin)
+{
+    long *h = (long *)malloc(16 * sizeof(long));
+    for (int b = 0; b < 16; b++)
+        h[b] = 0;
+    for (int x = 0; x < n; ++x) {
+        h[bin[x]] = h[bin[x]] + x;
+    }
+    for (int b = 0; b < 16; b++)
+        printf("%ld\\n", h[b]);
+    free(h);
+}
+
 int main(void)
 {
     int n = 5000, m = 40;
@@ -77,6 +91,11 @@ int main(void)
     rows(n, m, A, v, y);
     flips(n, v, t);
     neighbours(20, u);
+    int *bin = malloc(n * sizeof *bin);
+    for (int i = 0; i < n; i++)
+        bin[i] = (i * 7) % 16;
+    histo(n, bin);
+    free(bin);
     for (int k = 0; k <= n / 10; k += 50)
         printf("%u\\n", totals[k]);
     for (int k = 0; k < 7; k++)
@@ -142,6 +161,9 @@ def test_element_updates_offload_and_print_the_serial_output(
         above = _pragmas_above(lines, statement, 3)
         assert above[2] == "#pragma acc atomic update", text
         assert above[0].startswith("#pragma acc parallel loop"), text
+    above = _pragmas_above(lines, "h[bin[x]] = h[bin[x]] + x;", 3)
+    assert above[2] == "#pragma acc atomic update", text
+    assert "copy(h[0:16])" in above[0], text  # the block malloc gave `h`
     above = _pragmas_above(lines, "for (int i = 0; i < n; i++) {", 1)
     assert above[0].startswith("#pragma acc parallel loop"), text
     for statement in (
