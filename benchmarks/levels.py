@@ -36,7 +36,7 @@ from quality import (
     materialise,
     run_mode,
 )
-from quality_metrics import PairScore
+from quality_metrics import PairScore, reason_pattern
 from source_edit import pragma_blocks, strip_blocks
 
 _ACC_LEVELS = ("gang", "worker", "vector", "seq")
@@ -94,6 +94,19 @@ def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
             row["same_levels"] += bool(ours) and set(ours) == set(expert)
             row["directive_match"] += score.directive_match
     return {k: dict(v) for k, v in sorted(table.items())}
+
+
+def _misses(scores: list[PairScore]) -> dict[str, dict[str, int]]:
+    """Per model: the expert loops with no pragma from accls, by reason class."""
+    table: dict[str, Counter[str]] = {}
+    for score in scores:
+        if score.status == "collapsed" or (
+            score.status == "suggested" and score.our_parallel
+        ):
+            continue
+        why = reason_pattern(score.reasons[0]) if score.reasons else score.status
+        table.setdefault(score.model, Counter())[why] += 1
+    return {m: dict(c.most_common()) for m, c in sorted(table.items())}
 
 
 def _routines(text: str) -> int:
@@ -231,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     table = _score_levels(result["scores"])
+    misses = _misses(result["scores"])
     compiled = [c for c in result["compile"] if not c.get("baseline_error")]
     passed = sum(
         1
@@ -241,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         "label": args.label,
         "accls": str(args.accls),
         "levels": table,
+        "misses": misses,
         "routines": routines,
         "lifetimes": lifetimes,
         "compile": {"files": len(compiled), "pass": passed},
@@ -265,6 +280,15 @@ def main(argv: list[str] | None = None) -> int:
         rates = [row.get(k, 0) / n for k in ("recalled", "level_match")]
         rates += [row.get(k, 0) / n for k in ("same_levels", "directive_match")]
         print(f"{key:32} {n:5} " + " ".join(f"{r:5.2f}" for r in rates))
+    for model in sorted({k.split(":")[0] for k in table}):
+        rows = [row for key, row in table.items() if key.startswith(model + ":")]
+        loops = sum(r["loops"] for r in rows)
+        hit = sum(r.get("recalled", 0) for r in rows)
+        print(f"{model} all levels: {hit}/{loops} ({hit / max(loops, 1):.3f})")
+    for model, reasons in misses.items():
+        print(f"{model} misses by reason (top 12 of {sum(reasons.values())}):")
+        for why, count in list(reasons.items())[:12]:
+            print(f"  {count:4}  {why}")
     print(f"routines: {routines}")
     _print_lifetimes(lifetimes)
     print(f"compile: {passed}/{len(compiled)}")

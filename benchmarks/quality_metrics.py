@@ -148,7 +148,7 @@ def grouped(scores: list[PairScore], key: str) -> dict[str, dict[str, Any]]:
     return {name: aggregate(groups[name]) for name in sorted(groups)}
 
 
-def _reason_pattern(reason: str) -> str:
+def reason_pattern(reason: str) -> str:
     """A reason with names, subscripts and line numbers blanked, for counting."""
     blanked = re.sub(r"\s*\(line \d+\)", "", re.sub(r"`[^`]*`", "`_`", reason))
     return re.sub(r"\bline \d+", "line N", blanked).strip()[:160]
@@ -165,7 +165,7 @@ def mismatch_patterns(scores: list[PairScore], top: int = 15) -> dict[str, Any]:
     missing = Counter(name for s in ours for name in s.missing_clauses)
     extra = Counter(name for s in ours for name in s.extra_clauses)
     refusals = Counter(
-        _reason_pattern(s.reasons[0] if s.reasons else "(no reason given)")
+        reason_pattern(s.reasons[0] if s.reasons else "(no reason given)")
         for s in scores
         if s.status == "refused" and not s.expert_seq
     )

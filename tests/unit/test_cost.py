@@ -99,10 +99,11 @@ CALLEE = textwrap.dedent(
 
 def test_a_callee_weighs_its_loops_with_the_call_arguments() -> None:
     found = _by_line(CALLEE)
-    # scale(rows[i], N): 4 units per k, N of them, plus the call; per i.
-    per_call = 4 * 4000 + 10
+    # scale(rows[i], N): 3 units per k (`x[k] = x[k] * 2.0` is the one update
+    # `x[k] *= 2.0`), N of them, plus the call; per i.
+    per_call = 3 * 4000 + 10
     assert found[6].units == 4000 * (per_call + 1 + 1)
-    assert found[7].units == 3 * (4 * 2 + 10 + 1 + 1)
+    assert found[7].units == 3 * (3 * 2 + 10 + 1 + 1)
     assert found[7].profitable is False
 
 

@@ -52,9 +52,11 @@ def levels(body: str) -> set[int]:
 
 
 def test_same_element_each_iteration_is_not_carried() -> None:
-    assert deps("for (int i = 0; i < n; i++) a[i] = a[i] + 1;") == {
+    # `1 - a[i]` reads, then writes: `a[i] = a[i] + 1` is one update, `a[i] += 1`.
+    assert deps("for (int i = 0; i < n; i++) a[i] = 1 - a[i];") == {
         ("a", "anti", None, ("=",), (0,), True)
     }
+    assert deps("for (int i = 0; i < n; i++) a[i] = a[i] + 1;") == set()
 
 
 def test_read_of_previous_element_is_a_flow_at_distance_one() -> None:
@@ -270,7 +272,7 @@ def test_linearized_access_that_may_spill_into_the_next_row_is_assumed() -> None
     body = """
     for (int i = 0; i < n; i++)
       for (int j = 0; j <= n; j++)
-        b[i*n + j] = b[i*n + j] * 2;
+        b[i*n + j] = 2 - b[i*n + j];
     """
     found = nest_dependences(nest_of(body))
     assert all_assumed(found)
@@ -354,7 +356,7 @@ def test_scalar_assigned_before_its_use_is_substituted() -> None:
     body = """
     for (int i = 0; i < n; i++) {
       int t = 2 * i;
-      a[t] = a[t] + 1;
+      a[t] = 1 - a[t];
     }
     """
     found = nest_dependences(nest_of(body))
@@ -373,7 +375,7 @@ def test_pointer_reassigned_in_the_outer_loop_is_fixed_in_the_inner_one() -> Non
     body = """
     for (int i = 0; i < n; i++) {
       double *row = a + i * n;
-      for (int j = 0; j < n; j++) row[j] = row[j] * 2;
+      for (int j = 0; j < n; j++) row[j] = 2 - row[j];
     }
     """
     found = nest_dependences(nest_of(body))

@@ -148,9 +148,21 @@ def dependence_findings(
     for inner in loops:
         facts = analysis.of(inner)
         hist = {ref.name for ref in facts.atomics}
+        live = [
+            d
+            for d in facts.dependences
+            if not _tolerated(d, directive)
+            and not (in_blocks(d.source, blocks) and in_blocks(d.sink, blocks))
+            and not linear_disjoint(d, directive, by_span, inner)
+            and not permuted_index(d, by_span, inner, analysis.source)
+            and not one_iteration(d, loop, analysis.source)
+            and not thread_slot(d, by_span, inner, analysis.source)
+        ]
         for ref in facts.atomics:
             if ref.name in reported or ref.name in protected:
                 continue
+            if not any(d.array == ref.name for d in live):
+                continue  # `a[idx[i]]` with `idx` the identity: no clash
             if in_blocks(ref.span, blocks):
                 continue
             reported.add(ref.name)
@@ -171,17 +183,7 @@ def dependence_findings(
                     dialect=dialect,
                 )
             )
-        deps = [
-            d
-            for d in facts.dependences
-            if d.array not in hist | protected
-            and not _tolerated(d, directive)
-            and not (in_blocks(d.source, blocks) and in_blocks(d.sink, blocks))
-            and not linear_disjoint(d, directive, by_span, inner)
-            and not permuted_index(d, by_span, inner, analysis.source)
-            and not one_iteration(d, loop, analysis.source)
-            and not thread_slot(d, by_span, inner, analysis.source)
-        ]
+        deps = [d for d in live if d.array not in hist | protected]
         for dep in sorted(deps, key=lambda d: (not d.exact, d.source.start_byte)):
             if dep.array in reported:
                 continue

@@ -33,7 +33,7 @@ from accls.frontend.model import (
 )
 from accls.frontend.poly import Poly
 from accls.frontend.recorder import Recorder
-from accls.frontend.reductions import assignment_reduction
+from accls.frontend.reductions import assignment_reduction, element_update
 from accls.frontend.tsparser import parse_snippet
 
 __all__ = ["ExpressionWalk"]
@@ -165,6 +165,11 @@ class ExpressionWalk(Recorder):
             target.type in ("subscript_expression", "pointer_expression") and op != "="
         ):
             red = assignment_reduction(op, right, "\0")
+        elif target.type == "subscript_expression" and op == "=":
+            # `a[k] = a[k] + e` is `a[k] += e`: one update, its read not walked.
+            found = element_update(target, right)
+            if found is not None:
+                (red, right), op = found, "+="
         saved = self._tag
         if red is not None and target.type == "identifier":
             self._tag = (node_text(target), red)

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.allocation_counts import allocation_count
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.library import Effect, library, names_with
 from accls.frontend.macros import MacroTable
@@ -283,7 +284,10 @@ def declared_vars(
             else None
         )
         if source is not None:
-            var = replace(var, fresh=True, device=source in DEVICE_ALLOCATORS)
+            count = allocation_count(child.child_by_field_name("value"), var)
+            var = replace(
+                var, fresh=True, device=source in DEVICE_ALLOCATORS, alloc_count=count
+            )
         if is_static(node):
             var = replace(var, static=True)
         if _has_volatile(node, child):

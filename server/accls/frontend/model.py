@@ -240,6 +240,9 @@ class Var:
     span: Span | None = None
     unknown_shape: bool = False  # declared through a macro we could not expand
     fresh: bool = False  # a local pointer from malloc/calloc: aliases nothing else
+    # Its initializer's element count `E`, from `malloc(E * sizeof(T))` or
+    # `calloc(E, sizeof(T))` with T what it points to; "" when not that form.
+    alloc_count: str = ""
     device: bool = False  # points to device memory (acc_malloc, omp_target_alloc)
     static: bool = False  # `static` storage: a local that outlives each call
     # A local: the end byte of the block (or the `for` statement) it is declared

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.expr_nodes import acts
 from accls.frontend.exprs import node_text, operands, strip_parens
 from accls.frontend.model import RedOp
 
-__all__ = ["assignment_reduction", "if_minmax", "mentions"]
+__all__ = ["assignment_reduction", "element_update", "if_minmax", "mentions"]
 
 _COMPOUND = {
     "+=": RedOp.ADD,
@@ -26,6 +27,8 @@ _BINARY = {
     "&&": RedOp.LAND,
     "||": RedOp.LOR,
 }
+# The binary operators with a compound assignment (`-` is `+=` of the negation).
+_COMPOUND_OF = {op[:-1]: red for op, red in _COMPOUND.items() if op != "-="}
 _MINMAX_CALLS = {
     "fmax": RedOp.MAX,
     "fmaxf": RedOp.MAX,
@@ -63,6 +66,45 @@ def _operands(node: Node, op: str) -> list[Node]:
     if parts is not None and parts[1] == op:
         return [*_operands(parts[0], op), *_operands(parts[2], op)]
     return [node]
+
+
+def _root_name(node: Node) -> str | None:
+    """The variable an element path starts from: `a` for `a[i][j]` and `s.a[i]`."""
+    while node.type in ("subscript_expression", "field_expression"):
+        inner = node.child_by_field_name("argument")
+        if inner is None:
+            return None
+        node = strip_parens(inner)
+    return node_text(node) if node.type == "identifier" else None
+
+
+def element_update(target: Node, rhs: Node) -> tuple[RedOp, Node] | None:
+    """For `a[k] = a[k] op e` (or `e op a[k]`, op commutative): op and `e`.
+
+    The statement is then `a[k] op= e`: the same element is read and written
+    once, so it is one update. Only one operator is taken (`x = x op expr`, the
+    form `atomic update` accepts), `e` must not read `a`, and `k` must not call,
+    assign or step anything (it is evaluated twice in the original).
+    """
+    target = strip_parens(target)
+    rhs = strip_parens(rhs)
+    name = _root_name(target)
+    parts = operands(rhs) if rhs.type == "binary_expression" else None
+    if name is None or parts is None or acts(target):
+        return None
+    left, op, right = parts
+    if op != "-" and op not in _COMPOUND_OF:
+        return None
+    text = "".join(node_text(target).split())
+
+    def same(node: Node) -> bool:
+        return "".join(node_text(strip_parens(node)).split()) == text
+
+    if same(left) and not mentions(right, name):
+        return _COMPOUND_OF.get(op, RedOp.ADD), right
+    if op != "-" and same(right) and not mentions(left, name):
+        return _COMPOUND_OF[op], left
+    return None
 
 
 def _binary_reduction(rhs: Node, name: str) -> RedOp | None:

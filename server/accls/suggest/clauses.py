@@ -10,6 +10,7 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
 from accls.analysis.data_clauses import managed_arrays
 from accls.frontend import Clause, Function, SourceFile, Var
+from accls.suggest.allocated_extents import allocated_section
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
@@ -144,17 +145,20 @@ def data_clauses(
                 "and size, not the elements; take `double *p = x.data();` before the "
                 "loop and index `p`, or map the elements with a data region",
             )
-        if not use.known:
-            return (
-                [],
-                [],
-                (
-                    f"cannot tell which elements of `{use.name}` the loop touches, so "
-                    "no data clause can be written; move it with an enclosing data "
-                    "region"
-                ),
-            )
         item = use.section or use.name
+        if not use.known:
+            whole = allocated_section(use.name, decl, fn)
+            if whole is None:
+                return (
+                    [],
+                    [],
+                    (
+                        f"cannot tell which elements of `{use.name}` the loop "
+                        "touches, so no data clause can be written; move it with an "
+                        "enclosing data region"
+                    ),
+                )
+            item = whole  # the whole block it was allocated: see allocated_extents
         if use.written and use.exact_cover and not use.read_first:
             kind, why = (
                 "copyout",
