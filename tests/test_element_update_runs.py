@@ -148,8 +148,18 @@ def test_element_updates_offload_and_print_the_serial_output(
     serial = tmp_path / "serial"
     _build(gcc, src, serial)
     out = tmp_path / "element_updates.acc.c"
+    # `--all`: every safe pragma, whatever the cost model thinks of the sizes
+    # main passes; what is tested is the update's form and the result.
     proc = run_accls(
-        "annotate", "--model", "openacc", "--target", "gpu", str(src), "-o", str(out)
+        "annotate",
+        "--model",
+        "openacc",
+        "--target",
+        "gpu",
+        "--all",
+        str(src),
+        "-o",
+        str(out),
     )
     assert proc.returncode == 0, proc.stderr
     text = out.read_text(encoding="utf-8")
