@@ -29,12 +29,12 @@ from accls.frontend.model import (
 from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.preprocessor import Preprocessor
 from accls.frontend.restrict import Insertion, restrict_insertions
 from accls.frontend.source_file import FieldEvent, FieldEventKind, SourceFile
 from accls.frontend.translation_unit import (
     ContextCache,
     HeaderContext,
-    Preprocessor,
     header_context,
 )
 from accls.frontend.typetable import TypeTable
