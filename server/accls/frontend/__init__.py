@@ -2,6 +2,7 @@
 
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.library import Effect, LibraryFunction, library_function
+from accls.frontend.loop_model import Limit, Loop, RangeFor
 from accls.frontend.model import (
     EXIT_CALLS,
     FROM_CALL,
@@ -14,10 +15,7 @@ from accls.frontend.model import (
     Exit,
     ExitKind,
     Function,
-    Limit,
-    Loop,
     Point,
-    RangeFor,
     RedOp,
     Ref,
     Region,
