@@ -12,7 +12,7 @@ from textwrap import dedent
 import pytest
 from accls.analysis import analyze_text
 from accls.frontend import ContextCache, Preprocessor, header_context
-from accls.frontend.translation_unit import _blank_comments, skeleton
+from accls.frontend.preprocessor import _blank_comments, skeleton
 from accls.project import BuildFlags, build_context
 from support.cli import run_accls
 

@@ -2,6 +2,7 @@
 
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.library import Effect, LibraryFunction, library_function
+from accls.frontend.loop_model import Limit, Loop, RangeFor
 from accls.frontend.model import (
     EXIT_CALLS,
     FROM_CALL,
@@ -14,10 +15,7 @@ from accls.frontend.model import (
     Exit,
     ExitKind,
     Function,
-    Limit,
-    Loop,
     Point,
-    RangeFor,
     RedOp,
     Ref,
     Region,
@@ -29,12 +27,12 @@ from accls.frontend.model import (
 from accls.frontend.parse import parse_source
 from accls.frontend.poly import Monomial, Poly
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.preprocessor import Preprocessor
 from accls.frontend.restrict import Insertion, restrict_insertions
 from accls.frontend.source_file import FieldEvent, FieldEventKind, SourceFile
 from accls.frontend.translation_unit import (
     ContextCache,
     HeaderContext,
-    Preprocessor,
     header_context,
 )
 from accls.frontend.typetable import TypeTable

@@ -24,8 +24,8 @@ from accls.frontend.exprs import (
     strip_parens,
     to_poly,
 )
+from accls.frontend.loop_model import Limit
 from accls.frontend.macros import FunctionMacro, MacroTable
-from accls.frontend.model import Limit
 from accls.frontend.poly import Poly
 from accls.frontend.tsparser import parse_snippet
 

@@ -15,11 +15,11 @@ from functools import lru_cache
 
 from tree_sitter import Node, Tree
 
+from accls.frontend.cpp_scope import collect_scope
 from accls.frontend.cpp_types import (
     CxxScope,
     TypeKind,
     classify,
-    collect_scope,
     declarator_type,
     declared_name,
     function_declarator,

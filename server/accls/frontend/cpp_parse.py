@@ -16,12 +16,12 @@ from tree_sitter import Node
 from accls.frontend.cpp_decls import cpp_var, is_reference
 from accls.frontend.cpp_methods import add_accessors, header_scope
 from accls.frontend.cpp_reducers import class_reducers
+from accls.frontend.cpp_scope import collect_scope
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxScope,
     TypeKind,
     classify,
-    collect_scope,
     declarator_type,
     declared_name,
 )

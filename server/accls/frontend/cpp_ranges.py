@@ -26,7 +26,8 @@ from accls.frontend.cpp_types import (
     declared_name,
 )
 from accls.frontend.exprs import identifiers, node_text, span_of, strip_parens
-from accls.frontend.model import AccessKind, RangeFor, Region, Subscript, Var
+from accls.frontend.loop_model import RangeFor
+from accls.frontend.model import AccessKind, Region, Subscript, Var
 from accls.frontend.poly import Poly
 
 __all__ = ["INDEX_PREFIX", "CppRanges"]

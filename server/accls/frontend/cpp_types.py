@@ -28,7 +28,6 @@ __all__ = [
     "CxxType",
     "TypeKind",
     "classify",
-    "collect_scope",
 ]
 
 
@@ -176,7 +175,7 @@ def _template_args(text: str) -> list[str]:
     return args
 
 
-def _unqualified(text: str) -> str:
+def unqualified(text: str) -> str:
     """`vector` of `std::vector<double>`, `Vec` of `ns::Vec`."""
     head = text.split("<", 1)[0]
     return head.rsplit("::", 1)[-1].strip()
@@ -192,7 +191,7 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
         return CxxType(TypeKind.BUILTIN, element=element.strip(), pointer=True)
     if plain.startswith("decltype"):
         return UNKNOWN
-    name = _unqualified(plain)
+    name = unqualified(plain)
     qualified = plain.split("<", 1)[0].replace(" ", "")
     in_std = qualified.startswith("std::") or scope.using_std
     if "<" in plain:
@@ -277,169 +276,9 @@ def declarator_type(base: Node | None, declarator: Node | None) -> str:
     return text + _declarator_levels(declarator)
 
 
-def _collect_class(node: Node, scope: CxxScope) -> None:
-    name_node = node.child_by_field_name("name")
-    body = node.child_by_field_name("body")
-    if name_node is None or body is None:
-        return
-    info = scope.classes.setdefault(
-        _unqualified(node_text(name_node)), ClassInfo(node_text(name_node))
-    )
-    for member in body.named_children:
-        base = member.child_by_field_name("type")
-        if member.type in ("field_declaration", "function_definition") and any(
-            c.type == "storage_class_specifier" and node_text(c) == "static"
-            for c in member.children
-        ):
-            target = declared_name(function_declarator(member)[0])
-            if target is not None:
-                info.statics.add(node_text(target))
-        if member.type == "field_declaration":
-            for decl in member.children_by_field_name("declarator"):
-                if decl.type == "function_declarator":
-                    target = declared_name(decl.child_by_field_name("declarator"))
-                    if target is not None:
-                        info.methods[node_text(target)] = (
-                            node_text(base) if base else ""
-                        )
-                    continue
-                target = declared_name(decl)
-                if target is not None:
-                    info.fields[node_text(target)] = declarator_type(base, decl)
-        elif member.type == "function_definition":
-            fdecl, _ = function_declarator(member)
-            target = (
-                declared_name(fdecl.child_by_field_name("declarator"))
-                if fdecl
-                else None
-            )
-            if target is not None:
-                info.methods[node_text(target)] = node_text(base) if base else ""
-        _constructor(member, info, _unqualified(node_text(name_node)))
-        _virtual_member(member, info)
-    for clause in (c for c in node.named_children if c.type == "base_class_clause"):
-        info.bases.extend(
-            _unqualified(node_text(b).split("<", 1)[0])
-            for b in clause.named_children
-            if b.type != "access_specifier"
-        )
-    if any(c.type == "base_class_clause" for c in node.named_children) or not all(
-        _builtin_text(t) for t in info.fields.values()
-    ):
-        info.plain_constructors = False  # a base's or a member's constructor runs
-
-
-def _virtual_member(member: Node, info: ClassInfo) -> None:
-    """Record a method declared `virtual`, `override` or `final` in `info`."""
-    if member.type not in ("function_definition", "field_declaration"):
-        return
-    fdecl, _ = function_declarator(member)
-    target = declared_name(fdecl.child_by_field_name("declarator")) if fdecl else None
-    if fdecl is None or target is None:
-        return
-    if any(node_text(c) == "virtual" for c in member.children) or any(
-        c.type == "virtual_specifier" for c in fdecl.children
-    ):
-        info.virtuals.add(node_text(target))
-
-
-def _builtin_text(text: str) -> bool:
+def builtin_text(text: str) -> bool:
     """Whether a member's type needs no constructor: arithmetic or a pointer."""
     if "*" in text:
         return True
     words = [w for w in re.findall(r"[A-Za-z_]\w*", text) if w not in _DROPPED]
     return bool(words) and all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words)
-
-
-def _constructor(member: Node, info: ClassInfo, plain: str) -> None:
-    """Count a constructor among the class's members (see ClassInfo)."""
-    if member.type not in ("function_definition", "field_declaration", "declaration"):
-        return
-    fdecl, _ = function_declarator(member)
-    target = declared_name(fdecl.child_by_field_name("declarator")) if fdecl else None
-    if fdecl is None or target is None or node_text(target) != plain:
-        return
-    info.constructors += 1
-    params = fdecl.child_by_field_name("parameters")
-    required = [
-        p
-        for p in (params.named_children if params is not None else ())
-        if p.type in ("parameter_declaration", "variadic_parameter_declaration")
-        and node_text(p) != "void"
-    ]
-    info.default_constructor = info.default_constructor or not required
-    body = member.child_by_field_name("body")
-    defaulted = any(c.type == "default_method_clause" for c in member.named_children)
-    if defaulted:
-        return
-    if member.type != "function_definition" or body is None or body.named_child_count:
-        info.plain_constructors = False  # defined elsewhere, or a body of statements
-        return
-    inits = next(
-        (c for c in member.named_children if c.type == "field_initializer_list"), None
-    )
-    stack = [inits] if inits is not None else []
-    while stack:
-        cur = stack.pop()
-        if cur.type in ("call_expression", "new_expression", "lambda_expression") or (
-            cur.type in ("assignment_expression", "update_expression")
-        ):
-            info.plain_constructors = False
-            return
-        stack.extend(cur.named_children)
-
-
-def collect_scope(root: Node) -> CxxScope:
-    """The classes, aliases, enums and template parameters declared in a tree."""
-    scope = CxxScope()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind in ("class_specifier", "struct_specifier", "union_specifier"):
-            _collect_class(node, scope)
-        elif kind == "enum_specifier":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                scope.enums.add(_unqualified(node_text(name)))
-            body = node.child_by_field_name("body")
-            for item in body.named_children if body is not None else ():
-                item_name = item.child_by_field_name("name")
-                if item_name is not None:
-                    scope.enums.add(node_text(item_name))
-        elif kind == "alias_declaration":
-            name = node.child_by_field_name("name")
-            value = node.child_by_field_name("type")
-            if name is not None and value is not None:
-                scope.aliases[node_text(name)] = node_text(value)
-        elif kind == "type_definition":
-            base = node.child_by_field_name("type")
-            for decl in node.children_by_field_name("declarator"):
-                target = declared_name(decl)
-                if target is not None and base is not None:
-                    scope.aliases[node_text(target)] = declarator_type(base, decl)
-        elif kind in (
-            "type_parameter_declaration",
-            "optional_type_parameter_declaration",
-        ):
-            for child in node.named_children:
-                if child.type == "type_identifier":
-                    scope.template_params.add(node_text(child))
-        elif kind == "using_declaration" and "namespace std" in node_text(node):
-            scope.using_std = True
-        elif kind == "function_definition":
-            fdecl, _ = function_declarator(node)
-            target = fdecl.child_by_field_name("declarator") if fdecl else None
-            base = node.child_by_field_name("type")
-            if target is not None:
-                text = node_text(target)
-                scope.returns[text] = node_text(base) if base is not None else ""
-                member = node.parent is not None and node.parent.type in (
-                    "field_declaration_list",
-                    "template_declaration",
-                )
-                free = target.type == "operator_name" and not member
-                if free:
-                    scope.operators.add(text.replace(" ", ""))
-        stack.extend(node.named_children)
-    return scope

@@ -16,7 +16,8 @@ from accls.frontend.fortran_loops import build_fortran_loops
 from accls.frontend.fortran_refs import Procedure, RefRecorder
 from accls.frontend.fortran_units import HEADS, Unit, fortran_parser, program_units
 from accls.frontend.fortran_walk import UnitWalk
-from accls.frontend.model import Function, Loop, Region, Span, Var
+from accls.frontend.loop_model import Loop
+from accls.frontend.model import Function, Region, Span, Var
 from accls.frontend.source_file import SourceFile
 
 __all__ = ["module_sources", "parse_fortran"]

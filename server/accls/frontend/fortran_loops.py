@@ -10,7 +10,8 @@ from accls.frontend.exprs import span_of
 from accls.frontend.fortran_exprs import flat, fortran_poly, name_of
 from accls.frontend.fortran_statements import LoopRec
 from accls.frontend.fortran_walk import UnitWalk
-from accls.frontend.model import Call, Loop, Ref, Region, Span
+from accls.frontend.loop_model import Loop
+from accls.frontend.model import Call, Ref, Region, Span
 from accls.frontend.poly import Poly
 
 __all__ = ["build_fortran_loops"]

@@ -19,130 +19,20 @@ from accls.frontend.cpp_buffers import constructs_buffer
 from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
+from accls.frontend.pointer_flow import (
+    call_name_of,
+    flows_to,
+    is_null,
+    memalign_target,
+    outer_subscript,
+    row_depth,
+    subscript_base,
+)
 from accls.frontend.pointer_slots import Slot, slot_fills
 
 __all__ = ["mark_fresh", "returns_fresh"]
 
-# Expressions through which a pointer's value flows on, unchanged or shifted.
-_FLOW = frozenset(
-    {
-        "parenthesized_expression",
-        "cast_expression",
-        "conditional_expression",
-        "comma_expression",
-    }
-)
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
-# `posix_memalign(&p, align, n)` stores a fresh block in `p` through its address.
-_MEMALIGN = frozenset({"posix_memalign"})
-_NULL = frozenset({"NULL", "0", "nullptr", "__null"})  # `__null`: g++ -E
-
-
-def _is_null(value: Node | None) -> bool:
-    """True for `NULL`, `0` and `(void *)0`: a pointer to no object."""
-    while value is not None and value.type in (
-        "cast_expression",
-        "parenthesized_expression",
-    ):
-        value = value.child_by_field_name("value") or (
-            value.named_children[-1] if value.named_child_count else None
-        )
-    return value is not None and node_text(value) in _NULL
-
-
-def _memalign_target(call: Node) -> Node | None:
-    """The `&p` of `posix_memalign(&p, ...)` (through casts), else None."""
-    fn = call.child_by_field_name("function")
-    args = call.child_by_field_name("arguments")
-    if fn is None or node_text(fn) not in _MEMALIGN or args is None:
-        return None
-    first = args.named_children[0] if args.named_child_count else None
-    while first is not None and first.type in (
-        "cast_expression",
-        "parenthesized_expression",
-    ):
-        first = first.child_by_field_name("value") or (
-            first.named_children[-1] if first.named_child_count else None
-        )
-    if first is None or first.type != "pointer_expression":
-        return None
-    operator = first.child_by_field_name("operator")
-    if operator is None or node_text(operator) != "&":
-        return None
-    inner = first.child_by_field_name("argument")
-    return strip_parens(inner) if inner is not None else None
-
-
-def _flows_to(node: Node) -> Node | None:
-    """The node that receives the value of `node`, through casts and `p + k`."""
-    child, parent = node, node.parent
-    while parent is not None:
-        kind = parent.type
-        operator = parent.child_by_field_name("operator")
-        arithmetic = (
-            kind == "binary_expression"
-            and operator is not None
-            and node_text(operator) in ("+", "-")
-        )
-        address = (
-            kind == "pointer_expression"
-            and operator is not None
-            and node_text(operator) == "&"
-            and child.type == "subscript_expression"
-        )
-        if kind in _FLOW or arithmetic or address:
-            child, parent = parent, parent.parent
-            continue
-        if kind == "init_declarator" and parent.child_by_field_name("value") == child:
-            return parent
-        if kind == "assignment_expression":
-            return parent if parent.child_by_field_name("right") == child else None
-        if kind in ("return_statement", "initializer_list", "argument_list"):
-            return parent
-        if kind == "pointer_expression" and node_text(operator or parent) == "&":
-            return parent  # `&p`: the pointer itself may be changed elsewhere
-        return None
-    return None
-
-
-def _call_name(args: Node) -> str:
-    call = args.parent
-    fn = call.child_by_field_name("function") if call is not None else None
-    return node_text(fn) if fn is not None else ""
-
-
-def _chain(node: Node) -> tuple[Node, int]:
-    """The outermost `t[a][b]` around the identifier `node`, and its depth."""
-    depth = 0
-    while node.parent is not None:
-        parent = node.parent
-        if parent.type == "parenthesized_expression":
-            node = parent
-        elif (
-            parent.type == "subscript_expression"
-            and parent.child_by_field_name("argument") == node
-        ):
-            node, depth = parent, depth + 1
-        else:
-            break
-    return node, depth
-
-
-def _base(node: Node) -> tuple[str, int]:
-    """The identifier at the base of `t[a][b]` and the number of subscripts."""
-    depth = 0
-    while node.type == "subscript_expression":
-        inner = node.child_by_field_name("argument")
-        if inner is None:
-            return "", 0
-        node, depth = strip_parens(inner), depth + 1
-    return (node_text(node) if node.type == "identifier" else ""), depth
-
-
-def _row_depth(var: Var) -> int | None:
-    """How many subscripts select a row of a table that holds one pointer level."""
-    loads = [k for k, level in enumerate(var.shape) if level == "*" and k > 0]
-    return loads[0] if len(loads) == 1 else None
 
 
 class _Flow:
@@ -158,7 +48,7 @@ class _Flow:
         self.wrappers = wrappers
         self.slots = slots
         self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
-        self.tables = {v.name: d for v in locals_ if (d := _row_depth(v)) is not None}
+        self.tables = {v.name: d for v in locals_ if (d := row_depth(v)) is not None}
         self.tracked = (self.pointers | set(self.tables)) - params
         self.params = params  # a local's value may come from them too (`p = b + 1`)
         self.fresh = {v.name: v.device for v in locals_ if v.fresh}
@@ -184,8 +74,8 @@ class _Flow:
     def assign(self, target: Node, value: Node | None) -> None:
         """`target = value` (or a declaration's initializer)."""
         source = self._allocator(value)
-        name, depth = _base(strip_parens(target))
-        if target.type == "identifier" and name in self.pointers and _is_null(value):
+        name, depth = subscript_base(strip_parens(target))
+        if target.type == "identifier" and name in self.pointers and is_null(value):
             return  # a null pointer points into no object
         if target.type == "identifier" and name in self.pointers:
             if self.fresh.get(name) is False and constructs_buffer(value):
@@ -220,7 +110,7 @@ class _Flow:
     def use(self, node: Node) -> None:
         """Record where an occurrence of a tracked name sends its value."""
         name = node_text(node)
-        outer, depth = _chain(node)
+        outer, depth = outer_subscript(node)
         rows = self.tables.get(name)
         limit = rows if rows is not None else 0
         parent = outer.parent
@@ -231,7 +121,7 @@ class _Flow:
         )
         if depth > limit and not (depth == limit + 1 and address):
             return  # an element, not a pointer value
-        receiver = _flows_to(outer)
+        receiver = flows_to(outer)
         if receiver is None:
             return
         if receiver.type == "return_statement":
@@ -239,7 +129,7 @@ class _Flow:
         elif receiver.type == "pointer_expression":
             self._address(receiver, name)
         elif receiver.type == "argument_list":
-            if _call_name(receiver) not in _KEEPING:
+            if call_name_of(receiver) not in _KEEPING:
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
             field = "declarator" if receiver.type == "init_declarator" else "left"
@@ -271,7 +161,7 @@ class _Flow:
         Nor when the callee only frees `*p`, nulls it or fills it afresh
         (`pointer_slots`).
         """
-        call = _flows_to(taken)
+        call = flows_to(taken)
         holder = call.parent if call is not None else None
         fills = slot_fills(taken, call, self.slots) if call is not None else None
         if fills is not None and name in self.pointers:
@@ -281,7 +171,7 @@ class _Flow:
         if (
             holder is not None
             and holder.type == "call_expression"
-            and (target := _memalign_target(holder)) is not None
+            and (target := memalign_target(holder)) is not None
             and node_text(target) == name
         ):
             return  # the block it stores is fresh (see `walk`)
@@ -290,7 +180,7 @@ class _Flow:
 
     def _memalign(self, call: Node) -> None:
         """`posix_memalign(&p, ...)`: `p` gets a fresh host block (or stays unset)."""
-        target = _memalign_target(call)
+        target = memalign_target(call)
         if target is not None and target.type == "identifier":
             self._filled(node_text(target))
 
@@ -358,7 +248,7 @@ def returns_fresh(
     for value in flow.returns:
         if value is None:
             return False
-        if _is_null(value):
+        if is_null(value):
             continue
         source = flow._allocator(value)
         if source is not None:

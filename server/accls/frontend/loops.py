@@ -18,8 +18,9 @@ from accls.frontend.exprs import (
     strip_parens,
     to_poly,
 )
+from accls.frontend.loop_model import Limit, Loop
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import AccessKind, Limit, Loop, Ref, Span, Var
+from accls.frontend.model import AccessKind, Ref, Span, Var
 from accls.frontend.poly import Poly
 from accls.frontend.scopes import outer_refs, whole_variable_view
 from accls.frontend.secondary_inductions import header_inits, header_steps

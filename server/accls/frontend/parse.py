@@ -21,9 +21,10 @@ from accls.frontend.fortran_form import is_fortran
 from accls.frontend.freshness import mark_fresh
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
+from accls.frontend.loop_model import Loop
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable, collect_macros, mask_qualifier_macros
-from accls.frontend.model import Function, Loop, Span, Var
+from accls.frontend.model import Function, Span, Var
 from accls.frontend.pointer_calls import pointer_names, through_pointers
 from accls.frontend.pointer_slots import Slot, pointer_slots
 from accls.frontend.skipped_lines import blank_lines

@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import span_of
 from accls.frontend.forward_subst import Definition
+from accls.frontend.loop_model import RangeFor
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import (
     AccessKind,
@@ -16,7 +17,6 @@ from accls.frontend.model import (
     Directive,
     Exit,
     ExitKind,
-    RangeFor,
     RedOp,
     Ref,
     Region,

@@ -6,15 +6,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from accls.frontend.model import (
-    Branch,
-    Function,
-    Loop,
-    Region,
-    Span,
-    UserReduction,
-    Var,
-)
+from accls.frontend.loop_model import Loop
+from accls.frontend.model import Branch, Function, Region, Span, UserReduction, Var
 from accls.frontend.typetable import TypeTable
 
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from accls.frontend.model import Loop, Span
+from accls.frontend.loop_model import Loop
+from accls.frontend.model import Span
 from accls.frontend.source_file import SourceFile
 from accls.frontend.tsparser import parse_snippet
 

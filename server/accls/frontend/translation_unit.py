@@ -7,25 +7,18 @@ build selects, and the global declarations of the project's own headers. The
 preprocessor runs on the buffer's directive lines alone (its *skeleton*), so an
 edit inside a function changes nothing here and hits the cache.
 
-The one place that runs the preprocessor and reads its line markers.
+The one place that reads the preprocessor's line markers (`preprocessor` runs it).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
-import resource
-import shutil
-import signal
-import subprocess
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tree_sitter import Node
 
@@ -34,6 +27,12 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.fortran_form import is_fortran, normalized
 from accls.frontend.macros import MacroTable, define_into
 from accls.frontend.model import Var
+from accls.frontend.preprocessor import (
+    ACTIVE_LINE,
+    Preprocessor,
+    preprocess,
+    skeleton,
+)
 from accls.frontend.skipped_lines import untaken_includes
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
@@ -42,26 +41,10 @@ from accls.frontend.typetable import TypeTable
 __all__ = [
     "ContextCache",
     "HeaderContext",
-    "Preprocessor",
     "header_context",
-    "skeleton",
 ]
 
 _MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
-_MISSING = re.compile(r"fatal error: (.+?): No such file or directory")
-_DIRECTIVE = re.compile(r"^\s*#")
-_MAX_STUBS = 32
-_MAX_OUTPUT = 64 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Preprocessor:
-    """How to run the user's preprocessor."""
-
-    cc: str = "gcc"
-    flags: tuple[str, ...] = ()  # -I/-D/-U/-std/-include, as the build passes them
-    timeout_s: float = 10.0
-    memory_mb: int = 2048
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,145 +69,9 @@ class HeaderContext:
         return self.problem is None
 
 
-_MARK = "__accls_active_line__"
 _CXX_DEFINING = frozenset(
     {"class_specifier", "struct_specifier", "namespace_definition"}
 )
-
-
-# A string or character literal (kept: it may hold `/*`), a block comment, a line
-# comment. A literal ends at its quote or its line; a backslash escapes any one
-# character, a line break included.
-_COMMENT_OR_LITERAL = re.compile(
-    r'"(?:\\[\s\S]?|[^"\\\n])*["\n]?'
-    r"|'(?:\\[\s\S]?|[^'\\\n])*['\n]?"
-    r"|/\*[\s\S]*?(?:\*/|\Z)"
-    r"|//[^\n]*"
-)
-_NOT_NEWLINE = re.compile(r"[^\n]")
-
-
-def _blanked(match: re.Match[str]) -> str:
-    found = match.group()
-    if found[0] != "/":
-        return found
-    return _NOT_NEWLINE.sub(" ", found)
-
-
-def _blank_comments(text: str) -> str:
-    """`text` with comments turned to spaces, newlines and string literals kept."""
-    return _COMMENT_OR_LITERAL.sub(_blanked, text)
-
-
-def skeleton(text: str) -> str:
-    """The buffer's preprocessor directives; every code line becomes a marker.
-
-    Line numbers are kept, so the preprocessor's messages name the user's lines,
-    and the markers that survive tell which lines the build compiles.
-    """
-    out: list[str] = []
-    continued = False
-    for line in _blank_comments(text).splitlines():
-        keep = continued or bool(_DIRECTIVE.match(line))
-        keep = keep and not re.match(r"^\s*#\s*pragma\b", line)
-        out.append(line if keep else (_MARK if line.strip() else ""))
-        continued = keep and line.rstrip().endswith("\\")
-    return "\n".join(out) + "\n"
-
-
-def _run(
-    pre: Preprocessor, unit: str, folder: str, stubs: str
-) -> subprocess.CompletedProcess[str]:
-    # The skeleton is a file, not standard input: compiler wrappers (ccache,
-    # scripts) may read their input themselves.
-    command = [
-        pre.cc,
-        "-E",
-        "-dD",
-        f"-iquote{folder}",
-        *pre.flags,
-        f"-idirafter{stubs}",
-        "-x",
-        "c++" if is_cpp(unit) else "c",
-        unit,
-    ]
-    # The address-space bound is set on the child once it runs: preexec_fn is
-    # unsafe in the threaded language server.
-    with subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="surrogateescape",
-        cwd=folder,
-        start_new_session=True,  # its own group, killed whole on a time-out
-    ) as proc:
-        size = pre.memory_mb * 1024 * 1024
-        with contextlib.suppress(OSError, ValueError):
-            resource.prlimit(proc.pid, resource.RLIMIT_AS, (size, size))
-        try:
-            out, err = proc.communicate(timeout=pre.timeout_s)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise
-    return subprocess.CompletedProcess(command, proc.returncode, out, err)
-
-
-def _stub(stubs: str, name: str) -> bool:
-    """An empty stand-in for a missing header; False if `name` is not a safe path."""
-    target = Path(stubs, name).resolve()
-    if Path(stubs).resolve() not in target.parents or target.exists():
-        return False
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text("", encoding="utf-8")
-    return True
-
-
-def _preprocess(
-    text: str, path: str | None, pre: Preprocessor
-) -> tuple[str, str, tuple[str, ...]] | str:
-    """The preprocessed skeleton, its file name there, and the missing headers.
-
-    A string says why it failed.
-    """
-    folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
-    if not os.path.isdir(folder):
-        folder = os.getcwd()
-    if shutil.which(pre.cc) is None:
-        return f"the preprocessor `{pre.cc}` was not found"
-    missing: list[str] = []
-    with (
-        tempfile.TemporaryDirectory(prefix="accls-stubs-") as stubs,
-        tempfile.TemporaryDirectory(prefix="accls-unit-") as place,
-    ):
-        unit = os.path.join(place, os.path.basename(path or "buffer.c"))
-        with open(unit, "w", encoding="utf-8", errors="surrogateescape") as fh:
-            fh.write(skeleton(text))
-        for _ in range(_MAX_STUBS):
-            try:
-                proc = _run(pre, unit, folder, stubs)
-            except subprocess.TimeoutExpired:
-                return f"the preprocessor timed out after {pre.timeout_s:g} s"
-            except OSError as exc:
-                return f"the preprocessor `{pre.cc}` could not run ({exc.strerror})"
-            if proc.returncode == 0:
-                if len(proc.stdout) > _MAX_OUTPUT:
-                    return "the preprocessed headers are too large to analyse"
-                return proc.stdout, unit, tuple(missing)
-            if "nested depth" in proc.stderr:
-                return "a recursive #include: a header includes itself, directly or not"
-            found = _MISSING.search(proc.stderr)
-            if found is None or not _stub(stubs, found.group(1)):
-                first = next(
-                    (ln for ln in proc.stderr.splitlines() if "error" in ln),
-                    proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "",
-                )
-                return f"the preprocessor failed: {first.strip()[:200]}"
-            missing.append(found.group(1))
-    return "too many missing headers"
 
 
 def _split(
@@ -261,7 +108,7 @@ def _split(
         if text.startswith(("#define", "#undef")):
             defines.append(text)
         elif current == unit:
-            if _MARK in text:
+            if ACTIVE_LINE in text:
                 active.add(here)
         elif current != "<command-line>":
             code.append(text)
@@ -337,20 +184,20 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         dirs = tuple(f[2:] for f in pre.flags if f.startswith("-I") and len(f) > 2)
         form = normalized(text, path, dirs)
         return HeaderContext(missing=form.missing, problem=form.problem)
-    done = _preprocess(text, path, pre)
+    done = preprocess(text, path, pre)
     if isinstance(done, str):
         return HeaderContext(problem=done)
     output, unit, missing = done
     defines, code, headers, active, places = _split(output, unit)
     macros = _macro_table(defines)
     marked = skeleton(text).splitlines()
-    if _MARK in marked and not active:
+    if ACTIVE_LINE in marked and not active:
         # Nothing of the file came out: a wrapper that is no preprocessor.
         return HeaderContext(problem="the preprocessor's output misses the file")
     inactive = frozenset(
         number
         for number, line in enumerate(marked, start=1)
-        if line == _MARK and number not in active
+        if line == ACTIVE_LINE and number not in active
     ) | untaken_includes(marked, active)
     globals_, types, functions = _globals(code, macros, is_cpp(path))
     return HeaderContext(
