@@ -106,3 +106,25 @@ def test_leaves_row_needs_literal_bounds() -> None:
     assert not leaves_row({"j@1": 1}, 17, [literal], 1)
     open_ended = Sweep("j", 0, 1, (("1", 0),), (("n", 1),))
     assert not leaves_row({"j@1": 1}, 16, [open_ended], 1)
+
+
+def test_a_guard_that_keeps_the_row_in_bounds_stays_clean() -> None:
+    region = REGION.replace("BOUND", "<= N").replace(
+        "      m[t][j] = 1.0;", "      if (j < N)\n        m[t][j] = 1.0;"
+    )
+    assert codes(region) == set()
+    array = ARRAY.replace("COUNT", "100").replace(
+        "    a[SUB]", "    if (i < 50)\n      a[2 * i + 1]"
+    )
+    assert codes(array) == set()
+    rows = """
+    double x[64][32];
+    void g(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 33; j++)
+          if (j < 32)
+            x[i][j] = 1.0;
+    }
+    """
+    assert codes(rows) == set()

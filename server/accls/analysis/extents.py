@@ -172,7 +172,7 @@ def _view_escapes(
             if is_empty(build((*rows, cross))):
                 continue
             params = sorted(k for k in keys if k.startswith("p:"))
-            certain = bounded and forced(rows, cross, params)
+            certain = bounded and not view.ref.guarded and forced(rows, cross, params)
             if certain or (bound is None and dim > 0):
                 out.append(
                     Escape(ref=view.ref, dim=dim, bound=bound_text, certain=certain)

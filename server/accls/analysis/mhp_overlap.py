@@ -47,7 +47,9 @@ def _side(poly: Poly, side: int, env: Environment) -> dict[str, int] | None:
     return out
 
 
-def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
+def _rows(
+    a: Location, b: Location, env: Environment, flat: bool = False
+) -> list[Row] | None:
     """Equal subscripts, one row per dimension; None when one is not affine."""
     rows: list[Row] = []
     for pa, pb in zip(a.polys, b.polys, strict=True):
@@ -61,7 +63,7 @@ def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
             diff[key] = diff.get(key, 0) - coeff
         const = diff.pop("1", 0)
         rows.append(row(diff, const, equality=True))
-    return _flattened(a, b, env, rows)
+    return _flattened(a, b, env, rows) if flat else rows
 
 
 def _flattened(
@@ -119,17 +121,18 @@ def distinct_instances(a: Location, env: Environment, var: str) -> bool:
 
 
 def overlap(
-    a: Location, b: Location, env: Environment, by_threads: bool
+    a: Location, b: Location, env: Environment, by_threads: bool, flat: bool = True
 ) -> Overlap | None:
     """Whether `a` and `b` may be one element when two threads (or tasks) run them.
 
     Thread numbers differ between the two sides when `by_threads`; names no
     thread writes in the region have one value; the variables of sequential
-    loops range over their bounds. None when the element sets are disjoint.
+    loops range over their bounds. None when the element sets are disjoint. With
+    `flat`, rows that run into each other are compared as row-major elements.
     """
     if len(a.polys) != len(b.polys) or not a.polys:
         return Overlap("maybe", _names(a, b, env))
-    rows = _rows(a, b, env)
+    rows = _rows(a, b, env, flat)
     if rows is None:
         return Overlap("maybe", _names(a, b, env))
     keys = {key for item in rows for key, _ in item.coeffs}

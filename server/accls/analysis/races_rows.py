@@ -72,7 +72,7 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
     out: list[tuple[Ref, str]] = []
     for ref in loop.refs:
         subs = ["".join(s.text.split()) for s in ref.subscripts]
-        if not ref.is_write or len(subs) != 2 or subs[0] != loop.var:
+        if not ref.is_write or ref.guarded or len(subs) != 2 or subs[0] != loop.var:
             continue
         var, _, shift = subs[1].partition("+")
         if var not in inner or (shift and not shift.isdigit()):
