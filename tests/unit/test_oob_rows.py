@@ -128,3 +128,22 @@ def test_a_guard_that_keeps_the_row_in_bounds_stays_clean() -> None:
     }
     """
     assert codes(rows) == set()
+
+
+def test_fortran_columns_are_not_c_rows() -> None:
+    src = """
+    subroutine s2()
+      implicit none
+      real :: c(10, 20)
+      integer :: i, j
+      !$omp parallel do private(i)
+      do j = 1, 20
+        do i = 1, 10
+          c(i, j) = 1.0
+        end do
+      end do
+      !$omp end parallel do
+    end subroutine s2
+    """
+    found = {(f.code, f.level.value) for f in check_file(dedent(src), "t.f90")}
+    assert ("ACC113", "error") not in found

@@ -74,6 +74,8 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
         subs = ["".join(s.text.split()) for s in ref.subscripts]
         if not ref.is_write or ref.guarded or len(subs) != 2 or subs[0] != loop.var:
             continue
+        if ref.fortran:
+            continue  # column-major, from 1: `c(i, j)` is not C's `c[i][j]`
         var, _, shift = subs[1].partition("+")
         if var not in inner or (shift and not shift.isdigit()):
             continue
