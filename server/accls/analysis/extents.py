@@ -22,7 +22,14 @@ from accls.frontend.exprs import expression_poly
 _STEPS = re.compile(r"->|\.")
 _SELECTORS = re.compile(r"\[[^\[\]]*\]")
 
-__all__ = ["escape_how", "escape_reason", "escapes_in", "extent_escapes"]
+__all__ = [
+    "declared_extents",
+    "escape_how",
+    "escape_reach",
+    "escape_reason",
+    "escapes_in",
+    "extent_escapes",
+]
 
 
 def _declaration(
@@ -57,6 +64,16 @@ def _extents(var: Var | None, rank: int, types: TypeTable) -> tuple[str | None, 
     if levels == "*" + "[" * (rank - 1) and len(dims) == rank - 1 and rank > 1:
         return (None, *dims)
     return unknown  # pointer rows have no extent we can see
+
+
+def declared_extents(
+    name: str, rank: int, fn: Function | None, source: SourceFile
+) -> tuple[str | None, ...]:
+    """The declared extent texts of `name` indexed with `rank` subscripts."""
+    var = _declaration(name, (), fn, source.globals)
+    if var is None or var.name != name:
+        return (None,) * rank
+    return _extents(var, rank, source.types)
 
 
 def _field_by_type(name: str, fn: Function | None, source: SourceFile) -> Var | None:
@@ -118,15 +135,20 @@ def _crossing(lin: dict[str, int], bound: dict[str, int] | None) -> Row:
 
 
 def _view_escapes(
-    view: View, extents: Sequence[str | None], macros: Mapping[str, str]
+    view: View, extents: Sequence[str | None], macros: Mapping[str, str], whole: bool
 ) -> list[Escape]:
+    """Subscripts that leave their row.
+
+    With `whole`, also ones that surely leave the array's first extent.
+    """
     model = view.subscripts
     if not isinstance(model, Model):
         return []
     frame = view.frame
     base = domain_rows(frame)
     out: list[Escape] = []
-    for dim in range(1, len(model.polys)):
+    first = 0 if whole and extents and extents[0] is not None else 1
+    for dim in range(first, len(model.polys)):
         lin = _linear(model.polys[dim])
         if lin is None:
             continue  # not affine: the dependence test already gives up on it
@@ -150,8 +172,8 @@ def _view_escapes(
             if is_empty(build((*rows, cross))):
                 continue
             params = sorted(k for k in keys if k.startswith("p:"))
-            certain = bounded and forced(rows, cross, params)
-            if certain or bound is None:
+            certain = bounded and not view.ref.guarded and forced(rows, cross, params)
+            if certain or (bound is None and dim > 0):
                 out.append(
                     Escape(ref=view.ref, dim=dim, bound=bound_text, certain=certain)
                 )
@@ -169,7 +191,9 @@ def extent_escapes(
     only may pass the end of its row for some sizes is left to the usual
     assumption that the program stays within its arrays.
     """
-    if not any(len(ref.subscripts) > 1 for ref in root.refs):
+    if not any(
+        r.subscripts and (r.is_write or len(r.subscripts) > 1) for r in root.refs
+    ):
         return ()
     fn = source.function(root.function)
     macros = dict(source.macros)
@@ -178,15 +202,18 @@ def extent_escapes(
     for name, found in nest.arrays.items():
         for view in found:
             rank = len(view.ref.subscripts)
-            if rank < 2:
-                continue
             var = _declaration(name, view.frame.loops, fn, source.globals)
+            # A declared array, not a parameter (a pointer whatever its brackets).
+            whole = var is not None and var.name == name and var.scope != "param"
+            if rank < 2 and not whole:
+                continue
             if var is None or var.name != name:
                 # `g.a[i][j]`: the extents are the field's, not the struct's.
                 var = member_var(name, fn, source.globals, source.types)
                 if var is None:
                     var = _field_by_type(name, fn, source)
-            out.extend(_view_escapes(view, _extents(var, rank, source.types), macros))
+            extents = _extents(var, rank, source.types)
+            out.extend(_view_escapes(view, extents, macros, whole))
     return tuple(out)
 
 
@@ -231,10 +258,19 @@ def escape_how(escape: Escape) -> str:
     return f"{sub} reaches `{escape.bound}`, the extent of its dimension"
 
 
+def escape_reach(escape: Escape) -> str:
+    """Where the access lands: another row, or outside the array."""
+    if escape.dim == 0:
+        return "outside the array"
+    return "into a neighbouring row that another iteration may write"
+
+
 def escape_reason(escape: Escape) -> str:
     """Why the escape stops a loop, for a refusal reason."""
     ref = escape.ref
     side = "next" if escape.bound != "0" else "previous"
+    if escape.dim == 0:
+        return f"`{ref.render()}` (line {ref.span.line}): {escape_how(escape)}"
     return (
         f"`{ref.render()}` (line {ref.span.line}): {escape_how(escape)}, into the "
         f"{side} row, so the dependence test cannot tell rows apart"

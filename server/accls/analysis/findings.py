@@ -171,8 +171,8 @@ OUT_OF_EXTENT = FindingKind(
     RACE,
     ERROR,
     "access outside its declared extent",
-    "`{ref}` at line {use}: {how}, into a neighbouring row that another iteration "
-    "of the loop at line {line}, which `{directive}` runs in parallel, may write",
+    "`{ref}` at line {use}: {how}, {reach}, in the loop at line {line}, which "
+    "`{directive}` runs in parallel",
 )
 """A subscript of a multi-dimensional array leaves its row in a parallel loop.
 

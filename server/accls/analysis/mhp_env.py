@@ -88,6 +88,7 @@ class Environment:
     constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
     cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
     everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
+    extents: tuple[tuple[str, tuple[int, ...]], ...] = ()  # arrays' inner extents
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""

@@ -33,6 +33,7 @@ from accls.analysis.mhp_env import (
 from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.mhp_phases import barrier_phases
+from accls.analysis.mhp_rows import region_extents
 from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -274,6 +275,7 @@ def _model(
     bounds, phases, merged = barrier_phases(region, inner, source, barrier_calls)
     loops = [b.span for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source, orphan)
+    env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
     scene = _Scene(
         region,
         inner,

@@ -8,6 +8,7 @@ import islpy as isl
 
 from accls.analysis.mhp_bounds import Sweep, bound_rows
 from accls.analysis.mhp_env import Environment, Location
+from accls.analysis.mhp_rows import flat_rows, leaves_row
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
 
@@ -46,7 +47,9 @@ def _side(poly: Poly, side: int, env: Environment) -> dict[str, int] | None:
     return out
 
 
-def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
+def _rows(
+    a: Location, b: Location, env: Environment, flat: bool = False
+) -> list[Row] | None:
     """Equal subscripts, one row per dimension; None when one is not affine."""
     rows: list[Row] = []
     for pa, pb in zip(a.polys, b.polys, strict=True):
@@ -60,6 +63,21 @@ def _rows(a: Location, b: Location, env: Environment) -> list[Row] | None:
             diff[key] = diff.get(key, 0) - coeff
         const = diff.pop("1", 0)
         rows.append(row(diff, const, equality=True))
+    return _flattened(a, b, env, rows) if flat else rows
+
+
+def _flattened(
+    a: Location, b: Location, env: Environment, rows: list[Row]
+) -> list[Row]:
+    """The rows as one of row-major offsets when an inner subscript leaves its row."""
+    extents = dict(env.extents).get(a.name)
+    if a.name != b.name or extents is None or len(extents) + 1 != len(rows):
+        return rows
+    for loc, side in ((a, 1), (b, 2)):
+        for poly, extent in zip(loc.polys[1:], extents, strict=True):
+            lin = _side(poly, side, env) if poly is not None else None
+            if lin is not None and leaves_row(lin, extent, loc.bounds, side):
+                return flat_rows(rows, extents)
     return rows
 
 
@@ -103,17 +121,18 @@ def distinct_instances(a: Location, env: Environment, var: str) -> bool:
 
 
 def overlap(
-    a: Location, b: Location, env: Environment, by_threads: bool
+    a: Location, b: Location, env: Environment, by_threads: bool, flat: bool = True
 ) -> Overlap | None:
     """Whether `a` and `b` may be one element when two threads (or tasks) run them.
 
     Thread numbers differ between the two sides when `by_threads`; names no
     thread writes in the region have one value; the variables of sequential
-    loops range over their bounds. None when the element sets are disjoint.
+    loops range over their bounds. None when the element sets are disjoint. With
+    `flat`, rows that run into each other are compared as row-major elements.
     """
     if len(a.polys) != len(b.polys) or not a.polys:
         return Overlap("maybe", _names(a, b, env))
-    rows = _rows(a, b, env)
+    rows = _rows(a, b, env, flat)
     if rows is None:
         return Overlap("maybe", _names(a, b, env))
     keys = {key for item in rows for key, _ in item.coeffs}
@@ -135,7 +154,8 @@ def overlap(
             shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
             return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")
-    if not shared and _apart_meet(rows, ranges, a, b, sweeps):
+    threads = _thread_orders(_team(env)) if by_threads else None
+    if not shared and _apart_meet(rows, ranges, a, b, sweeps, threads):
         return Overlap("same")  # `out[i]` and `out[i + 1]` over literal bounds
     return Overlap("maybe", _names(a, b, env))
 
@@ -149,15 +169,22 @@ def _literal(sweep: Sweep) -> bool:
 
 
 def _apart_meet(
-    rows: list[Row], ranges: list[Row], a: Location, b: Location, sweeps: set[str]
+    rows: list[Row],
+    ranges: list[Row],
+    a: Location,
+    b: Location,
+    sweeps: set[str],
+    threads: list[list[Row]] | None = None,
 ) -> bool:
     """True when two different iterations surely reach one element.
 
     Every sequential loop the subscripts use runs between literal bounds, so each
     integer point of the ranges is an iteration that runs; a point where the loop
     variables differ is then an element two instances (or threads) both touch.
+    With thread numbers, `threads` orders them apart (None: not decided here).
     """
-    if not sweeps or any(k.startswith("tid@") for r in rows for k, _ in r.coeffs):
+    tids = any(k.startswith("tid@") for r in rows for k, _ in r.coeffs)
+    if not sweeps or (tids and threads is None):
         return False
     for key in sweeps:
         var, side = key.split("@")
@@ -169,11 +196,23 @@ def _apart_meet(
         k.split("@")[0] for k in sweeps if k.endswith("@2")
     }
     orders: list[list[Row]] = [[]]
-    if common:
+    if tids and threads is not None:
+        orders = threads
+    elif common:
         var = sorted(common)[0]
         one, two = f"{var}@1", f"{var}@2"
         orders = [[row({two: 1, one: -1}, -1)], [row({one: 1, two: -1}, -1)]]
     return any(not is_empty(build([*rows, *ranges, *order])) for order in orders)
+
+
+def _thread_orders(team: int | None) -> list[list[Row]]:
+    """Two different threads of the team, either one first."""
+    base = [row({"tid@1": 1}), row({"tid@2": 1})]
+    if team is not None:
+        base += [row({"tid@1": -1}, team - 1), row({"tid@2": -1}, team - 1)]
+    before = row({"tid@2": 1, "tid@1": -1}, -1)
+    after = row({"tid@1": 1, "tid@2": -1}, -1)
+    return [[*base, before], [*base, after]]
 
 
 def _team(env: Environment) -> int | None:

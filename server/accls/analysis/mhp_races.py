@@ -60,7 +60,9 @@ def _overlap(
         if counted is not None:
             return Overlap("same") if counted else None
         return Overlap("maybe", _varying(la, lb))
-    found = overlap(la, lb, model.env, by_threads)
+    # A guard may keep a row that runs past its end within it: no flattening.
+    rows = not (a.ref.guarded or b.ref.guarded)
+    found = overlap(la, lb, model.env, by_threads, rows)
     if found is None or found.verdict != "same" or "ws" not in (la.form, lb.form):
         return found
     split, other = (a, b) if la.form == "ws" else (b, a)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
-from accls.analysis.extents import escape_how
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
     EARLY_EXIT,
-    OUT_OF_EXTENT,
     POSSIBLE_DEPENDENCE,
     TOO_LARGE_TO_CHECK,
     UNKNOWN_CALL,
@@ -37,7 +35,7 @@ from accls.analysis.race_exemptions import (
 from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
-from accls.analysis.races_rows import row_overruns
+from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
 from accls.analysis.scalars import is_scalar_ref
@@ -205,57 +203,11 @@ def dependence_findings(
                     **where,
                 )
             )
-    out.extend(_escape_findings(analysis, loops, protected, where))
+    out.extend(escape_findings(analysis, loops, protected, where))
     if len(loops) == 1 and not out:
         out.extend(alias_findings(loop, directive, analysis.source, protected))
         out.extend(simd_call_findings(loop, directive, analysis.source))
     out.extend(_call_findings(analysis, loop, directive))
-    return out
-
-
-def _escape_findings(
-    analysis: FileAnalysis,
-    loops: tuple[Loop, ...],
-    protected: set[str],
-    where: dict[str, object],
-) -> list[Finding]:
-    """Accesses that leave their row, under the pragma's loops."""
-    out: list[Finding] = []
-    seen: set[str] = set()
-    for inner in loops:
-        for escape in analysis.of(inner).escapes:
-            ref = escape.ref
-            if ref.name in seen or ref.name in protected:
-                continue
-            seen.add(ref.name)
-            level = None if escape.certain else Severity.WARNING
-            how = escape_how(escape)
-            text = ref.render()
-            out.append(
-                finding(
-                    OUT_OF_EXTENT,
-                    ref.span,
-                    level,
-                    ref=text,
-                    use=ref.span.line,
-                    how=how,
-                    **where,
-                )
-            )
-    for ref, how in row_overruns(loops[0], analysis.source):
-        if ref.name not in seen and ref.name not in protected:
-            seen.add(ref.name)
-            text = ref.render()
-            out.append(
-                finding(
-                    OUT_OF_EXTENT,
-                    ref.span,
-                    ref=text,
-                    use=ref.span.line,
-                    how=how,
-                    **where,
-                )
-            )
     return out
 
 

@@ -6,10 +6,13 @@ call of the function gives one such value (`fill(grid, N, M)` for `j <= m`).
 
 from __future__ import annotations
 
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.extents import escape_how, escape_reach
+from accls.analysis.findings import OUT_OF_EXTENT, Finding, Severity, finding
 from accls.analysis.races_index import literal_value, loop_range
 from accls.frontend import Function, Loop, Ref, SourceFile
 
-__all__ = ["row_overruns"]
+__all__ = ["escape_findings", "row_overruns"]
 
 
 def _param_value(name: str, fn: Function, source: SourceFile) -> int | None:
@@ -69,8 +72,10 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
     out: list[tuple[Ref, str]] = []
     for ref in loop.refs:
         subs = ["".join(s.text.split()) for s in ref.subscripts]
-        if not ref.is_write or len(subs) != 2 or subs[0] != loop.var:
+        if not ref.is_write or ref.guarded or len(subs) != 2 or subs[0] != loop.var:
             continue
+        if ref.fortran:
+            continue  # column-major, from 1: `c(i, j)` is not C's `c[i][j]`
         var, _, shift = subs[1].partition("+")
         if var not in inner or (shift and not shift.isdigit()):
             continue
@@ -82,4 +87,55 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
         if reach >= length:
             how = f"subscript `{subs[1]}` reaches {reach}; a row has {length} elements"
             out.append((ref, how))
+    return out
+
+
+_ROW = "into a neighbouring row that another iteration may write"
+
+
+def escape_findings(
+    analysis: FileAnalysis,
+    loops: tuple[Loop, ...],
+    protected: set[str],
+    where: dict[str, object],
+) -> list[Finding]:
+    """Accesses that leave their row, under the pragma's loops."""
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for inner in loops:
+        for escape in analysis.of(inner).escapes:
+            ref = escape.ref
+            if ref.name in seen or ref.name in protected:
+                continue
+            seen.add(ref.name)
+            level = None if escape.certain else Severity.WARNING
+            how = escape_how(escape)
+            text = ref.render()
+            out.append(
+                finding(
+                    OUT_OF_EXTENT,
+                    ref.span,
+                    level,
+                    ref=text,
+                    use=ref.span.line,
+                    how=how,
+                    reach=escape_reach(escape),
+                    **where,
+                )
+            )
+    for ref, how in row_overruns(loops[0], analysis.source):
+        if ref.name not in seen and ref.name not in protected:
+            seen.add(ref.name)
+            text = ref.render()
+            out.append(
+                finding(
+                    OUT_OF_EXTENT,
+                    ref.span,
+                    ref=text,
+                    use=ref.span.line,
+                    how=how,
+                    reach=_ROW,
+                    **where,
+                )
+            )
     return out
