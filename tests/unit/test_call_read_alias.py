@@ -21,6 +21,12 @@ static double getg(int i) { return x[i] * scale; }
 static double scaled(int i) { return scale * i; }
 static int geti(const int *v, int i) { return v[i]; }
 static void setup(void) { gp = x; }
+struct Counts { int *c; int n; };
+static double gets(const struct S *s, int i) { return s->d[i]; }
+static double getv(struct S s, int i) { return s.d[i]; }
+static int getc(struct Counts c, int i) { return c.c[i] + c.n; }
+struct S gs;
+static double getgs(int i) { return gs.d[i]; }
 """
 
 
@@ -62,6 +68,27 @@ _OVERLAPPING = {
         void f(void) {
           setup();
           for (int i = 1; i < N; i++) gp[i] = getg(i - 1) + 1.0;
+        }
+        """,
+    "a struct passed by value": """\
+        void f(void) {
+          struct S s;
+          double *p = x;
+          s.d = x;
+          for (int i = 1; i < N; i++) p[i] = getv(s, i - 1) + 1.0;
+        }
+        """,
+    "a pointer to a struct": """\
+        void f(struct S *s) {
+          double *p = x;
+          for (int i = 1; i < N; i++) p[i] = gets(s, i - 1) + 1.0;
+        }
+        """,
+    "a global struct's pointer field": """\
+        void f(void) {
+          double *p = x;
+          gs.d = x;
+          for (int i = 1; i < N; i++) p[i] = getgs(i - 1) + 1.0;
         }
         """,
     "the array written, the copy passed": """\
@@ -117,6 +144,12 @@ _APART = {
         void f(void) {
           double *p = y;
           for (int i = 1; i < N; i++) p[i] = geti(counts, i - 1) + 1.0;
+        }
+        """,
+    "a struct whose fields reach only another element type": """\
+        void f(struct Counts c) {
+          double *p = y;
+          for (int i = 1; i < N; i++) p[i] = getc(c, i - 1) + 1.0;
         }
         """,
     "restrict pointers": """\
