@@ -11,6 +11,7 @@ from accls.analysis.call_arguments import (
     read_field_why,
     shared_write,
 )
+from accls.analysis.call_read_alias import read_overlap
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.member_reads import member_reads_apart
@@ -101,6 +102,11 @@ def private_effects(
                     f"which reads {what} through an argument, and the loop writes "
                     f"it{': ' + why if why else ''}",
                 )
+            overlap = read_overlap(call, [arg], loop, source, indices, fields)
+            if overlap is not None:
+                return False, _overlap_why(
+                    f"`{overlap[0]}` through an argument", overlap
+                )
             continue
         match = _PLACE.fullmatch(arg)
         base = match.group(1) if match is not None else ""
@@ -129,6 +135,12 @@ def private_effects(
     shared = sorted(globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
+    fields = program.fields if program is not None else None
+    overlap = read_overlap(
+        call, sorted(globals_read), loop, source, set(), fields, globals_only=True
+    )
+    if overlap is not None:
+        return False, _overlap_why(f"the global `{overlap[0]}`", overlap)
     if rows:
         listed = ", ".join(f"`{n}`" for n in dict.fromkeys(rows))
         apart.insert(
@@ -161,3 +173,11 @@ def private_effects(
         "the loop body: private to each iteration"
     )
     return True, "; ".join([only, *apart])
+
+
+def _overlap_why(what: str, overlap: tuple[str, str]) -> str:
+    """Why a callee's read blocks the loop: a write of the loop may reach it."""
+    return (
+        f"which reads {what}, and the loop writes `{overlap[1]}`, which may "
+        "point to the same memory (the pair is tested like the loop's own accesses)"
+    )

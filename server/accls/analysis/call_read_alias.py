@@ -1,0 +1,145 @@
+"""Whether memory a callee reads may be what the loop writes under another name.
+
+`double *p = x;` then `p[i] = get(x, i - 1)`: the callee reads `x` through its
+argument while the loop writes the same array through `p`. Comparing names
+alone misses it; here each object a callee reads (through an argument, or a
+global it reads) is tested against every write of the loop by the rules the
+dependence test uses for two direct accesses (`pair_may_alias`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from accls.analysis.access_paths import Target, declaration, member_var, target_of
+from accls.analysis.alias_pairs import pair_may_alias
+from accls.analysis.field_alias import fields_apart
+from accls.analysis.field_sets import FieldSets
+from accls.analysis.pointer_casts import cast_assigned
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import (
+    AccessKind,
+    Call,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    TypeTable,
+    Var,
+)
+
+__all__ = ["read_overlap"]
+
+_PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
+
+
+def _paths(arg: str) -> list[str]:
+    """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`)."""
+    return [" ".join(m.group(0).split()) for m in _PATH.finditer(arg)]
+
+
+def _reached(
+    path: str, var: Var | None, types: TypeTable, depth: int = 0
+) -> list[tuple[str, bool]]:
+    """The places a callee given `path` may read: (path, through it).
+
+    A struct (`s`, `&s`, `sp`) brings its fields: its pointer fields' targets
+    (`s.d` may be a copy of the array the loop writes) and its own storage,
+    field by field (`s.n`, which a pointer the loop writes through may reach).
+    """
+    fields = types.fields_of(var.type) if var is not None and depth <= 3 else None
+    if var is None or fields is None:
+        return [(path, True)]
+    levels = var.shape + (types.levels_of(var.type) or "")
+    if levels == "":
+        step, out = f"{path}.", []  # the struct's storage is its fields'
+    elif levels == "*":
+        step, out = f"{path}->", [(path, True)]
+    elif len(levels) == 1:
+        step, out = f"{path}[0].", [(path, True)]  # an array of structs
+    else:
+        return [(path, True)]  # deeper tables of structs: read as loaded
+    for name, field in fields.items():
+        if field.pointers or field.dims or types.fields_of(field.type) is not None:
+            out.extend(_reached(f"{step}{name}", field, types, depth + 1))
+        else:
+            out.append((f"{step}{name}", False))
+    return out
+
+
+def _writes(loop: Loop) -> list[Ref]:
+    """The loop's writes to memory a pointer may reach (not plain variables)."""
+    return [
+        r
+        for r in loop.refs
+        if r.is_write
+        and not r.escapes
+        and not (is_scalar_ref(r) and not (r.member and "->" in r.name))
+    ]
+
+
+def read_overlap(
+    call: Call,
+    reads: Iterable[str],
+    loop: Loop,
+    source: SourceFile,
+    skip: set[str],
+    fields: FieldSets | None = None,
+    *,
+    globals_only: bool = False,
+) -> tuple[str, str] | None:
+    """(read, written) for the first object `call` reads that a loop write may reach.
+
+    `reads` are argument texts and global names the callee reads through;
+    `skip` holds names that are not memory (the loop's indices, its locals).
+    A write of the same base name is left to the caller, which compares it.
+    `globals_only`: the names are the callee's globals, whatever the loop's
+    function declares under those names.
+    """
+    fn: Function | None = source.function(loop.function)
+    writes = _writes(loop)
+    if not writes:
+        return None
+    macros = dict(source.macros)
+    wtargets = [(w, target_of(w, fn, source.globals, source.types)) for w in writes]
+    for text in reads:
+        for path in _paths(text):
+            base = re.split(r"\.|->", path, maxsplit=1)[0].strip()
+            if base in skip or base in macros or source.function(base) is not None:
+                continue
+            scope = None if globals_only else fn
+            decl = declaration(path, scope, source.globals)
+            var = member_var(path, scope, source.globals, source.types)
+            for place, deref in _reached(path, var or decl, source.types):
+                if place == path and _plain(decl, path, source.types):
+                    continue  # a plain variable's value, not memory it reaches
+                ref = Ref(name=place, kind=AccessKind.READ, span=call.span, deref=deref)
+                read = target_of(ref, scope, source.globals, source.types)
+                for write, wt in wtargets:
+                    wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0].strip()
+                    if wbase == base:
+                        continue  # one name: the caller's own comparison decides
+                    if _may_overlap(read, wt, fn, source, fields):
+                        return place, write.name
+    return None
+
+
+def _plain(decl: Var | None, path: str, types: TypeTable) -> bool:
+    """A variable holding a number: its value is passed, not memory it reaches."""
+    if decl is None or decl.dims or decl.pointers or "." in path or "->" in path:
+        return False
+    return not types.levels_of(decl.type)
+
+
+def _may_overlap(
+    a: Target,
+    b: Target,
+    fn: Function | None,
+    source: SourceFile,
+    fields: FieldSets | None,
+) -> bool:
+    typed = not (cast_assigned(a.root, fn, source) or cast_assigned(b.root, fn, source))
+    if not pair_may_alias(a, b, fn, source.types, typed):
+        return False
+    return fields is None or fields_apart(a, b, fn, source, fields) is None
