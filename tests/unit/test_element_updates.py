@@ -51,3 +51,24 @@ def test_other_rewrites_stay_a_read_and_a_write(statement: str, name: str) -> No
     kinds = {kind for kind, _ in _refs_of(statement, name)}
     assert AccessKind.READ in kinds
     assert AccessKind.UPDATE not in kinds
+
+
+def test_a_class_elements_operator_is_a_call_not_an_update() -> None:
+    # In C++ `c[i] = c[i] * 1.5` on a class element calls `operator*`, which
+    # may write a global: the rewrite to `*=` would drop that call.
+    text = (
+        "struct C { double v; };\n"
+        "static long counted = 0;\n"
+        "static C operator*(const C &a, double s) { counted++; C r; r.v = a.v * s;"
+        " return r; }\n"
+        "void g(C *c, double *d, int n) {\n"
+        "  for (int i = 0; i < n; i++) { c[i % 4] = c[i % 4] * 1.5; }\n"
+        "  for (int i = 0; i < n; i++) { d[i % 4] = d[i % 4] * 1.5; }\n"
+        "}\n"
+    )
+    first, second = parse_source(text, "k.cpp").nests
+    assert any(call.name.endswith("operator*") for call in first.calls)
+    assert [r.kind for r in first.refs if r.name == "c"] != [AccessKind.UPDATE]
+    assert [(r.kind, r.reduction) for r in second.refs if r.name == "d"] == [
+        (AccessKind.UPDATE, RedOp.MUL)
+    ]

@@ -142,7 +142,11 @@ class ExpressionWalk(ExpressionFacts):
             target.type in ("subscript_expression", "pointer_expression") and op != "="
         ):
             red = assignment_reduction(op, right, "\0")
-        elif target.type == "subscript_expression" and op == "=":
+        elif (
+            target.type == "subscript_expression"
+            and op == "="
+            and self.builtin_operands(target)
+        ):
             # `a[k] = a[k] + e` is `a[k] += e`: one update, its read not walked.
             found = element_update(target, right)
             if found is not None:
@@ -168,6 +172,13 @@ class ExpressionWalk(ExpressionFacts):
             and self.refs[-1].name == node_text(target)
         ):
             self.refs[-1] = replace(self.refs[-1], copies=node_text(value))
+
+    def builtin_operands(self, target: Node) -> bool:
+        """Whether the operators on `target`'s value are the language's own.
+
+        Always in C; a C++ walk says no for a class type, whose operators are calls.
+        """
+        return True
 
     def _call(self, node: Node, depth: int, used: bool = True) -> None:
         fn = node.child_by_field_name("function")

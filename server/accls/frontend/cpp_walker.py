@@ -59,6 +59,10 @@ class CppFunctionWalk(CppCalls):
         else:
             super().statement(node, depth)
 
+    def builtin_operands(self, target: Node) -> bool:
+        """`c[i] = c[i] * s` on a class element calls `operator*`: no plain update."""
+        return self.type_of(target).builtin
+
     def expr(self, node: Node, depth: int = 0, used: bool = True) -> None:
         """Walk an expression; operators on class types become calls."""
         if depth > MAX_DEPTH:
