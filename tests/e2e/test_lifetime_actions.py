@@ -75,8 +75,8 @@ async def test_a_kernel_called_from_elsewhere_keeps_its_own_clauses(
     # Another function calls scal(): its data may not be on the device there.
     uri, text = open_fixture(client, "blas_lifetime.c")
     text = text.replace(
-        "int main(void)",
-        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\nint main(void)",
+        "int main(int argc",
+        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\nint main(int argc",
     )
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
