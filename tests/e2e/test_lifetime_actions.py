@@ -76,7 +76,8 @@ async def test_a_kernel_called_from_elsewhere_keeps_its_own_clauses(
     uri, text = open_fixture(client, "blas_lifetime.c")
     text = text.replace(
         "int main(int argc",
-        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\nint main(int argc",
+        "void rescale(int n, double *v)\n{\n    scal(n, 2.0, v);\n}\n\n"
+        "int main(int argc",
     )
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
