@@ -11,12 +11,12 @@ and `t[k] = t[k] + t[k2]` reads an element another iteration writes. Built with
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
+from support.gcc import build_program, run_program
 
 PROGRAM = """\
 #include <stdio.h>
@@ -114,25 +114,6 @@ int main(void)
 """
 
 
-def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    proc = subprocess.run(
-        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-
-
-def _run(exe: Path) -> str:
-    proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, check=False, timeout=30
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 def _pragmas_above(lines: list[str], statement: str, count: int) -> list[str]:
     """The `count` lines above `statement` (stripped)."""
     at = lines.index(statement)
@@ -146,7 +127,7 @@ def test_element_updates_offload_and_print_the_serial_output(
     src = tmp_path / "element_updates.c"
     src.write_text(PROGRAM, encoding="utf-8")
     serial = tmp_path / "serial"
-    _build(gcc, src, serial)
+    build_program(gcc, src, serial)
     out = tmp_path / "element_updates.acc.c"
     # `--all`: every safe pragma, whatever the cost model thinks of the sizes
     # main passes; what is tested is the update's form and the result.
@@ -183,6 +164,6 @@ def test_element_updates_offload_and_print_the_serial_output(
         above = _pragmas_above(lines, statement, 2)
         assert not any(line.startswith("#pragma") for line in above), text
     exe = tmp_path / "annotated"
-    _build(gcc, out, exe, "-fopenacc")
-    problem = compare_text(_run(serial), _run(exe), 0.0)
+    build_program(gcc, out, exe, "-fopenacc")
+    problem = compare_text(run_program(serial), run_program(exe), 0.0)
     assert problem is None, f"{problem}\n{text}"

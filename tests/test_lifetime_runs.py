@@ -9,12 +9,12 @@ must compile as a whole and print what the serial program prints.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
+from support.gcc import build_program, run_program
 
 PROGRAM = """\
 #include <stdio.h>
@@ -46,25 +46,6 @@ int main(void)
 """
 
 
-def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    proc = subprocess.run(
-        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-
-
-def _run(exe: Path) -> str:
-    proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, check=False, timeout=30
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 def test_time_loop_lifetime_with_updates_matches_the_serial_run(
     need: Callable[[str], str], tmp_path: Path
 ) -> None:
@@ -72,7 +53,7 @@ def test_time_loop_lifetime_with_updates_matches_the_serial_run(
     src = tmp_path / "time_loop.c"
     src.write_text(PROGRAM, encoding="utf-8")
     serial = tmp_path / "serial"
-    _build(gcc, src, serial)
+    build_program(gcc, src, serial)
     out = tmp_path / "time_loop.acc.c"
     proc = run_accls("annotate", "--model", "openacc", str(src), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -86,6 +67,6 @@ def test_time_loop_lifetime_with_updates_matches_the_serial_run(
     assert lines[at - 1] == "#pragma acc update self(u[0:n])"
     assert lines[at + 1] == "#pragma acc update device(u[0:n])"
     exe = tmp_path / "annotated"
-    _build(gcc, out, exe, "-fopenacc")
-    problem = compare_text(_run(serial), _run(exe), 1e-12)
+    build_program(gcc, out, exe, "-fopenacc")
+    problem = compare_text(run_program(serial), run_program(exe), 1e-12)
     assert problem is None, f"{problem}\n{text}"

@@ -1,11 +1,11 @@
-"""gcc's syntax check of C text, for tests that apply pragmas and compile."""
+"""gcc for tests: the syntax check of C text, and building and running a program."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-__all__ = ["syntax_check"]
+__all__ = ["build_program", "run_program", "syntax_check"]
 
 
 def syntax_check(
@@ -21,3 +21,24 @@ def syntax_check(
         check=False,
         timeout=60,
     )
+
+
+def build_program(gcc: str, src: Path, exe: Path, *flags: str) -> None:
+    """Build `src` (gnu11, -O0, FLAGS) into `exe`; fail the test on an error."""
+    proc = subprocess.run(
+        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def run_program(exe: Path) -> str:
+    """What `exe` prints; fail the test when it exits non-zero."""
+    proc = subprocess.run(
+        [str(exe)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
