@@ -15,15 +15,15 @@ from __future__ import annotations
 import re
 
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
-from accls.analysis.races_call_alias import call_alias_findings
+from accls.analysis.races_call_alias import (
+    POINTER_ARG,
+    call_alias_findings,
+    constant_value,
+    index_offset,
+)
 from accls.frontend import Directive, Function, Loop, Ref, SourceFile
 
 __all__ = ["alias_findings"]
-
-_INIT = re.compile(
-    r"^\s*(?:&\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)(?:\s*\+\s*(\d+))?)\s*$"
-)
-_INDEX = r"^\s*{var}\s*(?:([+-])\s*(\d+))?\s*$"
 
 
 def _base(fn: Function, source: SourceFile, name: str) -> tuple[str, int] | None:
@@ -47,7 +47,7 @@ def _base(fn: Function, source: SourceFile, name: str) -> tuple[str, int] | None
     m = re.match(r"\s*=\s*([^;,]*)[;,]", text)
     if m is None:
         return None
-    init = _INIT.match(m.group(1))
+    init = POINTER_ARG.match(m.group(1))
     if init is None:
         return None
     array = init.group(1) or init.group(3)
@@ -74,22 +74,6 @@ def _local_pointer(fn: Function, name: str) -> bool:
     return var is not None and var.pointers == 1 and var.scope == "local"
 
 
-def _value(text: str, source: SourceFile) -> int | None:
-    macros = dict(source.macros)
-    text = macros.get(text.strip(), text).strip()
-    return int(text) if text.isdigit() else None
-
-
-def _offset(ref: Ref, var: str) -> int | None:
-    if len(ref.subscripts) != 1:
-        return None
-    m = re.match(_INDEX.format(var=re.escape(var)), ref.subscripts[0].text)
-    if m is None:
-        return None
-    k = int(m.group(2) or 0)
-    return -k if m.group(1) == "-" else k
-
-
 def alias_findings(
     loop: Loop, directive: Directive, source: SourceFile, skip: set[str]
 ) -> list[Finding]:
@@ -97,7 +81,10 @@ def alias_findings(
     fn = source.function(loop.function) if loop.function else None
     if fn is None or not loop.var or loop.step != 1:
         return []
-    lo, hi = _value(loop.lower_text, source), _value(loop.upper_text, source)
+    lo, hi = (
+        constant_value(loop.lower_text, source),
+        constant_value(loop.upper_text, source),
+    )
     if lo is None or hi is None:
         return call_alias_findings(loop, directive, source, skip)
     names = {r.name for r in loop.refs if r.subscripts}
@@ -106,7 +93,7 @@ def alias_findings(
     seen: list[tuple[Ref, str, int]] = []
     for ref in loop.refs:
         base = _base(fn, source, ref.name) if ref.subscripts else None
-        k = _offset(ref, loop.var) if base is not None else None
+        k = index_offset(ref, loop.var) if base is not None else None
         if base is None or k is None or {ref.name, base[0]} & skip:
             continue
         seen.append((ref, base[0], base[1] + k))

@@ -21,22 +21,23 @@ import re
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
-__all__ = ["call_alias_findings"]
+__all__ = ["POINTER_ARG", "call_alias_findings", "constant_value", "index_offset"]
 
-_ARG = re.compile(
+POINTER_ARG = re.compile(  # `&a[c]`, `a` or `a + c`
     r"^\s*(?:&\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)(?:\s*\+\s*(\d+))?)\s*$"
 )
 _INDEX = r"^\s*{var}\s*(?:([+-])\s*(\d+))?\s*$"
 
 
-def _value(text: str, source: SourceFile) -> int | None:
+def constant_value(text: str, source: SourceFile) -> int | None:
+    """The integer a literal or a macro naming one stands for, else None."""
     text = dict(source.macros).get(text.strip(), text).strip()
     return int(text) if text.isdigit() else None
 
 
 def _bound(text: str, fn: Function, call: Call, source: SourceFile) -> int | None:
     """A loop bound's value at the call: a literal, a macro, or a passed literal."""
-    direct = _value(text, source)
+    direct = constant_value(text, source)
     if direct is not None:
         return direct
     params = [p.name for p in fn.params]
@@ -44,14 +45,15 @@ def _bound(text: str, fn: Function, call: Call, source: SourceFile) -> int | Non
     if name not in params or _set(fn, name):
         return None
     index = params.index(name)
-    return _value(call.args[index], source) if index < len(call.args) else None
+    return constant_value(call.args[index], source) if index < len(call.args) else None
 
 
 def _set(fn: Function, name: str) -> bool:
     return any(r.name == name and r.is_write and not r.subscripts for r in fn.refs)
 
 
-def _offset(ref: Ref, var: str) -> int | None:
+def index_offset(ref: Ref, var: str) -> int | None:
+    """C for a one-subscript access `x[var + c]` (or `var - c`, `var`), else None."""
     if len(ref.subscripts) != 1:
         return None
     m = re.match(_INDEX.format(var=re.escape(var)), ref.subscripts[0].text)
@@ -63,7 +65,7 @@ def _offset(ref: Ref, var: str) -> int | None:
 
 def _binding(arg: str, caller: Function, source: SourceFile) -> tuple[str, int] | None:
     """(array, offset) an argument points to: `a`, `a + c` or `&a[c]` of an array."""
-    m = _ARG.match(arg)
+    m = POINTER_ARG.match(arg)
     if m is None:
         return None
     array = m.group(1) or m.group(3)
@@ -110,7 +112,7 @@ def call_alias_findings(
         (r, k)
         for r in loop.refs
         if r.name in params and r.name not in skip
-        if (k := _offset(r, loop.var)) is not None
+        if (k := index_offset(r, loop.var)) is not None
     ]
     if not any(r.is_write for r, _ in refs):
         return []
