@@ -10,22 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.blind_batch import assert_verdict, programs
+from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind5"
 _MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=_MISSED[n], strict=True))
-        if n in _MISSED
-        else n
-        for n in _PROGRAMS
-    ],
-)
+@pytest.mark.parametrize("name", program_params(BATCH, _MISSED))
 def test_blind5_program(name: str) -> None:
     assert_verdict(BATCH, name)
 
