@@ -24,9 +24,10 @@ class Task:
     parent: int  # the enclosing task's id, -1 for the implicit task
     multi: str  # why several instances may run at once, "" if one
     deps: tuple[tuple[str, str], ...]  # (type, list item) of `depend` clauses
-    undeferred: bool  # `if(0)`: the creator waits for it
+    undeferred: bool  # `if(0)`, or made in a `final` task: the creator waits for it
     span_end: int
     taskloop: bool = False
+    final: bool = False  # `final(1)`: the tasks it makes are included tasks
 
 
 def depend_items(region: Region) -> tuple[tuple[str, str], ...]:
@@ -53,6 +54,8 @@ def explicit_tasks(
             t for t in out if contains(_region_of(found, t), pragma_at(construct))
         ]
         parent = parents[-1] if parents else None
+        # OpenMP: every task a final task makes (at any depth) is final and included
+        included = parent is not None and parent.final
         scope_start = parent.id if parent else region.span.start_byte
         multi = ""
         if first_word(construct) == "taskloop":
@@ -64,7 +67,7 @@ def explicit_tasks(
             for s in loops
         ):
             multi = "it is created in a loop, once per iteration"
-            if _serialized(construct, inner, loops):
+            if included or _serialized(construct, inner, loops):
                 multi = ""
         elif parent is None and not _one_thread(region, inner, pragma_at(construct)):
             multi = EVERY_THREAD
@@ -77,19 +80,32 @@ def explicit_tasks(
                 parent=parent.id if parent else -1,
                 multi=multi,
                 deps=depend_items(construct),
-                undeferred=flag in ("0", "false"),
+                undeferred=included or _false(flag),
                 span_end=construct.span.end_byte,
                 taskloop=first_word(construct) == "taskloop",
+                final=included or _final(construct),
             )
         )
     return out
+
+
+def _false(flag: str) -> bool:
+    """True for a clause argument that is a constant false (`0`, `false`)."""
+    return flag in ("0", "false")
+
+
+def _final(construct: Region) -> bool:
+    """True for a `final` clause whose argument is a nonzero constant."""
+    clause = construct.directive.clause("final")
+    flag = (clause.args or "").strip() if clause is not None else ""
+    return flag == "true" or (flag.isdigit() and int(flag) != 0)
 
 
 def _serialized(construct: Region, inner: list[Region], loops: list[Span]) -> bool:
     """True if the instances a loop creates run one at a time."""
     at = pragma_at(construct)
     cond = construct.directive.clause("if")
-    if cond is not None and (cond.args or "").split(":")[-1].strip() in ("0", "false"):
+    if cond is not None and _false((cond.args or "").split(":")[-1].strip()):
         return True
     if any(
         k in ("out", "inout") and item.isidentifier()
