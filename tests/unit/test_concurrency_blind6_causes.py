@@ -47,3 +47,57 @@ def test_final_reaches_grandchildren() -> None:
         "        #pragma omp task shared(x)\n        x = 1;\n      }",
     )
     assert _errors(src) == []
+
+
+_OWN_LOCK = """\
+    #include <omp.h>
+    int count;
+    void f(void) {
+      #pragma omp parallel{clause}
+      {
+        {decl}omp_init_lock(&l);
+        omp_set_lock(&l);
+        count += 1;
+        omp_unset_lock(&l);
+      }
+    }
+"""
+
+
+def _own_lock(decl: str, clause: str = "") -> str:
+    return _OWN_LOCK.replace("{decl}", decl).replace("{clause}", clause)
+
+
+def test_a_lock_each_thread_declares_excludes_nothing() -> None:
+    assert ("ACC120", 9) in _errors(_own_lock("omp_lock_t l;\n    "))
+
+
+def test_a_private_lock_excludes_nothing() -> None:
+    src = "omp_lock_t l;\n" + _own_lock("", " private(l)")
+    assert ("ACC120", 9) in _errors(src)
+
+
+def test_a_lock_shared_by_the_team_excludes() -> None:
+    assert _errors("omp_lock_t l;\n" + _own_lock("")) == []
+
+
+def test_a_lock_declared_in_a_loop_body_excludes_nothing() -> None:
+    src = """\
+        #include <omp.h>
+        int count;
+        void f(void) {
+          #pragma omp parallel for
+          for (int i = 0; i < 100; i++) {
+            omp_lock_t l;
+            omp_init_lock(&l);
+            omp_set_lock(&l);
+            count += i;
+            omp_unset_lock(&l);
+          }
+        }
+    """
+    assert [c for c, line in _errors(src) if line == 9] != []
+    shared = src.replace("    omp_lock_t l;\n", "").replace(
+        "int count;", "int count;\nomp_lock_t l;"
+    )
+    assert _errors(shared) == []

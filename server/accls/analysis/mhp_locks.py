@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
+from accls.analysis.mhp_constructs import contains, first_word
 from accls.frontend import Function, Region, SourceFile, Span
 
-__all__ = ["LockTable", "lock_table"]
+__all__ = ["LockTable", "lock_table", "shared_locks"]
 
 _SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
 _TEST = frozenset({"omp_test_lock", "omp_test_nest_lock"})
 _ADDRESS = re.compile(r"^&\s*\(?\s*([A-Za-z_][\w.\[\]>-]*?)\s*\)?$")
+
+
+class _Privacy(Protocol):
+    def is_private(self, name: str, pos: int, chain: list[Region]) -> bool: ...
 
 
 class _HasId(Protocol):
@@ -158,6 +163,31 @@ def lock_table(
             )
     calls.sort(key=lambda c: c.pos)
     return LockTable(tuple(calls), tuple(spans), guards)
+
+
+_BASE = re.compile(r"[A-Za-z_]\w*")
+
+
+def shared_locks(table: LockTable, env: _Privacy, inner: list[Region]) -> LockTable:
+    """The table without the calls on a lock each thread has its own copy of.
+
+    A lock declared in the region (or named in `private`) is one lock per thread:
+    taking it excludes no other thread. Calls inside a nested team or a task are
+    kept: the threads or tasks there may share the enclosing thread's lock.
+    """
+    kept = []
+    for call in table.calls:
+        base = _BASE.match(call.lock)
+        chain = [c for c in inner if contains(c, call.pos)]
+        nested = any(first_word(c) in _SHARING for c in chain)
+        if call.lock.startswith("spin:") or base is None or nested:
+            kept.append(call)
+        elif not env.is_private(base.group(0), call.pos, chain):
+            kept.append(call)
+    return replace(table, calls=tuple(kept))
+
+
+_SHARING = frozenset({"parallel", "task", "taskloop", "teams"})
 
 
 _SPIN = re.compile(rb"while\s*\(\s*!\s*$")

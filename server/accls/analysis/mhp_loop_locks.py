@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
@@ -19,6 +19,7 @@ __all__ = [
     "param_locks",
 ]
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _ADDRESS_OF = re.compile(r"&\s*([A-Za-z_]\w*)")
 _SET_CALLS = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _LOCKING = _SET_CALLS | {
@@ -57,10 +58,15 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
     table = lock_table(construct, fn, source, ())
     if not table.calls:
         return None  # pthread locks, or locks the table does not see
-    held: dict[str, list[tuple[Ref, frozenset[str]]]] = {}
     own = {x.var for x in loop.walk() if x.var} | {
         v.name for x in loop.walk() for v in x.locals
     }
+    # A lock declared in the body is a new lock each iteration: it excludes nothing.
+    calls = tuple(c for c in table.calls if _base(c.lock) not in own)
+    if not calls:
+        return NO_LOCKS
+    table = replace(table, calls=calls)
+    held: dict[str, list[tuple[Ref, frozenset[str]]]] = {}
     for ref in loop.refs:
         pos = ref.span.start_byte
         if table.in_call(pos) or ref.name in own:
@@ -84,6 +90,12 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
         other, locks = next(((r, k) for r, k in cover if r.is_write), cover[0])
         half.append((plain, other, sorted(locks)[0].removeprefix("lock:")))
     return LoopLocks(frozenset(guarded), tuple(half))
+
+
+def _base(lock: str) -> str:
+    """The variable a lock expression starts with: `l` of `l[i % 4]`."""
+    match = _NAME.match(lock)
+    return match.group(0) if match else ""
 
 
 def half_locked_findings(

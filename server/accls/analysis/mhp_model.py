@@ -31,7 +31,7 @@ from accls.analysis.mhp_env import (
     locate,
 )
 from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
-from accls.analysis.mhp_locks import LockTable, lock_table
+from accls.analysis.mhp_locks import LockTable, lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_rows import region_extents
 from accls.analysis.mhp_spinlocks import spin_locks
@@ -282,12 +282,16 @@ def _model(
         tasks,
         bounds,
         phases,
-        lock_table(
-            region,
-            fn,
-            source,
-            tasks,
-            [(k.flag, k.acquired, k.released, k.line) for k in spins],
+        shared_locks(
+            lock_table(
+                region,
+                fn,
+                source,
+                tasks,
+                [(k.flag, k.acquired, k.released, k.line) for k in spins],
+            ),
+            env,
+            inner,
         ),
         env,
         loops,
