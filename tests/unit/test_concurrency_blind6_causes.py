@@ -101,3 +101,35 @@ def test_a_lock_declared_in_a_loop_body_excludes_nothing() -> None:
         "int count;", "int count;\nomp_lock_t l;"
     )
     assert _errors(shared) == []
+
+
+_GUARDS = """\
+    long total;
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 1000; i++) {
+        if (i % 2) {
+          #pragma omp {one}
+          total += i;
+        } else {
+          #pragma omp {other}
+          total = total + 2 * i;
+        }
+      }
+    }
+"""
+
+
+def _guards(one: str, other: str) -> list[tuple[str, int]]:
+    return _errors(_GUARDS.replace("{one}", one).replace("{other}", other))
+
+
+def test_loop_guards_that_do_not_exclude_each_other_race() -> None:
+    assert ("ACC121", 7) in _guards("critical(a)", "critical(b)")
+    assert ("ACC121", 7) in _guards("atomic", "critical")
+    assert ("ACC121", 7) in _guards("critical", "critical(b)")
+
+
+def test_loop_guards_of_one_name_exclude() -> None:
+    assert _guards("critical", "critical") == []
+    assert _guards("critical(a)", "critical(a)") == []

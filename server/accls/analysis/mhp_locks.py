@@ -180,9 +180,8 @@ def shared_locks(table: LockTable, env: _Privacy, inner: list[Region]) -> LockTa
         base = _BASE.match(call.lock)
         chain = [c for c in inner if contains(c, call.pos)]
         nested = any(first_word(c) in _SHARING for c in chain)
-        if call.lock.startswith("spin:") or base is None or nested:
-            kept.append(call)
-        elif not env.is_private(base.group(0), call.pos, chain):
+        mine = base is not None and env.is_private(base.group(0), call.pos, chain)
+        if call.lock.startswith("spin:") or nested or not mine:
             kept.append(call)
     return replace(table, calls=tuple(kept))
 

@@ -34,6 +34,7 @@ from accls.analysis.race_exemptions import (
 )
 from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_doacross import doacross_findings
+from accls.analysis.races_exclusion import mixed_exclusion_findings
 from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings
@@ -136,6 +137,7 @@ def dependence_findings(
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
     out = half_locked_findings(loop, directive, locks, frozenset(private))
+    out.extend(mixed_exclusion_findings(loop, directive, analysis.source, private))
     protected = _protected(loop, dialect) | private | guarded
     by_span = {ref.span: ref for ref in loop.refs}
     table = table_verdict(loop, analysis.source) if len(loops) == 1 else None

@@ -1,0 +1,110 @@
+"""A parallel loop's shared scalars under guards that do not exclude each other.
+
+Only the same `critical` name excludes; `atomic` and `critical` do not exclude each
+other, nor does an `ordered` block exclude a `critical` one. A scalar updated under
+`critical(a)` in one branch and `critical(b)` (or `atomic`) in another races.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.concurrency_kinds import EXCLUSION_RACE
+from accls.analysis.findings import Finding, finding
+from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.scalars import is_scalar_ref
+from accls.frontend import Directive, Loop, Ref, Region, SourceFile
+
+__all__ = ["mixed_exclusion_findings"]
+
+
+def _held(ref: Ref, around: list[Region]) -> frozenset[str]:
+    """The exclusion each construct around `ref` gives: `critical:NAME`, `atomic`..."""
+    held: set[str] = set()
+    for construct in around:
+        if not contains(construct, ref.span.start_byte):
+            continue
+        word = first_word(construct)
+        if word == "critical":
+            first = construct.directive.clauses[:1]
+            name = first[0].args or "" if first and not first[0].name else ""
+            held.add(f"critical:{name.strip()}")
+        elif word in ("atomic", "ordered"):
+            held.add(word)
+    return frozenset(held)
+
+
+def _describe(held: frozenset[str]) -> str:
+    words = []
+    for item in sorted(held):
+        kind, _, name = item.partition(":")
+        if kind == "critical":
+            words.append(f"`critical({name})`" if name else "an unnamed `critical`")
+        else:
+            words.append(f"`{kind}`")
+    return " and ".join(words)
+
+
+def mixed_exclusion_findings(
+    loop: Loop, directive: Directive, source: SourceFile, private: set[str]
+) -> list[Finding]:
+    """ACC121 for each shared scalar whose guards do not exclude each other."""
+    words = set(directive.name.split())
+    if directive.dialect != "omp" or words <= {"simd", "declare"}:
+        return []
+    start, end = loop.keyword.start_byte, loop.span.end_byte
+    around = [
+        c
+        for c in source.constructs
+        if start <= c.span.start_byte < end
+        and first_word(c) in ("critical", "atomic", "ordered")
+        and not (first_word(c) == "ordered" and c.directive.clauses)
+    ]
+    if not around:
+        return []
+    groups: dict[str, list[tuple[Ref, frozenset[str]]]] = {}
+    for ref in loop.refs:
+        if ref.atomic != "omp" or not is_scalar_ref(ref) or ref.name in private:
+            continue
+        groups.setdefault(ref.name, []).append((ref, _held(ref, around)))
+    out: list[Finding] = []
+    for refs in groups.values():
+        clash = next(
+            (
+                (a, ha, b, hb)
+                for a, ha in refs
+                for b, hb in refs
+                if a.span.start_byte < b.span.start_byte
+                and (a.is_write or b.is_write)
+                and ha
+                and hb
+                and not ha & hb
+            ),
+            None,
+        )
+        if clash is None:
+            continue
+        a, ha, b, hb = clash
+        out.append(
+            finding(
+                EXCLUSION_RACE,
+                (a if a.is_write else b).span,
+                first=a.render(),
+                first_access=a.kind.value,
+                first_line=a.span.line,
+                second=b.render(),
+                second_access=b.kind.value,
+                second_line=b.span.line,
+                overlap="may run in parallel",
+                region=directive.name,
+                line=loop.line,
+                rule=(
+                    f"iterations run on different threads, and line {a.span.line} "
+                    f"holds {_describe(ha)} while line {b.span.line} holds "
+                    f"{_describe(hb)}, which do not exclude each other"
+                ),
+                fix=(
+                    "guard every access with the same `critical` name, or make all "
+                    "of them `atomic`"
+                ),
+            )
+        )
+    return out
