@@ -133,3 +133,31 @@ def test_loop_guards_that_do_not_exclude_each_other_race() -> None:
 def test_loop_guards_of_one_name_exclude() -> None:
     assert _guards("critical", "critical") == []
     assert _guards("critical(a)", "critical(a)") == []
+
+
+_NESTED = """\
+    #include <omp.h>
+    int slot[64];
+    void f(void) {
+      #pragma omp parallel num_threads(2)
+      {
+        int outer = omp_get_thread_num();
+        #pragma omp parallel num_threads(2) firstprivate(outer)
+        slot[{index}] += 1;
+      }
+    }
+"""
+
+
+def _nested(index: str) -> list[tuple[str, int]]:
+    return _errors(_NESTED.replace("{index}", index))
+
+
+def test_a_nested_teams_thread_number_repeats_across_outer_threads() -> None:
+    # every outer thread's inner team has a thread 0: slot[0] is written twice
+    assert ("ACC120", 8) in _nested("omp_get_thread_num()")
+    assert ("ACC120", 8) in _nested("omp_get_thread_num() + 1")
+
+
+def test_outer_and_inner_thread_numbers_together_are_apart() -> None:
+    assert _nested("outer * 8 + omp_get_thread_num()") == []

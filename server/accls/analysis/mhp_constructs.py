@@ -84,12 +84,36 @@ _NEST_WORDS = frozenset({"for", "loop", "simd", "critical", "atomic"})
 NEST_EXCLUDING = frozenset({"critical", "atomic"})
 
 
+NESTED_TID = "omp_nested_thread_num"
+"""A nested team's thread number: the inner team of every outer thread has each."""
+_TID_CALL = re.compile(rb"omp_get_thread_num\s*\(\s*\)")
+_SUBSCRIPT = re.compile(rb"\[[^\[\]]*\]")
+
+
+def _subscript_tids(text: bytes) -> bool:
+    """True when the inner team's thread number is only a subscript term."""
+    inside = sum(len(_TID_CALL.findall(m.group(0))) for m in _SUBSCRIPT.finditer(text))
+    return inside == len(_TID_CALL.findall(text))
+
+
+def nested_tids(texts: tuple[str, ...], chain: list[Region]) -> tuple[str, ...]:
+    """Subscripts with a nested team's thread number renamed to `NESTED_TID`.
+
+    Inside a nested `parallel`, `omp_get_thread_num()` numbers the inner team:
+    every outer thread's team has a thread 0, so for the outer threads the value
+    is one they all share, not their own number.
+    """
+    if not any(first_word(c) == "parallel" for c in chain):
+        return texts
+    return tuple(t.replace("omp_get_thread_num()", NESTED_TID) for t in texts)
+
+
 def followed_nest(c: Region, inner: list[Region], data: bytes) -> bool:
     """A nested `parallel` whose code every outer thread runs as plain code."""
     if first_word(c) != "parallel" or _OFFLOAD & set(c.directive.name.split()[1:]):
         return False
     text = data[c.span.start_byte : c.span.end_byte]
-    if b"omp_get_thread_num" in text or b"omp_" in text.replace(b"omp_get_", b""):
+    if not _subscript_tids(text) or b"omp_" in text.replace(b"omp_get_", b""):
         return False  # the inner team's thread numbers, or its own sync calls
     return all(
         first_word(d) in _NEST_WORDS for d in inner if d is not c and within(d, c)

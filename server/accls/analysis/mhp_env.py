@@ -13,12 +13,14 @@ from accls.analysis.mhp_callees import (
     is_static,
     locked_state_writes,
 )
+from accls.analysis.mhp_constructs import NESTED_TID, nested_tids
 from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
 from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
+from accls.frontend.exprs import expression_poly
 
 __all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
 
@@ -288,16 +290,21 @@ def locate(
         return Location(ref.name, form, ("0",), (Poly.const(0),))
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     macros = dict(env.constants)
-    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)} - set(macros)
+    renamed = nested_tids(index, chain)
+    names = {n for t in renamed for n in _NAME.findall(t)} - set(macros)
     # `a[omp_get_thread_num()]`: the call's value is the thread number.
     polys = tuple(
         Poly.sym(text[:-2])
-        if text in ("omp_get_thread_num()", f"{_TEAM}()")
+        if text in ("omp_get_thread_num()", f"{_TEAM}()") and new == text
         else folded_poly(s.text, macros, s.poly)
-        for s, text in zip(ref.subscripts, index, strict=True)
+        if new == text
+        else folded_poly(new, macros, expression_poly(new))
+        for s, text, new in zip(ref.subscripts, index, renamed, strict=True)
     )
     known = ("omp_get_thread_num()", f"{_TEAM}()")
     tid_calls = {i for i, text in enumerate(index) if text in known}
+    # `a[k * 8 + omp_get_thread_num()]` in a nested team: the call is renamed away
+    tid_calls |= {i for i, t in enumerate(renamed) if t != index[i] and "(" not in t}
     indirect = any(
         s.indirect for i, s in enumerate(ref.subscripts) if i not in tid_calls
     )
@@ -306,9 +313,9 @@ def locate(
     if indirect or None in polys:
         form = "varying"
     elif names & env.tid_vars or "omp_get_thread_num" in names:
-        rest = names - env.tid_vars - {"omp_get_thread_num"}
+        rest = names - env.tid_vars - {"omp_get_thread_num", NESTED_TID}
         form = "tid" if rest <= env.invariant | sweeps else "varying"
-    elif names <= env.invariant:
+    elif names <= env.invariant | {NESTED_TID}:
         form = "const"
     elif names <= env.invariant | sweeps:
         form = "loop"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from accls.analysis.mhp_bounds import Sweep, bound_rows
+from accls.analysis.mhp_constructs import NESTED_TID
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_rows import flat_rows, leaves_row
 from accls.analysis.polyhedra import Row, build, is_empty, row
@@ -39,8 +40,8 @@ def _side(poly: Poly, side: int, env: Environment) -> dict[str, int] | None:
         name = mono[0]
         if name in env.tid_vars or name == _TID:
             key = f"tid@{side}"
-        elif name in env.invariant:
-            key = name  # one value for every thread
+        elif name in env.invariant or name == NESTED_TID:
+            key = name  # one value for every thread (or every inner team has it)
         else:
             key = f"{name}@{side}"  # a sequential loop each thread runs
         out[key] = out.get(key, 0) + coeff
