@@ -161,3 +161,24 @@ def test_a_nested_teams_thread_number_repeats_across_outer_threads() -> None:
 
 def test_outer_and_inner_thread_numbers_together_are_apart() -> None:
     assert _nested("outer * 8 + omp_get_thread_num()") == []
+
+
+_INLINE = """\
+    #include <omp.h>
+    int slot[64];
+    void f(void) {
+      #pragma omp parallel num_threads(4)
+      slot[{index}] += 1;
+    }
+"""
+
+
+def test_an_inline_thread_number_folded_by_division_meets() -> None:
+    # threads 0 and 1 both land on slot 0
+    src = _INLINE.replace("{index}", "omp_get_thread_num() / 2")
+    assert ("ACC120", 5) in _errors(src)
+
+
+def test_an_inline_thread_number_kept_apart_is_clean() -> None:
+    assert _errors(_INLINE.replace("{index}", "omp_get_thread_num() * 2")) == []
+    assert _errors(_INLINE.replace("{index}", "omp_get_thread_num() + 1")) == []

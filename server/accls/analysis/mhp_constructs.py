@@ -97,15 +97,16 @@ def _subscript_tids(text: bytes) -> bool:
 
 
 def nested_tids(texts: tuple[str, ...], chain: list[Region]) -> tuple[str, ...]:
-    """Subscripts with a nested team's thread number renamed to `NESTED_TID`.
+    """Subscripts with `omp_get_thread_num()` renamed to a name for its value.
 
-    Inside a nested `parallel`, `omp_get_thread_num()` numbers the inner team:
+    The name is `omp_get_thread_num` itself (the thread number), but inside a
+    nested `parallel` it is `NESTED_TID`: the call numbers the inner team, and
     every outer thread's team has a thread 0, so for the outer threads the value
     is one they all share, not their own number.
     """
-    if not any(first_word(c) == "parallel" for c in chain):
-        return texts
-    return tuple(t.replace("omp_get_thread_num()", NESTED_TID) for t in texts)
+    nested = any(first_word(c) == "parallel" for c in chain)
+    name = NESTED_TID if nested else "omp_get_thread_num"
+    return tuple(t.replace("omp_get_thread_num()", name) for t in texts)
 
 
 def followed_nest(c: Region, inner: list[Region], data: bytes) -> bool:

@@ -64,6 +64,7 @@ class Location:
     index: tuple[str, ...]  # subscript texts, spaces removed
     polys: tuple[Poly | None, ...] = ()  # their values, None where not polynomial
     bounds: tuple[Sweep, ...] = ()  # the ranges of the sequential loops around it
+    nested: bool = False  # in a nested team: `omp_get_thread_num()` is not the thread's
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +327,8 @@ def locate(
         split = enclosing(env.shared_loops, pos)
         if names <= env.invariant | sweeps | {s.var for s in split}:
             form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
-    return Location(ref.name, form, index, polys, bounds)
+    nested = NESTED_TID in " ".join(renamed)
+    return Location(ref.name, form, index, polys, bounds, nested)
 
 
 def callee_state(

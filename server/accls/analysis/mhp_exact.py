@@ -28,6 +28,10 @@ __all__ = [
 ]
 
 
+_CALL = "omp_get_thread_num"
+_TID_CALL = re.compile(r"\bomp_get_thread_num\(\)")
+
+
 def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
     """Whether two threads of the team meet at one element.
 
@@ -39,15 +43,17 @@ def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
     clause = model.region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
     tids = model.env.tid_vars
-    if len(tids) != 1 or len(a.index) != len(b.index) or a.name != b.name:
+    if len(tids) > 1 or len(a.index) != len(b.index) or a.name != b.name:
         return None
+    if a.nested or b.nested:
+        return None  # a nested team's thread numbers
+    # `x[omp_get_thread_num() / 2]`: the call stands for the thread number too
+    tid = next(iter(tids)) if tids else _CALL
     if size.isdigit() and 1 < int(size) <= 64:
-        return _slots_meet(a, b, next(iter(tids)), model.env, int(size))
+        return _slots_meet(a, b, tid, model.env, int(size))
     if clause is not None:
         return None  # a team size the model does not read
-    found = {
-        _slots_meet(a, b, next(iter(tids)), model.env, team) for team in range(2, 9)
-    }
+    found = {_slots_meet(a, b, tid, model.env, team) for team in range(2, 9)}
     return True if found == {True} else None  # a larger team may still meet
 
 
@@ -71,7 +77,7 @@ def _elements(
     loc: Location, tid: str, env: Environment, team: int, me: int
 ) -> set[tuple[int, ...]] | None:
     """The elements thread `me` reaches: over a dealing loop's values, if one."""
-    texts = [s for s in loc.index]
+    texts = [_TID_CALL.sub(tid, s) for s in loc.index]
     for name in env.size_vars:
         texts = [re.sub(rf"\b{re.escape(name)}\b", str(team), t) for t in texts]
     stops = {c.var: c.stop for c in env.cyclic}
