@@ -182,3 +182,30 @@ def test_an_inline_thread_number_folded_by_division_meets() -> None:
 def test_an_inline_thread_number_kept_apart_is_clean() -> None:
     assert _errors(_INLINE.replace("{index}", "omp_get_thread_num() * 2")) == []
     assert _errors(_INLINE.replace("{index}", "omp_get_thread_num() + 1")) == []
+
+
+_TEAM_SLOT = """\
+    #include <omp.h>
+    int part[16];
+    void f(void) {
+      #pragma omp target teams num_teams({teams}) map(tofrom : part)
+      {
+        part[{index}] += 1;
+      }
+    }
+"""
+
+
+def _team_slot(index: str, teams: str = "4") -> list[tuple[str, int]]:
+    return _errors(_TEAM_SLOT.replace("{index}", index).replace("{teams}", teams))
+
+
+def test_team_number_slots_two_teams_share_race() -> None:
+    assert ("ACC125", 6) in _team_slot("omp_get_team_num() / 2")
+    assert ("ACC125", 6) in _team_slot("omp_get_team_num() % 2")
+
+
+def test_team_number_slots_apart_are_clean() -> None:
+    assert _team_slot("omp_get_team_num()") == []
+    assert _team_slot("omp_get_team_num() * 2 + 1") == []
+    assert _team_slot("omp_get_team_num() / 2", teams="1") == []

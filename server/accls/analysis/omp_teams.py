@@ -14,6 +14,7 @@ from accls.analysis.concurrency_kinds import TEAMS_CRITICAL, TEAMS_REPLICATED
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, pragma_at, within
 from accls.analysis.pragma_scope import clause_names, list_names
+from accls.analysis.races_index import int_at
 from accls.frontend import Function, Ref, Region, SourceFile
 
 __all__ = ["teams_findings"]
@@ -22,6 +23,7 @@ _PRIVATE = frozenset({"private", "firstprivate"})
 _OWNING = frozenset({"private", "firstprivate", "reduction", "lastprivate"})
 _SPLIT = frozenset({"distribute", "loop"})  # worksharing across the teams
 _TEAM_GUARD = re.compile(r"\bomp_get_team_num\s*\(")
+_TEAM_CALL = re.compile(r"\bomp_get_team_num\(\)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _WRITTEN_MAP = re.compile(r"\b(?:from|tofrom)\s*:")
 
@@ -84,6 +86,7 @@ def _shared_across_teams(
         return False
     if ref.subscripts or ref.deref:
         varying = _team_indexed(ref, fn, teams, counters)
+        varying = varying and not _team_slots_meet(ref, teams)
         return (var is None or var.is_array) and not varying
     # A scalar of a target region is firstprivate unless mapped or global.
     return ref.name in mapped or var is None or var.scope == "global"
@@ -106,6 +109,26 @@ def _team_indexed(ref: Ref, fn: Function, teams: Region, counters: set[str]) -> 
             ):
                 return True
     return False
+
+
+def _team_slots_meet(ref: Ref, teams: Region) -> bool:
+    """True if two teams land on one element: `a[omp_get_team_num() / 2]`.
+
+    Each subscript must be built from the team number and literals. With
+    `num_teams(K)` the league has K teams; without, every league of 2 to 8 teams
+    must meet.
+    """
+    clause = teams.directive.clause("num_teams")
+    size = (clause.args or "").strip() if clause is not None else ""
+    if clause is not None and not (size.isdigit() and 1 < int(size) <= 64):
+        return False
+    texts = [_TEAM_CALL.sub("team", "".join(s.text.split())) for s in ref.subscripts]
+    sizes = [int(size)] if size else list(range(2, 9))
+    for league in sizes:
+        cells = [tuple(int_at(t, "team", k) for t in texts) for k in range(league)]
+        if any(None in cell for cell in cells) or len(set(cells)) == league:
+            return False
+    return True
 
 
 def _team_guarded(source: SourceFile, teams: Region, pos: int) -> bool:
