@@ -209,3 +209,36 @@ def test_team_number_slots_apart_are_clean() -> None:
     assert _team_slot("omp_get_team_num()") == []
     assert _team_slot("omp_get_team_num() * 2 + 1") == []
     assert _team_slot("omp_get_team_num() / 2", teams="1") == []
+
+
+_COPIED = """\
+    #include <omp.h>
+    int store[64];
+    static int *q;
+    #pragma omp threadprivate(q)
+    void f(void) {
+      int *p = store;
+      q = store;
+      #pragma omp parallel {clause}
+      {
+        {body}
+      }
+    }
+"""
+
+
+def _copied(clause: str, body: str) -> list[tuple[str, int]]:
+    return _errors(_COPIED.replace("{clause}", clause).replace("{body}", body))
+
+
+def test_a_pointer_copied_to_every_thread_reaches_one_object() -> None:
+    assert ("ACC120", 10) in _copied("copyin(q)", "q[1] += 1;")
+    assert ("ACC120", 10) in _copied("firstprivate(p)", "p[0] += 1;")
+    assert ("ACC120", 10) in _copied("firstprivate(p)", "*p += 1;")
+
+
+def test_copied_pointers_to_own_elements_or_reset_are_clean() -> None:
+    assert _copied("firstprivate(p)", "p[omp_get_thread_num()] += 1;") == []
+    reset = "p = &store[omp_get_thread_num()];\n    p[0] += 1;"
+    assert _copied("firstprivate(p)", reset) == []
+    assert _copied("copyin(q)", "q = &store[omp_get_thread_num()]; q[0] = 1;") == []

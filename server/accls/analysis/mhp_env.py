@@ -274,16 +274,19 @@ def _member(
 
 
 def locate(
-    ref: Ref, pos: int, chain: list[Region], env: Environment
+    ref: Ref, pos: int, chain: list[Region], env: Environment, shared: bool = False
 ) -> Location | None:
-    """Where a shared access lands; None when it is private or not followed."""
+    """Where a shared access lands; None when it is private or not followed.
+
+    `shared`: the pointer is private but every copy holds one value.
+    """
     if ref.member and not ref.escapes and not ref.subscripts:
         return _member(ref, pos, chain, env)
     if ref.member or ref.escapes:
         return None  # struct fields and escaping addresses are not modelled
     if not ref.subscripts and not ref.deref:
         return Location(ref.name, "scalar", ())
-    base_private = env.is_private(ref.name, pos, chain)
+    base_private = not shared and env.is_private(ref.name, pos, chain)
     if base_private:
         return None  # a private array, or a private pointer to memory we cannot see
     if ref.deref and not ref.subscripts:

@@ -7,9 +7,17 @@ from collections.abc import Sequence
 
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.polyhedra import Row, build, is_empty, row
-from accls.frontend import Region, SourceFile
+from accls.analysis.pragma_scope import list_names
+from accls.frontend import Function, Region, SourceFile
 
-__all__ = ["Guard", "copied_pointer", "guard_of", "thread_branch", "threads_meet"]
+__all__ = [
+    "Guard",
+    "copied_in_pointers",
+    "copied_pointer",
+    "guard_of",
+    "thread_branch",
+    "threads_meet",
+]
 
 Guard = tuple[tuple[Row, ...], ...]
 """Alternatives (an `or` of `and`s) over the key `t` and helper keys `t.*`."""
@@ -163,4 +171,44 @@ def copied_pointer(inner: list[Region], name: str, pos: int) -> bool:
             for cl in c.directive.clauses
         )
         for c in inner
+    )
+
+
+_COPYING = frozenset({"copyin", "firstprivate"})
+
+
+def copied_in_pointers(
+    region: Region, fn: Function, source: SourceFile
+) -> frozenset[str]:
+    """The pointers of the region's `copyin`/`firstprivate` that `_copied_in` takes."""
+    return frozenset(
+        n
+        for c in region.directive.clauses
+        if c.name in _COPYING
+        for n in list_names(c.args or "")
+        if _copied_in(region, fn, source, n)
+    )
+
+
+def _copied_in(region: Region, fn: Function, source: SourceFile, name: str) -> bool:
+    """True for a pointer every thread gets a copy of by `copyin` or `firstprivate`.
+
+    The copies hold the encountering thread's value and the region never sets
+    them: through them, all threads reach the same object.
+    """
+    named = any(
+        cl.name in _COPYING and name in {a.strip() for a in (cl.args or "").split(",")}
+        for cl in region.directive.clauses
+    )
+    var = fn.lookup(name) or next((v for v in source.globals if v.name == name), None)
+    if not named or var is None or var.pointers < 1 or var.dims:
+        return False
+    start, end = region.span.start_byte, region.span.end_byte
+    return not any(
+        r.name == name
+        and r.is_write
+        and not r.subscripts
+        and not r.deref
+        and start <= r.span.start_byte < end
+        for r in fn.refs
     )

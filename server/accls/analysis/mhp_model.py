@@ -30,7 +30,12 @@ from accls.analysis.mhp_env import (
     environment,
     locate,
 )
-from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
+from accls.analysis.mhp_guards import (
+    Guard,
+    copied_in_pointers,
+    copied_pointer,
+    guard_of,
+)
 from accls.analysis.mhp_locks import LockTable, lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_rows import region_extents
@@ -129,6 +134,7 @@ class _Scene:
     loops: list[Span]
     atomics: dict[int, frozenset[str]]
     branches: list[Branch]
+    copied: frozenset[str] = frozenset()  # pointers copied in: one target for all
 
 
 def _access(
@@ -139,10 +145,13 @@ def _access(
     shared_target = (
         ref.deref and not ref.subscripts and copied_pointer(scene.inner, ref.name, pos)
     )
-    if via is None and scene.env.is_private(ref.name, pos, outer) and not shared_target:
+    through = bool(ref.subscripts or ref.deref) and ref.name in scene.copied
+    shared_target = shared_target and not through
+    private = scene.env.is_private(ref.name, pos, outer) and not through
+    if via is None and private and not shared_target:
         return None  # (a pointer copyprivate hands out points to one object)
     location = (
-        locate(ref, pos, chain, scene.env)
+        locate(ref, pos, chain, scene.env, through)
         if via is None and not shared_target
         else Location(ref.name, "scalar", ())
         if via is not None
@@ -276,27 +285,19 @@ def _model(
     loops = [b.span for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source, orphan)
     env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
+    spun = [(k.flag, k.acquired, k.released, k.line) for k in spins]
     scene = _Scene(
         region,
         inner,
         tasks,
         bounds,
         phases,
-        shared_locks(
-            lock_table(
-                region,
-                fn,
-                source,
-                tasks,
-                [(k.flag, k.acquired, k.released, k.line) for k in spins],
-            ),
-            env,
-            inner,
-        ),
+        shared_locks(lock_table(region, fn, source, tasks, spun), env, inner),
         env,
         loops,
         atomic_targets(inner, fn),
         [b for b in source.branches if contains(region, b.span.start_byte)],
+        copied_in_pointers(region, fn, source),
     )
     accesses: list[Access] = []
     # A `static` local's initializer runs once, not on every thread.
