@@ -242,3 +242,47 @@ def test_copied_pointers_to_own_elements_or_reset_are_clean() -> None:
     reset = "p = &store[omp_get_thread_num()];\n    p[0] += 1;"
     assert _copied("firstprivate(p)", reset) == []
     assert _copied("copyin(q)", "q = &store[omp_get_thread_num()]; q[0] = 1;") == []
+
+
+_FORTRAN_NEST = """\
+program p
+  implicit none
+  integer :: i, j, k
+  real :: a(10, 10)
+  !$omp {directive}
+  do i = 1, 10
+    do j = 1, 10
+      k = i + j
+      a(j, i) = real(k)
+    end do
+  end do
+  print *, a(1, 1)
+end program p
+"""
+
+
+def _fortran(directive: str) -> list[tuple[str, int]]:
+    found = check_file(_FORTRAN_NEST.replace("{directive}", directive), "t.f90")
+    return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+
+
+def test_fortran_sequential_do_variables_are_private_in_parallel() -> None:
+    # OpenMP: in Fortran, a sequential loop's variable is private in the
+    # innermost parallel construct around it; `k` is not a loop variable.
+    found = _fortran("parallel do")
+    assert not [c for c, line in found if line == 7]
+    assert ("ACC103", 8) in found
+
+
+def test_c_inner_loop_variables_still_need_private() -> None:
+    src = """\
+        double a[10][10];
+        void f(void) {
+          int j;
+          #pragma omp parallel for
+          for (int i = 0; i < 10; i++)
+            for (j = 0; j < 10; j++)
+              a[i][j] = i + j;
+        }
+    """
+    assert ("ACC103", 6) in _errors(src)

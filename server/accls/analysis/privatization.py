@@ -54,6 +54,9 @@ def _function_local(name: str, fn: Function | None) -> bool:
     return var is not None
 
 
+_SIMD_ONLY = frozenset({"simd", "declare", "end"})
+
+
 def _is_private(
     name: str,
     fact: ScalarFact | None,
@@ -173,6 +176,16 @@ def scalar_findings(
     }
     omp = directive.dialect == "omp"
     simd = omp and "simd" in directive.name.split()
+    # Fortran: the variables of sequential `do` loops in a parallel construct are
+    # private there (OpenMP, data-sharing rules: predetermined). Not in a lone
+    # `simd`, whose lanes share one thread's variables; an orphaned `do` is in no
+    # construct we see, so only its function's own variables count there.
+    if omp and loop.fortran and not set(directive.name.split()) <= _SIMD_ONLY:
+        assoc |= {
+            inner.var
+            for inner in loop.walk()[1:]
+            if inner.var and (not scope.orphaned or _function_local(inner.var, fn))
+        }
     out: list[Finding] = []
     wrote_private = False
     by_name = {f.name: f for f in facts.scalars}
