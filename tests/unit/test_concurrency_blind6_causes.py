@@ -286,3 +286,32 @@ def test_c_inner_loop_variables_still_need_private() -> None:
         }
     """
     assert ("ACC103", 6) in _errors(src)
+
+
+_ROW_GUARD = """\
+    #define N 32
+    int m[N][N];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N - 1; i++)
+        for (int j = 0; j < N; j++)
+          if ({cond})
+            m[i][j + 1] = m[i][j] + 1;
+    }
+"""
+
+
+def _row_guard(cond: str) -> list[tuple[str, int]]:
+    return _errors(_ROW_GUARD.replace("{cond}", cond))
+
+
+def test_an_if_that_lets_the_overrun_through_keeps_acc113() -> None:
+    assert ("ACC113", 8) in _row_guard("j < N")
+    assert ("ACC113", 8) in _row_guard("j <= N - 1")
+    assert ("ACC113", 8) in _row_guard("N > j")
+
+
+def test_an_if_that_stops_the_overrun_or_is_not_read_silences_acc113() -> None:
+    assert _row_guard("j + 1 < N") == []
+    assert _row_guard("N - 1 > j") == []
+    assert _row_guard("m[i][j] > 0") == []

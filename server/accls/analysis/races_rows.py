@@ -6,6 +6,8 @@ call of the function gives one such value (`fill(grid, N, M)` for `j <= m`).
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.extents import escape_how, escape_reach
 from accls.analysis.findings import OUT_OF_EXTENT, Finding, Severity, finding
@@ -59,6 +61,60 @@ def _row_length(name: str, fn: Function, source: SourceFile) -> int | None:
     return literal_value(var.dims[-1], source)
 
 
+_LIMIT = re.compile(r"^(\w+)(?:\+(\d+))?(<=|<)(.+)$")
+_FLIPPED = re.compile(r"^(.+?)(>=|>)(\w+)(?:\+(\d+))?$")
+
+
+_OFFSET = re.compile(r"^(\w+)([+-]\d+)?$")
+
+
+def _offset_value(text: str, source: SourceFile) -> int | None:
+    """`N`, `N - 1`, `32 + 2`: a literal or macro and a literal offset."""
+    match = _OFFSET.match(text)
+    base = literal_value(match.group(1), source) if match is not None else None
+    if match is None or base is None:
+        return None
+    return base + int(match.group(2) or 0)
+
+
+def _guarded_top(
+    ref: Ref, loop: Loop, var: str, top: int, source: SourceFile
+) -> int | None:
+    """The largest `var` the `if` conditions around `ref` let through.
+
+    Every enclosing branch must be an `if` arm whose condition is a conjunction
+    of `var + c < L` or `var + c <= L` tests (L a literal or macro); None when
+    one is not, as a condition the model does not read may prevent the write.
+    """
+    pos = ref.span.start_byte
+    arms = [
+        b
+        for b in source.branches
+        if b.kind != "loop"
+        and b.span.start_byte <= pos < b.span.end_byte
+        and loop.span.start_byte <= b.span.start_byte < loop.span.end_byte
+    ]
+    if not arms or any(b.kind != "if" for b in arms):
+        return None  # an `else`, `?:` or `&&` operand: not read
+    for arm in arms:
+        for part in "".join(arm.condition.split()).strip("()").split("&&"):
+            part = part.strip("()")
+            match = _LIMIT.match(part)
+            flipped = _FLIPPED.match(part) if match is None else None
+            if match is not None:
+                name, shift, op, bound = match.groups()
+            elif flipped is not None:
+                bound, op, name, shift = flipped.groups()
+                op = {">": "<", ">=": "<="}[op]
+            else:
+                return None
+            value = _offset_value(bound, source)
+            if name != var or value is None:
+                return None
+            top = min(top, value - int(shift or 0) - (op == "<"))
+    return top
+
+
 def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
     """(reference, how) for writes `a[i][j + c]` whose last subscript passes the row.
 
@@ -72,7 +128,7 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
     out: list[tuple[Ref, str]] = []
     for ref in loop.refs:
         subs = ["".join(s.text.split()) for s in ref.subscripts]
-        if not ref.is_write or ref.guarded or len(subs) != 2 or subs[0] != loop.var:
+        if not ref.is_write or len(subs) != 2 or subs[0] != loop.var:
             continue
         if ref.fortran:
             continue  # column-major, from 1: `c(i, j)` is not C's `c[i][j]`
@@ -81,6 +137,8 @@ def row_overruns(loop: Loop, source: SourceFile) -> list[tuple[Ref, str]]:
             continue
         top = _last_index(inner[var], fn, source)
         length = _row_length(ref.name, fn, source)
+        if top is not None and ref.guarded:
+            top = _guarded_top(ref, loop, var, top, source)
         if top is None or length is None:
             continue
         reach = top + int(shift or 0)
