@@ -315,3 +315,28 @@ def test_an_if_that_stops_the_overrun_or_is_not_read_silences_acc113() -> None:
     assert _row_guard("j + 1 < N") == []
     assert _row_guard("N - 1 > j") == []
     assert _row_guard("m[i][j] > 0") == []
+
+
+_COPY = """\
+    #include <string.h>
+    #include <omp.h>
+    char buf[64];
+    void f(const char *src) {
+      #pragma omp parallel
+      {
+        {body}
+      }
+    }
+"""
+
+
+def test_a_library_copy_into_a_shared_array_by_every_thread_races() -> None:
+    assert ("ACC120", 7) in _errors(_COPY.replace("{body}", "memcpy(buf, src, 16);"))
+    assert ("ACC120", 7) in _errors(_COPY.replace("{body}", "strcpy(buf, src);"))
+
+
+def test_a_library_copy_made_once_or_into_own_memory_is_clean() -> None:
+    once = "#pragma omp single\n    memcpy(buf, src, 16);"
+    assert _errors(_COPY.replace("{body}", once)) == []
+    own = "char mine[64];\n    memcpy(mine, src, 16);"
+    assert _errors(_COPY.replace("{body}", own)) == []

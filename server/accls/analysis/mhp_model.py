@@ -43,6 +43,7 @@ from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
     fence_doubt,
+    library_destinations,
     memory_order,
     region_doubt,
     sync_calls,
@@ -50,6 +51,7 @@ from accls.analysis.mhp_sync import (
 from accls.analysis.mhp_tasks import Task, depend_items, explicit_tasks, task_context
 from accls.analysis.mhp_units import ORPHAN, Unit, unit_of
 from accls.frontend import (
+    AccessKind,
     Branch,
     Call,
     Directive,
@@ -302,10 +304,12 @@ def _model(
     accesses: list[Access] = []
     # A `static` local's initializer runs once, not on every thread.
     inits = {v.span.start_byte for v in fn.locals if v.static and v.span}
+    copies = library_destinations(fn, region, source)
     for ref in fn.refs:
         pos = ref.span.start_byte
         if not contains(region, pos) or any(contains(d, pos) for d in dropped):
             continue
+        ref = replace(ref, kind=AccessKind.WRITE) if pos in copies else ref
         if pos in inits or scene.locks.in_call(pos):
             continue
         made = _access(scene, ref, pos, None)

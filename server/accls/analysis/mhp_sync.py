@@ -19,6 +19,7 @@ from accls.frontend import (
 __all__ = [
     "atomic_targets",
     "fence_doubt",
+    "library_destinations",
     "memory_order",
     "region_doubt",
     "sync_calls",
@@ -159,3 +160,39 @@ def atomic_targets(inner: list[Region], fn: Function) -> dict[int, frozenset[str
         }
         out[pragma_at(construct)] = frozenset(names | array_targets)
     return out
+
+
+_DESTINATION = frozenset(
+    "memcpy memmove memset strcpy strncpy strcat strncat sprintf snprintf".split()
+)
+"""Library functions that write through their first argument."""
+
+
+def library_destinations(
+    fn: Function, region: Region, source: SourceFile
+) -> frozenset[int]:
+    """Start bytes of the arrays a library call in `region` writes: `memcpy(buf, ..)`.
+
+    Only a bare array name counts (the copy starts at its first element, so two
+    threads' copies meet); `buf + k` or `&buf[k]` may be apart.
+    """
+    out: set[int] = set()
+    for call in fn.call_sites:
+        at = call.span.start_byte
+        if call.name not in _DESTINATION or not contains(region, at) or not call.args:
+            continue
+        first = min(
+            (r for r in fn.refs if at <= r.span.start_byte < call.span.end_byte),
+            key=lambda r: r.span.start_byte,
+            default=None,
+        )
+        name = call.args[0].strip()
+        if first is None or first.name != name or first.subscripts or first.deref:
+            continue
+        var = fn.lookup(name) or next(
+            (g for g in source.globals if g.name == name), None
+        )
+        if var is None or not var.dims:
+            continue
+        out.add(first.span.start_byte)
+    return frozenset(out)
