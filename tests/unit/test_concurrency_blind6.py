@@ -14,10 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind6"
 _MISSED: dict[str, str] = {
-    "r05_lock_array_other_index.c": (
-        "a lock array indexed by another expression than the data it guards "
-        "(`l[i % 8]` around `h[i % 4]`) is not compared element by element"
-    ),
     "r17_flat_stride_short.c": (
         "a flattened row stride shorter than the row (`a[i * 8 + j]`, j < 10) is "
         "only a possible dependence"

@@ -340,3 +340,34 @@ def test_a_library_copy_made_once_or_into_own_memory_is_clean() -> None:
     assert _errors(_COPY.replace("{body}", once)) == []
     own = "char mine[64];\n    memcpy(mine, src, 16);"
     assert _errors(_COPY.replace("{body}", own)) == []
+
+
+_LOCK_ARRAY = """\
+    #include <omp.h>
+    #define NL 8
+    omp_lock_t locks[NL];
+    int hist[NL];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 1000; i++) {
+        omp_set_lock(&locks[{lock}]);
+        hist[{data}]++;
+        omp_unset_lock(&locks[{lock}]);
+      }
+    }
+"""
+
+
+def _lock_array(lock: str, data: str) -> list[tuple[str, int]]:
+    return _errors(_LOCK_ARRAY.replace("{lock}", lock).replace("{data}", data))
+
+
+def test_one_element_under_two_elements_of_a_lock_array_races() -> None:
+    assert ("ACC121", 9) in _lock_array("i % NL", "i % 4")
+    assert ("ACC121", 9) in _lock_array("i % 4", "i % 2")
+
+
+def test_elements_under_their_own_lock_element_are_clean() -> None:
+    assert _lock_array("i % 4", "i % 4") == []
+    assert _lock_array("i % 2", "i % 2") == []
+    assert _lock_array("(i % 8) / 2", "(i % 8) / 2") == []

@@ -16,6 +16,7 @@ _SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
 _TEST = frozenset({"omp_test_lock", "omp_test_nest_lock"})
 _ADDRESS = re.compile(r"^&\s*\(?\s*([A-Za-z_][\w.\[\]>-]*?)\s*\)?$")
+_ELEMENT = re.compile(r"^&\s*([A-Za-z_]\w*\s*\[[^\[\]]+\])\s*$")
 
 
 class _Privacy(Protocol):
@@ -93,10 +94,13 @@ def lock_table(
     source: SourceFile,
     tasks: Sequence[_HasId],
     spins: Sequence[tuple[str, int, int, int]] = (),
+    indexed: bool = False,
 ) -> LockTable:
     """The lock calls of `fn` inside `region`.
 
     `spins` adds hand-made locks: (flag, where it is held, where released, line).
+    `indexed` names an element of a lock array by its subscript as written
+    (`locks[i%8]`): the caller compares the elements.
     """
     start, end = region.span.start_byte, region.span.end_byte
     guards = tuple(
@@ -126,7 +130,7 @@ def lock_table(
             "utf-8", "replace"
         )
         arg = text[text.find("(") + 1 : text.rfind(")")].strip()
-        match = _ADDRESS.match(arg)
+        match = _ADDRESS.match(arg) or (_ELEMENT.match(arg) if indexed else None)
         if kind == "test" and match is not None:
             taken = _test_taken(source, call.span, start, end)
             if taken is not None:

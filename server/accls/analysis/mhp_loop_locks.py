@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
 from accls.analysis.mhp_locks import LockTable, lock_table
+from accls.analysis.races_index import int_at, literal_value, loop_range
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
 __all__ = [
@@ -36,6 +37,8 @@ class LoopLocks:
 
     guarded: frozenset[str]
     half: tuple[tuple[Ref, Ref, str], ...]  # (unlocked, locked, the lock)
+    # (ref, other ref, why): one element guarded by two elements of a lock array
+    clashes: tuple[tuple[Ref, Ref, str], ...] = ()
 
 
 NO_LOCKS = LoopLocks(frozenset(), ())
@@ -55,7 +58,7 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
     )
     if fn is None or construct is None:
         return None
-    table = lock_table(construct, fn, source, ())
+    table = lock_table(construct, fn, source, (), indexed=True)
     if not table.calls:
         return None  # pthread locks, or locks the table does not see
     own = {x.var for x in loop.walk() if x.var} | {
@@ -76,6 +79,10 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
             return None  # a branch takes or drops a lock around this access
         held.setdefault(ref.name, []).append((ref, sure))
     guarded = {c.lock for c in table.calls if c.lock}
+    # the lock array itself: `l` of `l[i % 4]`
+    guarded |= {
+        c.lock.split("[")[0] for c in table.calls if c.lock.split("[")[0].isidentifier()
+    }
     half: list[tuple[Ref, Ref, str]] = []
     for name, refs in held.items():
         common = frozenset.intersection(*(locks for _, locks in refs))
@@ -89,7 +96,56 @@ def loop_locks(loop: Loop, source: SourceFile) -> LoopLocks | None:
         plain = next((r for r in bare if r.is_write), bare[0])
         other, locks = next(((r, k) for r, k in cover if r.is_write), cover[0])
         half.append((plain, other, sorted(locks)[0].removeprefix("lock:")))
-    return LoopLocks(frozenset(guarded), tuple(half))
+    clashes = [
+        found
+        for refs in held.values()
+        if (found := _element_clash(refs, loop, source)) is not None
+    ]
+    return LoopLocks(frozenset(guarded), tuple(half), tuple(clashes))
+
+
+def _element_clash(
+    refs: list[tuple[Ref, frozenset[str]]], loop: Loop, source: SourceFile
+) -> tuple[Ref, Ref, str] | None:
+    """Two iterations that touch one element under two elements of one lock array.
+
+    Each reference must hold one lock `L[e]` and have one subscript, both
+    built from the loop variable, literals and macros, over a loop of literal
+    bounds: `h[i % 4]` under `l[i % 8]` meets at `h[0]` under `l[0]` and `l[4]`.
+    """
+    span = loop_range(loop, source)
+    if span is None or loop.var is None or not any(r.is_write for r, _ in refs):
+        return None
+    seen: dict[int, tuple[Ref, int]] = {}
+    for ref, locks in refs:
+        arrays = [k for k in locks if k.endswith("]")]
+        if len(ref.subscripts) != 1 or len(arrays) != 1:
+            return None
+        lock = arrays[0].removeprefix("lock:")
+        index = lock[lock.index("[") + 1 : -1]
+        for k in span:
+            at = _value(ref.subscripts[0].text, loop.var, k, source)
+            key = _value(index, loop.var, k, source)
+            if at is None or key is None:
+                return None
+            first = seen.setdefault(at, (ref, key))
+            if first[1] != key and (ref.is_write or first[0].is_write):
+                why = (
+                    f"element {at} of `{ref.name}` is taken under `{lock}` as "
+                    f"{first[1]} and as {key}"
+                )
+                return first[0], ref, why
+    return None
+
+
+def _value(text: str, var: str, k: int, source: SourceFile) -> int | None:
+    """`text` at `var = k`, its macros replaced by their values; None if unknown."""
+    names = set(_NAME.findall(text)) - {var}
+    values = {n: literal_value(n, source) for n in names}
+    if None in values.values():
+        return None
+    folded = _NAME.sub(lambda m: str(values.get(m.group(0), m.group(0))), text)
+    return int_at(folded, var, k)
 
 
 def _base(lock: str) -> str:
@@ -101,8 +157,33 @@ def _base(lock: str) -> str:
 def half_locked_findings(
     loop: Loop, directive: Directive, locks: LoopLocks, private: frozenset[str]
 ) -> list[Finding]:
-    """ACC121 for each shared name the loop updates both with and without a lock."""
+    """ACC121 for each shared name the loop updates both with and without a lock.
+
+    And for each element two iterations take under different elements of a lock
+    array.
+    """
     out: list[Finding] = []
+    for one, other, why in locks.clashes:
+        if one.name in private:
+            continue
+        first, second = sorted((one, other), key=lambda r: r.span.start_byte)
+        out.append(
+            finding(
+                EXCLUSION_RACE,
+                (one if one.is_write else other).span,
+                first=first.render(),
+                first_access=first.kind.value,
+                first_line=first.span.line,
+                second=second.render(),
+                second_access=second.kind.value,
+                second_line=second.span.line,
+                overlap="may run in parallel",
+                region=directive.name,
+                line=loop.line,
+                rule=f"iterations run on different threads, and {why}",
+                fix="index the lock array the way the data is indexed",
+            )
+        )
     for plain, other, lock in locks.half:
         if plain.name in private:
             continue
