@@ -371,3 +371,16 @@ def test_elements_under_their_own_lock_element_are_clean() -> None:
     assert _lock_array("i % 4", "i % 4") == []
     assert _lock_array("i % 2", "i % 2") == []
     assert _lock_array("(i % 8) / 2", "(i % 8) / 2") == []
+
+
+def test_one_fixed_element_under_two_critical_names_races() -> None:
+    src = _GUARDS.replace("long total;", "long total[4];").replace("total", "total[0]")
+    src = src.replace("long total[0][4];", "long total[4];")
+    assert ("ACC121", 7) in _errors(
+        src.replace("{one}", "critical(a)").replace("{other}", "critical(b)")
+    )
+    apart = src.replace("total[0] = total[0] + 2 * i", "total[1] = total[1] + 2 * i")
+    assert (
+        _errors(apart.replace("{one}", "critical(a)").replace("{other}", "critical(b)"))
+        == []
+    )

@@ -7,6 +7,8 @@ other, nor does an `ordered` block exclude a `critical` one. A scalar updated un
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
@@ -14,6 +16,8 @@ from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Ref, Region, SourceFile
 
 __all__ = ["mixed_exclusion_findings"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _held(ref: Ref, around: list[Region]) -> frozenset[str]:
@@ -30,6 +34,14 @@ def _held(ref: Ref, around: list[Region]) -> frozenset[str]:
         elif word in ("atomic", "ordered"):
             held.add(word)
     return frozenset(held)
+
+
+def _fixed_element(ref: Ref, moving: set[str]) -> bool:
+    """True for `a[0]` or `a[k]` with `k` the same in every iteration."""
+    if ref.deref or ref.member or not ref.subscripts:
+        return False
+    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
+    return not any(s.indirect for s in ref.subscripts) and not names & moving
 
 
 def _describe(held: frozenset[str]) -> str:
@@ -60,11 +72,16 @@ def mixed_exclusion_findings(
     ]
     if not around:
         return []
+    moving = {x.var for x in loop.walk() if x.var}
+    moving |= {r.name for r in loop.refs if r.is_write and is_scalar_ref(r)}
     groups: dict[str, list[tuple[Ref, frozenset[str]]]] = {}
     for ref in loop.refs:
-        if ref.atomic != "omp" or not is_scalar_ref(ref) or ref.name in private:
+        if ref.atomic != "omp" or ref.name in private:
             continue
-        groups.setdefault(ref.name, []).append((ref, _held(ref, around)))
+        if not is_scalar_ref(ref) and not _fixed_element(ref, moving):
+            continue
+        key = ref.name + "".join(f"[{''.join(s.text.split())}]" for s in ref.subscripts)
+        groups.setdefault(key, []).append((ref, _held(ref, around)))
     out: list[Finding] = []
     for refs in groups.values():
         clash = next(
