@@ -1,19 +1,27 @@
-"""Array-syntax parameters (`double x[N]`): distinct unless a call shows otherwise."""
+"""Array-syntax parameters (`double x[N]`): distinct unless a call shows otherwise.
+
+The calls looked at are the file's own and, through the workspace index, those
+of the program's other files (`argument_overlaps` of each file, in
+`ProgramSummaries.overlaps`).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.program import ArgumentOverlap, ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["array_param_facts"]
+__all__ = ["argument_overlaps", "array_param_facts"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _GLOBALS = "<globals>"
 _ANY = "<any global, or a call's result>"
 _ROW = re.compile(r"\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*")
+_MOST_ARGS = 16  # arguments past this many are not compared
 
 
 def _lookup(name: str, fn: Function, source: SourceFile) -> Var | None:
@@ -71,6 +79,13 @@ def _rows_apart(one: str, two: str, caller: Function, source: SourceFile) -> boo
     )
 
 
+def _shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
+    """Whether two argument texts of a call in `caller` may name one object."""
+    if _rows_apart(one, two, caller, source):
+        return False
+    return _may_share(_objects(one, caller, source), _objects(two, caller, source))
+
+
 def _overlapping_call(fn: Function, first: str, second: str, source: SourceFile) -> str:
     """A call of `fn` in the file passing one array to both parameters, as text."""
     names = [p.name for p in fn.params]
@@ -80,22 +95,82 @@ def _overlapping_call(fn: Function, first: str, second: str, source: SourceFile)
             if call.name != fn.name or max(at) >= len(call.args):
                 continue
             one, two = call.args[at[0]], call.args[at[1]]
-            if _rows_apart(one, two, caller, source):
-                continue
-            if _may_share(_objects(one, caller, source), _objects(two, caller, source)):
+            if _shared(one, two, caller, source):
                 return f"line {call.span.line} passes `{one}` and `{two}`"
     return ""
 
 
+def _foreign_call(
+    fn: Function, first: str, second: str, program: ProgramSummaries | None
+) -> str:
+    """A call of `fn` in another file passing one array to both parameters."""
+    if program is None or fn.static:  # only this file can call a static function
+        return ""
+    names = [p.name for p in fn.params]
+    at = sorted((names.index(first), names.index(second)))
+    for found in program.overlaps:
+        if found.callee == fn.name and [found.first, found.second] == at:
+            return found.shown
+    return ""
+
+
+def argument_overlaps(
+    source: SourceFile, label: str, callers: Iterable[Function] | None = None
+) -> tuple[ArgumentOverlap, ...]:
+    """The calls of functions the file does not define that pass one object twice.
+
+    `label` names the file in the text shown; `callers`, the functions to read
+    (all of the file's by default).
+    """
+    defined = {fn.name for fn in source.functions}
+    out: list[ArgumentOverlap] = []
+    for caller in source.functions if callers is None else callers:
+        for call in caller.call_sites:
+            if call.name in defined or len(call.args) < 2:
+                continue
+            args = call.args[:_MOST_ARGS]
+            for first, one in enumerate(args):
+                for second in range(first + 1, len(args)):
+                    if not _shared(one, args[second], caller, source):
+                        continue
+                    shown = (
+                        f"`{caller.name}()` ({label}) passes `{one}` and "
+                        f"`{args[second]}`"
+                    )
+                    out.append(
+                        ArgumentOverlap(
+                            callee=call.name,
+                            first=first,
+                            second=second,
+                            caller=caller.name,
+                            shown=shown,
+                        )
+                    )
+    return tuple(dict.fromkeys(out))
+
+
+def _calls_in_sight(
+    fn: Function, source: SourceFile, program: ProgramSummaries | None
+) -> bool:
+    """Whether any call of `fn` is visible: in the file or in the program's others."""
+    if any(call.name == fn.name for c in source.functions for call in c.call_sites):
+        return True
+    return program is not None and not fn.static and fn.name in program.called
+
+
 def array_param_facts(
-    loop: Loop, fn: Function | None, source: SourceFile
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> tuple[tuple[str, ...], tuple[Obstacle, ...]]:
     """The assumption that the loop's array parameters are distinct, or why not.
 
     C makes `double x[N]` a pointer: nothing keeps two of them apart but the
-    callers. Without a call in sight the suggestion states the assumption; a
-    call of the file that passes one array to two of them (`f(a + 1, a)`) is
-    an obstacle, whatever the user assumes.
+    callers. A call that passes one array to two of them (`f(a + 1, a)`), in
+    the file or in another file of the `program`, is an obstacle, whatever the
+    user assumes; otherwise the suggestion states the assumption, and says
+    when no call is in sight at all.
     """
     if fn is None or not any(p.dims and not p.pointers for p in fn.params):
         return (), ()
@@ -111,7 +186,9 @@ def array_param_facts(
         for two in params[index + 1 :]:
             if one not in written and two not in written:
                 continue
-            why = _overlapping_call(fn, one, two, source)
+            why = _overlapping_call(fn, one, two, source) or _foreign_call(
+                fn, one, two, program
+            )
             if why:
                 line = next(r.span.line for r in loop.refs if r.name in (one, two))
                 return (), (
@@ -128,4 +205,8 @@ def array_param_facts(
         + ", ".join(f"`{p}`" for p in params)
         + " are distinct arrays"
     )
+    if _calls_in_sight(fn, source, program):
+        assumption += f": no call of `{fn.name}()` in sight passes one array twice"
+    else:
+        assumption += f": no call of `{fn.name}()` is in sight to tell"
     return (assumption,), ()
