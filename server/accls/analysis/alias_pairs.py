@@ -226,6 +226,7 @@ def pair_may_alias(
     """Whether the objects two targets reach may overlap (`typed`: see `_may_alias`)."""
     if shared_union(a, b):
         return True  # members of one union share storage, whatever their types
+    # Past here, two paths of one root through a union part in a struct.
     if typed and a.element and b.element:
         left = Var(name="", type=a.element)
         right = Var(name="", type=b.element)
@@ -252,7 +253,6 @@ def pair_may_alias(
     if (
         a.root is b.root
         and a.kind == b.kind
-        and not (a.union or b.union)
         and _disjoint_fields(a.path, b.path)
     ):
         return False
@@ -262,18 +262,27 @@ def pair_may_alias(
 
 
 def shared_union(a: Target, b: Target) -> bool:
-    """Two different paths from one variable where a union lies on the way.
+    """Two different paths from one variable that part inside a union.
 
     `u.d[i]` and `u.l[i]` of `union { double d[N]; long l[N]; } u` are one
     storage: writing either changes the other (C allows reading a union through
-    another member). Conservatively any two paths of one root through a union.
+    another member). Paths that part in a struct (`s.x` beside the union
+    `s.u`, or beside the members of an anonymous union) are apart; paths whose
+    parting is not known (one contains the other) overlap when a union lies on
+    the way.
     """
-    return (
-        a.root is not None
-        and a.root is b.root
-        and (a.union or b.union)
-        and a.path != b.path
-    )
+    if (
+        a.root is None
+        or a.root is not b.root
+        or not (a.union or b.union)
+        or a.path == b.path
+    ):
+        return False
+    for one, two in zip(a.route, b.route, strict=False):
+        if one == two:
+            continue
+        return one[0] != two[0] or one[1]  # the same container: a union's members
+    return True
 
 
 def _based_on_restrict(own: Var, other: Var, fn: Function | None) -> bool:

@@ -300,22 +300,34 @@ _FIELD_NAMES = frozenset({"field_identifier"})
 _TYPE_NAMES = frozenset({"type_identifier", "primitive_type"})
 
 
-def field_vars(body: Node, macros: MacroTable) -> tuple[Var, ...]:
-    """The fields a struct body declares, as Vars of scope "field"."""
+def field_vars(
+    body: Node, macros: MacroTable, route: tuple[str, ...] = ()
+) -> tuple[Var, ...]:
+    """The fields a struct body declares, as Vars of scope "field".
+
+    `route`: the anonymous members `body` lies in (see `Var.route`).
+    """
     out: list[Var] = []
-    for decl in body.named_children:
+    for position, decl in enumerate(body.named_children):
         if decl.type != "field_declaration":
             continue
         inner = _anonymous_member(decl)
         if inner is not None:
             # C11: the members of an anonymous struct or union are the outer's.
-            out.extend(field_vars(inner, macros))
+            type_node = decl.child_by_field_name("type")
+            kind = (
+                "u"
+                if type_node is not None and type_node.type == "union_specifier"
+                else "s"
+            )
+            out.extend(field_vars(inner, macros, (*route, f"{position}{kind}")))
             continue
         base = _base_type(decl)
         for child in decl.children_by_field_name("declarator"):
             var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
             if var is not None:
-                out.append(replace(var, volatile=_has_volatile(decl, child)))
+                volatile = _has_volatile(decl, child)
+                out.append(replace(var, volatile=volatile, route=route))
     return tuple(out)
 
 

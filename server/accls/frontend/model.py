@@ -271,6 +271,11 @@ class Var:
     # C++: a std::vector/array member, whose elements lie in a buffer it owns (no
     # other object shares it), and which a data clause cannot name.
     container: bool = False
+    # A field declared inside anonymous members of its struct (C11
+    # `struct { union { double d[N]; long l[N]; }; }`): each member on the way,
+    # outermost first, as its position in the enclosing body and its kind,
+    # "0u" (a union, first member) or "2s" (a struct, third member).
+    route: tuple[str, ...] = ()
 
     @property
     def shape(self) -> str:

@@ -25,6 +25,7 @@ def _structs(
     macros: MacroTable,
     out: list[tuple[str, tuple[Var, ...]]],
     unions: set[str],
+    holders: set[str],
 ) -> None:
     """Every struct or union with a body under `node`, by key."""
     stack = [node]
@@ -37,8 +38,9 @@ def _structs(
                 keyword = "struct" if current.type == "struct_specifier" else "union"
                 key = f"{keyword} {node_text(name)}"
                 out.append((key, field_vars(body, macros)))
-                if holds_anonymous_union(body):
+                if holds_anonymous_union(body) and keyword == "struct":
                     unions.add(key)
+                    holders.add(key)
         # A struct has children; tokens and names are not walked.
         stack.extend(c for c in current.named_children if c.child_count)
 
@@ -47,6 +49,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     """The typedefs and structs declared at file scope under `root`."""
     typedefs: list[tuple[str, str, str]] = []
     unions: set[str] = set()
+    holders: set[str] = set()
     volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
     extents: list[tuple[str, tuple[str | None, ...]]] = []
@@ -58,7 +61,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
             "union_specifier",
         ):
             continue
-        _structs(node, macros, structs, unions)
+        _structs(node, macros, structs, unions, holders)
         if node.type != "type_definition":
             continue
         type_node = node.child_by_field_name("type")
@@ -73,10 +76,11 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
                 volatiles.add(var.name)  # `typedef volatile int vint;`
             if anonymous and type_node is not None:
                 body = type_node.child_by_field_name("body")
-                if type_node.type == "union_specifier" or (
-                    body is not None and holds_anonymous_union(body)
-                ):
+                if type_node.type == "union_specifier":
                     unions.update((var.name, f"<anonymous {var.name}>"))
+                elif body is not None and holds_anonymous_union(body):
+                    unions.update((var.name, f"<anonymous {var.name}>"))
+                    holders.update((var.name, f"<anonymous {var.name}>"))
                 if body is not None and not var.shape:
                     structs.append((var.name, field_vars(body, macros)))
                     continue
@@ -93,6 +97,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
         typedefs=tuple(typedefs),
         structs=tuple(structs),
         unions=frozenset(unions),
+        holders=frozenset(holders),
         volatiles=frozenset(volatiles),
         extents=tuple(extents),
     )
