@@ -124,3 +124,46 @@ def test_the_members_of_the_union_beside_them_still_overlap(
     fact = analyze_text(text, options=options).facts[0]
     assert not fact.parallel
     assert any("through a union" in o.message for o in fact.obstacles)
+
+
+_UNTAGGED = """
+#define N 64
+union { double d[N]; long l[N]; } u;
+struct { union { double d[N]; long l[N]; }; double x[N]; } h;
+struct {
+  struct { double d[N]; long l[N]; } in;
+  union { double d[N]; long l[N]; } v;
+} w;
+void f(void) {
+  union { double d[N]; long l[N]; } lu;
+  for (int i = 0; i < N - 1; i++) BODY;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "u.l[i + 1] = (long)u.d[i]",
+        "h.l[i + 1] = (long)h.d[i]",
+        "w.v.l[i + 1] = (long)w.v.d[i]",
+        "lu.l[i + 1] = (long)lu.d[i]",  # a local's type: not in the table
+    ],
+)
+def test_assume_no_alias_never_lifts_the_members_of_an_untagged_union(
+    body: str,
+) -> None:
+    """`union { ... } u;`: a type without a tag is a union all the same."""
+    text = dedent(_UNTAGGED).replace("BODY", body)
+    fact = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts[0]
+    assert not fact.parallel
+    assert any("through a union" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    "body", ["h.x[i + 1] = h.d[i]", "w.in.l[i + 1] = (long)w.in.d[i] + w.v.l[i]"]
+)
+def test_the_fields_of_an_untagged_struct_are_known(body: str) -> None:
+    text = dedent(_UNTAGGED).replace("BODY", body)
+    fact = analyze_text(text).facts[0]
+    assert fact.parallel, fact.obstacles

@@ -151,7 +151,9 @@ def target_of(
         fields = types.fields_of(type_)
         member = fields.get(field_name.strip()) if fields is not None else None
         if member is None:
-            return Target("loaded", root, name)
+            # Fields unknown: a union's (or a struct's holding one) may overlap.
+            union = union or (fields is None and "union" in _IDENT.findall(type_))
+            return Target("loaded", root, name, union=union)
         route.extend(_choices(f"{len(route)}:{type_}", types, member))
         path = f"{path}{step}{field_name.strip()}"
         levels = _full_levels(member, types)

@@ -20,6 +20,7 @@ __all__ = [
     "field_vars",
     "holds_anonymous_union",
     "is_static",
+    "type_text",
     "typedef_vars",
 ]
 
@@ -36,6 +37,14 @@ def _base_type(node: Node) -> str:
     type_node = node.child_by_field_name("type")
     if type_node is None:
         return "int"
+    return type_text(type_node)
+
+
+def type_text(type_node: Node) -> str:
+    """The base type a type specifier names, as declarations' `Var.type` holds it.
+
+    `struct S {...}` is `struct S`; a struct without a tag is its whole text.
+    """
     name = type_node.child_by_field_name("name")
     if type_node.type in _TAGGED and name is not None:
         keyword = type_node.type.split("_")[0]

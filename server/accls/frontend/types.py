@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.decls import field_vars, holds_anonymous_union, typedef_vars
+from accls.frontend.decls import (
+    field_vars,
+    holds_anonymous_union,
+    type_text,
+    typedef_vars,
+)
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
@@ -34,9 +39,12 @@ def _structs(
         if current.type in ("struct_specifier", "union_specifier"):
             body = current.child_by_field_name("body")
             name = current.child_by_field_name("name")
-            if body is not None and name is not None:
-                keyword = "struct" if current.type == "struct_specifier" else "union"
-                key = f"{keyword} {node_text(name)}"
+            keyword = "struct" if current.type == "struct_specifier" else "union"
+            key = f"{keyword} {node_text(name)}" if name is not None else ""
+            if name is None:
+                # `union { ... } u;`: the variable's type is the specifier's text.
+                key = type_text(current)
+            if body is not None and key:
                 out.append((key, field_vars(body, macros)))
                 if holds_anonymous_union(body) and keyword == "struct":
                     unions.add(key)
