@@ -14,6 +14,7 @@ from accls.frontend import (
 )
 
 __all__ = [
+    "common_source",
     "is_array_object",
     "pair_may_alias",
     "pointer_apart_from",
@@ -174,6 +175,26 @@ def _derived(var: Var, fn: Function | None) -> set[str]:
     return seen
 
 
+def common_source(a: Target, b: Target, fn: Function | None) -> str:
+    """The object two targets' pointers are both set from (`p = a + 1` and `a`), or "".
+
+    Such pointers are based on one object: `restrict` on the arguments says
+    nothing about them, so no promise that arguments never overlap sets them apart.
+    """
+    if a.kind not in ("pointee", "object") or b.kind not in ("pointee", "object"):
+        return ""
+    if a.root is None or b.root is None or a.root is b.root:
+        return ""
+    names = []
+    for root in (a.root, b.root):
+        own = {root.name}
+        if root.scope == "local" and root.pointers:
+            own |= _derived(root, fn)
+        names.append(own - {FROM_CALL})
+    shared = names[0] & names[1]
+    return min(shared) if shared else ""
+
+
 def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
     """Whether a block only `own` reaches (fresh, or its fresh rows) misses `other`."""
     if other.kind == "object":
@@ -250,11 +271,7 @@ def pair_may_alias(
         return True
     if a.root is None or b.root is None:
         return True
-    if (
-        a.root is b.root
-        and a.kind == b.kind
-        and _disjoint_fields(a.path, b.path)
-    ):
+    if a.root is b.root and a.kind == b.kind and _disjoint_fields(a.path, b.path):
         return False
     if _based_on_restrict(a.root, b.root, fn) or _based_on_restrict(b.root, a.root, fn):
         return True
