@@ -63,13 +63,20 @@ void run(int n) {
 """
 
 
-def _project_kernel(root: Path, args: str | None, edit: str | None = None):  # type: ignore[no-untyped-def]
-    """The kernel's loop, analysed with what the index knows of the other file."""
+def _project_kernel(  # type: ignore[no-untyped-def]
+    root: Path,
+    args: str | None,
+    edit: str | None = None,
+    files: dict[str, str] | None = None,
+):
+    """The kernel's loop, analysed with what the index knows of the other files."""
     root.mkdir()
     kernel = root / "kernel.c"
     kernel.write_text(_KERNEL)
     if args is not None:
         (root / "main.c").write_text(_CALLER.replace("ARGS", args))
+    for name, text in (files or {}).items():
+        (root / name).write_text(text)
     index = ProjectIndex(str(root), cache_dir=str(root.parent / "cache"))
     index.build()
     if edit is not None:  # the other file edited after the index was built
@@ -117,3 +124,35 @@ def test_with_no_call_in_sight_the_assumption_says_so(tmp_path: Path) -> None:
     fact = _project_kernel(tmp_path / "proj", None)
     assert fact.parallel
     assert any("no call of `shift()` is in sight" in a for a in fact.assumptions)
+
+
+_WRAP = """\
+void shift(double a[], double b[], int n);
+void wrap(double *p, double *q, int n) { shift(q, p, n); }
+"""
+
+
+@pytest.mark.parametrize(("args", "parallel"), [("a + 1, a", False), ("a, c", True)])
+def test_a_wrapper_passes_its_callers_arrays_on(
+    tmp_path: Path, args: str, parallel: bool
+) -> None:
+    """`run` calls `wrap(a + 1, a)` in a third file; `wrap` calls `shift(q, p)`."""
+    root = tmp_path / "proj"
+    caller = _CALLER.replace("shift(ARGS", "wrap(ARGS").replace(
+        "void shift(double a[], double b[], int n);",
+        "void wrap(double *, double *, int);",
+    )
+    fact = _project_kernel(
+        root, None, files={"wrap.c": _WRAP, "main.c": caller.replace("ARGS", args)}
+    )
+    assert fact.parallel is parallel
+    if not parallel:
+        assert any("passes them on to `shift`" in o.message for o in fact.obstacles)
+
+
+def test_a_wrapper_in_the_same_file_passes_them_on() -> None:
+    text = dedent(_TEXT).replace("f(ARGS, N);", "g(a + 1, a);") + (
+        "void g(double *p, double *q) { f(p, q, N); }\n"
+    )
+    fact = next(f for f in analyze_text(text).facts if f.loop.line == 6)
+    assert not fact.parallel

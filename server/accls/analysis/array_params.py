@@ -22,6 +22,7 @@ _GLOBALS = "<globals>"
 _ANY = "<any global, or a call's result>"
 _ROW = re.compile(r"\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*")
 _MOST_ARGS = 16  # arguments past this many are not compared
+_CHAIN = 32  # (function, pair) nodes a search of callers' callers visits, at most
 
 
 def _lookup(name: str, fn: Function, source: SourceFile) -> Var | None:
@@ -86,65 +87,99 @@ def _shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
     return _may_share(_objects(one, caller, source), _objects(two, caller, source))
 
 
-def _overlapping_call(fn: Function, first: str, second: str, source: SourceFile) -> str:
-    """A call of `fn` in the file passing one array to both parameters, as text."""
-    names = [p.name for p in fn.params]
-    at = (names.index(first), names.index(second))
+def _param_slots(arg: str, caller: Function, source: SourceFile) -> set[int]:
+    """The positions of the caller's pointer parameters an argument may point into."""
+    objects = _objects(arg, caller, source)
+    return {k for k, p in enumerate(caller.params) if p.name in objects}
+
+
+def _forwarded(
+    one: str, two: str, caller: Function, source: SourceFile
+) -> list[tuple[int, int]]:
+    """The pairs of the caller's own parameters two arguments are set from."""
+    firsts, seconds = (
+        _param_slots(one, caller, source),
+        _param_slots(two, caller, source),
+    )
+    pairs = {(min(k, m), max(k, m)) for k in firsts for m in seconds if k != m}
+    return sorted(pairs)
+
+
+def _overlap_reason(
+    name: str,
+    pair: tuple[int, int],
+    source: SourceFile,
+    program: ProgramSummaries | None,
+    seen: set[tuple[str, tuple[int, int]]],
+) -> str:
+    """A call of `name` passing one object at both positions, directly or on.
+
+    A call that passes two of its caller's parameters (`wrap(p, q)` calls
+    `f(p, q)`) counts where a call of the caller passes one object to those,
+    callers of callers followed a few levels, in the file and in the others.
+    """
+    if (name, pair) in seen or len(seen) > _CHAIN:
+        return ""
+    seen.add((name, pair))
     for caller in source.functions:
         for call in caller.call_sites:
-            if call.name != fn.name or max(at) >= len(call.args):
+            if call.name != name or max(pair) >= len(call.args):
                 continue
-            one, two = call.args[at[0]], call.args[at[1]]
+            one, two = call.args[pair[0]], call.args[pair[1]]
             if _shared(one, two, caller, source):
-                return f"line {call.span.line} passes `{one}` and `{two}`"
-    return ""
-
-
-def _foreign_call(
-    fn: Function, first: str, second: str, program: ProgramSummaries | None
-) -> str:
-    """A call of `fn` in another file passing one array to both parameters."""
-    if program is None or fn.static:  # only this file can call a static function
-        return ""
-    names = [p.name for p in fn.params]
-    at = sorted((names.index(first), names.index(second)))
-    for found in program.overlaps:
-        if found.callee == fn.name and [found.first, found.second] == at:
-            return found.shown
+                return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
+            for via in _forwarded(one, two, caller, source):
+                found = _overlap_reason(caller.name, via, source, program, seen)
+                if found:
+                    return f"{found}, which passes them on to `{name}`"
+    own = source.function(name)
+    if program is None or (own is not None and own.static):
+        return ""  # only this file can call a static function
+    for record in program.overlaps:
+        if record.callee != name or (record.first, record.second) != pair:
+            continue
+        if not record.via:
+            return f"{record.shown} to `{name}`"
+        via = (record.via[0], record.via[1])
+        found = _overlap_reason(record.caller, via, source, program, seen)
+        if found:
+            return f"{found}, which passes them on to `{name}`"
     return ""
 
 
 def argument_overlaps(
     source: SourceFile, label: str, callers: Iterable[Function] | None = None
 ) -> tuple[ArgumentOverlap, ...]:
-    """The calls of functions the file does not define that pass one object twice.
+    """The file's calls that pass one object to two arguments, or two parameters.
 
     `label` names the file in the text shown; `callers`, the functions to read
-    (all of the file's by default).
+    (all of the file's by default). A call passing two of its caller's pointer
+    parameters is recorded with `via`, for the callers of the caller to decide.
     """
-    defined = {fn.name for fn in source.functions}
     out: list[ArgumentOverlap] = []
     for caller in source.functions if callers is None else callers:
         for call in caller.call_sites:
-            if call.name in defined or len(call.args) < 2:
+            if len(call.args) < 2:
                 continue
             args = call.args[:_MOST_ARGS]
             for first, one in enumerate(args):
                 for second in range(first + 1, len(args)):
-                    if not _shared(one, args[second], caller, source):
-                        continue
-                    shown = (
-                        f"`{caller.name}()` ({label}) passes `{one}` and "
-                        f"`{args[second]}`"
-                    )
-                    out.append(
+                    two = args[second]
+                    shown = f"`{caller.name}()` ({label}) passes `{one}` and `{two}`"
+                    if _shared(one, two, caller, source):
+                        vias: list[tuple[int, ...]] = [()]
+                    else:
+                        vias = list(_forwarded(one, two, caller, source))
+                    out.extend(
                         ArgumentOverlap(
                             callee=call.name,
                             first=first,
                             second=second,
                             caller=caller.name,
                             shown=shown,
+                            via=via,
                         )
+                        for via in vias
                     )
     return tuple(dict.fromkeys(out))
 
@@ -182,13 +217,13 @@ def array_param_facts(
     )
     if len(params) < 2:
         return (), ()
+    positions = {p.name: k for k, p in enumerate(fn.params)}
     for index, one in enumerate(params):
         for two in params[index + 1 :]:
             if one not in written and two not in written:
                 continue
-            why = _overlapping_call(fn, one, two, source) or _foreign_call(
-                fn, one, two, program
-            )
+            at = sorted((positions[one], positions[two]))
+            why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set())
             if why:
                 line = next(r.span.line for r in loop.refs if r.name in (one, two))
                 return (), (
@@ -197,7 +232,7 @@ def array_param_facts(
                         line=line,
                         variable=one if one in written else two,
                         message=f"the array parameters `{one}` and `{two}` may be "
-                        f"one array: {why} to `{fn.name}`",
+                        f"one array: {why}",
                     ),
                 )
     assumption = (

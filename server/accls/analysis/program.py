@@ -23,7 +23,7 @@ __all__ = ["ArgumentOverlap", "Definition", "ProgramSummaries"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ArgumentOverlap:
-    """A call of another file's function that passes one object to two arguments.
+    """A call that passes one object to two arguments, or two of its parameters.
 
     `f(a + 1, a, n)` in `main` gives `first` 0 and `second` 1: whatever `f`
     assumes of its array parameters, those two may be one array.
@@ -34,6 +34,10 @@ class ArgumentOverlap:
     second: int
     caller: str  # the calling function, in the file of `shown`
     shown: str  # "`main()` (main.c) passes `a + 1` and `a`"
+    # Set when the two arguments are the caller's own parameters at these
+    # positions (`wrap(p, q)` calls `f(p, q)`): they overlap only where a call
+    # of the caller passes one object to both.
+    via: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

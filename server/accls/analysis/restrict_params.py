@@ -95,6 +95,9 @@ def overlapping_calls(
         out.extend(
             f"`{function}()` called as {o.shown}"
             for o in program.overlaps
-            if o.callee == function and o.first in where and o.second in where
+            if o.callee == function
+            and o.first in where
+            and o.second in where
+            and not o.via
         )
     return tuple(out)

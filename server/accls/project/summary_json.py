@@ -22,20 +22,28 @@ __all__ = [
 
 def overlap_to_json(found: ArgumentOverlap) -> list[Any]:
     """A call passing one object twice, as a list."""
-    return [found.callee, found.first, found.second, found.caller, found.shown]
+    return [
+        found.callee,
+        found.first,
+        found.second,
+        found.caller,
+        found.shown,
+        list(found.via),
+    ]
 
 
 def overlap_from_json(raw: Any) -> ArgumentOverlap:
     """The call `overlap_to_json` wrote; ValueError when malformed."""
-    if not isinstance(raw, list) or len(raw) != 5:
-        raise ValueError("an argument overlap is a list of five values")
-    callee, first, second, caller, shown = raw
+    if not isinstance(raw, list) or len(raw) != 6 or not isinstance(raw[5], list):
+        raise ValueError("an argument overlap is a list of six values")
+    callee, first, second, caller, shown, via = raw
     return ArgumentOverlap(
         callee=str(callee),
         first=int(first),
         second=int(second),
         caller=str(caller),
         shown=str(shown),
+        via=tuple(int(k) for k in via),
     )
 
 
