@@ -1,12 +1,15 @@
-"""Array-syntax parameters (`double x[N]`) are pointers in C: a call of the file
-that passes one array to two of them (`f(a + 1, a)`) makes their loop unsafe."""
+"""Array-syntax parameters (`double x[N]`) are pointers in C: a call of the file,
+or of another file of the project, that passes one array to two of them
+(`f(a + 1, a)`) makes their loop unsafe."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
 from accls.analysis import AnalysisOptions, analyze_text
+from accls.project import ProjectIndex
 
 _TEXT = """
 #include <stdlib.h>
@@ -42,3 +45,114 @@ def test_distinct_arrays_keep_the_stated_assumption(args: str) -> None:
     fact = _kernel(args)
     assert fact.parallel
     assert any("distinct arrays" in a for a in fact.assumptions)
+
+
+_KERNEL = """\
+void shift(double a[], double b[], int n) {
+  for (int i = 0; i < n; i++) a[i] = b[i] + 1.0;
+}
+"""
+_CALLER = """\
+#include <stdlib.h>
+void shift(double a[], double b[], int n);
+void run(int n) {
+  double *a = malloc((n + 1) * sizeof(double));
+  double *c = malloc((n + 1) * sizeof(double));
+  shift(ARGS, n);
+}
+"""
+
+
+def _project_kernel(  # type: ignore[no-untyped-def]
+    root: Path,
+    args: str | None,
+    edit: str | None = None,
+    files: dict[str, str] | None = None,
+):
+    """The kernel's loop, analysed with what the index knows of the other files."""
+    root.mkdir()
+    kernel = root / "kernel.c"
+    kernel.write_text(_KERNEL)
+    if args is not None:
+        (root / "main.c").write_text(_CALLER.replace("ARGS", args))
+    for name, text in (files or {}).items():
+        (root / name).write_text(text)
+    index = ProjectIndex(str(root), cache_dir=str(root.parent / "cache"))
+    index.build()
+    if edit is not None:  # the other file edited after the index was built
+        index.update(str(root / "main.c"), _CALLER.replace("ARGS", edit))
+    options = AnalysisOptions(program=index.program_for(str(kernel)))
+    return analyze_text(_KERNEL, str(kernel), options=options).facts[0]
+
+
+@pytest.mark.parametrize("args", ["a + 1, a", "c, &c[1]"])
+def test_a_call_in_another_file_passing_one_array_twice_blocks(
+    tmp_path: Path, args: str
+) -> None:
+    fact = _project_kernel(tmp_path / "proj", args)
+    assert not fact.parallel
+    assert any("main.c" in o.message for o in fact.obstacles)
+
+
+def test_an_edit_of_the_other_file_is_seen(tmp_path: Path) -> None:
+    fact = _project_kernel(tmp_path / "proj", "a, c", edit="a + 1, a")
+    assert not fact.parallel
+    fact = _project_kernel(tmp_path / "again", "a + 1, a", edit="a, c")
+    assert fact.parallel
+
+
+def test_the_cached_index_keeps_the_overlapping_call(tmp_path: Path) -> None:
+    _project_kernel(tmp_path / "proj", "a + 1, a")
+    index = ProjectIndex(str(tmp_path / "proj"), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    assert index.parses == 0  # read back from the cache
+    program = index.program_for(str(tmp_path / "proj" / "kernel.c"))
+    assert [(o.callee, o.first, o.second) for o in program.overlaps] == [
+        ("shift", 0, 1)
+    ]
+
+
+def test_calls_in_another_file_passing_distinct_arrays_keep_the_loop(
+    tmp_path: Path,
+) -> None:
+    fact = _project_kernel(tmp_path / "proj", "a, c")
+    assert fact.parallel
+    assert any("in sight passes one array twice" in a for a in fact.assumptions)
+
+
+def test_with_no_call_in_sight_the_assumption_says_so(tmp_path: Path) -> None:
+    fact = _project_kernel(tmp_path / "proj", None)
+    assert fact.parallel
+    assert any("no call of `shift()` is in sight" in a for a in fact.assumptions)
+
+
+_WRAP = """\
+void shift(double a[], double b[], int n);
+void wrap(double *p, double *q, int n) { shift(q, p, n); }
+"""
+
+
+@pytest.mark.parametrize(("args", "parallel"), [("a + 1, a", False), ("a, c", True)])
+def test_a_wrapper_passes_its_callers_arrays_on(
+    tmp_path: Path, args: str, parallel: bool
+) -> None:
+    """`run` calls `wrap(a + 1, a)` in a third file; `wrap` calls `shift(q, p)`."""
+    root = tmp_path / "proj"
+    caller = _CALLER.replace("shift(ARGS", "wrap(ARGS").replace(
+        "void shift(double a[], double b[], int n);",
+        "void wrap(double *, double *, int);",
+    )
+    fact = _project_kernel(
+        root, None, files={"wrap.c": _WRAP, "main.c": caller.replace("ARGS", args)}
+    )
+    assert fact.parallel is parallel
+    if not parallel:
+        assert any("passes them on to `shift`" in o.message for o in fact.obstacles)
+
+
+def test_a_wrapper_in_the_same_file_passes_them_on() -> None:
+    text = dedent(_TEXT).replace("f(ARGS, N);", "g(a + 1, a);") + (
+        "void g(double *p, double *q) { f(p, q, N); }\n"
+    )
+    fact = next(f for f in analyze_text(text).facts if f.loop.line == 6)
+    assert not fact.parallel

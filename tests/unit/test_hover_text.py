@@ -202,3 +202,14 @@ def test_more_arrays_than_the_budget_are_summed_up() -> None:
     assert "- and 13 more reasons (full report)" in out
     full = explain_markdown(report(text))
     assert all(f"`{n}`: flow dependence" in full for n in names)
+
+
+def test_the_hover_says_when_no_call_tells_the_array_parameters_apart() -> None:
+    text = hover(
+        "void shift(double a[], double b[], int n) {\n"
+        "    for (int i = 0; i < n; i++) a[i] = b[i] + 1.0;\n"
+        "}\n"
+    )
+    assert "is parallel" in text
+    assert "- assuming: " in text
+    assert "no call of `shift()` is in sight" in text

@@ -205,3 +205,20 @@ def test_annotate_add_restrict_leaves_a_caller_passing_one_buffer_twice(
     text = out.read_text(encoding="utf-8")
     assert text.count("restrict") == original.count("restrict")
     assert "const float *x, float *y" in text
+
+
+def test_annotate_add_restrict_leaves_a_caller_in_another_file(
+    tmp_path: Path,
+) -> None:
+    """`axpy(n, g + 1, g)` in another file of the project: no promise to make."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    src = root / "axpy.c"
+    src.write_text(AXPY, encoding="utf-8")
+    caller = "void axpy(int n, double *y, const double *x);\ndouble g[100];\n"
+    (root / "main.c").write_text(caller + "void run(void) { axpy(99, g + 1, g); }\n")
+    out = tmp_path / "out.c"
+    argv = ["annotate", "--model", "openmp", "--target", "cpu", "--no-validate"]
+    argv += ["--project", str(root), "--index-cache", str(tmp_path / "cache")]
+    assert main([*argv, "--add-restrict", str(src), "-o", str(out)]) == 0
+    assert "restrict" not in out.read_text(encoding="utf-8")

@@ -76,3 +76,94 @@ def test_an_anonymous_union_member_overlaps_its_sibling() -> None:
     for fact in analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts:
         assert not fact.parallel, fact.loop.line
         assert any("through a union" in o.message for o in fact.obstacles)
+
+
+_BESIDE = """
+#define N 64
+union U { double d[N]; long l[N]; };
+struct S { union U u; double x[N]; double y[N]; } s;
+struct T { union { double d[N]; long l[N]; }; double x[N]; double y[N]; } t;
+struct V { union { struct { double a[N]; double b[N]; }; double c[2 * N]; }; } v;
+void f(struct T *p) {
+  for (int i = 0; i < N - 1; i++) BODY;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "s.x[i + 1] = s.u.d[i] + s.y[i]",
+        "t.x[i + 1] = t.d[i] + t.y[i]",
+        "p->x[i + 1] = p->d[i] + p->y[i]",
+        "v.b[i + 1] = v.a[i]",  # two fields of one struct inside the union
+    ],
+)
+def test_the_other_fields_of_a_struct_are_apart_from_its_union(body: str) -> None:
+    """Only the members of one union overlap: a struct's other fields do not."""
+    text = dedent(_BESIDE).replace("BODY", body)
+    fact = analyze_text(text).facts[0]
+    assert fact.parallel, fact.obstacles
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "s.u.l[i + 1] = (long)s.u.d[i] + (long)s.x[i]",
+        "t.l[i + 1] = (long)t.d[i] + (long)t.x[i]",
+        "p->l[i + 1] = (long)p->d[i]",
+        "v.c[i + 1] = v.b[i]",
+    ],
+)
+@pytest.mark.parametrize("assume", [False, True])
+def test_the_members_of_the_union_beside_them_still_overlap(
+    body: str, assume: bool
+) -> None:
+    text = dedent(_BESIDE).replace("BODY", body)
+    options = AnalysisOptions(assume_no_alias=assume)
+    fact = analyze_text(text, options=options).facts[0]
+    assert not fact.parallel
+    assert any("through a union" in o.message for o in fact.obstacles)
+
+
+_UNTAGGED = """
+#define N 64
+union { double d[N]; long l[N]; } u;
+struct { union { double d[N]; long l[N]; }; double x[N]; } h;
+struct {
+  struct { double d[N]; long l[N]; } in;
+  union { double d[N]; long l[N]; } v;
+} w;
+void f(void) {
+  union { double d[N]; long l[N]; } lu;
+  for (int i = 0; i < N - 1; i++) BODY;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "u.l[i + 1] = (long)u.d[i]",
+        "h.l[i + 1] = (long)h.d[i]",
+        "w.v.l[i + 1] = (long)w.v.d[i]",
+        "lu.l[i + 1] = (long)lu.d[i]",  # a local's type: not in the table
+    ],
+)
+def test_assume_no_alias_never_lifts_the_members_of_an_untagged_union(
+    body: str,
+) -> None:
+    """`union { ... } u;`: a type without a tag is a union all the same."""
+    text = dedent(_UNTAGGED).replace("BODY", body)
+    fact = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts[0]
+    assert not fact.parallel
+    assert any("through a union" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    "body", ["h.x[i + 1] = h.d[i]", "w.in.l[i + 1] = (long)w.in.d[i] + w.v.l[i]"]
+)
+def test_the_fields_of_an_untagged_struct_are_known(body: str) -> None:
+    text = dedent(_UNTAGGED).replace("BODY", body)
+    fact = analyze_text(text).facts[0]
+    assert fact.parallel, fact.obstacles

@@ -7,6 +7,7 @@ from accls.analysis.analyze import (
     analyze_dialects,
     analyze_text,
 )
+from accls.analysis.array_params import argument_overlaps
 from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.findings import CATALOG, Finding, FindingKind
@@ -22,7 +23,7 @@ from accls.analysis.model import (
     ScalarFact,
 )
 from accls.analysis.obstacles import PURE_FUNCTIONS
-from accls.analysis.program import Definition, ProgramSummaries
+from accls.analysis.program import ArgumentOverlap, Definition, ProgramSummaries
 from accls.analysis.restrict_params import overlapping_calls, restrict_parameters
 from accls.analysis.summaries import Summary, summarize, unsummarised_reason
 
@@ -30,6 +31,7 @@ __all__ = [
     "CATALOG",
     "PURE_FUNCTIONS",
     "AnalysisOptions",
+    "ArgumentOverlap",
     "Definition",
     "DepKind",
     "Dependence",
@@ -49,6 +51,7 @@ __all__ = [
     "analyze",
     "analyze_dialects",
     "analyze_text",
+    "argument_overlaps",
     "file_field_facts",
     "overlapping_calls",
     "restrict_parameters",

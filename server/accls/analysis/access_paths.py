@@ -18,6 +18,8 @@ from accls.frontend import Function, Ref, TypeTable, Var
 
 __all__ = ["Target", "declaration", "member_levels", "target_of"]
 
+Choice = tuple[str, bool, str]
+
 _STEP = re.compile(r"(->|\.)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _ELEMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*((?:\[[^\[\]]*\]\s*)+)")
@@ -39,6 +41,11 @@ class Target:
     selectors: int = 0
     element: str = ""  # the base type of the element reached, when known
     union: bool = False  # the path passes through a union's field
+    # Each choice the path makes inside an object, in order: the container (its
+    # step and type, and the anonymous members on the way), whether it is a
+    # union, and the member chosen. Two paths of one root overlap where they
+    # first part in a union; where they part in a struct, they are apart.
+    route: tuple[tuple[str, bool, str], ...] = ()
 
 
 def declaration(
@@ -131,6 +138,7 @@ def target_of(
     # The storage the current value lies in, and whether the value is the
     # variable itself (not read from memory).
     path, union = parts[0].strip(), False
+    route: list[Choice] = []
     for step, field_name in zip(parts[1::2], parts[2::2], strict=True):
         if step == "->":
             if not levels.startswith("*") or len(levels) != 1:
@@ -143,7 +151,10 @@ def target_of(
         fields = types.fields_of(type_)
         member = fields.get(field_name.strip()) if fields is not None else None
         if member is None:
-            return Target("loaded", root, name)
+            # Fields unknown: a union's (or a struct's holding one) may overlap.
+            union = union or (fields is None and "union" in _IDENT.findall(type_))
+            return Target("loaded", root, name, union=union)
+        route.extend(_choices(f"{len(route)}:{type_}", types, member))
         path = f"{path}{step}{field_name.strip()}"
         levels = _full_levels(member, types)
         type_ = member.type
@@ -155,7 +166,7 @@ def target_of(
         if level == "[":
             continue
         if level == "?":
-            return Target("loaded", root, path, position, "", union)
+            return Target("loaded", root, path, position, "", union, tuple(route))
         # A pointer: the variable's own value at the front, else read from memory.
         if position == 0 and own_value and kind == "object":
             kind = "pointee"
@@ -165,4 +176,19 @@ def target_of(
     if len(levels) <= used:
         # The scalar a typedef names (`real3` is `double`), for the type rule.
         element = types.element_scalar(type_) or type_
-    return Target(kind, root, path, selectors, element, union)
+    return Target(kind, root, path, selectors, element, union, tuple(route))
+
+
+def _choices(container: str, types: TypeTable, member: Var) -> list[Choice]:
+    """The choices that reach `member` in an object of type `container`'s type.
+
+    A member of anonymous members (`Var.route`) is chosen in each of them.
+    """
+    type_ = container.split(":", 1)[1]
+    branches = (*member.route, member.name)
+    out: list[Choice] = []
+    for depth, branch in enumerate(branches):
+        inside = "/".join(branches[:depth])
+        union = types.overlays(type_) if depth == 0 else branches[depth - 1][-1] == "u"
+        out.append((f"{container}/{inside}", union, branch))
+    return out

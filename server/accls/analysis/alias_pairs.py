@@ -14,6 +14,7 @@ from accls.frontend import (
 )
 
 __all__ = [
+    "common_source",
     "is_array_object",
     "pair_may_alias",
     "pointer_apart_from",
@@ -174,6 +175,26 @@ def _derived(var: Var, fn: Function | None) -> set[str]:
     return seen
 
 
+def common_source(a: Target, b: Target, fn: Function | None) -> str:
+    """The object two targets' pointers are both set from (`p = a + 1` and `a`), or "".
+
+    Such pointers are based on one object: `restrict` on the arguments says
+    nothing about them, so no promise that arguments never overlap sets them apart.
+    """
+    if a.kind not in ("pointee", "object") or b.kind not in ("pointee", "object"):
+        return ""
+    if a.root is None or b.root is None or a.root is b.root:
+        return ""
+    names = []
+    for root in (a.root, b.root):
+        own = {root.name}
+        if root.scope == "local" and root.pointers:
+            own |= _derived(root, fn)
+        names.append(own - {FROM_CALL})
+    shared = names[0] & names[1]
+    return min(shared) if shared else ""
+
+
 def _fresh_apart(own: Var, other: Target, fn: Function | None) -> bool:
     """Whether a block only `own` reaches (fresh, or its fresh rows) misses `other`."""
     if other.kind == "object":
@@ -226,6 +247,7 @@ def pair_may_alias(
     """Whether the objects two targets reach may overlap (`typed`: see `_may_alias`)."""
     if shared_union(a, b):
         return True  # members of one union share storage, whatever their types
+    # Past here, two paths of one root through a union part in a struct.
     if typed and a.element and b.element:
         left = Var(name="", type=a.element)
         right = Var(name="", type=b.element)
@@ -249,12 +271,7 @@ def pair_may_alias(
         return True
     if a.root is None or b.root is None:
         return True
-    if (
-        a.root is b.root
-        and a.kind == b.kind
-        and not (a.union or b.union)
-        and _disjoint_fields(a.path, b.path)
-    ):
+    if a.root is b.root and a.kind == b.kind and _disjoint_fields(a.path, b.path):
         return False
     if _based_on_restrict(a.root, b.root, fn) or _based_on_restrict(b.root, a.root, fn):
         return True
@@ -262,18 +279,27 @@ def pair_may_alias(
 
 
 def shared_union(a: Target, b: Target) -> bool:
-    """Two different paths from one variable where a union lies on the way.
+    """Two different paths from one variable that part inside a union.
 
     `u.d[i]` and `u.l[i]` of `union { double d[N]; long l[N]; } u` are one
     storage: writing either changes the other (C allows reading a union through
-    another member). Conservatively any two paths of one root through a union.
+    another member). Paths that part in a struct (`s.x` beside the union
+    `s.u`, or beside the members of an anonymous union) are apart; paths whose
+    parting is not known (one contains the other) overlap when a union lies on
+    the way.
     """
-    return (
-        a.root is not None
-        and a.root is b.root
-        and (a.union or b.union)
-        and a.path != b.path
-    )
+    if (
+        a.root is None
+        or a.root is not b.root
+        or not (a.union or b.union)
+        or a.path == b.path
+    ):
+        return False
+    for one, two in zip(a.route, b.route, strict=False):
+        if one == two:
+            continue
+        return one[0] != two[0] or one[1]  # the same container: a union's members
+    return True
 
 
 def _based_on_restrict(own: Var, other: Var, fn: Function | None) -> bool:

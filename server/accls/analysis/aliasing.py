@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, member_var, target_of
 from accls.analysis.alias_pairs import (
+    common_source,
     is_array_object,
     pair_may_alias,
     pointer_apart_from,
@@ -150,6 +151,18 @@ def _union_obstacle(written: str, other: str, line: int) -> Obstacle:
     )
 
 
+def _based_obstacle(written: str, other: str, based: str, line: int) -> Obstacle:
+    """Two pointers set from one object: no promise about arguments sets them apart."""
+    return Obstacle(
+        code=ObstacleCode.ALIAS,
+        line=line,
+        variable=written,
+        message=f"`{written}` (written at line {line}) and `{other}` may overlap: "
+        f"both are set from `{based}`, so they point into one object (assume-no-alias "
+        "and `restrict` promise nothing about pointers based on one another)",
+    )
+
+
 def alias_obstacles(
     loop: Loop,
     fn: Function | None,
@@ -247,6 +260,18 @@ def alias_obstacles(
             if any(shared_union(a, b) for a in wtargets for b in otargets):
                 out.append(_union_obstacle(written, other, first_line[written]))
                 continue
+            based = next(
+                (
+                    c
+                    for a in wtargets
+                    for b in otargets
+                    if (c := common_source(a, b, fn))
+                ),
+                "",
+            )
+            if based and not split:
+                out.append(_based_obstacle(written, other, based, first_line[written]))
+                continue
             hidden = [n for n, d in ((written, wdecl), (other, odecl)) if d is None]
             loaded = [
                 n
@@ -295,9 +320,13 @@ def alias_obstacles(
                     line=first_line[written],
                     variable=written,
                     message=f"`{written}` (written at line {first_line[written]}) and "
-                    f"`{other}` may overlap: {why}; {fix} or set "
-                    "assume-no-alias if they never do",
-                    assumption=True,
+                    f"`{other}` may overlap: {why}; "
+                    + (
+                        f"both are set from `{based}`, so no promise sets them apart"
+                        if based
+                        else f"{fix} or set assume-no-alias if they never do"
+                    ),
+                    assumption=not based,
                 )
             )
     return AliasCheck(

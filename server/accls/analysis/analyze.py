@@ -167,7 +167,7 @@ def _loop_facts(
             )
         else:
             obstacles.append(obstacle)
-    stated, shared = array_param_facts(loop, fn, source)
+    stated, shared = array_param_facts(loop, fn, source, options.program)
     assumptions.extend(stated)
     obstacles.extend(shared)
     if loop.step_symbol:

@@ -1,19 +1,28 @@
-"""Array-syntax parameters (`double x[N]`): distinct unless a call shows otherwise."""
+"""Array-syntax parameters (`double x[N]`): distinct unless a call shows otherwise.
+
+The calls looked at are the file's own and, through the workspace index, those
+of the program's other files (`argument_overlaps` of each file, in
+`ProgramSummaries.overlaps`).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.program import ArgumentOverlap, ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["array_param_facts"]
+__all__ = ["argument_overlaps", "array_param_facts"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _GLOBALS = "<globals>"
 _ANY = "<any global, or a call's result>"
 _ROW = re.compile(r"\s*([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*")
+_MOST_ARGS = 16  # arguments past this many are not compared
+_CHAIN = 32  # (function, pair) nodes a search of callers' callers visits, at most
 
 
 def _lookup(name: str, fn: Function, source: SourceFile) -> Var | None:
@@ -71,31 +80,132 @@ def _rows_apart(one: str, two: str, caller: Function, source: SourceFile) -> boo
     )
 
 
-def _overlapping_call(fn: Function, first: str, second: str, source: SourceFile) -> str:
-    """A call of `fn` in the file passing one array to both parameters, as text."""
-    names = [p.name for p in fn.params]
-    at = (names.index(first), names.index(second))
+def _shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
+    """Whether two argument texts of a call in `caller` may name one object."""
+    if _rows_apart(one, two, caller, source):
+        return False
+    return _may_share(_objects(one, caller, source), _objects(two, caller, source))
+
+
+def _param_slots(arg: str, caller: Function, source: SourceFile) -> set[int]:
+    """The positions of the caller's pointer parameters an argument may point into."""
+    objects = _objects(arg, caller, source)
+    return {k for k, p in enumerate(caller.params) if p.name in objects}
+
+
+def _forwarded(
+    one: str, two: str, caller: Function, source: SourceFile
+) -> list[tuple[int, int]]:
+    """The pairs of the caller's own parameters two arguments are set from."""
+    firsts, seconds = (
+        _param_slots(one, caller, source),
+        _param_slots(two, caller, source),
+    )
+    pairs = {(min(k, m), max(k, m)) for k in firsts for m in seconds if k != m}
+    return sorted(pairs)
+
+
+def _overlap_reason(
+    name: str,
+    pair: tuple[int, int],
+    source: SourceFile,
+    program: ProgramSummaries | None,
+    seen: set[tuple[str, tuple[int, int]]],
+) -> str:
+    """A call of `name` passing one object at both positions, directly or on.
+
+    A call that passes two of its caller's parameters (`wrap(p, q)` calls
+    `f(p, q)`) counts where a call of the caller passes one object to those,
+    callers of callers followed a few levels, in the file and in the others.
+    """
+    if (name, pair) in seen or len(seen) > _CHAIN:
+        return ""
+    seen.add((name, pair))
     for caller in source.functions:
         for call in caller.call_sites:
-            if call.name != fn.name or max(at) >= len(call.args):
+            if call.name != name or max(pair) >= len(call.args):
                 continue
-            one, two = call.args[at[0]], call.args[at[1]]
-            if _rows_apart(one, two, caller, source):
-                continue
-            if _may_share(_objects(one, caller, source), _objects(two, caller, source)):
-                return f"line {call.span.line} passes `{one}` and `{two}`"
+            one, two = call.args[pair[0]], call.args[pair[1]]
+            if _shared(one, two, caller, source):
+                return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
+            for via in _forwarded(one, two, caller, source):
+                found = _overlap_reason(caller.name, via, source, program, seen)
+                if found:
+                    return f"{found}, which passes them on to `{name}`"
+    own = source.function(name)
+    if program is None or (own is not None and own.static):
+        return ""  # only this file can call a static function
+    for record in program.overlaps:
+        if record.callee != name or (record.first, record.second) != pair:
+            continue
+        if not record.via:
+            return f"{record.shown} to `{name}`"
+        via = (record.via[0], record.via[1])
+        found = _overlap_reason(record.caller, via, source, program, seen)
+        if found:
+            return f"{found}, which passes them on to `{name}`"
     return ""
 
 
+def argument_overlaps(
+    source: SourceFile, label: str, callers: Iterable[Function] | None = None
+) -> tuple[ArgumentOverlap, ...]:
+    """The file's calls that pass one object to two arguments, or two parameters.
+
+    `label` names the file in the text shown; `callers`, the functions to read
+    (all of the file's by default). A call passing two of its caller's pointer
+    parameters is recorded with `via`, for the callers of the caller to decide.
+    """
+    out: list[ArgumentOverlap] = []
+    for caller in source.functions if callers is None else callers:
+        for call in caller.call_sites:
+            if len(call.args) < 2:
+                continue
+            args = call.args[:_MOST_ARGS]
+            for first, one in enumerate(args):
+                for second in range(first + 1, len(args)):
+                    two = args[second]
+                    shown = f"`{caller.name}()` ({label}) passes `{one}` and `{two}`"
+                    if _shared(one, two, caller, source):
+                        vias: list[tuple[int, ...]] = [()]
+                    else:
+                        vias = list(_forwarded(one, two, caller, source))
+                    out.extend(
+                        ArgumentOverlap(
+                            callee=call.name,
+                            first=first,
+                            second=second,
+                            caller=caller.name,
+                            shown=shown,
+                            via=via,
+                        )
+                        for via in vias
+                    )
+    return tuple(dict.fromkeys(out))
+
+
+def _calls_in_sight(
+    fn: Function, source: SourceFile, program: ProgramSummaries | None
+) -> bool:
+    """Whether any call of `fn` is visible: in the file or in the program's others."""
+    if any(call.name == fn.name for c in source.functions for call in c.call_sites):
+        return True
+    return program is not None and not fn.static and fn.name in program.called
+
+
 def array_param_facts(
-    loop: Loop, fn: Function | None, source: SourceFile
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> tuple[tuple[str, ...], tuple[Obstacle, ...]]:
     """The assumption that the loop's array parameters are distinct, or why not.
 
     C makes `double x[N]` a pointer: nothing keeps two of them apart but the
-    callers. Without a call in sight the suggestion states the assumption; a
-    call of the file that passes one array to two of them (`f(a + 1, a)`) is
-    an obstacle, whatever the user assumes.
+    callers. A call that passes one array to two of them (`f(a + 1, a)`), in
+    the file or in another file of the `program`, is an obstacle, whatever the
+    user assumes; otherwise the suggestion states the assumption, and says
+    when no call is in sight at all.
     """
     if fn is None or not any(p.dims and not p.pointers for p in fn.params):
         return (), ()
@@ -107,11 +217,13 @@ def array_param_facts(
     )
     if len(params) < 2:
         return (), ()
+    positions = {p.name: k for k, p in enumerate(fn.params)}
     for index, one in enumerate(params):
         for two in params[index + 1 :]:
             if one not in written and two not in written:
                 continue
-            why = _overlapping_call(fn, one, two, source)
+            at = sorted((positions[one], positions[two]))
+            why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set())
             if why:
                 line = next(r.span.line for r in loop.refs if r.name in (one, two))
                 return (), (
@@ -120,7 +232,7 @@ def array_param_facts(
                         line=line,
                         variable=one if one in written else two,
                         message=f"the array parameters `{one}` and `{two}` may be "
-                        f"one array: {why} to `{fn.name}`",
+                        f"one array: {why}",
                     ),
                 )
     assumption = (
@@ -128,4 +240,8 @@ def array_param_facts(
         + ", ".join(f"`{p}`" for p in params)
         + " are distinct arrays"
     )
+    if _calls_in_sight(fn, source, program):
+        assumption += f": no call of `{fn.name}()` in sight passes one array twice"
+    else:
+        assumption += f": no call of `{fn.name}()` is in sight to tell"
     return (assumption,), ()

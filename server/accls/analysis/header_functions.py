@@ -59,4 +59,5 @@ def with_headers(
         program.field_facts,
         program.whole,
         called=program.called,
+        overlaps=program.overlaps,
     )

@@ -18,7 +18,26 @@ from accls.analysis.summaries import Summary
 if TYPE_CHECKING:
     from accls.analysis.device_kernels import DeviceKernel
 
-__all__ = ["Definition", "ProgramSummaries"]
+__all__ = ["ArgumentOverlap", "Definition", "ProgramSummaries"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArgumentOverlap:
+    """A call that passes one object to two arguments, or two of its parameters.
+
+    `f(a + 1, a, n)` in `main` gives `first` 0 and `second` 1: whatever `f`
+    assumes of its array parameters, those two may be one array.
+    """
+
+    callee: str
+    first: int  # argument positions, first < second
+    second: int
+    caller: str  # the calling function, in the file of `shown`
+    shown: str  # "`main()` (main.c) passes `a + 1` and `a`"
+    # Set when the two arguments are the caller's own parameters at these
+    # positions (`wrap(p, q)` calls `f(p, q)`): they overlap only where a call
+    # of the caller passes one object to both.
+    via: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,6 +76,8 @@ class ProgramSummaries:
     fields: FieldSets | None = field(default=None, compare=False)
     # The functions the other files call (their externals; with `whole`, every call).
     called: frozenset[str] = frozenset()
+    # The calls of the other files that pass one object to two arguments.
+    overlaps: tuple[ArgumentOverlap, ...] = ()
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -80,5 +101,10 @@ class ProgramSummaries:
         drop = set(files)
         kept = tuple(d for d in self.definitions if d.file not in drop)
         return ProgramSummaries(
-            kept, self.complete, self.field_facts, self.whole, called=self.called
+            kept,
+            self.complete,
+            self.field_facts,
+            self.whole,
+            called=self.called,
+            overlaps=self.overlaps,
         )

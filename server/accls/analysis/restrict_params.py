@@ -6,6 +6,7 @@ import re
 
 from accls.analysis.aliasing import alias_obstacles, array_decl
 from accls.analysis.model import LoopFacts, ObstacleCode
+from accls.analysis.program import ProgramSummaries
 from accls.frontend import Function, SourceFile, Var
 
 __all__ = ["overlapping_calls", "restrict_parameters"]
@@ -65,11 +66,15 @@ def _root(arg: str) -> str | None:
 
 
 def overlapping_calls(
-    source: SourceFile, function: str, params: tuple[str, ...]
+    source: SourceFile,
+    function: str,
+    params: tuple[str, ...],
+    program: ProgramSummaries | None = None,
 ) -> tuple[str, ...]:
     """Calls of `function` that visibly pass one object for two of `params`.
 
-    Such a caller would break the `restrict` promise (`saxpy(n, a, ys, ys)`).
+    Such a caller would break the `restrict` promise (`saxpy(n, a, ys, ys)`),
+    in the file or in another file of the `program`.
     """
     fn = source.function(function)
     if fn is None:
@@ -86,4 +91,13 @@ def overlapping_calls(
                 out.append(
                     f"`{function}({', '.join(call.args)})` at line {call.span.line}"
                 )
+    if program is not None and not fn.static:
+        out.extend(
+            f"`{function}()` called as {o.shown}"
+            for o in program.overlaps
+            if o.callee == function
+            and o.first in where
+            and o.second in where
+            and not o.via
+        )
     return tuple(out)

@@ -141,13 +141,15 @@ def _suggest_one(
     text = read_source(path)
     args = _with_module_folders(path, args)
     context = file_context(path, text, args)
+    program = project_program(path, args, run.indexes)
     if getattr(args, "rewrite_inductions", False):
-        assumed = analysis_options(_settings(args))
+        assumed = analysis_options(_settings(args), program=program)
         text, done = rewrite_all(text, assumed, path, args.include, context)
         for rewrite in done:
             print(f"accls: rewrote {rewrite.summary}", file=sys.stderr)
     if getattr(args, "add_restrict", False):
-        assumed = analysis_options(_settings(args))
+        # The other files' calls may pass one buffer twice: no promise then.
+        assumed = analysis_options(_settings(args), program=program)
         text, promised = restrict_all(text, assumed, path, args.include, context)
         for promise in promised:
             print(f"accls: promised {promise.summary}", file=sys.stderr)
@@ -181,7 +183,7 @@ def _suggest_one(
         every_loop=every_loop,
         backends=run.backends,
         warnings=run.warnings,
-        program=project_program(path, args, run.indexes),
+        program=program,
     )
     return text, result, settings
 

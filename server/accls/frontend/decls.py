@@ -20,6 +20,7 @@ __all__ = [
     "field_vars",
     "holds_anonymous_union",
     "is_static",
+    "type_text",
     "typedef_vars",
 ]
 
@@ -36,6 +37,14 @@ def _base_type(node: Node) -> str:
     type_node = node.child_by_field_name("type")
     if type_node is None:
         return "int"
+    return type_text(type_node)
+
+
+def type_text(type_node: Node) -> str:
+    """The base type a type specifier names, as declarations' `Var.type` holds it.
+
+    `struct S {...}` is `struct S`; a struct without a tag is its whole text.
+    """
     name = type_node.child_by_field_name("name")
     if type_node.type in _TAGGED and name is not None:
         keyword = type_node.type.split("_")[0]
@@ -300,22 +309,34 @@ _FIELD_NAMES = frozenset({"field_identifier"})
 _TYPE_NAMES = frozenset({"type_identifier", "primitive_type"})
 
 
-def field_vars(body: Node, macros: MacroTable) -> tuple[Var, ...]:
-    """The fields a struct body declares, as Vars of scope "field"."""
+def field_vars(
+    body: Node, macros: MacroTable, route: tuple[str, ...] = ()
+) -> tuple[Var, ...]:
+    """The fields a struct body declares, as Vars of scope "field".
+
+    `route`: the anonymous members `body` lies in (see `Var.route`).
+    """
     out: list[Var] = []
-    for decl in body.named_children:
+    for position, decl in enumerate(body.named_children):
         if decl.type != "field_declaration":
             continue
         inner = _anonymous_member(decl)
         if inner is not None:
             # C11: the members of an anonymous struct or union are the outer's.
-            out.extend(field_vars(inner, macros))
+            type_node = decl.child_by_field_name("type")
+            kind = (
+                "u"
+                if type_node is not None and type_node.type == "union_specifier"
+                else "s"
+            )
+            out.extend(field_vars(inner, macros, (*route, f"{position}{kind}")))
             continue
         base = _base_type(decl)
         for child in decl.children_by_field_name("declarator"):
             var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
             if var is not None:
-                out.append(replace(var, volatile=_has_volatile(decl, child)))
+                volatile = _has_volatile(decl, child)
+                out.append(replace(var, volatile=volatile, route=route))
     return tuple(out)
 
 

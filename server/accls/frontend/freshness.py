@@ -44,12 +44,20 @@ class _Flow:
         params: frozenset[str],
         wrappers: frozenset[str] = frozenset(),
         slots: frozenset[Slot] = frozenset(),
+        outer: frozenset[str] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
+        # The file's global arrays and pointers a local's value may come from
+        # (`double *p = &g[0]`), unless a local or parameter hides the name.
+        self.outer = outer - params - {v.name for v in locals_}
         self.slots = slots
         self.pointers = {v.name for v in locals_ if v.pointers and not v.dims}
         self.tables = {v.name: d for v in locals_ if (d := row_depth(v)) is not None}
         self.tracked = (self.pointers | set(self.tables)) - params
+        # Pointers to rows (`double (*q)[3] = f`): only where their values come from.
+        self.row_pointers = {
+            v.name for v in locals_ if v.dims and v.shape.startswith("*")
+        } - params
         self.params = params  # a local's value may come from them too (`p = b + 1`)
         self.fresh = {v.name: v.device for v in locals_ if v.fresh}
         self.not_fresh: set[str] = set()
@@ -87,6 +95,9 @@ class _Flow:
                 self.fresh[name] = device
             if source is None and value is not None:
                 self.sources.setdefault(name, set()).update(self._sources(value))
+        elif target.type == "identifier" and name in self.row_pointers:
+            if source is None and value is not None:
+                self.sources.setdefault(name, set()).update(self._sources(value))
         elif name in self.tables and depth == self.tables[name]:
             if source is None or source in DEVICE_ALLOCATORS:
                 self.bad_rows.add(name)
@@ -101,7 +112,9 @@ class _Flow:
             if node.type == "call_expression" and self._allocator(node) is None:
                 found.add(FROM_CALL)
             elif node.type == "identifier" and (
-                node_text(node) in self.tracked or node_text(node) in self.params
+                node_text(node) in self.tracked
+                or node_text(node) in self.params
+                or node_text(node) in self.outer
             ):
                 found.add(node_text(node))
             stack.extend(node.named_children)
@@ -213,6 +226,7 @@ class _Flow:
                 while declarator is not None and declarator.type in (
                     "pointer_declarator",
                     "parenthesized_declarator",
+                    "array_declarator",  # `(*q)[3]`: a pointer to rows
                 ):
                     inner = declarator.child_by_field_name("declarator")
                     if inner is None and declarator.named_child_count:
@@ -222,7 +236,7 @@ class _Flow:
                 if (
                     declarator is not None
                     and declarator.type == "identifier"
-                    and node_text(declarator) in self.pointers
+                    and node_text(declarator) in self.pointers | self.row_pointers
                     and value is not None
                 ):
                     self.assign(declarator, value)
@@ -283,20 +297,27 @@ def mark_fresh(
     params: frozenset[str],
     wrappers: frozenset[str] = frozenset(),
     slots: frozenset[Slot] = frozenset(),
+    outer: frozenset[str] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
     `wrappers` names the program's functions that return fresh blocks, `slots`
-    those that only free or fill a pointer whose address they get.
+    those that only free or fill a pointer whose address they get; `outer`,
+    the global arrays and pointers whose names a local's sources may hold.
     """
-    flow = _Flow(locals_, params, wrappers, slots)
-    if not flow.tracked:
+    flow = _Flow(locals_, params, wrappers, slots, outer)
+    if not flow.tracked and not flow.row_pointers:
         return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
     rows = flow.row_stores - flow.bad_rows
     out: list[Var] = []
     for var in locals_:
+        if var.name in flow.row_pointers and var.name not in flow.tracked:
+            out.append(
+                replace(var, sources=tuple(sorted(flow.sources.get(var.name, ()))))
+            )
+            continue
         if var.name not in flow.tracked:
             out.append(var)
             continue

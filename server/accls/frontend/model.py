@@ -256,10 +256,10 @@ class Var:
     # its own: the objects its rows point to overlap nothing else.
     fresh_rows: bool = False
     restrict_rows: bool = False  # `double *restrict *t`: its rows never overlap
-    # For a local pointer or table: the locals and parameters its value may be
-    # copied from (FROM_CALL "()" for a call's result), whether its address is
-    # taken, and whether its value (or a row's) is stored beyond the locals or
-    # passed to a call that may keep it.
+    # For a local pointer or table: the locals, parameters and global arrays or
+    # pointers its value may be copied from (FROM_CALL "()" for a call's result),
+    # whether its address is taken, and whether its value (or a row's) is stored
+    # beyond the locals or passed to a call that may keep it.
     sources: tuple[str, ...] = ()
     address_taken: bool = False
     leaves: bool = False
@@ -271,6 +271,11 @@ class Var:
     # C++: a std::vector/array member, whose elements lie in a buffer it owns (no
     # other object shares it), and which a data clause cannot name.
     container: bool = False
+    # A field declared inside anonymous members of its struct (C11
+    # `struct { union { double d[N]; long l[N]; }; }`): each member on the way,
+    # outermost first, as its position in the enclosing body and its kind,
+    # "0u" (a union, first member) or "2s" (a struct, third member).
+    route: tuple[str, ...] = ()
 
     @property
     def shape(self) -> str:

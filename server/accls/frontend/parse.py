@@ -180,8 +180,16 @@ def _function(
     if cxx is None:  # C++ lambdas are variables whose calls its walk reads
         held |= {p.name for p in params} | {v.name for v in walk.decls}
     through_pointers(walk.calls, held | pointers)
+    outer = frozenset(g.name for g in globals_ if g.is_array)
     locals_ = tuple(
-        mark_fresh(body, walk.decls, frozenset(p.name for p in params), wrappers, slots)
+        mark_fresh(
+            body,
+            walk.decls,
+            frozenset(p.name for p in params),
+            wrappers,
+            slots,
+            outer,
+        )
     )
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.decls import field_vars, holds_anonymous_union, typedef_vars
+from accls.frontend.decls import (
+    field_vars,
+    holds_anonymous_union,
+    type_text,
+    typedef_vars,
+)
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
@@ -25,6 +30,7 @@ def _structs(
     macros: MacroTable,
     out: list[tuple[str, tuple[Var, ...]]],
     unions: set[str],
+    holders: set[str],
 ) -> None:
     """Every struct or union with a body under `node`, by key."""
     stack = [node]
@@ -33,12 +39,16 @@ def _structs(
         if current.type in ("struct_specifier", "union_specifier"):
             body = current.child_by_field_name("body")
             name = current.child_by_field_name("name")
-            if body is not None and name is not None:
-                keyword = "struct" if current.type == "struct_specifier" else "union"
-                key = f"{keyword} {node_text(name)}"
+            keyword = "struct" if current.type == "struct_specifier" else "union"
+            key = f"{keyword} {node_text(name)}" if name is not None else ""
+            if name is None:
+                # `union { ... } u;`: the variable's type is the specifier's text.
+                key = type_text(current)
+            if body is not None and key:
                 out.append((key, field_vars(body, macros)))
-                if holds_anonymous_union(body):
+                if holds_anonymous_union(body) and keyword == "struct":
                     unions.add(key)
+                    holders.add(key)
         # A struct has children; tokens and names are not walked.
         stack.extend(c for c in current.named_children if c.child_count)
 
@@ -47,6 +57,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
     """The typedefs and structs declared at file scope under `root`."""
     typedefs: list[tuple[str, str, str]] = []
     unions: set[str] = set()
+    holders: set[str] = set()
     volatiles: set[str] = set()
     structs: list[tuple[str, tuple[Var, ...]]] = []
     extents: list[tuple[str, tuple[str | None, ...]]] = []
@@ -58,7 +69,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
             "union_specifier",
         ):
             continue
-        _structs(node, macros, structs, unions)
+        _structs(node, macros, structs, unions, holders)
         if node.type != "type_definition":
             continue
         type_node = node.child_by_field_name("type")
@@ -73,10 +84,11 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
                 volatiles.add(var.name)  # `typedef volatile int vint;`
             if anonymous and type_node is not None:
                 body = type_node.child_by_field_name("body")
-                if type_node.type == "union_specifier" or (
-                    body is not None and holds_anonymous_union(body)
-                ):
+                if type_node.type == "union_specifier":
                     unions.update((var.name, f"<anonymous {var.name}>"))
+                elif body is not None and holds_anonymous_union(body):
+                    unions.update((var.name, f"<anonymous {var.name}>"))
+                    holders.update((var.name, f"<anonymous {var.name}>"))
                 if body is not None and not var.shape:
                     structs.append((var.name, field_vars(body, macros)))
                     continue
@@ -93,6 +105,7 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
         typedefs=tuple(typedefs),
         structs=tuple(structs),
         unions=frozenset(unions),
+        holders=frozenset(holders),
         volatiles=frozenset(volatiles),
         extents=tuple(extents),
     )

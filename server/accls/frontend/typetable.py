@@ -25,6 +25,9 @@ class TypeTable:
     typedefs: tuple[tuple[str, str, str], ...] = ()  # name, base type, levels
     structs: tuple[tuple[str, tuple[Var, ...]], ...] = ()  # "struct S"/typedef name
     unions: frozenset[str] = frozenset()  # the keys of structs that are unions
+    # Those of `unions` that are structs holding an anonymous union: only the
+    # members of that union overlap (their fields' `route` says which).
+    holders: frozenset[str] = frozenset()
     volatiles: frozenset[str] = frozenset()  # typedef names of `volatile` types
     # The extents a typedef's own array declarator adds (`typedef double row[M]`).
     extents: tuple[tuple[str, tuple[str | None, ...]], ...] = ()
@@ -49,6 +52,7 @@ class TypeTable:
             typedefs=(*self.typedefs, *other.typedefs),
             structs=(*self.structs, *other.structs),
             unions=self.unions | other.unions,
+            holders=self.holders | other.holders,
             volatiles=self.volatiles | other.volatiles,
             extents=(*self.extents, *other.extents),
         )
@@ -134,6 +138,11 @@ class TypeTable:
         """True when a base type names a union (its fields overlap)."""
         key = self.struct_key(type_)
         return key is not None and (key.startswith("union ") or key in self.unions)
+
+    def overlays(self, type_: str) -> bool:
+        """True when a base type names a union itself, not a struct holding one."""
+        key = self.struct_key(type_)
+        return self.is_union(type_) and key not in self.holders
 
     def struct_key(self, type_: str) -> str | None:
         """The key of the struct a base type names (through typedefs), if any."""

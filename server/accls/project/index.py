@@ -20,9 +20,11 @@ from pathlib import Path
 
 from accls.analysis import (
     PURE_FUNCTIONS,
+    ArgumentOverlap,
     Definition,
     ProgramSummaries,
     Summary,
+    argument_overlaps,
     file_field_facts,
     summarize,
     unsummarised_reason,
@@ -143,6 +145,7 @@ class ProjectIndex:
             field_facts=fields,
             whole=True,
             called=frozenset(n for r in records if r.path != own for n in r.externals),
+            overlaps=tuple(o for r in records if r.path != own for o in r.overlaps),
         )
 
     def knows(self, path: str) -> bool:
@@ -241,6 +244,7 @@ class ProjectIndex:
             externals=externals,
             definitions=found,
             fields=file_field_facts(source, self._name(path)),
+            overlaps=argument_overlaps(source, self._name(path)),
         )
 
     def _edited(
@@ -257,6 +261,13 @@ class ProjectIndex:
             # Field facts are the whole file's: an edit re-reads all of it.
             return None
         program = self.program_for(path)
+        touched: list[ArgumentOverlap] = []
+        redone: set[str] = set()
+
+        def read_calls(fn: Function, source: SourceFile) -> None:
+            redone.add(fn.name)
+            touched.extend(argument_overlaps(source, self._name(path), (fn,)))
+
         done = resummarise(
             old,
             stamped[0],
@@ -264,9 +275,11 @@ class ProjectIndex:
             record.definitions,
             lambda piece: self._parse(path, piece, same_directives=True),
             lambda fn, source: self._define(fn, source, program, {}),
+            read_calls,
         )
         if done is None:
             return None
+        kept = tuple(o for o in record.overlaps if o.caller not in redone)
         self._stamps[path] = stamped[0]
         self._stamped[path] = key
         externals = tuple(sorted(set(record.externals) | done[1]))
@@ -276,6 +289,7 @@ class ProjectIndex:
             deps=self._deps(externals, program),
             externals=externals,
             definitions=done[0],
+            overlaps=tuple(dict.fromkeys((*kept, *touched))),
         )
 
     def _read(self, path: str, text: str | None) -> tuple[str, str] | None:

@@ -13,17 +13,19 @@ from typing import Any
 
 import platformdirs
 
-from accls.analysis import Definition, FieldFact
+from accls.analysis import ArgumentOverlap, Definition, FieldFact
 from accls.project.summary_json import (
     definition_from_json,
     definition_to_json,
     field_fact_from_json,
     field_fact_to_json,
+    overlap_from_json,
+    overlap_to_json,
 )
 
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
-_VERSION = 3  # 3: definitions carry their kernel status
+_VERSION = 4  # 4: the calls passing one object twice
 
 
 @cache
@@ -54,6 +56,8 @@ class FileSummaries:
     externals: tuple[str, ...]  # the functions it calls but does not define
     definitions: tuple[Definition, ...]  # its non-static functions
     fields: tuple[FieldFact, ...] = ()  # what it stores into struct fields
+    # Its calls of other files' functions that pass one object to two arguments.
+    overlaps: tuple[ArgumentOverlap, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -65,6 +69,7 @@ class FileSummaries:
             "externals": list(self.externals),
             "definitions": [definition_to_json(d) for d in self.definitions],
             "fields": [field_fact_to_json(f) for f in self.fields],
+            "overlaps": [overlap_to_json(o) for o in self.overlaps],
         }
 
     @staticmethod
@@ -79,6 +84,7 @@ class FileSummaries:
             externals=tuple(str(n) for n in raw["externals"]),
             definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
             fields=tuple(field_fact_from_json(f) for f in raw["fields"]),
+            overlaps=tuple(overlap_from_json(o) for o in raw["overlaps"]),
         )
 
 

@@ -23,6 +23,7 @@ _MOST = 4  # more functions than this touched: parse the whole file
 
 Parse = Callable[[str], SourceFile]
 Define = Callable[[Function, SourceFile], Definition]
+Visit = Callable[[Function, SourceFile], None]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,9 +59,11 @@ def resummarise(
     definitions: tuple[Definition, ...],
     parse: Parse,
     define: Define,
+    visit: Visit | None = None,
 ) -> tuple[tuple[Definition, ...], frozenset[str]] | None:
     """The file's definitions after the edit, and the callees the new code names.
 
+    `visit` sees each function parsed again (static ones included), in its slice.
     None when the quick path does not apply (the skeleton or the set of
     functions changed, or too many functions are touched).
     """
@@ -95,6 +98,8 @@ def resummarise(
         if fn is None:
             return None
         calls |= set(fn.calls)
+        if visit is not None:
+            visit(fn, source)
         if fn.static:
             fresh[found.name] = None
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accls.analysis import Definition, FieldFact, Summary
+from accls.analysis import ArgumentOverlap, Definition, FieldFact, Summary
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.device_kernels import DeviceKernel
 from accls.frontend import Poly
@@ -15,7 +15,36 @@ __all__ = [
     "definition_to_json",
     "field_fact_from_json",
     "field_fact_to_json",
+    "overlap_from_json",
+    "overlap_to_json",
 ]
+
+
+def overlap_to_json(found: ArgumentOverlap) -> list[Any]:
+    """A call passing one object twice, as a list."""
+    return [
+        found.callee,
+        found.first,
+        found.second,
+        found.caller,
+        found.shown,
+        list(found.via),
+    ]
+
+
+def overlap_from_json(raw: Any) -> ArgumentOverlap:
+    """The call `overlap_to_json` wrote; ValueError when malformed."""
+    if not isinstance(raw, list) or len(raw) != 6 or not isinstance(raw[5], list):
+        raise ValueError("an argument overlap is a list of six values")
+    callee, first, second, caller, shown, via = raw
+    return ArgumentOverlap(
+        callee=str(callee),
+        first=int(first),
+        second=int(second),
+        caller=str(caller),
+        shown=str(shown),
+        via=tuple(int(k) for k in via),
+    )
 
 
 def field_fact_to_json(fact: FieldFact) -> list[str]:

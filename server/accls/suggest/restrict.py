@@ -67,7 +67,7 @@ def add_restrict(
     function = facts.loop.function
     if not names or function is None:
         return None
-    if overlapping_calls(analysis.source, function, names):
+    if overlapping_calls(analysis.source, function, names, analysis.program):
         return None  # a caller here passes one buffer twice: the promise is false
     found = restrict_insertions(text, function, names)
     if not found:

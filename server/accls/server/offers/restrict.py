@@ -154,13 +154,13 @@ async def _resolve(r: Resolving) -> types.CodeAction:
     checked = doc.peek(VALIDATED, key)
     if checked is None:
         settings, include = ls.settings, ls.include_dirs(doc)
-        text = doc.text
+        text, program = doc.text, ls.programs(doc.path)
 
         def check() -> Validated:
-            # The listing saw one function; a caller elsewhere in the buffer
-            # that passes one buffer twice would make the promise false.
+            # The listing saw one function; a caller elsewhere in the buffer, or
+            # in another file, that passes one buffer twice makes the promise false.
             whole = parse_source(text, doc.path, include)
-            broken = overlapping_calls(whole, rewrite.function, rewrite.names)
+            broken = overlapping_calls(whole, rewrite.function, rewrite.names, program)
             if broken:
                 return Validated(
                     suggestions=chosen,
