@@ -88,7 +88,11 @@ class Fact:
     poly: Poly
     equal: bool
     note: str  # how a reason names it: "`ss` is 4*r + 1 (line 8)"
-    start: int = 0  # the byte from which it holds, to the end of the function
+    start: int = 0  # the byte from which it holds
+    end: int = 1 << 62  # the byte before which it holds (the end of the function)
+    # Loop bodies (byte ranges) where it may not hold: the next write may run
+    # before anything in them on a later pass.
+    around: tuple[tuple[int, int], ...] = ()
 
 
 def function_facts(
@@ -111,7 +115,12 @@ def function_facts(
 
 def nest_facts(facts: tuple[Fact, ...], nest: Loop) -> tuple[Fact, ...]:
     """The facts that hold in `nest` and reach a name it reads (or through others)."""
-    found = [f for f in facts if f.start <= nest.span.start_byte]
+    found = [
+        f
+        for f in facts
+        if f.start <= nest.span.start_byte and nest.span.end_byte <= f.end
+        if not any(a <= nest.span.start_byte < b for a, b in f.around)
+    ]
     if not found:
         return ()
     reached = {r.name for r in nest.refs}
@@ -133,25 +142,59 @@ def _assignments(
     by_name: Mapping[str, list[Ref]],
     fixed: Callable[[frozenset[str], int], bool],
 ) -> list[Fact]:
-    """`v == value` of each scalar assigned once, at the top level of `fn`."""
+    """`v == value` of each assignment at the top level of `fn`, until the next write.
+
+    An assignment in no loop and no branch runs on every path to what follows
+    it (`fn` has no `goto`); its value holds until the next write of `v`, in
+    code that no loop runs again (a loop body after it may run the next write
+    before a later pass).
+    """
     out: list[Fact] = []
     for name, refs in sorted(by_name.items()):
-        writes = [r for r in refs if r.is_write]
-        if len(writes) != 1 or not _scalar(name, fn, source, refs):
+        writes = sorted(
+            (r for r in refs if r.is_write), key=lambda r: r.span.start_byte
+        )
+        if not writes or not _scalar(name, fn, source, refs):
             continue
-        write = writes[0]
-        if write.context or write.loops or write.guarded or write.is_read:
-            continue  # in a loop or a branch, or `v += k`
-        text = _value(write, source)
-        if text is None or _CAST.search(text):
-            continue
-        value = expression_poly(text)
-        if text is None or value is None or any(len(m) > 1 for m, _ in value.terms):
-            continue
-        if name not in value.names() and fixed(value.names(), write.span.start_byte):
-            note = f"`{name}` is {' '.join(text.split())} (line {write.span.line})"
-            poly = Poly.sym(name) - value
-            out.append(Fact(poly, True, note, write.span.end_byte))
+        for at, write in enumerate(writes):
+            after = writes[at + 1] if at + 1 < len(writes) else None
+            out.extend(_assignment(name, write, after, fn, source, fixed))
+    return out
+
+
+def _assignment(
+    name: str,
+    write: Ref,
+    after: Ref | None,
+    fn: Function,
+    source: SourceFile,
+    fixed: Callable[[frozenset[str], int], bool],
+) -> list[Fact]:
+    """The fact of one top-level assignment, holding up to the next write `after`."""
+    out: list[Fact] = []
+    if write.context or write.loops or write.guarded or write.is_read:
+        return out  # in a loop or a branch, or `v += k`
+    end = 1 << 62
+    around: tuple[tuple[int, int], ...] = ()
+    if after is not None:
+        # In a loop body after `write`, a later pass may follow the next write.
+        end = after.span.start_byte
+        around = tuple(
+            (b.span.start_byte, b.span.end_byte)
+            for b in source.branches
+            if b.kind == "loop"
+            and write.span.end_byte <= b.span.start_byte < fn.span.end_byte
+        )
+    text = _value(write, source)
+    if text is None or _CAST.search(text):
+        return out
+    value = expression_poly(text)
+    if value is None or any(len(m) > 1 for m, _ in value.terms):
+        return out
+    if name not in value.names() and fixed(value.names(), write.span.start_byte):
+        note = f"`{name}` is {' '.join(text.split())} (line {write.span.line})"
+        poly = Poly.sym(name) - value
+        out.append(Fact(poly, True, note, write.span.end_byte, end, around))
     return out
 
 
