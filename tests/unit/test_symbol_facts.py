@@ -161,3 +161,24 @@ def test_an_assignment_holds_until_the_next_write(head: str, tail: str) -> None:
 )
 def test_an_assignment_another_write_may_follow_proves_nothing(text: str) -> None:
     assert not _outer_parallel(text)
+
+
+_CHECKS = "  if (k < 0) goto done;\n  k = 1;\n  done:;\n"
+
+
+def test_a_goto_landing_before_the_assignment_leaves_its_fact() -> None:
+    assert _outer_parallel(_rows(_CHECKS + "  istart = 0;\n", "  istart = 1;\n"))
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # The jump lands between the assignment and the nest: it skips it.
+        "  istart = 5;\n  if (k < 0) goto done;\n  istart = 0;\n  done:;\n",
+        "  if (k < 0) goto done;\n  istart = 0;\n  done:;\n",
+        # A label the text does not show: nothing is known of where it lands.
+        "  istart = 0;\n  if (k < 0) goto done;\n",
+    ],
+)
+def test_a_goto_landing_after_the_assignment_proves_nothing(head: str) -> None:
+    assert not _outer_parallel(_rows(head, "  done2:;\n"))

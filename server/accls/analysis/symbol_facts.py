@@ -6,18 +6,19 @@ before it, holds in every iteration of the nest: nothing can assign either
 again once the statement has run. The dependence test then reads the
 subscript `row*stencil_size + 4*r` with `r <= radius` as a row of
 `stencil_size`. Only integer locals and parameters whose address is never
-taken qualify (a callee cannot change them), in functions with no `goto`
-(control may jump back) and no `setjmp`.
+taken qualify (a callee cannot change them), in functions with no `setjmp`;
+a fact fails in a nest that a `goto` may reach without running the statement
+that makes it (a label between the two).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.field_paths import balanced
-from accls.frontend import ExitKind, Function, Loop, Poly, Ref, SourceFile
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
 
@@ -32,6 +33,8 @@ _LEAVES = re.compile(
     r"(?:\b(?:exit|abort|_Exit|quick_exit)\s*\([^;]*\)|\breturn\b[^;]*)\s*;\s*\}?\s*$"
 )
 _SWITCH = re.compile(r"\bswitch\b")
+_GOTO = re.compile(r"\bgoto\s+([A-Za-z_]\w*)\s*;")
+_GOTO_WORD = re.compile(r"\bgoto\b")
 _COMPARE = re.compile(r"(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|<|>|!=)\s*(?P<b>[^<>=!]+)")
 
 
@@ -93,6 +96,7 @@ class Fact:
     # Loop bodies (byte ranges) where it may not hold: the next write may run
     # before anything in them on a later pass.
     around: tuple[tuple[int, int], ...] = ()
+    labels: tuple[int, ...] = ()  # where `goto`s land: it fails past one of them
 
 
 def function_facts(
@@ -101,7 +105,10 @@ def function_facts(
     """Every fact of `fn`'s fixed scalars, each with where it starts to hold."""
     if fn is None or is_fortran(source.path):
         return ()
-    if any(e.kind is ExitKind.GOTO for e in fn.exits) or _JUMPS & set(fn.calls):
+    if _JUMPS & set(fn.calls):
+        return ()
+    labels = _labels(fn, source)
+    if labels is None:
         return ()
     by_name: dict[str, list[Ref]] = {}
     for ref in fn.refs:
@@ -110,7 +117,32 @@ def function_facts(
     def fixed(names: frozenset[str], at: int) -> bool:
         return all(_holds(n, at, fn, source, by_name, macros) for n in names)
 
-    return (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+    found = (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+    return tuple(replace(f, labels=labels) for f in found) if labels else found
+
+
+def _labels(fn: Function, source: SourceFile) -> tuple[int, ...] | None:
+    """Where the targets of `fn`'s `goto`s are (bytes); None when not all are found.
+
+    A fact holds in code no jump lands in between where it starts and the nest:
+    control then reaches the nest only through the statement that makes it.
+    """
+    body = source.text[fn.span.start_byte : fn.span.end_byte]
+    if "goto" not in body:
+        return ()
+    targets = _GOTO.findall(body)
+    if len(source.data) != len(source.text):
+        return None  # byte offsets are not character offsets
+    if len(targets) != len(_GOTO_WORD.findall(body)):
+        return None  # `goto *p;`, or a word we cannot read
+    out: list[int] = []
+    for name in set(targets):
+        # Every `name :` counts (a `?:` arm too): more places only refuse more.
+        found = [m.start() for m in re.finditer(rf"(?<![\w:]){name}\s*:(?!:)", body)]
+        if not found:
+            return None
+        out.extend(fn.span.start_byte + at for at in found)
+    return tuple(sorted(out))
 
 
 def nest_facts(facts: tuple[Fact, ...], nest: Loop) -> tuple[Fact, ...]:
@@ -120,6 +152,7 @@ def nest_facts(facts: tuple[Fact, ...], nest: Loop) -> tuple[Fact, ...]:
         for f in facts
         if f.start <= nest.span.start_byte and nest.span.end_byte <= f.end
         if not any(a <= nest.span.start_byte < b for a, b in f.around)
+        if not any(f.start <= at < nest.span.end_byte for at in f.labels)
     ]
     if not found:
         return ()
