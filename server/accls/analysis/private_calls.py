@@ -70,7 +70,7 @@ def private_effects(
     written = {base_name(r.name) for r in loop.refs if r.is_write and not r.escapes}
     # Index values are not memory: the loop's own variables may appear freely.
     indices = {x.var for x in loop.walk() if x.var} | scalars
-    values = assigned_whole(loop, source)
+    values = _assigned_whole(loop, source)
     private: list[str] = []
     rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
     defined: list[str] = []  # `&x` of a loop scalar the callee stores first
@@ -179,7 +179,7 @@ def private_effects(
     return True, "; ".join([only, *apart])
 
 
-def assigned_whole(loop: Loop, source: SourceFile) -> frozenset[str]:
+def _assigned_whole(loop: Loop, source: SourceFile) -> frozenset[str]:
     """Locals and parameters the loop writes only whole: `p = q + k;`, `c = f(x);`.
 
     Such a write changes the variable itself, never memory a pointer in it
@@ -197,11 +197,11 @@ def assigned_whole(loop: Loop, source: SourceFile) -> frozenset[str]:
         if ref.is_write or ref.escapes:
             by_name.setdefault(base_name(ref.name), []).append(plain)
     out: set[str] = set()
-    for name, plain in by_name.items():
+    for name, whole in by_name.items():
         var = fn.lookup(name)
         if var is None or var.dims or var.address_taken or var.static:
             continue
-        if var.scope in ("local", "param") and all(plain):
+        if var.scope in ("local", "param") and all(whole):
             out.add(name)
     return frozenset(out)
 
