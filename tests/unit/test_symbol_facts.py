@@ -182,3 +182,11 @@ def test_a_goto_landing_before_the_assignment_leaves_its_fact() -> None:
 )
 def test_a_goto_landing_after_the_assignment_proves_nothing(head: str) -> None:
     assert not _outer_parallel(_rows(head, "  done2:;\n"))
+
+
+def test_a_cpp_lambda_write_may_run_between_the_assignment_and_the_nest() -> None:
+    text = _rows(
+        "  auto shift = [&]() { istart = 5; };\n  istart = 0;\n  shift();\n"
+    ).replace("double *restrict a", "double *__restrict a")
+    found = analyze_text(text, "k.cpp").facts
+    assert not next(f for f in found if f.loop.var == "j").parallel

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from accls.analysis.field_paths import balanced
-from accls.frontend import Function, Loop, Poly, Ref, SourceFile
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
 
@@ -189,6 +189,8 @@ def _assignments(
         )
         if not writes or not _scalar(name, fn, source, refs):
             continue
+        if len(writes) > 1 and is_cpp(source.path):
+            continue  # a lambda's write looks top-level, and runs when it is called
         for at, write in enumerate(writes):
             after = writes[at + 1] if at + 1 < len(writes) else None
             out.extend(_assignment(name, write, after, fn, source, fixed))
