@@ -91,10 +91,70 @@ def loop_rows(
             }
         )
     rows += [
-        {"file": file, "line": line, "expert": True, "missed": True, "head": head(line)}
+        {
+            "file": file,
+            "line": line,
+            "expert": True,
+            "missed": True,
+            "head": head(line),
+            **_why_missed(line, objects),
+        }
         for line in sorted(prep_lines - seen)
     ]
     return rows
+
+
+def _why_missed(line: int, objects: list[dict[str, Any]]) -> dict[str, Any]:
+    """Why an expert loop got no pragma of its own: refused (the reasons), or other."""
+    found = [o for o in objects if o.get("line") == line]
+    if not found:
+        return {"why": "not found", "reasons": []}
+    obj = found[0]
+    if obj.get("pragma"):
+        return {"why": "inner level or existing pragma", "reasons": []}
+    reasons = [str(r) for r in obj.get("reasons") or []]
+    return {"why": f"refused: {obstacle_class(reasons)}", "reasons": reasons}
+
+
+# The first pattern a loop's reasons match names its class (checked in order).
+_OBSTACLES = (
+    ("not analysed", ("not analysed", "too large", "syntax error", "nested too")),
+    ("loop shape", ("canonical", "no bound", "break", "return", "goto", "bound ")),
+    ("call", ("call", "callee", "function")),
+    ("aliasing", ("may overlap", "may alias", "points to", "re-points")),
+    ("induction", ("induction", "counter", "advanced")),
+    (
+        "scalar carried",
+        ("scalar", "read before", "carried", "written under", "member", "static"),
+    ),
+    ("extent", ("outside", "extent")),
+    ("array dependence", ("dependence", "may be shared", "overlap", "same element")),
+)
+
+
+def obstacle_class(reasons: list[str]) -> str:
+    """The class of a refusal: the first class any of its reasons matches."""
+    text = " ".join(reasons).lower()
+    for name, needles in _OBSTACLES:
+        if any(n in text for n in needles):
+            return name
+    return "other"
+
+
+def breakdown(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Expert loops by outcome: chosen, refused by cost, refused unsafe (class)."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        if not row["expert"]:
+            continue
+        if row.get("missed"):
+            key = str(row.get("why"))
+        elif row.get("profitable") is False:
+            key = "refused by cost"
+        else:
+            key = "chosen"
+        counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def curve(rows: list[dict[str, Any]]) -> list[Point]:
@@ -242,6 +302,12 @@ def main(argv: list[str] | None = None) -> int:
         "| rule | chosen | expert | expert loops | precision | recall |",
         "| --- | --- | --- | --- | --- | --- |",
         *(p.row() for p in points),
+        "",
+        "## Expert loops by outcome",
+        "",
+        "| outcome | loops |",
+        "| --- | --- |",
+        *(f"| {name} | {n} |" for name, n in breakdown(rows)),
     ]
     stem.with_suffix(".md").write_text("\n".join(table) + "\n")
     print("\n".join(table))

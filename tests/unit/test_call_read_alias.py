@@ -169,3 +169,34 @@ _APART = {
 def test_objects_the_rules_keep_apart_stay_parallel(body: str) -> None:
     ok, why = _verdict(body)
     assert ok, why
+
+
+_NUMBER_HEAD = _HEAD + dedent(
+    """\
+    typedef double *dptr;
+    struct In { long n; dptr d; };
+    """
+)
+
+
+def test_a_number_field_is_passed_by_value() -> None:
+    # `in.n` is a value the loop loads at the call: no memory the callee reads.
+    body = """\
+        void f(struct In in) {
+          for (int i = 1; i < N; i++) y[i] = get(x + in.n, i - 1) + 1.0;
+        }
+        """
+    ok, why = _verdict(body, head=_NUMBER_HEAD)
+    assert ok, why
+
+
+def test_a_field_of_a_pointer_typedef_is_memory_the_callee_reads() -> None:
+    body = """\
+        void f(struct In in) {
+          in.d = x;
+          for (int i = 1; i < N; i++) x[i] = get(in.d, i - 1) + 1.0;
+        }
+        """
+    ok, why = _verdict(body, head=_NUMBER_HEAD)
+    assert not ok
+    assert "may point to the same memory" in why, why

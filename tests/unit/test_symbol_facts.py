@@ -119,3 +119,74 @@ def test_the_fixture_fill_loop_is_parallel_on_the_host() -> None:
     found = analyze_text(path.read_text(encoding="utf-8"), str(path)).facts
     fill = next(f for f in found if f.loop.function == "fill" and f.loop.var == "row")
     assert fill.parallel
+
+
+def _rows(head: str, tail: str = "") -> str:
+    return (
+        "void run(double *restrict a, long order, long block, int k) {\n"
+        "  long istart;\n"
+        f"{head}"
+        "  for (long j = 0; j < block; j++)\n"
+        "    for (long i = 0; i < order; i++)\n"
+        "      a[(i + istart) + order * j] = 1.0;\n"
+        f"{tail}}}\n"
+    )
+
+
+def _outer_parallel(text: str) -> bool:
+    found = analyze_text(text).facts
+    return next(f for f in found if f.loop.var == "j").parallel
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        ("  istart = 0;\n", "  istart = 7;\n  a[istart] = 0.0;\n"),  # later write
+        ("  istart = 5;\n  k = k + istart;\n  istart = 0;\n", ""),  # earlier one
+    ],
+)
+def test_an_assignment_holds_until_the_next_write(head: str, tail: str) -> None:
+    assert _outer_parallel(_rows(head, tail))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _rows("  istart = 0;\n  if (k) istart = 1;\n"),  # a write in between
+        _rows("  istart = 0;\n  istart = k;\n"),  # the last value is unknown
+        # A loop around the nest runs the next write before its later passes.
+        _rows("  istart = 0;\n  while (k-- > 0) {\n", "  istart = 1;\n  }\n"),
+        _rows("  istart = 0;\n  do {\n", "  } while ((istart = k--) > 0);\n"),
+    ],
+)
+def test_an_assignment_another_write_may_follow_proves_nothing(text: str) -> None:
+    assert not _outer_parallel(text)
+
+
+_CHECKS = "  if (k < 0) goto done;\n  k = 1;\n  done:;\n"
+
+
+def test_a_goto_landing_before_the_assignment_leaves_its_fact() -> None:
+    assert _outer_parallel(_rows(_CHECKS + "  istart = 0;\n", "  istart = 1;\n"))
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # The jump lands between the assignment and the nest: it skips it.
+        "  istart = 5;\n  if (k < 0) goto done;\n  istart = 0;\n  done:;\n",
+        "  if (k < 0) goto done;\n  istart = 0;\n  done:;\n",
+        # A label the text does not show: nothing is known of where it lands.
+        "  istart = 0;\n  if (k < 0) goto done;\n",
+    ],
+)
+def test_a_goto_landing_after_the_assignment_proves_nothing(head: str) -> None:
+    assert not _outer_parallel(_rows(head, "  done2:;\n"))
+
+
+def test_a_cpp_lambda_write_may_run_between_the_assignment_and_the_nest() -> None:
+    text = _rows(
+        "  auto shift = [&]() { istart = 5; };\n  istart = 0;\n  shift();\n"
+    ).replace("double *restrict a", "double *__restrict a")
+    found = analyze_text(text, "k.cpp").facts
+    assert not next(f for f in found if f.loop.var == "j").parallel

@@ -31,6 +31,8 @@ from accls.frontend import (
 
 __all__ = ["read_overlap"]
 
+# Number types that may hold an address a callee turns back into a pointer.
+_ADDRESS_WORDS = frozenset({"intptr_t", "uintptr_t", "void", "FILE"})
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 
 
@@ -112,8 +114,8 @@ def read_overlap(
             decl = declaration(path, scope, source.globals)
             var = member_var(path, scope, source.globals, source.types)
             for place, deref in _reached(path, var or decl, source.types):
-                if place == path and _plain(decl, path, source.types):
-                    continue  # a plain variable's value, not memory it reaches
+                if place == path and _plain(decl, var, path, source.types):
+                    continue  # a number's value (`n`, `in.n`), not memory it reaches
                 ref = Ref(name=place, kind=AccessKind.READ, span=call.span, deref=deref)
                 read = target_of(ref, scope, source.globals, source.types)
                 for write, wt in wtargets:
@@ -125,9 +127,18 @@ def read_overlap(
     return None
 
 
-def _plain(decl: Var | None, path: str, types: TypeTable) -> bool:
-    """A variable holding a number: its value is passed, not memory it reaches."""
-    if decl is None or decl.dims or decl.pointers or "." in path or "->" in path:
+def _plain(decl: Var | None, var: Var | None, path: str, types: TypeTable) -> bool:
+    """A variable or field holding a number: its value is passed, not memory.
+
+    The loading of a field (`in.n`, `p->n`) is the loop's own read, at the call.
+    """
+    if "." in path or "->" in path:
+        # A field of a known number type only: an unseen typedef may be a pointer.
+        base = types.scalar_base(var.type) if var is not None else None
+        if base is None or var is None or var.dims or var.pointers:
+            return False
+        return not set(base.split()) & _ADDRESS_WORDS
+    if decl is None or decl.dims or decl.pointers:
         return False
     return not types.levels_of(decl.type)
 

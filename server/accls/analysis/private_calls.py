@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["private_effects"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_ADDRESS = re.compile(r"&\s*\(?\s*([A-Za-z_]\w*)")
 _PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
 
 
@@ -69,6 +70,7 @@ def private_effects(
     written = {base_name(r.name) for r in loop.refs if r.is_write and not r.escapes}
     # Index values are not memory: the loop's own variables may appear freely.
     indices = {x.var for x in loop.walk() if x.var} | scalars
+    values = _assigned_whole(loop, source)
     private: list[str] = []
     rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
     defined: list[str] = []  # `&x` of a loop scalar the callee stores first
@@ -80,7 +82,9 @@ def private_effects(
         if NULL_ARGUMENT.fullmatch(arg):
             continue  # a null pointer: nothing is read or written through it
         if index not in summary.writes:
-            names = set(_NAME.findall(arg)) - indices
+            # A variable the loop only assigns whole is passed by value: the
+            # callee reads what it points to (or nothing), never the variable.
+            names = set(_NAME.findall(arg)) - indices - (values - _addressed(arg))
             hit = sorted(names & (written | set(private)))
             fields = program.fields if program is not None else None
             if arg and hit and fields is not None and not set(hit) & set(private):
@@ -173,6 +177,38 @@ def private_effects(
         "the loop body: private to each iteration"
     )
     return True, "; ".join([only, *apart])
+
+
+def _assigned_whole(loop: Loop, source: SourceFile) -> frozenset[str]:
+    """Locals and parameters the loop writes only whole: `p = q + k;`, `c = f(x);`.
+
+    Such a write changes the variable itself, never memory a pointer in it
+    reaches; whether the variable is private or carried, the scalar analysis of
+    the loop decides (it sees the call's argument as a read of it).
+    """
+    fn = source.function(loop.function)
+    if fn is None:
+        return frozenset()
+    by_name: dict[str, list[bool]] = {}
+    for ref in loop.refs:
+        plain = ref.name == base_name(ref.name) and not (
+            ref.subscripts or ref.deref or ref.member or ref.escapes
+        )
+        if ref.is_write or ref.escapes:
+            by_name.setdefault(base_name(ref.name), []).append(plain)
+    out: set[str] = set()
+    for name, whole in by_name.items():
+        var = fn.lookup(name)
+        if var is None or var.dims or var.address_taken or var.static:
+            continue
+        if var.scope in ("local", "param") and all(whole):
+            out.add(name)
+    return frozenset(out)
+
+
+def _addressed(arg: str) -> set[str]:
+    """The names whose address an argument takes: `&x`, `&s.f`."""
+    return set(_ADDRESS.findall(arg))
 
 
 def _overlap_why(what: str, overlap: tuple[str, str]) -> str:

@@ -6,18 +6,19 @@ before it, holds in every iteration of the nest: nothing can assign either
 again once the statement has run. The dependence test then reads the
 subscript `row*stencil_size + 4*r` with `r <= radius` as a row of
 `stencil_size`. Only integer locals and parameters whose address is never
-taken qualify (a callee cannot change them), in functions with no `goto`
-(control may jump back) and no `setjmp`.
+taken qualify (a callee cannot change them), in functions with no `setjmp`;
+a fact fails in a nest that a `goto` may reach without running the statement
+that makes it (a label between the two).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.field_paths import balanced
-from accls.frontend import ExitKind, Function, Loop, Poly, Ref, SourceFile
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
 
@@ -32,6 +33,8 @@ _LEAVES = re.compile(
     r"(?:\b(?:exit|abort|_Exit|quick_exit)\s*\([^;]*\)|\breturn\b[^;]*)\s*;\s*\}?\s*$"
 )
 _SWITCH = re.compile(r"\bswitch\b")
+_GOTO = re.compile(r"\bgoto\s+([A-Za-z_]\w*)\s*;")
+_GOTO_WORD = re.compile(r"\bgoto\b")
 _COMPARE = re.compile(r"(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|<|>|!=)\s*(?P<b>[^<>=!]+)")
 
 
@@ -88,7 +91,12 @@ class Fact:
     poly: Poly
     equal: bool
     note: str  # how a reason names it: "`ss` is 4*r + 1 (line 8)"
-    start: int = 0  # the byte from which it holds, to the end of the function
+    start: int = 0  # the byte from which it holds
+    end: int = 1 << 62  # the byte before which it holds (the end of the function)
+    # Loop bodies (byte ranges) where it may not hold: the next write may run
+    # before anything in them on a later pass.
+    around: tuple[tuple[int, int], ...] = ()
+    labels: tuple[int, ...] = ()  # where `goto`s land: it fails past one of them
 
 
 def function_facts(
@@ -97,7 +105,10 @@ def function_facts(
     """Every fact of `fn`'s fixed scalars, each with where it starts to hold."""
     if fn is None or is_fortran(source.path):
         return ()
-    if any(e.kind is ExitKind.GOTO for e in fn.exits) or _JUMPS & set(fn.calls):
+    if _JUMPS & set(fn.calls):
+        return ()
+    labels = _labels(fn, source)
+    if labels is None:
         return ()
     by_name: dict[str, list[Ref]] = {}
     for ref in fn.refs:
@@ -106,12 +117,43 @@ def function_facts(
     def fixed(names: frozenset[str], at: int) -> bool:
         return all(_holds(n, at, fn, source, by_name, macros) for n in names)
 
-    return (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+    found = (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+    return tuple(replace(f, labels=labels) for f in found) if labels else found
+
+
+def _labels(fn: Function, source: SourceFile) -> tuple[int, ...] | None:
+    """Where the targets of `fn`'s `goto`s are (bytes); None when not all are found.
+
+    A fact holds in code no jump lands in between where it starts and the nest:
+    control then reaches the nest only through the statement that makes it.
+    """
+    body = source.text[fn.span.start_byte : fn.span.end_byte]
+    if "goto" not in body:
+        return ()
+    targets = _GOTO.findall(body)
+    if len(source.data) != len(source.text):
+        return None  # byte offsets are not character offsets
+    if len(targets) != len(_GOTO_WORD.findall(body)):
+        return None  # `goto *p;`, or a word we cannot read
+    out: list[int] = []
+    for name in set(targets):
+        # Every `name :` counts (a `?:` arm too): more places only refuse more.
+        found = [m.start() for m in re.finditer(rf"(?<![\w:]){name}\s*:(?!:)", body)]
+        if not found:
+            return None
+        out.extend(fn.span.start_byte + at for at in found)
+    return tuple(sorted(out))
 
 
 def nest_facts(facts: tuple[Fact, ...], nest: Loop) -> tuple[Fact, ...]:
     """The facts that hold in `nest` and reach a name it reads (or through others)."""
-    found = [f for f in facts if f.start <= nest.span.start_byte]
+    found = [
+        f
+        for f in facts
+        if f.start <= nest.span.start_byte and nest.span.end_byte <= f.end
+        if not any(a <= nest.span.start_byte < b for a, b in f.around)
+        if not any(f.start <= at < nest.span.end_byte for at in f.labels)
+    ]
     if not found:
         return ()
     reached = {r.name for r in nest.refs}
@@ -133,25 +175,61 @@ def _assignments(
     by_name: Mapping[str, list[Ref]],
     fixed: Callable[[frozenset[str], int], bool],
 ) -> list[Fact]:
-    """`v == value` of each scalar assigned once, at the top level of `fn`."""
+    """`v == value` of each assignment at the top level of `fn`, until the next write.
+
+    An assignment in no loop and no branch runs on every path to what follows
+    it (`fn` has no `goto`); its value holds until the next write of `v`, in
+    code that no loop runs again (a loop body after it may run the next write
+    before a later pass).
+    """
     out: list[Fact] = []
     for name, refs in sorted(by_name.items()):
-        writes = [r for r in refs if r.is_write]
-        if len(writes) != 1 or not _scalar(name, fn, source, refs):
+        writes = sorted(
+            (r for r in refs if r.is_write), key=lambda r: r.span.start_byte
+        )
+        if not writes or not _scalar(name, fn, source, refs):
             continue
-        write = writes[0]
-        if write.context or write.loops or write.guarded or write.is_read:
-            continue  # in a loop or a branch, or `v += k`
-        text = _value(write, source)
-        if text is None or _CAST.search(text):
-            continue
-        value = expression_poly(text)
-        if text is None or value is None or any(len(m) > 1 for m, _ in value.terms):
-            continue
-        if name not in value.names() and fixed(value.names(), write.span.start_byte):
-            note = f"`{name}` is {' '.join(text.split())} (line {write.span.line})"
-            poly = Poly.sym(name) - value
-            out.append(Fact(poly, True, note, write.span.end_byte))
+        if len(writes) > 1 and is_cpp(source.path):
+            continue  # a lambda's write looks top-level, and runs when it is called
+        for at, write in enumerate(writes):
+            after = writes[at + 1] if at + 1 < len(writes) else None
+            out.extend(_assignment(name, write, after, fn, source, fixed))
+    return out
+
+
+def _assignment(
+    name: str,
+    write: Ref,
+    after: Ref | None,
+    fn: Function,
+    source: SourceFile,
+    fixed: Callable[[frozenset[str], int], bool],
+) -> list[Fact]:
+    """The fact of one top-level assignment, holding up to the next write `after`."""
+    out: list[Fact] = []
+    if write.context or write.loops or write.guarded or write.is_read:
+        return out  # in a loop or a branch, or `v += k`
+    end = 1 << 62
+    around: tuple[tuple[int, int], ...] = ()
+    if after is not None:
+        # In a loop body after `write`, a later pass may follow the next write.
+        end = after.span.start_byte
+        around = tuple(
+            (b.span.start_byte, b.span.end_byte)
+            for b in source.branches
+            if b.kind == "loop"
+            and write.span.end_byte <= b.span.start_byte < fn.span.end_byte
+        )
+    text = _value(write, source)
+    if text is None or _CAST.search(text):
+        return out
+    value = expression_poly(text)
+    if value is None or any(len(m) > 1 for m, _ in value.terms):
+        return out
+    if name not in value.names() and fixed(value.names(), write.span.start_byte):
+        note = f"`{name}` is {' '.join(text.split())} (line {write.span.line})"
+        poly = Poly.sym(name) - value
+        out.append(Fact(poly, True, note, write.span.end_byte, end, around))
     return out
 
 
