@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.overloads import called_definition
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
@@ -106,13 +107,16 @@ def call_obstacles(
         own = source.function(call.name) is not None
         if call.name in EXIT_CALLS and call.span.start_byte in exits and not own:
             continue  # an early exit of the loop: `shape_obstacles` says why
-        twice = duplicate_definitions(call.name, source)
+        # Of a name defined more than once, the one its argument count fits.
+        chosen = called_definition(call.name, len(call.args), source)
+        view = source.calling(chosen) if chosen is not None else source
+        twice = duplicate_definitions(call.name, source) if chosen is None else None
         if twice is not None:  # no summary: which definition runs is unknown
             reported.add(call.name)
             out.append(_call_obstacle(call, twice))
             continue
         # A function the program defines is its own, whatever the table says.
-        defined = source.function(call.name)
+        defined = view.function(call.name)
         elsewhere = (
             program.lookup(call.name) if program is not None and defined is None else ()
         )
@@ -125,7 +129,7 @@ def call_obstacles(
             continue  # thread-safe, and the block it returns overlaps nothing
         # Even a function that writes nothing may read what the loop writes, so
         # every call of a function of the file goes through its summary.
-        verdict = private_effects(call, loop, source, PURE_FUNCTIONS, program)
+        verdict = private_effects(call, loop, view, PURE_FUNCTIONS, program)
         if verdict is not None and verdict[0]:
             if verdict[1] not in safe:
                 safe.append(verdict[1])

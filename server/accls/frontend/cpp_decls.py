@@ -32,7 +32,8 @@ from accls.frontend.cpp_types import (
     declared_name,
 )
 from accls.frontend.cpp_typing import CppTyping
-from accls.frontend.decls import declared_vars
+from accls.frontend.cpp_vexing import constructor_arguments
+from accls.frontend.decls import constructed_var, declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
     EXIT_CALLS,
@@ -188,6 +189,10 @@ class CppDeclarations(CppTyping):
         base = node.child_by_field_name("type")
         plain: list[Node] = []
         for declarator in node.children_by_field_name("declarator"):
+            built = constructor_arguments(declarator, self._variable)
+            if built is not None:
+                self._constructed(node, declarator, *built)
+                continue
             target = declared_name(declarator)
             if target is None:
                 continue
@@ -242,6 +247,41 @@ class CppDeclarations(CppTyping):
             var = self.decls[k]
             kind = self.env.get(var.name, UNKNOWN)
             self.decls[k] = cpp_var(var, kind, var.name in self.references, self.scope)
+
+    def _variable(self, name: str) -> bool:
+        """A name in scope that is a variable, not a type."""
+        scope = self.scope
+        typed = (
+            name in scope.classes
+            or name in scope.aliases
+            or name in scope.template_params
+        )
+        return not typed and self.variable_type(name) is not None
+
+    def _constructed(
+        self, node: Node, declarator: Node, name: Node, args: tuple[Node, ...]
+    ) -> None:
+        """`T x(a, b)`: the variable `x`, built by its constructor from `a`, `b`."""
+        var = constructed_var(node, name, self.macros)
+        if var is None:
+            return
+        for arg in args:
+            self.identifier(arg, AccessKind.READ)
+        kind = classify(
+            declarator_type(node.child_by_field_name("type"), name), self.scope
+        )
+        self.env[var.name] = kind
+        self.aliases.pop(var.name, None)
+        self.decls.append(
+            cpp_var(replace(var, scope_end=self._scope_end), kind, False, self.scope)
+        )
+        cls = kind.name.rsplit("::", 1)[-1]
+        if kind.kind is TypeKind.CLASS and self._constructs(kind, None):
+            self._record_call(declarator, f"{kind.name}::{cls}", args)
+        info = self.scope.classes.get(cls)
+        if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
+            self._record_call(declarator, f"{kind.name}::~{cls}", ())
+        self._ref(name, var.name, AccessKind.WRITE)
 
     def _constructs(self, kind: CxxType, value: Node | None) -> bool:
         """Whether declaring an object of this class runs a constructor unread here."""
