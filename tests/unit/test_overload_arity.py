@@ -93,3 +93,28 @@ def test_argument_counts_of_definitions() -> None:
     )
     counts = {f.name: (f.min_args, f.max_args) for f in source.functions}
     assert counts == {"S::m": (2, 3), "a": (0, 0), "b": (2, 2), "c": (0, None)}
+
+
+def test_defaults_a_prototype_gives_leave_both_overloads() -> None:
+    ok, why = _verdict(
+        """\
+        static double h(double a, double b = 1.0);
+        static double h(const double *p) { return p[0]; }
+        static double h(double a, double b) { counter++; return a + b; }
+        """,
+        "h(x[i])",
+    )
+    assert not ok
+    assert "defined more than once" in why
+
+
+def test_too_few_arguments_rule_out_only_a_static_definition() -> None:
+    ok, why = _verdict(
+        """\
+        static double h(const double *p) { return p[0]; }
+        double h(double a, double b) { counter++; return a + b; }
+        """,
+        "h(x[i])",
+    )
+    assert not ok  # a header may give `b` a default
+    assert "defined more than once" in why
