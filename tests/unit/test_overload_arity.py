@@ -118,3 +118,14 @@ def test_too_few_arguments_rule_out_only_a_static_definition() -> None:
     )
     assert not ok  # a header may give `b` a default
     assert "defined more than once" in why
+
+
+def test_a_call_its_one_definition_cannot_take_runs_another_overload() -> None:
+    ok, why = _verdict(
+        """\
+        static double h(double a) { return 2.0 * a; }
+        """,
+        "h(x[i], 1.0)",
+    )
+    assert not ok
+    assert "does not take that many arguments" in why

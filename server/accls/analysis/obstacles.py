@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
-from accls.analysis.overloads import called_definition
+from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
@@ -115,6 +115,11 @@ def call_obstacles(
             reported.add(call.name)
             out.append(_call_obstacle(call, twice))
             continue
+        only = source.function(call.name) if chosen is None else None
+        if only is not None and not takes(only, len(call.args), source):
+            reported.add(call.name)
+            out.append(_call_obstacle(call, _other_overload(only)))
+            continue
         # A function the program defines is its own, whatever the table says.
         defined = view.function(call.name)
         elsewhere = (
@@ -158,6 +163,14 @@ def call_obstacles(
             ) or _unknown_detail(call.name, program)
         out.append(_call_obstacle(call, detail, where))
     return tuple(out), tuple(safe)
+
+
+def _other_overload(fn: Function) -> str:
+    """Why a call its file's one definition cannot take is unknown."""
+    return (
+        f"whose definition here (line {fn.span.line}) does not take that many "
+        "arguments: another overload runs, which the analysis does not see"
+    )
 
 
 def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:

@@ -15,7 +15,7 @@ import re
 
 from accls.frontend import Function, SourceFile
 
-__all__ = ["called_definition", "definitions"]
+__all__ = ["called_definition", "definitions", "takes"]
 
 
 def definitions(name: str, source: SourceFile) -> tuple[Function, ...]:
@@ -55,6 +55,16 @@ def _accepts(fn: Function, count: int, hidden: bool) -> bool:
     if fn.max_args is not None and count > fn.max_args:
         return False
     return count >= fn.min_args or not fn.static or hidden
+
+
+def takes(fn: Function, count: int | None, source: SourceFile) -> bool:
+    """Whether a call of `count` arguments may run `fn` (the file's one `fn.name`).
+
+    A call the only definition cannot take runs an overload the file lacks.
+    """
+    if count is None:
+        return True
+    return _accepts(fn, count, _defaults_declared(fn.name, source))
 
 
 def called_definition(

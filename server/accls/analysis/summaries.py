@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from accls.analysis.overloads import called_definition, definitions
+from accls.analysis.overloads import called_definition, definitions, takes
 from accls.frontend import (
     Call,
     Effect,
@@ -135,6 +135,8 @@ def summarize(
         memo[key] = _every_definition(name, source, pure, memo, program)
         return memo[key]
     fn = chosen or source.function(name)
+    if fn is not None and not takes(fn, arity, source):
+        return None  # another overload runs, one the file does not define
     if fn is None and source.headers is not None and source.headers.function(name):
         # A `static inline` function of a project header: what this file compiles.
         del memo[key]
