@@ -5,7 +5,7 @@ never used there. Here the fixtures whose loops only the whole program can
 prove distinct are copied alone into a folder (the file is the whole program),
 annotated with `--project` on it, built with `-fopenmp -O0` and run at 2 and 4
 threads: the output must match the serial run, and the loops the field sets
-prove must have their pragma.
+prove must have their pragma. C++ fixtures (`cpp/...`) are built with g++.
 """
 
 from __future__ import annotations
@@ -20,22 +20,24 @@ import pytest
 from accls.validation.outputs import compare_text
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests" / "fixtures" / "c"
+FIXTURES = ROOT / "tests" / "fixtures"
 # fixture -> the lines of loops that must get a pragma with the project
 PROVED = {
-    "field_allocations.c": (62,),
-    "field_tables.c": (80, 143),
-    "field_out_params.c": (69,),
-    "field_void_data.c": (80,),
+    "c/field_allocations.c": (62,),
+    "c/field_tables.c": (80, 143),
+    "c/field_out_params.c": (69,),
+    "c/field_void_data.c": (80,),
+    "cpp/held_members.cpp": (77,),
 }
 TOLERANCE = 1e-9
 
 
-def _gcc() -> str:
-    found = shutil.which("gcc")
+def _compiler(name: str) -> list[str]:
+    cpp = name.endswith(".cpp")
+    found = shutil.which("g++" if cpp else "gcc")
     if found is None:
-        pytest.skip("gcc not found")
-    return found
+        pytest.skip("gcc or g++ not found")
+    return [found, "-std=c++17" if cpp else "-std=c11"]
 
 
 def _run(exe: Path, threads: int | None = None) -> str:
@@ -50,17 +52,15 @@ def _run(exe: Path, threads: int | None = None) -> str:
 
 @pytest.mark.parametrize("name", sorted(PROVED))
 def test_annotated_with_the_project_matches_serial(name: str, tmp_path: Path) -> None:
-    gcc = _gcc()
+    gcc = _compiler(name)
     project = tmp_path / "proj"
     project.mkdir()
-    src = project / name
+    src = project / Path(name).name
     shutil.copy(FIXTURES / name, src)
     serial = tmp_path / "serial"
-    subprocess.run(
-        [gcc, "-std=c11", "-O1", str(src), "-o", str(serial), "-lm"], check=True
-    )
+    subprocess.run([*gcc, "-O1", str(src), "-o", str(serial), "-lm"], check=True)
     expected = _run(serial)
-    out = tmp_path / f"annotated_{name}"
+    out = tmp_path / f"annotated_{src.name}"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.run(
         [
@@ -92,7 +92,7 @@ def test_annotated_with_the_project_matches_serial(name: str, tmp_path: Path) ->
         assert lines[at - 1].strip().startswith("#pragma omp parallel for"), loop
     exe = tmp_path / "annotated"
     subprocess.run(
-        [gcc, "-std=c11", "-O0", "-fopenmp", str(out), "-o", str(exe), "-lm"],
+        [*gcc, "-O0", "-fopenmp", str(out), "-o", str(exe), "-lm"],
         check=True,
     )
     for threads in (2, 4):

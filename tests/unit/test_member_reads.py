@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from accls.analysis import analyze
+from accls.analysis import AnalysisOptions, ProgramSummaries, analyze
 from accls.frontend import parse_source
 
 _CLASS = """\
@@ -118,3 +118,86 @@ def test_members_of_a_union_overlap() -> None:
         )
     ).facts
     assert not facts[0].parallel
+
+
+_HELD = """\
+#include <cstdlib>
+#include <vector>
+typedef double Real_t;
+template <typename T>
+T *Allocate(size_t size) { return static_cast<T *>(malloc(sizeof(T) * size)); }
+class Mesh {
+ public:
+  void AllocateStrains(int n) {
+    m_dxx = Allocate<Real_t>(n);
+    m_dyy = Allocate<Real_t>(n);
+  }
+  SHARE
+  Real_t& x(int i) { return m_x[i]; }
+  Real_t& v(int i) { return m_v[i]; }
+  Real_t& dxx(int i) { return m_dxx[i]; }
+  Real_t& dyy(int i) { return m_dyy[i]; }
+  std::vector<Real_t> m_x;
+  std::vector<Real_t> m_v;
+  Real_t *m_dxx;
+  Real_t *m_dyy;
+  Real_t **m_rows;
+};
+static void collect(Mesh& m, int k, Real_t *out) {
+  out[0] = READ(k);
+  out[1] = READ(k + 1);
+}
+void f(Mesh& m, int n) {
+  for (int k = 0; k < n; k++) {
+    Real_t pair[2];
+    Real_t twice[2];
+    collect(m, k, pair);
+    twice[0] = 2.0 * pair[0];
+    collect(m, k, twice);  // the address of `twice` escapes: a pointer may hold it
+    m.v(k) = pair[0];
+    WRITE(k) = twice[0] + pair[1];
+  }
+}
+"""
+
+
+def _held(read: str, write: str, share: str = "") -> tuple[bool, str]:
+    text = _HELD.replace("SHARE", share).replace("READ", read)
+    text = text.replace("WRITE", write)
+    program = ProgramSummaries(whole=True)  # every file of the program read
+    facts = analyze(parse_source(text, "k.cpp"), AnalysisOptions(program=program))
+    [fact] = [f for f in facts.facts if f.loop.function == "f"]
+    return fact.parallel, " | ".join(o.message for o in fact.obstacles)
+
+
+def test_a_pointer_member_holding_only_fresh_blocks_is_apart_from_a_vector() -> None:
+    ok, why = _held("m.x", "m.dxx")
+    assert ok, why
+
+
+def test_pointer_members_holding_distinct_blocks_are_apart() -> None:
+    ok, why = _held("m.dyy", "m.dxx")
+    assert ok, why
+
+
+def test_a_pointer_member_set_to_another_stays_refused() -> None:
+    ok, why = _held("m.dyy", "m.dxx", "void Share() { m_dyy = m_dxx; }")
+    assert not ok
+    assert "collect()" in why
+
+
+def test_a_pointer_member_into_a_vector_stays_refused() -> None:
+    for share in (
+        "void Share() { m_dxx = &m_x[0]; }",
+        "void Share() { m_dxx = m_x.data(); }",
+    ):
+        ok, why = _held("m.x", "m.dxx", share)
+        assert not ok, share
+        assert "collect()" in why
+
+
+def test_without_the_whole_program_a_pointer_member_stays_refused() -> None:
+    text = _HELD.replace("SHARE", "").replace("READ", "m.x").replace("WRITE", "m.dxx")
+    facts = analyze(parse_source(text, "k.cpp")).facts
+    [fact] = [f for f in facts if f.loop.function == "f"]
+    assert not fact.parallel

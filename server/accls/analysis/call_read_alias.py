@@ -71,13 +71,19 @@ def _reached(
 
 
 def _writes(loop: Loop) -> list[Ref]:
-    """The loop's writes to memory a pointer may reach (not plain variables)."""
+    """The loop's writes to memory a pointer may reach (not plain variables).
+
+    An array the body declares is each iteration's own: no other iteration's
+    call can reach it, and the same iteration's accesses keep their order.
+    """
+    own = {v.name for v in loop.locals if v.dims and not v.pointers and not v.static}
     return [
         r
         for r in loop.refs
         if r.is_write
         and not r.escapes
         and not (is_scalar_ref(r) and not (r.member and "->" in r.name))
+        and re.split(r"\.|->|\[", r.name, maxsplit=1)[0].strip() not in own
     ]
 
 

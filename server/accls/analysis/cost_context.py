@@ -137,7 +137,9 @@ def unused_context(analysis: FileAnalysis, loop: Loop) -> str:
     program = analysis.program
     if program is not None and (not program.complete or name in program.called):
         return ""
-    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    # A method or constructor is called by its last name (`Domain d(n)`, `d.f()`).
+    plain = name.rsplit("::", 1)[-1]
+    pattern = re.compile(rb"\b" + re.escape(plain.encode()) + rb"\b")
     outside = source.data[: fn.span.start_byte] + source.data[fn.span.end_byte :]
     if pattern.search(outside) or fn.span.end_byte <= fn.span.start_byte:
         return ""

@@ -5,7 +5,10 @@
 the caller's `domain`; a loop writing only `domain.m_v[k]` and `domain.m_delv[k]`
 changes other members. Two distinct members of one object never overlap, and a
 `std::vector` member's elements lie in its own buffer, which no other member
-reaches unless it is a pointer to the same element type.
+reaches unless it is a pointer to the same element type. With the whole
+program's field sets, a pointer member that only ever holds fresh blocks
+(`m_dxx = Allocate<Real_t>(n)` in an allocation method) points into no other
+member's storage, and two pointer members whose sets share no block are apart.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.alias_pairs import storage_apart
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.summaries import base_name
 from accls.frontend import Call, Function, Loop, SourceFile, Var
 
@@ -35,25 +39,55 @@ def _owned(member: Var) -> bool:
     return member.container or member.pointers == 0
 
 
-def _apart(read: Var, written: Var, source: SourceFile) -> bool:
+def _blocks(
+    key: str, name: str, member: Var, sets: FieldSets | None
+) -> frozenset[str] | None:
+    """The fresh blocks a pointer member may point to; None unless only such blocks."""
+    if sets is None or member.container or member.pointers != 1 or member.dims:
+        return None
+    objects = sets.objects(key, name)
+    if not objects or any(not o.startswith("alloc ") for o in objects):
+        return None
+    return objects
+
+
+def _apart(
+    key: str, read: tuple[str, Var], written: tuple[str, Var],
+    source: SourceFile, sets: FieldSets | None,
+) -> bool:  # fmt: skip
     """Whether accesses through two different members never touch one object."""
-    if _owned(read) and _owned(written):
+    if _owned(read[1]) and _owned(written[1]):
+        return True
+    # A pointer member holding only blocks it was given by an allocator points
+    # into no member's own storage, and into no block another member never held.
+    mine = _blocks(key, *read, sets)
+    theirs = _blocks(key, *written, sets)
+    if mine is not None and theirs is not None and not mine & theirs:
+        return True
+    if (mine is not None and _owned(written[1])) or (
+        theirs is not None and _owned(read[1])
+    ):
         return True
     # A pointer member may point into the other's storage, unless their element
     # types never share storage (C's and C++'s effective-type rule).
-    if read.pointers > 1 or written.pointers > 1:
+    if read[1].pointers > 1 or written[1].pointers > 1:
         return False
-    return storage_apart(read.type, written.type, source.types)
+    return storage_apart(read[1].type, written[1].type, source.types)
 
 
 def member_reads_apart(
-    call: Call, index: int, loop: Loop, source: SourceFile
+    call: Call,
+    index: int,
+    loop: Loop,
+    source: SourceFile,
+    sets: FieldSets | None = None,
 ) -> str | None:
     """Why the callee, reading the object passed at `index`, misses the loop's writes.
 
     The argument must be a plain name of a class object (or a reference to
     one); the callee, defined in this file, reaches it only through member
-    paths and hands it to no other call. None when that cannot be shown.
+    paths and hands it to no other call. `sets` are the program's field sets,
+    when every file was read. None when that cannot be shown.
     """
     arg = call.args[index] if index < len(call.args) else ""
     callee: Function | None = source.function(call.name)
@@ -90,9 +124,11 @@ def member_reads_apart(
         written.add(member)
     if not read or not written or read & written:
         return None
+    key = source.types.struct_key(holder.type) or holder.type
     for one in read:
         for other in written:
-            if not _apart(fields[one], fields[other], source):
+            pair = (one, fields[one]), (other, fields[other])
+            if not _apart(key, *pair, source, sets):
                 return None
     shown = ", ".join(f"`{m}`" for m in sorted(read))
     return (

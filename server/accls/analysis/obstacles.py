@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
@@ -106,13 +107,21 @@ def call_obstacles(
         own = source.function(call.name) is not None
         if call.name in EXIT_CALLS and call.span.start_byte in exits and not own:
             continue  # an early exit of the loop: `shape_obstacles` says why
-        twice = duplicate_definitions(call.name, source)
+        # Of a name defined more than once, the one its argument count fits.
+        chosen = called_definition(call.name, len(call.args), source)
+        view = source.calling(chosen) if chosen is not None else source
+        twice = duplicate_definitions(call.name, source) if chosen is None else None
         if twice is not None:  # no summary: which definition runs is unknown
             reported.add(call.name)
             out.append(_call_obstacle(call, twice))
             continue
+        only = source.function(call.name) if chosen is None else None
+        if only is not None and not takes(only, len(call.args), source):
+            reported.add(call.name)
+            out.append(_call_obstacle(call, _other_overload(only)))
+            continue
         # A function the program defines is its own, whatever the table says.
-        defined = source.function(call.name)
+        defined = view.function(call.name)
         elsewhere = (
             program.lookup(call.name) if program is not None and defined is None else ()
         )
@@ -125,7 +134,7 @@ def call_obstacles(
             continue  # thread-safe, and the block it returns overlaps nothing
         # Even a function that writes nothing may read what the loop writes, so
         # every call of a function of the file goes through its summary.
-        verdict = private_effects(call, loop, source, PURE_FUNCTIONS, program)
+        verdict = private_effects(call, loop, view, PURE_FUNCTIONS, program)
         if verdict is not None and verdict[0]:
             if verdict[1] not in safe:
                 safe.append(verdict[1])
@@ -154,6 +163,14 @@ def call_obstacles(
             ) or _unknown_detail(call.name, program)
         out.append(_call_obstacle(call, detail, where))
     return tuple(out), tuple(safe)
+
+
+def _other_overload(fn: Function) -> str:
+    """Why a call its file's one definition cannot take is unknown."""
+    return (
+        f"whose definition here (line {fn.span.line}) does not take that many "
+        "arguments: another overload runs, which the analysis does not see"
+    )
 
 
 def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:

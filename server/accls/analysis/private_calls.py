@@ -51,7 +51,7 @@ def private_effects(
     callee reads must not be written by the loop. A callee of another file
     (`program`) is named with its place.
     """
-    summary = summarize(call.name, source, pure, None, program)
+    summary = summarize(call.name, source, pure, None, program, len(call.args))
     if summary is None:
         return None
     callback = callback_reason(call, source, pure, program)
@@ -94,7 +94,7 @@ def private_effects(
                     apart.append(proof)
                     hit = []
             if arg and hit and not set(hit) & set(private):
-                proof = member_reads_apart(call, index, loop, source)
+                proof = member_reads_apart(call, index, loop, source, fields)
                 if proof is not None:
                     apart.append(proof)
                     hit = []

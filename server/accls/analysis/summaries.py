@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from accls.analysis.overloads import called_definition, definitions, takes
 from accls.frontend import (
     Call,
     Effect,
@@ -114,28 +115,35 @@ def summarize(
     pure: frozenset[str],
     memo: dict[str, Summary | None] | None = None,
     program: ProgramSummaries | None = None,
+    arity: int | None = None,
 ) -> Summary | None:
     """The summary of the function `name` of `source`; None when it has other effects.
 
     `pure` names library functions without side effects. A function the file
     does not define comes from `program` (the other files), then the table of
-    library effects; a name the program defines twice stays unknown.
+    library effects; a name the program defines twice stays unknown. `arity`,
+    the call's number of arguments, picks one of the file's overloads of `name`
+    when it fits only one; otherwise the summary is that of all of them.
     """
     memo = {} if memo is None else memo
-    if name in memo:
-        return memo[name]
-    memo[name] = None  # recursion: a function in a cycle is not summarised
-    if sum(f.name == name for f in source.functions) > 1:
-        memo[name] = _every_definition(name, source, pure, memo, program)
-        return memo[name]
-    fn = source.function(name)
+    chosen = called_definition(name, arity, source)
+    key = name if chosen is None else f"{name}/{chosen.span.start_byte}"
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # recursion: a function in a cycle is not summarised
+    if chosen is None and len(definitions(name, source)) > 1:
+        memo[key] = _every_definition(name, source, pure, memo, program)
+        return memo[key]
+    fn = chosen or source.function(name)
+    if fn is not None and not takes(fn, arity, source):
+        return None  # another overload runs, one the file does not define
     if fn is None and source.headers is not None and source.headers.function(name):
         # A `static inline` function of a project header: what this file compiles.
-        del memo[name]
-        return summarize(name, source.headers, pure, memo, program)
+        del memo[key]
+        return summarize(name, source.headers, pure, memo, program, arity)
     if fn is None:
-        memo[name] = _external_summary(name, program)
-        return memo[name]
+        memo[key] = _external_summary(name, program)
+        return memo[key]
     if fn.exits and any(e.kind.value == "exit" for e in fn.exits):
         return None
     if _has_static(fn, source):
@@ -185,7 +193,7 @@ def summarize(
     for call in fn.call_sites:
         if call.name in pure:
             continue
-        callee = summarize(call.name, source, pure, memo, program)
+        callee = summarize(call.name, source, pure, memo, program, len(call.args))
         if callee is None or callback_reason(call, source, pure, program):
             return None
         mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
@@ -201,7 +209,7 @@ def summarize(
         reads=frozenset(reads),
         globals_read=frozenset(globals_read),
     )
-    memo[name] = found
+    memo[key] = found
     return found
 
 
@@ -380,7 +388,7 @@ def unsummarised_reason(
         callback = callback_reason(call, source, pure, program)
         if callback is not None:
             return f"which calls `{call.name}()`, {callback}"
-        if summarize(call.name, source, pure, None, program) is not None:
+        if summarize(call.name, source, pure, None, program, len(call.args)):
             continue
         header = source.headers.function(call.name) if source.headers else None
         if header is not None and source.headers is not None:

@@ -10,7 +10,6 @@ parameters bound to the arguments.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -22,35 +21,29 @@ from accls.frontend.cpp_methods import (
     index_text,
     snippet,
 )
+from accls.frontend.cpp_objects import CppConstructors, constructor_arguments, cpp_var
 from accls.frontend.cpp_types import (
     UNKNOWN,
-    CxxScope,
     CxxType,
     TypeKind,
     classify,
     declarator_type,
     declared_name,
 )
-from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
-    EXIT_CALLS,
     AccessKind,
     Advance,
-    Call,
-    ExitKind,
     RedOp,
     Subscript,
     Var,
 )
-from accls.frontend.poly import Poly
 
 __all__ = ["CppDeclarations", "cpp_var", "is_reference"]
 
 _PLACES = frozenset({"identifier", "subscript_expression", "field_expression"})
 
-_FRESH = frozenset({"std::vector", "std::array", "std::valarray"})
 _MAX_INLINE = 4
 _PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 
@@ -64,79 +57,10 @@ def is_reference(declarator: Node | None) -> bool:
     return False
 
 
-def cpp_var(
-    var: Var, kind: CxxType, reference: bool, scope: CxxScope | None = None
-) -> Var:
-    """A Var as the analysis reads it: a container is a pointer to its elements.
-
-    A container of owning containers (`std::vector<std::vector<double>>`) is a
-    table of rows, each an object of its own: rows of two elements never overlap.
-    """
-    if kind.kind is TypeKind.CONTAINER:
-        fresh = var.scope == "local" and not reference and kind.name in _FRESH
-        row = classify(kind.element, scope) if scope is not None else UNKNOWN
-        cell = classify(row.element, scope) if scope is not None else UNKNOWN
-        if (
-            row.kind is TypeKind.CONTAINER
-            and row.name in _FRESH
-            and cell.builtin
-            and not cell.pointer
-        ):
-            return replace(
-                var,
-                type=row.element,
-                pointers=var.pointers + 2,
-                fresh=fresh,
-                fresh_rows=True,
-            )
-        return replace(
-            var, type=kind.element or "int", pointers=var.pointers + 1, fresh=fresh
-        )
-    if reference and kind.builtin:
-        return replace(var, pointers=var.pointers + 1)
-    if reference and kind.kind is TypeKind.CLASS:
-        # `D &d`: the object lies elsewhere, maybe where another name reaches.
-        return replace(var, pointers=var.pointers + 1)
-    return var
-
-
-class CppDeclarations(CppTyping):
+class CppDeclarations(CppConstructors):
     """The C walk, with the meanings of C++ names and declarations."""
 
-    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
-        """A call the C++ walk names (`std::stream::operator>>`), args as text."""
-        texts = tuple(" ".join(node_text(a).split()) for a in args)
-        self.call_refs.append(len(self.refs))
-        self.calls.append(
-            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
-        )
-        if name in EXIT_CALLS:  # `std::exit(1)`: the C walk knows only `exit`
-            self._exit(ExitKind.EXIT, node)
-
     # ----- names -----------------------------------------------------------
-    def identifier(
-        self, node: Node, kind: AccessKind, red: RedOp | None = None
-    ) -> None:
-        """A use of a name: an alias, a reference, a member or a plain variable."""
-        name = node_text(node)
-        if name in self.aliases:
-            target = self.aliases.pop(name)  # no alias of itself while it is read
-            try:
-                self.lvalue(target, kind, red, 0)
-            finally:
-                self.aliases[name] = target
-        elif name in self.rows:
-            range_name, subs = self.rows[name]
-            self._ref(node, range_name, kind, subscripts=subs, reduction=red)
-        elif name in self.elements:
-            range_name, index = self.elements[name]
-            sub = Subscript(index, Poly.sym(index)) if index else Subscript(name, None)
-            self._ref(node, range_name, kind, subscripts=(sub,), reduction=red)
-        elif name in self.references:
-            self._ref(node, name, kind, reduction=red, deref=True)
-        else:
-            self._ref(node, name, kind, reduction=red)
-
     def _ref(
         self,
         node: Node,
@@ -188,6 +112,10 @@ class CppDeclarations(CppTyping):
         base = node.child_by_field_name("type")
         plain: list[Node] = []
         for declarator in node.children_by_field_name("declarator"):
+            built = constructor_arguments(declarator, self._variable)
+            if built is not None:
+                self._constructed(node, declarator, *built)
+                continue
             target = declared_name(declarator)
             if target is None:
                 continue
@@ -242,15 +170,6 @@ class CppDeclarations(CppTyping):
             var = self.decls[k]
             kind = self.env.get(var.name, UNKNOWN)
             self.decls[k] = cpp_var(var, kind, var.name in self.references, self.scope)
-
-    def _constructs(self, kind: CxxType, value: Node | None) -> bool:
-        """Whether declaring an object of this class runs a constructor unread here."""
-        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
-        if info is None:
-            return value is None or value.type in ("argument_list", "initializer_list")
-        if info.plain_constructors:
-            return False  # it only stores its arguments in the new object
-        return kind.name.rsplit("::", 1)[-1] in info.methods
 
     def accessor_place(
         self, call: Node, kind: AccessKind, red: RedOp | None, depth: int

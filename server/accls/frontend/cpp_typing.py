@@ -237,6 +237,10 @@ class CppTyping(FunctionWalk):
         name = self.callee_name(fn)
         if name in self.lambdas:
             return self._lambda_type(self.lambdas[name], depth)
+        if name in self.macros.functions:
+            # A function-like macro is the type of what it expands to.
+            expanded = self._expand(node)
+            return UNKNOWN if expanded is None else self.type_of(expanded, depth + 1)
         known = library_function(name)
         if known is not None and known.effect in (Effect.PURE, Effect.QUERY):
             return BUILTIN

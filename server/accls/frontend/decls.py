@@ -16,6 +16,8 @@ from accls.frontend.tsparser import parse_snippet
 __all__ = [
     "DEVICE_ALLOCATORS",
     "allocator",
+    "call_arity",
+    "constructed_var",
     "declared_vars",
     "field_vars",
     "holds_anonymous_union",
@@ -382,3 +384,31 @@ def typedef_vars(node: Node, macros: MacroTable) -> tuple[Var, ...]:
         if var is not None:
             out.append(replace(var, volatile=_has_volatile(node, child)))
     return tuple(out)
+
+
+_VARIADIC = frozenset({"...", "variadic_parameter", "variadic_parameter_declaration"})
+
+
+def call_arity(plist: Node | None, this: bool) -> tuple[int, int | None]:
+    """How many arguments a call of a function with the parameters `plist` passes.
+
+    The parameters without defaults, and with them (`this` of a method counted
+    in both); no bound for `...` or a parameter pack, nor without the list.
+    """
+    if plist is None or any(c.type in _VARIADIC for c in plist.children):
+        return int(this), None
+    fixed = sum(
+        c.type in ("parameter_declaration", "identifier")
+        and node_text(c).strip() != "void"
+        for c in plist.named_children
+    )
+    optional = sum(
+        c.type == "optional_parameter_declaration" for c in plist.named_children
+    )
+    low = fixed + int(this)
+    return low, low + optional
+
+
+def constructed_var(node: Node, name: Node, macros: MacroTable) -> Var | None:
+    """The local `name` that `T name(args)` declares (C++'s vexing parse)."""
+    return _unwrap(name, _base_type(node), "local", _is_const(node), macros, 0)

@@ -101,7 +101,10 @@ class ExpressionFacts(Recorder):
         macro = self.macros.functions.get(node_text(fn))
         if macro is None:
             return None
-        expanded = macro.expand([node_text(a) for a in args.named_children])
+        texts = [node_text(a) for a in args.named_children]
+        # Arguments that are variables here: never a type a cast names.
+        names = {v.name for v in self.decls} | set(self.params)
+        expanded = macro.expand(texts, frozenset(t for t in texts if t in names))
         if expanded is None:
             return None
         root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")

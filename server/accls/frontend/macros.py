@@ -27,6 +27,9 @@ _MAX_HEADER_BYTES = 2_000_000
 _MAX_HEADERS = 64
 
 
+_PARENTHESISED = re.compile(r"\(\s*([A-Za-z_]\w*)\s*\)")
+
+
 @dataclass(frozen=True, slots=True)
 class FunctionMacro:
     """A function-like macro: parameter names and replacement text."""
@@ -34,13 +37,31 @@ class FunctionMacro:
     params: tuple[str, ...]
     body: str
 
-    def expand(self, args: Sequence[str]) -> str | None:
-        """The replacement with `args` substituted; None on an arity mismatch."""
+    def expand(
+        self, args: Sequence[str], variables: frozenset[str] = frozenset()
+    ) -> str | None:
+        """The replacement with `args` substituted; None on an arity mismatch.
+
+        An argument that is one of `variables` loses the parentheses the body
+        puts around its parameter: `(a)*(b)` with `dx`, `dy` would read as a
+        cast of `*(dy)` to the type `dx`.
+        """
         if len(args) != len(self.params):
             return None
         table = dict(zip(self.params, args, strict=True))
+        body = self.body
+        loose = {p for p, a in table.items() if a.strip() in variables}
+        if loose:
+
+            def bare(match: re.Match[str]) -> str:
+                before = body[: match.start()].rstrip()[-1:]
+                called = before.isalnum() or before in ("_", ")", "]")
+                keep = match.group(1) not in loose or called
+                return match.group(0) if keep else match.group(1)
+
+            body = _PARENTHESISED.sub(bare, body)
         return re.sub(
-            r"[A-Za-z_]\w*", lambda m: table.get(m.group(0), m.group(0)), self.body
+            r"[A-Za-z_]\w*", lambda m: table.get(m.group(0), m.group(0)), body
         )
 
 

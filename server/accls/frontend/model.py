@@ -309,6 +309,10 @@ class Function:
     call_sites: tuple[Call, ...] = ()  # every call in the body
     block_decls: tuple[tuple[int, Span], ...] = ()  # (block, span) of declarations
     static: bool = False  # `static`: only this file can call it
+    # How many arguments a call may pass (`this` of a method counted): the
+    # parameters without and with defaults; None for `...`, or when unknown.
+    min_args: int = 0
+    max_args: int | None = None
     # The first declaration of each name, locals before params: a function of
     # 10,000 loops declares `i` 10,000 times, so a scan per lookup is quadratic.
     _names: dict[str, Var] = field(

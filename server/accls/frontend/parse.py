@@ -13,7 +13,7 @@ from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.cpp_parse import CppUnit, Definition
 from accls.frontend.cpp_walker import CppFunctionWalk
-from accls.frontend.decls import declared_vars, is_static
+from accls.frontend.decls import call_arity, declared_vars, is_static
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.field_stores import field_events
 from accls.frontend.fortran import parse_fortran
@@ -217,6 +217,7 @@ def _function(
     if cxx is not None and cxx[1].class_name is not None:
         # A method reads and writes its object: not summarised yet.
         nonlocal_writes.add("this")
+    arity = call_arity(plist, this=bool(params) and params[0].name == "this")
     function = Function(
         name=name or "<anonymous>",
         span=span_of(node),
@@ -230,6 +231,8 @@ def _function(
         call_sites=tuple(c for c, _ in walk.calls),
         block_decls=tuple(walk.block_decls),
         static=is_static(node),
+        min_args=arity[0],
+        max_args=arity[1],
     )
     return function, build_loops(walk, name, globals_)
 

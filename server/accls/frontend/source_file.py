@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from accls.frontend.loop_model import Loop
@@ -127,6 +127,10 @@ class SourceFile:
     def function(self, name: str | None) -> Function | None:
         """The function called `name`, if it is defined in this file."""
         return self._by_name.get(name) if name is not None else None
+
+    def calling(self, fn: Function) -> SourceFile:
+        """The file as a call resolved to `fn`, one of its name's overloads, sees it."""
+        return replace(self, _by_name={fn.name: fn})
 
     def place(self, line: int) -> str:
         """`file:line` of a line: a header's own place for the headers' code."""

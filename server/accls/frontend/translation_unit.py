@@ -25,7 +25,7 @@ from tree_sitter import Node
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.decls import declared_vars
 from accls.frontend.fortran_form import is_fortran, normalized
-from accls.frontend.macros import MacroTable, define_into
+from accls.frontend.macros import FunctionMacro, MacroTable, define_into
 from accls.frontend.model import Var
 from accls.frontend.preprocessor import (
     ACTIVE_LINE,
@@ -116,15 +116,34 @@ def _split(
     return defines, code, headers, active, places
 
 
-def _macro_table(defines: Sequence[str]) -> MacroTable:
+def _macro_table(defines: Sequence[str], text: str = "") -> MacroTable:
+    """The macros the build defines last; `text`'s local helper macros kept.
+
+    A function-like macro the file defines, uses and `#undef`s in one place
+    (`TRIPLE_PRODUCT` in a function body) is gone at the end, but every use of
+    it lies before the `#undef`: it stays, unless its name is written after.
+    """
     table = MacroTable()
+    undone: dict[str, FunctionMacro] = {}
     for line in defines:
         if line.startswith("#undef"):
             name = line.split()[1] if len(line.split()) > 1 else ""
             table.objects.pop(name, None)
-            table.functions.pop(name, None)
+            gone = table.functions.pop(name, None)
+            if gone is not None:
+                undone[name] = gone
         else:
             define_into(line, table)
+    bodies = " ".join(
+        [*table.objects.values(), *(m.body for m in table.functions.values())]
+    )
+    for name, macro in undone.items():
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        if name in table.functions or name in table.objects or word.search(bodies):
+            continue  # defined again, or another macro may still expand to it
+        undef = list(re.finditer(rf"^[ \t]*#[ \t]*undef[ \t]+{name}\b", text, re.M))
+        if undef and word.search(text, undef[-1].end()) is None:
+            table.functions[name] = macro
     return table
 
 
@@ -189,7 +208,7 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         return HeaderContext(problem=done)
     output, unit, missing = done
     defines, code, headers, active, places = _split(output, unit)
-    macros = _macro_table(defines)
+    macros = _macro_table(defines, text)
     marked = skeleton(text).splitlines()
     if ACTIVE_LINE in marked and not active:
         # Nothing of the file came out: a wrapper that is no preprocessor.
