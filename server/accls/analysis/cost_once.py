@@ -31,7 +31,7 @@ from accls.analysis.analyze import FileAnalysis
 from accls.analysis.model import ScalarClass
 from accls.frontend import Loop, Poly, SourceFile
 
-__all__ = ["once_reason"]
+__all__ = ["once_reason", "repeats", "runs_once"]
 
 SHARE = 8
 """A pass counts as one-off when the repeating loop holds this many times its work."""
@@ -75,7 +75,7 @@ def _map(analysis: FileAnalysis, loop: Loop) -> bool:
     )
 
 
-def _repeats(outer: Loop) -> bool:
+def repeats(outer: Loop) -> bool:
     """True when `outer`'s variable indexes no data in its body: a time loop."""
     var = outer.var
     if var is None:
@@ -125,7 +125,7 @@ def _in_loop(source: SourceFile, function: str, start: int) -> bool:
     )
 
 
-def _runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
+def runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
     """True when `name` runs once per run of the program the file holds whole.
 
     `main` does; another function when every call of it lies outside any loop of a
@@ -153,7 +153,7 @@ def _runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
         and all(
             caller != name
             and not _in_loop(source, caller, start)
-            and _runs_once(source, caller, depth + 1)
+            and runs_once(source, caller, depth + 1)
             for caller, start in calls
         )
     )
@@ -165,7 +165,7 @@ def _repeaters(analysis: FileAnalysis, function: str | None) -> list[Loop]:
         outer
         for outer in _top_level(analysis.source, function)
         if not analysis.of(outer).parallel
-        and _repeats(outer)
+        and repeats(outer)
         and _kernels(analysis, outer)
     ]
 
@@ -195,10 +195,10 @@ def once_reason(
                 "that repeats the parallel kernels; a region here saves a part of "
                 "one kernel's time"
             )
-    if not _runs_once(source, loop.function):
+    if not runs_once(source, loop.function):
         return ""
     for fn in source.functions:
-        if fn.name == loop.function or not _runs_once(source, fn.name):
+        if fn.name == loop.function or not runs_once(source, fn.name):
             continue
         for outer in _repeaters(analysis, fn.name):
             repeated = work(outer, False)
