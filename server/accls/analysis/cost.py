@@ -45,6 +45,7 @@ from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
+from accls.analysis.cost_stack import stack_reason
 from accls.analysis.cost_verify import verify_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
@@ -334,6 +335,7 @@ def estimate_loop(
         context = _capped_reason(loop, source, values, floor)
     if not context and found is not None and not nest.unknown:
         context = outer_range_reason(source, loop, work, values, floor)
+        context = context or stack_reason(source, loop, work, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)
