@@ -80,6 +80,20 @@ class _Text:
         return self.text[begin:rel], (len(self.text) if end < 0 else end) + self.base
 
 
+class _Texts:
+    """The blanked text of each function of one file, made once per question."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self._made: dict[str, _Text] = {}
+
+    def of(self, fn: Function) -> _Text:
+        """The blanked text of `fn`."""
+        if fn.name not in self._made:
+            self._made[fn.name] = _Text(self.source, fn)
+        return self._made[fn.name]
+
+
 def _close(text: str, open_at: int) -> int:
     """The offset of the `)` matching the `(` at `open_at`, or -1 if none in `text`."""
     depth = 0
@@ -115,9 +129,9 @@ def _branch_reports(text: _Text, cond_end: int) -> bool:
     return True
 
 
-def _reports(source: SourceFile, fn: Function, at: int, depth: int) -> bool:
+def _reports(texts: _Texts, fn: Function, at: int, depth: int) -> bool:
     """True when the value used at file byte `at` of `fn` feeds only reports."""
-    text = _Text(source, fn)
+    text = texts.of(fn)
     pre, end = text.statement(at)
     offset = at - len(pre)
     while True:
@@ -141,7 +155,7 @@ def _reports(source: SourceFile, fn: Function, at: int, depth: int) -> bool:
             )
         offset, pre = offset + close + 1, pre[close + 1 :]
     if re.match(r"return\b", pre):
-        return depth < _DEPTH and _result_reports(source, fn.name, depth + 1)
+        return depth < _DEPTH and _result_reports(texts, fn.name, depth + 1)
     call = _CALL.match(pre)
     if call is not None and _close(pre, call.end() - 1) < 0:
         entry = library_function(call.group(1))
@@ -149,30 +163,30 @@ def _reports(source: SourceFile, fn: Function, at: int, depth: int) -> bool:
     assign = _ASSIGN.match(pre)
     if assign is None or depth >= _DEPTH:
         return False
-    return _scalar_reports(source, fn, assign.group(1), end, depth + 1)
+    return _scalar_reports(texts, fn, assign.group(1), end, depth + 1)
 
 
 def _scalar_reports(
-    source: SourceFile, fn: Function, name: str, after: int, depth: int
+    texts: _Texts, fn: Function, name: str, after: int, depth: int
 ) -> bool:
     """True when every use of scalar `name` in `fn` after byte `after` reports."""
     var = fn.lookup(name)
     if var is None or var.dims or var.scope == "param":
         return False  # a global or an array: read elsewhere too
-    uses = _Text(source, fn).uses(name, after)
-    return all(_reports(source, fn, at, depth) for at in uses)
+    uses = texts.of(fn).uses(name, after)
+    return all(_reports(texts, fn, at, depth) for at in uses)
 
 
-def _result_reports(source: SourceFile, name: str, depth: int) -> bool:
+def _result_reports(texts: _Texts, name: str, depth: int) -> bool:
     """True when every call of `name` in the file uses its result only to report."""
     calls = [
         (caller, call.span.start_byte)
-        for caller in source.functions
+        for caller in texts.source.functions
         for call in caller.call_sites
         if call.name == name
     ]
     return bool(calls) and all(
-        _reports(source, caller, at, depth) for caller, at in calls
+        _reports(texts, caller, at, depth) for caller, at in calls
     )
 
 
@@ -244,9 +258,10 @@ def verify_reason(analysis: FileAnalysis, loop: Loop, light: int | None) -> str:
     if line is None:
         return ""
     after = loop.span.end_byte
-    if not all(_Text(source, fn).uses(name, after) for name in sums):
+    texts = _Texts(source)
+    if not all(texts.of(fn).uses(name, after) for name in sums):
         return ""  # a sum nobody reads checks nothing
-    if not all(_scalar_reports(source, fn, name, after, 0) for name in sums):
+    if not all(_scalar_reports(texts, fn, name, after, 0) for name in sums):
         return ""
     names = ", ".join(f"`{n}`" for n in sums)
     return (
