@@ -320,3 +320,22 @@ def test_a_light_fill_of_a_struct_field_is_setup_and_an_update_is_not() -> None:
     assert found[3].profitable is False
     assert "filling `nbs`" in found[3].why
     assert not found[4].why.startswith("light loop")  # `+=` reads the field
+
+
+UNPROVED_KERNEL = textwrap.dedent(
+    """\
+    #include <math.h>
+    void run(int n, int steps, double *a, double *b) {
+      for (int i = 0; i < n; i++) a[i] = exp(a[i] / 255);
+      for (int it = 0; it < steps; it++)
+        for (int i = 0; i < n; i++) b[i] = a[i] * 0.5 + b[i];
+    }
+    """
+)
+
+
+def test_a_pass_beside_a_time_loop_of_kernels_not_proved_parallel_is_one_off() -> None:
+    # `a` and `b` may overlap: the kernel is not proved parallel, yet it repeats.
+    found = _by_line(UNPROVED_KERNEL)
+    assert found[3].why.startswith("one-off pass: it runs once, before the loop at")
+    assert "line 4" in found[3].why

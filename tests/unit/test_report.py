@@ -166,7 +166,12 @@ def test_html_holds_table_chart_graphs_and_note(cli: Cli, tmp_path: Path) -> Non
     assert "analysis alone" in page
     assert "#pragma omp parallel for" in page
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
-    assert data["reasons"] == {"array dependence": 3, "possible aliasing": 1}
+    # gauss_seidel's checksum in `main` runs once after the sweeps and only prints.
+    assert data["reasons"] == {
+        "array dependence": 3,
+        "possible aliasing": 1,
+        "too little work": 1,
+    }
     assert data["validated"] is False
 
 

@@ -13,10 +13,10 @@ bounded) and below what opening the region costs, or too few known iterations
 share it out; when its function is only ever called from inside parallel code (the
 pragma would open a nested region on every call) or never called at all; or when
 its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound or
-light fill loop, a one-off pass beside a loop that repeats the kernels, or one item
-of a larger loop (cost_segments, cost_shapes, cost_atomics, cost_light, cost_once,
-cost_pieces). Otherwise unknown sizes never make a loop unprofitable: the estimate
-then says from which size on it pays.
+light fill loop, a one-off pass or a light check after the loop that repeats the
+kernels, or one item of a larger loop (cost_segments, cost_shapes, cost_atomics,
+cost_light, cost_once, cost_verify, cost_pieces). Otherwise unknown sizes never make
+a loop unprofitable: the estimate says from which size on it pays.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
+from accls.analysis.cost_stack import stack_reason
+from accls.analysis.cost_verify import verify_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
 from accls.frontend.arith import float_ops
@@ -259,11 +261,7 @@ def _per_iteration(
     loop: Loop, source: SourceFile, values: dict[str, Poly]
 ) -> int | None:
     """The work units of one iteration of `loop`, when every inner size is known."""
-    nest = _Nest(loop, values)
-    if any(inner.id != loop.id for inner in nest.unknown):
-        return None
-    nest.trips[loop.id] = Poly.const(1)
-    work = _work(loop, source, nest, values)
+    work = _work_of(source, values)(loop, True)
     return work.constant if work is not None and work.is_constant else None
 
 
@@ -321,14 +319,13 @@ def estimate_loop(
         context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
     if not offload and not context:
         context = piece_reason(analysis, loop)
+    work_of = _work_of(source, values)
     if not offload and not context:
-        context = serial_share_reason(
-            analysis, loop, _work_of(source, values), _at_default_sizes
-        )
+        context = serial_share_reason(analysis, loop, work_of, _at_default_sizes)
     if not offload and not context:
-        context = once_reason(
-            analysis, loop, _work_of(source, values), _at_default_sizes
-        )
+        context = once_reason(analysis, loop, work_of, _at_default_sizes)
+    if not offload and not context:
+        context = verify_reason(analysis, loop, _per_innermost(loop, source, values))
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
@@ -338,6 +335,7 @@ def estimate_loop(
         context = _capped_reason(loop, source, values, floor)
     if not context and found is not None and not nest.unknown:
         context = outer_range_reason(source, loop, work, values, floor)
+        context = context or stack_reason(source, loop, work, values, floor)
     if found is None or not work.is_constant or nest.unknown:
         # A piece of unknown size per outer iteration: small on average.
         context = context or segment_reason(source, loop, values)

@@ -13,7 +13,8 @@ and norms after a time loop about as often as they leave them serial.
 The rule holds only with static evidence of the repetition: the pass and the loop
 that repeats sit at the top level of the same function; the repeating loop is not
 parallel itself, its variable indexes no data (a time step, a repeat count), and it
-holds a loop proved parallel (in its body, or in a function of the file it calls).
+holds a loop (in its body, or in a function of the file it calls), which the analysis
+need not prove parallel.
 At the model's sizes the repeating loop holds SHARE times the pass's work or more.
 A pass may also be the loop of a function that runs once (every call of it outside
 any loop, up to `main`) beside such a loop elsewhere: a particle setup called by
@@ -31,7 +32,7 @@ from accls.analysis.analyze import FileAnalysis
 from accls.analysis.model import ScalarClass
 from accls.frontend import Loop, Poly, SourceFile
 
-__all__ = ["once_reason"]
+__all__ = ["once_reason", "repeats", "runs_once"]
 
 SHARE = 8
 """A pass counts as one-off when the repeating loop holds this many times its work."""
@@ -48,19 +49,18 @@ def _top_level(source: SourceFile, function: str | None) -> list[Loop]:
 
 
 def _kernels(analysis: FileAnalysis, outer: Loop) -> list[Loop]:
-    """The loops proved parallel in `outer`'s body or in a function it calls."""
+    """The loops in `outer`'s body or in a function of the file it calls.
+
+    Proved parallel or not: the experts' kernels are often those the analysis
+    cannot prove (a force loop through a call), and a pass beside many repeats of
+    serial work saves an even smaller share of the run.
+    """
     source = analysis.source
-    found = [
-        inner
-        for inner in outer.walk()
-        if inner.id != outer.id and analysis.of(inner).parallel
-    ]
+    found = [inner for inner in outer.walk() if inner.id != outer.id]
     for call in outer.calls:
         if source.function(call.name) is None or call.name == outer.function:
             continue
-        for nest in source.nests:
-            if nest.function == call.name:
-                found += [i for i in nest.walk() if analysis.of(i).parallel]
+        found += [i for n in source.nests if n.function == call.name for i in n.walk()]
     return found
 
 
@@ -75,7 +75,7 @@ def _map(analysis: FileAnalysis, loop: Loop) -> bool:
     )
 
 
-def _repeats(outer: Loop) -> bool:
+def repeats(outer: Loop) -> bool:
     """True when `outer`'s variable indexes no data in its body: a time loop."""
     var = outer.var
     if var is None:
@@ -125,7 +125,7 @@ def _in_loop(source: SourceFile, function: str, start: int) -> bool:
     )
 
 
-def _runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
+def runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
     """True when `name` runs once per run of the program the file holds whole.
 
     `main` does; another function when every call of it lies outside any loop of a
@@ -153,19 +153,19 @@ def _runs_once(source: SourceFile, name: str | None, depth: int = 0) -> bool:
         and all(
             caller != name
             and not _in_loop(source, caller, start)
-            and _runs_once(source, caller, depth + 1)
+            and runs_once(source, caller, depth + 1)
             for caller, start in calls
         )
     )
 
 
 def _repeaters(analysis: FileAnalysis, function: str | None) -> list[Loop]:
-    """The top-level loops of `function` that repeat parallel kernels."""
+    """The top-level loops of `function` that repeat kernels."""
     return [
         outer
         for outer in _top_level(analysis.source, function)
         if not analysis.of(outer).parallel
-        and _repeats(outer)
+        and repeats(outer)
         and _kernels(analysis, outer)
     ]
 
@@ -192,20 +192,20 @@ def once_reason(
             when = "before" if before else "after"
             return (
                 f"one-off pass: it runs once, {when} the loop at line {outer.line} "
-                "that repeats the parallel kernels; a region here saves a part of "
+                "that repeats the kernels; a region here saves a part of "
                 "one kernel's time"
             )
-    if not _runs_once(source, loop.function):
+    if not runs_once(source, loop.function):
         return ""
     for fn in source.functions:
-        if fn.name == loop.function or not _runs_once(source, fn.name):
+        if fn.name == loop.function or not runs_once(source, fn.name):
             continue
         for outer in _repeaters(analysis, fn.name):
             repeated = work(outer, False)
             if repeated is not None and at(mine) * SHARE <= at(repeated):
                 return (
                     f"one-off pass: `{loop.function}()` runs once, beside the loop "
-                    f"at line {outer.line} that repeats the parallel kernels; a "
+                    f"at line {outer.line} that repeats the kernels; a "
                     "region here saves a part of one kernel's time"
                 )
     return ""
