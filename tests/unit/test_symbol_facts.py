@@ -82,6 +82,9 @@ def test_a_guard_of_several_cases_gives_each() -> None:
         GUARD + "  unsigned width = 4 * radius + 1;\n",  # wraps around
         GUARD + "  int width = (short)(4 * radius + 1);\n",  # converted
         "  if ((short)radius < 0) return;\n" + WIDTH,
+        # A GNU nested function writes them whenever it is called.
+        GUARD + WIDTH + "  void wider(void) { width += 4; }\n  wider();\n",
+        GUARD + WIDTH + "  void grow(void) { radius++; }\n  grow();\n",
     ],
 )
 def test_loops_the_facts_do_not_prove_are_refused(head: str) -> None:
@@ -119,3 +122,17 @@ def test_the_fixture_fill_loop_is_parallel_on_the_host() -> None:
     found = analyze_text(path.read_text(encoding="utf-8"), str(path)).facts
     fill = next(f for f in found if f.loop.function == "fill" and f.loop.var == "row")
     assert fill.parallel
+
+
+def test_a_scalar_a_nested_function_writes_is_no_constant() -> None:
+    text = (
+        "void run(double *a, int n) {\n"
+        "  int k = 0;\n"
+        "  void bump(void) { k = k + 1; }\n"
+        "  bump();\n"
+        "  for (int i = 1; i < n; i++) {\n"
+        "    a[i] = a[i - k] + 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    assert not analyze_text(text).facts[0].parallel
