@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.integer_addresses import integer_addresses
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.frontend import Call, Function, Loop, SourceFile, library_function
 from accls.frontend.cpp_reasons import cpp_call_reason
@@ -166,6 +167,13 @@ def unknown_call_reason(
         )
     if source.function(name) is None:
         return None
+    defined = source.function(name)
+    others = integer_addresses(defined, source).others if defined else ()
+    if others:
+        return (
+            f"which turns the integer `{others[0]}` into a pointer: the memory it "
+            "reaches is unknown"
+        )
     cycle = _cycle(name, source)
     if cycle is not None:
         path = " -> ".join(f"`{n}()`" for n in cycle)
