@@ -24,6 +24,8 @@ _CAST = re.compile(
     r"|\b(?:reinterpret|static|const|c)_cast\s*<[^<>;]*\*\s*>"
 )
 _OPERAND = re.compile(r"\s*[&*!~+\-\s]*([A-Za-z_]\w*)")
+# `&x`: the address of `x`, not a value of `x` turned into one.
+_ADDRESS = re.compile(r"&\s*[A-Za-z_]\w*")
 _SIZEOF = re.compile(r"\bsizeof\s*$")
 _WORDS = {"sizeof", "const", "volatile", "struct", "union", "unsigned", "signed"}
 
@@ -55,9 +57,11 @@ def _operand_names(text: str, at: int) -> set[str]:
     stripped = rest.lstrip()
     if stripped.startswith("("):
         start = len(rest) - len(stripped)
-        inner = rest[start : _closing(rest, start)]
+        inner = _ADDRESS.sub(" ", rest[start : _closing(rest, start)])
         # `(double *)(base + off)` or a cast of a cast: every name may carry it.
         return set(_NAME.findall(inner)) - _WORDS
+    if stripped.startswith("&"):
+        return set()  # `(char *)&x`: the bytes of `x` itself, no address it holds
     match = _OPERAND.match(rest)
     if match is None:
         return set()
@@ -92,7 +96,9 @@ def integer_addresses(fn: Function, source: SourceFile) -> IntegerAddresses:
         if not local.pointers or "()" in local.sources or not local.sources:
             continue
         found = [fn.lookup(s) for s in local.sources]
-        if all(_integer(v) for v in found):
+        # `p = &v` lists `v` too: its address, not its value, is the pointer.
+        taken = any(re.search(rf"(?<!&)&\s*{s}\b", body) for s in local.sources)
+        if all(_integer(v) for v in found) and not taken:
             names |= set(local.sources)
     globals_ = {g.name: g for g in source.globals}
     params = {p.name for p in fn.params if _integer(p)}
