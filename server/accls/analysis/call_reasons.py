@@ -160,6 +160,11 @@ def unknown_call_reason(
     cpp = cpp_call_reason(name)
     if cpp is not None:
         return cpp
+    if name.startswith("nested function "):
+        return (
+            "a GNU nested function: its body is not analysed, and it may write "
+            "the enclosing function's variables"
+        )
     if _through_pointer(name, source.function(loop.function), source):
         return (
             "a call through a function pointer: the function it points to is "

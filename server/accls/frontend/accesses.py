@@ -205,6 +205,8 @@ class ExpressionWalk(ExpressionFacts):
             for a in (args.named_children if args is not None else ())
             if a.type != "comment"
         )
+        if name in self.nested_functions:
+            name = f"nested function {name}"  # resolves to no definition
         self.call_refs.append(len(self.refs))
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))

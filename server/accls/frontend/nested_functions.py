@@ -4,7 +4,8 @@ gcc lets a function be defined inside another (`void bump(void) { k++; }` in
 `main`); its body writes `main`'s locals whenever it is called. The walk of
 the enclosing function does not run the body in place, but records each such
 write where the definition stands, as an update of unknown value: no fact may
-take the variable for a value assigned once.
+take the variable for a value assigned once. A call of the nested function
+is recorded under a name no definition has: its effects are unknown.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, strip_parens
 
-__all__ = ["outer_writes"]
+__all__ = ["nested_name", "outer_writes"]
 
 _DECLARING = ("init_declarator", "parameter_declaration", "declaration")
 _WRAPPERS = (
@@ -31,6 +32,12 @@ def _declared(node: Node) -> str | None:
     while cur is not None and cur.type in _WRAPPERS:
         cur = cur.child_by_field_name("declarator")
     return node_text(cur) if cur is not None and cur.type == "identifier" else None
+
+
+def nested_name(definition: Node) -> str:
+    """The name a nested function definition defines."""
+    declarator = definition.child_by_field_name("declarator")
+    return (_declared(declarator) if declarator is not None else None) or ""
 
 
 def _nodes(root: Node) -> list[Node]:
