@@ -82,6 +82,9 @@ def test_a_guard_of_several_cases_gives_each() -> None:
         GUARD + "  unsigned width = 4 * radius + 1;\n",  # wraps around
         GUARD + "  int width = (short)(4 * radius + 1);\n",  # converted
         "  if ((short)radius < 0) return;\n" + WIDTH,
+        # A GNU nested function writes them whenever it is called.
+        GUARD + WIDTH + "  void wider(void) { width += 4; }\n  wider();\n",
+        GUARD + WIDTH + "  void grow(void) { radius++; }\n  grow();\n",
     ],
 )
 def test_loops_the_facts_do_not_prove_are_refused(head: str) -> None:
@@ -190,3 +193,41 @@ def test_a_cpp_lambda_write_may_run_between_the_assignment_and_the_nest() -> Non
     ).replace("double *restrict a", "double *__restrict a")
     found = analyze_text(text, "k.cpp").facts
     assert not next(f for f in found if f.loop.var == "j").parallel
+
+
+def test_a_scalar_a_nested_function_writes_is_no_constant() -> None:
+    text = (
+        "void run(double *a, int n) {\n"
+        "  int k = 0;\n"
+        "  void bump(void) { k = k + 1; }\n"
+        "  bump();\n"
+        "  for (int i = 1; i < n; i++) {\n"
+        "    a[i] = a[i - k] + 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    assert not analyze_text(text).facts[0].parallel
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "  int k;\n  void bump(void) { k = k + 1; }\n  k = 0;\n",
+        "  int k = 0;\n  void bump(void) { k = k + 1; }\n  k = 0;\n",
+    ],
+)
+def test_an_assignment_after_a_nested_function_that_writes_it_is_no_constant(
+    head: str,
+) -> None:
+    # The nested function's write is recorded where it is defined, but it runs
+    # at the call, after the assignment: `k` is 1 at the nest.
+    text = (
+        "void run(double *a, int n) {\n"
+        f"{head}"
+        "  bump();\n"
+        "  for (int i = 1; i < n; i++) {\n"
+        "    a[i] = a[i - k] + 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    assert not analyze_text(text).facts[0].parallel

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 
 from accls.frontend import Function, Ref, TypeTable, Var
 
-__all__ = ["Target", "declaration", "member_levels", "target_of"]
+__all__ = ["Target", "base_name", "declaration", "member_levels", "target_of"]
+
+_PATH_STEP = re.compile(r"->|\.|\[")
+
+
+def base_name(name: str) -> str:
+    """The variable an access path starts from: `a` of `a->f[i]`."""
+    return _PATH_STEP.split(name, maxsplit=1)[0].strip()
+
 
 Choice = tuple[str, bool, str]
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.integer_addresses import integer_addresses
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.frontend import Call, Function, Loop, SourceFile, library_function
 from accls.frontend.cpp_reasons import cpp_call_reason
+from accls.frontend.nested_functions import NESTED_CALL
 
 __all__ = ["ambiguous_function", "duplicate_definitions", "unknown_call_reason"]
 
@@ -159,6 +161,11 @@ def unknown_call_reason(
     cpp = cpp_call_reason(name)
     if cpp is not None:
         return cpp
+    if name.startswith(NESTED_CALL):
+        return (
+            "a GNU nested function: its body is not analysed, and it may write "
+            "the enclosing function's variables"
+        )
     if _through_pointer(name, source.function(loop.function), source):
         return (
             "a call through a function pointer: the function it points to is "
@@ -166,6 +173,13 @@ def unknown_call_reason(
         )
     if source.function(name) is None:
         return None
+    defined = source.function(name)
+    others = integer_addresses(defined, source).others if defined else ()
+    if others:
+        return (
+            f"which turns the integer `{others[0]}` into a pointer: the memory it "
+            "reaches is unknown"
+        )
     cycle = _cycle(name, source)
     if cycle is not None:
         path = " -> ".join(f"`{n}()`" for n in cycle)

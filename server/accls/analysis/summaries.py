@@ -14,7 +14,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from accls.analysis.access_paths import base_name
+from accls.analysis.integer_addresses import integer_addresses
 from accls.analysis.overloads import called_definition, definitions, takes
+from accls.analysis.static_locals import has_static
 from accls.frontend import (
     Call,
     Effect,
@@ -52,14 +55,6 @@ class Summary:
     globals_read: frozenset[str]
 
 
-_PATH_STEP = re.compile(r"->|\.|\[")
-
-
-def base_name(name: str) -> str:
-    """The variable an access path starts from: `a` of `a->f[i]`."""
-    return _PATH_STEP.split(name, maxsplit=1)[0].strip()
-
-
 def _param_index(fn: Function) -> dict[str, int]:
     return {p.name: i for i, p in enumerate(fn.params)}
 
@@ -75,38 +70,6 @@ def _pointer_params(fn: Function) -> set[str]:
         base_name(r.name) for r in fn.refs if r.subscripts or r.deref or "->" in r.name
     }
     return {p.name for p in fn.params if p.is_array} | (through & names)
-
-
-# A `static` declaration up to its first `=`, `;`, `[` or `(`.
-_STATIC = re.compile(rb"\bstatic\s+([^=;\[(]*)")
-
-
-def _has_static(fn: Function, source: SourceFile) -> bool:
-    """True when the body declares a `static` variable other than a constant."""
-    text = source.data[fn.span.start_byte : fn.span.end_byte]
-    body = text[text.find(b"{") :]
-    origin = fn.span.start_byte + text.find(b"{")
-    for match in _STATIC.finditer(body):
-        head = match.group(1)
-        if not head.startswith(b"const"):
-            return True
-        # `static const double *last` is a pointer the calls may re-point:
-        # state unless every `*` is `const` too or the body never assigns it
-        # (`static const char *names[] = {..}` read as a table).
-        name = re.findall(rb"[A-Za-z_]\w*", head)
-        if re.search(rb"\*(?!\s*const\b)", head) and name:
-            declared = name[-1].decode()
-            # The initializer of the declaration is no assignment.
-            end = origin + body.find(b";", match.end())
-            start = origin + match.start()
-            if any(
-                r.is_write
-                and base_name(r.name) == declared
-                and not start <= r.span.start_byte <= end
-                for r in fn.refs
-            ):
-                return True
-    return False
 
 
 def summarize(
@@ -146,10 +109,13 @@ def summarize(
         return memo[key]
     if fn.exits and any(e.kind.value == "exit" for e in fn.exits):
         return None
-    if _has_static(fn, source):
+    if has_static(fn, source):
         return None
     params = _param_index(fn)
-    pointers = _pointer_params(fn)
+    addresses = integer_addresses(fn, source)
+    if addresses.others:
+        return None  # an integer local or global turned into an address
+    pointers = _pointer_params(fn) | addresses.params
     local = {v.name for v in fn.locals}
     # Local pointers may point anywhere (into a parameter's object, a global):
     # only local arrays and fresh allocations are the function's own memory.
@@ -160,11 +126,23 @@ def summarize(
     writes: set[int] = set()
     reads: set[int] = set()
     wild = False
+    cast_globals: set[str] = set()  # `*(double *)gp`: read through a global
     for ref in fn.refs:
         base = base_name(ref.name)
         through = bool(ref.subscripts) or ref.deref or "->" in ref.name
         if ref.escapes and through and ref.kind.value == "update":
             continue  # `&p[k]` only takes an address: where it goes is tracked
+        if through and ("(" in base or "*" in base):
+            # `*(double *)addr`, `((T *)(x + k))[j]`: memory an expression reaches.
+            if ref.is_write:
+                return None
+            names = set(_NAME.findall(base))
+            if names & (local - own) or not names & (pointers | own | globals_):
+                reads |= {params[p] for p in pointers}  # reaches what a local may
+                wild = True
+            reads |= {params[n] for n in names & pointers}
+            cast_globals |= names & globals_
+            continue
         if base in local and through and base not in own:
             if ref.is_write:
                 return None  # writes through a pointer that may point anywhere
@@ -188,6 +166,7 @@ def summarize(
     globals_read = {
         base for r in fn.refs if r.is_read and (base := base_name(r.name)) in globals_
     }
+    globals_read |= cast_globals
     if wild:
         globals_read |= globals_
     for call in fn.call_sites:
@@ -371,8 +350,14 @@ def unsummarised_reason(
         return "whose side effects are unknown"
     if any(e.kind.value == "exit" for e in fn.exits):
         return "which can end the program (`exit`)"
-    if _has_static(fn, source):
+    if has_static(fn, source):
         return "which keeps a `static` variable between calls"
+    others = integer_addresses(fn, source).others
+    if others:
+        return (
+            f"which turns the integer `{others[0]}` into a pointer: the memory "
+            "it reaches is unknown"
+        )
     local = {v.name for v in fn.locals} | {p.name for p in fn.params}
     globals_ = {g.name for g in source.globals} - local
     written = [

@@ -21,6 +21,7 @@ from accls.analysis.field_paths import balanced
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
+from accls.frontend.nested_functions import NESTED_CALL
 
 __all__ = ["Fact", "function_facts", "nest_facts"]
 
@@ -183,14 +184,17 @@ def _assignments(
     before a later pass).
     """
     out: list[Fact] = []
+    nested = any(c.startswith(NESTED_CALL) for c in fn.calls)
     for name, refs in sorted(by_name.items()):
         writes = sorted(
             (r for r in refs if r.is_write), key=lambda r: r.span.start_byte
         )
         if not writes or not _scalar(name, fn, source, refs):
             continue
-        if len(writes) > 1 and is_cpp(source.path):
-            continue  # a lambda's write looks top-level, and runs when it is called
+        if len(writes) > 1 and (is_cpp(source.path) or nested):
+            # A lambda's or a GNU nested function's write looks top-level (or is
+            # recorded where the function is defined), and runs when it is called.
+            continue
         for at, write in enumerate(writes):
             after = writes[at + 1] if at + 1 < len(writes) else None
             out.extend(_assignment(name, write, after, fn, source, fixed))

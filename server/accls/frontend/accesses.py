@@ -17,6 +17,7 @@ from accls.frontend.model import (
     RedOp,
     Subscript,
 )
+from accls.frontend.nested_functions import NESTED_CALL
 from accls.frontend.reductions import assignment_reduction, element_update
 
 __all__ = ["ExpressionWalk"]
@@ -205,6 +206,8 @@ class ExpressionWalk(ExpressionFacts):
             for a in (args.named_children if args is not None else ())
             if a.type != "comment"
         )
+        if name in self.nested_functions:
+            name = f"{NESTED_CALL}{name}"  # resolves to no definition
         self.call_refs.append(len(self.refs))
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))

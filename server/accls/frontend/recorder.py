@@ -104,6 +104,9 @@ class Recorder:
         self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs
         self._override: Span | None = None
         self._macro_depth = 0
+        # GNU nested functions defined so far: a call of one is no call of the
+        # file's function of that name (if any), whose summary would not hold.
+        self.nested_functions: set[str] = set()
 
     # ----- recording -------------------------------------------------------
     def _span(self, node: Node) -> Span:

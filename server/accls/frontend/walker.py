@@ -13,6 +13,7 @@ from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
 from accls.frontend.forward_subst import LoopEntry, forward_substitute
 from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
+from accls.frontend.nested_functions import nested_name, outer_writes
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
 from accls.frontend.secondary_checks import (
@@ -91,6 +92,13 @@ class FunctionWalk(ExpressionWalk):
                     self.statement(child, depth + 1)
         elif kind.endswith("_expression"):
             self.expr(node, depth + 1)
+        elif kind == "function_definition":
+            # A GNU nested function: each call may write these, any number of times.
+            self.nested_functions.add(nested_name(node))
+            self._push_ctx(node)
+            for written, name in outer_writes(node):
+                self._ref(written, name, AccessKind.UPDATE)
+            self._ctx.pop()
 
     def substitute(
         self,
