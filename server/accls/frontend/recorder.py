@@ -104,6 +104,7 @@ class Recorder:
         self._atomic: list[str] = []  # dialects of enclosing atomic/critical constructs
         self._override: Span | None = None
         self._macro_depth = 0
+        self._expanding: set[str] = set()  # object-like macros being expanded
 
     # ----- recording -------------------------------------------------------
     def _span(self, node: Node) -> Span:
