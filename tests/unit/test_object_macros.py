@@ -118,3 +118,22 @@ def test_constant_macros_name_only_numbers_types_and_other_constants() -> None:
 def test_object_macros_expand_as_cpp_does_without_parentheses() -> None:
     table = MacroTable(objects={"N": "8", "OFF": "i + 1", "SELF": "SELF"})
     assert expand_objects("2 * OFF + N + SELF", table) == "2 * i + 1 + N + SELF"
+
+
+def test_a_macro_reading_an_array_between_two_kernels_ends_the_data_region() -> None:
+    text = """
+    #define PROBE (b[3])
+    void f(int n, const double *restrict a, double *restrict b, double *restrict c) {
+      double x;
+      for (int i = 0; i < n; i++) b[i] = 2 * a[i];
+      x = PROBE;
+      for (int i = 0; i < n; i++) c[i] = b[i] + x;
+    }
+    """
+    acc = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    analysis = analyze_text(
+        dedent(text), options=AnalysisOptions(dialect=acc.dialect.sentinel)
+    )
+    found = suggest_file(analysis, acc)
+    assert [s.pragma is not None for s in found] == [True, True]
+    assert all(s.region is None for s in found)
