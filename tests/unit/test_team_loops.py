@@ -93,3 +93,36 @@ def test_a_loop_every_thread_runs_alike_is_shared_out() -> None:
     )
     assert found[9] == "#pragma omp for private(t)"
     assert found[11] == "#pragma omp for"
+
+
+def acc_offers(region_body: str) -> dict[int, str | None]:
+    """Each loop's line and OpenACC pragma, for an `acc parallel` region in `f`."""
+    text = (
+        "double a[4096], out[4096];\n"
+        "void f(int n) {\n"
+        "  #pragma acc parallel copyin(a) copyout(out)\n  {\n"
+        f"{dedent(region_body)}"
+        "  }\n}\n"
+    )
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="acc"))
+    return {
+        s.loop.line: (s.pragma.render() if s.pragma else None)
+        for s in suggest_file(analysis, opts)
+    }
+
+
+def test_a_gangs_own_array_in_an_acc_parallel_region_gets_no_acc_loop() -> None:
+    found = acc_offers(
+        """
+    double local[4096];
+    for (int i = 0; i < n; i++) local[i] = a[i] * 2;
+    for (int i = 0; i < n; i++) out[i] = local[n - 1 - i];
+    """
+    )
+    assert found[7] is None
+
+
+def test_a_plain_loop_in_an_acc_parallel_region_still_gets_acc_loop() -> None:
+    found = acc_offers("    for (int i = 0; i < n; i++) out[i] = a[i] * 2;\n")
+    assert found[5] == "#pragma acc loop"

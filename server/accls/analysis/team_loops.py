@@ -13,6 +13,10 @@ when:
   thread, or not the team, would reach the `omp for`);
 - it leaves nothing in those per-thread variables but values dead after it: a
   thread's own array (`double local[n]`) would hold only the part its thread ran.
+
+An `acc parallel` region runs its plain code once per gang (gang-redundant), and
+an `acc loop` there shares the loop out among the gangs: the same holds, with a
+gang's own copies (declared in the region, or `private`) for the thread's.
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ from accls.frontend import Function, Loop, Region, SourceFile, Span
 __all__ = ["team_loop_obstacle"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_PRIVATE_CLAUSES = frozenset(
-    {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
-)
+_PRIVATE_CLAUSES = {
+    "omp": frozenset(
+        {"private", "firstprivate", "lastprivate", "linear", "reduction", "copyin"}
+    ),
+    "acc": frozenset({"private", "firstprivate", "reduction"}),
+}
 # Constructs that only one thread, or a task rather than the team, runs.
 _NOT_TEAM = frozenset(
     {"single", "master", "masked", "critical", "sections", "section", "task", "ordered"}
@@ -41,19 +48,28 @@ def _inside(span: Span, outer: Span) -> bool:
 
 
 def _team_region(loop: Loop) -> Region | None:
-    """The innermost enclosing `omp parallel` (not `target`/`teams`), if any."""
+    """The innermost enclosing `omp parallel` or `acc parallel` (no loop in it).
+
+    Not `omp target`/`teams`, whose teams are no one team, nor `acc kernels` or
+    `acc serial`, where the compiler or a single gang runs the code.
+    """
     found: Region | None = None
     for region in loop.regions:
         words = set(region.directive.name.split())
-        if region.directive.dialect == "omp" and "parallel" in words:
+        if "parallel" not in words:
+            continue
+        if region.directive.dialect == "omp":
             found = None if words & {"target", "teams"} else region
+        elif region.directive.dialect == "acc":
+            found = None if "loop" in words else region
     return found
 
 
 def _clause_names(region: Region) -> set[str]:
     names: set[str] = set()
     for clause in region.directive.clauses:
-        if clause.name in _PRIVATE_CLAUSES and clause.args:
+        kinds = _PRIVATE_CLAUSES.get(region.directive.dialect, frozenset())
+        if clause.name in kinds and clause.args:
             args = clause.args.split(":", 1)[-1]
             names.update(_NAME.findall(re.sub(r"\[[^\]]*\]", "", args)))
     return names
@@ -83,21 +99,23 @@ def _base(name: str) -> str:
 
 
 def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
-    """Why `omp for` on this loop, which each thread of a region runs, is not the same.
+    """Why sharing out this loop, which each thread of a region runs, changes it.
 
-    None when the loop sits in no `omp parallel` region, or when sharing it out
-    keeps the program.
+    None when the loop sits in no such region, or when sharing it out keeps the
+    program.
     """
     loop = facts.loop
     region = _team_region(loop)
     if region is None:
         return None
+    omp = region.directive.dialect == "omp"
+    share, who = ("`omp for`", "thread") if omp else ("`acc loop`", "gang")
     default = region.directive.clause("default")
     kind = (default.args or "").strip() if default is not None else "shared"
     if kind not in ("shared", "none"):
         return (
-            f"every thread of the region at line {region.span.line} runs this loop "
-            f"with its own copies of the variables (`default({kind})`): `omp for` "
+            f"every {who} of the region at line {region.span.line} runs this loop "
+            f"with its own copies of the variables (`default({kind})`): {share} "
             "would leave each copy partly filled"
         )
     for inner in loop.regions:
@@ -111,7 +129,7 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
             return (
                 f"the loop runs inside `{inner.directive.text.strip()}` (line "
                 f"{inner.span.line}), which the whole team does not run: a "
-                "worksharing `omp for` there is not allowed"
+                f"worksharing {share} there is not allowed"
             )
     private = _per_thread(loop, region, source.function(loop.function))
     for outer in source.loops():
@@ -135,10 +153,10 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
     found = _thread_dependent(header, private)
     if found is not None:
         return (
-            f"each thread of the region at line {region.span.line} runs this loop "
-            f"whole, and its header reads `{found}`, which differs between threads: "
-            "the loop may already share the work out by hand, and `omp for` would "
-            "cut each thread's part again"
+            f"each {who} of the region at line {region.span.line} runs this loop "
+            f"whole, and its header reads `{found}`, which differs between {who}s: "
+            f"the loop may already share the work out by hand, and {share} would "
+            f"cut each {who}'s part again"
         )
     for branch in source.branches:
         if not _inside(loop.span, branch.span) or not _inside(branch.span, region.span):
@@ -146,9 +164,9 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
         found = _thread_dependent(branch.condition, private)
         if found is not None:
             return (
-                f"whether or how often each thread reaches this loop depends on "
-                f"`{found}` (line {branch.span.line}), which differs between threads: "
-                "every thread must reach an `omp for` alike"
+                f"whether or how often each {who} reaches this loop depends on "
+                f"`{found}` (line {branch.span.line}), which differs between {who}s: "
+                f"every {who} must reach an {share} alike"
             )
     fn = source.function(loop.function)
     for exit_ in fn.exits if fn is not None else ():
@@ -164,7 +182,7 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
         ):
             return (
                 f"a loop around this one inside the region can be left early (line "
-                f"{exit_.span.line}): threads may stop reaching the `omp for` at "
+                f"{exit_.span.line}): {who}s may stop reaching the {share} at "
                 "different turns"
             )
     classes = {fact.name: fact.cls for fact in facts.scalars}
@@ -178,16 +196,16 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
                 return (
                     f"the element `{ref.name}[{sub.text}]` written at line "
                     f"{ref.span.line} depends on `{found}`, which differs between the "
-                    f"threads of the region at line {region.span.line}: each thread "
-                    "writes its own part now, and `omp for` would cut that part again"
+                    f"{who}s of the region at line {region.span.line}: each {who} "
+                    f"writes its own part now, and {share} would cut that part again"
                 )
         if name not in private:
             continue
         if ref.subscripts or ref.deref or ref.member or classes.get(name) not in _KEPT:
             return (
-                f"`{name}` (written at line {ref.span.line}) is each thread's own in "
-                f"the region at line {region.span.line}: every thread fills its whole "
-                "copy now, but with `omp for` each copy would hold only its thread's "
+                f"`{name}` (written at line {ref.span.line}) is each {who}'s own in "
+                f"the region at line {region.span.line}: every {who} fills its whole "
+                f"copy now, but with {share} each copy would hold only its {who}'s "
                 "part"
             )
     return None

@@ -67,7 +67,10 @@ def build_loop(
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
         return refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
-    if directive == "for" and opts.dialect is Dialect.OPENMP:
+    if not inner and (
+        (directive == "for" and opts.dialect is Dialect.OPENMP)
+        or (directive == "loop" and opts.dialect is Dialect.OPENACC)
+    ):
         shared_out = team_loop_obstacle(facts, analysis.source)
         if shared_out is not None:
             return refuse(facts, opts, [shared_out], inner=inner), [], None
