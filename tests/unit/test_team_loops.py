@@ -126,3 +126,17 @@ def test_a_gangs_own_array_in_an_acc_parallel_region_gets_no_acc_loop() -> None:
 def test_a_plain_loop_in_an_acc_parallel_region_still_gets_acc_loop() -> None:
     found = acc_offers("    for (int i = 0; i < n; i++) out[i] = a[i] * 2;\n")
     assert found[5] == "#pragma acc loop"
+
+
+def test_a_threadprivate_array_filled_by_each_thread_gets_no_omp_for() -> None:
+    text = (
+        "double buf[512], a[512];\n#pragma omp threadprivate(buf)\n"
+        "void f(int n) {\n"
+        "  #pragma omp parallel\n  {\n"
+        "    for (int i = 0; i < 512; i++) buf[i] = i * 0.5;\n"
+        "    a[0] += buf[511];\n"
+        "  }\n}\n"
+    )
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    found = {s.loop.line: s.pragma for s in suggest_file(analysis, OMP)}
+    assert found[6] is None

@@ -12,7 +12,8 @@ when:
 - it runs in no `single`, `master`, `critical`, `sections` or `task` (only one
   thread, or not the team, would reach the `omp for`);
 - it leaves nothing in those per-thread variables but values dead after it: a
-  thread's own array (`double local[n]`) would hold only the part its thread ran.
+  thread's own array (`double local[n]`, or a `threadprivate` one) would hold
+  only the part its thread ran.
 
 An `acc parallel` region runs its plain code once per gang (gang-redundant), and
 an `acc loop` there shares the loop out among the gangs: the same holds, with a
@@ -132,6 +133,8 @@ def team_loop_obstacle(facts: LoopFacts, source: SourceFile) -> str | None:
                 f"worksharing {share} there is not allowed"
             )
     private = _per_thread(loop, region, source.function(loop.function))
+    if omp:
+        private |= source.threadprivate  # each thread's own, globals as they are
     for outer in source.loops():
         # A `for` around the loop in the region whose variable only its header steps
         # counts alike on every thread, when its header reads nothing per-thread
