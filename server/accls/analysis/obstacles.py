@@ -310,7 +310,8 @@ def shape_obstacles(
             Obstacle(
                 code=ObstacleCode.OPAQUE,
                 line=loop.line,
-                message="part of the loop body is nested too deeply to be analysed",
+                message="part of the loop body cannot be analysed: it is nested too "
+                "deeply, or uses a macro whose text is no expression",
             )
         )
     for var in loop.locals:

@@ -38,7 +38,8 @@ class ExpressionWalk(ExpressionFacts):
             return
         kind = node.type
         if kind == "identifier":
-            self._ref(node, node_text(node), AccessKind.READ)
+            if not self.object_macro(node, lambda body: self.expr(body, depth + 1)):
+                self._ref(node, node_text(node), AccessKind.READ)
         elif kind == "assignment_expression":
             self._assignment(node, depth, used)
         elif kind == "update_expression":
@@ -224,7 +225,10 @@ class ExpressionWalk(ExpressionFacts):
         """Record a reference to a place: a scalar, an array element or a field."""
         node = strip_parens(node)
         if node.type == "identifier":
-            self._ref(node, node_text(node), kind, reduction=red)
+            if not self.object_macro(
+                node, lambda body: self.lvalue(body, kind, red, depth + 1)
+            ):
+                self._ref(node, node_text(node), kind, reduction=red)
             return
         if node.type == "subscript_expression":
             self._subscripted(node, kind, red, depth)

@@ -127,6 +127,11 @@ class CppConstructors(CppTyping):
     ) -> None:
         """A use of a name: an alias, a reference, a member or a plain variable."""
         name = node_text(node)
+        if kind is AccessKind.READ:
+            if self.object_macro(node, lambda body: self.expr(body, 1)):
+                return
+        elif self.object_macro(node, lambda body: self.lvalue(body, kind, red, 0)):
+            return
         if name in self.aliases:
             target = self.aliases.pop(name)  # no alias of itself while it is read
             try:

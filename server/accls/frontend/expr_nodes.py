@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, strip_parens, to_poly
-from accls.frontend.macros import MacroTable, expand_calls
+from accls.frontend.macros import MacroTable, expand_calls, expand_objects
 from accls.frontend.model import Subscript
 from accls.frontend.tsparser import parse_snippet
 
@@ -48,7 +48,7 @@ def subscript_of(node: Node, macros: MacroTable) -> Subscript:
     indirect = has_subscript(node, macros)
     if indirect:
         return Subscript(text, None, True)
-    expanded = expand_calls(text, macros)
+    expanded = expand_calls(expand_objects(text, macros), macros)
     if expanded == text:
         return Subscript(text, to_poly(node), False)
     root = parse_snippet(f"void __accls(void) {{ ({expanded}); }}")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from accls.frontend.expr_nodes import snippet_expression, stored_into, subscript_of
 from accls.frontend.exprs import int_literal, node_text, operands, span_of, strip_parens
 from accls.frontend.forward_subst import Definition
+from accls.frontend.macros import constant_macro
 from accls.frontend.model import AccessKind, Advance, Subscript
 from accls.frontend.poly import Poly
 from accls.frontend.recorder import Recorder
@@ -112,6 +115,38 @@ class ExpressionFacts(Recorder):
         if body is None or body.has_error:
             return None
         return strip_parens(body)
+
+    def object_macro(self, node: Node, walk: Callable[[Node], None]) -> bool:
+        """Walk what the object-like macro named by `node` stands for; False if none.
+
+        `#define PREV a[i - 1]` makes `PREV` a read of `a[i - 1]`, `#define NEXT
+        rand()` a call: as a bare name, the loop would look free of both. A macro of
+        constants (`#define N 100`) stays a name. One whose text is no expression
+        (`do { .. } while (0)`) leaves the loops around it opaque.
+        """
+        name = node_text(node)
+        if (
+            name not in self.macros.objects
+            or name in self._expanding
+            or constant_macro(name, self.macros)
+        ):
+            return False
+        root = parse_snippet(f"void __accls(void) {{ ({self.macros.objects[name]}); }}")
+        body = snippet_expression(root)
+        if body is None or body.has_error or self._macro_depth >= 8:
+            self._opaque()
+            return True
+        saved = self._override
+        self._override = self._span(node)
+        self._macro_depth += 1
+        self._expanding.add(name)  # cpp never expands a macro inside itself
+        try:
+            walk(strip_parens(body))
+        finally:
+            self._expanding.discard(name)
+            self._macro_depth -= 1
+            self._override = saved
+        return True
 
     def _is_cast(self, fn: Node) -> bool:
         if fn.type != "parenthesized_expression" or fn.named_child_count != 1:

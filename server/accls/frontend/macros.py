@@ -12,8 +12,10 @@ __all__ = [
     "FunctionMacro",
     "MacroTable",
     "collect_macros",
+    "constant_macro",
     "define_into",
     "expand_calls",
+    "expand_objects",
     "mask_qualifier_macros",
 ]
 
@@ -203,6 +205,91 @@ def expand_calls(text: str, table: MacroTable, limit: int = 8) -> str:
             return text
         text = f"{text[: match.start()]}({body}){text[end:]}"
     return text
+
+
+# Words a macro of constants may hold besides numbers and other such macros:
+# `(sizeof(double) * 8)`, `((unsigned long)1 << 20)`.
+_CONSTANT_WORDS = frozenset(
+    {
+        "sizeof",
+        "_Alignof",
+        "alignof",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "signed",
+        "unsigned",
+        "const",
+        "_Bool",
+        "bool",
+        "void",
+        "true",
+        "false",
+    }
+)
+# A string, a character or a number (`1e-9`, `0x1FUL`), then a name: a name's
+# digits (`a1`) and a number's letters (`e9`) are never mistaken for the other.
+_TOKEN = re.compile(
+    r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|(?<![\w.])\.?\d(?:[eEpP][+-]|[\w.])*'
+    r"|([A-Za-z_]\w*)"
+)
+
+
+def _words(text: str) -> list[str]:
+    return [m.group(1) for m in _TOKEN.finditer(text) if m.group(1)]
+
+
+def constant_macro(name: str, table: MacroTable) -> bool:
+    """Whether the object-like macro `name` stands for constants only.
+
+    `#define N 1000` or `#define SIZE (N * sizeof(double))` names no variable, calls
+    nothing and writes nothing: a use of it reads no memory. A macro that names
+    anything else (`#define PREV a[i - 1]`, `#define NEXT rand()`) is code.
+    """
+    known: dict[str, bool] = {}
+
+    def constant(word: str) -> bool:
+        if word in _CONSTANT_WORDS:
+            return True
+        if word not in known:
+            body = table.objects.get(word)
+            known[word] = False  # a macro within itself: not a constant
+            words = _words(body) if body is not None else None
+            known[word] = words is not None and all(constant(w) for w in words)
+        return known[word]
+
+    return name in table.objects and constant(name)
+
+
+def expand_objects(text: str, table: MacroTable, limit: int = 8) -> str:
+    """`text` with its object-like macros that are not constants replaced, as cpp does.
+
+    No parentheses are added (`#define OFF i + 1` makes `2 * OFF` `2 * i + 1`), and
+    a macro is not expanded again inside its own expansion.
+    """
+    done: set[str] = set()
+    for _ in range(limit):
+        names = {
+            w
+            for w in _words(text)
+            if w in table.objects and w not in done and not constant_macro(w, table)
+        }
+        if not names:
+            return text
+        done |= names
+        text = _replace_words(text, {name: table.objects[name] for name in names})
+    return text
+
+
+def _replace_words(text: str, bodies: dict[str, str]) -> str:
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(1)
+        return bodies.get(word, match.group(0)) if word else match.group(0)
+
+    return _TOKEN.sub(swap, text)
 
 
 _QUALIFIERS = {

@@ -107,6 +107,7 @@ class Recorder:
         # GNU nested functions defined so far: a call of one is no call of the
         # file's function of that name (if any), whose summary would not hold.
         self.nested_functions: set[str] = set()
+        self._expanding: set[str] = set()  # object-like macros being expanded
 
     # ----- recording -------------------------------------------------------
     def _span(self, node: Node) -> Span:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis import FileAnalysis, LoopFacts
+from accls.analysis.team_loops import team_loop_obstacle
 from accls.frontend import Clause, Loop
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
@@ -66,6 +67,13 @@ def build_loop(
         why = where.inside_loop or where.compute
         text = why.text if why is not None else "an enclosing construct"
         return refuse(facts, opts, [f"already inside `{text}`"], inner=inner), [], None
+    if not inner and (
+        (directive == "for" and opts.dialect is Dialect.OPENMP)
+        or (directive == "loop" and opts.dialect is Dialect.OPENACC)
+    ):
+        shared_out = team_loop_obstacle(facts, analysis.source)
+        if shared_out is not None:
+            return refuse(facts, opts, [shared_out], inner=inner), [], None
     acc = opts.dialect is Dialect.OPENACC
     if acc and loop.cond_op == "!=":
         test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
