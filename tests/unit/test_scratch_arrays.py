@@ -98,6 +98,34 @@ def test_array_filled_before_it_is_read_is_private() -> None:
             """,
             id="shifted-read",
         ),
+        pytest.param(
+            """\
+            double t[M];
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < M; k++) t[k] = a[k] + i;
+                b[i] = t[0];
+            }
+            for (int k = 0; k < M; k++) t[k] = 1.0;
+            return t[2];
+            """,
+            id="rewritten-after",
+        ),
+        pytest.param(
+            """\
+            double t[M];
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < M; k++) t[k] = a[k] + i;
+                b[i] = t[0];
+            }
+            double s = 0.0;
+            for (int x = 0; x < m; x++) {
+                for (int k = 0; k < M; k++) t[k] = a[k] * x;
+                s += t[M - 1];
+            }
+            return s;
+            """,
+            id="rewritten-in-a-later-loop",
+        ),
     ],
 )
 def test_covered_scratch_is_private(body: str) -> None:
@@ -211,6 +239,33 @@ def test_covered_scratch_is_private(body: str) -> None:
             return 0.0;
             """,
             id="too-large-to-copy",
+        ),
+        pytest.param(
+            """\
+            double t[M];
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < M; k++) t[k] = a[k] + i;
+                b[i] = t[0];
+            }
+            for (int k = 0; k < M - 1; k++) t[k] = 1.0;
+            return t[M - 1];
+            """,
+            id="rewritten-after-in-part",
+        ),
+        pytest.param(
+            """\
+            double t[M];
+            for (int r = 0; r < 3; r++) {
+                for (int i = 0; i < n; i++) {
+                    for (int k = 0; k < M; k++) t[k] = a[k] + i;
+                    b[i] = t[0];
+                }
+                if (m > r) break;
+                for (int k = 0; k < M; k++) t[k] = 1.0;
+            }
+            return t[2];
+            """,
+            id="rewrite-skipped-by-break",
         ),
     ],
 )

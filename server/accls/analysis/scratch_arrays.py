@@ -14,16 +14,25 @@ thread (`private(t)`) removes them. The proof, per array and loop:
 - the writes that run in every iteration, unconditionally and in full, before
   the first read, cover every element any read of the iteration touches
   (checked with isl, for every value of the symbols and of the loop variable);
-- no read of it can run after the loop (none after it, none in a loop around
-  it), so no value is lost when the private copies vanish.
+- no read of it can see a value the loop left (none in a loop around it, and
+  every read after it follows writes of the whole array, or sits in a later
+  loop whose iterations write what they read first), so no value is lost when
+  the private copies vanish.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from accls.analysis.modulo_sections import dividend
+from accls.analysis.scratch_space import (
+    ElementSpace,
+    Refused,
+    aligned,
+    statement_before,
+    union,
+)
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
@@ -36,8 +45,7 @@ MAX_ELEMENTS = 16384
 """The most elements a private copy may have: each thread (or GPU lane) holds one."""
 
 
-class _Refused(Exception):
-    """The array cannot be proved private: the reason is not kept."""
+_LEAVES = re.compile(r"\b(break|continue|return|goto|longjmp|exit|abort)\b")
 
 
 def _size(var: Var, constants: Mapping[str, int]) -> int | None:
@@ -81,157 +89,175 @@ def _candidate(
     return True
 
 
-def _dead_after(name: str, loop: Loop, fn: Function) -> bool:
-    """No read of `name` outside the loop can run after it."""
+def _outer(loop: Loop) -> tuple[int, ...] | None:
+    """The constructs around `loop` in its function, outermost first."""
     around = next((r.context for r in loop.refs if loop.id in r.context), None)
-    if around is None:
+    return None if around is None else around[: around.index(loop.id)]
+
+
+def _dead_after(
+    name: str, loop: Loop, fn: Function, killed: Callable[[], bool]
+) -> bool:
+    """No read of `name` outside the loop can see a value the loop left.
+
+    A read after the loop is fine when `killed()`: writes of the whole array
+    run first.
+    """
+    outer = _outer(loop)
+    if outer is None:
         return False
-    outer = around[: around.index(loop.id)]
+    after = False
     for ref in fn.refs:
         if ref.name != name or not ref.is_read:
             continue
         start = ref.span.start_byte
         if loop.span.start_byte <= start < loop.span.end_byte:
             continue
-        if start >= loop.span.end_byte:
-            return False
+        after = after or start >= loop.span.end_byte
         # Before the loop but inside a construct around it (a loop, perhaps):
         # it may run again after this loop.
-        if outer and ref.context[:1] == outer[:1]:
+        if start < loop.span.start_byte and outer and ref.context[:1] == outer[:1]:
             return False
-    return True
+    return not after or killed()
 
 
-class _Space:
-    """Names isl sets of one array's elements, over one loop's symbols."""
+def _whole(var: Var, constants: Mapping[str, int]) -> isl.Set | None:
+    """Every element of a C array of constant extents."""
+    import islpy
 
-    def __init__(
-        self, loop: Loop, written: frozenset[str], constants: Mapping[str, int]
-    ) -> None:
-        self.loop = loop
-        self.written = written
-        self.constants = constants
-        self.inner = {m.id: m for m in loop.walk()[1:]}
-        self.ids: dict[str, str] = {}
-
-    def name(self, symbol: str) -> str:
-        return self.ids.setdefault(symbol, f"p{len(self.ids)}")
-
-    def affine(self, poly: Poly | None, dims: Mapping[str, str]) -> str:
-        """The isl text of an affine polynomial; a symbol the loop changes refuses."""
-        if poly is None or not poly.is_affine:
-            raise _Refused
-        parts: list[str] = []
-        for mono, coeff in poly.terms:
-            if not mono:
-                parts.append(str(coeff))
-                continue
-            sym = mono[0]
-            if sym in self.constants and sym not in dims:
-                parts.append(str(coeff * self.constants[sym]))
-            elif sym in dims:
-                parts.append(f"{coeff}*{dims[sym]}")
-            elif sym == self.loop.var or sym not in self.written:
-                parts.append(f"{coeff}*{self.name(sym)}")
-            else:
-                raise _Refused
-        return " + ".join(parts) or "0"
-
-    def frame(self, ref: Ref, exact: bool) -> tuple[dict[str, str], list[str]]:
-        """The inner loop variables around `ref`, and their bounds' constraints.
-
-        `exact`: the bounds must describe each inner loop's iterations exactly
-        (a write that covers); otherwise a superset will do (a read).
-        """
-        dims: dict[str, str] = {}
-        cons: list[str] = []
-        for lid in ref.loops[ref.loops.index(self.loop.id) + 1 :]:
-            inner = self.inner.get(lid)
-            if inner is None or not inner.var or inner.step is None:
-                raise _Refused
-            if exact and (abs(inner.step) != 1 or inner.limits or inner.exits):
-                raise _Refused
-            var = f"v{len(dims)}"
-            low = self.affine(inner.lower, dims)
-            high = self.affine(inner.upper, dims)
-            dims[inner.var] = var
-            op = inner.cond_op
-            if inner.step > 0 and op in ("<", "<="):
-                cons += [f"{var} >= {low}", f"{var} {op} {high}"]
-            elif inner.step < 0 and op in (">", ">="):
-                cons += [f"{var} <= {low}", f"{var} {op} {high}"]
-            else:
-                raise _Refused
-        return dims, cons
-
-    def elements(self, ref: Ref, exact: bool) -> isl.Set:
-        """The elements `ref` touches in one iteration of the loop."""
-        import islpy
-
-        dims, frame = self.frame(ref, exact)
-        cons: list[str] = []
-        extra: list[str] = []
-        for pos, sub in enumerate(ref.subscripts):
-            if sub.indirect:
-                raise _Refused
-            if sub.poly is not None:
-                cons.append(f"e{pos} = {self.affine(sub.poly, dims)}")
-                continue
-            modulo = None if exact else _modulo(sub.text)
-            if modulo is None:
-                raise _Refused
-            top, bottom = modulo
-            left = self.affine(top, dims)
-            size = self.affine(bottom, dims)
-            # Refused below unless `left >= 0` holds over the whole frame.
-            extra.append(f"{left} < 0")
-            cons.append(f"0 <= e{pos} < {size}")
-        out = [f"e{k}" for k in range(len(ref.subscripts))]
-        params = ", ".join(self.ids.values())
-        hidden = ", ".join(dims.values())
-        body = " and ".join([*frame, *cons]) or "true"
-        inner = f"exists ({hidden} : {body})" if hidden else body
-        for neg in extra:
-            probe = " and ".join([*frame, neg])
-            if not islpy.Set(f"[{params}] -> {{ [{hidden}] : {probe} }}").is_empty():
-                raise _Refused
-        return islpy.Set(f"[{params}] -> {{ [{', '.join(out)}] : {inner} }}")
+    cons: list[str] = []
+    for pos, dim in enumerate(var.dims):
+        poly = expression_poly(dim) if dim else None
+        if poly is None:
+            return None
+        value = poly.substitute({k: Poly.const(v) for k, v in constants.items()})
+        if not value.is_constant:
+            return None
+        cons.append(f"0 <= e{pos} < {value.constant}")
+    names = ", ".join(f"e{k}" for k in range(len(var.dims)))
+    return islpy.Set(f"{{ [{names}] : {' and '.join(cons)} }}")
 
 
-def _modulo(text: str) -> tuple[Poly, Poly] | None:
-    """(`e`, `m`) of a subscript `e % m`, both polynomials, or None."""
-    left = dividend(text)
-    if left is None:
+def _killed_after(
+    name: str,
+    loop: Loop,
+    fn: Function,
+    source: SourceFile,
+    var: Var,
+    space: ElementSpace,
+) -> bool:
+    """The first read after the loop follows writes that set the whole array.
+
+    The writes sit at the loop's own level (in the same constructs), run
+    unconditionally and in full, and nothing between the loop and the read
+    leaves that level (`break`, `return`, ...). C only.
+    """
+    after = sorted(
+        (
+            r
+            for r in fn.refs
+            if r.name == name and r.span.start_byte >= loop.span.end_byte
+        ),
+        key=lambda r: r.span.start_byte,
+    )
+    reads = [r for r in after if r.is_read]
+    outer = _outer(loop)
+    whole = _whole(var, space.constants)
+    if outer is None or whole is None or any(r.fortran for r in after):
+        return False
+    first = reads[0]
+    later = _loop_around(first, outer, space)
+    if later is not None:
+        return _rewritten_in(name, loop, later, fn, source, var, space)
+    covered: isl.Set | None = None
+    last = loop.span.end_byte
+    for ref in after:
+        if (
+            ref.is_read
+            or ref.guarded
+            or ref.atomic
+            or ref.context[: len(outer)] != outer
+        ):
+            continue
+        chain = ref.context[len(outer) :]
+        if any(c < 0 or c not in space.inner for c in chain):
+            continue
+        end = space.inner[chain[0]].span.end_byte if chain else None
+        if end is not None and end > first.span.start_byte:
+            continue
+        if end is None and not statement_before(source, ref, first):
+            continue
+        try:
+            found = space.elements(ref, exact=True, chain=chain)
+        except Refused:
+            continue
+        covered = found if covered is None else union(covered, found)
+        last = max(last, end if end is not None else ref.span.end_byte)
+    if covered is None:
+        return False
+    if _LEAVES.search(source.code[loop.span.end_byte : last]):
+        return False  # a path from the loop that skips a write
+    whole, covered = aligned(whole, covered)
+    return bool(whole.is_subset(covered))
+
+
+def _loop_around(ref: Ref, outer: tuple[int, ...], space: ElementSpace) -> Loop | None:
+    """The loop at the level of `outer` that `ref` sits in, if any."""
+    if ref.context[: len(outer)] != outer or len(ref.context) <= len(outer):
         return None
-    whole = text.strip()
-    right = whole[whole.find("%", len(left)) + 1 :]
-    top, bottom = expression_poly(left), expression_poly(right)
-    if top is None or bottom is None:
-        return None
-    return top, bottom
+    return space.inner.get(ref.context[len(outer)])
 
 
-def _aligned(left: isl.Set, right: isl.Set) -> tuple[isl.Set, isl.Set]:
-    """The two sets over the same parameters."""
-    left = left.align_params(right.get_space())
-    return left, right.align_params(left.get_space())
+def _rewritten_in(
+    name: str,
+    loop: Loop,
+    later: Loop,
+    fn: Function,
+    source: SourceFile,
+    var: Var,
+    space: ElementSpace,
+) -> bool:
+    """True when `later`, holding the first read after `loop`, rewrites first.
+
+    Every iteration of `later` writes what it reads before reading it, and
+    what follows `later` is killed too.
+    """
+    if _LEAVES.search(source.code[loop.span.end_byte : later.span.start_byte]):
+        return False
+    written = frozenset(
+        r.name for r in later.refs if r.is_write and not r.subscripts and not r.deref
+    )
+    if not later.var or not _proved(
+        name, later, source, ElementSpace(later, written, space.constants)
+    ):
+        return False
+    rest = [
+        r
+        for r in fn.refs
+        if r.name == name and r.is_read and r.span.start_byte >= later.span.end_byte
+    ]
+    return not rest or _killed_after(name, later, fn, source, var, space)
 
 
-def _union(left: isl.Set, right: isl.Set) -> isl.Set:
-    left, right = _aligned(left, right)
-    return left.union(right)
+def _kill_test(
+    name: str,
+    loop: Loop,
+    fn: Function,
+    source: SourceFile,
+    var: Var,
+    constants: Mapping[str, int],
+) -> Callable[[], bool]:
+    """`_killed_after` for `name`, run only when a read follows the loop."""
+
+    def test() -> bool:
+        loops = {m.id: m for m in source.loops() if m.function == fn.name}
+        space = ElementSpace(loop, frozenset(), constants, loops)
+        return _killed_after(name, loop, fn, source, var, space)
+
+    return test
 
 
-def _statement_before(source: SourceFile, write: Ref, read: Ref) -> bool:
-    """True when a statement ends between `write` and `read` (in the text)."""
-    between = source.code[write.span.end_byte : read.span.start_byte]
-    if not write.fortran:
-        return ";" in between or "}" in between
-    lines = between.split("\n")
-    return ";" in between or any(not ln.rstrip().endswith("&") for ln in lines[:-1])
-
-
-def _covering(ref: Ref, loop: Loop, space: _Space) -> tuple[bool, Loop | None]:
+def _covering(ref: Ref, loop: Loop, space: ElementSpace) -> tuple[bool, Loop | None]:
     """(runs in full in every iteration, its outermost inner loop) of a write."""
     if ref.is_read or ref.guarded or ref.atomic or loop.id not in ref.context:
         return False, None
@@ -241,7 +267,7 @@ def _covering(ref: Ref, loop: Loop, space: _Space) -> tuple[bool, Loop | None]:
     return True, space.inner[context[0]] if context else None
 
 
-def _proved(name: str, loop: Loop, source: SourceFile, space: _Space) -> bool:
+def _proved(name: str, loop: Loop, source: SourceFile, space: ElementSpace) -> bool:
     refs = [r for r in loop.refs if r.name == name]
     reads = [r for r in refs if r.is_read]
     if not reads or loop.exits:
@@ -253,7 +279,7 @@ def _proved(name: str, loop: Loop, source: SourceFile, space: _Space) -> bool:
             continue
         try:
             writes.append((ref, outer, space.elements(ref, exact=True)))
-        except _Refused:
+        except Refused:
             continue
     for read in reads:
         covered: isl.Set | None = None
@@ -261,16 +287,16 @@ def _proved(name: str, loop: Loop, source: SourceFile, space: _Space) -> bool:
             # Done before the read starts: its whole inner loop, or its statement.
             if outer is not None and outer.span.end_byte > read.span.start_byte:
                 continue
-            if outer is None and not _statement_before(source, write, read):
+            if outer is None and not statement_before(source, write, read):
                 continue
-            covered = found if covered is None else _union(covered, found)
+            covered = found if covered is None else union(covered, found)
         if covered is None:
             return False
         try:
             touched = space.elements(read, exact=False)
-        except _Refused:
+        except Refused:
             return False
-        touched, whole = _aligned(touched, covered)
+        touched, whole = aligned(touched, covered)
         if not touched.is_subset(whole):
             return False
     return True
@@ -295,8 +321,10 @@ def scratch_arrays(
         size = _size(var, constants) if var is not None else None
         if not _candidate(name, loop, fn, source, size):
             continue
-        if not _dead_after(name, loop, fn):
+        if var is None or not _dead_after(
+            name, loop, fn, _kill_test(name, loop, fn, source, var, constants)
+        ):
             continue
-        if _proved(name, loop, source, _Space(loop, written, constants)):
+        if _proved(name, loop, source, ElementSpace(loop, written, constants)):
             out.add(name)
     return frozenset(out)
