@@ -77,6 +77,20 @@ def test_triangular_inner_bound_uses_the_outer_extreme() -> None:
     assert section(body, "a") == "a[0:n - 1]"
 
 
+@pytest.mark.parametrize("long_first", [True, False])
+def test_sibling_loops_reusing_a_name_each_bound_their_own_references(
+    long_first: bool,
+) -> None:
+    # Two loops both called `y`: `a[x*5*n + y]` runs in the long one, so the
+    # section must reach 25*n, not the 20*n + 5 of the short one's `y < 5`.
+    long = "for (int y = 0; y < 5 * n; y++) c[x] += a[x * 5 * n + y];"
+    short = "for (int y = 0; y < 5; y++) b[x * 5 + y] = c[x];"
+    first, second = (long, short) if long_first else (short, long)
+    body = f"for (int x = 0; x < 5; x++) {{\n  {first}\n  {second}\n}}"
+    assert section(body, "a") == "a[0:25*n]"
+    assert section(body, "b") == "b[0:25]"
+
+
 def test_upper_triangle_section() -> None:
     body = "for (int i = 0; i < n; i++)\n  for (int j = i; j < n; j++) b[i] += a[j];"
     assert section(body, "a") == "a[0:n]"

@@ -31,6 +31,7 @@ from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
+from accls.analysis.scratch_arrays import scratch_arrays
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
 from accls.frontend import (
     FieldEventKind,
@@ -148,9 +149,10 @@ def _loop_facts(
                 message=escape_reason(escape),
             )
         )
+    scratch = _scratch(loop, source, carried, atomic.keys() | guarded)
     seen: set[tuple[str, int]] = set()
     for dep in carried:
-        if dep.array in atomic or dep.array in guarded:
+        if dep.array in atomic or dep.array in guarded or dep.array in scratch:
             continue
         if (dep.array, dep.source.line) in seen:
             continue
@@ -191,7 +193,19 @@ def _loop_facts(
         inductions=inductions,
         call_effects=common.call_effects,
         substitutions=(*_bound_notes(loop), *substitutions(loop.refs)),
+        private_arrays=tuple(sorted(scratch)),
     )
+
+
+def _scratch(
+    loop: Loop, source: SourceFile, carried: tuple[Dependence, ...], skip: set[str]
+) -> frozenset[str]:
+    """The arrays behind `carried` that each iteration can have a private copy of."""
+    names = {d.array for d in carried} - skip
+    if not names:
+        return frozenset()
+    fn = source.function(loop.function)
+    return scratch_arrays(loop, fn, source, names, integer_macros(source.macros))
 
 
 def _with_symbol_facts(facts: LoopFacts, fixed: tuple[Fact, ...]) -> LoopFacts:

@@ -132,6 +132,17 @@ def _unconditional(ref: Ref, loop_id: int) -> bool:
     return all(c >= 0 for c in ref.context[ref.context.index(loop_id) + 1 :])
 
 
+def _write_nest(refs: list[Ref], root: Loop) -> dict[str, Loop] | None:
+    """The loops around the writes, by name, when every write has the same ones."""
+    chains = {r.loops for r in refs if r.is_write}
+    if len(chains) != 1:
+        return None
+    chain = chains.pop()
+    return {
+        inner.var: inner for inner in root.walk() if inner.id in chain and inner.var
+    }
+
+
 def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
     """True if the writes alone touch every element of the section (no holes)."""
     writes = [r for r in refs if r.is_write]
@@ -191,10 +202,16 @@ def array_uses(
     """Each array the nest touches, with the section an offload must move."""
     ranges: list[tuple[str, Poly, Poly]] = []
     nest = {inner.var: inner for inner in loop.walk() if inner.var}
+    by_loop: dict[int, tuple[str, Poly, Poly]] = {}
     for inner in reversed(loop.walk()):
         found = _range(inner)
         if inner.var and found is not None:
             ranges.append((inner.var, *found))
+            by_loop[inner.id] = (inner.var, *found)
+    # Sibling loops that reuse a name (`for (y < 5)`, then `for (y < 5 * n)`):
+    # a reference's `y` is its own loop's, so each one takes the ranges of the
+    # loops around it, and the writes cover only through their own loops.
+    reused = len(nest) < sum(1 for inner in loop.walk() if inner.var)
     groups: dict[str, list[Ref]] = {}
     mine = {v.name for v in loop.locals}  # declared in the body: never moved
     for ref in loop.refs:
@@ -213,9 +230,10 @@ def array_uses(
         written = any(r.is_write for r in refs)
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
-        box = _box(refs, ranges, variant)
+        box = _box(refs, ranges, variant, by_loop if reused else None)
         widened = contiguous(box, var, path=not name.isidentifier())
         section, known, full = _section(name, widened, var)
+        cover = _write_nest(refs, loop) if reused else nest
         out.append(
             ArrayUse(
                 name=name,
@@ -225,7 +243,8 @@ def array_uses(
                 section=section,
                 exact_cover=written
                 and widened == box
-                and _covers(refs, nest, loop.id)
+                and cover is not None
+                and _covers(refs, cover, loop.id)
                 and (section is not None or full),
                 known=known,
                 box=tuple(widened) if widened is not None else None,
@@ -291,7 +310,10 @@ def _section(
 
 
 def _box(
-    refs: list[Ref], ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
+    refs: list[Ref],
+    ranges: list[tuple[str, Poly, Poly]],
+    variant: frozenset[str],
+    by_loop: dict[int, tuple[str, Poly, Poly]] | None = None,
 ) -> list[tuple[Poly, Poly]] | None:
     """(start, length) per dimension covering every reference, or None.
 
@@ -312,14 +334,17 @@ def _box(
             poly = _subscripts(ref)[d]
             lo: Poly | None
             hi: Poly | None
+            own = ranges
+            if by_loop is not None:
+                own = [by_loop[k] for k in reversed(ref.loops) if k in by_loop]
             if poly is None:
-                found = _modulo(ref, d, ranges, variant)
+                found = _modulo(ref, d, own, variant)
                 if found is None:
                     return None
                 lo, hi = found
             else:
-                lo = _extreme(poly, ranges, high=False)
-                hi = _extreme(poly, ranges, high=True)
+                lo = _extreme(poly, own, high=False)
+                hi = _extreme(poly, own, high=True)
             if lo is None or hi is None:
                 return None
             low = lo if low is None else _pick(low, lo, False, facts)

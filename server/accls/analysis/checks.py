@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from accls.analysis.acc_async import async_findings
 from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
+from accls.analysis.array_privates import private_array_findings
 from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
@@ -61,6 +62,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(shape_findings(loop, directive))
             found.extend(dependence_findings(analysis, loop, directive))
             found.extend(scalar_findings(analysis, loop, directive))
+            found.extend(private_array_findings(loop, directive))
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))

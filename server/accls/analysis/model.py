@@ -165,3 +165,6 @@ class LoopFacts:
     call_effects: tuple[str, ...] = ()
     # Scalar values forward-substituted into its subscripts: "`j` is 1 here (line 12)".
     substitutions: tuple[str, ...] = ()
+    # Scratch arrays every iteration writes before it reads them: parallel with a
+    # private copy each (`private(t)`); `dependences` still lists their reuse.
+    private_arrays: tuple[str, ...] = ()

@@ -67,6 +67,14 @@ def scalar_clauses(
         elif fact.cls is ScalarClass.REDUCTION and fact.op is not None:
             reductions.setdefault(fact.op.value, []).append(fact.name)
             reasons.append(f"reduction({fact.op.value}:{fact.name}): {fact.why}")
+    for name in facts.private_arrays:
+        # A fixed-size array object: the clause copies the whole array, in
+        # OpenMP and OpenACC alike (a pointer never gets here).
+        private.append(name)
+        reasons.append(
+            f"private({name}): every iteration writes the elements of `{name}` it "
+            "reads before reading them, and nothing reads it after the loop"
+        )
     clauses: list[Clause] = []
     if private:
         clauses.append(Clause("private", ", ".join(private)))
@@ -93,6 +101,8 @@ def data_clauses(
     groups: dict[str, list[str]] = {}
     reasons: list[str] = []
     for use in loop_array_uses(loop, analysis):
+        if use.name in facts.private_arrays:
+            continue  # each gang/thread has its own copy: nothing to move
         decl = decls.get(use.name)
         moved = next(
             (

@@ -187,6 +187,12 @@ def build_loop(
     head = [
         "no loop-carried dependence"
         + ("" if not facts.loop.refs else " (exact dependence test)")
+        + (
+            ", once each iteration has its own "
+            + ", ".join(f"`{n}`" for n in facts.private_arrays)
+            if facts.private_arrays
+            else ""
+        )
     ]
     head.extend(facts.call_effects)
     if facts.substitutions:
