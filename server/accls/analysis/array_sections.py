@@ -6,11 +6,15 @@ from dataclasses import dataclass
 
 from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
-from accls.analysis.inequalities import proves_nonnegative
-from accls.analysis.modulo_sections import dividend, modulo_range, plain_names
+from accls.analysis.modulo_sections import plain_names
+from accls.analysis.section_box import (
+    loop_range,
+    pick_bound,
+    section_box,
+    subscript_polys,
+)
 from accls.analysis.section_rows import contiguous
 from accls.frontend import Loop, Poly, Ref, Var
-from accls.frontend.exprs import expression_poly
 
 __all__ = [
     "ArrayUse",
@@ -34,67 +38,6 @@ class ArrayUse:
     known: bool  # the section could be derived (False: the extent is unknown)
     box: tuple[tuple[Poly, Poly], ...] | None = None  # (start, length) per dimension
     facts: tuple[Poly, ...] = ()  # loop extents (>= 0) that order the bounds
-
-
-def _range(loop: Loop) -> tuple[Poly, Poly] | None:
-    """Inclusive (low, high) of the loop variable, as polynomials."""
-    if loop.lower is None or loop.upper is None or not loop.step:
-        return None
-    if loop.step > 0:
-        strict = loop.cond_op in ("<", "!=")
-        high = loop.upper - Poly.const(1) if strict else loop.upper
-        return loop.lower, high
-    strict = loop.cond_op in (">", "!=")
-    low = loop.upper + Poly.const(1) if strict else loop.upper
-    return low, loop.lower
-
-
-def _sign(poly: Poly) -> int:
-    """+1 or -1 if every coefficient has that sign (symbols assumed >= 0), else 0."""
-    signs = {coeff > 0 for _, coeff in poly.terms}
-    if signs == {True}:
-        return 1
-    if signs == {False}:
-        return -1
-    return 0
-
-
-def _extreme(
-    poly: Poly, ranges: list[tuple[str, Poly, Poly]], high: bool
-) -> Poly | None:
-    """Bound `poly` from below (or above) over the nest's iteration space."""
-    for var, low, top in ranges:  # innermost first: their bounds may use outer vars
-        if var not in poly.names():
-            continue
-        with_var = Poly(tuple(t for t in poly.terms if var in t[0]))
-        rest = poly - with_var
-        if any(mono.count(var) > 1 for mono, _ in with_var.terms):
-            return None
-        coeff = Poly(
-            tuple((tuple(n for n in m if n != var), c) for m, c in with_var.terms)
-        )
-        sign = _sign(coeff)
-        if sign == 0:
-            return None
-        pick = top if (sign > 0) == high else low
-        poly = rest + coeff * pick
-    return poly
-
-
-def _pick(a: Poly, b: Poly, high: bool, facts: list[Poly]) -> Poly | None:
-    """The larger (or smaller) of two bounds, when the loop bounds decide it."""
-    diff = a - b
-    if proves_nonnegative(diff, facts):
-        return a if high else b
-    if proves_nonnegative(-diff, facts):
-        return b if high else a
-    return None
-
-
-def _subscripts(ref: Ref) -> list[Poly | None]:
-    if ref.deref and not ref.subscripts:
-        return [Poly.const(0)]
-    return [s.poly if not s.indirect else None for s in ref.subscripts]
 
 
 def _whole(var: Var | None) -> bool:
@@ -152,7 +95,7 @@ def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
         return False
     used: list[str] = []
     by_id = {inner.id: inner for inner in nest.values()}
-    for poly in _subscripts(writes[0]):
+    for poly in subscript_polys(writes[0]):
         if poly is None or not poly.is_affine:
             return False
         loop_vars = poly.names() & nest.keys()
@@ -188,7 +131,7 @@ def _runs(loop: Loop | None, used: list[str]) -> bool:
         return False
     if loop.var in used:
         return True  # zero trips here empty the section's dimension instead
-    found = _range(loop)
+    found = loop_range(loop)
     if found is None:
         return False
     low, high = found
@@ -204,7 +147,7 @@ def array_uses(
     nest = {inner.var: inner for inner in loop.walk() if inner.var}
     by_loop: dict[int, tuple[str, Poly, Poly]] = {}
     for inner in reversed(loop.walk()):
-        found = _range(inner)
+        found = loop_range(inner)
         if inner.var and found is not None:
             ranges.append((inner.var, *found))
             by_loop[inner.id] = (inner.var, *found)
@@ -230,7 +173,7 @@ def array_uses(
         written = any(r.is_write for r in refs)
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
-        box = _box(refs, ranges, variant, by_loop if reused else None)
+        box = section_box(refs, ranges, variant, by_loop if reused else None)
         widened = contiguous(box, var, path=not name.isidentifier())
         section, known, full = _section(name, widened, var)
         cover = _write_nest(refs, loop) if reused else nest
@@ -271,8 +214,8 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
             assert box is not None
             start, length = box[d]
             end = start + length - Poly.const(1)
-            low = start if low is None else _pick(low, start, False, facts)
-            high = end if high is None else _pick(high, end, True, facts)
+            low = start if low is None else pick_bound(low, start, False, facts)
+            high = end if high is None else pick_bound(high, end, True, facts)
             if low is None or high is None:
                 return None, False
         assert low is not None
@@ -307,83 +250,6 @@ def _section(
         return None, False, False
     text = name + "".join(f"[{low.render()}:{length.render()}]" for low, length in box)
     return text, True, False
-
-
-def _box(
-    refs: list[Ref],
-    ranges: list[tuple[str, Poly, Poly]],
-    variant: frozenset[str],
-    by_loop: dict[int, tuple[str, Poly, Poly]] | None = None,
-) -> list[tuple[Poly, Poly]] | None:
-    """(start, length) per dimension covering every reference, or None.
-
-    None too when a bound still names something that changes inside the loop (a
-    loop variable whose range is unknown, a scalar it writes): such a section
-    would not even compile outside the loop.
-    """
-    rank = {len(_subscripts(r)) for r in refs}
-    if len(rank) != 1:
-        return None
-    # Every loop runs at least once wherever the array is touched at all.
-    facts = [top - low for _, low, top in ranges]
-    dims: list[tuple[Poly, Poly]] = []
-    for d in range(rank.pop()):
-        low: Poly | None = None
-        high: Poly | None = None
-        for ref in refs:
-            poly = _subscripts(ref)[d]
-            lo: Poly | None
-            hi: Poly | None
-            own = ranges
-            if by_loop is not None:
-                own = [by_loop[k] for k in reversed(ref.loops) if k in by_loop]
-            if poly is None:
-                found = _modulo(ref, d, own, variant)
-                if found is None:
-                    return None
-                lo, hi = found
-            else:
-                lo = _extreme(poly, own, high=False)
-                hi = _extreme(poly, own, high=True)
-            if lo is None or hi is None:
-                return None
-            low = lo if low is None else _pick(low, lo, False, facts)
-            high = hi if high is None else _pick(high, hi, True, facts)
-            if low is None or high is None:
-                return None
-        if low is None or high is None:
-            return None
-        if (low.names() | high.names()) & variant:
-            return None
-        dims.append((low, high - low + Poly.const(1)))
-    return dims
-
-
-def _modulo(
-    ref: Ref, d: int, ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
-) -> tuple[Poly, Poly] | None:
-    """The range of a subscript `e % m` (`0 .. m-1`), when `e` is never negative.
-
-    `e`'s least value over the nest must be a constant of at least zero, a sum
-    of sizes, or follow from the loops' extents (`i + n - 1` with `i >= 0` in a
-    loop that runs while `i < n`).
-    """
-    if d >= len(ref.subscripts) or ref.subscripts[d].indirect:
-        return None
-    text = ref.subscripts[d].text
-    top = dividend(text)
-    poly = expression_poly(top) if top is not None else None
-    lowest = _extreme(poly, ranges, high=False) if poly is not None else None
-    facts = [high - low for _, low, high in ranges]
-    nonnegative = (
-        lowest is not None
-        and not lowest.names() & variant
-        and (
-            (all(c > 0 for m, c in lowest.terms if m) and lowest.constant >= 0)
-            or proves_nonnegative(lowest, facts)
-        )
-    )
-    return modulo_range(text, nonnegative, variant)
 
 
 def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
