@@ -7,12 +7,10 @@ tasks around it, and the `critical` names and locks held.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
-from networkx.utils import UnionFind
-
+from accls.analysis.mhp_access import Access, Scene, region_access
 from accls.analysis.mhp_constructs import (
     NEST_EXCLUDING,
     contains,
@@ -23,20 +21,9 @@ from accls.analysis.mhp_constructs import (
     reduction_combines,
     within,
 )
-from accls.analysis.mhp_env import (
-    Environment,
-    Location,
-    callee_state,
-    environment,
-    locate,
-)
-from accls.analysis.mhp_guards import (
-    Guard,
-    copied_in_pointers,
-    copied_pointer,
-    guard_of,
-)
-from accls.analysis.mhp_locks import LockTable, lock_table, shared_locks
+from accls.analysis.mhp_env import Environment, callee_state, environment
+from accls.analysis.mhp_guards import copied_in_pointers
+from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_rows import region_extents
 from accls.analysis.mhp_spinlocks import spin_locks
@@ -44,24 +31,12 @@ from accls.analysis.mhp_sync import (
     atomic_targets,
     fence_doubt,
     library_destinations,
-    memory_order,
     region_doubt,
     sync_calls,
 )
 from accls.analysis.mhp_tasks import Task, depend_items, explicit_tasks, task_context
-from accls.analysis.mhp_units import ORPHAN, Unit, unit_of
-from accls.frontend import (
-    AccessKind,
-    Branch,
-    Call,
-    Directive,
-    Function,
-    Poly,
-    Ref,
-    Region,
-    SourceFile,
-    Span,
-)
+from accls.analysis.mhp_units import ORPHAN, Unit
+from accls.frontend import AccessKind, Directive, Function, Region, SourceFile, Span
 
 __all__ = ["ORPHAN", "Access", "RegionModel", "Task", "Unit", "region_models"]
 
@@ -69,27 +44,6 @@ _DROPPED = frozenset({"parallel", "target", "teams"})
 _TEAMWORK = frozenset(
     {"for", "sections", "section", "single", "master", "masked", "barrier", "loop"}
 )
-_FOR_VAR = re.compile(r"for\s*\(\s*(?:[A-Za-z_][\w\s*]*?\s)?([A-Za-z_]\w*)\s*=")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Access:
-    """One access to a shared location inside a region."""
-
-    ref: Ref
-    location: Location
-    pos: int  # byte offset in program order (the call site for a callee's access)
-    phase: int
-    unit: Unit
-    tasks: tuple[int, ...]  # enclosing explicit tasks, outermost first
-    held: frozenset[str]  # "critical:NAME", "lock:L", "ordered"
-    partial: frozenset[str]  # locks taken on some paths only
-    atomic: bool
-    doubt: str  # why the verdict may be wrong, "" when none
-    guard: str  # a condition on the thread that decides whether it runs, or ""
-    guards: tuple[Guard, ...] | None = ()  # the guard as isl rows; None if unread
-    via: Call | None = None  # the call whose callee makes the access
-    order: str = ""  # the memory order of its `atomic`: "seq_cst", "release", ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,145 +78,6 @@ def _is_region(region: Region) -> bool:
     return bool(words) and words[0] == "parallel" and not {"for", "loop"} & set(words)
 
 
-@dataclass(frozen=True, slots=True)
-class _Scene:
-    region: Region
-    inner: list[Region]
-    tasks: list[Task]
-    bounds: list[int]
-    phases: UnionFind[int]
-    locks: LockTable
-    env: Environment
-    loops: list[Span]
-    atomics: dict[int, frozenset[str]]
-    branches: list[Branch]
-    copied: frozenset[str] = frozenset()  # pointers copied in: one target for all
-
-
-def _access(
-    scene: _Scene, ref: Ref, pos: int, via: Call | None, combine: Region | None = None
-) -> Access | None:
-    chain = [c for c in scene.inner if contains(c, pos)]
-    outer = [c for c in chain if c is not combine]
-    shared_target = (
-        ref.deref and not ref.subscripts and copied_pointer(scene.inner, ref.name, pos)
-    )
-    through = bool(ref.subscripts or ref.deref) and ref.name in scene.copied
-    shared_target = shared_target and not through
-    private = scene.env.is_private(ref.name, pos, outer) and not through
-    if via is None and private and not shared_target:
-        return None  # (a pointer copyprivate hands out points to one object)
-    location = (
-        locate(ref, pos, chain, scene.env, through)
-        if via is None and not shared_target
-        else Location(ref.name, "scalar", ())
-        if via is not None
-        else Location(ref.name, "const", ("0",), (Poly.const(0),))
-    )
-    if location is None:
-        return None
-    tasks = tuple(t.id for t in scene.tasks if t.id <= pos < t.span_end)
-    anchor = tasks[0] if tasks else pos
-    held: set[str] = set()
-    atomic = False
-    order = ""
-    for construct in chain:
-        first = first_word(construct)
-        if first == "critical":
-            clause = (
-                construct.directive.clauses[0] if construct.directive.clauses else None
-            )
-            name = (clause.args or "") if clause and not clause.name else ""
-            held.add(f"critical:{name.strip()}")
-        elif first == "ordered":
-            held.add("ordered")
-        elif first == "atomic":
-            atomic = ref.name in scene.atomics.get(pragma_at(construct), ())
-            order = memory_order(construct) if atomic else ""
-    locks, partial, doubt = scene.locks.held(pos, task_context(scene.tasks, pos))
-    unit, guard_doubt, guards = _guarded(
-        scene, pos, unit_of(scene.region, chain, scene.loops)
-    )
-    return Access(
-        ref=ref,
-        location=location,
-        pos=pos,
-        phase=scene.phases[bisect_right(scene.bounds, anchor)],
-        unit=unit,
-        tasks=tasks,
-        held=frozenset(held | locks),
-        partial=partial,
-        atomic=atomic,
-        doubt=doubt,
-        guard=guard_doubt,
-        guards=guards,
-        via=via,
-        order=order,
-    )
-
-
-def _pair(scene: _Scene) -> bool:
-    """True when the region's team has exactly two threads: `num_threads(2)`."""
-    clause = scene.region.directive.clause("num_threads")
-    return clause is not None and (clause.args or "").strip() == "2"
-
-
-def _guarded(
-    scene: _Scene, pos: int, unit: Unit
-) -> tuple[Unit, str, tuple[Guard, ...] | None]:
-    """The unit once `if (tid == X)` arms count, and the thread-varying guards.
-
-    The guards come as text and, when each tests the thread number, as isl rows.
-    """
-    doubt = ""
-    guards: list[Guard] | None = []
-    for branch in scene.branches:
-        if not branch.span.start_byte <= pos < branch.span.end_byte:
-            continue
-        cond = " ".join(branch.condition.split())
-        other = scene.env.thread_guard(cond) if branch.kind != "loop" else None
-        if other is not None:
-            if branch.kind == "if" and unit.kind == "team":
-                unit = Unit(
-                    "master",
-                    branch.span.start_byte,
-                    branch.span.line,
-                    filter=other,
-                    word=f"if {cond}",
-                )
-            elif branch.kind == "else" and unit.kind == "team" and _pair(scene):
-                # In a team of two, "every thread but X" is one thread.
-                unit = Unit(
-                    "master",
-                    branch.span.start_byte,
-                    branch.span.line,
-                    filter={"0": "1", "1": "0"}.get(other, f"!{other}"),
-                    word=f"if !({cond})",
-                )
-            continue  # one thread (`if`), or every thread but one (`else`)
-        names = scene.env.per_thread(cond)
-        loop_var = _FOR_VAR.search(cond) if branch.kind == "loop" else None
-        if loop_var is not None:
-            names.discard(loop_var.group(1))
-        env = scene.env
-        dealt = names <= env.tid_vars | env.size_vars and any(
-            c.body == branch.span.start_byte and c.stop > 1 for c in env.cyclic
-        )
-        if dealt or branch.span.start_byte in env.everywhere:
-            continue  # `for (i = t; i < N; i += n)`, `while (k < 10)`: all run it
-        if names and guards is not None:
-            read = None
-            if branch.kind != "loop":
-                read = guard_of(cond, scene.env.tid_vars, branch.kind == "else")
-            guards = None if read is None else [*guards, read]
-        if names and not doubt:
-            doubt = (
-                f"`{sorted(names)[0]}` in `{cond}` (line {branch.span.line}) decides "
-                "which threads run it, and how often"
-            )
-    return unit, doubt, None if guards is None else tuple(guards)
-
-
 def _model(
     region: Region, fn: Function, source: SourceFile, orphan: bool = False
 ) -> RegionModel:
@@ -288,7 +103,7 @@ def _model(
     env = environment(region, inner, fn, source, orphan)
     env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
     spun = [(k.flag, k.acquired, k.released, k.line) for k in spins]
-    scene = _Scene(
+    scene = Scene(
         region,
         inner,
         tasks,
@@ -312,7 +127,7 @@ def _model(
         ref = replace(ref, kind=AccessKind.WRITE) if pos in copies else ref
         if pos in inits or scene.locks.in_call(pos):
             continue
-        made = _access(scene, ref, pos, None)
+        made = region_access(scene, ref, pos, None)
         if made is not None:
             accesses.append(made)
     for call, state, inside, through in callee_state(region, fn, source, env):
@@ -322,11 +137,11 @@ def _model(
         chain = [c for c in inner if contains(c, at)]
         if through and env.is_private(state.name, at, chain):
             continue  # the caller hands over its own copy
-        made = _access(scene, state, at, call)
+        made = region_access(scene, state, at, call)
         if made is not None:
             accesses.append(replace(made, held=made.held | inside))
     for construct, ref in reduction_combines(inner, fn.refs):
-        made = _access(scene, ref, construct.span.end_byte - 1, None, construct)
+        made = region_access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:
             accesses.append(made)
     waits = tuple(
