@@ -3,26 +3,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from accls.analysis.macro_fold import folded_poly
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
-from accls.analysis.mhp_callees import (
-    hidden_state,
-    hidden_write,
-    is_static,
-    locked_state_writes,
-)
+from accls.analysis.mhp_callees import is_static
 from accls.analysis.mhp_constructs import NESTED_TID, nested_tids
 from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
-from accls.analysis.mhp_loop_locks import param_locks
 from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
-from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
+from accls.frontend import Function, Loop, Poly, Ref, Region, SourceFile
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["Environment", "Location", "callee_state", "environment", "locate"]
+__all__ = ["Environment", "Location", "environment", "locate"]
 
 # A task's `in_reduction` item is its own copy, combined at the taskgroup's end.
 _PRIVATIZING = frozenset(
@@ -36,7 +30,6 @@ _PRIVATIZING = frozenset(
         "copyin",
     }
 )
-_ADDRESS_ARG = re.compile(r"&\s*([A-Za-z_]\w*)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _C_WORDS = frozenset(
     "for while if int long short char float double unsigned signed const sizeof "
@@ -332,81 +325,3 @@ def locate(
             form, bounds = "ws", (*enclosing(env.sweeps, pos), *split)
     nested = NESTED_TID in " ".join(renamed)
     return Location(ref.name, form, index, polys, bounds, nested)
-
-
-def callee_state(
-    region: Region, fn: Function, source: SourceFile, env: Environment
-) -> list[tuple[Call, Ref, frozenset[str], bool]]:
-    """Writes of `static` locals and globals by functions called in the region.
-
-    Each comes with the locks the callee holds around it, and whether it is a
-    write through a `&name` argument (renamed to the caller's `name`).
-    """
-    start, end = region.span.start_byte, region.span.end_byte
-    out: list[tuple[Call, Ref, frozenset[str], bool]] = []
-    for call in fn.call_sites:
-        if not start <= call.span.start_byte < end:
-            continue
-        callee = source.function(call.name)
-        state = hidden_state(call.name, source) if callee is None else None
-        if state is not None:
-            out.append((call, hidden_write(call, state), frozenset(), False))
-        if callee is None or callee is fn:
-            continue
-        writes = locked_state_writes(callee, source, env.threadprivate)
-        out.extend((call, ref, held, False) for ref, held in writes)
-        out.extend(
-            (call, ref, held, True) for ref, held in _through(call, callee, source)
-        )
-    return out
-
-
-def _through(
-    call: Call, callee: Function, source: SourceFile
-) -> list[tuple[Ref, frozenset[str]]]:
-    """Writes of `*p` in the callee, for each `&name` the call gives `p`."""
-    out: list[tuple[Ref, frozenset[str]]] = []
-    for k, arg in enumerate(call.args[: len(callee.params)]):
-        match = _ADDRESS_ARG.fullmatch(arg.strip())
-        if match is None or callee.params[k].pointers != 1:
-            continue
-        param = callee.params[k].name
-        writes = [
-            r
-            for r in callee.refs
-            if r.name == param
-            and r.is_write
-            and (r.deref or [s.text.strip() for s in r.subscripts] == ["0"])
-        ]
-        locks = param_locks(callee, k, call, source) if writes else None
-        if locks is None:
-            continue
-        held = frozenset(f"lock:{name}" for name in locks)
-        for ref in writes:
-            inside = _exclusion_in(callee, ref, source)
-            if inside is None:
-                continue  # `atomic`, `single`, `master`, `ordered`: not followed
-            plain = replace(ref, name=match.group(1), deref=False, subscripts=())
-            out.append((plain, held | inside))
-    return out
-
-
-def _exclusion_in(
-    callee: Function, ref: Ref, source: SourceFile
-) -> frozenset[str] | None:
-    """The `critical` names around `ref` in the callee; None under other exclusion."""
-    start, end = callee.span.start_byte, callee.span.end_byte
-    names: set[str] = set()
-    for c in source.constructs:
-        if not start <= c.span.start_byte < end:
-            continue
-        if not c.span.start_byte <= ref.span.start_byte < c.span.end_byte:
-            continue
-        word = c.directive.name.split()[0] if c.directive.name else ""
-        if word == "critical":
-            clause = c.directive.clauses[0] if c.directive.clauses else None
-            name = (clause.args or "") if clause and not clause.name else ""
-            names.add(f"critical:{name.strip()}")
-        elif word in ("atomic", "single", "master", "masked", "ordered"):
-            return None
-    return frozenset(names)

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_access import Access, Scene, region_access
+from accls.analysis.mhp_callee_writes import callee_state
 from accls.analysis.mhp_constructs import (
     NEST_EXCLUDING,
     contains,
@@ -21,7 +22,7 @@ from accls.analysis.mhp_constructs import (
     reduction_combines,
     within,
 )
-from accls.analysis.mhp_env import Environment, callee_state, environment
+from accls.analysis.mhp_env import Environment, environment
 from accls.analysis.mhp_guards import copied_in_pointers
 from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases

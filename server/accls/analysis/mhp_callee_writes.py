@@ -1,0 +1,94 @@
+"""Writes to shared state made by the functions that a parallel region calls."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
+from accls.analysis.mhp_env import Environment
+from accls.analysis.mhp_loop_locks import param_locks
+from accls.frontend import Call, Function, Ref, Region, SourceFile
+
+__all__ = ["callee_state"]
+
+
+_ADDRESS_ARG = re.compile(r"&\s*([A-Za-z_]\w*)")
+
+
+def callee_state(
+    region: Region, fn: Function, source: SourceFile, env: Environment
+) -> list[tuple[Call, Ref, frozenset[str], bool]]:
+    """Writes of `static` locals and globals by functions called in the region.
+
+    Each comes with the locks the callee holds around it, and whether it is a
+    write through a `&name` argument (renamed to the caller's `name`).
+    """
+    start, end = region.span.start_byte, region.span.end_byte
+    out: list[tuple[Call, Ref, frozenset[str], bool]] = []
+    for call in fn.call_sites:
+        if not start <= call.span.start_byte < end:
+            continue
+        callee = source.function(call.name)
+        state = hidden_state(call.name, source) if callee is None else None
+        if state is not None:
+            out.append((call, hidden_write(call, state), frozenset(), False))
+        if callee is None or callee is fn:
+            continue
+        writes = locked_state_writes(callee, source, env.threadprivate)
+        out.extend((call, ref, held, False) for ref, held in writes)
+        out.extend(
+            (call, ref, held, True) for ref, held in _through(call, callee, source)
+        )
+    return out
+
+
+def _through(
+    call: Call, callee: Function, source: SourceFile
+) -> list[tuple[Ref, frozenset[str]]]:
+    """Writes of `*p` in the callee, for each `&name` the call gives `p`."""
+    out: list[tuple[Ref, frozenset[str]]] = []
+    for k, arg in enumerate(call.args[: len(callee.params)]):
+        match = _ADDRESS_ARG.fullmatch(arg.strip())
+        if match is None or callee.params[k].pointers != 1:
+            continue
+        param = callee.params[k].name
+        writes = [
+            r
+            for r in callee.refs
+            if r.name == param
+            and r.is_write
+            and (r.deref or [s.text.strip() for s in r.subscripts] == ["0"])
+        ]
+        locks = param_locks(callee, k, call, source) if writes else None
+        if locks is None:
+            continue
+        held = frozenset(f"lock:{name}" for name in locks)
+        for ref in writes:
+            inside = _exclusion_in(callee, ref, source)
+            if inside is None:
+                continue  # `atomic`, `single`, `master`, `ordered`: not followed
+            plain = replace(ref, name=match.group(1), deref=False, subscripts=())
+            out.append((plain, held | inside))
+    return out
+
+
+def _exclusion_in(
+    callee: Function, ref: Ref, source: SourceFile
+) -> frozenset[str] | None:
+    """The `critical` names around `ref` in the callee; None under other exclusion."""
+    start, end = callee.span.start_byte, callee.span.end_byte
+    names: set[str] = set()
+    for c in source.constructs:
+        if not start <= c.span.start_byte < end:
+            continue
+        if not c.span.start_byte <= ref.span.start_byte < c.span.end_byte:
+            continue
+        word = c.directive.name.split()[0] if c.directive.name else ""
+        if word == "critical":
+            clause = c.directive.clauses[0] if c.directive.clauses else None
+            name = (clause.args or "") if clause and not clause.name else ""
+            names.add(f"critical:{name.strip()}")
+        elif word in ("atomic", "single", "master", "masked", "ordered"):
+            return None
+    return frozenset(names)
