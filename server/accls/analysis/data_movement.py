@@ -6,15 +6,13 @@ from dataclasses import dataclass
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.data_clauses import managed_arrays, pragma_lines, transfer_kinds
-from accls.analysis.findings import (
+from accls.analysis.data_kinds import (
     NEEDLESS_COPY,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,
-    Finding,
-    Severity,
-    finding,
 )
+from accls.analysis.findings import Finding, Severity, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.pragma_scope import list_names
 from accls.frontend import Directive, Loop, Ref, Span, library_function

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.data_clauses import Section, clause_sections, transfer_kinds
+from accls.analysis.data_kinds import LOST_HOST_WRITES
 from accls.analysis.device_kernels import device_kernel
-from accls.analysis.findings import LOST_HOST_WRITES, Finding, Severity, finding
+from accls.analysis.findings import Finding, Severity, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.summaries import Summary, summarize
 from accls.frontend import (

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.data_clauses import transfer_kinds
+from accls.analysis.data_kinds import STALE_IN_REGION
 from accls.analysis.device_coherence import (
     compute_spans,
     data_regions,
@@ -22,7 +23,7 @@ from accls.analysis.device_coherence import (
     unentered,
     unseen_device_code,
 )
-from accls.analysis.findings import STALE_IN_REGION, Finding, finding
+from accls.analysis.findings import Finding, finding
 from accls.frontend import Directive, Function, Span
 
 __all__ = ["stale_findings"]

@@ -9,7 +9,8 @@ from dataclasses import replace
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.array_sections import array_uses
 from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
-from accls.analysis.findings import SHORT_SECTION, Finding, finding
+from accls.analysis.data_kinds import SHORT_SECTION
+from accls.analysis.findings import Finding, finding
 from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Directive, Function, Loop, Poly, Ref, Span
 from accls.frontend.exprs import expression_poly

@@ -7,7 +7,8 @@ import re
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost import constant_macros
 from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
-from accls.analysis.findings import REPEATED_TRANSFERS, Finding, finding
+from accls.analysis.data_kinds import REPEATED_TRANSFERS
+from accls.analysis.findings import Finding, finding
 from accls.analysis.pragma_scope import loop_directive
 from accls.frontend import Directive, Loop, Poly, SourceFile, Var
 from accls.frontend.arith import float_ops

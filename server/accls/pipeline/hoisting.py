@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from accls.analysis.findings import LOST_HOST_WRITES
+from accls.analysis.data_kinds import LOST_HOST_WRITES
 from accls.pipeline.checking import check_text
 from accls.pipeline.suggesting import SuggestResult, compiler_settings
 from accls.settings import Settings
