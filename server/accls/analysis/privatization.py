@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.carried_scalars import carried_fix, privatized_carry, write_span
 from accls.analysis.findings import (
-    CARRIED_SCALAR_PRIVATIZED,
     DEFAULT_NONE,
     MISSING_LASTPRIVATE,
     MISSING_REDUCTION,
@@ -24,7 +24,7 @@ from accls.analysis.pragma_scope import (
     scope_of,
 )
 from accls.analysis.races import locked
-from accls.frontend import Directive, Function, Loop, SourceFile, Span, Var
+from accls.frontend import Directive, Function, Loop, SourceFile, Var
 
 __all__ = ["scalar_findings"]
 
@@ -38,14 +38,6 @@ _CARRIED = frozenset(
 )
 
 _SIMD_LAST = frozenset({"simd"})
-
-
-def _span_of(loop: Loop, name: str) -> Span:
-    """The first write of `name` in the loop, else the loop keyword."""
-    for ref in loop.refs:
-        if ref.name == name and ref.is_write and not ref.subscripts:
-            return ref.span
-    return loop.keyword
 
 
 def _function_local(name: str, fn: Function | None) -> bool:
@@ -81,7 +73,7 @@ def _reduction(
     fact: ScalarFact, scope: Scope, loop: Loop, directive: Directive
 ) -> Finding | None:
     op = fact.op.value if fact.op is not None else "+"
-    span = _span_of(loop, fact.name)
+    span = write_span(loop, fact.name)
     clause = scope.reductions.get(fact.name)
     if clause is None:
         # OpenACC compilers (nvc) detect scalar reductions; the standard does not.
@@ -211,7 +203,7 @@ def scalar_findings(
                 or fact.name in scope.reductions
             ):
                 continue
-            span = _span_of(loop, fact.name)
+            span = write_span(loop, fact.name)
             out.append(
                 finding(MISSING_LASTPRIVATE, span, var=fact.name, line=loop.line)
             )
@@ -223,7 +215,7 @@ def scalar_findings(
                     fact.name in scope.private and fact.name not in assoc
                 )
                 continue
-            span = _span_of(loop, fact.name)
+            span = write_span(loop, fact.name)
             out.append(
                 finding(
                     SHARED_SCALAR_WRITE,
@@ -250,7 +242,7 @@ def scalar_findings(
         if obstacle.code not in (*_CARRIED, ObstacleCode.CONDITIONAL_LAST) or not name:
             continue
         if obstacle.code in _CARRIED:
-            found = _privatized_carry(obstacle, name, scope, loop, directive)
+            found = privatized_carry(obstacle, name, scope, loop, directive)
             if found is not None:
                 out.append(found)
                 continue
@@ -258,7 +250,7 @@ def scalar_findings(
             continue
         if _is_private(name, None, scope, fn, assoc) or name in scope.lastprivate:
             continue
-        span = _span_of(loop, name)
+        span = write_span(loop, name)
         atomic = _atomic_only(loop, name, directive.dialect)
         if atomic is not None and atomic[1] is None:
             continue  # every access is atomic: the updates do not race
@@ -277,7 +269,7 @@ def scalar_findings(
                     else obstacle.message + _through_callee(loop, name, source)
                 ),
                 read=atomic[1] if atomic is not None else obstacle.line,
-                fix=_carried_fix(obstacle, name)
+                fix=carried_fix(obstacle, name)
                 if atomic is None
                 else f"read `{name}` with `#pragma omp atomic read`",
                 **_callee_write(loop, name, source),
@@ -326,87 +318,6 @@ def _member_write(
         fix="update it in a `critical` or with `atomic`, or accumulate into a "
         "local reduction variable and store it after the loop",
     )
-
-
-def _carried_fix(obstacle: Obstacle, name: str) -> str:
-    """The advice for a shared scalar whose value may reach another iteration.
-
-    `private` would be wrong here: each thread's copy would start undefined and
-    the value the next iteration reads (a running total) would be lost.
-    """
-    if obstacle.code == ObstacleCode.CONDITIONAL_LAST:
-        return (
-            f"`private({name})` would lose the value read after the loop (the last "
-            "iteration may not write it): keep the loop serial or restructure it"
-        )
-    return (
-        f"`private({name})` would lose the value the next iteration reads: use a "
-        "reduction if it is one, or keep the loop serial"
-    )
-
-
-def _privatized_carry(
-    obstacle: Obstacle, name: str, scope: Scope, loop: Loop, directive: Directive
-) -> Finding | None:
-    """ACC112 when a clause gives each thread a copy of a carried scalar."""
-    clause = _carry_clause(name, scope, directive)
-    if clause is None or not _proven_carry(loop, name):
-        return None
-    fix = (
-        "rewrite it in closed form (accls offers the rewrite) or keep the loop serial"
-        if obstacle.code == ObstacleCode.INDUCTION_VARIABLE
-        else "keep the loop serial or restructure it"
-    )
-    return finding(
-        CARRIED_SCALAR_PRIVATIZED,
-        _span_of(loop, name),
-        var=name,
-        read=obstacle.line,
-        clause=clause,
-        line=loop.line,
-        fix=fix,
-    )
-
-
-def _proven_carry(loop: Loop, name: str) -> bool:
-    """True when an iteration surely reads `name` before writing it.
-
-    The classification is conservative (a write in both arms of an `if` counts
-    as conditional), so an error needs more: a read that runs in every
-    iteration with no write of the scalar before it at all.
-    """
-    for ref in loop.refs:
-        if ref.name != name or ref.subscripts or ref.deref:
-            continue
-        every_iteration = (
-            ref.context[-1:] == (loop.id,)
-            and ref.loops[-1:] == (loop.id,)
-            and not ref.guarded
-        )
-        if ref.is_read and every_iteration:
-            return True
-        if ref.is_write:
-            return False
-    return False
-
-
-def _carry_clause(name: str, scope: Scope, directive: Directive) -> str | None:
-    """The clause text that privatizes `name`, if one does."""
-    op = scope.reductions.get(name)
-    if op is not None:
-        return f"`reduction({op}:{name})`"
-    for d in scope.directives:
-        for clause in d.clauses:
-            if clause.name in ("private", "firstprivate", "lastprivate") and any(
-                part.strip() == name for part in (clause.args or "").split(",")
-            ):
-                return f"`{clause.name}({name})`"
-    if scope.all_private:
-        return "`default(private)`"
-    words = set(directive.name.split())
-    if directive.dialect == "acc" and "parallel" in words:
-        return "the implicit firstprivate of OpenACC `parallel`"
-    return None
 
 
 def _advise_default(directive: Directive) -> bool:
