@@ -9,7 +9,7 @@ from accls.analysis import AnalysisOptions, analyze_text
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Effect, library_function, parse_source
-from accls.frontend.decls import DEVICE_ALLOCATORS
+from accls.frontend.allocator_calls import DEVICE_ALLOCATORS
 from accls.frontend.library import _entries, library, names_with
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.allocator_calls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.cpp_buffers import constructs_buffer
-from accls.frontend.decls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from accls.frontend.decls import allocator, called_name
+from accls.frontend.allocator_calls import allocator, called_name
 from accls.frontend.exprs import node_text
 
 __all__ = ["Slot", "pointer_slots", "slot_fills"]
