@@ -1,0 +1,150 @@
+"""A C or C++ function definition to a Function and its loops."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from accls.frontend.cpp_parse import CppUnit, Definition
+from accls.frontend.cpp_walker import CppFunctionWalk
+from accls.frontend.decls import call_arity, declared_vars, is_static
+from accls.frontend.exprs import node_text, span_of
+from accls.frontend.freshness import mark_fresh
+from accls.frontend.loop_model import Loop
+from accls.frontend.loops import build_loops
+from accls.frontend.macros import MacroTable
+from accls.frontend.model import Function, Var
+from accls.frontend.pointer_calls import pointer_names, through_pointers
+from accls.frontend.pointer_slots import Slot
+from accls.frontend.typetable import TypeTable
+from accls.frontend.walker import FunctionWalk, attached_pragmas
+
+__all__ = ["function_definition", "function_name"]
+
+
+def function_name(node: Node) -> tuple[str | None, Node | None]:
+    """The name a definition gives its function, and its function declarator."""
+    if node.type == "ERROR":
+        decl = next((c for c in node.children if c.type == "function_declarator"), None)
+        name = decl.child_by_field_name("declarator") if decl is not None else None
+        return (node_text(name) if name is not None else None), decl
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    if decl is None:
+        return None, None
+    name = decl.child_by_field_name("declarator")
+    while name is not None and name.type not in ("identifier",):
+        name = name.child_by_field_name("declarator")
+    return (node_text(name) if name is not None else None), decl
+
+
+def function_definition(
+    node: Node,
+    macros: MacroTable,
+    globals_: tuple[Var, ...],
+    inactive: frozenset[int] = frozenset(),
+    wrappers: frozenset[str] = frozenset(),
+    cxx: tuple[CppUnit, Definition, dict[str, str]] | None = None,
+    types: TypeTable | None = None,
+    pointers: frozenset[str] = frozenset(),
+    slots: frozenset[Slot] = frozenset(),
+) -> tuple[Function, tuple[Loop, ...]] | None:
+    """The function a definition defines, and its loops.
+
+    `pointers` names the file's global function pointers.
+    """
+    name, declarator = function_name(node)
+    body = node if node.type == "ERROR" else node.child_by_field_name("body")
+    if body is None:
+        return None
+    params: list[Var] = []
+    plist = declarator.child_by_field_name("parameters") if declarator else None
+    if cxx is not None:
+        unit, definition, globals_env = cxx
+        name = definition.name
+        params, env, references = unit.params(node, macros, definition)
+        walk: FunctionWalk = unit.walk(
+            definition,
+            macros,
+            frozenset(p.name for p in params),
+            inactive,
+            env,
+            references,
+            globals_env,
+        )
+    elif plist is not None:
+        for param in plist.named_children:
+            if param.type == "parameter_declaration":
+                params.extend(declared_vars(param, "param", macros))
+        if any(p.type == "identifier" for p in plist.named_children):
+            # A K&R definition declares its parameters between `)` and the body.
+            for decl in node.children:
+                if decl.type == "declaration":
+                    params.extend(declared_vars(decl, "param", macros))
+    if cxx is None:
+        walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
+    if isinstance(walk, CppFunctionWalk):
+        walk.member_initializers(node)  # `: m(args)` runs before the body
+    walk.statement(body)
+    walk.substitute(params, globals_, types)
+    # A call of a variable calls what it holds, whatever function shares its name.
+    knr = [c for c in node.children if c.type == "declaration"]  # K&R parameters
+    held = pointer_names([*(plist.named_children if plist else ()), *knr, body])
+    if cxx is None:  # C++ lambdas are variables whose calls its walk reads
+        held |= {p.name for p in params} | {v.name for v in walk.decls}
+    through_pointers(walk.calls, held | pointers)
+    outer = frozenset(g.name for g in globals_ if g.is_array)
+    locals_ = tuple(
+        mark_fresh(
+            body,
+            walk.decls,
+            frozenset(p.name for p in params),
+            wrappers,
+            slots,
+            outer,
+        )
+    )
+    # A static local keeps its value between calls: writing it is a side effect.
+    statics = {v.name for v in locals_ if v.static}
+    local_names = {v.name for v in locals_} - statics
+    param_arrays = {p.name for p in params if p.is_array}
+    global_names = {g.name for g in globals_}
+    nonlocal_writes: set[str] = set()
+    for ref in walk.refs:
+        if not ref.is_write:
+            continue
+        base = ref.name.split("->")[0].split(".")[0]
+        if base in local_names and not (ref.member and "->" in ref.name):
+            continue
+        if cxx is not None and base not in {p.name for p in params}:
+            # C++: an undeclared name is a member, a namespace's or a header's global.
+            nonlocal_writes.add(ref.name)
+        elif (
+            base in global_names
+            or base in statics
+            or base in param_arrays
+            or ref.deref
+            or "->" in ref.name
+        ):
+            nonlocal_writes.add(ref.name)
+    if cxx is not None and cxx[1].class_name is not None:
+        # A method reads and writes its object: not summarised yet.
+        nonlocal_writes.add("this")
+    arity = call_arity(plist, this=bool(params) and params[0].name == "this")
+    function = Function(
+        name=name or "<anonymous>",
+        span=span_of(node),
+        params=tuple(params),
+        locals=locals_,
+        writes_nonlocal=tuple(sorted(nonlocal_writes)),
+        calls=tuple(sorted({c.name for c, _ in walk.calls})),
+        pragmas=attached_pragmas(node),
+        refs=tuple(walk.refs),
+        exits=tuple(walk.exits),
+        call_sites=tuple(c for c, _ in walk.calls),
+        block_decls=tuple(walk.block_decls),
+        static=is_static(node),
+        min_args=arity[0],
+        max_args=arity[1],
+    )
+    return function, build_loops(walk, name, globals_)
