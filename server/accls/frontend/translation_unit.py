@@ -69,11 +69,6 @@ class HeaderContext:
         return self.problem is None
 
 
-_CXX_DEFINING = frozenset(
-    {"class_specifier", "struct_specifier", "namespace_definition"}
-)
-
-
 def _split(
     output: str, unit: str
 ) -> tuple[list[str], list[str], list[str], set[int], list[tuple[str, int]]]:
