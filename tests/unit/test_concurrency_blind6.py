@@ -13,20 +13,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind6"
-_MISSED: dict[str, str] = {
-    "r17_flat_stride_short.c": (
-        "a flattened row stride shorter than the row (`a[i * 8 + j]`, j < 10) is "
-        "only a possible dependence"
-    ),
-    "r19_capture_index_neighbour.c": (
-        "a subscript from an `atomic capture` counter (`buf[k - 1]`) is not "
-        "followed across iterations"
-    ),
-    "r20_tile_bound_overlap.c": (
-        "an inner bound joined with `&&` (`i <= ii + T && i < N`) is not read, so "
-        "the overlap of the tiles is only a possible dependence"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 

@@ -134,6 +134,7 @@ def _replicated(source: SourceFile, fn: Function, region: Region) -> Finding | N
             write=ref.span.line,
             who="gangs",
             one="gang",
+            meet="the gangs write the same location",
             directive=region.directive.name,
             line=span.line if span is not None else ref.span.line,
             split="any gang-partitioned `loop`",

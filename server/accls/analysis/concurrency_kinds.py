@@ -100,7 +100,7 @@ TEAMS_REPLICATED = FindingKind(
     "every team or gang runs the code outside `distribute` or a gang loop",
     "data race between {who}: `{var}` is written at line {write} by every {one} of "
     "`{directive}` (line {line}) outside {split}: each {one} runs that code, so "
-    "the {who} write the same location; {fix}",
+    "{meet}; {fix}",
 )
 """Code of a `teams` region outside `distribute`, or of an OpenACC `parallel` region
 outside a gang loop, writes data shared by the teams or gangs.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.delinearize import (
     Frame,
@@ -113,6 +113,24 @@ def _loop_var_writes(loop: Loop, above: tuple[int, ...] = ()) -> dict[str, set[i
     return out
 
 
+def _folded(
+    subscripts: Sequence[Subscript], values: Mapping[str, Poly]
+) -> tuple[Subscript, ...]:
+    """The subscripts with the integer macros of a product folded in.
+
+    `i * S + j` with `S` 8 is `8 * i + j`: a product of a macro and a loop variable
+    is no affine form, though the macro has one value. Affine subscripts stay as
+    they are (the macros' values are facts of the domain already).
+    """
+    out = []
+    for sub in subscripts:
+        poly = sub.poly
+        if poly is not None and not poly.is_affine and poly.names() & values.keys():
+            sub = replace(sub, poly=poly.substitute(values))
+        out.append(sub)
+    return tuple(out)
+
+
 def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
     """The object-like macros (name, replacement) whose value is an integer."""
     out: dict[str, int] = {}
@@ -140,6 +158,7 @@ def nest_views(
     facts of scalars fixed before the nest (symbol_facts).
     """
     known = tuple(sorted((constants or {}).items()))
+    values = {name: Poly.const(value) for name, value in known}
     loops = {loop.id: loop for loop in root.walk()}
     writes = [r for r in root.refs if r.is_write]
     scalars = [r for r in writes if not _is_array(r)]
@@ -181,7 +200,8 @@ def nest_views(
         key = (tuple(loop.id for loop in chain), free)
         if key not in domains:
             domains[key] = _domain(frame)
-        subs = model_subscripts(ref.name, ref.subscripts or _DEREF, frame)
+        texts = _folded(ref.subscripts, values) if ref.subscripts else _DEREF
+        subs = model_subscripts(ref.name, texts, frame)
         if ref.deref and ref.subscripts:
             subs = f"`{ref.name}` is reached through a subscripted pointer"
         arrays.setdefault(ref.name, []).append(View(ref, frame, *domains[key], subs))

@@ -193,6 +193,7 @@ def _replicated(
             write=ref.span.line,
             who="teams",
             one="team",
+            meet=_meeting(ref),
             directive=teams.directive.name,
             line=teams.directive.span.line if teams.directive.span else ref.span.line,
             split="any `distribute`",
@@ -201,6 +202,16 @@ def _replicated(
         fix = _distribute_fix(source, teams)
         return made if fix is None else _with_insert(made, fix)
     return None
+
+
+def _meeting(ref: Ref) -> str:
+    """Which teams write one location: all, or those a team-numbered slot pairs."""
+    if any(_TEAM_GUARD.search(s.text) for s in ref.subscripts):
+        return (
+            f"teams whose numbers give one value of `{ref.render()}` write the same "
+            "element"
+        )
+    return "the teams write the same location"
 
 
 def _one_team(teams: Region) -> bool:

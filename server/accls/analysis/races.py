@@ -33,6 +33,7 @@ from accls.analysis.race_exemptions import (
     thread_slot,
 )
 from accls.analysis.races_alias import alias_findings
+from accls.analysis.races_capture import captured_apart, captured_neighbour
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_exclusion import mixed_exclusion_findings
 from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
@@ -157,6 +158,7 @@ def dependence_findings(
             and not permuted_index(d, by_span, inner, analysis.source)
             and not one_iteration(d, loop, analysis.source)
             and not thread_slot(d, by_span, inner, analysis.source)
+            and not captured_apart(d, by_span, inner, analysis.source, private)
         ]
         for ref in facts.atomics:
             if ref.name in reported or ref.name in protected:
@@ -189,6 +191,9 @@ def dependence_findings(
                 continue
             reported.add(dep.array)
             why = colliding_write(dep, by_span, loop, analysis.source)
+            why = why or captured_neighbour(
+                dep, by_span, inner, analysis.source, private
+            )
             exact = dep.exact and _certain(dep, by_span, inner, dialect)
             certain = exact or bool(why)
             kind = CARRIED_DEPENDENCE if certain else POSSIBLE_DEPENDENCE
@@ -219,9 +224,26 @@ def _varying(loop: Loop) -> set[str]:
     steady: set[str] = {loop.var} if loop.var else set()
     for inner in loop.walk()[1:]:
         bounds = _names(inner.lower_text + " " + inner.upper_text)
-        if inner.var and not bounds & names and inner.step in (1, -1):
+        bounds |= {n for lim in inner.limits for n in lim.poly.names()}
+        # an enclosing loop's own variable is written only by its header; a
+        # bound not read (`j < n && ok`) leaves the range, and the race, unsure
+        if (
+            inner.var
+            and not bounds & (names - steady)
+            and inner.step in (1, -1)
+            and _bounded(inner)
+        ):
             steady.add(inner.var)
     return names - steady
+
+
+def _bounded(loop: Loop) -> bool:
+    """True when both ends of the loop's range are read (a polynomial or limits)."""
+    rising = (loop.step or 0) > 0
+    ends = {lim.upper == rising for lim in loop.limits}  # True: the condition's end
+    ends |= {False} if loop.lower is not None else set()
+    ends |= {True} if loop.upper is not None else set()
+    return ends == {False, True}
 
 
 def _certain(dep: Dependence, refs: dict[Span, Ref], loop: Loop, dialect: str) -> bool:

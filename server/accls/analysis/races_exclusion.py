@@ -2,7 +2,8 @@
 
 Only the same `critical` name excludes; `atomic` and `critical` do not exclude each
 other, nor does an `ordered` block exclude a `critical` one. A scalar updated under
-`critical(a)` in one branch and `critical(b)` (or `atomic`) in another races.
+`critical(a)` in one branch and `critical(b)` (or `atomic`) in another races; so
+does an element that iterations meet again, `tot[i % 4]`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.races_index import int_at, loop_range
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Ref, Region, SourceFile
 
@@ -42,6 +44,32 @@ def _fixed_element(ref: Ref, moving: set[str]) -> bool:
         return False
     names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
     return not any(s.indirect for s in ref.subscripts) and not names & moving
+
+
+def _repeated_element(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True for `tot[i % 4]`: two iterations of the loop meet at one element.
+
+    The subscripts are built from the loop variable and literals, and the loop's
+    bounds are known: they are evaluated for every iteration.
+    """
+    if loop.var is None or ref.deref or ref.member or not ref.subscripts:
+        return False
+    if any(s.indirect for s in ref.subscripts):
+        return False
+    if {n for s in ref.subscripts for n in _NAME.findall(s.text)} != {loop.var}:
+        return False
+    span = loop_range(loop, source)
+    if span is None:
+        return False
+    seen: set[tuple[int | None, ...]] = set()
+    for k in span:
+        key = tuple(int_at(s.text, loop.var, k) for s in ref.subscripts)
+        if None in key:
+            return False
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
 
 
 def _describe(held: frozenset[str]) -> str:
@@ -78,7 +106,11 @@ def mixed_exclusion_findings(
     for ref in loop.refs:
         if ref.atomic != "omp" or ref.name in private:
             continue
-        if not is_scalar_ref(ref) and not _fixed_element(ref, moving):
+        if not (
+            is_scalar_ref(ref)
+            or _fixed_element(ref, moving)
+            or _repeated_element(ref, loop, source)
+        ):
             continue
         key = ref.name + "".join(f"[{''.join(s.text.split())}]" for s in ref.subscripts)
         groups.setdefault(key, []).append((ref, _held(ref, around)))
@@ -100,6 +132,9 @@ def mixed_exclusion_findings(
         if clash is None:
             continue
         a, ha, b, hb = clash
+        which = "iterations"
+        if not (is_scalar_ref(a) or _fixed_element(a, moving)):
+            which = f"iterations that meet at one element of `{a.name}`"
         out.append(
             finding(
                 EXCLUSION_RACE,
@@ -114,7 +149,7 @@ def mixed_exclusion_findings(
                 region=directive.name,
                 line=loop.line,
                 rule=(
-                    f"iterations run on different threads, and line {a.span.line} "
+                    f"{which} run on different threads, and line {a.span.line} "
                     f"holds {_describe(ha)} while line {b.span.line} holds "
                     f"{_describe(hb)}, which do not exclude each other"
                 ),

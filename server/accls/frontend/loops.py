@@ -45,6 +45,8 @@ class _Header:
     unbounded: str = ""  # the condition, when it never tests the variable
     lower_node: Node | None = None
     upper_node: Node | None = None
+    # `i < a && i <= b`: every conjunct a bound of the variable, one direction
+    conjuncts: tuple[tuple[Node, str], ...] = ()
 
 
 def _flat(node: Node) -> str:
@@ -71,6 +73,7 @@ def _header(node: Node) -> _Header:
     lower_node, declared = inits.get(var, (None, False))
     upper_node, cond_op = _bound(cond, var)
     return _Header(
+        conjuncts=_conjuncts(cond, var) if upper_node is None else (),
         unbounded=(
             _flat(cond) if cond is not None and var not in identifiers(cond) else ""
         ),
@@ -127,6 +130,33 @@ def _bound(cond: Node | None, var: str) -> tuple[Node | None, str | None]:
     return None, None
 
 
+def _conjuncts(cond: Node | None, var: str) -> tuple[tuple[Node, str], ...]:
+    """The bounds of `v < a && v <= b`, when every conjunct bounds `v` one way.
+
+    The loop runs while all hold, and each stops holding for good once `v` passes
+    it: the iterations are exactly those inside every bound. A conjunct that does
+    not bound `v` (`&& ok`) may end the loop early: then none are read.
+    """
+    out: list[tuple[Node, str]] = []
+    stack = [cond]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            return ()
+        node = strip_parens(node)
+        parts = operands(node) if node.type == "binary_expression" else None
+        if parts is not None and parts[1] == "&&":
+            stack.extend((parts[2], parts[0]))
+            continue
+        bound, op = _bound(node, var)
+        if bound is None or op not in ("<", "<=", ">", ">="):
+            return ()
+        out.append((bound, op))
+    if len(out) < 2 or len({op[0] for _, op in out}) != 1:
+        return ()
+    return tuple(out)
+
+
 _SIMPLE = re.compile(r"[\w\s+\-*/%().>]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -158,6 +188,11 @@ def _limits(h: _Header, macros: MacroTable) -> tuple[Limit, ...]:
         op = h.cond_op
         if op in ("<", "<=", ">", ">="):
             out.extend(limits(h.upper_node, macros, lower=op[0] == ">", op=op) or ())
+    ends = h.conjuncts and h.conjuncts[0][1][0] == ("<" if rising else ">")
+    if h.upper is None and h.upper_node is None and ends:
+        found = [limits(n, macros, lower=op[0] == ">", op=op) for n, op in h.conjuncts]
+        if all(f is not None for f in found):  # one missing would widen the range
+            out.extend(lim for f in found for lim in f or ())
     return tuple(out)
 
 
