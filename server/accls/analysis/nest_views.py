@@ -181,7 +181,7 @@ def nest_views(
         key = (tuple(loop.id for loop in chain), free)
         if key not in domains:
             domains[key] = _domain(frame)
-        subs = model_subscripts(ref.name, ref.subscripts or _DEREF, frame)
+        subs = model_subscripts(ref.name, ref.subscripts or _DEREF, frame, ref.fortran)
         if ref.deref and ref.subscripts:
             subs = f"`{ref.name}` is reached through a subscripted pointer"
         arrays.setdefault(ref.name, []).append(View(ref, frame, *domains[key], subs))
