@@ -122,8 +122,11 @@ def test_a_modulus_that_moves_in_the_nest_is_refused() -> None:
 
 
 def test_remainder_terms_become_fresh_symbols() -> None:
-    poly, parts = remainder_poly("x*5 + (y % 5)") or (None, ())
-    assert poly is not None and poly.coeff("%0") == 1 and poly.coeff("x") == 5
+    found = remainder_poly("x*5 + (y % 5)")
+    assert found is not None
+    poly, parts = found
+    assert poly.coeff("%0") == 1
+    assert poly.coeff("x") == 5
     assert [(top.names(), bottom.constant) for top, bottom in parts] == [({"y"}, 5)]
     assert remainder_poly("a % b % c") is None  # a remainder of a remainder
     assert remainder_poly("f(i) % 3") is None
