@@ -65,6 +65,13 @@ def test_a_macro_modulus_splits_rows_of_the_macro() -> None:
             a[i*W + (j % W)] = b[j];
     """
     assert carriers(body, {"W": 8}) == {1}
+    wide = """
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            a[i*W + (j % 5)] = b[j];
+    """
+    assert carriers(wide, {"W": 5}) == {1}
+    assert 0 in carriers(wide, {"W": 4})  # rows of 4, remainders up to 4
 
 
 def test_a_remainder_wider_than_the_row_spills_into_the_next_row() -> None:

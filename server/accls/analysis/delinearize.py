@@ -293,8 +293,9 @@ def model_subscripts(
             )
         changing |= moving
         polys.append(renamed)
+    used = frozenset(key for poly in polys for key in poly.names())
     rows = (
-        remainder_rows(taken, domain_rows(frame), dict(frame.constants))
+        remainder_rows(taken, domain_rows(frame), dict(frame.constants), used)
         if taken
         else ()
     )

@@ -67,12 +67,14 @@ def remainder_rows(
     remainders: Mapping[str, tuple[Poly, Poly]],
     domain: Sequence[Row],
     constants: Mapping[str, int],
+    used: frozenset[str] = frozenset(),
 ) -> tuple[Row, ...] | None:
     """The rows bounding each remainder key by its (dividend, modulus), over keys.
 
     None when some dividend is not proved `>= 0` or some modulus not proved
     `>= 1` and invariant over `domain` (the reference's domain rows).
-    `constants`: macro values, as rows for the keys `p:NAME` they use. A
+    `constants`: macro values, as rows for the keys `p:NAME` they or the
+    subscripts (`used`: a row width `W` in `x*W + y % 5`) name. A
     constant modulus also ties r to its dividend (exact); a symbol's only
     bounds it (see `loose`).
     """
@@ -91,7 +93,7 @@ def remainder_rows(
         for _, left, size in parsed
         for name in (*left[0], *size[0])
         if name.startswith("p:") and name[2:] in constants
-    }
+    } | {name for name in used if name.startswith("p:") and name[2:] in constants}
     fixed = [row({n: 1}, -constants[n[2:]], equality=True) for n in sorted(named)]
     known = (*domain, *fixed)
     out: list[Row] = []
