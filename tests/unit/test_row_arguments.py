@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from accls.analysis import analyze_text
-from accls.analysis.delinearize import equalities
+from accls.analysis.subscript_equalities import equalities
 from accls.frontend import Poly, Subscript
 from accls.suggest.options import SuggestOptions
 from accls.suggest.rules import suggest_file

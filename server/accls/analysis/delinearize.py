@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import gcd
 
-from accls.analysis.polyhedra import Row, build, constrain, is_empty, row
+from accls.analysis.polyhedra import Row, row
+from accls.analysis.remainders import is_remainder_key, remainder_rows
 from accls.frontend import Loop, Poly, Subscript
+from accls.frontend.exprs import remainder_poly
 
 __all__ = [
     "Frame",
+    "Linear",
     "Model",
     "base_name",
     "bounded_level",
+    "combine",
     "domain_rows",
-    "equalities",
+    "linear",
     "model_subscripts",
     "on_side",
 ]
@@ -50,7 +53,10 @@ def _key(name: str, frame: Frame, depth: int, strict: bool = True) -> str | None
 
     A symbol written in the nest has no key when `strict`; otherwise it is
     keyed as an invariant symbol, for the levels where it cannot change.
+    A remainder variable (`%0`, see remainders) is its own key.
     """
+    if is_remainder_key(name):
+        return name
     for level in range(depth - 1, -1, -1):
         if frame.loops[level].var == name:
             return str(level)
@@ -96,7 +102,7 @@ def on_side(rows: Sequence[Row], side: str) -> tuple[Row, ...]:
     )
 
 
-def _linear(poly: Poly, side: str = "") -> Linear:
+def linear(poly: Poly, side: str = "") -> Linear:
     """The affine form of an affine polynomial, iteration keys prefixed by `side`."""
     lin: dict[str, int] = {}
     const = 0
@@ -110,7 +116,7 @@ def _linear(poly: Poly, side: str = "") -> Linear:
 
 def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
     renamed = None if poly is None else _rename(poly, frame, level)
-    return _linear(renamed) if renamed is not None and renamed.is_affine else None
+    return linear(renamed) if renamed is not None and renamed.is_affine else None
 
 
 def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
@@ -131,7 +137,7 @@ def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
     return None if width is None else (lower, width)
 
 
-def _combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
+def combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
     """The row `left + sign*right + shift >= 0`."""
     lin = dict(left[0])
     for key, coeff in right[0].items():
@@ -152,7 +158,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         rebased = _rebased(frame, level)
         if rebased is not None:  # the key is the offset into the row
             rows.append(row({key: 1}))
-            rows.append(_combine(rebased[1], var, -1, -1 if loop.cond_op == "<" else 0))
+            rows.append(combine(rebased[1], var, -1, -1 if loop.cond_op == "<" else 0))
             continue
         if loop.step_symbol:
             rows.append(row({f"p:{loop.step_symbol}": 1}, -1))
@@ -160,7 +166,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         lower = _bound(loop.lower, frame, level)
         if lower is not None:
             # The initial value is the least value of an increasing loop.
-            gap = _combine(var, lower, -1) if up else _combine(lower, var, -1)
+            gap = combine(var, lower, -1) if up else combine(lower, var, -1)
             rows.append(gap)
             if abs(step) > 1:
                 count = (f"{key}~", -abs(step))
@@ -173,15 +179,15 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             if bound is not None:
                 scaled: Linear = ({key: limit.scale}, 0)
                 pair = (bound, scaled) if limit.upper else (scaled, bound)
-                rows.append(_combine(*pair, -1))
+                rows.append(combine(*pair, -1))
         upper = _bound(loop.upper, frame, level)
         if upper is None or op not in ("<", "<=", ">", ">="):
             continue
         strict = -1 if op in ("<", ">") else 0
         if op[0] == "<":
-            rows.append(_combine(upper, var, -1, strict))
+            rows.append(combine(upper, var, -1, strict))
         else:
-            rows.append(_combine(var, upper, -1, strict))
+            rows.append(combine(var, upper, -1, strict))
     used = {key for item in rows for key, _ in item.coeffs}
     for poly, equal in frame.relations:  # the nest reads their names
         coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
@@ -217,13 +223,47 @@ class Model:
     polys: tuple[Poly, ...]
     changing: frozenset[str] = frozenset()  # symbols written in the nest, as keys
     note: str = ""  # how the first changing symbol is used, for a reason text
+    rows: tuple[Row, ...] = ()  # bounds of the remainder keys (`%0`), unsided
+
+
+def _remainders(
+    text: str,
+    frame: Frame,
+    offsets: dict[str, Poly],
+    taken: dict[str, tuple[Poly, Poly]],
+) -> Poly | None:
+    """A subscript with `e % m` terms, each as a new remainder key, or None.
+
+    The keys and their (dividend, modulus) over keys are added to `taken`;
+    `offsets` rewrite row-offset loop variables (see `_rebased`).
+    """
+    found = remainder_poly(text)
+    if found is None:
+        return None
+    poly, parts = found
+    depth = len(frame.loops)
+    names: dict[str, Poly] = {}
+    for pos, (top, bottom) in enumerate(parts):
+        key = f"%{len(taken)}"
+        left = _rename(top.substitute(offsets), frame, depth)
+        size = _rename(bottom.substitute(offsets), frame, depth)
+        if left is None or size is None:
+            return None
+        taken[key] = (left, size)
+        names[f"%{pos}"] = Poly.sym(key)
+    return poly.substitute({**offsets, **names})
 
 
 def model_subscripts(
-    array: str, subs: Sequence[Subscript], frame: Frame
+    array: str, subs: Sequence[Subscript], frame: Frame, fortran: bool = False
 ) -> Model | str:
-    """Each subscript over variable keys, or why one cannot be modelled."""
+    """Each subscript over variable keys, or why one cannot be modelled.
+
+    A C subscript with `e % m` terms (`x*5 + y % 5`) holds remainder keys,
+    bounded by the model's rows where `e >= 0` and `m >= 1` are proved.
+    """
     polys: list[Poly] = []
+    taken: dict[str, tuple[Poly, Poly]] = {}
     changing: set[str] = set()
     note = ""
     depth = len(frame.loops)
@@ -237,6 +277,8 @@ def model_subscripts(
         if sub.indirect:
             return f"subscript `{sub.text}` of `{array}` reads another array"
         poly = sub.poly.substitute(offsets) if sub.poly and offsets else sub.poly
+        if poly is None and not fortran:  # Fortran's `%` picks a component
+            poly = _remainders(sub.text, frame, offsets, taken)
         renamed = None if poly is None else _rename(poly, frame, depth, False)
         if sub.poly is None and sub.text.strip() == ":":
             # A whole dimension (a Fortran section or a whole-array argument).
@@ -251,166 +293,16 @@ def model_subscripts(
             )
         changing |= moving
         polys.append(renamed)
-    return Model(tuple(polys), frozenset(changing), note)
-
-
-Factor = str | int | tuple[str, int]
-"""An extent: a symbol key, a constant, or a constant times a symbol (`5*n`)."""
-
-
-def _divide(poly: Poly, factor: Factor) -> tuple[Poly, Poly]:
-    """(quotient, rest): the terms that `factor` divides, divided, and the others."""
-    quotient: list[tuple[tuple[str, ...], int]] = []
-    rest: list[tuple[tuple[str, ...], int]] = []
-    for mono, coeff in poly.terms:
-        if isinstance(factor, tuple):
-            name, scale = factor
-            if name in mono and not coeff % scale:
-                pos = mono.index(name)
-                quotient.append(((*mono[:pos], *mono[pos + 1 :]), coeff // scale))
-            else:
-                rest.append((mono, coeff))
-        elif isinstance(factor, int):
-            if coeff % factor:
-                rest.append((mono, coeff))
-            else:
-                quotient.append((mono, coeff // factor))
-        elif factor in mono:
-            pos = mono.index(factor)
-            quotient.append(((*mono[:pos], *mono[pos + 1 :]), coeff))
-        else:
-            rest.append((mono, coeff))
-    # Distinct terms stay distinct without one factor; sorting restores normal form.
-    return Poly(tuple(sorted(quotient))), Poly(tuple(rest))
-
-
-def _factors(polys: Sequence[Poly]) -> list[Factor]:
-    """Candidate extents: symbols in every non-linear term, then a common constant.
-
-    The constant covers a fixed inner extent, as in `(i*m + j)*8 + k`; a symbol
-    times the constant covers rows of `5*n`, as in `x*5*n + y` with `y < 5*n`.
-    """
-    common: set[str] | None = None
-    scale = 0
-    for poly in polys:
-        for mono, coeff in poly.terms:
-            if len(mono) > 1:
-                names = {k for k in mono if k.startswith("p:")}
-                common = names if common is None else common & names
-                scale = gcd(scale, coeff)
-    out: list[Factor] = sorted(common or ())
-    if scale > 1:
-        out.extend((name, scale) for name in sorted(common or ()))
-        out.append(scale)
-    return out
-
-
-def _in_range(rests: Sequence[Poly], factor: Factor, context: Sequence[Row]) -> bool:
-    """True when 0 <= r < factor for both rests (first on side s, then t)."""
-    domain = build(context)
-    size: Linear
-    if isinstance(factor, tuple):
-        size = ({factor[0]: factor[1]}, 0)
-    elif isinstance(factor, int):
-        size = ({}, factor)
-    else:
-        size = ({factor: 1}, 0)
-    for rest, side in zip(rests, "st", strict=True):
-        lin = _linear(rest, side)
-        for item in (_combine(({}, -1), lin, -1), _combine(lin, size, -1)):
-            known = all(key in domain.columns for key, _ in item.coeffs)
-            # A key the context never mentions is unconstrained: give it a column.
-            checked = constrain(domain, item) if known else build((*context, item))
-            if not is_empty(checked):
-                return False
-    return True
-
-
-def _split(
-    left: Poly, right: Poly, context: Sequence[Row]
-) -> list[tuple[Poly, Poly]] | None:
-    """Pairs of affine subscripts equivalent to `left == right`, or None."""
-    if left.is_affine and right.is_affine:
-        return [(left, right)]
-    for factor in _factors((left, right)):
-        high_l, low_l = _divide(left, factor)
-        high_r, low_r = _divide(right, factor)
-        if not (low_l.is_affine and low_r.is_affine):
-            continue
-        if not _in_range((low_l, low_r), factor, context):
-            continue
-        inner = _split(high_l, high_r, context)
-        if inner is not None:
-            return [*inner, (low_l, low_r)]
-    return None
-
-
-def _open_column(column: Poly, size: str, loops: Sequence[Loop]) -> str:
-    """Which loop of the column part stops at a bound not tied to `size`, in words.
-
-    `for (ii = 0; ii < s->boxes->nAtoms[iBox]; ii++)` with `p[MAXATOMS*iBox + ii]`:
-    the split needs `nAtoms[iBox] <= MAXATOMS`, a fact about memory's contents.
-    """
-    for mono, _ in column.terms:
-        if len(mono) != 1 or not mono[0].isdigit():
-            continue
-        level = int(mono[0])
-        if level >= len(loops):
-            continue
-        loop = loops[level]
-        if not loop.upper_text or not loop.var:
-            continue
-        upper = loop.upper
-        if upper is not None and upper.is_affine and "[" not in loop.upper_text:
-            continue
-        read = "->" in loop.upper_text or "[" in loop.upper_text
-        what = "a value read from memory" if read else "a value"
+    used = frozenset(key for poly in polys for key in poly.names())
+    rows = (
+        remainder_rows(taken, domain_rows(frame), dict(frame.constants), used)
+        if taken
+        else ()
+    )
+    if rows is None:
+        shown = next(s.text for s in subs if s.poly is None and "%" in s.text)
         return (
-            f": `{loop.var}` stops at `{loop.upper_text}`, {what} that nothing "
-            f"proves to be at most `{size}`"
+            f"subscript `{shown}` of `{array}` is not affine: its remainder is "
+            "not proved to stay within [0, m) (`e >= 0` and `m >= 1` unproved)"
         )
-    return ""
-
-
-def equalities(
-    array: str,
-    subs: tuple[Sequence[Subscript], Sequence[Subscript]],
-    models: tuple[Sequence[Poly], Sequence[Poly]],
-    context: Sequence[Row],
-    loops: tuple[Sequence[Loop], Sequence[Loop]] = ((), ()),
-) -> tuple[Row, ...] | str:
-    """Equalities that hold when both references touch the same element, or why not.
-
-    `context` holds both references' domain rows, on sides s and t; a linearized
-    subscript such as `i*n + j` is split into (i, j) only when 0 <= j < n is
-    proved over it. `loops` are each reference's loops, to say which bound
-    leaves that unproved.
-    """
-    # `f[i]` (a whole row, as a callee writes it) and `f[i][k]`: the two touch
-    # the same memory only if the rows their common subscripts pick are equal.
-    size = min(len(subs[0]), len(subs[1]), len(models[0]), len(models[1]))
-    if size == 0 and len(subs[0]) != len(subs[1]):
-        return f"`{array}` is indexed with {len(subs[0])} and {len(subs[1])} subscripts"
-    rows: list[Row] = []
-    for pos, (left, right) in enumerate(
-        zip(models[0][:size], models[1][:size], strict=True)
-    ):
-        split = _split(left, right, context)
-        if split is None:
-            text = subs[0][pos].text if not left.is_affine else subs[1][pos].text
-            sizes = [f for f in _factors((left, right)) if isinstance(f, str)]
-            if sizes:
-                # A row-major index whose column part may leave [0, n): in C it
-                # then reaches a neighbouring row, so rows cannot be told apart.
-                side = 0 if not left.is_affine else 1
-                column = _divide((left, right)[side], sizes[0])[1]
-                return (
-                    f"subscript `{text}` of `{array}` cannot be split into rows "
-                    f"of `{sizes[0][2:]}`: its column part is not proved to stay "
-                    f"within [0, {sizes[0][2:]})"
-                    + _open_column(column, sizes[0][2:], loops[side])
-                )
-            return f"subscript `{text}` of `{array}` is not affine"
-        for part_l, part_r in split:
-            rows.append(_combine(_linear(part_l, "s"), _linear(part_r, "t"), -1))
-    return tuple(Row(item.coeffs, item.const, equality=True) for item in rows)
+    return Model(tuple(polys), frozenset(changing), note, rows)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis.budget import Budget, TooLarge
-from accls.analysis.delinearize import Model, equalities
+from accls.analysis.delinearize import Model, on_side
 from accls.analysis.dependence_pair import (
     Pair,
     Vector,
@@ -25,6 +25,8 @@ from accls.analysis.dependence_pair import (
 from accls.analysis.model import Dependence
 from accls.analysis.nest_views import NestViews, View, nest_views
 from accls.analysis.polyhedra import Polyhedron, Row, bounds, build, is_empty, restrict
+from accls.analysis.remainders import loosened
+from accls.analysis.subscript_equalities import equalities
 from accls.analysis.subscript_tests import (
     no_integer_solution,
     out_of_range,
@@ -178,7 +180,12 @@ def _modelled(pair: Pair) -> list[Dependence]:
         if isinstance(view.subscripts, str):
             return assumed(pair, view.subscripts)
         models.append(view.subscripts)
-    context = (*pair.first.domains[0], *pair.second.domains[1])
+    context = (
+        *pair.first.domains[0],
+        *on_side(models[0].rows, "s"),
+        *pair.second.domains[1],
+        *on_side(models[1].rows, "t"),
+    )
     eqs: tuple[Row, ...] | str = ()
     try:
         eqs = equalities(
@@ -212,7 +219,9 @@ def _pair_dependences(pair: Pair) -> list[Dependence]:
     """The dependences between the two references of `pair`."""
     if pair.stale and pair.stale >= len(pair.common):
         return assumed(pair, pair.why_stale)
-    found = _modelled(pair)
+    models = [v.subscripts for v in (pair.first, pair.second)]
+    rows = [m.rows for m in models if isinstance(m, Model)]
+    found = loosened(_modelled(pair), rows, pair.array)
     if not pair.stale:
         return found
     # Within one iteration of the stale levels the changing names hold still,

@@ -145,7 +145,7 @@ def _view_escapes(
     if not isinstance(model, Model):
         return []
     frame = view.frame
-    base = domain_rows(frame)
+    base = (*domain_rows(frame), *model.rows)
     out: list[Escape] = []
     first = 0 if whole and extents and extents[0] is not None else 1
     for dim in range(first, len(model.polys)):

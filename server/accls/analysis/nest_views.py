@@ -201,7 +201,7 @@ def nest_views(
         if key not in domains:
             domains[key] = _domain(frame)
         texts = _folded(ref.subscripts, values) if ref.subscripts else _DEREF
-        subs = model_subscripts(ref.name, texts, frame)
+        subs = model_subscripts(ref.name, texts, frame, ref.fortran)
         if ref.deref and ref.subscripts:
             subs = f"`{ref.name}` is reached through a subscripted pointer"
         arrays.setdefault(ref.name, []).append(View(ref, frame, *domains[key], subs))

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from accls.analysis.modulo_sections import dividend
 from accls.frontend import Loop, Poly, Ref, SourceFile
-from accls.frontend.exprs import expression_poly
+from accls.frontend.exprs import remainder_poly
 
 if TYPE_CHECKING:
     import islpy as isl
@@ -137,15 +136,10 @@ class ElementSpace:
 
 def _modulo(text: str) -> tuple[Poly, Poly] | None:
     """(`e`, `m`) of a subscript `e % m`, both polynomials, or None."""
-    left = dividend(text)
-    if left is None:
+    found = remainder_poly(text)
+    if found is None or found[0] != Poly.sym("%0") or len(found[1]) != 1:
         return None
-    whole = text.strip()
-    right = whole[whole.find("%", len(left)) + 1 :]
-    top, bottom = expression_poly(left), expression_poly(right)
-    if top is None or bottom is None:
-        return None
-    return top, bottom
+    return found[1][0]
 
 
 def aligned(left: isl.Set, right: isl.Set) -> tuple[isl.Set, isl.Set]:

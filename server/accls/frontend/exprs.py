@@ -17,6 +17,7 @@ __all__ = [
     "int_literal",
     "node_text",
     "operands",
+    "remainder_poly",
     "span_of",
     "strip_parens",
     "to_poly",
@@ -168,3 +169,53 @@ def expression_poly(text: str) -> Poly | None:
         return None
     expr = stmt.named_children[0]
     return None if expr is None else to_poly(expr)
+
+
+Remainder = tuple[Poly, Poly]
+"""The dividend `e` and modulus `m` of one `e % m`."""
+
+
+def remainder_poly(text: str) -> tuple[Poly, tuple[Remainder, ...]] | None:
+    """The polynomial of a C expression whose `e % m` terms are symbols `%0`, `%1`.
+
+    Each `e % m` whose operands are polynomials (and hold no `%`) becomes the
+    symbol `%k`, k its place in the returned list; `%` is in no C name, so the
+    symbols are fresh. None when the expression is no polynomial that way.
+    """
+    if not text.strip() or "%" not in text or any(c in text for c in ";{}"):
+        return None
+    root = parse_snippet(f"void __f(void){{({text});}}")
+    if root.has_error or not root.named_children:
+        return None
+    body = root.named_children[0].child_by_field_name("body")
+    stmt = body.named_children[0] if body is not None and body.named_children else None
+    if stmt is None or stmt.type != "expression_statement" or not stmt.named_children:
+        return None
+    expr = stmt.named_children[0]
+    found: list[Remainder] = []
+    poly = None if expr is None else _remainder_terms(expr, found, 0)
+    return None if poly is None or not found else (poly, tuple(found))
+
+
+def _remainder_terms(node: Node, found: list[Remainder], depth: int) -> Poly | None:
+    node = strip_parens(node)
+    parts = operands(node) if node.type == "binary_expression" else None
+    if depth > MAX_DEPTH or parts is None or parts[1] not in ("+", "-", "*", "%"):
+        op = node.child_by_field_name("operator")
+        arg = node.child_by_field_name("argument")
+        if node.type == "unary_expression" and op is not None and node_text(op) == "-":
+            inner = None if arg is None else _remainder_terms(arg, found, depth + 1)
+            return None if inner is None else -inner
+        return to_poly(node, depth)
+    left, sign, right = parts
+    if sign == "%":
+        top, bottom = to_poly(left, depth + 1), to_poly(right, depth + 1)
+        if top is None or bottom is None:
+            return None
+        found.append((top, bottom))
+        return Poly.sym(f"%{len(found) - 1}")
+    lhs = _remainder_terms(left, found, depth + 1)
+    rhs = None if lhs is None else _remainder_terms(right, found, depth + 1)
+    if lhs is None or rhs is None:
+        return None
+    return lhs + rhs if sign == "+" else lhs - rhs if sign == "-" else lhs * rhs
