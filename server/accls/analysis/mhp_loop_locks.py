@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from accls.analysis.concurrency_kinds import EXCLUSION_RACE
-from accls.analysis.findings import Finding, finding
+from accls.analysis.findings import Finding
 from accls.analysis.mhp_locks import LockTable, lock_table
+from accls.analysis.races_exclusion import exclusion_finding
 from accls.analysis.races_index import int_at, literal_value, loop_range
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
@@ -166,52 +166,22 @@ def half_locked_findings(
     for one, other, why in locks.clashes:
         if one.name in private:
             continue
-        first, second = sorted((one, other), key=lambda r: r.span.start_byte)
-        out.append(
-            finding(
-                EXCLUSION_RACE,
-                (one if one.is_write else other).span,
-                first=first.render(),
-                first_access=first.kind.value,
-                first_line=first.span.line,
-                second=second.render(),
-                second_access=second.kind.value,
-                second_line=second.span.line,
-                overlap="may run in parallel",
-                region=directive.name,
-                line=loop.line,
-                rule=f"iterations run on different threads, and {why}",
-                fix="index the lock array the way the data is indexed",
-            )
-        )
+        rule = f"iterations run on different threads, and {why}"
+        fix = "index the lock array the way the data is indexed"
+        at = one if one.is_write else other
+        out.append(exclusion_finding(at, one, other, directive, loop, rule, fix))
     for plain, other, lock in locks.half:
         if plain.name in private:
             continue
-        first, second = sorted((plain, other), key=lambda r: r.span.start_byte)
-        out.append(
-            finding(
-                EXCLUSION_RACE,
-                plain.span,
-                first=first.render(),
-                first_access=first.kind.value,
-                first_line=first.span.line,
-                second=second.render(),
-                second_access=second.kind.value,
-                second_line=second.span.line,
-                overlap="may run in parallel",
-                region=directive.name,
-                line=loop.line,
-                rule=(
-                    f"iterations run on different threads, and the lock `{lock}` "
-                    f"is held at line {other.span.line} but not at line "
-                    f"{plain.span.line}"
-                ),
-                fix=(
-                    f"take `{lock}` around the access at line {plain.span.line} "
-                    "too, or make every access `atomic`"
-                ),
-            )
+        rule = (
+            f"iterations run on different threads, and the lock `{lock}` "
+            f"is held at line {other.span.line} but not at line {plain.span.line}"
         )
+        fix = (
+            f"take `{lock}` around the access at line {plain.span.line} "
+            "too, or make every access `atomic`"
+        )
+        out.append(exclusion_finding(plain, plain, other, directive, loop, rule, fix))
     return out
 
 

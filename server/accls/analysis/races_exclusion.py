@@ -135,28 +135,44 @@ def mixed_exclusion_findings(
         which = "iterations"
         if not (is_scalar_ref(a) or _fixed_element(a, moving)):
             which = f"iterations that meet at one element of `{a.name}`"
+        rule = (
+            f"{which} run on different threads, and line {a.span.line} "
+            f"holds {_describe(ha)} while line {b.span.line} holds "
+            f"{_describe(hb)}, which do not exclude each other"
+        )
+        fix = (
+            "guard every access with the same `critical` name, or make all "
+            "of them `atomic`"
+        )
         out.append(
-            finding(
-                EXCLUSION_RACE,
-                (a if a.is_write else b).span,
-                first=a.render(),
-                first_access=a.kind.value,
-                first_line=a.span.line,
-                second=b.render(),
-                second_access=b.kind.value,
-                second_line=b.span.line,
-                overlap="may run in parallel",
-                region=directive.name,
-                line=loop.line,
-                rule=(
-                    f"{which} run on different threads, and line {a.span.line} "
-                    f"holds {_describe(ha)} while line {b.span.line} holds "
-                    f"{_describe(hb)}, which do not exclude each other"
-                ),
-                fix=(
-                    "guard every access with the same `critical` name, or make all "
-                    "of them `atomic`"
-                ),
-            )
+            exclusion_finding(a if a.is_write else b, a, b, directive, loop, rule, fix)
         )
     return out
+
+
+def exclusion_finding(
+    at: Ref,
+    one: Ref,
+    other: Ref,
+    directive: Directive,
+    loop: Loop,
+    rule: str,
+    fix: str,
+) -> Finding:
+    """ACC121 at `at` for two accesses of a parallel loop that nothing excludes."""
+    first, second = sorted((one, other), key=lambda r: r.span.start_byte)
+    return finding(
+        EXCLUSION_RACE,
+        at.span,
+        first=first.render(),
+        first_access=first.kind.value,
+        first_line=first.span.line,
+        second=second.render(),
+        second_access=second.kind.value,
+        second_line=second.span.line,
+        overlap="may run in parallel",
+        region=directive.name,
+        line=loop.line,
+        rule=rule,
+        fix=fix,
+    )
