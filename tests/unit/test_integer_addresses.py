@@ -94,3 +94,22 @@ def test_a_callee_reading_an_integer_global_as_an_address_says_why() -> None:
     reasons = _call_reasons("a[i] = via_global(i - 1);")
     assert reasons
     assert "turns the integer `gaddr` into a pointer" in reasons[0]
+
+
+def test_a_long_parenthesised_name_is_read_in_linear_time() -> None:
+    # The cast pattern once split a name into words every possible way: a
+    # parenthesised 48-letter name (miniAMR's `(MPI_...)` calls) took hours.
+    name = "communicator_of_the_whole_application_of_blocks"
+    text = dedent(
+        f"""\
+        double pick(long addr, int {name}) {{
+          int k = ({name});
+          double *p = (double *)addr;
+          return p[k];
+        }}
+        """
+    )
+    source = parse_source(text, "long_name.c")
+    found = summarize("pick", source, PURE_FUNCTIONS)
+    assert found is not None
+    assert found.reads

@@ -18,9 +18,11 @@ __all__ = ["IntegerAddresses", "integer_addresses"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 # A cast to a pointer type: `(double *)`, `(const struct s **)`, and C++'s
-# `reinterpret_cast<double *>(`; its operand follows.
+# `reinterpret_cast<double *>(`; its operand follows. Words are apart by
+# blanks, so a long name splits one way only (no backtracking blow-up).
 _CAST = re.compile(
-    r"\(\s*(?:[A-Za-z_]\w*\s*)+(?:\*\s*(?:const\s*|volatile\s*|restrict\s*)*)+\)"
+    r"\(\s*(?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*\s*"
+    r"(?:\*\s*(?:const\s*|volatile\s*|restrict\s*)*)+\)"
     r"|\b(?:reinterpret|static|const|c)_cast\s*<[^<>;]*\*\s*>"
 )
 _OPERAND = re.compile(r"\s*[&*!~+\-\s]*([A-Za-z_]\w*)")
