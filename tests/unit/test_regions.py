@@ -321,4 +321,4 @@ def test_region_scan_is_linear_in_the_loops(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(found) == 1500
     assert all(s.region is region for s in found)  # (hashing 1,500 loops is slow)
     assert len(region.loops) == 1500
-    assert calls < 20 * 1500
+    assert calls < 25 * 1500  # a few per loop and reference; quadratic was millions
