@@ -34,6 +34,7 @@ from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
 from accls.analysis.mhp_target import target_nowait_findings
+from accls.analysis.races_exclusion import guard_text
 from accls.frontend import SourceFile
 
 __all__ = ["concurrency_findings", "mhp_graph"]
@@ -166,26 +167,12 @@ def _maybe_sync(model: RegionModel, a: Access, b: Access) -> str:
     return ""
 
 
-def _guard(held: frozenset[str]) -> str:
-    """How a set of held locks and critical names reads in a message."""
-    words = []
-    for item in sorted(held):
-        kind, _, name = item.partition(":")
-        if kind == "critical":
-            words.append(f"`critical({name})`" if name else "an unnamed `critical`")
-        elif kind == "lock":
-            words.append(f"the lock `{name}`")
-        else:
-            words.append(f"`{item}`")
-    return " and ".join(words) if words else "no lock"
-
-
 def _exclusion(a: Access, b: Access) -> str:
     """Why the locks and critical names around the pair do not exclude them."""
     if a.atomic != b.atomic:
         plain = b if a.atomic else a
         if plain.held:
-            held = _guard(plain.held)
+            held = guard_text(plain.held)
             return f"`atomic` does not exclude {held} (line {plain.ref.span.line})"
         return (
             "an `atomic` access does not order the plain access at line "
@@ -197,13 +184,14 @@ def _exclusion(a: Access, b: Access) -> str:
         return f"the lock `{lock}` is taken on some paths only"
     if a.held and b.held:
         return (
-            f"line {a.ref.span.line} holds {_guard(a.held)} and line {b.ref.span.line} "
-            f"holds {_guard(b.held)}, which do not exclude each other"
+            f"line {a.ref.span.line} holds {guard_text(a.held)} and line "
+            f"{b.ref.span.line} holds {guard_text(b.held)}, which do not exclude "
+            "each other"
         )
     if a.held or b.held:
         guarded, plain = (a, b) if a.held else (b, a)
         return (
-            f"only line {guarded.ref.span.line} holds {_guard(guarded.held)}; line "
+            f"only line {guarded.ref.span.line} holds {guard_text(guarded.held)}; line "
             f"{plain.ref.span.line} holds nothing"
         )
     return ""

@@ -17,7 +17,7 @@ from accls.analysis.races_index import int_at, loop_range
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Ref, Region, SourceFile
 
-__all__ = ["mixed_exclusion_findings"]
+__all__ = ["exclusion_finding", "guard_text", "mixed_exclusion_findings"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -72,15 +72,18 @@ def _repeated_element(ref: Ref, loop: Loop, source: SourceFile) -> bool:
     return False
 
 
-def _describe(held: frozenset[str]) -> str:
+def guard_text(held: frozenset[str]) -> str:
+    """How a set of held locks, critical names and atomics reads in a message."""
     words = []
     for item in sorted(held):
         kind, _, name = item.partition(":")
         if kind == "critical":
             words.append(f"`critical({name})`" if name else "an unnamed `critical`")
+        elif kind == "lock":
+            words.append(f"the lock `{name}`")
         else:
-            words.append(f"`{kind}`")
-    return " and ".join(words)
+            words.append(f"`{item}`")
+    return " and ".join(words) if words else "no lock"
 
 
 def mixed_exclusion_findings(
@@ -137,8 +140,8 @@ def mixed_exclusion_findings(
             which = f"iterations that meet at one element of `{a.name}`"
         rule = (
             f"{which} run on different threads, and line {a.span.line} "
-            f"holds {_describe(ha)} while line {b.span.line} holds "
-            f"{_describe(hb)}, which do not exclude each other"
+            f"holds {guard_text(ha)} while line {b.span.line} holds "
+            f"{guard_text(hb)}, which do not exclude each other"
         )
         fix = (
             "guard every access with the same `critical` name, or make all "
