@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
+from accls.analysis.narrow_counters import narrow_counter_obstacle
 from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
@@ -293,6 +294,9 @@ def shape_obstacles(
                     message=f"the loop variable `{loop.var}` is not an integer",
                 )
             )
+        narrow = narrow_counter_obstacle(loop, decl, source)
+        if narrow is not None:
+            out.append(narrow)
     for inner in loop.walk()[1:]:
         if inner.unbounded:
             out.append(
