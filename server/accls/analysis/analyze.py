@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from accls.analysis.address_reads import read_only_addresses
 from accls.analysis.array_params import array_param_facts
+from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
@@ -123,6 +124,7 @@ def _loop_facts(
     scalars, scalar_obstacles = class_privates(
         loop, fn, source, scalars, scalar_obstacles
     )
+    scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned

@@ -1,0 +1,62 @@
+"""Reductions on `_Bool`/`bool` variables whose operator is not the one C applies.
+
+Every store to a `_Bool` converts the value to 0 or 1 (`!= 0`), so `b += x` in
+order is `b = (b + x) != 0`: not a sum, and with `x` of either sign not even an
+`||` (`b = 1; b += -1` gives 0). The `+`, `-` and `^` updates are not
+associative once each step is converted, so splitting the iterations among
+threads and combining the partial values with the same operator changes the
+result; compilers also combine them in a wider integer type and store values
+other than 0 and 1 in the variable (gcc leaves `4` in a `_Bool` that four
+threads summed). `*`, `&`, `|`, `&&`, `||`, `min` and `max` stay exact: on
+values that are 0 or 1 each is the same operator on `x != 0` (`&` on `x & 1`).
+"""
+
+from __future__ import annotations
+
+from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.frontend import Function, RedOp, SourceFile
+
+__all__ = ["bool_reductions"]
+
+_BOOLEAN = frozenset({"_Bool", "bool"})
+_INEXACT = frozenset({RedOp.ADD, RedOp.BXOR})
+
+
+def _is_boolean(name: str, fn: Function | None, source: SourceFile) -> bool:
+    found = fn.lookup(name) if fn is not None else None
+    decl = found or next((g for g in source.globals if g.name == name), None)
+    if decl is None or decl.pointers or decl.dims:
+        return False
+    base = source.types.scalar_base(decl.type) or decl.type
+    return base in _BOOLEAN
+
+
+def bool_reductions(
+    scalars: tuple[ScalarFact, ...],
+    obstacles: tuple[Obstacle, ...],
+    fn: Function | None,
+    source: SourceFile,
+) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
+    """The facts left, and the obstacles with one for each inexact `_Bool` reduction."""
+    kept: list[ScalarFact] = []
+    refused: list[Obstacle] = []
+    for fact in scalars:
+        if (
+            fact.cls is ScalarClass.REDUCTION
+            and fact.op in _INEXACT
+            and _is_boolean(fact.name, fn, source)
+        ):
+            refused.append(
+                Obstacle(
+                    code=ObstacleCode.SCALAR_CARRIED,
+                    line=fact.line,
+                    variable=fact.name,
+                    message=f"`{fact.name}` is a `_Bool` updated with `+`, `-` or "
+                    f"`^` (line {fact.line}): each store converts the value to 0 or 1, "
+                    "so the updates are not a reduction whose partial values "
+                    "threads could combine",
+                )
+            )
+            continue
+        kept.append(fact)
+    return tuple(kept), (*obstacles, *refused)
