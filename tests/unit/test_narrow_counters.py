@@ -60,3 +60,31 @@ def test_bounds_that_fit_the_type_or_an_int_variable_stay_parallel(
     parallel, shape = _loop(header, "#define N 60000\n")
     assert parallel, shape
     assert not shape
+
+
+def test_each_loop_sees_the_variable_its_own_header_declares() -> None:
+    text = (
+        "int a[300];\nvoid f(unsigned char m) {\n"
+        "  for (int i = 0; i < 300; i++) a[i] = i;\n"
+        "  for (unsigned char i = 0; i < m; i += 7) a[i] = i;\n"
+        "  for (int i = 0; i < 300; i++) a[i] += 1;\n"
+        "}\n"
+    )
+    first, narrow, last = analyze_text(text).facts
+    assert first.parallel
+    assert not narrow.parallel
+    assert any("wraps around" in o.message for o in narrow.obstacles)
+    assert last.parallel
+
+
+def test_a_counter_declared_before_the_loop_is_read_from_its_declaration() -> None:
+    text = (
+        "int a[300];\nvoid f(int n) {\n"
+        "  unsigned char i;\n"
+        "  for (i = 0; i < n; i++) a[i] = i;\n"
+        "  { int i; for (i = 0; i < n; i++) a[i] = 1; }\n"
+        "}\n"
+    )
+    outer, inner = analyze_text(text).facts
+    assert not outer.parallel
+    assert inner.parallel

@@ -22,13 +22,14 @@ _BOOLEAN = frozenset({"_Bool", "bool"})
 _INEXACT = frozenset({RedOp.ADD, RedOp.BXOR})
 
 
-def _is_boolean(name: str, fn: Function | None, source: SourceFile) -> bool:
+def _boolean_type(name: str, fn: Function | None, source: SourceFile) -> str:
+    """The declared type of scalar `name` when it is `_Bool` or `bool`, else ""."""
     found = fn.lookup(name) if fn is not None else None
     decl = found or next((g for g in source.globals if g.name == name), None)
     if decl is None or decl.pointers or decl.dims:
-        return False
+        return ""
     base = source.types.scalar_base(decl.type) or decl.type
-    return base in _BOOLEAN
+    return decl.type if base in _BOOLEAN else ""
 
 
 def bool_reductions(
@@ -41,17 +42,16 @@ def bool_reductions(
     kept: list[ScalarFact] = []
     refused: list[Obstacle] = []
     for fact in scalars:
-        if (
-            fact.cls is ScalarClass.REDUCTION
-            and fact.op in _INEXACT
-            and _is_boolean(fact.name, fn, source)
-        ):
+        type_ = ""
+        if fact.cls is ScalarClass.REDUCTION and fact.op in _INEXACT:
+            type_ = _boolean_type(fact.name, fn, source)
+        if type_:
             refused.append(
                 Obstacle(
                     code=ObstacleCode.SCALAR_CARRIED,
                     line=fact.line,
                     variable=fact.name,
-                    message=f"`{fact.name}` is a `_Bool` updated with `+`, `-` or "
+                    message=f"`{fact.name}` is a `{type_}` updated with `+`, `-` or "
                     f"`^` (line {fact.line}): each store converts the value to 0 or 1, "
                     "so the updates are not a reduction whose partial values "
                     "threads could combine",

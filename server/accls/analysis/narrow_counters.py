@@ -19,9 +19,9 @@ from collections.abc import Mapping
 
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.nest_views import integer_macros
-from accls.frontend import Loop, Poly, SourceFile, Var
+from accls.frontend import Function, Loop, Poly, SourceFile, Var
 
-__all__ = ["narrow_counter_obstacle"]
+__all__ = ["counter_decl", "narrow_counter_obstacle"]
 
 _BYTE_SIGNED = (-128, 127)
 _BYTE_UNSIGNED = (0, 255)
@@ -82,16 +82,48 @@ def _fits(loop: Loop, low: int, high: int, constants: Mapping[str, int]) -> bool
     return min(first, bound, past) >= low and max(first, bound, past, span) <= high
 
 
+def counter_decl(loop: Loop, fn: Function | None, source: SourceFile) -> Var | None:
+    """The declaration of the loop's variable that its header sees.
+
+    A function may declare `i` in many loops, with other types: the one in the
+    header itself, else the innermost one declared before the loop whose scope
+    covers it, else a parameter or a global.
+    """
+    name = loop.var
+    declared = (*fn.locals, *fn.params) if fn is not None else ()
+    seen = [v for v in declared if v.name == name]
+    header = loop.header
+    for var in seen:
+        at = var.span.start_byte if var.span is not None else -1
+        if loop.var_declared and header.start_byte <= at < header.end_byte:
+            return var
+    visible = [
+        v
+        for v in seen
+        if v.span is not None
+        and v.span.start_byte < loop.span.start_byte
+        and (v.scope_end < 0 or v.scope_end >= loop.span.end_byte)
+    ]
+    if visible:
+        return max(visible, key=lambda v: v.span.start_byte if v.span else -1)
+    if seen:
+        return seen[0]
+    return next((g for g in source.globals if g.name == name), None)
+
+
 def narrow_counter_obstacle(
     loop: Loop, decl: Var | None, source: SourceFile
 ) -> Obstacle | None:
-    """Why a loop variable narrower than `int` keeps the loop serial, or None."""
+    """Why a loop variable narrower than `int` keeps the loop serial, or None.
+
+    `decl` is the variable's declaration (`counter_decl`).
+    """
     if decl is None or decl.pointers or decl.dims or loop.fortran:
         return None
     if loop.range_for is not None:
         return None  # the variable is an index the front end made up
     type_ = source.types.scalar_base(decl.type) or decl.type
-    found = _range(type_)
+    found = _range(type_.removeprefix("std::"))
     if found is None or _fits(loop, *found, integer_macros(source.macros)):
         return None
     return Obstacle(

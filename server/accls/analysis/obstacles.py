@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
 from accls.analysis.model import Obstacle, ObstacleCode
-from accls.analysis.narrow_counters import narrow_counter_obstacle
+from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
 from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
@@ -284,7 +284,7 @@ def shape_obstacles(
             )
         )
     elif loop.var is not None:
-        decl = _var_type(loop.var, fn, source.globals)
+        decl = counter_decl(loop, fn, source)
         if decl is not None and decl.pointers == 0 and decl.type in _FLOATING:
             out.append(
                 Obstacle(
