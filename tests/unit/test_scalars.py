@@ -389,6 +389,22 @@ def test_scalar_whose_address_escapes_before_the_loop_is_not_privatized(
     assert ("alias", "t") in codes(loop)
 
 
+@pytest.mark.parametrize("call", [True, False])
+def test_loop_variable_whose_address_escapes_before_the_loop_stays_serial(
+    call: bool,
+) -> None:
+    # Each thread counts in a private `i`: `at()` (or `*gi`) reads the original.
+    read = "at()" if call else "a[*gi]"
+    text = (
+        "int *gi;\ndouble a[100], b[100];\ndouble at(void) { return a[*gi]; }\n"
+        f"void f(void) {{\n  int i; gi = &i;\n"
+        f"  for (i = 0; i < 100; i++) b[i] = {read};\n}}\n"
+    )
+    loop = analyze_text(text).facts[-1]
+    assert not loop.parallel
+    assert ("alias", "i") in codes(loop)
+
+
 def test_address_taken_inside_the_loop_still_privatizes() -> None:
     loop = first(
         """\

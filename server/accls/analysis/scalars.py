@@ -122,6 +122,12 @@ def classify_scalars(
     inductions: list[Induction] = []
     for name, refs in sorted(by_name.items()):
         if name == loop.var:
+            # Each thread counts in a private copy: a pointer or a callee that
+            # reads the variable through its address sees the original.
+            reached = _reached_elsewhere(loop, fn, name)
+            if reached is not None:
+                obstacles.append(reached)
+                continue
             bad = [r for r in refs if r.is_write and not _in_header_update(loop, r)]
             if bad:
                 obstacles.append(
