@@ -21,7 +21,7 @@ from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Function, Loop, Poly, SourceFile, Var
 
-__all__ = ["counter_decl", "narrow_counter_obstacle"]
+__all__ = ["counter_decl", "loop_number", "narrow_counter_obstacle", "past_value"]
 
 _BYTE_SIGNED = (-128, 127)
 _BYTE_UNSIGNED = (0, 255)
@@ -52,14 +52,15 @@ def _range(type_: str) -> tuple[int, int] | None:
     return None
 
 
-def _number(poly: Poly | None, constants: Mapping[str, int]) -> int | None:
+def loop_number(poly: Poly | None, constants: Mapping[str, int]) -> int | None:
+    """The number a bound is, integer macros replaced; None when not a number."""
     if poly is None:
         return None
     value = poly.substitute({k: Poly.const(v) for k, v in constants.items()})
     return value.constant if value.is_constant else None
 
 
-def _past(bound: int, step: int, op: str | None) -> int | None:
+def past_value(bound: int, step: int, op: str | None) -> int | None:
     """The value that ends the loop: the last one it takes, one step on."""
     if op == "!=":
         return bound
@@ -70,12 +71,12 @@ def _past(bound: int, step: int, op: str | None) -> int | None:
 
 def _fits(loop: Loop, low: int, high: int, constants: Mapping[str, int]) -> bool:
     """True when the bounds are numbers that keep every value within [low, high]."""
-    first = _number(loop.lower, constants)
-    bound = _number(loop.upper, constants)
+    first = loop_number(loop.lower, constants)
+    bound = loop_number(loop.upper, constants)
     step = loop.step
     if first is None or bound is None or not step or loop.limits:
         return False
-    past = _past(bound, step, loop.cond_op)
+    past = past_value(bound, step, loop.cond_op)
     if past is None:
         return False
     span = abs(bound - first) + abs(step)  # the trip count's intermediate value

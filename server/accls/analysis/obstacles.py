@@ -10,6 +10,7 @@ from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
+from accls.analysis.unsigned_bounds import unsigned_bound_obstacle
 from accls.frontend import (
     EXIT_CALLS,
     Call,
@@ -295,8 +296,8 @@ def shape_obstacles(
                 )
             )
         narrow = narrow_counter_obstacle(loop, decl, source)
-        if narrow is not None:
-            out.append(narrow)
+        unsigned = unsigned_bound_obstacle(loop, decl, fn, source)
+        out.extend(o for o in (narrow, unsigned) if o is not None)
     for inner in loop.walk()[1:]:
         if inner.unbounded:
             out.append(
