@@ -16,10 +16,13 @@ __all__ = [
     "int_at",
     "literal_value",
     "loop_range",
+    "modulo_collision",
     "repeated_index",
+    "value_at",
 ]
 
 _INDEX = re.compile(r"([A-Za-z_]\w*)\[([A-Za-z_]\w*)\]")
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _EXPR = re.compile(r"[\w\s+*/%()-]+")
 _LIMIT = 1 << 20  # iterations enumerated at most
 
@@ -105,6 +108,16 @@ def int_at(expr: str, var: str, k: int) -> int | None:
     except (ArithmeticError, SyntaxError, ValueError):
         return None
     return value if value >= 0 else None
+
+
+def value_at(text: str, var: str, k: int, source: SourceFile) -> int | None:
+    """`text` at `var = k`, its macros replaced by their values; None if unknown."""
+    names = set(_NAME.findall(text)) - {var}
+    values = {n: literal_value(n, source) for n in names}
+    if None in values.values():
+        return None
+    folded = _NAME.sub(lambda m: str(values.get(m.group(0), m.group(0))), text)
+    return int_at(folded, var, k)
 
 
 def _index_values(
@@ -193,21 +206,14 @@ def colliding_write(
         return ""
     if loop.var is None or not all(_EXPR.fullmatch(s.text) for s in ref.subscripts):
         return ""
-    at = ref.span.start_byte
-    body = loop.body
-    if any(
-        body.start_byte <= b.span.start_byte
-        and b.span != body
-        and b.span.start_byte <= at < b.span.end_byte
-        for b in source.branches
-    ):
+    if _branched(ref, loop, source):
         return ""
     span = loop_range(loop, source)
     if span is None:
         return ""
     seen: dict[tuple[int, ...], int] = {}
     for k in span:
-        values = [int_at(s.text, loop.var, k) for s in ref.subscripts]
+        values = [value_at(s.text, loop.var, k, source) for s in ref.subscripts]
         if any(v is None for v in values):
             return ""
         key = tuple(v for v in values if v is not None)
@@ -219,3 +225,49 @@ def colliding_write(
             )
         seen[key] = k
     return ""
+
+
+def _branched(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True when a branch inside the loop's body holds `ref`."""
+    at, body = ref.span.start_byte, loop.body
+    return any(
+        body.start_byte <= b.span.start_byte
+        and b.span != body
+        and b.span.start_byte <= at < b.span.end_byte
+        for b in source.branches
+    )
+
+
+def modulo_collision(ref: Ref, loop: Loop, source: SourceFile) -> str:
+    """Why two iterations surely update one element of `h[e % M]` (pigeonhole).
+
+    C's `e % M` takes at most `2 * M - 1` values (`1 - M` to `M - 1`), whatever
+    `e` is, so a loop of more iterations, each running the update once (no
+    branch or inner loop around it), meets one element twice.
+    """
+    if ref.atomic or len(ref.subscripts) != 1 or loop.var is None:
+        return ""
+    try:
+        tree = ast.parse(ref.subscripts[0].text.strip(), mode="eval").body
+    except SyntaxError:
+        return ""
+    if not isinstance(tree, ast.BinOp) or not isinstance(tree.op, ast.Mod):
+        return ""
+    right = ast.get_source_segment(ref.subscripts[0].text.strip(), tree.right)
+    modulus = literal_value(right or "", source)
+    span = loop_range(loop, source)
+    if not modulus or span is None or len(span) <= 2 * modulus - 1:
+        return ""
+    inner = any(
+        other.span != loop.span
+        and loop.body.start_byte <= other.span.start_byte
+        and other.span.start_byte <= ref.span.start_byte < other.span.end_byte
+        for other in source.loops()
+    )
+    if inner or _branched(ref, loop, source):
+        return ""
+    return (
+        f"`{ref.render()}` (line {ref.span.line}) takes at most {2 * modulus - 1} "
+        f"values of `% {right}`, and each of the loop's {len(span)} iterations "
+        "updates one: two iterations update one element"
+    )
