@@ -282,6 +282,11 @@ def other_access(callee: Function, write: Ref) -> dict[str, object]:
     return {"also": ""}
 
 
+def _also(other: Ref) -> dict[str, object]:
+    word = "written" if other.is_write else "read"
+    return {"also": f" and {word} at line {other.span.line}", "other": other.span.line}
+
+
 def loop_callee_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
@@ -300,8 +305,14 @@ def loop_callee_findings(
     writes = state_writes(callee, source, threadprivate_names(source))
     if not writes:
         return _element_findings(loop, directive, source, call, callee)
-    ref = writes[0]
-    also = other_access(callee, ref)
+    # The race's write, and the other side another access of the same name the
+    # calls make (not the `static`'s initializer, which runs once).
+    ref = next((w for w in writes if w.is_write), writes[0])
+    other = next(
+        (w for w in writes if w.name == ref.name and w.span.line != ref.span.line),
+        None,
+    )
+    also = other_access(callee, ref) if other is None else _also(other)
     if not also.get("other"):
         also = _other_callee(loop, source, name, ref.name) or also
     fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"
