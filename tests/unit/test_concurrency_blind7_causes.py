@@ -1,0 +1,150 @@
+"""Causes found by the seventh blind batch, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _found(src: str) -> list[tuple[str, int, str]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line, f.message) for f in found if f.level.name == "ERROR"]
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    return [(code, line) for code, line, _ in _found(src)]
+
+
+_MODULO = """\
+    #define B 8
+    #define N {n}
+    int hist[B], data[N];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        {update};
+    }
+"""
+
+
+def test_a_remainder_subscript_meets_one_element_by_pigeonhole() -> None:
+    # `% 8` takes at most 15 values: 16 iterations or more meet one bin twice.
+    src = _MODULO.replace("{n}", "256")
+    assert ("ACC101", 7) in _errors(src.replace("{update}", "hist[data[i] % B]++"))
+    assert ("ACC101", 7) in _errors(src.replace("{update}", "hist[i % B] += 2"))
+
+
+def test_a_remainder_subscript_of_few_iterations_may_not_meet() -> None:
+    src = _MODULO.replace("{n}", "15").replace("{update}", "hist[data[i] % B]++")
+    assert _errors(src) == []
+
+
+def test_a_remainder_subscript_under_a_branch_or_atomic_is_not_sure() -> None:
+    src = _MODULO.replace("{n}", "256")
+    branch = src.replace("{update}", "if (data[i] > 3) hist[data[i] % B]++")
+    assert _errors(branch) == []
+    atomic = src.replace(
+        "        {update};",
+        "        {\n        #pragma omp atomic\n"
+        "        hist[data[i] % B]++;\n        }",
+    )
+    assert _errors(atomic) == []
+
+
+def test_a_macro_modulus_in_a_plain_store_is_evaluated() -> None:
+    src = """\
+        #define M 4
+        int a[64];
+        void f(void) {
+          #pragma omp parallel for
+          for (int i = 0; i < 64; i++)
+            a[i % M] = i;
+        }
+    """
+    assert ("ACC101", 6) in _errors(src)
+
+
+_CALLEE_CRITICAL = """\
+    double total;
+    static void bonus(double v) {
+      #pragma omp critical{callee}
+      total += v;
+    }
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 100; i++) {
+        #pragma omp critical{loop}
+        total += i;
+        bonus(i);
+      }
+    }
+"""
+
+
+def test_a_callee_critical_name_against_the_loop_unnamed_critical() -> None:
+    src = _CALLEE_CRITICAL.replace("{callee}", "(b)").replace("{loop}", "")
+    found = _found(src)
+    assert [(c, line) for c, line, _ in found] == [("ACC121", 10)]
+    assert "line 4" in found[0][2]
+    assert "`critical(b)`" in found[0][2]
+
+
+def test_a_callee_with_the_loop_critical_name_is_excluded() -> None:
+    same = _CALLEE_CRITICAL.replace("{callee}", "(b)").replace("{loop}", "(b)")
+    assert _errors(same) == []
+    unnamed = _CALLEE_CRITICAL.replace("{callee}", "").replace("{loop}", "")
+    assert _errors(unnamed) == []
+
+
+_ACCOUNTS = """\
+    #include <omp.h>
+    #define A 4
+    struct account { omp_lock_t lock; long balance; };
+    struct account acct[A];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 64; i++) {
+        int from = i % A, to = (i + 1) % A;
+        omp_set_lock(&acct[from].lock);
+        acct[from].balance -= 5;
+        acct[{credit}].balance += 5;
+        omp_unset_lock(&acct[from].lock);
+      }
+    }
+"""
+
+
+def test_a_lock_field_of_another_element_does_not_guard_the_data() -> None:
+    # the debit of account 1 holds its own lock; the credit of account 1 holds 0's
+    assert ("ACC121", 10) in _errors(_ACCOUNTS.replace("{credit}", "to"))
+
+
+def test_a_lock_field_of_the_same_element_guards_it() -> None:
+    assert _errors(_ACCOUNTS.replace("{credit}", "from")) == []
+
+
+_LAZY = """\
+    #include <stdlib.h>
+    static double lookup(int k) {
+      static double *table = NULL;
+      if (table == NULL) {
+        double *t = malloc(16 * sizeof *t);
+        table = t;
+      }
+      return table[k % 16];
+    }
+    double out[64];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < 64; i++)
+        out[i] = lookup(i);
+    }
+"""
+
+
+def test_a_static_local_race_names_its_write_and_another_access() -> None:
+    # not the initializer (line 3), which runs once, and the write is a write
+    found = _found(_LAZY)
+    assert [(c, line) for c, line, _ in found] == [("ACC124", 14)]
+    assert "(line 6) and read at line 4" in found[0][2]
