@@ -148,3 +148,49 @@ def test_a_static_local_race_names_its_write_and_another_access() -> None:
     found = _found(_LAZY)
     assert [(c, line) for c, line, _ in found] == [("ACC124", 14)]
     assert "(line 6) and read at line 4" in found[0][2]
+
+
+_BLOCKS = """\
+    #include <omp.h>
+    #define N 64
+    double old[N + 2], next[N + 2];
+    void f(void) {
+      #pragma omp parallel num_threads(4)
+      {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int lo = 1 + t * N / nt, hi = {hi};
+        for (int i = lo; i < hi; i++)
+          next[i] = 0.5 * (old[i - 1] + old[i + 1]);
+        {sync}
+        for (int i = lo; i < hi; i++)
+          old[i] = next[i];
+      }
+    }
+"""
+
+
+def test_blocks_of_the_thread_number_meet_at_their_edges() -> None:
+    # thread 1 reads old[16], the last element of thread 0's block
+    src = _BLOCKS.replace("{hi}", "1 + (t + 1) * N / nt").replace("{sync}", "")
+    assert ("ACC120", 13) in _errors(src)
+
+
+def test_blocks_of_the_thread_number_apart_across_a_barrier() -> None:
+    src = _BLOCKS.replace("{hi}", "1 + (t + 1) * N / nt")
+    assert _errors(src.replace("{sync}", "#pragma omp barrier")) == []
+
+
+def test_blocks_that_overlap_meet() -> None:
+    src = _BLOCKS.replace("{hi}", "2 + (t + 1) * N / nt")
+    found = _errors(src.replace("{sync}", "#pragma omp barrier"))
+    assert ("ACC120", 13) in found
+
+
+def test_a_block_variable_declared_outside_the_loop_is_not_counted() -> None:
+    src = (
+        _BLOCKS.replace("{hi}", "1 + (t + 1) * N / nt")
+        .replace("{sync}", "")
+        .replace("int t =", "int i, t =")
+        .replace("for (int i", "for (i")
+    )
+    assert _errors(src) == []
