@@ -194,3 +194,29 @@ def test_a_block_variable_declared_outside_the_loop_is_not_counted() -> None:
         .replace("for (int i", "for (i")
     )
     assert _errors(src) == []
+
+
+_CAPTURE = """\
+    #define N 256
+    int buf[N + 2], sums[N];
+    void f(void) {
+      int next = 1;
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++) {
+        int k;
+        #pragma omp atomic capture
+        {
+          k = next;
+          next += 1;
+        }
+        buf[k] = i;
+        sums[i] = buf[{index}];
+      }
+    }
+"""
+
+
+def test_a_block_capture_over_several_lines_is_followed() -> None:
+    # like `k = next++;`: each iteration its own `k`, and `k - 1` another's
+    assert ("ACC101", 13) in _errors(_CAPTURE.replace("{index}", "k - 1"))
+    assert _errors(_CAPTURE.replace("{index}", "k")) == []
