@@ -22,10 +22,6 @@ _MISSED: dict[str, str] = {
         "a hand-made barrier of seq_cst atomics is not modelled: nothing orders "
         "the slot's store after the arrival against the neighbour's read"
     ),
-    "r20_segments_overlap.c": (
-        "the starts a table holds (`start[r] = 3 * r`) are not compared with the "
-        "segment width the inner loop writes"
-    ),
 }
 _PROGRAMS = programs(BATCH)
 

@@ -220,3 +220,40 @@ def test_a_block_capture_over_several_lines_is_followed() -> None:
     # like `k = next++;`: each iteration its own `k`, and `k - 1` another's
     assert ("ACC101", 13) in _errors(_CAPTURE.replace("{index}", "k - 1"))
     assert _errors(_CAPTURE.replace("{index}", "k")) == []
+
+
+_SEGMENTS = """\
+    #define R 50
+    int start[R], out[4 * R + 4];
+    void f(void) {
+      for (int r = 0; r < R; r++)
+        start[r] = {stride} * r;
+      #pragma omp parallel for
+      for (int r = 0; r < R; r++)
+        for (int k = 0; k < 4; k++)
+          {write}
+    }
+"""
+
+
+def test_segments_from_a_start_table_that_overlap_meet() -> None:
+    src = _SEGMENTS.replace("{stride}", "3").replace(
+        "{write}", "out[start[r] + k] = r;"
+    )
+    found = _found(src)
+    assert [(c, line) for c, line, _ in found] == [("ACC101", 9)]
+    assert "`start[r] = 3 * r` (line 5)" in found[0][2]
+
+
+def test_segments_from_a_start_table_apart_do_not_meet() -> None:
+    src = _SEGMENTS.replace("{stride}", "4").replace(
+        "{write}", "out[start[r] + k] = r;"
+    )
+    assert _errors(src) == []
+
+
+def test_a_segment_write_under_a_branch_is_not_sure() -> None:
+    src = _SEGMENTS.replace("{stride}", "3").replace(
+        "{write}", "if (out[0] >= 0) out[start[r] + k] = r;"
+    )
+    assert _errors(src) == []
