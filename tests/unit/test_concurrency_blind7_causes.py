@@ -257,3 +257,51 @@ def test_a_segment_write_under_a_branch_is_not_sure() -> None:
         "{write}", "if (out[0] >= 0) out[start[r] + k] = r;"
     )
     assert _errors(src) == []
+
+
+_COUNTING = """\
+    #include <omp.h>
+    #define T 4
+    int slot[T], got[T];
+    void f(void) {
+      int arrived = 0;
+      #pragma omp parallel num_threads(T)
+      {
+        int t = omp_get_thread_num();
+        int nt = omp_get_num_threads();
+        int seen;
+        {before}
+        #pragma omp atomic update seq_cst
+        arrived += 1;
+        {after}
+        do {
+          #pragma omp atomic read seq_cst
+          seen = arrived;
+        } while (seen < {size});
+        got[t] = slot[(t + 1) % nt];
+      }
+    }
+"""
+
+
+def _counting(before: str, after: str, size: str = "nt") -> str:
+    return (
+        _COUNTING.replace("{before}", before)
+        .replace("{after}", after)
+        .replace("{size}", size)
+    )
+
+
+def test_a_slot_published_after_the_bump_of_a_counting_barrier_races() -> None:
+    src = _counting("", "slot[t] = 10 * (t + 1);")
+    assert ("ACC120", 19) in _errors(src)
+
+
+def test_a_slot_published_before_the_bump_of_a_counting_barrier() -> None:
+    src = _counting("slot[t] = 10 * (t + 1);", "")
+    assert list(check_file(textwrap.dedent(src), "t.c")) == []
+
+
+def test_a_spin_on_a_literal_is_no_counting_barrier() -> None:
+    # the team may have fewer threads than 4: nothing is decided
+    assert _errors(_counting("", "slot[t] = 10 * (t + 1);", "4")) == []

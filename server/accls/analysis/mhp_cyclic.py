@@ -91,6 +91,7 @@ def blocked_loops(
     loops = [lp for lp in source.loops() if start <= lp.id < end and lp.var]
     clause = region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
+    size = str(constants.get(size, size))  # `num_threads(T)`, `T` a macro
     if clause is not None and not size.isdigit():
         return ()
     teams = [int(size)] if size else list(range(2, 9))

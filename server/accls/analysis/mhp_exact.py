@@ -43,6 +43,7 @@ def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
     """
     clause = model.region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
+    size = str(dict(model.env.constants).get(size, size))  # `num_threads(T)`
     tids = model.env.tid_vars
     if len(tids) > 1 or len(a.index) != len(b.index) or a.name != b.name:
         return None
