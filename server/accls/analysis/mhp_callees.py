@@ -270,9 +270,11 @@ def _other_callee(
     return None
 
 
-def other_access(callee: Function, write: Ref) -> dict[str, object]:
-    """`also`/`other`: another line of the callee that uses the written name."""
-    for ref in callee.refs:
+def other_access(
+    callee: Function, write: Ref, refs: tuple[Ref, ...] = ()
+) -> dict[str, object]:
+    """`also`/`other`: another line of the callee (of `refs` first) using the name."""
+    for ref in refs or callee.refs:
         if ref.name == write.name and ref.span.line != write.span.line:
             word = "written" if ref.is_write else "read"
             return {
@@ -280,11 +282,6 @@ def other_access(callee: Function, write: Ref) -> dict[str, object]:
                 "other": ref.span.line,
             }
     return {"also": ""}
-
-
-def _also(other: Ref) -> dict[str, object]:
-    word = "written" if other.is_write else "read"
-    return {"also": f" and {word} at line {other.span.line}", "other": other.span.line}
 
 
 def loop_callee_findings(
@@ -305,14 +302,10 @@ def loop_callee_findings(
     writes = state_writes(callee, source, threadprivate_names(source))
     if not writes:
         return _element_findings(loop, directive, source, call, callee)
-    # The race's write, and the other side another access of the same name the
-    # calls make (not the `static`'s initializer, which runs once).
+    # the race's write; the other side first among the accesses the calls make,
+    # not the `static`'s initializer, which runs once
     ref = next((w for w in writes if w.is_write), writes[0])
-    other = next(
-        (w for w in writes if w.name == ref.name and w.span.line != ref.span.line),
-        None,
-    )
-    also = other_access(callee, ref) if other is None else _also(other)
+    also = other_access(callee, ref, (*writes, *callee.refs))
     if not also.get("other"):
         also = _other_callee(loop, source, name, ref.name) or also
     fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"
