@@ -170,6 +170,10 @@ def _guarded(
         dealt = names <= env.tid_vars | env.size_vars and any(
             c.body == branch.span.start_byte and c.stop > 1 for c in env.cyclic
         )
+        # `for (i = lo; i < hi; i++)` over each thread's block, none empty
+        dealt = dealt or any(
+            b.body == branch.span.start_byte and b.full for b in env.blocked
+        )
         if dealt or branch.span.start_byte in env.everywhere:
             continue  # `for (i = t; i < N; i += n)`, `while (k < 10)`: all run it
         if names and guards is not None:

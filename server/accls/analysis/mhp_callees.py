@@ -270,9 +270,11 @@ def _other_callee(
     return None
 
 
-def other_access(callee: Function, write: Ref) -> dict[str, object]:
-    """`also`/`other`: another line of the callee that uses the written name."""
-    for ref in callee.refs:
+def other_access(
+    callee: Function, write: Ref, refs: tuple[Ref, ...] = ()
+) -> dict[str, object]:
+    """`also`/`other`: another line of the callee (of `refs` first) using the name."""
+    for ref in refs or callee.refs:
         if ref.name == write.name and ref.span.line != write.span.line:
             word = "written" if ref.is_write else "read"
             return {
@@ -300,8 +302,10 @@ def loop_callee_findings(
     writes = state_writes(callee, source, threadprivate_names(source))
     if not writes:
         return _element_findings(loop, directive, source, call, callee)
-    ref = writes[0]
-    also = other_access(callee, ref)
+    # the race's write; the other side first among the accesses the calls make,
+    # not the `static`'s initializer, which runs once
+    ref = next((w for w in writes if w.is_write), writes[0])
+    also = other_access(callee, ref, (*writes, *callee.refs))
     if not also.get("other"):
         also = _other_callee(loop, source, name, ref.name) or also
     fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"

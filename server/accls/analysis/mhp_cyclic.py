@@ -8,12 +8,15 @@ run it, and the values of `i` each thread takes are known for a team size.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from accls.analysis.mhp_uniform import set_once
 from accls.analysis.nest_views import integer_macros
+from accls.analysis.races_index import int_at
 from accls.frontend import Region, SourceFile
 
-__all__ = ["Cyclic", "cyclic_loops"]
+__all__ = ["Blocked", "Cyclic", "block_at", "blocked_loops", "cyclic_loops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,9 @@ def cyclic_loops(
         if sum(lp.var == loop.var for lp in loops) != 1:
             continue  # one loop per name: a subscript's variable is this one
         inside = loop.body.start_byte
+        head = source.data[loop.span.start_byte : inside].decode("utf-8", "replace")
+        if not re.search(rf"\(\s*[A-Za-z_][\w\s]*\s\b{loop.var}\s*=", head):
+            continue  # `for (int i = ...`: no access outside the loop sees `i`
         if any(
             r.name == loop.var and r.is_write
             for r in loop.refs
@@ -54,3 +60,117 @@ def cyclic_loops(
         if loop.var is not None:
             out.append(Cyclic(loop.var, inside, stop + (loop.cond_op == "<=")))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """A loop over a block of the thread's own: `for (i = lo; i < hi; i++)`.
+
+    `lo` and `hi` set once from the thread number, the team size, literals and
+    macros (`lo = 1 + t * N / nt`): `first` and `stop` are those expressions,
+    `full` whether every thread of every team the region may have gets a block
+    that is not empty.
+    """
+
+    var: str
+    body: int
+    first: str
+    stop: str
+    full: bool
+
+
+def blocked_loops(
+    region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
+) -> tuple[Blocked, ...]:
+    """The region's unit-step loops over blocks computed from the thread number."""
+    if len(tids) != 1 or not sizes:
+        return ()
+    constants = integer_macros(source.macros)
+    start, end = region.span.start_byte, region.span.end_byte
+    text = source.data[start:end].decode("utf-8", "replace")
+    loops = [lp for lp in source.loops() if start <= lp.id < end and lp.var]
+    clause = region.directive.clause("num_threads")
+    size = (clause.args or "").strip() if clause is not None else ""
+    size = str(constants.get(size, size))  # `num_threads(T)`, `T` a macro
+    if clause is not None and not size.isdigit():
+        return ()
+    teams = [int(size)] if size else list(range(2, 9))
+    (tid,) = tids
+    found: dict[str, list[Blocked]] = {}
+    for loop in loops:
+        if loop.var is None or loop.step != 1 or loop.cond_op not in ("<", "<="):
+            continue
+        first = _expand(loop.lower_text, text, tid, sizes, constants)
+        stop = _expand(loop.upper_text, text, tid, sizes, constants)
+        if first is None or stop is None or tid not in _NAME.findall(first + stop):
+            continue
+        if loop.cond_op == "<=":
+            stop = f"({stop}) + 1"
+        inside = loop.body.start_byte
+        head = source.data[loop.span.start_byte : inside].decode("utf-8", "replace")
+        if not re.search(rf"\(\s*[A-Za-z_][\w\s]*\s\b{loop.var}\s*=", head):
+            continue  # `for (int i = ...`: no access outside the loop sees `i`
+        if any(
+            r.name == loop.var and r.is_write and r.span.start_byte >= inside
+            for r in loop.refs
+        ):
+            continue  # the body moves the variable
+        full = all(
+            (lo := _at(first, tid, sizes, me, team)) is not None
+            and (hi := _at(stop, tid, sizes, me, team)) is not None
+            and lo < hi
+            for team in teams
+            for me in range(team)
+        )
+        found.setdefault(loop.var, []).append(
+            Blocked(loop.var, loop.body.start_byte, first, stop, full)
+        )
+    out: list[Blocked] = []
+    for var, blocks in found.items():
+        same = {(b.first, b.stop) for b in blocks}
+        if len(same) == 1 and sum(lp.var == var for lp in loops) == len(blocks):
+            out.extend(blocks)  # every loop of the name walks the same block
+    return tuple(out)
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _expand(
+    bound: str,
+    text: str,
+    tid: str,
+    sizes: frozenset[str],
+    constants: dict[str, int],
+) -> str | None:
+    """`bound` in the thread number, team size and literals; None otherwise."""
+    bound = bound.strip()
+    if _NAME.fullmatch(bound) and bound not in sizes | {tid} | set(constants):
+        if not set_once(bound, text):
+            return None
+        init = re.search(rf"\b{re.escape(bound)}\s*=\s*([^,;=]+)[,;]", text)
+        if init is None:
+            return None
+        bound = init.group(1).strip()
+    names = set(_NAME.findall(bound))
+    if not names <= sizes | {tid} | set(constants):
+        return None
+    return _NAME.sub(
+        lambda m: str(constants[m[0]]) if m[0] in constants else m[0], bound
+    )
+
+
+def block_at(
+    block: Blocked, tid: str, sizes: frozenset[str], me: int, team: int
+) -> range | None:
+    """The values thread `me` of a team of `team` gives the block's variable."""
+    lo = _at(block.first, tid, sizes, me, team)
+    hi = _at(block.stop, tid, sizes, me, team)
+    return None if lo is None or hi is None else range(lo, hi)
+
+
+def _at(expr: str, tid: str, sizes: frozenset[str], me: int, team: int) -> int | None:
+    """`expr` for thread `me` of a team of `team`."""
+    for name in sizes:
+        expr = re.sub(rf"\b{re.escape(name)}\b", str(team), expr)
+    return int_at(f"({expr})", tid, me)

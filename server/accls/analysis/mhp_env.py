@@ -9,7 +9,7 @@ from accls.analysis.macro_fold import folded_poly
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import is_static
 from accls.analysis.mhp_constructs import NESTED_TID, nested_tids
-from accls.analysis.mhp_cyclic import Cyclic, cyclic_loops
+from accls.analysis.mhp_cyclic import Blocked, Cyclic, blocked_loops, cyclic_loops
 from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
@@ -83,6 +83,7 @@ class Environment:
     size_vars: frozenset[str] = frozenset()
     constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
     cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
+    blocked: tuple[Blocked, ...] = ()  # loops over a block of each thread's own
     everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
     extents: tuple[tuple[str, tuple[int, ...]], ...] = ()  # arrays' inner extents
 
@@ -250,6 +251,7 @@ def environment(
         size_vars=size_vars,
         constants=tuple(constants.items()),
         cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
+        blocked=blocked_loops(region, source, frozenset(tids), size_vars),
         everywhere=everywhere_loops(region, fn, source),
     )
 

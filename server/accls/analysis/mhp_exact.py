@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from accls.analysis.depend_items import distinct_constants
+from accls.analysis.mhp_cyclic import block_at
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_model import Access, RegionModel
 from accls.analysis.mhp_overlap import distinct_instances
@@ -42,6 +43,7 @@ def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
     """
     clause = model.region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
+    size = str(dict(model.env.constants).get(size, size))  # `num_threads(T)`
     tids = model.env.tid_vars
     if len(tids) > 1 or len(a.index) != len(b.index) or a.name != b.name:
         return None
@@ -80,11 +82,16 @@ def _elements(
     texts = [_TID_CALL.sub(tid, s) for s in loc.index]
     for name in env.size_vars:
         texts = [re.sub(rf"\b{re.escape(name)}\b", str(team), t) for t in texts]
-    stops = {c.var: c.stop for c in env.cyclic}
+    stops = {c.var: range(me, c.stop, team) for c in env.cyclic}
+    for block in env.blocked:
+        found = block_at(block, tid, env.size_vars, me, team)
+        if found is None:
+            return None
+        stops.setdefault(block.var, found)
     used = [v for v in stops if any(re.search(rf"\b{v}\b", t) for t in texts)]
-    if len(used) > 1 or (used and stops[used[0]] > _DEALT):
+    if len(used) > 1 or (used and len(stops[used[0]]) > _DEALT):
         return None
-    values: Iterable[int | None] = range(me, stops[used[0]], team) if used else [None]
+    values: Iterable[int | None] = stops[used[0]] if used else [None]
     out: set[tuple[int, ...]] = set()
     for value in values:
         row: list[int] = []

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from accls.analysis.findings import Finding
 from accls.analysis.mhp_locks import LockTable, lock_table
 from accls.analysis.races_exclusion import exclusion_finding
-from accls.analysis.races_index import int_at, literal_value, loop_range
+from accls.analysis.races_index import loop_range, value_at
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
 __all__ = [
@@ -22,6 +23,8 @@ __all__ = [
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ADDRESS_OF = re.compile(r"&\s*([A-Za-z_]\w*)")
+# `lock:l[e]`, `lock:acct[e].lock`: one element of a lock array, or its field
+_LOCK_ELEMENT = re.compile(r"lock:[A-Za-z_]\w*\[(.+)\](?:\s*(?:\.|->)\s*\w+)*")
 _SET_CALLS = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _LOCKING = _SET_CALLS | {
     "omp_unset_lock",
@@ -117,15 +120,17 @@ def _element_clash(
     if span is None or loop.var is None or not any(r.is_write for r, _ in refs):
         return None
     seen: dict[int, tuple[Ref, int]] = {}
+    defined = _iteration_values(loop, source)
     for ref, locks in refs:
-        arrays = [k for k in locks if k.endswith("]")]
+        arrays = [m for k in locks if (m := _LOCK_ELEMENT.fullmatch(k))]
         if len(ref.subscripts) != 1 or len(arrays) != 1:
             return None
-        lock = arrays[0].removeprefix("lock:")
-        index = lock[lock.index("[") + 1 : -1]
+        lock = arrays[0].group(0).removeprefix("lock:")
+        index = defined(arrays[0].group(1))
+        subscript = defined(ref.subscripts[0].text)
         for k in span:
-            at = _value(ref.subscripts[0].text, loop.var, k, source)
-            key = _value(index, loop.var, k, source)
+            at = value_at(subscript, loop.var, k, source)
+            key = value_at(index, loop.var, k, source)
             if at is None or key is None:
                 return None
             first = seen.setdefault(at, (ref, key))
@@ -136,16 +141,6 @@ def _element_clash(
                 )
                 return first[0], ref, why
     return None
-
-
-def _value(text: str, var: str, k: int, source: SourceFile) -> int | None:
-    """`text` at `var = k`, its macros replaced by their values; None if unknown."""
-    names = set(_NAME.findall(text)) - {var}
-    values = {n: literal_value(n, source) for n in names}
-    if None in values.values():
-        return None
-    folded = _NAME.sub(lambda m: str(values.get(m.group(0), m.group(0))), text)
-    return int_at(folded, var, k)
 
 
 def _base(lock: str) -> str:
@@ -316,6 +311,31 @@ def param_locks(
         if h in names and names.index(h) < len(call.args)
         if (found := _address(call.args[names.index(h)])) is not None
     )
+
+
+def _iteration_values(loop: Loop, source: SourceFile) -> Callable[[str], str]:
+    """A rewrite of subscripts with the locals each iteration defines once.
+
+    `int to = (i + 1) % A;` in the body, never written again: `acct[to]` reads
+    as `acct[((i + 1) % A)]`.
+    """
+    body = source.data[loop.body.start_byte : loop.body.end_byte].decode(
+        "utf-8", "replace"
+    )
+    values: dict[str, str] = {}
+    for x in loop.walk():
+        for var in x.locals:
+            writes = [r for r in loop.refs if r.name == var.name and r.is_write]
+            found = re.search(rf"\b{re.escape(var.name)}\s*=\s*([^,;=]+)[,;]", body)
+            if len(writes) == 1 and found is not None:
+                values[var.name] = found.group(1).strip()
+
+    def expand(text: str) -> str:
+        return _NAME.sub(
+            lambda m: f"({values[m[0]]})" if m[0] in values else m[0], text
+        )
+
+    return expand
 
 
 def _address(arg: str) -> str | None:

@@ -22,6 +22,7 @@ from accls.analysis.mhp_constructs import (
     reduction_combines,
     within,
 )
+from accls.analysis.mhp_counting import counting_barriers
 from accls.analysis.mhp_env import Environment, environment
 from accls.analysis.mhp_guards import copied_in_pointers
 from accls.analysis.mhp_locks import lock_table, shared_locks
@@ -98,10 +99,14 @@ def _model(
     ]
     tasks = explicit_tasks(region, inner, source)
     spins = spin_locks(region, inner, source)
-    barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
-    bounds, phases, merged = barrier_phases(region, inner, source, barrier_calls)
-    loops = [b.span for b in source.branches if b.kind == "loop"]
     env = environment(region, inner, fn, source, orphan)
+    counting = counting_barriers(region, inner, source, env.size_vars)
+    barrier_calls, maybe_syncs = sync_calls(region, fn, source, tasks)
+    bounds, phases, merged = barrier_phases(
+        region, inner, source, barrier_calls, tuple((k.bound, k.line) for k in counting)
+    )
+    loops = [b.span for b in source.branches if b.kind == "loop"]
+    explained = [k.parts for k in spins] + [k.parts for k in counting]
     env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
     spun = [(k.flag, k.acquired, k.released, k.line) for k in spins]
     scene = Scene(
@@ -181,7 +186,7 @@ def _model(
         doubt=doubt,
         env=env,
         fence_doubt=fence_doubt(
-            [c for c in inner if not any(pragma_at(c) in k.parts for k in spins)]
+            [c for c in inner if not any(pragma_at(c) in k for k in explained)]
         ),
         loops=tuple(b.span for b in scene.branches if b.kind == "loop"),
         heads=loop_heads(source.data, scene.branches),

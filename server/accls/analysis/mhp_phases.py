@@ -16,9 +16,15 @@ _WORKSHARING = frozenset({"for", "sections", "single", "loop"})
 
 
 def barrier_phases(
-    region: Region, inner: list[Region], source: SourceFile, calls: list[Call]
+    region: Region,
+    inner: list[Region],
+    source: SourceFile,
+    calls: list[Call],
+    extra: tuple[tuple[int, int], ...] = (),
 ) -> tuple[list[int], UnionFind[int], list[tuple[int, Span, int]]]:
     """Phase bounds (barriers, ends of worksharing), their union-find, wrapped loops.
+
+    `extra` adds bounds (position, line) of hand-made barriers.
 
     A `barrier` under an `if` whose test names the thread bounds nothing: not every
     thread meets it. The code after a loop body's last barrier runs alongside the
@@ -27,6 +33,9 @@ def barrier_phases(
     tasks = [c for c in inner if first_word(c) in ("task", "taskloop")]
     bounds: list[int] = [c.span.start_byte for c in calls]
     lines: dict[int, int] = {c.span.start_byte: c.span.line for c in calls}
+    for at, line in extra:  # hand-made barriers every thread meets once
+        bounds.append(at)
+        lines[at] = line
     for c in inner:
         if any(within(c, t) for t in tasks):
             continue

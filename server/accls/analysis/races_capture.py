@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.model import Dependence
 from accls.analysis.races_index import loop_range
 from accls.frontend import Loop, Ref, SourceFile, Span
@@ -58,13 +59,25 @@ def _capture(
     if not _top_level(store, loop, source):
         return None
     line = store.span.line
+    # the step of the same capture: on the statement's line, or in the block
+    # form's braces, `{ k = next; next += 1; }` over several lines
+    block = next(
+        (
+            c
+            for c in source.constructs
+            if first_word(c) == "atomic" and contains(c, store.span.start_byte)
+        ),
+        None,
+    )
     steps = [
         r
         for r in loop.refs
         if r.is_write
         and r.atomic == "omp"
         and r.advance is not None
-        and r.span.line == line
+        and (
+            r.span.line == line if block is None else contains(block, r.span.start_byte)
+        )
         and r.name != var
         and not r.subscripts
     ]

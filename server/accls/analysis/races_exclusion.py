@@ -13,7 +13,7 @@ import re
 from accls.analysis.concurrency_kinds import EXCLUSION_RACE
 from accls.analysis.findings import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
-from accls.analysis.races_index import int_at, loop_range
+from accls.analysis.races_index import literal_value, loop_range, value_at
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Ref, Region, SourceFile
 
@@ -24,18 +24,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 
 def _held(ref: Ref, around: list[Region]) -> frozenset[str]:
     """The exclusion each construct around `ref` gives: `critical:NAME`, `atomic`..."""
-    held: set[str] = set()
-    for construct in around:
-        if not contains(construct, ref.span.start_byte):
-            continue
-        word = first_word(construct)
-        if word == "critical":
-            first = construct.directive.clauses[:1]
-            name = first[0].args or "" if first and not first[0].name else ""
-            held.add(f"critical:{name.strip()}")
-        elif word in ("atomic", "ordered"):
-            held.add(word)
-    return frozenset(held)
+    return _held_at(ref.span.start_byte, around)
 
 
 def _fixed_element(ref: Ref, moving: set[str]) -> bool:
@@ -56,14 +45,17 @@ def _repeated_element(ref: Ref, loop: Loop, source: SourceFile) -> bool:
         return False
     if any(s.indirect for s in ref.subscripts):
         return False
-    if {n for s in ref.subscripts for n in _NAME.findall(s.text)} != {loop.var}:
-        return False
+    names = {n for s in ref.subscripts for n in _NAME.findall(s.text)}
+    if loop.var not in names or any(
+        literal_value(n, source) is None for n in names - {loop.var}
+    ):
+        return False  # `tot[i % M]`, `M` a macro, is evaluated too
     span = loop_range(loop, source)
     if span is None:
         return False
     seen: set[tuple[int | None, ...]] = set()
     for k in span:
-        key = tuple(int_at(s.text, loop.var, k) for s in ref.subscripts)
+        key = tuple(value_at(s.text, loop.var, k, source) for s in ref.subscripts)
         if None in key:
             return False
         if key in seen:
@@ -101,7 +93,8 @@ def mixed_exclusion_findings(
         and first_word(c) in ("critical", "atomic", "ordered")
         and not (first_word(c) == "ordered" and c.directive.clauses)
     ]
-    if not around:
+    called = _callee_guarded(loop, source, around)
+    if not around and not called:
         return []
     moving = {x.var for x in loop.walk() if x.var}
     moving |= {r.name for r in loop.refs if r.is_write and is_scalar_ref(r)}
@@ -117,6 +110,9 @@ def mixed_exclusion_findings(
             continue
         key = ref.name + "".join(f"[{''.join(s.text.split())}]" for s in ref.subscripts)
         groups.setdefault(key, []).append((ref, _held(ref, around)))
+    for ref, held in called:
+        if ref.name in groups and ref.name not in private:
+            groups[ref.name].append((ref, held))
     out: list[Finding] = []
     for refs in groups.values():
         clash = next(
@@ -147,10 +143,61 @@ def mixed_exclusion_findings(
             "guard every access with the same `critical` name, or make all "
             "of them `atomic`"
         )
-        out.append(
-            exclusion_finding(a if a.is_write else b, a, b, directive, loop, rule, fix)
-        )
+        at = a if a.is_write else b
+        if not start <= at.span.start_byte < end:
+            at = b if at is a else a  # report in the loop, not in a callee
+        out.append(exclusion_finding(at, a, b, directive, loop, rule, fix))
     return out
+
+
+def _callee_guarded(
+    loop: Loop, source: SourceFile, around: list[Region]
+) -> list[tuple[Ref, frozenset[str]]]:
+    """Guarded accesses of globals in the functions the loop calls, one level down.
+
+    Each comes with the exclusion it holds in the callee and around the call:
+    `critical(a)` in a helper does not exclude the loop's unnamed `critical`.
+    """
+    fn = source.function(loop.function) if loop.function else None
+    globals_ = {g.name for g in source.globals}
+    out: list[tuple[Ref, frozenset[str]]] = []
+    for call in loop.calls:
+        callee = source.function(call.name)
+        if callee is None or fn is None or callee is fn:
+            continue
+        start, end = callee.span.start_byte, callee.span.end_byte
+        inside = [
+            c
+            for c in source.constructs
+            if start <= c.span.start_byte < end
+            and first_word(c) in ("critical", "atomic", "ordered")
+        ]
+        outer = _held_at(call.span.start_byte, around)
+        for ref in callee.refs:
+            if (
+                ref.atomic == "omp"
+                and ref.name in globals_
+                and is_scalar_ref(ref)
+                and callee.lookup(ref.name) is None
+                and fn.lookup(ref.name) is None
+            ):
+                out.append((ref, _held(ref, inside) | outer))
+    return out
+
+
+def _held_at(at: int, around: list[Region]) -> frozenset[str]:
+    """The exclusion the constructs around position `at` give."""
+    held: set[str] = set()
+    for construct in around:
+        if contains(construct, at):
+            word = first_word(construct)
+            if word == "critical":
+                first = construct.directive.clauses[:1]
+                name = first[0].args or "" if first and not first[0].name else ""
+                held.add(f"critical:{name.strip()}")
+            elif word in ("atomic", "ordered"):
+                held.add(word)
+    return frozenset(held)
 
 
 def exclusion_finding(

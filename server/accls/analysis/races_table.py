@@ -164,15 +164,22 @@ def table_finding(clash: tuple[Ref, Ref, str], where: dict[str, object]) -> Find
 
 
 def repeated_finding(
-    ref: Ref, text: str, repeated: tuple[str, int], where: dict[str, object]
+    ref: Ref, text: str, repeated: tuple[str, int] | str, where: dict[str, object]
 ) -> Finding:
-    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction."""
-    store, line = repeated
-    dep = (
-        f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) is "
-        f"updated at one element by two iterations, since `{store}` (line {line}) "
-        "repeats values"
-    )
+    """ACC101 for `a[idx[i]]` when `idx` repeats a value by construction.
+
+    `repeated` is the store that repeats (its text and line), or the reason two
+    iterations meet one element (`modulo_collision`).
+    """
+    if isinstance(repeated, str):
+        dep = f"output dependence on `{ref.name}`: {repeated}"
+    else:
+        store, line = repeated
+        dep = (
+            f"output dependence on `{ref.name}`: `{text}` (line {ref.span.line}) "
+            f"is updated at one element by two iterations, since `{store}` (line "
+            f"{line}) repeats values"
+        )
     return finding(
         CARRIED_DEPENDENCE,
         ref.span,
