@@ -21,7 +21,7 @@ import re
 from accls.analysis.analyze import FileAnalysis
 from accls.frontend import AccessKind, Loop, Ref
 
-__all__ = ["LIGHT_UNITS", "light_reason"]
+__all__ = ["LIGHT_UNITS", "light_reason", "shared_out_elsewhere"]
 
 LIGHT_UNITS = 4
 """Work units per iteration at most for a light loop: below a region's worth
@@ -84,6 +84,21 @@ def _field_store(ref: Ref, data: bytes) -> bool:
     return _FIELD_STORE.match(data, ref.span.end_byte) is not None
 
 
+def shared_out_elsewhere(analysis: FileAnalysis, loop: Loop, written: set[str]) -> bool:
+    """True when a parallel loop outside `loop` shares out an array `loop` writes."""
+    for other in analysis.source.loops():
+        if other.id == loop.id or not analysis.of(other).parallel:
+            continue
+        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
+        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
+        if around or within:
+            continue
+        used = _shared_out(other)
+        if any(_visible(analysis, loop, n, other) for n in used & written):
+            return True
+    return False
+
+
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
     """Why `loop` is a light fill of setup data, or "".
 
@@ -98,16 +113,8 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
     reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
     if not written or any(not _field_store(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
-    for other in analysis.source.loops():
-        if other.id == loop.id or not analysis.of(other).parallel:
-            continue
-        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
-        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
-        if around or within:
-            continue
-        used = _shared_out(other)
-        if any(_visible(analysis, loop, n, other) for n in used & written):
-            return ""
+    if shared_out_elsewhere(analysis, loop, written):
+        return ""
     names = ", ".join(f"`{n}`" for n in sorted(written))
     return (
         f"light loop: about {per_iteration} work units per "
