@@ -100,3 +100,49 @@ def test_the_hover_says_why_the_table_fill_stays_serial() -> None:
     )
     text = render_hover(report, explain="[Explain](command:x)", markdown=True)
     assert "- why: table setup: it fills `weight`" in text
+
+
+# Points set up in a table of structs on the stack: each iteration stores fields and
+# reads back one it stored in an earlier statement; then a kernel through a call.
+POINTS = textwrap.dedent(
+    """\
+    typedef struct { int no; int at; double *row; } point;
+    double work(point p, double *d);
+    void track(int n, int elems, double *rows, double *restrict d) {
+      point pts[NPOINTS];
+      for (int i = 0; i < n; i++) {
+        pts[i].no = i;
+        pts[i].at = pts[i].no * elems;
+        pts[i].row = rows;
+      }
+      for (int t = 0; t < 100; t++)
+        for (int i = 0; i < n; i++)
+          d[i] += work(pts[i], rows);
+    }
+    """
+)
+
+
+def test_a_fill_of_struct_fields_that_reads_back_its_own_stores_is_setup() -> None:
+    found = _by_line(POINTS)
+    assert found[5].profitable is False
+    assert found[5].why.startswith("table setup: it fills `pts`")
+
+
+def test_a_map_over_a_stack_table_that_reads_its_old_values_keeps_its_pragma() -> None:
+    text = POINTS.replace("pts[i].at = pts[i].no * elems;", "pts[i].at += elems;")
+    assert not _by_line(text)[5].why
+
+
+def test_a_sibling_fill_or_an_allocation_loop_shares_nothing_out() -> None:
+    # A second fill that reads back its own `pts[i].no`, and a loop allocating per
+    # point, index `pts` with their own variable: neither divides the table's data.
+    text = POINTS.replace(
+        "  for (int t = 0;",
+        "  for (int i = 0; i < n; i++) { pts[i].no = i; pts[i].at = pts[i].no; }\n"
+        "  for (int i = 0; i < n; i++) pts[i].row = malloc(pts[i].at);\n"
+        "  for (int t = 0;",
+    )
+    text = "#include <stdlib.h>\n" + text
+    found = _by_line(text)
+    assert found[6].why.startswith("table setup: it fills `pts`")
