@@ -12,11 +12,11 @@ cost_locals), and the extents of the arrays a loop indexes bound an open one
 bounded) and below what opening the region costs, or too few known iterations
 share it out; when its function is only ever called from inside parallel code (the
 pragma would open a nested region on every call) or never called at all; or when
-its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound or
-light fill loop, a one-off pass or a light check after the loop that repeats the
-kernels, or one item of a larger loop (cost_segments, cost_shapes, cost_atomics,
-cost_light, cost_once, cost_verify, cost_pieces). Otherwise unknown sizes never make
-a loop unprofitable: the estimate says from which size on it pays.
+its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound,
+light or stack-table fill loop, a one-off pass or a light check after the loop that
+repeats the kernels, or one item of a larger loop (cost_segments, *_shapes, *_atomics,
+*_light, *_table, *_once, *_verify, *_pieces). Otherwise unknown sizes never make a
+loop unprofitable: the estimate says from which size on it pays.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
 from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_stack import stack_reason
+from accls.analysis.cost_table import table_reason
 from accls.analysis.cost_verify import verify_reason
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures, load_weights
 from accls.frontend import Loop, Poly, SourceFile, Span, Var
@@ -342,6 +343,7 @@ def estimate_loop(
         if not context and not offload:
             light = _per_innermost(loop, source, values)
             context = light_reason(analysis, loop, light)
+            context = context or table_reason(analysis, loop, values, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:
             summary = "work unknown: " + (

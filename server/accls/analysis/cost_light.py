@@ -17,11 +17,13 @@ shared out: its fill stays serial setup.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_shapes import shape_reason
 from accls.frontend import AccessKind, Loop, Ref
 
-__all__ = ["LIGHT_UNITS", "light_reason"]
+__all__ = ["LIGHT_UNITS", "field_store", "light_reason", "shared_out_elsewhere"]
 
 LIGHT_UNITS = 4
 """Work units per iteration at most for a light loop: below a region's worth
@@ -77,11 +79,37 @@ def _inside_subscript(ref: Ref, indexed: list[Ref]) -> bool:
 _FIELD_STORE = re.compile(rb"\s*(?:\.|->)\s*\w+(?:\s*(?:\.|->)\s*\w+)*\s*=(?!=)")
 
 
-def _field_store(ref: Ref, data: bytes) -> bool:
+def field_store(ref: Ref, data: bytes) -> bool:
     """True when `ref` only stores a field (`a[i].d = x`): a partial write, no read."""
     if ref.kind is not AccessKind.UPDATE or not ref.subscripts:
         return False
     return _FIELD_STORE.match(data, ref.span.end_byte) is not None
+
+
+def shared_out_elsewhere(
+    analysis: FileAnalysis,
+    loop: Loop,
+    written: set[str],
+    setup: Callable[[Loop], bool] | None = None,
+) -> bool:
+    """True when a parallel loop outside `loop` shares out an array `loop` writes.
+
+    A loop whose shape leaves it serial (one that allocates each iteration, or
+    repeats), or that `setup` calls setup code, divides nothing between threads.
+    """
+    for other in analysis.source.loops():
+        if other.id == loop.id or not analysis.of(other).parallel:
+            continue
+        if shape_reason(analysis.source, other) or (setup and setup(other)):
+            continue
+        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
+        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
+        if around or within:
+            continue
+        used = _shared_out(other)
+        if any(_visible(analysis, loop, n, other) for n in used & written):
+            return True
+    return False
 
 
 def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) -> str:
@@ -96,18 +124,10 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
     written = _written(loop)
     data = analysis.source.data
     reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
-    if not written or any(not _field_store(r, data) for r in reads):
+    if not written or any(not field_store(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
-    for other in analysis.source.loops():
-        if other.id == loop.id or not analysis.of(other).parallel:
-            continue
-        around = other.span.start_byte <= loop.span.start_byte < other.span.end_byte
-        within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
-        if around or within:
-            continue
-        used = _shared_out(other)
-        if any(_visible(analysis, loop, n, other) for n in used & written):
-            return ""
+    if shared_out_elsewhere(analysis, loop, written):
+        return ""
     names = ", ".join(f"`{n}`" for n in sorted(written))
     return (
         f"light loop: about {per_iteration} work units per "

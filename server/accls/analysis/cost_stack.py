@@ -21,7 +21,13 @@ from accls.analysis.cost_features import fmt_units
 from accls.frontend import Loop, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["STACK_BYTES", "stack_caps", "stack_reason"]
+__all__ = [
+    "STACK_BYTES",
+    "automatic_arrays",
+    "changeable_names",
+    "stack_caps",
+    "stack_reason",
+]
 
 STACK_BYTES = 8 * 1024 * 1024
 """The most an automatic array can hold: the default stack limit on Linux."""
@@ -50,7 +56,7 @@ def _largest(dims: list[Poly], name: str) -> int:
     return low
 
 
-def _automatic(source: SourceFile, loop: Loop) -> list[Var]:
+def automatic_arrays(source: SourceFile, loop: Loop) -> list[Var]:
     """The automatic arrays of `loop`'s function declared before it, around it."""
     fn = source.function(loop.function)
     if fn is None:
@@ -68,18 +74,24 @@ def _automatic(source: SourceFile, loop: Loop) -> list[Var]:
     ]
 
 
-def stack_caps(
-    source: SourceFile, loop: Loop, values: Mapping[str, Poly]
-) -> dict[str, tuple[int, str]]:
-    """The largest value each fixed size may take, and the array that bounds it."""
+def changeable_names(source: SourceFile, loop: Loop) -> set[str]:
+    """The names `loop`'s function can change: its variables, globals, what it sets."""
     fn = source.function(loop.function)
     variables = {v.name for v in source.globals}
     if fn is not None:
         variables |= {v.name for v in (*fn.params, *fn.locals)}
         # A global of a header the file does not show, set in the function.
         variables |= {r.name for r in fn.refs if r.is_write and not r.subscripts}
+    return variables
+
+
+def stack_caps(
+    source: SourceFile, loop: Loop, values: Mapping[str, Poly]
+) -> dict[str, tuple[int, str]]:
+    """The largest value each fixed size may take, and the array that bounds it."""
+    variables = changeable_names(source, loop)
     caps: dict[str, tuple[int, str]] = {}
-    for var in _automatic(source, loop):
+    for var in automatic_arrays(source, loop):
         polys = [expression_poly(d) if d else None for d in var.dims]
         if any(p is None for p in polys):
             continue
