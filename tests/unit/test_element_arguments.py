@@ -61,3 +61,25 @@ def test_a_pointer_used_past_its_element_stays_a_shared_write() -> None:
     ):
         ok, why = _verdict(body)
         assert not ok, (body, why)
+
+
+ROWS = """\
+static void fill(double *p, double x) { for (int i = 0; i < 8; i++) p[i] = x; }
+static void both(double *p, double *q, double x) { fill(p, x); fill(q, x); }
+void run(int n, double *restrict a, const double *restrict b) {
+  for (int k = 0; k < n; k++) {
+    BODY
+  }
+}
+"""
+
+
+def test_rows_of_an_array_declared_in_the_body_are_the_iterations_own() -> None:
+    for body, parallel in (
+        ("double B[3][8]; both(B[0], B[1], b[k]); a[k] = B[0][3] + B[1][2];", True),
+        ("double *B[3]; B[0] = a; both(B[0], B[1], b[k]);", False),
+    ):
+        found = analyze_text(ROWS.replace("BODY", body)).facts
+        loop = next(f for f in found if f.loop.var == "k")
+        why = " ".join(o.message for o in loop.obstacles)
+        assert loop.parallel is parallel, (body, why)
