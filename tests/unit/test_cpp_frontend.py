@@ -296,6 +296,23 @@ def test_c_with_a_cpp_name_is_told() -> None:
     )
 
 
+def test_c_keywords_of_cpp_as_names_or_an_uncast_malloc_are_c() -> None:
+    for text in (
+        "#include <vector>\nint f(void) { int class = 3; return class; }\n",
+        "#include <vector>\nvoid f(int n) { double *new = 0; (void)new; }\n",
+        "#include <vector>\nvoid f(int n) { double *a = malloc(n * 8); }\n",
+    ):
+        warning = looks_like_c("k.cpp", text, 0, 1)
+        assert warning is not None, text
+        assert "rename it .c" in warning
+    for text in (
+        "#include <vector>\nvoid f(int n) { void *a = malloc(n); }\n",
+        "#include <vector>\nvoid f(int n) { std::size_t new_size = n; }\n",
+        "#include <vector>\nvoid f(int n) { double *a = (double *)malloc(n); }\n",
+    ):
+        assert looks_like_c("k.cpp", text, 0, 1) is None, text
+
+
 def test_which_files_are_cpp() -> None:
     assert is_cpp("a/b.cpp")
     assert is_cpp("x.hpp")

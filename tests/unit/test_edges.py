@@ -119,3 +119,27 @@ def test_check_refuses_c_under_a_fortran_name(tmp_path: Path) -> None:
     proc = run_accls("check", str(src))
     assert proc.returncode == 2
     _one_line_error(proc.stderr, "looks like C, not Fortran", "not checked")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "warning"),
+    [
+        ("m.cpp", "export module m;\nexport void f(double *a, int n);\n", "module"),
+        (
+            "c.cpp",
+            "#include <stdlib.h>\nvoid f(int n) {\n  double *new = malloc(8);\n"
+            "  for (int i = 0; i < n; i++) new[0] = i;\n}\n",
+            "rename it .c",
+        ),
+    ],
+)
+def test_check_warns_when_a_file_is_not_the_cpp_its_name_says(
+    tmp_path: Path, name: str, text: str, warning: str
+) -> None:
+    src = tmp_path / name
+    src.write_text(text)
+    proc = run_accls("check", str(src))
+    assert proc.returncode == 0, proc.stderr
+    [line] = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert line.startswith("accls: warning:")
+    assert warning in line

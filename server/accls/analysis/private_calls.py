@@ -34,6 +34,8 @@ __all__ = ["private_effects"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ADDRESS = re.compile(r"&\s*\(?\s*([A-Za-z_]\w*)")
+# A row of an array: `B[0]`, `w[i][1]` (the callee reaches only that array).
+_ROW = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)+")
 _PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
 
 
@@ -132,6 +134,9 @@ def private_effects(
         if by_address and base not in scalars and defines(call, index, loop, source):
             defined.append(base)
             continue
+        local_row = _ROW.fullmatch(arg)
+        if not by_address and local_row is not None and local_row.group(1) in arrays:
+            base = local_row.group(1)  # `B[0]` of `double B[3][8]` of the body
         if base not in (scalars if by_address else arrays):
             return False, shared_write(call, arg, loop) + size_why(call, arg)
         private.append(base)

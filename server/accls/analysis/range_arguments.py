@@ -14,6 +14,10 @@ reaches another iteration's row is a dependence, as it should be.
 Only a plain array or pointer of one level, an element count that is a
 polynomial, and a size that is `sizeof` the element qualify; anything else
 keeps the call an obstacle.
+
+A function of the file whose pointer parameter is used only as the one element
+it points to (`*v = ..`, `v[0]`; never moved, passed on or stored) is such a
+call of count 1: `set(&a[k], x)` writes `a[k]`, as `a[k] = ..` would.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from accls.frontend import (
 )
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["RANGE_VAR", "range_probe", "range_write"]
+__all__ = ["RANGE_VAR", "element_parameter", "range_probe", "range_write"]
 
 RANGE_VAR = "__accls_k"
 """The variable of the loop that stands for a call's range (never a C name here)."""
@@ -100,6 +104,40 @@ def _offset(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     return replace(found[0], subscripts=(sub,), escapes=True)
 
 
+def element_parameter(call: Call, index: int, source: SourceFile) -> AccessKind | None:
+    """How the file's one `call.name` uses parameter `index`, if only as `*p` or `p[0]`.
+
+    UPDATE if it writes the element, READ if it only reads it; None when the
+    pointer is used any other way (an offset, moved, passed on, its address or
+    a field taken) or the call may run another definition.
+    """
+    if source.language != "c":
+        return None  # Fortran passes by reference: a dummy is no pointer
+    found = [f for f in source.functions if f.name == call.name]
+    if len(found) != 1 or index >= len(found[0].params):
+        return None
+    fn = found[0]
+    param = fn.params[index]
+    if len(call.args) != len(fn.params) or param.pointers != 1 or param.dims:
+        return None
+    if fn.declarations(param.name) != 1:
+        return None  # a local of the same name hides it somewhere
+    written = False
+    for ref in fn.refs:
+        start = _IDENT.match(ref.name.strip())
+        if start is None or start.group(0) != param.name:
+            continue  # `(p + 1)` starts with no name: `p` is then read alone
+        element = (ref.deref and not ref.subscripts) or (
+            not ref.deref
+            and len(ref.subscripts) == 1
+            and _folded(ref.subscripts[0].text) == "0"
+        )
+        if ref.name.strip() != param.name or ref.escapes or not element:
+            return None
+        written = written or ref.is_write
+    return AccessKind.UPDATE if written else AccessKind.READ
+
+
 def range_write(
     call: Call,
     index: int,
@@ -126,12 +164,13 @@ def _range(
     source: SourceFile,
 ) -> tuple[Ref, Poly] | None:
     known = library_function(call.name)
-    if known is None or index >= len(call.args):
-        return None
-    if index not in known.writes and index not in known.reads:
+    if index >= len(call.args):
         return None
     if source.function(call.name) is not None:
-        return None  # the program defines its own function of that name
+        kind = element_parameter(call, index, source)
+        return _element_range(call, index, refs, fn, source, kind)
+    if known is None or (index not in known.writes and index not in known.reads):
+        return None
     element = _element(call, call.args[index], refs) or _offset(
         call, call.args[index], refs
     )
@@ -162,6 +201,39 @@ def _range(
         copies="",
     )
     return ref, poly
+
+
+def _element_range(
+    call: Call,
+    index: int,
+    refs: tuple[Ref, ...],
+    fn: Function | None,
+    source: SourceFile,
+    kind: AccessKind | None,
+) -> tuple[Ref, Poly] | None:
+    """The one element `a[e]` that `&a[e]` passed to an element parameter reaches."""
+    if kind is None:
+        return None
+    element = _element(call, call.args[index], refs) or _offset(
+        call, call.args[index], refs
+    )
+    if element is None or element.deref or len(element.subscripts) != 1:
+        return None
+    sub = element.subscripts[0]
+    if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
+        return None
+    var = _declared(element.name, fn, source)
+    if var is None or var.rank != 1 or var.unknown_shape:
+        return None
+    offset = Subscript(
+        text=sub.text,
+        poly=sub.poly + Poly.sym(RANGE_VAR),
+        values=sub.values,
+    )
+    ref = replace(
+        element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
+    )
+    return ref, Poly.const(1)
 
 
 def _declared(name: str, fn: Function | None, source: SourceFile) -> Var | None:
@@ -226,7 +298,12 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
     ranges: dict[tuple[int, bool], tuple[Ref, Loop]] = {}
     for call in nest.calls:
         known = library_function(call.name)
-        for index in sorted({*known.writes, *known.reads} if known else ()):
+        indices = (
+            range(len(call.args))
+            if source.function(call.name) is not None
+            else sorted({*known.writes, *known.reads} if known else ())
+        )
+        for index in indices:
             found = _range(call, index, nest.refs, fn, source)
             if found is None:
                 continue

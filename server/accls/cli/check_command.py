@@ -7,13 +7,14 @@ import json
 import sys
 
 from accls.cli.build_context import file_context
-from accls.cli.suggest_commands import project_program
+from accls.cli.suggest_commands import input_warning, project_program
 from accls.files import (
     InputError,
     c_under_fortran_name,
     other_language,
     read_source,
 )
+from accls.frontend import parse_source
 from accls.pipeline import (
     check_text,
 )
@@ -55,6 +56,13 @@ def run_check(args: argparse.Namespace) -> int:
         found = check_text(
             text, path, include_dirs=args.include, context=context, program=program
         )
+        # A module unit, C under a C++ name, a part that does not parse: its
+        # pragmas there go unchecked, which "0 findings" alone would hide.
+        warning = input_warning(
+            parse_source(text, path, args.include, context=context), path, text
+        )
+        if warning is not None:
+            print(f"accls: warning: {warning}", file=sys.stderr)
         items.extend((path, f) for f in found)
     if args.format == "json":
         json.dump([finding_json(p, f) for p, f in items], sys.stdout, indent=2)

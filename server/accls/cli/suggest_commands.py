@@ -26,7 +26,7 @@ from accls.files import (
     replace_file,
     write_stdout,
 )
-from accls.frontend import Span, parse_source
+from accls.frontend import SourceFile, Span, parse_source
 from accls.frontend.fortran_form import is_fortran
 from accls.frontend.fortran_modules import module_folders
 from accls.hybrid import BackendPool
@@ -54,7 +54,7 @@ from accls.suggest.inductions import rewrite_all
 from accls.suggest.restrict import restrict_all
 from accls.validation import Validation
 
-__all__ = ["run_annotate", "run_suggest"]
+__all__ = ["input_warning", "run_annotate", "run_suggest"]
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -116,6 +116,16 @@ def project_program(
     return index.program_for(path)
 
 
+def input_warning(source: SourceFile, path: str, text: str) -> str | None:
+    """The one-line warning when the file is not the language its name says."""
+    return looks_like_c(
+        path,
+        text,
+        sum(e.end_byte - e.start_byte for e in source.errors),
+        len(source.nests) + len(source.unread_loops),
+    )
+
+
 def _with_module_folders(path: str, args: argparse.Namespace) -> argparse.Namespace:
     """A Fortran file's flags with `--project`'s module folders as -I folders.
 
@@ -154,12 +164,7 @@ def _suggest_one(
         for promise in promised:
             print(f"accls: promised {promise.summary}", file=sys.stderr)
     source = parse_source(text, path, args.include, context=context)
-    warning = looks_like_c(
-        path,
-        text,
-        sum(e.end_byte - e.start_byte for e in source.errors),
-        len(source.nests) + len(source.unread_loops),
-    )
+    warning = input_warning(source, path, text)
     read = source.nests or source.unread_loops
     if warning is not None and not read and source.errors:
         raise InputError(warning)

@@ -120,7 +120,15 @@ def other_language(path: str) -> str | None:
     return _NOT_C.get(ext)
 
 
-_C_ONLY = re.compile(r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b")
+_C_ONLY = re.compile(
+    r"\brestrict\b|\b_Bool\b|\b_Complex\b|\b_Generic\b"
+    # A C++ keyword declared as a name (`double *new = ..`, `int class;`), and
+    # `T *p = malloc(..)` uncast (C++ converts no `void *` to another pointer).
+    r"|\b(?:char|short|int|long|float|double|unsigned|signed|[A-Za-z_]\w*_t)\s*\**\s*"
+    r"(?:new|delete|class|template|this|operator|namespace|typename|private|public)"
+    r"\s*(?:[=;,)]|\[)"
+    r"|\b(?!void\b)\w+\s*\*+\s*\w+\s*=\s*(?:malloc|calloc|realloc)\s*\("
+)
 _CXX_SIGNS = re.compile(
     r"::|\b(class|template|namespace|typename|public:|private:|nullptr|new|delete|"
     r"operator|constexpr|auto)\b|#\s*include\s*<[a-z_]+>"
@@ -150,15 +158,17 @@ def looks_like_c(path: str, text: str, error_bytes: int, loops: int) -> str | No
         )
     if language == "C++" and _written_in_c(text):
         return (
-            f"{path}: looks like C with a C++ name (`restrict`, or C headers and no "
-            "C++ at all): it is read and compiled as C++; rename it .c to read it as C"
+            f"{path}: looks like C with a C++ name (`restrict`, a C++ keyword as a "
+            "name, `malloc` assigned uncast, or C headers and no C++ at all): it is "
+            "read and compiled as C++; rename it .c to read it as C"
         )
     if text.strip() and error_bytes > 0.5 * len(text.encode("utf-8")) and loops == 0:
         return f"{path}: does not look like {language} (most of it does not parse)"
     if error_bytes and language == "C++":
         return (
-            f"{path}: has syntax errors as C++ (modules, newer syntax, or C that is "
-            "not C++); results cover the parts that parse"
+            f"{path}: has syntax errors as C++ (modules, newer syntax, macros that "
+            "make declarations, or C that is not C++); results cover the parts that "
+            "parse"
         )
     if error_bytes:
         return f"{path}: has syntax errors; results cover the parts that parse"

@@ -186,8 +186,9 @@ class CppDeclarations(CppConstructors):
             return False
         owner = self.object_type(obj)
         info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
-        accessor = info.accessors.get(node_text(method)) if info is not None else None
         args = tuple(a for a in args_node.named_children if a.type != "comment")
+        key = (node_text(method), len(args))
+        accessor = info.accessors.get(key) if info is not None else None
         if accessor is None or len(args) != len(accessor.params):
             return False
         if kind is not AccessKind.READ and not accessor.reference:
@@ -204,11 +205,13 @@ class CppDeclarations(CppConstructors):
             return self._expand_method(call, accessor, args, prefix, depth)
         subscripts: tuple[Subscript, ...] = ()
         if accessor.index is not None:
-            text = index_text(accessor, args)
-            parsed = snippet(text) if text is not None else None
-            if parsed is None or any(_stores(a) for a in args):
+            texts = index_text(accessor, args) or ()
+            parsed = [snippet(text) for text in texts]
+            if not parsed or any(_stores(a) for a in args):
                 return False
-            subscripts = (self._subscript(parsed),)
+            subscripts = tuple(self._subscript(n) for n in parsed if n is not None)
+            if len(subscripts) != len(parsed):
+                return False
         for arg in args:
             self.expr(arg, depth + 1)
         self._ref(

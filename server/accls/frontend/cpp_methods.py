@@ -2,9 +2,11 @@
 
 `domain.fx(i)` with `Real_t& fx(Index_t idx) { return m_fx[idx]; }` is the
 element `domain.m_fx[i]`, read or written as the call is used; `d.numNode()`
-with `Index_t& numNode() { return m_numNode; }` is the member `d.m_numNode`. The
+with `Index_t& numNode() { return m_numNode; }` is the member `d.m_numNode`, and
+`d.list(r, i)` with `return m_list[r][i];` the element `d.m_list[r][i]`. The
 walk substitutes such calls so the dependence test sees the member's element.
-Any other method stays a call.
+Overloads are told apart by their number of parameters. Any other method stays
+a call.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from functools import lru_cache
 
 from tree_sitter import Node, Tree
 
+from accls.frontend.cpp_overloads import ANY_COUNT, declared_methods, method_counts
 from accls.frontend.cpp_scope import collect_scope
 from accls.frontend.cpp_types import (
     CxxScope,
@@ -59,7 +62,8 @@ class Accessor:
 
     member: str  # the data member's name
     params: tuple[str, ...]  # the parameters, in order
-    index: str | None  # the subscript's text over the parameters; None: the member
+    # The subscripts' texts over the parameters, outermost first; None: the member.
+    index: tuple[str, ...] | None
     reference: bool  # returns a reference: the call may be assigned to
     # Any other `return e;` over parameters, members and literals: its text, read
     # in place of the call (`m_start[i+1] - m_start[i]`); the fields it names.
@@ -89,17 +93,22 @@ def simple_argument(node: Node, depth: int = 0) -> bool:
     return False
 
 
-def index_text(accessor: Accessor, args: tuple[Node, ...]) -> str | None:
-    """The accessor's subscript with each parameter replaced by its argument."""
+def index_text(accessor: Accessor, args: tuple[Node, ...]) -> tuple[str, ...] | None:
+    """The accessor's subscripts with each parameter replaced by its argument."""
     if accessor.index is None or len(args) != len(accessor.params):
         return None
+    return tuple(_bound_index(index, accessor.params, args) for index in accessor.index)
+
+
+def _bound_index(index: str, params: tuple[str, ...], args: tuple[Node, ...]) -> str:
+    """One subscript's text with each parameter replaced by its argument."""
     bound: dict[str, str] = {}
-    alone = accessor.index in accessor.params  # `m[idx]`: the argument as it is
-    for name, arg in zip(accessor.params, args, strict=True):
+    alone = index in params  # `m[idx]`: the argument as it is
+    for name, arg in zip(params, args, strict=True):
         text = " ".join(node_text(strip_parens(arg)).split())
         atom = alone or strip_parens(arg).type in _ATOMS
         bound[name] = text if atom else f"({text})"
-    return _WORD.sub(lambda m: bound.get(m.group(0), m.group(0)), accessor.index)
+    return _WORD.sub(lambda m: bound.get(m.group(0), m.group(0)), index)
 
 
 def snippet(text: str) -> Node | None:
@@ -202,31 +211,38 @@ def _accessor_of(
     scope: CxxScope,
     reference: bool,
 ) -> Accessor | None:
-    """`return m;` or `return m[e];`: the member or element the call is."""
+    """`return m;`, `return m[e];` or `return m[e][f];`: the member or element."""
     if value.type == "identifier" and node_text(value) in fields:
         member = node_text(value)
         if not classify(fields[member], scope).builtin:
             return None
         return Accessor(member, params, None, reference)
-    if value.type != "subscript_expression":
-        return None
-    base = value.child_by_field_name("argument")
-    index = _index_node(value)
-    if base is None or index is None or base.type != "identifier":
+    indices: list[Node] = []
+    base: Node | None = value
+    while base is not None and base.type == "subscript_expression" and len(indices) < 4:
+        index = _index_node(base)
+        if index is None:
+            return None
+        indices.insert(0, index)
+        base = base.child_by_field_name("argument")
+    if base is None or not indices or base.type != "identifier":
         return None
     member = node_text(base)
-    kind = classify(fields.get(member, ""), scope)
-    holds = kind.kind is TypeKind.CONTAINER or (kind.builtin and kind.pointer)
-    if member not in fields or not holds or not simple_argument(index):
+    if member not in fields:
         return None
-    names = set(_WORD.findall(node_text(index)))
-    if not names <= set(params) | scope.enums:
-        return None  # the subscript reads a member or a global: not a plain element
-    element = classify(kind.element, scope)
-    if not element.builtin or element.pointer:
+    kind = classify(fields[member], scope)
+    for index in indices:
+        holds = kind.kind is TypeKind.CONTAINER or (kind.builtin and kind.pointer)
+        if not holds or not simple_argument(index):
+            return None
+        names = set(_WORD.findall(node_text(index)))
+        if not names <= set(params) | scope.enums:
+            return None  # a subscript reads a member or a global: not a plain element
+        kind = classify(kind.element, scope)
+    if not kind.builtin or kind.pointer:
         return None  # an element that is itself a row or an object
-    text = " ".join(node_text(index).split())
-    return Accessor(member, params, text, reference)
+    texts = tuple(" ".join(node_text(index).split()) for index in indices)
+    return Accessor(member, params, texts, reference)
 
 
 def add_accessors(root: Node, scope: CxxScope) -> None:
@@ -252,34 +268,46 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
             defined[plain] = False
             continue
         defined[plain] = True
-        found: dict[str, Accessor | None] = {}
+        # Keyed by name and number of parameters: `list(r)` and `list(r, i)` are
+        # two methods, a call's argument count picks one.
+        found: dict[tuple[str, int], Accessor | None] = {}
+        # Methods whose body is elsewhere or may be overridden, with the argument
+        # counts a call of them may pass: such a call may run an unseen body.
+        unseen: list[tuple[str, range]] = []
         for member in body.named_children:
             if member.type != "function_definition" or _virtual(member):
                 if member.type == "function_definition":
-                    found[_method_name(member) or ""] = None
+                    unseen.append((_method_name(member) or "", ANY_COUNT))
+                elif member.type in ("field_declaration", "declaration"):
+                    unseen.extend(declared_methods(member))
                 continue
             target = _method_name(member)
             if target is None:
                 continue
             one = _accessor(member, info.fields, scope)
-            before = found.get(target, one)
+            counts = method_counts(member)
+            if one is None or counts != range(len(one.params), len(one.params) + 1):
+                unseen.append((target, counts))  # another method of that name
+                continue
+            key = (target, len(one.params))
+            before = found.get(key, one)
             # Overloads agree only as a const and a non-const accessor of one place.
-            same = (
-                one is not None
-                and before is not None
-                and (one.member, one.params, one.index)
-                == (before.member, before.params, before.index)
+            same = before is not None and (one.member, one.params, one.index) == (
+                before.member,
+                before.params,
+                before.index,
             )
-            found[target] = (
-                Accessor(one.member, one.params, one.index, True)
-                if same and one is not None and before is not None and before.reference
+            found[key] = (
+                None
+                if not same or before is None
+                else Accessor(one.member, one.params, one.index, True)
+                if before.reference
                 else one
-                if same
-                else None
             )
-        for target, accessor in found.items():
-            if accessor is not None and defined[plain]:
-                info.accessors[target] = accessor
+        for key, accessor in found.items():
+            hidden = any(n == key[0] and key[1] in c for n, c in unseen)
+            if accessor is not None and defined[plain] and not hidden:
+                info.accessors[key] = accessor
 
 
 def _virtual(method: Node) -> bool:

@@ -95,7 +95,8 @@ class ClassInfo:
     name: str
     fields: dict[str, str] = field(default_factory=dict)  # member -> type text
     methods: dict[str, str] = field(default_factory=dict)  # method -> return type
-    accessors: dict[str, Accessor] = field(default_factory=dict)  # see cpp_methods
+    # (method, number of arguments) -> what a call of it reaches: see cpp_methods
+    accessors: dict[tuple[str, int], Accessor] = field(default_factory=dict)
     statics: set[str] = field(default_factory=set)  # static methods and members
     # Methods declared `virtual`, `override` or `final`, and the base classes
     # named: a call of such a method may run an override (see `virtual_method`).

@@ -298,11 +298,19 @@ class CppTyping(FunctionWalk):
         return info is not None and info.plain_constructors
 
     def callee_name(self, fn: Node) -> str:
-        """The name a call is looked up by: `std::max<T>` is `std::max`, `ns::f` `f`."""
+        """The name a call is looked up by: `std::max<T>` is `std::max`, `ns::f` `f`.
+
+        `S::g(x)` of a static method of the file's class `S` is `S::g`, the name
+        its definition is summarised under (it takes no object: the arguments
+        line up with its parameters).
+        """
         text = "".join(node_text(fn).split())
         if fn.type == "template_function" or "<" in text:
             text = text.split("<", 1)[0]
-        plain = text.rsplit("::", 1)[-1]
+        head, _, plain = text.rpartition("::")
+        info = self.scope.classes.get(head.rsplit("::", 1)[-1])
+        if info is not None and plain in info.statics and plain in info.methods:
+            return f"{info.name.rsplit('::', 1)[-1]}::{plain}"
         if not text.startswith("std::") and plain in self.scope.returns:
             return plain
         return text
