@@ -13,6 +13,7 @@ from accls.frontend.loop_model import Loop
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Function, Var
+from accls.frontend.nested_functions import nested_names
 from accls.frontend.pointer_calls import (
     pointer_names,
     through_pointers,
@@ -89,6 +90,8 @@ def function_definition(
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     if isinstance(walk, CppFunctionWalk):
         walk.member_initializers(node)  # `: m(args)` runs before the body
+    else:  # GNU nested functions, known before a call ahead of the definition
+        walk.nested_functions |= nested_names(body)
     walk.statement(body)
     walk.substitute(params, globals_, types)
     # A call of a variable calls what it holds, whatever function shares its name.
