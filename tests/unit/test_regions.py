@@ -203,7 +203,8 @@ def test_region_is_hoisted_around_a_sequential_time_loop() -> None:
     assert region.around is not None
     assert region.around.var == "t"
     assert region.pragma.render() == (
-        "#pragma acc data copy(b[0:n]) copyin(a[1:(n - 1 > 0 ? n - 1 : 0)]) copyout(c[1:(n - 1 > 0 ? n - 1 : 0)])"
+        "#pragma acc data copy(b[0:n]) copyin(a[1:(n - 1 > 0 ? n - 1 : 0)]) "
+        "copyout(c[1:(n - 1 > 0 ? n - 1 : 0)])"
     )
 
 

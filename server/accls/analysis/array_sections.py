@@ -183,9 +183,9 @@ def array_uses(
     from negative ones (see `section_length`).
     """
     values = {
-        name: int(found.group(1))
+        name: int(number.group(1))
         for name, text in macros
-        if (found := _INTEGER.fullmatch(text.strip()))
+        if (number := _INTEGER.fullmatch(text.strip()))
     }
     ranges: list[tuple[str, Poly, Poly]] = []
     nest = {inner.var: inner for inner in loop.walk() if inner.var}
