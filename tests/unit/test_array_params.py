@@ -217,3 +217,25 @@ def test_a_restrict_promise_broken_in_another_file_blocks(tmp_path: Path) -> Non
     fact = analyze_text(kernel, str(root / "kernel.c"), options=options).facts[0]
     assert not fact.parallel
     assert any("main.c" in o.message for o in fact.obstacles)
+
+
+def test_a_fortran_call_passing_one_array_to_two_dummies_blocks() -> None:
+    """Dummies may not overlap (the standard's rule); `call f(n, x(2), x)` breaks it."""
+    text = dedent(
+        """\
+        subroutine f(n, a, b)
+          integer :: n, i
+          real(8) :: a(*), b(*)
+          do i = 1, n
+            a(i) = b(i) * 0.5d0
+          end do
+        end subroutine f
+        subroutine run(x)
+          real(8) :: x(101)
+          call f(100, x(2), x)
+        end subroutine run
+        """
+    )
+    fact = next(f for f in analyze_text(text, "f.f90").facts if f.loop.function == "f")
+    assert not fact.parallel
+    assert any("passes `x(2)` and `x` to `f`" in o.message for o in fact.obstacles)
