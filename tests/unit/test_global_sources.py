@@ -65,3 +65,24 @@ def test_a_local_of_the_same_name_is_not_the_global() -> None:
     text = text.replace("SET", "gq = t;").replace("READ", "g")
     facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
     assert next(f for f in facts if f.loop.function == "kernel").parallel
+
+
+@pytest.mark.parametrize(
+    ("decl", "loop"),
+    [
+        ("double *restrict gr;\nvoid init(void) { gr = g + 1; }", "gr[i] = g[i]"),
+        ("", "double *restrict p = g + 1;\n  for (int i = 0; i < n; i++) p[i] = g[i]"),
+    ],
+)
+def test_a_restrict_pointer_the_program_sets_from_the_other_is_refused(
+    decl: str, loop: str
+) -> None:
+    """`restrict`: no other pointer reaches its object; `gr = g + 1` breaks that."""
+    text = f"double *g;\n{decl}\nvoid kernel(int n) {{\n"
+    if not loop.startswith("double"):
+        loop = f"for (int i = 0; i < n; i++) {loop}"
+    text += f"  {loop} * 0.5;\n}}\n"
+    facts = analyze_text(text).facts
+    fact = next(f for f in facts if f.loop.function == "kernel")
+    assert not fact.parallel
+    assert any("so they point into one object" in o.message for o in fact.obstacles)

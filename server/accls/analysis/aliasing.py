@@ -182,6 +182,21 @@ def _program_source(
     return ""
 
 
+def _broken_restrict(
+    a: Target, b: Target, fn: Function | None, source: SourceFile
+) -> bool:
+    """A `restrict` pointer the program sets from the other (`gq = g + 1`).
+
+    Its promise (no other pointer reaches its object) is broken by the
+    program itself: the serial run may work, a parallel loop races.
+    """
+    if a.root is None or b.root is None or not (a.root.restrict or b.root.restrict):
+        return False
+    if a.kind not in ("pointee", "object") or b.kind not in ("pointee", "object"):
+        return False
+    return bool(shared_source(a.root, b.root, fn, source))
+
+
 def alias_obstacles(
     loop: Loop,
     fn: Function | None,
@@ -242,7 +257,9 @@ def alias_obstacles(
                             cast_assigned(a.root, fn, source)
                             or cast_assigned(b.root, fn, source)
                         )
-                        if not pair_may_alias(a, b, fn, source.types, typed):
+                        if not pair_may_alias(
+                            a, b, fn, source.types, typed
+                        ) and not _broken_restrict(a, b, fn, source):
                             continue
                         if typed and (
                             (
