@@ -239,3 +239,28 @@ def test_a_fortran_call_passing_one_array_to_two_dummies_blocks() -> None:
     fact = next(f for f in analyze_text(text, "f.f90").facts if f.loop.function == "f")
     assert not fact.parallel
     assert any("passes `x(2)` and `x` to `f`" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize("where", ["file", "project"])
+def test_pointers_of_unknown_origin_keep_the_restrict_promise(
+    tmp_path: Path, where: str
+) -> None:
+    """Two locals set from calls may be one array, but `restrict` said they are not."""
+    kernel = "void g(double *restrict a, const double *restrict b, int n) {\n"
+    kernel += "  for (int i = 0; i < n; i++) a[i] = b[i] + 1.0;\n}\n"
+    caller = "double *load(int);\n"
+    caller += "void run(void) { double *x = load(1), *y = load(2); g(y, x, 100); }\n"
+    if where == "file":
+        fact = analyze_text(kernel + caller).facts[0]
+    else:
+        root = tmp_path / "proj"
+        root.mkdir()
+        (root / "kernel.c").write_text(kernel)
+        (root / "main.c").write_text(
+            "void g(double *restrict, const double *restrict, int);\n" + caller
+        )
+        index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+        index.build()
+        options = AnalysisOptions(program=index.program_for(str(root / "kernel.c")))
+        fact = analyze_text(kernel, str(root / "kernel.c"), options=options).facts[0]
+    assert fact.parallel

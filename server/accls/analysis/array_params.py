@@ -87,6 +87,14 @@ def _shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
     return _may_share(_objects(one, caller, source), _objects(two, caller, source))
 
 
+def _surely_shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
+    """Whether two argument texts name one array or pointer (`a + 1` and `a`)."""
+    if _rows_apart(one, two, caller, source):
+        return False
+    common = _objects(one, caller, source) & _objects(two, caller, source)
+    return bool(common - {_GLOBALS, _ANY})
+
+
 def _param_slots(arg: str, caller: Function, source: SourceFile) -> set[int]:
     """The positions of the caller's pointer parameters an argument may point into."""
     objects = _objects(arg, caller, source)
@@ -111,13 +119,17 @@ def _overlap_reason(
     source: SourceFile,
     program: ProgramSummaries | None,
     seen: set[tuple[str, tuple[int, int]]],
+    surely: bool = False,
 ) -> str:
     """A call of `name` passing one object at both positions, directly or on.
 
     A call that passes two of its caller's parameters (`wrap(p, q)` calls
     `f(p, q)`) counts where a call of the caller passes one object to those,
     callers of callers followed a few levels, in the file and in the others.
+    `surely`: only arguments that surely name one object count (a promise,
+    `restrict`, is broken by such a call, not by two pointers of unknown origin).
     """
+    shared = _surely_shared if surely else _shared
     if (name, pair) in seen or len(seen) > _CHAIN:
         return ""
     seen.add((name, pair))
@@ -126,10 +138,10 @@ def _overlap_reason(
             if call.name != name or max(pair) >= len(call.args):
                 continue
             one, two = call.args[pair[0]], call.args[pair[1]]
-            if _shared(one, two, caller, source):
+            if shared(one, two, caller, source):
                 return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
             for via in _forwarded(one, two, caller, source):
-                found = _overlap_reason(caller.name, via, source, program, seen)
+                found = _overlap_reason(caller.name, via, source, program, seen, surely)
                 if found:
                     return f"{found}, which passes them on to `{name}`"
     own = source.function(name)
@@ -139,9 +151,11 @@ def _overlap_reason(
         if record.callee != name or (record.first, record.second) != pair:
             continue
         if not record.via:
+            if surely and not record.certain:
+                continue
             return f"{record.shown} to `{name}`"
         via = (record.via[0], record.via[1])
-        found = _overlap_reason(record.caller, via, source, program, seen)
+        found = _overlap_reason(record.caller, via, source, program, seen, surely)
         if found:
             return f"{found}, which passes them on to `{name}`"
     return ""
@@ -166,7 +180,8 @@ def argument_overlaps(
                 for second in range(first + 1, len(args)):
                     two = args[second]
                     shown = f"`{caller.name}()` ({label}) passes `{one}` and `{two}`"
-                    if _shared(one, two, caller, source):
+                    certain = _surely_shared(one, two, caller, source)
+                    if certain or _shared(one, two, caller, source):
                         vias: list[tuple[int, ...]] = [()]
                     else:
                         vias = list(_forwarded(one, two, caller, source))
@@ -178,6 +193,7 @@ def argument_overlaps(
                             caller=caller.name,
                             shown=shown,
                             via=via,
+                            certain=certain and not via,
                         )
                         for via in vias
                     )
@@ -207,16 +223,16 @@ def _broken_promise(
     fn: Function,
     source: SourceFile,
     program: ProgramSummaries | None,
-    pairs: list[tuple[Var, Var]],
+    pairs: list[tuple[Var, Var, bool]],
 ) -> Obstacle | None:
     """A visible call passing one object to a pair the loop writes and reads."""
     written = {r.name for r in loop.refs if not is_scalar_ref(r) and r.is_write}
     positions = {p.name: k for k, p in enumerate(fn.params)}
-    for one, two in pairs:
+    for one, two, surely in pairs:
         if one.name not in written and two.name not in written:
             continue
         at = sorted((positions[one.name], positions[two.name]))
-        why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set())
+        why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set(), surely)
         if not why:
             continue
         line = next(r.span.line for r in loop.refs if r.name in (one.name, two.name))
@@ -254,12 +270,16 @@ def array_param_facts(
     kept = [p for p in fn.params if p.name in names and (p.pointers or p.dims)]
     # A pair of plain pointers is the aliasing check's: it refuses them unless
     # assume-no-alias, counted among the promises, lifts it.
+    # A promise is broken only by a call that surely passes one object twice;
+    # two array-syntax parameters, promised nothing, by any that may.
     pairs = [
-        (one, two)
+        (one, two, promised)
         for k, one in enumerate(kept)
         for two in kept[k + 1 :]
-        if _promised(one, assume_no_alias)
-        or _promised(two, assume_no_alias)
+        if (
+            promised := _promised(one, assume_no_alias)
+            or _promised(two, assume_no_alias)
+        )
         or (any(one is a for a in arrays) and any(two is a for a in arrays))
     ]
     blocked = _broken_promise(loop, fn, source, program, pairs)
