@@ -156,3 +156,111 @@ def test_a_wrapper_in_the_same_file_passes_them_on() -> None:
     )
     fact = next(f for f in analyze_text(text).facts if f.loop.line == 6)
     assert not fact.parallel
+
+
+_RESTRICT = """
+#define N 1000
+double a[N + 1], b[N + 1];
+void f(PARAMS, int n) {
+  for (int i = 0; i < n; i++) x[i] = y[i] * 0.5;
+}
+void call(void) { f(ARGS, N); }
+"""
+
+
+def _promised(params: str, args: str, assume: bool = False):  # type: ignore[no-untyped-def]
+    text = _RESTRICT.replace("PARAMS", params).replace("ARGS", args)
+    facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=assume)).facts
+    return next(f for f in facts if f.loop.line == 5)
+
+
+@pytest.mark.parametrize(
+    ("params", "assume"),
+    [
+        ("double *restrict x, const double *restrict y", False),
+        ("double *restrict x, const double *y", False),
+        ("double *x, const double *__restrict__ y", False),
+        ("double *x, const double *y", True),
+        ("double x[], const double *y", True),
+    ],
+)
+def test_a_call_breaking_the_promise_of_distinct_parameters_blocks(
+    params: str, assume: bool
+) -> None:
+    """`restrict` and assume-no-alias promise what `f(a + 1, a)` breaks."""
+    fact = _promised(params, "a + 1, a", assume)
+    assert not fact.parallel
+    assert any(
+        "may be one array: line 7 passes `a + 1` and `a` to `f`" in o.message
+        for o in fact.obstacles
+    )
+
+
+@pytest.mark.parametrize("args", ["a, b", "a + 1, b"])
+def test_restrict_parameters_passed_distinct_arrays_stay_parallel(args: str) -> None:
+    fact = _promised("double *restrict x, const double *restrict y", args)
+    assert fact.parallel
+
+
+def test_a_restrict_promise_broken_in_another_file_blocks(tmp_path: Path) -> None:
+    kernel = "void g(double *restrict a, const double *restrict b, int n) {\n"
+    kernel += "  for (int i = 0; i < n; i++) a[i] = b[i] + 1.0;\n}\n"
+    caller = "void g(double *restrict, const double *restrict, int);\n"
+    caller += "double v[101];\nvoid run(void) { g(v + 1, v, 100); }\n"
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "kernel.c").write_text(kernel)
+    (root / "main.c").write_text(caller)
+    index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    options = AnalysisOptions(program=index.program_for(str(root / "kernel.c")))
+    fact = analyze_text(kernel, str(root / "kernel.c"), options=options).facts[0]
+    assert not fact.parallel
+    assert any("main.c" in o.message for o in fact.obstacles)
+
+
+def test_a_fortran_call_passing_one_array_to_two_dummies_blocks() -> None:
+    """Dummies may not overlap (the standard's rule); `call f(n, x(2), x)` breaks it."""
+    text = dedent(
+        """\
+        subroutine f(n, a, b)
+          integer :: n, i
+          real(8) :: a(*), b(*)
+          do i = 1, n
+            a(i) = b(i) * 0.5d0
+          end do
+        end subroutine f
+        subroutine run(x)
+          real(8) :: x(101)
+          call f(100, x(2), x)
+        end subroutine run
+        """
+    )
+    fact = next(f for f in analyze_text(text, "f.f90").facts if f.loop.function == "f")
+    assert not fact.parallel
+    assert any("passes `x(2)` and `x` to `f`" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize("where", ["file", "project"])
+def test_pointers_of_unknown_origin_keep_the_restrict_promise(
+    tmp_path: Path, where: str
+) -> None:
+    """Two locals set from calls may be one array, but `restrict` said they are not."""
+    kernel = "void g(double *restrict a, const double *restrict b, int n) {\n"
+    kernel += "  for (int i = 0; i < n; i++) a[i] = b[i] + 1.0;\n}\n"
+    caller = "double *load(int);\n"
+    caller += "void run(void) { double *x = load(1), *y = load(2); g(y, x, 100); }\n"
+    if where == "file":
+        fact = analyze_text(kernel + caller).facts[0]
+    else:
+        root = tmp_path / "proj"
+        root.mkdir()
+        (root / "kernel.c").write_text(kernel)
+        (root / "main.c").write_text(
+            "void g(double *restrict, const double *restrict, int);\n" + caller
+        )
+        index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+        index.build()
+        options = AnalysisOptions(program=index.program_for(str(root / "kernel.c")))
+        fact = analyze_text(kernel, str(root / "kernel.c"), options=options).facts[0]
+    assert fact.parallel

@@ -88,3 +88,35 @@ def test_a_kr_pointer_parameter_named_like_a_function_is_unknown() -> None:
     wrap = source.function("wrap")
     assert wrap is not None
     assert wrap.calls == ("(*square)",)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "void run(int n, double *__restrict__ a, double *__restrict__ b) {\n"
+        "  double (&square)(double) = tally;",
+        "void run(int n, double *__restrict__ a, double *__restrict__ b,"
+        " double (&square)(double)) {",
+        "void run(int n, double *__restrict__ a, double *__restrict__ b,"
+        " double (*&square)(double)) {",
+    ],
+)
+def test_a_cpp_function_reference_named_like_a_function_is_unknown(head: str) -> None:
+    """C++ references to functions hide the file's function as pointers do."""
+    text = FUNCTIONS + head + "\n"
+    text += "  for (int i = 0; i < n; i++) b[i] = square(a[i]);\n}\n"
+    found = analyze_text(text, "kernel.cpp").facts
+    [fact] = [f for f in found if f.loop.function == "run"]
+    assert not fact.parallel
+
+
+def test_a_declaration_the_parser_cannot_read_hides_the_function() -> None:
+    """GCC's `__typeof__` declares `square` where tree-sitter sees an error."""
+    text = (
+        "void run(int n, double *restrict a, double *restrict b) {\n"
+        "  __typeof__(&tally) square = tally;\n"
+        "  for (int i = 0; i < n; i++) b[i] = square(a[i]);\n}\n"
+    )
+    [(parallel, why)] = _verdicts(text)
+    assert not parallel
+    assert "`(*square)()`" in why

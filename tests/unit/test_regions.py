@@ -203,7 +203,8 @@ def test_region_is_hoisted_around_a_sequential_time_loop() -> None:
     assert region.around is not None
     assert region.around.var == "t"
     assert region.pragma.render() == (
-        "#pragma acc data copy(b[0:n]) copyin(a[1:n - 1]) copyout(c[1:n - 1])"
+        "#pragma acc data copy(b[0:n]) copyin(a[1:(n - 1 > 0 ? n - 1 : 0)]) "
+        "copyout(c[1:(n - 1 > 0 ? n - 1 : 0)])"
     )
 
 
@@ -238,7 +239,7 @@ def test_copyout_across_a_time_loop_only_when_the_loop_surely_runs(
     assert region.around is not None
     assert f"{c_kind}(" in region.pragma.render()
     kinds = {c.name: c.args for c in region.pragma.clauses}
-    assert "c[1:n - 1]" in (kinds.get(c_kind) or "")
+    assert "c[1:(n - 1 > 0 ? n - 1 : 0)]" in (kinds.get(c_kind) or "")
 
 
 def test_no_hoisting_when_the_time_loop_touches_an_array_on_the_host() -> None:

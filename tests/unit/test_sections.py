@@ -58,13 +58,16 @@ def section(
     [
         ("for (int i = 0; i < n; i++) b[i] = a[i];", "a[0:n]"),
         ("for (int i = 0; i <= n; i++) b[i] = a[i];", "a[0:n + 1]"),
-        ("for (int i = 2; i < n; i++) b[i] = a[i];", "a[2:n - 2]"),
+        ("for (int i = 2; i < n; i++) b[i] = a[i];", "a[2:(n - 2 > 0 ? n - 2 : 0)]"),
         ("for (int i = n - 1; i >= 0; i--) b[i] = a[i];", "a[0:n]"),
         ("for (int i = n; i > 0; i--) b[i] = a[i];", "a[1:n]"),
         ("for (int i = 0; i < n; i++) b[i] = a[i+1];", "a[1:n]"),
         ("for (int i = 0; i < n; i++) b[i] = a[i+1] - a[i];", "a[0:n + 1]"),
         ("for (int i = 1; i < n - 1; i++) b[i] = a[i-1] + a[i+1];", "a[0:n]"),
-        ("for (int i = 0; i < n; i++) b[i] = a[2*i];", "a[0:2*n - 1]"),
+        (
+            "for (int i = 0; i < n; i++) b[i] = a[2*i];",
+            "a[0:(2*n - 1 > 0 ? 2*n - 1 : 0)]",
+        ),
         ("for (int i = 0; i < n; i++) b[i] = a[n - 1 - i];", "a[0:n]"),
     ],
 )
@@ -74,7 +77,7 @@ def test_one_dimensional_section(body: str, expected: str) -> None:
 
 def test_triangular_inner_bound_uses_the_outer_extreme() -> None:
     body = "for (int i = 0; i < n; i++)\n  for (int j = 0; j < i; j++) b[i] += a[j];"
-    assert section(body, "a") == "a[0:n - 1]"
+    assert section(body, "a") == "a[0:(n - 1 > 0 ? n - 1 : 0)]"
 
 
 @pytest.mark.parametrize("long_first", [True, False])
@@ -106,13 +109,13 @@ def test_linearized_subscript_covers_the_whole_matrix() -> None:
 
 def test_linearized_triangle_stops_at_the_last_element_touched() -> None:
     body = "for (int i = 0; i < n; i++)\n  for (int j = 0; j < i; j++) c[i*n+j] = a[j];"
-    assert section(body, "c") == "c[0:n*n - 1]"
+    assert section(body, "c") == "c[0:(n*n - 1 > 0 ? n*n - 1 : 0)]"
 
 
 def test_pointer_to_pointer_gets_one_range_per_dimension() -> None:
     body = "for (int i = 0; i < n; i++)\n  for (int j = 1; j < m; j++) B[i][j] = 0;"
     assert section(body, "B", params="int n, int m, double **restrict B") == (
-        "B[0:n][1:m - 1]"
+        "B[0:n][1:(m - 1 > 0 ? m - 1 : 0)]"
     )
 
 
@@ -224,7 +227,7 @@ def test_possible_holes_are_copied_both_ways(body: str) -> None:
 
 def test_hole_from_a_stride_uses_copy_in_the_pragma() -> None:
     assert data("for (int i = 0; i < n; i++) b[2*i] = a[i];") == {
-        "copy": "b[0:2*n - 1]",
+        "copy": "b[0:(2*n - 1 > 0 ? 2*n - 1 : 0)]",
         "copyin": "a[0:n]",
     }
 
@@ -275,10 +278,10 @@ def test_inner_dimension_of_a_partial_block_is_widened_to_whole_rows() -> None:
     # `a[1:n-2][1:m-2]` is not contiguous: gcc and clang reject it, or it maps
     # the hull and copies the untouched row ends back as device garbage.
     found = uses(STENCIL, GRID)["a"]
-    assert found.section == "a[1:n - 2][0:m]"
+    assert found.section == "a[1:(n - 2 > 0 ? n - 2 : 0)][0:m]"
     assert not found.exact_cover
     assert data(STENCIL, GRID) == {
-        "copy": "a[1:n - 2][0:m]",
+        "copy": "a[1:(n - 2 > 0 ? n - 2 : 0)][0:m]",
         "copyin": "b[0:n][0:m]",
     }
 
@@ -291,10 +294,10 @@ def test_partial_rows_of_a_pointer_to_rows_are_widened_to_whole_rows() -> None:
     # `a[1:n-2][1:m-2]` has holes, so it maps the hull (or fails to compile) and
     # copyout would write device garbage over the untouched ends of each row.
     found = uses(STENCIL, ROWS)["a"]
-    assert found.section == "a[1:n - 2][0:64]"
+    assert found.section == "a[1:(n - 2 > 0 ? n - 2 : 0)][0:64]"
     assert not found.exact_cover
     assert data(STENCIL, ROWS) == {
-        "copy": "a[1:n - 2][0:64]",
+        "copy": "a[1:(n - 2 > 0 ? n - 2 : 0)][0:64]",
         "copyin": "b[0:n][0:64]",
     }
 
@@ -306,10 +309,10 @@ def test_partial_rows_of_a_typedef_row_type_move_whole_rows() -> None:
     prelude = "typedef double row_t[64];\n"
     params = "int n, int m, row_t *restrict a, const row_t *restrict b"
     found = uses(STENCIL, params, prelude)["a"]
-    assert found.section == "a[1:n - 2]"
+    assert found.section == "a[1:(n - 2 > 0 ? n - 2 : 0)]"
     assert not found.exact_cover
     assert data(STENCIL, params, prelude) == {
-        "copy": "a[1:n - 2]",
+        "copy": "a[1:(n - 2 > 0 ? n - 2 : 0)]",
         "copyin": "b[0:n]",
     }
 
@@ -317,7 +320,9 @@ def test_partial_rows_of_a_typedef_row_type_move_whole_rows() -> None:
 def test_rows_reached_through_pointers_keep_their_partial_sections() -> None:
     # `double **a`: each row is an object of its own, moved on its own.
     found = uses(STENCIL, "int n, int m, double **restrict a, double **restrict b")
-    assert found["a"].section == "a[1:n - 2][1:m - 2]"
+    assert (
+        found["a"].section == "a[1:(n - 2 > 0 ? n - 2 : 0)][1:(m - 2 > 0 ? m - 2 : 0)]"
+    )
     assert found["a"].exact_cover
 
 
@@ -328,7 +333,7 @@ def test_full_rows_keep_copyout() -> None:
         a[i][j] = b[i][j];
     """
     found = uses(body, GRID)["a"]
-    assert found.section == "a[1:n - 2][0:m]"
+    assert found.section == "a[1:(n - 2 > 0 ? n - 2 : 0)][0:m]"
     assert found.exact_cover
 
 
@@ -337,7 +342,7 @@ def test_one_row_may_keep_a_partial_inner_section() -> None:
     for (int j = 1; j < m - 1; j++)
       a[2][j] = b[2][j];
     """
-    assert section(body, "a", GRID) == "a[2:1][1:m - 2]"
+    assert section(body, "a", GRID) == "a[2:1][1:(m - 2 > 0 ? m - 2 : 0)]"
 
 
 @pytest.mark.parametrize(

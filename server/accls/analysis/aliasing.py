@@ -18,6 +18,7 @@ from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
+from accls.analysis.global_sources import shared_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.scalars import is_scalar_ref
@@ -163,6 +164,39 @@ def _based_obstacle(written: str, other: str, based: str, line: int) -> Obstacle
     )
 
 
+def _program_source(
+    ones: list[Target], twos: list[Target], fn: Function | None, source: SourceFile
+) -> str:
+    """An object the program sets both pointers from through a global (`gq = g`)."""
+    for a in ones:
+        for b in twos:
+            if a.kind not in ("pointee", "object") or b.kind not in (
+                "pointee",
+                "object",
+            ):
+                continue
+            if a.root is not None and b.root is not None:
+                found = shared_source(a.root, b.root, fn, source)
+                if found:
+                    return found
+    return ""
+
+
+def _broken_restrict(
+    a: Target, b: Target, fn: Function | None, source: SourceFile
+) -> bool:
+    """A `restrict` pointer the program sets from the other (`gq = g + 1`).
+
+    Its promise (no other pointer reaches its object) is broken by the
+    program itself: the serial run may work, a parallel loop races.
+    """
+    if a.root is None or b.root is None or not (a.root.restrict or b.root.restrict):
+        return False
+    if a.kind not in ("pointee", "object") or b.kind not in ("pointee", "object"):
+        return False
+    return bool(shared_source(a.root, b.root, fn, source))
+
+
 def alias_obstacles(
     loop: Loop,
     fn: Function | None,
@@ -223,7 +257,9 @@ def alias_obstacles(
                             cast_assigned(a.root, fn, source)
                             or cast_assigned(b.root, fn, source)
                         )
-                        if not pair_may_alias(a, b, fn, source.types, typed):
+                        if not pair_may_alias(
+                            a, b, fn, source.types, typed
+                        ) and not _broken_restrict(a, b, fn, source):
                             continue
                         if typed and (
                             (
@@ -268,7 +304,7 @@ def alias_obstacles(
                     if (c := common_source(a, b, fn))
                 ),
                 "",
-            )
+            ) or _program_source(wtargets, otargets, fn, source)
             if based and not split:
                 out.append(_based_obstacle(written, other, based, first_line[written]))
                 continue

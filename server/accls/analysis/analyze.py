@@ -171,7 +171,9 @@ def _loop_facts(
             )
         else:
             obstacles.append(obstacle)
-    stated, shared = array_param_facts(loop, fn, source, options.program)
+    stated, shared = array_param_facts(
+        loop, fn, source, options.program, options.assume_no_alias
+    )
     assumptions.extend(stated)
     obstacles.extend(shared)
     if loop.step_symbol:

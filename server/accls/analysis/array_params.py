@@ -87,6 +87,14 @@ def _shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
     return _may_share(_objects(one, caller, source), _objects(two, caller, source))
 
 
+def _surely_shared(one: str, two: str, caller: Function, source: SourceFile) -> bool:
+    """Whether two argument texts name one array or pointer (`a + 1` and `a`)."""
+    if _rows_apart(one, two, caller, source):
+        return False
+    common = _objects(one, caller, source) & _objects(two, caller, source)
+    return bool(common - {_GLOBALS, _ANY})
+
+
 def _param_slots(arg: str, caller: Function, source: SourceFile) -> set[int]:
     """The positions of the caller's pointer parameters an argument may point into."""
     objects = _objects(arg, caller, source)
@@ -111,13 +119,17 @@ def _overlap_reason(
     source: SourceFile,
     program: ProgramSummaries | None,
     seen: set[tuple[str, tuple[int, int]]],
+    surely: bool = False,
 ) -> str:
     """A call of `name` passing one object at both positions, directly or on.
 
     A call that passes two of its caller's parameters (`wrap(p, q)` calls
     `f(p, q)`) counts where a call of the caller passes one object to those,
     callers of callers followed a few levels, in the file and in the others.
+    `surely`: only arguments that surely name one object count (a promise,
+    `restrict`, is broken by such a call, not by two pointers of unknown origin).
     """
+    shared = _surely_shared if surely else _shared
     if (name, pair) in seen or len(seen) > _CHAIN:
         return ""
     seen.add((name, pair))
@@ -126,10 +138,10 @@ def _overlap_reason(
             if call.name != name or max(pair) >= len(call.args):
                 continue
             one, two = call.args[pair[0]], call.args[pair[1]]
-            if _shared(one, two, caller, source):
+            if shared(one, two, caller, source):
                 return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
             for via in _forwarded(one, two, caller, source):
-                found = _overlap_reason(caller.name, via, source, program, seen)
+                found = _overlap_reason(caller.name, via, source, program, seen, surely)
                 if found:
                     return f"{found}, which passes them on to `{name}`"
     own = source.function(name)
@@ -139,9 +151,11 @@ def _overlap_reason(
         if record.callee != name or (record.first, record.second) != pair:
             continue
         if not record.via:
+            if surely and not record.certain:
+                continue
             return f"{record.shown} to `{name}`"
         via = (record.via[0], record.via[1])
-        found = _overlap_reason(record.caller, via, source, program, seen)
+        found = _overlap_reason(record.caller, via, source, program, seen, surely)
         if found:
             return f"{found}, which passes them on to `{name}`"
     return ""
@@ -166,7 +180,8 @@ def argument_overlaps(
                 for second in range(first + 1, len(args)):
                     two = args[second]
                     shown = f"`{caller.name}()` ({label}) passes `{one}` and `{two}`"
-                    if _shared(one, two, caller, source):
+                    certain = _surely_shared(one, two, caller, source)
+                    if certain or _shared(one, two, caller, source):
                         vias: list[tuple[int, ...]] = [()]
                     else:
                         vias = list(_forwarded(one, two, caller, source))
@@ -178,6 +193,7 @@ def argument_overlaps(
                             caller=caller.name,
                             shown=shown,
                             via=via,
+                            certain=certain and not via,
                         )
                         for via in vias
                     )
@@ -193,11 +209,49 @@ def _calls_in_sight(
     return program is not None and not fn.static and fn.name in program.called
 
 
+def _promised(param: Var, assume_no_alias: bool) -> bool:
+    """Whether the analysis takes `param` apart from the others on a promise alone.
+
+    `restrict` (the user's, or a Fortran dummy's) and assume-no-alias are
+    promises that a call of the program itself can break.
+    """
+    return param.restrict or (assume_no_alias and param.pointers > 0)
+
+
+def _broken_promise(
+    loop: Loop,
+    fn: Function,
+    source: SourceFile,
+    program: ProgramSummaries | None,
+    pairs: list[tuple[Var, Var, bool]],
+) -> Obstacle | None:
+    """A visible call passing one object to a pair the loop writes and reads."""
+    written = {r.name for r in loop.refs if not is_scalar_ref(r) and r.is_write}
+    positions = {p.name: k for k, p in enumerate(fn.params)}
+    for one, two, surely in pairs:
+        if one.name not in written and two.name not in written:
+            continue
+        at = sorted((positions[one.name], positions[two.name]))
+        why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set(), surely)
+        if not why:
+            continue
+        line = next(r.span.line for r in loop.refs if r.name in (one.name, two.name))
+        kind = "array parameters" if one.dims and two.dims else "parameters"
+        return Obstacle(
+            code=ObstacleCode.ALIAS,
+            line=line,
+            variable=one.name if one.name in written else two.name,
+            message=f"the {kind} `{one.name}` and `{two.name}` may be one array: {why}",
+        )
+    return None
+
+
 def array_param_facts(
     loop: Loop,
     fn: Function | None,
     source: SourceFile,
     program: ProgramSummaries | None = None,
+    assume_no_alias: bool = False,
 ) -> tuple[tuple[str, ...], tuple[Obstacle, ...]]:
     """The assumption that the loop's array parameters are distinct, or why not.
 
@@ -205,36 +259,35 @@ def array_param_facts(
     callers. A call that passes one array to two of them (`f(a + 1, a)`), in
     the file or in another file of the `program`, is an obstacle, whatever the
     user assumes; otherwise the suggestion states the assumption, and says
-    when no call is in sight at all.
+    when no call is in sight at all. The same call breaks a `restrict`
+    parameter's promise (and assume-no-alias'), so it is an obstacle there too:
+    the serial program may work, the parallel loop races.
     """
-    if fn is None or not any(p.dims and not p.pointers for p in fn.params):
+    if fn is None:
         return (), ()
     names = {r.name for r in loop.refs if not is_scalar_ref(r)}
-    written = {r.name for r in loop.refs if not is_scalar_ref(r) and r.is_write}
-    # A `restrict` array parameter (a Fortran dummy) is distinct by promise.
-    params = sorted(
-        p.name for p in fn.params if p.dims and not p.restrict and p.name in names
-    )
+    arrays = [p for p in fn.params if p.dims and not p.pointers and not p.restrict]
+    kept = [p for p in fn.params if p.name in names and (p.pointers or p.dims)]
+    # A pair of plain pointers is the aliasing check's: it refuses them unless
+    # assume-no-alias, counted among the promises, lifts it.
+    # A promise is broken only by a call that surely passes one object twice;
+    # two array-syntax parameters, promised nothing, by any that may.
+    pairs = [
+        (one, two, promised)
+        for k, one in enumerate(kept)
+        for two in kept[k + 1 :]
+        if (
+            promised := _promised(one, assume_no_alias)
+            or _promised(two, assume_no_alias)
+        )
+        or (any(one is a for a in arrays) and any(two is a for a in arrays))
+    ]
+    blocked = _broken_promise(loop, fn, source, program, pairs)
+    if blocked is not None:
+        return (), (blocked,)
+    params = sorted(p.name for p in arrays if p.name in names)
     if len(params) < 2:
         return (), ()
-    positions = {p.name: k for k, p in enumerate(fn.params)}
-    for index, one in enumerate(params):
-        for two in params[index + 1 :]:
-            if one not in written and two not in written:
-                continue
-            at = sorted((positions[one], positions[two]))
-            why = _overlap_reason(fn.name, (at[0], at[1]), source, program, set())
-            if why:
-                line = next(r.span.line for r in loop.refs if r.name in (one, two))
-                return (), (
-                    Obstacle(
-                        code=ObstacleCode.ALIAS,
-                        line=line,
-                        variable=one if one in written else two,
-                        message=f"the array parameters `{one}` and `{two}` may be "
-                        f"one array: {why}",
-                    ),
-                )
     assumption = (
         "assumes the array parameters "
         + ", ".join(f"`{p}`" for p in params)

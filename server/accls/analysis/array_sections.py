@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from accls.analysis.aliasing import array_decl
@@ -21,8 +23,11 @@ __all__ = [
     "array_uses",
     "loop_array_uses",
     "plain_names",
+    "section_length",
     "union_section",
 ]
+
+_INTEGER = re.compile(r"\(?\s*(\d+)[uUlL]*\s*\)?")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +43,33 @@ class ArrayUse:
     known: bool  # the section could be derived (False: the extent is unknown)
     box: tuple[tuple[Poly, Poly], ...] | None = None  # (start, length) per dimension
     facts: tuple[Poly, ...] = ()  # loop extents (>= 0) that order the bounds
+    fortran: bool = False  # a Fortran array: its sections are spelled `a(lo:hi)`
+    # The integer macros among the symbols of its section (`N` 100): a length
+    # `N - 2` is no negative one.
+    constants: tuple[tuple[str, int], ...] = ()
+
+
+def section_length(
+    length: Poly,
+    fortran: bool = False,
+    constants: Iterable[tuple[str, int]] = (),
+) -> str:
+    """A section's length as written: clamped at 0 where it may be negative.
+
+    `for (i = 1; i < n; i++) a[i] = ...` moves `a[1:n - 1]`, of length -1 when
+    `n` is 0: the loop runs zero times, but the clause is still evaluated, and
+    OpenMP requires a non-negative length (a runtime maps -1 elements as a huge
+    size). A length with a negative constant or coefficient is written
+    `(n - 1 > 0 ? n - 1 : 0)`, which both models accept; a length of counts
+    alone (`a[0:n]`, `n * m`) is taken for what the loop runs, never negative.
+    A Fortran section whose upper bound is below its lower one is empty: as is.
+    """
+    text = length.render()
+    values = {name: Poly.const(value) for name, value in constants}
+    folded = length.substitute(values) if values else length
+    if fortran or not any(coeff < 0 for _, coeff in folded.terms):
+        return text
+    return f"({text} > 0 ? {text} : 0)"
 
 
 def _whole(var: Var | None) -> bool:
@@ -140,9 +172,21 @@ def _runs(loop: Loop | None, used: list[str]) -> bool:
 
 
 def array_uses(
-    loop: Loop, decl_of: dict[str, Var | None], ref_filter: frozenset[str] | None = None
+    loop: Loop,
+    decl_of: dict[str, Var | None],
+    ref_filter: frozenset[str] | None = None,
+    macros: Iterable[tuple[str, str]] = (),
 ) -> tuple[ArrayUse, ...]:
-    """Each array the nest touches, with the section an offload must move."""
+    """Each array the nest touches, with the section an offload must move.
+
+    `macros`: the file's object-like macros; integer ones tell lengths apart
+    from negative ones (see `section_length`).
+    """
+    values = {
+        name: int(number.group(1))
+        for name, text in macros
+        if (number := _INTEGER.fullmatch(text.strip()))
+    }
     ranges: list[tuple[str, Poly, Poly]] = []
     nest = {inner.var: inner for inner in loop.walk() if inner.var}
     by_loop: dict[int, tuple[str, Poly, Poly]] = {}
@@ -175,7 +219,10 @@ def array_uses(
         var = decl_of.get(name)
         box = section_box(refs, ranges, variant, by_loop if reused else None)
         widened = contiguous(box, var, path=not name.isidentifier())
-        section, known, full = _section(name, widened, var)
+        fortran = any(r.fortran for r in refs)
+        used = {n for _, length in widened or () for n in length.names()}
+        known_values = tuple((n, v) for n, v in sorted(values.items()) if n in used)
+        section, known, full = _section(name, widened, var, fortran, known_values)
         cover = _write_nest(refs, loop) if reused else nest
         out.append(
             ArrayUse(
@@ -192,6 +239,8 @@ def array_uses(
                 known=known,
                 box=tuple(widened) if widened is not None else None,
                 facts=tuple(top - low for _, low, top in ranges),
+                fortran=fortran,
+                constants=known_values,
             )
         )
     return tuple(out)
@@ -224,7 +273,8 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
         if partial and any(box[d] != (boxes[0] or ())[d] for box in boxes if box):
             return None, False  # rows of different widths: not contiguous storage
         partial = partial or not (length.is_constant and length.constant == 1)
-        dims.append(f"[{low.render()}:{length.render()}]")
+        shown = section_length(length, uses[0].fortran, uses[0].constants)
+        dims.append(f"[{low.render()}:{shown}]")
     return uses[0].name + "".join(dims), True
 
 
@@ -241,14 +291,21 @@ def _full(box: list[tuple[Poly, Poly]] | None, var: Var | None) -> bool:
 
 
 def _section(
-    name: str, box: list[tuple[Poly, Poly]] | None, var: Var | None
+    name: str,
+    box: list[tuple[Poly, Poly]] | None,
+    var: Var | None,
+    fortran: bool,
+    constants: tuple[tuple[str, int], ...],
 ) -> tuple[str | None, bool, bool]:
     """(section text or None for the whole array, extent known, covers whole array)."""
     if _whole(var):
         return None, True, _full(box, var)
     if box is None:
         return None, False, False
-    text = name + "".join(f"[{low.render()}:{length.render()}]" for low, length in box)
+    text = name + "".join(
+        f"[{low.render()}:{section_length(length, fortran, constants)}]"
+        for low, length in box
+    )
     return text, True, False
 
 
@@ -262,6 +319,6 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     fn = source.function(loop.function)
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls = {n: array_decl(n, fn, source.globals) for n in names}
-    found = array_uses(loop, decls)
+    found = array_uses(loop, decls, macros=source.macros)
     analysis.shared[key] = found
     return found

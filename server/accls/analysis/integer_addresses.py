@@ -29,6 +29,7 @@ _OPERAND = re.compile(r"\s*[&*!~+\-\s]*([A-Za-z_]\w*)")
 # `&x`: the address of `x`, not a value of `x` turned into one.
 _ADDRESS = re.compile(r"&\s*[A-Za-z_]\w*")
 _SIZEOF = re.compile(r"\bsizeof\s*$")
+_ASSIGN = re.compile(rb"\s*=(?!=)\s*([^;{}]*)")
 _WORDS = {"sizeof", "const", "volatile", "struct", "union", "unsigned", "signed"}
 
 
@@ -79,6 +80,40 @@ def _operand_names(text: str, at: int) -> set[str]:
     return {name}
 
 
+def _assigned(text: str) -> str:
+    """The right-hand side that starts `text`, up to its end or a top-level `,`."""
+    depth = 0
+    for at, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            return text[:at]
+    return text
+
+
+def _by_value(local: Var, fn: Function, source: SourceFile) -> set[str]:
+    """The sources of `local` that its own assignments use as values, not `&v`.
+
+    `p = &v` lists `v` among the sources: its address is the pointer. Only the
+    texts assigned to `local` tell; an `&v` elsewhere in the function (`z =
+    &addr` beside `r = addr`) says nothing of them. When no assignment can be
+    read, every source counts.
+    """
+    texts = []
+    for ref in fn.refs:
+        if ref.name != local.name or not ref.is_write or ref.subscripts or ref.deref:
+            continue
+        found = _ASSIGN.match(source.data, ref.span.end_byte)
+        if found is not None:
+            texts.append(_assigned(found.group(1).decode("utf-8", "replace")))
+    if not texts:
+        return set(local.sources)
+    used = {n for t in texts for n in _NAME.findall(_ADDRESS.sub(" ", t))}
+    return used & set(local.sources)
+
+
 def _integer(var: Var | None) -> bool:
     return var is not None and not var.pointers and not var.dims
 
@@ -98,10 +133,8 @@ def integer_addresses(fn: Function, source: SourceFile) -> IntegerAddresses:
         if not local.pointers or "()" in local.sources or not local.sources:
             continue
         found = [fn.lookup(s) for s in local.sources]
-        # `p = &v` lists `v` too: its address, not its value, is the pointer.
-        taken = any(re.search(rf"(?<!&)&\s*{s}\b", body) for s in local.sources)
-        if all(_integer(v) for v in found) and not taken:
-            names |= set(local.sources)
+        if all(_integer(v) for v in found):
+            names |= _by_value(local, fn, source)
     globals_ = {g.name: g for g in source.globals}
     params = {p.name for p in fn.params if _integer(p)}
     others: list[str] = []

@@ -38,6 +38,10 @@ class ArgumentOverlap:
     # positions (`wrap(p, q)` calls `f(p, q)`): they overlap only where a call
     # of the caller passes one object to both.
     via: tuple[int, ...] = ()
+    # The two arguments surely name one object (`a + 1` and `a`), not merely
+    # two pointers of unknown origin (two locals set from calls): enough to
+    # break a `restrict` promise, which only such a call does.
+    certain: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

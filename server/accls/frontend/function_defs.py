@@ -13,7 +13,12 @@ from accls.frontend.loop_model import Loop
 from accls.frontend.loops import build_loops
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Function, Var
-from accls.frontend.pointer_calls import pointer_names, through_pointers
+from accls.frontend.nested_functions import nested_names
+from accls.frontend.pointer_calls import (
+    pointer_names,
+    through_pointers,
+    unparsed_names,
+)
 from accls.frontend.pointer_slots import Slot
 from accls.frontend.typetable import TypeTable
 from accls.frontend.walker import FunctionWalk, attached_pragmas
@@ -85,13 +90,19 @@ def function_definition(
         walk = FunctionWalk(name, macros, frozenset(p.name for p in params), inactive)
     if isinstance(walk, CppFunctionWalk):
         walk.member_initializers(node)  # `: m(args)` runs before the body
+    else:  # GNU nested functions, known before a call ahead of the definition
+        walk.nested_functions |= nested_names(body)
     walk.statement(body)
     walk.substitute(params, globals_, types)
     # A call of a variable calls what it holds, whatever function shares its name.
     knr = [c for c in node.children if c.type == "declaration"]  # K&R parameters
     held = pointer_names([*(plist.named_children if plist else ()), *knr, body])
-    if cxx is None:  # C++ lambdas are variables whose calls its walk reads
-        held |= {p.name for p in params} | {v.name for v in walk.decls}
+    # A local or parameter hides the file's function of its name (C's and C++'s
+    # scope rules); C++ reads the calls of its lambdas and functors itself, so
+    # only the plain-name calls it left are renamed. A declaration the parser
+    # could not read may hide one too.
+    held |= {p.name for p in params} | {v.name for v in walk.decls}
+    held |= unparsed_names(node)
     through_pointers(walk.calls, held | pointers)
     outer = frozenset(g.name for g in globals_ if g.is_array)
     locals_ = tuple(

@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, strip_parens
 
-__all__ = ["NESTED_CALL", "nested_name", "outer_writes"]
+__all__ = ["NESTED_CALL", "nested_name", "nested_names", "outer_writes"]
 
 # The name a call of a nested function is recorded under: no definition has it.
 NESTED_CALL = "nested function "
@@ -41,6 +41,15 @@ def nested_name(definition: Node) -> str:
     """The name a nested function definition defines."""
     declarator = definition.child_by_field_name("declarator")
     return (_declared(declarator) if declarator is not None else None) or ""
+
+
+def nested_names(body: Node) -> set[str]:
+    """The names of the nested functions defined anywhere in a function's body.
+
+    A call may come before the definition (`auto void g(int);` declares it
+    ahead): the walk must know the name from the start.
+    """
+    return {nested_name(n) for n in _nodes(body) if n.type == "function_definition"}
 
 
 def _nodes(root: Node) -> list[Node]:

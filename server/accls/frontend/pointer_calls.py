@@ -15,10 +15,15 @@ from tree_sitter import Node
 from accls.frontend.exprs import node_text
 from accls.frontend.model import Call
 
-__all__ = ["pointer_names", "through_pointers"]
+__all__ = ["pointer_names", "through_pointers", "unparsed_names"]
 
 _WRAPPERS = frozenset(
-    {"parenthesized_declarator", "pointer_declarator", "array_declarator"}
+    {
+        "parenthesized_declarator",
+        "pointer_declarator",
+        "array_declarator",
+        "reference_declarator",  # C++: `double (&f)(double) = g;`
+    }
 )
 
 
@@ -63,6 +68,29 @@ def pointer_names(roots: Iterable[Node | None]) -> frozenset[str]:
             # A token (no children) is no declarator: most nodes are tokens.
             if child.child_count and child.type != "parameter_list":
                 push(child)
+    return frozenset(found)
+
+
+def unparsed_names(root: Node | None) -> frozenset[str]:
+    """The identifiers inside text the parser could not read, under `root`.
+
+    `__typeof__(&g) f = g;` is no declaration tree-sitter reads: the name `f`
+    lands in an error node, and a call `f(x)` must not be taken for a call of
+    the file's function `f`, which that unread declaration may hide.
+    """
+    found: set[str] = set()
+    stack = [root] if root is not None and root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            inside = [node]
+            while inside:
+                part = inside.pop()
+                if part.type == "identifier":
+                    found.add(node_text(part))
+                inside.extend(part.children)
+            continue
+        stack.extend(c for c in node.children if c.has_error)
     return frozenset(found)
 
 

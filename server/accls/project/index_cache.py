@@ -25,7 +25,7 @@ from accls.project.summary_json import (
 
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
-_VERSION = 4  # 4: the calls passing one object twice
+_VERSION = 5  # 4: the calls passing one object twice; 5: whether surely one
 
 
 @cache

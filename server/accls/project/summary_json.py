@@ -29,14 +29,15 @@ def overlap_to_json(found: ArgumentOverlap) -> list[Any]:
         found.caller,
         found.shown,
         list(found.via),
+        found.certain,
     ]
 
 
 def overlap_from_json(raw: Any) -> ArgumentOverlap:
     """The call `overlap_to_json` wrote; ValueError when malformed."""
-    if not isinstance(raw, list) or len(raw) != 6 or not isinstance(raw[5], list):
-        raise ValueError("an argument overlap is a list of six values")
-    callee, first, second, caller, shown, via = raw
+    if not isinstance(raw, list) or len(raw) != 7 or not isinstance(raw[5], list):
+        raise ValueError("an argument overlap is a list of seven values")
+    callee, first, second, caller, shown, via, certain = raw
     return ArgumentOverlap(
         callee=str(callee),
         first=int(first),
@@ -44,6 +45,7 @@ def overlap_from_json(raw: Any) -> ArgumentOverlap:
         caller=str(caller),
         shown=str(shown),
         via=tuple(int(k) for k in via),
+        certain=bool(certain),
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from accls.analysis import FileAnalysis
-from accls.analysis.array_sections import ArrayUse, loop_array_uses
+from accls.analysis.array_sections import ArrayUse, loop_array_uses, section_length
 from accls.analysis.device_kernels import DeviceKernel
 from accls.frontend import Call, Effect, Function, Loop, Poly, Span, library_function
 from accls.frontend.exprs import expression_poly
@@ -246,6 +246,9 @@ class KernelIndex:
             ):
                 return _unknown(use, arg)  # the callee's locals mean nothing here
             box.append((start.substitute(values), length.substitute(values)))
-        section = arg + "".join(f"[{s.render()}:{n.render()}]" for s, n in box)
+        section = arg + "".join(
+            f"[{s.render()}:{section_length(n, use.fortran, use.constants)}]"
+            for s, n in box
+        )
         facts = tuple(f.substitute(values) for f in use.facts)
         return replace(use, name=arg, section=section, box=tuple(box), facts=facts)

@@ -1,0 +1,110 @@
+"""The arrays and pointers a global pointer is set from, anywhere in the file.
+
+`gq = g + 1` in `setup()` makes `gq` and `g` one object in every loop of the
+program: no promise that pointers never overlap (assume-no-alias) can hold
+for them, since the program itself makes them share storage.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accls.frontend import FROM_CALL, Function, SourceFile, Var
+
+__all__ = ["shared_source"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_ASSIGN = re.compile(rb"\s*=\s*([^;{}]*)[;,]")
+_MOST = 64  # names followed, at most, per pointer
+
+
+def _global(name: str, source: SourceFile) -> Var | None:
+    return next((g for g in source.globals if g.name == name), None)
+
+
+def _is_pointer_or_array(var: Var | None) -> bool:
+    return var is not None and (var.pointers > 0 or bool(var.dims))
+
+
+def _assigned(name: str, source: SourceFile) -> list[tuple[str, Function | None]]:
+    """The texts assigned to the global `name` (its initializer too), with where."""
+    out: list[tuple[str, Function | None]] = []
+    var = _global(name, source)
+    if var is not None and var.span is not None:
+        found = _ASSIGN.match(source.data, var.span.end_byte)
+        if found is not None:
+            out.append((found.group(1).decode("utf-8", "replace"), None))
+    for fn in source.functions:
+        if fn.lookup(name) is not None:
+            continue  # a local or parameter of that name hides the global
+        for ref in fn.refs:
+            if ref.name != name or not ref.is_write or ref.subscripts or ref.deref:
+                continue
+            found = _ASSIGN.match(source.data, ref.span.end_byte)
+            if found is not None:
+                out.append((found.group(1).decode("utf-8", "replace"), fn))
+    return out
+
+
+def _sources(name: str, source: SourceFile) -> set[str]:
+    """The global arrays and pointers the global pointer `name` may be set from.
+
+    A local on the right-hand side (`double *t = g; gq = t;`) adds what it
+    was set from; a global pointer adds its own sources in turn.
+    """
+    found: set[str] = set()
+    todo = [name]
+    while todo and len(found) < _MOST:
+        current = todo.pop()
+        for text, fn in _assigned(current, source):
+            names = [m.group(0) for m in _NAME.finditer(text)]
+            while names:
+                word = names.pop()
+                local = fn.lookup(word) if fn is not None else None
+                if local is not None:
+                    if local.pointers and local.scope == "local":
+                        names.extend(
+                            s for s in local.sources if s != FROM_CALL and s != word
+                        )
+                    continue
+                var = _global(word, source)
+                if not _is_pointer_or_array(var) or word in found or word == name:
+                    continue
+                found.add(word)
+                if var is not None and var.pointers:
+                    todo.append(word)
+    return found
+
+
+def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
+    """`var`, the locals and globals its value may come from, and their sources."""
+    found: set[str] = set()
+    todo = [var.name]
+    while todo and len(found) < _MOST:
+        name = todo.pop()
+        if name in found or name == FROM_CALL:
+            continue
+        found.add(name)
+        local = fn.lookup(name) if fn is not None else None
+        if local is not None:
+            if local.scope == "local" and local.pointers:
+                todo.extend(local.sources)
+            continue
+        known = _global(name, source)
+        if known is not None and known.pointers:
+            todo.extend(_sources(name, source))
+    return found
+
+
+def shared_source(one: Var, two: Var, fn: Function | None, source: SourceFile) -> str:
+    """An object the program sets two pointers from, through a global, or "".
+
+    `gq = g + 1` (in any function, or `gq`'s initializer) gives `g` for `gq`
+    and `g`; `p = buf; q = buf + n` with `p`, `q` global gives `buf`.
+    """
+    if one is two or not any(
+        v.scope == "global" or v.scope == "local" for v in (one, two)
+    ):
+        return ""
+    common = _objects(one, fn, source) & _objects(two, fn, source)
+    return min(common) if common else ""

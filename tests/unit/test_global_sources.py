@@ -1,0 +1,88 @@
+"""A global pointer the program sets from another array or pointer (`gq = g + 1`,
+anywhere in the file) shares its storage: assume-no-alias must not lift the
+refusal of a loop that writes one and reads the other."""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze_text
+
+_TEXT = """
+#include <stdlib.h>
+#define N 1000
+double *g, *gq, *h;
+double arr[N + 1];
+DECL
+void setup(void) {
+  double *t = malloc((N + 1) * sizeof(double));
+  g = malloc((N + 1) * sizeof(double));
+  h = malloc((N + 1) * sizeof(double));
+  SET
+}
+void kernel(int n) {
+  for (int i = 0; i < n; i++) gq[i] = READ[i] * 0.5;
+}
+"""
+
+
+def _kernel(decl: str, set_: str, read: str = "g"):  # type: ignore[no-untyped-def]
+    text = _TEXT.replace("DECL", decl).replace("SET", set_).replace("READ", read)
+    options = AnalysisOptions(assume_no_alias=True)
+    facts = analyze_text(text, options=options).facts
+    return next(f for f in facts if f.loop.function == "kernel")
+
+
+@pytest.mark.parametrize(
+    ("decl", "set_", "read"),
+    [
+        ("", "gq = g + 1;", "g"),
+        ("", "gq = &g[1];", "g"),
+        ("", "t = g; gq = t + 1;", "g"),
+        ("", "gq = h; h = g;", "g"),
+        ("double *ga = arr + 1;", "gq = ga;", "arr"),
+        ("double *ga = arr + 1;", "gq = arr;", "ga"),
+    ],
+)
+def test_a_pointer_the_program_sets_from_the_other_is_refused(
+    decl: str, set_: str, read: str
+) -> None:
+    fact = _kernel(decl, set_, read)
+    assert not fact.parallel
+    assert any("so they point into one object" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    "set_", ["gq = t;", "gq = malloc(N * sizeof(double));", "gq = h;"]
+)
+def test_pointers_set_apart_keep_the_assumption(set_: str) -> None:
+    fact = _kernel("", set_)
+    assert fact.parallel
+    assert any("assume-no-alias" in a for a in fact.assumptions)
+
+
+def test_a_local_of_the_same_name_is_not_the_global() -> None:
+    text = _TEXT.replace("DECL", "void other(double *g) { double *gq = g; }")
+    text = text.replace("SET", "gq = t;").replace("READ", "g")
+    facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
+    assert next(f for f in facts if f.loop.function == "kernel").parallel
+
+
+@pytest.mark.parametrize(
+    ("decl", "loop"),
+    [
+        ("double *restrict gr;\nvoid init(void) { gr = g + 1; }", "gr[i] = g[i]"),
+        ("", "double *restrict p = g + 1;\n  for (int i = 0; i < n; i++) p[i] = g[i]"),
+    ],
+)
+def test_a_restrict_pointer_the_program_sets_from_the_other_is_refused(
+    decl: str, loop: str
+) -> None:
+    """`restrict`: no other pointer reaches its object; `gr = g + 1` breaks that."""
+    text = f"double *g;\n{decl}\nvoid kernel(int n) {{\n"
+    if not loop.startswith("double"):
+        loop = f"for (int i = 0; i < n; i++) {loop}"
+    text += f"  {loop} * 0.5;\n}}\n"
+    facts = analyze_text(text).facts
+    fact = next(f for f in facts if f.loop.function == "kernel")
+    assert not fact.parallel
+    assert any("so they point into one object" in o.message for o in fact.obstacles)
