@@ -1,4 +1,4 @@
-"""Loop variables narrower than `int` keep a loop serial unless its bounds fit the type."""
+"""Loop variables narrower than `int` stay serial unless their bounds fit the type."""
 
 from __future__ import annotations
 
