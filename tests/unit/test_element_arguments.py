@@ -96,6 +96,15 @@ def test_elements_other_iterations_touch_stay_refused(body: str, reason: str) ->
     assert reason in why
 
 
+def test_an_array_of_another_element_type_is_not_indexed_alike() -> None:
+    parallel, _ = _verdict(
+        "x[i] = next((int *)bytes, i);", "char *bytes, double *x, int n"
+    )
+    assert not parallel
+    parallel, _ = _verdict("x[i] = next(bytes, i);", "long *bytes, double *x, int n")
+    assert not parallel
+
+
 def test_the_updated_element_is_still_tested_for_aliasing() -> None:
     parallel, why = _verdict("x[i] = next(seed, i);", "int *seed, int *x, int n")
     assert not parallel

@@ -206,14 +206,25 @@ def element_write(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref
     return None
 
 
+def _same_element(one: Var, two: Var) -> bool:
+    """Whether two flat arrays index elements of one type (`int` and `const int`)."""
+    return " ".join(one.type.split()) == " ".join(two.type.split())
+
+
 def _element_writes(nest: Loop, source: SourceFile) -> dict[int, Ref]:
     """The argument references promoted to element updates, by start byte."""
     fn = source.function(nest.function)
     out: dict[int, Ref] = {}
     for call in nest.calls:
+        callee = source.function(call.name)
         for index, arg in enumerate(call.args):
-            if not _IDENT.fullmatch(arg) or not _flat(_declared(arg, fn, source)):
+            var = _declared(arg, fn, source) if _IDENT.fullmatch(arg) else None
+            if var is None or not _flat(var) or callee is None:
                 continue
+            if index >= len(callee.params) or not _same_element(
+                var, callee.params[index]
+            ):
+                continue  # `f(bytes, i)` with `int *p`: `p[i]` is not `bytes[i]`
             poly = _subscript(call, index, source)
             ref = _argument(call, arg, nest.refs) if poly is not None else None
             if ref is None or poly is None or ref.span.start_byte in out:
