@@ -114,3 +114,39 @@ def test_blocks_that_may_meet_stay_refused(second: str, extra: str, swap: str) -
     parallel, why = _sweep(text)
     assert not parallel
     assert "overlap" in why or "dependence" in why
+
+
+THIRD = dedent(
+    """\
+    #include <stdlib.h>
+    static void step(double *a, double *b, double *c, int n)
+    {{
+        double *in = a, *out = b;
+        for (int it = 0; it < 10; it++) {{
+            for (int i = 1; i < n - 1; i++) /* sweep */
+                out[i] = in[i - 1] + c[i];
+            double *t = in; in = out; out = t;
+        }}
+    }}
+    int main(void)
+    {{
+        int n = 1000;
+        double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+        double *z = malloc(n * sizeof *z);
+        step(x, y, {third}, n);
+        return 0;
+    }}
+    """
+)
+
+
+def test_a_third_array_apart_from_both_swapped_buffers_is_apart() -> None:
+    parallel, why = _sweep(THIRD.format(third="z"))
+    assert parallel, why
+
+
+@pytest.mark.parametrize("third", ["x", "y"])
+def test_a_third_array_that_is_one_of_the_buffers_is_refused(third: str) -> None:
+    parallel, why = _sweep(THIRD.format(third=third))
+    assert not parallel
+    assert "may overlap" in why

@@ -251,12 +251,12 @@ def _partner(
     found = _swapped(var, partner, fn, source, loop) if partner is not None else None
     if found is not None:
         return found
-    for local in fn.locals:  # `q = t;`: the pointer whose swap copies this one
-        if local is var or local.pointers != 1 or local.span is None:
-            continue
-        if _local(local.name, fn, local.span.start_byte) is not local:
-            continue
-        found = _swapped(var, local, fn, source, loop)
-        if found is not None:
-            return found
-    return None
+    # `q = t;`: the partner is the pointer the temporary copied (`t = p;`).
+    temp = _stores(partner, fn, source) if partner is not None else None
+    if temp is None or len(temp) != 1:
+        return None
+    origin = _copied(temp[0], source)
+    first = _local(origin, fn, temp[0].span.start_byte) if origin else None
+    if first is None or first is var:
+        return None
+    return _swapped(var, first, fn, source, loop)
