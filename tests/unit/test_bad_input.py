@@ -199,9 +199,10 @@ def test_a_variadic_callee_is_refused_for_its_va_list() -> None:
 
 def test_a_k_and_r_callee_that_writes_through_its_pointer_is_not_pure() -> None:
     # Its parameters are declared between `)` and the body: they must be seen.
+    # `p[0] += i` is then the update `acc[0]` of every iteration (element_arguments).
     codes, why = _only(K_AND_R_CALLEE)
-    assert codes == {"call"}
-    assert "writes through `acc`" in why
+    assert codes == {"dependence"}
+    assert "dependence on `acc`: `acc[0]`" in why
 
 
 def test_a_loop_in_a_k_and_r_definition_sees_its_pointer_parameters() -> None:
@@ -258,7 +259,7 @@ def _suggest(cli: Cli, path: Path, *flags: str) -> tuple[list[dict[str, object]]
         (LONGJMP, "f", "non-local jump"),
         (SETJMP, "f", "non-local jump"),
         (VARIADIC, "f", "variadic arguments"),
-        (K_AND_R_CALLEE, "g", "writes through `acc`"),
+        (K_AND_R_CALLEE, "g", "dependence on `acc`: `acc[0]`"),
         (K_AND_R_LOOP, "f", "may overlap"),
     ],
 )

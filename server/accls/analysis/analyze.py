@@ -12,6 +12,7 @@ from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
+from accls.analysis.element_arguments import promote_element_arguments
 from accls.analysis.empty_loops import keep_first_values
 from accls.analysis.extents import escape_reason, extent_escapes
 from accls.analysis.field_alias import own_label
@@ -312,6 +313,8 @@ def analyze_dialects(
         try:
             # A row a callee writes (`zero(f[i])`) is an access like any other.
             nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
+            # An element a callee updates at one index (`randn(seed, x)`) too.
+            nest = promote_element_arguments(nest, source)
             nest = read_only_addresses(
                 out_param_writes(nest, source),
                 source.function(nest.function),

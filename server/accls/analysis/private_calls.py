@@ -12,6 +12,7 @@ from accls.analysis.call_arguments import (
     shared_write,
 )
 from accls.analysis.call_read_alias import read_overlap
+from accls.analysis.element_arguments import element_write
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.member_reads import member_reads_apart
@@ -75,6 +76,7 @@ def private_effects(
     values = _assigned_whole(loop, source)
     private: list[str] = []
     rows: list[str] = []  # rows of arrays the callee writes, tested as accesses
+    elements: list[str] = []  # elements it updates at one index, tested alike
     defined: list[str] = []  # `&x` of a loop scalar the callee stores first
     apart: list[str] = []  # reads the field sets prove untouched by the loop
     # Written arguments first, so a read of the same object is seen as such.
@@ -124,6 +126,11 @@ def private_effects(
         if ranged is not None:
             rows.append(ranged.render())
             continue
+        # `randn(seed, x)`: element_arguments recorded the update `seed[x]`.
+        element = element_write(call, index, loop, source)
+        if element is not None:
+            elements.append(element.render())
+            continue
         # `&x[i][0]`: row_arguments recorded the row `x[i]` as written.
         row = argument_ref(call, arg, loop.refs) or promoted_row(call, arg, loop.refs)
         if row is not None and row.is_write and row.subscripts:
@@ -157,13 +164,20 @@ def private_effects(
             f"{label} writes only the row{'s' if len(rows) > 1 else ''} {listed} "
             "through its arguments, tested like the loop's own accesses",
         )
+    if elements:
+        listed = ", ".join(f"`{n}`" for n in dict.fromkeys(elements))
+        apart.insert(
+            0,
+            f"{label} updates only the element{'s' if len(elements) > 1 else ''} "
+            f"{listed} through its arguments, tested like the loop's own accesses",
+        )
     outs = [
         f"{label} stores `*{name}` before any read of it: `{name}` is defined by "
         "the call, private to each iteration"
         for name in dict.fromkeys(defined)
     ]
     if not private:
-        if outs or rows:
+        if outs or rows or elements:
             return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
