@@ -16,7 +16,6 @@ from accls.frontend import Branch, SourceFile
 __all__ = ["in_sequential_loop", "repeating_do_loops", "sequential_line"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
-_STATEMENTS = ("while", "do")
 
 
 def _inside(start: int, body: Branch) -> bool:
@@ -30,10 +29,8 @@ def _bodies(source: SourceFile, function: str | None) -> list[Branch]:
         return []
     return [
         b
-        for b in source.branches
-        if b.kind == "loop"
-        and b.statement in _STATEMENTS
-        and fn.span.start_byte <= b.span.start_byte < fn.span.end_byte
+        for b in source.sequential_bodies
+        if fn.span.start_byte <= b.span.start_byte < fn.span.end_byte
     ]
 
 
