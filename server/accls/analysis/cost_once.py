@@ -17,10 +17,10 @@ holds a loop (in its body, or in a function of the file it calls), which the ana
 need not prove parallel.
 At the model's sizes the repeating loop holds SHARE times the pass's work or more.
 A pass may also be the loop of a function that runs once (every call of it outside
-any loop, up to `main`) beside such a loop elsewhere: a particle setup called by
-the initialisation before the time steps. A pass before the repeating loop that
-first touches an array its function made (a sparse matrix built row by row into
-fresh memory) is construction, which experts share out.
+any loop, `while` and `do` included, up to `main`) beside such a loop elsewhere: a
+particle setup called by the initialisation before the time steps. A pass before
+the repeating loop that first touches an array its function made (a sparse matrix
+built row by row into fresh memory) is construction, which experts share out.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.model import ScalarClass
+from accls.analysis.sequential_loops import in_sequential_loop
 from accls.frontend import Loop, Poly, SourceFile
 
 __all__ = ["once_reason", "repeats", "runs_once"]
@@ -118,8 +119,11 @@ def _first_touch(source: SourceFile, loop: Loop) -> bool:
 
 
 def _in_loop(source: SourceFile, function: str, start: int) -> bool:
-    """True when the byte `start` of `function` lies inside one of its loops."""
-    return any(
+    """True when the byte `start` of `function` lies inside one of its loops.
+
+    A `while` or `do ... while` counts: its body runs many times too.
+    """
+    return in_sequential_loop(source, function, start) or any(
         n.function == function and n.span.start_byte <= start < n.span.end_byte
         for n in source.nests
     )
@@ -178,6 +182,8 @@ def once_reason(
     tops = _top_level(source, loop.function)
     if all(top.id != loop.id for top in tops) or not _map(analysis, loop):
         return ""
+    if in_sequential_loop(source, loop.function, loop.id):
+        return ""  # in a `while` or `do` body: it runs as often as the kernels
     mine = work(loop, False)
     if mine is None:
         return ""

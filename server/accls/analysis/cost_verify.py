@@ -7,13 +7,14 @@ value decides nothing but a PASS/FAIL message. Experts leave such checks serial:
 they sit outside the timed part, and a region there only changes the rounding of
 the number printed. The rule needs all of:
 
-- the loop runs once: it is a top-level loop of a function that runs once per run
-  of the program (`main`, or one every call of which lies outside any loop of a
-  function that runs once);
+- the loop runs once: it is a top-level loop (in no `while` or `do` either) of a
+  function that runs once per run of the program (`main`, or one every call of
+  which lies outside any loop of a function that runs once);
 - before it, in program order, a loop repeats work: a top-level loop whose
   variable indexes no data (a time step, an iteration count) and that holds loops
-  (nested, or in a function of the file it calls); in the same function, in a
-  function called before it, or before the call that leads to it;
+  (nested, or in a function of the file it calls), or such a `do ... while`
+  (`sequential_loops`); in the same function, in a function called before it, or
+  before the call that leads to it;
 - it writes no memory, reads memory (it inspects data computed earlier), and sums
   into at least one reduction;
 - it is light: at most LIGHT_UNITS work units per element (a load and an add). A
@@ -36,6 +37,11 @@ from accls.analysis.analyze import FileAnalysis
 from accls.analysis.cost_light import LIGHT_UNITS
 from accls.analysis.cost_once import repeats, runs_once
 from accls.analysis.model import ScalarClass
+from accls.analysis.sequential_loops import (
+    in_sequential_loop,
+    repeating_do_loops,
+    sequential_line,
+)
 from accls.frontend import EXIT_CALLS, Function, Loop, SourceFile
 from accls.frontend.library import Effect, library_function
 
@@ -205,6 +211,9 @@ def _repeater(source: SourceFile, name: str | None, before: int | None) -> int |
             continue
         if repeats(outer) and _holds_loops(source, outer):
             return outer.line
+    for body in repeating_do_loops(source, name):
+        if before is None or body.span.end_byte <= before:
+            return sequential_line(source, body)
     return None
 
 
@@ -246,6 +255,8 @@ def verify_reason(analysis: FileAnalysis, loop: Loop, light: int | None) -> str:
         return ""
     if fn is None or all(n.id != loop.id for n in source.nests):
         return ""
+    if in_sequential_loop(source, fn.name, loop.id):
+        return ""  # in a `while` or `do` body: it runs more than once
     memory = [r for r in loop.refs if r.subscripts or r.deref]
     if any(r.is_write for r in memory) or not any(r.is_read for r in memory):
         return ""

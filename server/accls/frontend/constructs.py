@@ -67,7 +67,14 @@ def _branches(node: Node) -> list[Branch]:
         body = node.child_by_field_name("body")
         if body is None:
             return []
-        return [Branch(kind="loop", span=span_of(body), condition=_header(node))]
+        return [
+            Branch(
+                kind="loop",
+                span=span_of(body),
+                condition=_header(node),
+                statement=node.type.removesuffix("_statement"),
+            )
+        ]
     if node.type in ("switch_statement", "conditional_expression"):
         return [Branch(kind="if", span=span_of(node), condition=_header(node))]
     return []

@@ -217,6 +217,9 @@ class Branch:
     kind: str  # "if" (then arm), "else" or "loop" (body)
     span: Span
     condition: str = ""  # the `if` condition or the loop header, as written
+    # A C loop body's statement: "for", "while" or "do" (a `do ... while`, whose
+    # body runs at least once); "" for an `if` arm or a Fortran loop.
+    statement: str = ""
 
 
 FROM_CALL = "()"

@@ -96,6 +96,9 @@ class SourceFile:
     _global_names: list[frozenset[str]] = field(
         default_factory=list, compare=False, repr=False
     )
+    _sequential: list[tuple[Branch, ...]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for fn in self.functions:
@@ -116,6 +119,19 @@ class SourceFile:
         if not self._global_names:
             self._global_names.append(frozenset(g.name for g in self.globals))
         return self._global_names[0]
+
+    @property
+    def sequential_bodies(self) -> tuple[Branch, ...]:
+        """The bodies of the `while` and `do` loops of C, in source order (once)."""
+        if not self._sequential:
+            self._sequential.append(
+                tuple(
+                    b
+                    for b in self.branches
+                    if b.kind == "loop" and b.statement in ("while", "do")
+                )
+            )
+        return self._sequential[0]
 
     @property
     def code(self) -> str:
