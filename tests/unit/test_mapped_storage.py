@@ -163,3 +163,23 @@ def test_overlapping_sections_of_one_buffer_refuse_the_offload() -> None:
     loop = at(run(CARVED % "p + 1"), 7)
     assert loop.pragma is None
     assert "`a` and `b` point into one object" in refusal(loop)
+
+
+SPLIT = """\
+#include <stdlib.h>
+void f(int n) {
+  double *p = malloc(2 * n * sizeof(double));
+  double *a = p;
+  double *b = p + %s;
+  for (int i = 0; i < n; i++) a[i] = i;
+  for (int i = 0; i < n; i++) b[i] = a[i] + 1;
+  for (int i = 0; i < n; i++) a[i] = b[i] * 2;
+}
+"""
+
+
+def test_region_over_disjoint_ranges_of_one_buffer_stays() -> None:
+    found = run(SPLIT % "n")
+    region = at(found, 7).region
+    assert region is not None
+    assert {name for name, _ in region.present} == {"a", "b"}

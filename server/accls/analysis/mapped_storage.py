@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_params import passed_twice
+from accls.analysis.array_sections import ArrayUse
 from accls.analysis.buffer_offsets import buffer_apart, same_offset
 from accls.analysis.global_sources import shared_source
 from accls.analysis.program import ProgramSummaries
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["SharedStorage", "shared_storage"]
+__all__ = ["SharedStorage", "same_sections", "shared_storage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +60,9 @@ def _harmless(
 
     Only a partial overlap is wrong: one section mapped twice is present the
     second time, and disjoint ranges of one buffer are two separate mappings.
-    `sections` holds the exact sections ("[0:n]", the name left out); a
-    name missing from it is mapped whole or unknown, so nothing is proved.
+    `sections` holds the exact sections ("[0:n]", the name left out), one
+    per name for all `loops`; a name missing from it is mapped whole or
+    unknown, so nothing is proved.
     """
     if one not in sections or two not in sections or not loops:
         return False
@@ -68,10 +70,16 @@ def _harmless(
         same_offset(one, two, loop, fn, source) for loop in loops
     ):
         return True
-    if len(loops) != 1:
-        return False  # a region's sections come from several loops' ranges
-    carved = buffer_apart(one, two, loops[0], fn, source)
-    return carved is not None and carved[0]
+    for loop in loops:
+        # Each section is the same in every loop (`sections`), so ranges apart
+        # in each loop that touches both are apart in the mapping too.
+        touched = {r.name for r in loop.refs}
+        if one not in touched or two not in touched:
+            return False
+        carved = buffer_apart(one, two, loop, fn, source)
+        if carved is None or not carved[0]:
+            return False
+    return True
 
 
 def shared_storage(
@@ -110,3 +118,25 @@ def shared_storage(
                 if call:
                     return SharedStorage(one.name, two.name, call)
     return None
+
+
+def same_sections(per_loop: Iterable[Iterable[ArrayUse]]) -> dict[str, str]:
+    """Each name's section ("[0:n]", the name left out) where all loops agree on it.
+
+    `per_loop`: the uses of each loop a data region would serve.
+    """
+    found: dict[str, set[str]] = {}
+    unknown: set[str] = set()
+    for uses in per_loop:
+        for use in uses:
+            section = use.section
+            if not use.known or section is None or not section.startswith(use.name):
+                unknown.add(use.name)
+                continue
+            texts = found.setdefault(use.name, set())
+            texts.add(section[len(use.name) :].replace(" ", ""))
+    return {
+        name: next(iter(texts))
+        for name, texts in found.items()
+        if len(texts) == 1 and name not in unknown
+    }
