@@ -15,7 +15,7 @@ from accls.analysis.program import ArgumentOverlap, ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["argument_overlaps", "array_param_facts"]
+__all__ = ["argument_overlaps", "array_param_facts", "passed_twice"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _GLOBALS = "<globals>"
@@ -120,6 +120,8 @@ def _overlap_reason(
     program: ProgramSummaries | None,
     seen: set[tuple[str, tuple[int, int]]],
     surely: bool = False,
+    *,
+    same_ok: bool = False,
 ) -> str:
     """A call of `name` passing one object at both positions, directly or on.
 
@@ -128,6 +130,7 @@ def _overlap_reason(
     callers of callers followed a few levels, in the file and in the others.
     `surely`: only arguments that surely name one object count (a promise,
     `restrict`, is broken by such a call, not by two pointers of unknown origin).
+    `same_ok`: one argument text passed twice (`f(x, x)`) does not count.
     """
     shared = _surely_shared if surely else _shared
     if (name, pair) in seen or len(seen) > _CHAIN:
@@ -138,10 +141,14 @@ def _overlap_reason(
             if call.name != name or max(pair) >= len(call.args):
                 continue
             one, two = call.args[pair[0]], call.args[pair[1]]
+            if same_ok and one.replace(" ", "") == two.replace(" ", ""):
+                continue
             if shared(one, two, caller, source):
                 return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
             for via in _forwarded(one, two, caller, source):
-                found = _overlap_reason(caller.name, via, source, program, seen, surely)
+                found = _overlap_reason(
+                    caller.name, via, source, program, seen, surely, same_ok=same_ok
+                )
                 if found:
                     return f"{found}, which passes them on to `{name}`"
     own = source.function(name)
@@ -159,6 +166,30 @@ def _overlap_reason(
         if found:
             return f"{found}, which passes them on to `{name}`"
     return ""
+
+
+def passed_twice(
+    fn: Function,
+    one: str,
+    two: str,
+    source: SourceFile,
+    program: ProgramSummaries | None,
+    same_ok: bool = False,
+) -> str:
+    """A visible call of `fn` that surely passes one object to parameters `one`, `two`.
+
+    "line 7 passes `base + 10` and `base` to `s2`", or "" when no call does
+    (pointers of unknown origin do not count: only one object named twice).
+    `same_ok`: a call passing one argument text twice (`dot(x, x)`) is left
+    out, for a caller that maps the same elements through both.
+    """
+    positions = {p.name: k for k, p in enumerate(fn.params)}
+    if one not in positions or two not in positions or one == two:
+        return ""
+    at = sorted((positions[one], positions[two]))
+    return _overlap_reason(
+        fn.name, (at[0], at[1]), source, program, set(), True, same_ok=same_ok
+    )
 
 
 def argument_overlaps(

@@ -16,7 +16,7 @@ from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["buffer_apart"]
+__all__ = ["buffer_apart", "same_offset"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*);")
@@ -237,3 +237,16 @@ def buffer_apart(
         f"`{needs[0][1].render()} >= 0`, which nothing before the loop proves "
         "(a check that stops the program otherwise would)"
     )
+
+
+def same_offset(
+    one: str, two: str, loop: Loop, fn: Function | None, source: SourceFile
+) -> bool:
+    """Whether two pointers are one root pointer at one offset (`p = a;` and `a`)."""
+    if fn is None or not (_NAME.fullmatch(one) and _NAME.fullmatch(two)):
+        return False
+    left, right = _root(one, fn, source, loop), _root(two, fn, source, loop)
+    if left is None or right is None or left[0] != right[0]:
+        return False
+    apart = left[1] - right[1]
+    return apart.is_constant and apart.constant == 0

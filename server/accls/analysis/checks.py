@@ -16,6 +16,7 @@ from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
+from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.nowait import nowait_findings
 from accls.analysis.omp_teams import teams_findings
@@ -69,6 +70,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(transfer_findings(analysis, sentinel))
         found.extend(coherence_findings(analysis, sentinel))
         found.extend(stale_findings(analysis, sentinel))
+        found.extend(mapped_twice_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))
         found.extend(gang_findings(analysis.source))

@@ -6,6 +6,7 @@ from accls.analysis.finding_types import Category, FindingKind, Severity
 
 __all__ = [
     "LOST_HOST_WRITES",
+    "MAPPED_TWICE",
     "NEEDLESS_COPY",
     "REPEATED_TRANSFERS",
     "SHORT_SECTION",
@@ -143,4 +144,21 @@ Why: a host read after a kernel wrote the array (no `update self` between), or a
 kernel read after the host wrote it (no `update device`), sees the old values.
 Example: `acc data copy(a)` around a kernel writing `a[i]`, then `printf("%f",
 a[3])` inside the region.
+"""
+
+
+MAPPED_TWICE = FindingKind(
+    "ACC208",
+    Category.DATA,
+    ERROR,
+    "one object mapped under two names in one construct",
+    "`{var}` and `{other}` point into one object ({why}) and this construct maps "
+    "both with overlapping sections: OpenACC stops at run time (partially present) "
+    "and OpenMP leaves it unspecified; map the object once through one name",
+)
+"""Two data clauses of one construct map overlapping parts of one object.
+
+Why: the runtime finds the storage partly present under the first name.
+Example: `double *a = base + 10;` then `#pragma acc parallel loop copyin(a[0:n],
+base[0:n])`.
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 from accls.analysis.concurrency_kinds import CONCURRENCY_KINDS
 from accls.analysis.data_kinds import (
     LOST_HOST_WRITES,
+    MAPPED_TWICE,
     NEEDLESS_COPY,
     REPEATED_TRANSFERS,
     SHORT_SECTION,
@@ -292,6 +293,7 @@ CATALOG: tuple[FindingKind, ...] = (
     SHORT_SECTION,
     LOST_HOST_WRITES,
     STALE_IN_REGION,
+    MAPPED_TWICE,
     DEFAULT_NONE,
     REPEATED_TRANSFERS,
 )

@@ -9,6 +9,7 @@ from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
 from accls.analysis.data_clauses import managed_arrays
+from accls.analysis.mapped_storage import shared_storage
 from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
 from accls.suggest.context import Placement
@@ -100,6 +101,8 @@ def data_clauses(
     sentinel = opts.dialect.sentinel
     groups: dict[str, list[str]] = {}
     reasons: list[str] = []
+    mapped: list[str] = []  # the names a transfer clause moves
+    exact: dict[str, str] = {}  # their exact sections, the name left out: "[0:n]"
     for use in loop_array_uses(loop, analysis):
         if use.name in facts.private_arrays:
             continue  # each gang/thread has its own copy: nothing to move
@@ -182,6 +185,14 @@ def data_clauses(
             kind, why = "copy", f"`{use.name}` is written, but maybe not every element"
         groups.setdefault(kind, []).append(item)
         reasons.append(f"{kind}({item}): {why}")
+        mapped.append(use.name)
+        if use.known and item.startswith(use.name):
+            exact[use.name] = item[len(use.name) :].replace(" ", "")
+    overlap = shared_storage(
+        mapped, fn, source, analysis.program, sections=exact, loops=(loop,)
+    )
+    if overlap is not None:
+        return [], [], overlap.reason("one construct")
     _whole_structs(groups, reasons, analysis, fn)
     for fact in facts.scalars:
         if fact.cls is ScalarClass.SHARED and fact.written:

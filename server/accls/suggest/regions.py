@@ -21,6 +21,7 @@ from accls.analysis.array_sections import (
     plain_names,
     union_section,
 )
+from accls.analysis.mapped_storage import same_sections, shared_storage
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Clause, Function, Loop, Ref, SourceFile, Span
 from accls.suggest.context import placement
@@ -363,7 +364,14 @@ def propose_regions(
         if run and fn is not None and run[-1].block == loop.block:
             # The arrays and no resizing of their sections in between.
             wanted = run_names | names[loop.id] | run_symbols | symbols[loop.id]
-            if host_of(fn).clean(loop.block, run[-1].span.end_byte, loop.id, wanted):
+            # One region never maps one object under two names (`c = a + 10`).
+            joined = run_names | names[loop.id]
+            exact = same_sections([uses[r.id] for r in (*run, loop)])
+            if shared_storage(
+                joined, fn, source, analysis.program, sections=exact, loops=(*run, loop)
+            ) is None and host_of(fn).clean(
+                loop.block, run[-1].span.end_byte, loop.id, wanted
+            ):
                 run.append(loop)
                 run_names |= names[loop.id]
                 run_symbols |= symbols[loop.id]
