@@ -9,6 +9,11 @@ to meet where they do not: a superset, sound for a dependence test, and its
 dependences are not called exact (`loosened`). The variables are iteration
 keys (`%0`, `%1`): each side of a pair gets its own (`s%0`, `t%0`), as two
 iterations have two remainders.
+
+A quotient `e / d` (C truncates; with `e >= 0` and `d >= 1` that is the floor)
+is such a key too: `e = d*q + r`, `0 <= r <= d - 1` for a constant d (exact),
+only `0 <= q <= e` for a symbol. A divisor may hold earlier keys of invariant
+names (`x % (n/10 + 1)`); one that moves with the iterations refuses.
 """
 
 from __future__ import annotations
