@@ -83,3 +83,12 @@ def test_division_terms_refuse_floating_values() -> None:
     assert division_poly("(int)(d / 2)") is None  # `d` may be a double
     assert division_poly("i / 2.5") is None
     assert division_poly("i + 1") is None
+
+
+def test_a_quotient_by_a_symbol_is_only_bounded() -> None:
+    body = "for (int i = 0; i < n; i++)\n    a[n + i / (n/4 + 1)] = a[i] + 1.0;"
+    deps = found(body)
+    # The writes collide (a quotient by a symbol of at least 1), never the reads.
+    assert {d.kind for d in deps if d.carrier} == {DepKind.OUTPUT}
+    assert not any(d.exact for d in deps)
+    assert all("quotient" in d.reason for d in deps)

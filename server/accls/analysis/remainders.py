@@ -49,8 +49,8 @@ def loosened(
     if not any(loose(item) for item in rows):
         return found
     why = (
-        f"a subscript of `{array}` takes a remainder by a symbol, "
-        "known only to lie in [0, m)"
+        f"a subscript of `{array}` takes a remainder or a quotient by a symbol, "
+        "known only to lie within bounds ([0, m) for a remainder by m)"
     )
     return [replace(d, exact=False, reason=why) if d.exact else d for d in found]
 
