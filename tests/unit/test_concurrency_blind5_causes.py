@@ -250,8 +250,15 @@ def test_subscript_folding_iterations_onto_one_element_is_a_race() -> None:
 
 
 def test_folding_subscript_under_a_branch_or_atomic_is_no_error() -> None:
-    guarded = "if (b[i] > 0)\n      a[i / 2] = i;"
+    # `i * i / 200` is no affine quotient: only evaluating it shows the collision.
+    assert ("ACC101", 6) in _errors(_FOLD.replace("{write}", "a[i * i / 200] = i;"))
+    guarded = "if (b[i] > 0)\n      a[i * i / 200] = i;"
     assert not any(c == "ACC101" for c, _ in _errors(_FOLD.replace("{write}", guarded)))
+    # `i / 2` is an exact dependence (a quotient key), certain under a branch
+    # like `a[i % 10]`'s.
+    for sub in ("i / 2", "i % 10"):
+        branch = f"if (b[i] > 0)\n      a[{sub}] = i;"
+        assert ("ACC101", 7) in _errors(_FOLD.replace("{write}", branch))
     atomic = "{\n  #pragma omp atomic write\n  a[i / 2] = i;\n  }"
     assert _errors(_FOLD.replace("{write}", atomic)) == []
 

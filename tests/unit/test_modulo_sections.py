@@ -88,3 +88,45 @@ def test_sections_of_modulo_subscripts(
 def test_an_opaque_modulus_stands_for_the_names_in_it() -> None:
     # A lifetime or region must see a write of `n` as a change of the extent.
     assert plain_names({"(n / 10 + 1)", "m"}) == {"n", "m"}
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "expected"),
+    [
+        # Rows of five: row x, a remainder in [0, 4] inside it.
+        (
+            "for (int x = 0; x < 5; x++)\n"
+            "    for (int y = 0; y < n; y++)\n"
+            "        b[x * 5 + y] = a[x * 5 + (y % 5)];",
+            "a",
+            "a[0:25]",
+        ),
+        (
+            "for (int x = 0; x < n; x++)\n"
+            "    for (int y = 0; y < n; y++)\n"
+            "        b[y] += a[x * m + y % m];",
+            "a",
+            "a[0:m*n]",
+        ),
+        # A remainder of a dividend that may be negative has no range.
+        (
+            "for (int x = 0; x < 5; x++)\n"
+            "    for (int y = 0; y < n; y++)\n"
+            "        b[y] = a[x * 5 + (y - 1) % 5];",
+            "a",
+            None,
+        ),
+        # The modulus changes in the loop.
+        (
+            "for (int x = 0; x < 5; x++)\n"
+            "    for (int y = 1; y < n; y++)\n"
+            "        b[y] = a[x * 5 + y % x];",
+            "a",
+            None,
+        ),
+    ],
+)
+def test_sections_of_remainders_inside_a_polynomial(
+    body: str, name: str, expected: str | None
+) -> None:
+    assert section(body, name) == expected

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from accls.analysis.polyhedra import Row, row
 from accls.analysis.remainders import is_remainder_key, remainder_rows
 from accls.frontend import Loop, Poly, Subscript
-from accls.frontend.exprs import remainder_poly
+from accls.frontend.exprs import division_poly
 
 __all__ = [
     "Frame",
@@ -230,26 +230,26 @@ def _remainders(
     text: str,
     frame: Frame,
     offsets: dict[str, Poly],
-    taken: dict[str, tuple[Poly, Poly]],
+    taken: dict[str, tuple[Poly, Poly, str]],
 ) -> Poly | None:
-    """A subscript with `e % m` terms, each as a new remainder key, or None.
+    """A subscript with `e % m` or `e / d` terms, each as a new key, or None.
 
-    The keys and their (dividend, modulus) over keys are added to `taken`;
-    `offsets` rewrite row-offset loop variables (see `_rebased`).
+    The keys and their (dividend, divisor, operator) over keys are added to
+    `taken`; `offsets` rewrite row-offset loop variables (see `_rebased`).
     """
-    found = remainder_poly(text)
+    found = division_poly(text)
     if found is None:
         return None
     poly, parts = found
     depth = len(frame.loops)
     names: dict[str, Poly] = {}
-    for pos, (top, bottom) in enumerate(parts):
+    for pos, (top, bottom, op) in enumerate(parts):
         key = f"%{len(taken)}"
-        left = _rename(top.substitute(offsets), frame, depth)
-        size = _rename(bottom.substitute(offsets), frame, depth)
+        left = _rename(top.substitute({**offsets, **names}), frame, depth)
+        size = _rename(bottom.substitute({**offsets, **names}), frame, depth)
         if left is None or size is None:
             return None
-        taken[key] = (left, size)
+        taken[key] = (left, size, op)
         names[f"%{pos}"] = Poly.sym(key)
     return poly.substitute({**offsets, **names})
 
@@ -263,7 +263,7 @@ def model_subscripts(
     bounded by the model's rows where `e >= 0` and `m >= 1` are proved.
     """
     polys: list[Poly] = []
-    taken: dict[str, tuple[Poly, Poly]] = {}
+    taken: dict[str, tuple[Poly, Poly, str]] = {}
     changing: set[str] = set()
     note = ""
     depth = len(frame.loops)
@@ -300,9 +300,10 @@ def model_subscripts(
         else ()
     )
     if rows is None:
-        shown = next(s.text for s in subs if s.poly is None and "%" in s.text)
+        shown = next(s.text for s in subs if s.poly is None)
         return (
-            f"subscript `{shown}` of `{array}` is not affine: its remainder is "
-            "not proved to stay within [0, m) (`e >= 0` and `m >= 1` unproved)"
+            f"subscript `{shown}` of `{array}` is not affine: its remainder or "
+            "quotient is not proved to stay within bounds (`e >= 0` and a divisor "
+            "`>= 1` that the loop does not change, unproved)"
         )
     return Model(tuple(polys), frozenset(changing), note, rows)

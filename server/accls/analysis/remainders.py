@@ -9,6 +9,11 @@ to meet where they do not: a superset, sound for a dependence test, and its
 dependences are not called exact (`loosened`). The variables are iteration
 keys (`%0`, `%1`): each side of a pair gets its own (`s%0`, `t%0`), as two
 iterations have two remainders.
+
+A quotient `e / d` (C truncates; with `e >= 0` and `d >= 1` that is the floor)
+is such a key too: `e = d*q + r`, `0 <= r <= d - 1` for a constant d (exact),
+only `0 <= q <= e` for a symbol. A divisor may hold earlier keys of invariant
+names (`x % (n/10 + 1)`); one that moves with the iterations refuses.
 """
 
 from __future__ import annotations
@@ -44,13 +49,17 @@ def loosened(
     if not any(loose(item) for item in rows):
         return found
     why = (
-        f"a subscript of `{array}` takes a remainder by a symbol, "
-        "known only to lie in [0, m)"
+        f"a subscript of `{array}` takes a remainder or a quotient by a symbol, "
+        "known only to lie within bounds ([0, m) for a remainder by m)"
     )
     return [replace(d, exact=False, reason=why) if d.exact else d for d in found]
 
 
-def _coeffs(poly: Poly) -> tuple[dict[str, int], int] | None:
+Linear = tuple[dict[str, int], int]
+"""An affine form: coefficients by key, and the constant."""
+
+
+def _coeffs(poly: Poly) -> Linear | None:
     if not poly.is_affine:
         return None
     lin = {mono[0]: coeff for mono, coeff in poly.terms if mono}
@@ -64,46 +73,65 @@ def _never(domain: Sequence[Row], lin: dict[str, int], const: int) -> bool:
 
 
 def remainder_rows(
-    remainders: Mapping[str, tuple[Poly, Poly]],
+    remainders: Mapping[str, tuple[Poly, Poly, str]],
     domain: Sequence[Row],
     constants: Mapping[str, int],
     used: frozenset[str] = frozenset(),
 ) -> tuple[Row, ...] | None:
-    """The rows bounding each remainder key by its (dividend, modulus), over keys.
+    """The rows bounding each term key by its (dividend, divisor, `%` or `/`).
 
-    None when some dividend is not proved `>= 0` or some modulus not proved
-    `>= 1` and invariant over `domain` (the reference's domain rows).
-    `constants`: macro values, as rows for the keys `p:NAME` they or the
-    subscripts (`used`: a row width `W` in `x*W + y % 5`) name. A
-    constant modulus also ties r to its dividend (exact); a symbol's only
-    bounds it (see `loose`).
+    None when some dividend is not proved `>= 0` or some divisor not proved
+    `>= 1` and invariant over `domain` (the reference's domain rows); a term
+    may use earlier ones (`x % (n/10 + 1)`), and a divisor the terms of
+    invariant names only. `constants`: macro values, as rows for the keys
+    `p:NAME` they or the subscripts (`used`: a row width `W` in
+    `x*W + y % 5`) name. A constant divisor also ties the term to its dividend
+    (exact); a symbol's only bounds it (see `loose`).
     """
-    parsed: list[
-        tuple[str, tuple[dict[str, int], int], tuple[dict[str, int], int]]
-    ] = []
-    for key, (top, bottom) in remainders.items():
+    parsed: list[tuple[str, Linear, Linear, str]] = []
+    fixed_keys: set[str] = set()  # terms of invariant names only
+    for key, (top, bottom, op) in remainders.items():
         left, size = _coeffs(top), _coeffs(bottom)
         if left is None or size is None:
             return None
-        if any(not name.startswith("p:") for name in size[0]):
-            return None  # the modulus moves with the iterations
-        parsed.append((key, left, size))
+        if any(not (n.startswith("p:") or n in fixed_keys) for n in size[0]):
+            return None  # the divisor moves with the iterations
+        if all(n.startswith("p:") or n in fixed_keys for n in left[0]):
+            fixed_keys.add(key)
+        parsed.append((key, left, size, op))
     named = {
         name
-        for _, left, size in parsed
+        for _, left, size, _ in parsed
         for name in (*left[0], *size[0])
         if name.startswith("p:") and name[2:] in constants
     } | {name for name in used if name.startswith("p:") and name[2:] in constants}
     fixed = [row({n: 1}, -constants[n[2:]], equality=True) for n in sorted(named)]
-    known = (*domain, *fixed)
+    known = [*domain, *fixed]
     out: list[Row] = []
-    for key, left, size in parsed:
+    for key, left, size, op in parsed:
         if not _never(known, *left) or not _never(known, size[0], size[1] - 1):
             return None
-        out.append(row({key: 1}))
-        out.append(row({**size[0], key: -1}, size[1] - 1))
-        if not size[0]:
-            # A constant m: e = m*q + r for some integer q makes r exactly e % m.
-            lin = {**left[0], f"{key}q": -size[1], key: -1}
-            out.append(row(lin, left[1], equality=True))
+        rows = _quotient(key, left, size) if op == "/" else _remainder(key, left, size)
+        out.extend(rows)
+        known.extend(rows)  # a later term's operands may use this one
     return (*out, *fixed)
+
+
+def _remainder(key: str, left: Linear, size: Linear) -> list[Row]:
+    """`0 <= r <= m - 1`, and `e = m*q + r` for a constant m."""
+    out = [row({key: 1}), row({**size[0], key: -1}, size[1] - 1)]
+    if not size[0]:
+        # A constant m: e = m*q + r for some integer q makes r exactly e % m.
+        lin = {**left[0], f"{key}q": -size[1], key: -1}
+        out.append(row(lin, left[1], equality=True))
+    return out
+
+
+def _quotient(key: str, left: Linear, size: Linear) -> list[Row]:
+    """`e = d*q + r` with `0 <= r <= d - 1` for a constant d; `0 <= q <= e` else."""
+    if size[0]:
+        # A symbol d >= 1: only 0 <= q <= e (a superset, loose).
+        return [row({key: 1}), row({**left[0], key: -1}, left[1])]
+    rest = f"{key}q"  # the remainder ties the quotient to its dividend: exact
+    tie = row({**left[0], key: -size[1], rest: -1}, left[1], equality=True)
+    return [tie, row({rest: 1}), row({rest: -1}, size[1] - 1)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import dividend, modulo_range
 from accls.frontend import Loop, Poly, Ref
-from accls.frontend.exprs import expression_poly
+from accls.frontend.exprs import expression_poly, remainder_poly
 
 __all__ = ["loop_range", "pick_bound", "section_box", "subscript_polys"]
 
@@ -129,16 +129,25 @@ def _modulo(
 
     `e`'s least value over the nest must be a constant of at least zero, a sum
     of sizes, or follow from the loops' extents (`i + n - 1` with `i >= 0` in a
-    loop that runs while `i < n`).
+    loop that runs while `i < n`). A remainder inside a polynomial
+    (`x*5 + (y % 5)`) ranges over `0 .. m-1` like an inner loop's variable.
     """
     if d >= len(ref.subscripts) or ref.subscripts[d].indirect:
         return None
     text = ref.subscripts[d].text
     top = dividend(text)
     poly = expression_poly(top) if top is not None else None
+    found = modulo_range(text, _nonnegative(poly, ranges, variant), variant)
+    return found if found is not None else _with_remainders(text, ranges, variant)
+
+
+def _nonnegative(
+    poly: Poly | None, ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
+) -> bool:
+    """True when `poly` is proved `>= 0` over the nest."""
     lowest = _extreme(poly, ranges, high=False) if poly is not None else None
     facts = [high - low for _, low, high in ranges]
-    nonnegative = (
+    return (
         lowest is not None
         and not lowest.names() & variant
         and (
@@ -146,4 +155,23 @@ def _modulo(
             or proves_nonnegative(lowest, facts)
         )
     )
-    return modulo_range(text, nonnegative, variant)
+
+
+def _with_remainders(
+    text: str, ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
+) -> tuple[Poly, Poly] | None:
+    """The range of a polynomial with `e % m` terms, each in `0 .. m-1`, or None."""
+    found = remainder_poly(text)
+    if found is None:
+        return None
+    poly, parts = found
+    spans: list[tuple[str, Poly, Poly]] = []
+    for pos, (top, size) in enumerate(parts):
+        if not _nonnegative(top, ranges, variant) or size.names() & variant:
+            return None
+        if size.is_constant and size.constant <= 0:
+            return None
+        spans.append((f"%{pos}", Poly.const(0), size - Poly.const(1)))
+    low = _extreme(poly, [*spans, *ranges], high=False)
+    high = _extreme(poly, [*spans, *ranges], high=True)
+    return None if low is None or high is None else (low, high)

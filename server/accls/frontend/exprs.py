@@ -12,6 +12,7 @@ from accls.frontend.tsparser import parse_snippet
 
 __all__ = [
     "MAX_DEPTH",
+    "division_poly",
     "expression_poly",
     "identifiers",
     "int_literal",
@@ -174,6 +175,9 @@ def expression_poly(text: str) -> Poly | None:
 Remainder = tuple[Poly, Poly]
 """The dividend `e` and modulus `m` of one `e % m`."""
 
+Division = tuple[Poly, Poly, str]
+"""The dividend, the divisor and the operator (`%` or `/`) of one term."""
+
 
 def remainder_poly(text: str) -> tuple[Poly, tuple[Remainder, ...]] | None:
     """The polynomial of a C expression whose `e % m` terms are symbols `%0`, `%1`.
@@ -182,7 +186,27 @@ def remainder_poly(text: str) -> tuple[Poly, tuple[Remainder, ...]] | None:
     symbol `%k`, k its place in the returned list; `%` is in no C name, so the
     symbols are fresh. None when the expression is no polynomial that way.
     """
-    if not text.strip() or "%" not in text or any(c in text for c in ";{}"):
+    found = division_poly(text)
+    if found is None or any(t[2] != "%" or _nested(t) for t in found[1]):
+        return None
+    return found[0], tuple((top, bottom) for top, bottom, _ in found[1])
+
+
+def _nested(term: Division) -> bool:
+    return any(n.startswith("%") for part in term[:2] for n in part.names())
+
+
+def division_poly(text: str) -> tuple[Poly, tuple[Division, ...]] | None:
+    """Like `remainder_poly`, with `e / d` terms too, and terms inside operands.
+
+    Each `e % m` and `e / d` becomes the symbol `%k` (k its place in the list,
+    with its operator); an operand may hold earlier terms (`x % (n/10 + 1)`:
+    `%0` is `n / 10`, `%1` is `x % (%0 + 1)`). None when the expression is no
+    polynomial that way or holds no such term.
+    """
+    if not text.strip() or not ("%" in text or "/" in text):
+        return None
+    if any(c in text for c in ";{}"):
         return None
     root = parse_snippet(f"void __f(void){{({text});}}")
     if root.has_error or not root.named_children:
@@ -192,30 +216,42 @@ def remainder_poly(text: str) -> tuple[Poly, tuple[Remainder, ...]] | None:
     if stmt is None or stmt.type != "expression_statement" or not stmt.named_children:
         return None
     expr = stmt.named_children[0]
-    found: list[Remainder] = []
-    poly = None if expr is None else _remainder_terms(expr, found, 0)
+    found: list[Division] = []
+    poly = None if expr is None else _division_terms(expr, found, 0)
     return None if poly is None or not found else (poly, tuple(found))
 
 
-def _remainder_terms(node: Node, found: list[Remainder], depth: int) -> Poly | None:
+def _division_terms(
+    node: Node, found: list[Division], depth: int, cast: bool = False
+) -> Poly | None:
+    """`node` as a polynomial over its terms' symbols; `cast`: under a cast."""
     node = strip_parens(node)
+    if depth > MAX_DEPTH:
+        return None
+    if node.type == "cast_expression":
+        inner = node.child_by_field_name("value")
+        target = node.child_by_field_name("type")
+        if inner is None or target is None or _NARROW.search(node_text(target)):
+            return None
+        return _division_terms(inner, found, depth + 1, True)
     parts = operands(node) if node.type == "binary_expression" else None
-    if depth > MAX_DEPTH or parts is None or parts[1] not in ("+", "-", "*", "%"):
+    if parts is None or parts[1] not in ("+", "-", "*", "%", "/"):
         op = node.child_by_field_name("operator")
         arg = node.child_by_field_name("argument")
         if node.type == "unary_expression" and op is not None and node_text(op) == "-":
-            inner = None if arg is None else _remainder_terms(arg, found, depth + 1)
-            return None if inner is None else -inner
+            negated = (
+                None if arg is None else _division_terms(arg, found, depth + 1, cast)
+            )
+            return None if negated is None else -negated
         return to_poly(node, depth)
     left, sign, right = parts
-    if sign == "%":
-        top, bottom = to_poly(left, depth + 1), to_poly(right, depth + 1)
-        if top is None or bottom is None:
-            return None
-        found.append((top, bottom))
-        return Poly.sym(f"%{len(found) - 1}")
-    lhs = _remainder_terms(left, found, depth + 1)
-    rhs = None if lhs is None else _remainder_terms(right, found, depth + 1)
+    if sign == "/" and cast:
+        return None  # `(int)(d / 2)` may divide a floating value
+    lhs = _division_terms(left, found, depth + 1, cast)
+    rhs = None if lhs is None else _division_terms(right, found, depth + 1, cast)
     if lhs is None or rhs is None:
         return None
+    if sign in ("%", "/"):
+        found.append((lhs, rhs, sign))
+        return Poly.sym(f"%{len(found) - 1}")
     return lhs + rhs if sign == "+" else lhs - rhs if sign == "-" else lhs * rhs
