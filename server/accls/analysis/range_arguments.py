@@ -171,17 +171,10 @@ def _range(
         return _element_range(call, index, refs, fn, source, kind)
     if known is None or (index not in known.writes and index not in known.reads):
         return None
-    element = _element(call, call.args[index], refs) or _offset(
-        call, call.args[index], refs
-    )
-    if element is None or element.deref or len(element.subscripts) != 1:
+    found = _flat_element(call, index, refs, fn, source)
+    if found is None:
         return None
-    sub = element.subscripts[0]
-    if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
-        return None
-    var = _declared(element.name, fn, source)
-    if var is None or var.rank != 1 or var.unknown_shape:
-        return None  # one level: `double *a` or `double a[N]`, no rows of rows
+    element, sub, start, var = found
     alike = _alike(call, var, fn, source)
     count = element_count(call, element.render(), var.type, alike)
     poly = expression_poly(count) if count is not None else None
@@ -189,7 +182,7 @@ def _range(
         return None
     offset = Subscript(
         text=f"{sub.text} + [0, {' '.join(count.split())})",
-        poly=sub.poly + Poly.sym(RANGE_VAR),
+        poly=start + Poly.sym(RANGE_VAR),
         values=sub.values,
     )
     ref = replace(
@@ -212,8 +205,33 @@ def _element_range(
     kind: AccessKind | None,
 ) -> tuple[Ref, Poly] | None:
     """The one element `a[e]` that `&a[e]` passed to an element parameter reaches."""
-    if kind is None:
+    found = _flat_element(call, index, refs, fn, source) if kind else None
+    if kind is None or found is None:
         return None
+    element, sub, start, _ = found
+    offset = Subscript(
+        text=sub.text,
+        poly=start + Poly.sym(RANGE_VAR),
+        values=sub.values,
+    )
+    ref = replace(
+        element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
+    )
+    return ref, Poly.const(1)
+
+
+def _flat_element(
+    call: Call,
+    index: int,
+    refs: tuple[Ref, ...],
+    fn: Function | None,
+    source: SourceFile,
+) -> tuple[Ref, Subscript, Poly, Var] | None:
+    """`a[e]` of the argument `&a[e]` (or `a + e`): its subscript, `e` and `a`.
+
+    None unless `e` is a direct polynomial and `a` is a one-level array or
+    pointer (`double *a`, `double a[N]`; no rows of rows).
+    """
     element = _element(call, call.args[index], refs) or _offset(
         call, call.args[index], refs
     )
@@ -225,15 +243,7 @@ def _element_range(
     var = _declared(element.name, fn, source)
     if var is None or var.rank != 1 or var.unknown_shape:
         return None
-    offset = Subscript(
-        text=sub.text,
-        poly=sub.poly + Poly.sym(RANGE_VAR),
-        values=sub.values,
-    )
-    ref = replace(
-        element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
-    )
-    return ref, Poly.const(1)
+    return element, sub, sub.poly, var
 
 
 def _declared(name: str, fn: Function | None, source: SourceFile) -> Var | None:
