@@ -96,3 +96,35 @@ void f(int n, double *restrict a, double *restrict b) {
     shown = {s.region.pragma.render() for s in unguarded if s.region is not None}
     assert shown
     assert all("> 0 ?" in r for r in shown)
+
+
+@pytest.mark.parametrize(
+    ("declaration", "plain"),
+    [
+        ("static const int NX = 64;", True),
+        ("const long NX = 2, NY = 1;", True),
+        ("const int NX = 1;", False),  # NX - 2 is -1
+        ("int NX = 64;", False),  # any function may change it
+        ("extern const int NX;", False),  # its value is elsewhere
+    ],
+)
+def test_a_constant_global_counts_like_a_macro(declaration: str, plain: bool) -> None:
+    text = f"""\
+{declaration}
+void f(const double *restrict a, double *restrict b) {{
+  for (int i = 1; i < NX - 1; i++) b[i] = a[i] * 2.0;
+}}
+"""
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    [suggestion] = suggest_file(analyze_text(text), opts)
+    assert suggestion.pragma is not None
+    shown = suggestion.pragma.render()
+    assert ("copyout(b[1:NX - 2])" in shown) is plain, shown
+    assert ("> 0 ?" in shown) is not plain, shown
+
+
+def test_a_constant_local_counts_like_a_macro() -> None:
+    [pragma] = _pragmas(
+        "const int m = 40;\nfor (int i = 1; i < m - 1; i++) b[i] = a[i];"
+    )
+    assert "copyout(b[1:m - 2])" in pragma

@@ -10,7 +10,8 @@ to the nest, from the start of its first loop to its end:
   when nothing writes its names from there on;
 - `assert(n >= 3);` before the nest, in a block that holds it, when the file
   does not define NDEBUG;
-- `double t[n];` in scope (a variable-length array is at least one element).
+- `double t[n];` in scope (a variable-length array is at least one element);
+- `const int NX = 64;` at file scope, unshadowed (a constant like a macro).
 
 A loop's own bounds prove nothing: `for (i = 1; i < n - 1; i++)` may run zero
 times at `n = 0`, while its clause `a[1:n - 2]` is still evaluated.
@@ -36,6 +37,8 @@ from accls.frontend.nested_functions import NESTED_CALL
 __all__ = ["section_guards"]
 
 _ASSERT = re.compile(r"(?<![\w.>])assert\s*\(")
+_INITIAL = re.compile(r"\s*=\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*[,;]")
+_INTEGERS = frozenset({"int", "long", "short", "signed", "unsigned", "char", "size_t"})
 _UNSAFE = re.compile(r"\b(?:goto|switch|setjmp|sigsetjmp|_setjmp|longjmp)\b")
 
 
@@ -76,6 +79,7 @@ def section_guards(loop: Loop, analysis: FileAnalysis) -> tuple[Poly, ...]:
         if "NDEBUG" not in dict(source.macros):
             found.extend(_asserts(nest, fn, source, macros, body))
     found.extend(_vlas(nest, fn, macros, source))
+    found.extend(_const_globals(fn, source))
     out = tuple(found)
     analysis.shared[key] = out
     return out
@@ -188,4 +192,23 @@ def _vlas(
                 continue
             if _fixed(poly.names(), var.span.start_byte, fn, source, macros):
                 out.append(poly - Poly.const(1))
+    return out
+
+
+def _const_globals(fn: Function, source: SourceFile) -> list[Poly]:
+    """`NX == 64` for each `const int NX = 64;` at file scope `fn` does not shadow."""
+    out: list[Poly] = []
+    if len(source.data) != len(source.text):
+        return out  # byte offsets are not character offsets
+    for var in source.globals:
+        if not var.const or var.pointers or var.dims or var.span is None:
+            continue
+        base = source.types.scalar_base(var.type) or var.type
+        if not set(base.split()) <= _INTEGERS or fn.lookup(var.name) is not None:
+            continue
+        after = source.text[var.span.end_byte : var.span.end_byte + 80]
+        found = _INITIAL.match(after)
+        if found is not None:
+            fact = Poly.sym(var.name) - Poly.const(int(found.group(1)))
+            out.extend((fact, -fact))
     return out
