@@ -128,3 +128,23 @@ def test_a_constant_local_counts_like_a_macro() -> None:
         "const int m = 40;\nfor (int i = 1; i < m - 1; i++) b[i] = a[i];"
     )
     assert "copyout(b[1:m - 2])" in pragma
+
+
+def test_a_cpp_lambda_that_writes_the_guarded_name_keeps_the_clamp() -> None:
+    text = """\
+void f(int n, const double *__restrict a, double *__restrict b) {
+  auto drop = [&]() { n = 0; };
+  if (n > 2) {
+    drop();  // the write sits before the guard, but runs after it
+    for (int i = 1; i < n - 1; i++) b[i] = a[i] * 2.0;
+  }
+}
+"""
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    [suggestion] = suggest_file(analyze_text(text, "f.cpp"), opts)
+    assert suggestion.pragma is not None
+    assert _CLAMPED in suggestion.pragma.render()
+    unwritten = text.replace("n = 0;", "")
+    [suggestion] = suggest_file(analyze_text(unwritten, "f.cpp"), opts)
+    assert suggestion.pragma is not None
+    assert _PLAIN in suggestion.pragma.render()
