@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import plain_names
 from accls.analysis.section_box import (
     loop_range,
@@ -15,6 +16,7 @@ from accls.analysis.section_box import (
     section_box,
     subscript_polys,
 )
+from accls.analysis.section_guards import section_guards
 from accls.analysis.section_rows import contiguous
 from accls.frontend import Loop, Poly, Ref, Var
 
@@ -47,12 +49,16 @@ class ArrayUse:
     # The integer macros among the symbols of its section (`N` 100): a length
     # `N - 2` is no negative one.
     constants: tuple[tuple[str, int], ...] = ()
+    # Forms `>= 0` the program proves where the clause runs (`n - 3` under
+    # `if (n >= 3)`, see `section_guards`): `n - 2` needs no clamp there.
+    guards: tuple[Poly, ...] = ()
 
 
 def section_length(
     length: Poly,
     fortran: bool = False,
     constants: Iterable[tuple[str, int]] = (),
+    guards: Sequence[Poly] = (),
 ) -> str:
     """A section's length as written: clamped at 0 where it may be negative.
 
@@ -61,13 +67,19 @@ def section_length(
     OpenMP requires a non-negative length (a runtime maps -1 elements as a huge
     size). A length with a negative constant or coefficient is written
     `(n - 1 > 0 ? n - 1 : 0)`, which both models accept; a length of counts
-    alone (`a[0:n]`, `n * m`) is taken for what the loop runs, never negative.
-    A Fortran section whose upper bound is below its lower one is empty: as is.
+    alone (`a[0:n]`, `n * m`) is taken for what the loop runs, never negative,
+    and so is one that `guards` (forms `>= 0` that hold where the clause runs)
+    prove non-negative: `n - 2` under `if (n > 2)`. A Fortran section whose
+    upper bound is below its lower one is empty: as is.
     """
     text = length.render()
     values = {name: Poly.const(value) for name, value in constants}
     folded = length.substitute(values) if values else length
     if fortran or not any(coeff < 0 for _, coeff in folded.terms):
+        return text
+    if guards and proves_nonnegative(
+        folded, [g.substitute(values) if values else g for g in guards]
+    ):
         return text
     return f"({text} > 0 ? {text} : 0)"
 
@@ -176,11 +188,13 @@ def array_uses(
     decl_of: dict[str, Var | None],
     ref_filter: frozenset[str] | None = None,
     macros: Iterable[tuple[str, str]] = (),
+    guards: Sequence[Poly] = (),
 ) -> tuple[ArrayUse, ...]:
     """Each array the nest touches, with the section an offload must move.
 
     `macros`: the file's object-like macros; integer ones tell lengths apart
-    from negative ones (see `section_length`).
+    from negative ones (see `section_length`). `guards`: forms `>= 0` that
+    hold where the nest's clauses run (see `section_guards`).
     """
     values = {
         name: int(number.group(1))
@@ -222,7 +236,9 @@ def array_uses(
         fortran = any(r.fortran for r in refs)
         used = {n for _, length in widened or () for n in length.names()}
         known_values = tuple((n, v) for n, v in sorted(values.items()) if n in used)
-        section, known, full = _section(name, widened, var, fortran, known_values)
+        section, known, full = _section(
+            name, widened, var, fortran, known_values, tuple(guards)
+        )
         cover = _write_nest(refs, loop) if reused else nest
         out.append(
             ArrayUse(
@@ -241,13 +257,20 @@ def array_uses(
                 facts=tuple(top - low for _, low, top in ranges),
                 fortran=fortran,
                 constants=known_values,
+                guards=tuple(guards),
             )
         )
     return tuple(out)
 
 
-def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
-    """The section covering several uses of one array: (text or None, known)."""
+def union_section(
+    uses: list[ArrayUse], guards: Sequence[Poly] = ()
+) -> tuple[str | None, bool]:
+    """The section covering several uses of one array: (text or None, known).
+
+    `guards`: forms `>= 0` that hold where the covering clause runs (the uses'
+    own hold at their loops, which may come after it).
+    """
     if all(use.section is None and use.known for use in uses):
         return None, True  # a static array, moved whole
     boxes = [use.box for use in uses]
@@ -273,7 +296,7 @@ def union_section(uses: list[ArrayUse]) -> tuple[str | None, bool]:
         if partial and any(box[d] != (boxes[0] or ())[d] for box in boxes if box):
             return None, False  # rows of different widths: not contiguous storage
         partial = partial or not (length.is_constant and length.constant == 1)
-        shown = section_length(length, uses[0].fortran, uses[0].constants)
+        shown = section_length(length, uses[0].fortran, uses[0].constants, guards)
         dims.append(f"[{low.render()}:{shown}]")
     return uses[0].name + "".join(dims), True
 
@@ -296,6 +319,7 @@ def _section(
     var: Var | None,
     fortran: bool,
     constants: tuple[tuple[str, int], ...],
+    guards: tuple[Poly, ...],
 ) -> tuple[str | None, bool, bool]:
     """(section text or None for the whole array, extent known, covers whole array)."""
     if _whole(var):
@@ -303,7 +327,7 @@ def _section(
     if box is None:
         return None, False, False
     text = name + "".join(
-        f"[{low.render()}:{section_length(length, fortran, constants)}]"
+        f"[{low.render()}:{section_length(length, fortran, constants, guards)}]"
         for low, length in box
     )
     return text, True, False
@@ -319,6 +343,7 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     fn = source.function(loop.function)
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls = {n: array_decl(n, fn, source.globals) for n in names}
-    found = array_uses(loop, decls, macros=source.macros)
+    guards = section_guards(loop, analysis)
+    found = array_uses(loop, decls, macros=source.macros, guards=guards)
     analysis.shared[key] = found
     return found

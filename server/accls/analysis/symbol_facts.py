@@ -23,7 +23,7 @@ from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
 from accls.frontend.nested_functions import NESTED_CALL
 
-__all__ = ["Fact", "function_facts", "nest_facts"]
+__all__ = ["Fact", "condition_facts", "function_facts", "nest_facts", "scalar_holds"]
 
 # Signed integers only: unsigned arithmetic wraps, so `4*r + 1` may be small.
 _INTEGER_WORDS = frozenset({"int", "long", "short", "signed", "ptrdiff_t"})
@@ -299,6 +299,40 @@ def _negated(condition: str) -> list[tuple[Poly, bool]]:
     return out
 
 
+# `a op b` holds when `!(a op' b)` does: the negation of the other operator.
+_OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!="}
+# A write (`n--`, `n = 3`), or more than one comparison that may hold apart.
+_NOT_ONE = re.compile(r"\+\+|--|\|\||[?,]|(?<![<>=!])=(?!=)")
+_ONE_OP = re.compile(r"^(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|==|<|>)\s*(?P<b>[^<>=!]+)$")
+
+
+def condition_facts(condition: str) -> list[tuple[Poly, bool]]:
+    """The facts a true `condition` gives: each comparison of an `&&` (else none).
+
+    Refused whole (an empty list) when a part is no affine comparison or the
+    condition writes (`n--`, `n = 3`): then it proves nothing.
+    """
+    text = condition.strip()
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
+        text = text[1:-1].strip()
+    if _NOT_ONE.search(text):
+        return []
+    out: list[tuple[Poly, bool]] = []
+    for part in _top_split(text, "&&"):
+        part = part.strip()
+        while part.startswith("(") and part.endswith(")") and balanced(part[1:-1]):
+            part = part[1:-1].strip()
+        match = _ONE_OP.fullmatch(part)
+        if match is None:
+            return []
+        flipped = f"{match['a']} {_OPPOSITE[match['op']]} {match['b']}"
+        found = _comparison(flipped)
+        if found is None:
+            return []
+        out.append(found)
+    return out
+
+
 def _comparison(text: str) -> tuple[Poly, bool] | None:
     """`!(a < b)` as `a - b >= 0` (and the other operators); None if not affine."""
     text = text.strip()
@@ -339,6 +373,14 @@ def _top_split(text: str, word: str) -> list[str]:
         pos += 1
     parts.append(text[start:])
     return parts
+
+
+def scalar_holds(
+    name: str, at: int, fn: Function, source: SourceFile, macros: Mapping[str, int]
+) -> bool:
+    """Whether `name` keeps its value from byte `at` on (see `_holds`)."""
+    refs = [r for r in fn.refs if r.name == name]
+    return _holds(name, at, fn, source, {name: refs}, macros)
 
 
 def _holds(

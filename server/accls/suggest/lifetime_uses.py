@@ -50,7 +50,7 @@ _NOWHERE = Span(0, 0, (0, 0), (0, 0))
 
 
 def _unknown(use: ArrayUse, name: str) -> ArrayUse:
-    return replace(use, name=name, section=None, known=False, box=None)
+    return replace(use, name=name, section=None, known=False, box=None, guards=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,4 +251,7 @@ class KernelIndex:
             for s, n in box
         )
         facts = tuple(f.substitute(values) for f in use.facts)
-        return replace(use, name=arg, section=section, box=tuple(box), facts=facts)
+        # The callee's guards hold in the callee, not where the caller's clause runs.
+        return replace(
+            use, name=arg, section=section, box=tuple(box), facts=facts, guards=()
+        )

@@ -218,7 +218,8 @@ def _lifetime(
             and head.written
             and head.exact_cover
             and not head.read_first
-            and (section is None or section == head.section)
+            # spelled alike (the head's own may leave out a clamp its loop proves)
+            and (section is None or section == union_section([head])[0])
         )
         kept.append(
             Kept(

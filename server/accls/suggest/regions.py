@@ -247,12 +247,17 @@ def _region(
     groups: dict[str, list[str]] = {}
     present: list[tuple[str, str]] = []
     reasons: list[str] = []
+    # The region's clauses run where its first loop does (or `around`, the
+    # nest that holds it): the facts of that nest hold there.
+    guards = next((u.guards for u in uses[loops[0].id]), ()) if loops else ()
     for name, group in sorted(by_name.items()):
-        section, known = union_section(group)
+        section, known = union_section(group, guards)
         if not known:
             return None
         item = section or name
         first = group[0]
+        # The first use's section, spelled under the region's guards.
+        first_section = union_section([first], guards)[0]
         if not any(u.written for u in group):
             kind, why = "copyin", "only read in the region"
         elif (
@@ -260,14 +265,14 @@ def _region(
             and first.exact_cover
             and (around is None or _runs(around))
             and not first.read_first
-            and (section is None or section == first.section)
+            and (section is None or section == first_section)
         ):
             kind, why = "copyout", "fully written by the first loop before any read"
         elif (
             around is not None
             and first.exact_cover
             and not first.read_first
-            and section == first.section
+            and section == first_section
         ):
             kind = "copy"
             why = (
