@@ -183,3 +183,35 @@ def test_region_over_disjoint_ranges_of_one_buffer_stays() -> None:
     region = at(found, 7).region
     assert region is not None
     assert {name for name, _ in region.present} == {"a", "b"}
+
+
+SWAPPED = """\
+static double bufa[100], bufb[100];
+static void sweep(int n, int steps, double *a, double *b) {
+  double *src = a, *dst = b, *tmp;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      dst[i] = (src[i - 1] + src[i] + src[i + 1]) / 3.0;
+    tmp = src;
+    src = dst;
+    dst = tmp;
+  }
+}
+int main(void) {
+  sweep(100, 5, bufa, {second});
+  return 0;
+}
+"""
+
+
+def test_two_buffers_swapped_in_turn_keep_the_offload() -> None:
+    # `shared_source` follows `dst = tmp; tmp = src; src = a` and sees `a`
+    # behind both; the swap only ever holds `a, b` or `b, a`, passed apart.
+    loop = at(run(SWAPPED.replace("{second}", "bufb")), 5)
+    assert loop.pragma is not None
+    assert "copyin(src[0:n])" in loop.pragma.render()
+
+
+def test_two_buffers_swapped_in_turn_over_one_object_refuse() -> None:
+    loop = at(run(SWAPPED.replace("{second}", "bufa + 1")), 5)
+    assert loop.pragma is None

@@ -19,6 +19,7 @@ from accls.analysis.array_params import passed_twice
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.buffer_offsets import buffer_apart, same_offset
 from accls.analysis.global_sources import shared_source
+from accls.analysis.pointer_rotations import origin_pairs
 from accls.analysis.program import ProgramSummaries
 from accls.frontend import Function, Loop, SourceFile, Var
 
@@ -82,6 +83,27 @@ def _harmless(
     return True
 
 
+def _rotated(
+    one: Var, two: Var, fn: Function | None, source: SourceFile, loops: Sequence[Loop]
+) -> tuple[tuple[str, str], ...] | None:
+    """The parameter pairs two local pointers hold in every loop, or None.
+
+    Locals that only hold parameters (a copy, or two buffers swapped in turn:
+    `origin_pairs`) are one object only where those parameters are; `()` for
+    two blocks the function allocated, apart outright. None when a local is
+    anything else, or both may hold one parameter.
+    """
+    if fn is None or not loops or "local" not in (one.scope, two.scope):
+        return None
+    pairs: set[tuple[str, str]] = set()
+    for loop in loops:
+        found = origin_pairs(one, two, fn, source, loop)
+        if found is None or any(p == q for p, q in found[0]):
+            return None
+        pairs.update(found[0])
+    return tuple(sorted(pairs))
+
+
 def shared_storage(
     names: Iterable[str],
     fn: Function | None,
@@ -108,6 +130,16 @@ def shared_storage(
             if one is two:
                 continue
             based = shared_source(one, two, fn, source)
+            held = _rotated(one, two, fn, source, loops)
+            if held is not None and fn is not None:
+                # `shared_source` follows a swap's copies and would see `a`
+                # behind both buffers; they are one only where the parameters
+                # they hold are passed one object.
+                for p, q in held:
+                    call = passed_twice(fn, p, q, source, program, False)
+                    if call:
+                        return SharedStorage(one.name, two.name, call)
+                continue
             if based:
                 if _harmless(one.name, two.name, exact, loops, fn, source):
                     continue
