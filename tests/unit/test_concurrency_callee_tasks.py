@@ -120,3 +120,28 @@ def test_callee_child_is_waited_by_the_callers_taskwait() -> None:
 def test_callee_child_made_in_a_task_is_a_grandchild() -> None:
     call = "#pragma omp task\n        put(3);"
     assert ("ACC124", 12) in _errors(_ONE_LEVEL.replace("{call}", call))
+
+
+def test_callee_task_not_waited_before_the_read() -> None:
+    src = """\
+        int g;
+        static void bump(void) {
+          #pragma omp task
+          g = 1;
+        }
+        int run(void) {
+          int r = 0;
+          #pragma omp parallel
+          #pragma omp single
+          {
+            bump();
+            r = g;
+          }
+          return r;
+        }
+    """
+    found = check_file(textwrap.dedent(src), "t.c")
+    race = next(f for f in found if f.code == "ACC124")
+    assert race.span.line == 11
+    assert "which the code at line 11 calls" in race.message
+    assert _errors(src.replace("r = g;", "#pragma omp taskwait\n    r = g;")) == []

@@ -236,7 +236,9 @@ def _callee_finding(
         also = {"also": f" and {word} at line {line}{where}", "other": line}
     hidden = is_hidden_state(name)  # `__libc_rand_state`: the C library's
     fix = f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
+    who = "every thread" if kind == "threads" else "a task"
     if kind == "tasks" and via.via.span.end_byte - 1 in via.tasks:
+        who = "the code"  # the callee's tasks race, not the caller's
         fix = (
             f"put the call to `{callee}` in a `taskgroup` (its end waits for every "
             f"descendant task), or make `{callee}` wait for the tasks it creates"
@@ -260,7 +262,7 @@ def _callee_finding(
         callee=callee,
         write=via.ref.span.line,
         **also,
-        who="every thread" if kind == "threads" else "a task",
+        who=who,
         call=via.via.span.line,
         region=args["region"],
         line=args["line"],
