@@ -145,3 +145,42 @@ def test_callee_task_not_waited_before_the_read() -> None:
     assert race.span.line == 11
     assert "which the code at line 11 calls" in race.message
     assert _errors(src.replace("r = g;", "#pragma omp taskwait\n    r = g;")) == []
+
+
+_THROUGH = """\
+    #define N 16
+    static void fill(int *a, int lo, int hi) {
+      if (hi - lo <= 2) {
+        for (int i = lo; i < hi; i++)
+          a[i] = i;
+        return;
+      }
+      int mid = (lo + hi) / 2;
+      #pragma omp task
+      fill(a, lo, mid);
+      #pragma omp task
+      fill(a, mid, hi);
+    }
+    long run(void) {
+      int cells[N];
+      long total = 0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        {call}
+        for (int i = 0; i < N; i++)
+          total += cells[i];
+      }
+      return total;
+    }
+"""
+
+
+def test_writes_through_a_pointer_parameter_are_the_arguments() -> None:
+    call = "#pragma omp task\n        fill(cells, 0, N);\n        #pragma omp taskwait"
+    found = check_file(textwrap.dedent(_THROUGH.replace("{call}", call)), "t.c")
+    race = next(f for f in found if f.code == "ACC124")
+    assert (race.span.line, dict(race.args)["var"]) == (21, "cells")
+    assert "written through a pointer argument" in race.message
+    group = "#pragma omp taskgroup\n        fill(cells, 0, N);"
+    assert _errors(_THROUGH.replace("{call}", group)) == []

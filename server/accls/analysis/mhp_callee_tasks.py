@@ -9,8 +9,9 @@ synthetic tasks: the callee's children, and their descendants.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.extents import declared_extents
 from accls.analysis.macro_fold import folded_poly
@@ -23,6 +24,7 @@ from accls.frontend.exprs import expression_poly
 
 __all__ = ["Escape", "covers", "escape_location", "escape_tasks", "escaping_calls"]
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
 
 
@@ -34,6 +36,7 @@ class Escape:
     writes: tuple[Ref, ...]  # shared writes those tasks (and their callees) make
     line: int  # the callee's task construct that may outlive the call
     deep: bool  # those tasks make tasks too: the caller's grandchildren
+    through: frozenset[int] = frozenset()  # writes through a pointer argument
 
 
 def escaping_calls(
@@ -50,14 +53,19 @@ def escaping_calls(
         if not open_:
             continue
         writes: dict[int, Ref] = {}
+        names = _arguments(call, callee, {}, None)
         deep = False
         for task in open_:
-            for ref in _writes_in(callee, task, source, threadprivate, set()):
+            scope = _Scope(callee, task, names)
+            for ref in _writes_in(scope, source, threadprivate, set()):
                 writes.setdefault(ref.span.start_byte, ref)
             deep = deep or _spawns(callee, task, source, set())
         if writes:
             line = open_[0].directive.span.line if open_[0].directive.span else 0
-            out.append(Escape(call, tuple(writes.values()), line, deep))
+            through = frozenset(
+                at for at, ref in writes.items() if ref.name in names.values()
+            )
+            out.append(Escape(call, tuple(writes.values()), line, deep, through))
     return out
 
 
@@ -91,7 +99,7 @@ def escape_tasks(escape: Escape, parent: int) -> tuple[list[Task], int]:
 
 
 def escape_location(
-    ref: Ref, source: SourceFile, constants: Mapping[str, int]
+    ref: Ref, fn: Function, source: SourceFile, constants: Mapping[str, int]
 ) -> Location:
     """Where an escaping write lands: the variable, or some element of the array."""
     if not ref.subscripts:
@@ -99,7 +107,7 @@ def escape_location(
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     extent = 0
     if len(index) == 1:
-        text = declared_extents(ref.name, 1, None, source)[0]
+        text = declared_extents(ref.name, 1, fn, source)[0]
         poly = None
         if text is not None:
             poly = folded_poly(text, constants, expression_poly(text))
@@ -206,47 +214,85 @@ def _waited(
     return False
 
 
-def _calls_in(fn: Function, task: Region | None, source: SourceFile) -> list[Function]:
-    """The program's functions `fn` calls (inside `task` when given)."""
+def _calls_in(
+    fn: Function, task: Region | None, source: SourceFile
+) -> list[tuple[Call, Function]]:
+    """The calls of the program's functions in `fn` (inside `task` when given)."""
     out = []
     for call in fn.call_sites:
         if task is not None and not contains(task, call.span.start_byte):
             continue
         callee = source.function(call.name)
         if callee is not None:
-            out.append(callee)
+            out.append((call, callee))
     return out
 
 
+def _arguments(
+    call: Call, callee: Function, names: Mapping[str, str], shared: set[str] | None
+) -> dict[str, str]:
+    """The caller's array each pointer or array parameter names: `fill(cells, ..)`.
+
+    An argument that is a name of `names` (the caller's own parameters) is followed
+    to the array it stands for; one of `shared` is that array; with `shared` None
+    (the region's call) any name is, the region deciding whether it is shared.
+    """
+    out: dict[str, str] = {}
+    for param, arg in zip(callee.params, call.args, strict=False):
+        text = arg.strip()
+        if not (param.pointers or param.dims) or not _NAME.fullmatch(text):
+            continue
+        if text in names:
+            out[param.name] = names[text]
+        elif shared is None or text in shared:
+            out[param.name] = text
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """Code whose writes are gathered: a function, or one task of it."""
+
+    fn: Function
+    task: Region | None
+    names: Mapping[str, str]  # pointer parameters: the caller's array each names
+
+
 def _writes_in(
-    fn: Function,
-    task: Region | None,
-    source: SourceFile,
-    threadprivate: frozenset[str],
-    seen: set[str],
+    scope: _Scope, source: SourceFile, threadprivate: frozenset[str], seen: set[str]
 ) -> list[Ref]:
-    """Shared writes of `fn` (inside `task` when given), and of what it calls."""
+    """Shared writes of the scope and of what it calls, named as the caller names them.
+
+    An element written through a pointer parameter is one of the argument's.
+    """
+    fn, task = scope.fn, scope.task
     if task is None:
-        if fn.name in seen:
+        key = f"{fn.name}{sorted(scope.names.items())}"
+        if key in seen:
             return []
-        seen.add(fn.name)
+        seen.add(key)
     statics = {v.name for v in fn.locals if is_static(fn, v, source.data)}
     own = {v.name for v in (*fn.locals, *fn.params)} - statics
     shared = ({g.name for g in source.globals} - threadprivate - own) | statics
     guarded = [
         c for c in source.constructs if first_word(c) in _EXCLUDING and _inside(fn, c)
     ]
-    out = [
-        ref
-        for ref in fn.refs
-        if ref.is_write
-        and ref.name in shared
-        and not (ref.atomic or ref.member or ref.deref)
-        and (task is None or contains(task, ref.span.start_byte))
-        and not any(contains(c, ref.span.start_byte) for c in guarded)
-    ]
-    for callee in _calls_in(fn, task, source):
-        out.extend(_writes_in(callee, None, source, threadprivate, seen))
+    out: list[Ref] = []
+    for ref in fn.refs:
+        at = ref.span.start_byte
+        if not ref.is_write or ref.atomic or ref.member or ref.deref:
+            continue
+        if task is not None and not contains(task, at):
+            continue
+        if any(contains(c, at) for c in guarded):
+            continue
+        if ref.name in shared:
+            out.append(ref)
+        elif ref.name in scope.names and ref.subscripts:
+            out.append(replace(ref, name=scope.names[ref.name]))
+    for call, callee in _calls_in(fn, task, source):
+        names = _arguments(call, callee, scope.names, shared)
+        out.extend(_writes_in(_Scope(callee, None, names), source, threadprivate, seen))
     return out
 
 
@@ -267,4 +313,5 @@ def _spawns(
         tasks = [t for t in _tasks_of(fn, source) if _nested(t, task)]
         if any(not _waited(fn, t, tasks, source, task) for t in tasks):
             return True
-    return any(_spawns(c, None, source, seen) for c in _calls_in(fn, task, source))
+    calls = _calls_in(fn, task, source)
+    return any(_spawns(c, None, source, seen) for _, c in calls)

@@ -163,10 +163,14 @@ def _model(
             accesses.append(replace(made, held=made.held | inside))
     constants = dict(env.constants)
     for escape, pos in placed:
+        chain = [c for c in inner if contains(c, escape.call.span.start_byte)]
         for ref in escape.writes:
+            through = ref.span.start_byte in escape.through
+            if through and env.is_private(ref.name, escape.call.span.start_byte, chain):
+                continue  # the caller hands over its own array
             made = region_access(scene, ref, pos, escape.call)
             if made is not None:
-                where = escape_location(ref, source, constants)
+                where = escape_location(ref, fn, source, constants)
                 accesses.append(replace(made, location=where))
     for construct, ref in reduction_combines(inner, fn.refs):
         made = region_access(scene, ref, construct.span.end_byte - 1, None, construct)

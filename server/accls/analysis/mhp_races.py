@@ -256,7 +256,7 @@ def _callee_finding(
             "hidden state of the C library"
             if hidden
             else "the caller's variable, written through a pointer argument"
-            if any("".join(a.split()) == f"&{name}" for a in via.via.args)
+            if any("".join(a.split()) in (f"&{name}", name) for a in via.via.args)
             else "a `static` local or a global"
         ),
         callee=callee,
