@@ -122,6 +122,8 @@ def _model(
         if any(contains(d, at) for d in dropped):
             continue
         made_tasks, pos = escape_tasks(escape, task_context(tasks, at))
+        if {t.id for t in made_tasks} & {t.id for t in tasks}:
+            continue  # `f(g())`: one byte for two calls' tasks, not followed
         tasks = sorted([*tasks, *made_tasks], key=lambda t: t.id)
         placed.append((escape, pos))
     scene = Scene(
