@@ -13,12 +13,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind7"
-_MISSED: dict[str, str] = {
-    "r02_taskwait_recursive_spawn.c": (
-        "the tasks a called function spawns are not followed: the grandchildren "
-        "that fill the array outlive the root's taskwait"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 

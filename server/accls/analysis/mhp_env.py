@@ -48,7 +48,8 @@ class Location:
     `form` is "scalar"; "const" (the same element for every thread); "loop" (indexed
     by sequential loops every thread runs over the same range); "tid" (indexed by
     the thread number); "ws" (affine in the variables of the worksharing loops
-    around it, each iteration run by one thread); or "varying" (anything else:
+    around it, each iteration run by one thread); "some" (an element a task of a
+    callee writes, which one not followed); or "varying" (anything else:
     non-affine, or names whose values the model does not follow).
     """
 
@@ -58,6 +59,7 @@ class Location:
     polys: tuple[Poly | None, ...] = ()  # their values, None where not polynomial
     bounds: tuple[Sweep, ...] = ()  # the ranges of the sequential loops around it
     nested: bool = False  # in a nested team: `omp_get_thread_num()` is not the thread's
+    extent: int = 0  # form "some" (an element a callee's task writes): its extent
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,12 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_access import Access, Scene, region_access
+from accls.analysis.mhp_callee_tasks import (
+    Escape,
+    escape_location,
+    escape_tasks,
+    escaping_calls,
+)
 from accls.analysis.mhp_callee_writes import callee_state
 from accls.analysis.mhp_constructs import (
     NEST_EXCLUDING,
@@ -109,6 +115,17 @@ def _model(
     explained = [k.parts for k in spins] + [k.parts for k in counting]
     env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
     spun = [(k.flag, k.acquired, k.released, k.line) for k in spins]
+    escapes = escaping_calls(region, fn, source, env.threadprivate)
+    placed: list[tuple[Escape, int]] = []
+    for escape in escapes:
+        at = escape.call.span.start_byte
+        if any(contains(d, at) for d in dropped):
+            continue
+        made_tasks, pos = escape_tasks(escape, task_context(tasks, at))
+        if {t.id for t in made_tasks} & {t.id for t in tasks}:
+            continue  # `f(g())`: one byte for two calls' tasks, not followed
+        tasks = sorted([*tasks, *made_tasks], key=lambda t: t.id)
+        placed.append((escape, pos))
     scene = Scene(
         region,
         inner,
@@ -146,6 +163,17 @@ def _model(
         made = region_access(scene, state, at, call)
         if made is not None:
             accesses.append(replace(made, held=made.held | inside))
+    constants = dict(env.constants)
+    for escape, pos in placed:
+        chain = [c for c in inner if contains(c, escape.call.span.start_byte)]
+        for ref in escape.writes:
+            through = ref.span.start_byte in escape.through
+            if through and env.is_private(ref.name, escape.call.span.start_byte, chain):
+                continue  # the caller hands over its own array
+            made = region_access(scene, ref, pos, escape.call)
+            if made is not None:
+                where = escape_location(ref, fn, source, constants)
+                accesses.append(replace(made, location=where))
     for construct, ref in reduction_combines(inner, fn.refs):
         made = region_access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:

@@ -16,6 +16,7 @@ from accls.analysis.concurrency_kinds import (
     TASK_RACE,
 )
 from accls.analysis.finding_types import Finding, finding
+from accls.analysis.mhp_callee_tasks import covers
 from accls.analysis.mhp_callees import is_hidden_state
 from accls.analysis.mhp_constructs import pragma_at, within
 from accls.analysis.mhp_env import Location
@@ -50,6 +51,13 @@ def _overlap(
     la, lb = a.location, b.location
     if (la.form == "scalar") != (lb.form == "scalar"):
         return None
+    if la.form == lb.form == "some":
+        return None  # two callees' tasks: which elements each writes is not followed
+    if "some" in (la.form, lb.form):
+        elem, whole = (la, lb) if la.form == "some" else (lb, la)
+        if covers(whole, elem, dict(model.env.constants)):
+            return Overlap("same")
+        return Overlap("maybe", _varying(la, lb))
     if la.form == "scalar":
         return Overlap("same")
     same_loop = a.unit == b.unit and a.unit.kind == "loop"
@@ -101,7 +109,7 @@ def _varying(a: Location, b: Location) -> str:
     texts = [
         f"`{loc.name}[{']['.join(loc.index)}]`"
         for loc in (a, b)
-        if loc.form == "varying"
+        if loc.form in ("varying", "some")
     ]
     shown = " and ".join(dict.fromkeys(texts))
     return f"the values of the subscripts of {shown} decide"
@@ -228,7 +236,14 @@ def _callee_finding(
         also = {"also": f" and {word} at line {line}{where}", "other": line}
     hidden = is_hidden_state(name)  # `__libc_rand_state`: the C library's
     fix = f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
-    if hidden:
+    who = "every thread" if kind == "threads" else "a task"
+    if kind == "tasks" and via.via.span.end_byte - 1 in via.tasks:
+        who = "the code"  # the callee's tasks race, not the caller's
+        fix = (
+            f"put the call to `{callee}` in a `taskgroup` (its end waits for every "
+            f"descendant task), or make `{callee}` wait for the tasks it creates"
+        )
+    elif hidden:
         fix = (
             f"use a reentrant form (`{callee}_r`) with a state per thread, or call "
             f"`{callee}` in a `critical`"
@@ -241,13 +256,13 @@ def _callee_finding(
             "hidden state of the C library"
             if hidden
             else "the caller's variable, written through a pointer argument"
-            if any("".join(a.split()) == f"&{name}" for a in via.via.args)
+            if any("".join(a.split()) in (f"&{name}", name) for a in via.via.args)
             else "a `static` local or a global"
         ),
         callee=callee,
         write=via.ref.span.line,
         **also,
-        who="every thread" if kind == "threads" else "a task",
+        who=who,
         call=via.via.span.line,
         region=args["region"],
         line=args["line"],
