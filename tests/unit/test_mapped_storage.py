@@ -10,7 +10,13 @@ from __future__ import annotations
 from textwrap import dedent
 
 import pytest
-from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis import (
+    AnalysisOptions,
+    ProgramSummaries,
+    analyze_text,
+    argument_overlaps,
+)
+from accls.project.summary_json import overlap_from_json, overlap_to_json
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 
 ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
@@ -215,3 +221,64 @@ def test_two_buffers_swapped_in_turn_keep_the_offload() -> None:
 def test_two_buffers_swapped_in_turn_over_one_object_refuse() -> None:
     loop = at(run(SWAPPED.replace("{second}", "bufa + 1")), 5)
     assert loop.pragma is None
+
+
+OTHER_FILE = """\
+double s2(const double *a, const double *b, int n);
+double base[1000];
+double g(void) { return s2(%s, 990); }
+"""
+WRAPPED = """\
+double s2(const double *a, const double *b, int n);
+double w(const double *p, const double *q) { return s2(%s, 990); }
+double base[1000];
+double g(void) { return w(base, base); }
+"""
+
+
+def run_with_other_file(other: str) -> tuple[Suggestion, ...]:
+    """`CALL`'s `s2` alone in its file, called from another file of the program."""
+    caller = analyze_text(other, "main.c").source
+    program = ProgramSummaries(
+        overlaps=tuple(
+            overlap_from_json(overlap_to_json(o))  # as the index cache keeps them
+            for o in argument_overlaps(caller, "main.c")
+        ),
+        whole=True,
+    )
+    text = CALL.split("double base")[0]
+    analysis = analyze_text(
+        text, options=AnalysisOptions(dialect="acc", program=program)
+    )
+    return suggest_file(analysis, ACC)
+
+
+def test_one_argument_passed_twice_in_another_file_keeps_the_offload() -> None:
+    loop = at(run_with_other_file(OTHER_FILE % "base, base"), 3)
+    assert loop.pragma is not None, refusal(loop)
+    assert "copyin(a[0:n], b[0:n])" in loop.pragma.render()
+
+
+def test_overlapping_arguments_in_another_file_refuse_the_offload() -> None:
+    loop = at(run_with_other_file(OTHER_FILE % "base + 10, base"), 3)
+    assert loop.pragma is None
+    assert "passes `base + 10` and `base` to `s2`" in refusal(loop)
+
+
+@pytest.mark.parametrize(("passed", "kept"), [("p, q", True), ("p + 10, q", False)])
+def test_parameters_passed_on_keep_the_offload_only_as_they_are(
+    passed: str, kept: bool
+) -> None:
+    # `w(base, base)` passes one text to `w`; `w` passes it on to `s2` as it is,
+    # or shifted (`p + 10`), which overlaps `q` partly.
+    loop = at(run_with_other_file(WRAPPED % passed), 3)
+    assert (loop.pragma is not None) is kept, refusal(loop)
+
+
+@pytest.mark.parametrize(("passed", "kept"), [("p, q", True), ("p + 10, q", False)])
+def test_a_wrapper_in_the_same_file_passes_one_text_on_only_as_it_is(
+    passed: str, kept: bool
+) -> None:
+    text = CALL.split("double base")[0] + (WRAPPED % passed).split("\n", 1)[1]
+    loop = at(run(text), 3)
+    assert (loop.pragma is not None) is kept, refusal(loop)

@@ -113,6 +113,21 @@ def _forwarded(
     return sorted(pairs)
 
 
+def _same_text(one: str, two: str) -> bool:
+    """`f(x, x)`: one argument text passed twice."""
+    return one.replace(" ", "") == two.replace(" ", "")
+
+
+def _passed_on(one: str, two: str, via: tuple[int, ...], caller: Function) -> bool:
+    """Whether two arguments are the caller's parameters at `via`, as they are.
+
+    `f(p, q)` in `wrap(p, q)`: a call `wrap(x, x)` passes one text to `f` too;
+    `f(p + 1, q)` does not.
+    """
+    names = {caller.params[k].name for k in via if k < len(caller.params)}
+    return len(names) == 2 and {one.strip(), two.strip()} == names
+
+
 def _overlap_reason(
     name: str,
     pair: tuple[int, int],
@@ -141,13 +156,19 @@ def _overlap_reason(
             if call.name != name or max(pair) >= len(call.args):
                 continue
             one, two = call.args[pair[0]], call.args[pair[1]]
-            if same_ok and one.replace(" ", "") == two.replace(" ", ""):
+            if same_ok and _same_text(one, two):
                 continue
             if shared(one, two, caller, source):
                 return f"line {call.span.line} passes `{one}` and `{two}` to `{name}`"
             for via in _forwarded(one, two, caller, source):
                 found = _overlap_reason(
-                    caller.name, via, source, program, seen, surely, same_ok=same_ok
+                    caller.name,
+                    via,
+                    source,
+                    program,
+                    seen,
+                    surely,
+                    same_ok=same_ok and _passed_on(one, two, via, caller),
                 )
                 if found:
                     return f"{found}, which passes them on to `{name}`"
@@ -158,11 +179,19 @@ def _overlap_reason(
         if record.callee != name or (record.first, record.second) != pair:
             continue
         if not record.via:
-            if surely and not record.certain:
+            if (surely and not record.certain) or (same_ok and record.same):
                 continue
             return f"{record.shown} to `{name}`"
         via = (record.via[0], record.via[1])
-        found = _overlap_reason(record.caller, via, source, program, seen, surely)
+        found = _overlap_reason(
+            record.caller,
+            via,
+            source,
+            program,
+            seen,
+            surely,
+            same_ok=same_ok and record.same,
+        )
         if found:
             return f"{found}, which passes them on to `{name}`"
     return ""
@@ -225,6 +254,11 @@ def argument_overlaps(
                             shown=shown,
                             via=via,
                             certain=certain and not via,
+                            same=(
+                                _passed_on(one, two, via, caller)
+                                if via
+                                else _same_text(one, two)
+                            ),
                         )
                         for via in vias
                     )

@@ -42,6 +42,11 @@ class ArgumentOverlap:
     # two pointers of unknown origin (two locals set from calls): enough to
     # break a `restrict` promise, which only such a call does.
     certain: bool = False
+    # The two arguments are one text (`dot(x, x)`): the same elements through
+    # both, which a caller mapping one section through both may allow. With
+    # `via`: the caller's two parameters passed on as they are (`f(p, q)`), so
+    # a call of the caller passing one text twice passes one text here too.
+    same: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -25,7 +25,9 @@ from accls.project.summary_json import (
 
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
-_VERSION = 5  # 4: the calls passing one object twice; 5: whether surely one
+# 4: the calls passing one object twice; 5: whether surely one; 6: whether
+# one argument text twice (`dot(x, x)`)
+_VERSION = 6
 
 
 @cache

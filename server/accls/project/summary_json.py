@@ -30,14 +30,15 @@ def overlap_to_json(found: ArgumentOverlap) -> list[Any]:
         found.shown,
         list(found.via),
         found.certain,
+        found.same,
     ]
 
 
 def overlap_from_json(raw: Any) -> ArgumentOverlap:
     """The call `overlap_to_json` wrote; ValueError when malformed."""
-    if not isinstance(raw, list) or len(raw) != 7 or not isinstance(raw[5], list):
-        raise ValueError("an argument overlap is a list of seven values")
-    callee, first, second, caller, shown, via, certain = raw
+    if not isinstance(raw, list) or len(raw) != 8 or not isinstance(raw[5], list):
+        raise ValueError("an argument overlap is a list of eight values")
+    callee, first, second, caller, shown, via, certain, same = raw
     return ArgumentOverlap(
         callee=str(callee),
         first=int(first),
@@ -46,6 +47,7 @@ def overlap_from_json(raw: Any) -> ArgumentOverlap:
         shown=str(shown),
         via=tuple(int(k) for k in via),
         certain=bool(certain),
+        same=bool(same),
     )
 
 

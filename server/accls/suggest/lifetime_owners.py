@@ -63,12 +63,19 @@ def _keeps_nothing(fn: Function, call: Call, index: KernelIndex) -> bool:
 def _bare_reads_harmless(
     fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
 ) -> bool:
-    """True when every read of the array's address in `fn` hands it to no keeper."""
+    """True when every read of the array's address in `fn` hands it to no keeper.
+
+    The address is `a` itself, or an element's (`&a[1]`): a pointer kept from
+    either is a second name whose host accesses get no `update`, and whose
+    own clauses map the object again.
+    """
     data = analysis.source.data
     return all(
         _harmless(fn, r, data, index)
         for r in fn.refs
-        if r.name == name and not r.subscripts and not r.deref and r.is_read
+        if r.name == name
+        and not r.deref
+        and ((not r.subscripts and r.is_read) or (r.subscripts and r.escapes))
     )
 
 
@@ -89,6 +96,9 @@ def _global_unaliased(name: str, analysis: FileAnalysis, index: KernelIndex) -> 
     code = COMMENTS.sub(b" ", bytes(outside))
     pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b(?!\s*\[)")
     declared = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*\[")
+    element = re.compile(rb"&\s*" + re.escape(name.encode()) + rb"\s*\[")
+    if element.search(code):
+        return False  # `double *p = &a[1];`: a second name into it
     return not pattern.search(code) or all(
         declared.match(code, m.start()) for m in pattern.finditer(code)
     )
