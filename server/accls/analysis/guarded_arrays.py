@@ -11,22 +11,10 @@ iterations run in, so the array stays dependent.
 from __future__ import annotations
 
 from accls.analysis.scalars import is_scalar_ref
-from accls.frontend import AccessKind, Loop, Ref
+from accls.analysis.update_order import order_free
+from accls.frontend import Loop, Ref
 
 __all__ = ["guarded_arrays"]
-
-
-def _element(ref: Ref) -> tuple[str, int, tuple[str, ...]]:
-    return ref.name, ref.span.line, tuple(s.text for s in ref.subscripts)
-
-
-def _order_free(refs: list[Ref]) -> bool:
-    """No `x = e(x)` store, and the updates all of one operator."""
-    reads = {_element(r) for r in refs if r.kind is AccessKind.READ}
-    if any(r.kind is AccessKind.WRITE and _element(r) in reads for r in refs):
-        return False
-    ops = {r.reduction for r in refs if r.kind is AccessKind.UPDATE}
-    return len(ops) <= 1
 
 
 def guarded_arrays(loop: Loop, dialect: str) -> set[str]:
@@ -38,4 +26,4 @@ def guarded_arrays(loop: Loop, dialect: str) -> set[str]:
             groups.setdefault(ref.name, []).append(ref)
             guarded = bool(dialect) and ref.atomic == dialect
             safe[ref.name] = safe.get(ref.name, True) and guarded
-    return {name for name, refs in groups.items() if safe[name] and _order_free(refs)}
+    return {name for name, refs in groups.items() if safe[name] and order_free(refs)}
