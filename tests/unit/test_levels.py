@@ -210,3 +210,67 @@ def test_a_dependent_loop_below_the_vector_level_is_not_collapsed() -> None:
     by_line = {s.loop.line: s for s in _suggestions(text, ACC)}
     assert by_line[8].pragma is not None
     assert by_line[8].pragma.clause("collapse") is None
+
+
+def _nest(depth: int, body: str = "") -> str:
+    """A perfect, independent, rectangular nest `depth` loops deep."""
+    names = [f"i{k}" for k in range(depth)]
+    heads = "".join(f"for (int {v} = 0; {v} < 2; {v}++)\n" for v in names)
+    index = "".join(f"[{v}]" for v in names)
+    dims = "[2]" * depth
+    return (
+        f"double a{dims}, b{dims};\nvoid run(void) {{\n{heads}"
+        f"  a{index} = {body or f'b{index}'} + 1.0;\n}}\n"
+    )
+
+
+def test_the_vector_level_folds_every_perfect_loop_below_it() -> None:
+    # Gang folds three loops, the worker takes one; the six loops left fold
+    # into the vector lanes instead of three of them running in each lane.
+    found = [s for s in _suggestions(_nest(10), ACC) if s.pragma is not None]
+    assert [s.pragma.render().split(" copy")[0] for s in found if s.pragma] == [
+        "#pragma acc parallel loop collapse(3) gang",
+        "#pragma acc loop worker",
+        "#pragma acc loop collapse(6) vector",
+    ]
+
+
+def test_a_deep_nest_says_why_each_level_stops_folding() -> None:
+    found = [s for s in _suggestions(_nest(10), ACC) if s.pragma is not None]
+    gang = next(r for r in found[0].reasons if r.startswith("levels:"))
+    worker = next(r for r in found[1].reasons if r.startswith("levels:"))
+    assert gang.endswith("`collapse` folds at most 3 loops on one level")
+    assert worker.endswith("folds no other loop: those below fill the vector level")
+    for reason in (gang, worker):
+        assert "not perfectly nested" not in reason
+        assert "depend" not in reason
+
+
+def test_a_triangular_loop_stops_the_fold_and_says_so() -> None:
+    text = _nest(5).replace("i4 < 2", "i4 < i3 + 1")
+    found = [s for s in _suggestions(text, ACC) if s.pragma is not None]
+    vector = found[-1]
+    assert vector.pragma is not None
+    assert vector.pragma.clause("collapse") is None
+    worker = next(r for r in found[-2].reasons if r.startswith("levels:"))
+    assert worker.endswith("folds no other loop: those below fill the vector level")
+    gang = next(r for r in found[0].reasons if r.startswith("levels:"))
+    assert gang.endswith("`collapse` folds at most 3 loops on one level")
+
+
+def test_a_dependent_inner_loop_is_named_in_the_levels_reason() -> None:
+    text = dedent(
+        """\
+        double a[64][64][64];
+        void run(void) {
+          for (int i = 0; i < 64; i++)
+            for (int j = 1; j < 64; j++)
+              for (int k = 0; k < 64; k++)
+                a[i][j][k] = a[i][j - 1][k] + k;
+        }
+        """
+    )
+    outer = _suggestions(text, ACC)[0]
+    assert outer.pragma is not None
+    reason = next(r for r in outer.reasons if r.startswith("levels:"))
+    assert reason.endswith("the inner loop `j` is not independent")

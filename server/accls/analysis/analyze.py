@@ -19,6 +19,7 @@ from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.graph import DependenceGraph
+from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
@@ -101,16 +102,6 @@ def _atomic_arrays(loop: Loop, carried: tuple[Dependence, ...]) -> dict[str, lis
     }
 
 
-def _guarded_arrays(loop: Loop, dialect: str) -> set[str]:
-    """Arrays touched only inside `atomic`/`critical` constructs the user wrote."""
-    groups: dict[str, bool] = {}
-    for ref in loop.refs:
-        if not is_scalar_ref(ref):
-            safe = bool(dialect) and ref.atomic == dialect
-            groups[ref.name] = groups.get(ref.name, True) and safe
-    return {name for name, guarded in groups.items() if guarded}
-
-
 def _loop_facts(
     loop: Loop,
     graph: DependenceGraph,
@@ -130,7 +121,7 @@ def _loop_facts(
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
-    guarded = _guarded_arrays(loop, options.dialect)
+    guarded = guarded_arrays(loop, options.dialect)
     atomic = {
         name: refs
         for name, refs in _atomic_arrays(loop, carried).items()

@@ -13,6 +13,7 @@ from accls.analysis.model import (
     ScalarFact,
 )
 from accls.analysis.scalar_pairs import paired_best
+from accls.analysis.update_order import order_free
 from accls.frontend import Function, Loop, RedOp, Ref, Var
 from accls.frontend.scopes import outer_refs, whole_variable_view
 
@@ -163,7 +164,8 @@ def classify_scalars(
         if name == "errno" and writes and _decl(name, fn, globals_) is None:
             obstacles.append(_errno(writes[0]))
             continue
-        if writes and dialect and all(r.atomic == dialect for r in refs):
+        guarded = dialect and all(r.atomic == dialect for r in refs)
+        if writes and guarded and order_free(refs):
             facts.append(
                 ScalarFact(
                     name=name,

@@ -58,21 +58,13 @@ def acc_level(taken: str | None, nested: bool, more_below: bool) -> str | None:
     return None
 
 
-def levels_reason(loop: Loop, level: str, below: list[Loop], chain: int) -> str:
-    """Why the nest gets one pragma per level rather than `collapse`."""
+def levels_reason(loop: Loop, level: str, below: list[Loop], stop: str) -> str:
+    """Why the nest gets one pragma per level rather than `collapse` (`stop`)."""
     names = ", ".join(f"`{c.var}`" for c in below if c.var) or "the inner loops"
-    if not loop.perfect:
-        why = "the nest is imperfect (statements between the loops), so `collapse` "
-        why += "cannot fold it"
-    elif chain > 1:
-        why = "the loops below the collapsed ones are not perfectly nested"
-    else:
-        why = "the inner loop's bounds depend on the outer one or it is not "
-        why += "independent, so `collapse` cannot fold it"
     plural = "s" if len(below) > 1 else ""
     return (
         f"levels: `{loop.var}` takes `{level}`, the parallel loop{plural} {names} "
-        f"inside it the next level: {why}"
+        f"inside it the next level: {stop}"
     )
 
 

@@ -16,7 +16,9 @@ from accls.suggest.levels import (
     tuning_clauses,
 )
 from accls.suggest.nest_shape import (
+    MAX_COLLAPSE,
     collapse_chain,
+    collapse_stop,
     cpu_collapse,
     few_iterations,
     imbalance,
@@ -78,11 +80,12 @@ def build_loop(
     if acc and loop.cond_op == "!=":
         test = "OpenACC needs a `<`, `<=`, `>` or `>=` loop test; compilers reject `!=`"
         return refuse(facts, opts, [test], inner=inner), [], None
-    chain = [loop] if inner else collapse_chain(loop, analysis)
+    limit: int | None = 1 if inner else MAX_COLLAPSE
     if inner and acc and parent_level == "worker":
-        # The innermost level: the perfectly nested, independent, rectangular
-        # loops below fold into its vector lanes rather than run sequentially.
-        chain = collapse_chain(loop, analysis)
+        # The innermost level: every perfectly nested, independent, rectangular
+        # loop below folds into its vector lanes rather than run sequentially.
+        limit = None
+    chain = collapse_chain(loop, analysis, limit)
     if opts.dialect is Dialect.OPENMP and opts.target is Target.CPU:
         chain = cpu_collapse(chain, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
@@ -116,12 +119,14 @@ def build_loop(
         if level in (None, "vector"):
             vector_below = []
         else:
-            reasons.append(levels_reason(loop, level, vector_below, len(chain)))
+            stop = collapse_stop(chain, analysis, limit)
+            reasons.append(levels_reason(loop, level, vector_below, stop))
             vector_below = below  # dependent loops on the way get `loop seq`
     teams_below = _teams_levels(facts, analysis, opts, directive, chain, below)
     if teams_below:
         directive = "target teams distribute"
-        reasons.append(levels_reason(loop, "teams distribute", teams_below, len(chain)))
+        stop = collapse_stop(chain, analysis, limit)
+        reasons.append(levels_reason(loop, "teams distribute", teams_below, stop))
         vector_below = teams_below
     if not inner and where.compute is None:
         levels_below = first_parallel(below, analysis) if level == "gang" else []

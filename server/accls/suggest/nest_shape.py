@@ -11,9 +11,11 @@ from accls.frontend import Loop
 from accls.frontend.exprs import expression_poly
 
 __all__ = [
+    "MAX_COLLAPSE",
     "Ranges",
     "bound_names",
     "collapse_chain",
+    "collapse_stop",
     "cpu_collapse",
     "few_iterations",
     "imbalance",
@@ -21,7 +23,7 @@ __all__ = [
     "with_range",
 ]
 
-_MAX_COLLAPSE = 3
+MAX_COLLAPSE = 3
 """Deeper collapses add index arithmetic and rarely more parallelism."""
 
 
@@ -41,20 +43,61 @@ def bound_names(loop: Loop) -> frozenset[str]:
     return frozenset(names)
 
 
-def collapse_chain(loop: Loop, analysis: FileAnalysis) -> list[Loop]:
-    """`loop` and the perfectly nested parallel loops `collapse` may fold into it."""
+def _fold_stop(chain: list[Loop], analysis: FileAnalysis, limit: int | None) -> str:
+    """Why `collapse` cannot fold the next loop into `chain`, or "" when it can."""
+    cur = chain[-1]
+    if not cur.children:
+        return "there is no loop below to fold"
+    if not cur.perfect:
+        if len(chain) == 1:
+            return (
+                "the nest is imperfect (statements between the loops), so "
+                "`collapse` cannot fold it"
+            )
+        return "the loops below the collapsed ones are not perfectly nested"
+    if limit is not None and len(chain) >= limit:
+        if limit == 1:
+            # Only the outermost and the vector level fold: a worker loop
+            # keeps one loop, and the loops below it fill the vector lanes.
+            return (
+                "a worker loop folds no other loop: those below fill the vector level"
+            )
+        return f"`collapse` folds at most {limit} loops on one level"
+    child = cur.children[0]
+    facts = analysis.of(child)
+    name = f"`{child.var}`" if child.var else "the inner loop"
+    if not facts.parallel:
+        return f"the inner loop {name} is not independent"
+    if bound_names(child) & {c.var for c in chain if c.var}:
+        return f"the bounds of the inner loop {name} depend on an outer loop's variable"
+    if facts.atomics:
+        return f"the inner loop {name} needs atomic updates"
+    if child.pragmas:
+        return f"the inner loop {name} has a pragma of its own"
+    return ""
+
+
+def collapse_chain(
+    loop: Loop, analysis: FileAnalysis, limit: int | None = MAX_COLLAPSE
+) -> list[Loop]:
+    """`loop` and the perfectly nested parallel loops `collapse` may fold into it.
+
+    At most `limit` loops; `None` folds every one it may (the vector level, the
+    last one: a loop it leaves out runs sequentially in each lane).
+    """
     chain = [loop]
-    cur = loop
-    while cur.perfect and cur.children and len(chain) < _MAX_COLLAPSE:
-        child = cur.children[0]
-        facts = analysis.of(child)
-        outer_vars = {c.var for c in chain if c.var}
-        bounds = bound_names(child)
-        if not facts.parallel or bounds & outer_vars or facts.atomics or child.pragmas:
-            break
-        chain.append(child)
-        cur = child
+    while not _fold_stop(chain, analysis, limit):
+        chain.append(chain[-1].children[0])
     return chain
+
+
+def collapse_stop(chain: list[Loop], analysis: FileAnalysis, limit: int | None) -> str:
+    """Why a collapse chain ends where it does (an OpenACC `!=` test included)."""
+    why = _fold_stop(chain, analysis, limit)
+    cur = chain[-1]
+    if not why and cur.children and cur.children[0].cond_op == "!=":
+        return "the inner loop tests with `!=`, which OpenACC compilers reject"
+    return why or "the loops below take the next level"
 
 
 CPU_COLLAPSE_BELOW = 64

@@ -1,0 +1,51 @@
+"""Whether the guarded updates of one variable give the same value in any order.
+
+An `atomic` or `critical` update keeps iterations from racing, not from running
+in another order. Updates of one operator commute (`x += e`, `x <<= e`); a store
+of a value computed from the variable itself (`x = e - x`, `x = e << x`) or
+updates of two operators (`+=` then `*=`) do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from accls.frontend import AccessKind, Ref
+
+__all__ = ["order_free"]
+
+
+def _element(ref: Ref) -> tuple[str, int, tuple[str, ...]]:
+    return ref.name, ref.span.line, tuple(s.text for s in ref.subscripts)
+
+
+def _rewrites_itself(store: Ref, refs: Sequence[Ref]) -> bool:
+    """A plain store whose right-hand side reads the element it stores.
+
+    The read follows the stored element on its line (`x = e(x)`); a read before
+    it is a test (`if (v > m) m = v;`, a maximum), which needs no order.
+    """
+    here = _element(store)
+    return any(
+        r.kind is AccessKind.READ
+        and _element(r) == here
+        and r.span.start_byte >= store.span.end_byte
+        for r in refs
+    )
+
+
+def order_free(refs: Sequence[Ref]) -> bool:
+    """No `x = e(x)` store, and every update of one operator.
+
+    A store the front end reads as a reduction (`x = x + e`) is an update.
+    """
+    updates = [
+        r
+        for r in refs
+        if r.kind is AccessKind.UPDATE
+        or (r.kind is AccessKind.WRITE and r.reduction is not None)
+    ]
+    stores = [r for r in refs if r.kind is AccessKind.WRITE and r.reduction is None]
+    if any(_rewrites_itself(store, refs) for store in stores):
+        return False
+    return len({r.reduction for r in updates}) <= 1

@@ -1,0 +1,83 @@
+"""User `atomic`/`critical` updates: dropped dependences only when order-free."""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze_text
+
+
+def _inner_parallel(body: str, dialect: str = "acc") -> bool:
+    guard = "#pragma acc atomic" if dialect == "acc" else "#pragma omp critical"
+    text = (
+        "void f(int n, unsigned *restrict a, unsigned *restrict b) {\n"
+        "  for (int x = 0; x < n; ++x)\n"
+        "    for (int y = 0; y < 7; ++y) {\n"
+        + "".join(f"{guard}\n      {stmt}\n" for stmt in body.split("\n"))
+        + "    }\n}\n"
+    )
+    analysis = analyze_text(text, options=AnalysisOptions(dialect=dialect))
+    return analysis.of(analysis.source.nests[0].children[0]).parallel
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a[x] += b[x * 7 + y];",
+        "a[x] = a[x] - b[y];",
+        "a[x] <<= 1;",
+        "a[x] |= b[y];",
+    ],
+)
+def test_updates_of_one_operator_need_no_order(body: str) -> None:
+    assert _inner_parallel(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a[x] = b[x * 7 + y] - a[x];",
+        "a[x] = b[x * 7 + y] << a[x];",
+        "a[x] = b[x * 7 + y] >> a[x];",
+        "a[x] += b[y];\na[x] *= 2;",
+    ],
+)
+def test_an_order_dependent_update_keeps_the_dependence(body: str) -> None:
+    # Atomic, so no race; but the element's final value depends on the order
+    # the iterations run in (a - (b - a) is not b - (a - ...)).
+    assert not _inner_parallel(body)
+
+
+def test_a_critical_rewrite_keeps_the_dependence_too() -> None:
+    assert not _inner_parallel("a[x] = b[y] - a[x];", dialect="omp")
+    assert _inner_parallel("a[x] += b[y];", dialect="omp")
+
+
+def _scalar_parallel(stmt: str, guard: str = "#pragma acc atomic") -> bool:
+    text = (
+        "unsigned f(int n, unsigned *restrict b) {\n"
+        "  unsigned s = 0;\n"
+        "  for (int y = 0; y < n; ++y) {\n"
+        f"{guard}\n      {stmt}\n"
+        "  }\n  return s;\n}\n"
+    )
+    dialect = "omp" if "omp" in guard else "acc"
+    analysis = analyze_text(text, options=AnalysisOptions(dialect=dialect))
+    return analysis.of(analysis.source.nests[0]).parallel
+
+
+def test_a_guarded_scalar_follows_the_same_rule() -> None:
+    assert _scalar_parallel("s += b[y];")
+    assert not _scalar_parallel("s = b[y] - s;")
+    assert not _scalar_parallel("s = b[y] << s;")
+
+
+def test_a_guarded_maximum_tested_before_its_store_stays_order_free() -> None:
+    # The read is the test, before the store: any order leaves the maximum.
+    assert _scalar_parallel("if (b[y] > s) s = b[y];", "#pragma omp critical")
+    assert _inner_parallel("if (b[y] > a[x]) a[x] = b[y];", dialect="omp")
+
+
+def test_a_store_read_as_a_reduction_is_an_update() -> None:
+    assert _scalar_parallel("s = s + b[y];")
+    assert _scalar_parallel("s = 1 + s;", "#pragma omp critical")
+    assert not _scalar_parallel("s = s + b[y];\n#pragma acc atomic\n      s = s * 2;")
