@@ -14,6 +14,7 @@ from accls.frontend.fortran_foreign import foreign_modules, module_sources
 from accls.frontend.fortran_form import normalized
 from accls.frontend.fortran_loops import build_fortran_loops
 from accls.frontend.fortran_refs import Procedure, RefRecorder
+from accls.frontend.fortran_types import Components, derived_types
 from accls.frontend.fortran_units import HEADS, Unit, fortran_parser, program_units
 from accls.frontend.fortran_walk import UnitWalk
 from accls.frontend.loop_model import Loop
@@ -129,6 +130,7 @@ def _function(
     modules: dict[str, Unit],
     procedures: dict[str, Procedure],
     storage: bool = False,
+    types: Components | None = None,
 ) -> tuple[Function, tuple[Loop, ...], UnitWalk]:
     scope = _visible(unit, modules, storage)
     if unit.kind != "program":
@@ -140,7 +142,7 @@ def _function(
             else d
             for k, d in scope.items()
         }
-    recorder = RefRecorder(scope, procedures)
+    recorder = RefRecorder(scope, procedures, types or {})
     walk = UnitWalk(recorder)
     walk.block([c for c in unit.node.named_children if c.type not in HEADS])
     params = tuple(
@@ -234,6 +236,7 @@ def parse_fortran(
         "equivalence" in node_text(u.node).lower() for u in (*units, *foreign.values())
     )
     shared = _equivalenced(root, foreign.values())
+    types = derived_types([root, *(u.node for u in foreign.values())])
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -242,7 +245,7 @@ def parse_fortran(
     for unit in units:
         if unit.kind == "module":
             continue
-        function, loops, walk = _function(unit, modules, procedures, storage)
+        function, loops, walk = _function(unit, modules, procedures, storage, types)
         functions.append(function)
         for nest in loops:
             why = _shares_storage(nest, shared)

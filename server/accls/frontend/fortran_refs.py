@@ -11,6 +11,7 @@ from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
 from accls.frontend.fortran_members import member_element
 from accls.frontend.fortran_reductions import reduction_of
+from accls.frontend.fortran_types import Components, member_path, reaches_pointer
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
 from accls.frontend.poly import Poly
 
@@ -37,6 +38,8 @@ class RefRecorder:
 
     decls: dict[str, FDecl]
     procedures: dict[str, Procedure]
+    # The derived types in sight: which components are pointers.
+    types: Components = field(default_factory=dict)
     refs: list[Ref] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
@@ -137,6 +140,20 @@ class RefRecorder:
             self.subscripts("", extra)  # a member's own subscripts: their reads
         subs = self.subscripts(name, args)
         written = kind is not AccessKind.READ
+        path = member_path(node)
+        if reaches_pointer(self.types, self.decls.get(name), path):
+            # `a(x)%p(k)` with `p` a pointer: the storage is the target's, which
+            # the pointers of other elements may share; no element owns it.
+            last = _final_args(node)
+            items = last.named_children if last is not None else []
+            unknown = tuple(
+                Subscript(flat(c), None, True)
+                for c in reversed(items)
+                if c.type not in _SKIP
+            )
+            member = ".".join((name, *path))
+            self.add(node, member, kind, unknown, member=True, escapes=escapes)
+            return True
         kind = AccessKind.UPDATE if written else kind
         self.add(node, name, kind, subs, escapes=escapes)
         return True
@@ -334,6 +351,16 @@ class RefRecorder:
             return
         self.read(rhs)
         self.write(lhs)
+
+
+def _final_args(node: Node) -> Node | None:
+    """The `(k)` of `a(x)%p(k)`: the subscripts of the last member, if any."""
+    first = node.named_children[0] if node.named_children else None
+    if node.type != "call_expression" or first is None:
+        return None
+    if first.type != "derived_type_member_expression":
+        return None
+    return next((c for c in node.named_children if c.type == "argument_list"), None)
 
 
 def _member_name(node: Node) -> str:
