@@ -13,6 +13,7 @@ from accls.frontend.fortran_exprs import name_of
 from accls.frontend.fortran_foreign import foreign_modules, module_sources
 from accls.frontend.fortran_form import normalized
 from accls.frontend.fortran_loops import build_fortran_loops
+from accls.frontend.fortran_operations import defined_operations
 from accls.frontend.fortran_refs import Procedure, RefRecorder
 from accls.frontend.fortran_types import Components, derived_types
 from accls.frontend.fortran_units import HEADS, Unit, fortran_parser, program_units
@@ -131,6 +132,7 @@ def _function(
     procedures: dict[str, Procedure],
     storage: bool = False,
     types: Components | None = None,
+    operations: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[Function, tuple[Loop, ...], UnitWalk]:
     scope = _visible(unit, modules, storage)
     if unit.kind != "program":
@@ -142,7 +144,7 @@ def _function(
             else d
             for k, d in scope.items()
         }
-    recorder = RefRecorder(scope, procedures, types or {})
+    recorder = RefRecorder(scope, procedures, types or {}, operations or {})
     walk = UnitWalk(recorder)
     walk.block([c for c in unit.node.named_children if c.type not in HEADS])
     params = tuple(
@@ -237,6 +239,7 @@ def parse_fortran(
     )
     shared = _equivalenced(root, foreign.values())
     types = derived_types([root, *(u.node for u in foreign.values())])
+    operations = defined_operations([root, *(u.node for u in foreign.values())])
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -245,7 +248,9 @@ def parse_fortran(
     for unit in units:
         if unit.kind == "module":
             continue
-        function, loops, walk = _function(unit, modules, procedures, storage, types)
+        function, loops, walk = _function(
+            unit, modules, procedures, storage, types, operations
+        )
         functions.append(function)
         for nest in loops:
             why = _shares_storage(nest, shared)

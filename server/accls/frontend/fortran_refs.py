@@ -10,6 +10,11 @@ from accls.frontend.exprs import span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
 from accls.frontend.fortran_members import member_element
+from accls.frontend.fortran_operations import (
+    OPERATIONS,
+    assignment_calls,
+    operation_calls,
+)
 from accls.frontend.fortran_reductions import reduction_of
 from accls.frontend.fortran_types import Components, member_path, reaches_pointer
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
@@ -40,6 +45,8 @@ class RefRecorder:
     procedures: dict[str, Procedure]
     # The derived types in sight: which components are pointers.
     types: Components = field(default_factory=dict)
+    # Operator (or `=`) -> the procedures its interface defines it by.
+    operations: dict[str, tuple[str, ...]] = field(default_factory=dict)
     refs: list[Ref] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
@@ -123,6 +130,10 @@ class RefRecorder:
             if len(node.named_children) >= 2:
                 self.read(node.named_children[-1])
         else:
+            if kind in OPERATIONS:
+                self.calls.extend(
+                    operation_calls(node, self.decls, self.types, self.operations)
+                )
             for child in node.named_children:
                 self.read(child)
 
@@ -350,6 +361,9 @@ class RefRecorder:
             self.write(lhs, AccessKind.UPDATE, reduction=op)
             return
         self.read(rhs)
+        self.calls.extend(
+            assignment_calls(node, lhs, rhs, self.decls, self.types, self.operations)
+        )
         self.write(lhs)
 
 

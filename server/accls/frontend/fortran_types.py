@@ -9,7 +9,13 @@ from tree_sitter import Node
 from accls.frontend.fortran_decls import FDecl, declarations
 from accls.frontend.fortran_exprs import name_of
 
-__all__ = ["Components", "derived_types", "member_path", "reaches_pointer"]
+__all__ = [
+    "Components",
+    "derived_types",
+    "member_path",
+    "member_type",
+    "reaches_pointer",
+]
 
 # Type name -> its components by name.
 Components = dict[str, dict[str, FDecl]]
@@ -68,3 +74,14 @@ def reaches_pointer(types: Components, decl: FDecl | None, path: list[str]) -> b
             return True
         kind = component.var.type
     return False
+
+
+def member_type(types: Components, decl: FDecl | None, path: list[str]) -> str:
+    """The type of `a%b%c` from `a`'s declaration: "" when out of sight."""
+    kind = decl.var.type if decl is not None else ""
+    for name in path:
+        component = types.get(kind.removeprefix("struct "), {}).get(name)
+        if not kind.startswith("struct ") or component is None:
+            return ""
+        kind = component.var.type
+    return kind

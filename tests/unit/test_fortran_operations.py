@@ -1,0 +1,109 @@
+"""Defined operators and assignments are calls of the procedures behind them."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from accls.analysis import analyze
+from accls.frontend import parse_source
+
+MODULE = dedent(
+    """\
+    module ops
+      implicit none
+      integer :: count = 0
+      type vec
+        real :: x
+      end type
+      type pt
+        real :: x
+      end type
+      interface operator(+)
+        module procedure add
+      end interface
+      interface operator(.twice.)
+        module procedure twice
+      end interface
+      interface assignment(=)
+        module procedure assign
+      end interface
+    contains
+      function add(u, v) result(w)
+        type(pt), intent(in) :: u, v
+        type(pt) :: w
+        w%x = u%x + v%x
+      end function
+      function twice(u) result(w)
+        real, intent(in) :: u
+        real :: w
+        count = count + 1
+        w = 2 * u
+      end function
+      subroutine assign(u, r)
+        type(vec), intent(out) :: u
+        real, intent(in) :: r
+        count = count + 1
+        u%x = r
+      end subroutine
+    end module
+    program t
+      use ops
+      implicit none
+      integer, parameter :: n = 1000
+      type(vec) :: c(n)
+      type(pt) :: a(n), b(n), d(n)
+      real :: r(n), s(n)
+      integer :: i
+      do i = 1, n
+        d(i) = a(i) + b(i)
+      end do
+      do i = 1, n
+        s(i) = .twice. r(i)
+      end do
+      do i = 1, n
+        c(i) = r(i)
+      end do
+      do i = 1, n
+        s(i) = r(i) + 1.0
+        c(i)%x = s(i)
+      end do
+    end program
+    """
+)
+
+
+# Without the defined assignment: every assignment of a derived type in sight
+# of `assignment(=)` may call its subroutines (the types are not matched).
+OPERATORS = MODULE.replace(
+    "  interface assignment(=)\n    module procedure assign\n  end interface\n", ""
+)
+
+
+def _facts(text: str = OPERATORS):  # type: ignore[no-untyped-def]
+    source = parse_source(text, "ops.f90")
+    analysis = analyze(source)
+    return {loop.line: analysis.of(loop) for loop in source.loops()}
+
+
+def test_a_defined_operation_calls_its_procedure() -> None:
+    facts = _facts()
+    assert [c.name for c in facts[43].loop.calls] == ["add"]
+    # `add` touches nothing but its operands: the loop stays parallel.
+    assert facts[43].parallel, [o.message for o in facts[43].obstacles]
+    assert [c.name for c in facts[46].loop.calls] == ["twice"]
+    assert not facts[46].parallel
+    assert any("twice" in o.message for o in facts[46].obstacles)
+
+
+def test_a_defined_assignment_calls_its_subroutine() -> None:
+    facts = _facts(MODULE)
+    assert [c.name for c in facts[52].loop.calls] == ["assign"]
+    assert not facts[52].parallel
+    assert any("assign" in o.message for o in facts[52].obstacles)
+
+
+def test_intrinsic_operands_and_components_are_no_call() -> None:
+    facts = _facts()
+    # `r(i) + 1.0` is real arithmetic and `c(i)%x = ...` assigns a real.
+    assert not facts[52].loop.calls
+    assert facts[52].parallel, [o.message for o in facts[52].obstacles]
