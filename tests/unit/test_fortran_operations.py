@@ -107,3 +107,52 @@ def test_intrinsic_operands_and_components_are_no_call() -> None:
     # `r(i) + 1.0` is real arithmetic and `c(i)%x = ...` assigns a real.
     assert not facts[52].loop.calls
     assert facts[52].parallel, [o.message for o in facts[52].obstacles]
+
+
+def test_a_type_bound_call_is_a_call_not_a_member() -> None:
+    text = dedent(
+        """\
+        module cells
+          implicit none
+          integer :: uses = 0
+          type cell
+            real :: x
+          contains
+            procedure :: get
+            procedure :: step
+          end type
+        contains
+          real function get(self)
+            class(cell), intent(in) :: self
+            uses = uses + 1
+            get = self%x
+          end function
+          subroutine step(self)
+            class(cell), intent(inout) :: self
+            uses = uses + 1
+          end subroutine
+        end module
+        program t
+          use cells
+          implicit none
+          integer, parameter :: n = 1000
+          type(cell) :: c(n)
+          real :: b(n)
+          integer :: i
+          do i = 1, n
+            b(i) = c(i)%get() + c(i)%x
+          end do
+          do i = 1, n
+            call c(i)%step()
+          end do
+        end program
+        """
+    )
+    source = parse_source(text, "cells.f90")
+    analysis = analyze(source)
+    facts = {loop.line: analysis.of(loop) for loop in source.loops()}
+    # Which procedure a binding runs is chosen at run time: an unknown call.
+    assert [c.name for c in facts[28].loop.calls] == ["c(i)%get"]
+    assert not facts[28].parallel
+    assert [c.name for c in facts[31].loop.calls] == ["c(i)%step"]
+    assert not facts[31].parallel

@@ -9,14 +9,19 @@ from tree_sitter import Node
 from accls.frontend.exprs import span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
-from accls.frontend.fortran_members import member_element
+from accls.frontend.fortran_members import final_args, member_element
 from accls.frontend.fortran_operations import (
     OPERATIONS,
     assignment_calls,
     operation_calls,
 )
 from accls.frontend.fortran_reductions import reduction_of
-from accls.frontend.fortran_types import Components, member_path, reaches_pointer
+from accls.frontend.fortran_types import (
+    Components,
+    data_member,
+    member_path,
+    reaches_pointer,
+)
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
 from accls.frontend.poly import Poly
 
@@ -155,7 +160,7 @@ class RefRecorder:
         if reaches_pointer(self.types, self.decls.get(name), path):
             # `a(x)%p(k)` with `p` a pointer: the storage is the target's, which
             # the pointers of other elements may share; no element owns it.
-            last = _final_args(node)
+            last = final_args(node)
             items = last.named_children if last is not None else []
             unknown = tuple(
                 Subscript(flat(c), None, True)
@@ -198,6 +203,12 @@ class RefRecorder:
         if callee is None:
             return
         if callee.type == "derived_type_member_expression":
+            if not data_member(callee, self.decls, self.types):
+                # `x(i)%f()`: a type-bound function (or a member of a type out
+                # of sight, which may be one): a call we cannot see into.
+                self.read(callee)
+                self.call(node, flat(callee), args)
+                return
             if self._element(node, kind):
                 return
             subs = self.subscripts("", args) if args is not None else ()
@@ -365,16 +376,6 @@ class RefRecorder:
             assignment_calls(node, lhs, rhs, self.decls, self.types, self.operations)
         )
         self.write(lhs)
-
-
-def _final_args(node: Node) -> Node | None:
-    """The `(k)` of `a(x)%p(k)`: the subscripts of the last member, if any."""
-    first = node.named_children[0] if node.named_children else None
-    if node.type != "call_expression" or first is None:
-        return None
-    if first.type != "derived_type_member_expression":
-        return None
-    return next((c for c in node.named_children if c.type == "argument_list"), None)
 
 
 def _member_name(node: Node) -> str:

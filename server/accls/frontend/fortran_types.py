@@ -11,6 +11,7 @@ from accls.frontend.fortran_exprs import name_of
 
 __all__ = [
     "Components",
+    "data_member",
     "derived_types",
     "member_path",
     "member_type",
@@ -85,3 +86,17 @@ def member_type(types: Components, decl: FDecl | None, path: list[str]) -> str:
             return ""
         kind = component.var.type
     return kind
+
+
+def data_member(node: Node, decls: dict[str, FDecl], types: Components) -> bool:
+    """Whether `a(x)%b%c` names a component of a type in sight, not a binding."""
+    base = node
+    while base.named_children and base.type in (
+        "derived_type_member_expression",
+        "call_expression",
+    ):
+        base = base.named_children[0]
+    if base.type != "identifier":
+        return False
+    decl = decls.get(name_of(base))
+    return bool(member_type(types, decl, member_path(node)))
