@@ -156,3 +156,44 @@ def test_a_type_bound_call_is_a_call_not_a_member() -> None:
     assert not facts[28].parallel
     assert [c.name for c in facts[31].loop.calls] == ["c(i)%step"]
     assert not facts[31].parallel
+
+
+def test_assigning_a_finalizable_object_calls_its_final_procedure() -> None:
+    text = dedent(
+        """\
+        module res
+          implicit none
+          integer :: fins = 0
+          type handle
+            real :: x
+          contains
+            final :: release
+          end type
+        contains
+          subroutine release(h)
+            type(handle), intent(inout) :: h
+            fins = fins + 1
+          end subroutine
+        end module
+        program t
+          use res
+          implicit none
+          integer, parameter :: n = 1000
+          type(handle) :: c(n), v
+          integer :: i
+          do i = 1, n
+            c(i) = v
+          end do
+          do i = 1, n
+            c(i)%x = i
+          end do
+        end program
+        """
+    )
+    source = parse_source(text, "res.f90")
+    analysis = analyze(source)
+    facts = {loop.line: analysis.of(loop) for loop in source.loops()}
+    assert [c.name for c in facts[21].loop.calls] == ["release"]
+    assert not facts[21].parallel
+    # A real component is assigned as it is: nothing is finalized.
+    assert facts[24].parallel, [o.message for o in facts[24].obstacles]

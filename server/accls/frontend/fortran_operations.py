@@ -45,12 +45,20 @@ def operator_key(text: str) -> str:
 def defined_operations(roots: Iterable[Node]) -> dict[str, tuple[str, ...]]:
     """`interface operator(+)`, `operator(.op.)`, `assignment(=)`: their procedures.
 
-    The key is the operator (`+`, `.op.`) or `=` for a defined assignment.
+    The key is the operator (`+`, `.op.`) or `=` for what an assignment may
+    call: a defined assignment, and the final procedures of the types in sight.
     """
     found: dict[str, tuple[str, ...]] = {}
     stack = list(roots)
     while stack:
         node = stack.pop()
+        if node.type == "final_statement":
+            # Intrinsic assignment finalizes its target first: a call too.
+            finals = [
+                name_of(c) for c in node.named_children if c.type == "method_name"
+            ]
+            found["="] = (*found.get("=", ()), *finals)
+            continue
         if node.type != "interface":
             stack.extend(node.named_children)
             continue
