@@ -107,11 +107,33 @@ def _procedures(units: list[Unit], foreign: bool = False) -> dict[str, Procedure
             unit.decls[d].intent if d in unit.decls else "" for d in unit.dummies
         )
         arrays = tuple(d in unit.decls and unit.decls[d].is_array for d in unit.dummies)
+        reads: tuple[str, ...] = ()
+        for holder in unit.host if foreign else ():
+            mentioned = _mentioned(holder)
+            reads += tuple(
+                name
+                for name, decl in holder.decls.items()
+                if "parameter" not in decl.attrs and name in mentioned
+            )
         out.setdefault(
             unit.name,
-            Procedure(unit.name, unit.dummies, intents, unit.pure, arrays, foreign),
+            Procedure(
+                unit.name, unit.dummies, intents, unit.pure, arrays, foreign, reads
+            ),
         )
     return out
+
+
+def _mentioned(module: Unit) -> frozenset[str]:
+    """The names a module's procedures mention (its own declarations aside)."""
+    names: set[str] = set()
+    stack = [c for c in module.node.named_children if c.type != "variable_declaration"]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            names.add(name_of(node))
+        stack.extend(node.named_children)
+    return frozenset(names)
 
 
 def _errors(root: Node) -> list[Span]:

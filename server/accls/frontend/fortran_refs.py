@@ -40,6 +40,8 @@ class Procedure:
     pure: bool
     arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
     foreign: bool = False  # a module procedure of another file
+    # Of another file's procedure: its module's variables, which it may read.
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -252,6 +254,12 @@ class RefRecorder:
             # A pure procedure of another module does nothing but what its
             # arguments' intents say (the standard's rule), recorded below.
             self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
+        else:
+            # It may still read its module's variables (a pure procedure only
+            # leaves them alone): reads of the whole of each, at the call.
+            for read in proc.reads:
+                if read in self.decls:
+                    self.add(node, read, AccessKind.READ, self._whole(read))
         for pos, item in enumerate(items):
             value = item
             intent = ""
