@@ -360,3 +360,74 @@ def test_two_target_dummies_may_share_their_actual() -> None:
     loop = next(loop for loop in source.loops() if loop.line == 5)
     check = alias_obstacles(loop, source.function("work"), source)
     assert [o.variable for o in check.obstacles] == ["a"]
+
+
+POINTER_MEMBERS = dedent(
+    """\
+    module boxes
+      type inner
+        real :: z(4)
+        real, pointer :: q(:)
+      end type
+      type box
+        real :: s
+        real, pointer :: v
+        type(inner) :: in
+      end type
+    end module
+    program t
+      use boxes
+      integer, parameter :: n = 1000
+      type(box) :: x(n)
+      real :: c(n)
+      integer :: i
+      do i = 1, n
+        x(i)%v = real(i)
+        c(i) = x(i)%v
+      end do
+      do i = 1, n
+        x(i)%in%q(1) = 1
+        c(i) = x(i)%in%q(1)
+      end do
+      do i = 1, n
+        x(i)%in%z(2) = x(i)%s
+      end do
+    end program
+    """
+)
+
+
+def test_a_pointer_member_of_an_element_is_not_the_elements_storage() -> None:
+    from accls.analysis import analyze
+
+    source = parse_source(POINTER_MEMBERS, "k.f90")
+    analysis = analyze(source)
+    facts = {loop.line: analysis.of(loop) for loop in source.loops()}
+    # `x(i)%v` and `x(i)%in%q(1)`: the pointers of all elements may share one
+    # target, so the elements' disjointness says nothing about these writes.
+    writes = [r for r in facts[18].loop.refs if r.is_write and r.name != "i"]
+    assert [(r.name, r.member) for r in writes] == [("x.v", True), ("c", False)]
+    assert not facts[18].parallel
+    assert not facts[22].parallel
+    # Components without `pointer` (nested too) stay parts of the element.
+    assert facts[26].parallel, [o.message for o in facts[26].obstacles]
+    assert [r.name for r in facts[26].loop.refs if r.is_write] == ["i", "x"]
+
+
+def test_a_member_of_a_type_defined_out_of_sight_may_be_a_pointer() -> None:
+    text = dedent(
+        """\
+        subroutine s(n, it)
+          use elsewhere
+          integer, intent(in) :: n
+          type(item), intent(inout) :: it(n)
+          integer :: x
+          do x = 1, n
+            it(x)%c = 1
+          end do
+        end subroutine
+        """
+    )
+    loop = _loop(text, 6)
+    written = [(r.name, r.member) for r in loop.refs if r.is_write and r.name != "x"]
+    assert written == [("it.c", True)]

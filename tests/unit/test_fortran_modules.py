@@ -369,3 +369,47 @@ def test_equivalence_keeps_every_array_in_doubt(tmp_path: Path) -> None:
     main.write_text(GO)
     _, facts = _facts(main)
     assert not facts[6].parallel
+
+
+def test_a_pure_procedure_of_another_file_reads_its_module_variables(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "store.f90").write_text(
+        dedent(
+            """\
+            module store
+              implicit none
+              real :: g(1001), h(1001)
+            contains
+              pure real function peek(i)
+                integer, intent(in) :: i
+                peek = g(i + 1)
+              end function
+            end module
+            """
+        )
+    )
+    main = tmp_path / "shift.f90"
+    main.write_text(
+        dedent(
+            """\
+            subroutine shift()
+              use store
+              implicit none
+              integer :: i
+              do i = 1, 1000
+                g(i) = peek(i) * 2
+              end do
+              do i = 1, 1000
+                h(i) = peek(i) * 2
+              end do
+            end subroutine
+            """
+        )
+    )
+    _, facts = _facts(main)
+    # `peek` reads `g(i + 1)`, which the next iteration writes.
+    assert not facts[5].parallel
+    assert any("`g`" in o.message for o in facts[5].obstacles)
+    # `h` is not among what the module's procedures mention.
+    assert facts[8].parallel, [o.message for o in facts[8].obstacles]

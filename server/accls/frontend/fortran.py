@@ -13,7 +13,9 @@ from accls.frontend.fortran_exprs import name_of
 from accls.frontend.fortran_foreign import foreign_modules, module_sources
 from accls.frontend.fortran_form import normalized
 from accls.frontend.fortran_loops import build_fortran_loops
+from accls.frontend.fortran_operations import defined_operations
 from accls.frontend.fortran_refs import Procedure, RefRecorder
+from accls.frontend.fortran_types import Components, derived_types
 from accls.frontend.fortran_units import HEADS, Unit, fortran_parser, program_units
 from accls.frontend.fortran_walk import UnitWalk
 from accls.frontend.loop_model import Loop
@@ -105,11 +107,33 @@ def _procedures(units: list[Unit], foreign: bool = False) -> dict[str, Procedure
             unit.decls[d].intent if d in unit.decls else "" for d in unit.dummies
         )
         arrays = tuple(d in unit.decls and unit.decls[d].is_array for d in unit.dummies)
+        reads: tuple[str, ...] = ()
+        for holder in unit.host if foreign else ():
+            mentioned = _mentioned(holder)
+            reads += tuple(
+                name
+                for name, decl in holder.decls.items()
+                if "parameter" not in decl.attrs and name in mentioned
+            )
         out.setdefault(
             unit.name,
-            Procedure(unit.name, unit.dummies, intents, unit.pure, arrays, foreign),
+            Procedure(
+                unit.name, unit.dummies, intents, unit.pure, arrays, foreign, reads
+            ),
         )
     return out
+
+
+def _mentioned(module: Unit) -> frozenset[str]:
+    """The names a module's procedures mention (its own declarations aside)."""
+    names: set[str] = set()
+    stack = [c for c in module.node.named_children if c.type != "variable_declaration"]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            names.add(name_of(node))
+        stack.extend(node.named_children)
+    return frozenset(names)
 
 
 def _errors(root: Node) -> list[Span]:
@@ -129,6 +153,8 @@ def _function(
     modules: dict[str, Unit],
     procedures: dict[str, Procedure],
     storage: bool = False,
+    types: Components | None = None,
+    operations: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[Function, tuple[Loop, ...], UnitWalk]:
     scope = _visible(unit, modules, storage)
     if unit.kind != "program":
@@ -140,7 +166,7 @@ def _function(
             else d
             for k, d in scope.items()
         }
-    recorder = RefRecorder(scope, procedures)
+    recorder = RefRecorder(scope, procedures, types or {}, operations or {})
     walk = UnitWalk(recorder)
     walk.block([c for c in unit.node.named_children if c.type not in HEADS])
     params = tuple(
@@ -234,6 +260,8 @@ def parse_fortran(
         "equivalence" in node_text(u.node).lower() for u in (*units, *foreign.values())
     )
     shared = _equivalenced(root, foreign.values())
+    types = derived_types([root, *(u.node for u in foreign.values())])
+    operations = defined_operations([root, *(u.node for u in foreign.values())])
     functions: list[Function] = []
     nests: list[Loop] = []
     constructs: list[Region] = []
@@ -242,7 +270,9 @@ def parse_fortran(
     for unit in units:
         if unit.kind == "module":
             continue
-        function, loops, walk = _function(unit, modules, procedures, storage)
+        function, loops, walk = _function(
+            unit, modules, procedures, storage, types, operations
+        )
         functions.append(function)
         for nest in loops:
             why = _shares_storage(nest, shared)

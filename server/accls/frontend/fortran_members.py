@@ -6,7 +6,7 @@ from tree_sitter import Node
 
 from accls.frontend.fortran_exprs import name_of
 
-__all__ = ["member_element"]
+__all__ = ["final_args", "member_element"]
 
 
 def member_element(node: Node) -> tuple[str, Node, list[Node]] | None:
@@ -34,3 +34,13 @@ def member_element(node: Node) -> tuple[str, Node, list[Node]] | None:
     if callee.type != "identifier" or args is None:
         return None
     return name_of(callee), args, inner
+
+
+def final_args(node: Node) -> Node | None:
+    """The `(k)` of `a(x)%p(k)`: the subscripts of the last member, if any."""
+    first = node.named_children[0] if node.named_children else None
+    if node.type != "call_expression" or first is None:
+        return None
+    if first.type != "derived_type_member_expression":
+        return None
+    return next((c for c in node.named_children if c.type == "argument_list"), None)

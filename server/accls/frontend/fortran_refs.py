@@ -9,8 +9,19 @@ from tree_sitter import Node
 from accls.frontend.exprs import span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, fortran_poly, name_of, strip
-from accls.frontend.fortran_members import member_element
+from accls.frontend.fortran_members import final_args, member_element
+from accls.frontend.fortran_operations import (
+    OPERATIONS,
+    assignment_calls,
+    operation_calls,
+)
 from accls.frontend.fortran_reductions import reduction_of
+from accls.frontend.fortran_types import (
+    Components,
+    data_member,
+    member_path,
+    reaches_pointer,
+)
 from accls.frontend.model import AccessKind, Call, Exit, RedOp, Ref, Span, Subscript
 from accls.frontend.poly import Poly
 
@@ -29,6 +40,8 @@ class Procedure:
     pure: bool
     arrays: tuple[bool, ...] = ()  # per dummy: declared with dimensions
     foreign: bool = False  # a module procedure of another file
+    # Of another file's procedure: its module's variables, which it may read.
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -37,6 +50,10 @@ class RefRecorder:
 
     decls: dict[str, FDecl]
     procedures: dict[str, Procedure]
+    # The derived types in sight: which components are pointers.
+    types: Components = field(default_factory=dict)
+    # Operator (or `=`) -> the procedures its interface defines it by.
+    operations: dict[str, tuple[str, ...]] = field(default_factory=dict)
     refs: list[Ref] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
@@ -120,6 +137,10 @@ class RefRecorder:
             if len(node.named_children) >= 2:
                 self.read(node.named_children[-1])
         else:
+            if kind in OPERATIONS:
+                self.calls.extend(
+                    operation_calls(node, self.decls, self.types, self.operations)
+                )
             for child in node.named_children:
                 self.read(child)
 
@@ -137,6 +158,20 @@ class RefRecorder:
             self.subscripts("", extra)  # a member's own subscripts: their reads
         subs = self.subscripts(name, args)
         written = kind is not AccessKind.READ
+        path = member_path(node)
+        if reaches_pointer(self.types, self.decls.get(name), path):
+            # `a(x)%p(k)` with `p` a pointer: the storage is the target's, which
+            # the pointers of other elements may share; no element owns it.
+            last = final_args(node)
+            items = last.named_children if last is not None else []
+            unknown = tuple(
+                Subscript(flat(c), None, True)
+                for c in reversed(items)
+                if c.type not in _SKIP
+            )
+            member = ".".join((name, *path))
+            self.add(node, member, kind, unknown, member=True, escapes=escapes)
+            return True
         kind = AccessKind.UPDATE if written else kind
         self.add(node, name, kind, subs, escapes=escapes)
         return True
@@ -170,6 +205,12 @@ class RefRecorder:
         if callee is None:
             return
         if callee.type == "derived_type_member_expression":
+            if not data_member(callee, self.decls, self.types):
+                # `x(i)%f()`: a type-bound function (or a member of a type out
+                # of sight, which may be one): a call we cannot see into.
+                self.read(callee)
+                self.call(node, flat(callee), args)
+                return
             if self._element(node, kind):
                 return
             subs = self.subscripts("", args) if args is not None else ()
@@ -213,6 +254,12 @@ class RefRecorder:
             # A pure procedure of another module does nothing but what its
             # arguments' intents say (the standard's rule), recorded below.
             self.calls.append(Call(name, span_of(node), tuple(flat(a) for a in items)))
+        else:
+            # It may still read its module's variables (a pure procedure only
+            # leaves them alone): reads of the whole of each, at the call.
+            for read in proc.reads:
+                if read in self.decls:
+                    self.add(node, read, AccessKind.READ, self._whole(read))
         for pos, item in enumerate(items):
             value = item
             intent = ""
@@ -333,6 +380,9 @@ class RefRecorder:
             self.write(lhs, AccessKind.UPDATE, reduction=op)
             return
         self.read(rhs)
+        self.calls.extend(
+            assignment_calls(node, lhs, rhs, self.decls, self.types, self.operations)
+        )
         self.write(lhs)
 
 

@@ -110,6 +110,13 @@ class UnitWalk:
             )
             if callee is not None:
                 rec.call(node, name_of(callee), args)
+            elif node.named_children:
+                # `call x(i)%step()`: a type-bound procedure or a procedure
+                # pointer, bound at run time: a call we cannot see into, whose
+                # object is an argument as well.
+                bound = node.named_children[0]
+                rec.read(bound)
+                rec.call(node, flat(bound), args)
         elif kind in ("if_statement", "elseif_clause", "else_clause"):
             self.if_statement(node)
         elif kind == "select_case_statement":
