@@ -9,7 +9,12 @@ from tree_sitter import Node
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.fortran_decls import FDecl
 from accls.frontend.fortran_exprs import INTRINSICS, flat, name_of
-from accls.frontend.fortran_types import Components, member_path, member_type
+from accls.frontend.fortran_types import (
+    Components,
+    member_base,
+    member_path,
+    member_type,
+)
 from accls.frontend.model import Call
 
 __all__ = [
@@ -148,12 +153,7 @@ def _type_of(node: Node, decls: dict[str, FDecl], types: Components) -> str | No
     """A name's, an element's or a member's type; None for what has parts to look at."""
     if node.type == "derived_type_member_expression":
         found = member_path(node)
-        base = node
-        while base.named_children and base.type in (
-            "derived_type_member_expression",
-            "call_expression",
-        ):
-            base = base.named_children[0]
+        base = member_base(node)
         if base.type != "identifier":
             return ""
         return member_type(types, decls.get(name_of(base)), found)

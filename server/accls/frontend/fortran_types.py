@@ -13,6 +13,7 @@ __all__ = [
     "Components",
     "data_member",
     "derived_types",
+    "member_base",
     "member_path",
     "member_type",
     "reaches_pointer",
@@ -88,14 +89,20 @@ def member_type(types: Components, decl: FDecl | None, path: list[str]) -> str:
     return kind
 
 
-def data_member(node: Node, decls: dict[str, FDecl], types: Components) -> bool:
-    """Whether `a(x)%b%c` names a component of a type in sight, not a binding."""
+def member_base(node: Node) -> Node:
+    """The innermost node of `a(x)%b%c`: `a`, if the path starts at a name."""
     base = node
     while base.named_children and base.type in (
         "derived_type_member_expression",
         "call_expression",
     ):
         base = base.named_children[0]
+    return base
+
+
+def data_member(node: Node, decls: dict[str, FDecl], types: Components) -> bool:
+    """Whether `a(x)%b%c` names a component of a type in sight, not a binding."""
+    base = member_base(node)
     if base.type != "identifier":
         return False
     decl = decls.get(name_of(base))
