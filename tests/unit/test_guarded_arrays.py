@@ -81,3 +81,24 @@ def test_a_store_read_as_a_reduction_is_an_update() -> None:
     assert _scalar_parallel("s = s + b[y];")
     assert _scalar_parallel("s = 1 + s;", "#pragma omp critical")
     assert not _scalar_parallel("s = s + b[y];\n#pragma acc atomic\n      s = s * 2;")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a[x] %= b[x * 7 + y] + 1;",
+        "a[x] <<= b[y];\na[x] >>= 1;",
+    ],
+)
+def test_remainders_and_opposite_shifts_under_critical_keep_the_order(
+    body: str,
+) -> None:
+    # (a % 5) % 3 is not (a % 3) % 5, and (a << 1) >> 1 is not (a >> 1) << 1:
+    # a `critical` (where `%=` is allowed, unlike `atomic`) keeps out races,
+    # not the order.
+    assert not _inner_parallel(body, dialect="omp")
+    assert not _scalar_parallel(body.replace("a[x]", "s"), "#pragma omp critical")
+
+
+def test_shifts_of_one_direction_under_critical_stay_order_free() -> None:
+    assert _inner_parallel("a[x] >>= b[y] & 3;\na[x] >>= 1;", dialect="omp")

@@ -2,8 +2,9 @@
 
 An `atomic` or `critical` update keeps iterations from racing, not from running
 in another order. Updates of one operator commute (`x += e`, `x <<= e`); a store
-of a value computed from the variable itself (`x = e - x`, `x = e << x`) or
-updates of two operators (`+=` then `*=`) do not.
+of a value computed from the variable itself (`x = e - x`, `x = e << x`),
+updates of two operators (`+=` then `*=`, `<<=` then `>>=`) and remainder
+updates (`x %= e`) do not.
 """
 
 from __future__ import annotations
@@ -34,10 +35,20 @@ def _rewrites_itself(store: Ref, refs: Sequence[Ref]) -> bool:
     )
 
 
-def order_free(refs: Sequence[Ref]) -> bool:
-    """No `x = e(x)` store, and every update of one operator.
+# `(x % a) % b` is not `(x % b) % a`: a remainder update needs its order.
+_ORDERED = frozenset({"%="})
 
-    A store the front end reads as a reduction (`x = x + e`) is an update.
+
+def _operator(ref: Ref) -> str:
+    """The update's operator: its reduction's, else the compound assignment's."""
+    return str(ref.reduction) if ref.reduction is not None else ref.update_op
+
+
+def order_free(refs: Sequence[Ref]) -> bool:
+    """No `x = e(x)` store, and every update of one operator that commutes.
+
+    A store the front end reads as a reduction (`x = x + e`) is an update;
+    `<<=` and `>>=` on one variable are two operators.
     """
     updates = [
         r
@@ -48,4 +59,5 @@ def order_free(refs: Sequence[Ref]) -> bool:
     stores = [r for r in refs if r.kind is AccessKind.WRITE and r.reduction is None]
     if any(_rewrites_itself(store, refs) for store in stores):
         return False
-    return len({r.reduction for r in updates}) <= 1
+    operators = {_operator(r) for r in updates}
+    return len(operators) <= 1 and not operators & _ORDERED

@@ -165,6 +165,10 @@ class ExpressionWalk(ExpressionFacts):
             return
         count = len(self.refs)
         self.lvalue(left, kind, red, depth)
+        if op != "=":
+            for k in range(count, len(self.refs)):
+                if self.refs[k].kind is AccessKind.UPDATE:
+                    self.refs[k] = replace(self.refs[k], update_op=op)
         value = strip_parens(right)
         if (
             op == "="

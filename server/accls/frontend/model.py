@@ -98,6 +98,8 @@ class Ref:
     into: str = ""
     copies: str = ""  # `p = q`: the plain variable whose value this write stores
     fortran: bool = False  # written in Fortran: rendered `a(i, j)`, `s%f`
+    # A compound assignment's operator ("<<=", "%="), on its UPDATE; else "".
+    update_op: str = ""
 
     def render(self) -> str:
         """The reference as its language writes it: `a[i][j - 1]`, `*p`, `a(i, j)`."""
