@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textwrap import dedent
 
+import pytest
 from accls.frontend import AccessKind, RedOp, parse_source
 
 STENCIL = dedent(
@@ -431,3 +432,28 @@ def test_a_member_of_a_type_defined_out_of_sight_may_be_a_pointer() -> None:
     loop = _loop(text, 6)
     written = [(r.name, r.member) for r in loop.refs if r.is_write and r.name != "x"]
     assert written == [("it.c", True)]
+
+
+@pytest.mark.parametrize(
+    ("head", "store"),
+    [
+        ("real function f(x)", "f = x * x"),  # undeclared: implicitly typed
+        ("real function f(x) result(r)", "r = x * x"),
+        ("function f(x) result(r)", "r = x * x"),
+    ],
+)
+def test_a_functions_result_variable_is_its_own(head: str, store: str) -> None:
+    text = dedent(
+        f"""\
+        module m
+        contains
+          {head}
+            real, intent(in) :: x
+            {store}
+          end function
+        end module
+        """
+    )
+    fn = parse_source(text, "k.f90").function("f")
+    assert fn is not None
+    assert fn.writes_nonlocal == ()

@@ -178,6 +178,11 @@ def _function(
         for k, d in scope.items()
         if d.var.scope == "local" and k not in unit.dummies
     )
+    result = _result_name(unit)
+    if result and result not in scope:
+        # An undeclared result (`sq = x*x`, implicitly typed) is the function's
+        # own variable, as a declared one is: a store to it writes nothing outside.
+        locals_ = (*locals_, Var(name=result, type="", scope="local"))
     outside = frozenset(
         k for k, d in scope.items() if d.var.scope in ("global", "param")
     ) | frozenset(unit.dummies)
@@ -207,6 +212,26 @@ def _function(
         call_sites=tuple(recorder.calls),
     )
     return function, loops, walk
+
+
+def _result_name(unit: Unit) -> str:
+    """A function's result variable: its `result(r)` name, else its own name."""
+    if unit.kind != "function":
+        return ""
+    head = next(
+        (c for c in unit.node.named_children if c.type == "function_statement"), None
+    )
+    found = (
+        next((c for c in head.named_children if c.type == "function_result"), None)
+        if head is not None
+        else None
+    )
+    named = (
+        next((c for c in found.named_children if c.type == "identifier"), None)
+        if found is not None
+        else None
+    )
+    return name_of(named) if named is not None else unit.name
 
 
 def _equivalenced(root: Node, foreign: Iterable[Unit]) -> frozenset[str]:
