@@ -30,7 +30,7 @@ from accls.analysis.races import dependence_findings, shape_findings
 # importing it here makes no cycle (it imports accls.analysis, not this module).
 from accls.analysis.section_checks import section_findings
 from accls.analysis.transfers import transfer_findings
-from accls.frontend import HeaderContext, parse_source
+from accls.frontend import HeaderContext, SourceFile, parse_source
 from accls.frontend.incremental import IncrementalTree
 
 __all__ = ["DIALECTS", "check_file", "check_source", "in_file_order"]
@@ -91,15 +91,16 @@ def check_file(
     tree: IncrementalTree | None = None,
     analyses: Mapping[str, FileAnalysis] | None = None,
     program: ProgramSummaries | None = None,
+    source: SourceFile | None = None,
 ) -> tuple[Finding, ...]:
     """Parse C text once, analyse it per dialect, and check each dialect's pragmas.
 
     `tree` re-uses an editor's incremental parse of the same text; `analyses`
     are the text's analyses already made, by dialect (`omp`, `acc`), with
     `AnalysisOptions(dialect=...)` and nothing assumed; `program` what the
-    project's other files define (their kernel functions, their effects).
+    project's other files define (their kernel functions, their effects);
+    `source` the text already parsed (the caller's own use of it, read once).
     """
-    source = None
     found: list[Finding] = []
     for dialect in DIALECTS:
         if dialect not in text:

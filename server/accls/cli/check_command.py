@@ -53,14 +53,18 @@ def run_check(args: argparse.Namespace) -> int:
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             return 2
+        source = parse_source(text, path, args.include, context=context)
         found = check_text(
-            text, path, include_dirs=args.include, context=context, program=program
+            text,
+            path,
+            include_dirs=args.include,
+            context=context,
+            program=program,
+            source=source,
         )
         # A module unit, C under a C++ name, a part that does not parse: its
         # pragmas there go unchecked, which "0 findings" alone would hide.
-        warning = input_warning(
-            parse_source(text, path, args.include, context=context), path, text
-        )
+        warning = input_warning(source, path, text)
         if warning is not None:
             print(f"accls: warning: {warning}", file=sys.stderr)
         items.extend((path, f) for f in found)
