@@ -21,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from apps_catalog import APPS, PRK, THREADS, App, Run
 from apps_recovery import (
     StrippedFile,
@@ -63,7 +64,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="on a mismatch, find the file and the loop responsible",
     )
     parser.add_argument("--no-run", action="store_true", help="recovery table only")
-    parser.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    parser.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     parser.add_argument("--keep-tmp", action="store_true", help="keep the work folder")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
     return parser.parse_args(argv)

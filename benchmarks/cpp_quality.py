@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from quality import (
     REPO,
     SourceFile,
@@ -143,7 +144,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--repo", help="only the files of this repository (LLNL/LULESH)")
     ap.add_argument("--jobs", type=int, default=2, help="parallel accls processes")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--target", choices=("auto", "cpu", "gpu"), default="auto")
     ap.add_argument("--batch", type=int, default=16, help="files per accls process")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per file")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from quality import SourceFile, load_jsonl, materialise, prepare
 from quality_runs import include_dirs, parallel_map, suggest
 
@@ -230,7 +231,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--batch", type=int, default=8, help="files per accls process")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per file")
     ap.add_argument("--target", default="auto")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
     ap.add_argument(
         "--weights",

@@ -18,6 +18,7 @@ from typing import Any
 
 import synthetic_c
 import synthetic_fortran
+from accls_path import DEFAULT_ACCLS, accls_executable
 from speed import series
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     c_gen = synthetic_c.kernels_file(args.size)

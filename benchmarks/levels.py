@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from quality import (
     REPO,
     SourceFile,
@@ -186,7 +187,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--target", choices=("auto", "cpu", "gpu"), default="auto")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--timeout", type=int, default=120)

@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from apps import materialise
 from apps_catalog import PRK
 from apps_recovery import strip_file
@@ -54,7 +55,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--budget", type=float, default=90.0, help="--per-loop budget, s")
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--store", type=Path, default=REPO / "benchmarks/out/bench.jsonl")
     return ap.parse_args(argv)
 

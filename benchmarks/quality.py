@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from quality_metrics import PairScore, aggregate, grouped, mismatch_patterns, score_pair
 from quality_report import render_markdown, render_summary
 from quality_runs import (
@@ -265,7 +266,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--limit", type=int, help="only the first N files with pairs")
     ap.add_argument("--jobs", type=int, default=2, help="parallel accls processes")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--strip", choices=("loop", "all", "both"), default="loop")
     ap.add_argument("--target", choices=("auto", "cpu", "gpu"), default="auto")
     ap.add_argument("--batch", type=int, default=16, help="files per accls process")

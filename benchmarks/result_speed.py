@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from apps import materialise
 from apps_catalog import APPS, PRK, App, Run
 from apps_recovery import strip_file
@@ -61,7 +62,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--tolerance", type=float, default=1e-9)
     ap.add_argument("--condition", choices=("quiet", "busy", "both"), default="both")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
     return ap.parse_args(argv)
 

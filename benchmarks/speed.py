@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from accls_path import DEFAULT_ACCLS, accls_executable
 from synthetic_c import Generated, deep_file, kernels_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -245,7 +246,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
-    ap.add_argument("--accls", type=Path, default=REPO / ".venv" / "bin" / "accls")
+    ap.add_argument("--accls", type=accls_executable, default=DEFAULT_ACCLS)
     ap.add_argument("--profile", action="store_true", help="cProfile in-process")
     ap.add_argument("--sort", default="cumulative", help="pstats sort key")
     ap.add_argument("--top", type=int, default=25)
