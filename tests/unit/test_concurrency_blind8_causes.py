@@ -1,0 +1,61 @@
+"""Causes of the eighth blind batch's false alarms and misses, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+
+
+_RECORDS = """\
+    #define N 100
+    DECL
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        r[i].WRITTEN = r[i].val + r[i + 1].val;
+    }
+"""
+
+
+def _records(decl: str, written: str) -> str:
+    return _RECORDS.replace("DECL", decl).replace("WRITTEN", written)
+
+
+def test_another_field_of_the_next_element_is_no_dependence() -> None:
+    src = _records("struct rec { double val; double sum; } r[N + 1];", "sum")
+    assert _errors(src) == []
+
+
+def test_the_same_field_of_the_next_element_still_races() -> None:
+    src = _records("struct rec { double val; double sum; } r[N + 1];", "val")
+    assert _errors(src) == [("ACC101", 6)]
+
+
+def test_union_fields_share_storage() -> None:
+    src = _records("union rec { double val; double sum; } r[N + 1];", "sum")
+    assert _errors(src) == [("ACC101", 6)]
+
+
+def test_a_struct_holding_an_anonymous_union_keeps_fields_together() -> None:
+    decl = "struct rec { union { double val; double sum; }; } r[N + 1];"
+    assert _errors(_records(decl, "sum")) == [("ACC101", 6)]
+
+
+def test_a_whole_element_store_meets_every_field() -> None:
+    src = """\
+        struct rec { double val; double sum; } r[101];
+        void f(void) {
+          #pragma omp parallel for
+          for (int i = 0; i < 100; i++) {
+            r[i].sum = r[i].val;
+            r[i + 1] = r[0];
+          }
+        }
+    """
+    assert ("ACC101", 5) in _errors(src)
