@@ -59,3 +59,53 @@ def test_a_whole_element_store_meets_every_field() -> None:
         }
     """
     assert ("ACC101", 5) in _errors(src)
+
+
+_SCRATCH = """\
+    #include <omp.h>
+    #include <stdlib.h>
+    struct scratch { int n; MEMBER; };
+    void f(struct scratch s) {
+      #pragma omp parallel num_threads(4) CLAUSE
+      {
+        int t = omp_get_thread_num();
+        SETUP
+        for (int k = 0; k < s.n; k++)
+          s.v[INDEX] = t + k;
+      }
+    }
+"""
+
+
+def _scratch(member: str, clause: str, index: str = "k", setup: str = "") -> str:
+    return (
+        _SCRATCH.replace("MEMBER", member)
+        .replace("CLAUSE", clause)
+        .replace("INDEX", index)
+        .replace("SETUP", setup)
+    )
+
+
+def test_a_copied_structure_still_points_to_one_buffer() -> None:
+    src = _scratch("double *v", "firstprivate(s)")
+    assert _errors(src) == [("ACC120", 10)]
+
+
+def test_a_shared_structure_pointer_member_is_one_buffer() -> None:
+    assert _errors(_scratch("double *v", "shared(s)")) == [("ACC120", 10)]
+
+
+def test_a_copied_structure_holds_its_own_array_member() -> None:
+    assert _errors(_scratch("double v[8]", "firstprivate(s)")) == []
+
+
+def test_each_thread_its_own_element_through_a_member() -> None:
+    src = _scratch("double *v", "firstprivate(s)", "t * 8 + k")
+    src = src.replace("k < s.n", "k < 8")
+    assert _errors(src) == []
+
+
+def test_a_member_pointer_each_thread_sets_is_its_own() -> None:
+    setup = "s.v = malloc(8 * sizeof(double));"
+    assert _errors(_scratch("double *v", "firstprivate(s)", setup=setup)) == []
+
