@@ -109,3 +109,30 @@ def test_a_member_pointer_each_thread_sets_is_its_own() -> None:
     setup = "s.v = malloc(8 * sizeof(double));"
     assert _errors(_scratch("double *v", "firstprivate(s)", setup=setup)) == []
 
+
+_HISTOGRAM = """\
+    #define N 1000
+    #define B 16
+    int key[N], hist[4 * N];
+    void f(void) {
+      for (int i = 0; i < N; i++)
+        key[i] = STORED;
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        hist[key[i]]++;
+    }
+"""
+
+
+def _found(src: str) -> list[tuple[str, int, str]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line, f.level.name) for f in found]
+
+
+def test_an_index_array_stored_with_a_macro_modulus_repeats() -> None:
+    src = _HISTOGRAM.replace("STORED", "(i * 7) % B")
+    assert _errors(src) == [("ACC101", 9)]
+
+
+def test_an_index_array_stored_with_a_macro_stride_is_distinct() -> None:
+    assert _found(_HISTOGRAM.replace("STORED", "i * (B / 4)")) == []
