@@ -136,3 +136,39 @@ def test_an_index_array_stored_with_a_macro_modulus_repeats() -> None:
 
 def test_an_index_array_stored_with_a_macro_stride_is_distinct() -> None:
     assert _found(_HISTOGRAM.replace("STORED", "i * (B / 4)")) == []
+
+
+_SPAWN = """\
+    int a[64];
+    void f(void) {
+      int i;
+      #pragma omp parallel
+      #pragma omp single
+      for (i = 0; i < 64; i++) {
+        #pragma omp task CLAUSE
+        a[i] = 1;
+        WAIT
+      }
+    }
+"""
+
+
+def _spawn(clause: str, wait: str = "") -> str:
+    return _SPAWN.replace("CLAUSE", clause).replace("WAIT", wait)
+
+
+def test_a_shared_index_the_creating_loop_advances_races() -> None:
+    assert ("ACC122", 8) in _errors(_spawn("shared(i)"))
+
+
+def test_a_copied_index_is_each_task_own() -> None:
+    assert _errors(_spawn("firstprivate(i)")) == []
+
+
+def test_an_index_shared_in_the_team_stays_shared_in_the_task() -> None:
+    # `i` is declared outside the region: shared by the team, so by the task too.
+    assert ("ACC122", 8) in _errors(_spawn(""))
+
+
+def test_a_taskwait_closing_each_turn_orders_the_next_increment() -> None:
+    assert _errors(_spawn("shared(i)", "#pragma omp taskwait")) == []
