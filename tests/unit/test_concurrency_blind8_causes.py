@@ -172,3 +172,24 @@ def test_an_index_shared_in_the_team_stays_shared_in_the_task() -> None:
 
 def test_a_taskwait_closing_each_turn_orders_the_next_increment() -> None:
     assert _errors(_spawn("shared(i)", "#pragma omp taskwait")) == []
+
+
+_COPIES = """\
+    #include <string.h>
+    #define N 32
+    #define W 4
+    double src[2 * W], dst[N * 2 * W + W];
+    void f(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        memcpy(&dst[i * STRIDE], src, 2 * W * sizeof(double));
+    }
+"""
+
+
+def test_a_byte_count_of_three_factors_sizes_the_copy() -> None:
+    assert _errors(_COPIES.replace("STRIDE", "W")) == [("ACC101", 8)]
+
+
+def test_copies_into_blocks_as_long_as_the_count_are_apart() -> None:
+    assert _found(_COPIES.replace("STRIDE", "2 * W")) == []
