@@ -10,7 +10,6 @@ from accls.analysis.array_params import array_param_facts
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
-from accls.analysis.dependence import nest_dependences
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
 from accls.analysis.element_arguments import promote_element_arguments
 from accls.analysis.empty_loops import keep_first_values
@@ -18,6 +17,7 @@ from accls.analysis.extents import escape_reason, extent_escapes
 from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
+from accls.analysis.field_views import field_dependences
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
@@ -327,11 +327,12 @@ def analyze_dialects(
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
             probe = range_probe(nest, source)  # library calls' ranges, as loops
+            fn = source.function(nest.function)
             if probe is not nest:
                 probe_views = nest_views(probe, constants, stable, forms)
-                deps = nest_dependences(probe, opts.budget, False, probe_views)
+                deps = field_dependences(probe, opts.budget, probe_views, fn, source)
             else:
-                deps = nest_dependences(nest, opts.budget, False, views)
+                deps = field_dependences(nest, opts.budget, views, fn, source)
             graph = DependenceGraph(deps)
             escapes = extent_escapes(nest, source, views)
         except TooLarge as exc:

@@ -16,7 +16,7 @@ from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["buffer_apart", "same_offset"]
+__all__ = ["buffer_apart", "root_offset", "same_offset"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*);")
@@ -68,12 +68,12 @@ def _value(ref: Ref, source: SourceFile) -> Poly | None:
     return expression_poly(found.group(1).decode("utf-8", "replace"))
 
 
-def _root(
-    name: str, fn: Function, source: SourceFile, loop: Loop
+def root_offset(
+    name: str, fn: Function, source: SourceFile, pos: int
 ) -> tuple[str, Poly, list[int]] | None:
     """`name` as a root pointer plus an offset, and where the chain assigns.
 
-    Each pointer of the chain is assigned once, before the loop (or is a
+    Each pointer of the chain is assigned once, before `pos` (or is a
     parameter never assigned), never has its address taken, and has the
     element type of `name`; the root's one value may come from anywhere.
     """
@@ -82,7 +82,7 @@ def _root(
         return None
     offset, at = Poly.const(0), list[int]()
     current = name
-    later = loop.span.start_byte  # each link is set before the pointer it feeds
+    later = pos  # each link is set before the pointer it feeds
     for _ in range(_DEPTH):
         var = _pointer(current, fn, source)
         if var is None or var.address_taken or var.type != decl.type:
@@ -200,7 +200,9 @@ def buffer_apart(
     """
     if fn is None or not (_NAME.fullmatch(written) and _NAME.fullmatch(other)):
         return None
-    left, right = _root(written, fn, source, loop), _root(other, fn, source, loop)
+    at = loop.span.start_byte
+    left = root_offset(written, fn, source, at)
+    right = root_offset(other, fn, source, at)
     if left is None or right is None or left[0] != right[0]:
         return None
     symbols = (left[1] + right[1]).names()
@@ -245,7 +247,8 @@ def same_offset(
     """Whether two pointers are one root pointer at one offset (`p = a;` and `a`)."""
     if fn is None or not (_NAME.fullmatch(one) and _NAME.fullmatch(two)):
         return False
-    left, right = _root(one, fn, source, loop), _root(two, fn, source, loop)
+    at = loop.span.start_byte
+    left, right = root_offset(one, fn, source, at), root_offset(two, fn, source, at)
     if left is None or right is None or left[0] != right[0]:
         return False
     apart = left[1] - right[1]

@@ -19,6 +19,7 @@ from accls.analysis.array_params import passed_twice
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.buffer_offsets import buffer_apart, same_offset
 from accls.analysis.global_sources import shared_source
+from accls.analysis.mapped_sections import sections_apart
 from accls.analysis.pointer_rotations import origin_pairs
 from accls.analysis.program import ProgramSummaries
 from accls.frontend import Function, Loop, SourceFile, Var
@@ -56,6 +57,7 @@ def _harmless(
     loops: Sequence[Loop],
     fn: Function | None,
     source: SourceFile,
+    at: int | None = None,
 ) -> bool:
     """Whether two names of one object map the same elements, or disjoint ones.
 
@@ -65,7 +67,11 @@ def _harmless(
     per name for all `loops`; a name missing from it is mapped whole or
     unknown, so nothing is proved.
     """
-    if one not in sections or two not in sections or not loops:
+    if one not in sections or two not in sections:
+        return False
+    if at is not None and sections_apart(one, two, sections, at, fn, source):
+        return True  # disjoint ranges of one buffer, wherever the loops reach
+    if not loops:
         return False
     if sections[one] == sections[two] and all(
         same_offset(one, two, loop, fn, source) for loop in loops
@@ -112,6 +118,7 @@ def shared_storage(
     *,
     sections: Mapping[str, str] | None = None,
     loops: Sequence[Loop] = (),
+    at: int | None = None,
 ) -> SharedStorage | None:
     """The first pair of `names` the program visibly sets into one object, or None.
 
@@ -141,7 +148,7 @@ def shared_storage(
                         return SharedStorage(one.name, two.name, call)
                 continue
             if based:
-                if _harmless(one.name, two.name, exact, loops, fn, source):
+                if _harmless(one.name, two.name, exact, loops, fn, source, at):
                     continue
                 return SharedStorage(one.name, two.name, f"both are set from `{based}`")
             if fn is not None and one.scope == "param" and two.scope == "param":

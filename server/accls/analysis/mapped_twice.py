@@ -47,8 +47,9 @@ def _mapped_twice(
     }
     names = [s.name for s in sections]
     source = analysis.source
+    at = directive.span.start_byte if directive.span is not None else None
     found = shared_storage(
-        names, fn, source, analysis.program, sections=exact, loops=loops
+        names, fn, source, analysis.program, sections=exact, loops=loops, at=at
     )
     if found is None or (directive.span is None and not loops):
         return None

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accls.analysis.macro_fold import folded_poly
 from accls.analysis.mhp_bounds import Sweep, enclosing, sweep_of
 from accls.analysis.mhp_callees import is_static
 from accls.analysis.mhp_constructs import NESTED_TID, nested_tids
 from accls.analysis.mhp_cyclic import Blocked, Cyclic, blocked_loops, cyclic_loops
+from accls.analysis.mhp_members import (
+    member_paths,
+    shared_through_member,
+    steady_paths,
+)
 from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
@@ -31,6 +36,8 @@ _PRIVATIZING = frozenset(
     }
 )
 _NAME = re.compile(r"[A-Za-z_]\w*")
+# A name or a structure's member path `s.n`, spaces removed: one value.
+_TOKEN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _C_WORDS = frozenset(
     "for while if int long short char float double unsigned signed const sizeof "
     "struct void return".split()
@@ -88,10 +95,15 @@ class Environment:
     blocked: tuple[Blocked, ...] = ()  # loops over a block of each thread's own
     everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
     extents: tuple[tuple[str, tuple[int, ...]], ...] = ()  # arrays' inner extents
+    members: tuple[tuple[str, str, str], ...] = ()  # `s.v`: base, member kind
 
     def per_thread(self, text: str) -> set[str]:
         """Names in `text` whose value may differ from thread to thread."""
-        names = set(_NAME.findall(text)) - _C_WORDS
+        # A member path of one value everywhere (`s.n`) is one name; else its base.
+        names = {
+            t if t in self.invariant else t.split(".", 1)[0]
+            for t in _TOKEN.findall(_joined(text))
+        } - _C_WORDS
         shared_loop = {v for v, _, _ in self.loop_vars}
         private = {d[0] for d in self.declared if not d[2]} | self.clause_private
         own = (names & (private | self.tid_vars)) - shared_loop - self.invariant
@@ -203,6 +215,7 @@ def environment(
         - local_names
         - fresh
     ) | {_TEAM}  # one team's threads share its number
+    invariant = steady_paths(invariant, fn, start, end, written | local_names | fresh)
     sweep: set[str] = set()
     ranges: list[Sweep] = []
     constants = integer_macros(source.macros)  # `#define N 100`: bounds are known
@@ -212,7 +225,7 @@ def environment(
             continue
         if (loop.var, loop.span.start_byte) in worksharing:
             continue
-        bounds = set(_NAME.findall(loop.lower_text + " " + loop.upper_text))
+        bounds = set(_TOKEN.findall(_joined(loop.lower_text + " " + loop.upper_text)))
         if bounds <= invariant | {loop.var} and loop.step in (1, -1):
             sweep.add(loop.var)
             known = sweep_of(loop, invariant, constants)
@@ -255,7 +268,13 @@ def environment(
         cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
         blocked=blocked_loops(region, source, frozenset(tids), size_vars),
         everywhere=everywhere_loops(region, fn, source),
+        members=member_paths(fn, source, start, end),
     )
+
+
+def _joined(text: str) -> str:
+    """`s . n` as `s.n`."""
+    return re.sub(r"\s*\.\s*(?=[A-Za-z_])", ".", text)
 
 
 def _member(
@@ -279,6 +298,14 @@ def locate(
     """
     if ref.member and not ref.escapes and not ref.subscripts:
         return _member(ref, pos, chain, env)
+    path = [(base, kind) for p, base, kind in env.members if p == ref.name]
+    if ref.member and path and not ref.escapes and not shared:
+        private = env.is_private(path[0][0], pos, chain)
+        if not shared_through_member(
+            ref.name, path[0][1], private, [env.region, *chain]
+        ):
+            return None
+        return locate(replace(ref, member=False), pos, chain, env, True)
     if ref.member or ref.escapes:
         return None  # struct fields and escaping addresses are not modelled
     if not ref.subscripts and not ref.deref:
@@ -292,7 +319,7 @@ def locate(
     index = tuple("".join(s.text.split()) for s in ref.subscripts)
     macros = dict(env.constants)
     renamed = nested_tids(index, chain)
-    names = {n for t in renamed for n in _NAME.findall(t)} - set(macros)
+    names = {n for t in renamed for n in _TOKEN.findall(t)} - set(macros)
     # `a[omp_get_thread_num()]`: the call's value is the thread number.
     polys = tuple(
         Poly.sym(text[:-2])

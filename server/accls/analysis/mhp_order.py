@@ -141,9 +141,9 @@ def _ordered_by_depend(first: Task, second: Task) -> bool:
 def _creator_rule(model: RegionModel, chain: tuple[int, ...], pos: int) -> str | None:
     """Rule for a task chain against its creator's own code at `pos`."""
     first = model.task(chain[0])
-    if pos < first.id:
+    if pos < first.id and not _again(model, first, pos):
         return None
-    if _waited(model, chain, pos, first.parent):
+    if pos > first.id and _waited(model, chain, pos, first.parent):
         return None
     deepest = model.task(chain[-1])
     if len(chain) > 1 and any(
@@ -162,6 +162,32 @@ def _creator_rule(model: RegionModel, chain: tuple[int, ...], pos: int) -> str |
         f"{what} may still run: no `taskwait`, `taskgroup` end or barrier lies "
         "between its creation and the other access"
     )
+
+
+def _again(model: RegionModel, task: Task, pos: int) -> bool:
+    """True when the creator's code at `pos`, before the task in the text, reruns.
+
+    A loop around both (its header included: `i++` runs after each body) runs
+    `pos` again after the task's creation, unless a `taskwait` later in the body,
+    or earlier than `pos` in it, or a `taskgroup` ending in the body, waits for it.
+    """
+    for body in model.loops:
+        start, end = body.start_byte, body.end_byte
+        if not start <= task.id < end:
+            continue
+        head = min((h for h, e in model.heads if e == start), default=start)
+        if not head <= pos < end:
+            continue
+        waited = any(
+            ctx == task.parent and (task.id < w < end or start <= w < pos)
+            for w, ctx in model.waits
+        )
+        grouped = any(
+            ctx == task.parent and s <= task.id < e <= end for s, e, ctx in model.groups
+        )
+        if not (waited or grouped or task.undeferred):
+            return True
+    return False
 
 
 def _sibling_rule(

@@ -144,7 +144,7 @@ def _index_values(
         return None
     values: list[int] = []
     for k in span_r:
-        value = int_at(expr, var, k)
+        value = value_at(expr, var, k, source)  # `k % B`: the macro's value
         if value is None:
             return None
         values.append(value)

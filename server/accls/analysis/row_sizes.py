@@ -76,6 +76,20 @@ def _factors(text: str) -> list[str] | None:
     return [folded[: cuts[0]], folded[cuts[0] + 1 :]]
 
 
+def _outer_factors(text: str) -> list[tuple[str, str]]:
+    """`a * b * c` cut at its first and its last top-level `*`: (a, b*c), (a*b, c)."""
+    folded, depth = _unwrapped(_folded(text)), 0
+    cuts = []
+    for pos, char in enumerate(folded):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        unary = folded[:pos].endswith("sizeof") or folded[pos - 1 : pos] in "*(+-/,"
+        if depth == 0 and char == "*" and pos > 0 and not unary:
+            cuts.append(pos)
+    return [
+        (folded[:cut], folded[cut + 1 :]) for cut in dict.fromkeys(cuts[:1] + cuts[-1:])
+    ]
+
+
 def _value(text: str, macros: Mapping[str, int]) -> int | None:
     text = _unwrapped(text)
     if text.isdigit():
@@ -141,10 +155,12 @@ def element_count(
         return call.args[sized[1]]
     if _sizeof(size) in names:
         return "1"
-    parts = _factors(size)
-    for count, each in (parts, parts[::-1]) if parts is not None else ():
-        if _sizeof(each) in names:
-            return count
+    # `n * sizeof(T)`, `sizeof(T) * n`, and `2 * W * sizeof(T)`: the count is the
+    # product of the other factors.
+    for left, right in _outer_factors(size):
+        for count, each in ((left, right), (right, left)):
+            if _sizeof(each) in names:
+                return count
     return None
 
 

@@ -247,7 +247,9 @@ class ExpressionWalk(ExpressionFacts):
                 # never received and let reads of `a[i].g` count as covered.
                 if kind is AccessKind.WRITE:
                     kind = AccessKind.UPDATE
-                self._subscripted(inner, kind, red, depth)
+                field = node.child_by_field_name("field")
+                name = node_text(field) if field is not None else ""
+                self._subscripted(inner, kind, red, depth, name)
                 return
             root = inner
             while root is not None and root.type == "field_expression":
@@ -302,7 +304,12 @@ class ExpressionWalk(ExpressionFacts):
         self._ref(node, text, kind, subscripts=(Subscript(text, None),))
 
     def _subscripted(
-        self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
+        self,
+        node: Node,
+        kind: AccessKind,
+        red: RedOp | None,
+        depth: int,
+        field: str = "",
     ) -> None:
         indices: list[Node] = []
         base: Node | None = node
@@ -326,7 +333,9 @@ class ExpressionWalk(ExpressionFacts):
         subs = tuple(self._subscript(index) for index in indices)
         if base.type == "identifier":
             name, subs = self.row_path(name, subs)
-        self._ref(node, name, kind, subscripts=subs, reduction=red, member=member)
+        self._ref(
+            node, name, kind, subscripts=subs, reduction=red, member=member, field=field
+        )
 
     def row_path(
         self, name: str, subs: tuple[Subscript, ...]

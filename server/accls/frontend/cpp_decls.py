@@ -73,6 +73,7 @@ class CppDeclarations(CppConstructors):
         member: bool = False,
         advance: Advance | None = None,
         escapes: bool = False,
+        field: str = "",
     ) -> None:
         """Every reference: a data member named bare in a method is `this->m`."""
         if name in self.members and name not in self.env and name not in self.params:
@@ -90,6 +91,7 @@ class CppDeclarations(CppConstructors):
             member=member,
             advance=advance,
             escapes=escapes,
+            field=field,
         )
 
     def _advance(self, node: Node, target: Node, used: bool) -> Advance | None:

@@ -100,6 +100,8 @@ class Ref:
     fortran: bool = False  # written in Fortran: rendered `a(i, j)`, `s%f`
     # A compound assignment's operator ("<<=", "%="), on its UPDATE; else "".
     update_op: str = ""
+    # `a[i].f`: the field `f` of the element (its first, under `a[i].f.g`); else "".
+    field: str = ""
 
     def render(self) -> str:
         """The reference as its language writes it: `a[i][j - 1]`, `*p`, `a(i, j)`."""

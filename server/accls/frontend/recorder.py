@@ -125,6 +125,7 @@ class Recorder:
         member: bool = False,
         advance: Advance | None = None,
         escapes: bool = False,
+        field: str = "",
     ) -> None:
         if reduction is None and self._tag is not None and self._tag[0] == name:
             reduction = self._tag[1]
@@ -146,6 +147,7 @@ class Recorder:
                 advance=advance,
                 escapes=escapes or escaping,
                 into=self._into if escaping else "",
+                field=field,
             )
         )
 
