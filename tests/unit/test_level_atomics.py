@@ -1,7 +1,8 @@
-"""Atomic updates in a nest that takes a pragma per level: one atomic per statement."""
+"""Atomic updates: one pragma per statement, above the whole statement."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from textwrap import dedent
 
@@ -92,3 +93,45 @@ def test_the_inner_level_compiles_with_the_outer_one(
     assert inner.pragma is not None
     assert inner.pragma.render() == "#pragma acc loop vector"
     assert checked[inner.loop.id].compiles is True
+
+
+PREFIX = dedent(
+    """\
+    int h[16], g[16];
+    void count(const int *restrict a, int n) {
+      for (int x = 0; x < n; ++x)
+        --h[a[x] & 15];
+      for (int x = 0; x < n; ++x) {
+        ++g[a[x] & 15];
+      }
+    }
+    """
+)
+
+
+def test_a_prefix_update_gets_its_atomic_above_the_operator(
+    tmp_path: Path, need: Need
+) -> None:
+    gcc = need("gcc")
+    for opts, flag in ((ACC, "-fopenacc"), (OMP_GPU, "-fopenmp")):
+        found = _suggestions(PREFIX, opts)
+        assert [s.pragma is not None for s in found] == [True, True]
+        annotated = annotate_text(PREFIX, found)
+        lines = [ln.strip() for ln in annotated.splitlines()]
+        sentinel = opts.dialect.sentinel
+        for statement in ("--h[a[x] & 15];", "++g[a[x] & 15];"):
+            at = lines.index(statement)
+            assert lines[at - 1] == f"#pragma {sentinel} atomic update"
+        out = tmp_path / f"prefix-{sentinel}.c"
+        out.write_text(annotated)
+        run = subprocess.run(
+            [gcc, flag, "-fsyntax-only", str(out)], capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+
+
+def test_a_prefix_update_inside_a_longer_statement_stays_refused() -> None:
+    text = PREFIX.replace("--h[a[x] & 15];", "--h[a[x] & 15], --g[a[x] & 7];")
+    found = _suggestions(text, ACC)
+    assert found[0].pragma is None
+    assert "cannot be made atomic" in found[0].reasons[0]
