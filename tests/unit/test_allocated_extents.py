@@ -33,6 +33,26 @@ def test_allocation_count_is_the_element_count(declaration: str, count: str) -> 
     assert var.alloc_count == count
 
 
+@pytest.mark.parametrize(
+    ("declaration", "count"),
+    [
+        ("real_t *t = (real_t *)malloc(10 * sizeof(real_t));", "10"),
+        ("real_t *t = calloc(n, sizeof(real_t));", "n"),
+        ("real_t *t = malloc(10 * sizeof(index_t));", ""),  # another type's units
+        ("real_t *t = malloc(10 * sizeof(k));", ""),  # a variable's size
+        ("index_t *t = malloc(10 * sizeof(real_t));", ""),
+    ],
+)
+def test_a_typedef_element_size_counts_elements(declaration: str, count: str) -> None:
+    # The parser reads `sizeof(real_t)` as the size of a parenthesized name.
+    text = (
+        "#include <stdlib.h>\ntypedef double real_t;\ntypedef int index_t;\n"
+        f"void g(int n, long k) {{\n  {declaration}\n}}\n"
+    )
+    (var,) = parse_source(text).functions[0].locals
+    assert var.alloc_count == count
+
+
 PROGRAM = """\
 #include <stdlib.h>
 void whole(int n, const int *restrict a, int m)

@@ -35,6 +35,13 @@ def _element_size(node: Node, var: Var) -> bool:
         ) == " ".join(var.type.split())
     value = node.child_by_field_name("value")
     text = "".join(node_text(value).split()) if value is not None else ""
+    if value is not None and value.type == "parenthesized_expression":
+        inner = strip_parens(value)
+        # `sizeof(real_t)`: the parser cannot tell a typedef name from a
+        # variable, but the declaration names `real_t` as the pointer's type,
+        # so in this initializer it is that type.
+        if inner.type == "identifier" and node_text(inner) == var.type:
+            return True
     return text.strip("()") in (f"*{var.name}", f"{var.name}[0]")
 
 

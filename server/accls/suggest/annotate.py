@@ -55,6 +55,7 @@ def insertions(
     edits += async_edits(data, waits, newline)
     opened: set[int] = set()
     routines: set[tuple[int, object]] = set()
+    atomics: set[tuple[int, str]] = set()
     for suggestion in suggestions:
         region = suggestion.region
         if region is not None and region.loops[0].id not in opened:
@@ -73,7 +74,14 @@ def insertions(
         if suggestion.pragma is None or suggestion.existing is not None:
             continue
         targets = [(suggestion.loop.keyword.start_byte, suggestion.pragma)]
-        targets += [(a.span.start_byte, a.pragma) for a in suggestion.atomics]
+        for atomic in suggestion.atomics:
+            # A statement updated under a loop nest is atomic for the outer
+            # loop and for the inner one: one pragma makes it atomic, a second
+            # stacked above it does not compile.
+            key = (atomic.span.start_byte, atomic.pragma.render())
+            if key not in atomics:
+                atomics.add(key)
+                targets.append((atomic.span.start_byte, atomic.pragma))
         closing_lines = suggestion.pragma.end_lines()
         if closing_lines:
             _, indent = _line_bounds(data, suggestion.loop.keyword.start_byte)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
-from accls.frontend import Directive, Loop, RedOp
+from accls.frontend import Directive, Loop, RedOp, Span
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
@@ -27,15 +27,36 @@ def atomic_pragmas(
     out: list[Atomic] = []
     pragma = Pragma(dialect, "atomic update")
     for ref in facts.atomics:
-        line_start = text.rfind(b"\n", 0, ref.span.start_byte) + 1
-        if text[line_start : ref.span.start_byte].strip():
+        span = ref.span if fortran else _prefix_update(text, ref.span)
+        line_start = text.rfind(b"\n", 0, span.start_byte) + 1
+        if text[line_start : span.start_byte].strip():
             return None  # the statement does not start its line
         if ref.reduction not in (_FORTRAN_ATOMIC if fortran else _C_ATOMIC):
             return None
         if fortran and not _fortran_form(text, ref.span.start_byte, ref.reduction):
             return None
-        out.append(Atomic(ref.span, pragma))
+        out.append(Atomic(span, pragma))
     return tuple(out)
+
+
+def _prefix_update(text: bytes, span: Span) -> Span:
+    """The statement `++x;` or `--x;` from its operator, for the reference `x`.
+
+    The atomic pragma goes above the statement, which starts at the operator;
+    any other text before `x` is not a statement `atomic update` takes.
+    """
+    head = text.rfind(b"\n", 0, span.start_byte) + 1
+    before = text[head : span.start_byte]
+    code = before.rstrip()
+    if code.lstrip() not in (b"++", b"--"):
+        return span
+    if not text[span.end_byte :].lstrip().startswith(b";"):
+        return span  # `--x, y` or `--x + 1`: not the update statement alone
+    start = head + len(code) - 2
+    row, column = span.start
+    return replace(
+        span, start_byte=start, start=(row, column - (span.start_byte - start))
+    )
 
 
 def _top_level(text: str, sep: str) -> list[str]:
