@@ -75,13 +75,35 @@ def test_a_pointer_returned_or_of_a_variadic_callee_is_kept() -> None:
         "static double *pass(double *q) { q[0] = 1.0; return q; }\n"
         "static void log_all(double *q, ...) { q[0] = 1.0; }\n"
         "static void twice(double *q) { q[0] = 1.0; }\n"
+        "static void apply(double *q, void (*twice)(double *)) { twice(q); }\n"
+        "static void local(double *q) { void (*twice)(double *) = 0; twice(q); }\n"
     )
     borrowers = parse_source(text, "k.c").borrowers
     assert ("pass", 0) not in borrowers
     assert ("log_all", 0) not in borrowers
     assert ("twice", 0) in borrowers
+    # A parameter or local of the name hides the function: it may keep `q`.
+    assert ("apply", 0) not in borrowers
+    assert ("local", 0) not in borrowers
 
 
 def test_cpp_overloads_borrow_nothing() -> None:
     text = "static void twice(double *q) { q[0] = 1.0; }\n"
     assert parse_source(text, "k.cpp").borrowers == frozenset()
+
+
+def test_a_function_pointer_of_a_borrowers_name_may_keep_the_block() -> None:
+    text = _text("fill") + (
+        "void twice_fill(double *q, int n) { fill(q, n); }\n"
+        "void hidden(int n) {\n"
+        "  void (*fill)(double *, int) = keep_global;\n"
+        "  double *a = malloc(n * sizeof *a);\n"
+        "  fill(a, n);\n"
+        "  double *b = malloc(n * sizeof *b);\n"
+        "  twice_fill(b, n);\n}\n"
+    )
+    fn = parse_source(text, "k.c").function("hidden")
+    assert fn is not None
+    leaves = {v.name: v.leaves for v in fn.locals if v.pointers}
+    assert leaves["a"]
+    assert not leaves["b"]

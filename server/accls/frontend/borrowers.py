@@ -19,6 +19,7 @@ from accls.frontend.exprs import node_text
 from accls.frontend.freshness import escaping_pointers
 from accls.frontend.macros import MacroTable, expand_calls, expand_objects
 from accls.frontend.model import Var
+from accls.frontend.pointer_calls import pointer_names
 
 __all__ = ["Borrow", "borrowing_parameters"]
 
@@ -97,7 +98,7 @@ def borrowing_parameters(
     A name defined twice (`#if` variants) is left out: which one is built is not
     known here.
     """
-    candidates: list[tuple[str, Node, list[Var], list[Var]]] = []
+    candidates: list[tuple[str, Node, list[Var], list[Var], frozenset[str]]] = []
     for node in nodes:
         found = _definition(node) if node.type == "function_definition" else None
         body = node.child_by_field_name("body")
@@ -107,13 +108,15 @@ def borrowing_parameters(
         if params is None:
             continue
         locals_ = [v for v in _locals(body, macros) if not v.static]
-        candidates.append((found[0], body, params, locals_))
+        # Function pointers among the parameters and locals hide functions.
+        held = pointer_names([found[1].child_by_field_name("parameters"), body])
+        candidates.append((found[0], body, params, locals_, held))
     names = [c[0] for c in candidates]
     twice = {n for n in names if names.count(n) > 1}
     borrows = set(known)
     for _ in range(_ROUNDS):
         before = len(borrows)
-        for name, body, params, locals_ in candidates:
+        for name, body, params, locals_, held in candidates:
             if name in twice:
                 continue
             pointers = [
@@ -123,9 +126,8 @@ def borrowing_parameters(
             ]
             if not pointers:
                 continue
-            escaping = escaping_pointers(
-                body, [p for _, p in pointers], locals_, frozenset(borrows)
-            )
+            lent = frozenset(b for b in borrows if b[0] not in held)
+            escaping = escaping_pointers(body, params, locals_, lent)
             for at, param in pointers:
                 if param.name not in escaping and _macro_safe(body, param.name, macros):
                     borrows.add((name, at))

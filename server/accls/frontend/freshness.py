@@ -48,8 +48,10 @@ class _Flow:
         borrows: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
-        # Calls that never keep the pointer passed at a position (`borrowers`).
+        # Calls that never keep the pointer passed at a position (`borrowers`),
+        # unless a local or parameter of the name hides the function.
         self.borrows = borrows
+        self.shadow = params | {v.name for v in locals_}
         # The file's global arrays and pointers a local's value may come from
         # (`double *p = &g[0]`), unless a local or parameter hides the name.
         self.outer = outer - params - {v.name for v in locals_}
@@ -147,7 +149,8 @@ class _Flow:
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
             if called not in _KEEPING and (
-                (called, _position(receiver, outer)) not in self.borrows
+                called in self.shadow
+                or (called, _position(receiver, outer)) not in self.borrows
             ):
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):

@@ -115,7 +115,7 @@ def function_definition(
             wrappers,
             slots,
             outer,
-            borrows,
+            frozenset(b for b in borrows if b[0] not in held),
         )
     )
     # A static local keeps its value between calls: writing it is a side effect.
