@@ -77,6 +77,8 @@ def test_a_pointer_returned_or_of_a_variadic_callee_is_kept() -> None:
         "static void twice(double *q) { q[0] = 1.0; }\n"
         "static void apply(double *q, void (*twice)(double *)) { twice(q); }\n"
         "static void local(double *q) { void (*twice)(double *) = 0; twice(q); }\n"
+        "static void put(double *q) { q[0] = 1.0; }\n"
+        "#define put(q) (saved = (q))\n"
     )
     borrowers = parse_source(text, "k.c").borrowers
     assert ("pass", 0) not in borrowers
@@ -85,6 +87,8 @@ def test_a_pointer_returned_or_of_a_variadic_callee_is_kept() -> None:
     # A parameter or local of the name hides the function: it may keep `q`.
     assert ("apply", 0) not in borrowers
     assert ("local", 0) not in borrowers
+    # A macro of the name replaces the calls: what it does with `q` is its own.
+    assert ("put", 0) not in borrowers
 
 
 def test_cpp_overloads_borrow_nothing() -> None:

@@ -113,11 +113,13 @@ def borrowing_parameters(
         candidates.append((found[0], body, params, locals_, held))
     names = [c[0] for c in candidates]
     twice = {n for n in names if names.count(n) > 1}
-    borrows = set(known)
+    # A macro of a function's name replaces its calls with other code.
+    macro = set(macros.functions) | set(macros.objects)
+    borrows = {b for b in known if b[0] not in macro}
     for _ in range(_ROUNDS):
         before = len(borrows)
         for name, body, params, locals_, held in candidates:
-            if name in twice:
+            if name in twice or name in macro:
                 continue
             pointers = [
                 (at, p)
