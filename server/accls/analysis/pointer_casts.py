@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.struct_views import struct_view
 from accls.frontend import Function, SourceFile, Var
 
 __all__ = ["cast_assigned"]
@@ -38,14 +39,22 @@ def cast_assigned(var: Var | None, fn: Function | None, source: SourceFile) -> b
     )
     for found in store.finditer(text):
         value = found.group(1)
-        if _casts_pointer(value) or _untyped(value, fn, source):
+        if _casts_pointer(value, fn, source) or _untyped(value, fn, source):
             return True
     return var.scope == "param" and fn is not None and _cast_argument(var, fn, source)
 
 
-def _casts_pointer(value: str) -> bool:
-    """A cast of a pointer or array, not of a call's result (`(double *)malloc(..)`)."""
-    return any(not _CALL.match(value, c.end()) for c in _CAST.finditer(value))
+def _casts_pointer(value: str, fn: Function | None, source: SourceFile) -> bool:
+    """A cast of a pointer or array, not of a call's result (`(double *)malloc(..)`).
+
+    Nor a view of a struct as a related one (`struct_views`): its fields keep
+    their types.
+    """
+    return any(
+        not _CALL.match(value, c.end())
+        and not struct_view(c.group(0), value[c.end() :], fn, source)
+        for c in _CAST.finditer(value)
+    )
 
 
 def _untyped(value: str, fn: Function | None, source: SourceFile) -> bool:
@@ -72,7 +81,7 @@ def _cast_argument(var: Var, fn: Function, source: SourceFile) -> bool:
         return False
     at = names.index(var.name)
     return any(
-        at < len(call.args) and _casts_pointer(call.args[at])
+        at < len(call.args) and _casts_pointer(call.args[at], caller, source)
         for caller in source.functions
         for call in caller.call_sites
         if call.name == fn.name

@@ -63,10 +63,12 @@ def allocator_wrappers(
     nodes: Sequence[Node],
     macros: MacroTable,
     known: frozenset[str] = frozenset(),
+    borrows: frozenset[tuple[str, int]] = frozenset(),
 ) -> frozenset[str]:
     """The functions of `nodes` (definitions) that return only fresh blocks.
 
-    `known` names wrappers found elsewhere (the headers'), which these may call.
+    `known` names wrappers found elsewhere (the headers'), which these may call;
+    `borrows`, the calls that never keep a pointer passed at a position.
     """
     candidates: list[tuple[str, Node, list[Var], frozenset[str]]] = []
     for node in nodes:
@@ -85,7 +87,8 @@ def allocator_wrappers(
         for name, body, locals_, params in candidates:
             if name in wrappers or name in twice:
                 continue
-            if returns_fresh(body, locals_, params, frozenset(wrappers - {name})):
+            others = frozenset(wrappers - {name})
+            if returns_fresh(body, locals_, params, others, borrows):
                 wrappers.add(name)
         if len(wrappers) == before:
             break

@@ -30,7 +30,7 @@ from accls.frontend.pointer_flow import (
 )
 from accls.frontend.pointer_slots import Slot, slot_fills
 
-__all__ = ["mark_fresh", "returns_fresh"]
+__all__ = ["escaping_pointers", "mark_fresh", "returns_fresh"]
 
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 
@@ -45,8 +45,13 @@ class _Flow:
         wrappers: frozenset[str] = frozenset(),
         slots: frozenset[Slot] = frozenset(),
         outer: frozenset[str] = frozenset(),
+        borrows: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
+        # Calls that never keep the pointer passed at a position (`borrowers`),
+        # unless a local or parameter of the name hides the function.
+        self.borrows = borrows
+        self.shadow = params | {v.name for v in locals_}
         # The file's global arrays and pointers a local's value may come from
         # (`double *p = &g[0]`), unless a local or parameter hides the name.
         self.outer = outer - params - {v.name for v in locals_}
@@ -142,7 +147,11 @@ class _Flow:
         elif receiver.type == "pointer_expression":
             self._address(receiver, name)
         elif receiver.type == "argument_list":
-            if call_name_of(receiver) not in _KEEPING:
+            called = call_name_of(receiver)
+            if called not in _KEEPING and (
+                called in self.shadow
+                or (called, _position(receiver, outer)) not in self.borrows
+            ):
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
             field = "declarator" if receiver.type == "init_declarator" else "left"
@@ -244,11 +253,52 @@ class _Flow:
                 self.use(node)
 
 
+def _position(args: Node, inner: Node) -> int:
+    """The position in the argument list `args` of the argument holding `inner`."""
+    at = 0
+    for arg in args.named_children:
+        if arg.type == "comment":
+            continue
+        if arg.start_byte <= inner.start_byte and inner.end_byte <= arg.end_byte:
+            return at
+        at += 1
+    return -1
+
+
+def escaping_pointers(
+    body: Node,
+    params: list[Var],
+    locals_: list[Var],
+    borrows: frozenset[tuple[str, int]] = frozenset(),
+) -> frozenset[str]:
+    """The pointer parameters of `params` whose value `body` may keep somewhere.
+
+    Kept: returned, stored in memory (a field, a global, a row), passed to a
+    call other than `borrows`, or its address taken; so is a parameter copied
+    into a local whose value is kept.
+    """
+    names = {p.name for p in params}
+    flow = _Flow([*params, *locals_], frozenset(), borrows=borrows)
+    flow.walk(body)
+    out: set[str] = set()
+    for held in flow.leaves | flow.address:
+        todo, seen = [held], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            todo.extend(flow.sources.get(name, ()))
+        out |= seen & names
+    return frozenset(out)
+
+
 def returns_fresh(
     body: Node,
     locals_: list[Var],
     params: frozenset[str],
     wrappers: frozenset[str] = frozenset(),
+    borrows: frozenset[tuple[str, int]] = frozenset(),
 ) -> bool:
     """True when every `return` of `body` gives a fresh host block or a null pointer.
 
@@ -256,7 +306,9 @@ def returns_fresh(
     `wrappers`, `posix_memalign(&p, ..)`) or null, and its value must go nowhere
     but the `return`: a block also kept in a global or a field is not fresh.
     """
-    flow = _Flow([v for v in locals_ if not v.static], params, wrappers)
+    flow = _Flow(
+        [v for v in locals_ if not v.static], params, wrappers, borrows=borrows
+    )
     flow.walk(body)
     some = False
     for value in flow.returns:
@@ -298,14 +350,16 @@ def mark_fresh(
     wrappers: frozenset[str] = frozenset(),
     slots: frozenset[Slot] = frozenset(),
     outer: frozenset[str] = frozenset(),
+    borrows: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
     `wrappers` names the program's functions that return fresh blocks, `slots`
     those that only free or fill a pointer whose address they get; `outer`,
-    the global arrays and pointers whose names a local's sources may hold.
+    the global arrays and pointers whose names a local's sources may hold;
+    `borrows`, the calls that never keep a pointer passed at a position.
     """
-    flow = _Flow(locals_, params, wrappers, slots, outer)
+    flow = _Flow(locals_, params, wrappers, slots, outer, borrows)
     if not flow.tracked and not flow.row_pointers:
         return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)

@@ -53,10 +53,12 @@ def function_definition(
     types: TypeTable | None = None,
     pointers: frozenset[str] = frozenset(),
     slots: frozenset[Slot] = frozenset(),
+    borrows: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
-    `pointers` names the file's global function pointers.
+    `pointers` names the file's global function pointers; `borrows`, the calls
+    that never keep a pointer passed at a position.
     """
     name, declarator = function_name(node)
     body = node if node.type == "ERROR" else node.child_by_field_name("body")
@@ -113,6 +115,7 @@ def function_definition(
             wrappers,
             slots,
             outer,
+            frozenset(b for b in borrows if b[0] not in held),
         )
     )
     # A static local keeps its value between calls: writing it is a side effect.

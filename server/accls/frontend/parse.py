@@ -9,6 +9,7 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from accls.frontend.allocators import allocator_wrappers
+from accls.frontend.borrowers import borrowing_parameters
 from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
 from accls.frontend.cpp_parse import CppUnit, Definition
@@ -185,8 +186,19 @@ def parse_source(
         if context is not None and usable and context.code
         else None
     )
+    # C only: a C++ call may pick another overload of the name.
+    borrows = (
+        frozenset()
+        if cpp
+        else borrowing_parameters(
+            fn_nodes, macros, headers.borrowers if headers is not None else frozenset()
+        )
+    )
     wrappers = allocator_wrappers(
-        fn_nodes, macros, headers.allocators if headers is not None else frozenset()
+        fn_nodes,
+        macros,
+        headers.allocators if headers is not None else frozenset(),
+        borrows,
     )
     slots = pointer_slots(
         fn_nodes,
@@ -212,6 +224,7 @@ def parse_source(
             types,
             pointers,
             slots,
+            borrows,
         )
         if built is None:
             continue
@@ -253,6 +266,7 @@ def parse_source(
         ),
         headers=headers,
         allocators=wrappers,
+        borrowers=borrows,
         pointer_slots=slots,
         no_default_constructor=unit.no_default() if unit is not None else frozenset(),
         user_reductions=unit.user_reductions() if unit is not None else (),

@@ -71,6 +71,8 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    # Functions that never keep the pointer passed at a position (`borrowers`).
+    borrowers: frozenset[tuple[str, int]] = frozenset()
     # Functions that only free or fill a pointer whose address they are given
     # (`Release(&p)`): name, parameter position, whether they store a fresh block.
     pointer_slots: frozenset[tuple[str, int, bool]] = frozenset()
