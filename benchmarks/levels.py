@@ -7,7 +7,9 @@ lets accls suggest, and scores the experts' pairs by the level they sit at:
 OpenACC gang/worker/vector/seq (an outer `parallel loop` with no level word is
 "auto"), OpenMP teams/parallel/simd. For each level: how many expert loops,
 how many got a pragma from accls (recall), how many with the same levels
-(level match) and the same directive. Also counts the experts' `acc routine`
+(level match) and the same directive. An expert's sequential loop (`loop seq`,
+`serial`) is one `seq` row, kept when accls leaves it sequential and counted
+apart from the parallel levels' totals. Also counts the experts' `acc routine`
 and `omp declare target` directives and how many accls inserted back.
 Also counts the experts' data-lifetime directives (`enter data`, `exit data`,
 `update`, and `present` clauses; OpenMP `target enter/exit data`, `target update`)
@@ -80,17 +82,19 @@ def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
     """Per expert level: loops, recalled, level match, directive match."""
     table: dict[str, Counter[str]] = {}
     for score in scores:
-        expert = levels_of(score.expert)
+        # `loop seq` and `serial` ask for sequential execution: one `seq` row.
+        expert = ("seq",) if score.expert_seq else levels_of(score.expert)
         ours = levels_of(score.ours) if score.status == "suggested" else ()
         key_place = _place(score.expert_directive)
         for level in expert or ("none",):
             key = f"{score.model}:{key_place}:{level}"
             row = table.setdefault(key, Counter())
             row["loops"] += 1
-            recalled = score.status in ("suggested", "collapsed") and (
+            parallel = score.status in ("suggested", "collapsed") and (
                 score.status == "collapsed" or score.our_parallel
             )
-            row["recalled"] += recalled
+            # An expert's sequential loop is kept when accls leaves it so.
+            row["recalled"] += parallel != score.expert_seq
             row["level_match"] += bool(ours) and level in ours
             row["same_levels"] += bool(ours) and set(ours) == set(expert)
             row["directive_match"] += score.directive_match
@@ -105,6 +109,8 @@ def _misses(scores: list[PairScore]) -> dict[str, dict[str, int]]:
             score.status == "suggested" and score.our_parallel
         ):
             continue
+        if score.expert_seq:
+            continue  # left sequential, as the expert did
         why = reason_pattern(score.reasons[0]) if score.reasons else score.status
         table.setdefault(score.model, Counter())[why] += 1
     return {m: dict(c.most_common()) for m, c in sorted(table.items())}
@@ -282,10 +288,23 @@ def main(argv: list[str] | None = None) -> int:
         rates += [row.get(k, 0) / n for k in ("same_levels", "directive_match")]
         print(f"{key:32} {n:5} " + " ".join(f"{r:5.2f}" for r in rates))
     for model in sorted({k.split(":")[0] for k in table}):
-        rows = [row for key, row in table.items() if key.startswith(model + ":")]
+        rows = [
+            row
+            for key, row in table.items()
+            if key.startswith(model + ":") and not key.endswith(":seq")
+        ]
         loops = sum(r["loops"] for r in rows)
         hit = sum(r.get("recalled", 0) for r in rows)
         print(f"{model} all levels: {hit}/{loops} ({hit / max(loops, 1):.3f})")
+        seq = [
+            row
+            for key, row in table.items()
+            if key.startswith(model + ":") and key.endswith(":seq")
+        ]
+        if seq:
+            kept = sum(r.get("recalled", 0) for r in seq)
+            total = sum(r["loops"] for r in seq)
+            print(f"{model} expert `seq` loops left sequential: {kept}/{total}")
     for model, reasons in misses.items():
         print(f"{model} misses by reason (top 12 of {sum(reasons.values())}):")
         for why, count in list(reasons.items())[:12]:
