@@ -60,6 +60,30 @@ class CppCalls(CppRanges):
             and self.variable_type(name) is None
         )
 
+    def _base_method(self, fn: Node) -> str | None:
+        """`Base::g` named in a method of Base or a class derived from it.
+
+        The name its definition is summarised under (`Base::g`) when `g` is a
+        non-static method Base itself declares; None for anything else.
+        """
+        text = "".join(node_text(fn).split())
+        head, _, plain = text.rpartition("::")
+        if not head or "<" in text or not self.class_name or self.inlining:
+            return None
+        owner = head.rsplit("::", 1)[-1]
+        info = self.scope.classes.get(owner)
+        if info is None or plain not in info.methods or plain in info.statics:
+            return None
+        todo, seen = [self.class_name], set()
+        while todo:  # the class and its bases, transitively
+            name = todo.pop()
+            if name == owner:
+                return f"{owner}::{plain}"
+            seen.add(name)
+            cls = self.scope.classes.get(name)
+            todo.extend(b for b in (cls.bases if cls else ()) if b not in seen)
+        return None
+
     def _library_call(
         self, node: Node, name: str, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -80,6 +104,21 @@ class CppCalls(CppRanges):
         fn = strip_parens(fn)
         if fn.type == "field_expression":
             self._method_call(node, fn, arg_nodes, depth)
+            return
+        base = self._base_method(fn) if fn.type == "qualified_identifier" else None
+        if base is not None:
+            # `Base::g(x)` in a method: Base's own body on this object, never an
+            # override (a qualified name is not dispatched).
+            texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
+            self.call_refs.append(len(self.refs))
+            self.calls.append(
+                (
+                    Call(base, self._span(node), ("this", *texts)),
+                    tuple(r.id for r in self._loops),
+                )
+            )
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
             return
         if fn.type in ("qualified_identifier", "template_function"):
             name = self.callee_name(fn)

@@ -107,6 +107,13 @@ class ClassInfo:
     constructors: int = 0
     default_constructor: bool = False
     plain_constructors: bool = True
+    # Static data members declared `const` or `constexpr` (a compile-time or
+    # read-only value), and those some declaration of the name leaves writable.
+    constants: set[str] = field(default_factory=set)
+    varying: set[str] = field(default_factory=set)
+    # Each method's declarations: the argument counts a call may pass, and the
+    # return type, so a call's count picks its overload's type (see cpp_returns).
+    signatures: dict[str, list[tuple[range, str, str]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -120,6 +127,10 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    # Functions defined more than once with different return types (overloads):
+    # `returns` holds one of them, which a call may not run.
+    full_returns: dict[str, str] = field(default_factory=dict)
+    mixed_returns: set[str] = field(default_factory=set)
     reducers: dict[str, UserReduction] = field(default_factory=dict)  # cpp_reducers
 
     def merge(self, other: CxxScope) -> None:
@@ -137,11 +148,18 @@ class CxxScope:
                     info.constructors,
                     info.default_constructor,
                     info.plain_constructors,
+                    set(info.constants),
+                    set(info.varying),
+                    {k: list(v) for k, v in info.signatures.items()},
                 )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
         for name, text in other.returns.items():
             self.returns.setdefault(name, text)
+        for name, text in other.full_returns.items():
+            if self.full_returns.setdefault(name, text) != text:
+                self.mixed_returns.add(name)
+        self.mixed_returns |= other.mixed_returns
         self.enums |= other.enums
         self.template_params |= other.template_params
         self.operators |= other.operators
