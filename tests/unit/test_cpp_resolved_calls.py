@@ -196,3 +196,90 @@ def test_a_static_pointer_to_const_is_no_constant() -> None:
         """
     )
     assert not ok
+
+
+_INHERITED = """\
+#include <vector>
+class Base {
+ public:
+  double k;
+};
+class Der : public Base {
+ public:
+  double h(double x) { BODY }
+  double run(int n) {
+    std::vector<double> out(n);
+    for (int i = 0; i < n; i++) {
+      out[i] = h(i);
+    }
+    return out[0];
+  }
+};
+"""
+
+
+def test_a_base_member_named_bare_in_a_derived_method_is_read_of_this() -> None:
+    [(ok, why)] = _verdicts(_INHERITED.replace("BODY", "return k + x;"))
+    assert ok, why
+
+
+def test_a_derived_method_writing_a_base_member_stays_refused() -> None:
+    [(ok, why)] = _verdicts(_INHERITED.replace("BODY", "k += x; return k;"))
+    assert not ok
+    assert "Der::h" in why
+
+
+_INHERITED_CALL = """\
+#include <vector>
+class Base {
+ public:
+  double k;
+  double g(double x) { return k * x; }
+  double w(double x) { k += x; return k; }
+  virtual double v(double x) { return x; }
+};
+class Der : public Base {
+ public:
+  double run(int n) {
+    std::vector<double> out(n);
+    for (int i = 0; i < n; i++) {
+      out[i] = CALL(i);
+    }
+    return out[0];
+  }
+};
+"""
+
+
+def test_a_base_method_called_bare_in_a_derived_method_is_its_definition() -> None:
+    [(ok, why)] = _verdicts(_INHERITED_CALL.replace("CALL", "g"))
+    assert ok, why
+
+
+def test_a_base_method_called_bare_that_writes_a_member_stays_refused() -> None:
+    [(ok, why)] = _verdicts(_INHERITED_CALL.replace("CALL", "w"))
+    assert not ok
+    assert "Base::w" in why
+
+
+def test_a_virtual_base_method_called_bare_stays_unknown() -> None:
+    [(ok, why)] = _verdicts(_INHERITED_CALL.replace("CALL", "v"))
+    assert not ok
+    assert "virtual" in why
+
+
+def test_overloads_all_returning_builtin_values_keep_builtin_operators() -> None:
+    # `float F(float)` and `double F(double)`: whichever runs, `<` is the
+    # language's, not a call.
+    [(_, why)] = _verdicts(
+        """\
+        inline float F(float a) { return a * 2.0f; }
+        inline double F(double a) { return a * 2.0; }
+        void run(const double *__restrict x, double *__restrict y, int n) {
+          for (int i = 0; i < n; i++) {
+            y[i] = F(x[i]) < 1.0 ? 0.0 : 1.0;
+          }
+        }
+        """
+    )
+    assert "auto::operator" not in why

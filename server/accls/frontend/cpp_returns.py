@@ -11,10 +11,23 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.cpp_types import ClassInfo, CxxScope
+from accls.frontend.cpp_types import (
+    BUILTIN,
+    UNKNOWN,
+    ClassInfo,
+    CxxScope,
+    CxxType,
+    classify,
+)
 from accls.frontend.exprs import node_text
 
-__all__ = ["full_return", "method_return", "record_return", "record_signature"]
+__all__ = [
+    "free_return",
+    "full_return",
+    "method_return",
+    "record_return",
+    "record_signature",
+]
 
 _LEVELS = {"pointer_declarator": "*", "reference_declarator": "&"}
 
@@ -22,7 +35,7 @@ _LEVELS = {"pointer_declarator": "*", "reference_declarator": "&"}
 def full_return(member: Node) -> str:
     """A declaration's return type with its declarator's `*` and `&`."""
     base = member.child_by_field_name("type")
-    text = "".join(node_text(base).split()) if base is not None else ""
+    text = " ".join(node_text(base).split()) if base is not None else ""
     decl = member.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
         text += _LEVELS.get(decl.type, "")
@@ -40,24 +53,43 @@ def record_signature(info: ClassInfo, name: str, counts: range, member: Node) ->
     info.signatures.setdefault(name, []).append(entry)
 
 
-def method_return(info: ClassInfo, name: str, count: int) -> str | None:
-    """The return type text a call of `name` with `count` arguments gets.
+def method_return(
+    info: ClassInfo, name: str, count: int, scope: CxxScope
+) -> CxxType | None:
+    """The type a call of the method `name` with `count` arguments gets.
 
-    None when the declarations that count may run return different types, or
-    when none of the class's declarations takes that count (a base's runs).
+    None when no declaration of the class was kept (the caller's own lookup
+    then), UNKNOWN when none takes that count (a base's overload runs).
     """
     declared = info.signatures.get(name)
     if not declared:
-        return info.methods.get(name)
-    found = {(full, base) for counts, full, base in declared if count in counts}
-    if len({full for full, _ in found}) != 1:
         return None
-    return next(iter(found))[1]
+    found = {(full, base) for counts, full, base in declared if count in counts}
+    return _agreed(found, scope)
+
+
+def free_return(scope: CxxScope, name: str) -> CxxType | None:
+    """The type of a call of a free `name` defined with several return types."""
+    found = scope.full_returns.get(name, set())
+    return _agreed(found, scope) if len({f for f, _ in found}) > 1 else None
+
+
+def _agreed(found: set[tuple[str, str]], scope: CxxScope) -> CxxType:
+    """One type for a call that may run any of these (full text, base text).
+
+    Their type when they agree; a builtin value when all are builtin values
+    (`float SQRT(float)`, `double SQRT(double)`: the operators on it are the
+    language's either way); otherwise unknown, so its operators stay calls.
+    """
+    if len({full for full, _ in found}) == 1:
+        return classify(next(iter(found))[1], scope)
+    kinds = [classify(full, scope) for full, _ in found]
+    if kinds and all(k.builtin and not k.pointer for k in kinds):
+        return BUILTIN
+    return UNKNOWN
 
 
 def record_return(scope: CxxScope, name: str, member: Node, base: str) -> None:
-    """Keep a definition's return type; a second, different one makes it mixed."""
-    full = full_return(member)
-    if scope.full_returns.setdefault(name, full) != full:
-        scope.mixed_returns.add(name)
+    """Keep a definition's return type with those of its other definitions."""
+    scope.full_returns.setdefault(name, set()).add((full_return(member), base))
     scope.returns[name] = base

@@ -67,6 +67,7 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
         _constructor(member, info, unqualified(node_text(name_node)))
         _virtual_member(member, info)
     for clause in (c for c in node.named_children if c.type == "base_class_clause"):
+        info.template_bases = info.template_bases or "<" in node_text(clause)
         info.bases.extend(
             unqualified(node_text(b).split("<", 1)[0])
             for b in clause.named_children

@@ -113,6 +113,8 @@ class ClassInfo:
     varying: set[str] = field(default_factory=set)
     # Each method's declarations: the argument counts a call may pass, and the
     # return type, so a call's count picks its overload's type (see cpp_returns).
+    # Some base is written as a template instance (`Base<T>`): see cpp_bases.
+    template_bases: bool = False
     signatures: dict[str, list[tuple[range, str, str]]] = field(default_factory=dict)
 
 
@@ -127,10 +129,9 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
-    # Functions defined more than once with different return types (overloads):
-    # `returns` holds one of them, which a call may not run.
-    full_returns: dict[str, str] = field(default_factory=dict)
-    mixed_returns: set[str] = field(default_factory=set)
+    # Every return type a name's definitions give, (with `*`/`&`, base type):
+    # overloads may differ, and `returns` holds only the last (see cpp_returns).
+    full_returns: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     reducers: dict[str, UserReduction] = field(default_factory=dict)  # cpp_reducers
 
     def merge(self, other: CxxScope) -> None:
@@ -150,16 +151,15 @@ class CxxScope:
                     info.plain_constructors,
                     set(info.constants),
                     set(info.varying),
+                    info.template_bases,
                     {k: list(v) for k, v in info.signatures.items()},
                 )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
         for name, text in other.returns.items():
             self.returns.setdefault(name, text)
-        for name, text in other.full_returns.items():
-            if self.full_returns.setdefault(name, text) != text:
-                self.mixed_returns.add(name)
-        self.mixed_returns |= other.mixed_returns
+        for name, texts in other.full_returns.items():
+            self.full_returns.setdefault(name, set()).update(texts)
         self.enums |= other.enums
         self.template_params |= other.template_params
         self.operators |= other.operators

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from accls.frontend.cpp_returns import method_return
+from accls.frontend.cpp_bases import inherited_fields
+from accls.frontend.cpp_returns import free_return, method_return
 from accls.frontend.cpp_types import (
     BUILTIN,
     STREAM_OBJECTS,
@@ -64,6 +65,10 @@ class CppTyping(FunctionWalk):
         self.class_name = class_name
         info = scope.classes.get(class_name) if class_name else None
         self.members = dict(info.fields) if info is not None else {}
+        # Constructed here (see member_initializers): the class's own members.
+        self.own_members = tuple(self.members)
+        for name, text in inherited_fields(scope, class_name or "").items():
+            self.members.setdefault(name, text)
         self.aliases: dict[str, Node] = {}
         # Range-for elements: the range and the loop's index (see cpp_ranges).
         self.elements: dict[str, tuple[str, str]] = {}
@@ -269,8 +274,9 @@ class CppTyping(FunctionWalk):
         own = self.scope.classes.get(self.class_name or "")
         if own is not None and fn.type == "identifier" and plain in own.methods:
             return self._overload_type(own, plain, node)
-        if plain in self.scope.mixed_returns:
-            return UNKNOWN  # overloads of different types: which one runs is unknown
+        mixed = free_return(self.scope, plain)
+        if mixed is not None:
+            return mixed  # overloads of different types: what they agree on
         if plain in self.scope.returns and plain not in self.scope.template_params:
             return classify(self.scope.returns[plain], self.scope)
         return UNKNOWN
@@ -281,8 +287,8 @@ class CppTyping(FunctionWalk):
         count = sum(
             1 for a in (args.named_children if args else ()) if a.type != "comment"
         )
-        found = method_return(info, name, count)
-        return UNKNOWN if found is None else classify(found, self.scope)
+        found = method_return(info, name, count, self.scope)
+        return found or classify(info.methods.get(name, ""), self.scope)
 
     def _lambda_type(self, lam: Node, depth: int) -> CxxType:
         """A lambda's result: its declared type, or that of its `return` expressions."""

@@ -220,7 +220,7 @@ class CppFunctionWalk(CppCalls):
             definition
         ):
             return
-        for name in self.members:
+        for name in self.own_members:
             if name not in named:
                 self._member_constructed(definition, name, ())
 
