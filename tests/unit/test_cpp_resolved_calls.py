@@ -283,3 +283,22 @@ def test_overloads_all_returning_builtin_values_keep_builtin_operators() -> None
         """
     )
     assert "auto::operator" not in why
+
+
+def test_a_constructor_call_is_not_ruled_out_by_its_this_parameter() -> None:
+    # `P(a[i])` passes no object: the count rule of in-class methods (which
+    # counts `this`) leaves constructors alone.
+    [(_, why)] = _verdicts(
+        """\
+        struct P {
+          double v;
+          explicit P(double a) : v(a) { v = v * 2.0; }
+        };
+        void fill(P *out, const double *a, int n) {
+          for (int i = 0; i < n; i++) {
+            out[i] = P(a[i]);
+          }
+        }
+        """
+    )
+    assert "does not take that many" not in why

@@ -55,9 +55,16 @@ def _accepts(fn: Function, count: int, hidden: bool) -> bool:
     """
     if fn.max_args is not None and count > fn.max_args:
         return False
-    if fn.in_class:  # a method defined in its class: no prototype adds defaults
+    if fn.in_class and not _constructs(fn.name):
+        # A method defined in its class: no prototype adds defaults.
         return count >= fn.min_args
     return count >= fn.min_args or not fn.static or hidden
+
+
+def _constructs(name: str) -> bool:
+    """A constructor or destructor: its calls pass no `this` among their arguments."""
+    head, _, plain = name.rpartition("::")
+    return plain.startswith("~") or plain == head.rsplit("::", 1)[-1]
 
 
 def takes(fn: Function, count: int | None, source: SourceFile) -> bool:
