@@ -6,6 +6,7 @@ from textwrap import dedent
 
 from accls.analysis import analyze
 from accls.frontend import parse_source
+from accls.frontend.cpp_types import ClassInfo, CxxScope
 
 
 def _verdicts(text: str) -> list[tuple[bool, str]]:
@@ -302,3 +303,13 @@ def test_a_constructor_call_is_not_ruled_out_by_its_this_parameter() -> None:
         """
     )
     assert "does not take that many" not in why
+
+
+def test_a_header_class_of_the_same_name_leaving_the_member_writable() -> None:
+    scope, headers = CxxScope(), CxxScope()
+    scope.classes["Fact"] = ClassInfo("Fact", fields={"value": "long"})
+    scope.classes["Fact"].constants.add("value")
+    headers.classes["Fact"] = ClassInfo("Fact", fields={"value": "long"})
+    headers.classes["Fact"].varying.add("value")
+    scope.merge(headers)
+    assert "value" in scope.classes["Fact"].varying

@@ -137,23 +137,27 @@ class CxxScope:
     def merge(self, other: CxxScope) -> None:
         """Add what `other` (the headers' scope) declares and this one does not."""
         for name, info in other.classes.items():
-            if name not in self.classes:
-                self.classes[name] = ClassInfo(
-                    info.name,
-                    dict(info.fields),
-                    dict(info.methods),
-                    dict(info.accessors),
-                    set(info.statics),
-                    set(info.virtuals),
-                    list(info.bases),
-                    info.constructors,
-                    info.default_constructor,
-                    info.plain_constructors,
-                    set(info.constants),
-                    set(info.varying),
-                    info.template_bases,
-                    {k: list(v) for k, v in info.signatures.items()},
-                )
+            if name in self.classes:
+                # Another class of that name: a static member it leaves writable
+                # is no constant of this one's name either.
+                self.classes[name].varying |= info.varying
+                continue
+            self.classes[name] = ClassInfo(
+                info.name,
+                dict(info.fields),
+                dict(info.methods),
+                dict(info.accessors),
+                set(info.statics),
+                set(info.virtuals),
+                list(info.bases),
+                info.constructors,
+                info.default_constructor,
+                info.plain_constructors,
+                set(info.constants),
+                set(info.varying),
+                info.template_bases,
+                {k: list(v) for k, v in info.signatures.items()},
+            )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
         for name, text in other.returns.items():
