@@ -66,6 +66,12 @@ def duplicate_definitions(name: str, source: SourceFile) -> str | None:
     lines = _definition_lines(name, source)
     if lines is None:
         return None
+    if "::" in name:  # a class's methods: overloads, or #if branches
+        return (
+            f"which has several definitions ({lines}) a call of that many arguments "
+            "may run (overloads by parameter type, which the analysis does not "
+            "compare, or #if branches): which one runs is unknown"
+        )
     return (
         f"which is defined more than once ({lines}) and {_unknown_branches(source)}: "
         "which definition runs is unknown"

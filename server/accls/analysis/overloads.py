@@ -6,7 +6,8 @@ exactly one definition accepts its number of arguments (defaults and `...`
 counted); otherwise every definition stays possible (their summaries' union).
 Defaults a prototype gives are unseen in the definition: a definition is ruled
 out for too few arguments only when it is `static` and no `name(..)` of the
-file holds a `=`.
+file holds a `=`, or when it is a method defined in its class (its only
+declaration).
 """
 
 from __future__ import annotations
@@ -54,7 +55,16 @@ def _accepts(fn: Function, count: int, hidden: bool) -> bool:
     """
     if fn.max_args is not None and count > fn.max_args:
         return False
+    if fn.in_class and not _constructs(fn.name):
+        # A method defined in its class: no prototype adds defaults.
+        return count >= fn.min_args
     return count >= fn.min_args or not fn.static or hidden
+
+
+def _constructs(name: str) -> bool:
+    """A constructor or destructor: its calls pass no `this` among their arguments."""
+    head, _, plain = name.rpartition("::")
+    return plain.startswith("~") or plain == head.rsplit("::", 1)[-1]
 
 
 def takes(fn: Function, count: int | None, source: SourceFile) -> bool:

@@ -60,6 +60,63 @@ class CppCalls(CppRanges):
             and self.variable_type(name) is None
         )
 
+    def _method_owner(self, name: str) -> str | None:
+        """The class whose method a bare `name(..)` in a method calls, if any.
+
+        The method's own class when it declares `name`; else the nearest
+        defined base that does, through bases the file defines and does not
+        write as template instances (a dependent base's names are not found).
+        """
+        if self._own_method(name):
+            return self.class_name
+        info = self.scope.classes.get(self.class_name or "")
+        if info is None or name in self.lambdas or self.variable_type(name):
+            return None
+        layer, seen = [] if info.template_bases else list(info.bases), set()
+        while layer:
+            found = [b for b in layer if name in self._methods_of(b)]
+            if found:
+                return found[0] if len(set(found)) == 1 else None
+            following: list[str] = []
+            for base in layer:
+                cls = self.scope.classes.get(base)
+                if cls is None:
+                    return None  # an unseen base may declare it
+                seen.add(base)
+                if cls.template_bases:
+                    return None
+                following.extend(b for b in cls.bases if b not in seen)
+            layer = following
+        return None
+
+    def _methods_of(self, cls: str) -> dict[str, str]:
+        info = self.scope.classes.get(cls)
+        return info.methods if info is not None else {}
+
+    def _base_method(self, fn: Node) -> str | None:
+        """`Base::g` named in a method of Base or a class derived from it.
+
+        The name its definition is summarised under (`Base::g`) when `g` is a
+        non-static method Base itself declares; None for anything else.
+        """
+        text = "".join(node_text(fn).split())
+        head, _, plain = text.rpartition("::")
+        if not head or "<" in text or not self.class_name or self.inlining:
+            return None
+        owner = head.rsplit("::", 1)[-1]
+        info = self.scope.classes.get(owner)
+        if info is None or plain not in info.methods or plain in info.statics:
+            return None
+        todo, seen = [self.class_name], set()
+        while todo:  # the class and its bases, transitively
+            name = todo.pop()
+            if name == owner:
+                return f"{owner}::{plain}"
+            seen.add(name)
+            cls = self.scope.classes.get(name)
+            todo.extend(b for b in (cls.bases if cls else ()) if b not in seen)
+        return None
+
     def _library_call(
         self, node: Node, name: str, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -80,6 +137,21 @@ class CppCalls(CppRanges):
         fn = strip_parens(fn)
         if fn.type == "field_expression":
             self._method_call(node, fn, arg_nodes, depth)
+            return
+        base = self._base_method(fn) if fn.type == "qualified_identifier" else None
+        if base is not None:
+            # `Base::g(x)` in a method: Base's own body on this object, never an
+            # override (a qualified name is not dispatched).
+            texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
+            self.call_refs.append(len(self.refs))
+            self.calls.append(
+                (
+                    Call(base, self._span(node), ("this", *texts)),
+                    tuple(r.id for r in self._loops),
+                )
+            )
+            for arg in arg_nodes:
+                self.expr(arg, depth + 1)
             return
         if fn.type in ("qualified_identifier", "template_function"):
             name = self.callee_name(fn)
@@ -108,16 +180,18 @@ class CppCalls(CppRanges):
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
-        if fn.type == "identifier" and self._own_method(node_text(fn)):
-            # `helper(x)` in a method: `this->helper(x)`, the object first.
+        owner = self._method_owner(node_text(fn)) if fn.type == "identifier" else None
+        if owner is not None:
+            # `helper(x)` in a method: `this->helper(x)`, the object first; the
+            # method of its class, or of the nearest base that declares it.
             name = node_text(fn)
-            info = self.scope.classes[self.class_name or ""]
+            info = self.scope.classes[owner]
             texts = tuple(" ".join(node_text(a).split()) for a in arg_nodes)
             self.call_refs.append(len(self.refs))
             self.calls.append(
                 (
                     Call(
-                        self._dispatched(self.class_name or "", name),
+                        self._dispatched(owner, name),
                         self._span(node),
                         texts if name in info.statics else ("this", *texts),
                     ),

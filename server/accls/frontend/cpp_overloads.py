@@ -12,12 +12,12 @@ from tree_sitter import Node
 from accls.frontend.cpp_types import declared_name, function_declarator
 from accls.frontend.exprs import node_text
 
-__all__ = ["ANY_COUNT", "declared_methods", "method_counts"]
+__all__ = ["ANY_COUNT", "declared_methods", "method_counts", "param_counts"]
 
 ANY_COUNT = range(0, 1 << 16)
 
 
-def _param_counts(decl: Node | None) -> range:
+def param_counts(decl: Node | None) -> range:
     """The argument counts a call of the function declarator `decl` may pass."""
     plist = decl.child_by_field_name("parameters") if decl is not None else None
     if plist is None or "..." in node_text(plist):
@@ -31,7 +31,7 @@ def _param_counts(decl: Node | None) -> range:
 
 def method_counts(method: Node) -> range:
     """The argument counts a call of a method definition may pass."""
-    return _param_counts(function_declarator(method)[0])
+    return param_counts(function_declarator(method)[0])
 
 
 def declared_methods(member: Node) -> list[tuple[str, range]]:
@@ -43,7 +43,7 @@ def declared_methods(member: Node) -> list[tuple[str, range]]:
         if node.type == "function_declarator":
             target = declared_name(node.child_by_field_name("declarator"))
             if target is not None:
-                out.append((node_text(target), _param_counts(node)))
+                out.append((node_text(target), param_counts(node)))
             continue
         stack.extend(node.named_children)
     return out

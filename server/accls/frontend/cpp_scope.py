@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_overloads import param_counts
+from accls.frontend.cpp_returns import record_return, record_signature
 from accls.frontend.cpp_types import (
     ClassInfo,
     CxxScope,
@@ -35,6 +37,8 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
             target = declared_name(function_declarator(member)[0])
             if target is not None:
                 info.statics.add(node_text(target))
+            if member.type == "field_declaration":
+                _static_data(member, info)
         if member.type == "field_declaration":
             for decl in member.children_by_field_name("declarator"):
                 if decl.type == "function_declarator":
@@ -43,6 +47,8 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                         info.methods[node_text(target)] = (
                             node_text(base) if base else ""
                         )
+                        counts = param_counts(decl)
+                        record_signature(info, node_text(target), counts, member)
                     continue
                 target = declared_name(decl)
                 if target is not None:
@@ -56,9 +62,12 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
             )
             if target is not None:
                 info.methods[node_text(target)] = node_text(base) if base else ""
+                counts = param_counts(fdecl)
+                record_signature(info, node_text(target), counts, member)
         _constructor(member, info, unqualified(node_text(name_node)))
         _virtual_member(member, info)
     for clause in (c for c in node.named_children if c.type == "base_class_clause"):
+        info.template_bases = info.template_bases or "<" in node_text(clause)
         info.bases.extend(
             unqualified(node_text(b).split("<", 1)[0])
             for b in clause.named_children
@@ -68,6 +77,26 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
         builtin_text(t) for t in info.fields.values()
     ):
         info.plain_constructors = False  # a base's or a member's constructor runs
+
+
+def _static_data(member: Node, info: ClassInfo) -> None:
+    """Sort a static data member declaration's names: read-only or writable.
+
+    `static constexpr long value = 1;` and `static const int n = 4;` hold a value
+    nothing writes; `static const double *p;` is a writable pointer (to const).
+    """
+    qualifiers = {node_text(c) for c in member.children if c.type == "type_qualifier"}
+    read_only = bool(qualifiers & {"const", "constexpr"}) and "mutable" not in (
+        node_text(c) for c in member.children
+    )
+    for decl in member.children_by_field_name("declarator"):
+        if decl.type == "function_declarator":
+            continue
+        target = declared_name(decl)
+        if target is None:
+            continue
+        plain = decl.type in ("field_identifier", "identifier")
+        (info.constants if read_only and plain else info.varying).add(node_text(target))
 
 
 def _virtual_member(member: Node, info: ClassInfo) -> None:
@@ -166,7 +195,9 @@ def collect_scope(root: Node) -> CxxScope:
             base = node.child_by_field_name("type")
             if target is not None:
                 text = node_text(target)
-                scope.returns[text] = node_text(base) if base is not None else ""
+                record_return(
+                    scope, text, node, node_text(base) if base is not None else ""
+                )
                 member = node.parent is not None and node.parent.type in (
                     "field_declaration_list",
                     "template_declaration",

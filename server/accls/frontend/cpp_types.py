@@ -107,6 +107,15 @@ class ClassInfo:
     constructors: int = 0
     default_constructor: bool = False
     plain_constructors: bool = True
+    # Static data members declared `const` or `constexpr` (a compile-time or
+    # read-only value), and those some declaration of the name leaves writable.
+    constants: set[str] = field(default_factory=set)
+    varying: set[str] = field(default_factory=set)
+    # Each method's declarations: the argument counts a call may pass, and the
+    # return type, so a call's count picks its overload's type (see cpp_returns).
+    # Some base is written as a template instance (`Base<T>`): see cpp_bases.
+    template_bases: bool = False
+    signatures: dict[str, list[tuple[range, str, str]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -120,28 +129,41 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    # Every return type a name's definitions give, (with `*`/`&`, base type):
+    # overloads may differ, and `returns` holds only the last (see cpp_returns).
+    full_returns: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     reducers: dict[str, UserReduction] = field(default_factory=dict)  # cpp_reducers
 
     def merge(self, other: CxxScope) -> None:
         """Add what `other` (the headers' scope) declares and this one does not."""
         for name, info in other.classes.items():
-            if name not in self.classes:
-                self.classes[name] = ClassInfo(
-                    info.name,
-                    dict(info.fields),
-                    dict(info.methods),
-                    dict(info.accessors),
-                    set(info.statics),
-                    set(info.virtuals),
-                    list(info.bases),
-                    info.constructors,
-                    info.default_constructor,
-                    info.plain_constructors,
-                )
+            if name in self.classes:
+                # Another class of that name: a static member it leaves writable
+                # is no constant of this one's name either.
+                self.classes[name].varying |= info.varying
+                continue
+            self.classes[name] = ClassInfo(
+                info.name,
+                dict(info.fields),
+                dict(info.methods),
+                dict(info.accessors),
+                set(info.statics),
+                set(info.virtuals),
+                list(info.bases),
+                info.constructors,
+                info.default_constructor,
+                info.plain_constructors,
+                set(info.constants),
+                set(info.varying),
+                info.template_bases,
+                {k: list(v) for k, v in info.signatures.items()},
+            )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
         for name, text in other.returns.items():
             self.returns.setdefault(name, text)
+        for name, texts in other.full_returns.items():
+            self.full_returns.setdefault(name, set()).update(texts)
         self.enums |= other.enums
         self.template_params |= other.template_params
         self.operators |= other.operators

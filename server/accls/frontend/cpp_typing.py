@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_bases import inherited_fields
+from accls.frontend.cpp_returns import free_return, method_return
 from accls.frontend.cpp_types import (
     BUILTIN,
     STREAM_OBJECTS,
@@ -19,6 +21,7 @@ from accls.frontend.cpp_types import (
     CxxType,
     TypeKind,
     classify,
+    unqualified,
 )
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.library import Effect, library_function
@@ -62,6 +65,10 @@ class CppTyping(FunctionWalk):
         self.class_name = class_name
         info = scope.classes.get(class_name) if class_name else None
         self.members = dict(info.fields) if info is not None else {}
+        # Constructed here (see member_initializers): the class's own members.
+        self.own_members = tuple(self.members)
+        for name, text in inherited_fields(scope, class_name or "").items():
+            self.members.setdefault(name, text)
         self.aliases: dict[str, Node] = {}
         # Range-for elements: the range and the loop's index (see cpp_ranges).
         self.elements: dict[str, tuple[str, str]] = {}
@@ -83,6 +90,23 @@ class CppTyping(FunctionWalk):
         if name in self.members:
             return classify(self.members[name], self.scope)
         return None
+
+    def constant_member(self, node: Node) -> CxxType | None:
+        """The builtin type of `S::k`, `Fact<5>::value`: a read-only static member.
+
+        Every class of that name the file (and its headers) declare gives `k`
+        as `const` or `constexpr`: no statement writes it, so reading it reads
+        nothing another iteration writes. None otherwise.
+        """
+        text = "".join(node_text(node).split())
+        head, _, last = text.rpartition("::")
+        if not head or "<" in last:
+            return None
+        info = self.scope.classes.get(unqualified(head))
+        if info is None or last not in info.constants or last in info.varying:
+            return None
+        found = classify(info.fields.get(last, ""), self.scope)
+        return found if found.builtin and not found.pointer else None
 
     def object_type(self, obj: Node, _text: str = "") -> CxxType:
         """The class of the object a member or method is taken of (through `->`)."""
@@ -120,7 +144,9 @@ class CppTyping(FunctionWalk):
             last = text.rsplit("::", 1)[-1]
             if text.startswith("std::") and last in STREAM_OBJECTS:
                 return CxxType(TypeKind.STREAM, name="std::stream")
-            return BUILTIN if last in self.scope.enums else UNKNOWN
+            if last in self.scope.enums:
+                return BUILTIN
+            return self.constant_member(node) or UNKNOWN
         if kind == "this":
             return CxxType(
                 TypeKind.BUILTIN, element=self.class_name or "", pointer=True
@@ -222,7 +248,7 @@ class CppTyping(FunctionWalk):
                 return UNKNOWN
             info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
             if info is not None and name in info.methods:
-                return classify(info.methods[name], self.scope)
+                return self._overload_type(info, name, node)
             return UNKNOWN
         if fn.type == "template_function":
             head = node_text(fn).split("<", 1)[0].strip()
@@ -245,9 +271,24 @@ class CppTyping(FunctionWalk):
         if known is not None and known.effect in (Effect.PURE, Effect.QUERY):
             return BUILTIN
         plain = name.rsplit("::", 1)[-1]
+        own = self.scope.classes.get(self.class_name or "")
+        if own is not None and fn.type == "identifier" and plain in own.methods:
+            return self._overload_type(own, plain, node)
+        mixed = free_return(self.scope, plain)
+        if mixed is not None:
+            return mixed  # overloads of different types: what they agree on
         if plain in self.scope.returns and plain not in self.scope.template_params:
             return classify(self.scope.returns[plain], self.scope)
         return UNKNOWN
+
+    def _overload_type(self, info: ClassInfo, name: str, call: Node) -> CxxType:
+        """The type of a call of the method `name`: the overload its count runs."""
+        args = call.child_by_field_name("arguments")
+        count = sum(
+            1 for a in (args.named_children if args else ()) if a.type != "comment"
+        )
+        found = method_return(info, name, count, self.scope)
+        return found or classify(info.methods.get(name, ""), self.scope)
 
     def _lambda_type(self, lam: Node, depth: int) -> CxxType:
         """A lambda's result: its declared type, or that of its `return` expressions."""

@@ -71,6 +71,8 @@ class CppFunctionWalk(CppCalls):
         kind = node.type
         if kind == "identifier":
             self.identifier(node, AccessKind.READ)
+        elif kind == "qualified_identifier" and self.constant_member(node):
+            return  # a read-only static member: a constant, no memory read
         elif kind in ("qualified_identifier", "template_function"):
             self._ref(node, "".join(node_text(node).split()), AccessKind.READ)
         elif kind == "this":
@@ -218,7 +220,7 @@ class CppFunctionWalk(CppCalls):
             definition
         ):
             return
-        for name in self.members:
+        for name in self.own_members:
             if name not in named:
                 self._member_constructed(definition, name, ())
 

@@ -160,5 +160,14 @@ def function_definition(
         static=is_static(node),
         min_args=arity[0],
         max_args=arity[1],
+        in_class=cxx is not None and _in_class(node),
     )
     return function, build_loops(walk, name, globals_)
+
+
+def _in_class(node: Node) -> bool:
+    """Whether a definition is written in a class body (its only declaration)."""
+    parent = node.parent
+    if parent is not None and parent.type == "template_declaration":
+        parent = parent.parent
+    return parent is not None and parent.type == "field_declaration_list"

@@ -320,6 +320,9 @@ class Function:
     # parameters without and with defaults; None for `...`, or when unknown.
     min_args: int = 0
     max_args: int | None = None
+    # A C++ method defined in its class: no other declaration of it exists, so
+    # no prototype gives its parameters defaults it does not show.
+    in_class: bool = False
     # The first declaration of each name, locals before params: a function of
     # 10,000 loops declares `i` 10,000 times, so a scan per lookup is quadratic.
     _names: dict[str, Var] = field(
