@@ -6,7 +6,7 @@ from textwrap import dedent
 
 import islpy as isl
 import pytest
-from accls.analysis import dependence
+from accls.analysis import dependence_exact
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.model import Dependence
 from accls.frontend import AccessKind, Loop, Poly, Ref, Span, Subscript, parse_source
@@ -519,7 +519,7 @@ def broken_isl(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_: object, **__: object) -> None:
         raise isl.Error("simulated failure")
 
-    monkeypatch.setattr(dependence, "build", fail)
+    monkeypatch.setattr(dependence_exact, "build", fail)
 
 
 @pytest.mark.usefixtures("broken_isl")
