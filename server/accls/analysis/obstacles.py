@@ -11,6 +11,7 @@ from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.unsigned_bounds import unsigned_bound_obstacle
+from accls.analysis.unsigned_wrap import unsigned_wrap_obstacle
 from accls.frontend import (
     EXIT_CALLS,
     Call,
@@ -297,7 +298,8 @@ def shape_obstacles(
             )
         narrow = narrow_counter_obstacle(loop, decl, source)
         unsigned = unsigned_bound_obstacle(loop, decl, fn, source)
-        out.extend(o for o in (narrow, unsigned) if o is not None)
+        wraps = unsigned_wrap_obstacle(loop, decl, fn, source)
+        out.extend(o for o in (narrow, unsigned, wraps) if o is not None)
     for inner in loop.walk()[1:]:
         if inner.unbounded:
             out.append(
