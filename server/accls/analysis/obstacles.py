@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
+from accls.analysis.errno_calls import errno_obstacle
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
 from accls.analysis.overloads import called_definition, takes
@@ -165,6 +166,9 @@ def call_obstacles(
                 call, loop, source, PURE_FUNCTIONS
             ) or _unknown_detail(call.name, program)
         out.append(_call_obstacle(call, detail, where))
+    errno = errno_obstacle(loop, source)
+    if errno is not None:
+        out.append(errno)
     return tuple(out), tuple(safe)
 
 
