@@ -23,6 +23,7 @@ from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
+from accls.analysis.nan_minmax import nan_minmax
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
@@ -117,6 +118,7 @@ def _loop_facts(
         loop, fn, source, scalars, scalar_obstacles
     )
     scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
+    scalars, scalar_obstacles = nan_minmax(scalars, scalar_obstacles, loop, fn, source)
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
