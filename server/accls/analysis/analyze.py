@@ -10,6 +10,7 @@ from accls.analysis.array_params import array_param_facts
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
+from accls.analysis.converted_sums import converted_sums
 from accls.analysis.dependence import nest_dependences
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
 from accls.analysis.element_arguments import promote_element_arguments
@@ -119,6 +120,9 @@ def _loop_facts(
     )
     scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
     scalars, scalar_obstacles = nan_minmax(scalars, scalar_obstacles, loop, fn, source)
+    scalars, scalar_obstacles = converted_sums(
+        scalars, scalar_obstacles, loop, fn, source
+    )
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
