@@ -36,7 +36,9 @@ def _fact(update: str, type_: str = "int"):  # type: ignore[no-untyped-def]
         ("s += a[i] > 0 ? a[i] : 0", "unsigned"),
     ],
 )
-def test_an_integer_total_of_floating_values_is_refused(update: str, type_: str) -> None:
+def test_an_integer_total_of_floating_values_is_refused(
+    update: str, type_: str
+) -> None:
     fact = _fact(update, type_)
     assert not fact.parallel
     assert any("each step truncates" in o.message for o in fact.obstacles)
