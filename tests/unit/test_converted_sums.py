@@ -49,6 +49,8 @@ def test_an_integer_total_of_floating_values_is_refused(
     [
         ("s += (a[i] > 0.5)", "int"),
         ("s += (int)(a[i] * 2.0)", "int"),
+        ("s += (int)a[i]", "int"),
+        ("s += lround(a[i])", "long"),
         ("s += ia[i] * 2", "int"),
         ("s += isq(ia[i])", "int"),
         ("s += a[i] > 0 ? 1 : 0", "int"),
@@ -59,3 +61,29 @@ def test_exact_updates_stay_reductions(update: str, type_: str) -> None:
     fact = _fact(update, type_)
     assert fact.parallel
     assert [s.op for s in fact.scalars if s.name == "s"]
+
+
+_FORTRAN = """\
+subroutine total(a, n, s)
+  integer, intent(in) :: n
+  real(8), intent(in) :: a(n)
+  integer, intent(out) :: s
+  integer :: i
+  s = 0
+  do i = 1, n
+    s = UPDATE
+  end do
+end subroutine total
+"""
+
+
+@pytest.mark.parametrize(
+    ("update", "parallel"),
+    [("s + a(i)", False), ("s + 2.5d0 * i", False), ("s + nint(a(i))", True)],
+)
+def test_a_fortran_integer_total_of_reals_is_refused(
+    update: str, parallel: bool
+) -> None:
+    text = _FORTRAN.replace("UPDATE", update)
+    (fact,) = analyze_text(text, path="t.f90").facts
+    assert fact.parallel is parallel

@@ -27,9 +27,17 @@ _INTEGER_WORDS = frozenset(
         "uint16_t", "uint32_t", "uint64_t",
     }
 )  # fmt: skip
+# C's `0.5`, `1e3`, `2.f`; Fortran's `1.5d0`, `0.5_dp`.
 _FLOAT_LITERAL = re.compile(
-    r"(?<![\w.])(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+)[fFlL]?(?![\w.])"
+    r"(?<![\w.])(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eEdD][+-]?\d+)"
+    r"(?:[fFlL]|_\w+)?(?![\w.])"
     r"|(?<![\w.])\d+[fF](?!\w)"
+)
+# Functions whose value is an integer whatever their argument (C and Fortran).
+_TO_INTEGER = re.compile(
+    r"\b(?:lround|llround|lrint|llrint|int|nint|floor|ceiling|idint|idnint|size"
+    r"|len|count|lbound|ubound)\s*\(",
+    re.IGNORECASE,
 )
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _CAST = re.compile(r"\(\s*([A-Za-z_][\w\s]*)\)")
@@ -39,7 +47,8 @@ _MATH = frozenset(
         "sqrt", "pow", "exp", "log", "log2", "log10", "sin", "cos", "tan",
         "fabs", "floor", "ceil", "round", "trunc", "fmod", "fmin", "fmax",
         "atan", "atan2", "cbrt", "hypot", "exp2", "expm1", "log1p", "atof",
-        "strtod", "drand48", "erand48",
+        "strtod", "drand48", "erand48", "real", "dble", "sngl", "float", "dsqrt",
+    "dexp", "dlog", "dabs",
     }
 )  # fmt: skip
 
@@ -87,16 +96,31 @@ def _wrapped(text: str) -> bool:
     return False
 
 
+def _integer_calls(text: str) -> str:
+    """The text with the arguments of integer-valued calls blanked (`nint(x)`)."""
+    while (found := _TO_INTEGER.search(text)) is not None:
+        depth, end = 0, len(text)
+        for k in range(found.end() - 1, len(text)):
+            depth += text[k] == "("
+            depth -= text[k] == ")"
+            if depth == 0:
+                end = k + 1
+                break
+        text = text[: found.start()] + " 0 " + text[end:]
+    return text
+
+
 def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
     """True when the expression's value may be floating (conservatively)."""
     text = text.strip()
     while _wrapped(text):
         text = text[1:-1].strip()
+    text = _integer_calls(text)
     cast = _CAST.match(text)
     if cast is not None and set(cast.group(1).split()) <= _INTEGER_WORDS:
-        rest = text[cast.end() :].strip()
-        if rest.startswith("(") and not _top_level(rest).strip():
-            return False  # `(int)(x * 0.5)`: the cast covers it all
+        rest = _top_level(text[cast.end() :])
+        if not re.search(r"[-+*/%?:<>&|^=]", rest):
+            return False  # `(int)(x * 0.5)`, `(int)a[i]`: the cast covers it all
     top = _top_level(text)
     if "?" in top and ":" in top[top.index("?") :]:
         ask = top.index("?")
@@ -120,6 +144,10 @@ def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
 
 def _updates(loop: Loop, name: str, data: bytes) -> list[str]:
     """The values the loop's `name += v`, `name *= v`, `name = ...` store."""
+    # A C statement ends at `;`, a Fortran one at the line's end (or a comment).
+    store = re.compile(
+        r"\s*=(?!=)([^\n!;]*)" if loop.fortran else r"\s*[-+*]?=(?!=)([^;]*);"
+    )
     out = []
     for ref in loop.refs:
         if ref.name != name or not ref.is_write or ref.subscripts:
@@ -127,7 +155,7 @@ def _updates(loop: Loop, name: str, data: bytes) -> list[str]:
         tail = data[ref.span.end_byte : ref.span.end_byte + 400].decode(
             "utf-8", "replace"
         )
-        found = re.match(r"\s*[-+*]?=(?!=)([^;]*);", tail)
+        found = store.match(tail)
         if found is not None:
             out.append(found.group(1))
     return out
@@ -159,8 +187,8 @@ def converted_sums(
                     code=ObstacleCode.SCALAR_CARRIED,
                     line=fact.line,
                     variable=fact.name,
-                    message=f"`{fact.name}` (declared `{type_}`) is updated with "
-                    f"floating values (line {fact.line}): each step truncates the "
+                    message=f"`{fact.name}` is an integer updated with floating "
+                    f"values (line {fact.line}): each step truncates the "
                     "total, so it depends on how the values are grouped, and threads' "
                     "partial totals would add up to another value",
                 )
