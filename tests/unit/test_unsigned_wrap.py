@@ -29,6 +29,8 @@ def _loop(header: str) -> tuple[bool, list[str]]:
         "for (unsigned i = 0; i <= n; i += 2)",
         "for (unsigned i = 0; i <= n; i++)",  # n = UINT_MAX never ends serially
         "for (size_t i = 1; i < m; i += 4)",
+        # a 32-bit variable may index 2^32 elements: an access shows nothing
+        "for (unsigned i = 0; i < n; i += 2) a[i] = 0;",
         "for (unsigned i = 0; i < 4294967295u; i += 3)",
         "for (unsigned i = 0; i < n; i += t)",
         # k = 0: 1 - 3 wraps to 4294967294, still above k.
@@ -51,6 +53,8 @@ def test_an_unsigned_variable_that_may_wrap_keeps_the_loop_serial(header: str) -
         "for (unsigned i = 0; i < TOP; i += 3)",  # 4294967292 + 3 still fits
         "for (unsigned i = 0; i <= h; i += 5)",  # at most 65535
         "for (size_t i = 0; i <= n; i += 2)",  # a 32-bit bound in a 64-bit type
+        # every iteration touches a[i + 1]: no object has 2^63 elements
+        "for (size_t i = 0; i < m; i += 2) a[i + 1] = 0;",
         "for (unsigned i = n; i > 0; i--)",
         "for (unsigned i = n; i > 2; i -= 3)",
         "for (unsigned i = n; i >= 3; i -= 3)",

@@ -20,7 +20,7 @@ from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import loop_number
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.unsigned_bounds import unsigned_width
-from accls.frontend import Function, Loop, SourceFile, Var
+from accls.frontend import Function, Loop, Poly, SourceFile, Var
 
 __all__ = ["unsigned_wrap_obstacle"]
 
@@ -82,6 +82,30 @@ def _wraps(step: int, op: str | None, bound: tuple[int, int] | None, top: int) -
     return bound is None or bound[0] < least
 
 
+def _indexes_an_object(loop: Loop) -> bool:
+    """True when every iteration touches an element `x[i + c]` (c small)."""
+    var = loop.var or ""
+    for ref in loop.refs:
+        if (
+            ref.guarded
+            or not ref.subscripts
+            or (ref.loops and ref.loops[-1] != loop.id)
+        ):
+            continue
+        for sub in ref.subscripts:
+            poly = sub.poly
+            if poly is None or sub.indirect or poly.names() != frozenset({var}):
+                continue
+            rest = poly - Poly.sym(var)
+            if (
+                poly.coeff(var) == 1
+                and rest.is_constant
+                and abs(rest.constant) < 1 << 32
+            ):
+                return True
+    return False
+
+
 def unsigned_wrap_obstacle(
     loop: Loop, decl: Var | None, fn: Function | None, source: SourceFile
 ) -> Obstacle | None:
@@ -100,6 +124,8 @@ def unsigned_wrap_obstacle(
     if not step:
         return None
     if not _wraps(step, loop.cond_op, _bound_range(loop, fn, source), top):
+        return None
+    if top >= 1 << 63 and 0 < step < 1 << 32 and _indexes_an_object(loop):
         return None
     return Obstacle(
         code=ObstacleCode.SHAPE,
