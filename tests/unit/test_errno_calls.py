@@ -7,6 +7,7 @@ from accls.analysis import analyze_text
 _TEXT = """
 #include <math.h>
 #include <errno.h>
+#include <stdio.h>
 #define N 1000
 double a[N], b[N];
 static double safe_log(double x) { return log(x); }
@@ -29,6 +30,14 @@ def test_a_call_that_sets_errno_read_after_the_loop_is_refused() -> None:
         fact = _loop(call)
         assert not fact.parallel, call
         assert any("may set `errno`" in o.message for o in fact.obstacles)
+
+
+def test_perror_reads_errno() -> None:
+    text = _TEXT.replace("CALL", "log").replace("READ", "0")
+    text = text.replace("  return 0;", '  perror("fill");\n  return 0;')
+    assert "perror" in text
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+    assert not fact.parallel
 
 
 def test_without_a_read_of_errno_or_a_call_that_sets_it_the_loop_runs() -> None:

@@ -44,11 +44,14 @@ def _sets_errno(name: str) -> bool:
 
 
 def _reads_errno(source: SourceFile) -> bool:
+    """True when the file reads the library's `errno` (`perror` reads it too)."""
+    if any(g.name == "errno" for g in source.globals):
+        return False  # the program's own variable of that name
     return any(
-        r.name == "errno" and r.is_read and fn.lookup("errno") is None
+        (r.name == "errno" and r.is_read and fn.lookup("errno") is None)
         for fn in source.functions
         for r in fn.refs
-    ) and not any(g.name == "errno" for g in source.globals)
+    ) or any("perror" in fn.calls for fn in source.functions)
 
 
 def _errno_call(loop: Loop, source: SourceFile) -> tuple[str, int] | None:
