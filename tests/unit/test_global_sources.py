@@ -137,3 +137,26 @@ def test_a_global_set_from_a_parameter_apart_keeps_the_assumption(
 ) -> None:
     fact = _passed(calls, read)
     assert fact.parallel
+
+
+_RECURSIVE = """\
+recursive function walk(a, n) result(r)
+  integer, intent(in) :: n
+  logical, dimension(n), intent(in) :: a
+  logical, dimension(n - 1) :: passed
+  logical :: r
+  integer :: y
+  r = .true.
+  if (n == 0) return
+  do y = 1, n - 1
+    passed(y) = a(y)
+  end do
+  r = walk(passed, n - 1)
+end function walk
+"""
+
+
+def test_a_recursive_call_passes_another_frames_local() -> None:
+    """`walk(passed, ...)`: the callee's `a` is the caller frame's `passed`."""
+    (fact,) = analyze_text(_RECURSIVE, path="walk.f90").facts
+    assert fact.parallel, [o.message for o in fact.obstacles]

@@ -16,6 +16,7 @@ __all__ = ["shared_source"]
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*)[;,]")
 _MOST = 64  # names followed, at most, per pointer
+_SCOPED = "\0"  # between a function's name and its local's
 
 
 def _global(name: str, source: SourceFile) -> Var | None:
@@ -46,6 +47,11 @@ def _assigned(name: str, source: SourceFile) -> list[tuple[str, Function | None]
     return out
 
 
+def _local_key(fn: Function, name: str) -> str:
+    """A local's name, told apart from other functions' locals of that name."""
+    return f"{fn.name}{_SCOPED}{name}"
+
+
 def _passed(fn: Function, param: Var, source: SourceFile) -> list[tuple[str, Function]]:
     """The names the file's calls of `fn` pass for its parameter, with the caller.
 
@@ -57,6 +63,8 @@ def _passed(fn: Function, param: Var, source: SourceFile) -> list[tuple[str, Fun
         return []
     out: list[tuple[str, Function]] = []
     for caller in source.functions:
+        if caller.name == fn.name:
+            continue  # recursion: its locals are another frame's, its parameters ours
         for call in caller.call_sites:
             if call.name == fn.name and at < len(call.args):
                 out.extend((m.group(0), caller) for m in _NAME.finditer(call.args[at]))
@@ -85,7 +93,7 @@ def _sources(name: str, source: SourceFile) -> set[str]:
                 local = scope.lookup(word) if scope is not None else None
                 if local is not None and scope is not None:
                     if local.scope == "local" and _is_pointer_or_array(local):
-                        found.add(word)  # a caller's own array (`init(buf + 1)`)
+                        found.add(_local_key(scope, word))  # `init(buf + 1)`
                     if local.pointers and local.scope == "local":
                         names.extend(
                             (s, scope)
@@ -118,17 +126,22 @@ def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
         if key in seen or name == FROM_CALL:
             continue
         seen.add(key)
-        found.add(name)
         local = scope.lookup(name) if scope is not None else None
         if local is not None and scope is not None:
+            found.add(_local_key(scope, name))
             if local.scope == "local" and local.pointers:
                 todo.extend((s, scope) for s in local.sources)
             elif local.scope == "param" and _is_pointer_or_array(local):
                 todo.extend(_passed(scope, local, source))
             continue
+        found.add(name)
         known = _global(name, source)
         if known is not None and known.pointers:
-            todo.extend((s, None) for s in _sources(name, source))
+            for got in _sources(name, source):
+                if _SCOPED in got:
+                    found.add(got)  # a caller's local: resolved already
+                else:
+                    todo.append((got, None))
     return found
 
 
@@ -143,4 +156,4 @@ def shared_source(one: Var, two: Var, fn: Function | None, source: SourceFile) -
     ):
         return ""
     common = _objects(one, fn, source) & _objects(two, fn, source)
-    return min(common) if common else ""
+    return min(common).rpartition(_SCOPED)[2] if common else ""
