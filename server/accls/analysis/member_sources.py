@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from accls.analysis.access_paths import Target
 from accls.frontend import SourceFile
@@ -19,21 +20,29 @@ __all__ = ["member_source"]
 
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 _STEP = re.compile(r"\s*(\.|->)\s*")
+# `s.p = value;`, `a->b.c = value;` (not `==`, not a compound assignment)
+_STORE = re.compile(
+    r"(?<![\w.>])([A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+)\s*=(?!=)\s*([^;]*);"
+)
 
 
 def _normal(path: str) -> str:
     return _STEP.sub(r"\1", path.strip())
 
 
-def _stored(path: str, source: SourceFile) -> set[str]:
+@lru_cache(maxsize=8)
+def _stores(data: bytes) -> dict[str, frozenset[str]]:
+    """Every member path the file stores into (`s.p = ...`), with the stored names."""
+    found: dict[str, set[str]] = {}
+    for match in _STORE.finditer(data.decode("utf-8", "replace")):
+        names = {_normal(m.group(0)) for m in _PATH.finditer(match.group(2))}
+        found.setdefault(_normal(match.group(1)), set()).update(names)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def _stored(path: str, source: SourceFile) -> frozenset[str]:
     """The names and member paths of every value the file stores into `path`."""
-    parts = re.split(r"(\.|->)", path)
-    pattern = r"\s*".join(re.escape(p) for p in parts if p)
-    store = re.compile(r"(?<![\w.>])" + pattern + r"\s*=(?!=)\s*([^;]*);")
-    found: set[str] = set()
-    for match in store.finditer(source.data.decode("utf-8", "replace")):
-        found.update(_normal(m.group(0)) for m in _PATH.finditer(match.group(1)))
-    return found
+    return _stores(source.data).get(path, frozenset())
 
 
 def _name(target: Target) -> str:
