@@ -12,6 +12,7 @@ int ia[N];
 float fa[N];
 double dsq(double x) { return x * x; }
 int isq(int x) { return x * x; }
+int ok(double x, double lim) { return x < lim; }
 TYPE total(void) {
   TYPE s = 0;
   for (int i = 0; i < N; i++) UPDATE;
@@ -53,6 +54,7 @@ def test_an_integer_total_of_floating_values_is_refused(
         ("s += lround(a[i])", "long"),
         ("s += ia[i] * 2", "int"),
         ("s += isq(ia[i])", "int"),
+        ("s *= ok(a[i], 0.5)", "int"),  # an int function of floating arguments
         ("s += a[i] > 0 ? 1 : 0", "int"),
         ("s += a[i]", "double"),
     ],

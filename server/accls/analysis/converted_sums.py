@@ -35,10 +35,11 @@ _FLOAT_LITERAL = re.compile(
 )
 # Functions whose value is an integer whatever their argument (C and Fortran).
 _TO_INTEGER = re.compile(
-    r"\b(?:lround|llround|lrint|llrint|int|nint|floor|ceiling|idint|idnint|size"
-    r"|len|count|lbound|ubound)\s*\(",
+    r"lround|llround|lrint|llrint|int|nint|floor|ceiling|idint|idnint|size"
+    r"|len|count|lbound|ubound",
     re.IGNORECASE,
 )
+_CALLED = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _CAST = re.compile(r"\(\s*([A-Za-z_][\w\s]*)\)")
 _TESTS = re.compile(r"[<>]=?|==|!=|&&|\|\||!(?!=)")
@@ -96,9 +97,21 @@ def _wrapped(text: str) -> bool:
     return False
 
 
-def _integer_calls(text: str) -> str:
-    """The text with the arguments of integer-valued calls blanked (`nint(x)`)."""
-    while (found := _TO_INTEGER.search(text)) is not None:
+def _integer_calls(text: str, source: SourceFile) -> str:
+    """The text with the arguments of calls whose value is no floating one blanked.
+
+    `nint(x)`, `lround(x)`, and the file's own `int verify(p, L)`: what they
+    are given does not make the value floating.
+    """
+    start = 0
+    while (found := _CALLED.search(text, start)) is not None:
+        name = found.group(1)
+        start = found.end()
+        known = _TO_INTEGER.fullmatch(name) is not None or (
+            source.function(name) is not None and not _returns_floating(name, source)
+        )
+        if not known:
+            continue
         depth, end = 0, len(text)
         for k in range(found.end() - 1, len(text)):
             depth += text[k] == "("
@@ -107,6 +120,7 @@ def _integer_calls(text: str) -> str:
                 end = k + 1
                 break
         text = text[: found.start()] + " 0 " + text[end:]
+        start = found.start() + 3
     return text
 
 
@@ -115,7 +129,7 @@ def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
     text = text.strip()
     while _wrapped(text):
         text = text[1:-1].strip()
-    text = _integer_calls(text)
+    text = _integer_calls(text, source)
     cast = _CAST.match(text)
     if cast is not None and set(cast.group(1).split()) <= _INTEGER_WORDS:
         rest = _top_level(text[cast.end() :])
