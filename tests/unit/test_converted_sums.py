@@ -34,6 +34,7 @@ def _fact(update: str, type_: str = "int"):  # type: ignore[no-untyped-def]
         ("s = s + ia[i] * 0.5", "long"),
         ("s += dsq(a[i])", "int"),
         ("s *= fa[i]", "int"),
+        ("s += (int)a[i] * 0.5", "int"),
         ("s += a[i] > 0 ? a[i] : 0", "unsigned"),
     ],
 )
@@ -51,6 +52,8 @@ def test_an_integer_total_of_floating_values_is_refused(
         ("s += (a[i] > 0.5)", "int"),
         ("s += (int)(a[i] * 2.0)", "int"),
         ("s += (int)a[i]", "int"),
+        ("s += (long)a[i] * (i % 11)", "long"),
+        ("s += (int)(a[i] * 2) + ia[i]", "int"),
         ("s += lround(a[i])", "long"),
         ("s += ia[i] * 2", "int"),
         ("s += isq(ia[i])", "int"),

@@ -124,17 +124,56 @@ def _integer_calls(text: str, source: SourceFile) -> str:
     return text
 
 
+def _balanced_end(text: str, at: int) -> int:
+    """The offset just past the group that opens at `at` (`(...)` or `[...]`)."""
+    depth = 0
+    for k in range(at, len(text)):
+        depth += text[k] in "(["
+        depth -= text[k] in ")]"
+        if depth == 0:
+            return k + 1
+    return len(text)
+
+
+def _integer_casts(text: str) -> str:
+    """The text with each operand cast to an integer type blanked.
+
+    `(long)out[i] * (i % 11)` multiplies integers; `(int)(x * 0.5)` is one.
+    """
+    start = 0
+    while (cast := _CAST.search(text, start)) is not None:
+        start = cast.end()
+        if not set(cast.group(1).split()) <= _INTEGER_WORDS:
+            continue
+        at = cast.end()
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at < len(text) and text[at] == "(":
+            end = _balanced_end(text, at)
+        else:
+            name = _NAME.match(text, at)
+            if name is None:
+                continue
+            end = name.end()
+            while True:
+                step = re.match(r"\s*(?:\.|->)\s*[A-Za-z_]\w*", text[end:])
+                if end < len(text) and text[end] in "([":
+                    end = _balanced_end(text, end)
+                elif step is not None:
+                    end += step.end()
+                else:
+                    break
+        text = text[: cast.start()] + " 0 " + text[end:]
+        start = cast.start() + 3
+    return text
+
+
 def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
     """True when the expression's value may be floating (conservatively)."""
     text = text.strip()
     while _wrapped(text):
         text = text[1:-1].strip()
-    text = _integer_calls(text, source)
-    cast = _CAST.match(text)
-    if cast is not None and set(cast.group(1).split()) <= _INTEGER_WORDS:
-        rest = _top_level(text[cast.end() :])
-        if not re.search(r"[-+*/%?:<>&|^=]", rest):
-            return False  # `(int)(x * 0.5)`, `(int)a[i]`: the cast covers it all
+    text = _integer_casts(_integer_calls(text, source))
     top = _top_level(text)
     if "?" in top and ":" in top[top.index("?") :]:
         ask = top.index("?")
