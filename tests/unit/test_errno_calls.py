@@ -43,3 +43,18 @@ def test_perror_reads_errno() -> None:
 def test_without_a_read_of_errno_or_a_call_that_sets_it_the_loop_runs() -> None:
     assert _loop("log", read="0").parallel
     assert _loop("fabs").parallel
+
+
+def test_a_read_before_the_loop_sees_none_of_its_calls() -> None:
+    """`perror` after a failed `fopen`, before the loop: the loop may run."""
+    text = _TEXT.replace("CALL", "log").replace("READ", "0")
+    text = text.replace("  errno = 0;", '  if (errno) perror("open");')
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+    assert fact.parallel
+
+
+def test_a_caller_that_reads_errno_after_the_call_keeps_the_loop_serial() -> None:
+    text = _TEXT.replace("CALL", "log").replace("READ", "0")
+    text += "int main(void) { fill(); return errno != 0; }\n"
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+    assert not fact.parallel
