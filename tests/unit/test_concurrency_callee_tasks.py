@@ -184,3 +184,35 @@ def test_writes_through_a_pointer_parameter_are_the_arguments() -> None:
     assert "written through a pointer argument" in race.message
     group = "#pragma omp taskgroup\n        fill(cells, 0, N);"
     assert _errors(_THROUGH.replace("{call}", group)) == []
+
+
+_ELEMENT = """\
+    #define N 1000
+    double a[N];
+    void work(int i) {
+      #pragma omp task CLAUSE
+      a[WRITE] += 1.0;
+      a[i] *= 2.0;
+    }
+    int main(void) {
+      #pragma omp parallel for
+      for (int i = 0; i < N; i++) work(i);
+      return 0;
+    }
+"""
+
+
+def _element(clause: str, write: str) -> str:
+    return _ELEMENT.replace("CLAUSE", clause).replace("WRITE", write)
+
+
+def test_a_callee_task_writing_one_element_for_every_iteration_races() -> None:
+    """The undeferred task runs on each caller's thread: `a[0]` from every one."""
+    assert ("ACC124", 10) in _errors(_element("if(0)", "0"))
+    assert ("ACC124", 10) in _errors(_element("shared(a)", "0"))
+
+
+def test_a_callee_undeferred_task_on_its_own_element_is_no_race() -> None:
+    """`if(0)`: the task is done before `a[i] *= 2.0`, on the same thread."""
+    assert _errors(_element("if(0)", "i")) == []
+    assert not [f for f in _found(_element("if(0)", "i")) if f[2] == "WARNING"]

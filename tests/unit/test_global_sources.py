@@ -86,3 +86,77 @@ def test_a_restrict_pointer_the_program_sets_from_the_other_is_refused(
     fact = next(f for f in facts if f.loop.function == "kernel")
     assert not fact.parallel
     assert any("so they point into one object" in o.message for o in fact.obstacles)
+
+
+_PASSED = """
+#define N 1000
+double *gp;
+double A[N + 1], B[N + 1];
+void init(double *p) { gp = p; }
+void wrap(double *q) { init(q); }
+void kernel(double *a, int n) {
+  for (int i = 0; i < n; i++) gp[i] = READ[i] * 0.5;
+}
+void run(void) {
+  static double buf[N + 1];
+  CALLS
+}
+"""
+
+
+def _passed(calls: str, read: str):  # type: ignore[no-untyped-def]
+    text = _PASSED.replace("CALLS", calls).replace("READ", read)
+    facts = analyze_text(text, options=AnalysisOptions(assume_no_alias=True)).facts
+    return next(f for f in facts if f.loop.function == "kernel")
+
+
+@pytest.mark.parametrize(
+    ("calls", "read"),
+    [
+        ("init(A + 1);", "A"),
+        ("init(&A[1]);", "A"),
+        ("wrap(A + 1);", "A"),  # through a second parameter
+        ("init(buf + 1); kernel(buf, N);", "a"),  # a caller's array, a parameter
+        ("init(B); kernel(A, N); init(A + 1);", "a"),
+    ],
+)
+def test_a_global_set_from_a_parameter_shares_what_the_callers_pass(
+    calls: str, read: str
+) -> None:
+    """`gp = p` in `init`: `gp` points wherever the file's calls of `init` say."""
+    fact = _passed(calls, read)
+    assert not fact.parallel
+    assert any("so they point into one object" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    ("calls", "read"), [("init(B);", "A"), ("init(B); kernel(A, N);", "a")]
+)
+def test_a_global_set_from_a_parameter_apart_keeps_the_assumption(
+    calls: str, read: str
+) -> None:
+    fact = _passed(calls, read)
+    assert fact.parallel
+
+
+_RECURSIVE = """\
+recursive function walk(a, n) result(r)
+  integer, intent(in) :: n
+  logical, dimension(n), intent(in) :: a
+  logical, dimension(n - 1) :: passed
+  logical :: r
+  integer :: y
+  r = .true.
+  if (n == 0) return
+  do y = 1, n - 1
+    passed(y) = a(y)
+  end do
+  r = walk(passed, n - 1)
+end function walk
+"""
+
+
+def test_a_recursive_call_passes_another_frames_local() -> None:
+    """`walk(passed, ...)`: the callee's `a` is the caller frame's `passed`."""
+    (fact,) = analyze_text(_RECURSIVE, path="walk.f90").facts
+    assert fact.parallel, [o.message for o in fact.obstacles]

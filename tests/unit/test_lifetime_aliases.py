@@ -61,3 +61,24 @@ def test_a_file_scope_pointer_to_an_element_keeps_the_global_off() -> None:
     text = HOST_WRITE.replace("double A[N];", "double A[N];\ndouble *p = &A[1];")
     text = text.replace("    double *p = &A[1];\n", "")
     assert all("A" not in lt.names for lt in lifetimes(text))
+
+
+# Another file keeps `gp = &A[1]` (`A` has external linkage): this file sees only
+# that it writes through `gp` between the kernel's runs.
+FOREIGN = (
+    HOST_WRITE.replace("double A[N];", "double A[N];\nextern double *gp;")
+    .replace("    double *p = &A[1];\n", "")
+    .replace("p[0] = p[0] + 1.0;", "gp[0] = gp[0] + 1.0;")
+)
+
+
+def test_a_global_pointer_another_file_may_set_keeps_the_global_off() -> None:
+    assert "extern double *gp;" in FOREIGN
+    assert "gp[0] = gp[0]" in FOREIGN
+    assert all("A" not in lt.names for lt in lifetimes(FOREIGN))
+
+
+def test_a_static_array_no_other_file_can_name_is_still_kept() -> None:
+    text = FOREIGN.replace("double A[N];", "static double A[N];")
+    [lifetime] = lifetimes(text)
+    assert lifetime.names == ("A",)

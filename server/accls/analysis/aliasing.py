@@ -19,6 +19,7 @@ from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import shared_source
+from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.pointer_rotations import origin_pairs
@@ -319,6 +320,7 @@ def alias_obstacles(
                 ),
                 "",
             ) or _program_source(wtargets, otargets, fn, source)
+            based = based or member_source(wtargets, otargets, source)
             if based and not split:
                 out.append(_based_obstacle(written, other, based, first_line[written]))
                 continue

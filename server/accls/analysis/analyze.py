@@ -10,6 +10,7 @@ from accls.analysis.array_params import array_param_facts
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
+from accls.analysis.converted_sums import converted_sums
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
 from accls.analysis.element_arguments import promote_element_arguments
 from accls.analysis.empty_loops import keep_first_values
@@ -23,6 +24,7 @@ from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
+from accls.analysis.nan_minmax import nan_minmax
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
@@ -117,6 +119,10 @@ def _loop_facts(
         loop, fn, source, scalars, scalar_obstacles
     )
     scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
+    scalars, scalar_obstacles = nan_minmax(scalars, scalar_obstacles, loop, fn, source)
+    scalars, scalar_obstacles = converted_sums(
+        scalars, scalar_obstacles, loop, fn, source
+    )
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned

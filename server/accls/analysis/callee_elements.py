@@ -6,12 +6,16 @@ replace the parameters. When that value, built from the loop variable, integer
 macros and literals, is the same for two iterations of a loop with known
 bounds, two threads write one element: a race (ACC124). The write must run on
 every call (no branch or OpenMP construct of the callee around it, not atomic).
+A `task` (deferred or `if(0)`) or `taskgroup` around it is no exception: each
+call makes its task once, which writes the element on some thread of the team
+(an undeferred one at once, on the caller's), so two iterations' tasks race.
 """
 
 from __future__ import annotations
 
 import re
 
+from accls.analysis.mhp_constructs import first_word
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.races_index import int_at, loop_range
 from accls.frontend import Call, Function, Loop, Ref, SourceFile
@@ -20,6 +24,7 @@ __all__ = ["element_collision"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _EXPR = re.compile(r"[\w\s+*/%()-]+")
+_ONCE_PER_CALL = frozenset({"task", "taskgroup"})
 
 
 def _plain_writes(callee: Function, source: SourceFile) -> list[Ref]:
@@ -28,7 +33,11 @@ def _plain_writes(callee: Function, source: SourceFile) -> list[Ref]:
     own = {v.name for v in (*callee.locals, *callee.params)}
     arrays = {g.name for g in source.globals if g.dims and not g.pointers} - own
     around = [b.span for b in source.branches if start <= b.span.start_byte < end]
-    around += [c.span for c in source.constructs if start <= c.span.start_byte < end]
+    around += [
+        c.span
+        for c in source.constructs
+        if start <= c.span.start_byte < end and first_word(c) not in _ONCE_PER_CALL
+    ]
     return [
         r
         for r in callee.refs

@@ -16,6 +16,7 @@ __all__ = ["shared_source"]
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*)[;,]")
 _MOST = 64  # names followed, at most, per pointer
+_SCOPED = "\0"  # between a function's name and its local's
 
 
 def _global(name: str, source: SourceFile) -> Var | None:
@@ -46,26 +47,61 @@ def _assigned(name: str, source: SourceFile) -> list[tuple[str, Function | None]
     return out
 
 
+def _local_key(fn: Function, name: str) -> str:
+    """A local's name, told apart from other functions' locals of that name."""
+    return f"{fn.name}{_SCOPED}{name}"
+
+
+def _passed(fn: Function, param: Var, source: SourceFile) -> list[tuple[str, Function]]:
+    """The names the file's calls of `fn` pass for its parameter, with the caller.
+
+    `void init(double *p) { gp = p; }` called as `init(a + 1)` sets `gp` from `a`.
+    """
+    try:
+        at = [v.name for v in fn.params].index(param.name)
+    except ValueError:
+        return []
+    out: list[tuple[str, Function]] = []
+    for caller in source.functions:
+        if caller.name == fn.name:
+            continue  # recursion: its locals are another frame's, its parameters ours
+        for call in caller.call_sites:
+            if call.name == fn.name and at < len(call.args):
+                out.extend((m.group(0), caller) for m in _NAME.finditer(call.args[at]))
+    return out
+
+
 def _sources(name: str, source: SourceFile) -> set[str]:
     """The global arrays and pointers the global pointer `name` may be set from.
 
     A local on the right-hand side (`double *t = g; gq = t;`) adds what it
-    was set from; a global pointer adds its own sources in turn.
+    was set from, a parameter what the file's calls pass for it, and a global
+    pointer its own sources in turn.
     """
     found: set[str] = set()
     todo = [name]
     while todo and len(found) < _MOST:
         current = todo.pop()
         for text, fn in _assigned(current, source):
-            names = [m.group(0) for m in _NAME.finditer(text)]
-            while names:
-                word = names.pop()
-                local = fn.lookup(word) if fn is not None else None
-                if local is not None:
+            names = [(m.group(0), fn) for m in _NAME.finditer(text)]
+            seen: set[tuple[str, str]] = set()
+            while names and len(seen) < _MOST:
+                word, scope = names.pop()
+                if (word, scope.name if scope else "") in seen:
+                    continue
+                seen.add((word, scope.name if scope else ""))
+                local = scope.lookup(word) if scope is not None else None
+                if local is not None and scope is not None:
+                    if local.scope == "local" and _is_pointer_or_array(local):
+                        found.add(_local_key(scope, word))  # `init(buf + 1)`
                     if local.pointers and local.scope == "local":
                         names.extend(
-                            s for s in local.sources if s != FROM_CALL and s != word
+                            (s, scope)
+                            for s in local.sources
+                            if s != FROM_CALL and s != word
                         )
+                    elif local.scope == "param" and _is_pointer_or_array(local):
+                        names.extend(_passed(scope, local, source))
                     continue
                 var = _global(word, source)
                 if not _is_pointer_or_array(var) or word in found or word == name:
@@ -77,22 +113,35 @@ def _sources(name: str, source: SourceFile) -> set[str]:
 
 
 def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
-    """`var`, the locals and globals its value may come from, and their sources."""
+    """`var`, the locals and globals its value may come from, and their sources.
+
+    A parameter adds what the file's calls pass for it.
+    """
     found: set[str] = set()
-    todo = [var.name]
+    todo: list[tuple[str, Function | None]] = [(var.name, fn)]
+    seen: set[tuple[str, str]] = set()
     while todo and len(found) < _MOST:
-        name = todo.pop()
-        if name in found or name == FROM_CALL:
+        name, scope = todo.pop()
+        key = (name, scope.name if scope is not None else "")
+        if key in seen or name == FROM_CALL:
+            continue
+        seen.add(key)
+        local = scope.lookup(name) if scope is not None else None
+        if local is not None and scope is not None:
+            found.add(_local_key(scope, name))
+            if local.scope == "local" and local.pointers:
+                todo.extend((s, scope) for s in local.sources)
+            elif local.scope == "param" and _is_pointer_or_array(local):
+                todo.extend(_passed(scope, local, source))
             continue
         found.add(name)
-        local = fn.lookup(name) if fn is not None else None
-        if local is not None:
-            if local.scope == "local" and local.pointers:
-                todo.extend(local.sources)
-            continue
         known = _global(name, source)
         if known is not None and known.pointers:
-            todo.extend(_sources(name, source))
+            for got in _sources(name, source):
+                if _SCOPED in got:
+                    found.add(got)  # a caller's local: resolved already
+                else:
+                    todo.append((got, None))
     return found
 
 
@@ -107,4 +156,4 @@ def shared_source(one: Var, two: Var, fn: Function | None, source: SourceFile) -
     ):
         return ""
     common = _objects(one, fn, source) & _objects(two, fn, source)
-    return min(common) if common else ""
+    return min(common).rpartition(_SCOPED)[2] if common else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
+from accls.analysis.errno_calls import errno_obstacle
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
 from accls.analysis.overloads import called_definition, takes
@@ -11,6 +12,7 @@ from accls.analysis.private_calls import private_effects
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.unsigned_bounds import unsigned_bound_obstacle
+from accls.analysis.unsigned_wrap import unsigned_wrap_obstacle
 from accls.frontend import (
     EXIT_CALLS,
     Call,
@@ -164,6 +166,9 @@ def call_obstacles(
                 call, loop, source, PURE_FUNCTIONS
             ) or _unknown_detail(call.name, program)
         out.append(_call_obstacle(call, detail, where))
+    errno = errno_obstacle(loop, source)
+    if errno is not None:
+        out.append(errno)
     return tuple(out), tuple(safe)
 
 
@@ -297,7 +302,8 @@ def shape_obstacles(
             )
         narrow = narrow_counter_obstacle(loop, decl, source)
         unsigned = unsigned_bound_obstacle(loop, decl, fn, source)
-        out.extend(o for o in (narrow, unsigned) if o is not None)
+        wraps = unsigned_wrap_obstacle(loop, decl, fn, source)
+        out.extend(o for o in (narrow, unsigned, wraps) if o is not None)
     for inner in loop.walk()[1:]:
         if inner.unbounded:
             out.append(

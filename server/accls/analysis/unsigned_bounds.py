@@ -19,7 +19,7 @@ from accls.analysis.narrow_counters import loop_number, past_value
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["unsigned_bound_obstacle"]
+__all__ = ["unsigned_bound_obstacle", "unsigned_width"]
 
 _WORD = re.compile(r"[A-Za-z_][\w:]*")
 _LITERAL = re.compile(r"\b(?:0[xX][0-9a-fA-F]+|\d+)([uUlL]+)\b")
@@ -32,7 +32,7 @@ def _base(type_: str, source: SourceFile) -> str:
     return (source.types.scalar_base(type_) or type_).removeprefix("std::")
 
 
-def _unsigned_width(type_: str) -> int:
+def unsigned_width(type_: str) -> int:
     """64 or 32 for an unsigned type that `int` converts to, else 0."""
     words = set(type_.split())
     if type_ in _WIDE:
@@ -75,7 +75,7 @@ def _bound_width(text: str, fn: Function | None, source: SourceFile) -> int:
     for word in _WORD.findall(text):
         decl = _decl(word, fn, source)
         if decl is not None and not decl.pointers and not decl.dims:
-            width = max(width, _unsigned_width(_base(decl.type, source)))
+            width = max(width, unsigned_width(_base(decl.type, source)))
     return width
 
 
@@ -89,7 +89,7 @@ def _never_negative(loop: Loop, fn: Function | None, source: SourceFile) -> bool
         if first is not None:
             return first >= 0
         decl = _decl(loop.lower_text, fn, source)
-        return decl is not None and _unsigned_width(_base(decl.type, source)) > 0
+        return decl is not None and unsigned_width(_base(decl.type, source)) > 0
     bound = loop_number(loop.upper, constants)
     past = None if bound is None else past_value(bound, step, loop.cond_op)
     return past is not None and past >= 0

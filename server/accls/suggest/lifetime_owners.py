@@ -104,6 +104,27 @@ def _global_unaliased(name: str, analysis: FileAnalysis, index: KernelIndex) -> 
     )
 
 
+def _foreign_pointer(analysis: FileAnalysis) -> str:
+    """A global pointer that another file may set and that the file reads, or "".
+
+    Another file may declare a global array of external linkage and keep an
+    address into it (`extern double a[]; gp = &a[1];`): host code that reads
+    through such a pointer touches the array under another name, which gets no
+    `update`. A `static` pointer is set in this file alone, where it is seen.
+    """
+    source = analysis.source
+    pointers = {
+        g.name for g in source.globals if g.pointers and not g.dims and not g.static
+    }
+    for fn in source.functions:
+        for ref in fn.refs:
+            name = ref.name.split("->")[0].split(".")[0]
+            touches = ref.is_read or ref.subscripts or ref.deref
+            if name in pointers and touches and fn.lookup(name) is None:
+                return name
+    return ""
+
+
 def own_array(
     fn: Function, name: str, analysis: FileAnalysis, index: KernelIndex
 ) -> bool:
@@ -116,6 +137,7 @@ def own_array(
             and bool(glob.dims)
             and glob.pointers == 0
             and _global_unaliased(name, analysis, index)
+            and (glob.static or not _foreign_pointer(analysis))
         )
     if var.scope != "local" or var.static or var.address_taken:
         return False

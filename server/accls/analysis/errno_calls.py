@@ -1,0 +1,120 @@
+"""Library calls that set `errno`, in a program that reads it.
+
+`log(-1.0)` sets `errno` to `EDOM`, `strtol` and `pow` to `ERANGE`; `errno` is
+the thread's own (C11), so in a parallel loop the failing call of another
+thread sets that thread's `errno`, and the program that reads it after the
+loop sees `0` (serially `33`). The table of library effects calls these
+functions pure, and they are, but for `errno`: a loop that reaches one (itself
+or through the file's functions) stays serial where the program may read
+`errno` after it (`errno` or `perror`, in its function after the loop, or in a
+caller after the call); a read before it (`perror` after `fopen`) sees none of
+its calls.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.model import Obstacle, ObstacleCode
+from accls.frontend import Function, Loop, SourceFile
+
+__all__ = ["errno_obstacle"]
+
+# <math.h> functions that may report a domain, pole or range error in `errno`
+# (glibc's math_errhandling has MATH_ERRNO); their f and l forms too.
+_MATH = frozenset(
+    {
+        "acos", "asin", "atan2", "acosh", "atanh", "cosh", "sinh",
+        "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logb",
+        "pow", "sqrt", "hypot", "fmod", "remainder", "lround", "llround",
+        "lrint", "llrint", "fdim", "fma", "erfc", "tgamma", "lgamma",
+        "ldexp", "scalbn", "scalbln", "ilogb", "nextafter", "nexttoward",
+        "j0", "j1", "jn", "y0", "y1", "yn",
+    }
+)  # fmt: skip
+_OTHERS = frozenset(
+    {
+        "strtod", "strtof", "strtold", "strtol", "strtoll", "strtoul",
+        "strtoull", "strtoimax", "strtoumax", "atof", "wcstod", "wcstol",
+    }
+)  # fmt: skip
+_MOST = 64  # functions of the file followed, at most
+
+
+def _sets_errno(name: str) -> bool:
+    bare = name.removeprefix("std::")
+    if bare in _OTHERS or bare in _MATH:
+        return True
+    return bare[-1:] in ("f", "l") and bare[:-1] in _MATH
+
+
+def _reads_after(fn: Function, pos: int) -> bool:
+    """True when `fn` reads the library's `errno` after byte `pos` (`perror` too)."""
+    if fn.lookup("errno") is not None:
+        return False  # a local of that name
+    return any(
+        r.name == "errno" and r.is_read and r.span.start_byte > pos for r in fn.refs
+    ) or any(c.name == "perror" and c.span.start_byte > pos for c in fn.call_sites)
+
+
+def _read_later(loop: Loop, source: SourceFile) -> bool:
+    """True when the program may read `errno` after the loop.
+
+    In its function after it, or in a caller of that function after the call,
+    as far as the file shows.
+    """
+    if any(g.name == "errno" for g in source.globals):
+        return False  # the program's own variable of that name
+    own = source.function(loop.function) if loop.function else None
+    if own is None:
+        return False
+    todo = [(own, loop.span.end_byte)]
+    seen: set[tuple[str, int]] = set()
+    while todo and len(seen) < _MOST:
+        fn, pos = todo.pop()
+        if (fn.name, pos) in seen:
+            continue
+        seen.add((fn.name, pos))
+        if _reads_after(fn, pos):
+            return True
+        todo.extend(
+            (caller, call.span.end_byte)
+            for caller in source.functions
+            for call in caller.call_sites
+            if call.name == fn.name
+        )
+    return False
+
+
+def _errno_call(loop: Loop, source: SourceFile) -> tuple[str, int] | None:
+    """The first call the loop reaches that may set `errno`: (name, line)."""
+    todo = [(c.name, c.span.line) for c in loop.calls]
+    seen: set[str] = set()
+    while todo and len(seen) < _MOST:
+        name, line = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        fn = source.function(name)
+        if fn is None:
+            if _sets_errno(name):
+                return name, line
+            continue
+        todo.extend((c.name, line) for c in fn.call_sites)
+    return None
+
+
+def errno_obstacle(loop: Loop, source: SourceFile) -> Obstacle | None:
+    """Why a loop that may set `errno`, in a file that reads it, stays serial."""
+    if loop.fortran or not _read_later(loop, source):
+        return None
+    found = _errno_call(loop, source)
+    if found is None:
+        return None
+    name, line = found
+    return Obstacle(
+        code=ObstacleCode.CONDITIONAL_LAST,
+        line=line,
+        variable="errno",
+        message=f"calls `{name}()` (line {line}), which may set `errno`, and the "
+        "program reads `errno` after it: each thread has its own, so after a "
+        "parallel loop it would not hold the failing call's value",
+    )

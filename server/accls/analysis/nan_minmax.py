@@ -1,0 +1,117 @@
+"""Floating-point `min`/`max` updates that take a NaN: their order decides the result.
+
+`m = (a[i] < m) ? m : a[i]` keeps `m` only when the comparison holds; a NaN
+fails every comparison, so it replaces `m`, and the next value replaces the
+NaN in turn: serially the result is the maximum of what follows the last NaN
+(1.0 where the values before it reach 10006). Threads that each reduce a part
+and combine the parts give another value (10006). `m = (a[i] > m) ? a[i] : m`,
+`if (a[i] > m) m = a[i]` and `fmax` keep `m` on a NaN: their parts combine
+alike. Of `std::max` and `std::min`, which return their first argument unless
+the comparison holds, the form with the new value first takes the NaN. Integer
+variables have no NaN and are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.frontend import Function, Loop, RedOp, SourceFile
+
+__all__ = ["nan_minmax"]
+
+_FLOATING = frozenset({"float", "double", "long double", "_Float32", "_Float64"})
+_CALL = re.compile(r"(?:std::)?(?:max|min)\s*\((.*)\)", re.DOTALL)
+
+
+def _floating(name: str, fn: Function | None, source: SourceFile) -> bool:
+    found = fn.lookup(name) if fn is not None else None
+    decl = found or next((g for g in source.globals if g.name == name), None)
+    if decl is None or decl.pointers or decl.dims:
+        return False
+    return (source.types.scalar_base(decl.type) or decl.type) in _FLOATING
+
+
+def _top_level(text: str, marks: str) -> list[int]:
+    """The offsets of `marks` characters outside parentheses and brackets."""
+    depth, out = 0, []
+    for k, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in marks:
+            out.append(k)
+    return out
+
+
+def _bare(text: str) -> str:
+    text = "".join(text.split())
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    return text
+
+
+def _takes_nan(rhs: str, name: str) -> bool:
+    """True when the update `name = rhs` stores the new value on a failed test."""
+    rhs = _bare(rhs)
+    marks = _top_level(rhs, "?:")
+    if len(marks) == 2 and rhs[marks[0]] == "?" and rhs[marks[1]] == ":":
+        return _bare(rhs[marks[0] + 1 : marks[1]]) == name
+    call = _CALL.fullmatch(rhs)
+    if call is not None:
+        args = call.group(1)
+        commas = _top_level(args, ",")
+        return len(commas) == 1 and _bare(args[commas[0] + 1 :]) == name
+    return False
+
+
+def _update_text(loop: Loop, name: str, data: bytes) -> list[str]:
+    """The right-hand sides of the loop's plain assignments to `name`."""
+    out = []
+    for ref in loop.refs:
+        if ref.name != name or not ref.is_write or ref.subscripts:
+            continue
+        tail = data[ref.span.end_byte : ref.span.end_byte + 400].decode(
+            "utf-8", "replace"
+        )
+        found = re.match(r"\s*=(?!=)([^;]*);", tail)
+        if found is not None:
+            out.append(found.group(1))
+    return out
+
+
+def nan_minmax(
+    scalars: tuple[ScalarFact, ...],
+    obstacles: tuple[Obstacle, ...],
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
+    """The facts left, and an obstacle for each floating min/max that takes a NaN."""
+    kept: list[ScalarFact] = []
+    refused: list[Obstacle] = []
+    for fact in scalars:
+        if (
+            fact.cls is ScalarClass.REDUCTION
+            and fact.op in (RedOp.MAX, RedOp.MIN)
+            and _floating(fact.name, fn, source)
+            and any(
+                _takes_nan(rhs, fact.name)
+                for rhs in _update_text(loop, fact.name, source.data)
+            )
+        ):
+            refused.append(
+                Obstacle(
+                    code=ObstacleCode.SCALAR_CARRIED,
+                    line=fact.line,
+                    variable=fact.name,
+                    message=f"`{fact.name}` (line {fact.line}) takes the new value "
+                    "whenever the comparison fails, as it does for a NaN, which the "
+                    "next value then replaces: the result depends on the order, so "
+                    "threads' partial values would combine to another one",
+                )
+            )
+            continue
+        kept.append(fact)
+    return tuple(kept), (*obstacles, *refused)

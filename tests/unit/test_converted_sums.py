@@ -1,0 +1,94 @@
+"""Integer totals of floating values are no reductions: each step truncates."""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import analyze_text
+
+_TEXT = """
+#define N 1000
+double a[N];
+int ia[N];
+float fa[N];
+double dsq(double x) { return x * x; }
+int isq(int x) { return x * x; }
+int ok(double x, double lim) { return x < lim; }
+TYPE total(void) {
+  TYPE s = 0;
+  for (int i = 0; i < N; i++) UPDATE;
+  return s;
+}
+"""
+
+
+def _fact(update: str, type_: str = "int"):  # type: ignore[no-untyped-def]
+    text = _TEXT.replace("TYPE", type_).replace("UPDATE", update)
+    return next(f for f in analyze_text(text).facts if f.loop.function == "total")
+
+
+@pytest.mark.parametrize(
+    ("update", "type_"),
+    [
+        # -0.5, 1.5, -0.5, ...: serially 1, four threads' parts add up to 4
+        ("s += a[i]", "int"),
+        ("s = s + ia[i] * 0.5", "long"),
+        ("s += dsq(a[i])", "int"),
+        ("s *= fa[i]", "int"),
+        ("s += (int)a[i] * 0.5", "int"),
+        ("s += a[i] > 0 ? a[i] : 0", "unsigned"),
+    ],
+)
+def test_an_integer_total_of_floating_values_is_refused(
+    update: str, type_: str
+) -> None:
+    fact = _fact(update, type_)
+    assert not fact.parallel
+    assert any("each step truncates" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    ("update", "type_"),
+    [
+        ("s += (a[i] > 0.5)", "int"),
+        ("s += (int)(a[i] * 2.0)", "int"),
+        ("s += (int)a[i]", "int"),
+        ("s += (long)a[i] * (i % 11)", "long"),
+        ("s += (int)(a[i] * 2) + ia[i]", "int"),
+        ("s += lround(a[i])", "long"),
+        ("s += ia[i] * 2", "int"),
+        ("s += isq(ia[i])", "int"),
+        ("s *= ok(a[i], 0.5)", "int"),  # an int function of floating arguments
+        ("s += a[i] > 0 ? 1 : 0", "int"),
+        ("s += a[i]", "double"),
+    ],
+)
+def test_exact_updates_stay_reductions(update: str, type_: str) -> None:
+    fact = _fact(update, type_)
+    assert fact.parallel
+    assert [s.op for s in fact.scalars if s.name == "s"]
+
+
+_FORTRAN = """\
+subroutine total(a, n, s)
+  integer, intent(in) :: n
+  real(8), intent(in) :: a(n)
+  integer, intent(out) :: s
+  integer :: i
+  s = 0
+  do i = 1, n
+    s = UPDATE
+  end do
+end subroutine total
+"""
+
+
+@pytest.mark.parametrize(
+    ("update", "parallel"),
+    [("s + a(i)", False), ("s + 2.5d0 * i", False), ("s + nint(a(i))", True)],
+)
+def test_a_fortran_integer_total_of_reals_is_refused(
+    update: str, parallel: bool
+) -> None:
+    text = _FORTRAN.replace("UPDATE", update)
+    (fact,) = analyze_text(text, path="t.f90").facts
+    assert fact.parallel is parallel
