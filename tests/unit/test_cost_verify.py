@@ -134,3 +134,65 @@ def test_the_hover_says_why_the_check_stays_serial() -> None:
     )
     text = render_hover(report, explain="[Explain](command:x)", markdown=True)
     assert "- why: verification: it runs once, after the loop at line 9" in text
+
+
+NORM = textwrap.dedent(
+    """\
+    #include <stdio.h>
+    #include <stdlib.h>
+    #include <math.h>
+    static void step(float *in, float *out, int n, int steps) {
+      int t = 0;
+      do {
+        for (int i = 1; i < n - 1; i++) out[i] = 0.5f * (in[i - 1] + in[i + 1]);
+        float *tmp = in; in = out; out = tmp;
+        t++;
+      } while (t < steps);
+    }
+    static float accuracy(float *x, float *y, int len) {
+      float err = 0.0f;
+      for (int i = 0; i < len; i++) {
+        err += (x[i] - y[i]) * (x[i] - y[i]);
+      }
+      return sqrtf(err / len);
+    }
+    int main(int argc, char **argv) {
+      int n = atoi(argv[1]), steps = atoi(argv[2]);
+      float *a = calloc(n, sizeof(float)), *b = calloc(n, sizeof(float));
+      float *c = calloc(n, sizeof(float));
+      step(a, b, n, steps);
+      float acc = accuracy(b, c, n);
+      printf("Accuracy: %e\\n", acc);
+      return 0;
+    }
+    """
+)
+
+
+def test_a_norm_of_two_stored_results_after_the_time_loop_stays_serial() -> None:
+    # Heavier than a light check (two loads twice, three flops), but it only
+    # compares data computed earlier: its variable indexes arrays, nothing more.
+    found = _by_line(NORM)
+    assert found[14].why.startswith("verification:")
+    assert "only compares data stored earlier" in found[14].why
+    assert found[7].profitable is not False  # the kernel keeps its pragma
+
+
+def test_a_norm_against_a_reference_from_the_index_keeps_its_pragma() -> None:
+    text = NORM.replace("(x[i] - y[i]) * (x[i] - y[i])", "(x[i] - i) * (y[i] - i)")
+    assert not _by_line(text)[14].why.startswith("verification:")
+
+
+def test_a_norm_whose_terms_call_a_function_keeps_its_pragma() -> None:
+    text = NORM.replace("(x[i] - y[i]) * (x[i] - y[i])", "fabsf(x[i] - y[i])")
+    assert not _by_line(text)[14].why.startswith("verification:")
+
+
+def test_a_norm_inside_a_macro_that_uses_the_index_keeps_its_pragma() -> None:
+    # The macro's expansion maps the element back to the whole invocation, which
+    # also holds the index as a value: no comparison of stored data.
+    text = NORM.replace(
+        "(x[i] - y[i]) * (x[i] - y[i])", "SQ(x[i] - (i * 0.5f))"
+    ).replace("#include <math.h>", "#include <math.h>\n#define SQ(v) ((v) * (v))")
+    found = _by_line(text)
+    assert not found[15].why.startswith("verification:")

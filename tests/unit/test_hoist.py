@@ -247,3 +247,26 @@ def test_a_static_local_of_the_body_is_shared_not_computed_on_every_thread(
     assert "opened one parallel region" not in err
     assert "hoisting it was refused" not in err
     assert "#pragma omp single" not in out
+
+
+def test_an_empty_conditional_group_in_the_body_does_not_stop_the_hoist(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What a tool that removes pragmas leaves: `#if` branches with no code.
+    empty = "#if PARALLELFOR\n/* one region per loop */\n#else\n#endif\n    err = 0.0;"
+    source = JACOBI.replace("    err = 0.0;", empty)
+    assert source.count("#if PARALLELFOR") == 1
+    text, err = _annotate(tmp_path, source, capsys, "--no-validate")
+    assert "opened one parallel region around the loop at line 12" in err
+    region = text[text.index("#pragma omp parallel private(t)") :]
+    assert "#pragma omp parallel for" not in region
+    assert "#if PARALLELFOR" in region  # the group stays where it was
+
+
+def test_a_conditional_group_holding_code_still_stops_the_hoist(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = "#if PARALLELFOR\n    w = 0.5;\n#endif\n    err = 0.0;"
+    source = JACOBI.replace("    err = 0.0;", code)
+    _text, err = _annotate(tmp_path, source, capsys, "--no-validate")
+    assert "opened one parallel region" not in err

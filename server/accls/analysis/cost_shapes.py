@@ -6,12 +6,17 @@
 - A *repeat loop*: the body never uses the loop variable, so every iteration does
   the same work on the same data (`for (it = 0; it < iterations; it++) s += x;`).
   Its trip count is a repeat count, not data to divide between threads.
+- A loop whose author commented out a parallel pragma above it (cost_intent).
+- A loop whose bounds follow from the thread's number: one thread's part of work
+  divided by hand (cost_by_hand).
 """
 
 from __future__ import annotations
 
 import re
 
+from accls.analysis.cost_by_hand import by_hand_reason
+from accls.analysis.cost_intent import disabled_reason
 from accls.frontend import Loop, SourceFile
 from accls.frontend.library import Effect, library_function
 
@@ -66,4 +71,9 @@ def _repeat_reason(loop: Loop) -> str:
 
 def shape_reason(source: SourceFile, loop: Loop) -> str:
     """Why `loop`'s shape leaves nothing worth sharing out, or ""."""
-    return _repeat_reason(loop) or _allocation_reason(source, loop)
+    return (
+        _repeat_reason(loop)
+        or _allocation_reason(source, loop)
+        or disabled_reason(source, loop)
+        or by_hand_reason(source, loop)
+    )

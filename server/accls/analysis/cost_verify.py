@@ -17,9 +17,11 @@ the number printed. The rule needs all of:
   before the call that leads to it;
 - it writes no memory, reads memory (it inspects data computed earlier), and sums
   into at least one reduction;
-- it is light: at most LIGHT_UNITS work units per element (a load and an add). A
-  check that computes a reference value per element, or calls a function, is worth
-  a region: experts share those out as often as not;
+- it is light: at most LIGHT_UNITS work units per element (a load and an add),
+  or it only compares data stored earlier: its variables index arrays and are no
+  values, and it calls nothing (a norm of the difference of two results,
+  cost_compare). A check that computes a reference value per element, or calls a
+  function, is worth a region: experts share those out as often as not;
 - every use of each sum after the loop is an argument of an output call, the
   condition of an `if` whose branch calls nothing but output, exit and pure
   functions, a `return` whose every call is used so, or a plain scalar that is
@@ -34,6 +36,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_compare import compares_stored
 from accls.analysis.cost_light import LIGHT_UNITS
 from accls.analysis.cost_once import repeats, runs_once
 from accls.analysis.model import ScalarClass
@@ -251,7 +254,10 @@ def verify_reason(analysis: FileAnalysis, loop: Loop, light: int | None) -> str:
     """
     source = analysis.source
     fn = source.function(loop.function)
-    if light is None or light > LIGHT_UNITS:
+    if light is None:
+        return ""
+    compares = light > LIGHT_UNITS
+    if compares and not compares_stored(source, loop):
         return ""
     if fn is None or all(n.id != loop.id for n in source.nests):
         return ""
@@ -278,6 +284,10 @@ def verify_reason(analysis: FileAnalysis, loop: Loop, light: int | None) -> str:
     return (
         f"verification: it runs once, after the loop at line {line} that repeats "
         f"the computation, and {names} only feeds output and a pass/fail test; "
-        f"about {light} work units per element, bound by memory: experts leave "
-        "such light checks serial"
+        + (
+            "it only compares data stored earlier (its variables only index arrays), "
+            if compares
+            else f"about {light} work units per element, "
+        )
+        + "bound by memory: experts leave such light checks serial"
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from accls.frontend.loop_model import Loop
 from accls.frontend.model import Span
 from accls.frontend.source_file import SourceFile
@@ -30,10 +32,38 @@ def _span(data: bytes, start: int, end: int) -> Span:
     return Span(start, end, point(start), point(end))
 
 
+_CONDITIONALS = frozenset(
+    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+)
+
+
+def _empty_group(node: Node) -> bool:
+    """True when `node` is an `#if` group whose branches hold no code, only comments."""
+    if node.type not in _CONDITIONALS:
+        return False
+    tests = {
+        (c.start_byte, c.end_byte)
+        for c in (
+            node.child_by_field_name("condition"),
+            node.child_by_field_name("name"),
+        )
+        if c is not None
+    }
+    for child in node.named_children:
+        if child.type == "comment" or (child.start_byte, child.end_byte) in tests:
+            continue
+        if not _empty_group(child):
+            return False
+    return True
+
+
 def body_statements(source: SourceFile, loop: Loop) -> tuple[BodyStatement, ...] | None:
     """The statements of `loop`'s `{ ... }` body, in order.
 
-    None when the body is not a block, does not parse, or holds preprocessor lines.
+    None when the body is not a block, does not parse, or holds preprocessor lines
+    around code. A conditional group with no code in any branch (`#if X` `#else`
+    `#endif` with nothing between, as a tool that removes pragmas leaves it) is no
+    statement: it is skipped.
     """
     data = source.data
     text = data[loop.span.start_byte : loop.span.end_byte].decode(
@@ -57,6 +87,8 @@ def body_statements(source: SourceFile, loop: Loop) -> tuple[BodyStatement, ...]
         if child.type == "comment":
             continue
         if child.type.startswith("preproc"):
+            if _empty_group(child):
+                continue
             return None
         start, end = child.start_byte + shift, child.end_byte + shift
         out.append(BodyStatement(_span(data, start, end), child.type))
