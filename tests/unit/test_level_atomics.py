@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from textwrap import dedent
 
@@ -11,10 +12,9 @@ from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_f
 from accls.suggest.annotate import annotate_text
 from accls.validation import CompilerSettings, compile_check
 
-from tests.conftest import Need
-
 ACC = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
 OMP_GPU = SuggestOptions(dialect=Dialect.OPENMP, target=Target.GPU)
+Need = Callable[[str], str]
 
 # A 2-D histogram: both loops are independent once the update is atomic, so the
 # outer loop takes gang (teams) and the inner one vector (parallel for).
