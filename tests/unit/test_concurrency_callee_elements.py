@@ -92,6 +92,13 @@ _CLEAN = {
     "thread guard in the callee": _region(
         "void bump(void) { if (omp_get_thread_num() == 0) a[0] += 1.0; }"
     ),
+    "thread guard by &&": _region(
+        "void bump(void) { (void)(omp_get_thread_num() == 0 && (a[0] = 1.0)); }"
+    ),
+    "call under a thread guard by &&": _region(
+        "void inc(int k) { a[k] = 1.0; }\n"
+        "void bump(void) { (void)(omp_get_thread_num() == 0 && (inc(2), 1)); }"
+    ),
     "early return on a thread guard": _region(
         "void bump(void) {\nif (omp_get_thread_num() != 0) return;\na[0] += 1.0;\n}"
     ),

@@ -9,7 +9,8 @@ integer (literals and integer macros). Calls in the callee are followed too
 (`bump` calling `inc(0)`), to a small depth, with their arguments.
 
 A write, or a call that leads to one, counts only when it runs on every call:
-no branch of the callee around it, no early exit under a branch, no OpenMP
+no branch or `&&`/`?:` of the callee around it (a call must be a statement of
+its own), no early exit under a branch, no OpenMP
 construct around it but `task`, `taskgroup` (each call makes its task once) and
 `critical` (whose name the access then holds). A callee with OpenMP calls other
 than queries (`omp_get_thread_num`), or locks, is left alone.
@@ -75,6 +76,8 @@ def _walk(
     for ref in callee.refs:
         if not ref.is_write or ref.atomic or ref.deref or ref.member:
             continue
+        if ref.guarded or any(c < 0 for c in ref.context):
+            continue  # under `&&`, `?:` or a branch: maybe not on every call
         if ref.span.start_byte in inits:
             continue  # a static's initializer runs once, not per call
         if ref.name not in arrays or (not ref.subscripts and depth == 0):
@@ -90,7 +93,7 @@ def _walk(
         if target is None or target is callee or inner.name.startswith("omp_"):
             continue
         inside = _runs_always(callee, inner.span, source)
-        if inside is None:
+        if inside is None or not _statement(inner.span, source.data):
             continue
         args = tuple(_expand(a, names) for a in inner.args)
         found: list[tuple[Ref, frozenset[str]]] = []
@@ -157,6 +160,13 @@ def _runs_always(
         elif word not in _PASSED:
             return None  # `atomic`, `single`, `master`, worksharing: not followed
     return frozenset(names)
+
+
+def _statement(span: Span, data: bytes) -> bool:
+    """True for a call that is a statement of its own: `inc(2);`, never `c && inc(2)`."""
+    before = data[: span.start_byte].rstrip()
+    after = data[span.end_byte :].lstrip()
+    return before[-1:] in (b";", b"{", b"}") and after[:1] == b";"
 
 
 def _in(outer: Span, inner: Span) -> bool:
