@@ -163,7 +163,7 @@ def _runs_always(
 
 
 def _statement(span: Span, data: bytes) -> bool:
-    """True for a call that is a statement of its own: `inc(2);`, never `c && inc(2)`."""
+    """True for a call that is a statement of its own: `f(2);`, not `c && f(2)`."""
     before = data[: span.start_byte].rstrip()
     after = data[span.end_byte :].lstrip()
     return before[-1:] in (b";", b"{", b"}") and after[:1] == b";"
