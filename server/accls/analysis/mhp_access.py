@@ -77,7 +77,7 @@ def region_access(
     location = (
         locate(ref, pos, chain, scene.env, through)
         if via is None and not shared_target
-        else Location(ref.name, "scalar", ())
+        else _callee_location(ref)
         if via is not None
         else Location(ref.name, "const", ("0",), (Poly.const(0),))
     )
@@ -121,6 +121,14 @@ def region_access(
         via=via,
         order=order,
     )
+
+
+def _callee_location(ref: Ref) -> Location:
+    """A callee's write: its variable, or the element its constant subscripts name."""
+    polys = tuple(s.poly for s in ref.subscripts)
+    if not polys or any(p is None or not p.is_constant for p in polys):
+        return Location(ref.name, "scalar", ())
+    return Location(ref.name, "const", tuple(s.text for s in ref.subscripts), polys)
 
 
 def _pair(scene: Scene) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.mhp_callee_elements import fixed_element_writes
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
 from accls.analysis.mhp_env import Environment
 from accls.analysis.mhp_loop_locks import param_locks
@@ -20,6 +21,8 @@ def callee_state(
     region: Region, fn: Function, source: SourceFile, env: Environment
 ) -> list[tuple[Call, Ref, frozenset[str], bool]]:
     """Writes of `static` locals and globals by functions called in the region.
+
+    Fixed elements of arrays (`a[0]`) and the writes of deeper calls included.
 
     Each comes with the locks the callee holds around it, and whether it is a
     write through a `&name` argument (renamed to the caller's `name`).
@@ -37,6 +40,8 @@ def callee_state(
             continue
         writes = locked_state_writes(callee, source, env.threadprivate)
         out.extend((call, ref, held, False) for ref, held in writes)
+        fixed = fixed_element_writes(call, callee, source, env.threadprivate)
+        out.extend((call, ref, held, False) for ref, held in fixed)
         out.extend(
             (call, ref, held, True) for ref, held in _through(call, callee, source)
         )
