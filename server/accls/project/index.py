@@ -30,6 +30,7 @@ from accls.analysis import (
     unsummarised_reason,
 )
 from accls.analysis.device_kernels import device_kernel
+from accls.analysis.global_links import file_global_links
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -146,6 +147,9 @@ class ProjectIndex:
             whole=True,
             called=frozenset(n for r in records if r.path != own for n in r.externals),
             overlaps=tuple(o for r in records if r.path != own for o in r.overlaps),
+            global_links=tuple(
+                k for r in records if r.path != own for k in r.global_links
+            ),
         )
 
     def knows(self, path: str) -> bool:
@@ -245,6 +249,7 @@ class ProjectIndex:
             definitions=found,
             fields=file_field_facts(source, self._name(path)),
             overlaps=argument_overlaps(source, self._name(path)),
+            global_links=file_global_links(source),
         )
 
     def _edited(
@@ -257,8 +262,8 @@ class ProjectIndex:
             # functions it shares with the edit may differ in the record's.
             return None
         stamped = stamp(text)
-        if old is None or stamped is None or record.fields:
-            # Field facts are the whole file's: an edit re-reads all of it.
+        if old is None or stamped is None or record.fields or record.global_links:
+            # Field facts and links are the whole file's: an edit re-reads all of it.
             return None
         program = self.program_for(path)
         touched: list[ArgumentOverlap] = []
