@@ -12,6 +12,7 @@ from accls.analysis import AnalysisOptions, LoopFacts, analyze_text
 from accls.analysis.global_links import file_global_links
 from accls.frontend import parse_source
 from accls.project import ProjectIndex
+from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 MAIN = """\
 #include <stdlib.h>
@@ -122,3 +123,33 @@ def test_static_pointers_and_callees_link_nothing_for_other_files() -> None:
     )
     links = {(k.target, k.objects) for k in file_global_links(parse_source(text))}
     assert links == {("gp", ("A", "init(0)")), ("init(0)", ("A",))}
+
+
+SUM = """\
+double A[1001];
+double *gp;
+double sum(int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += gp[i] * A[i];
+  return s;
+}
+"""
+
+
+def test_an_offload_mapping_both_as_two_objects_is_refused(tmp_path: Path) -> None:
+    """`copyin(A, gp[0:n])` with `gp = &A[1]` elsewhere maps one storage twice."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    main = root / "main.c"
+    main.write_text(SUM)
+    (root / "s.c").write_text(SET_DIRECT.replace("SET", "gp = &A[1];"))
+    index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    options = AnalysisOptions(
+        dialect=opts.dialect.sentinel, program=index.program_for(str(main))
+    )
+    analysis = analyze_text(main.read_text(), str(main), options=options)
+    loop = next(s for s in suggest_file(analysis, opts) if s.loop.function == "sum")
+    assert loop.pragma is None
+    assert "both are set from `A`" in " ".join(loop.reasons)
