@@ -65,8 +65,12 @@ def _assigned(name: str, source: SourceFile) -> list[tuple[str, Function | None]
     """The texts assigned to the global `name` (its initializer too), with where."""
     out: list[tuple[str, Function | None]] = []
     var = _global(name, source)
-    if var is not None and var.span is not None:
-        found = _ASSIGN.match(source.data, var.span.end_byte)
+    span = var.span if var is not None else None
+    # A header's declaration has the translation unit's offsets, not the file's.
+    if span is not None and source.data[span.start_byte : span.end_byte] == (
+        name.encode()
+    ):
+        found = _ASSIGN.match(source.data, span.end_byte)
         if found is not None:
             out.append((found.group(1).decode("utf-8", "replace"), None))
     for fn in source.functions:
