@@ -153,3 +153,23 @@ def test_an_offload_mapping_both_as_two_objects_is_refused(tmp_path: Path) -> No
     loop = next(s for s in suggest_file(analysis, opts) if s.loop.function == "sum")
     assert loop.pragma is None
     assert "both are set from `A`" in " ".join(loop.reasons)
+
+
+def test_an_edit_that_sets_the_pointer_is_seen(tmp_path: Path) -> None:
+    """An edit of one function (re-read as its slice) adds its links."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    main = root / "main.c"
+    main.write_text(MAIN.replace("DECL", "void setup(void);").replace("CALL", ""))
+    other = root / "s.c"
+    text = SET_DIRECT.replace("SET", "") + "int twice(int n) { return 2 * n; }\n"
+    other.write_text(text)
+    index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    assert index.update(str(other), text)
+    assert index.update(str(other), text.replace("{  }", "{ gp = &A[1]; }"))
+    options = AnalysisOptions(
+        assume_no_alias=True, program=index.program_for(str(main))
+    )
+    facts = analyze_text(main.read_text(), str(main), options=options).facts
+    assert not next(f for f in facts if f.loop.function == "scale").parallel

@@ -31,6 +31,7 @@ from accls.analysis import (
 )
 from accls.analysis.device_kernels import device_kernel
 from accls.analysis.global_links import file_global_links
+from accls.analysis.global_sources import GlobalLink
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -262,16 +263,20 @@ class ProjectIndex:
             # functions it shares with the edit may differ in the record's.
             return None
         stamped = stamp(text)
-        if old is None or stamped is None or record.fields or record.global_links:
-            # Field facts and links are the whole file's: an edit re-reads all of it.
+        if old is None or stamped is None or record.fields:
+            # Field facts are the whole file's: an edit re-reads all of it.
             return None
         program = self.program_for(path)
         touched: list[ArgumentOverlap] = []
         redone: set[str] = set()
+        linked: list[GlobalLink] = []
 
         def read_calls(fn: Function, source: SourceFile) -> None:
             redone.add(fn.name)
             touched.extend(argument_overlaps(source, self._name(path), (fn,)))
+            # The slice's links join the old ones: one the edit removed stays
+            # until the next whole parse (a refusal), one it adds is never missed.
+            linked.extend(file_global_links(source))
 
         done = resummarise(
             old,
@@ -295,6 +300,7 @@ class ProjectIndex:
             externals=externals,
             definitions=done[0],
             overlaps=tuple(dict.fromkeys((*kept, *touched))),
+            global_links=tuple(dict.fromkeys((*record.global_links, *linked))),
         )
 
     def _read(self, path: str, text: str | None) -> tuple[str, str] | None:
