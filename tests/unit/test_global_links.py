@@ -11,7 +11,7 @@ import pytest
 from accls.analysis import AnalysisOptions, LoopFacts, analyze_text
 from accls.analysis.global_links import file_global_links
 from accls.frontend import parse_source
-from accls.project import ProjectIndex
+from accls.project import BuildFlags, ProjectIndex, build_context
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 MAIN = """\
@@ -59,13 +59,23 @@ CASES = {
 
 
 def _kernel(
-    tmp_path: Path, case: str, assume: bool = True, other_set: str = ""
+    tmp_path: Path,
+    case: str,
+    assume: bool = True,
+    other_set: str = "",
+    header: bool = False,
 ) -> LoopFacts:
     decl, call, others, set_ = CASES[case]
     root = tmp_path / "proj"
     root.mkdir()
     main = root / "main.c"
-    main.write_text(MAIN.replace("DECL", decl).replace("CALL", call))
+    text = MAIN.replace("DECL", decl).replace("CALL", call)
+    if header:
+        (root / "twice.h").write_text(
+            "static inline double twice(double x) { return 2 * x; }\n"
+        )
+        text = '#include "twice.h"\n' + text.replace("scale(N);", "scale(twice(N));")
+    main.write_text(text)
     for name, text in others.items():
         (root / name).write_text(text.replace("SET", other_set or set_))
     index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
@@ -73,8 +83,9 @@ def _kernel(
     options = AnalysisOptions(
         assume_no_alias=assume, program=index.program_for(str(main))
     )
-    facts = analyze_text(main.read_text(), str(main), options=options).facts
-    return next(f for f in facts if f.loop.function == "scale")
+    context, _ = build_context(main.read_text(), str(main), BuildFlags())
+    facts = analyze_text(main.read_text(), str(main), options=options, context=context)
+    return next(f for f in facts.facts if f.loop.function == "scale")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -173,3 +184,9 @@ def test_an_edit_that_sets_the_pointer_is_seen(tmp_path: Path) -> None:
     )
     facts = analyze_text(main.read_text(), str(main), options=options).facts
     assert not next(f for f in facts if f.loop.function == "scale").parallel
+
+
+def test_a_header_defining_functions_keeps_the_links(tmp_path: Path) -> None:
+    """The header's functions join the program's table; its links stay."""
+    fact = _kernel(tmp_path, "address", header=True)
+    assert not fact.parallel
