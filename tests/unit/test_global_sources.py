@@ -4,8 +4,11 @@ refusal of a loop that writes one and reads the other."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from accls.analysis import AnalysisOptions, analyze_text
+from accls.project import BuildFlags, build_context
 
 _TEXT = """
 #include <stdlib.h>
@@ -160,3 +163,20 @@ def test_a_recursive_call_passes_another_frames_local() -> None:
     """`walk(passed, ...)`: the callee's `a` is the caller frame's `passed`."""
     (fact,) = analyze_text(_RECURSIVE, path="walk.f90").facts
     assert fact.parallel, [o.message for o in fact.obstacles]
+
+
+def test_a_header_declaration_reads_no_assignment_from_the_file(
+    tmp_path: Path,
+) -> None:
+    """A header's `gp` has the translation unit's offsets: the file's text there
+    (a comment `=====A;`) is no initializer of it."""
+    (tmp_path / "pad.h").write_text("extern double A[];\nextern double *gp;\n")
+    text = (
+        '#include "pad.h"\n/* ' + "=" * 20000 + "A; */\n"
+        "void scale(int n) {\n  for (int i = 0; i < n; i++) gp[i] = A[i] * 0.5;\n}\n"
+    )
+    path = str(tmp_path / "main.c")
+    context, _ = build_context(text, path, BuildFlags())
+    options = AnalysisOptions(assume_no_alias=True)
+    facts = analyze_text(text, path, options=options, context=context).facts
+    assert facts[0].parallel

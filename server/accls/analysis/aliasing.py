@@ -18,7 +18,7 @@ from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_sites import distinct_at_call_sites
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
-from accls.analysis.global_sources import shared_source
+from accls.analysis.global_sources import GlobalLink, shared_source
 from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
@@ -180,7 +180,11 @@ def _based_obstacle(written: str, other: str, based: str, line: int) -> Obstacle
 
 
 def _program_source(
-    ones: list[Target], twos: list[Target], fn: Function | None, source: SourceFile
+    ones: list[Target],
+    twos: list[Target],
+    fn: Function | None,
+    source: SourceFile,
+    links: tuple[GlobalLink, ...],
 ) -> str:
     """An object the program sets both pointers from through a global (`gq = g`)."""
     for a in ones:
@@ -191,14 +195,18 @@ def _program_source(
             ):
                 continue
             if a.root is not None and b.root is not None:
-                found = shared_source(a.root, b.root, fn, source)
+                found = shared_source(a.root, b.root, fn, source, links)
                 if found:
                     return found
     return ""
 
 
 def _broken_restrict(
-    a: Target, b: Target, fn: Function | None, source: SourceFile
+    a: Target,
+    b: Target,
+    fn: Function | None,
+    source: SourceFile,
+    links: tuple[GlobalLink, ...],
 ) -> bool:
     """A `restrict` pointer the program sets from the other (`gq = g + 1`).
 
@@ -209,7 +217,7 @@ def _broken_restrict(
         return False
     if a.kind not in ("pointee", "object") or b.kind not in ("pointee", "object"):
         return False
-    return bool(shared_source(a.root, b.root, fn, source))
+    return bool(shared_source(a.root, b.root, fn, source, links))
 
 
 def alias_obstacles(
@@ -218,11 +226,13 @@ def alias_obstacles(
     source: SourceFile,
     unseen: str = "",
     fields: FieldSets | None = None,
+    links: tuple[GlobalLink, ...] = (),
 ) -> AliasCheck:
     """Pairs of arrays where one is written and the two may overlap.
 
     `unseen` says why some declarations may be missing (a header not found);
-    `fields`, the whole program's field points-to, when an index gave it.
+    `fields`, the whole program's field points-to, and `links`, what its files
+    set global pointers from, when an index gave them.
     """
     proofs: list[str] = []
     arrays: dict[str, bool] = {}
@@ -274,7 +284,7 @@ def alias_obstacles(
                         )
                         if not pair_may_alias(
                             a, b, fn, source.types, typed
-                        ) and not _broken_restrict(a, b, fn, source):
+                        ) and not _broken_restrict(a, b, fn, source, links):
                             continue
                         if typed and (
                             (
@@ -319,7 +329,7 @@ def alias_obstacles(
                     if (c := common_source(a, b, fn))
                 ),
                 "",
-            ) or _program_source(wtargets, otargets, fn, source)
+            ) or _program_source(wtargets, otargets, fn, source, links)
             based = based or member_source(wtargets, otargets, source)
             if based and not split:
                 out.append(_based_obstacle(written, other, based, first_line[written]))

@@ -19,6 +19,7 @@ from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.field_views import field_dependences
+from accls.analysis.global_links import with_own_links
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
@@ -296,9 +297,8 @@ def analyze_dialects(
     Only the scalars and the constructs that protect depend on the dialect: the
     dependences of each nest are computed once for all of them.
     """
-    opts = replace(
-        options, program=with_headers(source, options.program, PURE_FUNCTIONS)
-    )
+    program = with_headers(source, options.program, PURE_FUNCTIONS)
+    opts = replace(options, program=with_own_links(program, source))
     facts: dict[str, list[LoopFacts]] = {d: [] for d in dialects}
     fields = _field_sets(source, opts.program)
     if fields is not None and opts.program is not None:

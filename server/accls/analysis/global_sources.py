@@ -8,15 +8,49 @@ for them, since the program itself makes them share storage.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from accls.frontend import FROM_CALL, Function, SourceFile, Var
 
-__all__ = ["shared_source"]
+__all__ = ["GlobalLink", "linked_objects", "shared_source"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*)[;,]")
 _MOST = 64  # names followed, at most, per pointer
 _SCOPED = "\0"  # between a function's name and its local's
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalLink:
+    """A global pointer, or a function's parameter `f(0)`, and what sets it.
+
+    `objects` are global names and parameters (`init(0)`): the pointer may be
+    set from any of them, the parameter passed any of them.
+    """
+
+    target: str
+    objects: tuple[str, ...]
+
+
+def linked_objects(name: str, links: tuple[GlobalLink, ...]) -> set[str]:
+    """The globals `links` say the global pointer `name` may be set from."""
+    if not links:
+        return set()
+    by_target: dict[str, list[str]] = {}
+    for link in links:
+        by_target.setdefault(link.target, []).extend(link.objects)
+    found: set[str] = set()
+    seen = {name}
+    todo = [name]
+    while todo and len(seen) < 4 * _MOST:
+        for got in by_target.get(todo.pop(), ()):
+            if got in seen:
+                continue
+            seen.add(got)
+            todo.append(got)
+            if not got.endswith(")"):
+                found.add(got)
+    return found
 
 
 def _global(name: str, source: SourceFile) -> Var | None:
@@ -31,8 +65,12 @@ def _assigned(name: str, source: SourceFile) -> list[tuple[str, Function | None]
     """The texts assigned to the global `name` (its initializer too), with where."""
     out: list[tuple[str, Function | None]] = []
     var = _global(name, source)
-    if var is not None and var.span is not None:
-        found = _ASSIGN.match(source.data, var.span.end_byte)
+    span = var.span if var is not None else None
+    # A header's declaration has the translation unit's offsets, not the file's.
+    if span is not None and source.data[span.start_byte : span.end_byte] == (
+        name.encode()
+    ):
+        found = _ASSIGN.match(source.data, span.end_byte)
         if found is not None:
             out.append((found.group(1).decode("utf-8", "replace"), None))
     for fn in source.functions:
@@ -112,10 +150,16 @@ def _sources(name: str, source: SourceFile) -> set[str]:
     return found
 
 
-def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
+def _objects(
+    var: Var,
+    fn: Function | None,
+    source: SourceFile,
+    links: tuple[GlobalLink, ...] = (),
+) -> set[str]:
     """`var`, the locals and globals its value may come from, and their sources.
 
-    A parameter adds what the file's calls pass for it.
+    A parameter adds what the file's calls pass for it; a global, what the
+    `links` of the program's files set it from.
     """
     found: set[str] = set()
     todo: list[tuple[str, Function | None]] = [(var.name, fn)]
@@ -135,6 +179,8 @@ def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
                 todo.extend(_passed(scope, local, source))
             continue
         found.add(name)
+        if links:
+            todo.extend((got, None) for got in linked_objects(name, links))
         known = _global(name, source)
         if known is not None and known.pointers:
             for got in _sources(name, source):
@@ -145,15 +191,22 @@ def _objects(var: Var, fn: Function | None, source: SourceFile) -> set[str]:
     return found
 
 
-def shared_source(one: Var, two: Var, fn: Function | None, source: SourceFile) -> str:
+def shared_source(
+    one: Var,
+    two: Var,
+    fn: Function | None,
+    source: SourceFile,
+    links: tuple[GlobalLink, ...] = (),
+) -> str:
     """An object the program sets two pointers from, through a global, or "".
 
     `gq = g + 1` (in any function, or `gq`'s initializer) gives `g` for `gq`
-    and `g`; `p = buf; q = buf + n` with `p`, `q` global gives `buf`.
+    and `g`; `p = buf; q = buf + n` with `p`, `q` global gives `buf`. `links`:
+    the program's files' (`gq = g + 1` in another file), when an index gave them.
     """
     if one is two or not any(
         v.scope == "global" or v.scope == "local" for v in (one, two)
     ):
         return ""
-    common = _objects(one, fn, source) & _objects(two, fn, source)
+    common = _objects(one, fn, source, links) & _objects(two, fn, source, links)
     return min(common).rpartition(_SCOPED)[2] if common else ""

@@ -60,4 +60,5 @@ def with_headers(
         program.whole,
         called=program.called,
         overlaps=program.overlaps,
+        global_links=program.global_links,
     )

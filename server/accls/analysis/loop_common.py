@@ -71,7 +71,14 @@ def loop_common(
         shared=shared_elements(loop),
         call_effects=call_effects,
         escapes=escapes_in(escapes, loop),
-        aliasing=alias_obstacles(loop, fn, source, _unseen(source), fields),
+        aliasing=alias_obstacles(
+            loop,
+            fn,
+            source,
+            _unseen(source),
+            fields,
+            program.global_links if program is not None else (),
+        ),
         pure_calls=user_calls(loop, source),
         advances=header_advances(loop),
     )

@@ -136,7 +136,8 @@ def shared_storage(
         for two in decls[k + 1 :]:
             if one is two:
                 continue
-            based = shared_source(one, two, fn, source)
+            links = program.global_links if program is not None else ()
+            based = shared_source(one, two, fn, source, links)
             held = _rotated(one, two, fn, source, loops)
             if held is not None and fn is not None:
                 # `shared_source` follows a swap's copies and would see `a`

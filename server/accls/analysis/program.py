@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_sets import FieldSets
+from accls.analysis.global_sources import GlobalLink
 from accls.analysis.summaries import Summary
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ class ProgramSummaries:
     called: frozenset[str] = frozenset()
     # The calls of the other files that pass one object to two arguments.
     overlaps: tuple[ArgumentOverlap, ...] = ()
+    # What the files set their global pointers from (with the analysed file's own
+    # when `analyze` adds them): `gp = &A[1]` in one file, `gp[i] = A[i]` in another.
+    global_links: tuple[GlobalLink, ...] = ()
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -116,4 +120,5 @@ class ProgramSummaries:
             self.whole,
             called=self.called,
             overlaps=self.overlaps,
+            global_links=self.global_links,
         )

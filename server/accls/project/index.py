@@ -30,6 +30,8 @@ from accls.analysis import (
     unsummarised_reason,
 )
 from accls.analysis.device_kernels import device_kernel
+from accls.analysis.global_links import file_global_links
+from accls.analysis.global_sources import GlobalLink
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -146,6 +148,9 @@ class ProjectIndex:
             whole=True,
             called=frozenset(n for r in records if r.path != own for n in r.externals),
             overlaps=tuple(o for r in records if r.path != own for o in r.overlaps),
+            global_links=tuple(
+                k for r in records if r.path != own for k in r.global_links
+            ),
         )
 
     def knows(self, path: str) -> bool:
@@ -245,6 +250,7 @@ class ProjectIndex:
             definitions=found,
             fields=file_field_facts(source, self._name(path)),
             overlaps=argument_overlaps(source, self._name(path)),
+            global_links=file_global_links(source),
         )
 
     def _edited(
@@ -263,10 +269,14 @@ class ProjectIndex:
         program = self.program_for(path)
         touched: list[ArgumentOverlap] = []
         redone: set[str] = set()
+        linked: list[GlobalLink] = []
 
         def read_calls(fn: Function, source: SourceFile) -> None:
             redone.add(fn.name)
             touched.extend(argument_overlaps(source, self._name(path), (fn,)))
+            # The slice's links join the old ones: one the edit removed stays
+            # until the next whole parse (a refusal), one it adds is never missed.
+            linked.extend(file_global_links(source))
 
         done = resummarise(
             old,
@@ -290,6 +300,7 @@ class ProjectIndex:
             externals=externals,
             definitions=done[0],
             overlaps=tuple(dict.fromkeys((*kept, *touched))),
+            global_links=tuple(dict.fromkeys((*record.global_links, *linked))),
         )
 
     def _read(self, path: str, text: str | None) -> tuple[str, str] | None:

@@ -14,6 +14,7 @@ from typing import Any
 import platformdirs
 
 from accls.analysis import ArgumentOverlap, Definition, FieldFact
+from accls.analysis.global_sources import GlobalLink
 from accls.project.summary_json import (
     definition_from_json,
     definition_to_json,
@@ -26,8 +27,8 @@ from accls.project.summary_json import (
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
 # 4: the calls passing one object twice; 5: whether surely one; 6: whether
-# one argument text twice (`dot(x, x)`)
-_VERSION = 6
+# one argument text twice (`dot(x, x)`); 7: what global pointers are set from
+_VERSION = 7
 
 
 @cache
@@ -60,6 +61,8 @@ class FileSummaries:
     fields: tuple[FieldFact, ...] = ()  # what it stores into struct fields
     # Its calls of other files' functions that pass one object to two arguments.
     overlaps: tuple[ArgumentOverlap, ...] = ()
+    # What it sets global pointers from, and what its calls pass (`gp = &A[1]`).
+    global_links: tuple[GlobalLink, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -72,6 +75,7 @@ class FileSummaries:
             "definitions": [definition_to_json(d) for d in self.definitions],
             "fields": [field_fact_to_json(f) for f in self.fields],
             "overlaps": [overlap_to_json(o) for o in self.overlaps],
+            "global_links": [[k.target, list(k.objects)] for k in self.global_links],
         }
 
     @staticmethod
@@ -87,6 +91,10 @@ class FileSummaries:
             definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
             fields=tuple(field_fact_from_json(f) for f in raw["fields"]),
             overlaps=tuple(overlap_from_json(o) for o in raw["overlaps"]),
+            global_links=tuple(
+                GlobalLink(str(t), tuple(str(o) for o in objects))
+                for t, objects in raw["global_links"]
+            ),
         )
 
 
