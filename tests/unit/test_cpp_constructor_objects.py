@@ -16,7 +16,6 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-
 from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import NEW_OBJECT, parse_source
 
