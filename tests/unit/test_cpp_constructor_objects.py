@@ -247,3 +247,42 @@ def test_the_gained_loops_give_the_serial_results(tmp_path: Path) -> None:
             )
             outs.append(run.stdout)
     assert len(set(outs)) == 1, outs
+
+
+def test_an_emplaced_element_runs_its_constructor() -> None:
+    head = """\
+        #include <vector>
+        static int made = 0;
+        struct C { double x; C(double a) { x = a; made++; } };
+        """
+    found = _facts(
+        """\
+        void f(int n, const double *a, double *b) {
+          for (int i = 0; i < n; i++) {
+            std::vector<C> v;
+            v.emplace_back(a[i]);
+            b[i] = v[0].x;
+          }
+        }
+        """,
+        head,
+    )
+    parallel, why = found[5]
+    assert not parallel
+    assert "C::C" in why
+
+
+def test_an_emplaced_point_is_private() -> None:
+    found = _facts(
+        """\
+        #include <vector>
+        void f(int n, const double *a, double *b) {
+          for (int i = 0; i < n; i++) {
+            std::vector<Pt> v;
+            v.emplace_back(a[i]);
+            b[i] = v[0].x;
+          }
+        }
+        """
+    )
+    assert found[8][0], found[8][1]
