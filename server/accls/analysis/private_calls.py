@@ -27,7 +27,14 @@ from accls.analysis.summaries import (
     callback_reason,
     summarize,
 )
-from accls.frontend import Call, Effect, Loop, SourceFile, library_function
+from accls.frontend import (
+    NEW_OBJECT,
+    Call,
+    Effect,
+    Loop,
+    SourceFile,
+    library_function,
+)
 
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
@@ -188,7 +195,10 @@ def private_effects(
         if outs or rows or elements:
             return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
-    listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
+    listed = ", ".join(
+        "the new object" if n == NEW_OBJECT else f"`{n}`"
+        for n in dict.fromkeys(private)
+    )
     known = (
         library_function(call.name)
         if source.function(call.name) is None and found is None
