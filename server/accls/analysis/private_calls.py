@@ -17,6 +17,7 @@ from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.member_reads import member_reads_apart
 from accls.analysis.out_params import defines
+from accls.analysis.own_objects import beyond_why, own_object
 from accls.analysis.range_arguments import range_write
 from accls.analysis.row_sizes import size_why
 from accls.analysis.summaries import (
@@ -26,7 +27,14 @@ from accls.analysis.summaries import (
     callback_reason,
     summarize,
 )
-from accls.frontend import Call, Effect, Loop, SourceFile, library_function
+from accls.frontend import (
+    NEW_OBJECT,
+    Call,
+    Effect,
+    Loop,
+    SourceFile,
+    library_function,
+)
 
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
@@ -85,6 +93,10 @@ def private_effects(
         arg = call.args[index] if index < len(call.args) else ""
         if NULL_ARGUMENT.fullmatch(arg):
             continue  # a null pointer: nothing is read or written through it
+        if own_object(call, index, loop, source):
+            if index in summary.writes:  # a new object, or one of the body
+                private.append(arg)
+            continue
         if index not in summary.writes:
             # A variable the loop only assigns whole is passed by value: the
             # callee reads what it points to (or nothing), never the variable.
@@ -145,6 +157,9 @@ def private_effects(
         if not by_address and local_row is not None and local_row.group(1) in arrays:
             base = local_row.group(1)  # `B[0]` of `double B[3][8]` of the body
         if base not in (scalars if by_address else arrays):
+            beyond = beyond_why(call, index, loop, source)
+            if beyond is not None:
+                return False, beyond
             return False, shared_write(call, arg, loop) + size_why(call, arg)
         private.append(base)
     globals_read = summary.globals_read | callback_globals(call, source, pure, program)
@@ -180,7 +195,10 @@ def private_effects(
         if outs or rows or elements:
             return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
-    listed = ", ".join(f"`{n}`" for n in dict.fromkeys(private))
+    listed = ", ".join(
+        "the new object" if n == NEW_OBJECT else f"`{n}`"
+        for n in dict.fromkeys(private)
+    )
     known = (
         library_function(call.name)
         if source.function(call.name) is None and found is None

@@ -6,6 +6,7 @@ from accls.frontend.loop_model import Limit, Loop, RangeFor
 from accls.frontend.model import (
     EXIT_CALLS,
     FROM_CALL,
+    NEW_OBJECT,
     AccessKind,
     Advance,
     Branch,
@@ -40,6 +41,7 @@ from accls.frontend.typetable import TypeTable
 __all__ = [
     "EXIT_CALLS",
     "FROM_CALL",
+    "NEW_OBJECT",
     "AccessKind",
     "Advance",
     "Branch",

@@ -6,13 +6,16 @@ from tree_sitter import Node
 
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
-from accls.frontend.cpp_types import TypeKind
+from accls.frontend.cpp_types import TypeKind, classify
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.model import AccessKind, Call, ExitKind
+from accls.frontend.model import NEW_OBJECT, AccessKind, Call, ExitKind
 
 __all__ = ["CppCalls"]
 
 _ELEMENT_METHODS = frozenset({"at", "operator[]"})
+# Container methods that construct an element from their arguments, and how
+# many arguments (a position) come before the constructor's.
+_EMPLACE = {"emplace_back": 0, "emplace_front": 0, "emplace": 1, "emplace_hint": 1}
 
 
 class CppCalls(CppRanges):
@@ -174,7 +177,7 @@ class CppCalls(CppRanges):
             # only stores its arguments in the new object's members.
             cls = node_text(fn)
             if not self.plain_construction(fn):
-                self._record_call(node, f"{cls}::{cls}", arg_nodes)
+                self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
             if f"~{cls}" in self.scope.classes[cls].methods:
                 self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
             for arg in arg_nodes:
@@ -214,6 +217,22 @@ class CppCalls(CppRanges):
                 return
         super().expr(node, depth, used)
 
+    def _new_object(self, node: Node, depth: int) -> None:
+        """`new T(args)`: the allocation, then `T::T` on the new object."""
+        self._library_call(node, "operator new", (), depth)
+        kind = node.child_by_field_name("type")
+        info = self.scope.classes.get(node_text(kind)) if kind is not None else None
+        if kind is None or info is None or info.plain_constructors:
+            return
+        args = node.child_by_field_name("arguments")
+        arg_nodes = tuple(
+            a
+            for a in (args.named_children if args is not None else ())
+            if a.type != "comment"
+        )
+        cls = node_text(kind)
+        self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
+
     def _method_call(
         self, node: Node, fn: Node, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -235,10 +254,33 @@ class CppCalls(CppRanges):
             qualified = self._dispatched(owner.name, name)
         else:
             qualified = f"auto::{name}"
-        self._record_call(node, qualified, (obj, *args))
+        inner = strip_parens(obj)
+        made = inner.child_by_field_name("function")
+        if (
+            inner.type == "call_expression"
+            and made is not None
+            and self.constructed_class(made) is not None
+        ):
+            # `P(x).m()`: the method works on the temporary just constructed.
+            self._record_call(node, qualified, args, NEW_OBJECT)
+        else:
+            self._record_call(node, qualified, (obj, *args))
+        if owner.kind is TypeKind.CONTAINER and name in _EMPLACE:
+            self._emplaced(node, owner.element, args[_EMPLACE[name] :])
         self._object_read(obj, depth)
         for arg in args:
             self.expr(arg, depth + 1)
+
+    def _emplaced(self, node: Node, element: str, args: tuple[Node, ...]) -> None:
+        """`v.emplace_back(x)`: the element's constructor on the new element."""
+        kind = classify(element, self.scope)
+        cls = kind.name.rsplit("::", 1)[-1]
+        info = self.scope.classes.get(cls)
+        if kind.kind is not TypeKind.CLASS or kind.name.startswith("std::"):
+            return  # a builtin, or a standard class: its constructor has no effect
+        if info is not None and info.plain_constructors:
+            return
+        self._record_call(node, f"{kind.name}::{cls}", args, NEW_OBJECT)
 
     def _object_read(self, obj: Node, depth: int) -> None:
         """The object a method is called on: its own reference, not its fields."""

@@ -160,7 +160,7 @@ class CppDeclarations(CppConstructors):
             plain.append(declarator)
             cls = kind.name.rsplit("::", 1)[-1]
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
-                self._record_call(declarator, f"{kind.name}::{cls}", ())
+                self._construct_declared(declarator, kind, value, name)
             info = self.scope.classes.get(cls)
             if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
                 self._record_call(declarator, f"{kind.name}::~{cls}", ())

@@ -49,8 +49,10 @@ def constructor_arguments(
 ) -> tuple[Node, tuple[Node, ...]] | None:
     """The name and arguments of `T x(a, b)` parsed as a function declarator.
 
-    None unless each parameter is a lone name that `is_variable` accepts
-    (`Foo f();` and `Foo f(int)` declare functions).
+    None unless each parameter is a lone name that `is_variable` accepts, or
+    such a name subscripted (`T x(a[i])`, read as a parameter `a` of an array
+    type); `Foo f();` and `Foo f(int)` declare functions. A lone name's node is
+    its name, a subscripted one's the whole parameter.
     """
     if declarator.type != "function_declarator":
         return None
@@ -63,14 +65,30 @@ def constructor_arguments(
         kind = param.child_by_field_name("type")
         if (
             param.type != "parameter_declaration"
-            or param.named_child_count != 1
+            or param.named_child_count > 2
             or kind is None
             or kind.type != "type_identifier"
             or not is_variable(node_text(kind))
         ):
             return None
-        args.append(kind)
+        extra = param.child_by_field_name("declarator")
+        if extra is not None and not element_sizes(extra):
+            return None
+        args.append(kind if extra is None else param)
     return (name, tuple(args)) if args else None
+
+
+def element_sizes(declarator: Node) -> tuple[Node, ...]:
+    """The indices of `[i][j]` read as an abstract array declarator; () if not one."""
+    sizes: list[Node] = []
+    node: Node | None = declarator
+    while node is not None and node.type == "abstract_array_declarator":
+        size = node.child_by_field_name("size")
+        if size is None:
+            return ()
+        sizes.append(size)
+        node = node.child_by_field_name("declarator")
+    return tuple(reversed(sizes)) if node is None else ()
 
 
 def cpp_var(
@@ -112,9 +130,17 @@ def cpp_var(
 class CppConstructors(CppTyping):
     """The C++ walk's calls it names itself, and the objects constructors build."""
 
-    def _record_call(self, node: Node, name: str, args: tuple[Node, ...]) -> None:
-        """A call the C++ walk names (`std::stream::operator>>`), args as text."""
+    def _record_call(
+        self, node: Node, name: str, args: tuple[Node, ...], this: str | None = None
+    ) -> None:
+        """A call the C++ walk names (`std::stream::operator>>`), args as text.
+
+        `this`, the object a constructor builds, comes first like a method's
+        object: the new variable's name, or NEW_OBJECT for a temporary.
+        """
         texts = tuple(" ".join(node_text(a).split()) for a in args)
+        if this is not None:
+            texts = (this, *texts)
         self.call_refs.append(len(self.refs))
         self.calls.append(
             (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
@@ -168,7 +194,10 @@ class CppConstructors(CppTyping):
         if var is None:
             return
         for arg in args:
-            self.identifier(arg, AccessKind.READ)
+            if arg.type == "parameter_declaration":
+                self._element_argument(arg)
+            else:
+                self.identifier(arg, AccessKind.READ)
         kind = classify(
             declarator_type(node.child_by_field_name("type"), name), self.scope
         )
@@ -179,11 +208,28 @@ class CppConstructors(CppTyping):
         )
         cls = kind.name.rsplit("::", 1)[-1]
         if kind.kind is TypeKind.CLASS and self._constructs(kind, None):
-            self._record_call(declarator, f"{kind.name}::{cls}", args)
+            self._record_call(declarator, f"{kind.name}::{cls}", args, var.name)
         info = self.scope.classes.get(cls)
         if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
             self._record_call(declarator, f"{kind.name}::~{cls}", ())
         self._ref(name, var.name, AccessKind.WRITE)
+
+    def _element_argument(self, param: Node) -> None:
+        """`a[i]` of `T x(a[i])`, read like the subscript it is."""
+        base = param.child_by_field_name("type")
+        extra = param.child_by_field_name("declarator")
+        if base is None or extra is None:
+            return
+        sizes = element_sizes(extra)
+        for size in sizes:
+            self.expr(size, 1)
+        name = node_text(base)
+        kind = self.variable_type(name)
+        if kind is not None and (kind.pointer or kind.kind is TypeKind.CONTAINER):
+            subscripts = tuple(self._subscript(size) for size in sizes)
+            self._ref(param, name, AccessKind.READ, subscripts=subscripts)
+        else:
+            self._opaque()  # `operator[]` of a class: a call the walk cannot name
 
     def _constructs(self, kind: CxxType, value: Node | None) -> bool:
         """Whether declaring an object of this class runs a constructor unread here."""
@@ -193,3 +239,36 @@ class CppConstructors(CppTyping):
         if info.plain_constructors:
             return False  # it only stores its arguments in the new object
         return kind.name.rsplit("::", 1)[-1] in info.methods
+
+    def _construct_declared(
+        self, declarator: Node, kind: CxxType, value: Node | None, name: str
+    ) -> None:
+        """`T x;`, `T x(a)`, `T x{a}`, `T x = v`: `T::T` on `x` with the arguments.
+
+        `T x = T(a)` runs one constructor, the temporary's (its copy is elided),
+        which the walk of the value records; `T x = v` of another value converts
+        or copies it, `v` the one argument.
+        """
+        cls = kind.name.rsplit("::", 1)[-1]
+        args: tuple[Node, ...] = ()
+        if value is not None and value.type in ("argument_list", "initializer_list"):
+            args = tuple(a for a in value.named_children if a.type != "comment")
+        elif value is not None:
+            if self._temporary_of(value, cls):
+                return
+            args = (value,)
+        self._record_call(declarator, f"{kind.name}::{cls}", args, name)
+
+    def _temporary_of(self, value: Node, cls: str) -> bool:
+        """Whether `value` is `cls(..)` or `cls{..}`, a new object of the class."""
+        if value.type == "call_expression":
+            fn = value.child_by_field_name("function")
+        elif value.type == "compound_literal_expression":
+            fn = value.child_by_field_name("type")
+        else:
+            return False
+        return (
+            fn is not None
+            and fn.type in ("identifier", "type_identifier")
+            and (node_text(fn) == cls)
+        )

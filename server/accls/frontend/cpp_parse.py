@@ -9,7 +9,7 @@ reads operators on class types as calls.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
@@ -19,6 +19,7 @@ from accls.frontend.cpp_reducers import class_reducers
 from accls.frontend.cpp_scope import collect_scope
 from accls.frontend.cpp_types import (
     UNKNOWN,
+    ClassInfo,
     CxxScope,
     TypeKind,
     classify,
@@ -70,6 +71,20 @@ def member_var(name: str, text: str, scope: CxxScope) -> Var:
     if kind.kind is TypeKind.CLASS and kind.name:
         return Var(name=name, type=kind.name.rsplit("::", 1)[-1])
     return Var(name=name, type="<unknown>", unknown_shape=True)
+
+
+def _member(name: str, text: str, info: ClassInfo, scope: CxxScope) -> Var:
+    """`member_var`, a static member marked static, a reference one a pointer.
+
+    A static data member is one object of the class, not of each instance; a
+    reference member reaches another object, like a pointer (see `cpp_var`).
+    """
+    var = member_var(name, text, scope)
+    if name in info.varying or name in info.constants:
+        var = replace(var, static=True)
+    if name in info.references:
+        var = replace(var, pointers=var.pointers + 1)
+    return var
 
 
 def _declarator(node: Node) -> Node | None:
@@ -225,8 +240,8 @@ class CppUnit:
     def class_types(self) -> TypeTable:
         """The classes' data members as struct fields (see `member_var`)."""
         structs = tuple(
-            (name, tuple(member_var(m, t, self.scope) for m, t in info.fields.items()))
-            for name, info in self.scope.classes.items()
+            (name, tuple(_member(m, t, c, self.scope) for m, t in c.fields.items()))
+            for name, c in self.scope.classes.items()
         )
         return TypeTable(structs=structs)
 

@@ -53,6 +53,8 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                 target = declared_name(decl)
                 if target is not None:
                     info.fields[node_text(target)] = declarator_type(base, decl)
+                    if decl.type == "reference_declarator":
+                        info.references.add(node_text(target))
         elif member.type == "function_definition":
             fdecl, _ = function_declarator(member)
             target = (

@@ -116,6 +116,7 @@ class ClassInfo:
     # Some base is written as a template instance (`Base<T>`): see cpp_bases.
     template_bases: bool = False
     signatures: dict[str, list[tuple[range, str, str]]] = field(default_factory=dict)
+    references: set[str] = field(default_factory=set)  # `T &m;` data members
 
 
 @dataclass(slots=True)
@@ -157,6 +158,7 @@ class CxxScope:
                 set(info.varying),
                 info.template_bases,
                 {k: list(v) for k, v in info.signatures.items()},
+                set(info.references),
             )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)

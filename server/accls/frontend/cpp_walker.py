@@ -107,7 +107,7 @@ class CppFunctionWalk(CppCalls):
         elif kind == "call_expression":
             self._cpp_call(node, depth, used)
         elif kind == "new_expression":
-            self._library_call(node, "operator new", (), depth)
+            self._new_object(node, depth)
         elif kind == "delete_expression":
             self._library_call(
                 node, "operator delete", tuple(node.named_children), depth
@@ -238,8 +238,10 @@ class CppFunctionWalk(CppCalls):
         if text is None or not (
             kind.builtin or (info is not None and info.plain_constructors)
         ):
+            # The member's constructor works on `this->m`, a base's on `this`.
             owner = kind.name or name
-            self._record_call(node, f"{owner}::{owner.rsplit('::', 1)[-1]}", args)
+            this = f"this->{name}" if text is not None else "this"
+            self._record_call(node, f"{owner}::{owner.rsplit('::', 1)[-1]}", args, this)
         if text is not None:
             self._ref(node, f"this->{name}", AccessKind.WRITE, member=True)
 

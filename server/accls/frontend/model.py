@@ -135,6 +135,11 @@ class Call:
     args: tuple[str, ...] = ()  # the arguments' text, white space folded
 
 
+# The object a constructor call builds when it has no name (`P(x)`, `new P(x)`),
+# passed as the constructor's `this`: fresh memory no other name reaches. `new`
+# is a keyword, so no variable can be spelled so.
+NEW_OBJECT = "<new>"
+
 # Calls that end the program (or jump out of every frame): C's, and C++'s `std::`.
 EXIT_CALLS = frozenset(
     {

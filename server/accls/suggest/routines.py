@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from accls.analysis import PURE_FUNCTIONS, FileAnalysis, ScalarClass, summarize
+from accls.analysis.own_objects import own_object
 from accls.analysis.row_arguments import is_row
 from accls.frontend import (
     Call,
@@ -324,6 +325,8 @@ def routine_edits(
             continue
         top = called_at == loop.span.start_byte
         rows = _moved_rows(call, loop, analysis) if top else frozenset()
+        if top and own_object(call, 0, loop, source):
+            rows |= {"".join(call.args[0].split())}  # the iteration's own object
         blocker = _argument_blocker(call, fn, private, rows)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
