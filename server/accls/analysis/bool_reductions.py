@@ -13,7 +13,8 @@ values that are 0 or 1 each is the same operator on `x != 0` (`&` on `x & 1`).
 
 from __future__ import annotations
 
-from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.analysis.model import Obstacle, ScalarFact
+from accls.analysis.reduction_refusals import refuse_reductions, scalar_decl
 from accls.frontend import Function, RedOp, SourceFile
 
 __all__ = ["bool_reductions"]
@@ -24,8 +25,7 @@ _INEXACT = frozenset({RedOp.ADD, RedOp.BXOR})
 
 def _boolean_type(name: str, fn: Function | None, source: SourceFile) -> str:
     """The declared type of scalar `name` when it is `_Bool` or `bool`, else ""."""
-    found = fn.lookup(name) if fn is not None else None
-    decl = found or next((g for g in source.globals if g.name == name), None)
+    decl = scalar_decl(name, fn, source)
     if decl is None or decl.pointers or decl.dims:
         return ""
     base = source.types.scalar_base(decl.type) or decl.type
@@ -39,24 +39,16 @@ def bool_reductions(
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and the obstacles with one for each inexact `_Bool` reduction."""
-    kept: list[ScalarFact] = []
-    refused: list[Obstacle] = []
-    for fact in scalars:
-        type_ = ""
-        if fact.cls is ScalarClass.REDUCTION and fact.op in _INEXACT:
-            type_ = _boolean_type(fact.name, fn, source)
-        if type_:
-            refused.append(
-                Obstacle(
-                    code=ObstacleCode.SCALAR_CARRIED,
-                    line=fact.line,
-                    variable=fact.name,
-                    message=f"`{fact.name}` is a `{type_}` updated with `+`, `-` or "
-                    f"`^` (line {fact.line}): each store converts the value to 0 or 1, "
-                    "so the updates are not a reduction whose partial values "
-                    "threads could combine",
-                )
-            )
-            continue
-        kept.append(fact)
-    return tuple(kept), (*obstacles, *refused)
+
+    def why(fact: ScalarFact) -> str:
+        type_ = _boolean_type(fact.name, fn, source) if fact.op in _INEXACT else ""
+        if not type_:
+            return ""
+        return (
+            f"`{fact.name}` is a `{type_}` updated with `+`, `-` or "
+            f"`^` (line {fact.line}): each store converts the value to 0 or 1, "
+            "so the updates are not a reduction whose partial values "
+            "threads could combine"
+        )
+
+    return refuse_reductions(scalars, obstacles, why)

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import re
 
-from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.analysis.model import Obstacle, ScalarFact
+from accls.analysis.reduction_refusals import (
+    FLOATING,
+    refuse_reductions,
+    scalar_decl,
+    stored_values,
+)
 from accls.frontend import Function, Loop, RedOp, SourceFile
 
 __all__ = ["converted_sums"]
 
-_FLOATING = frozenset({"float", "double", "long double", "_Float32", "_Float64"})
 _INTEGER_WORDS = frozenset(
     {
         "char", "short", "int", "long", "unsigned", "signed", "size_t", "ssize_t",
@@ -55,8 +60,7 @@ _MATH = frozenset(
 
 
 def _type_of(name: str, fn: Function | None, source: SourceFile) -> str:
-    found = fn.lookup(name) if fn is not None else None
-    decl = found or next((g for g in source.globals if g.name == name), None)
+    decl = scalar_decl(name, fn, source)
     if decl is None:
         return ""
     return source.types.scalar_base(decl.type) or decl.type
@@ -190,7 +194,7 @@ def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
         after = text[match.end() :].lstrip()
         if after.startswith("(") and _returns_floating(word, source):
             return True
-        if _type_of(word, fn, source) in _FLOATING:
+        if _type_of(word, fn, source) in FLOATING:
             return True
     return False
 
@@ -201,17 +205,7 @@ def _updates(loop: Loop, name: str, data: bytes) -> list[str]:
     store = re.compile(
         r"\s*=(?!=)([^\n!;]*)" if loop.fortran else r"\s*[-+*]?=(?!=)([^;]*);"
     )
-    out = []
-    for ref in loop.refs:
-        if ref.name != name or not ref.is_write or ref.subscripts:
-            continue
-        tail = data[ref.span.end_byte : ref.span.end_byte + 400].decode(
-            "utf-8", "replace"
-        )
-        found = store.match(tail)
-        if found is not None:
-            out.append(found.group(1))
-    return out
+    return stored_values(loop, name, data, store)
 
 
 def converted_sums(
@@ -222,30 +216,21 @@ def converted_sums(
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and an obstacle for each integer total of floating values."""
-    kept: list[ScalarFact] = []
-    refused: list[Obstacle] = []
-    for fact in scalars:
+
+    def why(fact: ScalarFact) -> str:
+        if fact.op not in (RedOp.ADD, RedOp.MUL):
+            return ""
         type_ = _type_of(fact.name, fn, source)
-        if (
-            fact.cls is ScalarClass.REDUCTION
-            and fact.op in (RedOp.ADD, RedOp.MUL)
-            and type_
-            and set(type_.split()) <= _INTEGER_WORDS
-            and any(
-                _floating(v, fn, source) for v in _updates(loop, fact.name, source.data)
-            )
-        ):
-            refused.append(
-                Obstacle(
-                    code=ObstacleCode.SCALAR_CARRIED,
-                    line=fact.line,
-                    variable=fact.name,
-                    message=f"`{fact.name}` is an integer updated with floating "
-                    f"values (line {fact.line}): each step truncates the "
-                    "total, so it depends on how the values are grouped, and threads' "
-                    "partial totals would add up to another value",
-                )
-            )
-            continue
-        kept.append(fact)
-    return tuple(kept), (*obstacles, *refused)
+        if not type_ or not set(type_.split()) <= _INTEGER_WORDS:
+            return ""
+        stored = _updates(loop, fact.name, source.data)
+        if not any(_floating(v, fn, source) for v in stored):
+            return ""
+        return (
+            f"`{fact.name}` is an integer updated with floating "
+            f"values (line {fact.line}): each step truncates the "
+            "total, so it depends on how the values are grouped, and threads' "
+            "partial totals would add up to another value"
+        )
+
+    return refuse_reductions(scalars, obstacles, why)

@@ -15,21 +15,26 @@ from __future__ import annotations
 
 import re
 
-from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.analysis.model import Obstacle, ScalarFact
+from accls.analysis.reduction_refusals import (
+    FLOATING,
+    refuse_reductions,
+    scalar_decl,
+    stored_values,
+)
 from accls.frontend import Function, Loop, RedOp, SourceFile
 
 __all__ = ["nan_minmax"]
 
-_FLOATING = frozenset({"float", "double", "long double", "_Float32", "_Float64"})
+_ASSIGNED = re.compile(r"\s*=(?!=)([^;]*);")
 _CALL = re.compile(r"(?:std::)?(?:max|min)\s*\((.*)\)", re.DOTALL)
 
 
 def _floating(name: str, fn: Function | None, source: SourceFile) -> bool:
-    found = fn.lookup(name) if fn is not None else None
-    decl = found or next((g for g in source.globals if g.name == name), None)
+    decl = scalar_decl(name, fn, source)
     if decl is None or decl.pointers or decl.dims:
         return False
-    return (source.types.scalar_base(decl.type) or decl.type) in _FLOATING
+    return (source.types.scalar_base(decl.type) or decl.type) in FLOATING
 
 
 def _top_level(text: str, marks: str) -> list[int]:
@@ -66,21 +71,6 @@ def _takes_nan(rhs: str, name: str) -> bool:
     return False
 
 
-def _update_text(loop: Loop, name: str, data: bytes) -> list[str]:
-    """The right-hand sides of the loop's plain assignments to `name`."""
-    out = []
-    for ref in loop.refs:
-        if ref.name != name or not ref.is_write or ref.subscripts:
-            continue
-        tail = data[ref.span.end_byte : ref.span.end_byte + 400].decode(
-            "utf-8", "replace"
-        )
-        found = re.match(r"\s*=(?!=)([^;]*);", tail)
-        if found is not None:
-            out.append(found.group(1))
-    return out
-
-
 def nan_minmax(
     scalars: tuple[ScalarFact, ...],
     obstacles: tuple[Obstacle, ...],
@@ -89,29 +79,20 @@ def nan_minmax(
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and an obstacle for each floating min/max that takes a NaN."""
-    kept: list[ScalarFact] = []
-    refused: list[Obstacle] = []
-    for fact in scalars:
-        if (
-            fact.cls is ScalarClass.REDUCTION
-            and fact.op in (RedOp.MAX, RedOp.MIN)
-            and _floating(fact.name, fn, source)
-            and any(
-                _takes_nan(rhs, fact.name)
-                for rhs in _update_text(loop, fact.name, source.data)
-            )
+
+    def why(fact: ScalarFact) -> str:
+        if fact.op not in (RedOp.MAX, RedOp.MIN) or not _floating(
+            fact.name, fn, source
         ):
-            refused.append(
-                Obstacle(
-                    code=ObstacleCode.SCALAR_CARRIED,
-                    line=fact.line,
-                    variable=fact.name,
-                    message=f"`{fact.name}` (line {fact.line}) takes the new value "
-                    "whenever the comparison fails, as it does for a NaN, which the "
-                    "next value then replaces: the result depends on the order, so "
-                    "threads' partial values would combine to another one",
-                )
-            )
-            continue
-        kept.append(fact)
-    return tuple(kept), (*obstacles, *refused)
+            return ""
+        stored = stored_values(loop, fact.name, source.data, _ASSIGNED)
+        if not any(_takes_nan(rhs, fact.name) for rhs in stored):
+            return ""
+        return (
+            f"`{fact.name}` (line {fact.line}) takes the new value "
+            "whenever the comparison fails, as it does for a NaN, which the "
+            "next value then replaces: the result depends on the order, so "
+            "threads' partial values would combine to another one"
+        )
+
+    return refuse_reductions(scalars, obstacles, why)
