@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from accls.frontend.decls import declared_vars
+from accls.frontend.decls import body_locals, declared_vars
 from accls.frontend.exprs import node_text
 from accls.frontend.freshness import returns_fresh
 from accls.frontend.macros import MacroTable
@@ -37,17 +37,6 @@ def _pointer_function(node: Node) -> tuple[str, Node] | None:
     if name is None or name.type != "identifier":
         return None
     return node_text(name), decl
-
-
-def _declarations(body: Node, macros: MacroTable) -> list[Var]:
-    out: list[Var] = []
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "declaration":
-            out.extend(declared_vars(node, "local", macros))
-        stack.extend(node.named_children)
-    return out
 
 
 def _params(declarator: Node, macros: MacroTable) -> frozenset[str]:
@@ -78,7 +67,7 @@ def allocator_wrappers(
             continue
         name, declarator = found
         params = _params(declarator, macros)
-        candidates.append((name, body, _declarations(body, macros), params))
+        candidates.append((name, body, body_locals(body, macros), params))
     names = [c[0] for c in candidates]
     twice = {n for n in names if names.count(n) > 1}  # which one is built is unknown
     wrappers = set(known)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from accls.frontend.decls import declared_vars
+from accls.frontend.decls import body_locals, declared_vars
 from accls.frontend.exprs import node_text
 from accls.frontend.freshness import escaping_pointers
 from accls.frontend.macros import MacroTable, expand_calls, expand_objects
@@ -58,17 +58,6 @@ def _parameters(declarator: Node, macros: MacroTable) -> list[Var] | None:
     return out
 
 
-def _locals(body: Node, macros: MacroTable) -> list[Var]:
-    out: list[Var] = []
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "declaration":
-            out.extend(declared_vars(node, "local", macros))
-        stack.extend(node.named_children)
-    return out
-
-
 def _macro_safe(body: Node, name: str, macros: MacroTable) -> bool:
     """Whether the macros `body` uses reach `name` only as elements (`name[k]`).
 
@@ -107,7 +96,7 @@ def borrowing_parameters(
         params = _parameters(found[1], macros)
         if params is None:
             continue
-        locals_ = [v for v in _locals(body, macros) if not v.static]
+        locals_ = [v for v in body_locals(body, macros) if not v.static]
         # Function pointers among the parameters and locals hide functions.
         held = pointer_names([found[1].child_by_field_name("parameters"), body])
         candidates.append((found[0], body, params, locals_, held))

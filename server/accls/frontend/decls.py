@@ -14,6 +14,7 @@ from accls.frontend.model import Var
 from accls.frontend.tsparser import parse_snippet
 
 __all__ = [
+    "body_locals",
     "call_arity",
     "constructed_var",
     "declared_vars",
@@ -354,3 +355,15 @@ def call_arity(plist: Node | None, this: bool) -> tuple[int, int | None]:
 def constructed_var(node: Node, name: Node, macros: MacroTable) -> Var | None:
     """The local `name` that `T name(args)` declares (C++'s vexing parse)."""
     return _unwrap(name, _base_type(node), "local", _is_const(node), macros, 0)
+
+
+def body_locals(body: Node, macros: MacroTable) -> list[Var]:
+    """Every variable declared anywhere inside `body` (nested blocks too)."""
+    out: list[Var] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "declaration":
+            out.extend(declared_vars(node, "local", macros))
+        stack.extend(node.named_children)
+    return out
