@@ -10,6 +10,7 @@ from accls.suggest.lifetime_edits import lifetime_edits
 from accls.suggest.lifetimes import DeviceLifetime
 from accls.suggest.routines import end_pragma, routine_functions
 from accls.suggest.suggestion import Suggestion
+from accls.suggest.unbraced import unbraced_body
 
 __all__ = ["annotate_text", "insertions"]
 
@@ -88,6 +89,13 @@ def insertions(
             pad = suggestion.pragma.indent(indent.decode("utf-8", errors="replace"))
             closing = "".join(f"{newline}{pad}{line}" for line in closing_lines)
             edits.append((suggestion.loop.span.end_byte, 2, closing))
+        keyword = suggestion.loop.keyword.start_byte
+        # The unbraced body of a statement: `{ }` around the pragma and its loop,
+        # or a parser without a preprocessor ends the outer statement at the pragma.
+        braced = suggestion.pragma.braces() and unbraced_body(data, keyword)
+        if braced:
+            pad = _line_bounds(data, keyword)[1].decode("utf-8", errors="replace")
+            edits.append((suggestion.loop.span.end_byte, 2, f"{newline}{pad}}}"))
         prefix = suggestion.pragma.head_prefix()
         if prefix:
             edits.append((suggestion.loop.keyword.start_byte, 1, prefix))
@@ -104,6 +112,8 @@ def insertions(
             before = data[start:offset]
             pad = indent.decode("utf-8", errors="replace")
             lines = pragma.written(pad, newline)
+            if braced and offset == keyword:
+                lines = f"{pad}{{{newline}{lines}"
             if before.strip():
                 # The statement shares its line with other code: break the line.
                 edits.append((offset, 1, f"{newline}{lines}{newline}{pad}"))
