@@ -31,6 +31,7 @@ from accls.analysis.obstacles import (
     PURE_FUNCTIONS,
 )
 from accls.analysis.out_params import out_param_writes
+from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
 from accls.analysis.program import ProgramSummaries
@@ -121,6 +122,7 @@ def _loop_facts(
     )
     scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
     scalars, scalar_obstacles = nan_minmax(scalars, scalar_obstacles, loop, fn, source)
+    scalars, scalar_obstacles = own_minmax(scalars, scalar_obstacles, loop, source)
     scalars, scalar_obstacles = converted_sums(
         scalars, scalar_obstacles, loop, fn, source
     )

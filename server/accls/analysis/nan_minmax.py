@@ -27,7 +27,8 @@ from accls.frontend import Function, Loop, RedOp, SourceFile
 __all__ = ["nan_minmax"]
 
 _ASSIGNED = re.compile(r"\s*=(?!=)([^;]*);")
-_CALL = re.compile(r"(?:std::)?(?:max|min)\s*\((.*)\)", re.DOTALL)
+# `_bare` has dropped the spaces: `std::max<double>(a[i],m)`, `::std::min(..)`.
+_CALL = re.compile(r"(?:::)?(?:std::)?(?:max|min)(?:<[^()]*>)?\((.*)\)", re.DOTALL)
 
 
 def _floating(name: str, fn: Function | None, source: SourceFile) -> bool:

@@ -18,7 +18,11 @@ from accls.frontend.model import (
     Subscript,
 )
 from accls.frontend.nested_functions import NESTED_CALL
-from accls.frontend.reductions import assignment_reduction, element_update
+from accls.frontend.reductions import (
+    assignment_reduction,
+    c_minmax_call,
+    element_update,
+)
 
 __all__ = ["ExpressionWalk"]
 
@@ -139,7 +143,10 @@ class ExpressionWalk(ExpressionFacts):
         if used:
             pass  # the running value is read: not a reduction
         elif target.type == "identifier":
-            red = assignment_reduction(op, right, node_text(target))
+            name = node_text(target)
+            red = assignment_reduction(
+                op, right, name, lambda fn: self.minmax_call(fn, name)
+            )
         elif (
             target.type in ("subscript_expression", "pointer_expression") and op != "="
         ):
@@ -178,6 +185,10 @@ class ExpressionWalk(ExpressionFacts):
             and self.refs[-1].name == node_text(target)
         ):
             self.refs[-1] = replace(self.refs[-1], copies=node_text(value))
+
+    def minmax_call(self, fn: Node, target: str) -> RedOp | None:
+        """The running extreme `target = fn(target, e)` keeps, if any (see C++'s)."""
+        return c_minmax_call(fn)
 
     def builtin_operands(self, target: Node) -> bool:
         """Whether the operators on `target`'s value are the language's own.

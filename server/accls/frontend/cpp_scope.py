@@ -191,6 +191,10 @@ def collect_scope(root: Node) -> CxxScope:
                     scope.template_params.add(node_text(child))
         elif kind == "using_declaration" and "namespace std" in node_text(node):
             scope.using_std = True
+        elif kind == "using_declaration":
+            used = "".join(node_text(node).split()).removeprefix("using")
+            if used.startswith(("std::", "::std::")) and used.count("::") <= 2:
+                scope.using_names.add(used.rstrip(";").rsplit("::", 1)[-1])
         elif kind == "function_definition":
             fdecl, _ = function_declarator(node)
             target = fdecl.child_by_field_name("declarator") if fdecl else None

@@ -130,6 +130,7 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    using_names: set[str] = field(default_factory=set)  # `using std::max;`: "max"
     # Every return type a name's definitions give, (with `*`/`&`, base type):
     # overloads may differ, and `returns` holds only the last (see cpp_returns).
     full_returns: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
@@ -170,6 +171,7 @@ class CxxScope:
         self.template_params |= other.template_params
         self.operators |= other.operators
         self.using_std = self.using_std or other.using_std
+        self.using_names |= other.using_names
 
 
 def _plain(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_calls import CppCalls
+from accls.frontend.cpp_minmax import standard_minmax
 from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
 from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
@@ -58,6 +59,27 @@ class CppFunctionWalk(CppCalls):
             return
         else:
             super().statement(node, depth)
+
+    def minmax_call(self, fn: Node, target: str) -> RedOp | None:
+        """`std::max` and its spellings, resolved (see cpp_minmax)."""
+        text = node_text(fn)
+        if text in self.macros.functions:
+            return super().minmax_call(fn, target)
+        plain = "".join(text.split()).split("<", 1)[0]
+        if fn.type == "identifier" and (
+            plain in self.lambdas
+            or self.variable_type(plain) is not None
+            or self._method_owner(plain) is not None
+        ):
+            return None
+        # In a method, a base the file does not resolve may declare `max`:
+        # any class's method of that name may be the one called.
+        own = (
+            fn.type == "identifier"
+            and self.class_name is not None
+            and any(plain in self._methods_of(c) for c in self.scope.classes)
+        )
+        return standard_minmax(text, self.scope, own, self.variable_type(target))
 
     def builtin_operands(self, target: Node) -> bool:
         """`c[i] = c[i] * s` on a class element calls `operator*`: no plain update."""

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from accls.frontend.expr_nodes import acts
 from accls.frontend.exprs import node_text, operands, strip_parens
 from accls.frontend.model import RedOp
 
-__all__ = ["assignment_reduction", "element_update", "if_minmax", "mentions"]
+__all__ = [
+    "assignment_reduction",
+    "c_minmax_call",
+    "element_update",
+    "if_minmax",
+    "mentions",
+]
 
 _COMPOUND = {
     "+=": RedOp.ADD,
@@ -162,8 +170,22 @@ def _ternary_reduction(rhs: Node, name: str) -> RedOp | None:
     return None
 
 
-def assignment_reduction(operator: str, rhs: Node, name: str) -> RedOp | None:
-    """The reduction `name <operator> rhs` performs, if it is one."""
+def c_minmax_call(fn: Node) -> RedOp | None:
+    """The running extreme a C call named by `fn` keeps (`fmax`, `MAX`...), if any."""
+    return _MINMAX_CALLS.get(node_text(fn))
+
+
+def assignment_reduction(
+    operator: str,
+    rhs: Node,
+    name: str,
+    minmax_call: Callable[[Node], RedOp | None] = c_minmax_call,
+) -> RedOp | None:
+    """The reduction `name <operator> rhs` performs, if it is one.
+
+    `minmax_call` says which extreme a call's function keeps: the language
+    front end knows which function a name resolves to.
+    """
     if operator in _COMPOUND:
         return None if mentions(rhs, name) else _COMPOUND[operator]
     if operator != "=":
@@ -174,7 +196,8 @@ def assignment_reduction(operator: str, rhs: Node, name: str) -> RedOp | None:
     if rhs.type == "call_expression":
         fn = rhs.child_by_field_name("function")
         args = rhs.child_by_field_name("arguments")
-        if fn is None or args is None or node_text(fn) not in _MINMAX_CALLS:
+        op = minmax_call(fn) if fn is not None else None
+        if op is None or args is None:
             return None
         items = args.named_children
         if len(items) != 2:
@@ -182,7 +205,7 @@ def assignment_reduction(operator: str, rhs: Node, name: str) -> RedOp | None:
         hits = [a for a in items if _is_name(a, name)]
         others = [a for a in items if not _is_name(a, name)]
         if len(hits) == 1 and not any(mentions(a, name) for a in others):
-            return _MINMAX_CALLS[node_text(fn)]
+            return op
         return None
     if rhs.type == "conditional_expression":
         return _ternary_reduction(rhs, name)
