@@ -62,15 +62,21 @@ def _sizeof(text: str) -> str | None:
     return _unwrapped(match.group(1)) if match is not None else None
 
 
-def _factors(text: str) -> list[str] | None:
-    """`a * b` into its two factors at the top level; None if it is not that."""
-    folded, depth = _unwrapped(_folded(text)), 0
-    cuts = []
+def _top_level_stars(folded: str) -> list[int]:
+    """The offsets of the binary `*`s outside parentheses (not `sizeof`'s operand)."""
+    depth, cuts = 0, []
     for pos, char in enumerate(folded):
         depth += {"(": 1, ")": -1}.get(char, 0)
         unary = folded[:pos].endswith("sizeof") or folded[pos - 1 : pos] in "*(+-/,"
         if depth == 0 and char == "*" and pos > 0 and not unary:
             cuts.append(pos)
+    return cuts
+
+
+def _factors(text: str) -> list[str] | None:
+    """`a * b` into its two factors at the top level; None if it is not that."""
+    folded = _unwrapped(_folded(text))
+    cuts = _top_level_stars(folded)
     if len(cuts) != 1:
         return None
     return [folded[: cuts[0]], folded[cuts[0] + 1 :]]
@@ -78,13 +84,8 @@ def _factors(text: str) -> list[str] | None:
 
 def _outer_factors(text: str) -> list[tuple[str, str]]:
     """`a * b * c` cut at its first and its last top-level `*`: (a, b*c), (a*b, c)."""
-    folded, depth = _unwrapped(_folded(text)), 0
-    cuts = []
-    for pos, char in enumerate(folded):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        unary = folded[:pos].endswith("sizeof") or folded[pos - 1 : pos] in "*(+-/,"
-        if depth == 0 and char == "*" and pos > 0 and not unary:
-            cuts.append(pos)
+    folded = _unwrapped(_folded(text))
+    cuts = _top_level_stars(folded)
     return [
         (folded[:cut], folded[cut + 1 :]) for cut in dict.fromkeys(cuts[:1] + cuts[-1:])
     ]
