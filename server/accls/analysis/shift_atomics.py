@@ -10,8 +10,8 @@ made `atomic update`, even where the element is the same for every iteration
 the only way. Not these: `<<=` mixed with `>>=` or with `+=` (they do not
 commute), a left shift of a signed element (undefined for a negative value), an
 amount that reads the array (the element's own value), and a shift whose value
-is used (`v = a[k] <<= 1`: a capture sees the order; the atomic's placement
-refuses it, as the statement does not start its line).
+is used (`v = a[k] <<= 1`: a capture sees the order; such a shift does not
+start its line, where the atomic would go).
 """
 
 from __future__ import annotations
@@ -63,6 +63,13 @@ def _signedness(var: Var, source: SourceFile) -> str:
     return "signed"
 
 
+def _statement_alone(data: bytes, ref: Ref) -> bool:
+    """The shift starts its line: its value feeds nothing (`v = a[k] <<= 1` does)."""
+    start = ref.span.start_byte
+    line_start = data.rfind(b"\n", 0, start) + 1
+    return not data[line_start:start].strip()
+
+
 def _commutes(op: str, signedness: str) -> bool:
     if op == "<<=":
         return signedness == "unsigned"
@@ -92,6 +99,8 @@ def shift_atomics(
         if any(r.kind is not AccessKind.UPDATE or r.atomic for r in refs):
             continue
         if any(r.member or r.field or r.deref for r in refs):
+            continue
+        if not all(_statement_alone(source.data, r) for r in refs):
             continue
         var = _declaration(name, fn, source)
         if var is None or not _commutes(next(iter(ops)), _signedness(var, source)):
