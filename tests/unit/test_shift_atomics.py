@@ -65,6 +65,7 @@ def test_one_direction_takes_atomic_updates(elem: str, body: str) -> None:
         ("unsigned", "a[x] <<= 1;\n a[x] += 1;"),  # a shift and a sum
         ("int", "a[x] <<= 1;"),  # a signed value may be negative
         ("char", "a[x] <<= 1;"),  # a plain char may be signed
+        ("unsigned char", "a[x] <<= 1;"),  # shifted as an int, which may overflow
         ("unsigned", "a[x] <<= a[0] & 1;"),  # the amount reads the array
         ("unsigned", "c[x * 7 + y] = a[x];\n a[x] <<= 1;"),  # read, then shifted
         ("unsigned", "c[x * 7 + y] = a[x] <<= 1;"),  # the value is captured

@@ -26,9 +26,8 @@ __all__ = ["SHIFT_OPS", "shift_atomics"]
 SHIFT_OPS = frozenset({"<<=", ">>="})
 
 _INTEGER_WORDS = frozenset({"char", "short", "int", "long", "unsigned", "signed"})
-_UNSIGNED_NAMES = frozenset(
-    {"size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t"}
-)
+_UNSIGNED_NAMES = frozenset({"size_t", "uint32_t", "uint64_t", "uintptr_t"})
+_NARROW_UNSIGNED_NAMES = frozenset({"uint8_t", "uint16_t"})
 _SIGNED_NAMES = frozenset(
     {"ssize_t", "int8_t", "int16_t", "int32_t", "int64_t", "intptr_t", "ptrdiff_t"}
 )
@@ -47,18 +46,24 @@ def _declaration(name: str, fn: Function | None, source: SourceFile) -> Var | No
 
 
 def _signedness(var: Var, source: SourceFile) -> str:
-    """`unsigned` or `signed` for an integer element type; "" for anything else."""
+    """The kind of an integer element type; "" for anything else.
+
+    `unsigned` (of `int`'s rank or wider), `narrow` (unsigned, shifted as an
+    `int`) or `signed`.
+    """
     type_ = var.type.removeprefix("std::")
     base = source.types.element_scalar(type_) or type_
     if base in _UNSIGNED_NAMES:
         return "unsigned"
+    if base in _NARROW_UNSIGNED_NAMES:
+        return "narrow"
     if base in _SIGNED_NAMES:
         return "signed"
     words = set(base.split())
     if not words or not words <= _INTEGER_WORDS:
         return ""
     if "unsigned" in words:
-        return "unsigned"
+        return "narrow" if words & {"char", "short"} else "unsigned"
     # A plain `char` may be either: it is not known to be unsigned.
     return "signed"
 
@@ -71,9 +76,14 @@ def _statement_alone(data: bytes, ref: Ref) -> bool:
 
 
 def _commutes(op: str, signedness: str) -> bool:
+    """Whether shifts of one direction of such an element commute.
+
+    Left shifts wrap only in an unsigned type of `int`'s rank or wider: a
+    narrow one is shifted as an `int`, which another order may overflow.
+    """
     if op == "<<=":
         return signedness == "unsigned"
-    return signedness in ("unsigned", "signed")
+    return signedness in ("unsigned", "narrow", "signed")
 
 
 def shift_atomics(
