@@ -26,6 +26,7 @@ def _inner_parallel(body: str, dialect: str = "acc") -> bool:
         "a[x] = a[x] - b[y];",
         "a[x] <<= 1;",
         "a[x] |= b[y];",
+        "a[x] = a[x] << b[y];",
     ],
 )
 def test_updates_of_one_operator_need_no_order(body: str) -> None:
@@ -39,6 +40,7 @@ def test_updates_of_one_operator_need_no_order(body: str) -> None:
         "a[x] = b[x * 7 + y] << a[x];",
         "a[x] = b[x * 7 + y] >> a[x];",
         "a[x] += b[y];\na[x] *= 2;",
+        "a[x] = a[x] << 1;\na[x] >>= 1;",
     ],
 )
 def test_an_order_dependent_update_keeps_the_dependence(body: str) -> None:

@@ -39,6 +39,7 @@ from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.scratch_arrays import scratch_arrays
+from accls.analysis.shift_atomics import shift_atomics
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
 from accls.frontend import (
     FieldEventKind,
@@ -136,6 +137,7 @@ def _loop_facts(
         for name, refs in _atomic_arrays(loop, carried).items()
         if name not in guarded
     }
+    atomic.update(shift_atomics(loop, {d.array for d in carried}, fn, source))
     by_span = {ref.span: ref for ref in loop.refs}
     obstacles: list[Obstacle] = [
         *common.first,

@@ -21,6 +21,7 @@ from accls.frontend.nested_functions import NESTED_CALL
 from accls.frontend.reductions import (
     assignment_reduction,
     c_minmax_call,
+    element_shift,
     element_update,
 )
 
@@ -158,8 +159,11 @@ class ExpressionWalk(ExpressionFacts):
         ):
             # `a[k] = a[k] + e` is `a[k] += e`: one update, its read not walked.
             found = element_update(target, right)
+            shifted = element_shift(target, right) if found is None else None
             if found is not None:
                 (red, right), op = found, "+="
+            elif shifted is not None:
+                op, right = shifted  # `a[k] = a[k] << e` is `a[k] <<= e`
         saved = self._tag
         if red is not None and target.type == "identifier":
             self._tag = (node_text(target), red)

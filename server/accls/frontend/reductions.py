@@ -13,6 +13,7 @@ from accls.frontend.model import RedOp
 __all__ = [
     "assignment_reduction",
     "c_minmax_call",
+    "element_shift",
     "element_update",
     "if_minmax",
     "mentions",
@@ -113,6 +114,28 @@ def element_update(target: Node, rhs: Node) -> tuple[RedOp, Node] | None:
     if op != "-" and same(right) and not mentions(left, name):
         return _COMPOUND_OF[op], left
     return None
+
+
+def element_shift(target: Node, rhs: Node) -> tuple[str, Node] | None:
+    """For `a[k] = a[k] << e` (or `>>`): the compound operator `<<=` and `e`.
+
+    Like `element_update`, but a shift is no reduction: the element must be the
+    left operand, `e` must not read `a`, and `k` must not act (it is evaluated
+    twice in the original).
+    """
+    target = strip_parens(target)
+    rhs = strip_parens(rhs)
+    name = _root_name(target)
+    parts = operands(rhs) if rhs.type == "binary_expression" else None
+    if name is None or parts is None or acts(target):
+        return None
+    left, op, right = parts
+    if op not in ("<<", ">>") or mentions(right, name):
+        return None
+    text = "".join(node_text(target).split())
+    if "".join(node_text(strip_parens(left)).split()) != text:
+        return None
+    return op + "=", right
 
 
 def _binary_reduction(rhs: Node, name: str) -> RedOp | None:

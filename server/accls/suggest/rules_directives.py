@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
+from accls.analysis.shift_atomics import SHIFT_OPS
 from accls.frontend import Directive, Loop, RedOp, Span
 from accls.suggest.context import Placement
 from accls.suggest.options import SuggestOptions
@@ -31,7 +32,10 @@ def atomic_pragmas(
         line_start = text.rfind(b"\n", 0, span.start_byte) + 1
         if text[line_start : span.start_byte].strip():
             return None  # the statement does not start its line
-        if ref.reduction not in (_FORTRAN_ATOMIC if fortran else _C_ATOMIC):
+        shift = not fortran and ref.reduction is None and ref.update_op in SHIFT_OPS
+        if not shift and ref.reduction not in (
+            _FORTRAN_ATOMIC if fortran else _C_ATOMIC
+        ):
             return None
         if fortran and not _fortran_form(text, ref.span.start_byte, ref.reduction):
             return None
