@@ -7,9 +7,11 @@ Every acc/omp pragma is stripped from the dev-sources files that hold expert pai
 accls gives it a pragma of its own (not an inner level, not an existing pragma) and the
 cost model does not call it unprofitable: what `annotate` inserts. Precision is the
 share of chosen loops that an expert annotated; recall the share of expert loops that
-were chosen. The curve replays the decision at other work thresholds (units of the
-cost model; loops of unknown work are kept, as `annotate` keeps them), so a threshold
-is picked from the data of every file at once, never per file. Writes
+were chosen. A loop the expert kept on one thread (`acc loop seq`, `serial`, an
+`omp simd` alone) is no expert choice: choosing it costs precision. The curve
+replays the decision at other work thresholds (units of the cost model; loops of
+unknown work are kept, as `annotate` keeps them), so a threshold is picked from the
+data of every file at once, never per file. Writes
 benchmarks/out/expert_precision.json (one row per loop, with its estimate) and .md.
 """
 
@@ -26,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from accls_path import DEFAULT_ACCLS, accls_executable
-from quality import SourceFile, load_jsonl, materialise, prepare
+from quality import Prepared, SourceFile, load_jsonl, materialise, prepare
 from quality_runs import include_dirs, parallel_map, suggest
+from source_edit import pragma_blocks, sequential_loops
 
 REPO = Path(__file__).resolve().parents[1]
 THRESHOLDS = (0, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
@@ -103,6 +106,16 @@ def loop_rows(
         for line in sorted(prep_lines - seen)
     ]
     return rows
+
+
+def _sequential(prep: Prepared) -> frozenset[int]:
+    """Stripped-file lines of loops the expert kept on one thread (`loop seq`,
+    `simd`): not an expert's choice to parallelize, so neither a hit nor a miss."""
+    lines = prep.source.original.read_text(encoding="utf-8").split("\n")
+    return frozenset(
+        prep.stripped.map_line(i + 1)
+        for i in sequential_loops(lines, pragma_blocks(lines))
+    )
 
 
 def _why_missed(line: int, objects: list[dict[str, Any]]) -> dict[str, Any]:
@@ -285,7 +298,12 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(objects, str):
                 print(f"{name}: accls failed: {objects[:200]}", file=sys.stderr)
                 objects = []
-            rows += loop_rows(prep.expert_loops, name, objects, prep.stripped.text)
+            rows += loop_rows(
+                prep.expert_loops - _sequential(prep),
+                name,
+                objects,
+                prep.stripped.text,
+            )
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     points = curve(rows)

@@ -141,3 +141,23 @@ def loops_right_after_pragmas(lines: list[str], blocks: list[PragmaBlock]) -> se
         if i < len(lines) and re.match(r"\s*for\s*\(", lines[i]):
             annotated.add(i)
     return annotated
+
+
+# A pragma that keeps its loop on one thread: OpenACC `loop seq` / `serial`, an
+# OpenMP `simd` alone (vector lanes of one thread), `ordered`, `unroll`, `tile`.
+_SEQUENTIAL = re.compile(
+    r"^\s*#\s*pragma\s+(?:acc\s+(?:(?:parallel\s+|kernels\s+)?loop\b.*\bseq\b|serial\b)"
+    r"|omp\s+(?:simd|ordered|unroll|tile)\b)"
+)
+
+
+def sequential_loops(lines: list[str], blocks: list[PragmaBlock]) -> set[int]:
+    """0-based lines of loops whose acc/omp pragmas all keep them on one thread."""
+    text = {b: " ".join(lines[b.start : b.end]).replace("\\", " ") for b in blocks}
+    sequential = [b for b in blocks if _SEQUENTIAL.match(text[b])]
+    parallel = [
+        b for b in blocks if b.dialect in ("acc", "omp") and b not in sequential
+    ]
+    return loops_right_after_pragmas(lines, sequential) - loops_right_after_pragmas(
+        lines, parallel
+    )
