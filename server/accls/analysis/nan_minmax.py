@@ -7,8 +7,9 @@ NaN in turn: serially the result is the maximum of what follows the last NaN
 and combine the parts give another value (10006). `m = (a[i] > m) ? a[i] : m`,
 `if (a[i] > m) m = a[i]` and `fmax` keep `m` on a NaN: their parts combine
 alike. Of `std::max` and `std::min`, which return their first argument unless
-the comparison holds, the form with the new value first takes the NaN. Integer
-variables have no NaN and are left alone.
+the comparison holds, the form with the new value first takes the NaN. A macro
+(`MAX(m, a[i])`) is read expanded; one whose definition is not visible may do
+either. Integer variables have no NaN and are left alone.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from accls.analysis.reduction_refusals import (
     stored_values,
 )
 from accls.frontend import Function, Loop, RedOp, SourceFile
+from accls.frontend.macros import FunctionMacro, MacroTable, expand_calls
 
 __all__ = ["nan_minmax"]
 
 _ASSIGNED = re.compile(r"\s*=(?!=)([^;]*);")
 # `_bare` has dropped the spaces: `std::max<double>(a[i],m)`, `::std::min(..)`.
 _CALL = re.compile(r"(?:::)?(?:std::)?(?:max|min)(?:<[^()]*>)?\((.*)\)", re.DOTALL)
+# A call of a name the front end takes for an extreme by its spelling alone.
+_NAMED = re.compile(r"\s*(MAX|MIN|Max|Min)\s*\(")
 
 
 def _floating(name: str, fn: Function | None, source: SourceFile) -> bool:
@@ -52,10 +56,21 @@ def _top_level(text: str, marks: str) -> list[int]:
 
 
 def _bare(text: str) -> str:
+    """`text` without spaces and without parentheses around the whole of it."""
     text = "".join(text.split())
-    while text.startswith("(") and text.endswith(")"):
+    while text.startswith("(") and _closing(text) == len(text) - 1:
         text = text[1:-1]
     return text
+
+
+def _closing(text: str) -> int:
+    """The offset of the parenthesis that closes the one at offset 0."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return k
+    return -1
 
 
 def _takes_nan(rhs: str, name: str) -> bool:
@@ -72,6 +87,20 @@ def _takes_nan(rhs: str, name: str) -> bool:
     return False
 
 
+def _unseen_macro(rhs: str, table: MacroTable, source: SourceFile) -> str:
+    """`MAX` when `rhs` calls it and neither a macro nor a function defines it."""
+    named = _NAMED.match(rhs)
+    if (
+        source.language == "fortran"
+        or named is None
+        or named.group(1) in table.functions
+    ):
+        return ""
+    if source.function(named.group(1)) is not None:
+        return ""  # a function's body decides (see reduction_refusals)
+    return named.group(1)
+
+
 def nan_minmax(
     scalars: tuple[ScalarFact, ...],
     obstacles: tuple[Obstacle, ...],
@@ -80,6 +109,12 @@ def nan_minmax(
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and an obstacle for each floating min/max that takes a NaN."""
+    table = MacroTable(
+        functions={
+            name: FunctionMacro(params, body)
+            for name, params, body in source.function_macros
+        }
+    )
 
     def why(fact: ScalarFact) -> str:
         if fact.op not in (RedOp.MAX, RedOp.MIN) or not _floating(
@@ -87,7 +122,17 @@ def nan_minmax(
         ):
             return ""
         stored = stored_values(loop, fact.name, source.data, _ASSIGNED)
-        if not any(_takes_nan(rhs, fact.name) for rhs in stored):
+        unseen = next(
+            (m for rhs in stored if (m := _unseen_macro(rhs, table, source))), ""
+        )
+        if unseen:
+            return (
+                f"`{fact.name}` (line {fact.line}) keeps an extreme through "
+                f"`{unseen}`, whose definition is not visible: if it takes the "
+                "new value whenever the comparison fails, as for a NaN, the "
+                "result depends on the order"
+            )
+        if not any(_takes_nan(expand_calls(rhs, table), fact.name) for rhs in stored):
             return ""
         return (
             f"`{fact.name}` (line {fact.line}) takes the new value "

@@ -243,6 +243,9 @@ def parse_source(
         functions=tuple(functions),
         globals=frozen_globals,
         macros=tuple(sorted(macros.objects.items())),
+        function_macros=tuple(
+            (name, m.params, m.body) for name, m in sorted(macros.functions.items())
+        ),
         errors=tuple(
             sorted(
                 [span_of(node) for node in errors]

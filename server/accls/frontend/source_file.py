@@ -87,6 +87,8 @@ class SourceFile:
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
     missing_modules: tuple[str, ...] = ()  # `use`d modules no file was found for
+    # Function-like macros: name, parameters, replacement (what `MAX(m, x)` does).
+    function_macros: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )
