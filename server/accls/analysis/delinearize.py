@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accls.analysis.polyhedra import Row, row
+from accls.analysis.quotient_bounds import quotient_rows
 from accls.analysis.remainders import is_remainder_key, remainder_rows
 from accls.frontend import Loop, Poly, Subscript
 from accls.frontend.exprs import division_poly
@@ -196,7 +197,17 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
     for name, value in frame.constants:
         if f"p:{name}" in used:
             rows.append(row({f"p:{name}": 1}, -value, equality=True))
-    return tuple(rows)
+    loop_vars = {loop.var for loop in frame.loops}
+    return (
+        *rows,
+        *quotient_rows(
+            rows,
+            lambda name: (
+                name not in loop_vars
+                and _key(name, frame, len(frame.loops)) == f"p:{name}"
+            ),
+        ),
+    )
 
 
 def bounded_level(frame: Frame, level: int) -> bool:
