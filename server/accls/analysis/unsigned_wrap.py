@@ -16,6 +16,7 @@ types are left alone: their overflow is no behaviour of a correct program.
 
 from __future__ import annotations
 
+from accls.analysis.endless_bounds import bound_range_from_endless_loop
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import loop_number
 from accls.analysis.nest_views import integer_macros
@@ -126,6 +127,11 @@ def unsigned_wrap_obstacle(
     if not _wraps(step, loop.cond_op, _bound_range(loop, fn, source), top):
         return None
     if top >= 1 << 63 and 0 < step < 1 << 32 and _indexes_an_object(loop):
+        return None
+    # An earlier loop of the block that never ends with the bound at the
+    # type's end: this loop is reached only with the bound off that end.
+    earlier = bound_range_from_endless_loop(loop, decl, fn, source, top)
+    if earlier is not None and not _wraps(step, loop.cond_op, earlier, top):
         return None
     return Obstacle(
         code=ObstacleCode.SHAPE,
