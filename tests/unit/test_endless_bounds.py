@@ -76,6 +76,9 @@ def test_an_earlier_endless_loop_proves_the_later_one_does_not_wrap(
         # the body moves its variable: it may end with n == SIZE_MAX
         "  size_t v, i; double s = 0;\n"
         "  for (v = 1; v <= n; v++) { *p += 1.0; if (*p > 9) v = n; }\n" + _LATER,
+        # a pointer to the earlier loop's variable may move it
+        "  size_t v, i; double s = 0; size_t *q = &v;\n"
+        "  for (v = 1; v <= n; v++) { *p += 1.0; if (*p > 9) *q = n; }\n" + _LATER,
         # a label between: a `goto` reaches the later loop without the earlier
         f"  size_t v, i; double s = 0;\n  if (*p > 1) goto late;\n{_EARLIER}"
         f"  late: ;\n{_LATER}",

@@ -47,6 +47,13 @@ def _within(span: Span, start: int, end: int) -> bool:
     return start <= span.start_byte < end
 
 
+def _aliased(name: str, fn: Function, source: SourceFile) -> bool:
+    """True when `&name`, or a C++ reference bound to it, may write it unseen."""
+    code = _text(source, fn.span.start_byte, fn.span.end_byte)
+    word = re.escape(name)
+    return re.search(rf"(?<!&)&\s*{word}\b|&\s*\w+\s*=\s*{word}\b", code) is not None
+
+
 def _kept(name: str, fn: Function, source: SourceFile, start: int, end: int) -> bool:
     """True when the local `name` has one value from byte `start` to `end`."""
     decl = fn.lookup(name)
@@ -60,10 +67,7 @@ def _kept(name: str, fn: Function, source: SourceFile, start: int, end: int) -> 
         or decl.dims
     ):
         return False
-    code = _text(source, fn.span.start_byte, fn.span.end_byte)
-    # `&n`, or a C++ reference bound to it (`T &r = n`): writes we cannot see.
-    word = re.escape(name)
-    if re.search(rf"(?<!&)&\s*{word}\b|&\s*\w+\s*=\s*{word}\b", code):
+    if _aliased(name, fn, source):
         return False
     for ref in fn.refs:
         if ref.name != name:
@@ -94,6 +98,8 @@ def _endless_when(
     decl = counter_decl(earlier, fn, source)
     if decl is None or decl.pointers or decl.dims or _base_of(decl, source) != base:
         return None  # another type: it may end where the later loop wraps
+    if _aliased(earlier.var, fn, source):
+        return None  # a write through an alias may end the loop
     body = (earlier.body.start_byte, earlier.body.end_byte)
     for ref in fn.refs:
         if (
