@@ -68,6 +68,9 @@ def test_a_tile_loop_whose_tiles_index_an_object_is_parallel(body: str) -> None:
         # a 32-bit inner variable drops the tile's high bits
         "  for (ii = 0; ii < n; ii += 64)\n"
         "    for (u = ii; u < MIN(n, ii + 64); u++) a[u] = 2.0;",
+        # a `break` before the access may leave the tile touching nothing
+        "  for (ii = 0; ii < n; ii += 64)\n"
+        "    for (i = ii; i < MIN(n, ii + 64); i++) { if (*s > i) break; a[i] = 2.0; }",
         # the inner variable is moved before the access
         "  for (ii = 0; ii < n; ii += 64)\n"
         "    for (i = ii; i < MIN(n, ii + 64); i++) { i = 3; a[i] = 2.0; }",

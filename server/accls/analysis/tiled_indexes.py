@@ -24,6 +24,8 @@ __all__ = ["tiles_index_an_object"]
 
 _SMALL = 1 << 32
 _SKIPS = re.compile(r"\bcontinue\b|\bgoto\b")
+# Before the access, a `break` also leaves the inner loop with no element touched.
+_SKIPS_INNER = re.compile(r"\bcontinue\b|\bgoto\b|\bbreak\b")
 
 
 def _text(source: SourceFile, start: int, end: int) -> str:
@@ -79,7 +81,7 @@ def _touches(inner: Loop, source: SourceFile) -> bool:
         if ref.guarded or not ref.loops or ref.loops[-1] != inner.id:
             continue
         before = _text(source, inner.body.start_byte, ref.span.start_byte)
-        if _SKIPS.search(before):
+        if _SKIPS_INNER.search(before):
             continue
         for sub in ref.subscripts:
             poly = sub.poly
