@@ -20,7 +20,7 @@ import re
 from accls.analysis.narrow_counters import counter_decl
 from accls.frontend import AccessKind, Function, Loop, Poly, SourceFile
 
-__all__ = ["tiles_index_an_object"]
+__all__ = ["tiles_index_an_object", "touches_every_iteration"]
 
 _SMALL = 1 << 32
 _SKIPS = re.compile(r"\bcontinue\b|\bgoto\b")
@@ -64,8 +64,12 @@ def _starts_each_tile(tile: Loop, inner: Loop, step: int) -> bool:
     return True
 
 
-def _touches(inner: Loop, source: SourceFile) -> bool:
-    """True when every iteration of `inner` touches an element `x[i + c]`."""
+def touches_every_iteration(inner: Loop, source: SourceFile) -> bool:
+    """True when every iteration of `inner` touches an element `x[i + c]` (c small).
+
+    Not one under a condition, nor one a `continue`, `goto` or `break` may skip,
+    nor one after `i` itself changed.
+    """
     var = inner.var or ""
     body = (inner.body.start_byte, inner.body.end_byte)
     moved = [
@@ -116,6 +120,8 @@ def tiles_index_an_object(
         decl = counter_decl(inner, fn, source)
         if decl is None or tile_decl is None or decl.type != tile_decl.type:
             continue  # a narrower variable would not carry the tile's value
-        if _starts_each_tile(tile, inner, step) and _touches(inner, source):
+        if _starts_each_tile(tile, inner, step) and touches_every_iteration(
+            inner, source
+        ):
             return True
     return False

@@ -23,9 +23,12 @@ from accls.analysis.endless_bounds import bound_range_from_endless_loop
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import loop_number
 from accls.analysis.nest_views import integer_macros
-from accls.analysis.tiled_indexes import tiles_index_an_object
+from accls.analysis.tiled_indexes import (
+    tiles_index_an_object,
+    touches_every_iteration,
+)
 from accls.analysis.unsigned_bounds import unsigned_width
-from accls.frontend import Function, Loop, Poly, SourceFile, Var
+from accls.frontend import Function, Loop, SourceFile, Var
 
 __all__ = ["unsigned_wrap_obstacle"]
 
@@ -87,30 +90,6 @@ def _wraps(step: int, op: str | None, bound: tuple[int, int] | None, top: int) -
     return bound is None or bound[0] < least
 
 
-def _indexes_an_object(loop: Loop) -> bool:
-    """True when every iteration touches an element `x[i + c]` (c small)."""
-    var = loop.var or ""
-    for ref in loop.refs:
-        if (
-            ref.guarded
-            or not ref.subscripts
-            or (ref.loops and ref.loops[-1] != loop.id)
-        ):
-            continue
-        for sub in ref.subscripts:
-            poly = sub.poly
-            if poly is None or sub.indirect or poly.names() != frozenset({var}):
-                continue
-            rest = poly - Poly.sym(var)
-            if (
-                poly.coeff(var) == 1
-                and rest.is_constant
-                and abs(rest.constant) < 1 << 32
-            ):
-                return True
-    return False
-
-
 def unsigned_wrap_obstacle(
     loop: Loop, decl: Var | None, fn: Function | None, source: SourceFile
 ) -> Obstacle | None:
@@ -133,7 +112,10 @@ def unsigned_wrap_obstacle(
     if (
         top >= 1 << 63
         and 0 < step < 1 << 32
-        and (_indexes_an_object(loop) or tiles_index_an_object(loop, step, fn, source))
+        and (
+            touches_every_iteration(loop, source)
+            or tiles_index_an_object(loop, step, fn, source)
+        )
     ):
         return None
     # An earlier loop of the block that never ends with the bound at the
