@@ -32,6 +32,8 @@ def _loop(header: str) -> tuple[bool, list[str]]:
         # a 32-bit variable may index 2^32 elements: an access shows nothing
         "for (unsigned i = 0; i < n; i += 2) a[i] = 0;",
         "for (unsigned i = 0; i < 4294967295u; i += 3)",
+        # a `continue` may skip the access in every iteration from some on
+        "for (size_t i = 0; i < m; i += 2) { if (k > 3) continue; a[i + 1] = 0; }",
         "for (unsigned i = 0; i < n; i += t)",
         # k = 0: 1 - 3 wraps to 4294967294, still above k.
         "for (unsigned i = n; i > k; i -= 3)",

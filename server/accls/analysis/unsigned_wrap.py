@@ -10,17 +10,25 @@ type's maximum only when the bound is within a step of it (`i < n` wraps only
 if `n > MAX - step + 1`, `i <= n` if `n > MAX - step`), and passes below zero
 only when the bound is under the step (`i > k` if `k + 1 < step`, `i >= k` if
 `k < step`). A bound that is a number, or a variable of a narrower unsigned
-type, shows it cannot; any other keeps the loop serial. `int` and other signed
+type, shows it cannot; so does a 64-bit variable that indexes an object in
+every iteration, or whose tiles' inner loops do (`tiled_indexes`), or a bound
+an earlier loop of the block never passes at the type's end
+(`endless_bounds`); any other keeps the loop serial. `int` and other signed
 types are left alone: their overflow is no behaviour of a correct program.
 """
 
 from __future__ import annotations
 
+from accls.analysis.endless_bounds import bound_range_from_endless_loop
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import loop_number
 from accls.analysis.nest_views import integer_macros
+from accls.analysis.tiled_indexes import (
+    tiles_index_an_object,
+    touches_every_iteration,
+)
 from accls.analysis.unsigned_bounds import unsigned_width
-from accls.frontend import Function, Loop, Poly, SourceFile, Var
+from accls.frontend import Function, Loop, SourceFile, Var
 
 __all__ = ["unsigned_wrap_obstacle"]
 
@@ -82,30 +90,6 @@ def _wraps(step: int, op: str | None, bound: tuple[int, int] | None, top: int) -
     return bound is None or bound[0] < least
 
 
-def _indexes_an_object(loop: Loop) -> bool:
-    """True when every iteration touches an element `x[i + c]` (c small)."""
-    var = loop.var or ""
-    for ref in loop.refs:
-        if (
-            ref.guarded
-            or not ref.subscripts
-            or (ref.loops and ref.loops[-1] != loop.id)
-        ):
-            continue
-        for sub in ref.subscripts:
-            poly = sub.poly
-            if poly is None or sub.indirect or poly.names() != frozenset({var}):
-                continue
-            rest = poly - Poly.sym(var)
-            if (
-                poly.coeff(var) == 1
-                and rest.is_constant
-                and abs(rest.constant) < 1 << 32
-            ):
-                return True
-    return False
-
-
 def unsigned_wrap_obstacle(
     loop: Loop, decl: Var | None, fn: Function | None, source: SourceFile
 ) -> Obstacle | None:
@@ -125,7 +109,19 @@ def unsigned_wrap_obstacle(
         return None
     if not _wraps(step, loop.cond_op, _bound_range(loop, fn, source), top):
         return None
-    if top >= 1 << 63 and 0 < step < 1 << 32 and _indexes_an_object(loop):
+    if (
+        top >= 1 << 63
+        and 0 < step < 1 << 32
+        and (
+            touches_every_iteration(loop, source)
+            or tiles_index_an_object(loop, step, fn, source)
+        )
+    ):
+        return None
+    # An earlier loop of the block that never ends with the bound at the
+    # type's end: this loop is reached only with the bound off that end.
+    earlier = bound_range_from_endless_loop(loop, decl, fn, source, top)
+    if earlier is not None and not _wraps(step, loop.cond_op, earlier, top):
         return None
     return Obstacle(
         code=ObstacleCode.SHAPE,
