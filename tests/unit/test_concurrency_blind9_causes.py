@@ -1,0 +1,76 @@
+"""Causes found by the ninth blind batch, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _found(src: str) -> list[tuple[str, int, str]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line, f.level.name) for f in found]
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    return [(code, line) for code, line, level in _found(src) if level == "ERROR"]
+
+
+_ADDRESS = """\
+    struct pair { double *x; double *y; };
+    static void step(struct pair *p, int i) { {body} }
+    void run(double *x, double *y, int n) {
+      struct pair s = {x, y};
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        step(&s, i);
+    }
+"""
+
+
+def test_a_structure_whose_address_a_call_gets_is_not_proved_written() -> None:
+    # `step` writes through the structure's pointer members, never the structure:
+    # `&s` handed to it proves no write of `s`; a doubt at most.
+    src = _ADDRESS.replace("{body}", "p->x[i] = p->x[i] + p->y[i + 1];")
+    assert _errors(src) == []
+    assert ("ACC103", 7, "WARNING") in _found(src)
+
+
+def test_a_callee_writing_through_the_address_is_still_a_race() -> None:
+    src = _ADDRESS.replace("{body}", "p->x = p->y + i;")
+    assert ("ACC103", 7) in _errors(src)
+
+
+def test_a_callee_writing_an_array_member_writes_the_structure() -> None:
+    src = _ADDRESS.replace("double *x; double *y;", "double x[8]; double *y;")
+    src = src.replace("{body}", "p->x[i % 8] = p->y[i];")
+    src = src.replace("struct pair s = {x, y};", "struct pair s = {{0}, y};")
+    assert ("ACC103", 7) in _errors(src)
+
+
+_MEMBER = """\
+    struct stats { long hits; long seen; };
+    struct stats st;
+    static void count(void) { {update} }
+    void run(double *v, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        v[i] = 1.0;
+        count();
+      }
+    }
+"""
+
+
+def test_a_callee_updating_a_global_structure_member_races() -> None:
+    found = check_file(
+        textwrap.dedent(_MEMBER.replace("{update}", "st.hits++;")), "t.c"
+    )
+    errors = [f for f in found if f.level.name == "ERROR"]
+    assert [(f.code, f.span.line) for f in errors] == [("ACC124", 8)]
+    assert "make `st` `threadprivate`" in errors[0].message
+
+
+def test_a_callee_updating_a_global_member_atomically_does_not_race() -> None:
+    src = _MEMBER.replace("{update}", "\n#pragma omp atomic\n st.hits++;\n")
+    assert _errors(src) == []
