@@ -113,7 +113,7 @@ RACE_ERRORS = frozenset(
 
 
 def _is_race_error(found: Finding) -> bool:
-    """A race code reported at error level: a doubt demoted to a warning is no verdict."""
+    """A race code at error level: a doubt demoted to a warning is no verdict."""
     return found.code in RACE_ERRORS and found.level is Severity.ERROR
 
 
