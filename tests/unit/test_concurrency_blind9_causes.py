@@ -74,3 +74,27 @@ def test_a_callee_updating_a_global_structure_member_races() -> None:
 def test_a_callee_updating_a_global_member_atomically_does_not_race() -> None:
     src = _MEMBER.replace("{update}", "\n#pragma omp atomic\n st.hits++;\n")
     assert _errors(src) == []
+
+
+_HALF = """\
+    #define NF 64
+    void restrict2(double *coarse, const double *fine) {
+      #pragma omp parallel for
+      for (int i = 0; i < NF; i++)
+        {update}
+    }
+"""
+
+
+def test_an_update_of_half_the_index_meets_one_element_twice() -> None:
+    src = _HALF.replace("{update}", "coarse[i / 2] += 0.5 * fine[i];")
+    assert ("ACC101", 5) in _errors(src)
+
+
+def test_a_division_that_may_not_repeat_stays_a_doubt() -> None:
+    # a branch may skip the update; `i / 1` is `i`; a step of 2 keeps `i / 2` apart
+    guarded = "if (fine[i] > 0) coarse[i / 2] += fine[i];"
+    assert _errors(_HALF.replace("{update}", guarded)) == []
+    assert _errors(_HALF.replace("{update}", "coarse[i / 1] += fine[i];")) == []
+    stepped = _HALF.replace("i++", "i += 2")
+    assert _errors(stepped.replace("{update}", "coarse[i / 2] += fine[i];")) == []

@@ -36,12 +36,8 @@ from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_capture import captured_apart, captured_neighbour
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_exclusion import mixed_exclusion_findings
-from accls.analysis.races_index import (
-    colliding_write,
-    distinct_index,
-    modulo_collision,
-    repeated_index,
-)
+from accls.analysis.races_division import index_collision
+from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
@@ -177,7 +173,7 @@ def dependence_findings(
             repeated: tuple[str, int] | str | None = repeated_index(
                 ref, loop, analysis.source
             )
-            repeated = repeated or modulo_collision(ref, loop, analysis.source)
+            repeated = repeated or index_collision(ref, loop, analysis.source)
             if repeated:
                 out.append(repeated_finding(ref, text, repeated, where))
                 continue
