@@ -98,3 +98,36 @@ def test_a_division_that_may_not_repeat_stays_a_doubt() -> None:
     assert _errors(_HALF.replace("{update}", "coarse[i / 1] += fine[i];")) == []
     stepped = _HALF.replace("i++", "i += 2")
     assert _errors(stepped.replace("{update}", "coarse[i / 2] += fine[i];")) == []
+
+
+_SCALE = """\
+    #include <omp.h>
+    #define N 100
+    double g[N];
+    static void scale(double s) {
+      {pragma}
+      for (int i = 0; i < N; i++) {
+        {skip}
+        g[i] = g[i] * s;
+      }
+    }
+    void run(void) {
+      #pragma omp parallel
+      scale(0.5);
+    }
+"""
+
+
+def _scale(pragma: str = "", skip: str = "") -> str:
+    return _SCALE.replace("{pragma}", pragma).replace("{skip}", skip)
+
+
+def test_a_callee_loop_of_known_range_run_by_every_thread_races() -> None:
+    # Every thread's call runs the whole loop: all write `g[0]` first.
+    assert ("ACC124", 13) in _errors(_scale())
+
+
+def test_a_callee_loop_shared_or_skipped_by_thread_is_not_proved() -> None:
+    assert _errors(_scale("#pragma omp for")) == []
+    skip = "if (i % omp_get_num_threads() != omp_get_thread_num()) continue;"
+    assert _errors(_scale(skip=skip)) == []
