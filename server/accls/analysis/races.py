@@ -34,9 +34,9 @@ from accls.analysis.race_exemptions import (
 )
 from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_capture import captured_apart, captured_neighbour
+from accls.analysis.races_division import index_collision
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_exclusion import mixed_exclusion_findings
-from accls.analysis.races_division import index_collision
 from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings

@@ -10,6 +10,7 @@ around it), updates one element from two iterations: a restriction
 from __future__ import annotations
 
 import ast
+import itertools
 
 from accls.analysis.races_index import literal_value, loop_range, modulo_collision
 from accls.frontend import Loop, Ref, SourceFile
@@ -60,8 +61,8 @@ def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
     pair = next(
         (
             (a, b)
-            for a, b in zip(span, span[1:], strict=False)
-            if int(a / divisor) == int(b / divisor)
+            for a, b in itertools.pairwise(span)
+            if _quotient(a, divisor) == _quotient(b, divisor)
         ),
         None,
     )
@@ -72,3 +73,9 @@ def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
         f"{pair[0]} and {pair[1]} (`/ {right}` truncates), and each iteration "
         "updates it"
     )
+
+
+def _quotient(value: int, divisor: int) -> int:
+    """C's `value / divisor`: truncated toward zero."""
+    whole = abs(value) // divisor
+    return whole if value >= 0 else -whole
