@@ -131,3 +131,24 @@ def test_a_callee_loop_shared_or_skipped_by_thread_is_not_proved() -> None:
     assert _errors(_scale("#pragma omp for")) == []
     skip = "if (i % omp_get_num_threads() != omp_get_thread_num()) continue;"
     assert _errors(_scale(skip=skip)) == []
+
+
+_UNBRACED = """\
+    void f(int n, int m, const double *a, double *b) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        if (a[i] > 0)
+          #pragma omp simd
+          for (int k = 0; k < m; k++)
+            b[k] += a[i];
+    }
+"""
+
+
+def test_a_loop_cut_short_by_a_pragma_under_its_unbraced_if_is_unreadable() -> None:
+    # tree-sitter ends the `for` at the `if` with an empty body: the racy
+    # `b[k] +=` seems outside the parallel loop. No verdict, but a doubt.
+    assert ("ACC128", 2, "WARNING") in _found(_UNBRACED)
+    braced = _UNBRACED.replace("i++)\n", "i++) {\n").replace("a[i];\n", "a[i];\n}\n")
+    assert ("ACC101", 7) in _errors(braced)
+    assert not any(code == "ACC128" for code, _, _ in _found(braced))
