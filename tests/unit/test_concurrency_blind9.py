@@ -31,10 +31,6 @@ _MISSED: dict[str, str] = {
         "`memset(buf + tid * CH, 0, (CH + 1) * sizeof(int))` in a region: the "
         "byte ranges of thread-numbered chunks are not compared"
     ),
-    "r09_redblack_same_parity_columns.c": (
-        "the column loop steps by 2 from `1 + color`: its variable is not steady "
-        "for the exact test, so the row-above dependence stays a doubt (ACC102)"
-    ),
     "r11_spmv_transpose_scatter.c": (
         "`y[col[k]] +=` with `col[r * NNZ + k] = (r + k) % ROWS` stored in a "
         "two-deep loop: the repeated values are not derived, a doubt (ACC109)"

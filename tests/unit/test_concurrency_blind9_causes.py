@@ -152,3 +152,30 @@ def test_a_loop_cut_short_by_a_pragma_under_its_unbraced_if_is_unreadable() -> N
     braced = _UNBRACED.replace("i++)\n", "i++) {\n").replace("a[i];\n", "a[i];\n}\n")
     assert ("ACC101", 7) in _errors(braced)
     assert not any(code == "ACC128" for code, _, _ in _found(braced))
+
+
+_SWEEP = """\
+    #define N 66
+    double u[N][N];
+    void sweep(int color) {
+      #pragma omp parallel for
+      for (int i = 1; i < N - 1; i++)
+        for (int j = {start}; j < N - 2; j += 2)
+          u[i][j] = u[i - 1][{read}];
+    }
+"""
+
+
+def _sweep(start: str, read: str) -> str:
+    return _SWEEP.replace("{start}", start).replace("{read}", read)
+
+
+def test_a_stride_two_column_loop_of_one_start_reads_the_row_above_racily() -> None:
+    # Every `i` visits the same columns: `u[i - 1][j]` is row i - 1's write.
+    assert ("ACC101", 7) in _errors(_sweep("1 + color", "j"))
+
+
+def test_a_checkerboard_or_other_parity_stays_apart() -> None:
+    # a start tied to `i` moves the parity with the row; `j + 1` is the other one
+    assert _errors(_sweep("1 + (i + color) % 2", "j")) == []
+    assert _errors(_sweep("1 + color", "j + 1")) == []
