@@ -43,10 +43,6 @@ _MISSED: dict[str, str] = {
         "`#pragma omp task` under the unbraced `for` of a `single`: the checker "
         "says it cannot read the region (ACC128), no verdict"
     ),
-    "r18_task_reads_returned_frame.c": (
-        "a task sharing a local of a function that returns without waiting: the "
-        "frame's end is not modelled as a write"
-    ),
 }
 _PROGRAMS = programs(BATCH)
 

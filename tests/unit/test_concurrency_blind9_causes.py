@@ -179,3 +179,53 @@ def test_a_checkerboard_or_other_parity_stays_apart() -> None:
     # a start tied to `i` moves the parity with the row; `j + 1` is the other one
     assert _errors(_sweep("1 + (i + color) % 2", "j")) == []
     assert _errors(_sweep("1 + color", "j + 1")) == []
+
+
+_FRAME = """\
+    double out[16];
+    static void launch(int k) {
+      double f = 1.5 * k;
+      {open}
+      #pragma omp task shared(f){clause}
+      out[k] = f * 2.0;
+      {close}
+    }
+    void run(void) {
+      #pragma omp parallel
+      #pragma omp single
+      for (int k = 0; k < 16; k++)
+        launch(k);
+    }
+"""
+
+
+def _frame(open_: str = "", close: str = "", clause: str = "") -> str:
+    src = _FRAME.replace("{open}", open_).replace("{close}", close)
+    return src.replace("{clause}", clause)
+
+
+def test_a_task_sharing_a_local_of_a_function_that_returns_races() -> None:
+    assert ("ACC122", 6) in _errors(_frame())
+
+
+def test_a_task_waited_for_in_the_locals_block_does_not_race() -> None:
+    assert _errors(_frame(close="#pragma omp taskwait")) == []
+    taskgroup = _frame(open_="#pragma omp taskgroup\n  {", close="}")
+    assert _errors(taskgroup) == []
+    assert _errors(_frame(clause=" if(0)")) == []
+
+
+def test_a_local_outside_the_region_the_task_is_made_in_outlives_it() -> None:
+    src = """\
+    double out[16];
+    void run(void) {
+      double f = 1.5;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task shared(f)
+        out[0] = f;
+      }
+    }
+    """
+    assert _errors(src) == []
