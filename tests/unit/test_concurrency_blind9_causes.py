@@ -229,3 +229,9 @@ def test_a_local_outside_the_region_the_task_is_made_in_outlives_it() -> None:
     }
     """
     assert _errors(src) == []
+
+
+def test_a_local_declared_in_the_taskgroup_that_waits_is_not_called_racy() -> None:
+    src = _frame(open_="#pragma omp taskgroup\n  {\n double g = f;", close="}")
+    src = src.replace("shared(f)", "shared(g)").replace("out[k] = f", "out[k] = g")
+    assert _errors(src) == []

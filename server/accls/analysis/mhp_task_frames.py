@@ -5,8 +5,9 @@ returns while the task may not have run: the task reads `f` in a frame the
 next call reuses. Something that waits for the task inside the local's block
 (`taskwait`, `barrier`, the end of an enclosing `taskgroup`, or of a construct
 with an implicit barrier: `parallel`, `single`, `for`, `sections` without
-`nowait`) orders it before the storage goes; an `if` or `final` clause may make
-the task undeferred. Anything else is a race with the storage's next user.
+`nowait`, even one the local is declared in) orders it before the storage
+goes; an `if` or `final` clause may make the task undeferred. Anything else is
+a race with the storage's next user.
 """
 
 from __future__ import annotations
@@ -74,9 +75,11 @@ def _frame_race(
             word in _BARRIER_END
             and other.directive.clause("nowait") is None
             and contains(other, task.span.start_byte)
-            and not contains(other, decl)
         ):
-            return None  # the construct's end waits, inside the local's block
+            # the construct's end waits: before the block's end when the local
+            # is outside it; at it when inside (`taskgroup { int x; task }`),
+            # which is not counted as a race
+            return None
     used = [
         r
         for r in fn.refs
