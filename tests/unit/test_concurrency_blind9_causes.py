@@ -34,6 +34,8 @@ def test_a_structure_whose_address_a_call_gets_is_not_proved_written() -> None:
     src = _ADDRESS.replace("{body}", "p->x[i] = p->x[i] + p->y[i + 1];")
     assert _errors(src) == []
     assert ("ACC103", 7, "WARNING") in _found(src)
+    found = check_file(textwrap.dedent(src), "t.c")
+    assert any("only its address is handed to a call" in f.message for f in found)
 
 
 def test_a_callee_writing_through_the_address_is_still_a_race() -> None:

@@ -155,7 +155,11 @@ def _writes_pointee(ref: Ref, param: str, source: SourceFile) -> bool:
 def _through_callee(loop: Loop, name: str, source: SourceFile) -> str:
     """Message text naming the callee line `_callee_write` found, if any."""
     line = _callee_write(loop, name, source).get("callee_write")
-    return f" (through its address, written at line {line})" if line else ""
+    if line:
+        return f" (through its address, written at line {line})"
+    if _doubt_level(loop, name, source) is not None:
+        return " (only its address is handed to a call, which may write through it)"
+    return ""
 
 
 def _doubt_level(loop: Loop, name: str, source: SourceFile) -> Severity | None:
