@@ -112,6 +112,11 @@ RACE_ERRORS = frozenset(
 """The codes that call a program racy: proved races."""
 
 
+def _is_race_error(found: Finding) -> bool:
+    """A race code at error level: a doubt demoted to a warning is no verdict."""
+    return found.code in RACE_ERRORS and found.level is Severity.ERROR
+
+
 def _precision_recall(tp: int, fp: int, fn: int) -> dict[str, float]:
     return {
         "precision": tp / (tp + fp) if tp + fp else 1.0,
@@ -185,7 +190,7 @@ def blind_scores(folder: Path = _BLIND) -> dict[str, Any]:
         racy = declared.group(1) == "yes"
         pair = _PAIR_LINE.search(text)
         want = {int(pair.group(1)), int(pair.group(2))} if pair else set()
-        errors = [f for f in check_file(text, path.name) if f.code in RACE_ERRORS]
+        errors = [f for f in check_file(text, path.name) if _is_race_error(f)]
         said = bool(errors)
         hit = racy and any(want <= finding_lines(f) for f in errors)
         file_counts[

@@ -131,7 +131,7 @@ def _loop_facts(
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
-    guarded = guarded_arrays(loop, options.dialect)
+    guarded = guarded_arrays(loop, options.dialect, fn, source)
     atomic = {
         name: refs
         for name, refs in _atomic_arrays(loop, carried).items()

@@ -18,6 +18,7 @@ from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
 from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
+from accls.analysis.mhp_task_frames import task_frame_findings
 from accls.analysis.nowait import nowait_findings
 from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
@@ -77,6 +78,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
+        found.extend(task_frame_findings(analysis.source))
         found.extend(teams_findings(analysis.source))
         found.extend(pragma_findings(analysis.source))
     return in_file_order(found)

@@ -10,14 +10,17 @@ iterations run in, so the array stays dependent.
 
 from __future__ import annotations
 
+from accls.analysis.integer_kinds import declaration, signedness
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.update_order import order_free
-from accls.frontend import Loop, Ref
+from accls.frontend import Function, Loop, Ref, SourceFile
 
 __all__ = ["guarded_arrays"]
 
 
-def guarded_arrays(loop: Loop, dialect: str) -> set[str]:
+def guarded_arrays(
+    loop: Loop, dialect: str, fn: Function | None, source: SourceFile
+) -> set[str]:
     """Arrays touched only inside the dialect's `atomic`/`critical`, in any order."""
     groups: dict[str, list[Ref]] = {}
     safe: dict[str, bool] = {}
@@ -26,4 +29,14 @@ def guarded_arrays(loop: Loop, dialect: str) -> set[str]:
             groups.setdefault(ref.name, []).append(ref)
             guarded = bool(dialect) and ref.atomic == dialect
             safe[ref.name] = safe.get(ref.name, True) and guarded
-    return {name for name, refs in groups.items() if safe[name] and order_free(refs)}
+    return {
+        name
+        for name, refs in groups.items()
+        if safe[name] and order_free(refs, _kind(name, fn, source))
+    }
+
+
+def _kind(name: str, fn: Function | None, source: SourceFile) -> str:
+    """The integer kind of the array's element type; "" when not known."""
+    var = declaration(name, fn, source)
+    return signedness(var, source.types) if var is not None else ""

@@ -24,7 +24,7 @@ from dataclasses import replace
 from accls.analysis.mhp_callees import is_static
 from accls.analysis.mhp_constructs import first_word
 from accls.analysis.nest_views import integer_macros
-from accls.analysis.races_index import int_at
+from accls.analysis.races_index import int_at, loop_range
 from accls.frontend import Call, Function, Poly, Ref, SourceFile, Span, Subscript
 
 __all__ = ["fixed_element_writes"]
@@ -33,6 +33,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _EXPR = re.compile(r"[\d\s+*/%()-]+")
 _PASSED = frozenset({"task", "taskgroup"})
 _DEPTH = 4
+_JUMP = re.compile(rb"\b(?:continue|break|goto|return)\b")
 
 
 def fixed_element_writes(
@@ -73,6 +74,7 @@ def _walk(
     own = {v.name for v in (*callee.locals, *callee.params)} - static
     arrays = {g.name for g in source.globals if not g.pointers} - own - threadprivate
     arrays |= static - threadprivate
+    counted = _counted_loops(callee, source)
     for ref in callee.refs:
         if not ref.is_write or ref.atomic or ref.deref or ref.member:
             continue
@@ -82,8 +84,9 @@ def _walk(
             continue  # a static's initializer runs once, not per call
         if ref.name not in arrays or (not ref.subscripts and depth == 0):
             continue  # a direct scalar write is `callee_state`'s
-        inside = _runs_always(callee, ref.span, source)
-        fixed = _fixed(ref, names)
+        firsts = _first_values(callee, ref.span, counted)
+        inside = _runs_always(callee, ref.span, source, frozenset(counted))
+        fixed = _fixed(ref, names | firsts) if firsts is not None else None
         if inside is not None and fixed is not None:
             out.append((fixed, held | inside))
     if depth + 1 >= _DEPTH:
@@ -139,13 +142,55 @@ def _followable(callee: Function, source: SourceFile) -> bool:
     return not any(_in(s, e.span) for e in callee.exits for s in branches)
 
 
+def _counted_loops(callee: Function, source: SourceFile) -> dict[Span, tuple[str, int]]:
+    """Loop body -> (variable, first value) for the callee's loops of known range.
+
+    A loop `for (i = 0; i < N; i++)` with literal or macro bounds runs at least
+    once on every call when its range is not empty, and its first iteration
+    writes `g[0]` of a `g[i]` in its body whatever thread makes the call.
+    """
+    start, end = callee.span.start_byte, callee.span.end_byte
+    out: dict[Span, tuple[str, int]] = {}
+    for loop in source.loops():
+        if not start <= loop.span.start_byte < end or loop.var is None:
+            continue
+        values = loop_range(loop, source)
+        text = source.data[loop.body.start_byte : loop.body.end_byte]
+        if _JUMP.search(text):
+            continue  # `if (k % nt != tid) continue;` may skip the first iteration
+        if values and not any(
+            r.name == loop.var and r.is_write and _in(loop.body, r.span)
+            for r in loop.refs
+        ):
+            out[loop.body] = (loop.var, values[0])  # its header alone steps it
+    return out
+
+
+def _first_values(
+    callee: Function, span: Span, counted: dict[Span, tuple[str, int]]
+) -> dict[str, str] | None:
+    """The first values of the counted loops around `span`; None on a name clash."""
+    around = [v for body, v in counted.items() if _in(body, span)]
+    names = {var: str(first) for var, first in around}
+    return names if len(names) == len(around) else None
+
+
 def _runs_always(
-    callee: Function, span: Span, source: SourceFile
+    callee: Function,
+    span: Span,
+    source: SourceFile,
+    counted: frozenset[Span] = frozenset(),
 ) -> frozenset[str] | None:
-    """The `critical` names around `span`, None when it may not run on every call."""
+    """The `critical` names around `span`, None when it may not run on every call.
+
+    The bodies of `counted` loops (of a known, non-empty range) run on every call.
+    """
     start, end = callee.span.start_byte, callee.span.end_byte
     if any(
-        start <= b.span.start_byte < end and _in(b.span, span) for b in source.branches
+        start <= b.span.start_byte < end
+        and _in(b.span, span)
+        and not (b.kind == "loop" and b.span in counted)
+        for b in source.branches
     ):
         return None
     names: set[str] = set()

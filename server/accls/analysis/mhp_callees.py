@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.callee_elements import element_collision
+from accls.analysis.callee_state import state_name, threadprivate_fix
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
@@ -112,13 +113,14 @@ def state_writes(
     ]
     out: list[Ref] = []
     for ref in callee.refs:
-        if ref.subscripts or ref.deref or ref.member or ref.atomic:
+        base = state_name(ref)
+        if base is None or ref.atomic:
             continue
         if ref.span.start_byte in inits:
             continue  # a static's initializer runs once, not per call
         if any(contains(c, ref.span.start_byte) for c in guarded):
             continue
-        if ref.name in statics or (ref.name in globals_ and ref.name not in own):
+        if base in statics or (base in globals_ and base not in own):
             out.append(ref)
     return out
 
@@ -308,7 +310,7 @@ def loop_callee_findings(
     also = other_access(callee, ref, (*writes, *callee.refs))
     if not also.get("other"):
         also = _other_callee(loop, source, name, ref.name) or also
-    fix = f"make `{ref.name}` `threadprivate`, or call `{name}` in a `critical`"
+    fix = threadprivate_fix(ref, name)
     if "teams" in directive.name or directive.dialect != "omp":
         fix = f"update `{ref.name}` with an atomic construct in `{name}`"
     static = any(

@@ -140,6 +140,12 @@ def _unbounded(source: SourceFile, region: Region) -> tuple[str, str] | None:
     )
     if word is not None and word.group(0) in macros and not head.endswith(";"):
         broken = True
+    if not broken and _cut_at_pragma(source, span.end_byte, region.span.end_byte):
+        return (
+            f"the statement it governs (`{head[:40]}`) cannot be read: a pragma "
+            "under an unbraced statement inside it cuts it short for the parser",
+            "cannot bound the region; its verdicts inside are guesses",
+        )
     if not broken:
         return None
     return (
@@ -147,6 +153,20 @@ def _unbounded(source: SourceFile, region: Region) -> tuple[str, str] | None:
         "parse error hides where the region ends",
         "cannot bound the region; its verdicts inside are guesses",
     )
+
+
+def _cut_at_pragma(source: SourceFile, start: int, end: int) -> bool:
+    """True when the parser ended the statement at a pragma it could not place.
+
+    A pragma is no statement in tree-sitter's C grammar: under an unbraced `if`
+    or `for` (`if (c)` / `#pragma omp simd` / `for ...`) the parser closes the
+    statement before it with an error, so the region seems to end there while
+    the compiler's goes on through the statement after the pragma.
+    """
+    after = source.data[end:].lstrip()
+    if not re.match(rb"#[ \t]*pragma\b", after):
+        return False
+    return any(start <= e.start_byte <= end for e in source.errors)
 
 
 def pragma_findings(source: SourceFile) -> list[Finding]:

@@ -24,7 +24,7 @@ from accls.analysis.pragma_scope import (
     scope_of,
 )
 from accls.analysis.races import locked
-from accls.frontend import Directive, Function, Loop, SourceFile, Var
+from accls.frontend import Directive, Function, Loop, Ref, SourceFile, Var
 
 __all__ = ["scalar_findings"]
 
@@ -127,19 +127,52 @@ def _callee_write(loop: Loop, name: str, source: SourceFile) -> dict[str, int]:
             if "".join(arg.split()) != f"&{name}":
                 continue
             for ref in callee.refs:
-                if (
-                    ref.name == param.name
-                    and ref.is_write
-                    and (ref.deref or ref.subscripts)
-                ):
+                if ref.is_write and _writes_pointee(ref, param.name, source):
                     return {"callee_write": ref.span.line}
     return {}
+
+
+def _writes_pointee(ref: Ref, param: str, source: SourceFile) -> bool:
+    """True when `ref` writes the object the pointer `param` points to.
+
+    `*p`, `p[k]`, a member `p->f`, or an element of an array member `p->v[k]`;
+    not `p->x[k]` through a pointer member, which writes another object.
+    """
+    if ref.name == param:
+        return ref.deref or bool(ref.subscripts)
+    base, arrow, rest = ref.name.partition("->")
+    if base != param or not arrow or not ref.member:
+        return False
+    if not ref.subscripts:
+        return True
+    field = rest.split(".")[0].split("->")[0]
+    shapes = [
+        v for _, fields in source.types.structs for v in fields if v.name == field
+    ]
+    return not shapes or any(v.dims and not v.pointers for v in shapes)
 
 
 def _through_callee(loop: Loop, name: str, source: SourceFile) -> str:
     """Message text naming the callee line `_callee_write` found, if any."""
     line = _callee_write(loop, name, source).get("callee_write")
-    return f" (through its address, written at line {line})" if line else ""
+    if line:
+        return f" (through its address, written at line {line})"
+    if _doubt_level(loop, name, source) is not None:
+        return " (only its address is handed to a call, which may write through it)"
+    return ""
+
+
+def _doubt_level(loop: Loop, name: str, source: SourceFile) -> Severity | None:
+    """WARNING when the loop writes `name` only by handing out its address.
+
+    `f(&s)` counts as a write, as `f` may store through it; unless a callee is
+    seen writing through that pointer, no write of `s` is proved, so a shared
+    `s` is a doubt, not a race.
+    """
+    writes = [r for r in loop.refs if r.name == name and r.is_write]
+    if not writes or not all(r.escapes and not r.into for r in writes):
+        return None
+    return None if _callee_write(loop, name, source) else Severity.WARNING
 
 
 def scalar_findings(
@@ -220,6 +253,7 @@ def scalar_findings(
                 finding(
                     SHARED_SCALAR_WRITE,
                     span,
+                    _doubt_level(loop, fact.name, source),
                     var=fact.name,
                     write=span.line,
                     directive=directive.name,
@@ -258,6 +292,7 @@ def scalar_findings(
             finding(
                 SHARED_SCALAR_WRITE,
                 span,
+                _doubt_level(loop, name, source),
                 var=name,
                 write=span.line,
                 directive=directive.name,

@@ -34,16 +34,13 @@ from accls.analysis.race_exemptions import (
 )
 from accls.analysis.races_alias import alias_findings
 from accls.analysis.races_capture import captured_apart, captured_neighbour
+from accls.analysis.races_division import index_collision
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_exclusion import mixed_exclusion_findings
-from accls.analysis.races_index import (
-    colliding_write,
-    distinct_index,
-    modulo_collision,
-    repeated_index,
-)
+from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings
+from accls.analysis.races_strides import fixed_stride_class
 from accls.analysis.races_table import repeated_finding, table_finding, table_verdict
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
@@ -177,7 +174,7 @@ def dependence_findings(
             repeated: tuple[str, int] | str | None = repeated_index(
                 ref, loop, analysis.source
             )
-            repeated = repeated or modulo_collision(ref, loop, analysis.source)
+            repeated = repeated or index_collision(ref, loop, analysis.source)
             if repeated:
                 out.append(repeated_finding(ref, text, repeated, where))
                 continue
@@ -238,7 +235,7 @@ def _varying(loop: Loop) -> set[str]:
         if (
             inner.var
             and not bounds & (names - steady)
-            and inner.step in (1, -1)
+            and (inner.step in (1, -1) or fixed_stride_class(inner, loop))
             and _bounded(inner)
         ):
             steady.add(inner.var)

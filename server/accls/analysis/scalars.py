@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from accls.analysis.inductions import find_induction
+from accls.analysis.integer_kinds import declaration_in, signedness
 from accls.analysis.model import (
     Induction,
     Obstacle,
@@ -82,6 +83,11 @@ def _decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | No
     if found is not None:
         return found
     return next((g for g in globals_ if g.name == name), None)
+
+
+def _kind(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> str:
+    decl = declaration_in(name, fn, globals_)
+    return signedness(decl) if decl is not None else ""
 
 
 def classify_scalars(
@@ -165,7 +171,7 @@ def classify_scalars(
             obstacles.append(_errno(writes[0]))
             continue
         guarded = dialect and all(r.atomic == dialect for r in refs)
-        if writes and guarded and order_free(refs):
+        if writes and guarded and order_free(refs, _kind(name, fn, globals_)):
             facts.append(
                 ScalarFact(
                     name=name,

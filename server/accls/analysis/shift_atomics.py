@@ -18,54 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from accls.analysis.integer_kinds import declaration, shift_commutes, signedness
 from accls.analysis.scalars import is_scalar_ref
-from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile, Var
+from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile
 
 __all__ = ["SHIFT_OPS", "shift_atomics"]
 
 SHIFT_OPS = frozenset({"<<=", ">>="})
-
-_INTEGER_WORDS = frozenset({"char", "short", "int", "long", "unsigned", "signed"})
-_UNSIGNED_NAMES = frozenset({"size_t", "uint32_t", "uint64_t", "uintptr_t"})
-_NARROW_UNSIGNED_NAMES = frozenset({"uint8_t", "uint16_t"})
-_SIGNED_NAMES = frozenset(
-    {"ssize_t", "int8_t", "int16_t", "int32_t", "int64_t", "intptr_t", "ptrdiff_t"}
-)
-
-
-def _declaration(name: str, fn: Function | None, source: SourceFile) -> Var | None:
-    """The one declaration of `name` the function sees; None if several or none."""
-    if fn is not None:
-        if fn.declarations(name) > 1:
-            return None
-        found = fn.lookup(name)
-        if found is not None:
-            return found
-    hits = [g for g in source.globals if g.name == name]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _signedness(var: Var, source: SourceFile) -> str:
-    """The kind of an integer element type; "" for anything else.
-
-    `unsigned` (of `int`'s rank or wider), `narrow` (unsigned, shifted as an
-    `int`) or `signed`.
-    """
-    type_ = var.type.removeprefix("std::")
-    base = source.types.element_scalar(type_) or type_
-    if base in _UNSIGNED_NAMES:
-        return "unsigned"
-    if base in _NARROW_UNSIGNED_NAMES:
-        return "narrow"
-    if base in _SIGNED_NAMES:
-        return "signed"
-    words = set(base.split())
-    if not words or not words <= _INTEGER_WORDS:
-        return ""
-    if "unsigned" in words:
-        return "narrow" if words & {"char", "short"} else "unsigned"
-    # A plain `char` may be either: it is not known to be unsigned.
-    return "signed"
 
 
 def _statement_alone(data: bytes, ref: Ref) -> bool:
@@ -73,17 +32,6 @@ def _statement_alone(data: bytes, ref: Ref) -> bool:
     start = ref.span.start_byte
     line_start = data.rfind(b"\n", 0, start) + 1
     return not data[line_start:start].strip()
-
-
-def _commutes(op: str, signedness: str) -> bool:
-    """Whether shifts of one direction of such an element commute.
-
-    Left shifts wrap only in an unsigned type of `int`'s rank or wider: a
-    narrow one is shifted as an `int`, which another order may overflow.
-    """
-    if op == "<<=":
-        return signedness == "unsigned"
-    return signedness in ("unsigned", "narrow", "signed")
 
 
 def shift_atomics(
@@ -112,8 +60,9 @@ def shift_atomics(
             continue
         if not all(_statement_alone(source.data, r) for r in refs):
             continue
-        var = _declaration(name, fn, source)
-        if var is None or not _commutes(next(iter(ops)), _signedness(var, source)):
+        var = declaration(name, fn, source)
+        kind = signedness(var, source.types) if var is not None else ""
+        if not shift_commutes(next(iter(ops)), kind):
             continue
         out[name] = refs
     return out

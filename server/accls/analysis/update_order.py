@@ -4,13 +4,15 @@ An `atomic` or `critical` update keeps iterations from racing, not from running
 in another order. Updates of one operator commute (`x += e`, `x <<= e`); a store
 of a value computed from the variable itself (`x = e - x`, `x = e << x`),
 updates of two operators (`+=` then `*=`, `<<=` then `>>=`) and remainder
-updates (`x %= e`) do not.
+updates (`x %= e`) do not; nor do left shifts of a signed or narrow type (an
+order may overflow: undefined) or of a type not known (`integer_kinds`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from accls.analysis.integer_kinds import shift_commutes
 from accls.frontend import AccessKind, Ref
 
 __all__ = ["order_free"]
@@ -44,11 +46,13 @@ def _operator(ref: Ref) -> str:
     return str(ref.reduction) if ref.reduction is not None else ref.update_op
 
 
-def order_free(refs: Sequence[Ref]) -> bool:
+def order_free(refs: Sequence[Ref], kind: str = "") -> bool:
     """No `x = e(x)` store, and every update of one operator that commutes.
 
     A store the front end reads as a reduction (`x = x + e`) is an update;
-    `<<=` and `>>=` on one variable are two operators.
+    `<<=` and `>>=` on one variable are two operators. `kind` is the variable's
+    integer kind (`integer_kinds.signedness`): left shifts commute only for an
+    unsigned one of `int`'s rank or wider; "" (not known) keeps their order.
     """
     updates = [
         r
@@ -60,4 +64,6 @@ def order_free(refs: Sequence[Ref]) -> bool:
     if any(_rewrites_itself(store, refs) for store in stores):
         return False
     operators = {_operator(r) for r in updates}
+    if "<<=" in operators and not shift_commutes("<<=", kind):
+        return False
     return len(operators) <= 1 and not operators & _ORDERED

@@ -1,0 +1,81 @@
+"""Updates `h[i / D]` of a parallel loop: neighbouring iterations share an element.
+
+C's `/` truncates: over a unit-step range, `i / D` keeps one value for up to D
+consecutive `i` (2 * D - 1 around zero), so a loop of more iterations than the
+values it can take, each running the update once (no branch or inner loop
+around it), updates one element from two iterations: a restriction
+`coarse[i / 2] += fine[i]` races.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+
+from accls.analysis.races_index import literal_value, loop_range, modulo_collision
+from accls.frontend import Loop, Ref, SourceFile
+
+__all__ = ["index_collision"]
+
+
+def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str:
+    """Why two iterations surely update one element through `% M` or `/ D`."""
+    return modulo_collision(ref, loop, source) or _division(ref, loop, source)
+
+
+def _divisor(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None:
+    """(text, D) for a subscript `var / D`, D a literal or macro of at least 2."""
+    text = ref.subscripts[0].text.strip()
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(tree, ast.BinOp) or not isinstance(tree.op, ast.Div):
+        return None
+    if not isinstance(tree.left, ast.Name) or tree.left.id != loop.var:
+        return None
+    right = ast.get_source_segment(text, tree.right) or ""
+    value = literal_value(right, source)
+    return (right, value) if value is not None and value >= 2 else None
+
+
+def _once(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True when no branch or inner loop of the body holds `ref`."""
+    at, body = ref.span.start_byte, loop.body
+    return not any(
+        body.start_byte <= b.span.start_byte
+        and b.span != body
+        and b.span.start_byte <= at < b.span.end_byte
+        for b in source.branches
+    ) and ref.loops[-1:] == (loop.id,)
+
+
+def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
+    if ref.atomic or len(ref.subscripts) != 1 or loop.var is None:
+        return ""
+    found = _divisor(ref, loop, source)
+    span = loop_range(loop, source)
+    if found is None or span is None or not _once(ref, loop, source):
+        return ""
+    right, divisor = found
+    pair = next(
+        (
+            (a, b)
+            for a, b in itertools.pairwise(span)
+            if _quotient(a, divisor) == _quotient(b, divisor)
+        ),
+        None,
+    )
+    if pair is None:
+        return ""
+    return (
+        f"`{ref.render()}` (line {ref.span.line}) is one element for iterations "
+        f"{pair[0]} and {pair[1]} (`/ {right}` truncates), and each iteration "
+        "updates it"
+    )
+
+
+def _quotient(value: int, divisor: int) -> int:
+    """C's `value / divisor`: truncated toward zero."""
+    whole = abs(value) // divisor
+    return whole if value >= 0 else -whole
