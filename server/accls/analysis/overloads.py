@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.overload_types import unseen_overload
 from accls.frontend import Function, SourceFile
 
 __all__ = ["called_definition", "definitions", "takes"]
@@ -72,8 +73,11 @@ def _constructs(name: str) -> bool:
 def takes(fn: Function, count: int | None, source: SourceFile) -> bool:
     """Whether a call of `count` arguments may run `fn` (the file's one `fn.name`).
 
-    A call the only definition cannot take runs an overload the file lacks.
+    A call the only definition cannot take runs an overload the file lacks, and
+    so may one a prototype or header declares with other parameter types.
     """
+    if unseen_overload(fn, count, source) is not None:
+        return False
     if count is None:
         return True
     return _accepts(fn, count, _defaults_declared(fn.name, source))
