@@ -16,6 +16,7 @@ from accls.analysis import AnalysisOptions, analyze, analyze_text
 from accls.analysis.overload_types import parameter_types
 from accls.frontend import parse_source
 from accls.project import BuildFlags, build_context
+from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 LOOP = """\
 void run(int *__restrict__ a, int *__restrict__ c, int n) {
@@ -85,3 +86,41 @@ def test_parameter_types_drop_names_defaults_and_restrict() -> None:
     assert parameter_types("double a[8], Real_t &out") == ("double*", "Real_t&")
     assert parameter_types("void") == ()
     assert parameter_types("unsigned int, Real_t") == ("unsignedint", "Real_t")
+
+
+TYPED = """\
+static double bump(int *p) { p[0] += 1; return 1.0; }
+static double bump(double *p) { return 0.5 * p[0]; }
+void run(int *__restrict__ hits, double *__restrict__ y, int n) {
+  for (int i = 0; i < n; i++) {
+    double row = 0.25 * i;
+    y[i] = bump(ARG);
+  }
+}
+"""
+
+
+def test_the_argument_types_pick_the_overload_that_only_reads() -> None:
+    parallel, why = _verdict(TYPED.replace("ARG", "&row"))
+    assert parallel, why
+
+
+def test_the_argument_types_pick_the_overload_that_writes() -> None:
+    parallel, why = _verdict(TYPED.replace("ARG", "hits"))
+    assert not parallel
+    assert "hits" in why
+
+
+def test_an_argument_of_unknown_type_picks_no_overload() -> None:
+    parallel, why = _verdict(TYPED.replace("ARG", "&y[i]"))
+    assert not parallel
+    assert "more than once" in why
+
+
+def test_an_overloaded_function_gets_no_routine_mark() -> None:
+    text = TYPED.replace("ARG", "&row")
+    analysis = analyze(parse_source(text, "k.cpp"), AnalysisOptions(dialect="acc"))
+    opts = SuggestOptions(dialect=Dialect.OPENACC, target=Target.GPU)
+    (top,) = [s for s in suggest_file(analysis, opts, regions=False) if not s.inner]
+    assert top.pragma is None
+    assert any("several definitions" in r for r in top.reasons), top.reasons

@@ -6,7 +6,7 @@ from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reas
 from accls.analysis.errno_calls import errno_obstacle
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
-from accls.analysis.overload_types import other_overload
+from accls.analysis.overload_types import other_overload, typed_definition
 from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
@@ -113,7 +113,9 @@ def call_obstacles(
         if call.name in EXIT_CALLS and call.span.start_byte in exits and not own:
             continue  # an early exit of the loop: `shape_obstacles` says why
         # Of a name defined more than once, the one its argument count fits.
-        chosen = called_definition(call.name, len(call.args), source)
+        chosen = called_definition(
+            call.name, len(call.args), source
+        ) or typed_definition(call, loop, source)
         view = source.calling(chosen) if chosen is not None else source
         twice = duplicate_definitions(call.name, source) if chosen is None else None
         if twice is not None:  # no summary: which definition runs is unknown

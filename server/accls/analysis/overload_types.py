@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from accls.frontend import Function, SourceFile
+from accls.frontend import Call, Function, Loop, SourceFile
 from accls.frontend.cpp_files import is_cpp
 
-__all__ = ["other_overload", "parameter_types", "unseen_overload"]
+__all__ = ["other_overload", "parameter_types", "typed_definition", "unseen_overload"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 # Words that are part of a type, never a parameter's name.
@@ -153,3 +153,53 @@ def other_overload(fn: Function, count: int, source: SourceFile) -> str:
         f"whose definition here (line {fn.span.line}) does not take that many "
         "arguments: another overload runs, which the analysis does not see"
     )
+
+
+_NAME = re.compile(r"^(&?)\s*([A-Za-z_]\w*)$")
+
+
+def _loose(types: tuple[str, ...]) -> tuple[str, ...]:
+    """Types compared without `const`: `f(const int *)` and `f(int *)` then tie."""
+    return tuple(t.replace("const", "") for t in types)
+
+
+def _argument_type(arg: str, host: Function, loop: Loop) -> str | None:
+    """`int*` for an argument `a` declared `int *a` (or `&x` of `int x`)."""
+    match = _NAME.match(arg.strip())
+    if match is None:
+        return None
+    name = match.group(2)
+    var = next((v for v in loop.locals if v.name == name), None) or host.lookup(name)
+    if var is None or not var.type or host.declarations(name) > 1:
+        return None
+    stars = var.pointers + len(var.dims) + (1 if match.group(1) else 0)
+    return "".join(var.type.replace("const", "").split()) + "*" * stars
+
+
+def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | None:
+    """The one definition of `call.name` whose parameter types are its arguments'.
+
+    For same-count overloads of a free C++ function (`f(int *)`, `f(double *)`)
+    whose call passes plain variables: the definition each argument's declared
+    type matches exactly runs. None when the types are not all known, or when
+    none or several match (#if branches of one signature): no pick.
+    """
+    found = [f for f in source.functions if f.name == call.name]
+    host = source.function(loop.function)
+    if len(found) < 2 or "::" in call.name or host is None:
+        return None
+    if not is_cpp(source.path):
+        return None
+    types: list[str] = []
+    for arg in call.args:
+        one = _argument_type(arg, host, loop)
+        if one is None:
+            return None
+        types.append(one)
+    exact = [
+        f
+        for f in found
+        if (declared := _definition_types(f, source)) is not None
+        and _loose(declared) == tuple(types)
+    ]
+    return exact[0] if len(exact) == 1 else None

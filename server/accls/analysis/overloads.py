@@ -89,11 +89,17 @@ def called_definition(
     """The one definition of an overloaded `name` a call of `count` arguments runs.
 
     None when `name` is defined once (or not at all), or when the count leaves
-    more than one (or none) of its definitions.
+    more than one (or none) of its definitions. In the view of the file a call
+    resolved by its argument types (`SourceFile.calling`), that definition.
     """
     found = definitions(name, source)
-    if len(found) < 2 or count is None:
+    if len(found) < 2:
         return None
     hidden = _defaults_declared(name, source)
-    viable = [f for f in found if _accepts(f, count, hidden)]
+    viable = [f for f in found if count is None or _accepts(f, count, hidden)]
+    pinned = [f for f in viable if f.span.start_byte == source.pinned]
+    if pinned:
+        return pinned[0]  # the view of the file a call resolved by types sees
+    if count is None:
+        return None
     return viable[0] if len(viable) == 1 else None

@@ -87,6 +87,8 @@ class SourceFile:
     unread_loops: tuple[tuple[Span, str], ...] = ()  # loops not modelled, and why
     notes: tuple[str, ...] = ()  # source-form problems worth a warning (Fortran)
     missing_modules: tuple[str, ...] = ()  # `use`d modules no file was found for
+    # `calling(fn)`: the overload a call of `fn.name` runs, by its start byte.
+    pinned: int | None = None
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -148,7 +150,7 @@ class SourceFile:
 
     def calling(self, fn: Function) -> SourceFile:
         """The file as a call resolved to `fn`, one of its name's overloads, sees it."""
-        return replace(self, _by_name={fn.name: fn})
+        return replace(self, _by_name={fn.name: fn}, pinned=fn.span.start_byte)
 
     def place(self, line: int) -> str:
         """`file:line` of a line: a header's own place for the headers' code."""

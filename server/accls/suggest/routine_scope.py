@@ -5,19 +5,25 @@ scope"), and its named form, `#pragma acc routine(C::f) seq` after the class,
 for a method ("names a set of overloads"), or after any definition ("must be
 applied before definition"). A method defined in its class has no place for
 the mark, so a loop that calls it is not offloaded with OpenACC. OpenMP's
-`declare target` ... `end declare target` may wrap a member: nothing to refuse.
+`declare target` ... `end declare target` may wrap a member. Marks go by name,
+so a function with several definitions (overloads) is not marked either.
 """
 
 from __future__ import annotations
 
-from accls.frontend import Function
+from accls.frontend import Function, SourceFile
 from accls.suggest.pragma import Dialect
 
 __all__ = ["routine_scope_blocker"]
 
 
-def routine_scope_blocker(fn: Function, dialect: Dialect) -> str | None:
-    """Why no `acc routine` mark of `fn` compiles, or None."""
+def routine_scope_blocker(
+    fn: Function, source: SourceFile, dialect: Dialect
+) -> str | None:
+    """Why no routine mark of `fn` compiles or fits, or None."""
+    if sum(1 for f in source.functions if f.name == fn.name) > 1:
+        # The marks are placed by name: each overload would need its own.
+        return f"`{fn.name}()` has several definitions (overloads), marked by name"
     if dialect is not Dialect.OPENACC or not fn.in_class:
         return None
     return (

@@ -73,7 +73,7 @@ def _blocker(fn: Function, analysis: FileAnalysis, dialect: Dialect) -> str | No
     """Why `fn` itself cannot run on the device, or None."""
     source = analysis.source
     name = f"`{fn.name}()`"
-    if (scope := routine_scope_blocker(fn, dialect)) is not None:
+    if (scope := routine_scope_blocker(fn, source, dialect)) is not None:
         return scope
     if any(v.static for v in fn.locals):
         return f"{name} keeps a `static` local, which a device routine cannot hold"
