@@ -70,6 +70,14 @@ def test_a_prototype_of_the_definition_itself_is_no_other_overload(
     assert parallel, why
 
 
+def test_a_call_after_else_is_no_declaration() -> None:
+    text = "void f(int *p) { (void)p; }\n" + LOOP.replace(
+        "    f(a);", "    if (n > 4) c[i] = 0; else f(a);"
+    )
+    parallel, why = _verdict(text)
+    assert parallel, why
+
+
 def test_c_has_no_overloads() -> None:
     text = "void f(int *p);\nvoid f(int *p) { (void)p; }\n" + LOOP.replace(
         "__restrict__", "restrict"

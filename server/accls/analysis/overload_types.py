@@ -101,7 +101,9 @@ def _declared(name: str, text: str) -> list[tuple[tuple[str, ...], int, str]]:
             continue
         start = max(text.rfind(ch, 0, match.start()) for ch in ";{}:\n") + 1
         head = text[start : match.start()]
-        if not _WORD.search(head) or re.search(r"[=(,]|\breturn\b", head):
+        if not _WORD.search(head) or re.search(
+            r"[=(,]|\b(return|else|do|throw)\b", head
+        ):
             continue  # a call `f(x);` or `y = f(x);`, not a declaration
         params = match.group(1)
         required = sum(1 for p in _split(params) if "=" not in p)
