@@ -6,6 +6,7 @@ from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reas
 from accls.analysis.errno_calls import errno_obstacle
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
+from accls.analysis.overload_types import other_overload, typed_definition
 from accls.analysis.overloads import called_definition, takes
 from accls.analysis.pointer_copies import invariant_copy, stable_names
 from accls.analysis.private_calls import private_effects
@@ -112,7 +113,9 @@ def call_obstacles(
         if call.name in EXIT_CALLS and call.span.start_byte in exits and not own:
             continue  # an early exit of the loop: `shape_obstacles` says why
         # Of a name defined more than once, the one its argument count fits.
-        chosen = called_definition(call.name, len(call.args), source)
+        chosen = called_definition(
+            call.name, len(call.args), source
+        ) or typed_definition(call, loop, source)
         view = source.calling(chosen) if chosen is not None else source
         twice = duplicate_definitions(call.name, source) if chosen is None else None
         if twice is not None:  # no summary: which definition runs is unknown
@@ -122,7 +125,9 @@ def call_obstacles(
         only = source.function(call.name) if chosen is None else None
         if only is not None and not takes(only, len(call.args), source):
             reported.add(call.name)
-            out.append(_call_obstacle(call, _other_overload(only)))
+            out.append(
+                _call_obstacle(call, other_overload(only, len(call.args), source))
+            )
             continue
         # A function the program defines is its own, whatever the table says.
         defined = view.function(call.name)
@@ -170,14 +175,6 @@ def call_obstacles(
     if errno is not None:
         out.append(errno)
     return tuple(out), tuple(safe)
-
-
-def _other_overload(fn: Function) -> str:
-    """Why a call its file's one definition cannot take is unknown."""
-    return (
-        f"whose definition here (line {fn.span.line}) does not take that many "
-        "arguments: another overload runs, which the analysis does not see"
-    )
 
 
 def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:

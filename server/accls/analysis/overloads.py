@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.overload_types import unseen_overload
 from accls.frontend import Function, SourceFile
 
 __all__ = ["called_definition", "definitions", "takes"]
@@ -55,8 +56,10 @@ def _accepts(fn: Function, count: int, hidden: bool) -> bool:
     """
     if fn.max_args is not None and count > fn.max_args:
         return False
-    if fn.in_class and not _constructs(fn.name):
-        # A method defined in its class: no prototype adds defaults.
+    if fn.in_class and (count > 0 or not _constructs(fn.name)):
+        # A method defined in its class: no prototype adds defaults. A call of a
+        # constructor passes the new object first; one passing nothing is a copy
+        # or a destructor the walk names without its object.
         return count >= fn.min_args
     return count >= fn.min_args or not fn.static or hidden
 
@@ -70,8 +73,11 @@ def _constructs(name: str) -> bool:
 def takes(fn: Function, count: int | None, source: SourceFile) -> bool:
     """Whether a call of `count` arguments may run `fn` (the file's one `fn.name`).
 
-    A call the only definition cannot take runs an overload the file lacks.
+    A call the only definition cannot take runs an overload the file lacks, and
+    so may one a prototype or header declares with other parameter types.
     """
+    if unseen_overload(fn, count, source) is not None:
+        return False
     if count is None:
         return True
     return _accepts(fn, count, _defaults_declared(fn.name, source))
@@ -83,11 +89,17 @@ def called_definition(
     """The one definition of an overloaded `name` a call of `count` arguments runs.
 
     None when `name` is defined once (or not at all), or when the count leaves
-    more than one (or none) of its definitions.
+    more than one (or none) of its definitions. In the view of the file a call
+    resolved by its argument types (`SourceFile.calling`), that definition.
     """
     found = definitions(name, source)
-    if len(found) < 2 or count is None:
+    if len(found) < 2:
         return None
     hidden = _defaults_declared(name, source)
-    viable = [f for f in found if _accepts(f, count, hidden)]
+    viable = [f for f in found if count is None or _accepts(f, count, hidden)]
+    pinned = [f for f in viable if f.span.start_byte == source.pinned]
+    if pinned:
+        return pinned[0]  # the view of the file a call resolved by types sees
+    if count is None:
+        return None
     return viable[0] if len(viable) == 1 else None

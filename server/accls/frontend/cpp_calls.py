@@ -6,7 +6,7 @@ from tree_sitter import Node
 
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
-from accls.frontend.cpp_types import TypeKind, classify
+from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import NEW_OBJECT, AccessKind, Call, ExitKind
 
@@ -266,21 +266,11 @@ class CppCalls(CppRanges):
         else:
             self._record_call(node, qualified, (obj, *args))
         if owner.kind is TypeKind.CONTAINER and name in _EMPLACE:
-            self._emplaced(node, owner.element, args[_EMPLACE[name] :])
+            self._elements_built(node, owner.element, args[_EMPLACE[name] :])
+        self._elements_counted(node, owner, name, args)
         self._object_read(obj, depth)
         for arg in args:
             self.expr(arg, depth + 1)
-
-    def _emplaced(self, node: Node, element: str, args: tuple[Node, ...]) -> None:
-        """`v.emplace_back(x)`: the element's constructor on the new element."""
-        kind = classify(element, self.scope)
-        cls = kind.name.rsplit("::", 1)[-1]
-        info = self.scope.classes.get(cls)
-        if kind.kind is not TypeKind.CLASS or kind.name.startswith("std::"):
-            return  # a builtin, or a standard class: its constructor has no effect
-        if info is not None and info.plain_constructors:
-            return
-        self._record_call(node, f"{kind.name}::{cls}", args, NEW_OBJECT)
 
     def _object_read(self, obj: Node, depth: int) -> None:
         """The object a method is called on: its own reference, not its fields."""

@@ -14,6 +14,7 @@ import re
 from tree_sitter import Node
 
 from accls.frontend.cpp_closures import captures_loop_scalars
+from accls.frontend.cpp_elements import CppElements
 from accls.frontend.cpp_methods import (
     Accessor,
     cpp_expression,
@@ -21,7 +22,7 @@ from accls.frontend.cpp_methods import (
     index_text,
     snippet,
 )
-from accls.frontend.cpp_objects import CppConstructors, constructor_arguments, cpp_var
+from accls.frontend.cpp_objects import constructor_arguments, cpp_var
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxType,
@@ -57,7 +58,7 @@ def is_reference(declarator: Node | None) -> bool:
     return False
 
 
-class CppDeclarations(CppConstructors):
+class CppDeclarations(CppElements):
     """The C walk, with the meanings of C++ names and declarations."""
 
     # ----- names -----------------------------------------------------------
@@ -161,6 +162,7 @@ class CppDeclarations(CppConstructors):
             cls = kind.name.rsplit("::", 1)[-1]
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
                 self._construct_declared(declarator, kind, value, name)
+            self._elements_declared(declarator, text, value)
             info = self.scope.classes.get(cls)
             if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
                 self._record_call(declarator, f"{kind.name}::~{cls}", ())

@@ -89,6 +89,8 @@ class SourceFile:
     missing_modules: tuple[str, ...] = ()  # `use`d modules no file was found for
     # Function-like macros: name, parameters, replacement (what `MAX(m, x)` does).
     function_macros: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # `calling(fn)`: the overload a call of `fn.name` runs, by its start byte.
+    pinned: int | None = None
     _by_name: dict[str, Function] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -150,7 +152,7 @@ class SourceFile:
 
     def calling(self, fn: Function) -> SourceFile:
         """The file as a call resolved to `fn`, one of its name's overloads, sees it."""
-        return replace(self, _by_name={fn.name: fn})
+        return replace(self, _by_name={fn.name: fn}, pinned=fn.span.start_byte)
 
     def place(self, line: int) -> str:
         """`file:line` of a line: a header's own place for the headers' code."""

@@ -28,6 +28,7 @@ from accls.frontend import (
     library_function,
 )
 from accls.suggest.pragma import Dialect, Pragma
+from accls.suggest.routine_scope import routine_scope_blocker
 
 __all__ = ["RoutineEdit", "RoutineIndex", "routine_edits", "routine_functions"]
 
@@ -72,6 +73,8 @@ def _blocker(fn: Function, analysis: FileAnalysis, dialect: Dialect) -> str | No
     """Why `fn` itself cannot run on the device, or None."""
     source = analysis.source
     name = f"`{fn.name}()`"
+    if (scope := routine_scope_blocker(fn, source, dialect)) is not None:
+        return scope
     if any(v.static for v in fn.locals):
         return f"{name} keeps a `static` local, which a device routine cannot hold"
     own = {v.name for v in (*fn.locals, *fn.params)}
