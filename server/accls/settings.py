@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
 from cattrs import Converter
@@ -19,6 +20,7 @@ from cattrs.gen import make_dict_unstructure_fn, override
 from accls.project import CompileDatabaseError, compile_entry
 from accls.suggest import Dialect, Gpu, SuggestOptions, Target
 from accls.suggest.backends.base import BackendSettings
+from accls.suggest.heap_private import SUBARRAY_PRIVATE_COMPILERS
 from accls.validation import CompilerSettings
 
 if TYPE_CHECKING:
@@ -70,7 +72,8 @@ class Settings:
         """The model and target the user prefers."""
         default = Target.GPU if self.dialect is Dialect.OPENACC else Target.CPU
         target = self.target or default
-        return SuggestOptions(self.dialect, target, self.kernels, self.gpu)
+        sections = Path(self.compiler.cc).name.startswith(SUBARRAY_PRIVATE_COMPILERS)
+        return SuggestOptions(self.dialect, target, self.kernels, self.gpu, sections)
 
 
 def _camel(name: str) -> str:

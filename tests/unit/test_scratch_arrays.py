@@ -195,17 +195,6 @@ def test_covered_scratch_is_private(body: str) -> None:
         ),
         pytest.param(
             """\
-            double *t = malloc(M * sizeof *t);
-            for (int i = 0; i < n; i++) {
-                for (int k = 0; k < M; k++) t[k] = a[k] + i;
-                b[i] = t[0];
-            }
-            return 0.0;
-            """,
-            id="heap-buffer",
-        ),
-        pytest.param(
-            """\
             double t[M];
             for (int r = 0; r < 3; r++) {
                 b[r] += t[r];

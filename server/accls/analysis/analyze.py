@@ -23,6 +23,7 @@ from accls.analysis.global_links import with_own_links
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
+from accls.analysis.heap_scratch import heap_scratch
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
@@ -200,19 +201,28 @@ def _loop_facts(
         inductions=inductions,
         call_effects=common.call_effects,
         substitutions=(*_bound_notes(loop), *substitutions(loop.refs)),
-        private_arrays=tuple(sorted(scratch)),
+        private_arrays=tuple(sorted(n for n, count in scratch.items() if not count)),
+        private_blocks=tuple(sorted((n, c) for n, c in scratch.items() if c)),
     )
 
 
 def _scratch(
     loop: Loop, source: SourceFile, carried: tuple[Dependence, ...], skip: set[str]
-) -> frozenset[str]:
-    """The arrays behind `carried` that each iteration can have a private copy of."""
+) -> dict[str, str]:
+    """The arrays behind `carried` each iteration can have a private copy of.
+
+    Each with "" (an array object) or a heap block's element count.
+    """
     names = {d.array for d in carried} - skip
     if not names:
-        return frozenset()
+        return {}
     fn = source.function(loop.function)
-    return scratch_arrays(loop, fn, source, names, integer_macros(source.macros))
+    macros = integer_macros(source.macros)
+    fixed = scratch_arrays(loop, fn, source, names, macros)
+    return {
+        **heap_scratch(loop, fn, source, names - fixed, macros),
+        **dict.fromkeys(fixed, ""),
+    }
 
 
 def _with_symbol_facts(facts: LoopFacts, fixed: tuple[Fact, ...]) -> LoopFacts:

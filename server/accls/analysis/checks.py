@@ -23,6 +23,7 @@ from accls.analysis.nowait import nowait_findings
 from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.pragma_syntax import pragma_findings
+from accls.analysis.private_pointers import private_pointer_findings
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.races import dependence_findings, shape_findings
@@ -65,6 +66,8 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(dependence_findings(analysis, loop, directive))
             found.extend(scalar_findings(analysis, loop, directive))
             found.extend(private_array_findings(loop, directive))
+            fn = analysis.source.function(loop.function)
+            found.extend(private_pointer_findings(loop, directive, fn))
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))

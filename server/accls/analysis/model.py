@@ -168,3 +168,6 @@ class LoopFacts:
     # Scratch arrays every iteration writes before it reads them: parallel with a
     # private copy each (`private(t)`); `dependences` still lists their reuse.
     private_arrays: tuple[str, ...] = ()
+    # Heap blocks reached only by one pointer, scratch like `private_arrays`:
+    # (pointer, element count); OpenACC `private(t[0:count])`, no OpenMP clause.
+    private_blocks: tuple[tuple[str, str], ...] = ()

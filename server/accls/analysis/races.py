@@ -24,6 +24,7 @@ from accls.analysis.mhp_loop_locks import (
 )
 from accls.analysis.model import Dependence, DepKind, ObstacleCode
 from accls.analysis.pragma_scope import associated_loops, collapse_count, scope_of
+from accls.analysis.private_pointers import shared_blocks
 from accls.analysis.race_exemptions import (
     in_blocks,
     linear_disjoint,
@@ -139,6 +140,7 @@ def dependence_findings(
     scope = scope_of(loop, directive, analysis.source)
     private = set(scope.private) | set(scope.reductions)
     private |= {v.name for inner in loops for v in inner.locals}
+    private -= shared_blocks(loop, directive, analysis.source.function(loop.function))
     out = half_locked_findings(loop, directive, locks, frozenset(private))
     out.extend(mixed_exclusion_findings(loop, directive, analysis.source, private))
     protected = _protected(loop, dialect) | private | guarded

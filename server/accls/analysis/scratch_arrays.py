@@ -39,7 +39,7 @@ from accls.frontend.exprs import expression_poly
 if TYPE_CHECKING:
     import islpy as isl
 
-__all__ = ["MAX_ELEMENTS", "scratch_arrays"]
+__all__ = ["MAX_ELEMENTS", "covers_reads", "scratch_arrays"]
 
 MAX_ELEMENTS = 16384
 """The most elements a private copy may have: each thread (or GPU lane) holds one."""
@@ -300,6 +300,13 @@ def _proved(name: str, loop: Loop, source: SourceFile, space: ElementSpace) -> b
         if not touched.is_subset(whole):
             return False
     return True
+
+
+def covers_reads(
+    name: str, loop: Loop, source: SourceFile, space: ElementSpace
+) -> bool:
+    """Each iteration writes, every element of `name` it reads first."""
+    return _proved(name, loop, source, space)
 
 
 def scratch_arrays(

@@ -13,6 +13,7 @@ from accls.analysis.mapped_storage import shared_storage
 from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
 from accls.suggest.context import Placement
+from accls.suggest.heap_private import heap_private_blocker
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
 from accls.suggest.region_present import present_blocker
@@ -76,6 +77,16 @@ def scalar_clauses(
             f"private({name}): every iteration writes the elements of `{name}` it "
             "reads before reading them, and nothing reads it after the loop"
         )
+    blocks = [f"{name}[0:{count}]" for name, count in facts.private_blocks]
+    if blocks and (opts.dialect is not Dialect.OPENACC or not opts.private_sections):
+        return [], [], heap_private_blocker(facts.private_blocks, opts.dialect)
+    for (pointer, _), section in zip(facts.private_blocks, blocks, strict=True):
+        private.append(section)
+        reasons.append(
+            f"private({section}): every iteration writes the elements of the "
+            f"block `{pointer}` points to before reading them, and nothing reads "
+            "them after the loop"
+        )
     clauses: list[Clause] = []
     if private:
         clauses.append(Clause("private", ", ".join(private)))
@@ -104,7 +115,7 @@ def data_clauses(
     mapped: list[str] = []  # the names a transfer clause moves
     exact: dict[str, str] = {}  # their exact sections, the name left out: "[0:n]"
     for use in loop_array_uses(loop, analysis):
-        if use.name in facts.private_arrays:
+        if use.name in facts.private_arrays or use.name in dict(facts.private_blocks):
             continue  # each gang/thread has its own copy: nothing to move
         decl = decls.get(use.name)
         moved = next(

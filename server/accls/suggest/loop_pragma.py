@@ -193,9 +193,8 @@ def build_loop(
         "no loop-carried dependence"
         + ("" if not facts.loop.refs else " (exact dependence test)")
         + (
-            ", once each iteration has its own "
-            + ", ".join(f"`{n}`" for n in facts.private_arrays)
-            if facts.private_arrays
+            ", once each iteration has its own " + ", ".join(f"`{n}`" for n in _own)
+            if (_own := (*facts.private_arrays, *dict(facts.private_blocks)))
             else ""
         )
     ]

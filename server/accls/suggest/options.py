@@ -26,3 +26,6 @@ class SuggestOptions:
     target: Target = Target.GPU
     kernels: bool = False  # OpenACC `kernels loop` instead of `parallel loop`
     gpu: Gpu = Gpu.GENERIC  # the tuning of offloaded loops
+    # The compile check's compiler takes a subarray in an OpenACC `private`
+    # (`private(t[0:n])`, nvc does; gcc does not): heap scratch can be private.
+    private_sections: bool = False
