@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from accls.analysis.address_reads import read_only_addresses
 from accls.analysis.array_params import array_param_facts
+from accls.analysis.array_reductions import array_reductions
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
@@ -154,10 +155,16 @@ def _loop_facts(
                 message=escape_reason(escape),
             )
         )
-    scratch = _scratch(loop, source, carried, atomic.keys() | guarded)
+    skip = atomic.keys() | guarded
+    macros = integer_macros(source.macros)
+    sums = array_reductions(
+        loop, fn, source, {d.array for d in carried} - skip, options.dialect, macros
+    )
+    skip |= {s.name for s in sums}
+    scratch = _scratch(loop, source, carried, skip)
     seen: set[tuple[str, int]] = set()
     for dep in carried:
-        if dep.array in atomic or dep.array in guarded or dep.array in scratch:
+        if dep.array in skip or dep.array in scratch:
             continue
         if (dep.array, dep.source.line) in seen:
             continue
@@ -201,6 +208,7 @@ def _loop_facts(
         call_effects=common.call_effects,
         substitutions=(*_bound_notes(loop), *substitutions(loop.refs)),
         private_arrays=tuple(sorted(scratch)),
+        array_reductions=sums,
     )
 
 

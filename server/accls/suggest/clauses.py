@@ -76,6 +76,10 @@ def scalar_clauses(
             f"private({name}): every iteration writes the elements of `{name}` it "
             "reads before reading them, and nothing reads it after the loop"
         )
+    for arr in facts.array_reductions:
+        item = f"{arr.name}{arr.section}"
+        reductions.setdefault(arr.op.value, []).append(item)
+        reasons.append(f"reduction({arr.op.value}:{item}): {arr.why}")
     clauses: list[Clause] = []
     if private:
         clauses.append(Clause("private", ", ".join(private)))

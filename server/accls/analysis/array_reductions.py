@@ -1,0 +1,226 @@
+"""Array reductions: `reduction(+:hist[0:16])` for arrays a loop only accumulates into.
+
+An OpenMP loop whose every access to an array is the update `a[e] op= v` (or
+`a[e] = a[e] op v`) with one operator can give each thread a private copy of the
+part of the array it updates, combined at the end, as experts write for
+histograms and column sums. The clause names a section, and each thread gets a
+copy of the whole section, so this holds only where the section is sure to hold
+every index the loop updates and is known before the loop starts:
+
+- a fixed-size array object (a local or a global, not a parameter, which is a
+  pointer): its whole extent, `reduction(+:hist)`; any in-bounds index lies there;
+- otherwise one dimension, indices that are constants or the variables of inner
+  loops with constant bounds (`c[y]`, `0 <= y < 10`: `c[0:10]`), or one
+  loop-invariant index (`p[x]`: `p[x:1]`).
+
+A section of variable length is refused: gcc 12's libgomp crashes on a
+zero-length one (`h[0:n]` with `n == 0`), and a negative one is worse. Only
+OpenMP gets these: gcc 12 fails with an internal error on an OpenACC
+`parallel loop` with an array reduction, so OpenACC keeps its answer.
+"""
+
+from __future__ import annotations
+
+import re
+from math import prod
+
+from accls.analysis.model import ArrayReduction
+from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.frontend import Function, Loop, RedOp, Ref, SourceFile, Var
+
+__all__ = ["MAX_ELEMENTS", "array_reductions"]
+
+# A private copy per thread: a histogram, not a field. Larger arrays keep their
+# answer (an atomic update, or a refusal).
+MAX_ELEMENTS = 1 << 14
+
+_OPS = frozenset(
+    {RedOp.ADD, RedOp.MUL, RedOp.MIN, RedOp.MAX, RedOp.BAND, RedOp.BOR, RedOp.BXOR}
+)
+_ARITHMETIC = re.compile(
+    r"^(?:(?:unsigned|signed|short|long|int|char|float|double)\s*)+$"
+    r"|^(?:u?int(?:8|16|32|64)_t|size_t|ptrdiff_t|ssize_t)$"
+)
+
+
+def array_reductions(
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+    names: set[str],
+    dialect: str,
+    macros: dict[str, int],
+) -> tuple[ArrayReduction, ...]:
+    """The arrays of `names` (carried by `loop`) it may reduce, with their sections."""
+    if dialect != "omp" or loop.fortran or not names:
+        return ()
+    if any(call.name not in PURE_FUNCTIONS for call in loop.calls):
+        return ()  # a call could read the shared array while the copies fill
+    written = {r.name for r in loop.refs if r.is_write and not r.subscripts}
+    out: list[ArrayReduction] = []
+    for name in sorted(names):
+        refs = [r for r in loop.refs if r.name == name]
+        op = _one_op(refs)
+        decl = _decl(name, fn, source)
+        if op is None or decl is None:
+            continue
+        if op in (RedOp.MIN, RedOp.MAX) and re.search(r"float|double", decl.type):
+            continue  # NaN: the scalar rules decide min/max of floating values
+        section = _section(loop, refs, decl, written, macros)
+        if section is None:
+            continue
+        out.append(
+            ArrayReduction(
+                name=name,
+                op=op,
+                section=section,
+                line=refs[0].span.line,
+                why=(
+                    f"every access to `{name}` in the loop is an update with "
+                    f"`{op.value}`, at indices inside "
+                    + (f"`{name}{section}`" if section else "its fixed extent")
+                    + ": each thread sums into a private copy"
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def _one_op(refs: list[Ref]) -> RedOp | None:
+    """The one reduction operator of `refs`, all plain element updates; else None."""
+    ops = {r.reduction for r in refs}
+    if len(ops) != 1:
+        return None
+    op = next(iter(ops))
+    if op is None or op not in _OPS:
+        return None
+    for ref in refs:
+        plain = not (ref.deref or ref.member or ref.field or ref.escapes)
+        if (
+            ref.kind.value != "update"
+            or not plain
+            or ref.into
+            or ref.copies
+            or ref.atomic
+            or not ref.subscripts
+            or any(s.indirect for s in ref.subscripts)
+        ):
+            return None
+    if len({len(r.subscripts) for r in refs}) != 1:
+        return None
+    return op
+
+
+def _decl(name: str, fn: Function | None, source: SourceFile) -> Var | None:
+    """The declaration of `name`: a plain arithmetic array or pointer; else None."""
+    decl = fn.lookup(name) if fn is not None else None
+    if decl is None:
+        decl = next((g for g in source.globals if g.name == name), None)
+    if decl is None or decl.volatile or decl.unknown_shape or decl.device:
+        return None
+    return decl if _ARITHMETIC.match(decl.type.strip()) else None
+
+
+def _section(
+    loop: Loop,
+    refs: list[Ref],
+    decl: Var,
+    written: set[str],
+    macros: dict[str, int],
+) -> str | None:
+    """The section text (`""` for the whole object) that holds every index."""
+    rank = len(refs[0].subscripts)
+    if decl.scope != "param" and decl.pointers == 0 and "*" not in decl.levels:
+        extents = [_extent(d, macros) for d in decl.dims]
+        if len(extents) != rank or any(e is None or e <= 0 for e in extents):
+            return None
+        size = prod(e for e in extents if e is not None)
+        return "" if size <= MAX_ELEMENTS else None
+    if rank != 1 or len(decl.dims) + decl.pointers != 1:
+        return None
+    return _bounded(loop, refs, written)
+
+
+def _extent(text: str | None, macros: dict[str, int]) -> int | None:
+    if text is None:
+        return None
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    return macros.get(text)
+
+
+def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> str | None:
+    """`[lo:len]` from inner loops of constant bounds, or `[e:1]` for one invariant."""
+    ranges = _inner_ranges(loop)
+    moving = written | {v.var for v in loop.walk() if v.var}
+    lows: list[int] = []
+    highs: list[int] = []
+    invariant: set[str] = set()
+    for ref in refs:
+        poly = ref.subscripts[0].poly
+        if poly is None or not poly.is_affine:
+            return None
+        names = poly.names()
+        if all(v in ranges and ranges[v][0] in ref.loops for v in names):
+            lo = hi = poly.constant
+            for var in names:
+                coef = poly.coeff(var)
+                _, first, last = ranges[var]
+                lo += min(coef * first, coef * last)
+                hi += max(coef * first, coef * last)
+            lows.append(lo)
+            highs.append(hi)
+        elif not names & moving:
+            invariant.add(ref.subscripts[0].text)
+        else:
+            return None
+    if lows and not invariant:
+        low, high = min(lows), max(highs)
+        if low < 0 or high - low + 1 > MAX_ELEMENTS:
+            return None
+        return f"[{low}:{high - low + 1}]"
+    if len(invariant) == 1 and not lows:
+        return f"[{next(iter(invariant))}:1]"
+    return None
+
+
+def _inner_ranges(loop: Loop) -> dict[str, tuple[int, int, int]]:
+    """Inner loop variable -> (its loop, first, last value), for constant bounds."""
+    out: dict[str, tuple[int, int, int]] = {}
+    clash: set[str] = set()
+    for inner in loop.walk():
+        if inner is loop or not inner.var:
+            continue
+        var = inner.var
+        if var in out or var in clash:
+            clash.add(var)  # two loops of one name: neither range is sure
+            continue
+        lower, upper = inner.lower, inner.upper
+        if lower is None or upper is None:
+            clash.add(var)
+            continue
+        if not (lower.is_constant and upper.is_constant):
+            clash.add(var)
+            continue
+        head = inner.header
+        steps = [
+            r
+            for r in inner.refs
+            if r.name == var
+            and r.is_write
+            and not head.start_byte <= r.span.start_byte < head.end_byte
+        ]
+        if (
+            inner.step is None
+            or inner.step <= 0
+            or inner.cond_op not in ("<", "<=")
+            or steps  # the body changes it too
+        ):
+            clash.add(var)
+            continue
+        first = lower.constant
+        last = upper.constant - (1 if inner.cond_op == "<" else 0)
+        if last >= first:
+            out[var] = (inner.id, first, last)
+    return {v: r for v, r in out.items() if v not in clash}
