@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from accls.analysis import AnalysisOptions, LoopFacts, ObstacleCode, analyze_text
 from accls.frontend import RedOp
+from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 HEADER = "int g[16];\nvoid use(int);\n"
 
@@ -47,7 +48,7 @@ def _outer(body: str, params: str = "", dialect: str = "omp") -> LoopFacts:
             "[3:4]",
         ),
         ("c[k] += v[i];", ", int *restrict c, int k", "c", RedOp.ADD, "[k:1]"),
-        ("for (int j = 0; j < 8; j++) col[j] += w[i];", "", "col", RedOp.ADD, ""),
+        ("for (int j = 0; j < 8; j++) col[j] += w[i];", "", "col", RedOp.ADD, "[0:8]"),
     ],
 )
 def test_an_array_only_accumulated_into_is_a_reduction(
@@ -117,3 +118,31 @@ def test_a_large_array_gets_no_private_copies() -> None:
     )
     facts = analyze_text(text, options=AnalysisOptions(dialect="omp")).facts[0]
     assert not facts.array_reductions
+
+
+BIG_BINS = (
+    "int f(int n, const int *restrict v) {\n  int hist[2048] = {0};\n"
+    "  for (int i = 0; i < n; i++) {\n    int b = v[i] & 2047;\n    hist[b] += 1;\n"
+    "  }\n  return hist[1];\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "pragma"),
+    [
+        (Target.CPU, "#pragma omp parallel for reduction(+:hist)"),
+        (Target.GPU, None),  # 2048 elements for every device thread
+    ],
+)
+def test_an_offloaded_reduction_copies_only_small_arrays(
+    target: Target, pragma: str | None
+) -> None:
+    analysis = analyze_text(BIG_BINS, options=AnalysisOptions(dialect="omp"))
+    (found,) = suggest_file(analysis, SuggestOptions(Dialect.OPENMP, target))
+    shown = found.pragma.render() if found.pragma else None
+    if pragma is None:
+        assert shown is None
+        assert any("private copy of its 2048 elements" in r for r in found.reasons)
+    else:
+        assert shown is not None
+        assert shown.startswith(pragma), shown

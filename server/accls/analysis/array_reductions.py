@@ -7,11 +7,15 @@ histograms and column sums. The clause names a section, and each thread gets a
 copy of the whole section, so this holds only where the section is sure to hold
 every index the loop updates and is known before the loop starts:
 
-- a fixed-size array object (a local or a global, not a parameter, which is a
-  pointer): its whole extent, `reduction(+:hist)`; any in-bounds index lies there;
-- otherwise one dimension, indices that are constants or the variables of inner
-  loops with constant bounds (`c[y]`, `0 <= y < 10`: `c[0:10]`), or one
-  loop-invariant index (`p[x]`: `p[x:1]`).
+- one dimension, indices that are constants or the variables of inner loops
+  with constant bounds (`c[y]`, `0 <= y < 10`: `c[0:10]`), or one
+  loop-invariant index (`p[x]`: `p[x:1]`);
+- else, for a one-dimensional fixed-size array object (a local or a global, not
+  a parameter, which is a pointer), its whole extent, `reduction(+:hist)`: any
+  in-bounds index (a data bin `hist[b]`) lies there.
+
+Rows of a matrix are refused: the clause would copy the whole matrix per thread.
+Offloaded, the clause layer also keeps the copies small (`DEVICE_REDUCTION_ELEMENTS`).
 
 A section of variable length is refused: gcc 12's libgomp crashes on a
 zero-length one (`h[0:n]` with `n == 0`), and a negative one is worse. Only
@@ -22,7 +26,6 @@ OpenMP gets these: gcc 12 fails with an internal error on an OpenACC
 from __future__ import annotations
 
 import re
-from math import prod
 
 from accls.analysis.model import ArrayReduction
 from accls.analysis.obstacles import PURE_FUNCTIONS
@@ -66,14 +69,16 @@ def array_reductions(
             continue
         if op in (RedOp.MIN, RedOp.MAX) and re.search(r"float|double", decl.type):
             continue  # NaN: the scalar rules decide min/max of floating values
-        section = _section(loop, refs, decl, written, macros)
-        if section is None:
+        found = _section(loop, refs, decl, written, macros)
+        if found is None:
             continue
+        section, elements = found
         out.append(
             ArrayReduction(
                 name=name,
                 op=op,
                 section=section,
+                elements=elements,
                 line=refs[0].span.line,
                 why=(
                     f"every access to `{name}` in the loop is an update with "
@@ -127,18 +132,23 @@ def _section(
     decl: Var,
     written: set[str],
     macros: dict[str, int],
-) -> str | None:
-    """The section text (`""` for the whole object) that holds every index."""
-    rank = len(refs[0].subscripts)
-    if decl.scope != "param" and decl.pointers == 0 and "*" not in decl.levels:
-        extents = [_extent(d, macros) for d in decl.dims]
-        if len(extents) != rank or any(e is None or e <= 0 for e in extents):
-            return None
-        size = prod(e for e in extents if e is not None)
-        return "" if size <= MAX_ELEMENTS else None
-    if rank != 1 or len(decl.dims) + decl.pointers != 1:
+) -> tuple[str, int] | None:
+    """The section text (`""` for the whole object) that holds every index, its size."""
+    if len(refs[0].subscripts) != 1:
+        return None  # a row of a matrix: the whole matrix would be copied
+    bounded = _bounded(loop, refs, written)
+    if bounded is not None:
+        return bounded
+    if decl.scope == "param" or decl.pointers or "*" in decl.levels:
         return None
-    return _bounded(loop, refs, written)
+    # A fixed-size array object: an index the loop does not bound (a data bin)
+    # still lies in its extent, or the serial program is undefined too.
+    if len(decl.dims) != 1:
+        return None
+    size = _extent(decl.dims[0], macros)
+    if size is None or not 0 < size <= MAX_ELEMENTS:
+        return None
+    return "", size
 
 
 def _extent(text: str | None, macros: dict[str, int]) -> int | None:
@@ -150,7 +160,7 @@ def _extent(text: str | None, macros: dict[str, int]) -> int | None:
     return macros.get(text)
 
 
-def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> str | None:
+def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> tuple[str, int] | None:
     """`[lo:len]` from inner loops of constant bounds, or `[e:1]` for one invariant."""
     ranges = _inner_ranges(loop)
     moving = written | {v.var for v in loop.walk() if v.var}
@@ -179,9 +189,9 @@ def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> str | None:
         low, high = min(lows), max(highs)
         if low < 0 or high - low + 1 > MAX_ELEMENTS:
             return None
-        return f"[{low}:{high - low + 1}]"
+        return f"[{low}:{high - low + 1}]", high - low + 1
     if len(invariant) == 1 and not lows:
-        return f"[{next(iter(invariant))}:1]"
+        return f"[{next(iter(invariant))}:1]", 1
     return None
 
 

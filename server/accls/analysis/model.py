@@ -95,6 +95,7 @@ class ArrayReduction:
     name: str
     op: RedOp
     section: str  # "[0:10]", "[x:1]"; "" for the whole fixed-size array
+    elements: int  # how many elements the section holds: each thread's copy
     line: int  # its first update
     why: str
 
