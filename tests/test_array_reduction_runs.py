@@ -1,10 +1,11 @@
 """OpenMP array reductions print what the serial program prints, with 4 threads.
 
-A local histogram with a bounded bin (`hist[b] += w[i]`, `b = v[i] & 15`) gets
-`reduction(+:hist)`, column sums `c[y] += a[x * 10 + y]` through a pointer get
-`reduction(+:c[0:10])` and products `p[j + 1] *= ...` get `reduction(*:p[1:4])`;
-built with -fopenmp (also the `target` form, run on the host), the annotated file
-must print the serial output. Integer data: the comparison is exact.
+A local histogram with a bin from a pure function (`b = bin(v[i] - 7)`,
+`hist[b] += w[i]`) gets `reduction(+:hist)`, column sums `c[y] += a[x * 10 + y]`
+through a pointer get `reduction(+:c[0:10])` and products `p[j + 1] *= ...` get
+`reduction(*:p[1:4])`; built with -fopenmp (also the `target` form, run on the
+host), the annotated file must print the serial output. Integer data: the
+comparison is exact.
 """
 
 from __future__ import annotations
@@ -23,11 +24,16 @@ PROGRAM = """\
 #include <stdio.h>
 #include <stdlib.h>
 
+static int bin(int x)
+{
+    return x < 0 ? 0 : (x > 15 ? 15 : x);
+}
+
 static long histo(int n, const int *restrict v, const long *restrict w)
 {
     long hist[16] = {0};
     for (int i = 0; i < n; i++) {
-        int b = v[i] & 15;
+        int b = bin(v[i] - 7);
         hist[b] += w[i];
     }
     long s = 0;

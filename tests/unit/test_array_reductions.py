@@ -146,3 +146,40 @@ def test_an_offloaded_reduction_copies_only_small_arrays(
     else:
         assert shown is not None
         assert shown.startswith(pragma), shown
+
+
+BINNED = """\
+double *gp;
+double g2[16];
+static int bin(double x) { int b = (int)(x * 16.0); return b < 0 ? 0 : b & 15; }
+static int peek(double x) { return ((int)gp[0] + (int)x) & 15; }
+static int peek2(double x) { return ((int)g2[0] + (int)x) & 15; }
+double f(int n, const double *restrict x, const double *restrict w, int leak) {
+  double hist[16] = {0};
+  LEAK
+  for (int i = 0; i < n; i++) {
+    int b = CALL(x[i]);
+    ARR[b] += w[i];
+  }
+  return hist[3] + g2[3];
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "array", "leak", "reduced"),
+    [
+        # A pure function of the file; no other name reaches `hist`.
+        ("bin", "hist", "", True),
+        ("bin", "hist", "if (leak) gp = hist;", False),  # `gp` may reach it
+        ("peek", "hist", "if (leak) gp = hist;", False),  # reads it through `gp`
+        ("peek2", "g2", "", False),  # reads the global array itself
+    ],
+)
+def test_a_pure_call_may_compute_the_bin_of_an_array_no_other_name_reaches(
+    call: str, array: str, leak: str, reduced: bool
+) -> None:
+    text = BINNED.replace("CALL", call).replace("ARR", array).replace("LEAK", leak)
+    facts = analyze_text(text, options=AnalysisOptions(dialect="omp")).facts[0]
+    assert bool(facts.array_reductions) is reduced
+    assert facts.parallel is reduced

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.model import ArrayReduction
-from accls.analysis.obstacles import PURE_FUNCTIONS
+from accls.analysis.obstacles import PURE_FUNCTIONS, user_calls
 from accls.frontend import Function, Loop, RedOp, Ref, SourceFile, Var
 
 __all__ = ["MAX_ELEMENTS", "array_reductions"]
@@ -57,8 +57,12 @@ def array_reductions(
     """The arrays of `names` (carried by `loop`) it may reduce, with their sections."""
     if dialect != "omp" or loop.fortran or not names:
         return ()
-    if any(call.name not in PURE_FUNCTIONS for call in loop.calls):
-        return ()  # a call could read the shared array while the copies fill
+    # A call could read the shared array while the copies fill: only library
+    # functions, or this file's pure ones where no other name reaches the array.
+    pure = set(user_calls(loop, source))
+    if any(c.name not in PURE_FUNCTIONS and c.name not in pure for c in loop.calls):
+        return ()
+    calls = any(c.name in pure for c in loop.calls)
     written = {r.name for r in loop.refs if r.is_write and not r.subscripts}
     out: list[ArrayReduction] = []
     for name in sorted(names):
@@ -66,6 +70,8 @@ def array_reductions(
         op = _one_op(refs)
         decl = _decl(name, fn, source)
         if op is None or decl is None:
+            continue
+        if calls and not _unreached(name, decl, fn):
             continue
         if op in (RedOp.MIN, RedOp.MAX) and re.search(r"float|double", decl.type):
             continue  # NaN: the scalar rules decide min/max of floating values
@@ -84,7 +90,7 @@ def array_reductions(
                     f"every access to `{name}` in the loop is an update with "
                     f"`{op.value}`, at indices inside "
                     + (f"`{name}{section}`" if section else "its fixed extent")
-                    + ": each thread sums into a private copy"
+                    + ": each thread accumulates into a private copy"
                 ),
             )
         )
@@ -114,6 +120,20 @@ def _one_op(refs: list[Ref]) -> RedOp | None:
     if len({len(r.subscripts) for r in refs}) != 1:
         return None
     return op
+
+
+def _unreached(name: str, decl: Var, fn: Function | None) -> bool:
+    """Whether only `name[...]` reaches the local array: no pointer, no argument."""
+    if fn is None or decl.scope != "local" or decl.static:
+        return False
+    where = decl.span
+    return all(
+        r.subscripts and not (r.escapes or r.into or r.copies or r.deref)
+        for r in fn.refs
+        if r.name == name
+        # its declaration (`int h[16] = {0};`) names it too
+        and not (where and where.start_byte <= r.span.start_byte < where.end_byte)
+    )
 
 
 def _decl(name: str, fn: Function | None, source: SourceFile) -> Var | None:
