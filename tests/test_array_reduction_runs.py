@@ -1,11 +1,11 @@
 """OpenMP array reductions print what the serial program prints, with 4 threads.
 
 A local histogram with a bin from a pure function (`b = bin(v[i] - 7)`,
-`hist[b] += w[i]`) gets `reduction(+:hist)`, column sums `c[y] += a[x * 10 + y]`
-through a pointer get `reduction(+:c[0:10])` and products `p[j + 1] *= ...` get
-`reduction(*:p[1:4])`; built with -fopenmp (also the `target` form, run on the
-host), the annotated file must print the serial output. Integer data: the
-comparison is exact.
+`hist[b] += w[i]`) gets `reduction(+:hist)`; through a pointer, in loops that
+surely run, column sums `c[y] += a[x * 10 + y]` get `reduction(+:c[0:10])` and
+products `p[j + 1] *= ...` get `reduction(*:p[1:4])`. Built with -fopenmp (also
+the `target` form, run on the host), the annotated file must print the serial
+output. Integer data: the comparison is exact.
 """
 
 from __future__ import annotations
@@ -42,18 +42,20 @@ static long histo(int n, const int *restrict v, const long *restrict w)
     return s;
 }
 
-static void cols(int n, const long *restrict a, long *restrict c)
+#define ROWS 2000
+
+static void cols(const long *restrict a, long *restrict c)
 {
-    for (int x = 0; x < n; ++x) {
+    for (int x = 0; x < ROWS; ++x) {
         for (int y = 0; y < 10; ++y) {
             c[y] = c[y] + a[x * 10 + y];
         }
     }
 }
 
-static void prods(int n, const long *restrict a, long *restrict p)
+static void prods(const long *restrict a, long *restrict p)
 {
-    for (int x = 0; x < n; ++x) {
+    for (int x = 0; x < 40; ++x) {
         for (int j = 0; j < 4; ++j) {
             p[j + 1] *= a[x * 4 + j] % 3 + 1;
         }
@@ -73,8 +75,8 @@ int main(void)
     for (int i = 0; i < n * 10; i++)
         a[i] = (i * 13) % 17;
     printf("%ld\\n", histo(n, v, w));
-    cols(n, a, c);
-    prods(40, a, p);
+    cols(a, c);
+    prods(a, p);
     for (int k = 0; k < 10; k++)
         printf("%ld\\n", c[k]);
     for (int k = 0; k < 6; k++)

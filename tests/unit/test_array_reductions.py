@@ -13,14 +13,16 @@ from accls.analysis import AnalysisOptions, LoopFacts, ObstacleCode, analyze_tex
 from accls.frontend import RedOp
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
-HEADER = "int g[16];\nvoid use(int);\n"
+HEADER = "#define NB 12\nint g[16];\nvoid use(int);\n"
 
 
-def _outer(body: str, params: str = "", dialect: str = "omp") -> LoopFacts:
+def _outer(
+    body: str, params: str = "", dialect: str = "omp", bound: str = "n"
+) -> LoopFacts:
     text = (
         f"{HEADER}int f(int n, const int *restrict v, const double *restrict w"
         f"{params}) {{\n  int hist[16] = {{0}};\n  double col[8] = {{0}};\n"
-        f"  for (int i = 0; i < n; i++) {{\n{body}\n  }}\n  return hist[1];\n}}\n"
+        f"  for (int i = 0; i < {bound}; i++) {{\n{body}\n  }}\n  return hist[1];\n}}\n"
     )
     analysis = analyze_text(text, options=AnalysisOptions(dialect=dialect))
     return analysis.facts[0]
@@ -48,13 +50,28 @@ def _outer(body: str, params: str = "", dialect: str = "omp") -> LoopFacts:
             "[3:4]",
         ),
         ("c[k] += v[i];", ", int *restrict c, int k", "c", RedOp.ADD, "[k:1]"),
+        (
+            "for (int j = 0; j < NB; j++) c[j] += 1;",
+            ", int *c",
+            "c",
+            RedOp.ADD,
+            "[0:12]",
+        ),
         ("for (int j = 0; j < 8; j++) col[j] += w[i];", "", "col", RedOp.ADD, "[0:8]"),
+        # Guarded: the serial run may touch none of `[0:32]`; the array is there.
+        (
+            "for (int j = 0; j < 32; j++) if (j < 16) hist[j] += 1;",
+            "",
+            "hist",
+            RedOp.ADD,
+            "",
+        ),
     ],
 )
 def test_an_array_only_accumulated_into_is_a_reduction(
     body: str, params: str, name: str, op: RedOp, section: str
 ) -> None:
-    facts = _outer(body, params)
+    facts = _outer(body, params, bound="100")
     assert facts.parallel, facts.obstacles
     (red,) = facts.array_reductions
     assert (red.name, red.op, red.section) == (name, op, section)
@@ -89,6 +106,29 @@ def test_other_updates_are_no_array_reduction(body: str, params: str) -> None:
     facts = _outer(body, params)
     assert not facts.array_reductions
     assert not facts.parallel
+
+
+@pytest.mark.parametrize(
+    ("body", "bound"),
+    [
+        # At n == 0 the serial loop touches nothing, the clause adds into c[0:10].
+        ("for (int j = 0; j < 10; j++) c[j] += v[i];", "n"),
+        # Under a condition the serial loop may touch none of it.
+        ("for (int j = 0; j < 10; j++) if (v[i] > j) c[j] += 1;", "100"),
+    ],
+)
+def test_a_pointer_section_the_serial_loop_may_not_touch_is_refused(
+    body: str, bound: str
+) -> None:
+    facts = _outer(body, ", int *restrict c", bound=bound)
+    assert not facts.array_reductions
+    assert not facts.parallel
+
+
+def test_a_loop_bounded_by_a_macro_surely_runs() -> None:
+    body = "for (int j = 0; j < 4; j++) c[j] += v[i];"
+    facts = _outer(body, ", int *restrict c", bound="NB")
+    assert [r.section for r in facts.array_reductions] == ["[0:4]"]
 
 
 def test_an_unbounded_data_index_keeps_its_atomic() -> None:

@@ -9,7 +9,9 @@ every index the loop updates and is known before the loop starts:
 
 - one dimension, indices that are constants or the variables of inner loops
   with constant bounds (`c[y]`, `0 <= y < 10`: `c[0:10]`), or one
-  loop-invariant index (`p[x]`: `p[x:1]`);
+  loop-invariant index (`p[x]`: `p[x:1]`), updated on no condition; through a
+  pointer only where the loop surely runs, since the clause adds into the
+  section even when it runs no iteration (a null `c` at `n == 0` crashes);
 - else, for a one-dimensional fixed-size array object (a local or a global, not
   a parameter, which is a pointer), its whole extent, `reduction(+:hist)`: any
   in-bounds index (a data bin `hist[b]`) lies there.
@@ -29,7 +31,7 @@ import re
 
 from accls.analysis.model import ArrayReduction
 from accls.analysis.obstacles import PURE_FUNCTIONS, user_calls
-from accls.frontend import Function, Loop, RedOp, Ref, SourceFile, Var
+from accls.frontend import Function, Loop, Poly, RedOp, Ref, SourceFile, Var
 
 __all__ = ["MAX_ELEMENTS", "array_reductions"]
 
@@ -122,6 +124,29 @@ def _one_op(refs: list[Ref]) -> RedOp | None:
     return op
 
 
+def _bounds(loop: Loop, macros: dict[str, int]) -> tuple[Poly | None, Poly | None]:
+    """The bounds of `loop`, its integer macros (`NBINS`) replaced by their values."""
+    values = {name: Poly.const(value) for name, value in macros.items()}
+    lower, upper = loop.lower, loop.upper
+    return (
+        None if lower is None else lower.substitute(values),
+        None if upper is None else upper.substitute(values),
+    )
+
+
+def _runs(loop: Loop, macros: dict[str, int]) -> bool:
+    """Whether `loop` surely runs an iteration: constant bounds, not empty."""
+    lower, upper = _bounds(loop, macros)
+    return (
+        lower is not None
+        and upper is not None
+        and lower.is_constant
+        and upper.is_constant
+        and loop.cond_op in ("<", "<=")
+        and upper.constant > lower.constant
+    )
+
+
 def _unreached(name: str, decl: Var, fn: Function | None) -> bool:
     """Whether only `name[...]` reaches the local array: no pointer, no argument."""
     if fn is None or decl.scope != "local" or decl.static:
@@ -156,11 +181,14 @@ def _section(
     """The section text (`""` for the whole object) that holds every index, its size."""
     if len(refs[0].subscripts) != 1:
         return None  # a row of a matrix: the whole matrix would be copied
-    bounded = _bounded(loop, refs, written)
-    if bounded is not None:
-        return bounded
+    # Under a condition, the serial run may touch none of the section, while the
+    # clause combines into all of it: only a whole array object is sure to exist.
+    guarded = any(r.guarded for r in refs)
+    bounded = None if guarded else _bounded(loop, refs, written, macros)
     if decl.scope == "param" or decl.pointers or "*" in decl.levels:
-        return None
+        # The clause adds into the section even when the loop runs no iteration
+        # (gcc 12: `c[0:10]` of a null `c` crashes at n == 0): it must have run.
+        return None if bounded is None or not _runs(loop, macros) else bounded[:2]
     # A fixed-size array object: an index the loop does not bound (a data bin)
     # still lies in its extent, or the serial program is undefined too.
     if len(decl.dims) != 1:
@@ -168,6 +196,8 @@ def _section(
     size = _extent(decl.dims[0], macros)
     if size is None or not 0 < size <= MAX_ELEMENTS:
         return None
+    if bounded is not None and bounded[2] is not None and bounded[2] <= size:
+        return bounded[:2]
     return "", size
 
 
@@ -180,9 +210,14 @@ def _extent(text: str | None, macros: dict[str, int]) -> int | None:
     return macros.get(text)
 
 
-def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> tuple[str, int] | None:
-    """`[lo:len]` from inner loops of constant bounds, or `[e:1]` for one invariant."""
-    ranges = _inner_ranges(loop)
+def _bounded(
+    loop: Loop, refs: list[Ref], written: set[str], macros: dict[str, int]
+) -> tuple[str, int, int | None] | None:
+    """`[lo:len]` from inner loops of constant bounds, or `[e:1]` for one invariant.
+
+    With its size, and the end of a constant section (None for `[e:1]`).
+    """
+    ranges = _inner_ranges(loop, macros)
     moving = written | {v.var for v in loop.walk() if v.var}
     lows: list[int] = []
     highs: list[int] = []
@@ -209,13 +244,15 @@ def _bounded(loop: Loop, refs: list[Ref], written: set[str]) -> tuple[str, int] 
         low, high = min(lows), max(highs)
         if low < 0 or high - low + 1 > MAX_ELEMENTS:
             return None
-        return f"[{low}:{high - low + 1}]", high - low + 1
+        return f"[{low}:{high - low + 1}]", high - low + 1, high + 1
     if len(invariant) == 1 and not lows:
-        return f"[{next(iter(invariant))}:1]", 1
+        return f"[{next(iter(invariant))}:1]", 1, None
     return None
 
 
-def _inner_ranges(loop: Loop) -> dict[str, tuple[int, int, int]]:
+def _inner_ranges(
+    loop: Loop, macros: dict[str, int]
+) -> dict[str, tuple[int, int, int]]:
     """Inner loop variable -> (its loop, first, last value), for constant bounds."""
     out: dict[str, tuple[int, int, int]] = {}
     clash: set[str] = set()
@@ -226,7 +263,7 @@ def _inner_ranges(loop: Loop) -> dict[str, tuple[int, int, int]]:
         if var in out or var in clash:
             clash.add(var)  # two loops of one name: neither range is sure
             continue
-        lower, upper = inner.lower, inner.upper
+        lower, upper = _bounds(inner, macros)
         if lower is None or upper is None:
             clash.add(var)
             continue
