@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from accls.analysis.address_reads import read_only_addresses
 from accls.analysis.array_params import array_param_facts
+from accls.analysis.array_reductions import array_reductions
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
 from accls.analysis.class_privates import class_privates
@@ -23,7 +24,6 @@ from accls.analysis.global_links import with_own_links
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
-from accls.analysis.heap_scratch import heap_scratch
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
@@ -35,11 +35,11 @@ from accls.analysis.out_params import out_param_writes
 from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
+from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
-from accls.analysis.scratch_arrays import scratch_arrays
 from accls.analysis.shift_atomics import shift_atomics
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
 from accls.frontend import (
@@ -155,10 +155,16 @@ def _loop_facts(
                 message=escape_reason(escape),
             )
         )
-    scratch = _scratch(loop, source, carried, atomic.keys() | guarded)
+    skip = atomic.keys() | guarded
+    macros = integer_macros(source.macros)
+    sums = array_reductions(
+        loop, fn, source, {d.array for d in carried} - skip, options.dialect, macros
+    )
+    skip |= {s.name for s in sums}
+    scratch = private_copies(loop, source, carried, skip)
     seen: set[tuple[str, int]] = set()
     for dep in carried:
-        if dep.array in atomic or dep.array in guarded or dep.array in scratch:
+        if dep.array in skip or dep.array in scratch:
             continue
         if (dep.array, dep.source.line) in seen:
             continue
@@ -203,26 +209,8 @@ def _loop_facts(
         substitutions=(*_bound_notes(loop), *substitutions(loop.refs)),
         private_arrays=tuple(sorted(n for n, count in scratch.items() if not count)),
         private_blocks=tuple(sorted((n, c) for n, c in scratch.items() if c)),
+        array_reductions=sums,
     )
-
-
-def _scratch(
-    loop: Loop, source: SourceFile, carried: tuple[Dependence, ...], skip: set[str]
-) -> dict[str, str]:
-    """The arrays behind `carried` each iteration can have a private copy of.
-
-    Each with "" (an array object) or a heap block's element count.
-    """
-    names = {d.array for d in carried} - skip
-    if not names:
-        return {}
-    fn = source.function(loop.function)
-    macros = integer_macros(source.macros)
-    fixed = scratch_arrays(loop, fn, source, names, macros)
-    return {
-        **heap_scratch(loop, fn, source, names - fixed, macros),
-        **dict.fromkeys(fixed, ""),
-    }
 
 
 def _with_symbol_facts(facts: LoopFacts, fixed: tuple[Fact, ...]) -> LoopFacts:

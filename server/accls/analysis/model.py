@@ -8,6 +8,7 @@ from enum import StrEnum
 from accls.frontend import Loop, RedOp, Ref, Span
 
 __all__ = [
+    "ArrayReduction",
     "DepKind",
     "Dependence",
     "Escape",
@@ -85,6 +86,18 @@ class ScalarFact:
     # A lastprivate scalar of a loop that may run no iteration: it needs a
     # firstprivate too, so that an empty loop copies out the original value.
     keep_first: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArrayReduction:
+    """An array a loop only accumulates into: `reduction(op:name section)`."""
+
+    name: str
+    op: RedOp
+    section: str  # "[0:10]", "[x:1]"; "" for the whole fixed-size array
+    elements: int  # how many elements the section holds: each thread's copy
+    line: int  # its first update
+    why: str
 
 
 class ObstacleCode(StrEnum):
@@ -171,3 +184,5 @@ class LoopFacts:
     # Heap blocks reached only by one pointer, scratch like `private_arrays`:
     # (pointer, element count); OpenACC `private(t[0:count])`, no OpenMP clause.
     private_blocks: tuple[tuple[str, str], ...] = ()
+    # Arrays every thread accumulates into a private copy of (OpenMP only).
+    array_reductions: tuple[ArrayReduction, ...] = ()

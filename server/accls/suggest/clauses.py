@@ -21,6 +21,8 @@ from accls.suggest.region_present import present_blocker
 __all__ = ["data_clauses", "scalar_clauses"]
 
 _PATH_STEP = re.compile(r"->|\.")
+# An offloaded array reduction copies the section for every device thread.
+DEVICE_REDUCTION_ELEMENTS = 1024
 _OMP_MAP = {"copyin": "to", "copyout": "from", "copy": "tofrom", "create": "alloc"}
 
 
@@ -87,6 +89,12 @@ def scalar_clauses(
             f"block `{pointer}` points to before reading them, and nothing reads "
             "them after the loop"
         )
+    for arr in facts.array_reductions:
+        if offload and arr.elements > DEVICE_REDUCTION_ELEMENTS:
+            return [], [], _device_copies(arr.name, arr.elements)
+        item = f"{arr.name}{arr.section}"
+        reductions.setdefault(arr.op.value, []).append(item)
+        reasons.append(f"reduction({arr.op.value}:{item}): {arr.why}")
     clauses: list[Clause] = []
     if private:
         clauses.append(Clause("private", ", ".join(private)))
@@ -97,6 +105,14 @@ def scalar_clauses(
     for op, names in reductions.items():
         clauses.append(Clause("reduction", f"{op}:{', '.join(names)}"))
     return clauses, reasons, None
+
+
+def _device_copies(name: str, elements: int) -> str:
+    return (
+        f"`{name}` is only accumulated into, but a reduction gives every device "
+        f"thread a private copy of its {elements} elements: too many for GPU "
+        f"memory (at most {DEVICE_REDUCTION_ELEMENTS})"
+    )
 
 
 def data_clauses(
