@@ -14,11 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind9"
 _MISSED: dict[str, str] = {
-    "r01_thread_chunks_inclusive_end.c": (
-        "chunks computed by hand from the team size (`lo = tid * chunk`, "
-        "`i <= hi` with `hi = lo + chunk`): the overlap of neighbouring chunks is "
-        "not derived, a doubt (ACC123)"
-    ),
     "r02_block_range_helper_overlap.c": (
         "a helper returns each thread's block through pointers; the blocks' "
         "overlap is not derived from it, a doubt (ACC123)"

@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.mhp_uniform import set_once
+from accls.analysis.mhp_block_bounds import bound_at, expand_bound
 from accls.analysis.nest_views import integer_macros
-from accls.analysis.races_index import int_at
 from accls.frontend import Region, SourceFile
 
 __all__ = ["Blocked", "Cyclic", "block_at", "blocked_loops", "cyclic_loops"]
@@ -100,8 +99,8 @@ def blocked_loops(
     for loop in loops:
         if loop.var is None or loop.step != 1 or loop.cond_op not in ("<", "<="):
             continue
-        first = _expand(loop.lower_text, text, tid, sizes, constants)
-        stop = _expand(loop.upper_text, text, tid, sizes, constants)
+        first = expand_bound(loop.lower_text, text, tid, sizes, constants)
+        stop = expand_bound(loop.upper_text, text, tid, sizes, constants)
         if first is None or stop is None or tid not in _NAME.findall(first + stop):
             continue
         if loop.cond_op == "<=":
@@ -116,8 +115,8 @@ def blocked_loops(
         ):
             continue  # the body moves the variable
         full = all(
-            (lo := _at(first, tid, sizes, me, team)) is not None
-            and (hi := _at(stop, tid, sizes, me, team)) is not None
+            (lo := bound_at(first, tid, sizes, me, team)) is not None
+            and (hi := bound_at(stop, tid, sizes, me, team)) is not None
             and lo < hi
             for team in teams
             for me in range(team)
@@ -136,41 +135,10 @@ def blocked_loops(
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def _expand(
-    bound: str,
-    text: str,
-    tid: str,
-    sizes: frozenset[str],
-    constants: dict[str, int],
-) -> str | None:
-    """`bound` in the thread number, team size and literals; None otherwise."""
-    bound = bound.strip()
-    if _NAME.fullmatch(bound) and bound not in sizes | {tid} | set(constants):
-        if not set_once(bound, text):
-            return None
-        init = re.search(rf"\b{re.escape(bound)}\s*=\s*([^,;=]+)[,;]", text)
-        if init is None:
-            return None
-        bound = init.group(1).strip()
-    names = set(_NAME.findall(bound))
-    if not names <= sizes | {tid} | set(constants):
-        return None
-    return _NAME.sub(
-        lambda m: str(constants[m[0]]) if m[0] in constants else m[0], bound
-    )
-
-
 def block_at(
     block: Blocked, tid: str, sizes: frozenset[str], me: int, team: int
 ) -> range | None:
     """The values thread `me` of a team of `team` gives the block's variable."""
-    lo = _at(block.first, tid, sizes, me, team)
-    hi = _at(block.stop, tid, sizes, me, team)
+    lo = bound_at(block.first, tid, sizes, me, team)
+    hi = bound_at(block.stop, tid, sizes, me, team)
     return None if lo is None or hi is None else range(lo, hi)
-
-
-def _at(expr: str, tid: str, sizes: frozenset[str], me: int, team: int) -> int | None:
-    """`expr` for thread `me` of a team of `team`."""
-    for name in sizes:
-        expr = re.sub(rf"\b{re.escape(name)}\b", str(team), expr)
-    return int_at(f"({expr})", tid, me)
