@@ -14,10 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind9"
 _MISSED: dict[str, str] = {
-    "r02_block_range_helper_overlap.c": (
-        "a helper returns each thread's block through pointers; the blocks' "
-        "overlap is not derived from it, a doubt (ACC123)"
-    ),
     "r04_soa_callee_next_element.c": (
         "`step(&s, i)` writes `s->pos[i]` from `s->pos[i + 1]` through the "
         "structure's pointer members: the callee's effect is not summarized (ACC110)"

@@ -57,3 +57,56 @@ def test_a_clamp_to_another_value_is_no_proof() -> None:
 
 def test_a_bound_moved_after_its_clamp_is_no_proof() -> None:
     assert _found("lo + chunk", "if (hi > N) hi = N; hi++;", "<") == [("ACC123", 14)]
+
+
+_HELPER = """\
+#include <omp.h>
+#define N 1024
+float x[N], y[N];
+int g;
+static void block_range(int tid, int nt, int n, int *lo, int *hi) {
+  *lo = tid * n / nt;
+  *hi = {hi};
+  if (*hi > n)
+    *hi = n;
+}
+void f(void) {
+  #pragma omp parallel num_threads(4)
+  {
+    int lo, hi;
+    {call}
+    for (int i = lo; i < hi; i++)
+      y[i] += 0.5f * x[i];
+  }
+}
+"""
+_CALL = "block_range(omp_get_thread_num(), omp_get_num_threads(), N, &lo, &hi);"
+
+
+def _helper(hi: str, call: str = _CALL) -> list[tuple[str, int]]:
+    src = _HELPER.replace("{hi}", hi).replace("{call}", call)
+    return [(f.code, f.span.line) for f in check_file(src, "t.c")]
+
+
+def test_blocks_a_helper_hands_back_through_pointers_overlap() -> None:
+    assert _helper("(tid + 1) * n / nt + 1") == [("ACC120", 17)]
+    named = "int t = omp_get_thread_num();\n    " + _CALL.replace(
+        "omp_get_thread_num()", "t"
+    )
+    assert _helper("(tid + 1) * n / nt + 1", named) == [("ACC120", 18)]
+
+
+def test_blocks_a_helper_hands_back_that_partition_do_not_race() -> None:
+    assert _helper("(tid + 1) * n / nt") == []
+    assert _helper("*lo + 1") == []  # one element each, read through `*lo`
+
+
+@pytest.mark.parametrize(
+    ("hi", "call"),
+    [
+        ("(tid + 1) * n / nt + g", _CALL),  # a global's value: not the caller's
+        ("(tid + 1) * n / nt + 1", "if (N > 4) " + _CALL),  # maybe not called
+    ],
+)
+def test_a_helper_not_read_is_no_proof(hi: str, call: str) -> None:
+    assert ("ACC120", 17) not in _helper(hi, call)

@@ -14,6 +14,7 @@ import operator
 import re
 from collections.abc import Callable
 
+from accls.analysis.mhp_block_helpers import TEAM_SIZE, THREAD_NUMBER
 from accls.analysis.mhp_uniform import set_once
 
 __all__ = ["bound_at", "expand_bound"]
@@ -31,7 +32,8 @@ def expand_bound(
     constants: dict[str, int],
 ) -> str | None:
     """`bound` in the thread number, team size and literals; None otherwise."""
-    return _expand(bound.strip(), text, sizes | {tid}, constants, _DEPTH)
+    known = sizes | {tid, THREAD_NUMBER, TEAM_SIZE}
+    return _expand(bound.strip(), text, known, constants, _DEPTH)
 
 
 def _expand(
@@ -123,9 +125,11 @@ def bound_at(
     expr: str, tid: str, sizes: frozenset[str], me: int, team: int
 ) -> int | None:
     """`expr` for thread `me` of a team of `team`; None when not computable."""
-    for name in sizes:
+    for name in sizes | {TEAM_SIZE}:
         expr = re.sub(rf"\b{re.escape(name)}\b", str(team), expr)
-    text = re.sub(rf"\b{re.escape(tid)}\b", str(me), f"({expr})").replace("/", "//")
+    for name in (tid, THREAD_NUMBER):
+        expr = re.sub(rf"\b{re.escape(name)}\b", str(me), expr)
+    text = f"({expr})".replace("/", "//")
     try:
         value = _eval(ast.parse(text, mode="eval").body)
     except (ArithmeticError, SyntaxError, ValueError, RecursionError):

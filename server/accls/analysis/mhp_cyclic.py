@@ -12,6 +12,12 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.mhp_block_bounds import bound_at, expand_bound
+from accls.analysis.mhp_block_helpers import (
+    TEAM_SIZE,
+    THREAD_NUMBER,
+    inline_block_helpers,
+    team_calls,
+)
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Region, SourceFile
 
@@ -82,11 +88,15 @@ def blocked_loops(
     region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
 ) -> tuple[Blocked, ...]:
     """The region's unit-step loops over blocks computed from the thread number."""
-    if len(tids) != 1 or not sizes:
+    start, end = region.span.start_byte, region.span.end_byte
+    raw = source.data[start:end]
+    if len(tids) > 1 or not (tids or THREAD_NUMBER.encode() in raw):
+        return ()
+    if not (sizes or TEAM_SIZE.encode() in raw):
         return ()
     constants = integer_macros(source.macros)
-    start, end = region.span.start_byte, region.span.end_byte
-    text = source.data[start:end].decode("utf-8", "replace")
+    text = team_calls(raw.decode("utf-8", "replace"))
+    text = inline_block_helpers(text, source, constants)
     loops = [lp for lp in source.loops() if start <= lp.id < end and lp.var]
     clause = region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
@@ -94,14 +104,17 @@ def blocked_loops(
     if clause is not None and not size.isdigit():
         return ()
     teams = [int(size)] if size else list(range(2, 9))
-    (tid,) = tids
+    tid = next(iter(tids), THREAD_NUMBER)
     found: dict[str, list[Blocked]] = {}
     for loop in loops:
         if loop.var is None or loop.step != 1 or loop.cond_op not in ("<", "<="):
             continue
-        first = expand_bound(loop.lower_text, text, tid, sizes, constants)
-        stop = expand_bound(loop.upper_text, text, tid, sizes, constants)
-        if first is None or stop is None or tid not in _NAME.findall(first + stop):
+        lower, upper = team_calls(loop.lower_text), team_calls(loop.upper_text)
+        first = expand_bound(lower, text, tid, sizes, constants)
+        stop = expand_bound(upper, text, tid, sizes, constants)
+        if first is None or stop is None:
+            continue
+        if not {tid, THREAD_NUMBER} & set(_NAME.findall(first + stop)):
             continue
         if loop.cond_op == "<=":
             stop = f"({stop}) + 1"
