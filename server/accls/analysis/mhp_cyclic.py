@@ -26,18 +26,35 @@ __all__ = ["Blocked", "Cyclic", "block_at", "blocked_loops", "cyclic_loops"]
 
 @dataclass(frozen=True, slots=True)
 class Cyclic:
-    """One dealing loop: its variable, body start, and one past its last value."""
+    """One dealing loop: its variable, body start, and one past its last value.
+
+    `alone` when no other loop of the region has its variable's name: a
+    subscript's variable is then this loop's; else only within `body` to `end`,
+    when no loop of the name is nested inside (`nested`).
+    """
 
     var: str
     body: int
     stop: int
+    alone: bool = True
+    end: int = 0
+    nested: bool = False
+
+    def names(self, pos: int | None) -> bool:
+        """True when the variable at `pos` (None: anywhere) is this loop's."""
+        inside = pos is not None and self.body <= pos < self.end
+        return self.alone or (inside and not self.nested)
 
 
 def cyclic_loops(
     region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
 ) -> tuple[Cyclic, ...]:
     """The region's loops from a thread number by the team size to a known bound."""
-    if not tids or not sizes:
+    if (
+        not tids
+        and THREAD_NUMBER.encode()
+        not in source.data[region.span.start_byte : region.span.end_byte]
+    ):
         return ()
     constants = integer_macros(source.macros)
     start, end = region.span.start_byte, region.span.end_byte
@@ -48,10 +65,10 @@ def cyclic_loops(
         stop = int(upper) if upper.isdigit() else constants.get(upper)
         if stop is None or loop.cond_op not in ("<", "<="):
             continue
-        if loop.lower_text.strip() not in tids or loop.step_symbol not in sizes:
+        lower = team_calls(loop.lower_text).strip()
+        step = loop.step_symbol or team_calls(loop.step_text).strip()
+        if lower not in tids | {THREAD_NUMBER} or step not in sizes | {TEAM_SIZE}:
             continue
-        if sum(lp.var == loop.var for lp in loops) != 1:
-            continue  # one loop per name: a subscript's variable is this one
         inside = loop.body.start_byte
         head = source.data[loop.span.start_byte : inside].decode("utf-8", "replace")
         if not re.search(rf"\(\s*[A-Za-z_][\w\s]*\s\b{loop.var}\s*=", head):
@@ -63,7 +80,17 @@ def cyclic_loops(
         ):
             continue
         if loop.var is not None:
-            out.append(Cyclic(loop.var, inside, stop + (loop.cond_op == "<=")))
+            same = [lp for lp in loops if lp.var == loop.var and lp is not loop]
+            out.append(
+                Cyclic(
+                    loop.var,
+                    inside,
+                    stop + (loop.cond_op == "<="),
+                    alone=not same,
+                    end=loop.span.end_byte,
+                    nested=any(inside <= lp.id < loop.span.end_byte for lp in same),
+                )
+            )
     return tuple(out)
 
 
