@@ -18,10 +18,6 @@ _MISSED: dict[str, str] = {
         "`step(&s, i)` writes `s->pos[i]` from `s->pos[i + 1]` through the "
         "structure's pointer members: the callee's effect is not summarized (ACC110)"
     ),
-    "r05_memset_thread_chunks_overlap.c": (
-        "`memset(buf + tid * CH, 0, (CH + 1) * sizeof(int))` in a region: the "
-        "byte ranges of thread-numbered chunks are not compared"
-    ),
     "r11_spmv_transpose_scatter.c": (
         "`y[col[k]] +=` with `col[r * NNZ + k] = (r + k) % ROWS` stored in a "
         "two-deep loop: the repeated values are not derived, a doubt (ACC109)"
