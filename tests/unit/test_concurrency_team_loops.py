@@ -74,3 +74,32 @@ def test_a_team_loop_not_from_zero_still_doubts_who_runs_it() -> None:
     # `u = 1; u < nt`: a team of one runs no value of it
     src = _TEAM.replace("{sync}", "").replace("{bound}", "nt").replace("u = 0", "u = 1")
     assert [c for c, _ in _codes(src.replace("{sub}", "u"))] == ["ACC123"]
+
+
+_MOVED = """\
+#include <omp.h>
+double a[64];
+void f(void) {
+  #pragma omp parallel num_threads(4)
+  {
+    {first}
+    for (int i = 0; i < 2; i++)
+      a[i] = 0;
+  }
+}
+"""
+
+
+def test_a_loop_variable_started_at_the_thread_number_is_no_thread_number() -> None:
+    # `i = omp_get_thread_num()` heads a dealing loop; the next loop's `i` is not
+    # the thread's number: every thread writes a[0] and a[1]
+    first = "for (int i = omp_get_thread_num(); i < 64; i += 4) a[i] += 1.0;"
+    assert ("ACC120", 8) in _codes(_MOVED.replace("{first}", first))
+
+
+@pytest.mark.parametrize("move", ["tid = tid / 2;", "tid++;"])
+def test_a_thread_number_moved_after_it_is_read_is_no_slot(move: str) -> None:
+    # `tid / 2` is one value for threads 0 and 1: no longer each thread's own slot
+    src = _MOVED.replace("{first}", f"int tid = omp_get_thread_num(); {move}")
+    src = src.replace("for (int i = 0; i < 2; i++)\n      a[i] = 0;", "a[tid] = 1.0;")
+    assert _codes(src) != []

@@ -240,7 +240,8 @@ def environment(
         if lp.fortran and lp.var and start <= lp.id < end and lp.var not in named_shared
     )
     text = data[start:end].decode("utf-8", "replace")
-    tids = {m.group(1) for m in _TID.finditer(text)}
+    # `for (i = omp_get_thread_num(); ...; i += n)` moves `i`: no thread number
+    tids = {m.group(1) for m in _TID.finditer(text) if set_once(m.group(1), text)}
     sizes = [m.group(1) for m in _SIZE.finditer(text)]
     threadprivate = {
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
