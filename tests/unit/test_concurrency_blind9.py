@@ -23,8 +23,9 @@ _MISSED: dict[str, str] = {
         "two-deep loop: the repeated values are not derived, a doubt (ACC109)"
     ),
     "r13_scratch_by_iteration_modulo.c": (
-        "the scratch row is reached through `double *s = scratch[i % NT]`: the "
-        "pointer's rows repeating across iterations is not followed"
+        "`s[k]` through `double *s = scratch[i % NT]` is now `scratch[i % NT][k]`, "
+        "but `i % NT` is no polynomial: the dependence test cannot prove the rows "
+        "meet, a doubt (ACC102), not a sure race"
     ),
     "r15_list_tasks_shared_cursor.c": (
         "`#pragma omp task` under the unbraced `for` of a `single`: the checker "
