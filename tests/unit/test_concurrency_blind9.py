@@ -18,10 +18,6 @@ _MISSED: dict[str, str] = {
         "`step(&s, i)` writes `s->pos[i]` from `s->pos[i + 1]` through the "
         "structure's pointer members: the callee's effect is not summarized (ACC110)"
     ),
-    "r11_spmv_transpose_scatter.c": (
-        "`y[col[k]] +=` with `col[r * NNZ + k] = (r + k) % ROWS` stored in a "
-        "two-deep loop: the repeated values are not derived, a doubt (ACC109)"
-    ),
     "r13_scratch_by_iteration_modulo.c": (
         "`s[k]` through `double *s = scratch[i % NT]` is now `scratch[i % NT][k]`, "
         "but `i % NT` is no polynomial: the dependence test cannot prove the rows "
