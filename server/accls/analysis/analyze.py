@@ -35,6 +35,7 @@ from accls.analysis.out_params import out_param_writes
 from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
+from accls.analysis.pointer_locals import promote_pointer_locals
 from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
@@ -314,6 +315,7 @@ def analyze_dialects(
             nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
             # An element a callee updates at one index (`randn(seed, x)`) too.
             nest = promote_element_arguments(nest, source)
+            nest = promote_pointer_locals(nest, source)  # `s = a[i % 4]; s[k]`
             nest = read_only_addresses(
                 out_param_writes(nest, source),
                 source.function(nest.function),

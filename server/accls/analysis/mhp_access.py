@@ -178,6 +178,10 @@ def _guarded(
         dealt = names <= env.tid_vars | env.size_vars and any(
             c.body == branch.span.start_byte and c.stop > 1 for c in env.cyclic
         )
+        # `for (int u = 0; u < nt; u++)`: every thread runs every value
+        dealt = dealt or any(
+            w.body == branch.span.start_byte and w.first == 0 for w in env.team_loops
+        )
         # `for (i = lo; i < hi; i++)` over each thread's block, none empty
         dealt = dealt or any(
             b.body == branch.span.start_byte and b.full for b in env.blocked

@@ -11,9 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.mhp_uniform import set_once
+from accls.analysis.mhp_block_bounds import bound_at, expand_bound
+from accls.analysis.mhp_block_helpers import (
+    TEAM_SIZE,
+    THREAD_NUMBER,
+    inline_block_helpers,
+    team_calls,
+)
 from accls.analysis.nest_views import integer_macros
-from accls.analysis.races_index import int_at
 from accls.frontend import Region, SourceFile
 
 __all__ = ["Blocked", "Cyclic", "block_at", "blocked_loops", "cyclic_loops"]
@@ -21,18 +26,35 @@ __all__ = ["Blocked", "Cyclic", "block_at", "blocked_loops", "cyclic_loops"]
 
 @dataclass(frozen=True, slots=True)
 class Cyclic:
-    """One dealing loop: its variable, body start, and one past its last value."""
+    """One dealing loop: its variable, body start, and one past its last value.
+
+    `alone` when no other loop of the region has its variable's name: a
+    subscript's variable is then this loop's; else only within `body` to `end`,
+    when no loop of the name is nested inside (`nested`).
+    """
 
     var: str
     body: int
     stop: int
+    alone: bool = True
+    end: int = 0
+    nested: bool = False
+
+    def names(self, pos: int | None) -> bool:
+        """True when the variable at `pos` (None: anywhere) is this loop's."""
+        inside = pos is not None and self.body <= pos < self.end
+        return self.alone or (inside and not self.nested)
 
 
 def cyclic_loops(
     region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
 ) -> tuple[Cyclic, ...]:
     """The region's loops from a thread number by the team size to a known bound."""
-    if not tids or not sizes:
+    if (
+        not tids
+        and THREAD_NUMBER.encode()
+        not in source.data[region.span.start_byte : region.span.end_byte]
+    ):
         return ()
     constants = integer_macros(source.macros)
     start, end = region.span.start_byte, region.span.end_byte
@@ -43,10 +65,10 @@ def cyclic_loops(
         stop = int(upper) if upper.isdigit() else constants.get(upper)
         if stop is None or loop.cond_op not in ("<", "<="):
             continue
-        if loop.lower_text.strip() not in tids or loop.step_symbol not in sizes:
+        lower = team_calls(loop.lower_text).strip()
+        step = loop.step_symbol or team_calls(loop.step_text).strip()
+        if lower not in tids | {THREAD_NUMBER} or step not in sizes | {TEAM_SIZE}:
             continue
-        if sum(lp.var == loop.var for lp in loops) != 1:
-            continue  # one loop per name: a subscript's variable is this one
         inside = loop.body.start_byte
         head = source.data[loop.span.start_byte : inside].decode("utf-8", "replace")
         if not re.search(rf"\(\s*[A-Za-z_][\w\s]*\s\b{loop.var}\s*=", head):
@@ -58,7 +80,17 @@ def cyclic_loops(
         ):
             continue
         if loop.var is not None:
-            out.append(Cyclic(loop.var, inside, stop + (loop.cond_op == "<=")))
+            same = [lp for lp in loops if lp.var == loop.var and lp is not loop]
+            out.append(
+                Cyclic(
+                    loop.var,
+                    inside,
+                    stop + (loop.cond_op == "<="),
+                    alone=not same,
+                    end=loop.span.end_byte,
+                    nested=any(inside <= lp.id < loop.span.end_byte for lp in same),
+                )
+            )
     return tuple(out)
 
 
@@ -83,11 +115,15 @@ def blocked_loops(
     region: Region, source: SourceFile, tids: frozenset[str], sizes: frozenset[str]
 ) -> tuple[Blocked, ...]:
     """The region's unit-step loops over blocks computed from the thread number."""
-    if len(tids) != 1 or not sizes:
+    start, end = region.span.start_byte, region.span.end_byte
+    raw = source.data[start:end]
+    if len(tids) > 1 or not (tids or THREAD_NUMBER.encode() in raw):
+        return ()
+    if not (sizes or TEAM_SIZE.encode() in raw):
         return ()
     constants = integer_macros(source.macros)
-    start, end = region.span.start_byte, region.span.end_byte
-    text = source.data[start:end].decode("utf-8", "replace")
+    text = team_calls(raw.decode("utf-8", "replace"))
+    text = inline_block_helpers(text, source, constants)
     loops = [lp for lp in source.loops() if start <= lp.id < end and lp.var]
     clause = region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
@@ -95,14 +131,17 @@ def blocked_loops(
     if clause is not None and not size.isdigit():
         return ()
     teams = [int(size)] if size else list(range(2, 9))
-    (tid,) = tids
+    tid = next(iter(tids), THREAD_NUMBER)
     found: dict[str, list[Blocked]] = {}
     for loop in loops:
         if loop.var is None or loop.step != 1 or loop.cond_op not in ("<", "<="):
             continue
-        first = _expand(loop.lower_text, text, tid, sizes, constants)
-        stop = _expand(loop.upper_text, text, tid, sizes, constants)
-        if first is None or stop is None or tid not in _NAME.findall(first + stop):
+        lower, upper = team_calls(loop.lower_text), team_calls(loop.upper_text)
+        first = expand_bound(lower, text, tid, sizes, constants)
+        stop = expand_bound(upper, text, tid, sizes, constants)
+        if first is None or stop is None:
+            continue
+        if not {tid, THREAD_NUMBER} & set(_NAME.findall(first + stop)):
             continue
         if loop.cond_op == "<=":
             stop = f"({stop}) + 1"
@@ -116,8 +155,8 @@ def blocked_loops(
         ):
             continue  # the body moves the variable
         full = all(
-            (lo := _at(first, tid, sizes, me, team)) is not None
-            and (hi := _at(stop, tid, sizes, me, team)) is not None
+            (lo := bound_at(first, tid, sizes, me, team)) is not None
+            and (hi := bound_at(stop, tid, sizes, me, team)) is not None
             and lo < hi
             for team in teams
             for me in range(team)
@@ -136,41 +175,10 @@ def blocked_loops(
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def _expand(
-    bound: str,
-    text: str,
-    tid: str,
-    sizes: frozenset[str],
-    constants: dict[str, int],
-) -> str | None:
-    """`bound` in the thread number, team size and literals; None otherwise."""
-    bound = bound.strip()
-    if _NAME.fullmatch(bound) and bound not in sizes | {tid} | set(constants):
-        if not set_once(bound, text):
-            return None
-        init = re.search(rf"\b{re.escape(bound)}\s*=\s*([^,;=]+)[,;]", text)
-        if init is None:
-            return None
-        bound = init.group(1).strip()
-    names = set(_NAME.findall(bound))
-    if not names <= sizes | {tid} | set(constants):
-        return None
-    return _NAME.sub(
-        lambda m: str(constants[m[0]]) if m[0] in constants else m[0], bound
-    )
-
-
 def block_at(
     block: Blocked, tid: str, sizes: frozenset[str], me: int, team: int
 ) -> range | None:
     """The values thread `me` of a team of `team` gives the block's variable."""
-    lo = _at(block.first, tid, sizes, me, team)
-    hi = _at(block.stop, tid, sizes, me, team)
+    lo = bound_at(block.first, tid, sizes, me, team)
+    hi = bound_at(block.stop, tid, sizes, me, team)
     return None if lo is None or hi is None else range(lo, hi)
-
-
-def _at(expr: str, tid: str, sizes: frozenset[str], me: int, team: int) -> int | None:
-    """`expr` for thread `me` of a team of `team`."""
-    for name in sizes:
-        expr = re.sub(rf"\b{re.escape(name)}\b", str(team), expr)
-    return int_at(f"({expr})", tid, me)

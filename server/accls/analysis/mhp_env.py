@@ -15,6 +15,7 @@ from accls.analysis.mhp_members import (
     shared_through_member,
     steady_paths,
 )
+from accls.analysis.mhp_team_loops import TeamLoop, team_loops
 from accls.analysis.mhp_uniform import everywhere_loops, set_once
 from accls.analysis.nest_views import integer_macros
 from accls.analysis.pragma_scope import associated_loops, clause_names, collapse_count
@@ -93,6 +94,7 @@ class Environment:
     constants: tuple[tuple[str, int], ...] = ()  # integer macros and their values
     cyclic: tuple[Cyclic, ...] = ()  # loops dealing iterations to threads in turn
     blocked: tuple[Blocked, ...] = ()  # loops over a block of each thread's own
+    team_loops: tuple[TeamLoop, ...] = ()  # loops every thread runs over the team
     everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
     extents: tuple[tuple[str, tuple[int, ...]], ...] = ()  # arrays' inner extents
     members: tuple[tuple[str, str, str], ...] = ()  # `s.v`: base, member kind
@@ -238,7 +240,8 @@ def environment(
         if lp.fortran and lp.var and start <= lp.id < end and lp.var not in named_shared
     )
     text = data[start:end].decode("utf-8", "replace")
-    tids = {m.group(1) for m in _TID.finditer(text)}
+    # `for (i = omp_get_thread_num(); ...; i += n)` moves `i`: no thread number
+    tids = {m.group(1) for m in _TID.finditer(text) if set_once(m.group(1), text)}
     sizes = [m.group(1) for m in _SIZE.finditer(text)]
     threadprivate = {
         n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
@@ -267,6 +270,7 @@ def environment(
         constants=tuple(constants.items()),
         cyclic=cyclic_loops(region, source, frozenset(tids), size_vars),
         blocked=blocked_loops(region, source, frozenset(tids), size_vars),
+        team_loops=team_loops(region, source, size_vars),
         everywhere=everywhere_loops(region, fn, source),
         members=member_paths(fn, source, start, end),
     )

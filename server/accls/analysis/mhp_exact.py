@@ -33,13 +33,19 @@ _CALL = "omp_get_thread_num"
 _TID_CALL = re.compile(r"\bomp_get_thread_num\(\)")
 
 
-def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
+def thread_slots(
+    model: RegionModel,
+    a: Location,
+    b: Location,
+    where: tuple[int | None, int | None] = (None, None),
+) -> bool | None:
     """Whether two threads of the team meet at one element.
 
     Decided by trying every pair of thread numbers when each subscript is built
     from the thread number, the team size (`n = omp_get_num_threads()`) and
     literals (`x[(t + 1) % n]`). With `num_threads(K)` the team has K threads;
-    without, every team of 2 to 8 threads must meet. None otherwise.
+    without, every team of 2 to 8 threads must meet. None otherwise. `where`
+    holds the accesses' positions: which dealing loop's variable a name is.
     """
     clause = model.region.directive.clause("num_threads")
     size = (clause.args or "").strip() if clause is not None else ""
@@ -52,19 +58,25 @@ def thread_slots(model: RegionModel, a: Location, b: Location) -> bool | None:
     # `x[omp_get_thread_num() / 2]`: the call stands for the thread number too
     tid = next(iter(tids)) if tids else _CALL
     if size.isdigit() and 1 < int(size) <= 64:
-        return _slots_meet(a, b, tid, model.env, int(size))
+        return _slots_meet(a, b, tid, model.env, int(size), where)
     if clause is not None:
         return None  # a team size the model does not read
-    found = {_slots_meet(a, b, tid, model.env, team) for team in range(2, 9)}
+    found = {_slots_meet(a, b, tid, model.env, t, where) for t in range(2, 9)}
     return True if found == {True} else None  # a larger team may still meet
 
 
 def _slots_meet(
-    a: Location, b: Location, tid: str, env: Environment, team: int
+    a: Location,
+    b: Location,
+    tid: str,
+    env: Environment,
+    team: int,
+    where: tuple[int | None, int | None],
 ) -> bool | None:
     """Whether two threads of a team of `team` meet; None when not computable."""
     sets = [
-        [_elements(loc, tid, env, team, me) for me in range(team)] for loc in (a, b)
+        [_elements(loc, tid, env, team, me, pos) for me in range(team)]
+        for loc, pos in zip((a, b), where, strict=True)
     ]
     if any(found is None for side in sets for found in side):
         return None
@@ -76,13 +88,16 @@ def _slots_meet(
 
 
 def _elements(
-    loc: Location, tid: str, env: Environment, team: int, me: int
+    loc: Location, tid: str, env: Environment, team: int, me: int, pos: int | None
 ) -> set[tuple[int, ...]] | None:
     """The elements thread `me` reaches: over a dealing loop's values, if one."""
     texts = [_TID_CALL.sub(tid, s) for s in loc.index]
     for name in env.size_vars:
         texts = [re.sub(rf"\b{re.escape(name)}\b", str(team), t) for t in texts]
-    stops = {c.var: range(me, c.stop, team) for c in env.cyclic}
+    stops = {c.var: range(me, c.stop, team) for c in env.cyclic if c.names(pos)}
+    for whole in env.team_loops:
+        if whole.names(pos):  # every thread takes every value below the team size
+            stops.setdefault(whole.var, range(whole.first, team))
     for block in env.blocked:
         found = block_at(block, tid, env.size_vars, me, team)
         if found is None:

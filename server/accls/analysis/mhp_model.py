@@ -31,6 +31,7 @@ from accls.analysis.mhp_constructs import (
 from accls.analysis.mhp_counting import counting_barriers
 from accls.analysis.mhp_env import Environment, environment
 from accls.analysis.mhp_guards import copied_in_pointers
+from accls.analysis.mhp_library_ranges import range_accesses
 from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_rows import region_extents
@@ -153,6 +154,7 @@ def _model(
         made = region_access(scene, ref, pos, None)
         if made is not None:
             accesses.append(made)
+    accesses += range_accesses(scene, fn, source, dropped)  # `memset(a + e, 0, n)`
     for call, state, inside, through in callee_state(region, fn, source, env):
         at = call.span.start_byte
         if any(contains(d, at) for d in dropped):

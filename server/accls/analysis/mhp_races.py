@@ -65,7 +65,7 @@ def _overlap(
     if (same_loop and unfollowed) or la.form == lb.form == "ws":
         return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
-        counted = thread_slots(model, la, lb) if by_threads else None
+        counted = thread_slots(model, la, lb, (a.pos, b.pos)) if by_threads else None
         if counted is not None:
             return Overlap("same") if counted else None
         return Overlap("maybe", _varying(la, lb))

@@ -13,14 +13,19 @@ import ast
 import itertools
 
 from accls.analysis.races_index import literal_value, loop_range, modulo_collision
+from accls.analysis.races_index_nests import nest_repeats
 from accls.frontend import Loop, Ref, SourceFile
 
 __all__ = ["index_collision"]
 
 
-def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str:
-    """Why two iterations surely update one element through `% M` or `/ D`."""
-    return modulo_collision(ref, loop, source) or _division(ref, loop, source)
+def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str | tuple[str, int]:
+    """Why two iterations surely update one element through `% M` or `/ D`.
+
+    Or through an index array a two-deep nest fills: the store and its line.
+    """
+    found = modulo_collision(ref, loop, source) or _division(ref, loop, source)
+    return found or nest_repeats(ref, loop, source) or ""
 
 
 def _divisor(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None:

@@ -1,0 +1,155 @@
+"""A pointer declared in a loop body into a shared array: `double *s = a[i % 4];`.
+
+The pointer is the iteration's own, but what it points to is not: `s[k]` is
+`a[i % 4][k]`, an element of the shared array, and two iterations that pick one
+row write one element. The nest is rewritten so that each `s[k]` (and `*s`) is
+recorded as that element: `a[e][k]` for a row of a two-dimensional array,
+`a[e + k]` for `a + e` or `&a[e]` into a flat one. Only arrays declared with
+their dimensions qualify (no pointer of rows that may alias), the pointer must
+be set once, by its declaration, and never copied, passed or moved, and the
+names of `e` must keep their values through the body (loop variables, or names
+the nest never writes). Anything else leaves the nest as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.frontend import Loop, Poly, Ref, SourceFile, Subscript, Var
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["promote_pointer_locals"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def promote_pointer_locals(nest: Loop, source: SourceFile) -> Loop:
+    """`nest` with each access through a body pointer into an array as the element."""
+    if source.language == "fortran":
+        return nest
+    loops = _all_loops(nest)
+    promoted: dict[int, Ref] = {}
+    dropped: set[int] = set()
+    for loop in loops:
+        for var in loop.locals:
+            found = _target(var, loop, nest, loops, source)
+            if found is None:
+                continue
+            base, start, row, (lo, hi) = found
+            rewritten = _rewritten(var.name, loop, base, start, row)
+            if not rewritten:
+                continue  # a use not rewritten: the nest stays as it was
+            promoted.update(rewritten)
+            # `a[e]` in the initializer computes an address: it reads nothing
+            dropped |= {
+                r.span.start_byte
+                for r in nest.refs
+                if r.name == base and lo <= r.span.start_byte < hi
+            }
+    return _rebuilt(nest, promoted, dropped) if promoted else nest
+
+
+def _all_loops(nest: Loop) -> list[Loop]:
+    out, todo = [], [nest]
+    while todo:
+        loop = todo.pop()
+        out.append(loop)
+        todo.extend(loop.children)
+    return out
+
+
+def _declared(name: str, nest: Loop, source: SourceFile) -> Var | None:
+    fn = source.function(nest.function)
+    var = fn.lookup(name) if fn is not None else None
+    if var is None and (fn is None or not fn.declarations(name)):
+        var = next((g for g in source.globals if g.name == name), None)
+    return var
+
+
+def _target(
+    var: Var, loop: Loop, nest: Loop, loops: list[Loop], source: SourceFile
+) -> tuple[str, Subscript, bool, tuple[int, int]] | None:
+    """The array, the start, whether a row (`a[e]` of a 2-D array), the initializer."""
+    if var.pointers != 1 or var.dims or var.span is None or var.address_taken:
+        return None
+    if sum(v.name == var.name for lp in loops for v in lp.locals) != 1:
+        return None  # two declarations of the name: which one is meant
+    own = [r for r in nest.refs if r.name == var.name]
+    sets = [r for r in own if r.is_write and not r.subscripts and not r.deref]
+    plain = [r for r in own if not r.is_write and not r.subscripts and not r.deref]
+    if len(sets) != 1 or plain or any(r.escapes or r.into or r.member for r in own):
+        return None  # moved, copied, passed on, or a member through it
+    text = source.data[var.span.start_byte : var.span.end_byte + 200].decode(
+        "utf-8", "replace"
+    )
+    init = re.match(rf"[^;]*?\b{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
+    if init is None:
+        return None
+    found = _parsed(" ".join(init.group(1).split()))
+    if found is None:
+        return None
+    base, start, row = found
+    array = _declared(base, nest, source)
+    if array is None or array.pointers or len(array.dims) != 1 + row:
+        return None  # only arrays with their dimensions: rows that cannot alias
+    if any(v.name == base for lp in loops for v in lp.locals):
+        return None  # the iteration's own array
+    at = var.span.start_byte
+    fixed = {
+        lp.var for lp in loops if lp.var and lp.body.start_byte <= at < lp.body.end_byte
+    }
+    written = {r.name for r in nest.refs if r.is_write} - fixed
+    if set(_NAME.findall(start)) & written:
+        return None  # a name the body changes after the pointer is set
+    poly = expression_poly(start)  # None for `i % 4`: an unknown element
+    span = (var.span.start_byte + init.start(1), var.span.start_byte + init.end(1))
+    return base, Subscript(text=start, poly=poly), row, span
+
+
+def _parsed(text: str) -> tuple[str, str, bool] | None:
+    """`a` / `a + e` / `&a[e]` (flat) or `a[e]` / `&a[e][0]` (a row): name, e, row."""
+    if m := re.fullmatch(r"([A-Za-z_]\w*)", text):
+        return m[1], "0", False
+    if m := re.fullmatch(r"([A-Za-z_]\w*) \+ ([^\[\]&]+)", text):
+        return m[1], m[2], False
+    if m := re.fullmatch(r"& ?([A-Za-z_]\w*) ?\[([^\[\]]+)\]", text):
+        return m[1], m[2].strip(), False
+    if m := re.fullmatch(r"([A-Za-z_]\w*) ?\[([^\[\]]+)\]", text):
+        return m[1], m[2].strip(), True
+    if m := re.fullmatch(r"& ?([A-Za-z_]\w*) ?\[([^\[\]]+)\] ?\[ ?0 ?\]", text):
+        return m[1], m[2].strip(), True
+    return None
+
+
+def _rewritten(
+    name: str, loop: Loop, base: str, start: Subscript, row: bool
+) -> dict[int, Ref]:
+    """Each access `name[k]` or `*name` of `loop` as the array's element."""
+    out: dict[int, Ref] = {}
+    for ref in loop.refs:
+        if ref.name != name or not (ref.subscripts or ref.deref):
+            continue
+        if len(ref.subscripts) > 1 or (ref.deref and ref.subscripts):
+            return {}  # `s[k][j]`, `*s[k]`: not one element of the array
+        inner = ref.subscripts[0] if ref.subscripts else Subscript("0", Poly.const(0))
+        subs: tuple[Subscript, ...] = (start, inner)
+        if not row:
+            poly = (
+                start.poly + inner.poly
+                if start.poly is not None and inner.poly is not None
+                else None
+            )
+            subs = (Subscript(f"{start.text} + {inner.text}", poly, inner.indirect),)
+        out[ref.span.start_byte] = replace(ref, name=base, subscripts=subs, deref=False)
+    return out
+
+
+def _rebuilt(loop: Loop, promoted: dict[int, Ref], dropped: set[int]) -> Loop:
+    refs = tuple(
+        promoted.get(r.span.start_byte, r)
+        for r in loop.refs
+        if r.span.start_byte not in dropped
+    )
+    children = tuple(_rebuilt(c, promoted, dropped) for c in loop.children)
+    return replace(loop, refs=refs, children=children)
