@@ -241,9 +241,10 @@ def test_acc_triangular_nest_is_not_collapsed() -> None:
     )
     assert "collapse" not in clauses(outer)
     assert outer.collapsed == ()
-    assert "gang" in clauses(outer)
+    # Two levels, left to the compiler as experts write them (level_words.py).
+    assert not {"gang", "vector"} & set(clauses(outer))
     assert (directive(inner), inner.inner) == ("loop", True)
-    assert "vector" in clauses(inner)
+    assert not {"gang", "vector"} & set(clauses(inner))
 
 
 def test_acc_inner_reduction_is_on_the_vector_loop() -> None:

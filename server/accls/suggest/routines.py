@@ -27,6 +27,7 @@ from accls.frontend import (
     Var,
     library_function,
 )
+from accls.suggest.header_routines import header_function, header_routine_reason
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.routine_scope import routine_scope_blocker
 
@@ -88,8 +89,8 @@ def _blocker(fn: Function, analysis: FileAnalysis, dialect: Dialect) -> str | No
     for call in fn.call_sites:
         if call.name == fn.name:
             return f"{name} calls itself: a recursive function cannot be a routine"
-        if source.function(call.name) is not None:
-            continue
+        if source.function(call.name) or header_function(source, call.name):
+            continue  # checked where `routine_edits` reaches it
         found = analysis.program.only(call.name) if analysis.program else None
         if found is not None:
             if dialect.sentinel not in found.device:
@@ -212,6 +213,23 @@ def _edits(fn: Function, index: RoutineIndex, dialect: Dialect) -> list[RoutineE
     ]
 
 
+def _reason(name: str, acc: bool, protos: int) -> str:
+    """Why the loop's callee `name` gets its mark, and where."""
+    mark = "acc routine seq" if acc else "omp declare target"
+    where = " at its definition" + (
+        f" and {protos} prototype{'s' if protos > 1 else ''}" if protos else ""
+    )
+    level = (
+        "`seq`: its own loops stay sequential"
+        if acc
+        else "its own loops run sequentially in each thread"
+    )
+    return (
+        f"`#pragma {mark}` on `{name}()`{where}: the loop calls it on the "
+        f"device, one call per iteration ({level})"
+    )
+
+
 def _memory_params(fn: Function) -> dict[int, str]:
     """Position -> name of the parameters whose memory `fn` reads or writes."""
     params = {v.name: k for k, v in enumerate(fn.params)}
@@ -320,6 +338,7 @@ def routine_edits(
         call, called_at, private = todo.pop(0)
         name = call.name
         fn = source.function(name)
+        header = fn is None and (fn := header_function(source, name)) is not None
         if fn is None:
             continue
         if name == loop.function:
@@ -339,32 +358,23 @@ def routine_edits(
         blocker = index.blocker(fn, analysis, dialect)
         if blocker is not None:
             return (), (), f"offloaded, {blocker}"
-        found = _edits(fn, index, dialect)
+        # A header's function is compiled with the file but not edited.
+        found = [] if header else _edits(fn, index, dialect)
         # OpenACC wants the mark before the first use; OpenMP marks a function
         # defined later in the file implicitly, from its `declare target`.
         acc = dialect is Dialect.OPENACC
-        if acc and not any(e.start < called_at for e in found):
+        if header:
+            reasons.append(header_routine_reason(source, fn, dialect))
+        elif acc and not any(e.start < called_at for e in found):
             why = (
                 f"`{name}()` is declared only after its call, with no prototype in "
                 "this file to mark `acc routine` before that use (its header's "
                 "prototype needs the mark)"
             )
             return (), (), why
+        else:
+            reasons.append(_reason(name, acc, sum(1 for e in found if e.prototype)))
         edits.extend(found)
-        mark = "acc routine seq" if acc else "omp declare target"
-        protos = sum(1 for e in found if e.prototype)
-        where = " at its definition" + (
-            f" and {protos} prototype{'s' if protos > 1 else ''}" if protos else ""
-        )
-        level = (
-            "`seq`: its own loops stay sequential"
-            if acc
-            else ("its own loops run sequentially in each thread")
-        )
-        reasons.append(
-            f"`#pragma {mark}` on `{name}()`{where}: the loop calls it on the "
-            f"device, one call per iteration ({level})"
-        )
         # Its locals are private; its pointer parameters were checked at this call.
         own = {v.name: v for v in fn.locals}
         own.update({v.name: v for v in fn.params if v.pointers or v.dims})

@@ -9,6 +9,7 @@ from accls.frontend import Loop
 from accls.suggest.context import placement
 from accls.suggest.fortran_spelling import fortran_suggestions
 from accls.suggest.host_calls import host_library_calls
+from accls.suggest.level_words import expert_level_words
 from accls.suggest.levels import seq_suggestion
 from accls.suggest.loop_pragma import build_loop, refuse
 from accls.suggest.nest_shape import Ranges, few_iterations, with_range
@@ -204,7 +205,7 @@ def suggest_file(
     found = _suggest_all(analysis, opts, regions=regions)
     if analysis.source.language == "fortran":
         return fortran_suggestions(found, analysis.source)
-    return found
+    return expert_level_words(found)
 
 
 def _suggest_all(

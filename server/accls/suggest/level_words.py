@@ -1,0 +1,78 @@
+"""The level words an expert leaves to the compiler: a two-level `parallel loop` nest.
+
+`acc_level` names a level for every loop of a nest: `gang` on the outer loop,
+`worker` and `vector` below. For a nest of two parallel levels the experts'
+files mostly write no level word at all (`parallel loop` over a bare `loop`:
+37 of the 76 distinct two-level `parallel` nests of the dev sources, against 4
+spelled `gang`/`vector`, 16 `gang`/`worker` and 6 bare/`vector`), and the
+compiler then gives the outer loop the gangs and the inner one the vector lanes,
+the mapping `gang`/`vector` spells out: the same code, as fast. A one-level
+nest is already bare; a deeper nest (`worker` below), a `kernels` construct
+(whose bare loops are `auto`, not independent) and a GPU tuning (whose
+`vector_length`/`num_workers` describe the named levels) keep their words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from accls.suggest.pragma import Dialect, Pragma
+from accls.suggest.suggestion import Suggestion
+
+__all__ = ["expert_level_words"]
+
+_TUNING = frozenset({"vector_length", "num_workers", "num_gangs"})
+_NOTE = (
+    "no level words: for a two-level nest the compiler gives the outer loop the "
+    "gangs and the inner one the vector lanes, as experts write it"
+)
+
+
+def _members(top: Suggestion, found: Sequence[Suggestion]) -> list[int]:
+    """Indices of the inner suggestions that run inside `top`'s construct."""
+    span = top.loop.span
+    return [
+        k
+        for k, s in enumerate(found)
+        if s.inner
+        and s.pragma is not None
+        and span.start_byte < s.loop.span.start_byte < span.end_byte
+    ]
+
+
+def _two_levels(pragma: Pragma, inner: list[Suggestion]) -> bool:
+    """`pragma` is a `parallel loop gang` whose inner loops are `vector` or `seq`."""
+    if (
+        pragma.dialect is not Dialect.OPENACC
+        or pragma.directive != "parallel loop"
+        or pragma.clause("gang") is None
+        or any(c.name in _TUNING for c in pragma.clauses)
+    ):
+        return False
+    names = [{c.name for c in s.pragma.clauses} for s in inner if s.pragma]
+    if any(n & {"gang", "worker"} for n in names):
+        return False
+    return any("vector" in n for n in names)
+
+
+def _without(pragma: Pragma, word: str) -> Pragma:
+    return replace(pragma, clauses=tuple(c for c in pragma.clauses if c.name != word))
+
+
+def expert_level_words(found: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
+    """`found` with the level words of each two-level `parallel loop` nest dropped."""
+    out = list(found)
+    for k, top in enumerate(found):
+        if top.inner or top.existing is not None or top.pragma is None:
+            continue
+        members = _members(top, found)
+        if not _two_levels(top.pragma, [found[m] for m in members]):
+            continue
+        reasons = (*top.reasons, _NOTE)
+        out[k] = replace(top, pragma=_without(top.pragma, "gang"), reasons=reasons)
+        for m in members:
+            inner = found[m]
+            if inner.pragma is not None and inner.pragma.clause("vector") is not None:
+                out[m] = replace(inner, pragma=_without(inner.pragma, "vector"))
+    return tuple(out)
