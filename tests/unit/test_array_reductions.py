@@ -58,6 +58,14 @@ def _outer(
             "[0:12]",
         ),
         ("for (int j = 0; j < 8; j++) col[j] += w[i];", "", "col", RedOp.ADD, "[0:8]"),
+        # A pointer set inside the loop takes the thread's private copy.
+        (
+            "int b = v[i] & 15;\n int *q = hist;\n hist[b] += 1;\n q[b] += 1;",
+            "",
+            "hist",
+            RedOp.ADD,
+            "",
+        ),
         # Guarded: the serial run may touch none of `[0:32]`; the array is there.
         (
             "for (int j = 0; j < 32; j++) if (j < 16) hist[j] += 1;",
@@ -92,8 +100,11 @@ def test_an_array_only_accumulated_into_is_a_reduction(
         ),
         # Two operators on one array.
         ("int b = v[i] & 15;\n hist[b] += 1;\n hist[b] *= 2;", ""),
-        # Reached through another name.
-        ("int b = v[i] & 15;\n int *q = hist;\n hist[b] += 1;\n q[b] += 1;", ""),
+        # Reached through another name, which may point to either array.
+        (
+            "int b = v[i] & 15;\n int *q = b ? hist : g;\n hist[b] += 1;\n q[b] += 1;",
+            "",
+        ),
         # A call that could read the array.
         ("int b = v[i] & 15;\n g[b] += 1;\n use(b);", ""),
         # The inner loop changes its own variable.
