@@ -10,10 +10,9 @@ bound is exact for every thread of every team, and `bound_at` evaluates it.
 from __future__ import annotations
 
 import ast
-import operator
 import re
-from collections.abc import Callable
 
+from accls.analysis.literal_ints import eval_literal
 from accls.analysis.mhp_block_helpers import TEAM_SIZE, THREAD_NUMBER
 from accls.analysis.mhp_uniform import set_once
 
@@ -92,35 +91,6 @@ def _clamp(name: str, text: str, after: int) -> str | None:
     return limit if "".join(found["c"].split()) == limit else None
 
 
-_OPS: dict[type, Callable[[int, int], int]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-
-
-def _eval(node: ast.expr) -> int:
-    """Integer `+ - * // %` and `min` over literals; ValueError for anything else."""
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        left, right = _eval(node.left), _eval(node.right)
-        if left < 0 or right < 0:
-            raise ValueError("negative operand: C and Python differ")
-        return _OPS[type(node.op)](left, right)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "min"
-        and len(node.args) == 2
-        and not node.keywords
-    ):
-        return min(_eval(node.args[0]), _eval(node.args[1]))
-    raise ValueError("not an integer expression")
-
-
 def bound_at(
     expr: str, tid: str, sizes: frozenset[str], me: int, team: int
 ) -> int | None:
@@ -131,7 +101,7 @@ def bound_at(
         expr = re.sub(rf"\b{re.escape(name)}\b", str(me), expr)
     text = f"({expr})".replace("/", "//")
     try:
-        value = _eval(ast.parse(text, mode="eval").body)
+        value = eval_literal(ast.parse(text, mode="eval").body, with_min=True)
     except (ArithmeticError, SyntaxError, ValueError, RecursionError):
         return None
     return value if value >= 0 else None

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ast
-import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
+from accls.analysis.literal_ints import eval_literal
 from accls.analysis.model import Dependence
 from accls.frontend import Loop, Ref, SourceFile, Span
 
@@ -79,32 +79,11 @@ def loop_range(loop: Loop, source: SourceFile) -> range | None:
     return range(low, end)
 
 
-_OPS: dict[type[ast.operator], Callable[[int, int], int]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-
-
-def _eval(node: ast.expr) -> int:
-    """Integer `+ - * // %` over literals; ValueError for anything else."""
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        left, right = _eval(node.left), _eval(node.right)
-        if left < 0 or right < 0:
-            raise ValueError("negative operand: C and Python differ")
-        return _OPS[type(node.op)](left, right)
-    raise ValueError("not an integer expression")
-
-
 def int_at(expr: str, var: str, k: int) -> int | None:
     """`expr` at `var = k` with C's integer `/` and `%` on non-negative values."""
     text = re.sub(rf"\b{re.escape(var)}\b", str(k), expr).replace("/", "//")
     try:
-        value = _eval(ast.parse(text, mode="eval").body)
+        value = eval_literal(ast.parse(text, mode="eval").body)
     except (ArithmeticError, SyntaxError, ValueError):
         return None
     return value if value >= 0 else None
