@@ -15,6 +15,7 @@ either. Integer variables have no NaN and are left alone.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from accls.analysis.model import Obstacle, ScalarFact
 from accls.analysis.reduction_refusals import (
@@ -101,6 +102,14 @@ def _unseen_macro(rhs: str, table: MacroTable, source: SourceFile) -> str:
     return named.group(1)
 
 
+@lru_cache(maxsize=8)
+def _macro_table(macros: tuple[tuple[str, tuple[str, ...], str], ...]) -> MacroTable:
+    """The file's function-like macros, for expansion (one table per file)."""
+    return MacroTable(
+        functions={name: FunctionMacro(params, body) for name, params, body in macros}
+    )
+
+
 def nan_minmax(
     scalars: tuple[ScalarFact, ...],
     obstacles: tuple[Obstacle, ...],
@@ -109,18 +118,13 @@ def nan_minmax(
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and an obstacle for each floating min/max that takes a NaN."""
-    table = MacroTable(
-        functions={
-            name: FunctionMacro(params, body)
-            for name, params, body in source.function_macros
-        }
-    )
 
     def why(fact: ScalarFact) -> str:
         if fact.op not in (RedOp.MAX, RedOp.MIN) or not _floating(
             fact.name, fn, source
         ):
             return ""
+        table = _macro_table(source.function_macros)
         stored = stored_values(loop, fact.name, source.data, _ASSIGNED)
         unseen = next(
             (m for rhs in stored if (m := _unseen_macro(rhs, table, source))), ""

@@ -13,6 +13,7 @@ dependence test.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend.exprs import division_poly
@@ -22,12 +23,11 @@ __all__ = ["quotient_rows"]
 _PREFIX = "p:"
 
 
-def _quotient(
-    key: str, fixed: Callable[[str], bool]
-) -> tuple[dict[str, int], int, int] | None:
-    """(dividend's coefficients by key, its constant, divisor) of `p:(e / d)`.
+@lru_cache(maxsize=1024)
+def _parsed(key: str) -> tuple[tuple[tuple[str, int], ...], int, int] | None:
+    """(dividend's coefficients by name, its constant, divisor) of `p:(e / d)`.
 
-    `fixed` says a name of the dividend keeps its value in the nest.
+    Cached: the dependence test asks for the same bound of every reference.
     """
     if not key.startswith(_PREFIX) or "/" not in key:
         return None
@@ -40,12 +40,24 @@ def _quotient(
     if dict(poly.terms).get(("%0",)) != 1 or poly.constant:
         return None
     top, bottom, op = terms[0]
-    if op != "/" or not bottom.is_constant or bottom.constant < 1:
+    if op != "/" or not bottom.is_constant or bottom.constant < 1 or not top.is_affine:
         return None
-    if not top.is_affine or not all(fixed(n) for n in top.names()):
-        return None
-    lin = {f"{_PREFIX}{mono[0]}": c for mono, c in top.terms if mono}
+    lin = tuple((mono[0], c) for mono, c in top.terms if mono)
     return lin, top.constant, bottom.constant
+
+
+def _quotient(
+    key: str, fixed: Callable[[str], bool]
+) -> tuple[dict[str, int], int, int] | None:
+    """(dividend's coefficients by key, its constant, divisor) of `p:(e / d)`.
+
+    `fixed` says a name of the dividend keeps its value in the nest.
+    """
+    parsed = _parsed(key)
+    if parsed is None or not all(fixed(name) for name, _ in parsed[0]):
+        return None
+    lin, const, divisor = parsed
+    return {f"{_PREFIX}{name}": c for name, c in lin}, const, divisor
 
 
 def quotient_rows(rows: Sequence[Row], fixed: Callable[[str], bool]) -> tuple[Row, ...]:

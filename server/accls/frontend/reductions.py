@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -87,6 +88,32 @@ def _root_name(node: Node) -> str | None:
     return node_text(node) if node.type == "identifier" else None
 
 
+class _SelfUpdate(NamedTuple):
+    """`a[k] = left op right`: the array, the operands, and a test for `a[k]`."""
+
+    name: str
+    left: Node
+    op: str
+    right: Node
+    text: str  # `a[k]` without spaces
+
+    def same(self, node: Node) -> bool:
+        """Whether `node` is the element written, `a[k]` again."""
+        return "".join(node_text(strip_parens(node)).split()) == self.text
+
+
+def _self_update(target: Node, rhs: Node) -> _SelfUpdate | None:
+    """`target = rhs` as an element and a binary operation, when `k` does not act."""
+    target = strip_parens(target)
+    rhs = strip_parens(rhs)
+    name = _root_name(target)
+    parts = operands(rhs) if rhs.type == "binary_expression" else None
+    if name is None or parts is None or acts(target):
+        return None
+    left, op, right = parts
+    return _SelfUpdate(name, left, op, right, "".join(node_text(target).split()))
+
+
 def element_update(target: Node, rhs: Node) -> tuple[RedOp, Node] | None:
     """For `a[k] = a[k] op e` (or `e op a[k]`, op commutative): op and `e`.
 
@@ -95,23 +122,13 @@ def element_update(target: Node, rhs: Node) -> tuple[RedOp, Node] | None:
     form `atomic update` accepts), `e` must not read `a`, and `k` must not call,
     assign or step anything (it is evaluated twice in the original).
     """
-    target = strip_parens(target)
-    rhs = strip_parens(rhs)
-    name = _root_name(target)
-    parts = operands(rhs) if rhs.type == "binary_expression" else None
-    if name is None or parts is None or acts(target):
+    found = _self_update(target, rhs)
+    if found is None or (found.op != "-" and found.op not in _COMPOUND_OF):
         return None
-    left, op, right = parts
-    if op != "-" and op not in _COMPOUND_OF:
-        return None
-    text = "".join(node_text(target).split())
-
-    def same(node: Node) -> bool:
-        return "".join(node_text(strip_parens(node)).split()) == text
-
-    if same(left) and not mentions(right, name):
+    name, left, op, right, _ = found
+    if found.same(left) and not mentions(right, name):
         return _COMPOUND_OF.get(op, RedOp.ADD), right
-    if op != "-" and same(right) and not mentions(left, name):
+    if op != "-" and found.same(right) and not mentions(left, name):
         return _COMPOUND_OF[op], left
     return None
 
@@ -123,19 +140,12 @@ def element_shift(target: Node, rhs: Node) -> tuple[str, Node] | None:
     left operand, `e` must not read `a`, and `k` must not act (it is evaluated
     twice in the original).
     """
-    target = strip_parens(target)
-    rhs = strip_parens(rhs)
-    name = _root_name(target)
-    parts = operands(rhs) if rhs.type == "binary_expression" else None
-    if name is None or parts is None or acts(target):
+    found = _self_update(target, rhs)
+    if found is None or found.op not in ("<<", ">>"):
         return None
-    left, op, right = parts
-    if op not in ("<<", ">>") or mentions(right, name):
+    if mentions(found.right, found.name) or not found.same(found.left):
         return None
-    text = "".join(node_text(target).split())
-    if "".join(node_text(strip_parens(left)).split()) != text:
-        return None
-    return op + "=", right
+    return found.op + "=", found.right
 
 
 def _binary_reduction(rhs: Node, name: str) -> RedOp | None:
