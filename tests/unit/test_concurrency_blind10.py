@@ -14,12 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind10"
 _MISSED: dict[str, str] = {
-    "r02_single_nowait_table.c": (
-        "a `single nowait` writes `table[k]` for every k of the table's extent; "
-        "the loop after it reads `table[i % T]`: whether the subscripts meet is "
-        "left to their values, a doubt (ACC123), though a write of every element "
-        "meets any element read"
-    ),
     "r09_atomic_sum_plain_max.c": (
         "`mx` found as an unreduced max (ACC104) on its store only: the finding "
         "does not name the comparison's read on the line before"

@@ -97,6 +97,7 @@ class Environment:
     team_loops: tuple[TeamLoop, ...] = ()  # loops every thread runs over the team
     everywhere: frozenset[int] = frozenset()  # `while` bodies every thread runs alike
     extents: tuple[tuple[str, tuple[int, ...]], ...] = ()  # arrays' inner extents
+    lengths: tuple[tuple[str, int], ...] = ()  # one-subscript arrays' extents
     members: tuple[tuple[str, str, str], ...] = ()  # `s.v`: base, member kind
 
     def per_thread(self, text: str) -> set[str]:

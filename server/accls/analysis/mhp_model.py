@@ -34,7 +34,7 @@ from accls.analysis.mhp_guards import copied_in_pointers
 from accls.analysis.mhp_library_ranges import range_accesses
 from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
-from accls.analysis.mhp_rows import region_extents
+from accls.analysis.mhp_rows import array_lengths, region_extents
 from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -114,7 +114,12 @@ def _model(
     )
     loops = [b.span for b in source.branches if b.kind == "loop"]
     explained = [k.parts for k in spins] + [k.parts for k in counting]
-    env = replace(env, extents=region_extents(fn, source, dict(env.constants)))
+    constants = dict(env.constants)
+    env = replace(
+        env,
+        extents=region_extents(fn, source, constants),
+        lengths=array_lengths(fn, source, constants),
+    )
     spun = [(k.flag, k.acquired, k.released, k.line) for k in spins]
     escapes = escaping_calls(region, fn, source, env.threadprivate)
     placed: list[tuple[Escape, int]] = []

@@ -35,6 +35,7 @@ from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
 from accls.analysis.mhp_target import target_nowait_findings
+from accls.analysis.mhp_whole import whole_sweep
 from accls.analysis.races_exclusion import guard_text
 from accls.frontend import SourceFile
 
@@ -288,7 +289,7 @@ def _pair_finding(
         return None
     if a.held & b.held:
         return None
-    touch = _overlap(model, a, b, kind == "threads")
+    touch = whole_sweep(model, data, a, b) or _overlap(model, a, b, kind == "threads")
     if touch is None or (kind == "tasks" and own_iteration(model, a, b)):
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)

@@ -16,7 +16,7 @@ from accls.analysis.mhp_bounds import Sweep, bound_rows
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Function, SourceFile
 
-__all__ = ["flat_rows", "leaves_row", "region_extents"]
+__all__ = ["array_lengths", "flat_rows", "leaves_row", "region_extents"]
 
 Linear = Mapping[str, int]
 
@@ -41,6 +41,21 @@ def region_extents(
         values = tuple(_value(text, constants) for text in dims[1:])
         if all(v is not None and v > 0 for v in values):
             out[ref.name] = tuple(v for v in values if v is not None)
+    return tuple(out.items())
+
+
+def array_lengths(
+    fn: Function, source: SourceFile, constants: Mapping[str, int]
+) -> tuple[tuple[str, int], ...]:
+    """The constant extents of the arrays `fn` indexes with one subscript."""
+    out: dict[str, int] = {}
+    for ref in fn.refs:
+        if len(ref.subscripts) != 1 or ref.name in out or ref.member:
+            continue
+        text = declared_extents(ref.name, 1, fn, source)[0]
+        value = _value(text, constants)
+        if value is not None and value > 0:
+            out[ref.name] = value
     return tuple(out.items())
 
 

@@ -1,0 +1,65 @@
+"""Causes found by the tenth blind batch, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _found(src: str) -> list[tuple[str, int, str]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line, f.level.name) for f in found]
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    return [(code, line) for code, line, level in _found(src) if level == "ERROR"]
+
+
+_SWEEP = """\
+    #define T 16
+    static double table[T], out[1000];
+    static int idx[1000];
+    void run(void) {
+      #pragma omp parallel
+      {
+        #pragma omp single nowait
+        for (int k = 0; k < {high}; k++)
+          {body}
+        #pragma omp for
+        for (int i = 0; i < 1000; i++)
+          out[i] = table[{sub}];
+      }
+    }
+"""
+
+
+def _sweep(high: str = "T", body: str = "table[k] = k;", sub: str = "i % T") -> str:
+    src = _SWEEP.replace("{high}", high).replace("{body}", body)
+    return src.replace("{sub}", sub)
+
+
+def test_a_sweep_over_the_whole_array_meets_any_element_read() -> None:
+    # `table[k]` for every k of the declared extent: `table[i % T]` is one of them.
+    assert ("ACC120", 12) in _errors(_sweep())
+    assert ("ACC120", 12) in _errors(_sweep(sub="idx[i]"))
+
+
+def test_a_sweep_over_part_of_the_array_stays_a_doubt() -> None:
+    src = _sweep(high="T / 2")
+    assert _errors(src) == []
+    assert ("ACC123", 12, "WARNING") in _found(src)
+
+
+def test_a_sweep_cut_short_or_guarded_stays_a_doubt() -> None:
+    cut = _sweep(body="{ if (table[k] < 0.0) break; table[k] = k; }")
+    guarded = _sweep(body="if (k % 2) table[k] = k;")
+    for src in (cut, guarded):
+        assert _errors(src) == []
+        assert ("ACC123", 12, "WARNING") in _found(src)
+
+
+def test_a_sweep_before_the_barrier_is_no_race() -> None:
+    src = _sweep().replace("single nowait", "single")
+    assert [f for f in _found(src) if f[0] in ("ACC120", "ACC123")] == []
+
