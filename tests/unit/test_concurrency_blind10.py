@@ -22,10 +22,6 @@ _MISSED: dict[str, str] = {
         "`count[b]` with `b = (i * 7) % B`: a subscript through a local computed "
         "by `%`, a doubt (ACC102); the lock held on one path only is never reached"
     ),
-    "r11_critical_two_names_same_total.c": (
-        "`total` updated under `critical(left)` in a `for nowait` and under "
-        "`critical(right)` in the next `for`: no finding"
-    ),
     "r20_smooth_in_place_alias.c": (
         "`smooth(u, u, N)`: the callee's parallel loop writes `out[i]` and reads "
         "`in[i + 1]`; the call site makes `out` and `in` one array, but the region "

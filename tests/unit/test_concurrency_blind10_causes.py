@@ -63,3 +63,54 @@ def test_a_sweep_before_the_barrier_is_no_race() -> None:
     src = _sweep().replace("single nowait", "single")
     assert [f for f in _found(src) if f[0] in ("ACC120", "ACC123")] == []
 
+
+_TWO_LOOPS = """\
+    double run(const double *a, const double *b, int n) {
+      double total = 0.0;
+      #pragma omp parallel
+      {
+        #pragma omp for {first}
+        for (int i = 0; i < n; i++) {
+          {left}
+          total += a[i];
+        }
+        #pragma omp for {second}
+        for (int i = 0; i < n; i++) {
+          {right}
+          total += b[i];
+        }
+      }
+      return total;
+    }
+"""
+
+
+def _loops(first: str = "nowait", second: str = "", **guards: str) -> str:
+    src = _TWO_LOOPS.replace("{first}", first).replace("{second}", second)
+    src = src.replace("{left}", guards.get("left", "#pragma omp critical(left)"))
+    return src.replace("{right}", guards.get("right", "#pragma omp critical(right)"))
+
+
+def test_a_scalar_under_two_critical_names_in_two_loops_races() -> None:
+    # The first loop ends `nowait`: its threads run the second loop while others
+    # still update `total` under another name.
+    assert ("ACC121", 13) in _errors(_loops())
+    assert ("ACC121", 13) in _errors(_loops(right="/* plain */"))
+
+
+def test_one_critical_name_or_a_barrier_between_the_loops_orders_them() -> None:
+    same = _loops(right="#pragma omp critical(left)")
+    barrier = _loops(first="")
+    for src in (same, barrier):
+        assert [f for f in _found(src) if f[0].startswith("ACC12")] == []
+
+
+def test_a_reduction_in_each_loop_is_each_loop_s_own_copy() -> None:
+    src = _loops(
+        first="reduction(+ : total) nowait",
+        second="reduction(+ : total)",
+        left="",
+        right="",
+    )
+    assert [f for f in _found(src) if f[0].startswith("ACC12")] == []
+

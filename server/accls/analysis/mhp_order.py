@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accls.analysis.mhp_loop_scalars import loops_share_scalar
 from accls.analysis.mhp_model import Access, RegionModel, Task, Unit
 from accls.analysis.mhp_tasks import EVERY_THREAD
 
@@ -248,7 +249,8 @@ def parallel_rule(model: RegionModel, a: Access, b: Access) -> tuple[str, str] |
     """(`threads`|`tasks`, rule) when `a` and `b` may happen in parallel."""
     if a.phase != b.phase:
         return None
-    if a.unit.kind == b.unit.kind == "loop" and not (a.tasks or b.tasks):
+    loops = a.unit.kind == b.unit.kind == "loop" and not (a.tasks or b.tasks)
+    if loops and not loops_share_scalar(model, a, b):
         return None  # worksharing loops: the dependence checks and ACC111 cover them
     rule = _threads(a, b)
     if rule is not None:
