@@ -114,3 +114,32 @@ def test_a_reduction_in_each_loop_is_each_loop_s_own_copy() -> None:
     )
     assert [f for f in _found(src) if f[0].startswith("ACC12")] == []
 
+
+_SMOOTH = """\
+    #define N 1000
+    static void smooth(double *out, const double *in, int n) {
+      #pragma omp parallel for
+      for (int i = 1; i < {high}; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+    }
+    void run(void) {
+      static double u[N], v[N];
+      smooth({args});
+    }
+"""
+
+
+def _smooth(high: str = "n - 1", args: str = "u, u, N") -> str:
+    return _SMOOTH.replace("{high}", high).replace("{args}", args)
+
+
+def test_a_callee_bound_computed_from_a_passed_constant_is_followed() -> None:
+    # `i < n - 1` with `n` = N at the call that binds `out` and `in` to one array.
+    assert ("ACC101", 5) in _errors(_smooth())
+    assert ("ACC101", 5) in _errors(_smooth(high="n / 2 + 1"))
+
+
+def test_distinct_arrays_or_an_unknown_bound_give_no_carried_dependence() -> None:
+    assert _errors(_smooth(args="v, u, N")) == []
+    unknown = _smooth(args="u, u, m").replace("void run(void)", "void run(int m)")
+    assert _errors(unknown) == []

@@ -9,7 +9,8 @@ apart: during that call iteration `i + 1` reads what iteration `i` writes.
 A call counts when each of the two arguments is `x`, `x + c` or `&x[c]` (`c` a
 literal) of one array `x` of the caller, the parameters are never set in the
 function, the loop indexes them by `i + k` (`k` a literal), and its bounds are
-literals, macros, or parameters the call passes as such. The pair is reported
+literals, macros, parameters the call passes as such, or sums and products
+of them (`n - 1`). The pair is reported
 when the element offsets differ by `d != 0` and the loop runs more than `|d|`
 iterations at that call.
 """
@@ -19,7 +20,9 @@ from __future__ import annotations
 import re
 
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
+from accls.analysis.macro_fold import folded_poly
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
+from accls.frontend.exprs import expression_poly
 
 __all__ = ["POINTER_ARG", "call_alias_findings", "constant_value", "index_offset"]
 
@@ -40,12 +43,21 @@ def _bound(text: str, fn: Function, call: Call, source: SourceFile) -> int | Non
     direct = constant_value(text, source)
     if direct is not None:
         return direct
-    params = [p.name for p in fn.params]
-    name = text.strip()
-    if name not in params or _set(fn, name):
+    # `n - 1`, `2 * n`: the parameters the call passes as constants, and macros.
+    values = {
+        name: value
+        for name, body in source.macros
+        if (value := constant_value(body, source)) is not None
+    }
+    for index, param in enumerate(fn.params):
+        if index < len(call.args) and not _set(fn, param.name):
+            value = constant_value(call.args[index], source)
+            if value is not None:
+                values[param.name] = value
+    poly = folded_poly(text, values, expression_poly(text))
+    if poly is None or any(mono for mono, _ in poly.terms):
         return None
-    index = params.index(name)
-    return constant_value(call.args[index], source) if index < len(call.args) else None
+    return sum(coeff for _, coeff in poly.terms)
 
 
 def _set(fn: Function, name: str) -> bool:
