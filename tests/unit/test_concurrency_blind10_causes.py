@@ -143,3 +143,21 @@ def test_distinct_arrays_or_an_unknown_bound_give_no_carried_dependence() -> Non
     assert _errors(_smooth(args="v, u, N")) == []
     unknown = _smooth(args="u, u, m").replace("void run(void)", "void run(int m)")
     assert _errors(unknown) == []
+
+
+def test_a_missing_max_reduction_names_the_test_that_reads_the_value() -> None:
+    src = """\
+        double run(const double *x, int n) {
+          double mx = -1.0;
+          #pragma omp parallel for
+          for (int i = 0; i < n; i++) {
+            if (x[i] > mx)
+              mx = x[i];
+          }
+          return mx;
+        }
+    """
+    found = [f for f in check_file(textwrap.dedent(src), "t.c") if f.code == "ACC104"]
+    assert [f.span.line for f in found] == [6]
+    assert ("read", "5") in found[0].args
+    assert "read at line 5" in found[0].message

@@ -81,8 +81,8 @@ MISSING_REDUCTION = FindingKind(
     RACE,
     ERROR,
     "missing reduction clause",
-    "`{var}` accumulates with `{op}` at line {write} in the parallel loop at line "
-    "{line} but has no reduction clause; add `reduction({op}:{var})`",
+    "`{var}` accumulates with `{op}` at line {write}{reads} in the parallel loop at "
+    "line {line} but has no reduction clause; add `reduction({op}:{var})`",
 )
 """A scalar updated as `s = s op e` in a parallel loop has no `reduction` clause.
 

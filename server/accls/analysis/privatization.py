@@ -77,6 +77,15 @@ def _reduction(
     clause = scope.reductions.get(fact.name)
     if clause is None:
         # OpenACC compilers (nvc) detect scalar reductions; the standard does not.
+        # A read on another line (the test of `if (v > m) m = v;`) races too.
+        reads = [
+            r.span.line
+            for r in loop.refs
+            if r.name == fact.name and not r.is_write and r.span.line != span.line
+        ]
+        read: dict[str, object] = {"reads": ""}
+        if reads:
+            read = {"read": reads[0], "reads": f", read at line {reads[0]}"}
         return finding(
             MISSING_REDUCTION,
             span,
@@ -85,6 +94,7 @@ def _reduction(
             op=op,
             write=span.line,
             line=loop.line,
+            **read,
         )
     if clause != op:
         line = directive.span.line if directive.span is not None else loop.line
