@@ -161,3 +161,11 @@ def test_a_missing_max_reduction_names_the_test_that_reads_the_value() -> None:
     assert [f.span.line for f in found] == [6]
     assert ("read", "5") in found[0].args
     assert "read at line 5" in found[0].message
+
+
+def test_a_parameter_s_declared_extent_covers_nothing() -> None:
+    # `double table[T]` as a parameter is a pointer: the caller's array may be
+    # longer, so an element read past `T` need not meet the sweep.
+    src = _sweep().replace("void run(void)", "void run(double table[T])")
+    assert [f for f in _found(src) if f[0] == "ACC120"] == []
+    assert ("ACC123", 12, "WARNING") in _found(src)

@@ -47,13 +47,20 @@ def region_extents(
 def array_lengths(
     fn: Function, source: SourceFile, constants: Mapping[str, int]
 ) -> tuple[tuple[str, int], ...]:
-    """The constant extents of the arrays `fn` indexes with one subscript."""
+    """The constant extents of the one-dimensional arrays `fn` indexes.
+
+    A parameter's declared extent (`double a[16]`) binds nothing: the caller may
+    pass a longer array, so it has none here.
+    """
     out: dict[str, int] = {}
+    params = {p.name for p in fn.params}
     for ref in fn.refs:
         if len(ref.subscripts) != 1 or ref.name in out or ref.member:
             continue
-        text = declared_extents(ref.name, 1, fn, source)[0]
-        value = _value(text, constants)
+        if ref.name in params:
+            continue
+        # An array of more dimensions has no extent for one subscript.
+        value = _value(declared_extents(ref.name, 1, fn, source)[0], constants)
         if value is not None and value > 0:
             out[ref.name] = value
     return tuple(out.items())
