@@ -1,0 +1,39 @@
+"""Remaining misses of the ninth blind batch: general causes, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+
+
+_SCRATCH = """\
+    #define N 400
+    #define NT 4
+    #define W 32
+    double scratch[NT][W], out[N];
+    void f(void) {
+    #pragma omp parallel for schedule(dynamic) num_threads(NT)
+      for (int i = 0; i < N; i++) {
+        for (int k = 0; k < W; k++)
+          scratch[{row}][k] = i + k;
+        out[i] = scratch[{row}][0];
+      }
+    }
+"""
+
+
+def test_a_row_picked_by_a_macro_remainder_is_shared_by_iterations() -> None:
+    # `i % NT` with `#define NT 4`: iterations i and i + 4 write one row.
+    src = _SCRATCH.replace("{row}", "i % NT")
+    assert ("ACC101", 9) in _errors(src)
+
+
+def test_a_row_picked_by_the_thread_number_is_not_a_sure_race() -> None:
+    src = _SCRATCH.replace("{row}", "omp_get_thread_num()")
+    assert _errors("#include <omp.h>\n" + src) == []
