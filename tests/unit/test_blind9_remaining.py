@@ -37,3 +37,32 @@ def test_a_row_picked_by_a_macro_remainder_is_shared_by_iterations() -> None:
 def test_a_row_picked_by_the_thread_number_is_not_a_sure_race() -> None:
     src = _SCRATCH.replace("{row}", "omp_get_thread_num()")
     assert _errors("#include <omp.h>\n" + src) == []
+
+
+_CURSOR = """\
+    #include <stdio.h>
+    void f(double *a) {
+      double *q = a;
+    #pragma omp parallel num_threads(4)
+    #pragma omp single
+      {
+    #pragma omp task shared(q)
+        printf("%f\\n", {read});
+        {after}
+        q = a + 1;
+      }
+    }
+"""
+
+
+def _cursor(read: str, after: str = "") -> str:
+    return _CURSOR.replace("{read}", read).replace("{after}", after)
+
+
+def test_a_task_reading_through_a_shared_pointer_reads_the_pointer() -> None:
+    # `*q` and `q[0]` read `q`, which the creating thread writes at line 10
+    assert ("ACC122", 10) in _errors(_cursor("*q"))
+
+
+def test_a_pointer_read_before_the_task_is_waited_for_is_not_a_race() -> None:
+    assert _errors(_cursor("*q", "#pragma omp taskwait")) == []
