@@ -66,3 +66,37 @@ def test_a_task_reading_through_a_shared_pointer_reads_the_pointer() -> None:
 
 def test_a_pointer_read_before_the_task_is_waited_for_is_not_a_race() -> None:
     assert _errors(_cursor("*q", "#pragma omp taskwait")) == []
+
+
+_SOA = """\
+    #define N 100
+    struct soa { double *x; double *y; };
+    static void step(struct soa *s, int i) {
+      {body}
+    }
+    void run(struct soa s) {
+    #pragma omp parallel for
+      for (int i = 0; i < N; i++)
+        step(&s, i);
+    }
+"""
+
+
+def _soa(body: str) -> list[tuple[str, int]]:
+    return _errors(_SOA.replace("{body}", body))
+
+
+def test_a_callee_reaching_the_next_element_of_a_member_array_races() -> None:
+    assert _soa("s->x[i] = s->x[i + 1] + s->y[i];") == [("ACC124", 9)]
+    assert _soa("s->x[i / 2] = s->y[i];") == [("ACC124", 9)]
+
+
+def test_a_callee_keeping_to_its_own_element_of_each_member_does_not_race() -> None:
+    assert _soa("s->x[i] = s->x[i] + s->y[i + 1];") == []
+
+
+def test_a_member_access_that_may_not_run_is_not_a_sure_race() -> None:
+    assert _soa("if (i > 3) s->x[i] = s->x[i + 1];") == []
+    # the member is assigned: which array it names is another question (ACC103)
+    moved = _soa("s->x = s->y; s->x[i] = s->x[i + 1];")
+    assert not any(code == "ACC124" for code, _ in moved)

@@ -14,10 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind9"
 _MISSED: dict[str, str] = {
-    "r04_soa_callee_next_element.c": (
-        "`step(&s, i)` writes `s->pos[i]` from `s->pos[i + 1]` through the "
-        "structure's pointer members: the callee's effect is not summarized (ACC110)"
-    ),
     "r13_scratch_by_iteration_modulo.c": (
         "`scratch[i % NT][k]` of iterations i and i + 4 is one element (a macro "
         "modulus is a constant), but `k < len` with `len = W * (1 + i % 3)` "
