@@ -138,3 +138,15 @@ def test_an_atomic_or_critical_under_an_unbraced_if_guards_its_update() -> None:
     for guard in ("atomic", "critical"):
         found = check_file(textwrap.dedent(src.replace("{guard}", guard)), "t.c")
         assert [f.code for f in found] == []
+
+
+def test_a_spaced_pragma_under_an_unbraced_loop_is_read_too() -> None:
+    src = (
+        "void f(int n, int *a) {\n  for (int i = 0; i < n; i++)\n"
+        "#  pragma omp task\n    a[i]++;\n}\n"
+    )
+    masked = mask_unbraced_pragmas(src.encode())
+    assert len(masked) == len(src.encode())
+    source = parse_source(src, "t.c")
+    assert source.errors == ()
+    assert [(r.directive.name, r.span.line) for r in source.constructs] == [("task", 4)]

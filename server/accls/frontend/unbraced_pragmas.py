@@ -18,9 +18,12 @@ import re
 __all__ = ["MARK", "mask_unbraced_pragmas", "unmasked"]
 
 MARK = b"//\x01"
-"""What `#pr` of a hidden pragma becomes: a line comment no user writes."""
+"""What `#pr` of a hidden pragma becomes: a line comment no user writes.
 
-_PRAGMA = re.compile(rb"^[ \t]*#pragma\b", re.MULTILINE)
+`# pragma` becomes `//` and two marker bytes: one per byte, nothing moves.
+"""
+
+_PRAGMA = re.compile(rb"^[ \t]*(#[ \t]*pr)agma\b", re.MULTILINE)
 _BODY_KEYWORDS = (b"else", b"do")
 
 
@@ -74,7 +77,7 @@ def mask_unbraced_pragmas(data: bytes) -> bytes:
     A pragma under `for (...)`, `while (...)`, `if (...)`, `else` or `do`, or
     under such a pragma (`#pragma omp parallel` / `#pragma omp single`).
     """
-    if b"#pragma" not in data:
+    if b"pragma" not in data:
         return data
     hidden: set[int] = set()
     out = bytearray(data)
@@ -83,9 +86,9 @@ def mask_unbraced_pragmas(data: bytes) -> bytes:
         code = _code_before(data, start, hidden)
         if code is None or not _opens_body(code):
             continue
-        at = data.index(b"#pragma", start)
+        at, end = match.span(1)
         hidden.add(start)
-        out[at : at + 3] = MARK
+        out[at:end] = b"//" + b"\x01" * (end - at - 2)
     return bytes(out)
 
 
@@ -93,4 +96,4 @@ def unmasked(text: str) -> str | None:
     """The pragma a marked comment hides (`#pragma ...`), None for other text."""
     if not text.startswith(MARK.decode()):
         return None
-    return "#pr" + text[len(MARK) :]
+    return "#pr" + text[2:].lstrip("\x01")
