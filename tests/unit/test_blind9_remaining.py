@@ -100,3 +100,10 @@ def test_a_member_access_that_may_not_run_is_not_a_sure_race() -> None:
     # the member is assigned: which array it names is another question (ACC103)
     moved = _soa("s->x = s->y; s->x[i] = s->x[i + 1];")
     assert not any(code == "ACC124" for code, _ in moved)
+
+
+def test_a_simd_loop_of_such_calls_runs_on_one_thread() -> None:
+    simd = _SOA.replace("parallel for", "simd").replace(
+        "{body}", "s->x[i] = s->x[i + 1];"
+    )
+    assert _errors(simd) == []

@@ -133,6 +133,8 @@ def member_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
     """ACC124 when two iterations' calls of `name` meet in a member's array."""
+    if directive.dialect == "omp" and set(directive.name.split()) <= {"simd"}:
+        return []  # one thread's lanes, in chunks: not iterations on threads
     callee = source.function(name)
     calls = [c for c in loop.calls if c.name == name]
     if callee is None or len(calls) != 1:
