@@ -147,10 +147,11 @@ _UNBRACED = """\
 """
 
 
-def test_a_loop_cut_short_by_a_pragma_under_its_unbraced_if_is_unreadable() -> None:
-    # tree-sitter ends the `for` at the `if` with an empty body: the racy
-    # `b[k] +=` seems outside the parallel loop. No verdict, but a doubt.
-    assert ("ACC128", 2, "WARNING") in _found(_UNBRACED)
+def test_a_loop_under_a_pragma_under_its_unbraced_if_is_read_whole() -> None:
+    # The `simd` pragma is the `if`'s body with its loop (unbraced_pragmas):
+    # the racy `b[k] +=` lies in the parallel loop, as with braces.
+    assert ("ACC101", 7) in _errors(_UNBRACED)
+    assert not any(code == "ACC128" for code, _, _ in _found(_UNBRACED))
     braced = _UNBRACED.replace("i++)\n", "i++) {\n").replace("a[i];\n", "a[i];\n}\n")
     assert ("ACC101", 7) in _errors(braced)
     assert not any(code == "ACC128" for code, _, _ in _found(braced))

@@ -102,6 +102,15 @@ def test_a_symbol_modulus_only_bounds_the_remainder_so_is_not_exact() -> None:
     assert all("remainder" in dep.reason for dep in deps)
 
 
+def test_a_macro_modulus_of_known_value_gives_exact_distances() -> None:
+    body = "for (int i = 0; i < n; i++)\n    a[i % NT] = b[i];"
+    deps = [d for d in found(body, {"NT": 4}) if d.carrier]
+    # `#define NT 4`: iterations i and i + 4 write one element, surely.
+    assert deps
+    assert all(dep.exact for dep in deps)
+    assert not any(dep.exact for dep in found(body) if dep.carrier)  # NT unknown
+
+
 def test_a_dividend_that_may_be_negative_is_refused() -> None:
     body = """
     for (int x = 0; x < n; x++)

@@ -34,6 +34,7 @@ from accls.analysis.mhp_guards import copied_in_pointers
 from accls.analysis.mhp_library_ranges import range_accesses
 from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
+from accls.analysis.mhp_pointer_reads import pointer_reads
 from accls.analysis.mhp_rows import array_lengths, region_extents
 from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
@@ -149,7 +150,7 @@ def _model(
     # A `static` local's initializer runs once, not on every thread.
     inits = {v.span.start_byte for v in fn.locals if v.static and v.span}
     copies = library_destinations(fn, region, source)
-    for ref in fn.refs:
+    for ref in [*fn.refs, *pointer_reads(fn, source)]:
         pos = ref.span.start_byte
         if not contains(region, pos) or any(contains(d, pos) for d in dropped):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.callee_members import member_findings
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
@@ -305,6 +306,7 @@ def _call_findings(
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
+        shared = shared or member_findings(loop, directive, analysis.source, name)
         if shared:
             return shared  # a proved race through one callee
         if hidden_state(name, analysis.source) is not None or unknown:

@@ -66,6 +66,18 @@ def _coeffs(poly: Poly) -> Linear | None:
     return lin, poly.constant
 
 
+def _folded(size: Linear, constants: Mapping[str, int]) -> Linear:
+    """`size` with the macros of known value (`p:NT` for `#define NT 4`) folded in.
+
+    A divisor named by a constant macro is a constant: its remainder is tied to
+    the dividend (exact), not only bounded as a symbol's would be.
+    """
+    lin, const = size
+    rest = {k: c for k, c in lin.items() if not (k[:2] == "p:" and k[2:] in constants)}
+    const += sum(c * constants[k[2:]] for k, c in lin.items() if k not in rest)
+    return rest, const
+
+
 def _never(domain: Sequence[Row], lin: dict[str, int], const: int) -> bool:
     """True when `lin + const >= 0` holds at every point of `domain`."""
     below = row({k: -c for k, c in lin.items()}, -const - 1)
@@ -94,6 +106,7 @@ def remainder_rows(
         left, size = _coeffs(top), _coeffs(bottom)
         if left is None or size is None:
             return None
+        size = _folded(size, constants)
         if any(not (n.startswith("p:") or n in fixed_keys) for n in size[0]):
             return None  # the divisor moves with the iterations
         if all(n.startswith("p:") or n in fixed_keys for n in left[0]):

@@ -7,11 +7,15 @@ from tree_sitter import Node
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.model import Directive
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.unbraced_pragmas import unmasked
 
 __all__ = ["attached_pragmas", "mutual_exclusion"]
 
 
 def _pragma_of(node: Node) -> Directive | None:
+    hidden = unmasked(node_text(node)) if node.type == "comment" else None
+    if hidden is not None:  # the unbraced body of a statement (unbraced_pragmas)
+        return parse_directive(hidden, span_of(node))
     if node.type not in ("preproc_call", "preproc_directive"):
         return None
     text = node_text(node)
@@ -62,7 +66,7 @@ def attached_pragmas(node: Node) -> tuple[Directive, ...]:
     found: list[Directive] = []
     prev = node.prev_sibling
     while prev is not None:
-        if prev.type == "comment":
+        if prev.type == "comment" and unmasked(node_text(prev)) is None:
             prev = prev.prev_sibling
             continue
         directive = _pragma_of(prev)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Language, Node, Query, QueryCursor
 
 from accls.frontend.exprs import node_text, span_of
-from accls.frontend.model import Branch, Region
+from accls.frontend.model import Branch, Region, Span
 from accls.frontend.pragmas import parse_directive
+from accls.frontend.unbraced_pragmas import MARK, unmasked
 
 __all__ = ["STANDALONE", "find_constructs"]
 
@@ -42,13 +45,28 @@ def _governed(node: Node) -> Node | None:
     return nxt
 
 
+def _body_span(body: Node) -> Span:
+    """The span of a branch's statement, with the hidden pragmas written on it.
+
+    `for (...)` / `#pragma omp task` / `work();`: the task is the loop's body,
+    so the pragma line lies in the branch (see `unbraced_pragmas`).
+    """
+    span = span_of(body)
+    prev = body.prev_sibling
+    while prev is not None and prev.type == "comment":
+        if unmasked(node_text(prev)) is not None:
+            span = replace(span, start_byte=prev.start_byte, start=span_of(prev).start)
+        prev = prev.prev_sibling
+    return span
+
+
 def _header(node: Node) -> str:
     """The text that decides whether (or how often) a branch runs."""
     if node.type == "for_statement":
         body = node.child_by_field_name("body")
         end = body.start_byte if body is not None else node.end_byte
-        text = node.text or b""
-        return text[: end - node.start_byte].decode("utf-8", "replace")
+        text = (node.text or b"")[: end - node.start_byte]
+        return text.split(MARK)[0].decode("utf-8", "replace")
     cond = node.child_by_field_name("condition")
     return node_text(cond) if cond is not None else ""
 
@@ -59,7 +77,7 @@ def _branches(node: Node) -> list[Branch]:
         arms = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
         cond = _header(node)
         return [
-            Branch(kind=kind, span=span_of(a), condition=cond)
+            Branch(kind=kind, span=_body_span(a), condition=cond)
             for kind, a in zip(("if", "else"), arms, strict=True)
             if a is not None
         ]
@@ -70,7 +88,7 @@ def _branches(node: Node) -> list[Branch]:
         return [
             Branch(
                 kind="loop",
-                span=span_of(body),
+                span=_body_span(body),
                 condition=_header(node),
                 statement=node.type.removesuffix("_statement"),
             )
@@ -82,7 +100,7 @@ def _branches(node: Node) -> list[Branch]:
 
 _PATTERN = (
     "[(if_statement) (for_statement) (while_statement) (do_statement)"
-    " (switch_statement) (conditional_expression) (preproc_call)] @node"
+    " (switch_statement) (conditional_expression) (preproc_call) (comment)] @node"
 )
 _QUERIES: dict[int, Query] = {}
 
@@ -104,6 +122,15 @@ def _nodes(root: Node, language: Language | None) -> list[Node]:
     return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
 
 
+def _pragma_text(node: Node) -> str:
+    """A pragma line's text, a hidden one's too (`unbraced_pragmas`); else ""."""
+    if node.type == "preproc_call":
+        return node_text(node)
+    if node.type == "comment":
+        return unmasked(node_text(node)) or ""
+    return ""
+
+
 def find_constructs(
     root: Node, language: Language | None = None
 ) -> tuple[tuple[Region, ...], tuple[Branch, ...]]:
@@ -115,15 +142,15 @@ def find_constructs(
     branches: list[Branch] = []
     for node in _nodes(root, language):
         branches.extend(_branches(node))
-        if node.type == "preproc_call":
-            text = node_text(node)
-            if "omp" in text:
-                directive = parse_directive(text, span_of(node))
-                if directive is not None and directive.dialect == "omp":
-                    first = directive.name.split()[0] if directive.name else ""
-                    stmt = None if first in STANDALONE else _governed(node)
-                    span = span_of(stmt if stmt is not None else node)
-                    regions.append(Region(directive=directive, span=span))
+        text = _pragma_text(node)
+        if "omp" not in text:
+            continue
+        directive = parse_directive(text, span_of(node))
+        if directive is not None and directive.dialect == "omp":
+            first = directive.name.split()[0] if directive.name else ""
+            stmt = None if first in STANDALONE else _governed(node)
+            span = span_of(stmt if stmt is not None else node)
+            regions.append(Region(directive=directive, span=span))
     regions.sort(key=lambda r: (r.span.start_byte, -r.span.end_byte))
     branches.sort(key=lambda b: b.span.start_byte)
     return tuple(regions), tuple(branches)

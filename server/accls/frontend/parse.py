@@ -31,6 +31,7 @@ from accls.frontend.source_file import SourceFile
 from accls.frontend.translation_unit import HeaderContext
 from accls.frontend.tsparser import parse_bytes, parse_cpp_bytes, top_level_nodes
 from accls.frontend.types import collect_types
+from accls.frontend.unbraced_pragmas import mask_unbraced_pragmas
 
 __all__ = ["parse_source"]
 
@@ -137,6 +138,7 @@ def parse_source(
     data = masked.encode("utf-8", errors="surrogateescape")
     comment = unterminated_comment(data)
     data = blank_unterminated_comment(data) if comment is not None else data
+    data = mask_unbraced_pragmas(data)
     reuse = tree is not None and tree.data == data and not cpp
     if cpp:
         parsed = parse_cpp_bytes(data)

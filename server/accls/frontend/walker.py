@@ -12,7 +12,7 @@ from accls.frontend.attach import attached_pragmas, mutual_exclusion
 from accls.frontend.decls import declared_vars
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
 from accls.frontend.forward_subst import LoopEntry, forward_substitute
-from accls.frontend.model import AccessKind, Exit, ExitKind, Region, Var
+from accls.frontend.model import AccessKind, Directive, Exit, ExitKind, Region, Var
 from accls.frontend.nested_functions import nested_name, outer_writes
 from accls.frontend.recorder import LoopRecord
 from accls.frontend.reductions import if_minmax
@@ -89,7 +89,7 @@ class FunctionWalk(ExpressionWalk):
         elif kind in ("labeled_statement", "else_clause"):
             for child in node.named_children:
                 if child.type not in ("statement_identifier",):
-                    self.statement(child, depth + 1)
+                    self.governed(child, attached_pragmas(child), depth + 1)
         elif kind.endswith("_expression"):
             self.expr(node, depth + 1)
         elif kind == "function_definition":
@@ -192,18 +192,21 @@ class FunctionWalk(ExpressionWalk):
                 "condition"
             ):
                 continue
-            pragmas = attached_pragmas(child)
-            if pragmas and child.type != "for_statement":
-                pushed = [Region(directive=p, span=span_of(child)) for p in pragmas]
-                guards = [p.dialect for p in pragmas if mutual_exclusion(p)]
-                self._regions.extend(pushed)
-                self._atomic.extend(guards)
-                self.statement(child, depth + 1)
-                del self._atomic[len(self._atomic) - len(guards) :]
-                del self._regions[len(self._regions) - len(pushed) :]
-            else:
-                self.statement(child, depth + 1)
+            self.governed(child, attached_pragmas(child), depth + 1)
         self._block_id, self._scope_end = saved, saved_end
+
+    def governed(self, node: Node, pragmas: tuple[Directive, ...], depth: int) -> None:
+        """Walk a statement under the pragmas written on it (a loop keeps its own)."""
+        if not pragmas or node.type == "for_statement":
+            self.statement(node, depth)
+            return
+        pushed = [Region(directive=p, span=span_of(node)) for p in pragmas]
+        guards = [p.dialect for p in pragmas if mutual_exclusion(p)]
+        self._regions.extend(pushed)
+        self._atomic.extend(guards)
+        self.statement(node, depth)
+        del self._atomic[len(self._atomic) - len(guards) :]
+        del self._regions[len(self._regions) - len(pushed) :]
 
     def _declaration(self, node: Node, depth: int) -> None:
         for var in declared_vars(node, "local", self.macros):
@@ -237,7 +240,7 @@ class FunctionWalk(ExpressionWalk):
             if branch is None:
                 continue
             self._push_ctx(branch)
-            self.statement(branch, depth + 1)
+            self.governed(branch, attached_pragmas(branch), depth + 1)
             self._ctx.pop()
         self._tag = saved
 
@@ -251,7 +254,7 @@ class FunctionWalk(ExpressionWalk):
         if node.type == "while_statement" and cond is not None:
             self.expr(cond, depth + 1)
         if body is not None:
-            self.statement(body, depth + 1)
+            self.governed(body, attached_pragmas(body), depth + 1)
         if node.type == "do_statement" and cond is not None:
             self.expr(cond, depth + 1)
         self._continuable.pop()
@@ -325,7 +328,7 @@ class FunctionWalk(ExpressionWalk):
         if cond is not None:
             self.expr(cond, depth + 1)
         if body is not None:
-            self.statement(body, depth + 1)
+            self.governed(body, attached_pragmas(body), depth + 1)
         first = len(self.refs)
         if update is not None:
             # The update also runs after a `continue`: nothing is substituted there.
