@@ -78,3 +78,23 @@ def test_message_names_clause_section_and_reach() -> None:
     assert "`reduction(+:c[0:5])`" in item.message
     assert "`c[0..9]`" in item.message
     assert item.span.line == 5
+
+
+REGION = """\
+void h(int n, const int *v, int *c) {{
+  #pragma omp parallel reduction(+:{section})
+  {{
+    #pragma omp for
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < 10; j++)
+        c[j] += v[i];
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(("section", "flagged"), [("c[0:5]", True), ("c[0:10]", False)])
+def test_reduction_on_the_enclosing_region(section: str, flagged: bool) -> None:
+    """`parallel reduction(+:c[0:5])` around the `for`: its updates are judged."""
+    found = check_file(REGION.format(section=section), "t.c")
+    assert any(f.code == "ACC129" for f in found) is flagged

@@ -258,7 +258,7 @@ SHORT_REDUCTION_SECTION = FindingKind(
     RACE,
     ERROR,
     "reduction section misses elements the loop updates",
-    "`{clause}` on the loop at line {line} gives each thread a copy of "
+    "`{clause}` over the loop at line {line} gives each thread a copy of "
     "`{section}` only, but `{ref}` (line {use}) {reach}: {why}",
 )
 """A reduction over an array section the loop's updates reach outside of.

@@ -191,7 +191,11 @@ def _inside(
 def reduction_section_findings(
     loop: Loop, directive: Directive, source: SourceFile
 ) -> list[Finding]:
-    """ACC129 for each reduction section of `directive` the nest writes outside of."""
+    """ACC129 for each reduction section over the loop the nest writes outside of.
+
+    The clause may be the loop's or an enclosing construct's (`parallel
+    reduction(+:c[0:5])` around `for`): the loop's updates are judged either way.
+    """
     variant = frozenset(
         {inner.var for inner in loop.walk() if inner.var}
         | {v.name for inner in loop.walk() for v in inner.locals}
@@ -199,7 +203,11 @@ def reduction_section_findings(
     )
     values = {n: Poly.const(v) for n, v in integer_macros(source.macros).items()}
     out: list[Finding] = []
-    for section in reduction_sections(directive):
+    holders = [
+        r.directive for r in loop.regions if r.directive.dialect == directive.dialect
+    ]
+    sections = [s for d in (*holders, directive) for s in reduction_sections(d)]
+    for section in sections:
         bounds = _section_bounds(section, variant)
         if bounds is None or section.name in variant:
             continue
