@@ -43,6 +43,8 @@ def _levels(section: str, body: str, pragma: str = "omp parallel for") -> set[st
         ("c[0:10]", BIN, set()),
         ("c[:10]", "c[v[i] % 10] += 1;", set()),
         ("c[0:16]", "c[v[i] & 15] += 1;", set()),
+        ("c[0:16]", "c[v[i] & 0xf] += 1;", set()),
+        ("c[0:8]", "c[v[i] & 017] += 1;", {"warning"}),
         ("c[0:m]", "for (int j = 0; j < m; j++) c[j] += v[i];", set()),
         ("c[0:NB]", "for (int j = 0; j < NB; j++) c[j] += v[i];", set()),
         ("c[0:12]", "for (int j = 0; j < NB; j++) c[j] += v[i];", set()),

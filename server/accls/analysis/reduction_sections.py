@@ -49,7 +49,9 @@ from accls.frontend.exprs import expression_poly
 __all__ = ["reduction_section_findings"]
 
 _ONE = Poly.const(1)
-_MASK = re.compile(r"^[^&|^?:=<>,]*[^&]&\s*(0[xX][0-9a-fA-F]+|\d+)[uU]?\s*$")
+_MASK = re.compile(
+    r"^[^&|^?:=<>,]*[^&]&\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)[uUlL]*\s*$"
+)
 _ASSIGN = re.compile(rb"\s*=\s*([^;,{}=][^;,{}]*);")
 _FIX = "widen the section to hold them, or reduce the whole array"
 _RACE = (
@@ -113,7 +115,9 @@ def _bounds(
         return low, low + length - _ONE
     mask = _MASK.match(text)
     if mask is not None:  # `e & 15` is 0..15 whatever the sign of `e`
-        return Poly.const(0), Poly.const(int(mask.group(1), 0))
+        digits = mask.group(1)
+        base = 16 if digits[1:2] in ("x", "X") else 8 if digits[:1] == "0" else 10
+        return Poly.const(0), Poly.const(int(digits, base))
     found = modulo_range(text, True, variant)
     return (None, found[1]) if found is not None else (None, None)
 
