@@ -200,17 +200,19 @@ def reduction_section_findings(
     The clause may be the loop's or an enclosing construct's (`parallel
     reduction(+:c[0:5])` around `for`): the loop's updates are judged either way.
     """
+    holders = [
+        r.directive for r in loop.regions if r.directive.dialect == directive.dialect
+    ]
+    sections = [s for d in (*holders, directive) for s in reduction_sections(d)]
+    if not sections:
+        return []
+    values = {n: Poly.const(v) for n, v in integer_macros(source.macros).items()}
     variant = frozenset(
         {inner.var for inner in loop.walk() if inner.var}
         | {v.name for inner in loop.walk() for v in inner.locals}
         | {r.name for r in loop.refs if r.is_write and not r.subscripts}
     )
-    values = {n: Poly.const(v) for n, v in integer_macros(source.macros).items()}
     out: list[Finding] = []
-    holders = [
-        r.directive for r in loop.regions if r.directive.dialect == directive.dialect
-    ]
-    sections = [s for d in (*holders, directive) for s in reduction_sections(d)]
     for section in sections:
         bounds = _section_bounds(section, variant)
         if bounds is None or section.name in variant:
