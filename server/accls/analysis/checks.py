@@ -27,6 +27,7 @@ from accls.analysis.private_pointers import private_pointer_findings
 from accls.analysis.privatization import scalar_findings
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.races import dependence_findings, shape_findings
+from accls.analysis.reduction_sections import reduction_section_findings
 
 # The sections detector sits at the package root until it moves into analysis/;
 # importing it here makes no cycle (it imports accls.analysis, not this module).
@@ -68,6 +69,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(private_array_findings(loop, directive))
             fn = analysis.source.function(loop.function)
             found.extend(private_pointer_findings(loop, directive, fn))
+            found.extend(reduction_section_findings(loop, directive, analysis.source))
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))

@@ -15,6 +15,7 @@ __all__ = [
     "clause_sections",
     "managed_arrays",
     "pragma_lines",
+    "reduction_sections",
     "transfer_kinds",
 ]
 
@@ -158,4 +159,23 @@ def clause_sections(directive: Directive) -> list[Section]:
             if match is not None and dims is not None:
                 text = spell.format(item.strip())
                 out.append(Section(match.group(1), kind, text, dims))
+    return out
+
+
+def reduction_sections(directive: Directive) -> list[Section]:
+    """Every array section a `reduction` clause names: `reduction(+:c[0:10])`."""
+    out: list[Section] = []
+    for clause in directive.clauses:
+        args = clause.args or ""
+        head = args.split("[")[0]
+        if clause.name != "reduction" or ":" not in head:
+            continue
+        at = head.rindex(":")
+        op, body = args[:at], args[at + 1 :]
+        for item in _split_top(body):
+            match = _ITEM.match(item)
+            dims = _dims(match.group(2)) if match and match.group(2) else None
+            if match is not None and dims:
+                text = f"reduction({op.strip()}:{item.strip()})"
+                out.append(Section(match.group(1), "reduction", text, dims))
     return out

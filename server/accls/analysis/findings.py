@@ -253,6 +253,22 @@ must not guess what the pragma was meant to order. Example: `#pragma omp
 parallel for private(` or `#pragma omp task depend(out: x + 1)`.
 """
 
+SHORT_REDUCTION_SECTION = FindingKind(
+    "ACC129",
+    RACE,
+    ERROR,
+    "reduction section misses elements the loop updates",
+    "`{clause}` over the loop at line {line} gives each thread a copy of "
+    "`{section}` only, but `{ref}` (line {use}) {reach}: {why}",
+)
+"""A reduction over an array section the loop's updates reach outside of.
+
+Why: only the section is privatized and combined; an update outside it lands
+outside the thread's copy (past its end with gcc and clang, or in the shared
+array with no reduction), so the sums are wrong. Example: `#pragma omp parallel
+for reduction(+:c[0:5])` over `for (j = 0; j < 10; j++) c[j] += v[i];`.
+"""
+
 
 DEFAULT_NONE = FindingKind(
     "ACC301",
@@ -285,6 +301,7 @@ CATALOG: tuple[FindingKind, ...] = (
     OUT_OF_EXTENT,
     *CONCURRENCY_KINDS,
     UNREADABLE_PRAGMA,
+    SHORT_REDUCTION_SECTION,
     TOO_LARGE_TO_CHECK,
     STALE_HOST_COPY,
     UNINITIALISED_DEVICE_READ,

@@ -12,6 +12,7 @@ __all__ = [
     "associated_loops",
     "clause_names",
     "collapse_count",
+    "innermost_private",
     "list_names",
     "loop_directive",
     "reduction_ops",
@@ -22,6 +23,7 @@ _OMP_LOOP_WORDS = frozenset({"for", "simd", "distribute", "taskloop", "loop"})
 _OMP_PARALLEL_WORDS = frozenset({"parallel", "teams", "target", "taskloop"})
 _ACC_COMPUTE = frozenset({"parallel", "kernels", "serial"})
 _PRIVATIZING = frozenset({"private", "firstprivate", "lastprivate", "linear"})
+_SHARING = _PRIVATIZING | {"shared"}
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -107,6 +109,24 @@ def clause_names(directives: tuple[Directive, ...], names: frozenset[str]) -> se
     return out
 
 
+def innermost_private(directives: tuple[Directive, ...]) -> set[str]:
+    """Variables the innermost directive naming them privatizes (outermost first).
+
+    OpenMP's rule: `parallel private(s)` around `parallel shared(s)` leaves `s`
+    shared in the inner region, so only the innermost data-sharing clause decides.
+    """
+    decided: dict[str, bool] = {}
+    for directive in reversed(directives):
+        here: dict[str, bool] = {}
+        for clause in directive.clauses:
+            if clause.name in _SHARING and clause.args:
+                for name in list_names(clause.args, clause.name == "linear"):
+                    here[name] = here.get(name, False) or clause.name != "shared"
+        for name, private in here.items():
+            decided.setdefault(name, private)
+    return {name for name, private in decided.items() if private}
+
+
 def reduction_ops(directives: tuple[Directive, ...]) -> dict[str, str]:
     """Variable -> operator of every `reduction(op:list)` clause."""
     out: dict[str, str] = {}
@@ -151,7 +171,7 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     own = tuple(d for d in loop.pragmas if d.dialect == dialect)
     directives = (*(r.directive for r in regions), *own)
     fn = source.function(loop.function)
-    private = clause_names(directives, _PRIVATIZING)
+    private = innermost_private(directives)
     private |= source.threadprivate
     parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
     orphaned = not any(_words(d) & parallel_words for d in directives)

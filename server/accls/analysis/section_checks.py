@@ -15,7 +15,7 @@ from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Directive, Function, Loop, Poly, Ref, Span
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["section_findings"]
+__all__ = ["accessed_range", "runs_always", "section_findings"]
 
 _ONE = Poly.const(1)
 # `x / 4`, `(n + 1) / 2`: a quotient by a positive literal, read as a new name.
@@ -109,7 +109,7 @@ def _range(loop: Loop) -> tuple[Poly, Poly] | None:
     return None
 
 
-def _always(ref: Ref, root: Loop) -> bool:
+def runs_always(ref: Ref, root: Loop) -> bool:
     """True if the reference runs in every iteration of every loop around it."""
     if root.id not in ref.context or ref.guarded or ref.deref or ref.member:
         return False
@@ -150,7 +150,7 @@ def _written_between(
     return False
 
 
-def _accessed(
+def accessed_range(
     ref: Ref, root: Loop, rank: int, variant: set[str]
 ) -> tuple[list[tuple[Poly, Poly]], list[Poly]] | None:
     """Per dimension the (first, last) element the reference touches, and facts."""
@@ -214,9 +214,9 @@ def _judge(
     if section.name in variant:
         return None  # a local of the loop shadows the array the clause names
     for ref in root.refs:
-        if ref.name != section.name or not _always(ref, root):
+        if ref.name != section.name or not runs_always(ref, root):
             continue
-        found = _accessed(ref, root, len(bounds), variant)
+        found = accessed_range(ref, root, len(bounds), variant)
         if found is None:
             continue
         dims, facts = found
