@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.argument_types import ArgType, argument_type, binds
 from accls.frontend import Call, Function, Loop, SourceFile
 from accls.frontend.cpp_files import is_cpp
 
@@ -157,34 +158,15 @@ def other_overload(fn: Function, count: int, source: SourceFile) -> str:
     )
 
 
-_NAME = re.compile(r"^(&?)\s*([A-Za-z_]\w*)$")
-
-
-def _loose(types: tuple[str, ...]) -> tuple[str, ...]:
-    """Types compared without `const`: `f(const int *)` and `f(int *)` then tie."""
-    return tuple(t.replace("const", "") for t in types)
-
-
-def _argument_type(arg: str, host: Function, loop: Loop) -> str | None:
-    """`int*` for an argument `a` declared `int *a` (or `&x` of `int x`)."""
-    match = _NAME.match(arg.strip())
-    if match is None:
-        return None
-    name = match.group(2)
-    var = next((v for v in loop.locals if v.name == name), None) or host.lookup(name)
-    if var is None or not var.type or host.declarations(name) > 1:
-        return None
-    stars = var.pointers + len(var.dims) + (1 if match.group(1) else 0)
-    return "".join(var.type.replace("const", "").split()) + "*" * stars
-
-
 def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | None:
     """The one definition of `call.name` whose parameter types are its arguments'.
 
     For same-count overloads of a free C++ function (`f(int *)`, `f(double *)`)
-    whose call passes plain variables: the definition each argument's declared
-    type matches exactly runs. None when the types are not all known, or when
-    none or several match (#if branches of one signature): no pick.
+    whose arguments' types are known (variables, their elements and members,
+    literals): the definition that takes each argument without a conversion
+    runs (an exact match beats any conversion). None when the types are not
+    all known, or when none or several match (#if branches of one signature):
+    no pick.
     """
     found = [f for f in source.functions if f.name == call.name]
     host = source.function(loop.function)
@@ -192,9 +174,9 @@ def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | N
         return None
     if not is_cpp(source.path):
         return None
-    types: list[str] = []
+    types: list[ArgType] = []
     for arg in call.args:
-        one = _argument_type(arg, host, loop)
+        one = argument_type(arg, host, loop, source)
         if one is None:
             return None
         types.append(one)
@@ -202,6 +184,7 @@ def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | N
         f
         for f in found
         if (declared := _definition_types(f, source)) is not None
-        and _loose(declared) == tuple(types)
+        and len(declared) == len(types)
+        and all(binds(p, a) for p, a in zip(declared, types, strict=True))
     ]
     return exact[0] if len(exact) == 1 else None
