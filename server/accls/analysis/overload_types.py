@@ -78,15 +78,38 @@ def parameter_types(params: str) -> tuple[str, ...]:
     return () if pieces == ["void"] else tuple(pieces)
 
 
-def _definition_types(fn: Function, source: SourceFile) -> tuple[str, ...] | None:
-    """The parameter types of a definition, from its text up to the body."""
+def _definition_params(fn: Function, source: SourceFile) -> str | None:
+    """The text of a definition's parameter list, from its text up to the body."""
     head = source.data[fn.span.start_byte : fn.span.end_byte].decode(
         "utf-8", errors="replace"
     )
     head = head.split("{", 1)[0]
     plain = re.escape(fn.name.rsplit("::", 1)[-1])
     found = re.search(rf"\b{plain}\s*\((.*)\)", head, re.DOTALL)
-    return parameter_types(found.group(1)) if found else None
+    return found.group(1) if found else None
+
+
+def _definition_types(fn: Function, source: SourceFile) -> tuple[str, ...] | None:
+    """The parameter types of a definition, from its text up to the body."""
+    params = _definition_params(fn, source)
+    return parameter_types(params) if params is not None else None
+
+
+def _exact(fn: Function, types: list[ArgType], source: SourceFile) -> bool | None:
+    """Whether `fn` takes these arguments without a conversion.
+
+    None when it may take them otherwise, which is not compared here: through
+    a default argument or `...`.
+    """
+    params = _definition_params(fn, source)
+    if params is None:
+        return None
+    declared = parameter_types(params)
+    if "..." in declared or ("=" in params and len(declared) > len(types)):
+        return None
+    if len(declared) != len(types):
+        return False  # too few parameters, or too many without defaults
+    return all(binds(p, a) for p, a in zip(declared, types, strict=True))
 
 
 def _declared(name: str, text: str) -> list[tuple[tuple[str, ...], int, str]]:
@@ -180,11 +203,8 @@ def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | N
         if one is None:
             return None
         types.append(one)
-    exact = [
-        f
-        for f in found
-        if (declared := _definition_types(f, source)) is not None
-        and len(declared) == len(types)
-        and all(binds(p, a) for p, a in zip(declared, types, strict=True))
-    ]
+    verdicts = [_exact(f, types, source) for f in found]
+    if None in verdicts:
+        return None
+    exact = [f for f, ok in zip(found, verdicts, strict=True) if ok]
     return exact[0] if len(exact) == 1 else None
