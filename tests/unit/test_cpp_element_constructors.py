@@ -126,3 +126,36 @@ def test_an_in_class_constructor_is_told_from_the_copy_one_by_count() -> None:
     # `C c;` passes the new object alone: only `C()` takes that, not `C(const C &)`.
     parallel, why = _loop("C c; b[i] = c.x + a[i];", QUIET)
     assert parallel, why
+
+
+COPY_COUNTING = """\
+    #include <vector>
+    static int copies = 0;
+    struct K {
+      double x;
+      K(double a, int) : x(a) {}
+      K(const K &o) : x(o.x) { copies++; }
+    };
+    """
+COPIED = [
+    "K k(a[i], 0); std::vector<K> v; v.push_back(k); b[i] = v[0].x;",
+    "K k(a[i], 0); std::vector<K> v; v.insert(v.begin(), k); b[i] = v[0].x;",
+    "K k(a[i], 0); std::vector<K> v; v.insert(v.end(), 2, k); b[i] = v[1].x;",
+    # the second element may move the first into new storage: `K(const K &)`
+    "std::vector<K> v; v.emplace_back(a[i], 0); v.emplace_back(a[i], 1); "
+    "b[i] = v[1].x;",
+]
+
+
+@pytest.mark.parametrize("body", COPIED)
+def test_an_element_copied_in_runs_the_copy_constructor(body: str) -> None:
+    parallel, why = _loop(body, COPY_COUNTING)
+    assert not parallel
+    assert "K::K" in why
+    assert "copies" in why
+
+
+@pytest.mark.parametrize("body", COPIED)
+def test_a_quiet_copy_constructor_leaves_the_elements_private(body: str) -> None:
+    parallel, why = _loop(body, COPY_COUNTING.replace(" copies++; ", " "))
+    assert parallel, why

@@ -36,6 +36,8 @@ def _ops(fact) -> list[RedOp]:  # type: ignore[no-untyped-def]
         ("std::max(m, a[i])", "double", "", RedOp.MAX),
         ("std::min(m, a[i])", "double", "", RedOp.MIN),
         ("std::max<double>(m, a[i])", "double", "", RedOp.MAX),
+        ("::std::max(m, a[i])", "double", "", RedOp.MAX),  # the global std
+        ("::std::min<double>(m, a[i])", "double", "", RedOp.MIN),
         ("std::min(m, a[i])", "float", "", RedOp.MIN),
         ("std::max(a[i], m)", "int", "", RedOp.MAX),  # an int has no NaN
         ("std::min(a[i], m)", "long", "", RedOp.MIN),

@@ -120,9 +120,20 @@ def test_the_argument_types_pick_the_overload_that_writes() -> None:
 
 
 def test_an_argument_of_unknown_type_picks_no_overload() -> None:
-    parallel, why = _verdict(TYPED.replace("ARG", "&y[i]"))
+    parallel, why = _verdict(TYPED.replace("ARG", "y + i"))
     assert not parallel
     assert "more than once" in why
+
+
+def test_an_element_address_picks_the_overload_of_its_type() -> None:
+    """`&y[i]` of `double *y` is a `double *`: `bump(double *)` runs.
+
+    The loop stays refused for what that overload does (it reads `y` through
+    its argument), no longer for not knowing which overload runs.
+    """
+    _, why = _verdict(TYPED.replace("ARG", "&y[i]"))
+    assert "more than once" not in why
+    assert "reads `y` through an argument" in why
 
 
 def test_an_overloaded_function_gets_no_routine_mark() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.argument_types import ArgType, argument_type, binds
 from accls.frontend import Call, Function, Loop, SourceFile
 from accls.frontend.cpp_files import is_cpp
 
@@ -77,15 +78,38 @@ def parameter_types(params: str) -> tuple[str, ...]:
     return () if pieces == ["void"] else tuple(pieces)
 
 
-def _definition_types(fn: Function, source: SourceFile) -> tuple[str, ...] | None:
-    """The parameter types of a definition, from its text up to the body."""
+def _definition_params(fn: Function, source: SourceFile) -> str | None:
+    """The text of a definition's parameter list, from its text up to the body."""
     head = source.data[fn.span.start_byte : fn.span.end_byte].decode(
         "utf-8", errors="replace"
     )
     head = head.split("{", 1)[0]
     plain = re.escape(fn.name.rsplit("::", 1)[-1])
     found = re.search(rf"\b{plain}\s*\((.*)\)", head, re.DOTALL)
-    return parameter_types(found.group(1)) if found else None
+    return found.group(1) if found else None
+
+
+def _definition_types(fn: Function, source: SourceFile) -> tuple[str, ...] | None:
+    """The parameter types of a definition, from its text up to the body."""
+    params = _definition_params(fn, source)
+    return parameter_types(params) if params is not None else None
+
+
+def _exact(fn: Function, types: list[ArgType], source: SourceFile) -> bool | None:
+    """Whether `fn` takes these arguments without a conversion.
+
+    None when it may take them otherwise, which is not compared here: through
+    a default argument or `...`.
+    """
+    params = _definition_params(fn, source)
+    if params is None:
+        return None
+    declared = parameter_types(params)
+    if "..." in declared or ("=" in params and len(declared) > len(types)):
+        return None
+    if len(declared) != len(types):
+        return False  # too few parameters, or too many without defaults
+    return all(binds(p, a) for p, a in zip(declared, types, strict=True))
 
 
 def _declared(name: str, text: str) -> list[tuple[tuple[str, ...], int, str]]:
@@ -157,34 +181,15 @@ def other_overload(fn: Function, count: int, source: SourceFile) -> str:
     )
 
 
-_NAME = re.compile(r"^(&?)\s*([A-Za-z_]\w*)$")
-
-
-def _loose(types: tuple[str, ...]) -> tuple[str, ...]:
-    """Types compared without `const`: `f(const int *)` and `f(int *)` then tie."""
-    return tuple(t.replace("const", "") for t in types)
-
-
-def _argument_type(arg: str, host: Function, loop: Loop) -> str | None:
-    """`int*` for an argument `a` declared `int *a` (or `&x` of `int x`)."""
-    match = _NAME.match(arg.strip())
-    if match is None:
-        return None
-    name = match.group(2)
-    var = next((v for v in loop.locals if v.name == name), None) or host.lookup(name)
-    if var is None or not var.type or host.declarations(name) > 1:
-        return None
-    stars = var.pointers + len(var.dims) + (1 if match.group(1) else 0)
-    return "".join(var.type.replace("const", "").split()) + "*" * stars
-
-
 def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | None:
     """The one definition of `call.name` whose parameter types are its arguments'.
 
     For same-count overloads of a free C++ function (`f(int *)`, `f(double *)`)
-    whose call passes plain variables: the definition each argument's declared
-    type matches exactly runs. None when the types are not all known, or when
-    none or several match (#if branches of one signature): no pick.
+    whose arguments' types are known (variables, their elements and members,
+    literals): the definition that takes each argument without a conversion
+    runs (an exact match beats any conversion). None when the types are not
+    all known, or when none or several match (#if branches of one signature):
+    no pick.
     """
     found = [f for f in source.functions if f.name == call.name]
     host = source.function(loop.function)
@@ -192,16 +197,14 @@ def typed_definition(call: Call, loop: Loop, source: SourceFile) -> Function | N
         return None
     if not is_cpp(source.path):
         return None
-    types: list[str] = []
+    types: list[ArgType] = []
     for arg in call.args:
-        one = _argument_type(arg, host, loop)
+        one = argument_type(arg, host, loop, source)
         if one is None:
             return None
         types.append(one)
-    exact = [
-        f
-        for f in found
-        if (declared := _definition_types(f, source)) is not None
-        and _loose(declared) == tuple(types)
-    ]
+    verdicts = [_exact(f, types, source) for f in found]
+    if None in verdicts:
+        return None
+    exact = [f for f, ok in zip(found, verdicts, strict=True) if ok]
     return exact[0] if len(exact) == 1 else None

@@ -268,6 +268,7 @@ class CppCalls(CppRanges):
         if owner.kind is TypeKind.CONTAINER and name in _EMPLACE:
             self._elements_built(node, owner.element, args[_EMPLACE[name] :])
         self._elements_counted(node, owner, name, args)
+        self._elements_copied(node, owner, name, obj, args)
         self._object_read(obj, depth)
         for arg in args:
             self.expr(arg, depth + 1)

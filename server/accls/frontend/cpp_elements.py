@@ -3,10 +3,11 @@
 Building `n` elements runs `E`'s constructor on each, and a user constructor
 may write memory besides its object (a global counter, a pointer argument):
 `std::vector<E> v(n)` and `v.resize(n)` run `E()`, `v(n, x)`, `v.resize(n, x)`
-and `v.assign(n, x)` copy `x` into each element, `E a[4]` and
-`std::array<E, 4> a` default-construct theirs. Each is recorded as a call of
-`E::E` on a new object, like `E e;`, so its summary says what it writes. A
-copy runs the class's own constructor only when it declares one taking one
+and `v.assign(n, x)` copy `x` into each element, `v.push_back(x)` and
+`v.insert(p, x)` copy `x` into a new one (and a growing vector its old ones),
+`E a[4]` and `std::array<E, 4> a` default-construct theirs. Each is recorded
+as a call of `E::E` on a new object, like `E e;`, so its summary says what it
+writes. A copy runs the class's own constructor only when it declares one taking one
 argument (the implicit copy constructor copies the members and does nothing
 else).
 """
@@ -31,6 +32,14 @@ __all__ = ["COUNTED_METHODS", "CppElements"]
 # Container methods whose first argument is a count of elements they build
 # (`v.resize(n)`, `v.assign(n, x)`), the value to copy coming after it.
 COUNTED_METHODS = frozenset({"resize", "assign"})
+# Container methods that copy (or move) their value arguments into new
+# elements, and how many arguments (a position) come before the values.
+_COPYING = {"push_back": 0, "push_front": 0, "insert": 1}
+# Methods that may grow a vector: its elements are then copied (or moved)
+# into new storage, one constructor call each.
+_GROWING = frozenset(
+    {"push_back", "emplace_back", "insert", "emplace", "resize", "reserve"}
+)
 _SEQUENCES = frozenset({"std::vector", "std::valarray"})
 _BUILDERS = ("argument_list", "initializer_list")
 
@@ -120,6 +129,24 @@ class CppElements(CppConstructors):
         """`v.resize(n)`, `v.resize(n, x)`, `v.assign(n, x)`: the new elements."""
         if owner.kind is TypeKind.CONTAINER and method in COUNTED_METHODS:
             self._counted(node, owner.element, args, False)
+
+    def _elements_copied(
+        self, node: Node, owner: CxxType, method: str, obj: Node, args: tuple[Node, ...]
+    ) -> None:
+        """`v.push_back(x)`, `v.insert(p, x)`: `E(x)` on the new element.
+
+        A vector that grows copies its old elements too (`E(v[k])`), whatever
+        built the new one (`emplace_back(a, b)`).
+        """
+        if owner.kind is not TypeKind.CONTAINER:
+            return
+        values = args[_COPYING[method] :] if method in _COPYING else ()
+        if len(values) == 1:
+            self._elements_built(node, owner.element, values)
+        elif values:  # `insert(p, n, x)`, `insert(p, first, last)`
+            self._counted(node, owner.element, values, False)
+        if owner.name in _SEQUENCES and method in _GROWING:
+            self._elements_built(node, owner.element, (obj,))
 
 
 def _items(value: Node) -> tuple[Node, ...]:

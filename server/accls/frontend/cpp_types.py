@@ -210,7 +210,7 @@ def unqualified(text: str) -> str:
 
 def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
     """The kind of the type written `text` (a declaration's base type and levels)."""
-    plain = _plain(text)
+    plain = _plain(text).removeprefix("::")  # `::std::vector`, `::Vec`
     if depth > 16 or not plain or plain in ("auto", "decltype(auto)"):
         return UNKNOWN
     if plain.endswith("*") or plain.endswith("]"):

@@ -140,7 +140,7 @@ class CppTyping(FunctionWalk):
                 return CxxType(TypeKind.STREAM, name="std::stream")
             return UNKNOWN
         if kind == "qualified_identifier":
-            text = "".join(node_text(node).split())
+            text = "".join(node_text(node).split()).removeprefix("::")
             last = text.rsplit("::", 1)[-1]
             if text.startswith("std::") and last in STREAM_OBJECTS:
                 return CxxType(TypeKind.STREAM, name="std::stream")
@@ -348,6 +348,8 @@ class CppTyping(FunctionWalk):
         text = "".join(node_text(fn).split())
         if fn.type == "template_function" or "<" in text:
             text = text.split("<", 1)[0]
+        if text.startswith("::std::"):
+            text = text[2:]  # the global `std` is the one namespace std
         head, _, plain = text.rpartition("::")
         info = self.scope.classes.get(head.rsplit("::", 1)[-1])
         if info is not None and plain in info.statics and plain in info.methods:
