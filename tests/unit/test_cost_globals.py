@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import textwrap
@@ -114,3 +115,52 @@ def test_annotate_shares_out_the_large_loop_only(
     expected = _run(tmp_path / "s", 1)
     for threads in (1, 4):
         assert _run(tmp_path / "p", threads) == expected
+
+
+ENUMS = textwrap.dedent(
+    """\
+    enum Timer { t0, t1, t2 = 10, t3, nTimers };
+    typedef enum { A1 = 3, A2 } Small;
+    void f(double *a, const double *b, int t3) {
+      for (int i = 0; i < nTimers; i++)
+        a[i] = 2.0 * b[i];
+      for (int i = 0; i < A2; i++)
+        a[i] = 2.0 * b[i];
+      for (int i = 0; i < t3; i++)
+        a[i] = 2.0 * b[i];
+    }
+    """
+)
+
+
+def test_enumerators_fix_trip_counts() -> None:
+    found = _by_line(ENUMS)
+    assert found[4].iterations == 12  # t2 = 10, t3, nTimers
+    assert found[4].profitable is False
+    assert found[6].iterations == 4
+    assert found[8].iterations is None  # the parameter `t3` hides the enumerator
+
+
+def test_a_headers_enumerator_fixes_a_trip_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "timers.h").write_text(
+        "enum TimerHandle { totalTimer, loopTimer, numberOfTimers };\n",
+        encoding="utf-8",
+    )
+    src = tmp_path / "t.c"
+    src.write_text(
+        '#include "timers.h"\n'
+        "void stats(double *restrict a, const double *restrict b) {\n"
+        "  for (int i = 0; i < numberOfTimers; i++)\n"
+        "    a[i] = b[i] / 3.0;\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    argv = ["suggest", "--model", "openmp", "--no-validate", "--format", "json"]
+    assert accls.cli.commands.main([*argv, str(src)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    loops = out if isinstance(out, list) else out["loops"]
+    (loop,) = [o for o in loops if o.get("line") == 3]
+    assert loop["estimate"]["iterations"] == 2
+    assert loop["profitable"] is False
