@@ -5,7 +5,8 @@ runs nine times, as surely as with `#define DIAMETER 9`: the local is initialise
 with a constant and never written again (nor is its address taken). Likewise
 `strelDisk(disk, radius)`, when every call of `strelDisk` in a program the file
 shows whole passes 5 for `radius`, fixes the size of its loops. The cost model
-counts such sizes like the macros'.
+counts such sizes like the macros', and the `const` globals the function sees too
+(cost_globals).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from accls.analysis.cost_globals import global_constants
 from accls.frontend import Function, Poly, SourceFile
 from accls.frontend.exprs import expression_poly
 
@@ -96,6 +98,7 @@ def _fixed_param(fn: Function, name: str) -> bool:
 def function_constants(
     source: SourceFile, fn: Function, known: Mapping[str, Poly], depth: int = 0
 ) -> dict[str, Poly]:
-    """The sizes `fn` fixes: its callers' constant arguments, then its own locals."""
+    """The sizes `fn` fixes: const globals, callers' constant arguments, locals."""
+    seen = global_constants(source, fn, known)
     passed = _passed(source, fn, known, depth)
-    return {**passed, **_locals(source, fn, {**known, **passed})}
+    return {**seen, **passed, **_locals(source, fn, {**known, **seen, **passed})}

@@ -13,6 +13,9 @@ An outer loop with a known, small trip count (12 materials) cuts the data into a
 few large pieces: those loops keep their pragma. A bound that is a polynomial in an
 outer loop's variable (`i < n - k`, a pivot or triangular loop) is not a segment:
 its pieces are large on average, and hoisting the region is the remedy there.
+
+A tile loop, `for (i = it; i < MIN(n, it + tile); i++)` inside `for (it = 0; it < n;
+it += tile)`, is such a piece too: at most `tile` iterations per outer iteration.
 """
 
 from __future__ import annotations
@@ -102,7 +105,8 @@ def segment_reason(
     A segment's bound is read from memory at a subscript that changes with the outer
     iterations (`count[box]`, `row[i + 1]`, or a scalar set so), or both of its
     bounds slide with the outer iterations while its trip count does not use the
-    outer variables (`[row * s, (row + 1) * s)`). Not when that outer loop's trip
+    outer variables (`[row * s, (row + 1) * s)`), or it walks one tile (`i <
+    MIN(n, it + tile)` from `it`). Not when that outer loop's trip
     count is known and small (`values`: the sizes the file fixes): the data is cut
     into a few large pieces then.
     """
@@ -140,6 +144,30 @@ def _segment(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
         first = sorted(lower & slides)[0]
         owner = moving.get(first) or next(o for o in around if o.var == first)
         return owner, f"`{loop.lower_text}` slides"
+    return _tile(loop, around, slides, moving)
+
+
+def _tile(
+    loop: Loop, around: list[Loop], slides: set[str], moving: Mapping[str, Loop]
+) -> tuple[Loop, str] | None:
+    """The tile loop around `loop` when `loop` walks one tile of it, or None.
+
+    `for (i = it; i < MIN(n, it + tile); i++)`: the lower bound slides with an
+    outer loop and one upper limit lies a fixed distance past it (`tile`, free of
+    the loops' variables), so each outer iteration gets at most that many.
+    """
+    lower = loop.lower
+    if lower is None or loop.upper is not None or not lower.names() & slides:
+        return None
+    for limit in loop.limits:
+        if not limit.upper or limit.scale != 1:
+            continue
+        width = limit.poly - lower
+        if width.is_constant or width.names() & (slides | {loop.var}):
+            continue
+        first = sorted(lower.names() & slides)[0]
+        owner = moving.get(first) or next(o for o in around if o.var == first)
+        return owner, f"tile:`{(width + Poly.const(1)).render()}`"
     return None
 
 
@@ -201,6 +229,12 @@ def _picks_row(polys: list[Poly | None], outer: str, inner: str) -> bool:
 
 
 def _reason(outer: Loop, what: str) -> str:
+    if what.startswith("tile:"):
+        return (
+            f"tile loop: it walks one tile of at most {what[5:]} iterations per "
+            f"iteration of the loop at line {outer.line}; a region per tile costs "
+            "more than it shares out"
+        )
     if what.startswith("row:"):
         return (
             f"segment loop: it walks one row of {what[4:]} per iteration of the "

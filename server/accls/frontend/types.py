@@ -16,6 +16,7 @@ from accls.frontend.decls import (
     type_text,
     typedef_vars,
 )
+from accls.frontend.enumerators import file_enumerators
 from accls.frontend.exprs import node_text
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
@@ -108,4 +109,5 @@ def collect_types(root: Node, macros: MacroTable) -> TypeTable:
         holders=frozenset(holders),
         volatiles=frozenset(volatiles),
         extents=tuple(extents),
+        enumerators=file_enumerators(root),
     )

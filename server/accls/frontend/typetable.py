@@ -31,6 +31,8 @@ class TypeTable:
     volatiles: frozenset[str] = frozenset()  # typedef names of `volatile` types
     # The extents a typedef's own array declarator adds (`typedef double row[M]`).
     extents: tuple[tuple[str, tuple[str | None, ...]], ...] = ()
+    # File-scope enumerators: name and value as C text (`enumerators`).
+    enumerators: tuple[tuple[str, str], ...] = ()
     _defs: dict[str, tuple[str, str]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -46,7 +48,7 @@ class TypeTable:
 
     def merged(self, other: TypeTable) -> TypeTable:
         """This table with `other`'s entries for the names it lacks."""
-        if not other.typedefs and not other.structs:
+        if not other.typedefs and not other.structs and not other.enumerators:
             return self
         return TypeTable(
             typedefs=(*self.typedefs, *other.typedefs),
@@ -55,6 +57,7 @@ class TypeTable:
             holders=self.holders | other.holders,
             volatiles=self.volatiles | other.volatiles,
             extents=(*self.extents, *other.extents),
+            enumerators=(*self.enumerators, *other.enumerators),
         )
 
     def _resolve(self, type_: str) -> tuple[str, str] | None:
