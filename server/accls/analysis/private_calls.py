@@ -19,6 +19,7 @@ from accls.analysis.member_reads import member_reads_apart
 from accls.analysis.out_params import defines
 from accls.analysis.own_objects import beyond_why, own_object
 from accls.analysis.range_arguments import range_write
+from accls.analysis.row_reads import row_read
 from accls.analysis.row_sizes import size_why
 from accls.analysis.summaries import (
     NULL_ARGUMENT,
@@ -102,8 +103,11 @@ def private_effects(
         fn = source.function(loop.function)
         if index not in summary.writes:
             # `norm3(&a[3*i])`: the elements the callee reads, which the
-            # dependence graph modelled (range_arguments), as the loop's own.
+            # dependence graph modelled (range_arguments), as the loop's own;
+            # `norm3(f[i])`: the row read the front end recorded (row_reads).
             ranged = range_write(call, index, loop.refs, fn, source)
+            if ranged is None or source.function(call.name) is None:
+                ranged = row_read(call, index, loop, source)  # `norm3(f[i])`
             if ranged is not None and source.function(call.name) is not None:
                 overlap = read_overlap(call, [arg], loop, source, indices, fields)
                 if overlap is not None:
