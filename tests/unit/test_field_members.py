@@ -77,7 +77,7 @@ def _kernel(
     )
     out = capsys.readouterr().out
     assert code == 0
-    loops = {int(o["line"]): o for o in json.loads(out)}
+    loops: dict[int, dict[str, object]] = {int(o["line"]): o for o in json.loads(out)}
     return loops[3]
 
 

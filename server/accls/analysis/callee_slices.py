@@ -19,15 +19,20 @@ import re
 
 from accls.frontend import AccessKind, Call, SourceFile, TypeTable, Var
 
-__all__ = ["parameter_slice", "same_element"]
+__all__ = ["parameter_slice", "same_element", "unqualified"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__"})
 
 
+def unqualified(type_: str) -> str:
+    """A type's text without `const`, `volatile` or `restrict`."""
+    return " ".join(w for w in type_.split() if w not in _QUALIFIERS)
+
+
 def _element_type(type_: str, types: TypeTable) -> str:
     """A type without qualifiers, through the typedefs of one scalar."""
-    plain = " ".join(w for w in type_.split() if w not in _QUALIFIERS)
+    plain = unqualified(type_)
     return types.scalar_base(plain) or plain
 
 

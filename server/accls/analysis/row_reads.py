@@ -19,17 +19,12 @@ import re
 
 from accls.analysis.access_paths import member_var
 from accls.analysis.call_arguments import argument_ref
-from accls.analysis.callee_slices import parameter_slice
+from accls.analysis.callee_slices import parameter_slice, unqualified
 from accls.frontend import AccessKind, Call, Loop, Ref, SourceFile, TypeTable, Var
 
 __all__ = ["row_read"]
 
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
-_QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__"})
-
-
-def _unqualified(type_: str) -> str:
-    return " ".join(w for w in type_.split() if w not in _QUALIFIERS)
 
 
 def _extents(var: Var, types: TypeTable) -> list[str | None] | None:
@@ -76,9 +71,10 @@ def row_read(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref | No
     extent = levels[-1].strip()
     if not extent.isdigit() or low < 0 or high >= int(extent):
         return None
+    # The scalar of the row (`real3` is `double`), whatever levels it adds.
     element = source.types.element_scalar(var.type) or var.type
     param = callee.params[index].type
-    wanted = source.types.scalar_base(_unqualified(param)) or _unqualified(param)
-    if _unqualified(element) != wanted:
+    wanted = source.types.scalar_base(unqualified(param)) or unqualified(param)
+    if unqualified(element) != wanted:
         return None
     return ref
