@@ -9,6 +9,7 @@ ever pointed into it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from accls.analysis.access_paths import Target
@@ -39,6 +40,9 @@ def target_objects(
     root = target.root
     if root is None or target.union:
         return None
+    holder = _holder(target, fn, source)
+    if holder is not None:
+        target = holder  # storage inside the block a pointer field points to
     if target.kind == "loaded" and target.selectors in (0, 1):
         found = resolve_field(target.path, fn, source.globals, source.types)
         wanted = "**" if target.selectors else "*"
@@ -72,6 +76,33 @@ def target_objects(
         name = object_of_var(root, fn, own_label(source))
         return frozenset({name}), f"`{root.name}` is an array no field was set to"
     return None
+
+
+# The members after a path's last `->`: `->x0`, `->box.lo` (storage of the pointee).
+_INLINE_TAIL = re.compile(r"->\s*[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
+
+
+def _holder(target: Target, fn: Function | None, source: SourceFile) -> Target | None:
+    """`p->tab->x0` (a member stored inside `*p->tab`) as the pointer `p->tab`.
+
+    The member lies in the block the field `tab` points to, whatever its offset,
+    so that block is the object the access may touch. Only a member that is no
+    pointer qualifies (`p->tab->v` itself, or an element it selects, may be a
+    pointer's value or its target), and only an access that stays in it.
+    """
+    if target.kind != "loaded" or target.selectors or target.root is None:
+        return None
+    cut = target.path.rfind("->")
+    if cut <= 0 or not _INLINE_TAIL.fullmatch(target.path[cut:]):
+        return None
+    found = resolve_field(target.path, fn, source.globals, source.types)
+    if found is None or found.levels.startswith("*") or "?" in found.levels:
+        return None
+    pointer = target.path[:cut].rstrip()
+    held = resolve_field(pointer, fn, source.globals, source.types)
+    if held is None or held.levels != "*":
+        return None
+    return Target("loaded", target.root, pointer, 0, union=target.union)
 
 
 def fields_apart(

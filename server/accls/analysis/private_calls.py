@@ -19,6 +19,7 @@ from accls.analysis.member_reads import member_reads_apart
 from accls.analysis.out_params import defines
 from accls.analysis.own_objects import beyond_why, own_object
 from accls.analysis.range_arguments import range_write
+from accls.analysis.row_reads import row_read
 from accls.analysis.row_sizes import size_why
 from accls.analysis.summaries import (
     NULL_ARGUMENT,
@@ -87,6 +88,8 @@ def private_effects(
     elements: list[str] = []  # elements it updates at one index, tested alike
     defined: list[str] = []  # `&x` of a loop scalar the callee stores first
     apart: list[str] = []  # reads the field sets prove untouched by the loop
+    slices: list[str] = []  # elements it reads at fixed offsets, tested alike
+    fields = program.fields if program is not None else None
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
     for index in order:
@@ -97,12 +100,26 @@ def private_effects(
             if index in summary.writes:  # a new object, or one of the body
                 private.append(arg)
             continue
+        fn = source.function(loop.function)
         if index not in summary.writes:
+            # `norm3(&a[3*i])`: the elements the callee reads, which the
+            # dependence graph modelled (range_arguments), as the loop's own;
+            # `norm3(f[i])`: the row read the front end recorded (row_reads).
+            ranged = range_write(call, index, loop.refs, fn, source)
+            if ranged is None or source.function(call.name) is None:
+                ranged = row_read(call, index, loop, source)  # `norm3(f[i])`
+            if ranged is not None and source.function(call.name) is not None:
+                overlap = read_overlap(call, [arg], loop, source, indices, fields)
+                if overlap is not None:
+                    return False, _overlap_why(
+                        f"`{overlap[0]}` through an argument", overlap
+                    )
+                slices.append(ranged.render())
+                continue
             # A variable the loop only assigns whole is passed by value: the
             # callee reads what it points to (or nothing), never the variable.
             names = set(_NAME.findall(arg)) - indices - (values - _addressed(arg))
             hit = sorted(names & (written | set(private)))
-            fields = program.fields if program is not None else None
             if arg and hit and fields is not None and not set(hit) & set(private):
                 refs = [r for r in loop.refs if r.is_write and base_name(r.name) in hit]
                 proof = reads_apart(arg, refs, loop, source, fields)
@@ -133,7 +150,6 @@ def private_effects(
         by_address = arg.startswith("&")
         # `memcpy(&x[i*m], .., m * sizeof x[0])`: the range the dependence graph
         # modelled (range_arguments), tested like the loop's own accesses.
-        fn = source.function(loop.function)
         ranged = range_write(call, index, loop.refs, fn, source)
         if ranged is not None:
             rows.append(ranged.render())
@@ -166,12 +182,18 @@ def private_effects(
     shared = sorted(globals_read & written)
     if shared:
         return False, f"which reads the global `{shared[0]}`, and the loop writes it"
-    fields = program.fields if program is not None else None
     overlap = read_overlap(
         call, sorted(globals_read), loop, source, set(), fields, globals_only=True
     )
     if overlap is not None:
         return False, _overlap_why(f"the global `{overlap[0]}`", overlap)
+    if slices:
+        listed = ", ".join(f"`{n}`" for n in dict.fromkeys(slices))
+        apart.insert(
+            0,
+            f"{label} reads only {listed} through its arguments, tested like the "
+            "loop's own accesses",
+        )
     if rows:
         listed = ", ".join(f"`{n}`" for n in dict.fromkeys(rows))
         apart.insert(

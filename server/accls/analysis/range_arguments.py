@@ -15,9 +15,10 @@ Only a plain array or pointer of one level, an element count that is a
 polynomial, and a size that is `sizeof` the element qualify; anything else
 keeps the call an obstacle.
 
-A function of the file whose pointer parameter is used only as the one element
-it points to (`*v = ..`, `v[0]`; never moved, passed on or stored) is such a
-call of count 1: `set(&a[k], x)` writes `a[k]`, as `a[k] = ..` would.
+A function of the file whose pointer parameter is used only at literal
+offsets (`*v = ..`, `v[0]`, `v[2]`; never moved, passed on or stored:
+callee_slices) is such a call over those offsets: `set(&a[k], x)` writes
+`a[k]`, as `a[k] = ..` would, and `norm3(&a[3*i])` reads `a[3*i]` to `a[3*i + 2]`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_slices import parameter_slice, same_element
 from accls.analysis.row_sizes import element_count, unwrapped
 from accls.frontend import (
     AccessKind,
@@ -41,7 +43,7 @@ from accls.frontend import (
 )
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["RANGE_VAR", "element_parameter", "range_probe", "range_write"]
+__all__ = ["RANGE_VAR", "range_probe", "range_write"]
 
 RANGE_VAR = "__accls_k"
 """The variable of the loop that stands for a call's range (never a C name here)."""
@@ -104,40 +106,6 @@ def _offset(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     return replace(found[0], subscripts=(sub,), escapes=True)
 
 
-def element_parameter(call: Call, index: int, source: SourceFile) -> AccessKind | None:
-    """How the file's one `call.name` uses parameter `index`, if only as `*p` or `p[0]`.
-
-    UPDATE if it writes the element, READ if it only reads it; None when the
-    pointer is used any other way (an offset, moved, passed on, its address or
-    a field taken) or the call may run another definition.
-    """
-    if source.language != "c":
-        return None  # Fortran passes by reference: a dummy is no pointer
-    found = [f for f in source.functions if f.name == call.name]
-    if len(found) != 1 or index >= len(found[0].params):
-        return None
-    fn = found[0]
-    param = fn.params[index]
-    if len(call.args) != len(fn.params) or param.pointers != 1 or param.dims:
-        return None
-    if fn.declarations(param.name) != 1:
-        return None  # a local of the same name hides it somewhere
-    written = False
-    for ref in fn.refs:
-        start = _IDENT.match(ref.name.strip())
-        if start is None or start.group(0) != param.name:
-            continue  # `(p + 1)` starts with no name: `p` is then read alone
-        element = (ref.deref and not ref.subscripts) or (
-            not ref.deref
-            and len(ref.subscripts) == 1
-            and _folded(ref.subscripts[0].text) == "0"
-        )
-        if ref.name.strip() != param.name or ref.escapes or not element:
-            return None
-        written = written or ref.is_write
-    return AccessKind.UPDATE if written else AccessKind.READ
-
-
 def range_write(
     call: Call,
     index: int,
@@ -167,8 +135,7 @@ def _range(
     if index >= len(call.args):
         return None
     if source.function(call.name) is not None:
-        kind = element_parameter(call, index, source)
-        return _element_range(call, index, refs, fn, source, kind)
+        return _element_range(call, index, refs, fn, source)
     if known is None or (index not in known.writes and index not in known.reads):
         return None
     found = _flat_element(call, index, refs, fn, source)
@@ -202,22 +169,31 @@ def _element_range(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
-    kind: AccessKind | None,
 ) -> tuple[Ref, Poly] | None:
-    """The one element `a[e]` that `&a[e]` passed to an element parameter reaches."""
-    found = _flat_element(call, index, refs, fn, source) if kind else None
-    if kind is None or found is None:
+    """The elements `a[e + lo]` to `a[e + hi]` that `&a[e]` passed to a slice reaches.
+
+    The callee uses its parameter only at the literal offsets `lo` to `hi`
+    (callee_slices), with the elements of `a`'s type.
+    """
+    found = _flat_element(call, index, refs, fn, source)
+    callee = source.function(call.name)
+    sliced = parameter_slice(call, index, source) if found is not None else None
+    if found is None or sliced is None or callee is None:
         return None
-    element, sub, start, _ = found
+    element, sub, start, var = found
+    if not same_element(var, callee.params[index], source.types):
+        return None  # `f((void *)&c[k])` read as another type: other extents
+    kind, low, high = sliced
+    shown = sub.text if (low, high) == (0, 0) else f"{sub.text} + [{low}, {high}]"
     offset = Subscript(
-        text=sub.text,
-        poly=start + Poly.sym(RANGE_VAR),
+        text=shown,
+        poly=start + Poly.const(low) + Poly.sym(RANGE_VAR),
         values=sub.values,
     )
     ref = replace(
         element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
     )
-    return ref, Poly.const(1)
+    return ref, Poly.const(high - low + 1)
 
 
 def _flat_element(

@@ -1,0 +1,82 @@
+"""The fixed elements a function of the file touches through a pointer parameter.
+
+`double norm3(const double *p) { return p[0]*p[0] + p[1]*p[1] + p[2]*p[2]; }`
+reads exactly `p[0]`, `p[1]` and `p[2]`: called as `norm3(&a[3*i])` it reads
+`a[3*i]` to `a[3*i + 2]`, and nothing else of `a`. When every use of the
+parameter in the callee is such an element at a literal offset (`*p` is
+`p[0]`), the call is an access of the range `a[e + lo]` to `a[e + hi]`, which
+range_arguments models as the loop's own accesses for the dependence test: the
+slices of two iterations are apart exactly when the subscripts prove it.
+
+Anything else (the pointer moved, offset by a variable, stored, passed on,
+its address or a field taken, another definition of the name, a local that
+hides the parameter, an element of another type) gives None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accls.frontend import AccessKind, Call, SourceFile, TypeTable, Var
+
+__all__ = ["parameter_slice", "same_element", "unqualified"]
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__"})
+
+
+def unqualified(type_: str) -> str:
+    """A type's text without `const`, `volatile` or `restrict`."""
+    return " ".join(w for w in type_.split() if w not in _QUALIFIERS)
+
+
+def _element_type(type_: str, types: TypeTable) -> str:
+    """A type without qualifiers, through the typedefs of one scalar."""
+    plain = unqualified(type_)
+    return types.scalar_base(plain) or plain
+
+
+def same_element(array: Var, param: Var, types: TypeTable) -> bool:
+    """Whether `param`'s elements are the elements of `array` (`double`, `real_t`)."""
+    return _element_type(array.type, types) == _element_type(param.type, types)
+
+
+def parameter_slice(
+    call: Call, index: int, source: SourceFile
+) -> tuple[AccessKind, int, int] | None:
+    """How the file's one `call.name` uses pointer parameter `index`.
+
+    (UPDATE if it writes an element, else READ; the lowest and highest literal
+    offset it uses), or None when it uses the pointer any other way.
+    """
+    if source.language != "c":
+        return None  # Fortran passes by reference: a dummy is no pointer
+    found = [f for f in source.functions if f.name == call.name]
+    if len(found) != 1 or index >= len(found[0].params):
+        return None
+    fn = found[0]
+    param = fn.params[index]
+    if len(call.args) != len(fn.params) or param.pointers != 1 or param.dims:
+        return None
+    if fn.declarations(param.name) != 1:
+        return None  # a local of the same name hides it somewhere
+    written = False
+    offsets: list[int] = []
+    for ref in fn.refs:
+        start = _IDENT.match(ref.name.strip())
+        if start is None or start.group(0) != param.name:
+            continue  # `(p + 1)` starts with no name: `p` is then read alone
+        if ref.name.strip() != param.name or ref.escapes:
+            return None
+        if ref.deref and not ref.subscripts:
+            offsets.append(0)
+        elif not ref.deref and len(ref.subscripts) == 1:
+            sub = ref.subscripts[0]
+            if sub.indirect or sub.poly is None or not sub.poly.is_constant:
+                return None
+            offsets.append(sub.poly.constant)
+        else:
+            return None
+        written = written or ref.is_write
+    kind = AccessKind.UPDATE if written else AccessKind.READ
+    return kind, min(offsets, default=0), max(offsets, default=0)
