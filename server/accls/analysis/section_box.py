@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import dividend, modulo_range
+from accls.analysis.quotient_subscripts import quotient_subscript
 from accls.frontend import Loop, Poly, Ref
 from accls.frontend.exprs import expression_poly, remainder_poly
 
@@ -100,6 +101,12 @@ def section_box(
             own = ranges
             if by_loop is not None:
                 own = [by_loop[k] for k in reversed(ref.loops) if k in by_loop]
+            if poly is None and not ref.subscripts[d].indirect:
+                poly = quotient_subscript(
+                    ref.subscripts[d].text,
+                    variant,
+                    (n for _, low, top in own for n in low.names() | top.names()),
+                )
             if poly is None:
                 found = _modulo(ref, d, own, variant)
                 if found is None:
