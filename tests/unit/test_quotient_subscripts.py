@@ -1,4 +1,4 @@
-"""Sections of subscripts with invariant quotients: `a[i + n / 2]`."""
+"""Sections of subscripts with quotients: `a[i + n / 2]`, `a[i / 2]`."""
 
 from __future__ import annotations
 
@@ -56,10 +56,34 @@ def test_quotient_offsets_get_a_section(body: str, sections: tuple[str, ...]) ->
         assert text in pragma
 
 
-def test_a_quotient_of_the_loop_variable_is_no_symbol() -> None:
-    # `i / 2` changes with `i`: not one value for the clause.
+@pytest.mark.parametrize(
+    ("body", "section"),
+    [
+        # A coarse grid read from a fine one: `y[0 .. (n - 1) / 2]`, empty for n = 0.
+        ("for (int i = 0; i < n; i++) x[i] = y[i / 2];", "copyin(y[0:((n + 1) / 2)])"),
+        (
+            "for (int i = 2; i < n; i++) x[i] = y[i / 4];",
+            "copyin(y[0:((n + 3) / 4)])",
+        ),
+        # Rows of the coarse grid: `(i / 2) * m + j`.
+        (
+            "for (int i = 0; i < n; i++)\n"
+            "  for (int j = 0; j < m; j++)\n"
+            "    x[i * m + j] = y[(i / 2) * m + j];",
+            "copyin(y[0:((n + 1) / 2)*m])",
+        ),
+    ],
+)
+def test_quotients_of_the_loop_variable(body: str, section: str) -> None:
+    pragma = _pragma(body)
+    assert pragma is not None
+    assert section in pragma
+
+
+def test_a_quotient_needs_a_known_nonnegative_start() -> None:
+    # Without the nest's extremes, or from a start below 0, no range is claimed.
     assert quotient_subscript("i / 2 + n", frozenset({"i"})) is None
-    assert _pragma("for (int i = 0; i < n; i++) x[i] = y[i / 2];") is None
+    assert _pragma("for (int i = 0; i < n; i++) x[i] = y[(i - 1) / 2 + 1];") is None
 
 
 def test_only_positive_literal_divisors() -> None:
@@ -67,7 +91,7 @@ def test_only_positive_literal_divisors() -> None:
     assert quotient_subscript("i + n / m", frozenset({"i"})) is None
     assert quotient_subscript("i + n % 4", frozenset({"i"})) is None
     found = quotient_subscript("i + n/2", frozenset({"i"}), ("(n / 2)",))
-    assert found == Poly.sym("i") + Poly.sym("(n / 2)")
+    assert found == (Poly.sym("i") + Poly.sym("(n / 2)"), ())
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc")
