@@ -69,6 +69,10 @@ def test_every_call_held_gives_present() -> None:
             program(more="void (*hook)(int, double *, const double *) = smooth;\n"),
             "called through a pointer",
         ),
+        (
+            program(more="#define SMOOTH(n, b, a) smooth(n, b, a)\n"),
+            "a macro may call it",
+        ),
     ],
 )
 def test_copy_clauses_stay(text: str, why: str) -> None:
