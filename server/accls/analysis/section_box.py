@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import dividend, modulo_range
+from accls.analysis.quotient_subscripts import quotient_subscript
 from accls.frontend import Loop, Poly, Ref
 from accls.frontend.exprs import expression_poly, remainder_poly
 
@@ -100,14 +101,17 @@ def section_box(
             own = ranges
             if by_loop is not None:
                 own = [by_loop[k] for k in reversed(ref.loops) if k in by_loop]
+            spans: tuple[tuple[str, Poly, Poly], ...] = ()
+            if poly is None and not ref.subscripts[d].indirect:
+                poly, spans = _quotients(ref.subscripts[d].text, own, variant)
             if poly is None:
                 found = _modulo(ref, d, own, variant)
                 if found is None:
                     return None
                 lo, hi = found
             else:
-                lo = _extreme(poly, own, high=False)
-                hi = _extreme(poly, own, high=True)
+                lo = _extreme(poly, [*spans, *own], high=False)
+                hi = _extreme(poly, [*spans, *own], high=True)
             if lo is None or hi is None:
                 return None
             low = lo if low is None else pick_bound(low, lo, False, facts)
@@ -120,6 +124,21 @@ def section_box(
             return None
         dims.append((low, high - low + Poly.const(1)))
     return dims
+
+
+def _quotients(
+    text: str, ranges: list[tuple[str, Poly, Poly]], variant: frozenset[str]
+) -> tuple[Poly | None, tuple[tuple[str, Poly, Poly], ...]]:
+    """A subscript with quotients as a polynomial and its quotient terms' ranges."""
+
+    def extremes(poly: Poly) -> tuple[Poly, Poly] | None:
+        low = _extreme(poly, ranges, high=False)
+        high = _extreme(poly, ranges, high=True)
+        return None if low is None or high is None else (low, high)
+
+    known = (n for _, low, top in ranges for n in low.names() | top.names())
+    found = quotient_subscript(text, variant, known, extremes)
+    return (None, ()) if found is None else found
 
 
 def _modulo(

@@ -27,6 +27,7 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind
+from accls.suggest.callee_present import callee_present
 from accls.validation import CompilerSettings, Validation, compiler_available, validate
 from accls.validation.offload import offload_check
 
@@ -223,6 +224,9 @@ def suggest_text(
         analysis = analyze(source, assumed)
     if not hybrid:
         found = suggest_file(analysis, options, regions=regions)
+        # `text` is a whole file here (an editor's slice of one function comes
+        # `listed`): its calls are all seen.
+        found = callee_present(analysis, found, whole=True)
         if loops is not None:
             found = within_loops(found, loops)
         found, validation = _checked(

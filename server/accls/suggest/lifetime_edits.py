@@ -15,7 +15,7 @@ from accls.suggest.lifetimes import DeviceLifetime, Update
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.suggestion import Suggestion
 
-__all__ = ["lifetime_edits", "lifetime_pragmas", "with_present"]
+__all__ = ["lifetime_edits", "lifetime_pragmas", "present_clauses", "with_present"]
 
 _ACC_DATA = frozenset({"copy", "copyin", "copyout", "create"})
 _OMP_KIND = {"copyin": "to", "create": "alloc", "copyout": "from", "delete": "release"}
@@ -87,7 +87,7 @@ def lifetime_edits(
     return edits
 
 
-def _rewrite(pragma: Pragma, names: frozenset[str]) -> Pragma:
+def present_clauses(pragma: Pragma, names: frozenset[str]) -> Pragma:
     """The pragma with its data clauses for `names` replaced by `present`."""
     kept: list[Clause] = []
     present: list[str] = []
@@ -183,7 +183,7 @@ def with_present(
     return tuple(
         replace(
             s,
-            pragma=_rewrite(s.pragma, present[s.loop.id]),
+            pragma=present_clauses(s.pragma, present[s.loop.id]),
             region=None if _region_kept(s, present) else s.region,
         )
         if s.pragma is not None and s.loop.id in present and not s.inner

@@ -19,7 +19,7 @@ from accls.analysis.inequalities import proves_nonnegative
 from accls.frontend import Directive, Function, Loop, Ref, Region
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["present_blocker"]
+__all__ = ["covers_use", "present_blocker"]
 
 _IN_ONLY = frozenset({"copyin", "create"})
 
@@ -40,7 +40,7 @@ def _holder(loop: Loop, name: str, sentinel: str) -> tuple[Region, Directive] | 
     return None
 
 
-def _covers(section: Section, use: ArrayUse) -> bool:
+def covers_use(section: Section, use: ArrayUse) -> bool:
     """True if the region's section provably holds every element the loop touches."""
     if not section.dims:
         return True  # the whole array
@@ -131,7 +131,7 @@ def present_blocker(
             "or end the region before that line"
         )
     sections = [s for s in clause_sections(directive) if s.name == use.name]
-    if len(sections) == 1 and not _covers(sections[0], use):
+    if len(sections) == 1 and not covers_use(sections[0], use):
         touched = use.section or use.name
         return (
             f"the data region at line {line} holds `{sections[0].clause}`, which is "

@@ -1,0 +1,158 @@
+"""`present` in a kernel function whose every call runs inside the caller's data region.
+
+A function whose offloaded loops move its pointer parameters (`copyin(a[0:n])`)
+is, in many programs, called only inside a `#pragma acc data` region of its
+caller that already holds those arrays. The copy clauses are then correct
+(present-or semantics: the runtime finds the data and moves nothing), but an
+expert writes `present(a[0:n])`, which says so. It is written only when the
+file shows every call, each inside a data region that holds a section covering
+what the call touches; else a call from elsewhere would find the data absent,
+and `present` would stop the program where the copy clause moves the data.
+
+Every call is known when the function is `static`, or when an index of the whole
+program shows no other file calling it; its name must appear in no other role
+(a function pointer could call it from anywhere), and the caller must be read
+whole (the command line's file, not an editor's slice of one function).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.analysis import FileAnalysis
+from accls.analysis.array_sections import ArrayUse, loop_array_uses
+from accls.analysis.data_clauses import clause_sections
+from accls.analysis.device_coherence import data_regions
+from accls.frontend import Call, Directive, Function, Span
+from accls.suggest.lifetime_edits import present_clauses
+from accls.suggest.lifetime_uses import KernelIndex, inside
+from accls.suggest.pragma import Dialect
+from accls.suggest.region_present import covers_use
+from accls.suggest.suggestion import Suggestion
+
+__all__ = ["callee_present"]
+
+# Clauses that put the array itself in the present table (not `deviceptr`).
+_HOLDS = frozenset(
+    {"copy", "copyin", "copyout", "create", "present"}
+    | {"pcopy", "pcopyin", "pcopyout", "pcreate"}
+    | {"present_or_copy", "present_or_copyin", "present_or_copyout"}
+    | {"present_or_create"}
+)
+
+
+def _only_called(fn: Function, analysis: FileAnalysis, sites: list[Span]) -> bool:
+    """True when the file shows every call of `fn`: no other file, no pointer."""
+    program = analysis.program
+    if not fn.static and not (
+        program is not None
+        and program.whole
+        and program.complete
+        and fn.name not in program.called
+    ):
+        return False
+    code = analysis.source.code
+    word = r"\b" + re.escape(fn.name) + r"\b"
+    if re.search(r"^[ \t]*#.*" + word, code, re.MULTILINE):
+        return False  # a macro may call it where the analysis sees no call
+    # Each mention of the name is a call, the definition or a prototype.
+    mentions = len(re.findall(word, code))
+    calls = len(re.findall(word + r"\s*\(", code))
+    return mentions == calls and len(sites) > 0
+
+
+def _regions(analysis: FileAnalysis, caller: Function) -> list[tuple[Directive, Span]]:
+    """The caller's `acc data` regions: around loops, and on a loop itself."""
+    found = list(data_regions(analysis, caller, "acc"))
+    for nest in analysis.source.nests:
+        if nest.function != caller.name:
+            continue
+        for loop in nest.walk():
+            found += [
+                (d, loop.span)
+                for d in loop.pragmas
+                if d.dialect == "acc" and d.name == "data"
+            ]
+    return found
+
+
+def _held(use: ArrayUse, call: Call, caller: Function, analysis: FileAnalysis) -> bool:
+    """True when a data region around the call holds all that `use` touches."""
+    for directive, span in _regions(analysis, caller):
+        if not inside(call.span, span) or directive.clause("if") is not None:
+            continue
+        for section in clause_sections(directive):
+            kind = section.clause.split("(", 1)[0].strip()
+            if section.name == use.name and kind in _HOLDS and covers_use(section, use):
+                return True
+    return False
+
+
+def _covered(
+    fn: Function, analysis: FileAnalysis, index: KernelIndex, whole: bool
+) -> bool:
+    source = analysis.source
+    sites = [
+        (caller, call)
+        for caller in source.functions
+        for call in caller.call_sites
+        if call.name == fn.name
+    ]
+    if not whole or not _only_called(fn, analysis, [c.span for _, c in sites]):
+        return False
+    for caller, call in sites:
+        if caller.name == fn.name:
+            return False
+        uses = index.call_uses(call, caller)
+        if not uses or not all(_held(u, call, caller, analysis) for u in uses):
+            return False
+    return True
+
+
+def callee_present(
+    analysis: FileAnalysis, found: tuple[Suggestion, ...], *, whole: bool
+) -> tuple[Suggestion, ...]:
+    """`found`, its kernel functions' copy clauses `present` where every call is held.
+
+    `whole`: the analysis read the whole file (not an editor's slice of it).
+    """
+    tops = [
+        s
+        for s in found
+        if s.pragma is not None
+        and s.pragma.dialect is Dialect.OPENACC
+        and not s.inner
+        and s.existing is None
+    ]
+    if not whole or not tops:
+        return found
+    index = KernelIndex(analysis, tops, "acc")
+    present: dict[int, frozenset[str]] = {}
+    for name in sorted({s.loop.function for s in tops if s.loop.function}):
+        fn = analysis.source.function(name)
+        if fn is None or not _covered(fn, analysis, index, whole):
+            continue
+        mine = index.tops(name)
+        names = frozenset(
+            u.name for top in mine for u in loop_array_uses(top.loop, analysis)
+        )
+        for top in mine:
+            present[top.loop.id] = names
+    return tuple(
+        replace(
+            s,
+            pragma=present_clauses(s.pragma, present[s.loop.id]),
+            reasons=(*s.reasons, _reason(s.loop.function or "")),
+        )
+        if s.pragma is not None and s.loop.id in present and not s.inner
+        else s
+        for s in found
+    )
+
+
+def _reason(name: str) -> str:
+    return (
+        f"present: every call of `{name}()` runs inside a data region that holds "
+        "what the loop touches (the file shows each call)"
+    )
