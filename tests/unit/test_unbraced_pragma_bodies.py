@@ -28,14 +28,17 @@ void f(int c, int *x, int *y) {
 def test_pragmas_under_an_if_and_its_else_govern_the_arms() -> None:
     source = parse_source(_BRANCHES, "t.c")
     assert source.errors == ()
+    spans = [r.directive.span for r in source.constructs]
+    assert all(s is not None for s in spans)
     tasks = [
-        (r.directive.name, r.directive.span.line, r.span.line)
-        for r in source.constructs
+        (r.directive.name, s.line, r.span.line)
+        for r, s in zip(source.constructs, spans, strict=True)
+        if s is not None
     ]
     assert tasks == [("task", 3, 4), ("task", 6, 7)]
     # each arm holds its pragma line: the task is made on that path only
     arms = [b for b in source.branches if b.kind in ("if", "else")]
-    pragmas = [r.directive.span.start_byte for r in source.constructs]
+    pragmas = [s.start_byte for s in spans if s is not None]
     assert [b.kind for b in arms] == ["if", "else"]
     for arm, at in zip(arms, pragmas, strict=True):
         assert arm.span.start_byte <= at < arm.span.end_byte
