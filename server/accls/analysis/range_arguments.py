@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from accls.analysis.callee_slices import parameter_slice, same_element
+from accls.analysis.callee_slices import element_type
+from accls.analysis.pointer_slices import callee_slice, known_callee
 from accls.analysis.row_sizes import element_count, unwrapped
 from accls.frontend import (
     AccessKind,
@@ -42,6 +44,9 @@ from accls.frontend import (
     library_function,
 )
 from accls.frontend.exprs import expression_poly
+
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
 
 __all__ = ["RANGE_VAR", "range_probe", "range_write"]
 
@@ -112,6 +117,7 @@ def range_write(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> Ref | None:
     """The range `a[e + k]` that library `call` accesses through argument `index`.
 
@@ -120,7 +126,7 @@ def range_write(
     a polynomial count of `sizeof` the element. The subscript uses RANGE_VAR
     for the offset within the range.
     """
-    found = _range(call, index, refs, fn, source)
+    found = _range(call, index, refs, fn, source, program)
     return found[0] if found is not None else None
 
 
@@ -130,12 +136,13 @@ def _range(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Ref, Poly] | None:
     known = library_function(call.name)
     if index >= len(call.args):
         return None
-    if source.function(call.name) is not None:
-        return _element_range(call, index, refs, fn, source)
+    if known_callee(call, source, program):
+        return _element_range(call, index, refs, fn, source, program)
     if known is None or (index not in known.writes and index not in known.reads):
         return None
     found = _flat_element(call, index, refs, fn, source)
@@ -169,21 +176,22 @@ def _element_range(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None,
 ) -> tuple[Ref, Poly] | None:
     """The elements `a[e + lo]` to `a[e + hi]` that `&a[e]` passed to a slice reaches.
 
     The callee uses its parameter only at the literal offsets `lo` to `hi`
-    (callee_slices), with the elements of `a`'s type.
+    (callee_slices, or the summary of another file's callee: pointer_slices),
+    with the elements of `a`'s type.
     """
     found = _flat_element(call, index, refs, fn, source)
-    callee = source.function(call.name)
-    sliced = parameter_slice(call, index, source) if found is not None else None
-    if found is None or sliced is None or callee is None:
+    sliced = callee_slice(call, index, source, program) if found is not None else None
+    if found is None or sliced is None:
         return None
     element, sub, start, var = found
-    if not same_element(var, callee.params[index], source.types):
+    if element_type(var.type, source.types) != sliced.element:
         return None  # `f((void *)&c[k])` read as another type: other extents
-    kind, low, high = sliced
+    kind, low, high = sliced.kind, sliced.low, sliced.high
     shown = sub.text if (low, high) == (0, 0) else f"{sub.text} + [{low}, {high}]"
     offset = Subscript(
         text=shown,
@@ -271,7 +279,9 @@ def _probe_loop(
     )
 
 
-def range_probe(nest: Loop, source: SourceFile) -> Loop:
+def range_probe(
+    nest: Loop, source: SourceFile, program: ProgramSummaries | None = None
+) -> Loop:
     """`nest` with each library range write modelled as a loop (see the module).
 
     For the dependence graph only: the loops it adds have ids no real loop has.
@@ -286,11 +296,11 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
         known = library_function(call.name)
         indices = (
             range(len(call.args))
-            if source.function(call.name) is not None
+            if known_callee(call, source, program)
             else sorted({*known.writes, *known.reads} if known else ())
         )
         for index in indices:
-            found = _range(call, index, nest.refs, fn, source)
+            found = _range(call, index, nest.refs, fn, source, program)
             if found is None:
                 continue
             args, refs = call.args[index], nest.refs
