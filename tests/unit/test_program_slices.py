@@ -31,10 +31,10 @@ MAIN_C = """\
 #include <stdio.h>
 #include "vec.h"
 #define N 1000
-double a[3 * N + 3], c[N + 1];
+double a[3 * N + 3], c[N + 1], r[N + 1][3];
 int main(void) {
   for (int i = 0; i < 3 * N + 3; i++) a[i] = i % 7;
-  for (int i = 0; i <= N; i++) c[i] = i % 5;
+  for (int i = 0; i <= N; i++) c[i] = r[i][0] = r[i][1] = r[i][2] = i % 5;
   for (int i = 0; i < N; i++)
     scale3(a + 3 * i, 2.0);
   for (int i = 0; i < N; i++)
@@ -47,9 +47,17 @@ int main(void) {
     pass3(&a[3 * i]);
   for (int i = 0; i < N; i++)
     ext3(&a[3 * i]);
+  for (int i = 0; i < N; i++)
+    scale3(&r[i][0], 0.5);
+  for (int i = 0; i < N; i++)
+    r[i][1] = norm3(&r[i][0]);
+  for (int i = 0; i < N; i++)
+    r[i][2] = norm3(r[i]);
+  for (int i = 0; i < N; i++)
+    r[i][0] = norm3(&r[i][1]);
   double t = 0;
   for (int i = 0; i < 3 * N + 3; i++) t += a[i];
-  for (int i = 0; i <= N; i++) t += c[i];
+  for (int i = 0; i <= N; i++) t += c[i] + r[i][0] + r[i][1] + r[i][2];
   printf("%.6f\\n", t);
   return 0;
 }
@@ -97,6 +105,9 @@ def test_another_files_callee_at_fixed_offsets_is_the_loops_access(
     loops = _loops(project, tmp_path, capsys)
     assert loops[8]["pragma"] == "#pragma omp parallel for"  # scale3(a + 3*i)
     assert loops[10]["pragma"] == "#pragma omp parallel for"  # reads a[3i..3i+2]
+    # Rows of `double r[N + 1][3]`: written, read at `&r[i][0]`, read by value.
+    for line in (20, 22, 24):
+        assert loops[line]["pragma"] == "#pragma omp parallel for"
 
 
 @pytest.mark.parametrize(
@@ -106,6 +117,7 @@ def test_another_files_callee_at_fixed_offsets_is_the_loops_access(
         14,  # move3 moves its pointer
         16,  # pass3 passes it on (as p + 1: into the next row)
         18,  # ext3 is defined outside the project
+        26,  # norm3(&r[i][1]) reads r[i + 1][0], which iteration i + 1 writes
     ],
 )
 def test_other_uses_of_the_pointer_stay_refused(
@@ -153,6 +165,7 @@ def test_the_annotated_program_prints_the_same_at_1_and_4_threads(
     head = "#pragma omp parallel for\n  for (int i = 0; i < N; i++)\n    "
     assert head + "scale3(a + 3 * i, 2.0);" in text
     assert head + "a[3 * i + 1] = norm3(&a[3 * i]);" in text
+    assert head + "r[i][1] = norm3(&r[i][0]);" in text
     exe = tmp_path / "prog"
     sources = [str(annotated), str(project / "vec.c")]
     subprocess.run(

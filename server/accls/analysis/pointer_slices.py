@@ -24,7 +24,13 @@ from accls.frontend import AccessKind, Call, Function, SourceFile
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
 
-__all__ = ["PointerSlice", "callee_slice", "function_slices", "known_callee"]
+__all__ = [
+    "PointerSlice",
+    "callee_slice",
+    "function_slices",
+    "known_callee",
+    "program_slice",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,17 +74,31 @@ def function_slices(fn: Function, source: SourceFile) -> tuple[PointerSlice, ...
 
 
 def _foreign(
-    call: Call, source: SourceFile, program: ProgramSummaries | None
+    name: str, source: SourceFile, program: ProgramSummaries | None
 ) -> tuple[PointerSlice, ...] | None:
-    """The slices of the other file's one definition of `call.name`, or None."""
-    if program is None or source.function(call.name) is not None:
+    """The slices of the other file's one definition of `name`, or None."""
+    if program is None or source.function(name) is not None:
         return None
-    if source.headers is not None and source.headers.function(call.name):
+    if source.headers is not None and source.headers.function(name):
         return None  # a header's `static inline` definition is what runs
-    found = program.only(call.name)
+    found = program.only(name)
     if found is None or found.summary is None:
         return None
     return found.slices
+
+
+def program_slice(
+    name: str,
+    index: int,
+    arity: int,
+    source: SourceFile,
+    program: ProgramSummaries | None,
+) -> PointerSlice | None:
+    """The slice of parameter `index` of another file's `name`, called with `arity`."""
+    for one in _foreign(name, source, program) or ():
+        if one.index == index and one.arity == arity:
+            return one
+    return None
 
 
 def known_callee(
@@ -86,7 +106,7 @@ def known_callee(
 ) -> bool:
     """Whether `call.name` is a function of the file, or another file's one."""
     return source.function(call.name) is not None or bool(
-        _foreign(call, source, program)
+        _foreign(call.name, source, program)
     )
 
 
@@ -108,7 +128,4 @@ def callee_slice(
             high=high,
             element=element_type(fn.params[index].type, source.types),
         )
-    for one in _foreign(call, source, program) or ():
-        if one.index == index and one.arity == len(call.args):
-            return one
-    return None
+    return program_slice(call.name, index, len(call.args), source, program)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from accls.analysis.callee_slices import element_type
 from accls.analysis.pointer_slices import callee_slice, known_callee
 from accls.analysis.row_sizes import element_count, unwrapped
+from accls.analysis.row_slices import row_room
 from accls.frontend import (
     AccessKind,
     Call,
@@ -184,7 +185,7 @@ def _element_range(
     (callee_slices, or the summary of another file's callee: pointer_slices),
     with the elements of `a`'s type.
     """
-    found = _flat_element(call, index, refs, fn, source)
+    found = _flat_element(call, index, refs, fn, source, rows=True)
     sliced = callee_slice(call, index, source, program) if found is not None else None
     if found is None or sliced is None:
         return None
@@ -192,6 +193,13 @@ def _element_range(
     if element_type(var.type, source.types) != sliced.element:
         return None  # `f((void *)&c[k])` read as another type: other extents
     kind, low, high = sliced.kind, sliced.low, sliced.high
+    if len(element.subscripts) == 2:
+        # `&r[i][c]`: only a read inside the row (a written row is row_arguments').
+        room = row_room(element, var, source)
+        if room is None or sliced.written or room[0] + low < 0:
+            return None
+        if room[0] + high >= room[1]:
+            return None
     shown = sub.text if (low, high) == (0, 0) else f"{sub.text} + [{low}, {high}]"
     offset = Subscript(
         text=shown,
@@ -199,7 +207,12 @@ def _element_range(
         values=sub.values,
     )
     ref = replace(
-        element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
+        element,
+        kind=kind,
+        subscripts=(*element.subscripts[:-1], offset),
+        escapes=False,
+        into="",
+        copies="",
     )
     return ref, Poly.const(high - low + 1)
 
@@ -210,22 +223,25 @@ def _flat_element(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    rows: bool = False,
 ) -> tuple[Ref, Subscript, Poly, Var] | None:
     """`a[e]` of the argument `&a[e]` (or `a + e`): its subscript, `e` and `a`.
 
     None unless `e` is a direct polynomial and `a` is a one-level array or
-    pointer (`double *a`, `double a[N]`; no rows of rows).
+    pointer (`double *a`, `double a[N]`), or with `rows` an array of rows
+    (`&a[i][e]`, which row_slices checks).
     """
     element = _element(call, call.args[index], refs) or _offset(
         call, call.args[index], refs
     )
-    if element is None or element.deref or len(element.subscripts) != 1:
+    rank = len(element.subscripts) if element is not None else 0
+    if element is None or element.deref or rank not in ((1, 2) if rows else (1,)):
         return None
-    sub = element.subscripts[0]
+    sub = element.subscripts[-1]
     if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
         return None
     var = _declared(element.name, fn, source)
-    if var is None or var.rank != 1 or var.unknown_shape:
+    if var is None or var.rank != rank or var.unknown_shape:
         return None
     return element, sub, sub.poly, var
 

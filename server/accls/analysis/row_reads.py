@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.access_paths import member_var
 from accls.analysis.call_arguments import argument_ref
+from accls.analysis.callee_rows import extent_value
 from accls.analysis.callee_slices import unqualified
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.pointer_slices import callee_slice
 from accls.frontend import Call, Loop, Ref, SourceFile, TypeTable, Var
 
@@ -79,8 +81,9 @@ def row_read(
         return None
     if len(levels) != len(ref.subscripts) + 1 or levels[-1] is None:
         return None  # not a row of numbers: a table's pointer, or an element
-    extent = levels[-1].strip()
-    if not extent.isdigit() or low < 0 or high >= int(extent):
+    # A literal extent, or an integer macro's (`double r[N][DIM]`).
+    extent = extent_value(levels[-1], integer_macros(source.macros))
+    if extent is None or low < 0 or high >= extent:
         return None
     # The scalar of the row (`real3` is `double`), whatever levels it adds.
     element = source.types.element_scalar(var.type) or var.type
