@@ -336,7 +336,7 @@ def analyze_dialects(
             forms = tuple((f.poly, f.equal) for f in fixed)
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
-            probe = range_probe(nest, source)  # library calls' ranges, as loops
+            probe = range_probe(nest, source, opts.program)  # calls' ranges, as loops
             fn = source.function(nest.function)
             if probe is not nest:
                 probe_views = nest_views(probe, constants, stable, forms)

@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
+from accls.analysis.pointer_slices import program_slice
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile
+
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
 
 __all__ = ["callee_within_row", "extent_value", "typedef_extent"]
 
@@ -87,18 +92,24 @@ def callee_within_row(
     source: SourceFile,
     macros: Mapping[str, int],
     args: tuple[str, ...] = (),
+    program: ProgramSummaries | None = None,
 ) -> bool:
     """Whether function `name` accesses its parameter `index` within `[0, extent)`.
 
-    `args` are the call's arguments: a constant one fixes its parameter.
+    `args` are the call's arguments: a constant one fixes its parameter. A
+    function of another file (`program`) counts by the literal offsets its
+    summary keeps (pointer_slices).
     """
     if extent is None:
         return False
     fn = source.function(name)
     if fn is None and source.headers is not None:
-        source = source.headers
-        fn = source.function(name)
-    if fn is None or index >= len(fn.params):
+        fn = source.headers.function(name)
+        source = source.headers if fn is not None else source
+    if fn is None:
+        found = program_slice(name, index, len(args), source, program)
+        return found is not None and found.low >= 0 and found.high < extent
+    if index >= len(fn.params):
         return False
     param = fn.params[index].name
     loops = _loops(fn, source)

@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import re
 
-from accls.frontend import AccessKind, Call, SourceFile, TypeTable, Var
+from accls.frontend import AccessKind, Call, Function, SourceFile, TypeTable
 
-__all__ = ["parameter_slice", "same_element", "unqualified"]
+__all__ = [
+    "element_type",
+    "function_slice",
+    "parameter_slice",
+    "unqualified",
+]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__"})
@@ -30,15 +35,10 @@ def unqualified(type_: str) -> str:
     return " ".join(w for w in type_.split() if w not in _QUALIFIERS)
 
 
-def _element_type(type_: str, types: TypeTable) -> str:
+def element_type(type_: str, types: TypeTable) -> str:
     """A type without qualifiers, through the typedefs of one scalar."""
     plain = unqualified(type_)
     return types.scalar_base(plain) or plain
-
-
-def same_element(array: Var, param: Var, types: TypeTable) -> bool:
-    """Whether `param`'s elements are the elements of `array` (`double`, `real_t`)."""
-    return _element_type(array.type, types) == _element_type(param.type, types)
 
 
 def parameter_slice(
@@ -52,11 +52,17 @@ def parameter_slice(
     if source.language != "c":
         return None  # Fortran passes by reference: a dummy is no pointer
     found = [f for f in source.functions if f.name == call.name]
-    if len(found) != 1 or index >= len(found[0].params):
+    if len(found) != 1 or len(call.args) != len(found[0].params):
         return None
-    fn = found[0]
+    return function_slice(found[0], index)
+
+
+def function_slice(fn: Function, index: int) -> tuple[AccessKind, int, int] | None:
+    """How `fn` uses its pointer parameter `index` (see `parameter_slice`)."""
+    if index >= len(fn.params):
+        return None
     param = fn.params[index]
-    if len(call.args) != len(fn.params) or param.pointers != 1 or param.dims:
+    if param.pointers != 1 or param.dims:
         return None
     if fn.declarations(param.name) != 1:
         return None  # a local of the same name hides it somewhere

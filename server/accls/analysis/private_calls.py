@@ -18,6 +18,7 @@ from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.member_reads import member_reads_apart
 from accls.analysis.out_params import defines
 from accls.analysis.own_objects import beyond_why, own_object
+from accls.analysis.pointer_slices import known_callee
 from accls.analysis.range_arguments import range_write
 from accls.analysis.row_reads import row_read
 from accls.analysis.row_sizes import size_why
@@ -105,10 +106,11 @@ def private_effects(
             # `norm3(&a[3*i])`: the elements the callee reads, which the
             # dependence graph modelled (range_arguments), as the loop's own;
             # `norm3(f[i])`: the row read the front end recorded (row_reads).
-            ranged = range_write(call, index, loop.refs, fn, source)
-            if ranged is None or source.function(call.name) is None:
-                ranged = row_read(call, index, loop, source)  # `norm3(f[i])`
-            if ranged is not None and source.function(call.name) is not None:
+            sliced = known_callee(call, source, program)
+            ranged = range_write(call, index, loop.refs, fn, source, program)
+            if ranged is None or not sliced:
+                ranged = row_read(call, index, loop, source, program)  # `norm3(f[i])`
+            if ranged is not None and sliced:
                 overlap = read_overlap(call, [arg], loop, source, indices, fields)
                 if overlap is not None:
                     return False, _overlap_why(
@@ -150,7 +152,7 @@ def private_effects(
         by_address = arg.startswith("&")
         # `memcpy(&x[i*m], .., m * sizeof x[0])`: the range the dependence graph
         # modelled (range_arguments), tested like the loop's own accesses.
-        ranged = range_write(call, index, loop.refs, fn, source)
+        ranged = range_write(call, index, loop.refs, fn, source, program)
         if ranged is not None:
             rows.append(ranged.render())
             continue

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink
+from accls.analysis.pointer_slices import PointerSlice
 from accls.analysis.summaries import Summary
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ class Definition:
     why: str = ""  # "which writes the global `count`", when summary is None
     device: frozenset[str] = frozenset()  # "acc", "omp": marked for device code
     kernel: DeviceKernel | None = None  # its offloaded loops' arrays, when a kernel
+    # Its pointer parameters used only at literal offsets (`p[0]` to `p[2]`).
+    slices: tuple[PointerSlice, ...] = ()
 
     @property
     def place(self) -> str:

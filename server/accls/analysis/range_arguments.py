@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from accls.analysis.callee_slices import parameter_slice, same_element
+from accls.analysis.callee_slices import element_type
+from accls.analysis.pointer_slices import callee_slice, known_callee
 from accls.analysis.row_sizes import element_count, unwrapped
+from accls.analysis.row_slices import row_room
 from accls.frontend import (
     AccessKind,
     Call,
@@ -42,6 +45,9 @@ from accls.frontend import (
     library_function,
 )
 from accls.frontend.exprs import expression_poly
+
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
 
 __all__ = ["RANGE_VAR", "range_probe", "range_write"]
 
@@ -112,6 +118,7 @@ def range_write(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> Ref | None:
     """The range `a[e + k]` that library `call` accesses through argument `index`.
 
@@ -120,7 +127,7 @@ def range_write(
     a polynomial count of `sizeof` the element. The subscript uses RANGE_VAR
     for the offset within the range.
     """
-    found = _range(call, index, refs, fn, source)
+    found = _range(call, index, refs, fn, source, program)
     return found[0] if found is not None else None
 
 
@@ -130,12 +137,13 @@ def _range(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None = None,
 ) -> tuple[Ref, Poly] | None:
     known = library_function(call.name)
     if index >= len(call.args):
         return None
-    if source.function(call.name) is not None:
-        return _element_range(call, index, refs, fn, source)
+    if known_callee(call, source, program):
+        return _element_range(call, index, refs, fn, source, program)
     if known is None or (index not in known.writes and index not in known.reads):
         return None
     found = _flat_element(call, index, refs, fn, source)
@@ -169,21 +177,29 @@ def _element_range(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    program: ProgramSummaries | None,
 ) -> tuple[Ref, Poly] | None:
     """The elements `a[e + lo]` to `a[e + hi]` that `&a[e]` passed to a slice reaches.
 
     The callee uses its parameter only at the literal offsets `lo` to `hi`
-    (callee_slices), with the elements of `a`'s type.
+    (callee_slices, or the summary of another file's callee: pointer_slices),
+    with the elements of `a`'s type.
     """
-    found = _flat_element(call, index, refs, fn, source)
-    callee = source.function(call.name)
-    sliced = parameter_slice(call, index, source) if found is not None else None
-    if found is None or sliced is None or callee is None:
+    found = _flat_element(call, index, refs, fn, source, rows=True)
+    sliced = callee_slice(call, index, source, program) if found is not None else None
+    if found is None or sliced is None:
         return None
     element, sub, start, var = found
-    if not same_element(var, callee.params[index], source.types):
+    if element_type(var.type, source.types) != sliced.element:
         return None  # `f((void *)&c[k])` read as another type: other extents
-    kind, low, high = sliced
+    kind, low, high = sliced.kind, sliced.low, sliced.high
+    if len(element.subscripts) == 2:
+        # `&r[i][c]`: only a read inside the row (a written row is row_arguments').
+        room = row_room(element, var, source)
+        if room is None or sliced.written or room[0] + low < 0:
+            return None
+        if room[0] + high >= room[1]:
+            return None
     shown = sub.text if (low, high) == (0, 0) else f"{sub.text} + [{low}, {high}]"
     offset = Subscript(
         text=shown,
@@ -191,7 +207,12 @@ def _element_range(
         values=sub.values,
     )
     ref = replace(
-        element, kind=kind, subscripts=(offset,), escapes=False, into="", copies=""
+        element,
+        kind=kind,
+        subscripts=(*element.subscripts[:-1], offset),
+        escapes=False,
+        into="",
+        copies="",
     )
     return ref, Poly.const(high - low + 1)
 
@@ -202,22 +223,25 @@ def _flat_element(
     refs: tuple[Ref, ...],
     fn: Function | None,
     source: SourceFile,
+    rows: bool = False,
 ) -> tuple[Ref, Subscript, Poly, Var] | None:
     """`a[e]` of the argument `&a[e]` (or `a + e`): its subscript, `e` and `a`.
 
     None unless `e` is a direct polynomial and `a` is a one-level array or
-    pointer (`double *a`, `double a[N]`; no rows of rows).
+    pointer (`double *a`, `double a[N]`), or with `rows` an array of rows
+    (`&a[i][e]`, which row_slices checks).
     """
     element = _element(call, call.args[index], refs) or _offset(
         call, call.args[index], refs
     )
-    if element is None or element.deref or len(element.subscripts) != 1:
+    rank = len(element.subscripts) if element is not None else 0
+    if element is None or element.deref or rank not in ((1, 2) if rows else (1,)):
         return None
-    sub = element.subscripts[0]
+    sub = element.subscripts[-1]
     if sub.indirect or sub.poly is None or not _IDENT.fullmatch(element.name):
         return None
     var = _declared(element.name, fn, source)
-    if var is None or var.rank != 1 or var.unknown_shape:
+    if var is None or var.rank != rank or var.unknown_shape:
         return None
     return element, sub, sub.poly, var
 
@@ -271,7 +295,9 @@ def _probe_loop(
     )
 
 
-def range_probe(nest: Loop, source: SourceFile) -> Loop:
+def range_probe(
+    nest: Loop, source: SourceFile, program: ProgramSummaries | None = None
+) -> Loop:
     """`nest` with each library range write modelled as a loop (see the module).
 
     For the dependence graph only: the loops it adds have ids no real loop has.
@@ -286,11 +312,11 @@ def range_probe(nest: Loop, source: SourceFile) -> Loop:
         known = library_function(call.name)
         indices = (
             range(len(call.args))
-            if source.function(call.name) is not None
+            if known_callee(call, source, program)
             else sorted({*known.writes, *known.reads} if known else ())
         )
         for index in indices:
-            found = _range(call, index, nest.refs, fn, source)
+            found = _range(call, index, nest.refs, fn, source, program)
             if found is None:
                 continue
             args, refs = call.args[index], nest.refs

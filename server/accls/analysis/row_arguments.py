@@ -82,29 +82,40 @@ def _row_writes(
                 continue
             ref = argument_ref(call, call.args[index], nest.refs)
             element = element_address(call, call.args[index], nest.refs)
+            column: int | None = 0  # where in the row the argument points
             if ref is None and element is not None:
                 # `&x[i][0]` is `x[i]` decayed: the callee writes within the row.
                 row = replace(element, subscripts=element.subscripts[:-1])
                 ref = replace(row, escapes=False, kind=AccessKind.READ)
+                column = _column(element)
             if ref is None or ref.is_write or ref.escapes or ref.deref:
                 continue
             if any(s.indirect for s in ref.subscripts):
                 continue  # `f[idx[i]]`: rows picked by data, left to the reasons
             if not is_row(ref, nest, source):
                 continue
-            if library and not within_row(call, ref, fn, source, macros):
+            if library and (
+                column != 0 or not within_row(call, ref, fn, source, macros)
+            ):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
+            extent = _extent(ref, fn, source, macros)
+            # `&x[i][1]`: the callee's `p[k]` is `x[i][1 + k]`; with a column
+            # that varies, only `p[0]`, the element itself, is in the row.
+            room = None if extent is None else 1 if column is None else extent - column
             if not library and not callee_within_row(
-                call.name,
-                index,
-                _extent(ref, fn, source, macros),
-                source,
-                macros,
-                call.args,
+                call.name, index, room, source, macros, call.args, program
             ):
                 continue  # `bump(a[i], 2 * M)` runs on into the next row
             out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
     return out
+
+
+def _column(element: Ref) -> int | None:
+    """The literal last subscript `k` of `&x[i][k]`; None when it varies."""
+    poly = element.subscripts[-1].poly
+    if poly is None or not poly.is_constant or poly.constant < 0:
+        return None
+    return poly.constant
 
 
 def _extent(

@@ -16,11 +16,18 @@ the call a read of the whole array.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from accls.analysis.access_paths import member_var
 from accls.analysis.call_arguments import argument_ref
-from accls.analysis.callee_slices import parameter_slice, unqualified
-from accls.frontend import AccessKind, Call, Loop, Ref, SourceFile, TypeTable, Var
+from accls.analysis.callee_rows import extent_value
+from accls.analysis.callee_slices import unqualified
+from accls.analysis.nest_views import integer_macros
+from accls.analysis.pointer_slices import callee_slice
+from accls.frontend import Call, Loop, Ref, SourceFile, TypeTable, Var
+
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
 
 __all__ = ["row_read"]
 
@@ -43,11 +50,18 @@ def _extents(var: Var, types: TypeTable) -> list[str | None] | None:
     return out
 
 
-def row_read(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref | None:
+def row_read(
+    call: Call,
+    index: int,
+    loop: Loop,
+    source: SourceFile,
+    program: ProgramSummaries | None = None,
+) -> Ref | None:
     """The loop's read of the row `a[i]` that argument `index` passes, or None.
 
-    Only when the file's one `call.name` reads that parameter at literal
-    offsets within the row's literal extent, as elements of the row's type.
+    Only when the file's one `call.name` (or the program's, another file's:
+    pointer_slices) reads that parameter at literal offsets within the row's
+    literal extent, as elements of the row's type.
     """
     arg = call.args[index] if index < len(call.args) else ""
     ref = argument_ref(call, arg, loop.refs)
@@ -58,23 +72,21 @@ def row_read(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref | No
     fn = source.function(loop.function)
     # `f` or a field `s->atoms->f`: the declaration of what is subscripted.
     var = member_var(ref.name, fn, source.globals, source.types)
-    callee = source.function(call.name)
-    sliced = parameter_slice(call, index, source)
-    if var is None or callee is None or sliced is None:
+    sliced = callee_slice(call, index, source, program)
+    if var is None or sliced is None:
         return None
-    kind, low, high = sliced
+    low, high = sliced.low, sliced.high
     levels = _extents(var, source.types)
-    if kind is not AccessKind.READ or levels is None:
+    if sliced.written or levels is None:
         return None
     if len(levels) != len(ref.subscripts) + 1 or levels[-1] is None:
         return None  # not a row of numbers: a table's pointer, or an element
-    extent = levels[-1].strip()
-    if not extent.isdigit() or low < 0 or high >= int(extent):
+    # A literal extent, or an integer macro's (`double r[N][DIM]`).
+    extent = extent_value(levels[-1], integer_macros(source.macros))
+    if extent is None or low < 0 or high >= extent:
         return None
     # The scalar of the row (`real3` is `double`), whatever levels it adds.
     element = source.types.element_scalar(var.type) or var.type
-    param = callee.params[index].type
-    wanted = source.types.scalar_base(unqualified(param)) or unqualified(param)
-    if unqualified(element) != wanted:
+    if unqualified(element) != sliced.element:
         return None
     return ref

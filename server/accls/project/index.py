@@ -32,6 +32,7 @@ from accls.analysis import (
 from accls.analysis.device_kernels import device_kernel
 from accls.analysis.global_links import file_global_links
 from accls.analysis.global_sources import GlobalLink
+from accls.analysis.pointer_slices import function_slices
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -191,6 +192,7 @@ class ProjectIndex:
             why=why,
             device=_device_marks(fn),
             kernel=device_kernel(fn, source),
+            slices=function_slices(fn, source) if summary is not None else (),
         )
 
     def _summarise(

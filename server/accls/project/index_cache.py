@@ -28,7 +28,7 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
 # 4: the calls passing one object twice; 5: whether surely one; 6: whether
 # one argument text twice (`dot(x, x)`); 7: what global pointers are set from
-_VERSION = 7
+_VERSION = 8
 
 
 @cache

@@ -7,6 +7,7 @@ from typing import Any
 from accls.analysis import ArgumentOverlap, Definition, FieldFact, Summary
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.device_kernels import DeviceKernel
+from accls.analysis.pointer_slices import PointerSlice
 from accls.frontend import Poly
 from accls.frontend.exprs import expression_poly
 
@@ -139,6 +140,10 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "why": found.why,
         "device": sorted(found.device),
         "kernel": _kernel_to_json(found.kernel),
+        "slices": [
+            [s.index, s.arity, s.written, s.low, s.high, s.element]
+            for s in found.slices
+        ],
         "summary": None
         if summary is None
         else {
@@ -171,4 +176,17 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         why=str(raw["why"]),
         device=frozenset(str(d) for d in raw["device"]),
         kernel=_kernel_from_json(raw.get("kernel")),
+        slices=tuple(_slice_from_json(one) for one in raw["slices"]),
+    )
+
+
+def _slice_from_json(raw: list[Any]) -> PointerSlice:
+    index, arity, written, low, high, element = raw
+    return PointerSlice(
+        index=int(index),
+        arity=int(arity),
+        written=bool(written),
+        low=int(low),
+        high=int(high),
+        element=str(element),
     )
