@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_destructors import DESTROYING_METHODS, destructors
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_types import TypeKind
@@ -178,8 +179,8 @@ class CppCalls(CppRanges):
             cls = node_text(fn)
             if not self.plain_construction(fn):
                 self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
-            if f"~{cls}" in self.scope.classes[cls].methods:
-                self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
+            for dtor in destructors(cls, self.scope):  # the temporary dies
+                self._record_call(node, dtor, (), NEW_OBJECT)
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
@@ -233,6 +234,17 @@ class CppCalls(CppRanges):
         cls = node_text(kind)
         self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
 
+    def _deleted(self, node: Node, depth: int) -> None:
+        """`delete p`, `delete[] p`: the destructors of what `p` points to."""
+        self._library_call(node, "operator delete", tuple(node.named_children), depth)
+        pointer = next((c for c in node.named_children if c.type != "comment"), None)
+        if pointer is None:
+            return
+        kind = self.type_of(pointer)
+        if kind.pointer:
+            for dtor in destructors(kind.element, self.scope):
+                self._record_call(node, dtor, (pointer,))  # `this` is `*p`
+
     def _method_call(
         self, node: Node, fn: Node, args: tuple[Node, ...], depth: int
     ) -> None:
@@ -269,6 +281,9 @@ class CppCalls(CppRanges):
             self._elements_built(node, owner.element, args[_EMPLACE[name] :])
         self._elements_counted(node, owner, name, args)
         self._elements_copied(node, owner, name, obj, args)
+        if owner.kind is TypeKind.CONTAINER and name in DESTROYING_METHODS:
+            for dtor in destructors(owner.element, self.scope):
+                self._record_call(node, dtor, (), NEW_OBJECT)  # removed or moved
         self._object_read(obj, depth)
         for arg in args:
             self.expr(arg, depth + 1)

@@ -181,7 +181,7 @@ def _plain(text: str) -> str:
     return " ".join(words).replace(" *", "*").replace("* ", "*")
 
 
-def _template_args(text: str) -> list[str]:
+def template_args(text: str) -> list[str]:
     """The top-level arguments of the first `<...>` in `text`."""
     start = text.find("<")
     if start < 0 or not text.endswith(">"):
@@ -223,7 +223,7 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
     in_std = qualified.startswith("std::") or scope.using_std
     if "<" in plain:
         if name in _CONTAINERS and in_std:
-            args = _template_args(plain)
+            args = template_args(plain)
             element = _plain(args[0]) if args else ""
             if element == "bool" and name == "vector":
                 return CxxType(TypeKind.CLASS, name="std::vector<bool>")
