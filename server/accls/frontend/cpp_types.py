@@ -130,6 +130,11 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    # Free function -> (parameter count, positions of its non-const `T &`
+    # parameters) of each definition: see cpp_reference_args.
+    reference_params: dict[str, set[tuple[int, frozenset[int]]]] = field(
+        default_factory=dict
+    )
     using_names: set[str] = field(default_factory=set)  # `using std::max;`: "max"
     # Every return type a name's definitions give, (with `*`/`&`, base type):
     # overloads may differ, and `returns` holds only the last (see cpp_returns).
