@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_destructors import DESTROYING_METHODS, destructors
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
+from accls.frontend.cpp_reference_args import reference_positions
 from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import NEW_OBJECT, AccessKind, Call, ExitKind
@@ -178,8 +180,8 @@ class CppCalls(CppRanges):
             cls = node_text(fn)
             if not self.plain_construction(fn):
                 self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
-            if f"~{cls}" in self.scope.classes[cls].methods:
-                self._record_call(node, f"{cls}::~{cls}", ())  # the temporary dies
+            for dtor in destructors(cls, self.scope):  # the temporary dies
+                self._record_call(node, dtor, (), NEW_OBJECT)
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return
@@ -215,7 +217,40 @@ class CppCalls(CppRanges):
                 # A functor or a closure kept elsewhere: `f(x)` calls operator().
                 self._operator_call(node, fn, "()", [fn, *arg_nodes], depth)
                 return
+            if self._reference_call(node, name, arg_nodes, depth):
+                return
         super().expr(node, depth, used)
+
+    def _reference_call(
+        self, node: Node, name: str, args: tuple[Node, ...], depth: int
+    ) -> bool:
+        """`bump(a[i])` of `bump(double &)`: a call passing `&a[i]`; False if not."""
+        declared = self.scope.reference_params.get(name)
+        if not declared or name in self.macros.functions or self.variable_type(name):
+            return False
+        bound = {
+            k
+            for k in reference_positions(declared, len(args))
+            if self.type_of(args[k]).builtin and not self.type_of(args[k]).pointer
+        }
+        if not bound:
+            return False
+        texts = tuple(
+            ("&" if k in bound else "") + " ".join(node_text(a).split())
+            for k, a in enumerate(args)
+        )
+        self.call_refs.append(len(self.refs))
+        self.calls.append(
+            (Call(name, self._span(node), texts), tuple(r.id for r in self._loops))
+        )
+        for k, arg in enumerate(args):
+            if k not in bound:
+                self.expr(arg, depth + 1)
+                continue
+            self._escaping = True  # the place's address escapes, as for `&a[i]`
+            self.lvalue(arg, AccessKind.UPDATE, None, depth + 1)
+            self._escaping = False
+        return True
 
     def _new_object(self, node: Node, depth: int) -> None:
         """`new T(args)`: the allocation, then `T::T` on the new object."""
@@ -232,6 +267,17 @@ class CppCalls(CppRanges):
         )
         cls = node_text(kind)
         self._record_call(node, f"{cls}::{cls}", arg_nodes, NEW_OBJECT)
+
+    def _deleted(self, node: Node, depth: int) -> None:
+        """`delete p`, `delete[] p`: the destructors of what `p` points to."""
+        self._library_call(node, "operator delete", tuple(node.named_children), depth)
+        pointer = next((c for c in node.named_children if c.type != "comment"), None)
+        if pointer is None:
+            return
+        kind = self.type_of(pointer)
+        if kind.pointer:
+            for dtor in destructors(kind.element, self.scope):
+                self._record_call(node, dtor, (pointer,))  # `this` is `*p`
 
     def _method_call(
         self, node: Node, fn: Node, args: tuple[Node, ...], depth: int
@@ -269,6 +315,9 @@ class CppCalls(CppRanges):
             self._elements_built(node, owner.element, args[_EMPLACE[name] :])
         self._elements_counted(node, owner, name, args)
         self._elements_copied(node, owner, name, obj, args)
+        if owner.kind is TypeKind.CONTAINER and name in DESTROYING_METHODS:
+            for dtor in destructors(owner.element, self.scope):
+                self._record_call(node, dtor, (), NEW_OBJECT)  # removed or moved
         self._object_read(obj, depth)
         for arg in args:
             self.expr(arg, depth + 1)

@@ -14,6 +14,7 @@ import re
 from tree_sitter import Node
 
 from accls.frontend.cpp_closures import captures_loop_scalars
+from accls.frontend.cpp_destructors import destructors, dying_object
 from accls.frontend.cpp_elements import CppElements
 from accls.frontend.cpp_methods import (
     Accessor,
@@ -159,13 +160,13 @@ class CppDeclarations(CppElements):
                 if kind.kind is TypeKind.CLASS:
                     self.object_refs.add(name)
             plain.append(declarator)
-            cls = kind.name.rsplit("::", 1)[-1]
             if kind.kind is TypeKind.CLASS and self._constructs(kind, value):
                 self._construct_declared(declarator, kind, value, name)
             self._elements_declared(declarator, text, value)
-            info = self.scope.classes.get(cls)
-            if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
-                self._record_call(declarator, f"{kind.name}::~{cls}", ())
+            if not reference:  # it dies at the end of its scope: each iteration
+                this = dying_object(kind, name)
+                for dtor in destructors(text, self.scope):
+                    self._record_call(declarator, dtor, (), this)
         if not plain:
             return
         first = len(self.decls)

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_destructors import destructors, dying_object
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxScope,
@@ -198,9 +199,8 @@ class CppConstructors(CppTyping):
                 self._element_argument(arg)
             else:
                 self.identifier(arg, AccessKind.READ)
-        kind = classify(
-            declarator_type(node.child_by_field_name("type"), name), self.scope
-        )
+        text = declarator_type(node.child_by_field_name("type"), name)
+        kind = classify(text, self.scope)
         self.env[var.name] = kind
         self.aliases.pop(var.name, None)
         self.decls.append(
@@ -209,9 +209,9 @@ class CppConstructors(CppTyping):
         cls = kind.name.rsplit("::", 1)[-1]
         if kind.kind is TypeKind.CLASS and self._constructs(kind, None):
             self._record_call(declarator, f"{kind.name}::{cls}", args, var.name)
-        info = self.scope.classes.get(cls)
-        if kind.kind is TypeKind.CLASS and info and f"~{cls}" in info.methods:
-            self._record_call(declarator, f"{kind.name}::~{cls}", ())
+        this = dying_object(kind, var.name)
+        for dtor in destructors(text, self.scope):  # it dies at its scope's end
+            self._record_call(declarator, dtor, (), this)
         self._ref(name, var.name, AccessKind.WRITE)
 
     def _element_argument(self, param: Node) -> None:

@@ -215,7 +215,7 @@ class CppUnit:
         """`this` of a method that has one (not a static one), else None."""
         info = self.scope.classes.get(definition.class_name or "")
         method = definition.name.rsplit("::", 1)[-1]
-        if info is None or method in info.statics or method.startswith("~"):
+        if info is None or method in info.statics:
             return None
         return Var(
             name="this", type=info.name.rsplit("::", 1)[-1], pointers=1, scope="param"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_overloads import param_counts
+from accls.frontend.cpp_reference_args import written_references
 from accls.frontend.cpp_returns import record_return, record_signature
 from accls.frontend.cpp_types import (
     ClassInfo,
@@ -209,6 +210,9 @@ def collect_scope(root: Node) -> CxxScope:
                     "template_declaration",
                 )
                 free = target.type == "operator_name" and not member
+                written = written_references(fdecl) if fdecl else None
+                if written is not None and not member:
+                    scope.reference_params.setdefault(text, set()).add(written)
                 if free:
                     scope.operators.add(text.replace(" ", ""))
         stack.extend(node.named_children)

@@ -130,6 +130,11 @@ class CxxScope:
     returns: dict[str, str] = field(default_factory=dict)  # function -> return type
     operators: set[str] = field(default_factory=set)  # free `operator+`... defined
     using_std: bool = False  # `using namespace std;` somewhere
+    # Free function -> (parameter count, positions of its non-const `T &`
+    # parameters) of each definition: see cpp_reference_args.
+    reference_params: dict[str, set[tuple[int, frozenset[int]]]] = field(
+        default_factory=dict
+    )
     using_names: set[str] = field(default_factory=set)  # `using std::max;`: "max"
     # Every return type a name's definitions give, (with `*`/`&`, base type):
     # overloads may differ, and `returns` holds only the last (see cpp_returns).
@@ -181,7 +186,7 @@ def _plain(text: str) -> str:
     return " ".join(words).replace(" *", "*").replace("* ", "*")
 
 
-def _template_args(text: str) -> list[str]:
+def template_args(text: str) -> list[str]:
     """The top-level arguments of the first `<...>` in `text`."""
     start = text.find("<")
     if start < 0 or not text.endswith(">"):
@@ -223,7 +228,7 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
     in_std = qualified.startswith("std::") or scope.using_std
     if "<" in plain:
         if name in _CONTAINERS and in_std:
-            args = _template_args(plain)
+            args = template_args(plain)
             element = _plain(args[0]) if args else ""
             if element == "bool" and name == "vector":
                 return CxxType(TypeKind.CLASS, name="std::vector<bool>")

@@ -348,8 +348,12 @@ class CppTyping(FunctionWalk):
         text = "".join(node_text(fn).split())
         if fn.type == "template_function" or "<" in text:
             text = text.split("<", 1)[0]
-        if text.startswith("::std::"):
-            text = text[2:]  # the global `std` is the one namespace std
+        if text.startswith("::std::") or (
+            text.startswith("::") and "::" not in text[2:]
+        ):
+            # The global `std` is the one namespace std; `::f` is the global
+            # `f`, or the one a `using namespace` directive brings in.
+            text = text[2:]
         head, _, plain = text.rpartition("::")
         info = self.scope.classes.get(head.rsplit("::", 1)[-1])
         if info is not None and plain in info.statics and plain in info.methods:

@@ -131,9 +131,7 @@ class CppFunctionWalk(CppCalls):
         elif kind == "new_expression":
             self._new_object(node, depth)
         elif kind == "delete_expression":
-            self._library_call(
-                node, "operator delete", tuple(node.named_children), depth
-            )
+            self._deleted(node, depth)
         elif kind == "lambda_expression":
             # A closure not called here: what it does when called is unknown.
             self._record_call(node, "<lambda>", ())

@@ -62,8 +62,12 @@ def is_static(node: Node) -> bool:
 
 
 def _is_const(node: Node) -> bool:
+    return _has_qualifier(node, "const")
+
+
+def _has_qualifier(node: Node, word: str) -> bool:
     return any(
-        child.type == "type_qualifier" and node_text(child) == "const"
+        child.type == "type_qualifier" and node_text(child) == word
         for child in node.children
     )
 
@@ -244,6 +248,8 @@ def declared_vars(
             )
         if is_static(node):
             var = replace(var, static=True)
+        if not var.pointers and _has_qualifier(node, "constexpr"):
+            var = replace(var, const=True)  # a compile-time value: never written
         if _has_volatile(node, child):
             var = replace(var, volatile=True)
         out.append(var)
