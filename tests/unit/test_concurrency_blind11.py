@@ -27,8 +27,7 @@ _MISSED: dict[str, str] = {
         "array's contents are not followed"
     ),
     "r06_particle_deposit_plain.c": (
-        "a helper's `rho[c] += q` with `c` computed from a particle's position "
-        "(ACC110)"
+        "a helper's `rho[c] += q` with `c` computed from a particle's position (ACC110)"
     ),
     "r07_neighbour_half_list_newton.c": (
         "`force[j] -=` with `j` from the neighbour list: a doubt (ACC102)"
@@ -36,17 +35,6 @@ _MISSED: dict[str, str] = {
     "r08_tree_tasks_missing_parent_depend.c": (
         "a task reads its parent's `d[p]` with `depend(out)` on its own element "
         "only: no finding"
-    ),
-    "r09_static_call_counter_plain.c": (
-        "the kernel's helper bumps a `static` counter two calls below the loop"
-    ),
-    "r11_master_dt_no_barrier.c": (
-        "`master` writes `h->dt` in a callee; the next loop reads it with no "
-        "barrier between: no finding"
-    ),
-    "r12_single_nowait_boundary.c": (
-        "`single nowait` writes the boundary in a callee; the next loop reads it: "
-        "no finding"
     ),
     "r14_shared_scratch_buffer.c": (
         "every thread passes one shared scratch row to the kernel, which writes "
