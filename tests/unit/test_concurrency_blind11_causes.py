@@ -93,3 +93,36 @@ def test_a_callee_member_write_in_master_races_without_a_barrier() -> None:
     assert all("a member of an object the caller shares" in f.message for f in races)
     assert all("threadprivate" not in f.message for f in races)
     assert _errors(_member("#pragma omp master", "#pragma omp barrier")) == []
+
+
+_SCRATCH = """\
+    #include <omp.h>
+    #define M 96
+    static double scratch[16][M];
+    void process(const double *rows, double *sums, int n) {
+      #pragma omp parallel
+      {
+        {decl}
+        #pragma omp for
+        for (int r = 0; r < n; r++) {
+          for (int k = 0; k < M; k++)
+            tmp[k] = rows[r * M + k];
+          double s = 0.0;
+          for (int k = 0; k < M; k++)
+            s += tmp[k];
+          sums[r] = s;
+        }
+      }
+    }
+"""
+
+
+def test_a_region_pointer_to_one_shared_row_is_written_by_every_thread() -> None:
+    # `tmp` is each thread's own, but every copy holds `scratch[0]`
+    src = _SCRATCH.replace("{decl}", "double *tmp = scratch[0];")
+    assert ("ACC101", 11) in _errors(src)
+    # a row a thread: `scratch[tid]`, `scratch[omp_get_thread_num()]`
+    mine = "int tid = omp_get_thread_num();\n double *tmp = scratch[tid];"
+    assert _errors(_SCRATCH.replace("{decl}", mine)) == []
+    call = "double *tmp = scratch[omp_get_thread_num() % 16];"
+    assert _errors(_SCRATCH.replace("{decl}", call)) == []
