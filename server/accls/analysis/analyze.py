@@ -36,6 +36,7 @@ from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
 from accls.analysis.pointer_locals import promote_pointer_locals
+from accls.analysis.pointer_outer_locals import promote_outer_pointers
 from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
@@ -316,6 +317,7 @@ def analyze_dialects(
             # An element a callee updates at one index (`randn(seed, x)`) too.
             nest = promote_element_arguments(nest, source)
             nest = promote_pointer_locals(nest, source)  # `s = a[i % 4]; s[k]`
+            nest = promote_outer_pointers(nest, source)  # `t = s[0];` before it
             nest = read_only_addresses(
                 out_param_writes(nest, source),
                 source.function(nest.function),

@@ -9,6 +9,7 @@ from accls.analysis.mhp_callee_elements import fixed_element_writes
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
 from accls.analysis.mhp_env import Environment
 from accls.analysis.mhp_loop_locks import param_locks
+from accls.analysis.mhp_member_writes import member_writes
 from accls.frontend import Call, Function, Ref, Region, SourceFile
 
 __all__ = ["callee_state"]
@@ -45,6 +46,10 @@ def callee_state(
         out.extend(
             (call, ref, held, True) for ref, held in _through(call, callee, source)
         )
+        for ref in member_writes(call, callee, fn, region):
+            inside = _exclusion_in(callee, ref, source)
+            if inside is not None:
+                out.append((call, ref, inside, False))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_chain import chain_state_writes
 from accls.analysis.callee_elements import element_collision
 from accls.analysis.callee_state import state_name, threadprivate_fix
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
@@ -301,12 +302,11 @@ def loop_callee_findings(
         return []
     if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
         return []  # recursion through the loop's own function
-    writes = state_writes(callee, source, threadprivate_names(source))
+    tp = threadprivate_names(source)
+    callee, writes = chain_state_writes(callee, source, state_writes, tp)
     if not writes:
         return _element_findings(loop, directive, source, call, callee)
-    # the race's write; the other side first among the accesses the calls make,
-    # not the `static`'s initializer, which runs once
-    ref = next((w for w in writes if w.is_write), writes[0])
+    ref = next((w for w in writes if w.is_write), writes[0])  # not an initializer
     also = other_access(callee, ref, (*writes, *callee.refs))
     if not also.get("other"):
         also = _other_callee(loop, source, name, ref.name) or also

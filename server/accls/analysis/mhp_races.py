@@ -8,6 +8,7 @@ from itertools import combinations
 
 import networkx as nx
 
+from accls.analysis.callee_wording import callee_fix, callee_what
 from accls.analysis.concurrency_kinds import (
     CALLEE_STATE_RACE,
     EXCLUSION_RACE,
@@ -237,6 +238,7 @@ def _callee_finding(
         also = {"also": f" and {word} at line {line}{where}", "other": line}
     hidden = is_hidden_state(name)  # `__libc_rand_state`: the C library's
     fix = f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
+    fix = callee_fix(name, callee, fix)
     who = "every thread" if kind == "threads" else "a task"
     if kind == "tasks" and via.via.span.end_byte - 1 in via.tasks:
         who = "the code"  # the callee's tasks race, not the caller's
@@ -253,13 +255,7 @@ def _callee_finding(
         CALLEE_STATE_RACE,
         via.via.span,
         var=name,
-        what=(
-            "hidden state of the C library"
-            if hidden
-            else "the caller's variable, written through a pointer argument"
-            if any("".join(a.split()) in (f"&{name}", name) for a in via.via.args)
-            else "a `static` local or a global"
-        ),
+        what=callee_what(name, via.via.args, hidden),
         callee=callee,
         write=via.ref.span.line,
         **also,

@@ -19,7 +19,14 @@ from dataclasses import replace
 from accls.frontend import Loop, Poly, Ref, SourceFile, Subscript, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["promote_pointer_locals"]
+__all__ = [
+    "all_loops",
+    "declared_array",
+    "parsed_address",
+    "promote_pointer_locals",
+    "rebuilt_nest",
+    "rewritten_uses",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -153,3 +160,10 @@ def _rebuilt(loop: Loop, promoted: dict[int, Ref], dropped: set[int]) -> Loop:
     )
     children = tuple(_rebuilt(c, promoted, dropped) for c in loop.children)
     return replace(loop, refs=refs, children=children)
+
+
+all_loops = _all_loops
+declared_array = _declared
+parsed_address = _parsed
+rewritten_uses = _rewritten
+rebuilt_nest = _rebuilt
