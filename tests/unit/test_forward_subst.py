@@ -91,8 +91,19 @@ def test_globals_in_a_value_need_no_call_in_between() -> None:
 
 def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
     assert _texts(_loop("int j;", "j = i * i; a[j] = 0;")) == ["j"]
-    assert _texts(_loop("int j;", "j = i / 2; a[j] = 0;")) == ["j"]
     assert _texts(_loop("int j;", "j = i * n; a[j] = 0;")) == ["i * n"]
+
+
+def test_quotients_and_remainders_travel_as_text() -> None:
+    # No polynomial, but the dependence test parses `i / 2` as it would written out.
+    (write,) = _writes(_loop("int j;", "j = i / 2; a[j] = 0;"))
+    assert write.subscripts[0].text == "i / 2"
+    assert write.subscripts[0].poly is None
+    assert _texts(_loop("int j;", "j = (i + n) % 4; a[j + 1] = 0;")) == [
+        "((i + n) % 4) + 1"
+    ]
+    assert _texts(_loop("int j;", "j = j % 4; a[j] = 0;")) == ["j"]  # the old j
+    assert _texts(_loop("int j;", "j = i % n; n = 3; a[j] = 0;")) == ["j"]
 
 
 def test_integer_macros() -> None:
