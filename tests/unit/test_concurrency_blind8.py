@@ -23,10 +23,6 @@ _MISSED: dict[str, str] = {
         "on any thread) are not compared with the dealt ones: a doubt (ACC123), "
         "not a sure race"
     ),
-    "r19_argmax_struct_shared.c": (
-        "found as ACC103 (every thread writes `b.v`), which names the write only, "
-        "not the unguarded read in the `if` against it"
-    ),
 }
 _PROGRAMS = programs(BATCH)
 
