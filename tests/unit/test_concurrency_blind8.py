@@ -13,13 +13,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind8"
-_MISSED: dict[str, str] = {
-    "r15_master_taskloop_no_barrier.c": (
-        "the dealing loop is read now, but the taskloop's elements (its tasks run "
-        "on any thread) are not compared with the dealt ones: a doubt (ACC123), "
-        "not a sure race"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 
