@@ -91,14 +91,16 @@ def test_globals_in_a_value_need_no_call_in_between() -> None:
 
 def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
     assert _texts(_loop("int j;", "j = i * i; a[j] = 0;")) == ["j"]
+    assert _texts(_loop("int j;", "j = i / 2; a[j] = 0;")) == ["j"]
     assert _texts(_loop("int j;", "j = i * n; a[j] = 0;")) == ["i * n"]
 
 
-def test_quotients_and_remainders_travel_as_text() -> None:
-    # No polynomial, but the dependence test parses `i / 2` as it would written out.
-    (write,) = _writes(_loop("int j;", "j = i / 2; a[j] = 0;"))
-    assert write.subscripts[0].text == "i / 2"
+def test_remainders_travel_as_text() -> None:
+    # No polynomial, but the dependence test parses `i % 4` as it would written out.
+    (write,) = _writes(_loop("int j;", "j = i % 4; a[j] = 0;"))
+    assert write.subscripts[0].text == "i % 4"
     assert write.subscripts[0].poly is None
+    assert _texts(_loop("int j;", "j = i & 7; a[j] = 0;")) == ["i & 7"]
     assert _texts(_loop("int j;", "j = (i + n) % 4; a[j + 1] = 0;")) == [
         "((i + n) % 4) + 1"
     ]

@@ -1,9 +1,9 @@
-"""Values forward substitution carries: polynomials, and remainders or quotients.
+"""Values forward substitution carries: polynomials, and remainders (`%`, `&`).
 
 `b = (i * 7) % B; count[b]++` is `count[(i * 7) % B]`, as a compiler sees it: the
 dependence test then reasons on the remainder's period (iterations i and i + 8
 update one element), where `b` alone is only a scalar that changes in the loop.
-A value with `%` or `/` terms has no polynomial; it travels as text, which the
+A value with `%` or `&` terms has no polynomial; it travels as text, which the
 dependence test parses again (`division_poly`), and the subscript it enters has
 no polynomial either.
 """
@@ -21,7 +21,7 @@ __all__ = ["Value", "division_names", "division_value"]
 
 @dataclass(frozen=True, slots=True)
 class Value:
-    """A value to substitute: its polynomial (None for `%`, `/` terms) and text."""
+    """A value to substitute: its polynomial (None for `%`, `&` terms) and text."""
 
     poly: Poly | None
     text: str
@@ -29,12 +29,12 @@ class Value:
 
 
 def division_names(value: Subscript) -> frozenset[str]:
-    """The names the operands of a value's `%` and `/` terms read (none if no term)."""
+    """The names the operands of a value's `%` and `&` terms read (none if no term)."""
     if value.poly is not None or value.indirect:
         return frozenset()
     found = division_poly(value.text)
-    if found is None:
-        return frozenset()
+    if found is None or any(op == "/" for _, _, op in found[1]):
+        return frozenset()  # a quotient's value is left as a name, as before
     poly, terms = found
     names = {
         n for part in (poly, *(p for t in terms for p in t[:2])) for n in part.names()
