@@ -13,21 +13,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind8"
-_MISSED: dict[str, str] = {
-    "r02_firstprivate_struct_pointer.c": (
-        "the write-write race on `s.v[k]` is an error, but the read `s.v[s.n - 1]` "
-        "against it stays a doubt: `k < s.n` and `s.n - 1` are symbolic"
-    ),
-    "r15_master_taskloop_no_barrier.c": (
-        "the dealing loop is read now, but the taskloop's elements (its tasks run "
-        "on any thread) are not compared with the dealt ones: a doubt (ACC123), "
-        "not a sure race"
-    ),
-    "r19_argmax_struct_shared.c": (
-        "found as ACC103 (every thread writes `b.v`), which names the write only, "
-        "not the unguarded read in the `if` against it"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 

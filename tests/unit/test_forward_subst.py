@@ -95,6 +95,19 @@ def test_values_not_affine_in_what_changes_are_not_substituted() -> None:
     assert _texts(_loop("int j;", "j = i * n; a[j] = 0;")) == ["i * n"]
 
 
+def test_remainders_travel_as_text() -> None:
+    # No polynomial, but the dependence test parses `i % 4` as it would written out.
+    (write,) = _writes(_loop("int j;", "j = i % 4; a[j] = 0;"))
+    assert write.subscripts[0].text == "i % 4"
+    assert write.subscripts[0].poly is None
+    assert _texts(_loop("int j;", "j = i & 7; a[j] = 0;")) == ["i & 7"]
+    assert _texts(_loop("int j;", "j = (i + n) % 4; a[j + 1] = 0;")) == [
+        "((i + n) % 4) + 1"
+    ]
+    assert _texts(_loop("int j;", "j = j % 4; a[j] = 0;")) == ["j"]  # the old j
+    assert _texts(_loop("int j;", "j = i % n; n = 3; a[j] = 0;")) == ["j"]
+
+
 def test_integer_macros() -> None:
     objects = {"N": "64", "M": "(N * 2)", "X": "0.5", "L": "L + 1", "E": ""}
     assert integer_macros(objects, ["N", "M", "X", "L", "E", "Q"]) == {"N", "M"}

@@ -9,6 +9,7 @@ import islpy as isl
 from accls.analysis.mhp_bounds import Sweep, bound_rows
 from accls.analysis.mhp_constructs import NESTED_TID
 from accls.analysis.mhp_env import Environment, Location
+from accls.analysis.mhp_every_run import meets_every_run
 from accls.analysis.mhp_rows import flat_rows, leaves_row
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
@@ -158,6 +159,8 @@ def overlap(
     threads = _thread_orders(_team(env)) if by_threads else None
     if not shared and _apart_meet(rows, ranges, a, b, sweeps, threads):
         return Overlap("same")  # `out[i]` and `out[i + 1]` over literal bounds
+    if meets_every_run(rows, ranges, a, b):
+        return Overlap("same")  # `v[k]`, k < n, and `v[n - 1]`: met whenever run
     return Overlap("maybe", _names(a, b, env))
 
 

@@ -37,6 +37,7 @@ from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
 from accls.analysis.mhp_target import target_nowait_findings
 from accls.analysis.mhp_whole import whole_sweep
+from accls.analysis.mhp_whole_cover import whole_cover
 from accls.analysis.races_exclusion import guard_text
 from accls.frontend import SourceFile
 
@@ -70,7 +71,7 @@ def _overlap(
         counted = thread_slots(model, la, lb, (a.pos, b.pos)) if by_threads else None
         if counted is not None:
             return Overlap("same") if counted else None
-        return Overlap("maybe", _varying(la, lb))
+        return whole_cover(a, b, model.env) or Overlap("maybe", _varying(la, lb))
     # A guard may keep a row that runs past its end within it: no flattening.
     rows = not (a.ref.guarded or b.ref.guarded)
     found = overlap(la, lb, model.env, by_threads, rows)

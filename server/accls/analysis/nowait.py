@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.findings import NOWAIT_RACE, Finding, finding
+from accls.analysis.nowait_copies import early_copy_use
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Region, SourceFile
 
@@ -124,7 +125,17 @@ def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
 def _early_use(
     loop: Loop, directive: Directive, after: Loop, after_directive: Directive
 ) -> Finding | None:
-    """ACC111 when `after` reads an array the `nowait` loop writes."""
+    """ACC111 when `after` reads an array the `nowait` loop writes, or its copy-out."""
+    copy = early_copy_use(loop, directive, after, after_directive)
+    if copy is not None:
+        return finding(
+            NOWAIT_RACE,
+            copy[1].span,
+            var=copy[1].name,
+            write=copy[0].span.line,
+            line=loop.line,
+            use=copy[1].span.line,
+        )
     if _same_schedule(directive, after_directive, loop, after):
         return None
     written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}

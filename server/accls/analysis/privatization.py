@@ -362,6 +362,7 @@ def _member_write(
         why=obstacle.message,
         fix="update it in a `critical` or with `atomic`, or accumulate into a "
         "local reduction variable and store it after the loop",
+        **_read_line(loop, name, span.line),  # another thread's read races too
     )
 
 

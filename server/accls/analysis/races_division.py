@@ -14,17 +14,19 @@ import itertools
 
 from accls.analysis.races_index import literal_value, loop_range, modulo_collision
 from accls.analysis.races_index_nests import nest_repeats
+from accls.analysis.races_mask import mask_collision
 from accls.frontend import Loop, Ref, SourceFile
 
 __all__ = ["index_collision"]
 
 
 def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str | tuple[str, int]:
-    """Why two iterations surely update one element through `% M` or `/ D`.
+    """Why two iterations surely update one element through `% M`, `& K` or `/ D`.
 
     Or through an index array a two-deep nest fills: the store and its line.
     """
-    found = modulo_collision(ref, loop, source) or _division(ref, loop, source)
+    found = modulo_collision(ref, loop, source) or mask_collision(ref, loop, source)
+    found = found or _division(ref, loop, source)
     return found or nest_repeats(ref, loop, source) or ""
 
 

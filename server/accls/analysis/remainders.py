@@ -78,6 +78,11 @@ def _folded(size: Linear, constants: Mapping[str, int]) -> Linear:
     return rest, const
 
 
+def _mask(size: Linear) -> bool:
+    """True for a constant `M - 1` with M a power of two (`7`, `B - 1` for B 8)."""
+    return not size[0] and size[1] >= 0 and not (size[1] + 1) & size[1]
+
+
 def _never(domain: Sequence[Row], lin: dict[str, int], const: int) -> bool:
     """True when `lin + const >= 0` holds at every point of `domain`."""
     below = row({k: -c for k, c in lin.items()}, -const - 1)
@@ -107,6 +112,10 @@ def remainder_rows(
         if left is None or size is None:
             return None
         size = _folded(size, constants)
+        if op == "&":  # `e & (M - 1)`, M a power of two, is `e % M` where e >= 0
+            if not _mask(size):
+                return None
+            size, op = ({}, size[1] + 1), "%"
         if any(not (n.startswith("p:") or n in fixed_keys) for n in size[0]):
             return None  # the divisor moves with the iterations
         if all(n.startswith("p:") or n in fixed_keys for n in left[0]):

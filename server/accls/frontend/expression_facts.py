@@ -81,7 +81,9 @@ class ExpressionFacts(Recorder):
         if last.name != name or last.kind is not kind or last.subscripts:
             return
         sub = self._subscript(value)
-        if op != "=" and sub.poly is not None:
+        if op != "=":
+            if sub.poly is None:
+                return  # `j += i % 4` is no value of `i % 4`: nothing to substitute
             # `j += e` is `j = j + (e)`: the earlier value of `j` substitutes in.
             step = sub.poly if op == "+=" else -sub.poly
             text = f"{name} {op[0]} ({' '.join(sub.text.split())})"

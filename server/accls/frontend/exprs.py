@@ -197,14 +197,14 @@ def _nested(term: Division) -> bool:
 
 
 def division_poly(text: str) -> tuple[Poly, tuple[Division, ...]] | None:
-    """Like `remainder_poly`, with `e / d` terms too, and terms inside operands.
+    """Like `remainder_poly`, with `e / d` and `e & k` terms, and terms in operands.
 
     Each `e % m` and `e / d` becomes the symbol `%k` (k its place in the list,
     with its operator); an operand may hold earlier terms (`x % (n/10 + 1)`:
     `%0` is `n / 10`, `%1` is `x % (%0 + 1)`). None when the expression is no
     polynomial that way or holds no such term.
     """
-    if not text.strip() or not ("%" in text or "/" in text):
+    if not text.strip() or not ("%" in text or "/" in text or "&" in text):
         return None
     if any(c in text for c in ";{}"):
         return None
@@ -235,7 +235,7 @@ def _division_terms(
             return None
         return _division_terms(inner, found, depth + 1, True)
     parts = operands(node) if node.type == "binary_expression" else None
-    if parts is None or parts[1] not in ("+", "-", "*", "%", "/"):
+    if parts is None or parts[1] not in ("+", "-", "*", "%", "/", "&"):
         op = node.child_by_field_name("operator")
         arg = node.child_by_field_name("argument")
         if node.type == "unary_expression" and op is not None and node_text(op) == "-":
@@ -251,7 +251,7 @@ def _division_terms(
     rhs = None if lhs is None else _division_terms(right, found, depth + 1, cast)
     if lhs is None or rhs is None:
         return None
-    if sign in ("%", "/"):
+    if sign in ("%", "/", "&"):  # a mask `e & (M - 1)`: see remainders
         found.append((lhs, rhs, sign))
         return Poly.sym(f"%{len(found) - 1}")
     return lhs + rhs if sign == "+" else lhs - rhs if sign == "-" else lhs * rhs

@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from accls.frontend.forward_values import Value, division_names, division_value
 from accls.frontend.model import Ref, Subscript, Var
 from accls.frontend.poly import Poly
 
@@ -66,13 +67,6 @@ class Definition:
     name: str
     value: Subscript  # the right-hand side: its text and, macros expanded, its poly
     line: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Value:
-    poly: Poly
-    text: str
-    names: frozenset[str]  # the variables the value reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +208,9 @@ def forward_substitute(
                 if loop >= 0 or loop in cyclic:
                     loop_writes.setdefault(loop, set()).add(ref.name)
     used = {
-        n for d in definitions if d.value.poly is not None for n in d.value.poly.names()
+        n
+        for d in definitions
+        for n in (d.value.poly.names() if d.value.poly else division_names(d.value))
     }
     constants = integer_macros(macros, used - set(counts) - {g.name for g in globals_})
     facts = _Function(
@@ -259,7 +255,7 @@ def _entering(facts: _Function, entry: LoopEntry) -> dict[str, Subscript]:
     out: dict[str, Subscript] = {}
     for name in sorted(entry.entering & facts.by_name.keys()):
         value = _reaching(facts, name, entry.start, 0, place)
-        if value is not None:
+        if value is not None and value.poly is not None:
             line = _line(facts, name, entry.start)
             note = f"`{name}` is {value.text} when the loop starts (line {line})"
             out[name] = Subscript(value.text, value.poly, values=(note,))
@@ -275,7 +271,7 @@ def _bounds(
     notes: list[str] = []
     for name in sorted(entry.names & facts.by_name.keys()):
         value = _reaching(facts, name, entry.start, 0, place)
-        if value is not None:
+        if value is not None and value.poly is not None:
             values[name] = value.poly
             found = _latest(facts, name, entry.start)
             line = found.line if found is not None else 0
@@ -287,7 +283,7 @@ def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
     """`sub`, used by refs[at], with the values that reach it substituted."""
     if sub.poly is None or sub.indirect:
         return sub
-    values: dict[str, Poly] = {}
+    values: dict[str, Poly | None] = {}
     text = sub.text
     notes: list[str] = []
     for name in sorted(sub.poly.names() & facts.by_name.keys()):
@@ -303,9 +299,10 @@ def _rewrite(facts: _Function, sub: Subscript, at: int) -> Subscript:
         notes.append(f"`{name}` is {value.text} here (line {_line(facts, name, at)})")
     if not values:
         return sub
+    polys = {k: v for k, v in values.items() if v is not None}
     return Subscript(
-        text=text,
-        poly=sub.poly.substitute(values),
+        text=text,  # a remainder's text only: the dependence test parses it again
+        poly=sub.poly.substitute(polys) if len(polys) == len(values) else None,
         indirect=False,
         values=(*sub.values, *notes),
     )
@@ -329,7 +326,7 @@ def _latest(facts: _Function, name: str, at: int) -> Definition | None:
 
 def _reaching(
     facts: _Function, name: str, at: int, depth: int, place: _Place | None = None
-) -> _Value | None:
+) -> Value | None:
     """The value of `name` at refs[at] (or at `place`), if one definition gives it."""
     found = _latest(facts, name, at)
     if found is None or depth > _MAX_CHAIN:
@@ -363,18 +360,22 @@ def _reaching(
     return value
 
 
-def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
+def _resolved(facts: _Function, item: Definition, depth: int) -> Value | None:
     """The definition's value, itself substituted, if it may be substituted at all."""
     value = item.value
-    if value.poly is None or value.indirect or _NARROW_CAST.search(value.text):
+    if value.indirect or _NARROW_CAST.search(value.text):
         return None
+    if value.poly is None:
+        return division_value(
+            value, item.name, facts.locals | facts.globals | facts.constants
+        )
     poly, text = value.poly, " ".join(value.text.split())
     for name in sorted(poly.names() & facts.by_name.keys()):
         word = _word(name)
         if not word.search(text):
             continue
         inner = _reaching(facts, name, item.write, depth + 1)
-        if inner is None:
+        if inner is None or inner.poly is None:
             continue
         poly = poly.substitute({name: inner.poly})
         shown = inner.text if _ATOM.fullmatch(inner.text) else f"({inner.text})"
@@ -392,4 +393,4 @@ def _resolved(facts: _Function, item: Definition, depth: int) -> _Value | None:
             return None  # not affine in what changes: `i*i`, `i*j`
         if len(mono) > 1 and len(mono) != len(set(mono)) and moving & set(mono):
             return None
-    return _Value(poly, text, frozenset(names))
+    return Value(poly, text, frozenset(names))
