@@ -36,6 +36,7 @@ from accls.analysis.mhp_locks import lock_table, shared_locks
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_pointer_reads import pointer_reads
 from accls.analysis.mhp_rows import array_lengths, region_extents
+from accls.analysis.mhp_separated_loops import unseparated_loops
 from accls.analysis.mhp_spinlocks import spin_locks
 from accls.analysis.mhp_sync import (
     atomic_targets,
@@ -141,7 +142,7 @@ def _model(
         phases,
         shared_locks(lock_table(region, fn, source, tasks, spun), env, inner),
         env,
-        loops,
+        unseparated_loops(loops, bounds, source.branches, source),
         atomic_targets(inner, fn),
         [b for b in source.branches if contains(region, b.span.start_byte)],
         copied_in_pointers(region, fn, source),
