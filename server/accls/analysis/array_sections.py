@@ -10,13 +10,13 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import plain_names
+from accls.analysis.ref_guards import function_branches, guard_facts
 from accls.analysis.section_box import (
     loop_range,
     pick_bound,
     section_box,
     subscript_polys,
 )
-from accls.analysis.ref_guards import function_branches, guard_facts
 from accls.analysis.section_guards import section_guards
 from accls.analysis.section_rows import contiguous
 from accls.frontend import Loop, Poly, Ref, Var
