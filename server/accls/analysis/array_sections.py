@@ -353,14 +353,18 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     branches = analysis.shared.get(key_b)
     if not isinstance(branches, list):
         branches = analysis.shared[key_b] = function_branches(fn, source) or []
-    own = {
-        r.span.start_byte: facts
-        for r in loop.refs
-        if branches
-        and any(c < 0 for c in r.context)
-        and (r.subscripts or r.deref)
-        and (facts := guard_facts(r, fn, source, branches))
-    }
+    own: dict[int, list[Poly]] = {}
+    for r in loop.refs:
+        if not branches or not any(c < 0 for c in r.context):
+            continue
+        if not (r.subscripts or r.deref):
+            continue
+        key_r = ("guard_facts", r.span.start_byte)
+        facts = analysis.shared.get(key_r)
+        if not isinstance(facts, list):
+            facts = analysis.shared[key_r] = guard_facts(r, fn, source, branches)
+        if facts:
+            own[r.span.start_byte] = facts
     found = array_uses(loop, decls, macros=source.macros, guards=guards, ref_guards=own)
     analysis.shared[key] = found
     return found
