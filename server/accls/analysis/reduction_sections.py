@@ -12,9 +12,11 @@ section, dimension by dimension:
 - a warning where it may: the bounds of the subscript over the nest
   (`section_box`, which knows loop ranges and remainders; a remainder `e % m`
   is at most `m - 1` whatever the sign of `e`, a mask `e & 15` is 0..15),
-  read through a local set once
-  per iteration before the update (`int y = v[i] % 10; c[y] += 1;`), or no
-  bound at all (the analysis cannot prove the section holds the updates).
+  read through a local set once per iteration before the update
+  (`int y = v[i] % 10; c[y] += 1;`) and tightened by the conditions that
+  dominate the update (`if (y < 5)`, an earlier `if (y >= 5) continue;`:
+  `ref_guards`), or no bound at all (the analysis cannot prove the section
+  holds the updates).
 
 A remainder of a dividend whose sign is unknown may be negative; a section
 starting at 0 is not blamed for that (the loop would index before the array
