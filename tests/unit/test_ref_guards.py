@@ -82,6 +82,11 @@ LOOP = "for (int i = 0; i < n; i++) "
             "{ if (i + k >= n) continue; b[i + k] = a[i]; }",
             "b[k:(n - k > 0 ? n - k : 0)]",
         ),
+        # `a[i]` keeps `n - 1`: `n - 1 - k` would reach past it for a negative `k`.
+        ("if (i + k < n) b[i + k] = a[i];", "copyin(a[0:n])"),
+        # Bounds that differ by a symbol of the loop (`n`), not of the subscript:
+        # either may reach past the array, so the loop's (as without the guard).
+        ("if (i < 10) b[i] = a[i];", "copy(b[0:n])"),
         # Twins whose guard does not dominate the access keep the old answer.
         ("if (i + k < n || m > 3) b[i + k] = a[i];", "b[k:n]"),
         ("{ if (m > 3) { if (i + k >= n) continue; } b[i + k] = a[i]; }", "b[k:n]"),

@@ -199,15 +199,16 @@ def tighter(
     new: Poly | None,
     high: bool,
     facts: list[Poly],
-    prefer_new: bool = False,
+    offsets: frozenset[str] = frozenset(),
 ) -> Poly | None:
     """The tighter of two valid bounds; when the facts cannot tell, `old`.
 
-    `prefer_new`: then the guard's bound (`new`) where it names fewer symbols.
-    Both cover every access; the guard's is the one the program checks
-    (`if (i + k < n)`, against the array's extent), where `i + k`'s loop bound
-    (`n - 1 + k`) may reach past the array; `a[i]` under that guard keeps
-    `n - 1`, not `n - 1 - k`.
+    `offsets`: the subscript's own symbols. Where the bounds differ by those
+    alone (`b[i + k]` under `if (i + k < n)`: `n - 1 + k` or `n - 1`, as `k`'s
+    sign goes), the guard's bound (`new`): the program checks it, against the
+    array's extent, and a negative `k` already starts the section below it.
+    Where they differ by another symbol (`if (i < 10)` in a loop to `n`),
+    either may reach past the array: `old`, as without the guard.
     """
     if old is None or new is None:
         return new if old is None else old
@@ -216,4 +217,4 @@ def tighter(
         return new if high else old
     if proves_nonnegative(-diff, facts):
         return old if high else new
-    return new if prefer_new and new.names() < old.names() else old
+    return new if diff.names() and diff.names() <= offsets else old

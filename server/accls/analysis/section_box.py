@@ -169,7 +169,7 @@ def _guarded(
             old = out[side]
             if old is not None and old.names() & variant:
                 old = None  # a bound the loop changes: no bound at all
-            out[side] = tighter(old, near, side == 1, facts, prefer_new=True)
+            out[side] = tighter(old, near, side == 1, facts, poly.names())
     return out[0], out[1]
 
 
