@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import plain_names
+from accls.analysis.ref_guards import function_branches, guard_facts
 from accls.analysis.section_box import (
     loop_range,
     pick_bound,
@@ -189,12 +190,14 @@ def array_uses(
     ref_filter: frozenset[str] | None = None,
     macros: Iterable[tuple[str, str]] = (),
     guards: Sequence[Poly] = (),
+    ref_guards: Mapping[int, Sequence[Poly]] | None = None,
 ) -> tuple[ArrayUse, ...]:
     """Each array the nest touches, with the section an offload must move.
 
     `macros`: the file's object-like macros; integer ones tell lengths apart
     from negative ones (see `section_length`). `guards`: forms `>= 0` that
-    hold where the nest's clauses run (see `section_guards`).
+    hold where the nest's clauses run (see `section_guards`). `ref_guards`:
+    by a reference's start byte, those that hold where it runs (`guard_facts`).
     """
     values = {
         name: int(number.group(1))
@@ -231,7 +234,9 @@ def array_uses(
         written = any(r.is_write for r in refs)
         read_first = read and not _reads_covered(refs)
         var = decl_of.get(name)
-        box = section_box(refs, ranges, variant, by_loop if reused else None)
+        box = section_box(
+            refs, ranges, variant, by_loop if reused else None, ref_guards
+        )
         widened = contiguous(box, var, path=not name.isidentifier())
         fortran = any(r.fortran for r in refs)
         used = {n for _, length in widened or () for n in length.names()}
@@ -344,6 +349,22 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls = {n: array_decl(n, fn, source.globals) for n in names}
     guards = section_guards(loop, analysis)
-    found = array_uses(loop, decls, macros=source.macros, guards=guards)
+    key_b = ("function_branches", fn.name if fn is not None else "")
+    branches = analysis.shared.get(key_b)
+    if not isinstance(branches, list):
+        branches = analysis.shared[key_b] = function_branches(fn, source) or []
+    own: dict[int, list[Poly]] = {}
+    for r in loop.refs:
+        if not branches or not any(c < 0 for c in r.context):
+            continue
+        if not (r.subscripts or r.deref):
+            continue
+        key_r = ("guard_facts", r.span.start_byte)
+        facts = analysis.shared.get(key_r)
+        if not isinstance(facts, list):
+            facts = analysis.shared[key_r] = guard_facts(r, fn, source, branches)
+        if facts:
+            own[r.span.start_byte] = facts
+    found = array_uses(loop, decls, macros=source.macros, guards=guards, ref_guards=own)
     analysis.shared[key] = found
     return found

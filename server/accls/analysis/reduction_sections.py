@@ -12,9 +12,11 @@ section, dimension by dimension:
 - a warning where it may: the bounds of the subscript over the nest
   (`section_box`, which knows loop ranges and remainders; a remainder `e % m`
   is at most `m - 1` whatever the sign of `e`, a mask `e & 15` is 0..15),
-  read through a local set once
-  per iteration before the update (`int y = v[i] % 10; c[y] += 1;`), or no
-  bound at all (the analysis cannot prove the section holds the updates).
+  read through a local set once per iteration before the update
+  (`int y = v[i] % 10; c[y] += 1;`) and tightened by the conditions that
+  dominate the update (`if (y < 5)`, an earlier `if (y >= 5) continue;`:
+  `ref_guards`), or no bound at all (the analysis cannot prove the section
+  holds the updates).
 
 A remainder of a dividend whose sign is unknown may be negative; a section
 starting at 0 is not blamed for that (the loop would index before the array
@@ -33,6 +35,7 @@ from accls.analysis.findings import SHORT_REDUCTION_SECTION, Finding, Severity, 
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import modulo_range
 from accls.analysis.nest_views import integer_macros
+from accls.analysis.ref_guards import guard_bounds, guard_facts, tighter
 from accls.analysis.section_box import loop_range, section_box
 from accls.analysis.section_checks import accessed_range, runs_always
 from accls.frontend import (
@@ -103,6 +106,43 @@ def _bounds(
     ref: Ref, dim: int, loop: Loop, source: SourceFile, variant: frozenset[str]
 ) -> tuple[Poly | None, Poly | None]:
     """Inclusive (low, high) the subscript may take over the nest; None if unknown."""
+    low, high = _unguarded(ref, dim, loop, source, variant)
+    sub = ref.subscripts[dim]
+    facts = guard_facts(ref, source.function(loop.function), source)
+    if sub.indirect or sub.poly is None or not facts:
+        return low, high
+    ranges = _ranges(ref, loop)
+    known = [top - bottom for _, bottom, top in ranges] + facts
+    lows, highs = guard_bounds(sub.poly, facts)
+    for found, is_high in [(b, False) for b in lows] + [(b, True) for b in highs]:
+        bound = _extreme_over(ref, found, ranges, is_high, variant)
+        if is_high:
+            high = tighter(high, bound, True, known)
+        else:
+            low = tighter(low, bound, False, known)
+    return low, high
+
+
+def _extreme_over(
+    ref: Ref,
+    poly: Poly,
+    ranges: list[tuple[str, Poly, Poly]],
+    high: bool,
+    variant: frozenset[str],
+) -> Poly | None:
+    """`poly`'s bound over the loops around `ref`; None if it names a variant."""
+    alone = Subscript(poly.render(), poly)
+    box = section_box([replace(ref, subscripts=(alone,))], ranges, variant)
+    if box is None:
+        return None
+    low, length = box[0]
+    return low + length - _ONE if high else low
+
+
+def _unguarded(
+    ref: Ref, dim: int, loop: Loop, source: SourceFile, variant: frozenset[str]
+) -> tuple[Poly | None, Poly | None]:
+    """`_bounds` from the subscript and the loops alone."""
     sub = ref.subscripts[dim]
     text = sub.text.strip()
     if text.isidentifier() and text in variant:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import dividend, modulo_range
 from accls.analysis.quotient_subscripts import quotient_subscript
+from accls.analysis.ref_guards import guard_bounds, tighter
 from accls.frontend import Loop, Poly, Ref
 from accls.frontend.exprs import expression_poly, remainder_poly
 
@@ -78,13 +81,31 @@ def section_box(
     ranges: list[tuple[str, Poly, Poly]],
     variant: frozenset[str],
     by_loop: dict[int, tuple[str, Poly, Poly]] | None = None,
+    guards: Mapping[int, Sequence[Poly]] | None = None,
 ) -> list[tuple[Poly, Poly]] | None:
     """(start, length) per dimension covering every reference, or None.
 
     None too when a bound still names something that changes inside the loop (a
     loop variable whose range is unknown, a scalar it writes): such a section
-    would not even compile outside the loop.
+    would not even compile outside the loop. `guards`: by a reference's start
+    byte, forms `>= 0` that hold wherever it runs (`ref_guards.guard_facts`):
+    `if (j >= 0 && j < m) b[j]` reads `b[0..m-1]`. Where the guarded bounds
+    of two references cannot be ordered, the box of the loops alone.
     """
+    if guards:
+        found = _box(refs, ranges, variant, by_loop, guards)
+        if found is not None:
+            return found
+    return _box(refs, ranges, variant, by_loop, None)
+
+
+def _box(
+    refs: list[Ref],
+    ranges: list[tuple[str, Poly, Poly]],
+    variant: frozenset[str],
+    by_loop: dict[int, tuple[str, Poly, Poly]] | None,
+    guards: Mapping[int, Sequence[Poly]] | None,
+) -> list[tuple[Poly, Poly]] | None:
     rank = {len(subscript_polys(r)) for r in refs}
     if len(rank) != 1:
         return None
@@ -112,6 +133,9 @@ def section_box(
             else:
                 lo = _extreme(poly, [*spans, *own], high=False)
                 hi = _extreme(poly, [*spans, *own], high=True)
+                facts_here = guards.get(ref.span.start_byte) if guards else None
+                if facts_here:
+                    lo, hi = _guarded(poly, (lo, hi), facts_here, own, variant)
             if lo is None or hi is None:
                 return None
             low = lo if low is None else pick_bound(low, lo, False, facts)
@@ -124,6 +148,29 @@ def section_box(
             return None
         dims.append((low, high - low + Poly.const(1)))
     return dims
+
+
+def _guarded(
+    poly: Poly,
+    bounds: tuple[Poly | None, Poly | None],
+    guards: Sequence[Poly],
+    ranges: list[tuple[str, Poly, Poly]],
+    variant: frozenset[str],
+) -> tuple[Poly | None, Poly | None]:
+    """`bounds` of `poly` tightened by the conditions that guard its reference."""
+    facts = [top - low for _, low, top in ranges] + list(guards)
+    lows, highs = guard_bounds(poly, list(guards))
+    out = list(bounds)
+    for side, found in ((0, lows), (1, highs)):
+        for bound in found:
+            near = _extreme(bound, ranges, high=side == 1)
+            if near is None or near.names() & variant:
+                continue
+            old = out[side]
+            if old is not None and old.names() & variant:
+                old = None  # a bound the loop changes: no bound at all
+            out[side] = tighter(old, near, side == 1, facts, poly.names())
+    return out[0], out[1]
 
 
 def _quotients(
