@@ -22,7 +22,14 @@ from accls.analysis.mhp_tasks import Task, depend_items
 from accls.frontend import Call, Function, Ref, Region, SourceFile
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["Escape", "covers", "escape_location", "escape_tasks", "escaping_calls"]
+__all__ = [
+    "Escape",
+    "covers",
+    "escape_location",
+    "escape_tasks",
+    "escaping_calls",
+    "folded_value",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
@@ -128,13 +135,16 @@ def covers(loc: Location, some: Location, constants: Mapping[str, int]) -> bool:
     for sweep in loc.bounds:
         if sweep.var != var or sweep.low is None or sweep.high is None:
             continue
-        low, high = _value(sweep.low, constants), _value(sweep.high, constants)
+        low, high = (
+            folded_value(sweep.low, constants),
+            folded_value(sweep.high, constants),
+        )
         if low is not None and high is not None and low <= 0 <= some.extent - 1 <= high:
             return True
     return False
 
 
-def _value(
+def folded_value(
     form: tuple[tuple[str, int], ...], constants: Mapping[str, int]
 ) -> int | None:
     """The constant a bound's linear form folds to, None when it has names."""

@@ -10,28 +10,12 @@ branch of the body is not every element.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from accls.analysis.mhp_access import Access
+from accls.analysis.mhp_callee_tasks import folded_value
 from accls.analysis.mhp_env import Environment
 from accls.analysis.mhp_overlap import Overlap
 
 __all__ = ["whole_cover"]
-
-
-def _value(
-    form: tuple[tuple[str, int], ...], constants: Mapping[str, int]
-) -> int | None:
-    """The constant a bound's linear form folds to, None when it has names."""
-    total = 0
-    for key, coeff in form:
-        if key == "1":
-            total += coeff
-        elif key in constants:
-            total += coeff * constants[key]
-        elif coeff:
-            return None
-    return total
 
 
 def _every_element(access: Access, env: Environment) -> bool:
@@ -46,7 +30,10 @@ def _every_element(access: Access, env: Environment) -> bool:
     for sweep in loc.bounds:
         if sweep.var != loc.index[0] or sweep.low is None or sweep.high is None:
             continue
-        low, high = _value(sweep.low, constants), _value(sweep.high, constants)
+        low, high = (
+            folded_value(sweep.low, constants),
+            folded_value(sweep.high, constants),
+        )
         if low is not None and high is not None and low <= 0 and length - 1 <= high:
             return True
     return False

@@ -14,7 +14,7 @@ import itertools
 
 from accls.analysis.races_index import literal_value, loop_range, modulo_collision
 from accls.analysis.races_index_nests import nest_repeats
-from accls.analysis.races_mask import mask_collision
+from accls.analysis.races_mask import mask_collision, once_per_iteration
 from accls.frontend import Loop, Ref, SourceFile
 
 __all__ = ["index_collision"]
@@ -46,23 +46,12 @@ def _divisor(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None
     return (right, value) if value is not None and value >= 2 else None
 
 
-def _once(ref: Ref, loop: Loop, source: SourceFile) -> bool:
-    """True when no branch or inner loop of the body holds `ref`."""
-    at, body = ref.span.start_byte, loop.body
-    return not any(
-        body.start_byte <= b.span.start_byte
-        and b.span != body
-        and b.span.start_byte <= at < b.span.end_byte
-        for b in source.branches
-    ) and ref.loops[-1:] == (loop.id,)
-
-
 def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
     if ref.atomic or len(ref.subscripts) != 1 or loop.var is None:
         return ""
     found = _divisor(ref, loop, source)
     span = loop_range(loop, source)
-    if found is None or span is None or not _once(ref, loop, source):
+    if found is None or span is None or not once_per_iteration(ref, loop, source):
         return ""
     right, divisor = found
     pair = next(

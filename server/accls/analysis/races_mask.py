@@ -14,7 +14,7 @@ import ast
 from accls.analysis.races_index import literal_value, loop_range
 from accls.frontend import Loop, Ref, SourceFile
 
-__all__ = ["mask_collision"]
+__all__ = ["mask_collision", "once_per_iteration"]
 
 _MAX_DEPTH = 16
 
@@ -42,7 +42,7 @@ def _constant(node: ast.expr, source: SourceFile, depth: int = 0) -> int | None:
     return left - right if isinstance(node.op, ast.Sub) else left * right
 
 
-def _once(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+def once_per_iteration(ref: Ref, loop: Loop, source: SourceFile) -> bool:
     """True when no branch or inner loop of the body holds `ref`."""
     at, body = ref.span.start_byte, loop.body
     return not any(
@@ -69,7 +69,7 @@ def mask_collision(ref: Ref, loop: Loop, source: SourceFile) -> str:
     span = loop_range(loop, source)
     if side is None or mask is None or mask < 0 or span is None:
         return ""
-    if len(span) <= mask + 1 or not _once(ref, loop, source):
+    if len(span) <= mask + 1 or not once_per_iteration(ref, loop, source):
         return ""
     spelled = ast.get_source_segment(text, side) or str(mask)
     spelled = spelled if spelled.isidentifier() or spelled.isdigit() else f"({spelled})"
