@@ -35,7 +35,7 @@ def promote_pointer_locals(nest: Loop, source: SourceFile) -> Loop:
     """`nest` with each access through a body pointer into an array as the element."""
     if source.language == "fortran":
         return nest
-    loops = _all_loops(nest)
+    loops = all_loops(nest)
     promoted: dict[int, Ref] = {}
     dropped: set[int] = set()
     for loop in loops:
@@ -44,7 +44,7 @@ def promote_pointer_locals(nest: Loop, source: SourceFile) -> Loop:
             if found is None:
                 continue
             base, start, row, (lo, hi) = found
-            rewritten = _rewritten(var.name, loop, base, start, row)
+            rewritten = rewritten_uses(var.name, loop, base, start, row)
             if not rewritten:
                 continue  # a use not rewritten: the nest stays as it was
             promoted.update(rewritten)
@@ -54,10 +54,11 @@ def promote_pointer_locals(nest: Loop, source: SourceFile) -> Loop:
                 for r in nest.refs
                 if r.name == base and lo <= r.span.start_byte < hi
             }
-    return _rebuilt(nest, promoted, dropped) if promoted else nest
+    return rebuilt_nest(nest, promoted, dropped) if promoted else nest
 
 
-def _all_loops(nest: Loop) -> list[Loop]:
+def all_loops(nest: Loop) -> list[Loop]:
+    """`nest` and every loop inside it."""
     out, todo = [], [nest]
     while todo:
         loop = todo.pop()
@@ -66,7 +67,8 @@ def _all_loops(nest: Loop) -> list[Loop]:
     return out
 
 
-def _declared(name: str, nest: Loop, source: SourceFile) -> Var | None:
+def declared_array(name: str, nest: Loop, source: SourceFile) -> Var | None:
+    """The declaration `name` has in `nest`'s function, else the global one."""
     fn = source.function(nest.function)
     var = fn.lookup(name) if fn is not None else None
     if var is None and (fn is None or not fn.declarations(name)):
@@ -93,11 +95,11 @@ def _target(
     init = re.match(rf"[^;]*?\b{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
     if init is None:
         return None
-    found = _parsed(" ".join(init.group(1).split()))
+    found = parsed_address(" ".join(init.group(1).split()))
     if found is None:
         return None
     base, start, row = found
-    array = _declared(base, nest, source)
+    array = declared_array(base, nest, source)
     if array is None or array.pointers or len(array.dims) != 1 + row:
         return None  # only arrays with their dimensions: rows that cannot alias
     if any(v.name == base for lp in loops for v in lp.locals):
@@ -114,7 +116,7 @@ def _target(
     return base, Subscript(text=start, poly=poly), row, span
 
 
-def _parsed(text: str) -> tuple[str, str, bool] | None:
+def parsed_address(text: str) -> tuple[str, str, bool] | None:
     """`a` / `a + e` / `&a[e]` (flat) or `a[e]` / `&a[e][0]` (a row): name, e, row."""
     if m := re.fullmatch(r"([A-Za-z_]\w*)", text):
         return m[1], "0", False
@@ -129,7 +131,7 @@ def _parsed(text: str) -> tuple[str, str, bool] | None:
     return None
 
 
-def _rewritten(
+def rewritten_uses(
     name: str, loop: Loop, base: str, start: Subscript, row: bool
 ) -> dict[int, Ref]:
     """Each access `name[k]` or `*name` of `loop` as the array's element."""
@@ -152,18 +154,12 @@ def _rewritten(
     return out
 
 
-def _rebuilt(loop: Loop, promoted: dict[int, Ref], dropped: set[int]) -> Loop:
+def rebuilt_nest(loop: Loop, promoted: dict[int, Ref], dropped: set[int]) -> Loop:
+    """`loop` with the refs at `promoted` replaced and those at `dropped` gone."""
     refs = tuple(
         promoted.get(r.span.start_byte, r)
         for r in loop.refs
         if r.span.start_byte not in dropped
     )
-    children = tuple(_rebuilt(c, promoted, dropped) for c in loop.children)
+    children = tuple(rebuilt_nest(c, promoted, dropped) for c in loop.children)
     return replace(loop, refs=refs, children=children)
-
-
-all_loops = _all_loops
-declared_array = _declared
-parsed_address = _parsed
-rewritten_uses = _rewritten
-rebuilt_nest = _rebuilt

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MARK", "mask_unbraced_pragmas", "unmasked"]
+__all__ = ["MARK", "code_before", "mask_unbraced_pragmas", "opens_body", "unmasked"]
 
 MARK = b"//\x01"
 """What `#pr` of a hidden pragma becomes: a line comment no user writes.
@@ -27,10 +27,13 @@ _PRAGMA = re.compile(rb"^[ \t]*(#[ \t]*pr)agma\b", re.MULTILINE)
 _BODY_KEYWORDS = (b"else", b"do")
 
 
-def _code_before(data: bytes, offset: int, hidden: set[int]) -> bytes | None:
-    """The last code before `offset`, past comments, blank lines and hidden pragmas.
+def code_before(
+    data: bytes, offset: int, hidden: frozenset[int] | set[int] = frozenset()
+) -> bytes | None:
+    """The last code line before `offset`, past comments, blanks and `hidden` pragmas.
 
-    None when another preprocessor line comes first: what it does is unknown.
+    None at the start of the file, or when another preprocessor line comes first:
+    what it does is unknown.
     """
     end = offset
     while end > 0:
@@ -59,7 +62,7 @@ def _code_before(data: bytes, offset: int, hidden: set[int]) -> bytes | None:
     return None
 
 
-def _opens_body(code: bytes) -> bool:
+def opens_body(code: bytes) -> bool:
     """True when a statement ending in `code` takes the next one as its body."""
     if code.endswith(b")"):
         return True
@@ -83,8 +86,8 @@ def mask_unbraced_pragmas(data: bytes) -> bytes:
     out = bytearray(data)
     for match in _PRAGMA.finditer(data):
         start = match.start()
-        code = _code_before(data, start, hidden)
-        if code is None or not _opens_body(code):
+        code = code_before(data, start, hidden)
+        if code is None or not opens_body(code):
             continue
         at, end = match.span(1)
         hidden.add(start)
