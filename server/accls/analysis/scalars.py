@@ -17,7 +17,7 @@ from accls.analysis.model import (
 from accls.analysis.scalar_pairs import paired_best
 from accls.analysis.update_order import order_free
 from accls.frontend import Function, Loop, RedOp, Ref, Var
-from accls.frontend.scopes import outer_refs, whole_variable_view
+from accls.frontend.scopes import local_members, outer_refs, whole_variable_view
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -122,6 +122,8 @@ def classify_scalars(
             inside.add(name)
         else:
             by_name[name] = [r for r in outer if is_scalar_ref(r)]
+    # `word_t w;` in the body: its members `w.d` are private like `w` itself.
+    inside |= local_members(loop.refs, loop.locals) & by_name.keys()
     inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
     facts: list[ScalarFact] = []
     obstacles: list[Obstacle] = []
