@@ -77,7 +77,9 @@ def score(src: Path, work: Path, tools: Tools, tsan: bool) -> Score | str:
         for m in marks
         if m.kind == "trap" and m.row in shared
     )
-    return Score(len(experts), recovered, hit, _failure(omp, work, tools, ref.stdout, tsan))
+    return Score(
+        len(experts), recovered, hit, _failure(omp, work, tools, ref.stdout, tsan)
+    )
 
 
 def _failure(omp: Path, work: Path, tools: Tools, expected: str, tsan: bool) -> str:

@@ -40,7 +40,7 @@ def markers(text: str) -> list[Marker]:
 
 
 def parallelised_rows(annotated: str) -> set[int]:
-    """Rows of `annotated` whose loop header a pragma shares out (`collapse` included)."""
+    """Rows of `annotated` whose loop a pragma shares out (`collapse` included)."""
     lines = annotated.splitlines()
     rows: set[int] = set()
     for row, line in enumerate(lines):

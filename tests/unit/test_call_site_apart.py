@@ -1,4 +1,4 @@
-"""A pointer parameter is apart from a global array when no call passes a pointer into it."""
+"""A pointer parameter is apart from a global array no call passes a pointer into."""
 
 from __future__ import annotations
 
@@ -80,13 +80,16 @@ def test_a_caller_parameter_given_the_global_stays_refused() -> None:
 
 
 def test_a_function_other_files_may_call_stays_refused() -> None:
-    text = (KERNEL % ("", "")).replace("static  void", "void") + """
+    text = (
+        (KERNEL % ("", "")).replace("static  void", "void")
+        + """
     int main(void) {
       double *buf = malloc(sizeof(double) * N);
       gather(buf, N);
       return 0;
     }
     """
+    )
     (fact,) = [f for f in analyze_text(text).facts if f.loop.function == "gather"]
     assert not fact.parallel
 

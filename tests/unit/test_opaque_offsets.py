@@ -6,11 +6,7 @@ from accls.analysis import LoopFacts, analyze_text
 
 
 def _facts(body: str) -> LoopFacts:
-    text = """
-    static void f(double *buf, int n) {
-    %s
-    }
-    """ % body
+    text = f"static void f(double *buf, int n) {{\n{body}\n}}\n"
     (fact,) = analyze_text(text).facts
     return fact
 

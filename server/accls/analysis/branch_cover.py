@@ -1,4 +1,4 @@
-"""Whether earlier writes of an iteration always reach a read: both arms of an `if`/`else` count."""
+"""Whether writes earlier in an iteration reach a read (both arms of if/else count)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _covers(
     if ctx in contexts:
         return True
     depth = len(ctx)
-    arms = {c[depth] for c in contexts if len(c) > depth and c[: depth] == ctx}
+    arms = {c[depth] for c in contexts if len(c) > depth and c[:depth] == ctx}
     return any(
         then in arms
         and other in arms

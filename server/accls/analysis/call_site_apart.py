@@ -1,4 +1,4 @@
-"""Pointer parameters proved apart from each other, or from globals, by every call site."""
+"""Pointer parameters proved apart from each other, or from globals, by call sites."""
 
 from __future__ import annotations
 
