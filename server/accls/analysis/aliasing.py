@@ -15,14 +15,13 @@ from accls.analysis.alias_pairs import (
     shared_union,
 )
 from accls.analysis.buffer_offsets import buffer_apart
-from accls.analysis.call_sites import distinct_at_call_sites
+from accls.analysis.call_site_apart import proved_apart
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink, shared_source
 from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
-from accls.analysis.pointer_rotations import origin_pairs
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import (
     Function,
@@ -95,46 +94,6 @@ class AliasCheck:
     # The (written, other) names of each pair obstacle; a table's rows are not.
     pairs: tuple[tuple[str, str], ...] = ()
     rows: bool = False  # some obstacle is about the rows of a pointer table
-
-
-def _proved_apart(
-    pairs: list[tuple[Target, Target]],
-    fn: Function | None,
-    source: SourceFile,
-    loop: Loop,
-) -> str | None:
-    """Why every call of `fn` passes disjoint objects for the pairs' parameters.
-
-    A local pointer that only holds parameters (a copy, or one of two buffers
-    swapped in turn) stands for them (`origin_pairs`).
-    """
-    if fn is None:
-        return None
-    shown: dict[tuple[str, str], str] = {}
-    for a, b in pairs:
-        if a.kind != "pointee" or b.kind != "pointee" or a.root is None:
-            return None
-        if b.root is None or a.root is b.root:
-            return None
-        found = origin_pairs(a.root, b.root, fn, source, loop)
-        if found is None:
-            return None
-        keys, held = found
-        for key in keys:
-            if key[0] == key[1]:
-                return None
-            if key in shown:
-                continue
-            sites = distinct_at_call_sites(fn, *key, source)
-            if sites is None:
-                return None
-            shown[key] = (
-                f"`{key[0]}` and `{key[1]}` never overlap: every call of "
-                f"`{fn.name}()` ({', '.join(sites)}) passes distinct objects"
-            )
-        if held:
-            shown[(a.root.name, b.root.name)] = held
-    return "; ".join(shown.values()) if shown else None
 
 
 def _through_pointer(ref: Ref) -> bool:
@@ -305,7 +264,7 @@ def alias_obstacles(
                         else:
                             proofs.append(apart)
                 may = bool(pairs)
-                proof = _proved_apart(pairs, fn, source, loop) if may else None
+                proof = proved_apart(pairs, fn, source, loop) if may else None
                 # Pointers into one buffer: apart when their ranges are.
                 carved = buffer_apart(written, other, loop, fn, source) if may else None
                 if carved is not None and carved[0]:

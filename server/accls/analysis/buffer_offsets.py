@@ -26,6 +26,9 @@ _GUARD = re.compile(
     r"(?:\{[^{}]*?\b(?:exit|abort)\s*\([^{}]*\}|(?:exit|abort)\s*\([^;]*;)"
 )
 _ONE = Poly.const(1)
+# `root + offset` where the offset is arithmetic on names and numbers only (no
+# call, no subscript, no assignment): a division there is no polynomial.
+_OPAQUE_OFFSET = re.compile(r"([A-Za-z_]\w*)\s*\+\s*([\w\s+\-*/%()]+)")
 _DEPTH = 8  # pointer chains longer than this are not followed
 
 
@@ -60,16 +63,28 @@ def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     return found
 
 
-def _value(ref: Ref, source: SourceFile) -> Poly | None:
-    """The value assigned by the write `ref` (`b = a + k`), as a polynomial."""
+def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
+    """The value assigned by the write `ref` (`b = a + k`), as a polynomial.
+
+    With `opaque`, an offset that is no polynomial (`a + n / 2`) is one symbol.
+    """
     found = _ASSIGN.match(source.data, ref.span.end_byte)
     if found is None:
         return None
-    return expression_poly(found.group(1).decode("utf-8", "replace"))
+    text = found.group(1).decode("utf-8", "replace")
+    poly = expression_poly(text)
+    if poly is not None or not opaque:
+        return poly
+    # `p = buf + n / 2`: the offset as one symbol, spelled as a loop bound
+    # `i < n / 2` spells it, so the two compare (an opaque bound is `(text)`).
+    split = _OPAQUE_OFFSET.fullmatch(text.strip())
+    if split is None or re.search(r"\+\+|--|\w\s*\(", split.group(2)):
+        return None  # a side effect, or a call whose value may change
+    return Poly.sym(split.group(1)) + Poly.sym(f"({split.group(2).strip()})")
 
 
 def root_offset(
-    name: str, fn: Function, source: SourceFile, pos: int
+    name: str, fn: Function, source: SourceFile, pos: int, *, opaque: bool = False
 ) -> tuple[str, Poly, list[int]] | None:
     """`name` as a root pointer plus an offset, and where the chain assigns.
 
@@ -93,7 +108,7 @@ def root_offset(
         if len(writes) != 1 or writes[0].span.start_byte >= later:
             return None
         later = writes[0].span.start_byte
-        value = _value(writes[0], source)
+        value = _value(writes[0], source, opaque)
         at.append(writes[0].span.end_byte)
         pointers = [
             n
@@ -201,11 +216,12 @@ def buffer_apart(
     if fn is None or not (_NAME.fullmatch(written) and _NAME.fullmatch(other)):
         return None
     at = loop.span.start_byte
-    left = root_offset(written, fn, source, at)
-    right = root_offset(other, fn, source, at)
+    left = root_offset(written, fn, source, at, opaque=True)
+    right = root_offset(other, fn, source, at, opaque=True)
     if left is None or right is None or left[0] != right[0]:
         return None
-    symbols = (left[1] + right[1]).names()
+    # (an opaque offset `(n / 2)` holds the names inside it)
+    symbols = {x for n in (left[1] + right[1]).names() for x in _NAME.findall(n)}
     # The offsets' variables hold still from the first assignment of the chains.
     late = min(left[2] + right[2], default=0)
     if any(

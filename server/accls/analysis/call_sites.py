@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from accls.analysis.field_paths import balanced
 from accls.frontend import Call, Function, SourceFile, Var
 
-__all__ = ["distinct_at_call_sites"]
+__all__ = ["apart_from_global_at_call_sites", "distinct_at_call_sites"]
 
 _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
@@ -170,6 +170,36 @@ class _Prover:
             self.visiting.discard(key)
         return True
 
+    def off_global(self, fn: Function, param: str, root: str, depth: int) -> bool:
+        """Whether no call passes `param` a pointer into the global object `root`."""
+        key = (fn.name, param, f"global {root}")
+        if key in self.visiting:
+            return True  # a recursive call passes it along: decided elsewhere
+        names = [p.name for p in fn.params]
+        calls = self.only_called(fn) if depth <= _DEPTH else None
+        if param not in names or calls is None:
+            return False
+        at = names.index(param)
+        self.visiting.add(key)
+        try:
+            for caller, call in calls:
+                if at >= len(call.args):
+                    return False
+                got = _origin(call.args[at], caller, self.source)
+                if got is None or (
+                    got.kind == "global" and _overlap(got, _Origin("global", "", root))
+                ):
+                    return False
+                if got.kind == "param" and not self.off_global(
+                    caller, got.path, root, depth + 1
+                ):
+                    return False
+                if depth == 0:
+                    self.sites.append(f"line {call.span.line}")
+        finally:
+            self.visiting.discard(key)
+        return True
+
     def _apart(self, caller: Function, one: str, two: str, depth: int) -> bool:
         a, b = _origin(one, caller, self.source), _origin(two, caller, self.source)
         if a is None or b is None:
@@ -193,5 +223,15 @@ def distinct_at_call_sites(
     """The call sites that show two pointer parameters never overlap, else None."""
     prover = _Prover(source)
     if not prover.distinct(fn, first, second, 0):
+        return None
+    return tuple(prover.sites)
+
+
+def apart_from_global_at_call_sites(
+    fn: Function, param: str, root: str, source: SourceFile
+) -> tuple[str, ...] | None:
+    """The call sites that show a pointer parameter never points into a global."""
+    prover = _Prover(source)
+    if not prover.off_global(fn, param, root, 0):
         return None
     return tuple(prover.sites)

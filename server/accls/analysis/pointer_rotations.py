@@ -31,7 +31,12 @@ from accls.frontend import (
 
 __all__ = ["ALLOCATION", "origin_pairs"]
 
-_COPY = re.compile(r"\s*=\s*([A-Za-z_]\w*)\s*[;,]")
+# `p = q;`, or through a pointer cast `p = (const unsigned char *) q;`: the same
+# memory either way.
+_COPY = re.compile(
+    r"\s*=\s*(?:\(\s*(?:const\s+|volatile\s+)*[A-Za-z_][\w\s]*\*+\s*\)\s*)?"
+    r"([A-Za-z_]\w*)\s*[;,]"
+)
 # `= malloc(`, `= (double *) calloc(`: a store of a call's result.
 _CALLED = re.compile(r"\s*=\s*(?:\(\s*[A-Za-z_][\w\s]*\*+\s*\)\s*)?([A-Za-z_]\w*)\s*\(")
 ALLOCATION = "(allocation)"
@@ -58,7 +63,7 @@ def _stores(var: Var, fn: Function, source: SourceFile) -> list[Ref] | None:
 
 
 def _copied(ref: Ref, source: SourceFile) -> str:
-    """The name a store `p = q;` copies, else ""."""
+    """The name a store `p = q;` (or `p = (T *) q;`) copies, else ""."""
     found = _COPY.match(source.code, ref.span.end_byte)
     return found.group(1) if found is not None else ""
 

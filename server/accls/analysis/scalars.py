@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from accls.analysis.branch_cover import always_written
 from accls.analysis.inductions import find_induction
 from accls.analysis.integer_kinds import declaration_in, signedness
 from accls.analysis.model import (
@@ -16,7 +17,7 @@ from accls.analysis.model import (
 from accls.analysis.scalar_pairs import paired_best
 from accls.analysis.update_order import order_free
 from accls.frontend import Function, Loop, RedOp, Ref, Var
-from accls.frontend.scopes import outer_refs, whole_variable_view
+from accls.frontend.scopes import local_members, outer_refs, whole_variable_view
 
 __all__ = ["classify_scalars", "is_scalar_ref"]
 
@@ -30,14 +31,12 @@ def _in_header_update(loop: Loop, ref: Ref) -> bool:
     return loop.header.start_byte <= ref.span.start_byte < loop.header.end_byte
 
 
-def _exposed(refs: list[Ref]) -> list[Ref]:
+def _exposed(refs: list[Ref], two_way: frozenset[tuple[int, int]]) -> list[Ref]:
     """Reads that no earlier write of the same iteration always reaches."""
     exposed: list[Ref] = []
     seen: list[Ref] = []
     for ref in refs:  # evaluation order
-        if ref.is_read and not any(
-            ref.context[: len(w.context)] == w.context for w in seen
-        ):
+        if ref.is_read and not always_written(ref, seen, two_way):
             exposed.append(ref)
         if ref.is_write:
             seen.append(ref)
@@ -123,6 +122,8 @@ def classify_scalars(
             inside.add(name)
         else:
             by_name[name] = [r for r in outer if is_scalar_ref(r)]
+    # `word_t w;` in the body: its members `w.d` are private like `w` itself.
+    inside |= local_members(loop.refs, loop.locals) & by_name.keys()
     inner_vars = {inner.var for inner in loop.walk()[1:] if inner.var}
     facts: list[ScalarFact] = []
     obstacles: list[Obstacle] = []
@@ -229,7 +230,7 @@ def classify_scalars(
             facts.append(reduction)
             continue
         pure_writes = [r for r in refs if r.kind.value == "write"]
-        exposed = _exposed(refs)
+        exposed = _exposed(refs, loop.two_way)
         if exposed:
             found = find_induction(loop, refs, _decl(name, fn, globals_), fn)
             if isinstance(found, Obstacle):

@@ -80,6 +80,8 @@ class Loop:
     in_concurrent: bool = False
     # C++ range-based `for`: `var` is the element's index, `range` its elements.
     range_for: RangeFor | None = None
+    # (then, else) context ids of the body's `if`s with an `else` (`Ref.context`)
+    two_way: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def title(self) -> str:

@@ -298,6 +298,14 @@ def _step_symbol(h: _Header, written: set[str]) -> str:
     return text if h.cond_op in ("<", "<=") and text != h.var else ""
 
 
+def _two_way(
+    pairs: set[tuple[int, int]], refs: tuple[Ref, ...]
+) -> frozenset[tuple[int, int]]:
+    """The `if`/`else` branch pairs some reference of the loop lies in."""
+    inside = {c for r in refs for c in r.context if c < 0}
+    return frozenset(p for p in pairs if p[0] in inside or p[1] in inside)
+
+
 def build_loops(
     walk: FunctionWalk, function: str | None, globals_: tuple[Var, ...]
 ) -> tuple[Loop, ...]:
@@ -372,6 +380,7 @@ def build_loops(
             block=rec.block,
             substituted=rec.bound_notes,
             range_for=rec.range_for,
+            two_way=_two_way(walk.two_way, refs),
         )
 
     return tuple(build(rec, []) for rec in walk.nests)

@@ -86,6 +86,8 @@ class Recorder:
         self.definitions: list[Definition] = []  # candidates for forward substitution
         self.header_decls: set[int] = set()  # indices of decls made in loop headers
         self.cyclic: set[int] = set()  # contexts of `while`/`do` loops: they repeat
+        # (then, else) contexts of each `if` with an `else`: one of them always runs
+        self.two_way: set[tuple[int, int]] = set()
         self.unsubstituted: set[int] = set()  # refs of `for` updates (see walker)
         self.decls: list[Var] = []
         self.nests: list[LoopRecord] = []

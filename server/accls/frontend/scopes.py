@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from accls.frontend.model import AccessKind, Ref, Var
 
-__all__ = ["in_scope", "outer_refs", "whole_variable_view"]
+__all__ = ["in_scope", "local_members", "outer_refs", "whole_variable_view"]
 
 _ROOT = re.compile(r"([A-Za-z_]\w*)\s*(\.|->)")
 
@@ -62,3 +62,24 @@ def whole_variable_view(ref: Ref) -> Ref | None:
     if found.group(2) == "." and ref.is_write:
         kind = AccessKind.UPDATE
     return replace(ref, name=found.group(1), kind=kind, reduction=None, member=False)
+
+
+def local_members(refs: Iterable[Ref], locals_: Sequence[Var]) -> set[str]:
+    """Member paths (`w.d`) of struct or union objects the loop body declares.
+
+    A path counts only when every reference to it is in its root's scope (a
+    `static` local is one object for all iterations, so it never counts).
+    """
+    decls: dict[str, list[Var]] = {}
+    for var in locals_:
+        if not var.static and var.shape == "":
+            decls.setdefault(var.name, []).append(var)
+    inside: dict[str, bool] = {}
+    for ref in refs:
+        whole = whole_variable_view(ref)
+        if whole is None or "->" in ref.name or whole.name not in decls:
+            continue
+        start = ref.span.start_byte
+        held = any(in_scope(start, v) for v in decls[whole.name])
+        inside[ref.name] = inside.get(ref.name, True) and held
+    return {name for name, held in inside.items() if held}

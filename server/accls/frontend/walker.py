@@ -236,6 +236,8 @@ class FunctionWalk(ExpressionWalk):
             self._tag = found
         if cond is not None:
             self.expr(cond, depth + 1)
+        if then is not None and other is not None:
+            self.two_way.add((-(then.start_byte + 1), -(other.start_byte + 1)))
         for branch in (then, other):
             if branch is None:
                 continue

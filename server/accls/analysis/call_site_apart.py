@@ -1,0 +1,87 @@
+"""Pointer parameters proved apart from each other, or from globals, by call sites."""
+
+from __future__ import annotations
+
+from accls.analysis.access_paths import Target
+from accls.analysis.call_sites import (
+    apart_from_global_at_call_sites,
+    distinct_at_call_sites,
+)
+from accls.analysis.pointer_rotations import origin_pairs
+from accls.frontend import Function, Loop, SourceFile
+
+__all__ = ["proved_apart"]
+
+
+def proved_apart(
+    pairs: list[tuple[Target, Target]],
+    fn: Function | None,
+    source: SourceFile,
+    loop: Loop,
+) -> str | None:
+    """Why every call of `fn` passes disjoint objects for the pairs' parameters.
+
+    A local pointer that only holds parameters (a copy, or one of two buffers
+    swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
+    a global object are apart when no call passes a pointer into that global.
+    """
+    if fn is None:
+        return None
+    shown: dict[tuple[str, str], str] = {}
+    for a, b in pairs:
+        off = _off_global(a, b, fn, source)
+        if off is not None:
+            shown[(a.path, b.path)] = off
+            continue
+        if a.kind != "pointee" or b.kind != "pointee" or a.root is None:
+            return None
+        if b.root is None or a.root is b.root:
+            return None
+        found = origin_pairs(a.root, b.root, fn, source, loop)
+        if found is None:
+            return None
+        keys, held = found
+        for key in keys:
+            if key[0] == key[1]:
+                return None
+            if key in shown:
+                continue
+            sites = distinct_at_call_sites(fn, *key, source)
+            if sites is None:
+                return None
+            shown[key] = (
+                f"`{key[0]}` and `{key[1]}` never overlap: every call of "
+                f"`{fn.name}()` ({', '.join(sites)}) passes distinct objects"
+            )
+        if held:
+            shown[(a.root.name, b.root.name)] = held
+    return "; ".join(shown.values()) if shown else None
+
+
+def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str | None:
+    """Why a parameter's pointee never overlaps a global object, else None.
+
+    `gather(double *out)` reading the global `acc`: when every call of it (the
+    file holds them all) passes a block it allocated, a local array or another
+    global, `out` never points into `acc`; a parameter the function reassigns
+    may hold anything.
+    """
+    for ptr, obj in ((a, b), (b, a)):
+        param, glob = ptr.root, obj.root
+        if ptr.kind != "pointee" or obj.kind != "object":
+            continue
+        if param is None or glob is None or param.scope != "param":
+            continue
+        if glob.scope != "global" or any(
+            r.name == param.name and r.is_write and not r.subscripts and not r.deref
+            for r in fn.refs
+        ):
+            return None
+        sites = apart_from_global_at_call_sites(fn, param.name, glob.name, source)
+        if sites is None:
+            return None
+        return (
+            f"`{param.name}` never points into `{glob.name}`: every call of "
+            f"`{fn.name}()` ({', '.join(sites)}) passes another object"
+        )
+    return None
