@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.condition_forms import condition_facts, negated_facts
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.integer_kinds import signedness
-from accls.analysis.symbol_facts import _negated, condition_facts
 from accls.frontend import Branch, Function, Poly, Ref, SourceFile, Span, is_cpp
 from accls.frontend.fortran_form import is_fortran
 
@@ -129,7 +129,7 @@ def guard_facts(
             then = _then_of(arm, thens, text)
             start = _if_start(then, text, floor) if then is not None else None
             if start is not None:
-                found = _negated(arm.condition)
+                found = negated_facts(arm.condition)
                 out += _kept(found, start, arm.span.end_byte, fn, source)
         elif arm.kind == "if" and arm.span.end_byte <= ref.span.start_byte:
             out += _continued(arm, ref, mine, fn, source)
@@ -172,7 +172,7 @@ def _continued(
     body = min(loops, key=lambda b: b.span.end_byte - b.span.start_byte)
     if any(b.kind != "loop" and _holds(body.span, b.span) for b in around):
         return []  # inside an arm of the loop body: it leaves some paths only
-    return _kept(_negated(arm.condition), start, body.span.end_byte, fn, source)
+    return _kept(negated_facts(arm.condition), start, body.span.end_byte, fn, source)
 
 
 def guard_bounds(poly: Poly, facts: list[Poly]) -> tuple[list[Poly], list[Poly]]:
