@@ -14,7 +14,7 @@ from accls.analysis.field_paths import balanced
 from accls.frontend import Poly
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["CAST", "condition_facts", "negated_facts"]
+__all__ = ["CAST", "condition_facts", "condition_sides", "negated_facts"]
 
 # `(int)x`: a conversion may change the value, so the fact would not be affine.
 CAST = re.compile(r"\(\s*[A-Za-z_][\w\s]*\**\s*\)\s*[\w(]")
@@ -109,3 +109,28 @@ def _top_split(text: str, word: str) -> list[str]:
         pos += 1
     parts.append(text[start:])
     return parts
+
+
+def condition_sides(condition: str, negate: bool) -> list[tuple[str, str]]:
+    """The two sides of each comparison, in the order of the facts it gives.
+
+    `negate`: those of `negated_facts` (an `||`), else of `condition_facts`.
+    Empty where a part is no single comparison.
+    """
+    text = _unwrapped(condition)
+    out: list[tuple[str, str]] = []
+    for part in _top_split(text, "||" if negate else "&&"):
+        match = _COMPARE.fullmatch(_unwrapped(part)) or _ONE_OP.fullmatch(
+            _unwrapped(part)
+        )
+        if match is None:
+            return []
+        out.append((match["a"].strip(), match["b"].strip()))
+    return out
+
+
+def _unwrapped(text: str) -> str:
+    text = text.strip()
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
+        text = text[1:-1].strip()
+    return text
