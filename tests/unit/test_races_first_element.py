@@ -43,6 +43,12 @@ def _codes(
         ("i % NT", "W * (i % 3)", "", {"ACC102"}),
         ("i % NT", "W * (1 + i % 3)", "s[k + i % 2] = i + k;", {"ACC102"}),
         ("i % NT", "W * (1 + i % 3)", "if (k > 0) s[k] = i + k;", {"ACC102"}),
+        (
+            "i % NT",
+            "W * (1 + i % 3)",
+            "{ if (out[i] > 0) break; s[k] = i; }",
+            {"ACC102"},
+        ),
     ],
 )
 def test_first_element_race(row: str, length: str, write: str, codes: set[str]) -> None:
