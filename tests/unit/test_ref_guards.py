@@ -188,3 +188,30 @@ def test_a_kernel_status_reads_the_guard(test: str, section: str | None) -> None
     uses = {u.name: u for u in kernel.uses}
     assert uses["a"].section == section
     assert uses["a"].known is (section is not None)
+
+
+UNSIGNED_BINS = """\
+void f(int n, const unsigned *restrict v, int *restrict c) {{
+  #pragma omp parallel for reduction(+:c[0:5])
+  for (int i = 0; i < n; i++) {{
+    unsigned y = v[i] % 10;
+    {body}
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "levels"),
+    [
+        # An unsigned bin is >= 0 by type, and `y < 5` keeps it below 5.
+        ("if (y < 5) c[y] += 1;", set()),
+        # Twins: `y - 1` wraps at 0 (c[UINT_MAX]), and `y < n` converts `n`.
+        ("if (y < 6) c[y - 1] += 1;", {"warning"}),
+        ("if (y < n) c[y] += 1;", {"warning"}),
+    ],
+)
+def test_reduction_section_reads_an_unsigned_guard(body: str, levels: set[str]) -> None:
+    text = UNSIGNED_BINS.format(body=body)
+    found = {f.level.value for f in check_file(text, "t.c") if f.code == "ACC129"}
+    assert found == levels
