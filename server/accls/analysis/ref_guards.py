@@ -21,8 +21,9 @@ test reads, it is the one the reference reads. An unsigned variable of
 literals (an `int` side converts, `u - 1` wraps), and only for a reference
 whose subscripts name it alone; such a subscript, or one of a narrow unsigned
 type, is also `>= 0` by its type. In a function with a `goto`, a `switch`
-or `setjmp`, a jump may land past the test: no facts. Fortran, C++ (a lambda may write a captured name) and files whose
-bytes are not their characters get none either.
+or `setjmp`, a jump may land past the test: no facts. Fortran, C++ (a lambda
+may write a captured name) and files whose bytes are not their characters get
+none either.
 """
 
 from __future__ import annotations
