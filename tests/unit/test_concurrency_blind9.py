@@ -13,13 +13,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind9"
-_MISSED: dict[str, str] = {
-    "r13_scratch_by_iteration_modulo.c": (
-        "`scratch[i % NT][k]` of iterations i and i + 4 is one element (a macro "
-        "modulus is a constant), but `k < len` with `len = W * (1 + i % 3)` "
-        "written in the iteration: the inner range is unsure, a doubt (ACC102)"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 

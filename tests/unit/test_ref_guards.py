@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from accls.analysis import analyze_text
 from accls.analysis.checks import check_file
+from accls.analysis.device_kernels import device_kernel
+from accls.frontend import parse_source
 from accls.suggest import Dialect, SuggestOptions, Target, suggest_file
 
 REDUCTION = """\
@@ -118,3 +120,98 @@ def test_guarded_sections_compile(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+SECOND = "\n" + LOOP + "{ int j = idx[i]; b[i] += j; }"
+
+
+@pytest.mark.parametrize(
+    ("body", "clause"),
+    [
+        # Two `int j` in sibling blocks: each its own facts.
+        ("{ int j = idx[i]; if (j >= 0 && j < m) b[i] = a[j]; }" + SECOND, "a[0:m]"),
+        # Twins: a `j` declared inside the guard is another variable; a sibling
+        # `j` of another type leaves the name's kind unknown.
+        (
+            "{ int j = idx[i]; if (j >= 0 && j < m) { int j = 2*m; b[i] = a[j]; } }",
+            None,
+        ),
+        (
+            "{ int j = idx[i]; if (j >= 0 && j < m) b[i] = a[j]; }\n"
+            + LOOP
+            + "{ double j = idx[i]; b[i] += j; }",
+            None,
+        ),
+        # An unsigned index is >= 0 by type; compared with a literal, it is exact.
+        ("{ unsigned j = idx[i]; if (j < 100) b[i] = a[j]; }", "a[0:100]"),
+        # A narrow unsigned one is compared as an `int`: exact with `m` too.
+        ("{ unsigned char j = idx[i]; if (j < m) b[i] = a[j]; }", "a[0:m]"),
+        # Twins: `j - 1` wraps at 0 (in the test or the subscript), and an `int`
+        # `m` converts to unsigned (a negative `m` is huge): no bound.
+        ("{ unsigned j = idx[i]; if (j - 1 < 100) b[i] = a[j]; }", None),
+        ("{ unsigned j = idx[i]; if (j < 100) b[i] = a[j - 1]; }", None),
+        ("{ unsigned j = idx[i]; if (j < m) b[i] = a[j]; }", None),
+        ("{ unsigned char j = idx[i]; b[i] = a[j]; }", None),
+    ],
+)
+def test_guards_per_declaration_and_unsigned(body: str, clause: str | None) -> None:
+    pragma = _pragma(LOOP + body)
+    if clause is None:
+        assert pragma is None
+    else:
+        assert pragma is not None
+        assert clause in pragma
+
+
+KERNEL = """\
+void gather(int n, int m, const int *restrict idx, const double *restrict a,
+            double *restrict b) {
+  #pragma acc parallel loop copyin(idx[0:n]) copyout(b[0:n])
+  for (int i = 0; i < n; i++) {
+    int j = idx[i];
+    if (%s) b[i] = a[j]; else b[i] = 0;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "section"),
+    [("j >= 0 && j < m", "a[0:m]"), ("j >= 0 || j < m", None)],
+)
+def test_a_kernel_status_reads_the_guard(test: str, section: str | None) -> None:
+    source = parse_source(KERNEL % test, "k.c")
+    fn = source.function("gather")
+    assert fn is not None
+    kernel = device_kernel(fn, source)
+    assert kernel is not None
+    uses = {u.name: u for u in kernel.uses}
+    assert uses["a"].section == section
+    assert uses["a"].known is (section is not None)
+
+
+UNSIGNED_BINS = """\
+void f(int n, const unsigned *restrict v, int *restrict c) {{
+  #pragma omp parallel for reduction(+:c[0:5])
+  for (int i = 0; i < n; i++) {{
+    unsigned y = v[i] % 10;
+    {body}
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "levels"),
+    [
+        # An unsigned bin is >= 0 by type, and `y < 5` keeps it below 5.
+        ("if (y < 5) c[y] += 1;", set()),
+        # Twins: `y - 1` wraps at 0 (c[UINT_MAX]), and `y < n` converts `n`.
+        ("if (y < 6) c[y - 1] += 1;", {"warning"}),
+        ("if (y < n) c[y] += 1;", {"warning"}),
+    ],
+)
+def test_reduction_section_reads_an_unsigned_guard(body: str, levels: set[str]) -> None:
+    text = UNSIGNED_BINS.format(body=body)
+    found = {f.level.value for f in check_file(text, "t.c") if f.code == "ACC129"}
+    assert found == levels

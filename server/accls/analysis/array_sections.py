@@ -10,7 +10,7 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import plain_names
-from accls.analysis.ref_guards import function_branches, guard_facts
+from accls.analysis.ref_guards import nest_guard_facts
 from accls.analysis.section_box import (
     loop_range,
     pick_bound,
@@ -349,22 +349,7 @@ def loop_array_uses(loop: Loop, analysis: FileAnalysis) -> tuple[ArrayUse, ...]:
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     decls = {n: array_decl(n, fn, source.globals) for n in names}
     guards = section_guards(loop, analysis)
-    key_b = ("function_branches", fn.name if fn is not None else "")
-    branches = analysis.shared.get(key_b)
-    if not isinstance(branches, list):
-        branches = analysis.shared[key_b] = function_branches(fn, source) or []
-    own: dict[int, list[Poly]] = {}
-    for r in loop.refs:
-        if not branches or not any(c < 0 for c in r.context):
-            continue
-        if not (r.subscripts or r.deref):
-            continue
-        key_r = ("guard_facts", r.span.start_byte)
-        facts = analysis.shared.get(key_r)
-        if not isinstance(facts, list):
-            facts = analysis.shared[key_r] = guard_facts(r, fn, source, branches)
-        if facts:
-            own[r.span.start_byte] = facts
+    own = nest_guard_facts(loop, fn, source, analysis.shared)
     found = array_uses(loop, decls, macros=source.macros, guards=guards, ref_guards=own)
     analysis.shared[key] = found
     return found

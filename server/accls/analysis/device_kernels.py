@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import ArrayUse, array_uses
+from accls.analysis.ref_guards import nest_guard_facts
 from accls.frontend import Function, Loop, Poly, SourceFile
 from accls.frontend.exprs import expression_poly
 from accls.frontend.pragmas import clause_items
@@ -163,7 +164,8 @@ def device_kernel(fn: Function, source: SourceFile) -> DeviceKernel | None:
     for nest in tops:
         names = {r.name for r in nest.refs if r.subscripts or r.deref}
         decls = {n: array_decl(n, fn, source.globals) for n in names}
-        for use in array_uses(nest, decls):
+        guarded = nest_guard_facts(nest, fn, source)
+        for use in array_uses(nest, decls, ref_guards=guarded):
             if not shared(use.name) or "->" in use.name or "." in use.name:
                 return None  # a local's array, or a field
             box = _clause_box(nest, use.name)

@@ -39,6 +39,7 @@ from accls.analysis.races_capture import captured_apart, captured_neighbour
 from accls.analysis.races_division import index_collision
 from accls.analysis.races_doacross import doacross_findings
 from accls.analysis.races_exclusion import mixed_exclusion_findings
+from accls.analysis.races_first_element import first_element_collision
 from accls.analysis.races_index import colliding_write, distinct_index, repeated_index
 from accls.analysis.races_rows import escape_findings
 from accls.analysis.races_simd_calls import simd_call_findings
@@ -201,6 +202,9 @@ def dependence_findings(
             why = colliding_write(dep, by_span, loop, analysis.source)
             why = why or captured_neighbour(
                 dep, by_span, inner, analysis.source, private
+            )
+            why = why or first_element_collision(
+                dep, by_span, loop, _varying(inner), analysis.source
             )
             exact = dep.exact and _certain(dep, by_span, inner, dialect)
             certain = exact or bool(why)

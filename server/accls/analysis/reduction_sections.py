@@ -189,7 +189,6 @@ def _judge(
     values: Mapping[str, Poly],
 ) -> tuple[str, bool] | None:
     """How `ref` reaches outside the section, and whether surely; None if inside."""
-    facts = [high - low for _, low, high in _ranges(ref, loop)]
     sure = accessed_range(ref, loop, len(bounds), set(variant))
     if sure is not None and runs_always(ref, loop):
         dims, facts = sure
@@ -199,30 +198,28 @@ def _judge(
             ):
                 where = "".join(f"[{a.render()}..{b.render()}]" for a, b in dims)
                 return f"updates `{ref.name}{where}`", True
-    if _inside(ref, loop, bounds, source, variant, values):
+    reach = [_bounds(ref, dim, loop, source, variant) for dim in range(len(bounds))]
+    facts = [high - low for _, low, high in _ranges(ref, loop)]
+    if _inside(reach, bounds, facts, values):
         return None
-    parts: list[str] = []
-    for dim in range(len(bounds)):
-        low, high = _bounds(ref, dim, loop, source, variant)
-        if high is None:
-            return "updates elements the analysis cannot bound", False
-        shown = low.render() if low is not None else ""
-        parts.append(f"[{shown}..{high.render()}]")
+    if any(high is None for _, high in reach):
+        return "updates elements the analysis cannot bound", False
+    parts = [
+        f"[{low.render() if low is not None else ''}..{high.render()}]"
+        for low, high in reach
+        if high is not None
+    ]
     return f"may update `{ref.name}{''.join(parts)}`", False
 
 
 def _inside(
-    ref: Ref,
-    loop: Loop,
+    reach: list[tuple[Poly | None, Poly | None]],
     bounds: list[tuple[Poly, Poly]],
-    source: SourceFile,
-    variant: frozenset[str],
+    facts: list[Poly],
     values: Mapping[str, Poly],
 ) -> bool:
-    """True when every subscript of `ref` is proved within the section."""
-    facts = [high - low for _, low, high in _ranges(ref, loop)]
-    for dim, (lo, hi) in enumerate(bounds):
-        low, high = _bounds(ref, dim, loop, source, variant)
+    """True when every subscript's (low, high) `reach` is proved within the section."""
+    for (lo, hi), (low, high) in zip(bounds, reach, strict=True):
         if high is None or not _proves(hi - high, facts, values):
             return False
         if low is None and lo != Poly.const(0):

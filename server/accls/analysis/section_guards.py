@@ -22,13 +22,9 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.condition_forms import condition_facts
 from accls.analysis.nest_views import integer_macros
-from accls.analysis.symbol_facts import (
-    condition_facts,
-    function_facts,
-    nest_facts,
-    scalar_holds,
-)
+from accls.analysis.symbol_facts import function_facts, nest_facts, scalar_holds
 from accls.frontend import Function, Loop, Poly, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran

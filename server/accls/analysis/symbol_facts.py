@@ -17,18 +17,17 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from accls.analysis.field_paths import balanced
+from accls.analysis.condition_forms import CAST, negated_facts
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
 from accls.frontend.nested_functions import NESTED_CALL
 
-__all__ = ["Fact", "condition_facts", "function_facts", "nest_facts", "scalar_holds"]
+__all__ = ["Fact", "function_facts", "nest_facts", "scalar_holds"]
 
 # Signed integers only: unsigned arithmetic wraps, so `4*r + 1` may be small.
 _INTEGER_WORDS = frozenset({"int", "long", "short", "signed", "ptrdiff_t"})
 # `(int)x`: a conversion may change the value, so the fact would not be affine.
-_CAST = re.compile(r"\(\s*[A-Za-z_][\w\s]*\**\s*\)\s*[\w(]")
 _JUMPS = frozenset({"setjmp", "sigsetjmp", "_setjmp", "longjmp"})
 _LEAVES = re.compile(
     r"(?:\b(?:exit|abort|_Exit|quick_exit)\s*\([^;]*\)|\breturn\b[^;]*)\s*;\s*\}?\s*$"
@@ -36,7 +35,6 @@ _LEAVES = re.compile(
 _SWITCH = re.compile(r"\bswitch\b")
 _GOTO = re.compile(r"\bgoto\s+([A-Za-z_]\w*)\s*;")
 _GOTO_WORD = re.compile(r"\bgoto\b")
-_COMPARE = re.compile(r"(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|<|>|!=)\s*(?P<b>[^<>=!]+)")
 
 
 def _integer(type_: str, source: SourceFile) -> bool:
@@ -225,7 +223,7 @@ def _assignment(
             and write.span.end_byte <= b.span.start_byte < fn.span.end_byte
         )
     text = _value(write, source)
-    if text is None or _CAST.search(text):
+    if text is None or CAST.search(text):
         return out
     value = expression_poly(text)
     if value is None or any(len(m) > 1 for m, _ in value.terms):
@@ -274,7 +272,7 @@ def _guards(
         arm = source.text[branch.span.start_byte : branch.span.end_byte]
         if not _leaves(arm):
             continue
-        forms = _negated(branch.condition)
+        forms = negated_facts(branch.condition)
         names = frozenset(n for f in forms for n in f[0].names())
         if forms and fixed(names, branch.span.start_byte):
             shown = " ".join(branch.condition.split())
@@ -283,96 +281,6 @@ def _guards(
             end_ = branch.span.end_byte
             out.extend(Fact(poly, equal, note, end_) for poly, equal in forms)
     return out
-
-
-def _negated(condition: str) -> list[tuple[Poly, bool]]:
-    """The facts `!(condition)` gives: each comparison of an `||` negated."""
-    text = condition.strip()
-    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
-        text = text[1:-1].strip()
-    out: list[tuple[Poly, bool]] = []
-    for part in _top_split(text, "||"):
-        found = _comparison(part)
-        if found is None:
-            return []
-        out.append(found)
-    return out
-
-
-# `a op b` holds when `!(a op' b)` does: the negation of the other operator.
-_OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!="}
-# A write (`n--`, `n = 3`), or more than one comparison that may hold apart.
-_NOT_ONE = re.compile(r"\+\+|--|\|\||[?,]|(?<![<>=!])=(?!=)")
-_ONE_OP = re.compile(r"^(?P<a>[^<>=!]+?)\s*(?P<op><=|>=|==|<|>)\s*(?P<b>[^<>=!]+)$")
-
-
-def condition_facts(condition: str) -> list[tuple[Poly, bool]]:
-    """The facts a true `condition` gives: each comparison of an `&&` (else none).
-
-    Refused whole (an empty list) when a part is no affine comparison or the
-    condition writes (`n--`, `n = 3`): then it proves nothing.
-    """
-    text = condition.strip()
-    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
-        text = text[1:-1].strip()
-    if _NOT_ONE.search(text):
-        return []
-    out: list[tuple[Poly, bool]] = []
-    for part in _top_split(text, "&&"):
-        part = part.strip()
-        while part.startswith("(") and part.endswith(")") and balanced(part[1:-1]):
-            part = part[1:-1].strip()
-        match = _ONE_OP.fullmatch(part)
-        if match is None:
-            return []
-        flipped = f"{match['a']} {_OPPOSITE[match['op']]} {match['b']}"
-        found = _comparison(flipped)
-        if found is None:
-            return []
-        out.append(found)
-    return out
-
-
-def _comparison(text: str) -> tuple[Poly, bool] | None:
-    """`!(a < b)` as `a - b >= 0` (and the other operators); None if not affine."""
-    text = text.strip()
-    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
-        text = text[1:-1].strip()
-    match = _COMPARE.fullmatch(text)
-    if match is None or not (balanced(match["a"]) and balanced(match["b"])):
-        return None
-    if _CAST.search(text):
-        return None
-    left, right = expression_poly(match["a"]), expression_poly(match["b"])
-    if left is None or right is None:
-        return None
-    if any(len(m) > 1 for p in (left, right) for m, _ in p.terms):
-        return None
-    op = match["op"]
-    negated = {
-        "<": (left - right, False),  # a >= b
-        "<=": (left - right - Poly.const(1), False),  # a > b
-        ">": (right - left, False),  # a <= b
-        ">=": (right - left - Poly.const(1), False),  # a < b
-        "!=": (left - right, True),  # a == b
-    }
-    return negated.get(op)
-
-
-def _top_split(text: str, word: str) -> list[str]:
-    """`text` cut at each `word` outside parentheses."""
-    parts, depth, start, pos = [], 0, 0, 0
-    while pos < len(text):
-        char = text[pos]
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0 and text.startswith(word, pos):
-            parts.append(text[start:pos])
-            pos += len(word)
-            start = pos
-            continue
-        pos += 1
-    parts.append(text[start:])
-    return parts
 
 
 def scalar_holds(
