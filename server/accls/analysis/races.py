@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.callee_indirect import indirect_update_findings
 from accls.analysis.callee_members import member_findings
+from accls.analysis.callee_scratch import shared_scratch_findings
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
@@ -307,9 +309,15 @@ def _call_findings(
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
         shared = shared or member_findings(loop, directive, analysis.source, name)
+        shared = shared or shared_scratch_findings(
+            loop, directive, analysis.source, name
+        )
         if shared:
             return shared  # a proved race through one callee
-        if hidden_state(name, analysis.source) is not None or unknown:
+        doubt = indirect_update_findings(loop, directive, analysis.source, name)
+        unknown += doubt  # a callee's update the data may make collide
+        said = any(f.kind is UNKNOWN_CALL for f in unknown)
+        if doubt or hidden_state(name, analysis.source) is not None or said:
             continue  # the library's state, used under exclusion only
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword

@@ -1,0 +1,168 @@
+"""What a callee does with a buffer or a global array every iteration reaches.
+
+One scratch buffer handed to a writing callee by every iteration is a race
+(ACC124); a callee's update of a global array at an element the data chooses is
+the in-loop histogram's warning (ACC109), naming the callee. The racy labels of
+the runnable shapes were confirmed with clang and Archer (4 threads).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from accls.analysis.checks import check_file
+
+
+def _codes(src: str) -> list[tuple[str, str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.level.name, f.span.line) for f in found]
+
+
+def _scratch(callee: str, setup: str, clause: str = "") -> str:
+    """A region whose loop hands `t`, set up per thread by `setup`, to `k`."""
+    return (
+        "#include <omp.h>\n"
+        "#include <stdlib.h>\n"
+        "#define T 8\n"
+        "static double work[T][64];\n"
+        f"{callee}\n"
+        "void run(int n) {\n"
+        f"#pragma omp parallel num_threads(4) {clause}\n"
+        "  {\n"
+        f"    {setup}\n"
+        "#pragma omp for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      k(t, i);\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+_WRITES = "static void k(double *p, int n) { p[0] = n; }"
+_CHAIN = (
+    "static void fill(double *q, int n) { q[0] = n;\n"
+    "  for (int j = 1; j < 64; j++) q[j] = q[j - 1] + 1.0; }\n"
+    "static double k(double *p, int n) { fill(p, n); return p[5]; }"
+)
+
+_SHARED = {
+    "row zero": _scratch(_WRITES, "double *t = work[0];"),
+    "handed on to a second callee": _scratch(_CHAIN, "double *t = work[2];"),
+    "address of an element": _scratch(_WRITES, "double *t = &work[1][0];"),
+    "macro row": _scratch(_WRITES, "double *t = work[ROW];").replace(
+        "#define T 8", "#define T 8\n#define ROW 3"
+    ),
+}
+
+_APART = {
+    "row of the thread": _scratch(_WRITES, "double *t = work[omp_get_thread_num()];"),
+    "thread number stored": _scratch(
+        _WRITES, "int tid = omp_get_thread_num(); double *t = work[tid];"
+    ),
+    "fresh allocation": _scratch(_WRITES, "double *t = malloc(64 * sizeof(double));"),
+    "privatized array": _scratch(_WRITES, "double *t = work[0];", "private(work)"),
+    "write under a branch": _scratch(
+        "static void k(double *p, int n) { if (n == 3) p[0] = n; }",
+        "double *t = work[0];",
+    ),
+    "write after an early return": _scratch(
+        "static void k(double *p, int n) { if (n > 0) return; p[0] = n; }",
+        "double *t = work[0];",
+    ),
+    "pointer moved first": _scratch(
+        "static void k(double *p, int n) { p += n; p[0] = n; }",
+        "double *t = work[0];",
+    ),
+    "read only": _scratch(
+        "static double k(double *p, int n) { return p[0] + n; }",
+        "double *t = work[0];",
+    ),
+    "pointer set twice": _scratch(
+        _WRITES, "double *t = work[0]; t = work[omp_get_thread_num()];"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SHARED))
+def test_one_buffer_for_every_iteration_races(name: str) -> None:
+    src = _SHARED[name]
+    call = src.splitlines().index("      k(t, i);") + 1
+    assert ("ACC124", "ERROR", call) in _codes(src)
+
+
+@pytest.mark.parametrize("name", sorted(_APART))
+def test_a_buffer_per_thread_or_no_fixed_write_is_no_acc124(name: str) -> None:
+    assert not [c for c in _codes(_APART[name]) if c[0] == "ACC124"]
+
+
+def test_the_message_names_the_buffer_and_the_callee_that_writes_it() -> None:
+    found = check_file(_SHARED["handed on to a second callee"], "t.c")
+    (race,) = [f for f in found if f.code == "ACC124"]
+    assert "`work[2]`" in race.message
+    assert "hands it on to `fill`" in race.message
+
+
+def _histogram(callee: str, call: str, head: str = "") -> str:
+    """A parallel loop over `n` values that calls `call` once per iteration."""
+    return (
+        "#include <omp.h>\n"
+        "#define NB 32\n"
+        "static long hist[NB];\n"
+        f"{head}\n"
+        "static int bin_of(double x) { int b = (int)(x * NB); return b < 0 ? 0 : b; }\n"
+        f"{callee}\n"
+        "void run(const double *x, int n) {\n"
+        "#pragma omp parallel for\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        f"    {call}\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+_COUNT = "static void count(int b) { hist[b]++; }"
+_DATA_INDEX = {
+    "bin from a call": _histogram(_COUNT, "count(bin_of(x[i]));"),
+    "bin from an array": _histogram(
+        "static void count(const double *x, int i) { int c = (int)x[i] % NB;\n"
+        "  hist[c] += 1; }",
+        "count(x, i);",
+    ),
+    "through a second callee": _histogram(
+        _COUNT + "\nstatic void add(double v) { count(bin_of(v)); }", "add(x[i]);"
+    ),
+}
+
+_OWN_OR_PROTECTED = {
+    "atomic in the callee": _histogram(
+        "static void count(int b) {\n#pragma omp atomic\n  hist[b]++;\n}",
+        "count(bin_of(x[i]));",
+    ),
+    "critical around the call": _histogram(
+        _COUNT, "\n#pragma omp critical\n    count(bin_of(x[i]));"
+    ),
+    "the iteration's own element": _histogram(_COUNT, "count(i % NB);"),
+    "a row per thread": _histogram(
+        "static void count(int t, int b) { part[t][b]++; }",
+        "count(omp_get_thread_num(), bin_of(x[i]));",
+        "static long part[8][NB];",
+    ),
+    "threadprivate histogram": _histogram(
+        _COUNT, "count(bin_of(x[i]));", "#pragma omp threadprivate(hist)"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DATA_INDEX))
+def test_a_callee_update_at_a_data_index_is_the_histogram_warning(name: str) -> None:
+    found = check_file(_DATA_INDEX[name], "t.c")
+    (warned,) = [f for f in found if f.code == "ACC109"]
+    assert warned.level.name == "WARNING"
+    assert "in `count()`" in warned.message
+    assert not [f for f in found if f.code == "ACC110" and "count" in f.message]
+
+
+@pytest.mark.parametrize("name", sorted(_OWN_OR_PROTECTED))
+def test_a_protected_or_own_element_update_is_no_warning(name: str) -> None:
+    assert not [c for c in _codes(_OWN_OR_PROTECTED[name]) if c[0] == "ACC109"]
