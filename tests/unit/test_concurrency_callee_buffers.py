@@ -166,3 +166,79 @@ def test_a_callee_update_at_a_data_index_is_the_histogram_warning(name: str) -> 
 @pytest.mark.parametrize("name", sorted(_OWN_OR_PROTECTED))
 def test_a_protected_or_own_element_update_is_no_warning(name: str) -> None:
     assert not [c for c in _codes(_OWN_OR_PROTECTED[name]) if c[0] == "ACC109"]
+
+
+def _element(callee: str, body: str = "c(i);", clause: str = "") -> str:
+    """A loop of unknown length whose body `body` calls `c`."""
+    return (
+        "#include <omp.h>\n"
+        "#define NB 32\n"
+        "#define SLOT 3\n"
+        "static long hist[NB];\n"
+        "omp_lock_t lk;\n"
+        f"{callee}\n"
+        "void run(int n) {\n"
+        f"#pragma omp parallel for {clause}\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        f"    {body}\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+_ONE_ELEMENT = {
+    "constant element": _element("static void c(int b) { hist[0]++; }"),
+    "constant argument": _element("static void c(int b) { hist[b] += 2; }", "c(SLOT);"),
+    "through a second callee": _element(
+        "static void put(int k) { hist[k + 1] = k; }\n"
+        "static void c(int b) { put(SLOT); }"
+    ),
+}
+
+_NOT_ONE_ELEMENT = {
+    "atomic": _element("static void c(int b) {\n#pragma omp atomic\n  hist[0]++;\n}"),
+    "critical around the call": _element(
+        "static void c(int b) { hist[0]++; }", "\n#pragma omp critical\n    c(i);"
+    ),
+    "lock in the callee": _element(
+        "static void c(int b) {\n  omp_set_lock(&lk);\n  hist[0]++;\n"
+        "  omp_unset_lock(&lk);\n}"
+    ),
+    "lock around the call": _element(
+        "static void c(int b) { hist[0]++; }",
+        "omp_set_lock(&lk); c(i); omp_unset_lock(&lk);",
+    ),
+    "one iteration's branch": _element(
+        "static void c(int b) { if (b == 0) hist[0]++; }"
+    ),
+    "call under a branch": _element(
+        "static void c(int b) { hist[0]++; }", "if (i == 0) c(i);"
+    ),
+    "early return": _element("static void c(int b) { if (b) return; hist[0]++; }"),
+    "threadprivate": _element(
+        "static void c(int b) { hist[0]++; }\n#pragma omp threadprivate(hist)"
+    ),
+    "array reduction": _element(
+        "static void c(int b) { hist[0]++; }", clause="reduction(+:hist)"
+    ),
+    "the iteration's element": _element(
+        "static void c(int b) { hist[b] = 1; }", "c(i % NB);"
+    ),
+    "a local array": _element("static void c(int b) { long hist[4]; hist[0] = b; }"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ONE_ELEMENT))
+def test_a_callee_writing_one_global_element_every_iteration_races(name: str) -> None:
+    src = _ONE_ELEMENT[name]
+    lines = src.splitlines()
+    call = 1 + next(k for k, t in enumerate(lines) if t.startswith("    c("))
+    (race,) = [f for f in check_file(src, "t.c") if f.code == "ACC124"]
+    assert race.level.name == "ERROR"
+    assert race.span.line == call
+    assert "`c`" in race.message
+
+
+@pytest.mark.parametrize("name", sorted(_NOT_ONE_ELEMENT))
+def test_a_protected_or_varying_element_is_no_race(name: str) -> None:
+    assert not [c for c in _codes(_NOT_ONE_ELEMENT[name]) if c[1] == "ERROR"]

@@ -1,4 +1,4 @@
-"""One scratch buffer handed to a callee by every iteration of a parallel loop.
+"""One element every iteration of a parallel loop has a callee write.
 
 `double *tmp = scratch[0];` then `kernel(m, r, tmp)` in each iteration, with
 `kernel` writing `tmp[0]` on every call: every iteration, on whatever thread
@@ -10,7 +10,11 @@ other name in it (`scratch[tid]`, `work + tid * M`) may give each thread its
 own row and is left alone. The callee (or a callee it hands the pointer on to,
 as it was received) must write the pointer at a literal offset on every call:
 outside any branch, loop or OpenMP construct of it, before any `return`, not
-atomic, and the pointer never reassigned.
+atomic, and the pointer never reassigned. A callee that writes a global array's
+constant element on every call (`hist[0]++`, or `hist[b]` called as `count(3)`)
+is the same race, whatever the loop's bounds: the loop's own `hist[0]++` is
+ACC101. Neither holds under a lock, a clause that privatizes the array, or a
+loop whose iterations one thread runs (`simd`, OpenACC `seq`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _BUFFER = re.compile(
     r"&?\s*\(?\s*([A-Za-z_]\w*)\s*((?:\[\s*\w+\s*\]\s*)*)\)?\s*(?:\+\s*(\w+))?"
 )
+_CONSTANT = re.compile(r"[\w\s+*/%()-]+")  # arithmetic of literals and macros
 _INITIALIZER = re.compile(rb"\s*=\s*([^;{}]*);")
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
 _DEPTH = 4  # callees followed from the loop's call
@@ -129,7 +134,7 @@ def _fixed_write(
     if index >= len(fn.params) or depth == 0:
         return None
     param = fn.params[index]
-    if not (param.pointers or param.dims):
+    if not (param.pointers or param.dims) or any("lock" in c for c in fn.calls):
         return None
     refs = [r for r in fn.refs if r.name == param.name]
     if any(r.is_write and not r.subscripts and not r.deref for r in refs):
@@ -155,6 +160,45 @@ def _fixed_write(
     return None
 
 
+def _fixed_global(
+    fn: Function, names: dict[str, str], source: SourceFile, depth: int
+) -> tuple[Function, Ref, str] | None:
+    """A write of a global array's one element on every call: `hist[0]++`."""
+    if depth == 0 or any("lock" in c for c in fn.calls):
+        return None
+    own = {v.name for v in (*fn.locals, *fn.params)}
+    arrays = {g.name for g in source.globals if g.dims and not g.pointers}
+    arrays -= threadprivate_names(source) | own
+    macros = integer_macros(source.macros)
+
+    def put(text: str) -> str:
+        return _NAME.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+    for ref in fn.refs:
+        if not (ref.is_write and ref.subscripts and ref.name in arrays):
+            continue
+        texts = [put(s.text) for s in ref.subscripts]
+        if ref.atomic or set(_NAME.findall(" ".join(texts))) - set(macros):
+            continue  # atomic, or an element that may change from call to call
+        if _CONSTANT.fullmatch(" ".join(texts)) and _unconditional(
+            fn, ref.span.start_byte, source
+        ):
+            return fn, ref, ref.name + "".join(f"[{t}]" for t in texts)
+    for call in fn.call_sites:
+        callee = source.function(call.name)
+        if callee is None or callee is fn or len(call.args) != len(callee.params):
+            continue
+        if _unconditional(fn, call.span.start_byte, source):
+            inner = {
+                p.name: f"({put(a)})"
+                for p, a in zip(callee.params, call.args, strict=True)
+            }
+            found = _fixed_global(callee, inner, source, depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
 def _accesses(
     callee: Function, param: str, writer: Function, ref: Ref
 ) -> dict[str, object]:
@@ -173,18 +217,35 @@ def _accesses(
     return also | {"also": text, "own": own.span.line}
 
 
+def _shares_iterations(loop: Loop, directive: Directive) -> bool:
+    """True when the directive hands the loop's iterations to several threads."""
+    words = set(directive.name.split())
+    if directive.dialect == "acc":
+        return "loop" in words and directive.clause("seq") is None
+    split = bool(words & {"for", "do", "taskloop", "distribute", "loop"})
+    return split and not any("lock" in c.name for c in loop.calls)
+
+
 def shared_scratch_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
-    """ACC124 when every iteration hands `name` one global buffer it writes."""
+    """ACC124 when every iteration has `name` write one element (buffer or global)."""
     callee = source.function(name)
     call = next((c for c in loop.calls if c.name == name), None)
     if callee is None or call is None or len(call.args) != len(callee.params):
         return []
     if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
         return []  # recursion through the loop's own function
-    if not _every_iteration(loop, call, source):
+    if not _shares_iterations(loop, directive) or not _every_iteration(
+        loop, call, source
+    ):
         return []
+    where = {
+        "who": "every iteration",
+        "call": call.span.line,
+        "region": directive.name,
+        "line": loop.line,
+    }
     for k, arg in enumerate(call.args):
         buffer = _buffer(arg, loop, source)
         if buffer is None or privatized(
@@ -205,10 +266,7 @@ def shared_scratch_findings(
                 callee=name if writer is callee else f"{writer.name}` via `{name}",
                 write=ref.span.line,
                 **_accesses(callee, callee.params[k].name, writer, ref),
-                who="every iteration",
-                call=call.span.line,
-                region=directive.name,
-                line=loop.line,
+                **where,
                 rule=f"each call passes `{arg}`, which points to `{buffer}` on every "
                 f"iteration and thread, and `{name}` {via}writes `{ref.render()}` "
                 "through it on every call",
@@ -216,4 +274,25 @@ def shared_scratch_findings(
                 "chosen by `omp_get_thread_num()`)",
             )
         ]
-    return []
+    names = {p.name: f"({a})" for p, a in zip(callee.params, call.args, strict=True)}
+    fixed = _fixed_global(callee, names, source, _DEPTH)
+    if fixed is None or privatized(fixed[1].name, loop, directive, source):
+        return []
+    writer, ref, element = fixed
+    through = "" if element == ref.render() else f" through `{ref.render()}`"
+    return [
+        finding(
+            CALLEE_STATE_RACE,
+            call.span,
+            var=element,
+            what="a global array",
+            callee=name if writer is callee else f"{writer.name}` via `{name}",
+            write=ref.span.line,
+            **other_access(writer, ref),
+            **where,
+            rule=f"every call writes the one element `{element}`{through}, and the "
+            "iterations run on different threads",
+            fix=f"update `{ref.name}` with an atomic construct, or give each "
+            "iteration its own element",
+        )
+    ]
