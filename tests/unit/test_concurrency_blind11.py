@@ -14,10 +14,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind11"
 _MISSED: dict[str, str] = {
-    "r02_scratch_rows_overlap_by_one.c": (
-        "per-thread rows `work + tid * (M - 1)` of length M overlap by one element; "
-        "the kernel's writes through its pointer argument are not followed (ACC110)"
-    ),
     "r03_histogram_plain_increment.c": (
         "a helper's `hist[b]++` with `b` computed from data: the histogram's "
         "warning (ACC109, naming the helper), as in the loop itself; the data "

@@ -1,9 +1,11 @@
 """What a callee does with a buffer or a global array every iteration reaches.
 
-One scratch buffer handed to a writing callee by every iteration is a race
-(ACC124); a callee's update of a global array at an element the data chooses is
-the in-loop histogram's warning (ACC109), naming the callee. The racy labels of
-the runnable shapes were confirmed with clang and Archer (4 threads).
+One scratch buffer handed to a writing callee by every iteration, one constant
+element of a global written on every call, and per-thread rows shorter than the
+callee fills are races (ACC124); a callee's update of a global array at an
+element the data chooses is the in-loop histogram's warning (ACC109), naming the
+callee. The labels of the runnable shapes (scratch, element and row programs
+with a `main`) were confirmed with clang and Archer (4 threads, 3 runs each).
 """
 
 from __future__ import annotations
@@ -242,3 +244,73 @@ def test_a_callee_writing_one_global_element_every_iteration_races(name: str) ->
 @pytest.mark.parametrize("name", sorted(_NOT_ONE_ELEMENT))
 def test_a_protected_or_varying_element_is_no_race(name: str) -> None:
     assert not [c for c in _codes(_NOT_ONE_ELEMENT[name]) if c[1] == "ERROR"]
+
+
+def _rows(setup: str, callee: str = "", threads: str = "4") -> str:
+    """A region whose loop hands each thread's row `mine` of `work` to `fill`."""
+    callee = callee or (
+        "static void fill(double *buf, int m) {\n"
+        "  for (int k = 0; k < m; k++)\n"
+        "    buf[k] = k;\n"
+        "}"
+    )
+    return (
+        "#include <omp.h>\n"
+        "#define M 64\n"
+        "static double work[8 * M];\n"
+        f"{callee}\n"
+        "void run(int n) {\n"
+        f"#pragma omp parallel num_threads({threads})\n"
+        "  {\n"
+        f"    {setup}\n"
+        "#pragma omp for schedule(static, 1)\n"
+        "    for (int r = 0; r < n; r++)\n"
+        "      fill(mine, M);\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+_OVERLAPPING_ROWS = {
+    "one element short": _rows(
+        "int tid = omp_get_thread_num(); double *mine = work + tid * (M - 1);"
+    ),
+    "the call in the offset": _rows("double *mine = &work[omp_get_thread_num() * 32];"),
+}
+
+_SEPARATE_ROWS = {
+    "full rows": _rows(
+        "int tid = omp_get_thread_num(); double *mine = work + tid * M;"
+    ),
+    "wider rows": _rows("double *mine = work + omp_get_thread_num() * (M + 1);"),
+    "half the row written": _rows(
+        "double *mine = work + omp_get_thread_num() * 32;",
+        "static void fill(double *buf, int m) {\n"
+        "  for (int k = 0; k < 32; k++)\n"
+        "    buf[k] = m;\n"
+        "}",
+    ),
+    "write under a branch": _rows(
+        "double *mine = work + omp_get_thread_num() * 32;",
+        "static void fill(double *buf, int m) {\n"
+        "  for (int k = 0; k < m; k++)\n"
+        "    if (k < 32) buf[k] = k;\n"
+        "}",
+    ),
+    "one thread": _rows(
+        "double *mine = work + omp_get_thread_num() * 32;", threads="1"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OVERLAPPING_ROWS))
+def test_thread_rows_shorter_than_the_callee_writes_race(name: str) -> None:
+    found = check_file(_OVERLAPPING_ROWS[name], "t.c")
+    (race,) = [f for f in found if f.code == "ACC124"]
+    assert race.level.name == "ERROR"
+    assert "writes 64 elements" in race.message
+
+
+@pytest.mark.parametrize("name", sorted(_SEPARATE_ROWS))
+def test_thread_rows_apart_are_no_race(name: str) -> None:
+    assert not [c for c in _codes(_SEPARATE_ROWS[name]) if c[1] == "ERROR"]

@@ -28,7 +28,15 @@ from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
-__all__ = ["call_excluded", "enclosing", "privatized", "shared_scratch_findings"]
+__all__ = [
+    "call_excluded",
+    "enclosing",
+    "every_iteration",
+    "privatized",
+    "shared_scratch_findings",
+    "shares_iterations",
+    "unconditional",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _BUFFER = re.compile(
@@ -48,7 +56,7 @@ def enclosing(pos: int, source: SourceFile) -> Function | None:
     )
 
 
-def _every_iteration(loop: Loop, call: Call, source: SourceFile) -> bool:
+def every_iteration(loop: Loop, call: Call, source: SourceFile) -> bool:
     """True when no branch, inner loop or exclusion of the loop body holds the call."""
     pos, body = call.span.start_byte, loop.body
     start = max(source.data.rfind(m, body.start_byte, pos) for m in (b";", b"{", b"}"))
@@ -114,7 +122,7 @@ def privatized(name: str, loop: Loop, directive: Directive, source: SourceFile) 
     return any(word.search(t) for t in texts)
 
 
-def _unconditional(fn: Function, pos: int, source: SourceFile) -> bool:
+def unconditional(fn: Function, pos: int, source: SourceFile) -> bool:
     """True when the code at `pos` runs on every call of `fn`."""
     start, end = fn.span.start_byte, fn.span.end_byte
     if any(
@@ -145,14 +153,14 @@ def _fixed_write(
             and ref.subscripts
             and not ref.atomic
             and all(s.text.strip().isdigit() for s in ref.subscripts)
-            and _unconditional(fn, ref.span.start_byte, source)
+            and unconditional(fn, ref.span.start_byte, source)
         ):
             return fn, ref
     for call in fn.call_sites:
         callee = source.function(call.name)
         if callee is None or callee is fn or param.name not in call.args:
             continue
-        if not _unconditional(fn, call.span.start_byte, source):
+        if not unconditional(fn, call.span.start_byte, source):
             continue
         found = _fixed_write(callee, call.args.index(param.name), source, depth - 1)
         if found is not None:
@@ -180,7 +188,7 @@ def _fixed_global(
         texts = [put(s.text) for s in ref.subscripts]
         if ref.atomic or set(_NAME.findall(" ".join(texts))) - set(macros):
             continue  # atomic, or an element that may change from call to call
-        if _CONSTANT.fullmatch(" ".join(texts)) and _unconditional(
+        if _CONSTANT.fullmatch(" ".join(texts)) and unconditional(
             fn, ref.span.start_byte, source
         ):
             return fn, ref, ref.name + "".join(f"[{t}]" for t in texts)
@@ -188,7 +196,7 @@ def _fixed_global(
         callee = source.function(call.name)
         if callee is None or callee is fn or len(call.args) != len(callee.params):
             continue
-        if _unconditional(fn, call.span.start_byte, source):
+        if unconditional(fn, call.span.start_byte, source):
             inner = {
                 p.name: f"({put(a)})"
                 for p, a in zip(callee.params, call.args, strict=True)
@@ -217,7 +225,7 @@ def _accesses(
     return also | {"also": text, "own": own.span.line}
 
 
-def _shares_iterations(loop: Loop, directive: Directive) -> bool:
+def shares_iterations(loop: Loop, directive: Directive) -> bool:
     """True when the directive hands the loop's iterations to several threads."""
     words = set(directive.name.split())
     if directive.dialect == "acc":
@@ -236,7 +244,7 @@ def shared_scratch_findings(
         return []
     if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
         return []  # recursion through the loop's own function
-    if not _shares_iterations(loop, directive) or not _every_iteration(
+    if not shares_iterations(loop, directive) or not every_iteration(
         loop, call, source
     ):
         return []

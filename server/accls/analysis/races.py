@@ -6,6 +6,7 @@ from accls.analysis.analyze import FileAnalysis
 from accls.analysis.callee_indirect import indirect_update_findings
 from accls.analysis.callee_members import member_findings
 from accls.analysis.callee_scratch import shared_scratch_findings
+from accls.analysis.callee_thread_rows import overlapping_rows
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
@@ -308,10 +309,8 @@ def _call_findings(
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
-        shared = shared or member_findings(loop, directive, analysis.source, name)
-        shared = shared or shared_scratch_findings(
-            loop, directive, analysis.source, name
-        )
+        for more in (member_findings, shared_scratch_findings, overlapping_rows):
+            shared = shared or more(loop, directive, analysis.source, name)
         if shared:
             return shared  # a proved race through one callee
         doubt = indirect_update_findings(loop, directive, analysis.source, name)
