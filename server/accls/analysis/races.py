@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.callee_indirect import indirect_update_findings
 from accls.analysis.callee_members import member_findings
+from accls.analysis.callee_scratch import shared_scratch_findings
+from accls.analysis.callee_thread_rows import overlapping_rows
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
@@ -310,10 +313,14 @@ def _call_findings(
         if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
             continue
         shared = loop_callee_findings(loop, directive, analysis.source, name)
-        shared = shared or member_findings(loop, directive, analysis.source, name)
+        for more in (member_findings, shared_scratch_findings, overlapping_rows):
+            shared = shared or more(loop, directive, analysis.source, name)
         if shared:
             return shared  # a proved race through one callee
-        if hidden_state(name, analysis.source) is not None or unknown:
+        doubt = indirect_update_findings(loop, directive, analysis.source, name)
+        unknown += doubt  # a callee's update the data may make collide
+        said = any(f.kind is UNKNOWN_CALL for f in unknown)
+        if doubt or hidden_state(name, analysis.source) is not None or said:
             continue  # the library's state, used under exclusion only
         call = next((c for c in loop.calls if c.name == name), None)
         span = call.span if call is not None else loop.keyword
