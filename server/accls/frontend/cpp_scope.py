@@ -16,6 +16,7 @@ from accls.frontend.cpp_types import (
     function_declarator,
     unqualified,
 )
+from accls.frontend.decls import holds_anonymous_union
 from accls.frontend.exprs import node_text
 
 __all__ = ["collect_scope"]
@@ -29,6 +30,10 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
     info = scope.classes.setdefault(
         unqualified(node_text(name_node)), ClassInfo(node_text(name_node))
     )
+    if node.type == "union_specifier":
+        info.overlaid = True
+    elif holds_anonymous_union(body):
+        info.overlaid = info.holder = True
     for member in body.named_children:
         base = member.child_by_field_name("type")
         if member.type in ("field_declaration", "function_definition") and any(
