@@ -15,6 +15,7 @@ from textwrap import dedent
 
 import pytest
 from accls.analysis import AnalysisOptions, analyze, analyze_text
+from accls.analysis.field_points_to import file_field_facts
 from accls.frontend import NEW_OBJECT, parse_source
 from accls.project import BuildFlags, build_context
 
@@ -168,3 +169,23 @@ def test_a_destructor_a_project_header_declares_runs(tmp_path: Path) -> None:
     (fact,) = analyze_text(text, path, options=options, context=context).facts
     assert not fact.parallel
     assert any("Later::~Later" in o.message for o in fact.obstacles)
+
+
+def test_the_object_a_destructor_gets_dies_so_its_fields_do_not_escape() -> None:
+    """`delete d` of `~Dom();` defined elsewhere: what it stores in `d` is never read.
+
+    A pointer handed to any other function not shown still escapes.
+    """
+    text = dedent(
+        """\
+        struct Dom { double *x; double *y; ~Dom(); };
+        void keep(Dom *d);
+        void f(Dom *d, Dom *e) {
+          keep(e);
+          delete d;
+        }
+        """
+    )
+    facts = file_field_facts(parse_source(text, "k.cpp"), "k.cpp")
+    escapes = {(f.target, f.field) for f in facts if f.kind == "escape"}
+    assert escapes == {("keep", "0")}
