@@ -10,11 +10,14 @@ members leaves the object private.
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
-from accls.analysis import AnalysisOptions, analyze
+from accls.analysis import AnalysisOptions, analyze, analyze_text
+from accls.analysis.field_points_to import file_field_facts
 from accls.frontend import NEW_OBJECT, parse_source
+from accls.project import BuildFlags, build_context
 
 COUNTING = """\
     #include <vector>
@@ -124,3 +127,65 @@ def test_a_local_is_its_destructors_object_and_an_element_a_new_one() -> None:
         if "~" in c.name
     }
     assert calls == {("C::~C", ("c",)), ("C::~C", (NEW_OBJECT,)), ("C::~C", ("p",))}
+
+
+OUT_OF_CLASS = COUNTING.replace("~C() { live++; }", "~C();") + "C::~C() { live++; }\n"
+DECLARED_ONLY = COUNTING.replace("~C() { live++; }", "virtual ~C();")
+
+
+@pytest.mark.parametrize("head", [OUT_OF_CLASS, DECLARED_ONLY])
+@pytest.mark.parametrize("body", BODIES[:3])
+def test_a_destructor_declared_in_its_class_and_defined_elsewhere_runs(
+    body: str, head: str
+) -> None:
+    """`~C();` in the class, its body after it or in a file not given."""
+    parallel, why = _loop(body, head)
+    assert not parallel
+    assert "C::~C" in why
+
+
+def test_a_defaulted_destructor_leaves_the_object_private() -> None:
+    """`~C() = default;` runs only its members' destructors: none writes here."""
+    parallel, why = _loop(
+        BODIES[0], QUIET.replace("~C() { x = 0.0; }", "~C() = default;")
+    )
+    assert parallel, why
+
+
+def test_a_destructor_a_project_header_declares_runs(tmp_path: Path) -> None:
+    """The class in a header, `~Later();` defined in a file not given."""
+    (tmp_path / "later.h").write_text(
+        "struct Later { double v; Later(double x) : v(x) {} ~Later(); };\n"
+    )
+    text = (
+        '#include "later.h"\n'
+        "void f(int n, const double *a, double *b) {\n"
+        "  for (int i = 0; i < n; i++) { Later t(a[i]); b[i] = t.v; }\n"
+        "}\n"
+    )
+    path = str(tmp_path / "k.cpp")
+    context, _ = build_context(text, path, BuildFlags())
+    options = AnalysisOptions(assume_no_alias=True)
+    (fact,) = analyze_text(text, path, options=options, context=context).facts
+    assert not fact.parallel
+    assert any("Later::~Later" in o.message for o in fact.obstacles)
+
+
+def test_the_object_a_destructor_gets_dies_so_its_fields_do_not_escape() -> None:
+    """`delete d` of `~Dom();` defined elsewhere: what it stores in `d` is never read.
+
+    A pointer handed to any other function not shown still escapes.
+    """
+    text = dedent(
+        """\
+        struct Dom { double *x; double *y; ~Dom(); };
+        void keep(Dom *d);
+        void f(Dom *d, Dom *e) {
+          keep(e);
+          delete d;
+        }
+        """
+    )
+    facts = file_field_facts(parse_source(text, "k.cpp"), "k.cpp")
+    escapes = {(f.target, f.field) for f in facts if f.kind == "escape"}
+    assert escapes == {("keep", "0")}

@@ -167,3 +167,26 @@ def test_the_fields_of_an_untagged_struct_are_known(body: str) -> None:
     text = dedent(_UNTAGGED).replace("BODY", body)
     fact = analyze_text(text).facts[0]
     assert fact.parallel, fact.obstacles
+
+
+_CPP = """
+union U { double d; long l; };
+struct H { union { double d; long l; }; double x; };
+struct K { double d; long l; };
+void f(U *u, H *h, K *k, double *b, int n) {
+  for (int i = 0; i < n - 1; i++) { BODY; }
+}
+"""
+
+
+def test_a_cpp_union_named_without_its_keyword_overlaps() -> None:
+    """C++ `U *u` of `union U {...}`: `u[i + 1].l` is `u[i + 1].d`."""
+    options = AnalysisOptions(assume_no_alias=True)
+    for body in ("u[i + 1].l = 1; b[i] = u[i].d", "h[i + 1].l = 1; b[i] = h[i].d"):
+        text = dedent(_CPP).replace("BODY", body)
+        fact = analyze_text(text, "u.cpp", options=options)
+        assert not fact.facts[0].parallel, body
+    # A struct's two fields stay apart.
+    text = dedent(_CPP).replace("BODY", "k[i + 1].l = 1; b[i] = k[i].d")
+    fact = analyze_text(text, "k.cpp", options=AnalysisOptions(assume_no_alias=True))
+    assert fact.facts[0].parallel, fact.facts[0].obstacles

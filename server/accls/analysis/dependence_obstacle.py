@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.model import Dependence, Obstacle, ObstacleCode
+from accls.analysis.scatter_reasons import scatter_reason
 from accls.frontend import Ref, Span
 
 __all__ = ["dependence_obstacle", "substitutions"]
@@ -19,7 +20,9 @@ def dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
     src = _ref_text(refs.get(dep.source), dep.array)
     snk = _ref_text(refs.get(dep.sink), dep.array)
     if not dep.exact:
-        reason = dep.reason or "its subscripts cannot be analysed exactly"
+        reason = scatter_reason(dep, refs) or (
+            dep.reason or "its subscripts cannot be analysed exactly"
+        )
         return Obstacle(
             code=ObstacleCode.DEPENDENCE,
             line=dep.source.line,

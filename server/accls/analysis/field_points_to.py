@@ -172,7 +172,12 @@ class _File(FieldValues):
             for call in fn.call_sites:
                 known = library_function(call.name)
                 callee = mine.get(call.name)
+                # `E::~E(obj)`: `obj` dies, so what the destructor stores in its
+                # fields is never read; its other effects are the call's own.
+                dying = call.name.rpartition("::")[2].startswith("~")
                 for position, arg in enumerate(call.args):
+                    if dying and position == 0:
+                        continue
                     raw = arg.replace(" ", "")
                     if _CAST.match(raw) and strip_casts(raw) != raw.strip("()"):
                         continue  # `(T *)a`: its CAST event says what it does

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from accls.analysis.callee_slices import element_type
+from accls.analysis.field_arguments import field_matches, field_of
 from accls.analysis.pointer_slices import callee_slice, known_callee
 from accls.analysis.row_sizes import element_count, unwrapped
 from accls.analysis.row_slices import row_room
@@ -68,7 +69,10 @@ def _folded(text: str) -> str:
 
 
 def _element(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
-    """The escaping element reference `a[e]` of the argument `&a[e]` or `&(a[e])`."""
+    """The escaping element reference `a[e]` of the argument `&a[e]` or `&(a[e])`.
+
+    Or of `&a[e].f`: the reference `a[e]` of the field `f` (field_arguments).
+    """
     text = _folded(arg)
     if not text.startswith("&"):
         return None
@@ -78,7 +82,10 @@ def _element(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
         for ref in refs
         if call.span.start_byte <= ref.span.start_byte < call.span.end_byte
         and ref.escapes
-        and _folded(ref.render()) == inner
+        and (
+            (not ref.field and _folded(ref.render()) == inner)
+            or field_matches(ref, inner, _folded(ref.render()))
+        )
     ]
     # Two arguments alike (`memcpy(&a[k], &a[k], ..)`) cannot be told apart.
     return found[0] if len(found) == 1 else None
@@ -147,8 +154,8 @@ def _range(
     if known is None or (index not in known.writes and index not in known.reads):
         return None
     found = _flat_element(call, index, refs, fn, source)
-    if found is None:
-        return None
+    if found is None or found[0].field:
+        return None  # a library size counts elements, never one field
     element, sub, start, var = found
     alike = _alike(call, var, fn, source)
     count = element_count(call, element.render(), var.type, alike)
@@ -190,7 +197,10 @@ def _element_range(
     if found is None or sliced is None:
         return None
     element, sub, start, var = found
-    if element_type(var.type, source.types) != sliced.element:
+    if element.field:
+        if len(element.subscripts) != 1 or not field_of(element, var, sliced, source):
+            return None
+    elif element_type(var.type, source.types) != sliced.element:
         return None  # `f((void *)&c[k])` read as another type: other extents
     kind, low, high = sliced.kind, sliced.low, sliced.high
     if len(element.subscripts) == 2:

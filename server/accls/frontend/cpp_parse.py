@@ -243,7 +243,13 @@ class CppUnit:
             (name, tuple(_member(m, t, c, self.scope) for m, t in c.fields.items()))
             for name, c in self.scope.classes.items()
         )
-        return TypeTable(structs=structs)
+        # A union's key names no `union`: listed, so no two members are apart.
+        classes = self.scope.classes
+        return TypeTable(
+            structs=structs,
+            unions=frozenset(n for n, c in classes.items() if c.overlaid),
+            holders=frozenset(n for n, c in classes.items() if c.holder),
+        )
 
     def walk(
         self,

@@ -16,6 +16,7 @@ from accls.frontend.cpp_types import (
     function_declarator,
     unqualified,
 )
+from accls.frontend.decls import holds_anonymous_union
 from accls.frontend.exprs import node_text
 
 __all__ = ["collect_scope"]
@@ -29,6 +30,10 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
     info = scope.classes.setdefault(
         unqualified(node_text(name_node)), ClassInfo(node_text(name_node))
     )
+    if node.type == "union_specifier":
+        info.overlaid = True
+    elif holds_anonymous_union(body):
+        info.overlaid = info.holder = True
     for member in body.named_children:
         base = member.child_by_field_name("type")
         if member.type in ("field_declaration", "function_definition") and any(
@@ -63,10 +68,12 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                 if fdecl
                 else None
             )
-            if target is not None:
+            if target is not None and not _defaulted_destructor(member, target):
                 info.methods[node_text(target)] = node_text(base) if base else ""
                 counts = param_counts(fdecl)
                 record_signature(info, node_text(target), counts, member)
+        elif member.type == "declaration":
+            _declared_destructor(member, info)
         _constructor(member, info, unqualified(node_text(name_node)))
         _virtual_member(member, info)
     for clause in (c for c in node.named_children if c.type == "base_class_clause"):
@@ -80,6 +87,29 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
         builtin_text(t) for t in info.fields.values()
     ):
         info.plain_constructors = False  # a base's or a member's constructor runs
+
+
+def _defaulted_destructor(member: Node, target: Node) -> bool:
+    """`~E() = default;`: it runs only the members' and bases' destructors.
+
+    Those are found from the class itself (cpp_destructors); `= delete` runs none.
+    """
+    return target.type == "destructor_name" and any(
+        c.type in ("default_method_clause", "delete_method_clause")
+        for c in member.children
+    )
+
+
+def _declared_destructor(member: Node, info: ClassInfo) -> None:
+    """`~E();` declared in the class and defined elsewhere: a user destructor.
+
+    Its body may be in this file (`E::~E() {..}`) or another; either way each
+    object that dies runs it.
+    """
+    for decl in member.children_by_field_name("declarator"):
+        target = declared_name(decl) if decl.type == "function_declarator" else None
+        if target is not None and target.type == "destructor_name":
+            info.methods.setdefault(node_text(target), "")
 
 
 def _static_data(member: Node, info: ClassInfo) -> None:

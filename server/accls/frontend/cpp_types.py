@@ -117,6 +117,9 @@ class ClassInfo:
     template_bases: bool = False
     signatures: dict[str, list[tuple[range, str, str]]] = field(default_factory=dict)
     references: set[str] = field(default_factory=set)  # `T &m;` data members
+    # A `union`, or a class holding an anonymous union: its members overlap.
+    overlaid: bool = False
+    holder: bool = False  # a class (no union itself) holding an anonymous union
 
 
 @dataclass(slots=True)
