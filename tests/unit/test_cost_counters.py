@@ -86,3 +86,57 @@ SHARED = textwrap.dedent(
 def test_a_counter_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
     found = _by_line(SHARED)
     assert not found[2].why.startswith("light loop")
+
+
+REDUCTIONS = textwrap.dedent(
+    """\
+    extern int levels;
+    extern int *count;
+    struct cells { int n; int *atoms; };
+    int total(void) {
+      int t = 0;
+      for (int l = 0; l <= levels; l++) t += count[l];
+      return t;
+    }
+    int most(struct cells *c) {
+      int m = 0;
+      for (int i = 0; i < c->n; i++) m = m > c->atoms[i] ? m : c->atoms[i];
+      return m;
+    }
+    double dot(int n, const double *x, const double *y) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += x[i] * y[i];
+      return s;
+    }
+    """
+)
+
+
+def test_a_light_reduction_over_a_bookkeeping_table_is_serial() -> None:
+    found = _by_line(REDUCTIONS)
+    assert found[6].profitable is False
+    assert found[6].why.startswith("light reduction: about 2 work units")
+    assert "over `count`" in found[6].why
+    assert found[11].profitable is False
+    assert found[11].why.startswith("light reduction")
+
+
+def test_a_dot_product_is_more_than_light() -> None:
+    assert _by_line(REDUCTIONS)[16].profitable is None
+
+
+SHARED_SUM = textwrap.dedent(
+    """\
+    double run(int n, const double *x, double *restrict y) {
+      for (int i = 0; i < n; i++) y[i] = x[i] * 2.0 + 1.0;
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += y[i];
+      return s;
+    }
+    """
+)
+
+
+def test_a_sum_of_data_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
+    found = _by_line(SHARED_SUM)
+    assert found[4].profitable is None
