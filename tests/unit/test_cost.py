@@ -435,3 +435,22 @@ def test_parallel_loops_that_hold_the_iteration_keep_their_pragma() -> None:
     found = _by_line(SERIAL_BOUND)
     assert found[12].profitable is None
     assert found[13].profitable is None
+
+
+def test_json_work_is_null_when_a_trip_count_is_unknown() -> None:
+    text = SIZES + textwrap.dedent(
+        """\
+        void walk(double *x, int *next, int head) {
+          for (int p = head; p >= 0; p = next[p]) x[p] = 0.0;
+        }
+        """
+    )
+    found = _by_line(text)
+    # `j = i .. N` is triangular: the nest's work is not a number, whatever the outer.
+    assert found[11].as_json()["work"] is None
+    assert found[16].as_json()["work"] is None  # a linked walk has no trip count
+    # An open size stays symbolic: honest, and not null.
+    work = found[10].work
+    assert work is not None
+    assert work.names() == {"n"}
+    assert found[10].as_json()["work"] == work.render()

@@ -354,7 +354,7 @@ def estimate_loop(
         elif len(work.names()) == 1 and not nest.unknown:
             summary += f" ({size_threshold(work, floor)})"
         return Estimate(
-            work=work,
+            work=work if found is not None and not nest.unknown else None,
             units=None,
             iterations=iterations,
             profitable=False if context else None,

@@ -23,7 +23,7 @@ __all__ = [
 class Estimate:
     """The work of one execution of a loop, and whether parallelizing it pays."""
 
-    work: Poly | None  # units, symbolic in the sizes the file does not fix
+    work: Poly | None  # units, symbolic in open sizes; None: a trip count unknown
     units: int | None  # the same, when every size is known
     iterations: int | None  # the loop's own trip count, when known
     profitable: bool | None  # None: it depends on sizes the model does not know

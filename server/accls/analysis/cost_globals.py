@@ -10,15 +10,13 @@ hidden and stays unknown there.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from accls.frontend import Function, Poly, SourceFile
+from accls.analysis.cost_initialisers import folded_initialisers
+from accls.frontend import Function, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["global_constants"]
-
-_INIT = re.compile(rb"\s*=\s*([^,;{}]+)[,;]")
 
 
 def global_constants(
@@ -30,26 +28,21 @@ def global_constants(
     counts: dict[str, int] = {}
     for var in source.globals:
         counts[var.name] = counts.get(var.name, 0) + 1
-    for var in sorted(source.globals, key=lambda v: v.span.start_byte if v.span else 0):
+
+    def keep(var: Var) -> bool:
         plain = var.const and not (
             var.dims or var.pointers or var.volatile or var.unknown_shape
         )
-        if not plain or var.span is None or counts[var.name] != 1:
-            continue
-        if var.name in hidden or var.name in known or var.name in out:
-            continue
+        if not plain or counts[var.name] != 1:
+            return False
+        if var.name in hidden or var.name in known:
+            return False
         # The span must name it in this file's text (not a header's declaration).
+        assert var.span is not None
         named = source.data[var.span.start_byte : var.span.end_byte]
-        found = _INIT.match(source.data, var.span.end_byte)
-        if named != var.name.encode() or found is None:
-            continue
-        value = expression_poly(found.group(1).decode("utf-8", errors="replace"))
-        if value is None:
-            continue
-        value = value.substitute({**known, **out})
-        if value.is_constant:
-            out[var.name] = value
-    return out
+        return named == var.name.encode()
+
+    return folded_initialisers(source, source.globals, known, keep, seed=out)
 
 
 def _enumerators(

@@ -3,15 +3,17 @@
 `for (i = 0; i < N; i++) index[i] = i - 1;` costs about two units an iteration and
 reads no memory: it pays in parallel only from tens of thousands of iterations on,
 and it fills a table for the serial code around it (a nest of such fills counts by
-its innermost iteration: `for (j...) for (i...) w[j][i] = 0.0;`). Experts leave such
-loops serial. They do share out the fill of the arrays that the program's parallel loops
-then work on (each thread
+its innermost iteration: `for (j...) for (i...) w[j][i] = 0.0;`), and so does a step
+of a counter or index table (`for (l = level + 1; l <= levels; l++) first[l]++;`).
+Experts leave such loops serial. They do share out the fill of the arrays that
+the program's parallel loops then work on (each thread
 first touches the pages it will use, and the sizes are the large ones), so a light
 loop keeps its pragma when a loop proved parallel elsewhere in the file shares out
 one of the arrays it writes: indexes it, as data, with its own variable. A table the
 parallel loops only read at their inner loops' indices (stencil weights) or only
 use inside another subscript (`image[iN[i] + n * j]`, neighbour indices) is not
-shared out: its fill stays serial setup.
+shared out: its fill stays serial setup. A light reduction over a table no parallel
+loop shares out (`total += count[l]`) is bookkeeping too.
 """
 
 from __future__ import annotations
@@ -46,13 +48,15 @@ def _visible(analysis: FileAnalysis, loop: Loop, name: str, other: Loop) -> bool
     return name in {v.name for v in analysis.source.globals} and name not in own
 
 
-def _shared_out(other: Loop) -> set[str]:
+def _shared_out(other: Loop, data: bytes) -> set[str]:
     """The arrays `other` divides between its threads: used as data at its index.
 
     A pointer it reads through (`*p`, `p->f`) counts too: its extent is unknown.
-    A loop that reads no memory is another fill, not a kernel: it shares out nothing.
+    A loop that reads no memory is another fill, not a kernel: it shares out nothing;
+    nor does one that only steps counters (`first[l]++`).
     """
-    if not any(r.is_read and (r.subscripts or r.deref) for r in other.refs):
+    reads = [r for r in other.refs if r.is_read and (r.subscripts or r.deref)]
+    if all(_in_place(r, data) for r in reads):
         return set()
     indexed = [r for r in other.refs if r.subscripts]
     out = {r.name for r in other.refs if r.deref and not r.subscripts}
@@ -86,6 +90,27 @@ def field_store(ref: Ref, data: bytes) -> bool:
     return _FIELD_STORE.match(data, ref.span.end_byte) is not None
 
 
+_STEP_AFTER = re.compile(rb"\s*(?:\+\+|--)")
+_STEP_BEFORE = re.compile(rb"(?:\+\+|--)\s*$")
+
+
+def _in_place(ref: Ref, data: bytes) -> bool:
+    """True when `ref` reads only the element it writes: `a[i].d = x`, `count[l]++`.
+
+    A step of a counter or index table (`first[l]++`, `--left[k]`) is bookkeeping:
+    one element per iteration, like a fill. A `+=` may be the program's work
+    (`x[i] += dt * v[i]` reads more; `far[j].dist += d` is left to the model).
+    """
+    if ref.kind is not AccessKind.UPDATE or not ref.subscripts:
+        return False
+    if field_store(ref, data) or _STEP_AFTER.match(data, ref.span.end_byte):
+        return True
+    return (
+        _STEP_BEFORE.search(data[max(0, ref.span.start_byte - 8) : ref.span.start_byte])
+        is not None
+    )
+
+
 def shared_out_elsewhere(
     analysis: FileAnalysis,
     loop: Loop,
@@ -106,7 +131,7 @@ def shared_out_elsewhere(
         within = loop.span.start_byte <= other.span.start_byte < loop.span.end_byte
         if around or within:
             continue
-        used = _shared_out(other)
+        used = _shared_out(other, analysis.source.data)
         if any(_visible(analysis, loop, n, other) for n in used & written):
             return True
     return False
@@ -117,14 +142,16 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
 
     Light: at most LIGHT_UNITS per iteration (of the innermost loop, for a nest,
     its loops' control included), and it reads no memory (it stores values computed
-    from its variables and invariants).
+    from its variables and invariants, or steps the counters it writes: `n[l]++`).
     """
     if per_iteration is None or per_iteration > LIGHT_UNITS:
         return ""
     written = _written(loop)
     data = analysis.source.data
     reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
-    if not written or any(not field_store(r, data) for r in reads):
+    if not written:
+        return _light_reduction(analysis, loop, per_iteration, reads)
+    if any(not _in_place(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
     if shared_out_elsewhere(analysis, loop, written):
         return ""
@@ -134,4 +161,36 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
         f"{'innermost ' if loop.children else ''}iteration, filling "
         f"{names}, which no parallel loop of the file shares out: setup code, likely "
         "slower in parallel below tens of thousands of iterations"
+    )
+
+
+def _light_reduction(
+    analysis: FileAnalysis, loop: Loop, per_iteration: int, reads: list[Ref]
+) -> str:
+    """Why `loop`, a light reduction over a table, is bookkeeping, or "".
+
+    `for (l = 0; l <= levels; l++) total += count[l];` reads one element an
+    iteration and writes no memory: like a fill, it pays only from tens of thousands
+    of iterations on. When no parallel loop of the file shares out the table it
+    reads, the table is the program's bookkeeping (levels, boxes), not its data.
+    Only a loop no other loop repeats counts: one inside a time step sweeps the
+    same data every step, which is the program's work.
+    """
+    if not reads or loop.var is None:
+        return ""
+    if not any(nest.id == loop.id for nest in analysis.source.nests):
+        return ""  # repeated by an enclosing loop (a time step): it sweeps data
+    for ref in reads:
+        if ref.deref and not ref.subscripts:
+            return ""  # `*p`: an extent the file does not show
+        if not any(loop.var in _WORD.findall(s.text) for s in ref.subscripts):
+            return ""  # one element read again and again: not a sweep of a table
+    names = {r.name for r in reads}
+    if shared_out_elsewhere(analysis, loop, names):
+        return ""
+    listed = ", ".join(f"`{n}`" for n in sorted(names))
+    return (
+        f"light reduction: about {per_iteration} work units per iteration over "
+        f"{listed}, which no parallel loop of the file shares out: bookkeeping, "
+        "likely slower in parallel below tens of thousands of iterations"
     )

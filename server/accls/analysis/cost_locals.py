@@ -11,16 +11,15 @@ counts such sizes like the macros', and the `const` globals the function sees to
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from accls.analysis.cost_globals import global_constants
-from accls.frontend import Function, Poly, SourceFile
+from accls.analysis.cost_initialisers import folded_initialisers
+from accls.frontend import Function, Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["function_constants"]
 
-_INIT = re.compile(rb"\s*=\s*([^,;{}]+)[,;]")
 _CALL_DEPTH = 2  # callers whose own constants feed their arguments
 
 
@@ -35,24 +34,15 @@ def _locals(
     source: SourceFile, fn: Function, known: Mapping[str, Poly]
 ) -> dict[str, Poly]:
     """The scalar locals of `fn` that a constant initialises and nothing writes."""
-    out: dict[str, Poly] = {}
     counts: dict[str, int] = {}
     for var in (*fn.locals, *fn.params):
         counts[var.name] = counts.get(var.name, 0) + 1
-    for var in sorted(fn.locals, key=lambda v: v.span.start_byte if v.span else 0):
+
+    def keep(var: Var) -> bool:
         plain = not (var.dims or var.pointers or var.static or var.volatile)
-        if not plain or var.span is None or counts[var.name] != 1:
-            continue
-        found = _INIT.match(source.data, var.span.end_byte)
-        if found is None or not _written_once(fn, var.name):
-            continue
-        value = expression_poly(found.group(1).decode("utf-8", errors="replace"))
-        if value is None:
-            continue
-        value = value.substitute({**known, **out})
-        if value.is_constant:
-            out[var.name] = value
-    return out
+        return plain and counts[var.name] == 1 and _written_once(fn, var.name)
+
+    return folded_initialisers(source, fn.locals, known, keep)
 
 
 def _passed(

@@ -1,0 +1,161 @@
+"""The cost model's light loops: a step of a counter or index table is setup."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis.cost import Estimate, estimate_loop
+
+
+def _by_line(text: str) -> dict[int, Estimate]:
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    return {
+        loop.line: estimate_loop(analysis, loop, False)
+        for loop in analysis.source.loops()
+    }
+
+
+COUNTERS = textwrap.dedent(
+    """\
+    struct list { int parts; int *index; };
+    extern int levels;
+    extern int *first;
+    void add_level(int level) {
+      for (int i = level + 1; i <= levels; i++) first[i]++;
+    }
+    void del_level(int level, struct list *pl) {
+      for (int j = level + 1; j < pl->parts; j++) --pl->index[j];
+    }
+    void shift(double *w, int n, double c) {
+      for (int i = 0; i < n; i++) w[i] += c;
+    }
+    void bump(int *count, const int *by, int n) {
+      for (int i = 0; i < n; i++) count[by[i]]++;
+    }
+    """
+)
+
+
+def test_a_step_of_an_index_table_is_light_setup() -> None:
+    found = _by_line(COUNTERS)
+    assert found[5].profitable is False
+    assert found[5].why.startswith("light loop: about 2 work units per iteration")
+    assert "filling `first`" in found[5].why
+    assert found[8].profitable is False
+    assert found[8].why.startswith("light loop")
+
+
+def test_an_update_by_a_value_or_through_a_table_is_left_to_the_model() -> None:
+    found = _by_line(COUNTERS)
+    assert not found[11].why.startswith("light loop")  # `+=`: maybe the work
+    assert not found[14].why.startswith("light loop")  # reads `by[i]`: a histogram
+
+
+TWO_STEPS = textwrap.dedent(
+    """\
+    extern int levels;
+    extern int *first;
+    void add_level(int level) {
+      for (int i = level + 1; i <= levels; i++) first[i]++;
+    }
+    void del_level(int level) {
+      for (int j = level + 1; j <= levels; j++) first[j]--;
+    }
+    """
+)
+
+
+def test_two_steps_of_one_global_table_do_not_keep_each_other() -> None:
+    # Each steps `first` at its own variable: neither is a kernel sharing it out.
+    found = _by_line(TWO_STEPS)
+    assert found[4].why.startswith("light loop")
+    assert found[7].why.startswith("light loop")
+
+
+SHARED = textwrap.dedent(
+    """\
+    void run(int n, int *count, const double *x, double *restrict y) {
+      for (int i = 0; i < n; i++) count[i]++;
+      for (int i = 0; i < n; i++) y[i] = x[i] * count[i];
+    }
+    """
+)
+
+
+def test_a_counter_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
+    found = _by_line(SHARED)
+    assert not found[2].why.startswith("light loop")
+
+
+REDUCTIONS = textwrap.dedent(
+    """\
+    extern int levels;
+    extern int *count;
+    struct cells { int n; int *atoms; };
+    int total(void) {
+      int t = 0;
+      for (int l = 0; l <= levels; l++) t += count[l];
+      return t;
+    }
+    int most(struct cells *c) {
+      int m = 0;
+      for (int i = 0; i < c->n; i++) m = m > c->atoms[i] ? m : c->atoms[i];
+      return m;
+    }
+    double dot(int n, const double *x, const double *y) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += x[i] * y[i];
+      return s;
+    }
+    """
+)
+
+
+def test_a_light_reduction_over_a_bookkeeping_table_is_serial() -> None:
+    found = _by_line(REDUCTIONS)
+    assert found[6].profitable is False
+    assert found[6].why.startswith("light reduction: about 2 work units")
+    assert "over `count`" in found[6].why
+    assert found[11].profitable is False
+    assert found[11].why.startswith("light reduction")
+
+
+def test_a_dot_product_is_more_than_light() -> None:
+    assert _by_line(REDUCTIONS)[16].profitable is None
+
+
+SHARED_SUM = textwrap.dedent(
+    """\
+    double run(int n, const double *x, double *restrict y) {
+      for (int i = 0; i < n; i++) y[i] = x[i] * 2.0 + 1.0;
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += y[i];
+      return s;
+    }
+    """
+)
+
+
+def test_a_sum_of_data_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
+    found = _by_line(SHARED_SUM)
+    assert found[4].profitable is None
+
+
+REPEATED = textwrap.dedent(
+    """\
+    extern int levels;
+    extern int *count;
+    void watch(int steps, long *out) {
+      for (int t = 0; t < steps; t++) {
+        long s = 0;
+        for (int l = 0; l <= levels; l++) s += count[l];
+        out[t] = s;
+      }
+    }
+    """
+)
+
+
+def test_a_reduction_a_time_loop_repeats_is_left_to_the_model() -> None:
+    assert not _by_line(REPEATED)[6].why.startswith("light reduction")
