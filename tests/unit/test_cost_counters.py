@@ -140,22 +140,3 @@ SHARED_SUM = textwrap.dedent(
 def test_a_sum_of_data_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
     found = _by_line(SHARED_SUM)
     assert found[4].profitable is None
-
-
-REPEATED = textwrap.dedent(
-    """\
-    extern int levels;
-    extern int *count;
-    void watch(int steps, long *out) {
-      for (int t = 0; t < steps; t++) {
-        long s = 0;
-        for (int l = 0; l <= levels; l++) s += count[l];
-        out[t] = s;
-      }
-    }
-    """
-)
-
-
-def test_a_reduction_a_time_loop_repeats_is_left_to_the_model() -> None:
-    assert not _by_line(REPEATED)[6].why.startswith("light reduction")

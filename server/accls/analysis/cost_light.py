@@ -173,13 +173,9 @@ def _light_reduction(
     iteration and writes no memory: like a fill, it pays only from tens of thousands
     of iterations on. When no parallel loop of the file shares out the table it
     reads, the table is the program's bookkeeping (levels, boxes), not its data.
-    Only a loop no other loop repeats counts: one inside a time step sweeps the
-    same data every step, which is the program's work.
     """
     if not reads or loop.var is None:
         return ""
-    if not any(nest.id == loop.id for nest in analysis.source.nests):
-        return ""  # repeated by an enclosing loop (a time step): it sweeps data
     for ref in reads:
         if ref.deref and not ref.subscripts:
             return ""  # `*p`: an extent the file does not show
