@@ -12,8 +12,7 @@ loop keeps its pragma when a loop proved parallel elsewhere in the file shares o
 one of the arrays it writes: indexes it, as data, with its own variable. A table the
 parallel loops only read at their inner loops' indices (stencil weights) or only
 use inside another subscript (`image[iN[i] + n * j]`, neighbour indices) is not
-shared out: its fill stays serial setup. A light reduction over a table no parallel
-loop shares out (`total += count[l]`) is bookkeeping too.
+shared out: its fill stays serial setup.
 """
 
 from __future__ import annotations
@@ -149,9 +148,7 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
     written = _written(loop)
     data = analysis.source.data
     reads = [r for r in loop.refs if r.is_read and (r.subscripts or r.deref)]
-    if not written:
-        return _light_reduction(analysis, loop, per_iteration, reads)
-    if any(not _in_place(r, data) for r in reads):
+    if not written or any(not _in_place(r, data) for r in reads):
         return ""  # it reads memory: a copy or a kernel, not a fill
     if shared_out_elsewhere(analysis, loop, written):
         return ""
@@ -161,32 +158,4 @@ def light_reason(analysis: FileAnalysis, loop: Loop, per_iteration: int | None) 
         f"{'innermost ' if loop.children else ''}iteration, filling "
         f"{names}, which no parallel loop of the file shares out: setup code, likely "
         "slower in parallel below tens of thousands of iterations"
-    )
-
-
-def _light_reduction(
-    analysis: FileAnalysis, loop: Loop, per_iteration: int, reads: list[Ref]
-) -> str:
-    """Why `loop`, a light reduction over a table, is bookkeeping, or "".
-
-    `for (l = 0; l <= levels; l++) total += count[l];` reads one element an
-    iteration and writes no memory: like a fill, it pays only from tens of thousands
-    of iterations on. When no parallel loop of the file shares out the table it
-    reads, the table is the program's bookkeeping (levels, boxes), not its data.
-    """
-    if not reads or loop.var is None:
-        return ""
-    for ref in reads:
-        if ref.deref and not ref.subscripts:
-            return ""  # `*p`: an extent the file does not show
-        if not any(loop.var in _WORD.findall(s.text) for s in ref.subscripts):
-            return ""  # one element read again and again: not a sweep of a table
-    names = {r.name for r in reads}
-    if shared_out_elsewhere(analysis, loop, names):
-        return ""
-    listed = ", ".join(f"`{n}`" for n in sorted(names))
-    return (
-        f"light reduction: about {per_iteration} work units per iteration over "
-        f"{listed}, which no parallel loop of the file shares out: bookkeeping, "
-        "likely slower in parallel below tens of thousands of iterations"
     )
