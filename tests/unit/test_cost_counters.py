@@ -86,3 +86,28 @@ SHARED = textwrap.dedent(
 def test_a_counter_a_parallel_loop_shares_out_keeps_its_pragma() -> None:
     found = _by_line(SHARED)
     assert not found[2].why.startswith("light loop")
+
+
+SUMS = textwrap.dedent(
+    """\
+    double total(const double *x, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += x[i];
+      return s;
+    }
+    double dot(const double *x, const double *y, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++) s += x[i] * y[i];
+      return s;
+    }
+    """
+)
+
+
+def test_a_sum_over_a_caller_sized_array_is_the_work_not_setup() -> None:
+    # A reduction reads the program's data: `n` may be millions. It is no
+    # counter step, and the file's other loops do not decide what it sweeps.
+    found = _by_line(SUMS)
+    for line in (3, 8):
+        assert not found[line].why.startswith("light"), found[line].why
+        assert found[line].profitable is not False
