@@ -7,11 +7,11 @@ from dataclasses import replace
 from tree_sitter import Language, Node, Query, QueryCursor
 
 from accls.frontend.exprs import node_text, span_of
-from accls.frontend.model import Branch, Region, Span
+from accls.frontend.model import Branch, Directive, Region, Span
 from accls.frontend.pragmas import parse_directive
 from accls.frontend.unbraced_pragmas import MARK, unmasked
 
-__all__ = ["STANDALONE", "find_constructs"]
+__all__ = ["STANDALONE", "find_constructs", "standalone"]
 
 STANDALONE = frozenset(
     {
@@ -32,6 +32,27 @@ STANDALONE = frozenset(
     }
 )
 """First words of directives that govern no statement."""
+
+# OpenACC's executable directives that govern no statement, and OpenMP's
+# standalone `target` data directives.
+_ACC_STANDALONE = frozenset(
+    {"enter", "exit", "update", "wait", "init", "shutdown", "set", "declare"}
+    | {"routine", "cache"}
+)
+_TARGET_STANDALONE = frozenset({"enter", "exit", "update"})
+
+
+def standalone(directive: Directive) -> bool:
+    """True for a directive that governs no statement (`enter data`, `barrier`)."""
+    words = directive.name.split()
+    if not words:
+        return False
+    if directive.dialect == "acc":
+        return words[0] in _ACC_STANDALONE
+    if words[0] == "target":
+        return len(words) > 1 and words[1] in _TARGET_STANDALONE
+    return words[0] in STANDALONE
+
 
 _SKIP = ("comment", "preproc_call")
 _LOOPS = ("for_statement", "while_statement", "do_statement")

@@ -28,6 +28,8 @@ from accls.suggest import (
 )
 from accls.suggest.backends import Backend, BackendKind
 from accls.suggest.callee_present import callee_present
+from accls.suggest.entered_present import entered_present
+from accls.suggest.routine_vector import vector_routines
 from accls.validation import CompilerSettings, Validation, compiler_available, validate
 from accls.validation.offload import offload_check
 
@@ -227,6 +229,7 @@ def suggest_text(
         # `text` is a whole file here (an editor's slice of one function comes
         # `listed`): its calls are all seen.
         found = callee_present(analysis, found, whole=True)
+        found = entered_present(analysis, vector_routines(analysis, found))
         if loops is not None:
             found = within_loops(found, loops)
         found, validation = _checked(

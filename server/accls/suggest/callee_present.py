@@ -1,4 +1,4 @@
-"""`present` in a kernel function whose every call runs inside the caller's data region.
+"""`present` in a kernel function whose every call runs where the caller holds its data.
 
 A function whose offloaded loops move its pointer parameters (`copyin(a[0:n])`)
 is, in many programs, called only inside a `#pragma acc data` region of its
@@ -25,6 +25,7 @@ from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.analysis.data_clauses import clause_sections
 from accls.analysis.device_coherence import data_regions
 from accls.frontend import Call, Directive, Function, Span
+from accls.suggest.entered_present import entered_holds
 from accls.suggest.lifetime_edits import present_clauses
 from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.pragma import Dialect
@@ -78,7 +79,9 @@ def _regions(analysis: FileAnalysis, caller: Function) -> list[tuple[Directive, 
 
 
 def _held(use: ArrayUse, call: Call, caller: Function, analysis: FileAnalysis) -> bool:
-    """True when a data region around the call holds all that `use` touches."""
+    """True when a data region, or an `enter data`, around the call holds `use`."""
+    if entered_holds(analysis, caller, call.span, use, "acc"):
+        return True
     for directive, span in _regions(analysis, caller):
         if not inside(call.span, span) or directive.clause("if") is not None:
             continue
@@ -153,6 +156,6 @@ def callee_present(
 
 def _reason(name: str) -> str:
     return (
-        f"present: every call of `{name}()` runs inside a data region that holds "
-        "what the loop touches (the file shows each call)"
+        f"present: every call of `{name}()` runs inside a data region (or after an "
+        "`enter data`) that holds what the loop touches (the file shows each call)"
     )

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.frontend import Loop
+from accls.frontend.constructs import standalone
 from accls.suggest.context import placement
 from accls.suggest.fortran_spelling import fortran_suggestions
 from accls.suggest.host_calls import host_library_calls
@@ -40,7 +41,11 @@ def _suggest_loop(
     ranges = ranges or {}
     inner_ranges = with_range(loop, ranges)
     where = placement(loop, opts.dialect)
-    own = [p for p in loop.pragmas if p.dialect == opts.dialect.sentinel]
+    own = [
+        p
+        for p in loop.pragmas
+        if p.dialect == opts.dialect.sentinel and not standalone(p)
+    ]
     if own:
         out.append(
             refuse(
