@@ -25,6 +25,8 @@ from accls.frontend import (
     Loop,
     Ref,
     SourceFile,
+    Span,
+    Subscript,
     TypeTable,
     Var,
 )
@@ -36,9 +38,49 @@ _ADDRESS_WORDS = frozenset({"intptr_t", "uintptr_t", "void", "FILE"})
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 
 
-def _paths(arg: str) -> list[str]:
-    """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`)."""
-    return [" ".join(m.group(0).split()) for m in _PATH.finditer(arg)]
+def _paths(arg: str) -> list[tuple[str, int]]:
+    """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`).
+
+    With each, how many subscripts the argument applies to it (`rows[i]`: 1).
+    """
+    return [
+        (" ".join(m.group(0).split()), _subscripts(arg, m.end()))
+        for m in _PATH.finditer(arg)
+    ]
+
+
+def _subscripts(arg: str, at: int) -> int:
+    """How many `[..]` follow position `at` of `arg`, brackets balanced."""
+    count, depth = 0, 0
+    for pos in range(at, len(arg)):
+        char = arg[pos]
+        if depth == 0 and char.isspace():
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            count += depth == 0
+        elif depth == 0:
+            break
+        if depth < 0:
+            return 0
+    return count if depth == 0 else 0
+
+
+def _through(path: str, indexed: int, arg: str, span: Span) -> Ref:
+    """A read of what the callee reaches through `path` as the argument gives it.
+
+    `norm(rows[i])` passes the value of an element: when `rows` holds pointers,
+    the callee reads memory a pointer read from `rows` points to (the same
+    target as the loop's own `rows[i][k]`), not the storage of `rows`.
+    """
+    if indexed == 0 or arg.lstrip().startswith("&"):
+        return Ref(name=path, kind=AccessKind.READ, span=span, deref=True)
+    zero = Subscript(text="0", poly=None)
+    return Ref(
+        name=path, kind=AccessKind.READ, span=span, subscripts=(zero,) * (indexed + 1)
+    )
 
 
 def _reached(
@@ -112,7 +154,7 @@ def read_overlap(
     macros = dict(source.macros)
     wtargets = [(w, target_of(w, fn, source.globals, source.types)) for w in writes]
     for text in reads:
-        for path in _paths(text):
+        for path, indexed in _paths(text):
             base = re.split(r"\.|->", path, maxsplit=1)[0].strip()
             if base in skip or base in macros or source.function(base) is not None:
                 continue
@@ -122,14 +164,21 @@ def read_overlap(
             for place, deref in _reached(path, var or decl, source.types):
                 if place == path and _plain(decl, var, path, source.types):
                     continue  # a number's value (`n`, `in.n`), not memory it reaches
-                ref = Ref(name=place, kind=AccessKind.READ, span=call.span, deref=deref)
+                ref = (
+                    _through(path, indexed, text, call.span)
+                    if place == path
+                    else Ref(
+                        name=place, kind=AccessKind.READ, span=call.span, deref=deref
+                    )
+                )
                 read = target_of(ref, scope, source.globals, source.types)
                 for write, wt in wtargets:
                     wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0].strip()
                     if wbase == base:
                         continue  # one name: the caller's own comparison decides
                     if _may_overlap(read, wt, fn, source, fields):
-                        return place, write.name
+                        shown = text.strip() if indexed and place == path else place
+                        return shown, write.name
     return None
 
 
