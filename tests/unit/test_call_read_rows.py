@@ -78,3 +78,19 @@ def test_an_element_address_is_still_the_array_itself() -> None:
         }
         """)
     assert not parallel
+
+
+_GLOBAL_TABLE = """\
+        static double *grow[N];
+        void f(void) {
+          for (int i = 0; i < N; i++) grow[i] = means + i;
+          for (int i = 0; i < N; i++) means[i] = mean2(%s);
+        }
+        """
+
+
+def test_rows_of_a_global_table_however_the_argument_loads_them() -> None:
+    for arg in ("grow[i]", "grow[i] + 1", "*(grow + i)", "( * (grow + i))"):
+        parallel, why = _verdict(_GLOBAL_TABLE % arg)
+        assert not parallel, arg
+        assert "through an argument" in why, arg

@@ -35,16 +35,20 @@ __all__ = ["read_overlap"]
 
 # Number types that may hold an address a callee turns back into a pointer.
 _ADDRESS_WORDS = frozenset({"intptr_t", "uintptr_t", "void", "FILE"})
+_LEAD = re.compile(r"[\s(]*(?:\*[\s(]*)+")  # `*(`, `**`: unary loads
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 
 
 def _paths(arg: str) -> list[tuple[str, int]]:
     """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`).
 
-    With each, how many subscripts the argument applies to it (`rows[i]`: 1).
+    With each, how many loads the argument applies to it: its subscripts
+    (`rows[i]`: 1) and the argument's leading `*` (`*(rows + i)`: 1).
     """
+    lead = _LEAD.match(arg)
+    derefs = lead.group(0).count("*") if lead is not None else 0
     return [
-        (" ".join(m.group(0).split()), _subscripts(arg, m.end()))
+        (" ".join(m.group(0).split()), derefs + _subscripts(arg, m.end()))
         for m in _PATH.finditer(arg)
     ]
 
