@@ -94,3 +94,35 @@ def test_rows_of_a_global_table_however_the_argument_loads_them() -> None:
         parallel, why = _verdict(_GLOBAL_TABLE % arg)
         assert not parallel, arg
         assert "through an argument" in why, arg
+
+
+_TABLE_CALLEE = """\
+        static double *grow[N];
+        double second(double *const *tab, int i) { return tab[i][1]; }
+        double gsecond(int i) { return grow[i][1]; }
+        void f(void) {
+          double **t = malloc(sizeof(double *) * N);
+          for (int i = 0; i < N; i++) grow[i] = means + i;
+          for (int i = 0; i < N; i++) t[i] = means + i;
+          for (int i = 0; i < N; i++) means[i] = %s;
+        }
+        """
+
+
+def test_a_callee_given_a_table_reads_through_its_rows() -> None:
+    for call in ("second(grow, i)", "second(t, i)", "gsecond(i)"):
+        parallel, why = _verdict(_TABLE_CALLEE % call)
+        assert not parallel, call
+        assert "may point to the same memory" in why, call
+
+
+def test_a_table_of_own_allocations_passed_whole_stays_parallel() -> None:
+    parallel, why = _verdict("""\
+        double second(double *const *tab, int i) { return tab[i][1]; }
+        void f(void) {
+          double **t = malloc(sizeof(double *) * N);
+          for (int i = 0; i < N; i++) t[i] = calloc(2, sizeof(double));
+          for (int i = 0; i < N; i++) means[i] = second(t, i);
+        }
+        """)
+    assert parallel, why

@@ -25,7 +25,6 @@ from accls.frontend import (
     Loop,
     Ref,
     SourceFile,
-    Span,
     Subscript,
     TypeTable,
     Var,
@@ -35,6 +34,7 @@ __all__ = ["read_overlap"]
 
 # Number types that may hold an address a callee turns back into a pointer.
 _ADDRESS_WORDS = frozenset({"intptr_t", "uintptr_t", "void", "FILE"})
+_ANY = Subscript(text="0", poly=None)  # an element the callee picks
 _LEAD = re.compile(r"[\s(]*(?:\*[\s(]*)+")  # `*(`, `**`: unary loads
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 
@@ -72,19 +72,24 @@ def _subscripts(arg: str, at: int) -> int:
     return count if depth == 0 else 0
 
 
-def _through(path: str, indexed: int, arg: str, span: Span) -> Ref:
-    """A read of what the callee reaches through `path` as the argument gives it.
+def _reads_through(
+    path: str, indexed: int, arg: str, var: Var | None, types: TypeTable
+) -> list[tuple[str, int, bool]]:
+    """What a callee given `arg` reads through `path`: (name, subscripts, deref).
 
     `norm(rows[i])` passes the value of an element: when `rows` holds pointers,
-    the callee reads memory a pointer read from `rows` points to (the same
-    target as the loop's own `rows[i][k]`), not the storage of `rows`.
+    the callee reads memory a pointer read from `rows` points to (the target of
+    the loop's own `rows[i][k]`), not the storage of `rows`. And a callee given
+    a table (`mean(rows, i)`, or reading a global table) may load a row from it
+    and read through that: the loaded target too, whatever the table's storage.
     """
-    if indexed == 0 or arg.lstrip().startswith("&"):
-        return Ref(name=path, kind=AccessKind.READ, span=span, deref=True)
-    zero = Subscript(text="0", poly=None)
-    return Ref(
-        name=path, kind=AccessKind.READ, span=span, subscripts=(zero,) * (indexed + 1)
-    )
+    loads = max(indexed - arg.lstrip().startswith("&"), 0)
+    out = [(path, loads + 1, False) if loads else (path, 0, True)]
+    levels = (var.shape + (types.levels_of(var.type) or "")) if var else ""
+    row = levels.find("*", loads + 1)
+    if row > 0:
+        out.append((path, row + 1, False))
+    return out
 
 
 def _reached(
@@ -168,21 +173,27 @@ def read_overlap(
             for place, deref in _reached(path, var or decl, source.types):
                 if place == path and _plain(decl, var, path, source.types):
                     continue  # a number's value (`n`, `in.n`), not memory it reaches
-                ref = (
-                    _through(path, indexed, text, call.span)
+                refs = (
+                    _reads_through(path, indexed, text, var or decl, source.types)
                     if place == path
-                    else Ref(
-                        name=place, kind=AccessKind.READ, span=call.span, deref=deref
-                    )
+                    else [(place, 0, deref)]
                 )
-                read = target_of(ref, scope, source.globals, source.types)
-                for write, wt in wtargets:
-                    wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0].strip()
-                    if wbase == base:
-                        continue  # one name: the caller's own comparison decides
-                    if _may_overlap(read, wt, fn, source, fields):
-                        shown = text.strip() if indexed and place == path else place
-                        return shown, write.name
+                for name, subscripts, through in refs:
+                    ref = Ref(
+                        name=name,
+                        kind=AccessKind.READ,
+                        span=call.span,
+                        subscripts=(_ANY,) * subscripts,
+                        deref=through,
+                    )
+                    read = target_of(ref, scope, source.globals, source.types)
+                    for write, wt in wtargets:
+                        wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0]
+                        if wbase.strip() == base:
+                            continue  # one name: the caller's own comparison decides
+                        if _may_overlap(read, wt, fn, source, fields):
+                            shown = text.strip() if subscripts else place
+                            return shown, write.name
     return None
 
 
