@@ -9,7 +9,11 @@ on a loop marked `/* trap: ... */`; `/* expert: parallel */` loops that got one
 are recovered. Both builds use -O0: a fixture may read one past a row on purpose,
 and gcc -O1 uses that undefined behaviour to change the serial program.
 It reports figures and never asserts.
-Usage: `python benchmarks/harm_blind.py [--dir DIR] [--only GLOB] [--no-tsan]`.
+With `--projects` (default batch tests/fixtures/harm_blind2) each folder of the
+batch is one multi-file program, annotated file by file with `--project`
+(benchmarks/harm_projects.py).
+Usage: `python benchmarks/harm_blind.py [--projects] [--dir DIR] [--only GLOB]
+[--no-tsan]`.
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ from differential.oracle import (  # noqa: E402
 )
 from support.harm_markers import markers, parallelised_rows  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from harm_projects import project_dirs, score_project  # noqa: E402
+
 BATCH = ROOT / "tests" / "fixtures" / "harm_blind1"
+PROJECTS = ROOT / "tests" / "fixtures" / "harm_blind2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +111,24 @@ def _failure(omp: Path, work: Path, tools: Tools, expected: str, tsan: bool) -> 
     return ""
 
 
+def _score(
+    src: Path, work: Path, tools: Tools, tsan: bool, project: bool
+) -> Score | str:
+    if not project:
+        return score(src, work, tools, tsan)
+    got = score_project(src, work, tools, tsan)
+    return got if isinstance(got, str) else Score(*got)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=BATCH)
-    parser.add_argument("--only", default="*.c", help="glob of programs to score")
+    parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--only", default="", help="glob of programs to score")
+    parser.add_argument(
+        "--projects",
+        action="store_true",
+        help="each folder of the batch is one multi-file program",
+    )
     parser.add_argument("--no-tsan", action="store_true", help="skip the Archer runs")
     args = parser.parse_args(argv)
     tools = find_tools()
@@ -115,10 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if tools.archer is None and not args.no_tsan:
         print("clang with libarcher.so not found: the race runs are skipped")
+    batch = args.dir or (PROJECTS if args.projects else BATCH)
+    only = args.only or ("*" if args.projects else "*.c")
+    items = project_dirs(batch, only) if args.projects else sorted(batch.glob(only))
     harmful = experts = recovered = traps = scored = 0
-    for src in sorted(args.dir.glob(args.only)):
+    for src in items:
         with tempfile.TemporaryDirectory() as tmp:
-            got = score(src, Path(tmp), tools, not args.no_tsan)
+            got = _score(src, Path(tmp), tools, not args.no_tsan, args.projects)
         if isinstance(got, str):
             print(f"{src.name:36} dropped: {got}")
             continue

@@ -148,8 +148,11 @@ def test_a_read_through_a_library_call_sees_the_loops_writes() -> None:
     parallel, messages = loop_facts("a[i] = strlen(s[0]); s[0][i] = 'x';")
     assert not parallel
     assert any("strlen" in m for m in messages), messages
+    # `s[i]` is a pointer read from `s`: the callee reads what it points to,
+    # refused as the loop's own `a[i] = s[i][0]` is (no proof it misses `a`).
     parallel, messages = loop_facts("a[i] = strtod(s[i], NULL);")
-    assert parallel, messages
+    assert not parallel
+    assert any("`s[i]` through an argument" in m for m in messages), messages
 
 
 def test_a_function_the_program_defines_wins_over_the_table() -> None:

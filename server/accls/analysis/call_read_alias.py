@@ -25,6 +25,7 @@ from accls.frontend import (
     Loop,
     Ref,
     SourceFile,
+    Subscript,
     TypeTable,
     Var,
 )
@@ -33,12 +34,62 @@ __all__ = ["read_overlap"]
 
 # Number types that may hold an address a callee turns back into a pointer.
 _ADDRESS_WORDS = frozenset({"intptr_t", "uintptr_t", "void", "FILE"})
+_ANY = Subscript(text="0", poly=None)  # an element the callee picks
+_LEAD = re.compile(r"[\s(]*(?:\*[\s(]*)+")  # `*(`, `**`: unary loads
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 
 
-def _paths(arg: str) -> list[str]:
-    """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`)."""
-    return [" ".join(m.group(0).split()) for m in _PATH.finditer(arg)]
+def _paths(arg: str) -> list[tuple[str, int]]:
+    """The variable paths an argument names (`&s.d[k] + 1` gives `s.d`).
+
+    With each, how many loads the argument applies to it: its subscripts
+    (`rows[i]`: 1) and the argument's leading `*` (`*(rows + i)`: 1).
+    """
+    lead = _LEAD.match(arg)
+    derefs = lead.group(0).count("*") if lead is not None else 0
+    return [
+        (" ".join(m.group(0).split()), derefs + _subscripts(arg, m.end()))
+        for m in _PATH.finditer(arg)
+    ]
+
+
+def _subscripts(arg: str, at: int) -> int:
+    """How many `[..]` follow position `at` of `arg`, brackets balanced."""
+    count, depth = 0, 0
+    for pos in range(at, len(arg)):
+        char = arg[pos]
+        if depth == 0 and char.isspace():
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            count += depth == 0
+        elif depth == 0:
+            break
+        if depth < 0:
+            return 0
+    return count if depth == 0 else 0
+
+
+def _reads_through(
+    path: str, indexed: int, arg: str, var: Var | None, types: TypeTable
+) -> list[tuple[str, int, bool]]:
+    """What a callee given `arg` reads through `path`: (name, subscripts, deref).
+
+    `norm(rows[i])` passes the value of an element: when `rows` holds pointers,
+    the callee reads memory a pointer read from `rows` points to (the target of
+    the loop's own `rows[i][k]`), not the storage of `rows`. And a callee given
+    a table (`mean(rows, i)`, or reading a global table) may load a row from it
+    and read through that: the loaded target too, whatever the table's storage.
+    """
+    loads = max(indexed - arg.lstrip().startswith("&"), 0)
+    out = [(path, loads + 1, False) if loads else (path, 0, True)]
+    levels = (var.shape + (types.levels_of(var.type) or "")) if var else ""
+    row = levels.find("*", loads + 1)
+    if row > 0:
+        out.append((path, row + 1, False))
+    return out
 
 
 def _reached(
@@ -112,7 +163,7 @@ def read_overlap(
     macros = dict(source.macros)
     wtargets = [(w, target_of(w, fn, source.globals, source.types)) for w in writes]
     for text in reads:
-        for path in _paths(text):
+        for path, indexed in _paths(text):
             base = re.split(r"\.|->", path, maxsplit=1)[0].strip()
             if base in skip or base in macros or source.function(base) is not None:
                 continue
@@ -122,14 +173,27 @@ def read_overlap(
             for place, deref in _reached(path, var or decl, source.types):
                 if place == path and _plain(decl, var, path, source.types):
                     continue  # a number's value (`n`, `in.n`), not memory it reaches
-                ref = Ref(name=place, kind=AccessKind.READ, span=call.span, deref=deref)
-                read = target_of(ref, scope, source.globals, source.types)
-                for write, wt in wtargets:
-                    wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0].strip()
-                    if wbase == base:
-                        continue  # one name: the caller's own comparison decides
-                    if _may_overlap(read, wt, fn, source, fields):
-                        return place, write.name
+                refs = (
+                    _reads_through(path, indexed, text, var or decl, source.types)
+                    if place == path
+                    else [(place, 0, deref)]
+                )
+                for name, subscripts, through in refs:
+                    ref = Ref(
+                        name=name,
+                        kind=AccessKind.READ,
+                        span=call.span,
+                        subscripts=(_ANY,) * subscripts,
+                        deref=through,
+                    )
+                    read = target_of(ref, scope, source.globals, source.types)
+                    for write, wt in wtargets:
+                        wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0]
+                        if wbase.strip() == base:
+                            continue  # one name: the caller's own comparison decides
+                        if _may_overlap(read, wt, fn, source, fields):
+                            shown = text.strip() if subscripts else place
+                            return shown, write.name
     return None
 
 

@@ -64,6 +64,8 @@ class Definition:
     kernel: DeviceKernel | None = None  # its offloaded loops' arrays, when a kernel
     # Its pointer parameters used only at literal offsets (`p[0]` to `p[2]`).
     slices: tuple[PointerSlice, ...] = ()
+    # Every return gives a fresh block (`return malloc(..)`): an allocator wrapper.
+    allocator: bool = False
 
     @property
     def place(self) -> str:
@@ -111,6 +113,14 @@ class ProgramSummaries:
         """The one definition of `name`; None when there is none or several."""
         found = self.lookup(name)
         return found[0] if len(found) == 1 else None
+
+    def allocators(self) -> frozenset[str]:
+        """The names whose one definition is an allocator wrapper."""
+        return frozenset(
+            name
+            for name, found in self._by_name.items()
+            if len(found) == 1 and found[0].allocator
+        )
 
     def without(self, files: Iterable[str]) -> ProgramSummaries:
         """The table without the definitions of `files` (a file's own view)."""

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from accls.cli.build_context import file_context
+from accls.cli.build_context import file_context, with_program
 from accls.cli.suggest_commands import input_warning, project_program
 from accls.files import (
     InputError,
@@ -53,6 +53,7 @@ def run_check(args: argparse.Namespace) -> int:
         except InputError as exc:
             print(f"accls: error: {exc}", file=sys.stderr)
             return 2
+        context = with_program(context, program)
         source = parse_source(text, path, args.include, context=context)
         found = check_text(
             text,

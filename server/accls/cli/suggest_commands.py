@@ -11,7 +11,7 @@ from typing import Any
 
 from accls.analysis import ProgramSummaries
 from accls.analysis.cost import Estimate
-from accls.cli.build_context import build_flags, file_context
+from accls.cli.build_context import build_flags, file_context, with_program
 from accls.cli.options import (
     backend_settings,
     settings_from_args,
@@ -152,6 +152,7 @@ def _suggest_one(
     args = _with_module_folders(path, args)
     context = file_context(path, text, args)
     program = project_program(path, args, run.indexes)
+    context = with_program(context, program)
     if getattr(args, "rewrite_inductions", False):
         assumed = analysis_options(_settings(args), program=program)
         text, done = rewrite_all(text, assumed, path, args.include, context)

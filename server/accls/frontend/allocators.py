@@ -39,6 +39,15 @@ def _pointer_function(node: Node) -> tuple[str, Node] | None:
     return node_text(name), decl
 
 
+def _defined_name(node: Node) -> str:
+    """The name a function definition defines ("" when it is not an identifier)."""
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return node_text(name) if name is not None and name.type == "identifier" else ""
+
+
 def _params(declarator: Node, macros: MacroTable) -> frozenset[str]:
     params = declarator.child_by_field_name("parameters")
     names: set[str] = set()
@@ -53,12 +62,17 @@ def allocator_wrappers(
     macros: MacroTable,
     known: frozenset[str] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
+    project: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """The functions of `nodes` (definitions) that return only fresh blocks.
 
     `known` names wrappers found elsewhere (the headers'), which these may call;
-    `borrows`, the calls that never keep a pointer passed at a position.
+    `borrows`, the calls that never keep a pointer passed at a position;
+    `project`, the wrappers the project's other files define, unless `nodes`
+    define a function of the name (the file's own is the one its calls reach).
     """
+    mine = {_defined_name(n) for n in nodes if n.type == "function_definition"}
+    known = known | (project - mine)
     candidates: list[tuple[str, Node, list[Var], frozenset[str]]] = []
     for node in nodes:
         found = _pointer_function(node) if node.type == "function_definition" else None

@@ -201,6 +201,8 @@ def parse_source(
         macros,
         headers.allocators if headers is not None else frozenset(),
         borrows,
+        # C only: a C++ call may pick another overload of the name.
+        context.allocators if context is not None and not cpp else frozenset(),
     )
     slots = pointer_slots(
         fn_nodes,

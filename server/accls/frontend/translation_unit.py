@@ -62,6 +62,9 @@ class HeaderContext:
     # (`static inline` ones), and the header file and line of each of its lines.
     code: str = ""
     places: tuple[tuple[str, int], ...] = ()
+    # Functions the project's other files define that return only fresh blocks
+    # (`alloc_field` in field.c: `return malloc(..)`), as the project index says.
+    allocators: frozenset[str] = frozenset()
 
     @property
     def usable(self) -> bool:

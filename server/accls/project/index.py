@@ -193,6 +193,7 @@ class ProjectIndex:
             device=_device_marks(fn),
             kernel=device_kernel(fn, source),
             slices=function_slices(fn, source) if summary is not None else (),
+            allocator=fn.name in source.allocators,
         )
 
     def _summarise(

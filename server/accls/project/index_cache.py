@@ -27,8 +27,9 @@ from accls.project.summary_json import (
 __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
 # 4: the calls passing one object twice; 5: whether surely one; 6: whether
-# one argument text twice (`dot(x, x)`); 7: what global pointers are set from
-_VERSION = 8
+# one argument text twice (`dot(x, x)`); 7: what global pointers are set from;
+# 9: whether a function is an allocator wrapper
+_VERSION = 9
 
 
 @cache

@@ -140,6 +140,7 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "why": found.why,
         "device": sorted(found.device),
         "kernel": _kernel_to_json(found.kernel),
+        "allocator": found.allocator,
         "slices": [
             [s.index, s.arity, s.written, s.low, s.high, s.element]
             for s in found.slices
@@ -177,6 +178,7 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         device=frozenset(str(d) for d in raw["device"]),
         kernel=_kernel_from_json(raw.get("kernel")),
         slices=tuple(_slice_from_json(one) for one in raw["slices"]),
+        allocator=bool(raw["allocator"]),
     )
 
 
