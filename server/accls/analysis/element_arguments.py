@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_guards import callee_protection
 from accls.analysis.overloads import definitions
 from accls.frontend import (
     AccessKind,
@@ -195,15 +196,23 @@ def element_write(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref
     arg = call.args[index]
     for ref in loop.refs:
         inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-        if (
-            inside
-            and ref.name == arg
-            and ref.kind is AccessKind.UPDATE
-            and len(ref.subscripts) == 1
-            and ref.subscripts[0].poly == poly
-        ):
+        if not inside or ref.kind is not AccessKind.UPDATE:
+            continue
+        if ref.name == arg and len(ref.subscripts) == 1:
+            if ref.subscripts[0].poly == poly:
+                return ref
+        elif ref.name != arg and _spelled(ref, source) == arg:
+            # `t = work[0] + 4; k(t)`: pointer_locals renamed `t[0]` as the
+            # element of the array it points into, `work[0][4 + 0]`.
             return ref
     return None
+
+
+def _spelled(ref: Ref, source: SourceFile) -> str:
+    """The text of the source at `ref`."""
+    return source.data[ref.span.start_byte : ref.span.end_byte].decode(
+        "utf-8", "replace"
+    )
 
 
 def _same_element(one: Var, two: Var) -> bool:
@@ -230,8 +239,14 @@ def _element_writes(nest: Loop, source: SourceFile) -> dict[int, Ref]:
             if ref is None or poly is None or ref.span.start_byte in out:
                 continue
             sub = Subscript(text=poly.render(), poly=poly)
+            # The callee's `atomic`/`critical` and its conditions stay on it.
+            atomic, branch = callee_protection(call.name, index, source)
             out[ref.span.start_byte] = replace(
-                ref, kind=AccessKind.UPDATE, subscripts=(sub,)
+                ref,
+                kind=AccessKind.UPDATE,
+                subscripts=(sub,),
+                atomic=ref.atomic or atomic,
+                guarded=ref.guarded or branch,
             )
     return out
 
