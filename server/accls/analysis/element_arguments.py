@@ -245,7 +245,7 @@ def _element_writes(nest: Loop, source: SourceFile) -> dict[int, Ref]:
                 ref,
                 kind=AccessKind.UPDATE,
                 subscripts=(sub,),
-                atomic=ref.atomic or atomic,
+                atomic=ref.atomic or (atomic if atomic in ("omp", "acc") else ""),
                 guarded=ref.guarded or branch,
             )
     return out
