@@ -5,9 +5,9 @@ updates `t[0]` in the caller's loop (element_arguments, row_arguments), and
 that update is atomic: two iterations that both run it do not race, as with the
 loop's own `#pragma omp atomic` write; so is an access while the callee holds
 one global `omp_lock_t`, against another under the same lock. A callee access
-under a condition
-(`if (n == 3) p[0] += 1`) runs in the iterations that meet it, which may be
-one: the caller's loop cannot prove the dependence, only suspect it.
+under a condition (`if (n == 3) p[0] += 1`) runs in the iterations that meet
+it, which may be one: the caller's loop cannot prove the dependence, only
+suspect it.
 
 The dependence test runs on the nest with the callee's accesses mapped in; the
 check reads the front end's loop, where the argument is a plain read. These
