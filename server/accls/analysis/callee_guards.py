@@ -82,6 +82,9 @@ def callee_protection(
     through = [r for r in refs if r.subscripts or r.deref]
     kinds = {r.atomic or _held_lock(r, fn, source) for r in through}
     branch = any(r.guarded or any(c < 0 for c in r.context) for r in through)
+    # `if (n > 0) return; p[0] = n;`: a `return` before it, the access may not run.
+    early = [e.span.start_byte for e in fn.exits if e.kind.value in ("return", "goto")]
+    branch = branch or any(x < r.span.start_byte for x in early for r in through)
     for call in fn.call_sites:
         for at, arg in enumerate(call.args):
             if arg.strip() == param:

@@ -196,23 +196,15 @@ def element_write(call: Call, index: int, loop: Loop, source: SourceFile) -> Ref
     arg = call.args[index]
     for ref in loop.refs:
         inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-        if not inside or ref.kind is not AccessKind.UPDATE:
-            continue
-        if ref.name == arg and len(ref.subscripts) == 1:
-            if ref.subscripts[0].poly == poly:
-                return ref
-        elif ref.name != arg and _spelled(ref, source) == arg:
-            # `t = work[0] + 4; k(t)`: pointer_locals renamed `t[0]` as the
-            # element of the array it points into, `work[0][4 + 0]`.
+        if (
+            inside
+            and ref.name == arg
+            and ref.kind is AccessKind.UPDATE
+            and len(ref.subscripts) == 1
+            and ref.subscripts[0].poly == poly
+        ):
             return ref
     return None
-
-
-def _spelled(ref: Ref, source: SourceFile) -> str:
-    """The text of the source at `ref`."""
-    return source.data[ref.span.start_byte : ref.span.end_byte].decode(
-        "utf-8", "replace"
-    )
 
 
 def _same_element(one: Var, two: Var) -> bool:
