@@ -33,7 +33,9 @@ def _program(callee: str, setup: str = "double *t = work[0];") -> str:
 
 _SAFE = {
     "atomic": "static void k(double *p, int n) {\n#pragma omp atomic\n p[0] += n; }",
-    "critical": "static void k(double *p, int n) {\n#pragma omp critical\n p[0] += n; }",
+    "critical": (
+        "static void k(double *p, int n) {\n#pragma omp critical\n p[0] += n; }"
+    ),
     "global lock": (
         "static void k(double *p, int n) { omp_set_lock(&guard); p[0] += n;\n"
         "  omp_unset_lock(&guard); }"
