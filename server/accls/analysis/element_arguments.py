@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_guards import callee_protection
 from accls.analysis.overloads import definitions
 from accls.frontend import (
     AccessKind,
@@ -230,8 +231,14 @@ def _element_writes(nest: Loop, source: SourceFile) -> dict[int, Ref]:
             if ref is None or poly is None or ref.span.start_byte in out:
                 continue
             sub = Subscript(text=poly.render(), poly=poly)
+            # The callee's `atomic`/`critical` and its conditions stay on it.
+            atomic, branch = callee_protection(call.name, index, source)
             out[ref.span.start_byte] = replace(
-                ref, kind=AccessKind.UPDATE, subscripts=(sub,)
+                ref,
+                kind=AccessKind.UPDATE,
+                subscripts=(sub,),
+                atomic=ref.atomic or (atomic if atomic in ("omp", "acc") else ""),
+                guarded=ref.guarded or branch,
             )
     return out
 

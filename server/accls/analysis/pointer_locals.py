@@ -43,8 +43,8 @@ def promote_pointer_locals(nest: Loop, source: SourceFile) -> Loop:
             found = _target(var, loop, nest, loops, source)
             if found is None:
                 continue
-            base, start, row, (lo, hi) = found
-            rewritten = rewritten_uses(var.name, loop, base, start, row)
+            base, start, row, column, (lo, hi) = found
+            rewritten = rewritten_uses(var.name, loop, base, start, row, column)
             if not rewritten:
                 continue  # a use not rewritten: the nest stays as it was
             promoted.update(rewritten)
@@ -78,8 +78,11 @@ def declared_array(name: str, nest: Loop, source: SourceFile) -> Var | None:
 
 def _target(
     var: Var, loop: Loop, nest: Loop, loops: list[Loop], source: SourceFile
-) -> tuple[str, Subscript, bool, tuple[int, int]] | None:
-    """The array, the start, whether a row (`a[e]` of a 2-D array), the initializer."""
+) -> tuple[str, Subscript, bool, Subscript, tuple[int, int]] | None:
+    """The array, the start, whether a row (`a[e]` of a 2-D array), its column.
+
+    And the initializer's byte range.
+    """
     if var.pointers != 1 or var.dims or var.span is None or var.address_taken:
         return None
     if sum(v.name == var.name for lp in loops for v in lp.locals) != 1:
@@ -98,7 +101,7 @@ def _target(
     found = parsed_address(" ".join(init.group(1).split()))
     if found is None:
         return None
-    base, start, row = found
+    base, start, row, column = found
     array = declared_array(base, nest, source)
     if array is None or array.pointers or len(array.dims) != 1 + row:
         return None  # only arrays with their dimensions: rows that cannot alias
@@ -109,32 +112,48 @@ def _target(
         lp.var for lp in loops if lp.var and lp.body.start_byte <= at < lp.body.end_byte
     }
     written = {r.name for r in nest.refs if r.is_write} - fixed
-    if set(_NAME.findall(start)) & written:
+    if set(_NAME.findall(f"{start} {column}")) & written:
         return None  # a name the body changes after the pointer is set
     poly = expression_poly(start)  # None for `i % 4`: an unknown element
     span = (var.span.start_byte + init.start(1), var.span.start_byte + init.end(1))
-    return base, Subscript(text=start, poly=poly), row, span
+    col = Subscript(text=column, poly=expression_poly(column))
+    return base, Subscript(text=start, poly=poly), row, col, span
 
 
-def parsed_address(text: str) -> tuple[str, str, bool] | None:
-    """`a` / `a + e` / `&a[e]` (flat) or `a[e]` / `&a[e][0]` (a row): name, e, row."""
+def parsed_address(text: str) -> tuple[str, str, bool, str] | None:
+    """The name, e, whether a row, and the column c of an address.
+
+    `a` / `a + e` / `&a[e]` (flat), or a row of a 2-D array, at column c:
+    `a[e]` / `&a[e][0]` (c = 0), `a[e] + c` / `&a[e][c]`.
+    """
     if m := re.fullmatch(r"([A-Za-z_]\w*)", text):
-        return m[1], "0", False
+        return m[1], "0", False, "0"
     if m := re.fullmatch(r"([A-Za-z_]\w*) \+ ([^\[\]&]+)", text):
-        return m[1], m[2], False
+        return m[1], m[2], False, "0"
     if m := re.fullmatch(r"& ?([A-Za-z_]\w*) ?\[([^\[\]]+)\]", text):
-        return m[1], m[2].strip(), False
+        return m[1], m[2].strip(), False, "0"
     if m := re.fullmatch(r"([A-Za-z_]\w*) ?\[([^\[\]]+)\]", text):
-        return m[1], m[2].strip(), True
-    if m := re.fullmatch(r"& ?([A-Za-z_]\w*) ?\[([^\[\]]+)\] ?\[ ?0 ?\]", text):
-        return m[1], m[2].strip(), True
+        return m[1], m[2].strip(), True, "0"
+    if m := re.fullmatch(r"([A-Za-z_]\w*) ?\[([^\[\]]+)\] \+ ([^\[\]&]+)", text):
+        return m[1], m[2].strip(), True, m[3].strip()  # `a[e] + c`: column c
+    if m := re.fullmatch(r"& ?([A-Za-z_]\w*) ?\[([^\[\]]+)\] ?\[([^\[\]]+)\]", text):
+        return m[1], m[2].strip(), True, m[3].strip()  # `&a[e][c]`
     return None
 
 
 def rewritten_uses(
-    name: str, loop: Loop, base: str, start: Subscript, row: bool
+    name: str,
+    loop: Loop,
+    base: str,
+    start: Subscript,
+    row: bool,
+    column: Subscript | None = None,
 ) -> dict[int, Ref]:
-    """Each access `name[k]` or `*name` of `loop` as the array's element."""
+    """Each access `name[k]` or `*name` of `loop` as the array's element.
+
+    `column`: where in the row the pointer points (`a[e] + c`), `name[k]` being
+    `a[e][c + k]`.
+    """
     out: dict[int, Ref] = {}
     for ref in loop.refs:
         if ref.name != name or not (ref.subscripts or ref.deref):
@@ -142,6 +161,8 @@ def rewritten_uses(
         if len(ref.subscripts) > 1 or (ref.deref and ref.subscripts):
             return {}  # `s[k][j]`, `*s[k]`: not one element of the array
         inner = ref.subscripts[0] if ref.subscripts else Subscript("0", Poly.const(0))
+        if row and column is not None and column.text != "0":
+            inner = _sum(column, inner)
         subs: tuple[Subscript, ...] = (start, inner)
         if not row:
             poly = (
@@ -152,6 +173,14 @@ def rewritten_uses(
             subs = (Subscript(f"{start.text} + {inner.text}", poly, inner.indirect),)
         out[ref.span.start_byte] = replace(ref, name=base, subscripts=subs, deref=False)
     return out
+
+
+def _sum(one: Subscript, two: Subscript) -> Subscript:
+    """The subscript `one + two`; its polynomial when both have one."""
+    poly = (
+        one.poly + two.poly if one.poly is not None and two.poly is not None else None
+    )
+    return Subscript(f"{one.text} + {two.text}", poly, one.indirect or two.indirect)
 
 
 def rebuilt_nest(loop: Loop, promoted: dict[int, Ref], dropped: set[int]) -> Loop:

@@ -44,8 +44,8 @@ def promote_outer_pointers(nest: Loop, source: SourceFile) -> Loop:
         found = _target(var, nest, source, fn.refs, macros)
         if found is None:
             continue
-        base, start, row = found
-        promoted.update(rewritten_uses(var.name, nest, base, start, row))
+        base, start, row, column = found
+        promoted.update(rewritten_uses(var.name, nest, base, start, row, column))
     return rebuilt_nest(nest, promoted, set()) if promoted else nest
 
 
@@ -55,7 +55,7 @@ def _target(
     source: SourceFile,
     refs: tuple[Ref, ...],
     macros: set[str],
-) -> tuple[str, Subscript, bool] | None:
+) -> tuple[str, Subscript, bool, Subscript] | None:
     if var.pointers != 1 or var.dims or var.span is None or var.address_taken:
         return None
     if var.span.start_byte >= nest.span.start_byte:
@@ -78,10 +78,11 @@ def _target(
     found = parsed_address(" ".join(init.group(1).split())) if init else None
     if found is None:
         return None
-    base, start, row = found
-    if set(_NAME.findall(start)) - macros:
+    base, start, row, column = found
+    if set(_NAME.findall(f"{start} {column}")) - macros:
         return None  # a variable (a thread number?) may differ between threads
     array = declared_array(base, nest, source)
     if array is None or array.pointers or len(array.dims) != 1 + row:
         return None  # only arrays with their dimensions: rows that cannot alias
-    return base, Subscript(text=start, poly=expression_poly(start)), row
+    col = Subscript(text=column, poly=expression_poly(column))
+    return base, Subscript(text=start, poly=expression_poly(start)), row, col

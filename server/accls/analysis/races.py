@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.callee_guards import callee_atomic, callee_branch
 from accls.analysis.callee_indirect import indirect_update_findings
 from accls.analysis.callee_members import member_findings
 from accls.analysis.callee_scratch import shared_scratch_findings
@@ -52,6 +55,8 @@ from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, ExitKind, Loop, Ref, Span
 
 __all__ = ["LOCK_CALLS", "dependence_findings", "shape_findings"]
+
+_WORD = re.compile(r"(?<!\w)(?!\d)\w+")
 
 LOCK_CALLS = frozenset(
     {"omp_set_lock", "omp_set_nest_lock", "pthread_mutex_lock", "omp_test_lock"}
@@ -168,6 +173,7 @@ def dependence_findings(
             and not one_iteration(d, loop, analysis.source)
             and not thread_slot(d, by_span, inner, analysis.source)
             and not captured_apart(d, by_span, inner, analysis.source, private)
+            and not callee_atomic(d, by_span, inner, analysis.source, dialect)
         ]
         for ref in facts.atomics:
             if ref.name in reported or ref.name in protected:
@@ -210,10 +216,11 @@ def dependence_findings(
                 dep, by_span, loop, _varying(inner), analysis.source
             )
             exact = dep.exact and _certain(dep, by_span, inner, dialect)
-            certain = exact or bool(why)
+            doubt = callee_branch(dep, by_span, inner, analysis.source)
+            certain = (exact or bool(why)) and not doubt  # the callee's `if`
             kind = CARRIED_DEPENDENCE if certain else POSSIBLE_DEPENDENCE
             plain = _linearized(dep, by_span) and not _uses_varying(dep, by_span, inner)
-            level = Severity.INFO if not certain and plain else None
+            level = Severity.INFO if not certain and plain and not doubt else None
             out.append(
                 finding(
                     kind,
@@ -388,13 +395,5 @@ def shape_findings(loop: Loop, directive: Directive) -> list[Finding]:
 
 
 def _names(text: str) -> set[str]:
-    word = ""
-    out: set[str] = set()
-    for char in text + " ":
-        if char.isalnum() or char == "_":
-            word += char
-        else:
-            if word and not word[0].isdigit():
-                out.add(word)
-            word = ""
-    return out
+    """The identifiers of `text`: its words that do not start with a digit."""
+    return set(_WORD.findall(text))
