@@ -20,6 +20,7 @@ __all__ = [
     "apart_from_global_at_call_sites",
     "distinct_at_call_sites",
     "same_or_apart_at_call_sites",
+    "sealed_at_call_sites",
 ]
 
 _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
@@ -277,4 +278,50 @@ def _variable(name: str, caller: Function, source: SourceFile) -> bool:
     """A variable of the caller or a global: the same text is the same value."""
     return caller.lookup(name) is not None or any(
         g.name == name for g in source.globals
+    )
+
+
+def sealed_at_call_sites(
+    fn: Function, param: str, source: SourceFile
+) -> tuple[str, ...] | None:
+    """The calls of `fn`, when each passes `param` a block no pointer in memory reaches.
+
+    Each call must pass a local of its caller that holds only fresh blocks
+    (`double *y = malloc(..)`) whose value never leaves the caller's locals: it
+    is never stored in memory, returned, or passed to a call that may keep it
+    (the front end's `leaves`), and its address is never taken.
+    """
+    prover = _Prover(source)
+    names = [p.name for p in fn.params]
+    calls = prover.only_called(fn)
+    if param not in names or not calls:
+        return None
+    at = names.index(param)
+    sites: list[str] = []
+    for caller, call in calls:
+        if at >= len(call.args):
+            return None
+        got = _origin(call.args[at], caller, source)
+        var = caller.lookup(got.path) if got is not None else None
+        if got is None or got.kind != "fresh" or var is None:
+            return None
+        if var.device or not _sealed(var, caller):
+            return None
+        sites.append(f"line {call.span.line}")
+    return tuple(sites)
+
+
+def _sealed(var: Var, caller: Function) -> bool:
+    """No local copy of `var`'s value (`q = var + 1`, and copies of those) escapes."""
+    held = {var.name}
+    locals_ = [v for v in caller.locals if v.pointers or v.dims]
+    grew = True
+    while grew:
+        grew = False
+        for other in locals_:
+            if other.name not in held and set(other.sources) & held:
+                held.add(other.name)
+                grew = True
+    return not any(
+        v.leaves or v.address_taken for v in (var, *locals_) if v.name in held
     )
