@@ -67,7 +67,9 @@ def test_a_parameter_reassigned_in_the_callee_stays_refused() -> None:
 
 
 def test_a_pointer_of_unknown_origin_at_one_call_stays_refused() -> None:
-    text = "double *ext;\n" + _text("y[i] = 2.0 * x[i];", "kern(u, u, N); kern(ext, u, N);")
+    text = "double *ext;\n" + _text(
+        "y[i] = 2.0 * x[i];", "kern(u, u, N); kern(ext, u, N);"
+    )
     (fact,) = [f for f in analyze_text(text).facts if f.loop.function == "kern"]
     assert not fact.parallel
 
@@ -80,5 +82,6 @@ def test_offloaded_both_are_mapped_with_copy() -> None:
     (kern,) = [s for s in found if s.loop.function == "kern"]
     assert kern.pragma is not None
     shown = kern.pragma.render()
-    assert "copyin" not in shown and "copyout" not in shown, shown
+    assert "copyin" not in shown, shown
+    assert "copyout" not in shown, shown
     assert "copy(" in shown, shown

@@ -17,7 +17,6 @@ from accls.analysis.alias_pairs import (
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_site_apart import proved_apart
 from accls.analysis.call_site_same import same_or_apart
-from accls.analysis.sealed_blocks import sealed_apart
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink, shared_source
@@ -25,6 +24,7 @@ from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.scalars import is_scalar_ref
+from accls.analysis.sealed_blocks import sealed_apart
 from accls.frontend import (
     Function,
     Loop,
