@@ -16,6 +16,7 @@ from accls.analysis.alias_pairs import (
 )
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_site_apart import proved_apart
+from accls.analysis.call_site_same import same_or_apart
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink, shared_source
@@ -23,6 +24,7 @@ from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.scalars import is_scalar_ref
+from accls.analysis.sealed_blocks import sealed_apart
 from accls.frontend import (
     Function,
     Loop,
@@ -265,6 +267,10 @@ def alias_obstacles(
                             proofs.append(apart)
                 may = bool(pairs)
                 proof = proved_apart(pairs, fn, source, loop) if may else None
+                if may and proof is None:
+                    proof = same_or_apart(written, other, pairs, fn, source, loop)
+                if may and proof is None:
+                    proof = sealed_apart(pairs, fn, source)
                 # Pointers into one buffer: apart when their ranges are.
                 carved = buffer_apart(written, other, loop, fn, source) if may else None
                 if carved is not None and carved[0]:

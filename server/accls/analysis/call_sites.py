@@ -16,11 +16,17 @@ from dataclasses import dataclass
 from accls.analysis.field_paths import balanced
 from accls.frontend import Call, Function, SourceFile, Var
 
-__all__ = ["apart_from_global_at_call_sites", "distinct_at_call_sites"]
+__all__ = [
+    "apart_from_global_at_call_sites",
+    "distinct_at_call_sites",
+    "same_or_apart_at_call_sites",
+    "sealed_at_call_sites",
+]
 
 _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
 _OFFSET = re.compile(r"^([A-Za-z_]\w*)\s*[-+]")
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _DEPTH = 4  # callers followed upwards before giving up
 
 
@@ -235,3 +241,87 @@ def apart_from_global_at_call_sites(
     if not prover.off_global(fn, param, root, 0):
         return None
     return tuple(prover.sites)
+
+
+def same_or_apart_at_call_sites(
+    fn: Function, first: str, second: str, source: SourceFile
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The calls passing two pointer parameters one plain name, and the others.
+
+    Every call of `fn` must either pass the same variable to both (`f(u, u)`:
+    one pointer value, so the two alias exactly, at offset 0) or objects shown
+    apart (`f(v, u)`); any other call (`f(u + 1, u)`, unknown origins) gives None.
+    Returns the lines of the calls passing one name, then those of the others.
+    """
+    prover = _Prover(source)
+    names = [p.name for p in fn.params]
+    calls = prover.only_called(fn)
+    if first not in names or second not in names or first == second or not calls:
+        return None
+    at = (names.index(first), names.index(second))
+    same: list[str] = []
+    apart: list[str] = []
+    for caller, call in calls:
+        if max(at) >= len(call.args):
+            return None
+        one, two = _strip(call.args[at[0]]), _strip(call.args[at[1]])
+        if one == two and _NAME.fullmatch(one) and _variable(one, caller, source):
+            same.append(f"line {call.span.line}")
+        elif prover._apart(caller, one, two, 0):
+            apart.append(f"line {call.span.line}")
+        else:
+            return None
+    return tuple(same), tuple(apart)
+
+
+def _variable(name: str, caller: Function, source: SourceFile) -> bool:
+    """A variable of the caller or a global: the same text is the same value."""
+    return caller.lookup(name) is not None or any(
+        g.name == name for g in source.globals
+    )
+
+
+def sealed_at_call_sites(
+    fn: Function, param: str, source: SourceFile
+) -> tuple[str, ...] | None:
+    """The calls of `fn`, when each passes `param` a block no pointer in memory reaches.
+
+    Each call must pass a local of its caller that holds only fresh blocks
+    (`double *y = malloc(..)`) whose value never leaves the caller's locals: it
+    is never stored in memory, returned, or passed to a call that may keep it
+    (the front end's `leaves`), and its address is never taken.
+    """
+    prover = _Prover(source)
+    names = [p.name for p in fn.params]
+    calls = prover.only_called(fn)
+    if param not in names or not calls:
+        return None
+    at = names.index(param)
+    sites: list[str] = []
+    for caller, call in calls:
+        if at >= len(call.args):
+            return None
+        got = _origin(call.args[at], caller, source)
+        var = caller.lookup(got.path) if got is not None else None
+        if got is None or got.kind != "fresh" or var is None:
+            return None
+        if var.device or not _sealed(var, caller):
+            return None
+        sites.append(f"line {call.span.line}")
+    return tuple(sites)
+
+
+def _sealed(var: Var, caller: Function) -> bool:
+    """No local copy of `var`'s value (`q = var + 1`, and copies of those) escapes."""
+    held = {var.name}
+    locals_ = [v for v in caller.locals if v.pointers or v.dims]
+    grew = True
+    while grew:
+        grew = False
+        for other in locals_:
+            if other.name not in held and set(other.sources) & held:
+                held.add(other.name)
+                grew = True
+    return not any(
+        v.leaves or v.address_taken for v in (var, *locals_) if v.name in held
+    )

@@ -14,6 +14,7 @@ from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
 from accls.suggest.context import Placement
 from accls.suggest.heap_private import heap_private_blocker
+from accls.suggest.one_storage import one_storage_copies
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
 from accls.suggest.region_present import present_blocker
@@ -130,6 +131,7 @@ def data_clauses(
     reasons: list[str] = []
     mapped: list[str] = []  # the names a transfer clause moves
     exact: dict[str, str] = {}  # their exact sections, the name left out: "[0:n]"
+    chosen: dict[str, tuple[str, str]] = {}  # each mapped name's kind and item
     for use in loop_array_uses(loop, analysis):
         if use.name in facts.private_arrays or use.name in dict(facts.private_blocks):
             continue  # each gang/thread has its own copy: nothing to move
@@ -213,8 +215,10 @@ def data_clauses(
         groups.setdefault(kind, []).append(item)
         reasons.append(f"{kind}({item}): {why}")
         mapped.append(use.name)
+        chosen[use.name] = (kind, item)
         if use.known and item.startswith(use.name):
             exact[use.name] = item[len(use.name) :].replace(" ", "")
+    one_storage_copies(chosen, groups, reasons, fn, source, analysis.program)
     overlap = shared_storage(
         mapped, fn, source, analysis.program, sections=exact, loops=(loop,)
     )
