@@ -28,21 +28,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from differential.oracle import (  # noqa: E402
-    THREADS,
-    TSAN_THREADS,
     Tools,
     _build,
-    _differs,
-    _env,
     _run,
     annotate,
     find_tools,
-    race_report,
 )
 from support.harm_markers import markers, parallelised_rows  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from harm_projects import project_dirs, score_project  # noqa: E402
+from harm_projects import project_dirs, run_failure, score_project  # noqa: E402
 
 BATCH = ROOT / "tests" / "fixtures" / "harm_blind1"
 PROJECTS = ROOT / "tests" / "fixtures" / "harm_blind2"
@@ -86,29 +81,11 @@ def score(src: Path, work: Path, tools: Tools, tsan: bool) -> Score | str:
         if m.kind == "trap" and m.row in shared
     )
     return Score(
-        len(experts), recovered, hit, _failure(omp, work, tools, ref.stdout, tsan)
+        len(experts),
+        recovered,
+        hit,
+        run_failure(_build, omp, work, tools, ref.stdout, tsan),
     )
-
-
-def _failure(omp: Path, work: Path, tools: Tools, expected: str, tsan: bool) -> str:
-    error = _build(tools.gcc, omp, work / "omp", "-O0", "-fopenmp")
-    if error is not None:
-        return f"compile: {error}"
-    for threads in THREADS:
-        diff = _differs(work / "omp", expected, _env(threads))
-        if diff is not None:
-            return f"output at {threads} threads: {diff}"
-    if not tsan or tools.clang is None or tools.archer is None:
-        return ""
-    flags = ("-O0", "-g", "-fopenmp", "-fsanitize=thread")
-    error = _build(tools.clang, omp, work / "tsan", *flags)
-    if error is not None:
-        return f"clang compile: {error}"
-    for threads in TSAN_THREADS:
-        race = race_report(tools, work / "tsan", threads)
-        if race is not None:
-            return f"race at {threads} threads: {race}"
-    return ""
 
 
 def _score(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from differential.oracle import (
@@ -27,7 +28,7 @@ from differential.oracle import (
 )
 from support.harm_markers import markers, parallelised_rows
 
-__all__ = ["project_dirs", "score_project"]
+__all__ = ["project_dirs", "run_failure", "score_project"]
 
 
 def project_dirs(batch: Path, only: str) -> list[Path]:
@@ -86,11 +87,26 @@ def score_project(
                 recovered += m.row in shared
             elif m.row in shared:
                 hit.append(f"{src.name} line {m.row + 1}: {m.reason}")
-    return experts, recovered, tuple(hit), _failure(omp, work, tools, ref.stdout, tsan)
+    return (
+        experts,
+        recovered,
+        tuple(hit),
+        run_failure(_build, omp, work, tools, ref.stdout, tsan),
+    )
 
 
-def _failure(omp: Path, work: Path, tools: Tools, expected: str, tsan: bool) -> str:
-    error = _build(tools.gcc, omp, work / "omp.exe", "-O0", "-fopenmp")
+Build = Callable[..., "str | None"]
+
+
+def run_failure(
+    build: Build, omp: Path, work: Path, tools: Tools, expected: str, tsan: bool
+) -> str:
+    """Why the annotated program `omp` fails (compile, output, race); "" if none.
+
+    `build(cc, omp, exe, *flags)` compiles it (one file or a folder); the program
+    must print `expected` at every thread count and run clean under Archer.
+    """
+    error = build(tools.gcc, omp, work / "omp.exe", "-O0", "-fopenmp")
     if error is not None:
         return f"compile: {error}"
     for threads in THREADS:
@@ -100,7 +116,7 @@ def _failure(omp: Path, work: Path, tools: Tools, expected: str, tsan: bool) -> 
     if not tsan or tools.clang is None or tools.archer is None:
         return ""
     flags = ("-O0", "-g", "-fopenmp", "-fsanitize=thread")
-    error = _build(tools.clang, omp, work / "tsan", *flags)
+    error = build(tools.clang, omp, work / "tsan", *flags)
     if error is not None:
         return f"clang compile: {error}"
     for threads in TSAN_THREADS:

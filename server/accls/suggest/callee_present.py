@@ -32,7 +32,7 @@ from accls.suggest.pragma import Dialect
 from accls.suggest.region_present import covers_use
 from accls.suggest.suggestion import Suggestion
 
-__all__ = ["callee_present"]
+__all__ = ["callee_present", "only_called_here"]
 
 # Clauses that put the array itself in the present table (not `deviceptr`).
 _HOLDS = frozenset(
@@ -43,7 +43,7 @@ _HOLDS = frozenset(
 )
 
 
-def _only_called(fn: Function, analysis: FileAnalysis, sites: list[Span]) -> bool:
+def only_called_here(fn: Function, analysis: FileAnalysis) -> bool:
     """True when the file shows every call of `fn`: no other file, no pointer."""
     program = analysis.program
     if not fn.static and not (
@@ -58,9 +58,7 @@ def _only_called(fn: Function, analysis: FileAnalysis, sites: list[Span]) -> boo
     if re.search(r"^[ \t]*#.*" + word, code, re.MULTILINE):
         return False  # a macro may call it where the analysis sees no call
     # Each mention of the name is a call, the definition or a prototype.
-    mentions = len(re.findall(word, code))
-    calls = len(re.findall(word + r"\s*\(", code))
-    return mentions == calls and len(sites) > 0
+    return len(re.findall(word, code)) == len(re.findall(word + r"\s*\(", code))
 
 
 def _regions(analysis: FileAnalysis, caller: Function) -> list[tuple[Directive, Span]]:
@@ -102,7 +100,7 @@ def _covered(
         for call in caller.call_sites
         if call.name == fn.name
     ]
-    if not whole or not _only_called(fn, analysis, [c.span for _, c in sites]):
+    if not whole or not sites or not only_called_here(fn, analysis):
         return False
     for caller, call in sites:
         if caller.name == fn.name:

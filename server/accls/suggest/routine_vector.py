@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.frontend import Clause, Function, Loop, Span
+from accls.suggest.callee_present import only_called_here
 from accls.suggest.clauses import scalar_clauses
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.routines import RoutineEdit
@@ -36,23 +37,6 @@ _SEQ = "routine seq"
 
 def _within(inner: Span, outer: Span) -> bool:
     return outer.start_byte <= inner.start_byte < outer.end_byte
-
-
-def _only_called_here(fn: Function, analysis: FileAnalysis) -> bool:
-    """True when no other file can call `fn`, and no pointer to it is taken."""
-    program = analysis.program
-    if not fn.static and not (
-        program is not None
-        and program.whole
-        and program.complete
-        and fn.name not in program.called
-    ):
-        return False
-    code = analysis.source.code
-    word = r"\b" + re.escape(fn.name) + r"\b"
-    if re.search(r"^[ \t]*#.*" + word, code, re.MULTILINE):
-        return False  # a macro may call it where the analysis sees no call
-    return len(re.findall(word, code)) == len(re.findall(word + r"\s*\(", code))
 
 
 def _vector_loop(
@@ -139,7 +123,7 @@ def vector_routines(
             fn = analysis.source.function(name)
             if name in loops or fn is None or edit.pragma.directive != _SEQ:
                 continue
-            if not _only_called_here(fn, analysis):
+            if not only_called_here(fn, analysis):
                 continue
             if not _callers_ok(fn, analysis, tops, routines):
                 continue
