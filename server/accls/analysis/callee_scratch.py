@@ -23,13 +23,16 @@ import re
 
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
-from accls.analysis.mhp_callees import other_access, threadprivate_names
-from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.mhp_callees import (
+    call_excluded,
+    other_access,
+    threadprivate_names,
+)
+from accls.analysis.mhp_constructs import contains
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
 __all__ = [
-    "call_excluded",
     "enclosing",
     "every_iteration",
     "privatized",
@@ -44,7 +47,6 @@ _BUFFER = re.compile(
 )
 _CONSTANT = re.compile(r"[\w\s+*/%()-]+")  # arithmetic of literals and macros
 _INITIALIZER = re.compile(rb"\s*=\s*([^;{}]*);")
-_EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
 _DEPTH = 4  # callees followed from the loop's call
 
 
@@ -70,17 +72,6 @@ def every_iteration(loop: Loop, call: Call, source: SourceFile) -> bool:
     ):
         return False
     return not call_excluded(loop, call, source)
-
-
-def call_excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
-    """True when the call sits in a `critical`, `atomic`, `single` ... of the loop."""
-    pos = call.span.start_byte
-    return any(
-        first_word(c) in _EXCLUDING
-        and loop.body.start_byte <= c.span.start_byte
-        and contains(c, pos)
-        for c in source.constructs
-    )
 
 
 def _buffer(text: str, loop: Loop, source: SourceFile) -> str | None:

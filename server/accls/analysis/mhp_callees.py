@@ -26,6 +26,7 @@ from accls.frontend import (
 )
 
 __all__ = [
+    "call_excluded",
     "hidden_state",
     "hidden_write",
     "is_hidden_state",
@@ -204,7 +205,7 @@ def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
             )
         ):
             return False  # maybe one iteration only: `if (i == 0) f();`
-    return not _excluded(loop, call, source)
+    return not call_excluded(loop, call, source)
 
 
 def _unbranched(loop: Loop, call: Call, source: SourceFile) -> bool:
@@ -245,7 +246,7 @@ def _singles_out(
 _BARE = re.compile(r"[A-Za-z_]\w*")
 
 
-def _excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
+def call_excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
     """True when the call sits in a `critical`, `atomic`, `single` ... of the loop."""
     pos = call.span.start_byte
     return any(
@@ -295,7 +296,7 @@ def loop_callee_findings(
     call = next((c for c in loop.calls if c.name == name), None)
     state = hidden_state(name, source)
     if call is not None and state is not None:
-        if _excluded(loop, call, source):
+        if call_excluded(loop, call, source):
             return []
         return [_hidden_finding(loop, directive, source, call, state)]
     if callee is None or call is None or not _alone(loop, call, source):
