@@ -32,7 +32,7 @@ from accls.suggest.pragma import Dialect
 from accls.suggest.region_present import covers_use
 from accls.suggest.suggestion import Suggestion
 
-__all__ = ["callee_present", "only_called_here"]
+__all__ = ["callee_present", "new_acc_kernels", "only_called_here"]
 
 # Clauses that put the array itself in the present table (not `deviceptr`).
 _HOLDS = frozenset(
@@ -111,14 +111,9 @@ def _covered(
     return True
 
 
-def callee_present(
-    analysis: FileAnalysis, found: tuple[Suggestion, ...], *, whole: bool
-) -> tuple[Suggestion, ...]:
-    """`found`, its kernel functions' copy clauses `present` where every call is held.
-
-    `whole`: the analysis read the whole file (not an editor's slice of it).
-    """
-    tops = [
+def new_acc_kernels(found: tuple[Suggestion, ...]) -> list[Suggestion]:
+    """The outermost OpenACC suggestions of `found` that add a pragma."""
+    return [
         s
         for s in found
         if s.pragma is not None
@@ -126,6 +121,16 @@ def callee_present(
         and not s.inner
         and s.existing is None
     ]
+
+
+def callee_present(
+    analysis: FileAnalysis, found: tuple[Suggestion, ...], *, whole: bool
+) -> tuple[Suggestion, ...]:
+    """`found`, its kernel functions' copy clauses `present` where every call is held.
+
+    `whole`: the analysis read the whole file (not an editor's slice of it).
+    """
+    tops = new_acc_kernels(found)
     if not whole or not tops:
         return found
     index = KernelIndex(analysis, tops, "acc")

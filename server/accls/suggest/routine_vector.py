@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.frontend import Clause, Function, Loop, Span
-from accls.suggest.callee_present import only_called_here
+from accls.suggest.callee_present import new_acc_kernels, only_called_here
 from accls.suggest.clauses import scalar_clauses
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.routines import RoutineEdit
@@ -106,14 +106,7 @@ def vector_routines(
     analysis: FileAnalysis, found: tuple[Suggestion, ...]
 ) -> tuple[Suggestion, ...]:
     """`found`, with `routine vector` where a called function's loop is parallel."""
-    tops = [
-        s
-        for s in found
-        if s.pragma is not None
-        and s.pragma.dialect is Dialect.OPENACC
-        and not s.inner
-        and s.existing is None
-    ]
+    tops = new_acc_kernels(found)
     marked = {e.function for s in tops for e in s.routines}
     routines = {f for f in marked if analysis.source.function(f) is not None}
     loops: dict[str, tuple[Loop, Pragma]] = {}
