@@ -30,12 +30,17 @@ from accls.validation.run import (
     render_report,
     verify,
 )
+from accls.validation.sandbox import _stop_signals_held
 from accls.validation.seccomp import unix_socket_filter
 from support.cli import ROOT, run_accls
 
 Need = Callable[[str], str]
 THREADS = (2,)
-WAIT_S = 15.0
+# Generous on a loaded machine (accls imports, analyses and builds twice before
+# the program starts), yet well under the stopped program's 300 s sleep: an
+# accls that waited for its program instead of killing it still fails.
+START_S = 120.0
+STOP_S = 60.0
 
 # A loop the analysis parallelizes, so each program has a pragma to verify.
 KERNEL = """
@@ -262,6 +267,45 @@ int main(void) {
     assert report.equivalent is True, render_report(report)
 
 
+def test_the_program_gets_the_stop_signals_unblocked(gcc: str, tmp_path: Path) -> None:
+    # accls holds Ctrl-C and SIGTERM while it forks; the program must not inherit that.
+    src = _program(
+        tmp_path,
+        """
+int main(void) {
+  char line[256];
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return 5;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "SigBlk:", 7) == 0 && strtoull(line + 7, NULL, 16) != 0) return 6;
+  fclose(f);
+  printf("%g\\n", work());
+  return 0;
+}
+""",
+    )
+    report = _run(src, gcc)
+    assert _first_exit(report) == 0, render_report(report)
+    assert report.equivalent is True, render_report(report)
+
+
+def _interrupted_while_held(log: list[str]) -> None:
+    with _stop_signals_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        log.append("the hold ran to its end")
+
+
+def test_ctrl_c_while_the_run_starts_waits_for_its_handle() -> None:
+    # Raised inside Popen after the fork, KeyboardInterrupt would orphan the
+    # program; held, it arrives when the hold ends.
+    log: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        _interrupted_while_held(log)
+    assert log == ["the hold ran to its end"]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
 KILL_ANCESTOR = """
 #include <signal.h>
 /* Kill the first ancestor whose command line mentions accls. */
@@ -321,7 +365,7 @@ def test_stopping_accls_kills_the_program_and_removes_the_scratch(
         """
 int main(int argc, char **argv) {
   prctl(PR_SET_NAME, argv[1]);
-  sleep(60);
+  sleep(300);
   printf("%g\\n", work());
   return 0;
 }
@@ -329,14 +373,14 @@ int main(int argc, char **argv) {
         headers="#include <sys/prctl.h>\n",
     )
     with _reaped(token):
-        accls = _start_accls("--cc", gcc, "--timeout", "120", str(src), "--", token)
+        accls = _start_accls("--cc", gcc, "--timeout", "600", str(src), "--", token)
         try:
-            deadline = time.monotonic() + WAIT_S
+            deadline = time.monotonic() + START_S
             while not _processes_named(token) and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert _processes_named(token), "the program never started"
             accls.send_signal(signum)
-            accls.wait(timeout=WAIT_S)
+            accls.wait(timeout=STOP_S)
         finally:
             accls.kill()
             accls.communicate()

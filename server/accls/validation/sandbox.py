@@ -14,7 +14,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from accls.validation.cgroup import TreeCgroup, tree_cgroup
@@ -106,6 +106,8 @@ def _set_limits(
     enter = cgroup.enter() if cgroup is not None else None
 
     def apply() -> None:
+        # The parent held the stop signals while it forked (_stop_signals_held).
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT_BYTES, FILE_LIMIT_BYTES))
@@ -117,6 +119,24 @@ def _set_limits(
             drop_root()
 
     return apply
+
+
+_STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the run's process is created.
+
+    A KeyboardInterrupt raised inside Popen after the fork would leave the
+    program running with no handle to kill it; held, the signal arrives once
+    the handle exists, and run_limited's cleanup kills the process group.
+    """
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _signal_name(code: int) -> str | None:
@@ -219,31 +239,34 @@ def run_limited(
         open(files.stdout, "wb") as stdout,
         open(files.stderr, "wb") as stderr,
     ):
-        try:
-            proc = subprocess.Popen(
-                argv,
-                cwd=files.work,
-                env=outer_env,
-                stdin=stdin,
-                stdout=stdout,
-                stderr=stderr,
-                start_new_session=True,
-                pass_fds=() if seccomp_fd is None else (seccomp_fd,),
-                preexec_fn=_set_limits(limits, cgroup, sandboxed),
-            )
-        finally:
-            if seccomp_fd is not None:
-                os.close(seccomp_fd)
+        proc: subprocess.Popen[bytes] | None = None
         timed_out = False
         try:
+            try:
+                with _stop_signals_held():
+                    proc = subprocess.Popen(
+                        argv,
+                        cwd=files.work,
+                        env=outer_env,
+                        stdin=stdin,
+                        stdout=stdout,
+                        stderr=stderr,
+                        start_new_session=True,
+                        pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+                        preexec_fn=_set_limits(limits, cgroup, sandboxed),
+                    )
+            finally:
+                if seccomp_fd is not None:
+                    os.close(seccomp_fd)
             code = proc.wait(timeout=limits.timeout_s)
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:
             # Also after a normal exit: without the sandbox, background
             # children it left would run on (with it, they died with it).
-            _kill_group(proc)
-            code = proc.wait()
+            if proc is not None:
+                _kill_group(proc)
+                code = proc.wait()
         wall = time.monotonic() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
