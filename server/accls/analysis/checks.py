@@ -31,7 +31,7 @@ from accls.analysis.reduction_sections import reduction_section_findings
 
 # The sections detector sits at the package root until it moves into analysis/;
 # importing it here makes no cycle (it imports accls.analysis, not this module).
-from accls.analysis.section_checks import section_findings
+from accls.analysis.section_checks import copyout_findings, section_findings
 from accls.analysis.transfers import transfer_findings
 from accls.frontend import HeaderContext, SourceFile, parse_source
 from accls.frontend.incremental import IncrementalTree
@@ -73,6 +73,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))
+        found.extend(copyout_findings(analysis, sentinel))
         found.extend(transfer_findings(analysis, sentinel))
         found.extend(coherence_findings(analysis, sentinel))
         found.extend(stale_findings(analysis, sentinel))

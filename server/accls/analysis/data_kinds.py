@@ -14,6 +14,7 @@ __all__ = [
     "STALE_IN_REGION",
     "UNINITIALISED_DEVICE_READ",
     "UNMAPPED_POINTER",
+    "UNWRITTEN_COPYOUT",
 ]
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -161,4 +162,21 @@ MAPPED_TWICE = FindingKind(
 Why: the runtime finds the storage partly present under the first name.
 Example: `double *a = base + 10;` then `#pragma acc parallel loop copyin(a[0:n],
 base[0:n])`.
+"""
+
+
+UNWRITTEN_COPYOUT = FindingKind(
+    "ACC209",
+    Category.DATA,
+    ERROR,
+    "copyout moves back elements the device never writes",
+    "`{clause}` copies back {moved}, but the loop at line {line} never writes "
+    "{missed}: the host's values there are replaced by uninitialised device memory; "
+    "use `copy`, or a section of the elements the loop writes",
+)
+"""A `copyout` section holds elements that no write of the loop can reach.
+
+Why: at the end of the construct the whole section comes back to the host, so the
+host's values of the elements the device never wrote are lost.
+Example: `#pragma acc parallel loop copyout(b[0:n])` over `b[i] = a[i]` for `i < n - 1`.
 """

@@ -13,6 +13,7 @@ from accls.analysis.data_kinds import (
     STALE_IN_REGION,
     UNINITIALISED_DEVICE_READ,
     UNMAPPED_POINTER,
+    UNWRITTEN_COPYOUT,
 )
 from accls.analysis.finding_types import (
     Category,
@@ -311,6 +312,7 @@ CATALOG: tuple[FindingKind, ...] = (
     LOST_HOST_WRITES,
     STALE_IN_REGION,
     MAPPED_TWICE,
+    UNWRITTEN_COPYOUT,
     DEFAULT_NONE,
     REPEATED_TRANSFERS,
 )

@@ -1,4 +1,7 @@
-"""ACC205: data-clause sections that provably miss elements a loop nest accesses."""
+"""ACC205: data-clause sections that provably miss elements a loop nest accesses.
+
+ACC209: `copyout` sections holding elements the device provably never writes.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +12,19 @@ from dataclasses import replace
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.array_sections import array_uses
 from accls.analysis.data_clauses import Section, clause_sections, managed_arrays
-from accls.analysis.data_kinds import SHORT_SECTION
+from accls.analysis.data_kinds import SHORT_SECTION, UNWRITTEN_COPYOUT
 from accls.analysis.findings import Finding, finding
 from accls.analysis.inequalities import proves_nonnegative
+from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Directive, Function, Loop, Poly, Ref, Span
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["accessed_range", "runs_always", "section_findings"]
+__all__ = [
+    "accessed_range",
+    "copyout_findings",
+    "runs_always",
+    "section_findings",
+]
 
 _ONE = Poly.const(1)
 # `x / 4`, `(n + 1) / 2`: a quotient by a positive literal, read as a new name.
@@ -190,9 +199,13 @@ def _unquote(text: str, quotients: list[tuple[str, Poly, int, str]]) -> str:
     return text
 
 
-def _judge(
+def _bounds(
     root: Loop, section: Section, span: Span, analysis: FileAnalysis
-) -> Finding | None:
+) -> tuple[list[tuple[Poly, Poly]], list[tuple[str, Poly, int, str]], set[str]] | None:
+    """The section's inclusive bounds, its quotients, the loop's variant names.
+
+    None when a bound is unknown or may change before the loop ends.
+    """
     quotients: list[tuple[str, Poly, int, str]] = []
     polys = [
         (_section_poly(a, quotients), _section_poly(b, quotients))
@@ -213,6 +226,16 @@ def _judge(
     variant |= {r.name for r in root.refs if r.is_write and not r.subscripts}
     if section.name in variant:
         return None  # a local of the loop shadows the array the clause names
+    return bounds, quotients, variant
+
+
+def _judge(
+    root: Loop, section: Section, span: Span, analysis: FileAnalysis
+) -> Finding | None:
+    known = _bounds(root, section, span, analysis)
+    if known is None:
+        return None
+    bounds, quotients, variant = known
     for ref in root.refs:
         if ref.name != section.name or not runs_always(ref, root):
             continue
@@ -255,5 +278,73 @@ def section_findings(analysis: FileAnalysis, dialect: str) -> list[Finding]:
                 continue  # a host loop inside a data region reads host memory
             done.update((span.start_byte, name, inner.id) for inner in loop.walk())
             found = _judge(loop, section, span, analysis)
+            out.extend([found] if found is not None else [])
+    return out
+
+
+def _never_written(
+    root: Loop, section: Section, where: Span, analysis: FileAnalysis
+) -> Finding | None:
+    """ACC209 when every write of the nest provably misses an end of the section."""
+    known = _bounds(root, section, root.span, analysis)
+    if known is None:
+        return None
+    bounds, quotients, variant = known
+    if any(c.name not in PURE_FUNCTIONS for inner in root.walk() for c in inner.calls):
+        return None  # a callee may write the array on the device
+    writes = [r for r in root.refs if r.name == section.name and r.is_write]
+    if not writes:
+        return None  # ACC204's case: copied back, never written
+    ranges = []
+    for ref in writes:
+        if ref.deref or ref.member:
+            return None
+        # Conditional writes count as if they always ran: a may-write range.
+        reach = accessed_range(ref, root, len(bounds), variant)
+        if reach is None:
+            return None
+        dims, facts = reach
+        ranges.append((dims, facts + _quotient_facts(quotients, facts)))
+    for d, (lo, hi) in enumerate(bounds):
+        for end, missed in ((hi, "top"), (lo, "bottom")):
+            if all(
+                proves_nonnegative(
+                    end - dims[d][1] - _ONE
+                    if missed == "top"
+                    else dims[d][0] - end - _ONE,
+                    facts,
+                )
+                for dims, facts in ranges
+            ):
+                element = [f"[{a.render()}..{b.render()}]" for a, b in bounds]
+                element[d] = f"[{end.render()}]"
+                return finding(
+                    UNWRITTEN_COPYOUT,
+                    where,
+                    clause=section.clause,
+                    moved=_unquote(_text(section.name, bounds), quotients),
+                    line=root.line,
+                    missed=_unquote(section.name + "".join(element), quotients),
+                )
+    return None
+
+
+def copyout_findings(analysis: FileAnalysis, dialect: str) -> list[Finding]:
+    """`copyout` on a loop's own construct of elements the loop never writes."""
+    source = analysis.source
+    managed = managed_arrays(source, dialect)
+    out: list[Finding] = []
+    for loop in source.loops():
+        if not any(d.dialect == dialect for d in loop.pragmas):
+            continue
+        if not _offloaded(loop, dialect):
+            continue
+        for name, (section, span) in _outermost(_holders(loop, dialect)).items():
+            if section.kind != "copyout" or not section.dims or name in managed:
+                continue
+            if span != loop.span:
+                continue  # a data region's other code may write the rest
+            directive = next(d for d in loop.pragmas if section in clause_sections(d))
+            found = _never_written(loop, section, directive.span or span, analysis)
             out.extend([found] if found is not None else [])
     return out

@@ -284,8 +284,11 @@ def _whole_structs(
         else:
             groups.pop(kind, None)
     for base, kind in whole.items():
-        if kind == "create":
-            kind = "copy"  # part of the struct may be read
+        if kind in ("create", "copyout"):
+            # The loop writes some members, not the whole object: created, the
+            # others would be read uninitialised; copied out, they would come
+            # back to the host with the device's uninitialised values.
+            kind = "copy"
         groups.setdefault(kind, []).append(f"{base}[0:1]")
 
 
