@@ -11,6 +11,7 @@ skip it. Any other loop keeps its iterations in one phase.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from accls.frontend import Branch, SourceFile, Span
@@ -27,21 +28,29 @@ def unseparated_loops(
     source: SourceFile,
 ) -> list[Span]:
     """The loops of `loops` whose next iteration may start before a barrier."""
-    return [lp for lp in loops if not _separated(lp, bounds, branches, source)]
+    spans = sorted((b.span for b in branches), key=lambda s: s.start_byte)
+    starts = [s.start_byte for s in spans]
+    at = sorted(bounds)
+    return [lp for lp in loops if not _separated(lp, at, spans, starts, source)]
 
 
 def _separated(
-    loop: Span, bounds: list[int], branches: Sequence[Branch], source: SourceFile
+    loop: Span,
+    bounds: list[int],
+    spans: list[Span],
+    starts: list[int],
+    source: SourceFile,
 ) -> bool:
+    """`bounds` sorted; `spans` the branches' spans sorted by `starts`."""
     start, end = loop.start_byte, loop.end_byte
-    if _JUMP.search(source.data[start:end]):
+    if _JUMP.search(source.data, start, end):
         return False
     inner = [
-        b.span
-        for b in branches
-        if start <= b.span.start_byte and b.span.end_byte <= end and b.span != loop
+        s
+        for s in spans[bisect_left(starts, start) : bisect_left(starts, end)]
+        if s.end_byte <= end and s != loop
     ]
     return any(
-        start <= at < end and not any(s.start_byte <= at < s.end_byte for s in inner)
-        for at in bounds
+        not any(s.start_byte <= at < s.end_byte for s in inner)
+        for at in bounds[bisect_left(bounds, start) : bisect_left(bounds, end)]
     )
