@@ -32,3 +32,41 @@ def test_a_macro_tile_step_keeps_the_tile_in_its_rows() -> None:
     assert _errors(_TILED.replace("{op}", "<")) == []
     # an inclusive tile edge writes the first column of the next tile
     assert [c for c, _ in _errors(_TILED.replace("{op}", "<="))] == ["ACC101"]
+
+
+_LATE_READ = """\
+    #define NF 8192
+    static double fine[NF], coarse[NF / 2];
+    double restrict_and_sum(void) {
+      int n = NF / 2;
+      double s = 0.0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task {clause}
+        for (int i = 0; i < n; i++)
+          coarse[i] = 0.5 * (fine[2 * i] + fine[2 * i + 1]);
+        for (int i = 0; i < {bound}; i++)
+          s += coarse[i];
+      }
+      return s;
+    }
+"""
+
+
+def test_two_loops_over_one_symbolic_range_meet_at_every_index() -> None:
+    # both loops sweep `0 <= i < n`: the task's `coarse[i]` is the reader's
+    src = _LATE_READ.replace("{bound}", "n").replace("{clause}", "")
+    assert ("ACC122", 13) in _errors(src)
+    deferred = _LATE_READ.replace("{bound}", "n").replace("{clause}", "if (n > 16)")
+    assert ("ACC122", 13) in _errors(deferred)
+    # an undeferred task has finished when its creator reads on
+    assert _errors(deferred.replace("if (n > 16)", "if (0)")) == []
+
+
+def test_loops_over_different_symbolic_ranges_stay_a_doubt() -> None:
+    # `i < n` against `i < m`: whether the ranges meet is the values' to say
+    src = _LATE_READ.replace("{bound}", "m").replace("{clause}", "")
+    src = src.replace("double s = 0.0;", "double s = 0.0;\n      int m = n / 2;")
+    assert _errors(src) == []
+    assert "ACC123" in {f.code for f in check_file(textwrap.dedent(src), "t.c")}
