@@ -12,6 +12,32 @@ def _errors(src: str) -> list[tuple[str, int]]:
     return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
 
 
+_MEMO = """\
+    static double memo(double r) {
+      static double last_r = -1.0, last_p = 0.0;
+      {directive}
+      if (r == last_r)
+        return last_p;
+      last_r = r;
+      last_p = 0.4 * r * r;
+      return last_p;
+    }
+    void run(const double *rho, double *p, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        p[i] = memo(rho[i]);
+    }
+"""
+
+
+def test_a_threadprivate_static_scalar_is_each_threads_own() -> None:
+    # a block-scope `static` named by `threadprivate` in its function: no race
+    tp = "#pragma omp threadprivate(last_r, last_p)"
+    assert _errors(_MEMO.replace("{directive}", tp)) == []
+    # without the directive the memo is one pair of scalars for every thread
+    assert [c for c, _ in _errors(_MEMO.replace("{directive}", ""))] == ["ACC124"]
+
+
 _TILED = """\
     #define N 256
     #define T 32
@@ -32,6 +58,43 @@ def test_a_macro_tile_step_keeps_the_tile_in_its_rows() -> None:
     assert _errors(_TILED.replace("{op}", "<")) == []
     # an inclusive tile edge writes the first column of the next tile
     assert [c for c, _ in _errors(_TILED.replace("{op}", "<="))] == ["ACC101"]
+
+
+_NAMES = """\
+    static long hits;
+    static void record(void) {
+      #pragma omp critical
+      hits++;
+    }
+    static void record_big(void) {
+      #pragma omp critical({name})
+      hits++;
+    }
+    void run(const double *x, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        if (x[i] > 8.0)
+          record_big();
+        else
+          record();
+      }
+    }
+"""
+
+
+def test_callees_guarding_one_global_under_two_critical_names_race() -> None:
+    # the unnamed `critical` and `critical(big)` are two locks
+    assert [c for c, _ in _errors(_NAMES.replace("{name}", "big"))] == ["ACC124"]
+    # one name in both helpers excludes the two updates
+    assert _errors(_NAMES.replace("critical({name})", "critical")) == []
+
+
+def test_a_region_calling_two_differently_guarded_callees_races() -> None:
+    body = "#pragma omp parallel\n  {\n    record_big();\n    record();\n  }\n}\n"
+    head = _NAMES.split("void run")[0]
+    src = textwrap.dedent(head) + "void run(void) {\n  " + body
+    assert [c for c, _ in _errors(src.replace("{name}", "big"))] == ["ACC124"]
+    assert _errors(src.replace("critical({name})", "critical")) == []
 
 
 _LATE_READ = """\

@@ -282,6 +282,7 @@ def _writes_in(
             return []
         seen.add(key)
     statics = {v.name for v in fn.locals if is_static(fn, v, source.data)}
+    statics -= threadprivate  # a `threadprivate` static: each thread's own
     own = {v.name for v in (*fn.locals, *fn.params)} - statics
     shared = ({g.name for g in source.globals} - threadprivate - own) | statics
     guarded = [
