@@ -133,3 +133,58 @@ def test_loops_over_different_symbolic_ranges_stay_a_doubt() -> None:
     src = src.replace("double s = 0.0;", "double s = 0.0;\n      int m = n / 2;")
     assert _errors(src) == []
     assert "ACC123" in {f.code for f in check_file(textwrap.dedent(src), "t.c")}
+
+
+_TASK_KERNEL = """\
+    #define N 1024
+    static double a[N], b[N];
+    static void fill(double *x, int n) {
+      for (int i = 0; i < n; i++)
+        x[i] = 0.5 * i;
+    }
+    static double total(const double *x, int n) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++)
+        s += x[i];
+      return s;
+    }
+    double run(void) {
+      int n = N;
+      double s = 0.0, t = 0.0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task {clause}
+        fill({array}, n);
+        {later}
+      }
+      return s + t;
+    }
+"""
+
+
+def _task_kernel(clause: str, array: str, later: str) -> str:
+    src = _TASK_KERNEL.replace("{clause}", clause).replace("{array}", array)
+    return src.replace("{later}", later)
+
+
+def test_a_tasks_callee_loop_writes_the_callers_array_at_the_call() -> None:
+    # `fill(a, n)` writes `a[0..n-1]`: the creator's loop over `n` reads them
+    read = "for (int i = 0; i < n; i++)\n      s += a[i];"
+    assert ("ACC124", 20) in _errors(_task_kernel("", "a", read))
+    # a sibling task reading `a` through a callee, with no `depend`, races too
+    sibling = "#pragma omp task shared(t)\n    t = total(a, n);"
+    assert ("ACC124", 20) in _errors(_task_kernel("", "a", sibling))
+
+
+def test_a_tasks_callee_loop_is_ordered_like_the_task() -> None:
+    read = "#pragma omp taskwait\n    for (int i = 0; i < n; i++)\n      s += a[i];"
+    assert _errors(_task_kernel("", "a", read)) == []
+    sibling = "#pragma omp task depend(in : a) shared(t)\n    t = total(a, n);"
+    assert _errors(_task_kernel("depend(out : a)", "a", sibling)) == []
+    # another array, or a buffer of the task's own
+    other = "#pragma omp task shared(t)\n    t = total(b, n);"
+    assert _errors(_task_kernel("", "a", other)) == []
+    own = "{\n    double w[N];\n    fill(w, n);\n    b[0] = total(w, n);\n    }"
+    src = _task_kernel("", "b", "").replace("fill(b, n);", own)
+    assert _errors(src) == []
