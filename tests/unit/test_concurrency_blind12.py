@@ -15,10 +15,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind12"
 _MISSED: dict[str, str] = {
-    "r01_pipeline_depend_on_inner_tasks.c": (
-        "the stages' callees reach the record's array through `s->raw[i]`, a "
-        "member of a pointer parameter: not placed at the call"
-    ),
     "r02_block_fill_grandchildren_taskwait.c": (
         "the grandchild tasks write through a pointer into the global grid, "
         "handed down two calls: not followed"

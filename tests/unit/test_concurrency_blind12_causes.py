@@ -188,3 +188,39 @@ def test_a_tasks_callee_loop_is_ordered_like_the_task() -> None:
     own = "{\n    double w[N];\n    fill(w, n);\n    b[0] = total(w, n);\n    }"
     src = _task_kernel("", "b", "").replace("fill(b, n);", own)
     assert _errors(src) == []
+
+
+_RECORD = """\
+    #include <stdlib.h>
+    typedef struct { double *raw; int n; } stage_t;
+    static void produce(stage_t *s) {
+      for (int i = 0; i < s->n; i++)
+        s->raw[i] = 0.5 * i;
+    }
+    static void consume(stage_t *s, double *out) {
+      for (int i = 0; i < s->n; i++)
+        out[i] = 2.0 * s->raw[i];
+    }
+    void run(double *out, int n) {
+      stage_t s;
+      s.n = n;
+      s.raw = calloc((size_t)n, sizeof(double));
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task shared(s)
+        produce(&s);
+        {wait}
+        #pragma omp task shared(s)
+        consume(&s, out);
+      }
+      free(s.raw);
+    }
+"""
+
+
+def test_callees_reach_the_callers_record_through_its_address() -> None:
+    # `produce(&s)` writes `s.raw[i]`, `consume(&s, out)` reads it: unordered
+    src = _RECORD.replace("{wait}", "")
+    assert ("ACC124", 19) in _errors(src)
+    assert _errors(_RECORD.replace("{wait}", "#pragma omp taskwait")) == []

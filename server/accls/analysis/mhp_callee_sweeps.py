@@ -7,11 +7,14 @@ array at the call, swept by the callee's loop with its bounds in the caller's
 names, so the creator's later `coarse[i]` over the same range meets it.
 
 Only the plain case is followed: a call in an explicit task's body to a function
-of the file with no OpenMP call but queries and no jump; a one-subscript access
-outside any branch in one unit-step loop of the callee, affine in its variable;
-the array a global the callee does not shadow or the caller's array (a name the
-call passes whole, not private to the task); the bounds and subscript over
-parameters given invariant names or literals, and integer macros.
+of the file with no OpenMP call but queries and no jump but a final `return`; a
+one-subscript access outside any branch in one unit-step loop of the callee,
+affine in its variable; the array a global the callee does not shadow, the
+caller's array (a name the call passes whole, not private to the task), or an
+array member of the caller's record passed by address (`produce(&s)`: the
+callee's `s->raw` is the caller's `s.raw`, which neither sets); the bounds and
+subscript over parameters given invariant names or literals, such members, and
+integer macros.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 __all__ = ["callee_sweeps"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_ADDRESS = re.compile(r"&\s*([A-Za-z_]\w*)")
+_ARROW = re.compile(r"([A-Za-z_]\w*)->([A-Za-z_]\w*)")
 _JUMP = re.compile(rb"\b(?:return|break|continue|goto|longjmp|exit)\b")
 
 
@@ -46,6 +51,7 @@ def callee_sweeps(
     """
     out: list[tuple[Call, Ref, Location]] = []
     arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
+    moved = _moved(region, fn, source)
     for call in fn.call_sites:
         at = call.span.start_byte
         if not contains(region, at) or not any(t.id < at < t.span_end for t in tasks):
@@ -53,16 +59,16 @@ def callee_sweeps(
         callee = source.function(call.name)
         if callee is None or callee is fn or not _plain(callee, source):
             continue
-        names = _arguments(call, callee, env, arrays)
+        names = _arguments(call, callee, env, arrays, moved)
         if names is None:
             continue
         chain = [c for c in inner if contains(c, at)]
         names = {
             k: v
             for k, v in names.items()
-            if not isinstance(v, str) or not env.is_private(v, at, chain)
+            if not isinstance(v, str) or not env.is_private(v.split(".")[0], at, chain)
         }
-        loops = {lp.id: lp for lp in source.loops() if contains_fn(callee, lp.id)}
+        loops = {lp.id: lp for lp in source.loops() if _in_function(callee, lp.id)}
         for ref in callee.refs:
             found = _located(ref, callee, names, loops, source, env, call)
             if found is not None:
@@ -70,7 +76,29 @@ def callee_sweeps(
     return out
 
 
-def contains_fn(fn: Function, pos: int) -> bool:
+def _moved(region: Region, fn: Function, source: SourceFile) -> set[str]:
+    """What the region sets whole: a structure or a member, itself or by a call.
+
+    `&s` handed to a callee of the file that sets no `p->f` itself moves nothing.
+    """
+    calls = [c for c in fn.call_sites if contains(region, c.span.start_byte)]
+    out: set[str] = set()
+    for ref in fn.refs:
+        at = ref.span.start_byte
+        if not ref.is_write or ref.subscripts or not contains(region, at):
+            continue
+        call = next(
+            (c for c in calls if c.span.start_byte <= at < c.span.end_byte), None
+        )
+        callee = source.function(call.name) if call is not None else None
+        if callee is None or any(
+            r.member and r.is_write and not r.subscripts for r in callee.refs
+        ):
+            out.add(ref.name)
+    return out
+
+
+def _in_function(fn: Function, pos: int) -> bool:
     """True when byte `pos` lies in the function."""
     return fn.span.start_byte <= pos < fn.span.end_byte
 
@@ -91,7 +119,7 @@ def _plain(callee: Function, source: SourceFile) -> bool:
 
 
 def _arguments(
-    call: Call, callee: Function, env: Environment, arrays: set[str]
+    call: Call, callee: Function, env: Environment, arrays: set[str], moved: set[str]
 ) -> dict[str, Poly | str] | None:
     """Each parameter's argument: a Poly for a scalar, a name for an array."""
     if len(call.args) != len(callee.params):
@@ -112,6 +140,31 @@ def _arguments(
             out[param.name] = Poly.const(constants[text])
         elif _IDENT.fullmatch(text) and text in env.invariant:
             out[param.name] = Poly.sym(text)
+        address = _ADDRESS.fullmatch(text)
+        if param.pointers == 1 and address and address.group(1) not in arrays:
+            out |= _members(param.name, address.group(1), callee, moved)
+    return out
+
+
+def _members(
+    param: str, var: str, callee: Function, moved: set[str]
+) -> dict[str, Poly | str]:
+    """`p->raw` as the caller's `s.raw` for `&s`: an array, or a fixed scalar.
+
+    Neither the callee nor the caller may set the member itself.
+    """
+    out: dict[str, Poly | str] = {}
+    for ref in callee.refs:
+        match = _ARROW.fullmatch(ref.name) if ref.member else None
+        if match is None or match.group(1) != param:
+            continue
+        mine = f"{var}.{match.group(2)}"
+        set_ = any(
+            r.name == ref.name and r.is_write and not r.subscripts for r in callee.refs
+        )
+        if set_ or mine in moved or var in moved:
+            continue
+        out[ref.name] = mine if ref.subscripts else Poly.sym(mine)
     return out
 
 
@@ -126,8 +179,10 @@ def _located(
 ) -> Location | None:
     if len(ref.subscripts) != 1 or len(ref.loops) != 1 or ref.loops[0] not in loops:
         return None
-    if ref.atomic or ref.guarded or ref.member or ref.deref or ref.escapes:
+    if ref.atomic or ref.guarded or ref.deref or ref.escapes:
         return None
+    if ref.member and not isinstance(names.get(ref.name), str):
+        return None  # a member path the call does not map to the caller's
     if any(c < 0 for c in ref.context):
         return None  # under a branch: maybe on no call
     target = names.get(ref.name)
