@@ -14,12 +14,7 @@ import pytest
 from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind12"
-_MISSED: dict[str, str] = {
-    "r02_block_fill_grandchildren_taskwait.c": (
-        "the grandchild tasks write through a pointer into the global grid, "
-        "handed down two calls: not followed"
-    ),
-}
+_MISSED: dict[str, str] = {}
 _PROGRAMS = programs(BATCH)
 
 

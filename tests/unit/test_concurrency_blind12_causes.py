@@ -224,3 +224,52 @@ def test_callees_reach_the_callers_record_through_its_address() -> None:
     src = _RECORD.replace("{wait}", "")
     assert ("ACC124", 19) in _errors(src)
     assert _errors(_RECORD.replace("{wait}", "#pragma omp taskwait")) == []
+
+
+_BLOCKS = """\
+    #define NB 8
+    #define BS 64
+    static double grid[NB * BS];
+    static void fill_half(double *blk, int lo, int hi) {
+      for (int i = lo; i < hi; i++)
+        blk[i] = 0.25 * i;
+    }
+    static void fill_block(int b) {
+      double *blk = {start};
+      #pragma omp task firstprivate(blk)
+      fill_half(blk, 0, BS / 2);
+      #pragma omp task firstprivate(blk)
+      fill_half(blk, BS / 2, BS);
+    }
+    double run(void) {
+      double total = 0.0;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        for (int b = 0; b < NB; b++) {
+          #pragma omp task firstprivate(b)
+          fill_block(b);
+        }
+        #pragma omp taskwait
+        for (int i = 0; i < NB * BS; i++)
+          total += grid[i];
+      }
+      return total;
+    }
+"""
+
+
+def test_a_grandchild_writing_through_a_pointer_into_a_global_races() -> None:
+    # `blk` is only ever set from `grid`: the grandchildren write into `grid`,
+    # which the `taskwait` (children only) does not wait for
+    src = _BLOCKS.replace("{start}", "grid + b * BS")
+    assert [c for c, _ in _errors(src)] == ["ACC124"]
+    assert [c for c, _ in _errors(src.replace("{start}", "&grid[b * BS]"))] == [
+        "ACC124"
+    ]
+    # a `taskgroup` waits for every descendant
+    group = "#pragma omp taskgroup\n    {\n    for (int b = 0; b < NB; b++) {"
+    grouped = src.replace("for (int b = 0; b < NB; b++) {", group, 1).replace(
+        "fill_block(b);\n        }", "fill_block(b);\n        }\n        }"
+    )
+    assert _errors(grouped.replace("#pragma omp taskwait", "")) == []

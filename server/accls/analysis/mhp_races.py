@@ -289,7 +289,7 @@ def _pair_finding(
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
-    args = {
+    args: dict[str, object] = {
         "first": first.ref.render(),
         "first_access": first.ref.kind.value,
         "first_line": first.ref.span.line,
