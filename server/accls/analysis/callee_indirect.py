@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 
 from accls.analysis.callee_scratch import enclosing, privatized
+from accls.analysis.callee_state import threadprivate_names
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.findings import UNPROTECTED_UPDATE
-from accls.analysis.mhp_callees import call_excluded, threadprivate_names
+from accls.analysis.mhp_callees import call_excluded
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Directive, Function, Loop, Ref, SourceFile
 

@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.callee_state import other_access, threadprivate_names
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
-from accls.analysis.mhp_callees import (
-    call_excluded,
-    other_access,
-    threadprivate_names,
-)
+from accls.analysis.mhp_callees import call_excluded
 from accls.analysis.mhp_constructs import contains
 from accls.analysis.nest_views import integer_macros
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile

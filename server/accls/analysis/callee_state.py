@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from accls.frontend import Ref
+import re
 
-__all__ = ["state_name", "threadprivate_fix"]
+from accls.frontend import Function, Ref, SourceFile
+
+__all__ = ["other_access", "state_name", "threadprivate_fix", "threadprivate_names"]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
 
 def state_name(ref: Ref) -> str | None:
@@ -26,3 +31,24 @@ def threadprivate_fix(write: Ref, callee: str) -> str:
     """The fix for a callee's write of shared state: the variable, not its member."""
     name = state_name(write) or write.name
     return f"make `{name}` `threadprivate`, or call `{callee}` in a `critical`"
+
+
+def threadprivate_names(source: SourceFile) -> frozenset[str]:
+    """Names a `threadprivate` directive of the file names."""
+    return frozenset(
+        n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
+    )
+
+
+def other_access(
+    callee: Function, write: Ref, refs: tuple[Ref, ...] = ()
+) -> dict[str, object]:
+    """`also`/`other`: another line of the callee (of `refs` first) using the name."""
+    for ref in refs or callee.refs:
+        if ref.name == write.name and ref.span.line != write.span.line:
+            word = "written" if ref.is_write else "read"
+            return {
+                "also": f" and {word} at line {ref.span.line}",
+                "other": ref.span.line,
+            }
+    return {"also": ""}

@@ -22,9 +22,9 @@ from accls.analysis.callee_scratch import (
     shares_iterations,
     unconditional,
 )
+from accls.analysis.callee_state import other_access, threadprivate_names
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
-from accls.analysis.mhp_callees import other_access, threadprivate_names
 from accls.analysis.races_index import literal_value, value_at
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 

@@ -150,8 +150,10 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
     """Constraints on the reference's iteration variables from its loop headers."""
     rows: list[Row] = []
     for level, loop in enumerate(frame.loops):
-        # A variable step `T` (assumed positive) rises like a step of 1.
-        step = loop.step or (1 if loop.step_symbol else None)
+        # A macro step `T` steps by its value (`ii` is a multiple of 32); another
+        # variable one (assumed positive) rises like a step of 1.
+        known = dict(frame.constants).get(loop.step_symbol, 0)
+        step = loop.step or (max(known, 1) if loop.step_symbol else None)
         if level in frame.free or not step:
             continue
         key = str(level)

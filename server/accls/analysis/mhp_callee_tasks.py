@@ -19,7 +19,7 @@ from accls.analysis.mhp_callees import is_static
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.analysis.mhp_env import Location
 from accls.analysis.mhp_tasks import Task, depend_items
-from accls.frontend import Call, Function, Ref, Region, SourceFile
+from accls.frontend import Call, Function, Ref, Region, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = [
@@ -282,6 +282,7 @@ def _writes_in(
             return []
         seen.add(key)
     statics = {v.name for v in fn.locals if is_static(fn, v, source.data)}
+    statics -= threadprivate  # a `threadprivate` static: each thread's own
     own = {v.name for v in (*fn.locals, *fn.params)} - statics
     shared = ({g.name for g in source.globals} - threadprivate - own) | statics
     guarded = [
@@ -300,10 +301,40 @@ def _writes_in(
             out.append(ref)
         elif ref.name in scope.names and ref.subscripts:
             out.append(replace(ref, name=scope.names[ref.name]))
+    held = {**scope.names, **_pointing_into(fn, source, shared, scope.names)}
     for call, callee in _calls_in(fn, task, source):
-        names = _arguments(call, callee, scope.names, shared)
+        names = _arguments(call, callee, held, shared)
         out.extend(_writes_in(_Scope(callee, None, names), source, threadprivate, seen))
     return out
+
+
+def _pointing_into(
+    fn: Function, source: SourceFile, shared: set[str], names: Mapping[str, str]
+) -> dict[str, str]:
+    """Local pointers only ever set from one shared array: `blk = grid + b * BS`.
+
+    Wherever such a pointer points, it is into that array (or the one a
+    parameter `names` stands for), so a callee's write through it is one of its.
+    The integers of the offset are no source of its address.
+    """
+    arrays = {g.name: g for g in source.globals}
+    out: dict[str, str] = {}
+    for var in fn.locals:
+        if var.pointers != 1 or var.dims or var.address_taken:
+            continue
+        bases = [s for s in var.sources if _addressed(fn.lookup(s) or arrays.get(s))]
+        if len(bases) != 1 or "()" in var.sources:
+            continue
+        if bases[0] in names:
+            out[var.name] = names[bases[0]]
+        elif bases[0] in shared:
+            out[var.name] = bases[0]
+    return out
+
+
+def _addressed(var: Var | None) -> bool:
+    """True for an array or a pointer: a name whose value is an address."""
+    return var is None or bool(var.pointers or var.dims)
 
 
 def _spawns(

@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.callee_critical_names import (
+    critical_names_at,
+    critical_state_writes,
+)
 from accls.analysis.mhp_callee_elements import fixed_element_writes
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
 from accls.analysis.mhp_env import Environment
@@ -41,13 +45,17 @@ def callee_state(
             continue
         writes = locked_state_writes(callee, source, env.threadprivate)
         out.extend((call, ref, held, False) for ref, held in writes)
+        out.extend(
+            (call, ref, held, False)
+            for ref, held in critical_state_writes(callee, source, env.threadprivate)
+        )
         fixed = fixed_element_writes(call, callee, source, env.threadprivate)
         out.extend((call, ref, held, False) for ref, held in fixed)
         out.extend(
             (call, ref, held, True) for ref, held in _through(call, callee, source)
         )
         for ref in member_writes(call, callee, fn, region):
-            inside = _exclusion_in(callee, ref, source)
+            inside = critical_names_at(callee, ref, source)
             if inside is not None:
                 out.append((call, ref, inside, False))
     return out
@@ -75,30 +83,9 @@ def _through(
             continue
         held = frozenset(f"lock:{name}" for name in locks)
         for ref in writes:
-            inside = _exclusion_in(callee, ref, source)
+            inside = critical_names_at(callee, ref, source)
             if inside is None:
                 continue  # `atomic`, `single`, `master`, `ordered`: not followed
             plain = replace(ref, name=match.group(1), deref=False, subscripts=())
             out.append((plain, held | inside))
     return out
-
-
-def _exclusion_in(
-    callee: Function, ref: Ref, source: SourceFile
-) -> frozenset[str] | None:
-    """The `critical` names around `ref` in the callee; None under other exclusion."""
-    start, end = callee.span.start_byte, callee.span.end_byte
-    names: set[str] = set()
-    for c in source.constructs:
-        if not start <= c.span.start_byte < end:
-            continue
-        if not c.span.start_byte <= ref.span.start_byte < c.span.end_byte:
-            continue
-        word = c.directive.name.split()[0] if c.directive.name else ""
-        if word == "critical":
-            clause = c.directive.clauses[0] if c.directive.clauses else None
-            name = (clause.args or "") if clause and not clause.name else ""
-            names.add(f"critical:{name.strip()}")
-        elif word in ("atomic", "single", "master", "masked", "ordered"):
-            return None
-    return frozenset(names)

@@ -7,7 +7,12 @@ from dataclasses import replace
 
 from accls.analysis.callee_chain import chain_state_writes
 from accls.analysis.callee_elements import element_collision
-from accls.analysis.callee_state import state_name, threadprivate_fix
+from accls.analysis.callee_state import (
+    other_access,
+    state_name,
+    threadprivate_fix,
+    threadprivate_names,
+)
 from accls.analysis.concurrency_kinds import CALLEE_STATE_RACE
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word
@@ -33,13 +38,11 @@ __all__ = [
     "is_static",
     "locked_state_writes",
     "loop_callee_findings",
-    "other_access",
+    "made_in_loop",
     "state_writes",
-    "threadprivate_names",
 ]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
 # Library functions that share one hidden state with another: the seeders.
 _SHARED_STATE = {
@@ -89,35 +92,35 @@ def is_static(fn: Function, var: Var, data: bytes) -> bool:
     return False
 
 
-def threadprivate_names(source: SourceFile) -> frozenset[str]:
-    """Names a `threadprivate` directive of the file names."""
-    return frozenset(
-        n for args in _THREADPRIVATE.findall(source.text) for n in _NAME.findall(args)
-    )
-
-
 def state_writes(
-    callee: Function, source: SourceFile, threadprivate: frozenset[str]
+    callee: Function,
+    source: SourceFile,
+    threadprivate: frozenset[str],
+    keep_critical: bool = False,
 ) -> list[Ref]:
-    """Plain writes of a callee's `static` locals and globals, outside exclusion."""
+    """Plain writes of a callee's `static` locals and globals, outside exclusion.
+
+    With `keep_critical`, also those in `critical`, for callers that weigh names.
+    """
     if any(c.startswith("omp_") for c in callee.calls):
         return []  # the callee synchronises in ways followed elsewhere
     static_vars = [v for v in callee.locals if is_static(callee, v, source.data)]
-    statics = {v.name for v in static_vars}
+    statics = {v.name for v in static_vars} - threadprivate  # each thread's own
     inits = {v.span.start_byte for v in static_vars if v.span is not None}
     own = {v.name for v in (*callee.locals, *callee.params)} - statics
     globals_ = {g.name for g in source.globals} - threadprivate
     start, end = callee.span.start_byte, callee.span.end_byte
+    excluding = _EXCLUDING - {"critical"} if keep_critical else _EXCLUDING
     guarded = [
         c
         for c in source.constructs
-        if first_word(c) in _EXCLUDING and start <= c.span.start_byte < end
+        if first_word(c) in excluding and start <= c.span.start_byte < end
     ]
     out: list[Ref] = []
     for ref in callee.refs:
         base = state_name(ref)
-        if base is None or ref.atomic:
-            continue
+        if base is None or (ref.atomic and not keep_critical):
+            continue  # `critical` marks its accesses atomic too
         if ref.span.start_byte in inits:
             continue  # a static's initializer runs once, not per call
         if any(contains(c, ref.span.start_byte) for c in guarded):
@@ -185,7 +188,7 @@ def locked_state_writes(
     return out
 
 
-def _alone(loop: Loop, call: Call, source: SourceFile) -> bool:
+def made_in_loop(loop: Loop, call: Call, source: SourceFile) -> bool:
     """True when every iteration makes the call, outside any exclusion in the loop."""
     pos = call.span.start_byte
     body = loop.body
@@ -274,20 +277,6 @@ def _other_callee(
     return None
 
 
-def other_access(
-    callee: Function, write: Ref, refs: tuple[Ref, ...] = ()
-) -> dict[str, object]:
-    """`also`/`other`: another line of the callee (of `refs` first) using the name."""
-    for ref in refs or callee.refs:
-        if ref.name == write.name and ref.span.line != write.span.line:
-            word = "written" if ref.is_write else "read"
-            return {
-                "also": f" and {word} at line {ref.span.line}",
-                "other": ref.span.line,
-            }
-    return {"also": ""}
-
-
 def loop_callee_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
@@ -299,7 +288,7 @@ def loop_callee_findings(
         if call_excluded(loop, call, source):
             return []
         return [_hidden_finding(loop, directive, source, call, state)]
-    if callee is None or call is None or not _alone(loop, call, source):
+    if callee is None or call is None or not made_in_loop(loop, call, source):
         return []
     if callee.span.start_byte <= loop.span.start_byte < callee.span.end_byte:
         return []  # recursion through the loop's own function

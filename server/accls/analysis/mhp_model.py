@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_access import Access, Scene, region_access
+from accls.analysis.mhp_callee_sweeps import callee_sweeps
 from accls.analysis.mhp_callee_tasks import (
     Escape,
     escape_location,
@@ -172,6 +173,10 @@ def _model(
         made = region_access(scene, state, at, call)
         if made is not None:
             accesses.append(replace(made, held=made.held | inside))
+    for call, ref, where in callee_sweeps(region, fn, source, env, tasks, inner):
+        made = region_access(scene, ref, call.span.start_byte, call)
+        if made is not None:
+            accesses.append(replace(made, location=where))
     constants = dict(env.constants)
     for escape, pos in placed:
         chain = [c for c in inner if contains(c, escape.call.span.start_byte)]

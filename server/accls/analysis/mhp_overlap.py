@@ -122,6 +122,19 @@ def distinct_instances(a: Location, env: Environment, var: str) -> bool:
     return all(is_empty(build([*rows, *ranges, order])) for order in (before, after))
 
 
+def _same_ranges(a: Location, b: Location) -> bool:
+    """True when both sides' loops sweep one known range each, loop for loop.
+
+    Two loops `for (i = 0; i < n; i++)` apart in the region cover the same
+    values whatever `n` is, so the same index meets in both.
+    """
+    if a.bounds == b.bounds:
+        return True
+    sides = [[(s.var, s.low, s.high) for s in loc.bounds] for loc in (a, b)]
+    known = all(s[1] is not None and s[2] is not None for s in sides[0])
+    return known and sides[0] == sides[1]
+
+
 def overlap(
     a: Location, b: Location, env: Environment, by_threads: bool, flat: bool = True
 ) -> Overlap | None:
@@ -152,7 +165,7 @@ def overlap(
         return Overlap("same")  # constants and thread numbers only
     if a.index == b.index and not (by_threads and "tid" in (a.form, b.form)):
         symbolic = {k for r in ranges for k, _ in r.coeffs if "@" not in k}
-        if a.bounds != b.bounds and symbolic:
+        if not _same_ranges(a, b) and symbolic:
             shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
             return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")

@@ -247,6 +247,8 @@ def _callee_finding(
             f"put the call to `{callee}` in a `taskgroup` (its end waits for every "
             f"descendant task), or make `{callee}` wait for the tasks it creates"
         )
+    elif kind == "tasks" and via.location.form == "loop":  # a callee's sweep
+        fix = "add `#pragma omp taskwait` before the later access, or `depend` clauses"
     elif hidden:
         fix = (
             f"use a reentrant form (`{callee}_r`) with a state per thread, or call "
@@ -269,10 +271,6 @@ def _callee_finding(
     )
 
 
-def _access_word(access: Access) -> str:
-    return access.ref.kind.value
-
-
 def _pair_finding(
     model: RegionModel,
     data: bytes,
@@ -291,12 +289,12 @@ def _pair_finding(
         return None
     first, second = (a, b) if a.pos <= b.pos else (b, a)
     region = model.region
-    args = {
+    args: dict[str, object] = {
         "first": first.ref.render(),
-        "first_access": _access_word(first),
+        "first_access": first.ref.kind.value,
         "first_line": first.ref.span.line,
         "second": second.ref.render(),
-        "second_access": _access_word(second),
+        "second_access": second.ref.kind.value,
         "second_line": second.ref.span.line,
         "overlap": (
             "may run at once on several threads or tasks"

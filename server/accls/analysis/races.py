@@ -6,23 +6,17 @@ import re
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.callee_guards import callee_atomic, callee_branch
-from accls.analysis.callee_indirect import indirect_update_findings
-from accls.analysis.callee_members import member_findings
-from accls.analysis.callee_scratch import shared_scratch_findings
-from accls.analysis.callee_thread_rows import overlapping_rows
 from accls.analysis.findings import (
     BAD_COLLAPSE,
     CARRIED_DEPENDENCE,
     EARLY_EXIT,
     POSSIBLE_DEPENDENCE,
     TOO_LARGE_TO_CHECK,
-    UNKNOWN_CALL,
     UNPROTECTED_UPDATE,
     Finding,
     Severity,
     finding,
 )
-from accls.analysis.mhp_callees import hidden_state, loop_callee_findings
 from accls.analysis.mhp_loop_locks import (
     NO_LOCKS,
     callee_guarded,
@@ -41,6 +35,7 @@ from accls.analysis.race_exemptions import (
     thread_slot,
 )
 from accls.analysis.races_alias import alias_findings
+from accls.analysis.races_callees import call_findings
 from accls.analysis.races_capture import captured_apart, captured_neighbour
 from accls.analysis.races_division import index_collision
 from accls.analysis.races_doacross import doacross_findings
@@ -236,7 +231,7 @@ def dependence_findings(
     if len(loops) == 1 and not out:
         out.extend(alias_findings(loop, directive, analysis.source, protected))
         out.extend(simd_call_findings(loop, directive, analysis.source))
-    out.extend(_call_findings(analysis, loop, directive))
+    out.extend(call_findings(analysis, loop, directive))
     return out
 
 
@@ -309,34 +304,6 @@ def _linearized(dep: Dependence, refs: dict[Span, Ref]) -> bool:
         if r is not None
         for s in r.subscripts
     )
-
-
-def _call_findings(
-    analysis: FileAnalysis, loop: Loop, directive: Directive
-) -> list[Finding]:
-    unknown: list[Finding] = []
-    for obstacle in analysis.of(loop).obstacles:
-        name = obstacle.variable or ""
-        if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
-            continue
-        shared = loop_callee_findings(loop, directive, analysis.source, name)
-        for more in (member_findings, shared_scratch_findings, overlapping_rows):
-            shared = shared or more(loop, directive, analysis.source, name)
-        if shared:
-            return shared  # a proved race through one callee
-        doubt = indirect_update_findings(loop, directive, analysis.source, name)
-        unknown += doubt  # a callee's update the data may make collide
-        said = any(f.kind is UNKNOWN_CALL for f in unknown)
-        if doubt or hidden_state(name, analysis.source) is not None or said:
-            continue  # the library's state, used under exclusion only
-        call = next((c for c in loop.calls if c.name == name), None)
-        span = call.span if call is not None else loop.keyword
-        unknown.append(
-            finding(
-                UNKNOWN_CALL, span, line=loop.line, name=name, call_line=obstacle.line
-            )
-        )
-    return unknown
 
 
 def shape_findings(loop: Loop, directive: Directive) -> list[Finding]:

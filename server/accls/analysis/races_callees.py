@@ -1,0 +1,54 @@
+"""Race findings of a parallel loop through the functions it calls.
+
+A callee proved to race through one of its states gives an error; one whose
+effects cannot be followed gives the doubt that names it (ACC110).
+"""
+
+from __future__ import annotations
+
+from accls.analysis.analyze import FileAnalysis
+from accls.analysis.callee_critical_names import critical_name_findings
+from accls.analysis.callee_indirect import indirect_update_findings
+from accls.analysis.callee_members import member_findings
+from accls.analysis.callee_scratch import shared_scratch_findings
+from accls.analysis.callee_thread_rows import overlapping_rows
+from accls.analysis.findings import UNKNOWN_CALL, Finding, finding
+from accls.analysis.mhp_callees import hidden_state, loop_callee_findings
+from accls.analysis.model import ObstacleCode
+from accls.frontend import Directive, Loop
+
+__all__ = ["call_findings"]
+
+
+def call_findings(
+    analysis: FileAnalysis, loop: Loop, directive: Directive
+) -> list[Finding]:
+    """Races through the functions the loop calls, or doubts about them."""
+    unknown: list[Finding] = []
+    for obstacle in analysis.of(loop).obstacles:
+        name = obstacle.variable or ""
+        if obstacle.code != ObstacleCode.CALL or name.startswith(("omp_", "acc_")):
+            continue
+        shared = loop_callee_findings(loop, directive, analysis.source, name)
+        for more in (
+            member_findings,
+            shared_scratch_findings,
+            overlapping_rows,
+            critical_name_findings,
+        ):
+            shared = shared or more(loop, directive, analysis.source, name)
+        if shared:
+            return shared  # a proved race through one callee
+        doubt = indirect_update_findings(loop, directive, analysis.source, name)
+        unknown += doubt  # a callee's update the data may make collide
+        said = any(f.kind is UNKNOWN_CALL for f in unknown)
+        if doubt or hidden_state(name, analysis.source) is not None or said:
+            continue  # the library's state, used under exclusion only
+        call = next((c for c in loop.calls if c.name == name), None)
+        span = call.span if call is not None else loop.keyword
+        unknown.append(
+            finding(
+                UNKNOWN_CALL, span, line=loop.line, name=name, call_line=obstacle.line
+            )
+        )
+    return unknown
