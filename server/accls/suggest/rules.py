@@ -15,6 +15,7 @@ from accls.suggest.levels import seq_suggestion
 from accls.suggest.loop_pragma import build_loop, refuse
 from accls.suggest.nest_shape import Ranges, few_iterations, with_range
 from accls.suggest.options import SuggestOptions
+from accls.suggest.pointer_stores import pointer_stores
 from accls.suggest.pragma import Dialect, Target
 from accls.suggest.range_loops import range_for_reason
 from accls.suggest.regions import DataRegion, propose_regions
@@ -91,13 +92,13 @@ def _suggest_loop(
             )
         return
     offload = opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
-    heap = (
-        host_library_calls(
+    heap: tuple[str, ...] = ()
+    if offload:
+        heap = host_library_calls(
             loop, analysis.source, analysis.program, opts.dialect.sentinel
         )
-        if offload
-        else ()
-    )
+        if not loop.fortran:
+            heap += pointer_stores(loop, analysis.source)
     if opts.dialect is Dialect.OPENACC and loop.range_for is not None:
         heap = (range_for_reason(loop.range_for),)
     if heap:
