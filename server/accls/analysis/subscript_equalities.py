@@ -64,7 +64,7 @@ def _factors(polys: Sequence[Poly]) -> list[Factor]:
                 names = {k for k in mono if k.startswith("p:")}
                 common = names if common is None else common & names
                 scale = gcd(scale, coeff)
-    out: list[Factor] = sorted(common or ())
+    out: list[Factor] = [*sorted(common or ())]
     if scale > 1:
         out.extend((name, scale) for name in sorted(common or ()))
         out.append(scale)
