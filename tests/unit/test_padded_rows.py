@@ -44,6 +44,9 @@ def test_the_extent_is_read_off_the_subscript() -> None:
         # Rows narrower than `n`: the column stays below `n - 2`.
         "for (int j = 0; j < m; j++)\n  for (int i = 0; i < n - 2; i++)\n"
         "    a[i + j * (n - 2)] = b[i];",
+        # A halo of symbolic width, proved non-negative by a guard.
+        "if (l < 0) return;\nfor (int j = 0; j < m; j++)\n"
+        "  for (int i = l; i < n + l; i++)\n    a[i + j * (n + 2 * l)] = b[i];",
         # Three dimensions, each padded.
         "for (int k = 1; k <= l; k++)\n  for (int j = 1; j <= m; j++)\n"
         "    for (int i = 1; i <= n; i++)\n"
