@@ -12,14 +12,16 @@ from collections.abc import Sequence
 from math import gcd
 
 from accls.analysis.delinearize import Linear, combine, linear
+from accls.analysis.padded_rows import divide_extent, padded_extents
 from accls.analysis.polyhedra import Row, build, constrain, is_empty
 from accls.frontend import Loop, Poly, Subscript
 
 __all__ = ["equalities"]
 
 
-Factor = str | int | tuple[str, int]
-"""An extent: a symbol key, a constant, or a constant times a symbol (`5*n`)."""
+Factor = str | int | tuple[str, int] | Poly
+"""An extent: a symbol key, a constant, a constant times a symbol (`5*n`), or an
+affine form of symbols (`n + 2`, padded_rows)."""
 
 
 def _divide(poly: Poly, factor: Factor) -> tuple[Poly, Poly]:
@@ -62,7 +64,7 @@ def _factors(polys: Sequence[Poly]) -> list[Factor]:
                 names = {k for k in mono if k.startswith("p:")}
                 common = names if common is None else common & names
                 scale = gcd(scale, coeff)
-    out: list[Factor] = sorted(common or ())
+    out: list[Factor] = [*sorted(common or ())]
     if scale > 1:
         out.extend((name, scale) for name in sorted(common or ()))
         out.append(scale)
@@ -73,7 +75,9 @@ def _in_range(rests: Sequence[Poly], factor: Factor, context: Sequence[Row]) -> 
     """True when 0 <= r < factor for both rests (first on side s, then t)."""
     domain = build(context)
     size: Linear
-    if isinstance(factor, tuple):
+    if isinstance(factor, Poly):
+        size = linear(factor)
+    elif isinstance(factor, tuple):
         size = ({factor[0]: factor[1]}, 0)
     elif isinstance(factor, int):
         size = ({}, factor)
@@ -102,6 +106,16 @@ def _split(
         if not (low_l.is_affine and low_r.is_affine):
             continue
         if not _in_range((low_l, low_r), factor, context):
+            continue
+        inner = _split(high_l, high_r, context)
+        if inner is not None:
+            return [*inner, (low_l, low_r)]
+    for name, extent in padded_extents((left, right)):
+        high_l, low_l = divide_extent(left, name, extent)
+        high_r, low_r = divide_extent(right, name, extent)
+        if not (low_l.is_affine and low_r.is_affine):
+            continue
+        if not _in_range((low_l, low_r), extent, context):
             continue
         inner = _split(high_l, high_r, context)
         if inner is not None:
