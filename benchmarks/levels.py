@@ -7,7 +7,8 @@ lets accls suggest, and scores the experts' pairs by the level they sit at:
 OpenACC gang/worker/vector/seq (an outer `parallel loop` with no level word is
 "auto"), OpenMP teams/parallel/simd. For each level: how many expert loops,
 how many got a pragma from accls (recall), how many with the same levels
-(level match) and the same directive. An expert's sequential loop (`loop seq`,
+(level match; a loop our `collapse` folds has the levels of the folding
+pragma) and the same directive. An expert's sequential loop (`loop seq`,
 `serial`) is one `seq` row, kept when accls leaves it sequential and counted
 apart from the parallel levels' totals. Also counts the experts' `acc routine`
 and `omp declare target` directives and how many accls inserted back; of them,
@@ -87,7 +88,10 @@ def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
     for score in scores:
         # `loop seq` and `serial` ask for sequential execution: one `seq` row.
         expert = ("seq",) if score.expert_seq else levels_of(score.expert)
-        ours = levels_of(score.ours) if score.status == "suggested" else ()
+        # A loop our `collapse` folds runs at the levels of the folding pragma.
+        ours = levels_of(score.ours if score.status == "suggested" else None)
+        if score.status == "collapsed":
+            ours = levels_of(score.folded_by)
         key_place = _place(score.expert_directive)
         for level in expert or ("none",):
             key = f"{score.model}:{key_place}:{level}"
@@ -278,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
                 "status": s.status,
                 "expert": s.expert,
                 "ours": s.ours,
+                "folded_by": s.folded_by,
                 "loop": s.loop_head,
                 "reasons": list(s.reasons),
             }
