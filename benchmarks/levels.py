@@ -7,10 +7,13 @@ lets accls suggest, and scores the experts' pairs by the level they sit at:
 OpenACC gang/worker/vector/seq (an outer `parallel loop` with no level word is
 "auto"), OpenMP teams/parallel/simd. For each level: how many expert loops,
 how many got a pragma from accls (recall), how many with the same levels
-(level match) and the same directive. An expert's sequential loop (`loop seq`,
+(level match; a loop our `collapse` folds has the levels of the folding
+pragma) and the same directive. An expert's sequential loop (`loop seq`,
 `serial`) is one `seq` row, kept when accls leaves it sequential and counted
 apart from the parallel levels' totals. Also counts the experts' `acc routine`
-and `omp declare target` directives and how many accls inserted back.
+and `omp declare target` directives and how many accls inserted back; of them,
+those on a function the file defines and an expert's loop reaches (routine_reach.py:
+only those can come back from loop suggestions), and how many of these came back.
 Also counts the experts' data-lifetime directives (`enter data`, `exit data`,
 `update`, and `present` clauses; OpenMP `target enter/exit data`, `target update`)
 and how many of each `accls annotate` writes back (per file, at most the experts'
@@ -40,6 +43,7 @@ from quality import (
     run_mode,
 )
 from quality_metrics import PairScore, reason_pattern
+from routine_reach import routine_reach
 from source_edit import pragma_blocks, strip_blocks
 
 _ACC_LEVELS = ("gang", "worker", "vector", "seq")
@@ -84,7 +88,10 @@ def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
     for score in scores:
         # `loop seq` and `serial` ask for sequential execution: one `seq` row.
         expert = ("seq",) if score.expert_seq else levels_of(score.expert)
-        ours = levels_of(score.ours) if score.status == "suggested" else ()
+        # A loop our `collapse` folds runs at the levels of the folding pragma.
+        ours = levels_of(score.ours if score.status == "suggested" else None)
+        if score.status == "collapsed":
+            ours = levels_of(score.folded_by)
         key_place = _place(score.expert_directive)
         for level in expert or ("none",):
             key = f"{score.model}:{key_place}:{level}"
@@ -134,6 +141,7 @@ def _annotate_routines(
 ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Expert routine and data-lifetime directives, and how many annotate writes."""
     expert = recovered = files = 0
+    reach: Counter[str] = Counter()
     lifetimes: dict[str, Counter[str]] = {k: Counter() for k in _LIFETIME}
     for source in sources:
         text = source.original.read_text(encoding="utf-8")
@@ -165,6 +173,8 @@ def _annotate_routines(
             files += 1
             expert += want
             recovered += min(want, _routines(out))
+            lines = [int(p["line"]) for p in source.pairs]
+            reach.update(routine_reach(text, lines, out, str(source.original)))
         ours = _lifetime_lines(out)
         for kind, count in wanted.items():
             if count:
@@ -173,7 +183,7 @@ def _annotate_routines(
                 lifetimes[kind]["recovered"] += min(count, ours[kind])
         for kind, count in ours.items():
             lifetimes[kind]["written"] += count
-    routines = {"files": files, "expert": expert, "recovered": recovered}
+    routines = {"files": files, "expert": expert, "recovered": recovered, **reach}
     return routines, {k: dict(v) for k, v in lifetimes.items()}
 
 
@@ -272,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
                 "status": s.status,
                 "expert": s.expert,
                 "ours": s.ours,
+                "folded_by": s.folded_by,
                 "loop": s.loop_head,
                 "reasons": list(s.reasons),
             }

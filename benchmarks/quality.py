@@ -140,11 +140,15 @@ def score_file(
         same_line = [o for o in objects if at is not None and o.get("line") == at[0]]
         same_line.sort(key=lambda o: o.get("column") != at[1] if at else 0)
         found = same_line[0] if same_line else None
-        folded = at is not None and any(
-            at[0] in (o.get("collapsed_lines") or []) for o in objects
-        )
+        folding = [
+            o
+            for o in objects
+            if at is not None and at[0] in (o.get("collapsed_lines") or [])
+        ]
         # The JSON also lists a folded loop, with no pragma of its own.
-        if folded and (found is None or not found.get("pragma")):
+        if folding and (found is None or not found.get("pragma")):
+            by = folding[0].get("pragma")
+            base["folded_by"] = " ".join(by.split()) if isinstance(by, str) else None
             scores.append(score_pair(base, "collapsed", None))
             continue
         if found is None and at is not None:

@@ -48,6 +48,7 @@ class PairScore:
     reasons: tuple[str, ...] = ()
     existing: str | None = None  # a pragma accls found already on the loop
     enclosed_by: int | None = None  # unmatched: line of an enclosing reported loop
+    folded_by: str | None = None  # collapsed: our pragma whose `collapse` folds it
 
     @property
     def suspicious(self) -> bool:
