@@ -22,7 +22,7 @@ from accls.server.offers import (
     restrict_note,
     suggestions_for,
 )
-from accls.server.suggestions import BufferAnalysis, data_moves, offers
+from accls.server.suggestions import BufferAnalysis, data_moves, offers, pending
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.explain import LoopReport, ModelAnswer, Transfer
 from accls.suggest.inductions import rewrite_inductions
@@ -88,6 +88,23 @@ def _unseen(analysed: BufferAnalysis) -> str:
     return source.preprocessor_problem or ""
 
 
+WHOLE_PENDING = (
+    "whole file: still being analysed; an offload pragma may change once it is in "
+    "(`present`, `routine vector`: they need every call of the file)"
+)
+
+
+def _pending(analysed: BufferAnalysis, answers: tuple[ModelAnswer, ...]) -> str:
+    """The note while the whole-file passes, which change offloaded pragmas, run."""
+    offloaded = any(
+        a.suggestion is not None
+        and a.suggestion.pragma is not None
+        and a.suggestion.offloaded
+        for a in answers
+    )
+    return WHOLE_PENDING if offloaded and pending(analysed) else ""
+
+
 def loop_report(
     ls: AcclsServer,
     doc: Document,
@@ -122,6 +139,7 @@ def loop_report(
         unseen=_unseen(analysed),
         fix_note=note or "",
         data_note=lifetime_note(ls, doc, analysed, loop) if fixes else "",
+        pending=_pending(analysed, answers),
     )
 
 
