@@ -253,3 +253,21 @@ async def test_an_allocator_wrapper_of_another_file_gives_fresh_blocks(
         "  for (int i = 0; i < n; i++) u[i]",
     )
     assert new == expected
+
+
+async def test_a_buffer_that_does_not_parse_says_it_is_not_read_whole(
+    client: LanguageClient, tmp_path: Path, at: At
+) -> None:
+    text = ENTERED_PRESENT + "int broken = ;\n"
+    uri = (tmp_path / "kernel.c").resolve().as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="c", version=1, text=text
+            )
+        )
+    )
+    value = await hover_text(client, uri, at(text, "for (int i")) or ""
+    # A call in the part that does not parse would be missed: no whole-file pass.
+    assert "not analysed whole while it does not parse" in value
+    assert "copyin(a[0:n])" in value
