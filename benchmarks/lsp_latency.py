@@ -149,6 +149,7 @@ def run(lines: int, rounds: int) -> dict[str, float]:
         figures["loops"] = len(positions)
         actions: list[dict[str, Any]] = []
         cold = []
+        offered = []  # the positions whose listing offers something
         for where in positions:  # first listing per function: analysis of the slice
             ms, result = server.request(
                 "textDocument/codeAction",
@@ -159,6 +160,8 @@ def run(lines: int, rounds: int) -> dict[str, float]:
                 },
             )
             cold.append(ms)
+            if result:
+                offered.append(where)
             actions.extend(
                 a
                 for a in result or []
@@ -209,8 +212,9 @@ def run(lines: int, rounds: int) -> dict[str, float]:
         figures["resolves"] = len(samples)
         figures["resolve p50"], figures["resolve p99"] = percentiles(samples)
         figures["rss after warm-up MB"], _ = server.rss_mb()
-        # A burst of keystrokes inside a loop body, then a listing at that loop.
-        where = positions[len(positions) // 2]
+        # A burst of keystrokes inside a loop body, then a listing at that loop
+        # (one that offered actions before: a refused loop offers none after).
+        where = offered[len(offered) // 2]
         row = where["line"] + 1
         base = text.split("\n")[row]
         column = len(base) - len(base.lstrip())

@@ -9,6 +9,7 @@ from accls.server.documents import FUNCTIONS_KEPT, Document, Slot
 NUMBERS: Slot[str, int] = Slot("numbers")
 OTHER_NUMBERS: Slot[str, int] = Slot("numbers")
 PER_FUNCTION: Slot[int, str] = Slot("per function", per_function=True)
+PER_LOOP: Slot[int, str] = Slot("per loop", per_function=True)
 
 
 def _doc() -> Document:
@@ -56,6 +57,15 @@ def test_per_function_entries_keep_the_most_recently_used() -> None:
     assert doc.peek(PER_FUNCTION, FUNCTIONS_KEPT) == "new"
     assert len(doc.entries(PER_FUNCTION)) == FUNCTIONS_KEPT
     assert doc.peek(NUMBERS, "kept") == 0  # other slots are not bounded
+
+
+def test_each_per_function_slot_keeps_its_own_most_recent() -> None:
+    doc = _doc()
+    doc.store(PER_FUNCTION, 0, "analysis")
+    for n in range(2 * FUNCTIONS_KEPT):  # a listing's many per-loop entries
+        doc.store(PER_LOOP, n, str(n))
+    assert doc.peek(PER_FUNCTION, 0) == "analysis"
+    assert len(doc.entries(PER_LOOP)) == FUNCTIONS_KEPT
 
 
 def test_a_new_version_forgets_every_slot() -> None:

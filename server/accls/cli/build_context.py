@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 
-from accls.analysis import ProgramSummaries
 from accls.frontend import HeaderContext
 from accls.project import (
     BuildFlags,
     build_context,
 )
 
-__all__ = ["build_flags", "file_context", "with_program"]
+__all__ = ["build_flags", "file_context"]
 
 
 def build_flags(args: argparse.Namespace) -> BuildFlags:
@@ -38,17 +36,3 @@ def file_context(
     for warning in warnings:
         print(f"accls: warning: {path}: {warning}", file=sys.stderr)
     return context
-
-
-def with_program(
-    context: HeaderContext | None, program: ProgramSummaries | None
-) -> HeaderContext | None:
-    """`context` told which functions of the project's other files are allocators.
-
-    `double *u = alloc_field(n)` with `alloc_field` returning `malloc(..)` in
-    another file is a fresh block, as a call of `malloc` itself would be.
-    """
-    if context is None or program is None:
-        return context
-    allocators = program.allocators()
-    return replace(context, allocators=allocators) if allocators else context

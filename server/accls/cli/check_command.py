@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from accls.cli.build_context import file_context, with_program
+from accls.cli.build_context import file_context
 from accls.cli.suggest_commands import input_warning, project_program
 from accls.files import (
     InputError,
@@ -18,6 +18,7 @@ from accls.frontend import parse_source
 from accls.pipeline import (
     check_text,
 )
+from accls.project import with_program
 
 __all__ = ["run_check"]
 

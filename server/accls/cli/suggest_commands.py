@@ -11,7 +11,7 @@ from typing import Any
 
 from accls.analysis import ProgramSummaries
 from accls.analysis.cost import Estimate
-from accls.cli.build_context import build_flags, file_context, with_program
+from accls.cli.build_context import build_flags, file_context
 from accls.cli.options import (
     backend_settings,
     settings_from_args,
@@ -45,6 +45,7 @@ from accls.project import (
     ProjectIndex,
     default_cache_dir,
     find_database,
+    with_program,
 )
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target

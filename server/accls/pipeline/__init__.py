@@ -25,6 +25,7 @@ from accls.pipeline.suggesting import (
     profitable_only,
     suggest_text,
 )
+from accls.pipeline.whole_file import whole_file_passes, with_whole_file
 
 __all__ = [
     "BenchReport",
@@ -47,4 +48,6 @@ __all__ = [
     "profitable_only",
     "render_bench",
     "suggest_text",
+    "whole_file_passes",
+    "with_whole_file",
 ]

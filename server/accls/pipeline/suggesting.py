@@ -16,6 +16,7 @@ from accls.frontend import HeaderContext, SourceFile, Span, parse_source
 from accls.hybrid import BackendPool, suggest_hybrid
 from accls.hybrid.candidates import within_loops
 from accls.pipeline.sinks import WarningSink, discard
+from accls.pipeline.whole_file import whole_file_passes
 from accls.settings import Settings
 from accls.suggest import (
     Alternative,
@@ -27,9 +28,6 @@ from accls.suggest import (
     suggest_file,
 )
 from accls.suggest.backends import Backend, BackendKind
-from accls.suggest.callee_present import callee_present
-from accls.suggest.entered_present import entered_present
-from accls.suggest.routine_vector import vector_routines
 from accls.validation import CompilerSettings, Validation, compiler_available, validate
 from accls.validation.offload import offload_check
 
@@ -228,8 +226,7 @@ def suggest_text(
         found = suggest_file(analysis, options, regions=regions)
         # `text` is a whole file here (an editor's slice of one function comes
         # `listed`): its calls are all seen.
-        found = callee_present(analysis, found, whole=True)
-        found = entered_present(analysis, vector_routines(analysis, found))
+        found = whole_file_passes(analysis, found)
         if loops is not None:
             found = within_loops(found, loops)
         found, validation = _checked(

@@ -6,7 +6,12 @@ from accls.project.compile_db import (
     compile_entry,
     find_database,
 )
-from accls.project.context import BuildFlags, build_context, preprocessor_for
+from accls.project.context import (
+    BuildFlags,
+    build_context,
+    preprocessor_for,
+    with_program,
+)
 from accls.project.index import ProjectIndex, project_files
 from accls.project.index_cache import default_cache_dir
 
@@ -21,4 +26,5 @@ __all__ = [
     "find_database",
     "preprocessor_for",
     "project_files",
+    "with_program",
 ]

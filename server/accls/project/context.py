@@ -7,13 +7,14 @@ compile database (or, without one, the user's settings) says.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from accls.analysis import ProgramSummaries
 from accls.frontend import ContextCache, HeaderContext, Preprocessor, header_context
 from accls.project.compile_db import CompileDatabaseError, compile_entry, find_database
 
-__all__ = ["BuildFlags", "build_context", "preprocessor_for"]
+__all__ = ["BuildFlags", "build_context", "preprocessor_for", "with_program"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,3 +92,18 @@ def build_context(
         for name in context.missing
     )
     return context, warnings
+
+
+def with_program(
+    context: HeaderContext | None, program: ProgramSummaries | None
+) -> HeaderContext | None:
+    """`context` told which functions of the project's other files are allocators.
+
+    `double *u = alloc_field(n)` with `alloc_field` returning `malloc(..)` in
+    another file is a fresh block, as a call of `malloc` itself would be. The CLI
+    and the language server both ask here, so they read a file alike.
+    """
+    if context is None or program is None:
+        return context
+    allocators = program.allocators()
+    return replace(context, allocators=allocators) if allocators else context

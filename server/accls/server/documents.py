@@ -28,8 +28,10 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 FUNCTIONS_KEPT = 48
-"""Function slices and analyses kept per document version (about 0.6 MB each for
-a 3,000-line file: the slice is the whole buffer with other bodies blanked)."""
+"""Entries kept per function-keyed slot and document version (a slice or an
+analysis is about 0.6 MB for a 3,000-line file: the whole buffer with other
+bodies blanked). Each slot counts its own, so the per-loop `restrict` and
+rewrite entries of a listing never push out the analyses it is listed from."""
 
 
 WHOLE_FILE_MAX_BYTES = 1_000_000
@@ -59,7 +61,7 @@ class Slot(Generic[K, V]):
 
     Slots compare by identity, so two with the same name never share entries.
     `per_function` entries (slices, analyses) each hold a copy of the buffer:
-    only the last FUNCTIONS_KEPT of them are kept.
+    only the last FUNCTIONS_KEPT of each slot are kept.
     """
 
     __slots__ = ("name", "per_function")
@@ -92,9 +94,9 @@ class Document:
         self._text: str | None = text
         self._index: LineIndex | None = None
         self._cache: dict[_Entry, object] = {}
-        # Per-function results (slices, analyses) in least-recently-used order:
-        # each holds a copy of the buffer, so only the last few are kept.
-        self._functions: OrderedDict[_Entry, None] = OrderedDict()
+        # Per-function results (slices, analyses) in least-recently-used order,
+        # by slot: each holds a copy of the buffer, so only the last few are kept.
+        self._functions: dict[Slot[object, object], OrderedDict[_Entry, None]] = {}
         self.changed = asyncio.Event()  # set when this version is superseded
 
     @property
@@ -119,8 +121,9 @@ class Document:
     def peek(self, slot: Slot[K, V], key: K) -> V | None:
         """The result cached in `slot` for `key` at this version, or None."""
         entry = self._entry(slot, key)
-        if entry in self._functions:
-            self._functions.move_to_end(entry)
+        recent = self._functions.get(entry[0])
+        if recent is not None and entry in recent:
+            recent.move_to_end(entry)
         # Only store() writes an entry, and it takes a V for a Slot[K, V].
         return cast("V | None", self._cache.get(entry))
 
@@ -129,10 +132,11 @@ class Document:
         entry = self._entry(slot, key)
         self._cache[entry] = value
         if slot.per_function:
-            self._functions[entry] = None
-            self._functions.move_to_end(entry)
-            while len(self._functions) > FUNCTIONS_KEPT:
-                old, _ = self._functions.popitem(last=False)
+            recent = self._functions.setdefault(entry[0], OrderedDict())
+            recent[entry] = None
+            recent.move_to_end(entry)
+            while len(recent) > FUNCTIONS_KEPT:
+                old, _ = recent.popitem(last=False)
                 self._cache.pop(old, None)
 
     def entries(self, slot: Slot[K, V]) -> list[tuple[K, V]]:

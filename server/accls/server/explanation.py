@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from accls.frontend import Loop
 from accls.pipeline import estimates_for
-from accls.server.documents import Document
+from accls.server.documents import WHOLE_FILE_MAX_BYTES, Document
 from accls.server.language_server import AcclsServer
 from accls.server.offers import (
     cached_validation,
@@ -22,7 +22,7 @@ from accls.server.offers import (
     restrict_note,
     suggestions_for,
 )
-from accls.server.suggestions import BufferAnalysis, data_moves, offers
+from accls.server.suggestions import BufferAnalysis, data_moves, offers, pending
 from accls.suggest import Dialect, Suggestion, SuggestOptions
 from accls.suggest.explain import LoopReport, ModelAnswer, Transfer
 from accls.suggest.inductions import rewrite_inductions
@@ -88,6 +88,35 @@ def _unseen(analysed: BufferAnalysis) -> str:
     return source.preprocessor_problem or ""
 
 
+WHOLE_PENDING = (
+    "whole file: still being analysed; an offload pragma may change once it is in "
+    "(`present`, `routine vector`: they need every call of the file)"
+)
+_NOT_WHOLE = (
+    "whole file: not analysed whole while it {}, so no `present` or `routine vector` "
+    "from every call of the file"
+)
+
+
+def _pending(
+    doc: Document, analysed: BufferAnalysis, answers: tuple[ModelAnswer, ...]
+) -> str:
+    """Why an offloaded pragma may lack what the whole-file passes would add."""
+    offloaded = any(
+        a.suggestion is not None
+        and a.suggestion.pragma is not None
+        and a.suggestion.offloaded
+        for a in answers
+    )
+    if not offloaded or not pending(analysed):
+        return ""
+    if len(doc.data) > WHOLE_FILE_MAX_BYTES:
+        return _NOT_WHOLE.format("is over 1 MB")
+    if doc.tree.has_errors:
+        return _NOT_WHOLE.format("does not parse")
+    return WHOLE_PENDING
+
+
 def loop_report(
     ls: AcclsServer,
     doc: Document,
@@ -122,6 +151,7 @@ def loop_report(
         unseen=_unseen(analysed),
         fix_note=note or "",
         data_note=lifetime_note(ls, doc, analysed, loop) if fixes else "",
+        pending=_pending(doc, analysed, answers),
     )
 
 

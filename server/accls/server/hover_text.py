@@ -144,6 +144,8 @@ def render_hover(
         notes.append("- assuming: " + "; ".join(facts.assumptions))
     if report.data_note:
         notes.append(f"- {report.data_note}")
+    if report.pending:
+        notes.append(f"- {report.pending}")
     if facts.parallel and facts.call_effects:
         notes.append("- calls: " + "; ".join(facts.call_effects))
     answers = _answers(report.answers, decision)

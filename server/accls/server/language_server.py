@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from typing import Any, Generic, ParamSpec, TypeVar
 
 from lsprotocol import types
@@ -30,11 +31,19 @@ from accls.server.documents import (
     Slot,
 )
 from accls.server.protocol import AcclsProtocol
-from accls.server.scheduler import INTERACTIVE, DocumentScheduler
+from accls.server.scheduler import CHECKS, INTERACTIVE, DocumentScheduler
 from accls.server.suggestions import BufferAnalysis, analyze_buffer
 from accls.settings import Settings, database_include_paths
 
-__all__ = ["ANALYSED", "AcclsServer", "Events", "Signal", "queued", "until_changed"]
+__all__ = [
+    "ANALYSED",
+    "WHOLE",
+    "AcclsServer",
+    "Events",
+    "Signal",
+    "queued",
+    "until_changed",
+]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +56,12 @@ ANALYSED: Slot[ByteRange | None, asyncio.Future[BufferAnalysis]] = Slot(
     "analysed", per_function=True
 )
 """The analysis of one function (by its byte range; None: the broken buffer whole)."""
+
+WHOLE: Slot[None, asyncio.Future[BufferAnalysis]] = Slot("whole")
+"""The analysis of the whole buffer, in the checks' lane (lenses, whole-file passes)."""
+
+_WITH_WHOLE: Slot[ByteRange, BufferAnalysis] = Slot("with whole", per_function=True)
+"""A function's analysis joined with the whole buffer's, by the function's range."""
 
 
 class Signal(Generic[P]):
@@ -198,6 +213,7 @@ class AcclsServer(LanguageServer):
             include = self.include_dirs(doc)
             settings = self.settings
             program = self.programs(doc.path)
+            entire = piece is None and not doc.tree.has_errors
             pending = queued(
                 self.scheduler.run(
                     doc,
@@ -209,11 +225,65 @@ class AcclsServer(LanguageServer):
                         settings,
                         self.header_context(text, doc.path),
                         program,
+                        entire=entire,
                     ),
                 )
             )
             doc.store(ANALYSED, key, pending)
-        return await until_changed(doc, asyncio.shield(pending))
+        found = await until_changed(doc, asyncio.shield(pending))
+        if key is None:
+            return found
+        return self._with_whole(doc, key, found)
+
+    def _with_whole(
+        self, doc: Document, key: ByteRange, found: BufferAnalysis
+    ) -> BufferAnalysis:
+        """The slice's analysis with the whole buffer's, if that is in (never waits).
+
+        The whole-file passes need every call of the file, which a slice blanks;
+        the whole buffer is analysed once per version in the checks' lane, and
+        until it is in, the slice answers alone (the hover says so).
+        """
+        joined = doc.peek(_WITH_WHOLE, key)
+        if joined is not None:
+            return joined
+        if doc.tree.has_errors or len(doc.data) > WHOLE_FILE_MAX_BYTES:
+            return found  # a call in a part that does not parse would be missed
+        pending = self.whole(doc)
+        if not pending.done() or pending.cancelled() or pending.exception():
+            return found
+        joined = replace(found, whole=pending.result(), memo={})
+        doc.store(_WITH_WHOLE, key, joined)
+        return joined
+
+    def whole(self, doc: Document) -> asyncio.Future[BufferAnalysis]:
+        """The analysis of the whole buffer, once per version, in the checks' lane.
+
+        One pass over the file costs about what one function's slice does, and
+        the checks' lane keeps it from delaying hover and listing.
+        """
+        pending = doc.peek(WHOLE, None)
+        if pending is None:
+            text, path, settings = doc.text, doc.path, self.settings
+            include, program = self.include_dirs(doc), self.programs(doc.path)
+            entire = not doc.tree.has_errors
+            pending = queued(
+                self.scheduler.run(
+                    doc,
+                    CHECKS,
+                    lambda: analyze_buffer(
+                        text,
+                        path,
+                        include,
+                        settings,
+                        self.header_context(text, path),
+                        program,
+                        entire=entire,
+                    ),
+                )
+            )
+            doc.store(WHOLE, None, pending)
+        return pending
 
 
 def _no_program(path: str) -> ProgramSummaries | None:

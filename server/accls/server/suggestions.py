@@ -23,7 +23,8 @@ from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import HeaderContext, Loop, Poly, SourceFile, parse_source
 from accls.hybrid import BackendPool
-from accls.pipeline import suggest_text
+from accls.pipeline import suggest_text, whole_file_passes, with_whole_file
+from accls.project import with_program
 from accls.settings import Settings
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.backends import BackendKind
@@ -38,6 +39,7 @@ __all__ = [
     "data_moves",
     "listed",
     "offers",
+    "pending",
     "resolved",
 ]
 
@@ -70,6 +72,11 @@ class BufferAnalysis:
     source: SourceFile
     acc: FileAnalysis
     omp: FileAnalysis
+    # The analysis is of the whole buffer, which parses cleanly: every call of
+    # the file is seen, so the whole-file passes run on it.
+    entire: bool = False
+    # For a slice: the whole buffer's analysis at this version, once it is in.
+    whole: BufferAnalysis | None = field(default=None, compare=False)
     # Listed suggestions by (options, regions): they live as long as the analysis.
     memo: dict[object, tuple[Suggestion, ...]] = field(
         default_factory=dict, compare=False
@@ -120,19 +127,57 @@ def analyze_buffer(
     settings: Settings,
     context: HeaderContext | None = None,
     program: ProgramSummaries | None = None,
+    *,
+    entire: bool = False,
 ) -> BufferAnalysis:
-    """Parse once and analyse for both dialects, with the other files' summaries."""
+    """Parse once and analyse for both dialects, with the other files' summaries.
+
+    `entire`: `text` is the whole buffer and parses cleanly.
+    """
+    context = with_program(context, program)
     source = parse_source(text, path, include_dirs, context=context)
     options = AnalysisOptions(settings.assume_no_alias, program=program)
     acc, omp = analyze_dialects(source, options, ("acc", "omp"))
-    return BufferAnalysis(source=source, acc=acc, omp=omp)
+    return BufferAnalysis(source=source, acc=acc, omp=omp, entire=entire)
+
+
+def _base(
+    analysed: BufferAnalysis, options: SuggestOptions, regions: bool
+) -> tuple[Suggestion, ...]:
+    """The analysis' suggestions before the whole-file passes (cached)."""
+    key = ("base", options, regions)
+    found = analysed.memo.get(key)
+    if found is None:
+        analysis = analysed.analysis(options.dialect)
+        found = analysed.memo[key] = suggest_file(analysis, options, regions=regions)
+    return found
 
 
 def listed(
     analysed: BufferAnalysis, options: SuggestOptions, *, regions: bool = False
 ) -> tuple[Suggestion, ...]:
-    """Analysis-only suggestions: what listing and hover show."""
-    return suggest_file(analysed.analysis(options.dialect), options, regions=regions)
+    """Analysis-only suggestions: what listing and hover show.
+
+    The passes that need the whole file run on a whole buffer's analysis; a
+    slice takes what they changed once the whole buffer's analysis is in, so
+    the editor offers what `accls suggest` writes.
+    """
+    found = _base(analysed, options, regions)
+    if analysed.entire:
+        return whole_file_passes(analysed.analysis(options.dialect), found)
+    whole = analysed.whole
+    if whole is None:
+        return found
+    key = (options, regions)  # the key the listing caches a whole buffer's under
+    after = whole.memo.get(key)
+    if after is None:
+        after = whole.memo[key] = listed(whole, options, regions=regions)
+    return with_whole_file(found, _base(whole, options, regions), after)
+
+
+def pending(analysed: BufferAnalysis) -> bool:
+    """Whether the whole-file passes have not reached this analysis yet."""
+    return not analysed.entire and analysed.whole is None
 
 
 def _log_warning(message: str, /) -> None:

@@ -48,6 +48,7 @@ class LoopReport:
     fix_note: str = ""  # the `restrict` fix in words, when one is offered
     estimate: Estimate | None = None  # the cost model's view of the first answer
     data_note: str = ""  # the device lifetime that holds the loop, with its bytes
+    pending: str = ""  # what is still being worked out, which may change a pragma
 
     @property
     def decision(self) -> Decision:

@@ -35,8 +35,7 @@ from accls.server.offers import (
     Resolving,
     suggestions_for,
 )
-from accls.server.scheduler import CHECKS
-from accls.server.suggestions import BufferAnalysis, analyze_buffer
+from accls.server.suggestions import BufferAnalysis
 from accls.suggest import Dialect, Suggestion
 from accls.suggest.verdict import Decision, FixKind, Verdict, decide, short_title
 
@@ -49,9 +48,6 @@ APPLY_LOOP_ACTION = "accls.applyLoopAction"
 
 _LENSES: Slot[None, tuple[types.CodeLens, ...]] = Slot("lenses")
 """The buffer's lenses at this version."""
-
-_WHOLE: Slot[None, asyncio.Future[BufferAnalysis]] = Slot("lens analysis")
-"""The analysis of the whole buffer that the lenses come from."""
 
 _FIXES = {
     FixKind.RESTRICT: ActionKind.RESTRICT,
@@ -130,35 +126,6 @@ def _lenses(
     return tuple(out)
 
 
-async def _whole(ls: AcclsServer, doc: Document) -> BufferAnalysis:
-    """The analysis of the whole buffer, once per version, in the checks' lane.
-
-    One pass over the file costs about what one function's slice does, where a
-    slice per function would cost that for each; and the checks' lane keeps it
-    from delaying hover and listing.
-    """
-    pending = doc.peek(_WHOLE, None)
-    if pending is None:
-        text, path, settings = doc.text, doc.path, ls.settings
-        include, program = ls.include_dirs(doc), ls.programs(doc.path)
-        pending = queued(
-            ls.scheduler.run(
-                doc,
-                CHECKS,
-                lambda: analyze_buffer(
-                    text,
-                    path,
-                    include,
-                    settings,
-                    ls.header_context(text, path),
-                    program,
-                ),
-            )
-        )
-        doc.store(_WHOLE, None, pending)
-    return await until_changed(doc, asyncio.shield(pending))
-
-
 def _cached_functions(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
     """A buffer too large to analyse whole: the functions already analysed."""
     out: list[types.CodeLens] = []
@@ -177,7 +144,8 @@ async def code_lenses(ls: AcclsServer, doc: Document) -> list[types.CodeLens]:
         return list(cached)
     if len(doc.data) > WHOLE_FILE_MAX_BYTES:
         return _cached_functions(ls, doc)
-    found = _lenses(ls, doc, await _whole(ls, doc), None)
+    whole = await until_changed(doc, asyncio.shield(ls.whole(doc)))
+    found = _lenses(ls, doc, whole, None)
     doc.store(_LENSES, None, found)
     return list(found)
 
