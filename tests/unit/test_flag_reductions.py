@@ -111,3 +111,21 @@ def test_a_flag_lowered_from_one_is_a_min_reduction() -> None:
 )  # fmt: skip
 def test_other_conditional_stores_stay_refused(body: str, extra: str) -> None:
     assert _pragma(body, extra) is None
+
+
+def test_a_cpp_flag_stays_refused() -> None:
+    # `bump(changed)` may take it by reference and read it.
+    src = dedent(
+        """\
+        int a[4096];
+        void bump(int &x);
+        int sweep(int n) {
+          int changed = 0;
+          for (int v = 0; v < n; v++) { if (a[v]) changed = 1; bump(changed); }
+          return changed;
+        }
+        """
+    )
+    settings = Settings(dialect=Dialect.OPENMP, validate=False)
+    found = suggest_text(src, "k.cpp", settings).suggestions
+    assert found[0].pragma is None

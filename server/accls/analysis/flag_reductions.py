@@ -10,8 +10,9 @@ is at most `c` (each thread's copy starts at the lowest value and is raised to
 value is bounded without following the flow: every store to the flag in the
 function, its initialiser first, writes a constant, so it is one of them.
 Constants stay within 0..127, which every integer or floating type holds
-unchanged; the flag is a local whose address is never taken, so no callee
-reads or sets it behind the loop's back.
+unchanged; the flag is a local of a C function whose address is never taken,
+so no callee reads or sets it behind the loop's back (C++ references and
+Fortran's arguments may).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import re
 
 from accls.analysis.model import Obstacle, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import FLOATING
-from accls.frontend import Function, Loop, RedOp, Ref, SourceFile
+from accls.frontend import Function, Loop, RedOp, Ref, SourceFile, is_cpp
+from accls.frontend.fortran_form import is_fortran
 
 __all__ = ["flag_reduction"]
 
@@ -61,7 +63,10 @@ def flag_reduction(
     decl = fn.lookup(name) if fn is not None else None
     if (
         fn is None
+        or is_cpp(source.path)  # a reference parameter or capture may reach it
+        or is_fortran(source.path)  # arguments are passed by reference
         or decl is None
+        or decl.address_taken
         or decl.scope != "local"
         or decl.pointers
         or decl.dims
