@@ -11,7 +11,7 @@ from __future__ import annotations
 from textwrap import dedent
 
 import pytest
-from accls.pipeline import suggest_text
+from accls.pipeline import check_text, suggest_text
 from accls.settings import Settings
 from accls.suggest import Dialect
 
@@ -129,3 +129,23 @@ def test_a_cpp_flag_stays_refused() -> None:
     settings = Settings(dialect=Dialect.OPENMP, validate=False)
     found = suggest_text(src, "k.cpp", settings).suggestions
     assert found[0].pragma is None
+
+
+def test_check_accepts_the_flag_written_with_or() -> None:
+    # `||` of 0/1 copies gives what `max` gives: the checker takes either.
+    src = dedent(
+        """\
+        #include <stdio.h>
+        int main(void) {
+          int a[1000];
+          int found = 0;
+          for (int i = 0; i < 1000; i++) a[i] = (i * 13) % 97;
+        #pragma omp parallel for reduction(|| : found)
+          for (int i = 0; i < 1000; i++)
+            if (a[i] == 42) found = 1;
+          printf("%d\\n", found);
+          return 0;
+        }
+        """
+    )
+    assert not check_text(src, "k.c")

@@ -90,12 +90,29 @@ def flag_reduction(
         op = RedOp.MIN
     else:
         return None
+    return _fact(name, value, known, op, obstacle.line)
+
+
+def _fact(name: str, value: int, known: list[int], op: RedOp, line: int) -> ScalarFact:
+    """The reduction, with the operators a user may write for it to the same effect.
+
+    `||` (`&&`) gives `value` 1 (0) from incoming 0 or 1; `|` (`&`) gives
+    `value` when every incoming value's bits are within (contain) its bits.
+    """
+    boolean = set(known) <= {0, 1}
+    if op is RedOp.MAX:
+        logical = RedOp.LOR if boolean and value == 1 else None
+        bits = RedOp.BOR if all(v | value == value for v in known) else None
+    else:
+        logical = RedOp.LAND if boolean and value == 0 else None
+        bits = RedOp.BAND if all(v & value == value for v in known) else None
     return ScalarFact(
         name=name,
         cls=ScalarClass.REDUCTION,
         op=op,
-        line=obstacle.line,
-        why=f"`{name}` is only set to `{value}` here (line {obstacle.line}), the "
+        also=tuple(o for o in (logical, bits) if o is not None),
+        line=line,
+        why=f"`{name}` is only set to `{value}` here (line {line}), the "
         f"{op} of the constants the function stores in it: after the loop, "
         f"`{value}` if any iteration set it, as `{op}` of the copies gives",
     )
