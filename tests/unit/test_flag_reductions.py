@@ -104,6 +104,9 @@ def test_a_flag_lowered_from_one_is_a_min_reduction() -> None:
         # a global a callee may read
         ("g = 1;\nfor (int v = 0; v < n; v++) if (a[v] < 0) g = 0;\nreturn g;",
          "int g;"),
+        # a static local: a recursive call in the loop would share it
+        ("static int ok = 1;\nfor (int v = 0; v < n; v++) if (a[v] < 0) ok = 0;\n"
+         "return ok;", ""),
         # a negative value: an unsigned flag would hold it as a large one
         ("unsigned ok = 1;\nfor (int v = 0; v < n; v++) if (a[v] < 0) ok = -1;\n"
          "return (int)ok;", ""),

@@ -67,6 +67,7 @@ def flag_reduction(
         or is_fortran(source.path)  # arguments are passed by reference
         or decl is None
         or decl.address_taken
+        or decl.static  # a recursive call in the loop would share it
         or decl.scope != "local"
         or decl.pointers
         or decl.dims
