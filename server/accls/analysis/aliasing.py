@@ -34,9 +34,19 @@ from accls.frontend import (
     Var,
 )
 
-__all__ = ["AliasCheck", "alias_obstacles", "array_decl"]
+__all__ = ["AliasCheck", "alias_obstacles", "array_decl", "string_literal"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_LITERAL = re.compile(r'(?:u8|[LuU])?"')
+
+
+def string_literal(name: str) -> bool:
+    """`name` is a string literal subscripted (`"ACGT"[k]`), not a variable.
+
+    Writing one is undefined, so no defined program overlaps it with memory a
+    loop writes; an offloaded loop finds it in the device code, never mapped.
+    """
+    return bool(_LITERAL.match(name))
 
 
 def array_decl(name: str, fn: Function | None, globals_: tuple[Var, ...]) -> Var | None:
@@ -203,6 +213,8 @@ def alias_obstacles(
     pointer_fields: set[str] = set()  # `p->next`: fields that hold a pointer
     for ref in loop.refs:
         if is_scalar_ref(ref) and not _through_pointer(ref):
+            continue
+        if string_literal(ref.name):
             continue
         arrays[ref.name] = arrays.get(ref.name, False) or ref.is_write
         first_line.setdefault(ref.name, ref.span.line)

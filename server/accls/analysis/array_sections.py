@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from accls.analysis.aliasing import array_decl
+from accls.analysis.aliasing import array_decl, string_literal
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.inequalities import proves_nonnegative
 from accls.analysis.modulo_sections import plain_names
@@ -219,7 +219,9 @@ def array_uses(
     groups: dict[str, list[Ref]] = {}
     mine = {v.name for v in loop.locals}  # declared in the body: never moved
     for ref in loop.refs:
-        if (ref.subscripts or ref.deref) and ref.name not in mine:
+        if (ref.subscripts or ref.deref) and not (
+            ref.name in mine or string_literal(ref.name)
+        ):
             groups.setdefault(ref.name, []).append(ref)
     variant = frozenset(
         {inner.var for inner in loop.walk() if inner.var}

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.field_paths import balanced
+from accls.analysis.pointer_rotations import ALLOCATION, local_in_scope, swapped
 from accls.frontend import Call, Function, SourceFile, Var
 
 __all__ = [
@@ -168,7 +169,8 @@ class _Prover:
             for caller, call in calls:
                 if max(at) >= len(call.args):
                     return False
-                if not self._apart(caller, call.args[at[0]], call.args[at[1]], depth):
+                one, two = call.args[at[0]], call.args[at[1]]
+                if not self._apart(caller, one, two, depth, call):
                     return False
                 if depth == 0:
                     self.sites.append(f"line {call.span.line}")
@@ -206,8 +208,12 @@ class _Prover:
             self.visiting.discard(key)
         return True
 
-    def _apart(self, caller: Function, one: str, two: str, depth: int) -> bool:
+    def _apart(
+        self, caller: Function, one: str, two: str, depth: int, call: Call | None
+    ) -> bool:
         a, b = _origin(one, caller, self.source), _origin(two, caller, self.source)
+        if (a is None or b is None) and call is not None:
+            return self._rotated(caller, _strip(one), _strip(two), depth, call)
         if a is None or b is None:
             return False
         if a.kind == "param" and b.kind == "param":
@@ -221,6 +227,19 @@ class _Prover:
             other = b if a.kind == "param" else a
             return other.kind in ("local", "fresh")
         return not _overlap(a, b)
+
+    def _rotated(
+        self, caller: Function, one: str, two: str, depth: int, call: Call
+    ) -> bool:
+        """Two locals the caller swaps in turn (`t = a; a = b; b = t;`), apart."""
+        at = call.span.start_byte
+        a, b = local_in_scope(one, caller, at), local_in_scope(two, caller, at)
+        if a is None or b is None or a is b:
+            return False
+        held = swapped(a, b, caller, self.source, call.span)
+        if held == (ALLOCATION, ALLOCATION):
+            return True
+        return held is not None and self.distinct(caller, *held, depth + 1)
 
 
 def distinct_at_call_sites(
@@ -267,7 +286,7 @@ def same_or_apart_at_call_sites(
         one, two = _strip(call.args[at[0]]), _strip(call.args[at[1]])
         if one == two and _NAME.fullmatch(one) and _variable(one, caller, source):
             same.append(f"line {call.span.line}")
-        elif prover._apart(caller, one, two, 0):
+        elif prover._apart(caller, one, two, 0, call):
             apart.append(f"line {call.span.line}")
         else:
             return None

@@ -86,6 +86,9 @@ class ScalarFact:
     # A lastprivate scalar of a loop that may run no iteration: it needs a
     # firstprivate too, so that an empty loop copies out the original value.
     keep_first: bool = False
+    # Other operators a reduction may be written with to the same effect: a
+    # 0/1 flag's `||` beside the `max` suggested (see flag_reductions).
+    also: tuple[RedOp, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

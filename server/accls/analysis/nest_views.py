@@ -132,17 +132,31 @@ def _folded(
 
 
 def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
-    """The object-like macros (name, replacement) whose value is an integer."""
-    out: dict[str, int] = {}
+    """The object-like macros (name, replacement) whose value is an integer.
+
+    A replacement over other such macros counts too: `GX` is 202 for
+    `#define GX (NX + 2)` and `#define NX 200`.
+    """
+    polys: dict[str, Poly | None] = {}
     clash: set[str] = set()
     for name, text in macros:
         value = expression_poly(text)
-        number = value.constant if value is not None and value.is_constant else None
-        if number is None or out.get(name, number) != number:
+        if name in polys and polys[name] != value:
             clash.add(name)  # defined again as something else: no one value
-        else:
-            out[name] = number
-    return {name: v for name, v in out.items() if name not in clash}
+        polys[name] = value
+    out: dict[str, int] = {}
+    pending = {n: v for n, v in polys.items() if n not in clash and v is not None}
+    while pending:
+        found = {
+            name: value.substitute({n: Poly.const(v) for n, v in out.items()}).constant
+            for name, value in pending.items()
+            if value.names() <= out.keys()
+        }
+        if not found:
+            break
+        out.update(found)
+        pending = {n: v for n, v in pending.items() if n not in found}
+    return out
 
 
 def nest_views(

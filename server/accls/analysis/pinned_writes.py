@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis.flag_reductions import flag_reduction
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.frontend import Loop, Ref, SourceFile
 
@@ -99,6 +100,12 @@ def pinned_scalars(
                     "that iteration's value after the loop",
                 )
             )
+            continue
+        flag = None
+        if obstacle.code is ObstacleCode.CONDITIONAL_LAST and refs:
+            flag = flag_reduction(loop, obstacle, refs, source)
+        if flag is not None:
+            facts.append(flag)
             continue
         if obstacle.code is ObstacleCode.CONDITIONAL_LAST and refs:
             obstacle = _idempotent_note(obstacle, refs, source.data, written)

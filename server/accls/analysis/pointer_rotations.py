@@ -24,12 +24,13 @@ from accls.frontend import (
     Loop,
     Ref,
     SourceFile,
+    Span,
     Var,
     is_cpp,
     library_function,
 )
 
-__all__ = ["ALLOCATION", "origin_pairs"]
+__all__ = ["ALLOCATION", "local_in_scope", "origin_pairs", "swapped"]
 
 # `p = q;`, or through a pointer cast `p = (const unsigned char *) q;`: the same
 # memory either way.
@@ -76,7 +77,7 @@ def _end(var: Var, fn: Function) -> int:
     return var.scope_end if var.scope_end >= 0 else fn.span.end_byte
 
 
-def _local(name: str, fn: Function, at: int) -> Var | None:
+def local_in_scope(name: str, fn: Function, at: int) -> Var | None:
     """The local called `name` in scope at byte `at`, unless an inner one shadows it.
 
     `float *t` of a swap beside an `int t` of the loop body: each has its scope.
@@ -124,10 +125,9 @@ def _fixed_param(name: str, fn: Function) -> bool:
     )
 
 
-def _outside(refs: list[Ref], loop: Loop) -> bool:
-    return not any(
-        loop.span.start_byte <= r.span.start_byte < loop.span.end_byte for r in refs
-    )
+def _outside(refs: list[Ref], loop: Loop | Span) -> bool:
+    span = loop.span if isinstance(loop, Loop) else loop
+    return not any(span.start_byte <= r.span.start_byte < span.end_byte for r in refs)
 
 
 def _copy_of(var: Var, fn: Function, source: SourceFile, loop: Loop) -> str:
@@ -141,10 +141,15 @@ def _copy_of(var: Var, fn: Function, source: SourceFile, loop: Loop) -> str:
     return name if _fixed_param(name, fn) else ""
 
 
-def _swapped(
-    p: Var, q: Var, fn: Function, source: SourceFile, loop: Loop
+def swapped(
+    p: Var, q: Var, fn: Function, source: SourceFile, loop: Loop | Span
 ) -> tuple[str, str] | None:
-    """The parameters `(x, y)` when `p` and `q` only ever hold `x, y` or `y, x`."""
+    """The parameters `(x, y)` when `p` and `q` only ever hold `x, y` or `y, x`.
+
+    `(ALLOCATION, ALLOCATION)` when they hold two blocks each allocated once.
+    `loop` is where they are used (a loop, or a call's span): set before it,
+    swapped outside it.
+    """
     p_stores, q_stores = _stores(p, fn, source), _stores(q, fn, source)
     if p_stores is None or q_stores is None or len(p_stores) != 2:
         return None
@@ -155,8 +160,9 @@ def _swapped(
         x = y = ALLOCATION  # two blocks, each set once: apart, whoever holds them
     elif x == y or not _fixed_param(x, fn) or not _fixed_param(y, fn):
         return None
+    use = loop.span if isinstance(loop, Loop) else loop
     if max(p_stores[0].span.start_byte, q_stores[0].span.start_byte) > min(
-        loop.span.start_byte, p_stores[1].span.start_byte, q_stores[1].span.start_byte
+        use.start_byte, p_stores[1].span.start_byte, q_stores[1].span.start_byte
     ):
         return None  # both set before the loop and before the swap
     # `t = p; p = q; q = t;` (or with `p` and `q` exchanged), back to back.
@@ -164,7 +170,7 @@ def _swapped(
     temp = _copied(second, source)
     if _copied(first, source) != second.name or not temp:
         return None
-    held = _local(temp, fn, second.span.start_byte)
+    held = local_in_scope(temp, fn, second.span.start_byte)
     temp_stores = _stores(held, fn, source) if held is not None else None
     if temp_stores is None or len(temp_stores) != 1:
         return None
@@ -194,10 +200,10 @@ def origin_pairs(
     if (
         a.scope == "local"
         and b.scope == "local"
-        and _local(a.name, fn, at) is a
-        and _local(b.name, fn, at) is b
+        and local_in_scope(a.name, fn, at) is a
+        and local_in_scope(b.name, fn, at) is b
     ):
-        swap = _swapped(a, b, fn, source, loop)
+        swap = swapped(a, b, fn, source, loop)
         if swap == (ALLOCATION, ALLOCATION):
             return (), (
                 f"`{a.name}` and `{b.name}` hold two blocks they allocated, "
@@ -214,7 +220,7 @@ def origin_pairs(
         if var.scope == "param":
             origins.append((var.name,))
             continue
-        if _local(var.name, fn, at) is not var:
+        if local_in_scope(var.name, fn, at) is not var:
             return None
         copy = _copy_of(var, fn, source, loop)
         if copy:
@@ -252,8 +258,8 @@ def _partner(
     if stores is None or len(stores) != 2:
         return None
     other = _copied(stores[1], source)
-    partner = _local(other, fn, stores[1].span.start_byte) if other else None
-    found = _swapped(var, partner, fn, source, loop) if partner is not None else None
+    partner = local_in_scope(other, fn, stores[1].span.start_byte) if other else None
+    found = swapped(var, partner, fn, source, loop) if partner is not None else None
     if found is not None:
         return found
     # `q = t;`: the partner is the pointer the temporary copied (`t = p;`).
@@ -261,7 +267,7 @@ def _partner(
     if temp is None or len(temp) != 1:
         return None
     origin = _copied(temp[0], source)
-    first = _local(origin, fn, temp[0].span.start_byte) if origin else None
+    first = local_in_scope(origin, fn, temp[0].span.start_byte) if origin else None
     if first is None or first is var:
         return None
-    return _swapped(var, first, fn, source, loop)
+    return swapped(var, first, fn, source, loop)

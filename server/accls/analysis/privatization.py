@@ -96,7 +96,7 @@ def _reduction(
             line=loop.line,
             **read,
         )
-    if clause != op:
+    if clause != op and clause not in {o.value for o in fact.also}:
         line = directive.span.line if directive.span is not None else loop.line
         return finding(
             WRONG_REDUCTION,

@@ -10,6 +10,7 @@ from accls.frontend.exprs import span_of
 from accls.frontend.fortran_exprs import flat, fortran_poly, name_of
 from accls.frontend.fortran_statements import LoopRec
 from accls.frontend.fortran_walk import UnitWalk
+from accls.frontend.liveness import FORTRAN_REPEATS, repeat_ref_starts
 from accls.frontend.loop_model import Loop
 from accls.frontend.model import Call, Ref, Region, Span
 from accls.frontend.poly import Poly
@@ -76,8 +77,11 @@ def build_fortran_loops(
             if name in outside or first_use(name, rec.ref_end, len(refs), context):
                 live.add(name)
                 continue
-            # The next iteration of an enclosing loop may read it before this loop.
-            if any(first_use(name, o.ref_start, rec.ref_start, context) for o in outer):
+            # The next iteration of an enclosing loop, `do while` included, may
+            # read it before this loop.
+            again = repeat_ref_starts(rec.node, refs, rec.ref_start, FORTRAN_REPEATS)
+            starts = {o.ref_start for o in outer} | set(again)
+            if any(first_use(name, s, rec.ref_start, context) for s in starts):
                 live.add(name)
         return tuple(sorted(live))
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node
@@ -18,11 +16,12 @@ from accls.frontend.exprs import (
     strip_parens,
     to_poly,
 )
+from accls.frontend.liveness import Liveness, plain_scalar
 from accls.frontend.loop_model import Limit, Loop
 from accls.frontend.macros import MacroTable
-from accls.frontend.model import AccessKind, Ref, Span, Var
+from accls.frontend.model import Ref, Span, Var
 from accls.frontend.poly import Poly
-from accls.frontend.scopes import outer_refs, whole_variable_view
+from accls.frontend.scopes import outer_refs
 from accls.frontend.secondary_inductions import header_inits, header_steps
 from accls.frontend.walker import FunctionWalk, LoopRecord
 
@@ -227,69 +226,6 @@ def _perfect(body: Node | None) -> bool:
     return len(inner) == 1 and inner[0].type == "for_statement"
 
 
-def _is_scalar(ref: Ref) -> bool:
-    return not ref.subscripts and not ref.deref
-
-
-def _is_prefix(short: tuple[int, ...], long: tuple[int, ...]) -> bool:
-    return long[: len(short)] == short
-
-
-class _Liveness:
-    """Which scalars a loop writes are read later before being overwritten."""
-
-    def __init__(self, refs: list[Ref], globals_: frozenset[str]) -> None:
-        self.refs = refs
-        self.globals = globals_
-        self.where: dict[str, list[int]] = defaultdict(list)
-        for pos, ref in enumerate(refs):
-            if _is_scalar(ref):
-                self.where[ref.name].append(pos)
-                # `p.x` after the loop reads the struct `p` the loop may assign.
-                whole = whole_variable_view(ref)
-                if whole is not None:
-                    self.where[whole.name].append(pos)
-
-    def _first_use(
-        self, name: str, start: int, stop: int, ctx: tuple[int, ...]
-    ) -> bool | None:
-        """True: an uncovered read first; False: killed first; None: neither."""
-        positions = self.where.get(name, [])
-        maybe: list[tuple[int, ...]] = []  # writes that may not execute
-        for pos in positions[bisect_left(positions, start) :]:
-            if pos >= stop:
-                return None
-            ref = self.refs[pos]
-            if ref.name != name:  # a member of `name`: reads it, never kills it
-                ref = replace(ref, kind=AccessKind.READ)
-            if ref.is_read and not any(_is_prefix(w, ref.context) for w in maybe):
-                return True
-            if ref.is_write:
-                if _is_prefix(ref.context, ctx):
-                    return False
-                maybe.append(ref.context)
-        return None
-
-    def live_after(
-        self, rec: LoopRecord, outer: list[LoopRecord], names: set[str]
-    ) -> tuple[str, ...]:
-        live: set[str] = set()
-        for name in names:
-            if name in self.globals:
-                live.add(name)
-                continue
-            if self._first_use(name, rec.ref_end, len(self.refs), rec.context):
-                live.add(name)
-                continue
-            for enclosing in outer:
-                if self._first_use(
-                    name, enclosing.ref_start, rec.ref_start, rec.context
-                ):
-                    live.add(name)
-                    break
-        return tuple(sorted(live))
-
-
 def _step_symbol(h: _Header, written: set[str]) -> str:
     """The variable of `v += T` when the loop never writes `T` and rises (`<`)."""
     text = h.step_text
@@ -310,7 +246,7 @@ def build_loops(
     walk: FunctionWalk, function: str | None, globals_: tuple[Var, ...]
 ) -> tuple[Loop, ...]:
     """Loop values for every nest the walk recorded, children included."""
-    liveness = _Liveness(walk.refs, frozenset(g.name for g in globals_))
+    liveness = Liveness(walk.refs, frozenset(g.name for g in globals_))
 
     def build(rec: LoopRecord, outer: list[LoopRecord]) -> Loop:
         node = rec.node
@@ -319,7 +255,7 @@ def build_loops(
             h = _substituted(h, rec.bound_values)
         body = node.child_by_field_name("body")
         refs = tuple(walk.refs[rec.ref_start : rec.ref_end])
-        written = {r.name for r in refs if r.is_write and _is_scalar(r)}
+        written = {r.name for r in refs if r.is_write and plain_scalar(r)}
         if h.upper is None and h.upper_text:
             h = replace(h, upper=_opaque_bound(h.upper_text, written))
         if h.lower is None and h.lower_text:
@@ -330,7 +266,7 @@ def build_loops(
         # Variables declared in the header or the body die with the loop; a name
         # also written outside their blocks is an outer variable's there.
         inner = walk.decls[rec.decl_start : rec.decl_end]
-        stores = (r for r in refs if r.is_write and _is_scalar(r))
+        stores = (r for r in refs if r.is_write and plain_scalar(r))
         written -= {n for n, found in outer_refs(stores, inner).items() if not found}
         if h.declared and h.var is not None:
             written.discard(h.var)
