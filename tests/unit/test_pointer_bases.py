@@ -51,3 +51,34 @@ def test_a_pointer_into_the_iteration_own_slice_is_parallel(body: str) -> None:
 def test_a_pointer_beyond_the_iteration_own_slice_is_refused(body: str) -> None:
     ok, why = _verdict(body)
     assert not ok, why
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "double *s, *t; s = &a[2 * i]; s[0] = 1.0; s[1] = b[i];",
+        "int k = 8 * i; double *s; s = &a[k]; s[0] = 1.0; s[7] = b[i];",
+        "double *s; if (b[i] > 0) { s = &a[2 * i]; s[0] = 1.0; s[1] = 2.0; }",
+    ],
+)
+def test_a_pointer_set_after_its_declaration_before_its_uses_is_parallel(
+    body: str,
+) -> None:
+    ok, why = _verdict(body)
+    assert ok, why
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a use the set does not reach: another path, an earlier statement
+        "double *s; if (b[i] > 0) s = &a[2 * i]; s[0] = 1.0;",
+        "double *s; for (int j = 0; j < 2; j++) s = &a[2 * i + j]; s[0] = 1.0;",
+        "double *s, *t; t = s = &a[2 * i]; s[0] = 1.0; t[5] = 2.0;",
+        "double *s = gp; s[0] = 1.0; s = &a[2 * i]; s[1] = 2.0;",
+        "double *s; s = &a[i]; s[0] = 1.0; s[1] = 2.0;",
+    ],
+)
+def test_a_pointer_set_after_its_declaration_elsewhere_is_refused(body: str) -> None:
+    ok, why = _verdict(body)
+    assert not ok, why

@@ -94,12 +94,14 @@ def _target(
     plain = [r for r in own if not r.is_write and not r.subscripts and not r.deref]
     if len(sets) != 1 or plain or any(r.escapes or r.into or r.member for r in own):
         return None  # moved, copied, passed on, or a member through it
-    text = source.data[var.span.start_byte : var.span.end_byte + 200].decode(
-        "utf-8", "replace"
-    )
+    origin = var.span.start_byte
+    text = source.data[origin : var.span.end_byte + 200].decode("utf-8", "replace")
     init = re.match(rf"[^;]*?\b{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
-    if init is None:
-        return None
+    if init is None:  # `T *s;` then `s = &a[e];`, before every use
+        later = _later_set(var, sets[0], own, source)
+        if later is None:
+            return None
+        init, origin = later
     found = parsed_address(" ".join(init.group(1).split()))
     if found is None:
         return None
@@ -111,12 +113,12 @@ def _target(
         return None
     if any(v.name == base for lp in loops for v in lp.locals):
         return None  # the iteration's own array
-    at = var.span.start_byte
+    at = origin
     fixed = {
         lp.var for lp in loops if lp.var and lp.body.start_byte <= at < lp.body.end_byte
     }
     written = {r.name for r in nest.refs if r.is_write} - fixed
-    span = (var.span.start_byte + init.start(1), var.span.start_byte + init.end(1))
+    span = (origin + init.start(1), origin + init.end(1))
     # `&a[i3]`: the initializer's own reference has the subscript with the
     # body's scalars substituted (`8 * i2` for `i3 = 8 * i2`), as they are there.
     given = _initializer_subscript(base, nest, span) if not row else None
@@ -130,6 +132,37 @@ def _target(
         return None  # a name the body changes after the pointer is set
     col = Subscript(text=column, poly=expression_poly(column))
     return base, first, row, col, span
+
+
+def _later_set(
+    var: Var, set_: Ref, own: list[Ref], source: SourceFile
+) -> tuple[re.Match[str], int] | None:
+    """`s = <address>;`, the statement that sets `s` after its declaration.
+
+    Only when every other reference comes after it, on a path through it (its
+    context a prefix of theirs): each use then sees the address it stores.
+    """
+    assert var.span is not None
+    data = source.data
+    if set_.span.start_byte <= data.find(b";", var.span.start_byte):
+        return None  # part of the declaration, which has no plain initializer
+    before = data[: set_.span.start_byte].rstrip()
+    if not before or before[-1:] not in (b";", b"{", b"}", b")"):
+        return None  # `x = s = ...`: not a statement of its own
+    start = set_.span.start_byte
+    text = data[start : start + 200].decode("utf-8", "replace")
+    init = re.match(rf"{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
+    if init is None:
+        return None
+    depth = len(set_.context)
+    for ref in own:
+        if ref is set_:
+            continue
+        if ref.span.start_byte < start + init.end() or ref.context[:depth] != (
+            set_.context
+        ):
+            return None
+    return init, start
 
 
 def _dimensioned(array: Var, row: bool) -> bool:
