@@ -70,3 +70,31 @@ def test_a_counted_write_beyond_the_iteration_own_slice_is_refused(
 ) -> None:
     ok, why = _verdict(body)
     assert not ok, why
+
+
+@pytest.mark.parametrize(
+    ("callee", "call", "slice_"),
+    [
+        (
+            "for (int j = 0; j < 8; j += 3) p[j] = 1.0;",
+            "f(&a[7 * i]);",
+            "7 * i + [0, 6]",
+        ),
+        (
+            "for (int j = 9; j > 0; j -= 3) p[j] = 1.0;",
+            "f(&a[9 * i]);",
+            "9 * i + [3, 9]",
+        ),
+    ],
+)
+def test_a_stepped_counter_ends_where_the_step_stops(
+    callee: str, call: str, slice_: str
+) -> None:
+    text = HEAD.replace(
+        "void run(", f"static void f(double *p) {{ {callee} }}\nvoid run("
+    )
+    found = analyze_text(text + f"    {call}\n  }}\n}}\n")
+    loop = next(f for f in found.facts if f.loop.var == "i")
+    why = " ".join([*(o.message for o in loop.obstacles), *loop.call_effects])
+    assert loop.parallel, why
+    assert f"`a[{slice_}]`" in why

@@ -74,11 +74,15 @@ def _counter_values(loop: Loop) -> tuple[int, int] | None:
         return None
     first, bound = lower.constant, upper.constant
     if step > 0 and loop.cond_op in ("<", "<="):
-        last = bound - 1 if loop.cond_op == "<" else bound
+        end = bound - 1 if loop.cond_op == "<" else bound
     elif step < 0 and loop.cond_op in (">", ">="):
-        last = bound + 1 if loop.cond_op == ">" else bound
+        end = bound + 1 if loop.cond_op == ">" else bound
     else:
         return None
+    if (end - first) * step < 0:
+        return None  # it never runs
+    # The last value the step reaches: `j += 3` below 8 stops at 6, not 7.
+    last = first + (end - first) // step * step
     return min(first, last), max(first, last)
 
 
