@@ -7,7 +7,8 @@ recorded as that element: `a[e][k]` for a row of a two-dimensional array,
 `a[e + k]` for `a + e` or `&a[e]` into a flat one. Only arrays declared with
 their dimensions qualify (no pointer of rows that may alias), or, for a flat
 one, a local or parameter `T *a` that the nest never re-points; the pointer must
-be set once, by its declaration, and never copied, passed or moved, and the
+be set once, by its declaration or by one statement after it that every use
+follows on a path through it, and never copied, passed or moved, and the
 names of `e` (with the body's scalars substituted, as at the initializer) must
 keep their values through the body (loop variables, or names the nest never
 writes). Anything else leaves the nest as it was.
@@ -142,7 +143,8 @@ def _later_set(
     Only when every other reference comes after it, on a path through it (its
     context a prefix of theirs): each use then sees the address it stores.
     """
-    assert var.span is not None
+    if var.span is None:
+        return None
     data = source.data
     if set_.span.start_byte <= data.find(b";", var.span.start_byte):
         return None  # part of the declaration, which has no plain initializer
