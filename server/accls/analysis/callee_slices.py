@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from accls.frontend import AccessKind, Call, Function, SourceFile, TypeTable
+from accls.analysis.counted_offsets import counted_range, function_loops
+from accls.frontend import AccessKind, Call, Function, Loop, SourceFile, TypeTable
 
 __all__ = [
     "element_type",
@@ -54,20 +55,29 @@ def parameter_slice(
     found = [f for f in source.functions if f.name == call.name]
     if len(found) != 1 or len(call.args) != len(found[0].params):
         return None
-    return function_slice(found[0], index)
+    return function_slice(found[0], index, source)
 
 
-def function_slice(fn: Function, index: int) -> tuple[AccessKind, int, int] | None:
-    """How `fn` uses its pointer parameter `index` (see `parameter_slice`)."""
+def function_slice(
+    fn: Function, index: int, source: SourceFile | None = None
+) -> tuple[AccessKind, int, int] | None:
+    """How `fn` uses its pointer parameter `index` (see `parameter_slice`).
+
+    With the file that defines `fn`, a subscript affine in counters of loops
+    with literal bounds counts over the counters' range (counted_offsets).
+    """
     if index >= len(fn.params):
         return None
     param = fn.params[index]
-    if param.pointers != 1 or param.dims:
+    # `double *p`, or `double p[]` / `double p[8]`: in C both are a pointer.
+    pointer = param.pointers == 1 and not param.dims
+    if not (pointer or (param.levels == "[" and not param.pointers)):
         return None
     if fn.declarations(param.name) != 1:
         return None  # a local of the same name hides it somewhere
     written = False
     offsets: list[int] = []
+    loops: dict[int, Loop] | None = None
     for ref in fn.refs:
         start = _IDENT.match(ref.name.strip())
         if start is None or start.group(0) != param.name:
@@ -78,9 +88,19 @@ def function_slice(fn: Function, index: int) -> tuple[AccessKind, int, int] | No
             offsets.append(0)
         elif not ref.deref and len(ref.subscripts) == 1:
             sub = ref.subscripts[0]
-            if sub.indirect or sub.poly is None or not sub.poly.is_constant:
+            if sub.indirect or sub.poly is None:
                 return None
-            offsets.append(sub.poly.constant)
+            if sub.poly.is_constant:
+                offsets.append(sub.poly.constant)
+            else:
+                if source is None:
+                    return None
+                if loops is None:
+                    loops = function_loops(fn, source)
+                found = counted_range(sub.poly, ref, fn, loops)
+                if found is None:
+                    return None
+                offsets.extend(found)
         else:
             return None
         written = written or ref.is_write

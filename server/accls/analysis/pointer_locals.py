@@ -5,10 +5,13 @@ The pointer is the iteration's own, but what it points to is not: `s[k]` is
 row write one element. The nest is rewritten so that each `s[k]` (and `*s`) is
 recorded as that element: `a[e][k]` for a row of a two-dimensional array,
 `a[e + k]` for `a + e` or `&a[e]` into a flat one. Only arrays declared with
-their dimensions qualify (no pointer of rows that may alias), the pointer must
-be set once, by its declaration, and never copied, passed or moved, and the
-names of `e` must keep their values through the body (loop variables, or names
-the nest never writes). Anything else leaves the nest as it was.
+their dimensions qualify (no pointer of rows that may alias), or, for a flat
+one, a local or parameter `T *a` that the nest never re-points; the pointer must
+be set once, by its declaration or by one statement after it that every use
+follows on a path through it, and never copied, passed or moved, and the
+names of `e` (with the body's scalars substituted, as at the initializer) must
+keep their values through the body (loop variables, or names the nest never
+writes). Anything else leaves the nest as it was.
 """
 
 from __future__ import annotations
@@ -92,32 +95,111 @@ def _target(
     plain = [r for r in own if not r.is_write and not r.subscripts and not r.deref]
     if len(sets) != 1 or plain or any(r.escapes or r.into or r.member for r in own):
         return None  # moved, copied, passed on, or a member through it
-    text = source.data[var.span.start_byte : var.span.end_byte + 200].decode(
-        "utf-8", "replace"
-    )
+    origin = var.span.start_byte
+    text = source.data[origin : var.span.end_byte + 200].decode("utf-8", "replace")
     init = re.match(rf"[^;]*?\b{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
-    if init is None:
-        return None
+    if init is None:  # `T *s;` then `s = &a[e];`, before every use
+        later = _later_set(var, sets[0], own, source)
+        if later is None:
+            return None
+        init, origin = later
     found = parsed_address(" ".join(init.group(1).split()))
     if found is None:
         return None
     base, start, row, column = found
     array = declared_array(base, nest, source)
-    if array is None or array.pointers or len(array.dims) != 1 + row:
-        return None  # only arrays with their dimensions: rows that cannot alias
+    if array is None or not (
+        _dimensioned(array, row) or (not row and _kept_pointer(array, nest))
+    ):
+        return None
     if any(v.name == base for lp in loops for v in lp.locals):
         return None  # the iteration's own array
-    at = var.span.start_byte
+    at = origin
     fixed = {
         lp.var for lp in loops if lp.var and lp.body.start_byte <= at < lp.body.end_byte
     }
     written = {r.name for r in nest.refs if r.is_write} - fixed
-    if set(_NAME.findall(f"{start} {column}")) & written:
+    span = (origin + init.start(1), origin + init.end(1))
+    # `&a[i3]`: the initializer's own reference has the subscript with the
+    # body's scalars substituted (`8 * i2` for `i3 = 8 * i2`), as they are there.
+    given = _initializer_subscript(base, nest, span) if not row else None
+    if given is not None and given.poly is not None:
+        names = set(given.poly.names()) | set(_NAME.findall(column))
+        first = given
+    else:
+        names = set(_NAME.findall(f"{start} {column}"))
+        first = Subscript(text=start, poly=expression_poly(start))  # None: unknown
+    if names & written:
         return None  # a name the body changes after the pointer is set
-    poly = expression_poly(start)  # None for `i % 4`: an unknown element
-    span = (var.span.start_byte + init.start(1), var.span.start_byte + init.end(1))
     col = Subscript(text=column, poly=expression_poly(column))
-    return base, Subscript(text=start, poly=poly), row, col, span
+    return base, first, row, col, span
+
+
+def _later_set(
+    var: Var, set_: Ref, own: list[Ref], source: SourceFile
+) -> tuple[re.Match[str], int] | None:
+    """`s = <address>;`, the statement that sets `s` after its declaration.
+
+    Only when every other reference comes after it, on a path through it (its
+    context a prefix of theirs): each use then sees the address it stores.
+    """
+    if var.span is None:
+        return None
+    data = source.data
+    if set_.span.start_byte <= data.find(b";", var.span.start_byte):
+        return None  # part of the declaration, which has no plain initializer
+    before = data[: set_.span.start_byte].rstrip()
+    if not before or before[-1:] not in (b";", b"{", b"}", b")"):
+        return None  # `x = s = ...`: not a statement of its own
+    start = set_.span.start_byte
+    text = data[start : start + 200].decode("utf-8", "replace")
+    init = re.match(rf"{re.escape(var.name)}\s*=\s*([^;,{{}}]+);", text)
+    if init is None:
+        return None
+    depth = len(set_.context)
+    for ref in own:
+        if ref is set_:
+            continue
+        if ref.span.start_byte < start + init.end() or ref.context[:depth] != (
+            set_.context
+        ):
+            return None
+    return init, start
+
+
+def _dimensioned(array: Var, row: bool) -> bool:
+    """An array declared with its dimensions (rows that cannot alias)."""
+    return not array.pointers and len(array.dims) == 1 + row
+
+
+def _kept_pointer(array: Var, nest: Loop) -> bool:
+    """A local or parameter `T *a` that the nest never re-points.
+
+    `s = a + e` then makes `s[k]` exactly `a[e + k]`: only a global could be
+    re-pointed by a call, and only an address taken by another pointer.
+    """
+    if array.pointers != 1 or array.dims or array.levels != "*":
+        return False
+    if array.scope == "global" or array.address_taken:
+        return False
+    return not any(
+        r.name == array.name and r.is_write and not r.subscripts and not r.deref
+        for r in nest.refs
+    )
+
+
+def _initializer_subscript(
+    base: str, nest: Loop, span: tuple[int, int]
+) -> Subscript | None:
+    """The one subscript of the reference `base[e]` inside the initializer."""
+    found = [
+        r
+        for r in nest.refs
+        if r.name == base and span[0] <= r.span.start_byte < span[1]
+    ]
+    if len(found) != 1 or len(found[0].subscripts) != 1:
+        return None
+    return found[0].subscripts[0]
 
 
 def parsed_address(text: str) -> tuple[str, str, bool, str] | None:

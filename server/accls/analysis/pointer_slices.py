@@ -56,7 +56,7 @@ def function_slices(fn: Function, source: SourceFile) -> tuple[PointerSlice, ...
         return ()  # Fortran passes by reference: a dummy is no pointer
     out: list[PointerSlice] = []
     for index, param in enumerate(fn.params):
-        found = function_slice(fn, index)
+        found = function_slice(fn, index, source)
         if found is None:
             continue
         kind, low, high = found
