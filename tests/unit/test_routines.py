@@ -136,15 +136,29 @@ def test_declared_only_after_the_loop() -> None:
     assert [r.function for r in top.routines] == ["late"]
 
 
-def test_a_callee_reading_shared_memory_through_a_pointer_is_refused() -> None:
+def test_a_callee_reading_a_global_array_has_it_copied_in() -> None:
+    # The loop never names `b`: the clauses move what `at()` reads through `v`.
     tail = "static double at(const double *v, int k) { return v[k]; }\n"
     body = "for (int i = 0; i < N; i++) a[i] = at(b, i);"
     _, out = _suggest(body, ACC, tail)
     top = _top(out)
-    assert top.pragma is None
-    assert any("reaches memory through `v` (given `b`" in r for r in top.reasons)
+    assert top.pragma is not None
+    assert "copyin(b)" in top.pragma.render()
+    assert [r.function for r in top.routines] == ["at"]
     _, cpu = _suggest(body, OMP_CPU, tail)
     assert _top(cpu).pragma is not None
+
+
+def test_a_callee_reading_memory_of_unknown_extent_is_refused() -> None:
+    tail = (
+        "static double at(const double *v, int k) { return v[(k * 7) & 63]; }\n"
+        "void g(const double *restrict p, double *restrict q)\n"
+        "{ for (int i = 0; i < N; i++) q[i] = at(p, i); }\n"
+    )
+    _, out = _suggest("for (int i = 0; i < N; i++) a[i] = 0.0;", ACC, tail)
+    refused = [s for s in out if s.loop.function == "g"]
+    assert [s.pragma for s in refused] == [None]
+    assert any("reaches memory through `v` (given `p`" in r for r in refused[0].reasons)
 
 
 def test_a_pointer_to_an_iteration_local_is_fine() -> None:

@@ -12,6 +12,7 @@ from accls.analysis.data_clauses import managed_arrays
 from accls.analysis.mapped_storage import shared_storage
 from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
+from accls.suggest.callee_arrays import callee_array_uses
 from accls.suggest.context import Placement
 from accls.suggest.heap_private import heap_private_blocker
 from accls.suggest.one_storage import one_storage_copies
@@ -123,7 +124,9 @@ def data_clauses(
     loop = facts.loop
     source = analysis.source
     fn = source.function(loop.function)
+    called = callee_array_uses(loop, analysis)
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
+    names |= {use.name for use in called}
     decls: dict[str, Var | None] = {n: array_decl(n, fn, source.globals) for n in names}
     present = dict(where.present)
     sentinel = opts.dialect.sentinel
@@ -132,7 +135,7 @@ def data_clauses(
     mapped: list[str] = []  # the names a transfer clause moves
     exact: dict[str, str] = {}  # their exact sections, the name left out: "[0:n]"
     chosen: dict[str, tuple[str, str]] = {}  # each mapped name's kind and item
-    for use in loop_array_uses(loop, analysis):
+    for use in (*loop_array_uses(loop, analysis), *called):
         if use.name in facts.private_arrays or use.name in dict(facts.private_blocks):
             continue  # each gang/thread has its own copy: nothing to move
         decl = decls.get(use.name)

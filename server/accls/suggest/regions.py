@@ -24,6 +24,7 @@ from accls.analysis.array_sections import (
 from accls.analysis.mapped_storage import same_sections, shared_storage
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.frontend import Clause, Function, Loop, Ref, SourceFile, Span
+from accls.suggest.callee_arrays import callee_array_uses
 from accls.suggest.context import placement
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Pragma, Target
@@ -141,7 +142,7 @@ def _uses(loop: Loop, analysis: FileAnalysis) -> list[ArrayUse]:
     names = {r.name for r in loop.refs if r.subscripts or r.deref}
     if any((d := array_decl(n, fn, source.globals)) and d.device for n in names):
         return []  # device pointers need no data region
-    return list(loop_array_uses(loop, analysis))
+    return [*loop_array_uses(loop, analysis), *callee_array_uses(loop, analysis)]
 
 
 def _starts_line(data: bytes, offset: int) -> bool:

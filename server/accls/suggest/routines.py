@@ -27,6 +27,7 @@ from accls.frontend import (
     Var,
     library_function,
 )
+from accls.suggest.callee_arrays import callee_mapped_names
 from accls.suggest.header_routines import header_function, header_routine_reason
 from accls.suggest.pragma import Dialect, Pragma
 from accls.suggest.routine_scope import routine_scope_blocker
@@ -347,6 +348,7 @@ def routine_edits(
             continue
         top = called_at == loop.span.start_byte
         rows = _moved_rows(call, loop, analysis) if top else frozenset()
+        rows |= callee_mapped_names(call, loop, analysis) if top else frozenset()
         if top and own_object(call, 0, loop, source):
             rows |= {"".join(call.args[0].split())}  # the iteration's own object
         blocker = _argument_blocker(call, fn, private, rows)
