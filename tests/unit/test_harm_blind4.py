@@ -1,0 +1,158 @@
+"""The fourth harm blind batch: multi-file mini-apps, scored file by file.
+
+tests/fixtures/harm_blind4 holds programs of a few `.c` files and a header each,
+their loops marked `/* expert: parallel */` or `/* trap: REASON */` (see its
+README). Each file is annotated as `accls annotate --all --project FOLDER`
+would, unvalidated (validation only withdraws): no pragma on a trap loop, one
+on every expert loop. Expert loops still missed are strict xfails keyed by
+`folder/file:line`, with the reason accls gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+from accls.cli import main
+from support.harm_markers import markers, parallelised_rows
+
+BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "harm_blind4"
+_FILES = sorted(
+    f"{p.parent.name}/{p.name}" for p in BATCH.glob("*/*.c") if p.parent.is_dir()
+)
+_MISSED: dict[str, str] = {
+    "q01_fem_assembly/main.c:9": (
+        "`element_stiffness(e)` (kernels.c) writes the global `kel` at `kel[e]`: "
+        "a callee's global writes are not tested as the loop's own accesses"
+    ),
+    "q02_md_cells/main.c:10": (
+        "`force_on(&s, i)` (forces.c) writes `s->f[i]` through the struct's "
+        "pointer field: the address of `s` is taken and the write is not indexed"
+    ),
+    "q03_particle_sort/sort.c:33": (
+        "`out` and `in` are parameters: both calls of the program (main.c) pass "
+        "two distinct arrays, but calls of other files are not read"
+    ),
+    "q04_amr_blocks/blocks.c:23": (
+        "`fine[b].u` are pointers each set from its own `calloc` in the same "
+        "function: the fields of an array of structs are not known to be apart"
+    ),
+    "q04_amr_blocks/main.c:7": (
+        "`fill_ghosts(&fine[b])` (update.c) writes through `fine[b].u`: not "
+        "known apart from the other blocks' fields"
+    ),
+    "q04_amr_blocks/main.c:10": (
+        "`smooth(&fine[b])` (update.c) writes through `fine[b].unew`: not known "
+        "apart from the other blocks' fields"
+    ),
+    "q04_amr_blocks/main.c:13": (
+        "`swap_fields(&fine[b])` (update.c) writes the fields of `fine[b]` "
+        "through a pointer argument"
+    ),
+    "q05_ray_stacks/main.c:9": (
+        "`trace(&rays[r])` (trace.c) is taken to read through every pointer "
+        "field of the struct (`rays[0].next`), though it reads none of them"
+    ),
+    "q05_ray_stacks/main.c:18": (
+        "`trace(&rays[r])` (trace.c): the same struct pointer field taken as read"
+    ),
+    "q05_ray_stacks/scene.c:31": (
+        "`rays[r].next = &rays[(r + 1) % NRAY]` only takes an address, but is "
+        "read as an access of the next element"
+    ),
+    "q06_spectral/main.c:18": (
+        "`inverse_at(&s, n)` (transform.c) reads through the fields of `s`, "
+        "pointers into one workspace: not proved apart from the global `out`"
+    ),
+    "q06_spectral/transform.c:4": (
+        "`re` and `im` are parameters: the one call of the program passes two "
+        "apart slices of one block, but calls of other files are not read"
+    ),
+    "q07_cg_solver/kernels.c:4": (
+        "`matvec` parameters `x` and `y`: every call of the program passes two "
+        "distinct `malloc` blocks, but calls of other files are not read"
+    ),
+    "q07_cg_solver/kernels.c:36": (
+        "`axpy` parameters `x` and `y`: the same, calls of other files not read"
+    ),
+    "q08_image_tiles/main.c:20": (
+        "`blur_tile(&blur_t[k])` (filters.c) writes through `t->out`: a pointer "
+        "field shared by every tile, its writes at `x0` offsets not followed"
+    ),
+    "q09_hist_pipeline/stages.c:22": (
+        "`row` is a parameter: every call of the program passes a row of the "
+        "static `rows` of main.c, never the global `scratch`, but calls of other "
+        "files are not read"
+    ),
+    "q09_hist_pipeline/stages.c:30": (
+        "`row` and the global `scratch`: not proved apart, for the same reason"
+    ),
+}
+
+
+@cache
+def _annotated(folder: str) -> dict[str, str]:
+    """Each `.c` file of the folder as annotated with `--project` (text by name)."""
+    root = BATCH / folder
+    out = Path(tempfile.mkdtemp(prefix="harm-blind4-"))
+    texts: dict[str, str] = {}
+    for src in sorted(root.glob("*.c")):
+        argv = ["annotate", "--all", "--no-validate", "--model", "openmp"]
+        argv += ["--project", str(root), "--index-cache", str(out / "cache")]
+        argv += [str(src), "-o", str(out / src.name)]
+        with contextlib.redirect_stderr(io.StringIO()):
+            assert main(argv) == 0
+        texts[src.name] = (out / src.name).read_text(encoding="utf-8")
+    return texts
+
+
+def _marked(key: str) -> list[tuple[int, str, str, bool]]:
+    """(original row, kind, reason, parallelised) of each marker of one file."""
+    folder, name = key.split("/")
+    original = markers((BATCH / key).read_text(encoding="utf-8"))
+    text = _annotated(folder)[name]
+    shared = parallelised_rows(text)
+    done = markers(text)
+    assert len(done) == len(original)
+    return [
+        (m.row, m.kind, m.reason, d.row in shared)
+        for m, d in zip(original, done, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("key", _FILES)
+def test_no_pragma_on_a_trap_loop(key: str) -> None:
+    hit = [
+        f"line {row + 1}: {why}"
+        for row, kind, why, on in _marked(key)
+        if on and kind == "trap"
+    ]
+    assert not hit
+
+
+def _expert_params() -> list[object]:
+    params: list[object] = []
+    for key in _FILES:
+        for row, kind, _, _ in _marked_rows(key):
+            if kind != "expert":
+                continue
+            ident = f"{key}:{row + 1}"
+            why = _MISSED.get(ident)
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+            params.append(pytest.param(key, row, id=ident, marks=marks))
+    return params
+
+
+def _marked_rows(key: str) -> list[tuple[int, str, str, None]]:
+    """The markers of one file as written (collection must not run accls)."""
+    text = (BATCH / key).read_text(encoding="utf-8")
+    return [(m.row, m.kind, m.reason, None) for m in markers(text)]
+
+
+@pytest.mark.parametrize(("key", "row"), _expert_params())
+def test_expert_loop_gets_a_pragma(key: str, row: int) -> None:
+    assert any(r == row and on for r, kind, _, on in _marked(key) if kind == "expert")
