@@ -1,0 +1,77 @@
+"""Causes found by the thirteenth blind batch, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+
+
+_COUNTER = """\
+    typedef struct { long hits; double first; } counter_t;
+    void tally(counter_t *c, const double *v, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        if (v[i] > 0.5) {
+          #pragma omp atomic
+          c->hits++;
+        }
+        if (i == {k})
+          {store};
+      }
+    }
+"""
+
+
+def _counter(k: str, store: str) -> str:
+    return _COUNTER.replace("{k}", k).replace("{store}", store)
+
+
+def test_a_member_stored_by_one_iteration_alone_does_not_race() -> None:
+    # `if (i == 0) c->first = ...`: one iteration touches `first`
+    assert _errors(_counter("0", "c->first = v[0]")) == []
+
+
+def test_a_plain_store_races_with_atomic_updates_of_the_same_member() -> None:
+    # one iteration resets `hits` while the others update it atomically
+    assert _errors(_counter("n / 2", "c->hits = 0")) == [("ACC103", 10)]
+    found = check_file(textwrap.dedent(_counter("n / 2", "c->hits = 0")), "t.c")
+    assert ("atomic", "7") in found[0].args  # the line it races with
+
+
+def test_a_member_stored_in_every_iteration_still_races() -> None:
+    src = _COUNTER.replace("if (i == {k})\n          {store};", "c->first = v[i];")
+    assert [c for c, _ in _errors(src)] == ["ACC103"]
+
+
+_TEMP = """\
+    static double t;
+    double scale(double *y, const double *x, int n) {
+      #pragma omp parallel for{clause}
+      for (int i = 0; i < n; i++) {
+        t = 2.0 * x[i];
+        y[i] = t + 1.0;
+      }
+      return t;
+    }
+"""
+
+
+def test_a_shared_temporary_read_after_the_loop_is_a_race() -> None:
+    # shared, the temporary races between its write and the next line's read
+    found = check_file(textwrap.dedent(_TEMP.replace("{clause}", "")), "t.c")
+    errors = [f for f in found if f.level.name == "ERROR"]
+    assert [f.code for f in errors] == ["ACC103"]
+    assert {("write", "5"), ("read", "6")} <= set(errors[0].args)
+    assert "lastprivate(t)" in errors[0].message
+
+
+def test_a_private_temporary_read_after_the_loop_lacks_lastprivate() -> None:
+    src = _TEMP.replace("{clause}", " private(t)")
+    assert [c for c, _ in _errors(src)] == ["ACC106"]
+    assert _errors(_TEMP.replace("{clause}", " lastprivate(t)")) == []
