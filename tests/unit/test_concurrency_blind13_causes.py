@@ -75,3 +75,47 @@ def test_a_private_temporary_read_after_the_loop_lacks_lastprivate() -> None:
     src = _TEMP.replace("{clause}", " private(t)")
     assert [c for c, _ in _errors(src)] == ["ACC106"]
     assert _errors(_TEMP.replace("{clause}", " lastprivate(t)")) == []
+
+
+_HELPERS = """\
+    typedef struct { double *cur; double *next; double *flux; int n; } grid_t;
+    static void smooth(grid_t *g) {
+      #pragma omp for nowait
+      for (int i = 1; i < g->n - 1; i++)
+        g->next[i] = 0.5 * (g->cur[i - 1] + g->cur[i + 1]);
+    }
+    static void fluxes(grid_t *q) {
+      #pragma omp for
+      for (int i = 1; i < q->n - 1; i++)
+        q->flux[i] = q->next[i + 1] - q->next[i - 1];
+    }
+    void step(grid_t *g, grid_t *h) {
+      #pragma omp parallel
+      {
+        smooth(g);{between}
+        fluxes({second});
+      }
+    }
+"""
+
+
+def _helpers(between: str = "", second: str = "g") -> str:
+    return _HELPERS.replace("{between}", between).replace("{second}", second)
+
+
+def test_a_nowait_loop_in_a_helper_races_with_the_next_helpers_loop() -> None:
+    # the region calls both helpers; `q` in fluxes is the caller's `g` too
+    assert _errors(_helpers()) == [("ACC111", 10)]
+
+
+def test_a_barrier_between_the_helpers_orders_them() -> None:
+    assert _errors(_helpers("\n    #pragma omp barrier")) == []
+
+
+def test_helpers_given_other_records_are_not_matched() -> None:
+    assert _errors(_helpers(second="h")) == []
+
+
+def test_helpers_called_by_one_thread_are_not_the_teams() -> None:
+    src = _helpers().replace("        smooth(g);", "        if (g->n > 2) smooth(g);")
+    assert _errors(src) == []

@@ -8,10 +8,10 @@ from accls.analysis.nowait_copies import early_copy_use
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Region, SourceFile
 
-__all__ = ["nowait_findings"]
+__all__ = ["nowait_findings", "same_schedule", "worksharing"]
 
 
-def _worksharing(loop: Loop) -> Directive | None:
+def worksharing(loop: Loop) -> Directive | None:
     """The `omp for` (not `parallel for`) directive on a loop, if any."""
     for d in loop.pragmas:
         words = set(d.name.split())
@@ -29,7 +29,7 @@ def _parallel_region(loop: Loop) -> Region | None:
     return found
 
 
-def _same_schedule(a: Directive, b: Directive, first: Loop, second: Loop) -> bool:
+def same_schedule(a: Directive, b: Directive, first: Loop, second: Loop) -> bool:
     """Static schedules over the same space: each thread gets the same iterations."""
     sa, sb = a.clause("schedule"), b.clause("schedule")
     if sa is None or sb is None or sa.args != sb.args:
@@ -90,7 +90,7 @@ def _next_turn(
 def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
     """Arrays a `nowait` loop writes that the next loop in its region reads."""
     source = analysis.source
-    loops = [(loop, _worksharing(loop)) for loop in source.loops()]
+    loops = [(loop, worksharing(loop)) for loop in source.loops()]
     sharing = [(loop, d) for loop, d in loops if d is not None]
     plain = [loop for loop, d in loops if d is None]
     out: list[Finding] = []
@@ -136,7 +136,7 @@ def _early_use(
             line=loop.line,
             use=copy[1].span.line,
         )
-    if _same_schedule(directive, after_directive, loop, after):
+    if same_schedule(directive, after_directive, loop, after):
         return None
     written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
     use = next(
