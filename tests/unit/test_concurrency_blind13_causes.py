@@ -119,3 +119,37 @@ def test_helpers_given_other_records_are_not_matched() -> None:
 def test_helpers_called_by_one_thread_are_not_the_teams() -> None:
     src = _helpers().replace("        smooth(g);", "        if (g->n > 2) smooth(g);")
     assert _errors(src) == []
+
+
+_SECTIONS = """\
+    void pipeline(double *x, int h, int m, double *out) {
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp task depend(out : x[0 : h])
+        x[h] = 1.0;
+        #pragma omp task depend(in : {item})
+        out[0] = x[h];
+      }
+    }
+"""
+
+
+def test_depend_sections_apart_for_every_value_order_nothing() -> None:
+    # x[0:h] and x[h:h] never share an element: the tasks run unordered
+    assert _errors(_SECTIONS.replace("{item}", "x[h : h]")) == [("ACC122", 8)]
+    assert _errors(_SECTIONS.replace("{item}", "x[h + 1 : h]")) == [("ACC122", 8)]
+
+
+def test_depend_sections_that_may_meet_stay_a_doubt() -> None:
+    assert _errors(_SECTIONS.replace("{item}", "x[h - 1 : h]")) == []
+    assert _errors(_SECTIONS.replace("{item}", "x[m : h]")) == []
+
+
+def test_depend_sections_over_a_name_the_region_writes_stay_a_doubt() -> None:
+    # `h` is set in the region: the checker does not follow its value there
+    src = _SECTIONS.replace("{item}", "x[h : h]").replace(
+        "      {\n", "      {\n        h = h / 2;\n"
+    )
+    assert ("ACC122", 9) not in _errors(src)
+    assert ("ACC122", 9) in _errors(src.replace("h = h / 2;", "m = m / 2;"))
