@@ -153,3 +153,21 @@ def test_depend_sections_over_a_name_the_region_writes_stay_a_doubt() -> None:
     )
     assert ("ACC122", 9) not in _errors(src)
     assert ("ACC122", 9) in _errors(src.replace("h = h / 2;", "m = m / 2;"))
+
+
+def test_a_member_stored_under_the_outer_index_of_a_collapsed_nest_races() -> None:
+    # `collapse(2)`: every (0, j) is an iteration of its own, on any thread
+    src = """\
+        typedef struct { double first; } rec_t;
+        void f(rec_t *c, const double *v, double *w, int n) {
+          #pragma omp parallel for{clause}
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              w[i * n + j] = v[j];
+              if (i == 0)
+                c->first = v[j];
+            }
+        }
+    """
+    assert _errors(src.replace("{clause}", "")) == []
+    assert _errors(src.replace("{clause}", " collapse(2)")) == [("ACC103", 8)]

@@ -278,8 +278,11 @@ def _member_write(
 ) -> Finding | None:
     """ACC103 for a structure member every thread writes: `p.a += i`, `s->n++`."""
     refs = plain_member_writes(loop, name)
-    if not refs or touched_once(loop, name, source):
-        return None  # no plain store, or one iteration alone touches the field
+    # One iteration alone touching the field: not with `collapse`, whose inner
+    # iterations under `if (i == K)` are several, on several threads.
+    once = directive.clause("collapse") is None and touched_once(loop, name, source)
+    if not refs or once:
+        return None
     base = name.replace("->", ".").split(".")[0]
     if any(r.is_write and r.name == base for r in loop.refs):
         return None  # the base moves: `s = &a[i]`, whose own writes are checked
