@@ -171,3 +171,11 @@ def test_a_member_stored_under_the_outer_index_of_a_collapsed_nest_races() -> No
     """
     assert _errors(src.replace("{clause}", "")) == []
     assert _errors(src.replace("{clause}", " collapse(2)")) == [("ACC103", 8)]
+
+
+def test_helpers_on_one_static_schedule_are_left_alone() -> None:
+    # each thread may get the same iterations in both loops: no proof of a race
+    src = _helpers().replace("omp for nowait", "omp for schedule(static) nowait")
+    src = src.replace("omp for\n", "omp for schedule(static)\n")
+    assert _errors(src) == []
+    assert _errors(src.replace("schedule(static)\n", "schedule(dynamic)\n")) != []

@@ -8,7 +8,7 @@ from accls.analysis.nowait_copies import early_copy_use
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Region, SourceFile
 
-__all__ = ["nowait_findings", "same_schedule", "worksharing"]
+__all__ = ["nowait_findings", "worksharing"]
 
 
 def worksharing(loop: Loop) -> Directive | None:
@@ -29,7 +29,7 @@ def _parallel_region(loop: Loop) -> Region | None:
     return found
 
 
-def same_schedule(a: Directive, b: Directive, first: Loop, second: Loop) -> bool:
+def _same_schedule(a: Directive, b: Directive, first: Loop, second: Loop) -> bool:
     """Static schedules over the same space: each thread gets the same iterations."""
     sa, sb = a.clause("schedule"), b.clause("schedule")
     if sa is None or sb is None or sa.args != sb.args:
@@ -136,7 +136,7 @@ def _early_use(
             line=loop.line,
             use=copy[1].span.line,
         )
-    if same_schedule(directive, after_directive, loop, after):
+    if _same_schedule(directive, after_directive, loop, after):
         return None
     written = {r.name for r in loop.refs if r.is_write and not is_scalar_ref(r)}
     use = next(
