@@ -20,6 +20,7 @@ from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.mhp_task_frames import task_frame_findings
 from accls.analysis.nowait import nowait_findings
+from accls.analysis.nowait_calls import callee_nowait_findings
 from accls.analysis.omp_teams import teams_findings
 from accls.analysis.pragma_scope import loop_directive
 from accls.analysis.pragma_syntax import pragma_findings
@@ -83,6 +84,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(gang_findings(analysis.source))
     if "omp" in dialects:
         found.extend(nowait_findings(analysis))
+        found.extend(callee_nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
         found.extend(task_frame_findings(analysis.source))
         found.extend(teams_findings(analysis.source))

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from accls.analysis.depend_items import distinct_constants
+from accls.analysis.depend_sections import sections_apart
 from accls.analysis.mhp_cyclic import block_at
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_model import Access, RegionModel
@@ -182,7 +183,9 @@ def depend_doubt(model: RegionModel, a: Access, b: Access) -> str:
             for _, item in first.deps:
                 for _, other in second.deps:
                     base, other_base = item.split("[")[0], other.split("[")[0]
-                    if distinct_constants(item, other):
+                    if distinct_constants(item, other) or sections_apart(
+                        item, other, model.env.invariant
+                    ):
                         continue
                     if item != other and base == other_base and "[" in item + other:
                         return (

@@ -8,10 +8,10 @@ from accls.analysis.nowait_copies import early_copy_use
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Directive, Loop, Region, SourceFile
 
-__all__ = ["nowait_findings"]
+__all__ = ["nowait_findings", "worksharing"]
 
 
-def _worksharing(loop: Loop) -> Directive | None:
+def worksharing(loop: Loop) -> Directive | None:
     """The `omp for` (not `parallel for`) directive on a loop, if any."""
     for d in loop.pragmas:
         words = set(d.name.split())
@@ -90,7 +90,7 @@ def _next_turn(
 def nowait_findings(analysis: FileAnalysis) -> list[Finding]:
     """Arrays a `nowait` loop writes that the next loop in its region reads."""
     source = analysis.source
-    loops = [(loop, _worksharing(loop)) for loop in source.loops()]
+    loops = [(loop, worksharing(loop)) for loop in source.loops()]
     sharing = [(loop, d) for loop, d in loops if d is not None]
     plain = [loop for loop, d in loops if d is None]
     out: list[Finding] = []

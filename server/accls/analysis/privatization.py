@@ -14,6 +14,11 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
+from accls.analysis.member_once import (
+    other_access,
+    plain_member_writes,
+    touched_once,
+)
 from accls.analysis.mhp_loop_locks import NO_LOCKS, callee_guarded, loop_locks
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.pragma_scope import (
@@ -24,7 +29,13 @@ from accls.analysis.pragma_scope import (
     scope_of,
 )
 from accls.analysis.races import locked
-from accls.frontend import Directive, Function, Loop, Ref, SourceFile, Var
+from accls.analysis.shared_scalar_writes import (
+    callee_write,
+    doubt_level,
+    shared_write,
+    through_callee,
+)
+from accls.frontend import Directive, Function, Loop, SourceFile, Var
 
 __all__ = ["scalar_findings"]
 
@@ -120,71 +131,6 @@ def _atomic_only(loop: Loop, name: str, dialect: str) -> tuple[int, int | None] 
     return writes[0].span.line, plain[0] if plain else None
 
 
-def _read_line(loop: Loop, name: str, write: int) -> dict[str, int]:
-    """`read`: a line of the loop that reads `name`, another than the write's if any."""
-    lines = [r.span.line for r in loop.refs if r.name == name and not r.is_write]
-    other = [line for line in lines if line != write]
-    return {"read": (other or lines)[0]} if lines else {}
-
-
-def _callee_write(loop: Loop, name: str, source: SourceFile) -> dict[str, int]:
-    """`callee_write`: the line where a function given `&name` writes through it."""
-    for call in loop.calls:
-        callee = source.function(call.name)
-        if callee is None:
-            continue
-        for arg, param in zip(call.args, callee.params, strict=False):
-            if "".join(arg.split()) != f"&{name}":
-                continue
-            for ref in callee.refs:
-                if ref.is_write and _writes_pointee(ref, param.name, source):
-                    return {"callee_write": ref.span.line}
-    return {}
-
-
-def _writes_pointee(ref: Ref, param: str, source: SourceFile) -> bool:
-    """True when `ref` writes the object the pointer `param` points to.
-
-    `*p`, `p[k]`, a member `p->f`, or an element of an array member `p->v[k]`;
-    not `p->x[k]` through a pointer member, which writes another object.
-    """
-    if ref.name == param:
-        return ref.deref or bool(ref.subscripts)
-    base, arrow, rest = ref.name.partition("->")
-    if base != param or not arrow or not ref.member:
-        return False
-    if not ref.subscripts:
-        return True
-    field = rest.split(".")[0].split("->")[0]
-    shapes = [
-        v for _, fields in source.types.structs for v in fields if v.name == field
-    ]
-    return not shapes or any(v.dims and not v.pointers for v in shapes)
-
-
-def _through_callee(loop: Loop, name: str, source: SourceFile) -> str:
-    """Message text naming the callee line `_callee_write` found, if any."""
-    line = _callee_write(loop, name, source).get("callee_write")
-    if line:
-        return f" (through its address, written at line {line})"
-    if _doubt_level(loop, name, source) is not None:
-        return " (only its address is handed to a call, which may write through it)"
-    return ""
-
-
-def _doubt_level(loop: Loop, name: str, source: SourceFile) -> Severity | None:
-    """WARNING when the loop writes `name` only by handing out its address.
-
-    `f(&s)` counts as a write, as `f` may store through it; unless a callee is
-    seen writing through that pointer, no write of `s` is proved, so a shared
-    `s` is a doubt, not a race.
-    """
-    writes = [r for r in loop.refs if r.name == name and r.is_write]
-    if not writes or not all(r.escapes and not r.into for r in writes):
-        return None
-    return None if _callee_write(loop, name, source) else Severity.WARNING
-
-
 def scalar_findings(
     analysis: FileAnalysis, loop: Loop, directive: Directive
 ) -> list[Finding]:
@@ -247,8 +193,12 @@ def scalar_findings(
             ):
                 continue
             span = write_span(loop, fact.name)
+            # Shared, the scratch value races before the value after the loop is lost.
+            shared = not _is_private(fact.name, fact, scope, fn, assoc)
             out.append(
-                finding(MISSING_LASTPRIVATE, span, var=fact.name, line=loop.line)
+                shared_write(fact, loop, directive, source, "lastprivate")
+                if shared
+                else finding(MISSING_LASTPRIVATE, span, var=fact.name, line=loop.line)
             )
         elif fact.cls is ScalarClass.PRIVATE:
             if fact.name in scope.reductions:
@@ -258,29 +208,13 @@ def scalar_findings(
                     fact.name in scope.private and fact.name not in assoc
                 )
                 continue
-            span = write_span(loop, fact.name)
-            out.append(
-                finding(
-                    SHARED_SCALAR_WRITE,
-                    span,
-                    _doubt_level(loop, fact.name, source),
-                    var=fact.name,
-                    write=span.line,
-                    directive=directive.name,
-                    why=fact.why + _through_callee(loop, fact.name, source),
-                    fix=(
-                        f"drop `static` from `{fact.name}`"
-                        if any(v.static and v.name == fact.name for v in loop.locals)
-                        else f"add `private({fact.name})`"
-                    ),
-                    **_read_line(loop, fact.name, span.line),
-                    **_callee_write(loop, fact.name, source),
-                )
-            )
+            out.append(shared_write(fact, loop, directive, source, "private"))
     for obstacle in facts.obstacles:
         name = obstacle.variable
         if obstacle.code is ObstacleCode.MEMBER_WRITE and name and omp:
-            found = _member_write(obstacle, name, scope, fn, assoc, loop, directive)
+            found = _member_write(
+                obstacle, name, scope, fn, assoc, loop, directive, source
+            )
             out.extend([found] if found is not None and name not in guarded else [])
             continue
         if obstacle.code not in (*_CARRIED, ObstacleCode.CONDITIONAL_LAST) or not name:
@@ -302,7 +236,7 @@ def scalar_findings(
             finding(
                 SHARED_SCALAR_WRITE,
                 span,
-                _doubt_level(loop, name, source),
+                doubt_level(loop, name, source),
                 var=name,
                 write=span.line,
                 directive=directive.name,
@@ -311,13 +245,13 @@ def scalar_findings(
                     f"{atomic[1]} is not: a plain read races with another "
                     "thread's atomic write"
                     if atomic is not None
-                    else obstacle.message + _through_callee(loop, name, source)
+                    else obstacle.message + through_callee(loop, name, source)
                 ),
                 read=atomic[1] if atomic is not None else obstacle.line,
                 fix=carried_fix(obstacle, name)
                 if atomic is None
                 else f"read `{name}` with `#pragma omp atomic read`",
-                **_callee_write(loop, name, source),
+                **callee_write(loop, name, source),
             )
         )
     if omp and wrote_private and not out and _advise_default(directive):
@@ -340,10 +274,14 @@ def _member_write(
     assoc: set[str],
     loop: Loop,
     directive: Directive,
+    source: SourceFile,
 ) -> Finding | None:
     """ACC103 for a structure member every thread writes: `p.a += i`, `s->n++`."""
-    refs = [r for r in loop.refs if r.name == name and r.member and r.is_write]
-    if not refs or any(r.atomic for r in refs):
+    refs = plain_member_writes(loop, name)
+    # One iteration alone touching the field: not with `collapse`, whose inner
+    # iterations under `if (i == K)` are several, on several threads.
+    once = directive.clause("collapse") is None and touched_once(loop, name, source)
+    if not refs or once:
         return None
     base = name.replace("->", ".").split(".")[0]
     if any(r.is_write and r.name == base for r in loop.refs):
@@ -362,7 +300,7 @@ def _member_write(
         why=obstacle.message,
         fix="update it in a `critical` or with `atomic`, or accumulate into a "
         "local reduction variable and store it after the loop",
-        **_read_line(loop, name, span.line),  # another thread's read races too
+        **other_access(loop, name, span.line),  # another thread's access races too
     )
 
 

@@ -15,6 +15,7 @@ __all__ = [
     "one_iteration",
     "ordered_blocks",
     "permuted_index",
+    "pinned_arm",
     "thread_slot",
 ]
 
@@ -213,7 +214,7 @@ def permuted_index(
     )
 
 
-def _pinned_arm(span: Span, loop: Loop, source: SourceFile) -> int | None:
+def pinned_arm(span: Span, loop: Loop, source: SourceFile) -> int | None:
     """The `if (i == K)` arm around `span` that one iteration of `loop` runs."""
     if not loop.var:
         return None
@@ -246,8 +247,8 @@ def one_iteration(dep: Dependence, loop: Loop, source: SourceFile) -> bool:
     """
     if dep.carrier != loop.id:
         return False
-    arm = _pinned_arm(dep.source, loop, source)
-    return arm is not None and arm == _pinned_arm(dep.sink, loop, source)
+    arm = pinned_arm(dep.source, loop, source)
+    return arm is not None and arm == pinned_arm(dep.sink, loop, source)
 
 
 def _tid_names(loop: Loop, source: SourceFile) -> set[str]:
