@@ -1,7 +1,8 @@
 """Arrays a callee fills, made `private`: the annotated program prints the same.
 
 Every loop of `callee_fills/run.c` must get `private(tmp)`, and the result,
-built with -fopenmp (1, 2 and 4 threads), must print what the serial one does.
+built with -fopenmp (1, 2 and 4 threads) and with -fopenacc (on the host, the
+callees marked `acc routine seq`), must print what the serial one does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
 
@@ -38,8 +40,16 @@ def _run(exe: Path, threads: int = 1) -> str:
     return proc.stdout
 
 
+@pytest.mark.parametrize(
+    ("model", "flag", "threads"),
+    [("openmp", "-fopenmp", (1, 2, 4)), ("openacc", "-fopenacc", (1,))],
+)
 def test_filled_arrays_run_in_parallel(
-    need: Callable[[str], str], tmp_path: Path
+    need: Callable[[str], str],
+    tmp_path: Path,
+    model: str,
+    flag: str,
+    threads: tuple[int, ...],
 ) -> None:
     gcc = need("gcc")
     serial = tmp_path / "serial"
@@ -47,13 +57,14 @@ def test_filled_arrays_run_in_parallel(
     expected = _run(serial)
     out = tmp_path / "annotated.c"
     proc = run_accls(
-        "annotate", "--all", "--model", "openmp", str(FIXTURE), "-o", str(out)
+        "annotate", "--all", "--model", model, str(FIXTURE), "-o", str(out)
     )
     assert proc.returncode == 0, proc.stderr
     text = out.read_text(encoding="utf-8")
-    assert text.count("#pragma omp parallel for private(tmp)") == FILLED_LOOPS, text
+    sentinel = "omp parallel for" if model == "openmp" else "acc parallel loop"
+    assert text.count(f"#pragma {sentinel} private(tmp)") == FILLED_LOOPS, text
     exe = tmp_path / "annotated"
-    _build(gcc, out, exe, "-fopenmp")
-    for count in (1, 2, 4):
+    _build(gcc, out, exe, flag)
+    for count in threads:
         problem = compare_text(expected, _run(exe, count), 1e-9)
-        assert problem is None, f"{count} threads: {problem}\n{text}"
+        assert problem is None, f"{model}, {count} threads: {problem}\n{text}"
