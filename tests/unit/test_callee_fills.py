@@ -16,7 +16,7 @@ def _facts(name: str) -> dict[str, LoopFacts]:
     return {f.loop.function: f for f in facts if f.loop.var == "i"}
 
 
-@pytest.mark.parametrize("function", ["whole", "part", "nested"])
+@pytest.mark.parametrize("function", ["whole", "part", "nested", "counted"])
 def test_filled_array_is_private(function: str) -> None:
     facts = _facts("run.c")[function]
     assert facts.parallel, facts.obstacles
@@ -33,6 +33,9 @@ def test_filled_array_is_private(function: str) -> None:
         "read_before",  # the iteration reads `tmp` before the call
         "live_out",  # `tmp` is read after the loop
         "skipped",  # the call runs in some iterations only
+        "loop_guarded",  # the callee's loop writes under a branch
+        "loop_stepped",  # its loop skips every other element
+        "loop_stopped",  # its loop may stop early
     ],
 )
 def test_unproved_fill_is_refused(function: str) -> None:

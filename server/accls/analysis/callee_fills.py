@@ -7,12 +7,13 @@ writes what it reads first, so a private copy per thread (`private(tmp)`)
 removes the reuse of storage, exactly as when the loop body fills it itself.
 
 The summary of the callee: every use of the pointer parameter is an element at
-a literal offset (or the pointer handed, as received, to another such
-callee); each write runs on every call (no branch, loop or construct around
-it, no `return` before it), and each read follows, in an earlier statement, a
-write of the same element. In the loop: the array is a small local object of
-the function (scratch_arrays' conditions, except the whole-array argument),
-used nowhere outside the loop, passed whole to one call that runs in every
+a literal offset, an element a loop of literal bounds writes in full
+(counted_fills), or the pointer handed, as received, to another such callee;
+each write runs on every call (no branch, loop or construct around it, no
+`return` before it), and each read follows, in an earlier statement, a write
+of the same element. In the loop: the array is a small local object of the
+function (scratch_arrays' conditions, except the whole-array argument), used
+nowhere outside the loop, passed whole to one call that runs in every
 iteration, and read only after that call at literal elements it fills.
 """
 
@@ -22,6 +23,7 @@ import re
 from collections.abc import Mapping
 
 from accls.analysis.callee_scratch import every_iteration, unconditional
+from accls.analysis.counted_fills import counted_fill
 from accls.analysis.scratch_arrays import MAX_ELEMENTS, array_size
 from accls.frontend import Call, Function, Loop, SourceFile
 
@@ -89,17 +91,27 @@ def filled_elements(
             ):
                 continue  # handed on whole to a callee summarised above
             return None
+        if ref.escapes or ref.atomic:
+            return None
         offset = 0 if ref.deref and not ref.subscripts else None
         if not ref.deref:
             offset = _literal(ref.subscripts)
-        if offset is None or ref.escapes or ref.atomic:
+        if offset is None and ref.is_write and not ref.is_read:
+            counted = counted_fill(ref, fn, source)
+            if counted is None:
+                return None
+            for value in range(counted[0], counted[1] + 1):
+                written[value] = min(written.get(value, counted[2]), counted[2])
+            continue
+        if offset is None:
             return None
         if ref.is_write and not ref.is_read:
             if not unconditional(fn, ref.span.start_byte, source) or ref.guarded:
                 continue  # a write that may not run fills nothing
             if ref.context:
                 continue  # inside a loop of the callee
-            written.setdefault(offset, _statement_end(source, ref.span.end_byte))
+            end = _statement_end(source, ref.span.end_byte)
+            written[offset] = min(written.get(offset, end), end)
         else:
             reads.append((offset, ref.span.start_byte))
     if any(written.get(o, 1 << 62) > pos for o, pos in reads):
