@@ -13,7 +13,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "c" / "callee_fills"
 def _facts(name: str) -> dict[str, LoopFacts]:
     text = (FIXTURES / name).read_text(encoding="utf-8")
     facts = analyze_text(text).facts
-    return {f.loop.function: f for f in facts if f.loop.var == "i"}
+    return {f.loop.function or "": f for f in facts if f.loop.var == "i"}
 
 
 @pytest.mark.parametrize("function", ["whole", "part", "nested", "counted"])

@@ -72,8 +72,8 @@ def filled_elements(
         inner = filled_elements(callee, call.args.index(param.name), source, depth - 1)
         if inner is None:
             return None
-        for offset in inner:
-            written.setdefault(offset, call.span.end_byte)
+        for value in inner:
+            written.setdefault(value, call.span.end_byte)
         passed.add(call.span.start_byte)
     for ref in sorted(fn.refs, key=lambda r: r.span.start_byte):
         if ref.name.strip() != param.name:
@@ -175,11 +175,12 @@ def _private(
     if any(v.name == name for v in loop.locals):
         return False  # declared in the body: each iteration's own already
     inside = loop.span.start_byte, loop.span.end_byte
+    declared = var.span.start_byte if var.span is not None else -1
     uses = [
         r
         for r in fn.refs
         if r.name.replace("->", ".").split(".")[0].strip() == name
-        and r.span.start_byte != var.span.start_byte
+        and r.span.start_byte != declared
     ]
     if any(not inside[0] <= r.span.start_byte < inside[1] for r in uses):
         return False  # set or read outside the loop: a value may cross it
