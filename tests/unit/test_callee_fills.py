@@ -16,7 +16,7 @@ def _facts(name: str) -> dict[str, LoopFacts]:
     return {f.loop.function or "": f for f in facts if f.loop.var == "i"}
 
 
-@pytest.mark.parametrize("function", ["whole", "part", "nested", "counted"])
+@pytest.mark.parametrize("function", ["whole", "part", "nested", "counted", "rows"])
 def test_filled_array_is_private(function: str) -> None:
     facts = _facts("run.c")[function]
     assert facts.parallel, facts.obstacles
@@ -36,6 +36,7 @@ def test_filled_array_is_private(function: str) -> None:
         "loop_guarded",  # the callee's loop writes under a branch
         "loop_stepped",  # its loop skips every other element
         "loop_stopped",  # its loop may stop early
+        "rows_beyond",  # an inner loop reads `local[8]`, which is never filled
     ],
 )
 def test_unproved_fill_is_refused(function: str) -> None:

@@ -14,7 +14,8 @@ each write runs on every call (no branch, loop or construct around it, no
 of the same element. In the loop: the array is a small local object of the
 function (scratch_arrays' conditions, except the whole-array argument), used
 nowhere outside the loop, passed whole to one call that runs in every
-iteration, and read only after that call at literal elements it fills.
+iteration, and read only after that call at elements it fills (literal ones,
+or over inner loops of literal bounds).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from collections.abc import Mapping
 
 from accls.analysis.callee_scratch import every_iteration, unconditional
 from accls.analysis.counted_fills import counted_fill
+from accls.analysis.counted_offsets import counted_range, function_loops
 from accls.analysis.scratch_arrays import MAX_ELEMENTS, array_size
-from accls.frontend import Call, Function, Loop, SourceFile
+from accls.frontend import Call, Function, Loop, Ref, SourceFile
 
 __all__ = ["filled_arrays", "filled_elements"]
 
@@ -199,9 +201,26 @@ def _private(
             continue  # the array passed whole
         if ref.name != name or ref.is_write or ref.deref or ref.escapes:
             return False
-        offset = _literal(ref.subscripts)
-        if offset is None or offset not in filled:
+        if not _read_within(ref, fn, source, filled):
             return False
         if ref.span.start_byte < at_call[1] or loop.id not in ref.context:
             return False
     return True
+
+
+def _read_within(
+    ref: Ref, fn: Function, source: SourceFile, filled: frozenset[int]
+) -> bool:
+    """True when a read of the loop touches only elements in `filled`.
+
+    A literal element, or `t[j]` over an inner loop of literal bounds
+    (counted_offsets): every value it may take.
+    """
+    offset = _literal(ref.subscripts)
+    if offset is not None:
+        return offset in filled
+    sub = ref.subscripts[0] if len(ref.subscripts) == 1 else None
+    if sub is None or sub.indirect or sub.poly is None:
+        return False
+    found = counted_range(sub.poly, ref, fn, function_loops(fn, source))
+    return found is not None and all(k in filled for k in range(found[0], found[1] + 1))
