@@ -12,10 +12,12 @@ from accls.analysis.call_arguments import (
     shared_write,
 )
 from accls.analysis.call_read_alias import read_overlap
+from accls.analysis.callee_fills import filled_arrays
 from accls.analysis.element_arguments import element_write
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.member_reads import member_reads_apart
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.out_params import defines
 from accls.analysis.own_objects import beyond_why, own_object
 from accls.analysis.pointer_slices import known_callee
@@ -90,6 +92,7 @@ def private_effects(
     defined: list[str] = []  # `&x` of a loop scalar the callee stores first
     apart: list[str] = []  # reads the field sets prove untouched by the loop
     slices: list[str] = []  # elements it reads at fixed offsets, tested alike
+    filled: list[str] = []  # arrays of the function it fills before any read
     fields = program.fields if program is not None else None
     # Written arguments first, so a read of the same object is seen as such.
     order = sorted(summary.writes) + sorted(summary.reads - summary.writes)
@@ -174,6 +177,11 @@ def private_effects(
         local_row = _ROW.fullmatch(arg)
         if not by_address and local_row is not None and local_row.group(1) in arrays:
             base = local_row.group(1)  # `B[0]` of `double B[3][8]` of the body
+        if not by_address and base in filled_arrays(
+            loop, source, integer_macros(source.macros)
+        ):
+            filled.append(base)  # private_copies gives it `private(base)`
+            continue
         if base not in (scalars if by_address else arrays):
             beyond = beyond_why(call, index, loop, source)
             if beyond is not None:
@@ -210,13 +218,17 @@ def private_effects(
             f"{label} updates only the element{'s' if len(elements) > 1 else ''} "
             f"{listed} through its arguments, tested like the loop's own accesses",
         )
+    apart.extend(
+        f"{label} fills `{name}` before the iteration reads it: private({name})"
+        for name in filled
+    )
     outs = [
         f"{label} stores `*{name}` before any read of it: `{name}` is defined by "
         "the call, private to each iteration"
         for name in dict.fromkeys(defined)
     ]
     if not private:
-        if outs or rows or elements:
+        if outs or rows or elements or filled:
             return True, "; ".join([*outs, *apart])
         return True, "; ".join([f"{label} writes nothing outside itself", *apart])
     listed = ", ".join(

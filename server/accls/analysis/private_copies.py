@@ -2,11 +2,13 @@
 
 A fixed-size array (see scratch_arrays) or a heap block one pointer reaches
 (see heap_scratch) that every iteration fills before it reads: a private copy
-per thread or gang removes the dependence.
+per thread or gang removes the dependence. So does one a callee fills before
+the iteration reads it (callee_fills), whose writes no dependence records.
 """
 
 from __future__ import annotations
 
+from accls.analysis.callee_fills import filled_arrays
 from accls.analysis.heap_scratch import heap_scratch
 from accls.analysis.model import Dependence
 from accls.analysis.nest_views import integer_macros
@@ -24,11 +26,12 @@ def private_copies(
     Each with "" (an array object) or a heap block's element count.
     """
     names = {d.array for d in carried} - skip
-    if not names:
+    macros = integer_macros(source.macros)
+    filled = filled_arrays(loop, source, macros) - skip if loop.calls else set()
+    if not names and not filled:
         return {}
     fn = source.function(loop.function)
-    macros = integer_macros(source.macros)
-    fixed = scratch_arrays(loop, fn, source, names, macros)
+    fixed = scratch_arrays(loop, fn, source, names, macros) | filled
     return {
         **heap_scratch(loop, fn, source, names - fixed, macros),
         **dict.fromkeys(fixed, ""),

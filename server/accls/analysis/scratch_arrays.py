@@ -39,7 +39,7 @@ from accls.frontend.exprs import expression_poly
 if TYPE_CHECKING:
     import islpy as isl
 
-__all__ = ["MAX_ELEMENTS", "covers_reads", "scratch_arrays"]
+__all__ = ["MAX_ELEMENTS", "array_size", "covers_reads", "scratch_arrays"]
 
 MAX_ELEMENTS = 16384
 """The most elements a private copy may have: each thread (or GPU lane) holds one."""
@@ -48,7 +48,7 @@ MAX_ELEMENTS = 16384
 _LEAVES = re.compile(r"\b(break|continue|return|goto|longjmp|exit|abort)\b")
 
 
-def _size(var: Var, constants: Mapping[str, int]) -> int | None:
+def array_size(var: Var, constants: Mapping[str, int]) -> int | None:
     """The element count of a fixed-size array, or None."""
     count = 1
     for dim in var.dims:
@@ -325,7 +325,7 @@ def scratch_arrays(
     out: set[str] = set()
     for name in sorted(set(names)):
         var = fn.lookup(name)
-        size = _size(var, constants) if var is not None else None
+        size = array_size(var, constants) if var is not None else None
         if not _candidate(name, loop, fn, source, size):
             continue
         if var is None or not _dead_after(

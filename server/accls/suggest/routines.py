@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from accls.analysis import PURE_FUNCTIONS, FileAnalysis, ScalarClass, summarize
+from accls.analysis import PURE_FUNCTIONS, FileAnalysis, summarize
 from accls.analysis.own_objects import own_object
 from accls.analysis.row_arguments import is_row
 from accls.frontend import (
@@ -30,6 +30,7 @@ from accls.frontend import (
 from accls.suggest.callee_arrays import callee_mapped_names
 from accls.suggest.header_routines import header_function, header_routine_reason
 from accls.suggest.pragma import Dialect, Pragma
+from accls.suggest.routine_privates import iteration_locals
 from accls.suggest.routine_scope import routine_scope_blocker
 
 __all__ = ["RoutineEdit", "RoutineIndex", "routine_edits", "routine_functions"]
@@ -326,14 +327,7 @@ def routine_edits(
     edits: list[RoutineEdit] = []
     reasons: list[str] = []
     seen: set[str] = set()
-    body = {v.name: v for v in loop.locals}
-    # Scalars the loop privatizes (an out-parameter `&fx` its callee stores
-    # first): each iteration's copy lives on the device like a body local.
-    fn_of_loop = source.function(loop.function)
-    for fact in analysis.of(loop).scalars:
-        var = fn_of_loop.lookup(fact.name) if fn_of_loop is not None else None
-        if fact.cls is ScalarClass.PRIVATE and var is not None and not var.is_array:
-            body.setdefault(fact.name, var)
+    body = iteration_locals(loop, analysis)
     todo = [(c, loop.span.start_byte, body) for c in loop.calls]
     while todo:
         call, called_at, private = todo.pop(0)
