@@ -7,38 +7,17 @@ callees marked `acc routine seq`), must print what the serial one does.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
+from support.gcc import build_program, run_program
 
 FIXTURE = Path(__file__).parent / "fixtures" / "c" / "callee_fills" / "run.c"
 FILLED_LOOPS = 5  # whole, part, nested, counted, rows
-
-
-def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    proc = subprocess.run(
-        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe), "-lm"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-
-
-def _run(exe: Path, threads: int = 1) -> str:
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "passive"}
-    proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, check=False, timeout=30, env=env
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
 
 
 @pytest.mark.parametrize(
@@ -54,8 +33,8 @@ def test_filled_arrays_run_in_parallel(
 ) -> None:
     gcc = need("gcc")
     serial = tmp_path / "serial"
-    _build(gcc, FIXTURE, serial)
-    expected = _run(serial)
+    build_program(gcc, FIXTURE, serial)
+    expected = run_program(serial)
     out = tmp_path / "annotated.c"
     proc = run_accls(
         "annotate", "--all", "--model", model, str(FIXTURE), "-o", str(out)
@@ -66,7 +45,7 @@ def test_filled_arrays_run_in_parallel(
     found = re.findall(r"#pragma (?:omp parallel for|acc parallel loop)\b.*", text)
     assert sum("private(tmp)" in f for f in found) == FILLED_LOOPS, text
     exe = tmp_path / "annotated"
-    _build(gcc, out, exe, flag)
+    build_program(gcc, out, exe, flag)
     for count in threads:
-        problem = compare_text(expected, _run(exe, count), 1e-9)
+        problem = compare_text(expected, run_program(exe, count), 1e-9)
         assert problem is None, f"{model}, {count} threads: {problem}\n{text}"

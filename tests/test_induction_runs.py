@@ -7,37 +7,16 @@ with -fopenacc (on the host), must print what the serial program prints.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
+from support.gcc import build_program, run_program
 
 FIXTURE = Path(__file__).parent / "fixtures" / "c" / "induction_counters.c"
 REWRITTEN_LOOPS = 4  # pairs, thirds, backwards, strided
-
-
-def _build(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    proc = subprocess.run(
-        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe), "-lm"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-
-
-def _run(exe: Path, threads: int = 1) -> str:
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "passive"}
-    proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, check=False, timeout=30, env=env
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
 
 
 @pytest.mark.parametrize(
@@ -53,8 +32,8 @@ def test_rewritten_program_matches_the_serial_one(
 ) -> None:
     gcc = need("gcc")
     serial = tmp_path / "serial"
-    _build(gcc, FIXTURE, serial)
-    expected = _run(serial)
+    build_program(gcc, FIXTURE, serial)
+    expected = run_program(serial)
     out = tmp_path / f"rewritten.{model}.c"
     proc = run_accls(
         "annotate",
@@ -74,7 +53,7 @@ def test_rewritten_program_matches_the_serial_one(
     sentinel = "#pragma omp parallel for" if model == "openmp" else "#pragma acc"
     assert text.count(sentinel) >= REWRITTEN_LOOPS
     exe = tmp_path / f"rewritten.{model}"
-    _build(gcc, out, exe, flag)
+    build_program(gcc, out, exe, flag)
     for count in threads:
-        problem = compare_text(expected, _run(exe, count), 1e-9)
+        problem = compare_text(expected, run_program(exe, count), 1e-9)
         assert problem is None, f"{model}, {count} threads: {problem}\n{text}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -24,9 +25,9 @@ def syntax_check(
 
 
 def build_program(gcc: str, src: Path, exe: Path, *flags: str) -> None:
-    """Build `src` (gnu11, -O0, FLAGS) into `exe`; fail the test on an error."""
+    """Build `src` (gnu11, -O0, FLAGS, -lm) into `exe`; fail the test on an error."""
     proc = subprocess.run(
-        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe)],
+        [gcc, "-std=gnu11", "-O0", *flags, str(src), "-o", str(exe), "-lm"],
         capture_output=True,
         text=True,
         check=False,
@@ -35,10 +36,17 @@ def build_program(gcc: str, src: Path, exe: Path, *flags: str) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def run_program(exe: Path) -> str:
-    """What `exe` prints; fail the test when it exits non-zero."""
+def run_program(exe: Path, threads: int | None = None) -> str:
+    """What `exe` prints (on `threads` OpenMP threads); fail the test on an error."""
+    env = None
+    if threads is not None:
+        env = {
+            **os.environ,
+            "OMP_NUM_THREADS": str(threads),
+            "OMP_WAIT_POLICY": "passive",
+        }
     proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, check=False, timeout=30
+        [str(exe)], capture_output=True, text=True, check=False, timeout=30, env=env
     )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout

@@ -10,20 +10,18 @@ on every expert loop. Expert loops still missed are strict xfails keyed by
 
 from __future__ import annotations
 
-import contextlib
-import io
-import tempfile
-from functools import cache
 from pathlib import Path
 
 import pytest
-from accls.cli import main
-from support.harm_markers import markers, parallelised_rows
+from support.harm_projects import (
+    expert_parallelised,
+    expert_params,
+    project_files,
+    trap_hits,
+)
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "harm_blind4"
-_FILES = sorted(
-    f"{p.parent.name}/{p.name}" for p in BATCH.glob("*/*.c") if p.parent.is_dir()
-)
+_FILES = project_files(BATCH)
 _MISSED: dict[str, str] = {
     "q01_fem_assembly/main.c:9": (
         "`element_stiffness(e)` (kernels.c) writes the global `kel` at `kel[e]`: "
@@ -94,65 +92,11 @@ _MISSED: dict[str, str] = {
 }
 
 
-@cache
-def _annotated(folder: str) -> dict[str, str]:
-    """Each `.c` file of the folder as annotated with `--project` (text by name)."""
-    root = BATCH / folder
-    out = Path(tempfile.mkdtemp(prefix="harm-blind4-"))
-    texts: dict[str, str] = {}
-    for src in sorted(root.glob("*.c")):
-        argv = ["annotate", "--all", "--no-validate", "--model", "openmp"]
-        argv += ["--project", str(root), "--index-cache", str(out / "cache")]
-        argv += [str(src), "-o", str(out / src.name)]
-        with contextlib.redirect_stderr(io.StringIO()):
-            assert main(argv) == 0
-        texts[src.name] = (out / src.name).read_text(encoding="utf-8")
-    return texts
-
-
-def _marked(key: str) -> list[tuple[int, str, str, bool]]:
-    """(original row, kind, reason, parallelised) of each marker of one file."""
-    folder, name = key.split("/")
-    original = markers((BATCH / key).read_text(encoding="utf-8"))
-    text = _annotated(folder)[name]
-    shared = parallelised_rows(text)
-    done = markers(text)
-    assert len(done) == len(original)
-    return [
-        (m.row, m.kind, m.reason, d.row in shared)
-        for m, d in zip(original, done, strict=True)
-    ]
-
-
 @pytest.mark.parametrize("key", _FILES)
 def test_no_pragma_on_a_trap_loop(key: str) -> None:
-    hit = [
-        f"line {row + 1}: {why}"
-        for row, kind, why, on in _marked(key)
-        if on and kind == "trap"
-    ]
-    assert not hit
+    assert not trap_hits(BATCH, key)
 
 
-def _expert_params() -> list[object]:
-    params: list[object] = []
-    for key in _FILES:
-        for row, kind, _, _ in _marked_rows(key):
-            if kind != "expert":
-                continue
-            ident = f"{key}:{row + 1}"
-            why = _MISSED.get(ident)
-            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
-            params.append(pytest.param(key, row, id=ident, marks=marks))
-    return params
-
-
-def _marked_rows(key: str) -> list[tuple[int, str, str, None]]:
-    """The markers of one file as written (collection must not run accls)."""
-    text = (BATCH / key).read_text(encoding="utf-8")
-    return [(m.row, m.kind, m.reason, None) for m in markers(text)]
-
-
-@pytest.mark.parametrize(("key", "row"), _expert_params())
+@pytest.mark.parametrize(("key", "row"), expert_params(BATCH, _MISSED))
 def test_expert_loop_gets_a_pragma(key: str, row: int) -> None:
-    assert any(r == row and on for r, kind, _, on in _marked(key) if kind == "expert")
+    assert expert_parallelised(BATCH, key, row)
