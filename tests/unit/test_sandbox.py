@@ -298,12 +298,19 @@ def _interrupted_while_held(log: list[str]) -> None:
 
 def test_ctrl_c_while_the_run_starts_waits_for_its_handle() -> None:
     # Raised inside Popen after the fork, KeyboardInterrupt would orphan the
-    # program; held, it arrives when the hold ends.
+    # program; held, it arrives when the hold ends. Python's own Ctrl-C handler,
+    # whatever the runner inherited (a background job ignores SIGINT).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     log: list[str] = []
-    with pytest.raises(KeyboardInterrupt):
-        _interrupted_while_held(log)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _interrupted_while_held(log)
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)
     assert log == ["the hold ran to its end"]
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
 KILL_ANCESTOR = """
@@ -334,6 +341,16 @@ int main(void) {
 """
 
 
+_STOP = {signal.SIGINT, signal.SIGTERM}
+
+
+def _default_stop_signals() -> None:
+    # A runner started as a background job ignores SIGINT, and a child keeps an
+    # inherited "ignore" or block: give accls what a terminal gives.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP)
+
+
 def _start_accls(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
     return subprocess.Popen(
@@ -343,6 +360,7 @@ def _start_accls(*args: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=_default_stop_signals,
     )
 
 
