@@ -13,6 +13,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,7 +107,7 @@ def _set_limits(
     enter = cgroup.enter() if cgroup is not None else None
 
     def apply() -> None:
-        # The parent held the stop signals while it forked (_stop_signals_held).
+        # Ctrl-C and SIGTERM reach the program, whatever accls inherited.
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -129,14 +130,31 @@ def _stop_signals_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM while the run's process is created.
 
     A KeyboardInterrupt raised inside Popen after the fork would leave the
-    program running with no handle to kill it; held, the signal arrives once
-    the handle exists, and run_limited's cleanup kills the process group.
+    program running with no handle to kill it. Python runs signal handlers in
+    the main thread only, so there the handlers are swapped for one that notes
+    the signal; once the handle exists the previous handler gets it, and
+    run_limited's cleanup kills the process group.
     """
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        caught.append(signum)
+
+    previous = {s: signal.signal(s, note) for s in sorted(_STOP_SIGNALS)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+        for signum in caught[:1]:
+            held = previous[signal.Signals(signum)]
+            if callable(held):
+                held(signum, None)
+            elif held == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 def _signal_name(code: int) -> str | None:
