@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping
 
 from accls.analysis.callee_scratch import every_iteration, unconditional
+from accls.analysis.callee_slices import pointer_parameter
 from accls.analysis.counted_fills import counted_fill
 from accls.analysis.counted_offsets import counted_range, function_loops
 from accls.analysis.scratch_arrays import MAX_ELEMENTS, array_size
@@ -50,14 +51,11 @@ def filled_elements(
 
     Each on every call; None when `fn` may use the pointer any other way.
     """
-    if depth == 0 or index >= len(fn.params) or source.language != "c":
+    if depth == 0 or source.language != "c":
         return None
-    param = fn.params[index]
-    pointer = param.pointers == 1 and not param.dims
-    if not (pointer or (param.levels == "[" and not param.pointers)):
+    param = pointer_parameter(fn, index)
+    if param is None:
         return None
-    if fn.declarations(param.name) != 1:
-        return None  # a local of the same name hides it somewhere
     written: dict[int, int] = {}  # offset -> end byte of its first write
     reads: list[tuple[int, int]] = []  # (offset, start byte)
     passed: set[int] = set()  # start bytes of whole-pointer arguments

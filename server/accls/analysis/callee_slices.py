@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 
 from accls.analysis.counted_offsets import counted_range, function_loops
-from accls.frontend import AccessKind, Call, Function, Loop, SourceFile, TypeTable
+from accls.frontend import AccessKind, Call, Function, Loop, SourceFile, TypeTable, Var
 
 __all__ = [
     "element_type",
     "function_slice",
     "parameter_slice",
+    "pointer_parameter",
     "unqualified",
 ]
 
@@ -58,6 +59,22 @@ def parameter_slice(
     return function_slice(found[0], index, source)
 
 
+def pointer_parameter(fn: Function, index: int) -> Var | None:
+    """Parameter `index` of `fn` when it is one plain pointer no local hides.
+
+    `double *p`, or `double p[]` / `double p[8]`: in C both are a pointer.
+    """
+    if index >= len(fn.params):
+        return None
+    param = fn.params[index]
+    pointer = param.pointers == 1 and not param.dims
+    if not (pointer or (param.levels == "[" and not param.pointers)):
+        return None
+    if fn.declarations(param.name) != 1:
+        return None  # a local of the same name hides it somewhere
+    return param
+
+
 def function_slice(
     fn: Function, index: int, source: SourceFile | None = None
 ) -> tuple[AccessKind, int, int] | None:
@@ -66,15 +83,9 @@ def function_slice(
     With the file that defines `fn`, a subscript affine in counters of loops
     with literal bounds counts over the counters' range (counted_offsets).
     """
-    if index >= len(fn.params):
+    param = pointer_parameter(fn, index)
+    if param is None:
         return None
-    param = fn.params[index]
-    # `double *p`, or `double p[]` / `double p[8]`: in C both are a pointer.
-    pointer = param.pointers == 1 and not param.dims
-    if not (pointer or (param.levels == "[" and not param.pointers)):
-        return None
-    if fn.declarations(param.name) != 1:
-        return None  # a local of the same name hides it somewhere
     written = False
     offsets: list[int] = []
     loops: dict[int, Loop] | None = None
