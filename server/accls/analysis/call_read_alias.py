@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from accls.analysis.access_paths import Target, declaration, member_var, target_of
 from accls.analysis.alias_pairs import pair_may_alias
+from accls.analysis.call_site_apart import proved_apart
 from accls.analysis.field_alias import fields_apart
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.pointer_casts import cast_assigned
@@ -191,7 +192,7 @@ def read_overlap(
                         wbase = re.split(r"\.|->|\[", write.name, maxsplit=1)[0]
                         if wbase.strip() == base:
                             continue  # one name: the caller's own comparison decides
-                        if _may_overlap(read, wt, fn, source, fields):
+                        if _may_overlap(read, wt, fn, source, fields, loop):
                             shown = text.strip() if subscripts else place
                             return shown, write.name
     return None
@@ -219,8 +220,13 @@ def _may_overlap(
     fn: Function | None,
     source: SourceFile,
     fields: FieldSets | None,
+    loop: Loop,
 ) -> bool:
     typed = not (cast_assigned(a.root, fn, source) or cast_assigned(b.root, fn, source))
     if not pair_may_alias(a, b, fn, source.types, typed):
+        return False
+    # Two parameters (or a parameter and a global) that every call of the
+    # function passes distinct objects: the rule the loop's own accesses get.
+    if proved_apart([(a, b)], fn, source, loop) is not None:
         return False
     return fields is None or fields_apart(a, b, fn, source, fields) is None
