@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.access_paths import member_levels
+from accls.analysis.address_arguments import read_only_argument
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.passed_pointers import passed_read_only
 from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile, TypeTable, Var
@@ -110,6 +111,10 @@ def _loop_reads(loop: Loop, fn: Function | None, env: _Env) -> Loop:
                     verdicts[ref.into] = _read_only(ref.into, loop, fn, env)
                 if verdicts[ref.into]:
                     ref = replace(ref, kind=AccessKind.READ)
+            elif env.source is not None and read_only_argument(
+                ref, loop, env.source, env.pure
+            ):
+                ref = replace(ref, kind=AccessKind.READ)  # `f(&a[e])`, f reads
             changed.append(ref)
         refs = tuple(changed)
     if refs == loop.refs and children == loop.children:
@@ -128,7 +133,8 @@ def read_only_addresses(
     """The nest with each `&a[i]` only read through made a read of `a`.
 
     With `source`, a pointer may also be handed to callees of the file that
-    only read through it (`passed_read_only`; `pure`: the pure library names).
+    only read through it (`passed_read_only`; `pure`: the pure library names),
+    and so may the address itself (`f(&a[e])`, `read_only_argument`).
     """
     return _loop_reads(nest, fn, _Env(globals_, types, source, pure))
 

@@ -14,7 +14,7 @@ import re
 from accls.analysis.summaries import base_name, summarize
 from accls.frontend import Call, Function, Loop, SourceFile
 
-__all__ = ["passed_read_only"]
+__all__ = ["callee_reads_only", "passed_read_only"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -23,7 +23,7 @@ def _plain(name: str, ref_name: str, subscripted: bool, deref: bool) -> bool:
     return ref_name == name and not subscripted and not deref
 
 
-def _callee_reads_only(
+def callee_reads_only(
     call: Call, positions: list[int], source: SourceFile, pure: frozenset[str]
 ) -> bool:
     """Whether the callee only reads through its parameters at `positions`."""
@@ -73,6 +73,6 @@ def passed_read_only(
             ]
             if not positions or others:
                 return False
-            if not _callee_reads_only(call, positions, source, pure):
+            if not callee_reads_only(call, positions, source, pure):
                 return False
     return True
