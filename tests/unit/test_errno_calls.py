@@ -58,3 +58,29 @@ def test_a_caller_that_reads_errno_after_the_call_keeps_the_loop_serial() -> Non
     text += "int main(void) { fill(); return errno != 0; }\n"
     fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
     assert not fact.parallel
+
+
+def _after(body: str):  # type: ignore[no-untyped-def]
+    """The loop of `fill` with `body` after it in place of the read."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", body)
+    text = text.replace("#define N 1000", "#include <stdlib.h>\n#define N 1000\nint c;")
+    facts = analyze_text(text).facts
+    return next(f for f in facts if f.loop.function == "fill" and f.loop.var == "i")
+
+
+def test_a_read_after_a_reset_sees_none_of_the_loops_calls() -> None:
+    """`errno = 0; strtod(..); c += errno` after the loop: it reads the reset on."""
+    fact = _after(
+        "  for (int k = 0; k < 4; k++) {\n"
+        "    errno = 0;\n"
+        '    b[k] = strtod("1", 0);\n'
+        "    c += errno;\n"
+        "  }\n"
+        "  return c;\n"
+    )
+    assert fact.parallel
+
+
+def test_a_reset_under_a_condition_or_after_the_read_covers_nothing() -> None:
+    for body in ("if (c) errno = 0;\n  c += errno;", "c += errno;\n  errno = 0;"):
+        assert not _after(f"  {body}\n  return c;\n").parallel, body

@@ -7,14 +7,15 @@ loop sees `0` (serially `33`). The table of library effects calls these
 functions pure, and they are, but for `errno`: a loop that reaches one (itself
 or through the file's functions) stays serial where the program may read
 `errno` after it (`errno` or `perror`, in its function after the loop, or in a
-caller after the call); a read before it (`perror` after `fopen`) sees none of
-its calls.
+caller after the call); a read before it (`perror` after `fopen`), or after a
+reset that covers it (`errno = 0; strtod(..); if (errno)`), sees none of its
+calls.
 """
 
 from __future__ import annotations
 
 from accls.analysis.model import Obstacle, ObstacleCode
-from accls.frontend import Function, Loop, SourceFile
+from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile
 
 __all__ = ["errno_obstacle"]
 
@@ -47,12 +48,30 @@ def _sets_errno(name: str) -> bool:
 
 
 def _reads_after(fn: Function, pos: int) -> bool:
-    """True when `fn` reads the library's `errno` after byte `pos` (`perror` too)."""
+    """True when `fn` reads the library's `errno` after byte `pos` (`perror` too).
+
+    A read that a reset after `pos` covers (`errno = 0;` before it, in the same
+    or an enclosing block, no condition between) sees only what follows it.
+    """
     if fn.lookup("errno") is not None:
         return False  # a local of that name
-    return any(
-        r.name == "errno" and r.is_read and r.span.start_byte > pos for r in fn.refs
-    ) or any(c.name == "perror" and c.span.start_byte > pos for c in fn.call_sites)
+    after = [r for r in fn.refs if r.name == "errno" and r.span.start_byte > pos]
+    resets = [
+        w
+        for w in after
+        if w.kind is AccessKind.WRITE and not (w.subscripts or w.deref or w.member)
+    ]
+
+    def covered(read: Ref) -> bool:
+        return any(
+            w.span.start_byte < read.span.start_byte
+            and read.context[: len(w.context)] == w.context
+            for w in resets
+        )
+
+    return any(r.is_read and not covered(r) for r in after) or any(
+        c.name == "perror" and c.span.start_byte > pos for c in fn.call_sites
+    )
 
 
 def _read_later(loop: Loop, source: SourceFile) -> bool:
