@@ -302,3 +302,15 @@ def test_qsort_of_a_local_array_with_a_pure_comparator_is_private() -> None:
     assert first.parallel, [o.message for o in first.obstacles]
     assert not second.parallel
     assert any("calls back `counting()`" in o.message for o in second.obstacles)
+
+
+def test_bit_builtins_are_pure() -> None:
+    """`__builtin_popcountll(w[i])`: a checksum over words is a reduction."""
+    parallel, why = loop_facts(
+        "a[i] = __builtin_popcountll((unsigned long long)b[i])"
+        " + __builtin_ctz((unsigned)i | 1u) + __builtin_bswap32((unsigned)i);"
+    )
+    assert parallel, why
+    entry = library_function("__builtin_clzll")
+    assert entry is not None
+    assert entry.effect is Effect.PURE
