@@ -18,6 +18,7 @@ from accls.analysis.access_paths import base_name
 from accls.analysis.integer_addresses import integer_addresses
 from accls.analysis.overloads import called_definition, definitions, takes
 from accls.analysis.static_locals import has_static
+from accls.analysis.summary_calls import NULL_ARGUMENT, map_call
 from accls.frontend import (
     Call,
     Effect,
@@ -40,9 +41,6 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-NULL_ARGUMENT = re.compile(r"\s*(?:NULL|0|\(\s*void\s*\*\s*\)\s*0|nullptr)\s*")
-# An argument that points into one object: `a`, `&a[k]`, `a + k`, `&s->f`.
-_INTO = re.compile(r"\(?\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*(?:$|[\[+\-.)]|->)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,11 +173,15 @@ def summarize(
         callee = summarize(call.name, source, pure, memo, program, len(call.args))
         if callee is None or callback_reason(call, source, pure, program):
             return None
-        mapped = _map_call(call, callee, params, pointers, local - wild_pointers)
+        effects = (callee.writes, callee.reads)
+        mapped = map_call(
+            call, effects, params, pointers, local - wild_pointers, globals_
+        )
         if mapped is None:
             return None
         writes |= mapped[0]
         reads |= mapped[1]
+        globals_read |= mapped[2]
         globals_read |= callee.globals_read
         globals_read |= callback_globals(call, source, pure, program)
     found = Summary(
@@ -298,35 +300,6 @@ def _library_summary(name: str) -> Summary | None:
         reads=frozenset(known.reads),
         globals_read=frozenset(),
     )
-
-
-def _map_call(
-    call: Call,
-    callee: Summary,
-    params: dict[str, int],
-    pointers: set[str],
-    local: set[str],
-) -> tuple[set[int], set[int]] | None:
-    """The caller's parameters a call writes and reads through, or None if unclear."""
-    writes: set[int] = set()
-    reads: set[int] = set()
-    for index in callee.writes | callee.reads:
-        if index >= len(call.args):
-            return None
-        arg = call.args[index]
-        if NULL_ARGUMENT.fullmatch(arg):
-            continue  # `strtod(s, NULL)`: nothing is written through it
-        match = _INTO.match(arg)
-        if match is None or "(" in arg[match.end() :]:
-            return None  # a call or an expression we cannot place
-        base = match.group(1)
-        if base in pointers:
-            (writes if index in callee.writes else reads).add(params[base])
-            if index in callee.writes and index in callee.reads:
-                reads.add(params[base])
-        elif base not in local:
-            return None  # a global or something we cannot name: not summarised
-    return writes, reads
 
 
 _LIBRARY_WHY = {
