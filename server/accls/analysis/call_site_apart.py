@@ -7,6 +7,7 @@ from accls.analysis.call_sites import (
     apart_from_global_at_call_sites,
     distinct_at_call_sites,
 )
+from accls.analysis.pointer_origins import origin_apart
 from accls.analysis.pointer_rotations import origin_pairs
 from accls.frontend import Function, Loop, SourceFile
 
@@ -23,12 +24,18 @@ def proved_apart(
 
     A local pointer that only holds parameters (a copy, or one of two buffers
     swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
-    a global object are apart when no call passes a pointer into that global.
+    a global object are apart when no call passes a pointer into that global;
+    a local pointer set once from array objects reaches only them
+    (`origin_apart`).
     """
     if fn is None:
         return None
     shown: dict[tuple[str, str], str] = {}
     for a, b in pairs:
+        origin = origin_apart(a, b, fn, source)
+        if origin:
+            shown[(a.path, b.path)] = origin
+            continue
         off = _off_global(a, b, fn, source)
         if off is not None:
             shown[(a.path, b.path)] = off
