@@ -34,7 +34,8 @@ def _objects(pointer: Var, fn: Function, source: SourceFile) -> frozenset[str] |
     addresses = integer_addresses(fn, source)
     cast = addresses.params | set(addresses.others)
     found: set[str] = set()
-    todo, seen = [pointer], set()
+    todo: list[Var] = [pointer]
+    seen: set[str] = set()
     while todo:
         var = todo.pop()
         if var.name in seen:
