@@ -27,8 +27,8 @@ void run(const double *param, int c) {
 """
 
 
-def _parallel(setup: str) -> bool:
-    text = _TEXT.replace("SETUP", dedent(setup).strip())
+def _parallel(setup: str, text: str = _TEXT) -> bool:
+    text = text.replace("SETUP", dedent(setup).strip())
     fact = next(f for f in analyze_text(text, "t.c").facts if f.loop.var == "p")
     return fact.parallel
 
@@ -69,3 +69,13 @@ def test_a_pointer_set_once_from_another_array_is_apart(setup: str) -> None:
 )
 def test_a_pointer_that_may_reach_the_written_array_proves_nothing(setup: str) -> None:
     assert not _parallel(setup)
+
+
+def test_an_array_parameter_is_a_pointer_on_either_side() -> None:
+    """`run(double out[100])` may be called with `src`; `o` from `in[]` too."""
+    into_param = _TEXT.replace("dst[p]", "out[p]").replace(
+        "const double *param,", "const double *param, double out[100],"
+    )
+    assert not _parallel("const double *o = &src[5];", into_param)
+    from_param = _TEXT.replace("const double *param,", "const double in[100],")
+    assert not _parallel("const double *o = &in[5];", from_param)

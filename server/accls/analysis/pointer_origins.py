@@ -21,8 +21,16 @@ _DEPTH = 8  # locals followed through copies, at most
 
 
 def _is_object(var: Var | None) -> bool:
-    """An array of non-pointers: storage no other name may hold the address of."""
-    return var is not None and bool(var.dims) and not var.pointers
+    """An array of non-pointers, a local or a global: storage, not an address.
+
+    An array parameter (`double a[N]`) is a pointer, whatever its declaration.
+    """
+    return (
+        var is not None
+        and var.scope in ("local", "global")
+        and bool(var.dims)
+        and not var.pointers
+    )
 
 
 def _objects(pointer: Var, fn: Function, source: SourceFile) -> frozenset[str] | None:
