@@ -8,9 +8,10 @@ from accls.analysis.call_sites import (
     distinct_at_call_sites,
 )
 from accls.analysis.pointer_rotations import origin_pairs
+from accls.analysis.remote_calls import ProgramCalls
 from accls.frontend import Function, Loop, SourceFile
 
-__all__ = ["proved_apart"]
+__all__ = ["calls_pending", "proved_apart"]
 
 
 def proved_apart(
@@ -18,18 +19,20 @@ def proved_apart(
     fn: Function | None,
     source: SourceFile,
     loop: Loop,
+    calls: ProgramCalls | None = None,
 ) -> str | None:
     """Why every call of `fn` passes disjoint objects for the pairs' parameters.
 
     A local pointer that only holds parameters (a copy, or one of two buffers
     swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
     a global object are apart when no call passes a pointer into that global.
+    `calls`: the other files' calls, when the workspace index gave them.
     """
     if fn is None:
         return None
     shown: dict[tuple[str, str], str] = {}
     for a, b in pairs:
-        off = _off_global(a, b, fn, source)
+        off = _off_global(a, b, fn, source, calls)
         if off is not None:
             shown[(a.path, b.path)] = off
             continue
@@ -46,7 +49,7 @@ def proved_apart(
                 return None
             if key in shown:
                 continue
-            sites = distinct_at_call_sites(fn, *key, source)
+            sites = distinct_at_call_sites(fn, *key, source, calls)
             if sites is None:
                 return None
             shown[key] = (
@@ -58,7 +61,9 @@ def proved_apart(
     return "; ".join(shown.values()) if shown else None
 
 
-def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str | None:
+def _off_global(
+    a: Target, b: Target, fn: Function, source: SourceFile, calls: ProgramCalls | None
+) -> str | None:
     """Why a parameter's pointee never overlaps a global object, else None.
 
     `gather(double *out)` reading the global `acc`: when every call of it (the
@@ -77,7 +82,9 @@ def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str |
             for r in fn.refs
         ):
             return None
-        sites = apart_from_global_at_call_sites(fn, param.name, glob.name, source)
+        sites = apart_from_global_at_call_sites(
+            fn, param.name, glob.name, source, calls
+        )
         if sites is None:
             return None
         return (
@@ -85,3 +92,13 @@ def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str |
             f"`{fn.name}()` ({', '.join(sites)}) passes another object"
         )
     return None
+
+
+def calls_pending(fn: Function | None, calls: ProgramCalls | None) -> str:
+    """A note that the other files' calls of `fn` are not all read yet, else ""."""
+    if fn is None or fn.static or calls is None or not calls.pending:
+        return ""
+    return (
+        f" (the calls of `{fn.name}()` in the project's other files are not "
+        "known yet: the workspace index is still being built)"
+    )

@@ -1,0 +1,150 @@
+"""The calls of a project's files, for proofs about every call of a function.
+
+`call_sites` proves two pointer parameters apart when it sees every call of the
+function. For a `static` function the file holds them all; for an external one,
+only the whole program does. The workspace index records each file's calls as
+data (`file_calls`: callee, caller, line and what each argument points into),
+and the analysis of one file reads the others' through `ProgramCalls`.
+
+The rule for an external function (`sealed`): its calls are all known when the
+index holds every translation unit of a program (a compile database or a
+project folder, fully indexed), some file defines `main` (a program, not a
+library), no build entry makes a shared library or exports its symbols
+(`-shared`, `-fPIC`, `-fpic`, `-rdynamic`), every file is C (C++ and Fortran
+may call a C function under other names), exactly one file defines the name,
+no file defines a `static` function of that name, and no file names it other
+than in a direct call (outside comments and strings): its address is never
+taken, so it is never called through a pointer, and no macro calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from accls.analysis.call_origins import Origin, argument_origin
+from accls.frontend import Function, SourceFile
+
+__all__ = ["CallRecord", "FileCalls", "ProgramCalls", "escaped_names", "file_calls"]
+
+_SKIPPED = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
+)
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
+_IDENT = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)(?!\w)(\s*\()?")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallRecord:
+    """One call of one file: what each argument points into (None: unknown)."""
+
+    callee: str
+    caller: str
+    caller_params: tuple[str, ...]
+    caller_static: bool
+    line: int
+    args: tuple[Origin | None, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileCalls:
+    """What one file says about who calls whom."""
+
+    file: str  # as the user knows it
+    calls: tuple[CallRecord, ...]
+    escaped: frozenset[str]  # names used other than in a direct call
+    statics: frozenset[str]  # its `static` functions
+    defined: frozenset[str] = frozenset()  # its external functions
+    c_file: bool = True  # C: a C++ or Fortran file may call anything
+    main: bool = False  # it defines `main`
+
+
+def _blanked(code: str) -> str:
+    return _SKIPPED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+
+
+def escaped_names(code: str) -> frozenset[str]:
+    """The identifiers the code uses other than as a direct call's name.
+
+    Names in preprocessor lines count whatever follows them (a macro may call a
+    function with any arguments); `s.f` and `p->f` name fields, not functions.
+    """
+    text = _blanked(code)
+    out: set[str] = set()
+    for line in _DIRECTIVE.finditer(text):
+        out.update(m.group(1) for m in _IDENT.finditer(line.group(0)))
+    text = _DIRECTIVE.sub("", text)
+    out.update(m.group(1) for m in _IDENT.finditer(text) if m.group(2) is None)
+    return frozenset(out)
+
+
+def _record(
+    caller: Function, call_args: tuple[str, ...], source: SourceFile
+) -> tuple[Origin | None, ...]:
+    return tuple(argument_origin(a, caller, source) for a in call_args)
+
+
+def file_calls(
+    source: SourceFile, label: str, callers: Iterable[Function] | None = None
+) -> FileCalls:
+    """Every call of the file's functions (or of `callers`), with their origins."""
+    functions = source.functions if callers is None else tuple(callers)
+    c_file = source.path.endswith((".c", ".h"))
+    calls = tuple(
+        CallRecord(
+            callee=call.name,
+            caller=caller.name,
+            caller_params=tuple(p.name for p in caller.params),
+            caller_static=caller.static,
+            line=call.span.line,
+            args=_record(caller, call.args, source),
+        )
+        for caller in functions
+        for call in caller.call_sites
+    )
+    return FileCalls(
+        file=label,
+        calls=calls if c_file else (),
+        escaped=escaped_names(source.code),
+        statics=frozenset(f.name for f in functions if f.static),
+        defined=frozenset(f.name for f in functions if not f.static),
+        c_file=c_file,
+        main=any(f.name == "main" for f in functions),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProgramCalls:
+    """The other files' calls, when the index holds every file of the program.
+
+    `sealed` is False when the project may be called from outside (a library,
+    exported symbols) or is not fully indexed: then no external function's
+    calls are all known.
+    """
+
+    files: tuple[FileCalls, ...]
+    sealed: bool
+    pending: bool = False  # the index is still reading files: calls may be missing
+    _escaped: frozenset[str] = field(default=frozenset(), init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = frozenset().union(*(f.escaped | f.statics for f in self.files))
+        object.__setattr__(self, "_escaped", names)
+
+    def open_name(self, name: str) -> bool:
+        """Whether a file names `name` other than in a call, or defines it static."""
+        return name in self._escaped
+
+    def usable(self, source: SourceFile) -> bool:
+        """Whether the program's calls, with `source`'s, are every call there is."""
+        return (
+            self.sealed
+            and not self.pending
+            and all(f.c_file for f in self.files)
+            and source.path.endswith(".c")
+            and (
+                any(f.main for f in self.files)
+                or any(fn.name == "main" for fn in source.functions)
+            )
+        )

@@ -1,0 +1,38 @@
+"""The source files of a project: its compile database's, else its folder's."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from accls.project.compile_db import CompileDatabaseError, database_files
+
+__all__ = ["project_files"]
+
+# C and C++ translation units (a C++ file's stores count as much as a C file's), and
+# Fortran files: their procedures are called across files through `use`.
+_SUFFIXES = (
+    *(".c", ".cc", ".cpp", ".cxx", ".c++", ".C"),
+    *(".f90", ".F90", ".f95", ".f03", ".f08", ".f", ".F"),
+)
+_SKIP = {".git", "build", "node_modules", "__pycache__"}
+
+
+def project_files(
+    root: str, database: str | None = None, limit: int = 5000
+) -> tuple[str, ...]:
+    """The C and C++ files of a project: the `database`'s, else those under `root`."""
+    if database is not None:
+        try:
+            return database_files(database)[:limit]
+        except CompileDatabaseError:
+            pass  # a broken database: fall back on the folder
+    out: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(names):
+            if name.endswith(_SUFFIXES):
+                out.append(str(Path(folder, name).resolve()))
+                if len(out) >= limit:
+                    return tuple(out)
+    return tuple(out)
