@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.remote_calls import CallRecord, ProgramCalls, escaped_names
+from accls.analysis.remote_calls import CallRecord, ProgramCalls, names_used
 from accls.frontend import Call, Function, SourceFile
 
 __all__ = ["CallSiteLists", "Callee", "Site", "callee_of"]
@@ -117,7 +117,7 @@ class CallSiteLists:
         if program is None or program.open_name(name):
             return None
         if self._escaped is None:
-            self._escaped = escaped_names(self.source.code)
+            self._escaped = names_used(self.source)
         own = self.source.function(name)
         definers = sum(name in f.defined for f in program.files)
         if name in self._escaped or definers + (own is not None) != 1:

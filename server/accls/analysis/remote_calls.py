@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from accls.analysis.call_origins import Origin, argument_origin
 from accls.frontend import Function, SourceFile
 
-__all__ = ["CallRecord", "FileCalls", "ProgramCalls", "escaped_names", "file_calls"]
+__all__ = [
+    "CallRecord",
+    "FileCalls",
+    "ProgramCalls",
+    "escaped_names",
+    "file_calls",
+    "names_used",
+]
 
 _SKIPPED = re.compile(
     r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
@@ -85,10 +92,37 @@ def _record(
     return tuple(argument_origin(a, caller, source) for a in call_args)
 
 
+def _named_elsewhere(source: SourceFile, headers: tuple[str, ...]) -> set[str]:
+    """Names the file's macros and headers use, a call in them included.
+
+    A header's `static inline` function or a macro may call a function with
+    anything, and a header's table may take its address: each name counts.
+    """
+    texts = [r for _, r in source.macros] + [r for _, _, r in source.function_macros]
+    out = {m.group(1) for text in texts for m in _IDENT.finditer(text)}
+    for text in headers:
+        out |= escaped_names(text)
+    if source.headers is not None:
+        out |= escaped_names(source.headers.code)
+        out |= {c.name for f in source.headers.functions for c in f.call_sites}
+    return out
+
+
+def names_used(source: SourceFile, headers: tuple[str, ...] = ()) -> frozenset[str]:
+    """`escaped_names` of the file, its macros and headers (see `_named_elsewhere`)."""
+    return escaped_names(source.code) | _named_elsewhere(source, headers)
+
+
 def file_calls(
-    source: SourceFile, label: str, callers: Iterable[Function] | None = None
+    source: SourceFile,
+    label: str,
+    callers: Iterable[Function] | None = None,
+    headers: tuple[str, ...] = (),
 ) -> FileCalls:
-    """Every call of the file's functions (or of `callers`), with their origins."""
+    """Every call of the file's functions (or of `callers`), with their origins.
+
+    `headers`: the text of the project headers the file includes.
+    """
     functions = source.functions if callers is None else tuple(callers)
     c_file = source.path.endswith((".c", ".h"))
     calls = tuple(
@@ -106,7 +140,7 @@ def file_calls(
     return FileCalls(
         file=label,
         calls=calls if c_file else (),
-        escaped=escaped_names(source.code),
+        escaped=names_used(source, headers),
         statics=frozenset(f.name for f in functions if f.static),
         defined=frozenset(f.name for f in functions if not f.static),
         c_file=c_file,
@@ -126,10 +160,12 @@ class ProgramCalls:
     files: tuple[FileCalls, ...]
     sealed: bool
     pending: bool = False  # the index is still reading files: calls may be missing
+    # What the analysed file's own record says it names (its headers' included).
+    own_escaped: frozenset[str] = frozenset()
     _escaped: frozenset[str] = field(default=frozenset(), init=False, compare=False)
 
     def __post_init__(self) -> None:
-        names = frozenset().union(*(f.escaped | f.statics for f in self.files))
+        names = self.own_escaped.union(*(f.escaped | f.statics for f in self.files))
         object.__setattr__(self, "_escaped", names)
 
     def open_name(self, name: str) -> bool:

@@ -1,13 +1,15 @@
-"""The source files of a project: its compile database's, else its folder's."""
+"""The files of a project: its sources (the database's, else the folder's), headers."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from accls.files import InputError, read_source
+from accls.frontend import HeaderContext
 from accls.project.compile_db import CompileDatabaseError, database_files
 
-__all__ = ["project_files"]
+__all__ = ["header_texts", "project_files"]
 
 # C and C++ translation units (a C++ file's stores count as much as a C file's), and
 # Fortran files: their procedures are called across files through `use`.
@@ -35,4 +37,18 @@ def project_files(
                 out.append(str(Path(folder, name).resolve()))
                 if len(out) >= limit:
                     return tuple(out)
+    return tuple(out)
+
+
+def header_texts(context: HeaderContext | None, limit: int) -> tuple[str, ...]:
+    """The text of the project headers a file's build `context` read (at most `limit`).
+
+    A header that cannot be read gives "".
+    """
+    out: list[str] = []
+    for header in context.headers[:limit] if context is not None else ():
+        try:
+            out.append(read_source(header))
+        except InputError:
+            out.append("")
     return tuple(out)

@@ -33,7 +33,7 @@ from accls.analysis.device_kernels import device_kernel
 from accls.analysis.global_links import file_global_links
 from accls.analysis.global_sources import GlobalLink
 from accls.analysis.pointer_slices import function_slices
-from accls.analysis.remote_calls import FileCalls, ProgramCalls, file_calls
+from accls.analysis.remote_calls import FileCalls, file_calls
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -44,9 +44,10 @@ from accls.frontend import (
 )
 from accls.project.compile_db import exports_symbols
 from accls.project.context import BuildFlags, build_context
-from accls.project.file_list import project_files
+from accls.project.file_list import header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
 from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
+from accls.project.program_calls import program_calls
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
@@ -55,6 +56,7 @@ log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
+_MOST_HEADERS = 64  # project headers of one file read for the names they use
 
 Progress = Callable[[int, int, str], None]  # done, total, file
 
@@ -129,10 +131,8 @@ class ProjectIndex:
             global_links=tuple(
                 k for r in records if r.path != own for k in r.global_links
             ),
-            calls=ProgramCalls(
-                files=tuple(r.calls for r in records if r.path != own and r.calls),
-                sealed=not self.exported and all(r.calls for r in records),
-                pending=bool(self._pending - {own}),
+            calls=program_calls(
+                records, own, self.exported, bool(self._pending - {own})
             ),
         )
 
@@ -236,7 +236,11 @@ class ProjectIndex:
             fields=file_field_facts(source, self._name(path)),
             overlaps=argument_overlaps(source, self._name(path)),
             global_links=file_global_links(source),
-            calls=file_calls(source, self._name(path)),
+            calls=file_calls(
+                source,
+                self._name(path),
+                headers=header_texts(self._last_context.get(path), _MOST_HEADERS),
+            ),
         )
 
     def _edited(

@@ -125,7 +125,7 @@ def edited_calls(
 
     The quick path keeps the set of functions: each redone one replaces its old
     calls and its `static` mark; the names used other than in calls are read
-    from the whole new text.
+    from the whole new text and kept from the old record (its headers' too).
     """
     if old is None:
         return None
@@ -139,7 +139,7 @@ def edited_calls(
     return replace(
         old,
         calls=tuple(calls),
-        escaped=escaped_names(text),
+        escaped=escaped_names(text) | old.escaped,
         statics=frozenset(statics),
         defined=frozenset(defined),
     )

@@ -1,0 +1,29 @@
+"""The program's calls as one file sees them, from the index's records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from accls.analysis.remote_calls import ProgramCalls
+from accls.project.index_cache import FileSummaries
+
+__all__ = ["program_calls"]
+
+
+def program_calls(
+    records: Sequence[FileSummaries], own: str, exported: bool, pending: bool
+) -> ProgramCalls:
+    """The calls of the files other than `own`, and whether they are all there are.
+
+    Sealed when no build entry exports symbols and every file's calls were read
+    (a file that could not be summarised leaves them unknown); `own`'s record
+    adds the names it and its headers use other than in calls.
+    """
+    return ProgramCalls(
+        files=tuple(r.calls for r in records if r.path != own and r.calls),
+        sealed=not exported and all(r.calls for r in records),
+        pending=pending,
+        own_escaped=frozenset().union(
+            *(r.calls.escaped for r in records if r.path == own and r.calls)
+        ),
+    )
