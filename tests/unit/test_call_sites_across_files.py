@@ -202,3 +202,38 @@ def test_the_smoother_prints_the_serial_output_in_parallel(
     for threads in (1, 4):
         problem = compare_text(expected, run_program(exe, threads), 0.0)
         assert problem is None, f"{problem}\n{kernels}"
+
+
+_REASSIGNED = """\
+static void relax(double *dst, double *src, int n) {
+  %s
+  for (int i = 0; i < n; i++)
+    dst[i] = src[i] * 2.0;
+}
+static void step(double *x, double *y, int n) {
+  %s
+  relax(x, y, n);
+}
+int main(void) {
+  static double a[100], b[101];
+  step(a, b, 100);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("in_relax", "in_step"),
+    [("dst = src + 1;", ""), ("", "x = y + 1;"), ("", "x++;")],
+)
+def test_a_parameter_reassigned_before_the_call_or_loop_proves_nothing(
+    in_relax: str, in_step: str
+) -> None:
+    text = _REASSIGNED % (in_relax, in_step)
+    found = analyze_text(text).facts
+    assert not next(f for f in found if f.loop.function == "relax").parallel
+
+
+def test_parameters_kept_as_passed_are_proved_apart() -> None:
+    found = analyze_text(_REASSIGNED % ("", "")).facts
+    assert next(f for f in found if f.loop.function == "relax").parallel

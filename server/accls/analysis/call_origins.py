@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from accls.analysis.field_paths import balanced
 from accls.frontend import Function, SourceFile, Var
 
-__all__ = ["Origin", "argument_origin", "origins_overlap", "strip_argument"]
+__all__ = [
+    "Origin",
+    "argument_origin",
+    "origins_overlap",
+    "reassigned",
+    "strip_argument",
+]
 
 _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
@@ -105,10 +111,22 @@ def argument_origin(arg: str, caller: Function, source: SourceFile) -> Origin | 
     if address or "." in path_text or var.shape != "*":
         return None
     if var.scope == "param":
+        # `x = y + 1;` before the call: `x` no longer holds what callers passed.
+        if reassigned(root, caller):
+            return None
         return Origin("param", caller.name, root)
     if var.scope == "local" and var.fresh and not var.address_taken:
         return Origin("fresh", caller.name, root)
     return None
+
+
+def reassigned(name: str, caller: Function) -> bool:
+    """Whether the caller assigns the pointer `name` itself, or takes its address."""
+    return any(
+        r.name == name
+        and (r.escapes or (r.is_write and not r.subscripts and not r.deref))
+        for r in caller.refs
+    )
 
 
 def _array_field(var: Var, path: str, source: SourceFile) -> bool:

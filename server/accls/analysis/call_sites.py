@@ -16,6 +16,7 @@ from accls.analysis.call_origins import (
     Origin,
     argument_origin,
     origins_overlap,
+    reassigned,
     strip_argument,
 )
 from accls.analysis.call_site_lists import Callee, CallSiteLists, Site, callee_of
@@ -166,6 +167,8 @@ def distinct_at_call_sites(
     (see `remote_calls` for when they are all known); a site of another file is
     named `file.c:42`, one of this file `line 42`.
     """
+    if reassigned(first, fn) or reassigned(second, fn):
+        return None  # `dst = src + 1;`: no longer what the callers passed
     prover = _Prover(source, program)
     if not prover.distinct(callee_of(fn), first, second, 0):
         return None
