@@ -124,6 +124,21 @@ def test_a_library_build_leaves_the_calls_open(tmp_path: Path) -> None:
     assert not next(f for f in found if f.loop.function == "relax").parallel
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("driver.cu", "// CUDA code may call relax with anything\n"),
+        ("Makefile", "libsmooth.so: kernels.c\n\tcc -shared -fPIC -o $@ $^\n"),
+    ],
+)
+def test_a_folder_with_foreign_callers_or_a_library_leaves_the_calls_open(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    root = _project(tmp_path)
+    (root / name).write_text(text)
+    assert not _facts(root)["relax"].parallel
+
+
 def test_a_project_without_main_is_a_library(tmp_path: Path) -> None:
     root = _project(tmp_path)
     text = (root / "main.c").read_text().replace("int main(void)", "int run(void)")

@@ -115,7 +115,8 @@ def argument_origin(arg: str, caller: Function, source: SourceFile) -> Origin | 
         if reassigned(root, caller):
             return None
         return Origin("param", caller.name, root)
-    if var.scope == "local" and var.fresh and not var.address_taken:
+    # A `static` local keeps its block across calls: a caller may hold it too.
+    if var.scope == "local" and var.fresh and not (var.address_taken or var.static):
         return Origin("fresh", caller.name, root)
     return None
 

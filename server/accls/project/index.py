@@ -44,7 +44,7 @@ from accls.frontend import (
 )
 from accls.project.compile_db import exports_symbols
 from accls.project.context import BuildFlags, build_context
-from accls.project.file_list import header_texts, project_files
+from accls.project.file_list import folder_exports, header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
 from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
 from accls.project.program_calls import program_calls
@@ -92,8 +92,9 @@ class ProjectIndex:
         self._stamped: dict[str, str] = {}  # by file: the key its stamp is of
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
-        # Code outside the project may call its functions (a library's build).
-        self.exported = database is not None and exports_symbols(database)
+        # Code outside the project may call its functions (a library's build);
+        # read by `build`, in the background, so taken until then.
+        self.exported = True
 
     def _name(self, path: str) -> str:
         try:
@@ -307,6 +308,11 @@ class ProjectIndex:
     def build(self, progress: Progress | None = None) -> None:
         """Index every file of the project, reading what the cache already has."""
         files = project_files(self.root, self.database)
+        self.exported = (
+            exports_symbols(self.database)
+            if self.database
+            else folder_exports(self.root)
+        )
         self._pending = set(files) - set(self._records)
         read: dict[str, tuple[str, str]] = {}
         parsed: dict[str, SourceFile] = {}
