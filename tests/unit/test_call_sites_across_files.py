@@ -44,7 +44,7 @@ def _facts(
         program = index.program_for(str(path))
     options = AnalysisOptions(program=program)
     found = analyze_text(path.read_text(), str(path), options=options).facts
-    return {f.loop.function: f for f in found}
+    return {f.loop.function or "": f for f in found}
 
 
 def _alias_messages(fact: LoopFacts) -> list[str]:
@@ -217,6 +217,47 @@ def test_the_smoother_prints_the_serial_output_in_parallel(
     for threads in (1, 4):
         problem = compare_text(expected, run_program(exe, threads), 0.0)
         assert problem is None, f"{problem}\n{kernels}"
+
+
+_PAIR_H = """\
+struct Pair { double *u; double *v; };
+void pair_init(struct Pair *p, int n);
+void relax(double *dst, const double *src, int n);
+"""
+_PAIR_INIT = """\
+#include <stdlib.h>
+#include "pair.h"
+void pair_init(struct Pair *p, int n) {
+  p->u = calloc(n, sizeof(double));
+  p->v = SECOND;
+}
+"""
+_PAIR_MAIN = """\
+#include "pair.h"
+int main(void) {
+  struct Pair p;
+  pair_init(&p, 100);
+  relax(p.u, p.v, 100);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("second", "apart"),
+    [("calloc(n, sizeof(double))", True), ("p->u", False), ("p->u + 1", False)],
+)
+def test_pointer_fields_passed_count_by_what_their_stores_hold(
+    tmp_path: Path, second: str, apart: bool
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    for name in ("kernels.c", "kernels.h"):
+        shutil.copy(SMOOTHER / name, root / name)
+    (root / "pair.h").write_text(_PAIR_H)
+    (root / "init.c").write_text(_PAIR_INIT.replace("SECOND", second))
+    (root / "main.c").write_text(_PAIR_MAIN)
+    assert _facts(root)["relax"].parallel is apart
 
 
 _REASSIGNED = """\

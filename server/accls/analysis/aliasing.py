@@ -280,7 +280,7 @@ def alias_obstacles(
                         else:
                             proofs.append(apart)
                 may = bool(pairs)
-                proof = proved_apart(pairs, fn, source, loop, calls) if may else None
+                proof = proved_apart(pairs, fn, source, loop, calls, fields)
                 if may and proof is None:
                     proof = same_or_apart(written, other, pairs, fn, source, loop)
                 if may and proof is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.field_paths import balanced
+from accls.analysis.field_paths import balanced, resolve_field
 from accls.frontend import Function, SourceFile, Var
 
 __all__ = [
@@ -26,11 +26,16 @@ _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
 _OFFSET = re.compile(r"^([A-Za-z_]\w*)\s*[-+]")
 _ROW = re.compile(r"([A-Za-z_]\w*)\s*((?:\[[^\[\]]*\]\s*)+)")
+_MEMBER = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+")
 
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """What an argument points into: `kind` is param, local, fresh or global."""
+    """What an argument points into: `kind` is param, local, fresh, global or field.
+
+    A `field` origin is what a pointer field holds (`w.p`, `s->p`): `path` is the
+    struct's key and the field's name, joined by a space, for the field sets.
+    """
 
     kind: str
     function: str  # the caller, for locals, fresh blocks and parameters
@@ -73,6 +78,23 @@ def _row(text: str, caller: Function, source: SourceFile) -> str | None:
 
 def argument_origin(arg: str, caller: Function, source: SourceFile) -> Origin | None:
     """The object an argument's pointer value lies in, when the text shows it."""
+    found = _object_origin(arg, caller, source)
+    return found if found is not None else _field_origin(arg, caller, source)
+
+
+def _field_origin(arg: str, caller: Function, source: SourceFile) -> Origin | None:
+    """`w.p` or `s->p` of a plain pointer field: whatever the program stores there."""
+    text = strip_argument(arg)
+    if _MEMBER.fullmatch(text) is None:
+        return None
+    path = re.sub(r"\s+", "", text)
+    found = resolve_field(path, caller, source.globals, source.types)
+    if found is None or found.levels != "*":
+        return None
+    return Origin("field", caller.name, f"{found.key} {found.field}")
+
+
+def _object_origin(arg: str, caller: Function, source: SourceFile) -> Origin | None:
     text = strip_argument(arg)
     address = text.startswith("&")
     indexed = False

@@ -7,6 +7,7 @@ from accls.analysis.call_sites import (
     apart_from_global_at_call_sites,
     distinct_at_call_sites,
 )
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.pointer_rotations import origin_pairs
 from accls.analysis.remote_calls import ProgramCalls
 from accls.frontend import Function, Loop, SourceFile
@@ -20,19 +21,21 @@ def proved_apart(
     source: SourceFile,
     loop: Loop,
     calls: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> str | None:
     """Why every call of `fn` passes disjoint objects for the pairs' parameters.
 
     A local pointer that only holds parameters (a copy, or one of two buffers
     swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
     a global object are apart when no call passes a pointer into that global.
-    `calls`: the other files' calls, when the workspace index gave them.
+    `calls` and `fields`: the other files' calls and the program's field sets,
+    when the workspace index gave them.
     """
     if fn is None:
         return None
     shown: dict[tuple[str, str], str] = {}
     for a, b in pairs:
-        off = _off_global(a, b, fn, source, calls)
+        off = _off_global(a, b, fn, source, (calls, fields))
         if off is not None:
             shown[(a.path, b.path)] = off
             continue
@@ -49,7 +52,7 @@ def proved_apart(
                 return None
             if key in shown:
                 continue
-            sites = distinct_at_call_sites(fn, *key, source, calls)
+            sites = distinct_at_call_sites(fn, *key, source, calls, fields)
             if sites is None:
                 return None
             shown[key] = (
@@ -62,7 +65,11 @@ def proved_apart(
 
 
 def _off_global(
-    a: Target, b: Target, fn: Function, source: SourceFile, calls: ProgramCalls | None
+    a: Target,
+    b: Target,
+    fn: Function,
+    source: SourceFile,
+    program: tuple[ProgramCalls | None, FieldSets | None],
 ) -> str | None:
     """Why a parameter's pointee never overlaps a global object, else None.
 
@@ -83,7 +90,7 @@ def _off_global(
         ):
             return None
         sites = apart_from_global_at_call_sites(
-            fn, param.name, glob.name, source, calls
+            fn, param.name, glob.name, source, *program
         )
         if sites is None:
             return None

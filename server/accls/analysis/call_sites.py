@@ -20,6 +20,7 @@ from accls.analysis.call_origins import (
     strip_argument,
 )
 from accls.analysis.call_site_lists import Callee, CallSiteLists, Site, callee_of
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.pointer_rotations import ALLOCATION, local_in_scope, swapped
 from accls.analysis.remote_calls import ProgramCalls
 from accls.frontend import Call, Function, SourceFile, Var
@@ -38,8 +39,14 @@ _DEPTH = 4  # callers followed upwards before giving up
 class _Prover:
     """Follows call sites upwards; remembers the pairs being proved (recursion)."""
 
-    def __init__(self, source: SourceFile, program: ProgramCalls | None = None):
+    def __init__(
+        self,
+        source: SourceFile,
+        program: ProgramCalls | None = None,
+        fields: FieldSets | None = None,
+    ):
         self.source = source
+        self.fields = fields
         self.lists = CallSiteLists(source, program)
         self.only_called = self.lists.only_called
         self.visiting: set[tuple[str, str, str, str]] = set()
@@ -82,6 +89,8 @@ class _Prover:
     ) -> bool:
         if a is None or b is None:
             return False
+        if "field" in (a.kind, b.kind):
+            return self._fields_apart(a, b)
         if a.kind == "param" and b.kind == "param":
             if a.path == b.path:
                 return False
@@ -93,6 +102,29 @@ class _Prover:
             other = b if a.kind == "param" else a
             return other.kind in ("local", "fresh")
         return not origins_overlap(a, b)
+
+    def _field_objects(self, origin: Origin) -> frozenset[str] | None:
+        if self.fields is None:
+            return None
+        key, _, name = origin.path.rpartition(" ")
+        return self.fields.objects(key, name)
+
+    def _fields_apart(self, a: Origin, b: Origin) -> bool:
+        """Two fields whose stores hold distinct objects, or fresh blocks and an array.
+
+        A pointer field whose every store is an allocated block never points into
+        an array of the caller or a global.
+        """
+        if a.kind == "field" and b.kind == "field":
+            left, right = self._field_objects(a), self._field_objects(b)
+            return left is not None and right is not None and not left & right
+        field, other = (a, b) if a.kind == "field" else (b, a)
+        return other.kind in ("local", "global") and self._only_blocks(field)
+
+    def _only_blocks(self, field: Origin) -> bool:
+        """Every store to the field is a block allocated (never a named array)."""
+        found = self._field_objects(field)
+        return found is not None and all(n.startswith("alloc ") for n in found)
 
     def off_global(self, fn: Callee, param: str, root: str, depth: int) -> bool:
         """Whether no call passes `param` a pointer into the global object `root`."""
@@ -118,6 +150,8 @@ class _Prover:
                     got.kind == "global"
                     and origins_overlap(got, Origin("global", "", root))
                 ):
+                    return False
+                if got.kind == "field" and not self._only_blocks(got):
                     return False
                 if got.kind == "param" and not self.off_global(
                     caller, got.path, root, depth + 1
@@ -160,16 +194,18 @@ def distinct_at_call_sites(
     second: str,
     source: SourceFile,
     program: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> tuple[str, ...] | None:
     """The call sites that show two pointer parameters never overlap, else None.
 
     With the `program`'s calls, an external function's calls in every file count
     (see `remote_calls` for when they are all known); a site of another file is
-    named `file.c:42`, one of this file `line 42`.
+    named `file.c:42`, one of this file `line 42`. With the program's `fields`,
+    pointer fields passed (`w.p`) count by the objects their stores hold.
     """
     if reassigned(first, fn) or reassigned(second, fn):
         return None  # `dst = src + 1;`: no longer what the callers passed
-    prover = _Prover(source, program)
+    prover = _Prover(source, program, fields)
     if not prover.distinct(callee_of(fn), first, second, 0):
         return None
     return tuple(prover.sites)
@@ -181,9 +217,10 @@ def apart_from_global_at_call_sites(
     root: str,
     source: SourceFile,
     program: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> tuple[str, ...] | None:
     """The call sites that show a pointer parameter never points into a global."""
-    prover = _Prover(source, program)
+    prover = _Prover(source, program, fields)
     if not prover.off_global(callee_of(fn), param, root, 0):
         return None
     return tuple(prover.sites)
