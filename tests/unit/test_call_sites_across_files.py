@@ -190,6 +190,16 @@ def test_while_the_index_is_building_the_refusal_says_so(tmp_path: Path) -> None
     assert any("not known yet" in m for m in _alias_messages(relax))
 
 
+def test_before_the_index_is_built_the_calls_are_pending(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+    path = root / "kernels.c"
+    options = AnalysisOptions(program=index.program_for(str(path)))
+    found = analyze_text(path.read_text(), str(path), options=options).facts
+    relax = next(f for f in found if f.loop.function == "relax")
+    assert any("not known yet" in m for m in _alias_messages(relax))
+
+
 def test_the_smoother_prints_the_serial_output_in_parallel(
     need: Callable[[str], str], tmp_path: Path
 ) -> None:

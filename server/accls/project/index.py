@@ -93,8 +93,8 @@ class ProjectIndex:
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
         # Code outside the project may call its functions (a library's build);
-        # read by `build`, in the background, so taken until then.
-        self.exported = True
+        # read by `build`, in the background: None until then.
+        self.exported: bool | None = None
 
     def _name(self, path: str) -> str:
         try:

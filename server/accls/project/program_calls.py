@@ -11,18 +11,19 @@ __all__ = ["program_calls"]
 
 
 def program_calls(
-    records: Sequence[FileSummaries], own: str, exported: bool, pending: bool
+    records: Sequence[FileSummaries], own: str, exported: bool | None, pending: bool
 ) -> ProgramCalls:
     """The calls of the files other than `own`, and whether they are all there are.
 
-    Sealed when no build entry exports symbols and every file's calls were read
-    (a file that could not be summarised leaves them unknown); `own`'s record
-    adds the names it and its headers use other than in calls.
+    Sealed when no build entry exports symbols (`exported` None: not read yet,
+    the index still to build) and every file's calls were read (a file that
+    could not be summarised leaves them unknown); `own`'s record adds the names
+    it and its headers use other than in calls.
     """
     return ProgramCalls(
         files=tuple(r.calls for r in records if r.path != own and r.calls),
-        sealed=not exported and all(r.calls for r in records),
-        pending=pending,
+        sealed=exported is False and all(r.calls for r in records),
+        pending=pending or exported is None,
         own_escaped=frozenset().union(
             *(r.calls.escaped for r in records if r.path == own and r.calls)
         ),
