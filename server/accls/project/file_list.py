@@ -21,8 +21,10 @@ _SKIP = {".git", "build", "node_modules", "__pycache__"}
 # Sources of languages the index does not read that may call C functions (CUDA,
 # assembly, Objective-C, Cython, SWIG, Go, Rust, Zig), and build files that
 # may make a shared library.
-_FOREIGN = (".cu", ".cuh", ".S", ".s", ".asm", ".m", ".mm", ".pyx", ".i", ".go")
-_FOREIGN += (".rs", ".zig")
+_FOREIGN = (
+    *(".cu", ".cuh", ".S", ".s", ".asm", ".m", ".mm"),
+    *(".pyx", ".i", ".go", ".rs", ".zig"),
+)
 _BUILDS = ("Makefile", "makefile", "GNUmakefile", "CMakeLists.txt", "meson.build")
 _SHARED = ("-shared", "-fPIC", "-fpic", "SHARED", "shared_library", "-rdynamic")
 
