@@ -139,6 +139,22 @@ def test_a_folder_with_foreign_callers_or_a_library_leaves_the_calls_open(
     assert not _facts(root)["relax"].parallel
 
 
+def test_a_file_outside_the_project_leaves_its_functions_open(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (root / "kernels.c").rename(outside / "kernels.c")
+    shutil.copy(root / "kernels.h", outside / "kernels.h")
+    index = ProjectIndex(str(root), cache_dir=str(tmp_path / "cache"))
+    index.build()
+    path = outside / "kernels.c"
+    options = AnalysisOptions(program=index.program_for(str(path)))
+    found = analyze_text(path.read_text(), str(path), options=options).facts
+    assert not next(f for f in found if f.loop.function == "relax").parallel
+
+
 def test_a_project_without_main_is_a_library(tmp_path: Path) -> None:
     root = _project(tmp_path)
     text = (root / "main.c").read_text().replace("int main(void)", "int run(void)")

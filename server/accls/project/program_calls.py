@@ -17,12 +17,16 @@ def program_calls(
 
     Sealed when no build entry exports symbols (`exported` None: not read yet,
     the index still to build) and every file's calls were read (a file that
-    could not be summarised leaves them unknown); `own`'s record adds the names
-    it and its headers use other than in calls.
+    could not be summarised leaves them unknown), and `own` is one of the
+    project's files; `own`'s record adds the names it and its headers use other
+    than in calls.
     """
     return ProgramCalls(
         files=tuple(r.calls for r in records if r.path != own and r.calls),
-        sealed=exported is False and all(r.calls for r in records),
+        # A file outside the project may be built into any other program.
+        sealed=exported is False
+        and all(r.calls for r in records)
+        and any(r.path == own for r in records),
         pending=pending or exported is None,
         own_escaped=frozenset().union(
             *(r.calls.escaped for r in records if r.path == own and r.calls)
