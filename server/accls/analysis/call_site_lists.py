@@ -119,13 +119,9 @@ class CallSiteLists:
         if self._escaped is None:
             self._escaped = names_used(self.source)
         own = self.source.function(name)
-        definers = sum(name in f.defined for f in program.files)
+        definers = program.definers(name)
         if name in self._escaped or definers + (own is not None) != 1:
             return None
-        calls = self.own(name) + [
-            Site(record=r, file=f.file)
-            for f in program.files
-            for r in f.calls
-            if r.callee == name
-        ]
+        calls = self.own(name)
+        calls += [Site(record=r, file=f) for f, r in program.calls_of(name)]
         return calls or None

@@ -162,15 +162,41 @@ class ProgramCalls:
     pending: bool = False  # the index is still reading files: calls may be missing
     # What the analysed file's own record says it names (its headers' included).
     own_escaped: frozenset[str] = frozenset()
-    _escaped: frozenset[str] = field(default=frozenset(), init=False, compare=False)
+    # Built on first use (a table of every file's names and calls, by name).
+    _escaped: set[str] = field(default_factory=set, init=False, compare=False)
+    _by_callee: dict[str, list[tuple[str, CallRecord]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _definers: dict[str, int] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
-    def __post_init__(self) -> None:
-        names = self.own_escaped.union(*(f.escaped | f.statics for f in self.files))
-        object.__setattr__(self, "_escaped", names)
+    def _fill(self) -> None:
+        if self._escaped:
+            return
+        self._escaped.add("")  # filled, even for a program naming nothing
+        self._escaped.update(self.own_escaped)
+        for found in self.files:
+            self._escaped.update(found.escaped | found.statics)
+            for name in found.defined:
+                self._definers[name] = self._definers.get(name, 0) + 1
+            for call in found.calls:
+                self._by_callee.setdefault(call.callee, []).append((found.file, call))
 
     def open_name(self, name: str) -> bool:
         """Whether a file names `name` other than in a call, or defines it static."""
+        self._fill()
         return name in self._escaped
+
+    def calls_of(self, name: str) -> list[tuple[str, CallRecord]]:
+        """The other files' calls of `name`, with each one's file."""
+        self._fill()
+        return self._by_callee.get(name, [])
+
+    def definers(self, name: str) -> int:
+        """How many of the other files define an external function `name`."""
+        self._fill()
+        return self._definers.get(name, 0)
 
     def usable(self, source: SourceFile) -> bool:
         """Whether the program's calls, with `source`'s, are every call there is."""
