@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from accls.analysis.remote_calls import CallRecord, ProgramCalls, names_used
+from accls.analysis.remote_calls import CallRecord, ProgramCalls
 from accls.frontend import Call, Function, SourceFile
 
 __all__ = ["CallSiteLists", "Callee", "Site", "callee_of"]
@@ -69,7 +69,6 @@ class CallSiteLists:
     def __init__(self, source: SourceFile, program: ProgramCalls | None) -> None:
         self.source = source
         self.program = program if program and program.usable(source) else None
-        self._escaped: frozenset[str] | None = None
 
     def own(self, name: str) -> list[Site]:
         """The analysed file's calls of `name`."""
@@ -116,11 +115,9 @@ class CallSiteLists:
         program = self.program
         if program is None or program.open_name(name):
             return None
-        if self._escaped is None:
-            self._escaped = names_used(self.source)
         own = self.source.function(name)
         definers = program.definers(name)
-        if name in self._escaped or definers + (own is not None) != 1:
+        if name in program.names_of(self.source) or definers + (own is not None) != 1:
             return None
         calls = self.own(name)
         calls += [Site(record=r, file=f) for f, r in program.calls_of(name)]

@@ -24,9 +24,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from accls.analysis.call_origins import Origin, argument_origin
-from accls.frontend import Function, SourceFile
+from accls.frontend import Effect, Function, SourceFile
+from accls.frontend.library import names_with
 
 __all__ = [
+    "LIBRARY_NAMES",
     "CallRecord",
     "FileCalls",
     "ProgramCalls",
@@ -39,6 +41,9 @@ _SKIPPED = re.compile(
     r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
 )
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
+# The C library's functions without effects: their calls are not recorded, so
+# a user function of such a name is never taken as fully seen.
+LIBRARY_NAMES = names_with(Effect.PURE) | names_with(Effect.QUERY)
 _IDENT = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)(?!\w)(\s*\()?")
 
 
@@ -129,13 +134,15 @@ def file_calls(
         CallRecord(
             callee=call.name,
             caller=caller.name,
-            caller_params=tuple(p.name for p in caller.params),
+            caller_params=params,
             caller_static=caller.static,
             line=call.span.line,
             args=_record(caller, call.args, source),
         )
         for caller in functions
+        for params in (tuple(p.name for p in caller.params),)  # one per caller
         for call in caller.call_sites
+        if call.name not in LIBRARY_NAMES
     )
     return FileCalls(
         file=label,
@@ -170,6 +177,10 @@ class ProgramCalls:
     _definers: dict[str, int] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # `names_used` of the analysed text, read once for all its loops.
+    _own_names: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def _fill(self) -> None:
         if self._escaped:
@@ -184,9 +195,20 @@ class ProgramCalls:
                 self._by_callee.setdefault(call.callee, []).append((found.file, call))
 
     def open_name(self, name: str) -> bool:
-        """Whether a file names `name` other than in a call, or defines it static."""
+        """Whether a file names `name` other than in a call, or defines it static.
+
+        A library function's name is open too: its calls are not recorded.
+        """
         self._fill()
-        return name in self._escaped
+        return name in self._escaped or name in LIBRARY_NAMES
+
+    def names_of(self, source: SourceFile) -> frozenset[str]:
+        """`names_used` of the analysed `source`, kept for its other loops."""
+        found = self._own_names.get(source.code)
+        if found is None:
+            self._own_names.clear()  # one analysed text at a time
+            found = self._own_names[source.code] = names_used(source)
+        return found
 
     def calls_of(self, name: str) -> list[tuple[str, CallRecord]]:
         """The other files' calls of `name`, with each one's file."""
