@@ -6,15 +6,18 @@ only the whole program does. The workspace index records each file's calls as
 data (`file_calls`: callee, caller, line and what each argument points into),
 and the analysis of one file reads the others' through `ProgramCalls`.
 
-The rule for an external function (`sealed`): its calls are all known when the
-index holds every translation unit of a program (a compile database or a
-project folder, fully indexed), some file defines `main` (a program, not a
-library), no build entry makes a shared library or exports its symbols
-(`-shared`, `-fPIC`, `-fpic`, `-rdynamic`), every file is C (C++ and Fortran
-may call a C function under other names), exactly one file defines the name,
-no file defines a `static` function of that name, and no file names it other
-than in a direct call (outside comments and strings): its address is never
-taken, so it is never called through a pointer, and no macro calls it.
+The rule for an external function (`ProgramCalls.usable`, `open_name`): its
+calls are all known when the index holds every translation unit of a program (a
+compile database or a project folder, fully indexed) and the analysed file is
+one of them, some file defines `main` (a program, not a library), no build
+entry makes a shared library or exports its symbols (`-shared`, `-fPIC`,
+`-fpic`, `-rdynamic`; for a folder, no build file naming a shared library and
+no source of a language the index does not read), every file is C (C++ and
+Fortran may call a C function under other names), exactly one file defines the
+name, none defines a `static` function of that name, it is no C library name,
+and no file, macro or project header names it other than in a direct call
+(outside comments and strings): its address is never taken, so it is never
+called through a pointer, and no macro or header function calls it.
 """
 
 from __future__ import annotations
