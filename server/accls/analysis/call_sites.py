@@ -5,7 +5,10 @@ the same buffer twice; nothing in its body says otherwise. But when the file
 holds every call of it (it is `static` and its address is never taken) and each
 call passes distinct objects (two arrays, two `malloc` blocks, a parameter and
 a local array of the caller), `dst` and `src` never overlap. This module proves
-that, following parameters up through callers that are themselves static.
+that, following parameters up through callers that are themselves static; with
+the project's calls (`remote_calls`), an external function's calls in every
+file count, and callers are followed across files. A parameter the function
+reassigns (`dst = src + 1;`) no longer holds what its callers passed.
 """
 
 from __future__ import annotations
