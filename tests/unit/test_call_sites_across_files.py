@@ -96,6 +96,7 @@ def test_a_call_that_may_overlap_keeps_the_refusal(tmp_path: Path, solver: str) 
         "#define TWICE(p) relax((p), (p), 4)\n",
         "static inline void twice(double *p) { relax(p, p, 4); }\n",
         "static void (*const pick)(double *, const double *, int) = relax;\n",
+        "#define PASTED(p) p##ax(buf, buf, 4)\n",
     ],
 )
 def test_a_header_naming_the_kernel_leaves_it_open(tmp_path: Path, header: str) -> None:

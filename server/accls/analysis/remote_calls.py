@@ -38,6 +38,7 @@ __all__ = [
     "escaped_names",
     "file_calls",
     "names_used",
+    "pastes_tokens",
 ]
 
 _SKIPPED = re.compile(
@@ -73,6 +74,8 @@ class FileCalls:
     defined: frozenset[str] = frozenset()  # its external functions
     c_file: bool = True  # C: a C++ or Fortran file may call anything
     main: bool = False  # it defines `main`
+    # A macro of it pastes tokens (`p##_relax(..)`): it may name any function.
+    pastes: bool = False
 
 
 def _blanked(code: str) -> str:
@@ -121,6 +124,16 @@ def names_used(source: SourceFile, headers: tuple[str, ...] = ()) -> frozenset[s
     return escaped_names(source.code) | _named_elsewhere(source, headers)
 
 
+def pastes_tokens(source: SourceFile, headers: tuple[str, ...] = ()) -> bool:
+    """Whether a macro of the file or its headers pastes tokens (`p##_relax`).
+
+    A pasted name is read nowhere: the function it names may be called, or its
+    address taken, with anything.
+    """
+    texts = [r for _, r in source.macros] + [r for _, _, r in source.function_macros]
+    return any("##" in text for text in (*texts, *headers))
+
+
 def file_calls(
     source: SourceFile,
     label: str,
@@ -155,6 +168,7 @@ def file_calls(
         defined=frozenset(f.name for f in functions if not f.static),
         c_file=c_file,
         main=any(f.name == "main" for f in functions),
+        pastes=pastes_tokens(source, headers),
     )
 
 
@@ -228,7 +242,8 @@ class ProgramCalls:
         return (
             self.sealed
             and not self.pending
-            and all(f.c_file for f in self.files)
+            and all(f.c_file and not f.pastes for f in self.files)
+            and not pastes_tokens(source)
             and source.path.endswith(".c")
             and (
                 any(f.main for f in self.files)

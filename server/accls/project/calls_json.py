@@ -49,6 +49,7 @@ def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
         "defined": sorted(found.defined),
         "c_file": found.c_file,
         "main": found.main,
+        "pastes": found.pastes,
     }
 
 
@@ -79,4 +80,5 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
         defined=frozenset(str(n) for n in raw["defined"]),
         c_file=bool(raw["c_file"]),
         main=bool(raw["main"]),
+        pastes=bool(raw["pastes"]),
     )
