@@ -317,6 +317,16 @@ def test_a_parameter_reassigned_before_the_call_or_loop_proves_nothing(
     assert not next(f for f in found if f.loop.function == "relax").parallel
 
 
+def test_a_macro_pasting_a_static_kernels_name_keeps_the_refusal() -> None:
+    text = _REASSIGNED % ("", "") + (
+        "#define PASTED(p) p##ax(buf, buf + 1, 4)\n"
+        "static double buf[8];\n"
+        "void go(void) { PASTED(rel); }\n"
+    )
+    found = analyze_text(text).facts
+    assert not next(f for f in found if f.loop.function == "relax").parallel
+
+
 def test_parameters_kept_as_passed_are_proved_apart() -> None:
     found = analyze_text(_REASSIGNED % ("", "")).facts
     assert next(f for f in found if f.loop.function == "relax").parallel
