@@ -13,9 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from accls.analysis import AnalysisOptions, LoopFacts, ProgramSummaries, analyze_text
+from accls.analysis import (
+    AnalysisOptions,
+    LoopFacts,
+    ProgramSummaries,
+    analyze,
+    analyze_text,
+)
 from accls.analysis.remote_calls import ProgramCalls
-from accls.project import ProjectIndex
+from accls.frontend import parse_source
+from accls.project import BuildFlags, ProjectIndex, build_context
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
 from support.gcc import build_program, run_program
@@ -324,6 +331,22 @@ def test_a_macro_pasting_a_static_kernels_name_keeps_the_refusal() -> None:
         "void go(void) { PASTED(rel); }\n"
     )
     found = analyze_text(text).facts
+    assert not next(f for f in found if f.loop.function == "relax").parallel
+
+
+def test_a_header_function_calling_a_static_kernel_keeps_the_refusal(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "late.h").write_text(
+        "static inline void twice(double *p) { relax(p + 1, p, 4); }\n"
+    )
+    text = _REASSIGNED % ("", "") + '#include "late.h"\n'
+    path = tmp_path / "one.c"
+    path.write_text(text)
+    context, _ = build_context(text, str(path), BuildFlags())
+    source = parse_source(text, str(path), context=context)
+    assert source.headers is not None  # the header's function was read
+    found = analyze(source).facts
     assert not next(f for f in found if f.loop.function == "relax").parallel
 
 

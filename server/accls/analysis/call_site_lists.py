@@ -85,8 +85,8 @@ class CallSiteLists:
             return self._elsewhere(fn)
         if not fn.static:
             return self._program_wide(fn.name)
-        if pastes_tokens(self.source):
-            return None  # `p##_relax(..)` may call it unseen
+        if pastes_tokens(self.source) or self._in_headers(fn.name):
+            return None  # `p##_relax(..)`, a header's function or macro: unseen
         code = self.source.code
         for match in re.finditer(rf"\b{re.escape(fn.name)}\b", code):
             start = code.rfind("\n", 0, match.start()) + 1
@@ -95,6 +95,16 @@ class CallSiteLists:
             if not re.match(r"\s*\(", code[match.end() :]):
                 return None  # its address is taken: unknown callers
         return self.own(fn.name) or None
+
+    def _in_headers(self, name: str) -> bool:
+        """Whether a macro or a header function of the file names `name` at all."""
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        source = self.source
+        texts = [r for _, r in source.macros]
+        texts += [r for _, _, r in source.function_macros]
+        if source.headers is not None:
+            texts.append(source.headers.code)
+        return any(word.search(text) for text in texts)
 
     def _elsewhere(self, fn: Callee) -> list[Site] | None:
         """The calls of a function another file defines."""
