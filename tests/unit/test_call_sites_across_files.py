@@ -7,6 +7,8 @@ variants replace solver.c with a call that may overlap (see its README).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 from collections.abc import Callable
@@ -21,10 +23,10 @@ from accls.analysis import (
     analyze_text,
 )
 from accls.analysis.remote_calls import ProgramCalls
+from accls.cli import main
 from accls.frontend import parse_source
 from accls.project import BuildFlags, ProjectIndex, build_context
 from accls.validation.outputs import compare_text
-from support.cli import run_accls
 from support.gcc import build_program, run_program
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "xfile"
@@ -235,12 +237,10 @@ def test_the_smoother_prints_the_serial_output_in_parallel(
     out = tmp_path / "omp"
     out.mkdir()
     for src in sources:
-        proc = run_accls(
-            *("annotate", "--model", "openmp", "--all", "--project", str(root)),
-            *("--index-cache", str(tmp_path / "cache"), str(src)),
-            *("-o", str(out / src.name)),
-        )
-        assert proc.returncode == 0, proc.stderr
+        argv = ["annotate", "--model", "openmp", "--all", "--project", str(root)]
+        argv += ["--index-cache", str(tmp_path / "cache"), str(src)]
+        with contextlib.redirect_stderr(io.StringIO()):
+            assert main([*argv, "-o", str(out / src.name)]) == 0
     kernels = (out / "kernels.c").read_text()
     assert kernels.count("#pragma omp parallel for") == 3, kernels
     shutil.copy(root / "kernels.h", out / "kernels.h")
