@@ -32,10 +32,6 @@ _MISSED: dict[str, str] = {
         "`part[k]` are rows of a global table that `parts_init` (pool.c) fills "
         "with `calloc`: row stores of another file's function are not followed"
     ),
-    "p07_param_calls/ops.c:15": (
-        "every call of the program passes `copy_to_store` another array than "
-        "the global `store` it writes, but the proof reads only this file's calls"
-    ),
     "p08_global_views/main.c:12": (
         "`fresh_a` and `fresh_b` are global pointers each set once from `malloc` "
         "in grid.c: the global links record names they are set from, not blocks"

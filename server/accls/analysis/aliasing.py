@@ -15,7 +15,7 @@ from accls.analysis.alias_pairs import (
     shared_union,
 )
 from accls.analysis.buffer_offsets import buffer_apart
-from accls.analysis.call_site_apart import proved_apart
+from accls.analysis.call_site_apart import calls_pending, proved_apart
 from accls.analysis.call_site_same import same_or_apart
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
@@ -23,6 +23,7 @@ from accls.analysis.global_sources import GlobalLink, shared_source
 from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
+from accls.analysis.remote_calls import ProgramCalls
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.sealed_blocks import sealed_apart
 from accls.frontend import (
@@ -198,12 +199,13 @@ def alias_obstacles(
     unseen: str = "",
     fields: FieldSets | None = None,
     links: tuple[GlobalLink, ...] = (),
+    calls: ProgramCalls | None = None,
 ) -> AliasCheck:
     """Pairs of arrays where one is written and the two may overlap.
 
     `unseen` says why some declarations may be missing (a header not found);
-    `fields`, the whole program's field points-to, and `links`, what its files
-    set global pointers from, when an index gave them.
+    `fields`, the whole program's field points-to, `links`, what its files set
+    global pointers from, and `calls`, their calls, when an index gave them.
     """
     proofs: list[str] = []
     arrays: dict[str, bool] = {}
@@ -278,7 +280,7 @@ def alias_obstacles(
                         else:
                             proofs.append(apart)
                 may = bool(pairs)
-                proof = proved_apart(pairs, fn, source, loop) if may else None
+                proof = proved_apart(pairs, fn, source, loop, calls, fields)
                 if may and proof is None:
                     proof = same_or_apart(written, other, pairs, fn, source, loop)
                 if may and proof is None:
@@ -346,6 +348,7 @@ def alias_obstacles(
                 )
             else:
                 why = "they are pointers that may point to overlapping memory"
+                why += calls_pending(fn, calls)
             # Fortran has no `restrict`: a dummy that is neither `pointer` nor
             # `target` may not overlap another (the standard's rule).
             fix = (

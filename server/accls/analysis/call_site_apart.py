@@ -7,11 +7,13 @@ from accls.analysis.call_sites import (
     apart_from_global_at_call_sites,
     distinct_at_call_sites,
 )
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.pointer_origins import origin_apart
 from accls.analysis.pointer_rotations import origin_pairs
+from accls.analysis.remote_calls import ProgramCalls
 from accls.frontend import Function, Loop, SourceFile
 
-__all__ = ["proved_apart"]
+__all__ = ["calls_pending", "proved_apart"]
 
 
 def proved_apart(
@@ -19,6 +21,8 @@ def proved_apart(
     fn: Function | None,
     source: SourceFile,
     loop: Loop,
+    calls: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> str | None:
     """Why every call of `fn` passes disjoint objects for the pairs' parameters.
 
@@ -26,7 +30,8 @@ def proved_apart(
     swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
     a global object are apart when no call passes a pointer into that global;
     a local pointer set once from array objects reaches only them
-    (`origin_apart`).
+    (`origin_apart`). `calls` and `fields`: the other files' calls and the
+    program's field sets, when the workspace index gave them.
     """
     if fn is None:
         return None
@@ -36,7 +41,7 @@ def proved_apart(
         if origin:
             shown[(a.path, b.path)] = origin
             continue
-        off = _off_global(a, b, fn, source)
+        off = _off_global(a, b, fn, source, (calls, fields))
         if off is not None:
             shown[(a.path, b.path)] = off
             continue
@@ -53,7 +58,7 @@ def proved_apart(
                 return None
             if key in shown:
                 continue
-            sites = distinct_at_call_sites(fn, *key, source)
+            sites = distinct_at_call_sites(fn, *key, source, calls, fields)
             if sites is None:
                 return None
             shown[key] = (
@@ -65,7 +70,13 @@ def proved_apart(
     return "; ".join(shown.values()) if shown else None
 
 
-def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str | None:
+def _off_global(
+    a: Target,
+    b: Target,
+    fn: Function,
+    source: SourceFile,
+    program: tuple[ProgramCalls | None, FieldSets | None],
+) -> str | None:
     """Why a parameter's pointee never overlaps a global object, else None.
 
     `gather(double *out)` reading the global `acc`: when every call of it (the
@@ -84,7 +95,9 @@ def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str |
             for r in fn.refs
         ):
             return None
-        sites = apart_from_global_at_call_sites(fn, param.name, glob.name, source)
+        sites = apart_from_global_at_call_sites(
+            fn, param.name, glob.name, source, *program
+        )
         if sites is None:
             return None
         return (
@@ -92,3 +105,13 @@ def _off_global(a: Target, b: Target, fn: Function, source: SourceFile) -> str |
             f"`{fn.name}()` ({', '.join(sites)}) passes another object"
         )
     return None
+
+
+def calls_pending(fn: Function | None, calls: ProgramCalls | None) -> str:
+    """A note that the other files' calls of `fn` are not all read yet, else ""."""
+    if fn is None or fn.static or calls is None or not calls.pending:
+        return ""
+    return (
+        f" (the calls of `{fn.name}()` in the project's other files are not "
+        "known yet: the workspace index is still being built)"
+    )

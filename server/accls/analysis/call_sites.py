@@ -5,16 +5,27 @@ the same buffer twice; nothing in its body says otherwise. But when the file
 holds every call of it (it is `static` and its address is never taken) and each
 call passes distinct objects (two arrays, two `malloc` blocks, a parameter and
 a local array of the caller), `dst` and `src` never overlap. This module proves
-that, following parameters up through callers that are themselves static.
+that, following parameters up through callers that are themselves static; with
+the project's calls (`remote_calls`), an external function's calls in every
+file count, and callers are followed across files. A parameter the function
+reassigns (`dst = src + 1;`) no longer holds what its callers passed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from accls.analysis.field_paths import balanced
+from accls.analysis.call_origins import (
+    Origin,
+    argument_origin,
+    origins_overlap,
+    reassigned,
+    strip_argument,
+)
+from accls.analysis.call_site_lists import Callee, CallSiteLists, Site, callee_of
+from accls.analysis.field_sets import FieldSets
 from accls.analysis.pointer_rotations import ALLOCATION, local_in_scope, swapped
+from accls.analysis.remote_calls import ProgramCalls
 from accls.frontend import Call, Function, SourceFile, Var
 
 __all__ = [
@@ -24,198 +35,65 @@ __all__ = [
     "sealed_at_call_sites",
 ]
 
-_CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
-_PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
-_OFFSET = re.compile(r"^([A-Za-z_]\w*)\s*[-+]")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _DEPTH = 4  # callers followed upwards before giving up
-
-
-@dataclass(frozen=True, slots=True)
-class _Origin:
-    """What an argument points into: `kind` is param, local, fresh or global."""
-
-    kind: str
-    function: str  # the caller, for locals, fresh blocks and parameters
-    path: str  # `a`, or `s.a` for an array field of a struct object
-    union: bool = False
-
-
-def _strip(arg: str) -> str:
-    text = arg.strip()
-    while True:
-        if text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
-            text = text[1:-1].strip()
-            continue
-        cast = _CAST.match(text)
-        if cast is None or cast.end() == len(text):
-            return text
-        text = text[cast.end() :].strip()
-
-
-def _origin(arg: str, caller: Function, source: SourceFile) -> _Origin | None:
-    """The object an argument's pointer value lies in, when the text shows it."""
-    text = _strip(arg)
-    address = text.startswith("&")
-    indexed = False
-    if address:
-        text = text[1:].strip()
-        indexed = "[" in text
-        text = text.split("[", 1)[0].strip()  # `&a[k]`: into the object `a`
-        if indexed:
-            # `&p[k]` of a pointer `p` is `p + k`: into what `p` points to.
-            address = False
-    else:
-        offset = _OFFSET.match(text)
-        if offset is not None:
-            text = offset.group(1)  # `a + k`: into the object `a`
-    path = _PATH.fullmatch(text)
-    if path is None:
-        return None
-    path_text = re.sub(r"\s+", "", text)
-    root = path_text.split(".", 1)[0]
-    var = caller.lookup(root)
-    if var is None:
-        var = next((g for g in source.globals if g.name == root), None)
-    if var is None:
-        return None
-    union = source.types.is_union(var.type)
-    object_ = address or var.shape.startswith("[") or "." in path_text
-    if object_ and var.scope != "param":
-        if "." in path_text and not (address or var.shape == ""):
-            return None  # `p.f` of an array or pointer: not a plain object
-        pointer_field = not address and not _array_field(var, path_text, source)
-        if "." in path_text and pointer_field:
-            return None  # `s.p` of a pointer field: it may point anywhere
-        kind = "local" if var.scope == "local" and not var.static else "global"
-        return _Origin(kind, caller.name, path_text, union)
-    if address or "." in path_text or var.shape != "*":
-        return None
-    if var.scope == "param":
-        return _Origin("param", caller.name, root)
-    if var.scope == "local" and var.fresh and not var.address_taken:
-        return _Origin("fresh", caller.name, root)
-    return None
-
-
-def _array_field(var: Var, path: str, source: SourceFile) -> bool:
-    """True when `s.f.g` names an array field reached through plain struct fields."""
-    type_, shape = var.type, var.shape
-    for name in path.split(".")[1:]:
-        if shape != "":
-            return False  # through an array or a pointer: not one object
-        fields = source.types.fields_of(type_)
-        field = None if fields is None else fields.get(name)
-        if field is None:
-            return False
-        type_, shape = field.type, field.shape
-    return shape.startswith("[")
-
-
-def _overlap(a: _Origin, b: _Origin) -> bool:
-    """Two objects named by paths overlap unless they are distinct fields."""
-    if a.kind != b.kind or (a.function != b.function and a.kind != "global"):
-        return False
-    left, right = a.path.split("."), b.path.split(".")
-    size = min(len(left), len(right))
-    if left[0] != right[0]:
-        return False
-    return a.union or left[:size] == right[:size]
 
 
 class _Prover:
     """Follows call sites upwards; remembers the pairs being proved (recursion)."""
 
-    def __init__(self, source: SourceFile) -> None:
+    def __init__(
+        self,
+        source: SourceFile,
+        program: ProgramCalls | None = None,
+        fields: FieldSets | None = None,
+    ):
         self.source = source
-        self.visiting: set[tuple[str, str, str]] = set()
+        self.fields = fields
+        self.lists = CallSiteLists(source, program)
+        self.only_called = self.lists.only_called
+        self.visiting: set[tuple[str, str, str, str]] = set()
         self.sites: list[str] = []
 
-    def only_called(self, fn: Function) -> list[tuple[Function, Call]] | None:
-        """Every call of `fn`, when the file provably holds them all."""
-        if not fn.static:
-            return None
-        name = re.escape(fn.name)
-        for match in re.finditer(rf"\b{name}\b", self.source.code):
-            start = self.source.code.rfind("\n", 0, match.start()) + 1
-            if self.source.code[start : match.start()].lstrip().startswith("#"):
-                return None  # a macro may call it with anything
-            if not re.match(r"\s*\(", self.source.code[match.end() :]):
-                return None  # its address is taken: unknown callers
-        calls = [
-            (caller, call)
-            for caller in self.source.functions
-            for call in caller.call_sites
-            if call.name == fn.name
-        ]
-        return calls or None
-
-    def distinct(self, fn: Function, first: str, second: str, depth: int) -> bool:
+    def distinct(self, fn: Callee, first: str, second: str, depth: int) -> bool:
         low, high = sorted((first, second))
-        key = (fn.name, low, high)
+        key = (fn.file, fn.name, low, high)
         if key in self.visiting:
             return True  # a recursive call passes them along: decided elsewhere
         if depth > _DEPTH:
             return False
-        names = [p.name for p in fn.params]
-        if first not in names or second not in names:
+        if first not in fn.params or second not in fn.params:
             return False
         calls = self.only_called(fn)
         if calls is None:
             return False
-        at = (names.index(first), names.index(second))
+        at = (fn.params.index(first), fn.params.index(second))
         self.visiting.add(key)
         try:
-            for caller, call in calls:
-                if max(at) >= len(call.args):
-                    return False
-                one, two = call.args[at[0]], call.args[at[1]]
-                if not self._apart(caller, one, two, depth, call):
+            for site in calls:
+                if max(at) >= site.count() or not self._site_apart(site, at, depth):
                     return False
                 if depth == 0:
-                    self.sites.append(f"line {call.span.line}")
+                    self.sites.append(site.where)
         finally:
             self.visiting.discard(key)
         return True
 
-    def off_global(self, fn: Function, param: str, root: str, depth: int) -> bool:
-        """Whether no call passes `param` a pointer into the global object `root`."""
-        key = (fn.name, param, f"global {root}")
-        if key in self.visiting:
-            return True  # a recursive call passes it along: decided elsewhere
-        names = [p.name for p in fn.params]
-        calls = self.only_called(fn) if depth <= _DEPTH else None
-        if param not in names or calls is None:
-            return False
-        at = names.index(param)
-        self.visiting.add(key)
-        try:
-            for caller, call in calls:
-                if at >= len(call.args):
-                    return False
-                got = _origin(call.args[at], caller, self.source)
-                if got is None or (
-                    got.kind == "global" and _overlap(got, _Origin("global", "", root))
-                ):
-                    return False
-                if got.kind == "param" and not self.off_global(
-                    caller, got.path, root, depth + 1
-                ):
-                    return False
-                if depth == 0:
-                    self.sites.append(f"line {call.span.line}")
-        finally:
-            self.visiting.discard(key)
-        return True
+    def _site_apart(self, site: Site, at: tuple[int, int], depth: int) -> bool:
+        if site.caller is not None and site.call is not None:
+            one, two = site.call.args[at[0]], site.call.args[at[1]]
+            return self._apart(site.caller, one, two, depth, site.call)
+        assert site.record is not None
+        args = site.record.args
+        return self._origins_apart(site.calling(), args[at[0]], args[at[1]], depth)
 
-    def _apart(
-        self, caller: Function, one: str, two: str, depth: int, call: Call | None
+    def _origins_apart(
+        self, caller: Callee, a: Origin | None, b: Origin | None, depth: int
     ) -> bool:
-        a, b = _origin(one, caller, self.source), _origin(two, caller, self.source)
-        if (a is None or b is None) and call is not None:
-            return self._rotated(caller, _strip(one), _strip(two), depth, call)
         if a is None or b is None:
             return False
+        if "field" in (a.kind, b.kind):
+            return self._fields_apart(a, b)
         if a.kind == "param" and b.kind == "param":
             if a.path == b.path:
                 return False
@@ -226,7 +104,78 @@ class _Prover:
             # point into a global.
             other = b if a.kind == "param" else a
             return other.kind in ("local", "fresh")
-        return not _overlap(a, b)
+        return not origins_overlap(a, b)
+
+    def _field_objects(self, origin: Origin) -> frozenset[str] | None:
+        if self.fields is None:
+            return None
+        key, _, name = origin.path.rpartition(" ")
+        return self.fields.objects(key, name)
+
+    def _fields_apart(self, a: Origin, b: Origin) -> bool:
+        """Two fields whose stores hold distinct objects, or fresh blocks and an array.
+
+        A pointer field whose every store is an allocated block never points into
+        an array of the caller or a global.
+        """
+        if a.kind == "field" and b.kind == "field":
+            left, right = self._field_objects(a), self._field_objects(b)
+            return left is not None and right is not None and not left & right
+        field, other = (a, b) if a.kind == "field" else (b, a)
+        return other.kind in ("local", "global") and self._only_blocks(field)
+
+    def _only_blocks(self, field: Origin) -> bool:
+        """Every store to the field is a block allocated (never a named array)."""
+        found = self._field_objects(field)
+        return found is not None and all(n.startswith("alloc ") for n in found)
+
+    def off_global(self, fn: Callee, param: str, root: str, depth: int) -> bool:
+        """Whether no call passes `param` a pointer into the global object `root`."""
+        key = (fn.file, fn.name, param, f"global {root}")
+        if key in self.visiting:
+            return True  # a recursive call passes it along: decided elsewhere
+        calls = self.only_called(fn) if depth <= _DEPTH else None
+        if param not in fn.params or calls is None:
+            return False
+        at = fn.params.index(param)
+        self.visiting.add(key)
+        try:
+            for site in calls:
+                if at >= site.count():
+                    return False
+                caller = site.calling()
+                if site.caller is not None and site.call is not None:
+                    got = argument_origin(site.call.args[at], site.caller, self.source)
+                else:
+                    assert site.record is not None
+                    got = site.record.args[at]
+                if got is None or (
+                    got.kind == "global"
+                    and origins_overlap(got, Origin("global", "", root))
+                ):
+                    return False
+                if got.kind == "field" and not self._only_blocks(got):
+                    return False
+                if got.kind == "param" and not self.off_global(
+                    caller, got.path, root, depth + 1
+                ):
+                    return False
+                if depth == 0:
+                    self.sites.append(site.where)
+        finally:
+            self.visiting.discard(key)
+        return True
+
+    def _apart(
+        self, caller: Function, one: str, two: str, depth: int, call: Call | None
+    ) -> bool:
+        a = argument_origin(one, caller, self.source)
+        b = argument_origin(two, caller, self.source)
+        if (a is None or b is None) and call is not None:
+            return self._rotated(
+                caller, strip_argument(one), strip_argument(two), depth, call
+            )
+        return self._origins_apart(callee_of(caller), a, b, depth)
 
     def _rotated(
         self, caller: Function, one: str, two: str, depth: int, call: Call
@@ -239,25 +188,43 @@ class _Prover:
         held = swapped(a, b, caller, self.source, call.span)
         if held == (ALLOCATION, ALLOCATION):
             return True
-        return held is not None and self.distinct(caller, *held, depth + 1)
+        return held is not None and self.distinct(callee_of(caller), *held, depth + 1)
 
 
 def distinct_at_call_sites(
-    fn: Function, first: str, second: str, source: SourceFile
+    fn: Function,
+    first: str,
+    second: str,
+    source: SourceFile,
+    program: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> tuple[str, ...] | None:
-    """The call sites that show two pointer parameters never overlap, else None."""
-    prover = _Prover(source)
-    if not prover.distinct(fn, first, second, 0):
+    """The call sites that show two pointer parameters never overlap, else None.
+
+    With the `program`'s calls, an external function's calls in every file count
+    (see `remote_calls` for when they are all known); a site of another file is
+    named `file.c:42`, one of this file `line 42`. With the program's `fields`,
+    pointer fields passed (`w.p`) count by the objects their stores hold.
+    """
+    if reassigned(first, fn) or reassigned(second, fn):
+        return None  # `dst = src + 1;`: no longer what the callers passed
+    prover = _Prover(source, program, fields)
+    if not prover.distinct(callee_of(fn), first, second, 0):
         return None
     return tuple(prover.sites)
 
 
 def apart_from_global_at_call_sites(
-    fn: Function, param: str, root: str, source: SourceFile
+    fn: Function,
+    param: str,
+    root: str,
+    source: SourceFile,
+    program: ProgramCalls | None = None,
+    fields: FieldSets | None = None,
 ) -> tuple[str, ...] | None:
     """The call sites that show a pointer parameter never points into a global."""
-    prover = _Prover(source)
-    if not prover.off_global(fn, param, root, 0):
+    prover = _Prover(source, program, fields)
+    if not prover.off_global(callee_of(fn), param, root, 0):
         return None
     return tuple(prover.sites)
 
@@ -274,7 +241,7 @@ def same_or_apart_at_call_sites(
     """
     prover = _Prover(source)
     names = [p.name for p in fn.params]
-    calls = prover.only_called(fn)
+    calls = _own_sites(prover, fn)
     if first not in names or second not in names or first == second or not calls:
         return None
     at = (names.index(first), names.index(second))
@@ -283,7 +250,8 @@ def same_or_apart_at_call_sites(
     for caller, call in calls:
         if max(at) >= len(call.args):
             return None
-        one, two = _strip(call.args[at[0]]), _strip(call.args[at[1]])
+        one = strip_argument(call.args[at[0]])
+        two = strip_argument(call.args[at[1]])
         if one == two and _NAME.fullmatch(one) and _variable(one, caller, source):
             same.append(f"line {call.span.line}")
         elif prover._apart(caller, one, two, 0, call):
@@ -291,6 +259,12 @@ def same_or_apart_at_call_sites(
         else:
             return None
     return tuple(same), tuple(apart)
+
+
+def _own_sites(prover: _Prover, fn: Function) -> list[tuple[Function, Call]]:
+    """The calls of `fn` in the file, when it holds them all (a static `fn`)."""
+    found = prover.only_called(callee_of(fn)) if fn.static else None
+    return [(s.caller, s.call) for s in found or () if s.caller and s.call]
 
 
 def _variable(name: str, caller: Function, source: SourceFile) -> bool:
@@ -312,7 +286,7 @@ def sealed_at_call_sites(
     """
     prover = _Prover(source)
     names = [p.name for p in fn.params]
-    calls = prover.only_called(fn)
+    calls = _own_sites(prover, fn)
     if param not in names or not calls:
         return None
     at = names.index(param)
@@ -320,7 +294,7 @@ def sealed_at_call_sites(
     for caller, call in calls:
         if at >= len(call.args):
             return None
-        got = _origin(call.args[at], caller, source)
+        got = argument_origin(call.args[at], caller, source)
         var = caller.lookup(got.path) if got is not None else None
         if got is None or got.kind != "fresh" or var is None:
             return None

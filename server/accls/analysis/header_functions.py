@@ -61,4 +61,5 @@ def with_headers(
         called=program.called,
         overlaps=program.overlaps,
         global_links=program.global_links,
+        calls=program.calls,
     )

@@ -78,6 +78,7 @@ def loop_common(
             _unseen(source),
             fields,
             program.global_links if program is not None else (),
+            program.calls if program is not None else None,
         ),
         pure_calls=user_calls(loop, source),
         advances=header_advances(loop),

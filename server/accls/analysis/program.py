@@ -15,6 +15,7 @@ from accls.analysis.field_facts import FieldFact
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink
 from accls.analysis.pointer_slices import PointerSlice
+from accls.analysis.remote_calls import ProgramCalls
 from accls.analysis.summaries import Summary
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ class ProgramSummaries:
     # What the files set their global pointers from (with the analysed file's own
     # when `analyze` adds them): `gp = &A[1]` in one file, `gp[i] = A[i]` in another.
     global_links: tuple[GlobalLink, ...] = ()
+    # Every call of the other files, for proofs about all calls of a function.
+    calls: ProgramCalls | None = None
     _by_name: dict[str, tuple[Definition, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -134,4 +137,5 @@ class ProgramSummaries:
             called=self.called,
             overlaps=self.overlaps,
             global_links=self.global_links,
+            calls=self.calls,
         )

@@ -12,7 +12,8 @@ from accls.project.context import (
     preprocessor_for,
     with_program,
 )
-from accls.project.index import ProjectIndex, project_files
+from accls.project.file_list import project_files
+from accls.project.index import ProjectIndex
 from accls.project.index_cache import default_cache_dir
 
 __all__ = [

@@ -179,3 +179,28 @@ def database_files(database: str) -> tuple[str, ...]:
             directory = Path(str(entry.get("directory", path.parent)))
             out[str((directory / str(entry["file"])).resolve())] = None
     return tuple(out)
+
+
+# Flags that make a library or export the program's symbols: code outside the
+# project may then call any of its external functions.
+_EXPORTING = ("-shared", "-fPIC", "-fpic", "-rdynamic")
+
+
+def exports_symbols(database: str) -> bool:
+    """Whether an entry of `database` builds code others may call into.
+
+    A shared library (`-shared`, position-independent `-fPIC`/`-fpic`) or a
+    program exporting its symbols (`-rdynamic`, `--export-dynamic`). A database
+    that cannot be read says yes.
+    """
+    try:
+        entries = _read_entries(database)
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            for arg in _arguments(entry):
+                if arg in _EXPORTING or "export-dynamic" in arg:
+                    return True
+    except CompileDatabaseError:
+        return True
+    return False

@@ -33,6 +33,7 @@ from accls.analysis.device_kernels import device_kernel
 from accls.analysis.global_links import file_global_links
 from accls.analysis.global_sources import GlobalLink
 from accls.analysis.pointer_slices import function_slices
+from accls.analysis.remote_calls import FileCalls, file_calls
 from accls.files import InputError, read_source
 from accls.frontend import (
     ContextCache,
@@ -41,10 +42,12 @@ from accls.frontend import (
     SourceFile,
     parse_source,
 )
-from accls.project.compile_db import CompileDatabaseError, database_files
+from accls.project.compile_db import exports_symbols
 from accls.project.context import BuildFlags, build_context
+from accls.project.file_list import folder_exports, header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
-from accls.project.index_edit import Stamp, resummarise, stamp
+from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
+from accls.project.program_calls import program_calls
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
@@ -53,35 +56,9 @@ log = logging.getLogger(__name__)
 
 _ROUNDS = 4  # call chains across files longer than this stay unknown
 _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
-# C and C++ translation units (a C++ file's stores count as much as a C file's), and
-# Fortran files: their procedures are called across files through `use`.
-_SUFFIXES = (
-    *(".c", ".cc", ".cpp", ".cxx", ".c++", ".C"),
-    *(".f90", ".F90", ".f95", ".f03", ".f08", ".f", ".F"),
-)
-_SKIP = {".git", "build", "node_modules", "__pycache__"}
+_MOST_HEADERS = 64  # project headers of one file read for the names they use
 
 Progress = Callable[[int, int, str], None]  # done, total, file
-
-
-def project_files(
-    root: str, database: str | None = None, limit: int = 5000
-) -> tuple[str, ...]:
-    """The C and C++ files of a project: the `database`'s, else those under `root`."""
-    if database is not None:
-        try:
-            return database_files(database)[:limit]
-        except CompileDatabaseError:
-            pass  # a broken database: fall back on the folder
-    out: list[str] = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
-        for name in sorted(names):
-            if name.endswith(_SUFFIXES):
-                out.append(str(Path(folder, name).resolve()))
-                if len(out) >= limit:
-                    return tuple(out)
-    return tuple(out)
 
 
 def _device_marks(fn: Function) -> frozenset[str]:
@@ -115,6 +92,9 @@ class ProjectIndex:
         self._stamped: dict[str, str] = {}  # by file: the key its stamp is of
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
+        # Code outside the project may call its functions (a library's build);
+        # read by `build`, in the background: None until then.
+        self.exported: bool | None = None
 
     def _name(self, path: str) -> str:
         try:
@@ -151,6 +131,9 @@ class ProjectIndex:
             overlaps=tuple(o for r in records if r.path != own for o in r.overlaps),
             global_links=tuple(
                 k for r in records if r.path != own for k in r.global_links
+            ),
+            calls=program_calls(
+                records, own, self.exported, bool(self._pending - {own})
             ),
         )
 
@@ -254,6 +237,11 @@ class ProjectIndex:
             fields=file_field_facts(source, self._name(path)),
             overlaps=argument_overlaps(source, self._name(path)),
             global_links=file_global_links(source),
+            calls=file_calls(
+                source,
+                self._name(path),
+                headers=header_texts(self._last_context.get(path), _MOST_HEADERS),
+            ),
         )
 
     def _edited(
@@ -273,10 +261,12 @@ class ProjectIndex:
         touched: list[ArgumentOverlap] = []
         redone: set[str] = set()
         linked: list[GlobalLink] = []
+        calls: list[FileCalls] = []
 
         def read_calls(fn: Function, source: SourceFile) -> None:
             redone.add(fn.name)
             touched.extend(argument_overlaps(source, self._name(path), (fn,)))
+            calls.append(file_calls(source, self._name(path), (fn,)))
             # The slice's links join the old ones: one the edit removed stays
             # until the next whole parse (a refusal), one it adds is never missed.
             linked.extend(file_global_links(source))
@@ -304,6 +294,7 @@ class ProjectIndex:
             definitions=done[0],
             overlaps=tuple(dict.fromkeys((*kept, *touched))),
             global_links=tuple(dict.fromkeys((*record.global_links, *linked))),
+            calls=edited_calls(record.calls, text, redone, calls),
         )
 
     def _read(self, path: str, text: str | None) -> tuple[str, str] | None:
@@ -317,6 +308,11 @@ class ProjectIndex:
     def build(self, progress: Progress | None = None) -> None:
         """Index every file of the project, reading what the cache already has."""
         files = project_files(self.root, self.database)
+        self.exported = (
+            exports_symbols(self.database)
+            if self.database
+            else folder_exports(self.root)
+        )
         self._pending = set(files) - set(self._records)
         read: dict[str, tuple[str, str]] = {}
         parsed: dict[str, SourceFile] = {}

@@ -15,6 +15,8 @@ import platformdirs
 
 from accls.analysis import ArgumentOverlap, Definition, FieldFact
 from accls.analysis.global_sources import GlobalLink
+from accls.analysis.remote_calls import FileCalls
+from accls.project.calls_json import file_calls_from_json, file_calls_to_json
 from accls.project.summary_json import (
     definition_from_json,
     definition_to_json,
@@ -28,8 +30,9 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 
 # 4: the calls passing one object twice; 5: whether surely one; 6: whether
 # one argument text twice (`dot(x, x)`); 7: what global pointers are set from;
-# 9: whether a function is an allocator wrapper
-_VERSION = 9
+# 9: whether a function is an allocator wrapper; 10: every call, with its
+# arguments' origins (`calls`)
+_VERSION = 10
 
 
 @cache
@@ -64,6 +67,9 @@ class FileSummaries:
     overlaps: tuple[ArgumentOverlap, ...] = ()
     # What it sets global pointers from, and what its calls pass (`gp = &A[1]`).
     global_links: tuple[GlobalLink, ...] = ()
+    # Every call of the file, for proofs about all calls of a function; None
+    # when the file could not be read (its calls are unknown).
+    calls: FileCalls | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -77,6 +83,7 @@ class FileSummaries:
             "fields": [field_fact_to_json(f) for f in self.fields],
             "overlaps": [overlap_to_json(o) for o in self.overlaps],
             "global_links": [[k.target, list(k.objects)] for k in self.global_links],
+            "calls": None if self.calls is None else file_calls_to_json(self.calls),
         }
 
     @staticmethod
@@ -95,6 +102,9 @@ class FileSummaries:
             global_links=tuple(
                 GlobalLink(str(t), tuple(str(o) for o in objects))
                 for t, objects in raw["global_links"]
+            ),
+            calls=(
+                None if raw["calls"] is None else file_calls_from_json(raw["calls"])
             ),
         )
 

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from accls.analysis import PURE_FUNCTIONS, Definition
+from accls.analysis.remote_calls import FileCalls, escaped_names
 from accls.frontend import Function, SourceFile
 from accls.frontend.incremental import IncrementalTree
 
-__all__ = ["Stamp", "resummarise", "stamp"]
+__all__ = ["Stamp", "edited_calls", "resummarise", "stamp"]
 
 _MOST = 4  # more functions than this touched: parse the whole file
 
@@ -115,3 +116,30 @@ def resummarise(
         elif found.name in old_defs:
             out.append(replace(old_defs[found.name], line=line))
     return tuple(out), frozenset(calls - set(new.functions) - PURE_FUNCTIONS)
+
+
+def edited_calls(
+    old: FileCalls | None, text: str, redone: set[str], fresh: list[FileCalls]
+) -> FileCalls | None:
+    """A file's calls after an edit re-read the functions `redone` (in `fresh`).
+
+    The quick path keeps the set of functions: each redone one replaces its old
+    calls and its `static` mark; the names used other than in calls are read
+    from the whole new text and kept from the old record (its headers' too).
+    """
+    if old is None:
+        return None
+    calls = [c for c in old.calls if c.caller not in redone]
+    calls += [c for f in fresh for c in f.calls]
+    statics = {n for n in old.statics if n not in redone}
+    defined = {n for n in old.defined if n not in redone}
+    for found in fresh:
+        statics |= found.statics
+        defined |= found.defined
+    return replace(
+        old,
+        calls=tuple(calls),
+        escaped=escaped_names(text) | old.escaped,
+        statics=frozenset(statics),
+        defined=frozenset(defined),
+    )

@@ -1,0 +1,84 @@
+"""The index's records of a file's calls (`FileCalls`) to and from plain JSON.
+
+Compact: an argument's origin leaves out its function (the call's caller), each
+caller's parameters are listed once, and names are interned when read back.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from accls.analysis.call_origins import Origin
+from accls.analysis.remote_calls import CallRecord, FileCalls
+
+__all__ = ["file_calls_from_json", "file_calls_to_json"]
+
+
+def _origin_to_json(found: Origin | None) -> list[Any] | None:
+    if found is None:
+        return None
+    return [found.kind, found.path, found.union]
+
+
+def _origin_from_json(raw: Any, caller: str) -> Origin | None:
+    if raw is None:
+        return None
+    kind, path, union = raw
+    return Origin(sys.intern(str(kind)), caller, sys.intern(str(path)), bool(union))
+
+
+def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
+    """The record as plain JSON values."""
+    params = {c.caller: list(c.caller_params) for c in found.calls}
+    return {
+        "file": found.file,
+        "params": params,
+        "calls": [
+            [
+                c.callee,
+                c.caller,
+                c.caller_static,
+                c.line,
+                [_origin_to_json(a) for a in c.args],
+            ]
+            for c in found.calls
+        ],
+        "escaped": sorted(found.escaped),
+        "statics": sorted(found.statics),
+        "defined": sorted(found.defined),
+        "c_file": found.c_file,
+        "main": found.main,
+        "pastes": found.pastes,
+    }
+
+
+def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
+    """The record `file_calls_to_json` wrote; KeyError/TypeError/ValueError if not."""
+    params = {
+        sys.intern(str(name)): tuple(sys.intern(str(p)) for p in names)
+        for name, names in raw["params"].items()
+    }
+    calls: list[CallRecord] = []
+    for callee, caller, static, line, args in raw["calls"]:
+        caller = sys.intern(str(caller))
+        calls.append(
+            CallRecord(
+                callee=sys.intern(str(callee)),
+                caller=caller,
+                caller_params=params[caller],
+                caller_static=bool(static),
+                line=int(line),
+                args=tuple(_origin_from_json(a, caller) for a in args),
+            )
+        )
+    return FileCalls(
+        file=str(raw["file"]),
+        calls=tuple(calls),
+        escaped=frozenset(sys.intern(str(n)) for n in raw["escaped"]),
+        statics=frozenset(str(n) for n in raw["statics"]),
+        defined=frozenset(str(n) for n in raw["defined"]),
+        c_file=bool(raw["c_file"]),
+        main=bool(raw["main"]),
+        pastes=bool(raw["pastes"]),
+    )
