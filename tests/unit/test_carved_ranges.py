@@ -159,3 +159,13 @@ def test_a_falling_loop_is_not_ranged() -> None:
     text = _HALVES.replace("SPLIT", "n").replace("BEFORE", "")
     text = text.replace("int i = 0; i < n; i++", "int i = n - 1; i >= -n; i--")
     assert _obstacles(text, 8)
+
+
+def test_a_falling_inner_loop_gives_no_false_fact() -> None:
+    # `j` from n down: its gap read as a rising loop's said `-n >= 0`, which
+    # with `n - 1 >= 0` from `i` proved anything; `b[i]` is read as `a[i + 1]`.
+    text = _HALVES.replace("SPLIT", "1").replace("BEFORE", "")
+    text = text.replace(
+        "b[i] = a[i] + 1.0;", "for (int j = n; j > 0; j--) b[i] = a[i] + j;"
+    )
+    assert _obstacles(text, 8)
