@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.field_pointers import field_pointer
 from accls.analysis.product_inequalities import proves_nonnegative_products
 from accls.analysis.subscript_ranges import access_range
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
@@ -20,6 +21,7 @@ from accls.frontend.exprs import expression_poly
 __all__ = ["buffer_apart", "root_offset", "same_offset"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_LINK = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")  # `b`, or the field `v.b`
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*);")
 # `if (x < 0) { ...; exit(..); }` with no nested braces: afterwards `x >= 0`.
 _GUARD = re.compile(
@@ -54,6 +56,8 @@ def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     local = fn.lookup(name)
     if local is not None:
         return local
+    if "." in name:
+        return field_pointer(name, fn, source)
     found = _global(name, source)
     if found is None or not found.static:
         return None
@@ -62,6 +66,10 @@ def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     if re.search(rf"&\s*{re.escape(name)}\b", source.code):
         return None
     return found
+
+
+def _field(name: str, fn: Function, source: SourceFile) -> Var | None:
+    return field_pointer(name, fn, source) if "." in name else None
 
 
 def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
@@ -114,7 +122,8 @@ def root_offset(
         pointers = [
             n
             for n in (value.names() if value is not None else ())
-            if (v := fn.lookup(n) or _global(n, source)) is not None
+            if (v := fn.lookup(n) or _global(n, source) or _field(n, fn, source))
+            is not None
             and v.pointers
             and not v.dims
         ]
@@ -204,7 +213,7 @@ def buffer_apart(
 
     None when they are not pointers of one buffer at affine offsets.
     """
-    if fn is None or not (_NAME.fullmatch(written) and _NAME.fullmatch(other)):
+    if fn is None or not (_LINK.fullmatch(written) and _LINK.fullmatch(other)):
         return None
     at = loop.span.start_byte
     left = root_offset(written, fn, source, at, opaque=True)
