@@ -169,3 +169,23 @@ def test_a_falling_inner_loop_gives_no_false_fact() -> None:
         "b[i] = a[i] + 1.0;", "for (int j = n; j > 0; j--) b[i] = a[i] + j;"
     )
     assert _obstacles(text, 8)
+
+
+def test_a_counter_read_after_its_loop_is_not_ranged() -> None:
+    # After `for (j = 0; j < n; j++)`, `b[j]` is `b[n]`, which is `a[0]`.
+    text = """
+    #include <stdlib.h>
+    void f(int n, int m) {
+      double *buf = malloc((3 * (size_t)n + m) * sizeof(double));
+      double *b = buf + n;
+      double *a = buf + 2 * n;
+      int j;
+      for (int i = 0; i < m; i++) {
+        for (j = 0; j < n; j++)
+          a[m + j] = 0.0;
+        b[j] = a[i] + 1.0;
+      }
+      free(buf);
+    }
+    """
+    assert _obstacles(text, 8)

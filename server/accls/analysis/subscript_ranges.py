@@ -4,7 +4,8 @@
 coefficient may be a symbol (`n`), whose sign the facts must prove, so that
 the counter's first or last value gives the end. Anything else gives None:
 a counter in a product with another, a bound or coefficient the nest
-changes, a loop whose step or direction is not known.
+changes, a loop whose step or direction is not known, a counter read after
+its loop (one step past its range).
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def access_range(
     low, high = poly, poly
     for inner in loop.walk():
         var = inner.var
-        if var is None or var not in poly.names():
-            continue
+        if var is None or var not in poly.names() or inner.id not in ref.loops:
+            continue  # past its loop a counter holds its last value plus a step
         coeff = _coefficient(poly, var, counters)
         if coeff is None or not _counted(inner) or coeff.names() & moving:
             return None
