@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 
-from accls.analysis.inequalities import proves_nonnegative
+from accls.analysis.field_pointers import field_pointer
+from accls.analysis.product_inequalities import proves_nonnegative_products
+from accls.analysis.subscript_ranges import access_range
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["buffer_apart", "root_offset", "same_offset"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_LINK = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")  # `b`, or the field `v.b`
 _ASSIGN = re.compile(rb"\s*=\s*([^;{}]*);")
 # `if (x < 0) { ...; exit(..); }` with no nested braces: afterwards `x >= 0`.
 _GUARD = re.compile(
@@ -53,6 +56,8 @@ def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     local = fn.lookup(name)
     if local is not None:
         return local
+    if "." in name:
+        return field_pointer(name, fn, source)
     found = _global(name, source)
     if found is None or not found.static:
         return None
@@ -61,6 +66,10 @@ def _pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     if re.search(rf"&\s*{re.escape(name)}\b", source.code):
         return None
     return found
+
+
+def _field(name: str, fn: Function, source: SourceFile) -> Var | None:
+    return field_pointer(name, fn, source) if "." in name else None
 
 
 def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
@@ -113,58 +122,49 @@ def root_offset(
         pointers = [
             n
             for n in (value.names() if value is not None else ())
-            if (v := fn.lookup(n) or _global(n, source)) is not None
+            if (v := fn.lookup(n) or _global(n, source) or _field(n, fn, source))
+            is not None
             and v.pointers
             and not v.dims
         ]
         if value is None or not pointers:
             # An allocation, a call, a load: one value, the root of the chain.
             return current, offset, at
-        if not value.is_affine or len(pointers) != 1:
-            return None
-        if value.coeff(pointers[0]) != 1:
+        if len(pointers) != 1 or not _plus_offset(value, pointers[0]):
             return None
         offset = offset + value - Poly.sym(pointers[0])
         current = pointers[0]
     return None
 
 
-def _range(ref: Ref, loop: Loop) -> tuple[Poly, Poly] | None:
-    """The least and greatest subscript of `ref` over the nest `loop`."""
-    if ref.deref and not ref.subscripts:
-        return Poly.const(0), Poly.const(0)
-    if len(ref.subscripts) != 1 or ref.subscripts[0].poly is None:
-        return None
-    poly = ref.subscripts[0].poly
-    low, high = poly, poly
-    for inner in loop.walk():
-        var = inner.var
-        if var is None or var not in poly.names():
-            continue
-        if poly.coeff(var) != 1 or inner.lower is None or inner.upper is None:
-            return None
-        if inner.cond_op not in ("<", "<=") or (
-            inner.step is not None and inner.step < 1
-        ):
-            return None
-        top = inner.upper - _ONE if inner.cond_op == "<" else inner.upper
-        low = low - Poly.sym(var) + inner.lower
-        high = high - Poly.sym(var) + top
-    # What is left must hold still in the whole nest: no loop variable (a
-    # triangular bound), no scalar the nest writes.
-    moving = {r.name for r in loop.refs if r.is_write and not r.subscripts}
-    if (low.names() | high.names()) & (moving | {x.var for x in loop.walk() if x.var}):
-        return None
-    return low, high
+def _plus_offset(value: Poly, pointer: str) -> bool:
+    """Whether `value` is `pointer` plus terms without it (`A + n*n`)."""
+    return (
+        all(
+            mono == (pointer,) and coeff == 1
+            for mono, coeff in value.terms
+            if pointer in mono
+        )
+        and value.coeff(pointer) == 1
+    )
 
 
-def _facts(loop: Loop, fn: Function, source: SourceFile) -> list[Poly]:
-    """What holds when the nest runs: its loops run, the guards before it passed."""
+def _running(loop: Loop, a: Ref, b: Ref) -> list[Poly]:
+    """What holds when `a` and `b` both run: each loop around either runs."""
+    around = set(a.loops) | set(b.loops) | {loop.id}
     facts: list[Poly] = []
     for inner in loop.walk():
+        if inner.id not in around or inner.cond_op not in ("<", "<="):
+            continue
         if inner.lower is not None and inner.upper is not None:
             gap = inner.upper - inner.lower
             facts.append(gap - _ONE if inner.cond_op == "<" else gap)
+    return facts
+
+
+def _guards(loop: Loop, fn: Function, source: SourceFile) -> list[Poly]:
+    """What holds when the nest runs: the guards before it passed."""
+    facts: list[Poly] = []
     start = fn.span.start_byte
     text = source.code[start : loop.span.start_byte]
     for found in _GUARD.finditer(text):
@@ -213,7 +213,7 @@ def buffer_apart(
 
     None when they are not pointers of one buffer at affine offsets.
     """
-    if fn is None or not (_NAME.fullmatch(written) and _NAME.fullmatch(other)):
+    if fn is None or not (_LINK.fullmatch(written) and _LINK.fullmatch(other)):
         return None
     at = loop.span.start_byte
     left = root_offset(written, fn, source, at, opaque=True)
@@ -228,11 +228,12 @@ def buffer_apart(
         r.is_write and r.name in symbols and r.span.start_byte > late for r in fn.refs
     ):
         return None  # an offset's variable changes after the pointers are set
-    facts = _facts(loop, fn, source)
+    guards = _guards(loop, fn, source)
     needs: list[tuple[Poly, Poly]] = []
     for a in (r for r in loop.refs if r.name == written):
         for b in (r for r in loop.refs if r.name == other):
-            ra, rb = _range(a, loop), _range(b, loop)
+            facts = [*guards, *_running(loop, a, b)]
+            ra, rb = access_range(a, loop, facts), access_range(b, loop, facts)
             if ra is None or rb is None:
                 return False, _unranged(
                     a if ra is None else b, (written, other), left[0]
@@ -240,7 +241,8 @@ def buffer_apart(
             below = rb[0] + right[1] - ra[1] - left[1] - _ONE  # b's range above a's
             above = ra[0] + left[1] - rb[1] - right[1] - _ONE  # or below it
             if not (
-                proves_nonnegative(below, facts) or proves_nonnegative(above, facts)
+                proves_nonnegative_products(below, facts)
+                or proves_nonnegative_products(above, facts)
             ):
                 needs.append((below, above))
     root = left[0]
