@@ -12,6 +12,7 @@ from accls.analysis.acc_async import async_findings
 from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.array_privates import private_array_findings
+from accls.analysis.callee_fill_races import filled_scratch_findings
 from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
@@ -68,6 +69,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(dependence_findings(analysis, loop, directive))
             found.extend(scalar_findings(analysis, loop, directive))
             found.extend(private_array_findings(loop, directive))
+            found.extend(filled_scratch_findings(loop, directive, analysis.source))
             fn = analysis.source.function(loop.function)
             found.extend(private_pointer_findings(loop, directive, fn))
             found.extend(reduction_section_findings(loop, directive, analysis.source))
