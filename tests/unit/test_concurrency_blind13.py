@@ -19,7 +19,6 @@ _MISSED: dict[str, str] = {
     "r08_scratch_rows_counted_outside.c": "rows counted outside the region",
     "r09_target_nowait_overlapping_halves.c": "map sections of two nowait targets",
     "r10_list_tasks_read_successor.c": "a task reads what the next task writes",
-    "r11_depend_disjoint_sections.c": "the callee writes beyond the depend section",
 }
 _PROGRAMS = programs(BATCH)
 
