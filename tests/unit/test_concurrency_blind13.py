@@ -18,7 +18,6 @@ _MISSED: dict[str, str] = {
     "r01_histogram_member_no_reduction.c": "an indirect member update is a warning",
     "r08_scratch_rows_counted_outside.c": "rows counted outside the region",
     "r09_target_nowait_overlapping_halves.c": "map sections of two nowait targets",
-    "r10_list_tasks_read_successor.c": "a task reads what the next task writes",
 }
 _PROGRAMS = programs(BATCH)
 

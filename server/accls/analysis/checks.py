@@ -17,6 +17,7 @@ from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
+from accls.analysis.list_tasks import list_task_findings
 from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.mhp_task_frames import task_frame_findings
@@ -89,6 +90,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(callee_nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
         found.extend(task_frame_findings(analysis.source))
+        found.extend(list_task_findings(analysis.source))
         found.extend(teams_findings(analysis.source))
         found.extend(pragma_findings(analysis.source))
     return in_file_order(found)
