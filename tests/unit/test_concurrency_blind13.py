@@ -17,7 +17,6 @@ BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind13"
 _MISSED: dict[str, str] = {
     "r01_histogram_member_no_reduction.c": "an indirect member update is a warning",
     "r08_scratch_rows_counted_outside.c": "rows counted outside the region",
-    "r09_target_nowait_overlapping_halves.c": "map sections of two nowait targets",
 }
 _PROGRAMS = programs(BATCH)
 

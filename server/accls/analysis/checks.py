@@ -35,6 +35,7 @@ from accls.analysis.reduction_sections import reduction_section_findings
 # The sections detector sits at the package root until it moves into analysis/;
 # importing it here makes no cycle (it imports accls.analysis, not this module).
 from accls.analysis.section_checks import copyout_findings, section_findings
+from accls.analysis.target_call_pairs import target_call_findings
 from accls.analysis.transfers import transfer_findings
 from accls.frontend import HeaderContext, SourceFile, parse_source
 from accls.frontend.incremental import IncrementalTree
@@ -91,6 +92,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(concurrency_findings(analysis.source))
         found.extend(task_frame_findings(analysis.source))
         found.extend(list_task_findings(analysis.source))
+        found.extend(target_call_findings(analysis.source))
         found.extend(teams_findings(analysis.source))
         found.extend(pragma_findings(analysis.source))
     return in_file_order(found)
