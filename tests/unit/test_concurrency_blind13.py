@@ -16,7 +16,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind13"
 _MISSED: dict[str, str] = {
     "r01_histogram_member_no_reduction.c": "an indirect member update is a warning",
-    "r08_scratch_rows_counted_outside.c": "rows counted outside the region",
 }
 _PROGRAMS = programs(BATCH)
 
