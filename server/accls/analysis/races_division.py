@@ -29,8 +29,9 @@ def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str | tuple[str
     """
     found = modulo_collision(ref, loop, source) or mask_collision(ref, loop, source)
     found = found or _division(ref, loop, source)
-    found = found or nest_repeats(ref, loop, source)
-    return found or extent_collision(ref, loop, source)
+    return (
+        found or nest_repeats(ref, loop, source) or extent_collision(ref, loop, source)
+    )
 
 
 def _divisor(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None:
