@@ -67,3 +67,12 @@ def test_apart_or_waited_for_is_clean(
 )
 def test_sections_meet(one: str, two: str, meet: bool) -> None:
     assert sections_meet(one, two) is meet
+
+
+@pytest.mark.parametrize(("arms", "codes"), [("else\n   ", set()), ("", {"ACC122"})])
+def test_calls_in_the_two_arms_of_one_if_never_meet(arms: str, codes: set[str]) -> None:
+    src = textwrap.dedent(_SRC).replace("{len}", "h + 1").replace("{wait_in}", "")
+    calls = "  low(f->u, h);\n  {wait_between}\n  high(f->u, h, f->n);"
+    branched = f"  if (h > 4)\n    low(f->u, h);\n  {arms} high(f->u, h, f->n);"
+    src = src.replace(calls, branched)
+    assert {f.code for f in check_file(src, "t.c") if f.level.name == "ERROR"} == codes

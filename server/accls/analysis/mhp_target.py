@@ -24,6 +24,7 @@ from accls.frontend import Function, Ref, Region, SourceFile
 
 __all__ = [
     "body_ref",
+    "branches_apart",
     "mapped_kind",
     "standalone",
     "target_maps",
@@ -185,7 +186,7 @@ def _depends(region: Region) -> bool:
     return region.directive.clause("depend") is not None
 
 
-def _branches_apart(source: SourceFile, first: int, second: int) -> bool:
+def branches_apart(source: SourceFile, first: int, second: int) -> bool:
     """True when the two may lie in the two arms of one `if`: never both run."""
     arms = [b.span for b in source.branches if b.kind in ("if", "else")]
     then = any(s.start_byte <= first < s.end_byte <= second for s in arms)
@@ -233,7 +234,7 @@ def _first_clash(
             return None
         if _depends(first) and _depends(second):
             continue  # `depend` may order them: left to the task model
-        if _branches_apart(source, pragma_at(first), at):
+        if branches_apart(source, pragma_at(first), at):
             continue
         w2, r2 = target_maps(second, fn, source)
         name = _clash(writes, {**w2, **r2}) or _clash(reads, w2)
@@ -272,7 +273,7 @@ def _host_clash(
             continue
         if _ordered_between(source, fn, first, at):
             return None
-        if _branches_apart(source, pragma_at(first), at):
+        if branches_apart(source, pragma_at(first), at):
             continue
         word = "written" if ref.is_write else "read"
         inner = body_ref(fn, first, ref.name)

@@ -26,7 +26,13 @@ from accls.analysis.concurrency_kinds import TASK_RACE
 from accls.analysis.depend_sections import sections_meet
 from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
-from accls.analysis.mhp_target import body_ref, mapped_kind, standalone, target_maps
+from accls.analysis.mhp_target import (
+    body_ref,
+    branches_apart,
+    mapped_kind,
+    standalone,
+    target_maps,
+)
 from accls.frontend import Call, Function, Region, SourceFile
 
 __all__ = ["target_call_findings"]
@@ -57,6 +63,8 @@ def target_call_findings(source: SourceFile) -> list[Finding]:
             for later in calls[k + 1 :]:
                 if _waits_between(fn, source, call, later):
                     break
+                if branches_apart(source, call.span.start_byte, later.span.start_byte):
+                    continue  # the two arms of one `if`: never both
                 made = _pair(fn, source, (call, first), later, targets)
                 if made is not None:
                     out.append(made)
