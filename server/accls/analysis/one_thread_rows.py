@@ -51,11 +51,12 @@ def one_row_findings(
         return []
     if any(_ONE_TEAM.search(t) for t in (directive.text, region.directive.text)):
         return []
-    fields = one_thread_fields(source)
+    fields: frozenset[str] | None = None
     for k, arg in enumerate(call.args):
         init = _set_once(arg.strip(), fn, source, loop.span.start_byte)
-        if init is None or not fields:
-            continue
+        if init is None or "%" not in init:
+            continue  # no row chosen by a remainder
+        fields = one_thread_fields(source) if fields is None else fields
         row = _folded(init, fields, fn, source, loop.span.start_byte)
         if row is None or not _shared(row, fn, region):
             continue

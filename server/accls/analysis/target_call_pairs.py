@@ -54,6 +54,8 @@ def target_call_findings(source: SourceFile) -> list[Finding]:
         and c.directive.name.split()[1:2] != ["data"]
     ]
     out: list[Finding] = []
+    if not any(t.directive.clause("nowait") is not None for t in targets):
+        return out
     for fn in source.functions:
         calls = sorted(fn.call_sites, key=lambda c: c.span.start_byte)
         for k, call in enumerate(calls):
