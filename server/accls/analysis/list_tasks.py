@@ -4,16 +4,18 @@
 in its body makes one task per node, all of them able to run at once. Each
 task's `p` is the previous task's `p->next`, so a task that writes `p->val`
 while another reads (or writes) `p->next->val` meets its neighbour's task on
-one node: a race, whatever the list holds (the loop visits a node once, and a
-list of one node has nothing to race with).
+one node: a race, whatever the list holds (the loop visits a node once), on
+any list of more than a few nodes.
 
 The accesses are the task body's own and those of a function of the file it
 calls with `p` itself (`relax_node(p)`), read as the caller's; paths only of
-fields (no subscripts), not atomic, each run on every instance: outside any
-branch but one that only tests the node it reaches through for null
-(`p->next ? p->next->val : 0`). The task may have no `depend`, `if`, `final`
-or `mutexinoutset` clause, no `taskwait` or barrier may follow it in the
-loop's body, and the loop must lie in a `parallel` region of the function.
+fields (no subscripts), not atomic, each run on every instance but the last
+few: outside any branch but one that only tests that the list goes on
+(`p->next ? p->next->val : 0`, `if (p->next != NULL)`). The task may have no
+`depend`, `if`, `final`, `shared` or `default` clause, `p` must be each task's
+own (`firstprivate`, or declared in the loop's header), no `taskwait` or
+barrier may follow the task in the loop's body, and the loop must lie in a
+`parallel` region of the function.
 """
 
 from __future__ import annotations
@@ -119,14 +121,14 @@ def _list_loop(
 
 
 def _accesses(
-    task: Region, fn: Function, source: SourceFile, var: str
+    task: Region, fn: Function, source: SourceFile, var: str, link: str
 ) -> list[tuple[Ref, Path, Function]]:
     """The task's field accesses through `var`, by path: its own and its callees'."""
     out = [
         (r, path, fn)
         for r in fn.refs
         if contains(task, r.span.start_byte)
-        and (path := _path(r, var, pragma_at(task), source)) is not None
+        and (path := _path(r, var, link, pragma_at(task), source)) is not None
     ]
     for call in fn.call_sites:
         if not contains(task, call.span.start_byte) or call.args.count(var) != 1:
@@ -140,12 +142,13 @@ def _accesses(
         out += [
             (r, path, callee)
             for r in callee.refs
-            if (path := _path(r, param, callee.span.start_byte, source)) is not None
+            if (path := _path(r, param, link, callee.span.start_byte, source))
+            is not None
         ]
     return out
 
 
-def _path(ref: Ref, var: str, start: int, source: SourceFile) -> Path | None:
+def _path(ref: Ref, var: str, link: str, start: int, source: SourceFile) -> Path | None:
     """`("next", "val")` for `var->next->val`, if every instance surely runs it.
 
     Branches from byte `start` on (the task's, or its callee's) may hold it.
@@ -163,25 +166,31 @@ def _path(ref: Ref, var: str, start: int, source: SourceFile) -> Path | None:
             < (branch.span.end_byte)
         ):
             continue
-        if not _null_test(branch, ref.name):
+        if not _null_test(branch, var, link):
             return None  # may not run
     return tuple(parts[1:])
 
 
-def _null_test(branch: Branch, name: str) -> bool:
-    """True for an `if` arm that only tests a node on the way to `name` for null."""
+def _null_test(branch: Branch, var: str, link: str) -> bool:
+    """True for an `if` arm that only tests that the list goes on past `var`.
+
+    `if (p->next)`, `p->next != NULL ? .. : ..`: every node but the last few runs it.
+    """
     if branch.kind != "if":
         return False
-    tested = _NULL_TEST.fullmatch(branch.condition)
+    text = branch.condition.strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    tested = _NULL_TEST.fullmatch(text)
     node = "".join(tested.group(1).split()) if tested else ""
-    return bool(node) and "".join(name.split()).startswith(node + "->")
+    return re.fullmatch(rf"{re.escape(var)}(?:->{re.escape(link)})+", node) is not None
 
 
 def _clash(
     task: Region, fn: Function, source: SourceFile, var: str, link: str
 ) -> Finding | None:
     """The first write of a field whose twin on the next node the task uses."""
-    found = _accesses(task, fn, source, var)
+    found = _accesses(task, fn, source, var, link)
     for write, path, _ in found:
         if not write.is_write or (path[:1] == (link,) and len(path) == 1):
             continue
