@@ -28,7 +28,7 @@ from accls.analysis.finding_types import Finding, finding
 from accls.analysis.races_index import literal_value, value_at
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
-__all__ = ["overlapping_rows"]
+__all__ = ["overlapping_rows", "row_length"]
 
 _TID = "omp_get_thread_num()"
 _ONE_THREAD = re.compile(r"num_threads\s*\(\s*1\s*\)")
@@ -77,7 +77,7 @@ def _thread_row(arg: str, loop: Loop, source: SourceFile) -> tuple[str, int] | N
     return name, second - first
 
 
-def _row_length(
+def row_length(
     fn: Function, index: int, args: tuple[str, ...], source: SourceFile
 ) -> tuple[int, Ref] | None:
     """The elements `[0, n)` the callee writes through parameter `index` per call."""
@@ -141,7 +141,7 @@ def overlapping_rows(
         row = _thread_row(arg, loop, source)
         if row is None or privatized(row[0], loop, directive, source):
             continue
-        written = _row_length(callee, k, call.args, source)
+        written = row_length(callee, k, call.args, source)
         array, step = row
         if written is None or not 0 < step < written[0]:
             continue

@@ -12,10 +12,12 @@ from accls.analysis.acc_async import async_findings
 from accls.analysis.acc_gangs import gang_findings
 from accls.analysis.analyze import AnalysisOptions, FileAnalysis, analyze
 from accls.analysis.array_privates import private_array_findings
+from accls.analysis.callee_fill_races import filled_scratch_findings
 from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
+from accls.analysis.list_tasks import list_task_findings
 from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
 from accls.analysis.mhp_task_frames import task_frame_findings
@@ -33,6 +35,7 @@ from accls.analysis.reduction_sections import reduction_section_findings
 # The sections detector sits at the package root until it moves into analysis/;
 # importing it here makes no cycle (it imports accls.analysis, not this module).
 from accls.analysis.section_checks import copyout_findings, section_findings
+from accls.analysis.target_call_pairs import target_call_findings
 from accls.analysis.transfers import transfer_findings
 from accls.frontend import HeaderContext, SourceFile, parse_source
 from accls.frontend.incremental import IncrementalTree
@@ -68,6 +71,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             found.extend(dependence_findings(analysis, loop, directive))
             found.extend(scalar_findings(analysis, loop, directive))
             found.extend(private_array_findings(loop, directive))
+            found.extend(filled_scratch_findings(loop, directive, analysis.source))
             fn = analysis.source.function(loop.function)
             found.extend(private_pointer_findings(loop, directive, fn))
             found.extend(reduction_section_findings(loop, directive, analysis.source))
@@ -87,6 +91,8 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(callee_nowait_findings(analysis))
         found.extend(concurrency_findings(analysis.source))
         found.extend(task_frame_findings(analysis.source))
+        found.extend(list_task_findings(analysis.source))
+        found.extend(target_call_findings(analysis.source))
         found.extend(teams_findings(analysis.source))
         found.extend(pragma_findings(analysis.source))
     return in_file_order(found)

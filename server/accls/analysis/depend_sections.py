@@ -1,4 +1,4 @@
-"""`depend` array sections apart for every value of their names: `a[0:h]`, `a[h:h]`."""
+"""Array sections apart whatever their names hold (`a[0:h]`, `a[h:h]`), or meeting."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 import re
 from collections import Counter
 
-__all__ = ["sections_apart"]
+__all__ = ["sections_apart", "sections_meet"]
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)((?:\[[^\[\]]*\])+)")
 
@@ -97,3 +97,49 @@ def sections_apart(item: str, other: str, fixed: frozenset[str]) -> bool:
         if _not_below(lo2, end1) or _not_below(lo1, end2):
             return True
     return False
+
+
+def _positive(diff: Linear, lows: list[Linear], lengths: list[Linear]) -> bool:
+    """True when `diff` > 0 given every low >= 0 and every length >= 1."""
+    if _not_below(diff, Counter({"": 1})):
+        return True
+    for length in lengths:
+        rest = Counter(diff)
+        rest.subtract(length)
+        if _not_below(rest, Counter()) or any(_not_below(rest, lo) for lo in lows):
+            return True
+    return False
+
+
+def sections_meet(item: str, other: str) -> bool:
+    """True when two items on one array surely share an element.
+
+    OpenMP holds a section's lower bound and length non-negative; both sections
+    are taken as non-empty (one that maps nothing copies nothing). Every
+    dimension's ranges must meet: `u[0:h+1]` and `u[h:n-h]` share `u[h]`.
+    """
+    one, two = _ITEM.fullmatch(item.strip()), _ITEM.fullmatch(other.strip())
+    if one is None or two is None or one.group(1) != two.group(1):
+        return False
+    subs = [re.findall(r"\[([^\[\]]*)\]", m.group(2)) for m in (one, two)]
+    if len(subs[0]) != len(subs[1]):
+        return False
+    for a, b in zip(subs[0], subs[1], strict=True):
+        ends = _bounds(a), _bounds(b)
+        if ends[0] is None or ends[1] is None:
+            return False
+        (lo1, end1), (lo2, end2) = ends[0], ends[1]
+        lows = [lo1, lo2]
+        lengths = [_difference(end1, lo1), _difference(end2, lo2)]
+        if not (
+            _positive(_difference(end1, lo2), lows, lengths)
+            and _positive(_difference(end2, lo1), lows, lengths)
+        ):
+            return False
+    return True
+
+
+def _difference(a: Linear, b: Linear) -> Linear:
+    out = Counter(a)
+    out.subtract(b)
+    return out

@@ -28,6 +28,7 @@ from accls.analysis.mhp_constructs import contains
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_tasks import Task
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
+from accls.frontend.exprs import expression_poly
 
 __all__ = ["callee_sweeps"]
 
@@ -51,6 +52,13 @@ def callee_sweeps(
     """
     out: list[tuple[Call, Ref, Location]] = []
     arrays = {v.name for v in (*fn.locals, *fn.params, *source.globals) if v.dims}
+    # A pointer the region shares and never sets points to one block for every
+    # thread and task: `double *x = s->x;` before the region, `produce(x, n)`.
+    arrays |= {
+        v.name
+        for v in (*fn.locals, *fn.params)
+        if v.pointers and not v.dims and v.name in env.invariant
+    }
     moved = _moved(region, fn, source)
     for call in fn.call_sites:
         at = call.span.start_byte
@@ -140,10 +148,25 @@ def _arguments(
             out[param.name] = Poly.const(constants[text])
         elif _IDENT.fullmatch(text) and text in env.invariant:
             out[param.name] = Poly.sym(text)
+        elif (value := _invariant_value(text, env)) is not None:
+            out[param.name] = value  # `2 * h`: over invariant names and literals
         address = _ADDRESS.fullmatch(text)
         if param.pointers == 1 and address and address.group(1) not in arrays:
             out |= _members(param.name, address.group(1), callee, moved)
     return out
+
+
+def _invariant_value(text: str, env: Environment) -> Poly | None:
+    """An affine argument over invariant names and integer constants, or None."""
+    if not text or _IDENT.fullmatch(text):
+        return None
+    poly = expression_poly(text)
+    if poly is None or not poly.is_affine:
+        return None
+    constants = dict(env.constants)
+    values = {n: Poly.const(constants[n]) for n in poly.names() if n in constants}
+    poly = poly.substitute(values) if values else poly
+    return poly if poly.names() <= env.invariant else None
 
 
 def _members(

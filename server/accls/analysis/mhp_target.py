@@ -22,7 +22,14 @@ from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.frontend import Function, Ref, Region, SourceFile
 
-__all__ = ["target_nowait_findings"]
+__all__ = [
+    "body_ref",
+    "branches_apart",
+    "mapped_kind",
+    "standalone",
+    "target_maps",
+    "target_nowait_findings",
+]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _STANDALONE = (["update"], ["enter"], ["exit"])  # a target task with no body
@@ -32,7 +39,7 @@ _MAP_WRITE = frozenset({"from", "tofrom"})  # the host copy is written at the en
 _MAP_READ = frozenset({"to", "tofrom"})  # the host copy is read at the start
 
 
-def _maps(
+def target_maps(
     target: Region, fn: Function | None = None, source: SourceFile | None = None
 ) -> tuple[dict[str, str], dict[str, str]]:
     """(host writes, host reads) of a target's data: name -> section text.
@@ -179,7 +186,7 @@ def _depends(region: Region) -> bool:
     return region.directive.clause("depend") is not None
 
 
-def _branches_apart(source: SourceFile, first: int, second: int) -> bool:
+def branches_apart(source: SourceFile, first: int, second: int) -> bool:
     """True when the two may lie in the two arms of one `if`: never both run."""
     arms = [b.span for b in source.branches if b.kind in ("if", "else")]
     then = any(s.start_byte <= first < s.end_byte <= second for s in arms)
@@ -218,7 +225,7 @@ def contains_fn(fn: Function, region: Region) -> bool:
 def _first_clash(
     source: SourceFile, fn: Function, first: Region, later: list[Region]
 ) -> Finding | None:
-    writes, reads = _maps(first, fn, source)
+    writes, reads = target_maps(first, fn, source)
     for second in later:
         at = pragma_at(second)
         if at < _end(first):
@@ -227,9 +234,9 @@ def _first_clash(
             return None
         if _depends(first) and _depends(second):
             continue  # `depend` may order them: left to the task model
-        if _branches_apart(source, pragma_at(first), at):
+        if branches_apart(source, pragma_at(first), at):
             continue
-        w2, r2 = _maps(second, fn, source)
+        w2, r2 = target_maps(second, fn, source)
         name = _clash(writes, {**w2, **r2}) or _clash(reads, w2)
         if name is None:
             continue
@@ -237,10 +244,10 @@ def _first_clash(
             TASK_RACE,
             second.directive.span or second.span,
             first=name,
-            first_access=_mapped(name, writes, reads),
+            first_access=mapped_kind(name, writes, reads),
             first_line=_line(first),
             second=name,
-            second_access=_mapped(name, w2, r2),
+            second_access=mapped_kind(name, w2, r2),
             second_line=_line(second),
             overlap="may be copied at once",
             region=first.directive.name,
@@ -257,7 +264,7 @@ def _host_clash(
     source: SourceFile, fn: Function, first: Region, targets: list[Region]
 ) -> Finding | None:
     """The first host access, before anything waits, of what the target copies."""
-    writes, reads = _maps(first, fn, source)
+    writes, reads = target_maps(first, fn, source)
     for ref in fn.refs:
         at = ref.span.start_byte
         if at < _end(first) or any(contains(t, at) for t in targets):
@@ -266,15 +273,15 @@ def _host_clash(
             continue
         if _ordered_between(source, fn, first, at):
             return None
-        if _branches_apart(source, pragma_at(first), at):
+        if branches_apart(source, pragma_at(first), at):
             continue
         word = "written" if ref.is_write else "read"
-        inner = _body_ref(fn, first, ref.name)
+        inner = body_ref(fn, first, ref.name)
         return finding(
             TASK_RACE,
             ref.span,
             first=inner.render() if inner else ref.name,
-            first_access=_mapped(ref.name, writes, reads)
+            first_access=mapped_kind(ref.name, writes, reads)
             + (
                 f" {'written' if inner.is_write else 'read'} in the task"
                 if inner
@@ -294,7 +301,7 @@ def _host_clash(
     return None
 
 
-def _body_ref(fn: Function, target: Region, name: str) -> Ref | None:
+def body_ref(fn: Function, target: Region, name: str) -> Ref | None:
     """The task body's first write of `name`, else its first read."""
     if standalone(target):
         return None
@@ -304,7 +311,8 @@ def _body_ref(fn: Function, target: Region, name: str) -> Ref | None:
     return next((r for r in inside if r.is_write), inside[0] if inside else None)
 
 
-def _mapped(name: str, writes: dict[str, str], reads: dict[str, str]) -> str:
+def mapped_kind(name: str, writes: dict[str, str], reads: dict[str, str]) -> str:
+    """`map(tofrom)`, `map(from)` or `map(to)`: how a target copies `name`."""
     kind = (
         "tofrom"
         if name in writes and name in reads

@@ -15,6 +15,7 @@ from accls.analysis.callee_thread_rows import overlapping_rows
 from accls.analysis.findings import UNKNOWN_CALL, Finding, finding
 from accls.analysis.mhp_callees import hidden_state, loop_callee_findings
 from accls.analysis.model import ObstacleCode
+from accls.analysis.one_thread_rows import one_row_findings
 from accls.frontend import Directive, Loop
 
 __all__ = ["call_findings"]
@@ -35,6 +36,7 @@ def call_findings(
             shared_scratch_findings,
             overlapping_rows,
             critical_name_findings,
+            one_row_findings,
         ):
             shared = shared or more(loop, directive, analysis.source, name)
         if shared:

@@ -15,6 +15,7 @@ import itertools
 from accls.analysis.races_index import literal_value, loop_range, modulo_collision
 from accls.analysis.races_index_nests import nest_repeats
 from accls.analysis.races_mask import mask_collision, once_per_iteration
+from accls.analysis.races_pigeonhole import extent_collision
 from accls.frontend import Loop, Ref, SourceFile
 
 __all__ = ["index_collision"]
@@ -23,11 +24,14 @@ __all__ = ["index_collision"]
 def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str | tuple[str, int]:
     """Why two iterations surely update one element through `% M`, `& K` or `/ D`.
 
-    Or through an index array a two-deep nest fills: the store and its line.
+    Or through an index array a two-deep nest fills: the store and its line; or
+    through data, in more iterations than the array has elements.
     """
     found = modulo_collision(ref, loop, source) or mask_collision(ref, loop, source)
     found = found or _division(ref, loop, source)
-    return found or nest_repeats(ref, loop, source) or ""
+    return (
+        found or nest_repeats(ref, loop, source) or extent_collision(ref, loop, source)
+    )
 
 
 def _divisor(ref: Ref, loop: Loop, source: SourceFile) -> tuple[str, int] | None:
