@@ -64,3 +64,45 @@ def test_host_teams_reducing_the_local_do_not_race() -> None:
 def test_target_teams_keep_an_unmapped_scalar_firstprivate() -> None:
     src = _HOST_TEAMS.replace("omp teams num_teams(4){clause}", "omp target teams")
     assert _errors(src) == []
+
+
+_MASKED_DT = """\
+    typedef struct { double *u; double *unew; double dt; int n; } solver_t;
+    static void advance(solver_t *p) {
+      #pragma omp for nowait
+      for (int i = 1; i < p->n; i++) {
+        double c = p->dt * 2.0;
+        p->unew[i] = p->u[i] - c;
+      }
+    }
+    void step(solver_t *s, double vmax) {
+      #pragma omp parallel
+      {
+        #pragma omp masked
+        s->dt = 0.4 / vmax;{sync}
+        advance(s);
+      }
+    }
+"""
+
+
+def test_a_callee_reads_a_member_the_masked_block_just_stored() -> None:
+    # every thread enters `advance` and reads `s->dt` with no barrier first
+    found = _errors(_MASKED_DT.replace("{sync}", ""))
+    assert [c for c, _ in found] == ["ACC120"]
+    assert {
+        f.span.line
+        for f in check_file(textwrap.dedent(_MASKED_DT.replace("{sync}", "")), "t.c")
+    } >= {14}
+
+
+def test_a_barrier_after_the_masked_store_orders_the_callee_reads() -> None:
+    assert _errors(_MASKED_DT.replace("{sync}", "\n    #pragma omp barrier")) == []
+
+
+def test_a_callee_read_after_its_own_barrier_is_not_placed_at_the_call() -> None:
+    src = _MASKED_DT.replace("{sync}", "").replace(
+        "      #pragma omp for nowait\n",
+        "      #pragma omp barrier\n      #pragma omp for nowait\n",
+    )
+    assert _errors(src) == []
