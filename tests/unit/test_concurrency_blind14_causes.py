@@ -106,3 +106,34 @@ def test_a_callee_read_after_its_own_barrier_is_not_placed_at_the_call() -> None
         "      #pragma omp barrier\n      #pragma omp for nowait\n",
     )
     assert _errors(src) == []
+
+
+_QUEUE = """\
+    typedef struct { int *items; int tail; } queue_t;
+    void push_all(queue_t *q, const int *v, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        int slot;
+        {take}
+        q->items[slot] = v[i];
+      }
+    }
+"""
+
+
+def test_a_plain_read_of_a_member_updated_only_atomically_races() -> None:
+    take = "slot = q->tail;\n    #pragma omp atomic\n    q->tail++;"
+    assert ("ACC103", 8) in _errors(_QUEUE.replace("{take}", take))
+
+
+def test_a_member_taken_with_atomic_capture_does_not_race() -> None:
+    take = "#pragma omp atomic capture\n    slot = q->tail++;"
+    assert _errors(_QUEUE.replace("{take}", take)) == []
+
+
+def test_a_member_read_with_atomic_read_does_not_race() -> None:
+    take = (
+        "#pragma omp atomic read\n    slot = q->tail;\n"
+        "    #pragma omp atomic\n    q->tail++;"
+    )
+    assert [c for c, _ in _errors(_QUEUE.replace("{take}", take))] == []

@@ -15,6 +15,7 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.member_once import (
+    atomic_member_read,
     other_access,
     plain_member_writes,
     touched_once,
@@ -35,7 +36,7 @@ from accls.analysis.shared_scalar_writes import (
     shared_write,
     through_callee,
 )
-from accls.frontend import Directive, Function, Loop, SourceFile, Var
+from accls.frontend import Directive, Function, Loop, Ref, SourceFile, Var
 
 __all__ = ["scalar_findings"]
 
@@ -278,10 +279,11 @@ def _member_write(
 ) -> Finding | None:
     """ACC103 for a structure member every thread writes: `p.a += i`, `s->n++`."""
     refs = plain_member_writes(loop, name)
+    mixed = None if refs else atomic_member_read(loop, name)
     # One iteration alone touching the field: not with `collapse`, whose inner
     # iterations under `if (i == K)` are several, on several threads.
     once = directive.clause("collapse") is None and touched_once(loop, name, source)
-    if not refs or once:
+    if not (refs or mixed) or once:
         return None
     base = name.replace("->", ".").split(".")[0]
     if any(r.is_write and r.name == base for r in loop.refs):
@@ -290,6 +292,8 @@ def _member_write(
         return None  # the iteration's own structure, or a pointer it sets
     if _is_private(base, None, scope, fn, assoc) and "->" not in name:
         return None  # the thread's own structure
+    if mixed is not None:
+        return _atomic_member_finding(name, directive, *mixed)
     span = refs[0].span
     return finding(
         SHARED_SCALAR_WRITE,
@@ -301,6 +305,24 @@ def _member_write(
         fix="update it in a `critical` or with `atomic`, or accumulate into a "
         "local reduction variable and store it after the loop",
         **other_access(loop, name, span.line),  # another thread's access races too
+    )
+
+
+def _atomic_member_finding(
+    name: str, directive: Directive, write: Ref, read: Ref
+) -> Finding:
+    """ACC103 for a member updated only under `atomic` but read plainly."""
+    return finding(
+        SHARED_SCALAR_WRITE,
+        write.span,
+        var=name,
+        write=write.span.line,
+        directive=directive.name,
+        why=f"every write of `{name}` is `atomic`, but the read at line "
+        f"{read.span.line} is not: a plain read races with another thread's "
+        "atomic write",
+        read=read.span.line,
+        fix=f"read `{name}` with `#pragma omp atomic read`",
     )
 
 
