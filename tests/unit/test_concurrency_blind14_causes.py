@@ -137,3 +137,37 @@ def test_a_member_read_with_atomic_read_does_not_race() -> None:
         "    #pragma omp atomic\n    q->tail++;"
     )
     assert [c for c, _ in _errors(_QUEUE.replace("{take}", take))] == []
+
+
+_JOURNAL = """\
+    typedef struct { double *value; int count; } journal_t;
+    double simulate(int i);
+    void run(journal_t *j, int n) {
+      #pragma omp parallel for ordered schedule(dynamic, 4)
+      for (int i = 0; i < n; i++) {
+        double v = simulate(i);
+        {outside}
+        #pragma omp ordered
+        {
+          {inside}
+          j->value[j->count] = w;
+          j->count++;
+        }
+      }
+    }
+"""
+
+
+def test_a_read_outside_the_ordered_block_races_with_its_writes() -> None:
+    src = _JOURNAL.replace("{outside}", "double w = v / (1.0 + j->count);")
+    found = check_file(textwrap.dedent(src.replace("{inside}", "")), "t.c")
+    errors = [f for f in found if f.level.name == "ERROR"]
+    assert [(f.code, f.span.line) for f in errors] == [("ACC103", 12)]
+    assert "`ordered` block" in errors[0].message
+
+
+def test_every_access_in_the_ordered_block_does_not_race() -> None:
+    src = _JOURNAL.replace("{outside}", "").replace(
+        "{inside}", "double w = v / (1.0 + j->count);"
+    )
+    assert _errors(src) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.carried_scalars import carried_fix, privatized_carry, write_span
+from accls.analysis.exclusion_words import guarded_read_text
 from accls.analysis.findings import (
     DEFAULT_NONE,
     MISSING_LASTPRIVATE,
@@ -122,6 +123,10 @@ def _reduction(
     return None
 
 
+def _first_write(loop: Loop, name: str) -> Ref:
+    return next(r for r in loop.refs if r.name == name and r.is_write)
+
+
 def _atomic_only(loop: Loop, name: str, dialect: str) -> tuple[int, int | None] | None:
     """(a write line, a plain read line or None) when every write is atomic."""
     refs = [r for r in loop.refs if r.name == name]
@@ -233,6 +238,11 @@ def scalar_findings(
         atomic = _atomic_only(loop, name, directive.dialect)
         if atomic is not None and atomic[1] is None:
             continue  # every access is atomic: the updates do not race
+        guarded = (
+            guarded_read_text(name, _first_write(loop, name), atomic[1], source)
+            if atomic is not None and atomic[1] is not None
+            else None
+        )
         out.append(
             finding(
                 SHARED_SCALAR_WRITE,
@@ -241,17 +251,11 @@ def scalar_findings(
                 var=name,
                 write=span.line,
                 directive=directive.name,
-                why=(
-                    f"every write of `{name}` is `atomic`, but the read at line "
-                    f"{atomic[1]} is not: a plain read races with another "
-                    "thread's atomic write"
-                    if atomic is not None
-                    else obstacle.message + through_callee(loop, name, source)
-                ),
+                why=guarded[0]
+                if guarded is not None
+                else obstacle.message + through_callee(loop, name, source),
                 read=atomic[1] if atomic is not None else obstacle.line,
-                fix=carried_fix(obstacle, name)
-                if atomic is None
-                else f"read `{name}` with `#pragma omp atomic read`",
+                fix=carried_fix(obstacle, name) if guarded is None else guarded[1],
                 **callee_write(loop, name, source),
             )
         )
@@ -293,7 +297,7 @@ def _member_write(
     if _is_private(base, None, scope, fn, assoc) and "->" not in name:
         return None  # the thread's own structure
     if mixed is not None:
-        return _atomic_member_finding(name, directive, *mixed)
+        return _atomic_member_finding(name, directive, source, *mixed)
     span = refs[0].span
     return finding(
         SHARED_SCALAR_WRITE,
@@ -309,20 +313,19 @@ def _member_write(
 
 
 def _atomic_member_finding(
-    name: str, directive: Directive, write: Ref, read: Ref
+    name: str, directive: Directive, source: SourceFile, write: Ref, read: Ref
 ) -> Finding:
-    """ACC103 for a member updated only under `atomic` but read plainly."""
+    """ACC103 for a member updated only under exclusion but read plainly."""
+    why, fix = guarded_read_text(name, write, read.span.line, source)
     return finding(
         SHARED_SCALAR_WRITE,
         write.span,
         var=name,
         write=write.span.line,
         directive=directive.name,
-        why=f"every write of `{name}` is `atomic`, but the read at line "
-        f"{read.span.line} is not: a plain read races with another thread's "
-        "atomic write",
+        why=why,
         read=read.span.line,
-        fix=f"read `{name}` with `#pragma omp atomic read`",
+        fix=fix,
     )
 
 
