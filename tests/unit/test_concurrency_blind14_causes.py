@@ -171,3 +171,33 @@ def test_every_access_in_the_ordered_block_does_not_race() -> None:
         "{inside}", "double w = v / (1.0 + j->count);"
     )
     assert _errors(src) == []
+
+
+_PACK = """\
+    void pack(double *o, const double *re, const double *im, int n) {
+      int j = 0;
+      #pragma omp parallel for linear(j: {step})
+      for (int i = 0; i < n; i++) {
+        o[j] = re[i];
+        o[j + 1] = im[i];
+        j += 2;
+      }
+    }
+"""
+
+
+def test_a_linear_step_shorter_than_the_elements_written_races() -> None:
+    # iteration k writes o[k] and o[k + 1]; iteration k + 1 writes o[k + 1]
+    assert _errors(_PACK.replace("{step}", "1")) == [("ACC101", 5)]
+
+
+def test_a_linear_step_as_long_as_the_elements_written_does_not_race() -> None:
+    assert _errors(_PACK.replace("{step}", "2")) == []
+
+
+def test_a_linear_pair_read_after_the_body_moves_the_variable_stays_a_doubt() -> None:
+    src = _PACK.replace("{step}", "1").replace(
+        "o[j] = re[i];\n        o[j + 1] = im[i];\n        j += 2;",
+        "j += 2;\n        o[j] = re[i];\n        o[j + 1] = im[i];",
+    )
+    assert [c for c, _ in _errors(src)] != ["ACC101"]
