@@ -201,3 +201,27 @@ def test_a_linear_pair_read_after_the_body_moves_the_variable_stays_a_doubt() ->
         "j += 2;\n        o[j] = re[i];\n        o[j + 1] = im[i];",
     )
     assert [c for c, _ in _errors(src)] != ["ACC101"]
+
+
+_TWO_SCALARS = """\
+    #include <omp.h>
+    int count, other;
+    omp_lock_t lk;
+    void f(const double *v, int n, int cap) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++) {
+        if (v[i] > 0.5 && count < cap) {
+          #pragma omp atomic
+          count++;
+        }
+        omp_set_lock(&lk);
+        other += 1;
+        omp_unset_lock(&lk);
+      }
+    }
+"""
+
+
+def test_a_locked_scalar_after_an_atomic_one_stays_guarded() -> None:
+    # the atomic one's plain read races; the one under the lock does not
+    assert _errors(_TWO_SCALARS) == [("ACC103", 9)]

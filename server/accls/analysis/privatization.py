@@ -238,7 +238,7 @@ def scalar_findings(
         atomic = _atomic_only(loop, name, directive.dialect)
         if atomic is not None and atomic[1] is None:
             continue  # every access is atomic: the updates do not race
-        guarded = (
+        worded = (
             guarded_read_text(name, _first_write(loop, name), atomic[1], source)
             if atomic is not None and atomic[1] is not None
             else None
@@ -251,11 +251,11 @@ def scalar_findings(
                 var=name,
                 write=span.line,
                 directive=directive.name,
-                why=guarded[0]
-                if guarded is not None
+                why=worded[0]
+                if worded is not None
                 else obstacle.message + through_callee(loop, name, source),
                 read=atomic[1] if atomic is not None else obstacle.line,
-                fix=carried_fix(obstacle, name) if guarded is None else guarded[1],
+                fix=carried_fix(obstacle, name) if worded is None else worded[1],
                 **callee_write(loop, name, source),
             )
         )
