@@ -225,3 +225,65 @@ _TWO_SCALARS = """\
 def test_a_locked_scalar_after_an_atomic_one_stays_guarded() -> None:
     # the atomic one's plain read races; the one under the lock does not
     assert _errors(_TWO_SCALARS) == [("ACC103", 9)]
+
+
+_PUSH = """\
+    typedef struct { int *items; int tail; } queue_t;
+    static void push(queue_t *q, int v) {
+      {take}
+    }
+    void fill(queue_t *next, const int *v, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        if (v[i] > 0)
+          push(next, v[i]);
+    }
+"""
+
+
+def test_a_callee_reading_a_member_it_updates_atomically_races() -> None:
+    take = "q->items[q->tail] = v;\n  #pragma omp atomic\n  q->tail++;"
+    assert _errors(_PUSH.replace("{take}", take)) == [("ACC124", 11)]
+
+
+def test_a_callee_taking_the_slot_with_atomic_capture_does_not_race() -> None:
+    take = (
+        "int slot;\n  #pragma omp atomic capture\n  slot = q->tail++;\n"
+        "  q->items[slot] = v;"
+    )
+    assert _errors(_PUSH.replace("{take}", take)) == []
+
+
+_RECORD = """\
+    typedef struct { double *value; int count; } journal_t;
+    double simulate(int i);
+    static void record(journal_t *j, double w) {
+      j->value[j->count] = w;
+      j->count++;
+    }
+    void run(journal_t *j, int n) {
+      #pragma omp parallel for ordered
+      for (int i = 0; i < n; i++) {
+        double v = simulate(i);
+        {body}
+      }
+    }
+"""
+
+
+def test_a_read_outside_the_ordered_block_of_a_callee_update_races() -> None:
+    body = (
+        "double w = v / (1.0 + j->count);\n    #pragma omp ordered\n    record(j, w);"
+    )
+    found = check_file(textwrap.dedent(_RECORD.replace("{body}", body)), "t.c")
+    errors = [f for f in found if f.level.name == "ERROR"]
+    assert [(f.code, f.span.line) for f in errors] == [("ACC124", 13)]
+    assert "`ordered` block" in errors[0].message
+
+
+def test_a_read_inside_the_ordered_block_of_a_callee_update_does_not_race() -> None:
+    body = (
+        "#pragma omp ordered\n    {\n      double w = v / (1.0 + j->count);\n"
+        "      record(j, w);\n    }"
+    )
+    assert _errors(_RECORD.replace("{body}", body)) == []

@@ -7,19 +7,17 @@ them.
 from __future__ import annotations
 
 from accls.analysis.mhp_constructs import contains, first_word
-from accls.frontend import Ref, SourceFile
+from accls.frontend import SourceFile
 
 __all__ = ["guarded_read_text"]
 
 _WORDS = ("atomic", "critical", "ordered")
 
 
-def _guard(write: Ref, source: SourceFile) -> str:
-    """The innermost `atomic`, `critical` or `ordered` construct around `write`."""
+def _guard(at: int, source: SourceFile) -> str:
+    """The innermost `atomic`, `critical` or `ordered` construct around byte `at`."""
     around = [
-        c
-        for c in source.constructs
-        if contains(c, write.span.start_byte) and first_word(c) in _WORDS
+        c for c in source.constructs if contains(c, at) and first_word(c) in _WORDS
     ]
     if not around:
         return "atomic"
@@ -28,14 +26,17 @@ def _guard(write: Ref, source: SourceFile) -> str:
 
 
 def guarded_read_text(
-    name: str, write: Ref, read_line: int, source: SourceFile
+    name: str, at: int, read_line: int, source: SourceFile
 ) -> tuple[str, str]:
     """(why, fix) for writes of `name` all under exclusion and a plain read.
+
+    `at`: where a write sits (a callee's write whose exclusion is the caller's:
+    the call).
 
     Only the same exclusion orders accesses: an `ordered` block orders the
     iterations' blocks, not what each iteration does outside its block.
     """
-    guard = _guard(write, source)
+    guard = _guard(at, source)
     if guard == "ordered":
         return (
             f"every write of `{name}` is in an `ordered` block, but the read at "

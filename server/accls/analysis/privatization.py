@@ -239,7 +239,9 @@ def scalar_findings(
         if atomic is not None and atomic[1] is None:
             continue  # every access is atomic: the updates do not race
         worded = (
-            guarded_read_text(name, _first_write(loop, name), atomic[1], source)
+            guarded_read_text(
+                name, _first_write(loop, name).span.start_byte, atomic[1], source
+            )
             if atomic is not None and atomic[1] is not None
             else None
         )
@@ -316,7 +318,7 @@ def _atomic_member_finding(
     name: str, directive: Directive, source: SourceFile, write: Ref, read: Ref
 ) -> Finding:
     """ACC103 for a member updated only under exclusion but read plainly."""
-    why, fix = guarded_read_text(name, write, read.span.line, source)
+    why, fix = guarded_read_text(name, write.span.start_byte, read.span.line, source)
     return finding(
         SHARED_SCALAR_WRITE,
         write.span,
