@@ -5,7 +5,12 @@ from __future__ import annotations
 from accls.analysis.race_exemptions import pinned_arm
 from accls.frontend import Loop, Ref, SourceFile
 
-__all__ = ["other_access", "plain_member_writes", "touched_once"]
+__all__ = [
+    "atomic_member_read",
+    "other_access",
+    "plain_member_writes",
+    "touched_once",
+]
 
 
 def plain_member_writes(loop: Loop, name: str) -> list[Ref]:
@@ -44,3 +49,18 @@ def other_access(loop: Loop, name: str, write: int) -> dict[str, int]:
         return {"read": ([line for line in reads if line != write] or reads)[0]}
     updates = [r.span.line for r in refs if r.atomic and r.span.line != write]
     return {"atomic": updates[0]} if updates else {}
+
+
+def atomic_member_read(loop: Loop, name: str) -> tuple[Ref, Ref] | None:
+    """(an atomic write, a plain read) of member `name` when every write is atomic.
+
+    `slot = q->tail;` beside `#pragma omp atomic` / `q->tail++;`: the atomic
+    updates do not race with each other, but the plain read races with another
+    thread's update, as for a scalar.
+    """
+    refs = [r for r in loop.refs if r.name == name and r.member]
+    writes = [r for r in refs if r.is_write]
+    reads = [r for r in refs if not r.is_write and not r.atomic]
+    if not writes or not reads or any(not r.atomic for r in writes):
+        return None
+    return writes[0], reads[0]

@@ -13,6 +13,7 @@ from accls.analysis.mhp_callee_elements import fixed_element_writes
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
 from accls.analysis.mhp_env import Environment
 from accls.analysis.mhp_loop_locks import param_locks
+from accls.analysis.mhp_member_reads import member_reads
 from accls.analysis.mhp_member_writes import member_writes
 from accls.frontend import Call, Function, Ref, Region, SourceFile
 
@@ -26,6 +27,9 @@ def callee_state(
     region: Region, fn: Function, source: SourceFile, env: Environment
 ) -> list[tuple[Call, Ref, frozenset[str], bool]]:
     """Writes of `static` locals and globals by functions called in the region.
+
+    With them, the fixed members a callee reads through the caller's shared
+    pointer before it synchronizes (`mhp_member_reads`).
 
     Fixed elements of arrays (`a[0]`) and the writes of deeper calls included.
 
@@ -58,6 +62,8 @@ def callee_state(
             inside = critical_names_at(callee, ref, source)
             if inside is not None:
                 out.append((call, ref, inside, False))
+        reads = member_reads(call, callee, fn, region, source)
+        out.extend((call, ref, frozenset(), False) for ref in reads)
     return out
 
 

@@ -16,13 +16,13 @@ from dataclasses import replace
 
 from accls.frontend import Call, Function, Ref, Region
 
-__all__ = ["member_writes"]
+__all__ = ["caller_base", "member_writes"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _ADDRESS = re.compile(r"&\s*([A-Za-z_]\w*)")
 
 
-def _caller_base(arg: str, fn: Function, region: Region) -> str | None:
+def caller_base(arg: str, fn: Function, region: Region) -> str | None:
     """`f->` for a shared pointer `f`, `s.` for `&s`; None otherwise."""
     text = arg.strip()
     address = _ADDRESS.fullmatch(text)
@@ -54,7 +54,7 @@ def member_writes(
         param = callee.params[k]
         if param.pointers != 1:
             continue
-        base = _caller_base(arg, fn, region)
+        base = caller_base(arg, fn, region)
         if base is None:
             continue
         if any(r.name == param.name and r.is_write for r in callee.refs):

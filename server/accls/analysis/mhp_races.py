@@ -324,7 +324,7 @@ def _pair_finding(
         )
     if doubt:
         return finding(POSSIBLE_RACE, where, rule=rule, undecided=doubt, **args)
-    if second.via is not None or first.via is not None:
+    if any(x.via is not None and x.ref.is_write for x in (first, second)):
         made = _callee_finding(first, second, kind, rule, args)
         if first.via is None or first.via != second.via or kind != "threads":
             return made

@@ -15,7 +15,7 @@ from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, pragma_at, within
 from accls.analysis.pragma_scope import clause_names, list_names
 from accls.analysis.races_index import int_at
-from accls.frontend import Function, Ref, Region, SourceFile
+from accls.frontend import AccessKind, Function, Ref, Region, SourceFile
 
 __all__ = ["teams_findings"]
 
@@ -67,10 +67,13 @@ def _shared_across_teams(
     fn: Function,
     teams: Region,
     inner: list[Region],
-    mapped: set[str],
+    mapped: set[str] | None,
     counters: set[str],
 ) -> bool:
-    """True if every team writes the same object through `ref`."""
+    """True if every team writes the same object through `ref`.
+
+    `mapped`: the scalars the enclosing `target` maps back; None for host `teams`.
+    """
     pos = ref.span.start_byte
     var = fn.lookup(ref.name)
     if (
@@ -88,7 +91,10 @@ def _shared_across_teams(
         varying = _team_indexed(ref, fn, teams, counters)
         varying = varying and not _team_slots_meet(ref, teams)
         return (var is None or var.is_array) and not varying
-    # A scalar of a target region is firstprivate unless mapped or global.
+    # A scalar of a target region is firstprivate unless mapped or global; host
+    # `teams` share the function's variables declared before them, as `parallel`.
+    if mapped is None:
+        return True
     return ref.name in mapped or var is None or var.scope == "global"
 
 
@@ -144,7 +150,8 @@ def _team_guarded(source: SourceFile, teams: Region, pos: int) -> bool:
 def _shared_writes(
     source: SourceFile, fn: Function, teams: Region, inner: list[Region]
 ) -> Iterator[tuple[Ref, list[Region]]]:
-    mapped = _mapped_out(_target_of(teams, source))
+    target = _target_of(teams, source)
+    mapped = None if target is None else _mapped_out(target)
     counters = {
         loop.var for loop in source.loops() if loop.var and contains(teams, loop.id)
     }
@@ -197,11 +204,18 @@ def _replicated(
             directive=teams.directive.name,
             line=teams.directive.span.line if teams.directive.span else ref.span.line,
             split="any `distribute`",
-            fix="add `distribute`",
+            fix=_fix_text(ref),
         )
         fix = _distribute_fix(source, teams)
         return made if fix is None else _with_insert(made, fix)
     return None
+
+
+def _fix_text(ref: Ref) -> str:
+    """A team's partial added into a shared scalar wants a team-level reduction."""
+    if ref.kind is AccessKind.UPDATE and not ref.subscripts and not ref.deref:
+        return f"add `reduction` of `{ref.render()}` to the `teams` construct"
+    return "add `distribute`"
 
 
 def _meeting(ref: Ref) -> str:

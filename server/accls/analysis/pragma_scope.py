@@ -127,14 +127,22 @@ def innermost_private(directives: tuple[Directive, ...]) -> set[str]:
     return {name for name, private in decided.items() if private}
 
 
+_REDUCING = frozenset({"reduction", "in_reduction"})
+
+
 def reduction_ops(directives: tuple[Directive, ...]) -> dict[str, str]:
-    """Variable -> operator of every `reduction(op:list)` clause."""
+    """Variable -> operator of every `reduction(op:list)` clause.
+
+    A `taskloop`'s `in_reduction` item is each task's own copy too, combined into
+    the enclosing `taskgroup`'s reduction: for the loop, a reduction.
+    """
     out: dict[str, str] = {}
     for directive in directives:
         for clause in directive.clauses:
-            if clause.name != "reduction" or not clause.args or ":" not in clause.args:
+            args = clause.args or ""
+            if clause.name not in _REDUCING or ":" not in args:
                 continue
-            op_text, items = clause.args.split(":", 1)
+            op_text, items = args.split(":", 1)
             op = op_text.split(",")[-1].strip()
             for name in list_names(items):
                 out.setdefault(name, "+" if op == "-" else op)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.carried_scalars import carried_fix, privatized_carry, write_span
+from accls.analysis.exclusion_words import guarded_read_text
 from accls.analysis.findings import (
     DEFAULT_NONE,
     MISSING_LASTPRIVATE,
@@ -15,6 +16,7 @@ from accls.analysis.findings import (
     finding,
 )
 from accls.analysis.member_once import (
+    atomic_member_read,
     other_access,
     plain_member_writes,
     touched_once,
@@ -35,7 +37,7 @@ from accls.analysis.shared_scalar_writes import (
     shared_write,
     through_callee,
 )
-from accls.frontend import Directive, Function, Loop, SourceFile, Var
+from accls.frontend import Directive, Function, Loop, Ref, SourceFile, Var
 
 __all__ = ["scalar_findings"]
 
@@ -119,6 +121,10 @@ def _reduction(
             line=line,
         )
     return None
+
+
+def _first_write(loop: Loop, name: str) -> Ref:
+    return next(r for r in loop.refs if r.name == name and r.is_write)
 
 
 def _atomic_only(loop: Loop, name: str, dialect: str) -> tuple[int, int | None] | None:
@@ -232,6 +238,13 @@ def scalar_findings(
         atomic = _atomic_only(loop, name, directive.dialect)
         if atomic is not None and atomic[1] is None:
             continue  # every access is atomic: the updates do not race
+        worded = (
+            guarded_read_text(
+                name, _first_write(loop, name).span.start_byte, atomic[1], source
+            )
+            if atomic is not None and atomic[1] is not None
+            else None
+        )
         out.append(
             finding(
                 SHARED_SCALAR_WRITE,
@@ -240,17 +253,11 @@ def scalar_findings(
                 var=name,
                 write=span.line,
                 directive=directive.name,
-                why=(
-                    f"every write of `{name}` is `atomic`, but the read at line "
-                    f"{atomic[1]} is not: a plain read races with another "
-                    "thread's atomic write"
-                    if atomic is not None
-                    else obstacle.message + through_callee(loop, name, source)
-                ),
+                why=worded[0]
+                if worded is not None
+                else obstacle.message + through_callee(loop, name, source),
                 read=atomic[1] if atomic is not None else obstacle.line,
-                fix=carried_fix(obstacle, name)
-                if atomic is None
-                else f"read `{name}` with `#pragma omp atomic read`",
+                fix=carried_fix(obstacle, name) if worded is None else worded[1],
                 **callee_write(loop, name, source),
             )
         )
@@ -278,10 +285,11 @@ def _member_write(
 ) -> Finding | None:
     """ACC103 for a structure member every thread writes: `p.a += i`, `s->n++`."""
     refs = plain_member_writes(loop, name)
+    mixed = None if refs else atomic_member_read(loop, name)
     # One iteration alone touching the field: not with `collapse`, whose inner
     # iterations under `if (i == K)` are several, on several threads.
     once = directive.clause("collapse") is None and touched_once(loop, name, source)
-    if not refs or once:
+    if not (refs or mixed) or once:
         return None
     base = name.replace("->", ".").split(".")[0]
     if any(r.is_write and r.name == base for r in loop.refs):
@@ -290,6 +298,8 @@ def _member_write(
         return None  # the iteration's own structure, or a pointer it sets
     if _is_private(base, None, scope, fn, assoc) and "->" not in name:
         return None  # the thread's own structure
+    if mixed is not None:
+        return _atomic_member_finding(name, directive, source, *mixed)
     span = refs[0].span
     return finding(
         SHARED_SCALAR_WRITE,
@@ -301,6 +311,23 @@ def _member_write(
         fix="update it in a `critical` or with `atomic`, or accumulate into a "
         "local reduction variable and store it after the loop",
         **other_access(loop, name, span.line),  # another thread's access races too
+    )
+
+
+def _atomic_member_finding(
+    name: str, directive: Directive, source: SourceFile, write: Ref, read: Ref
+) -> Finding:
+    """ACC103 for a member updated only under exclusion but read plainly."""
+    why, fix = guarded_read_text(name, write.span.start_byte, read.span.line, source)
+    return finding(
+        SHARED_SCALAR_WRITE,
+        write.span,
+        var=name,
+        write=write.span.line,
+        directive=directive.name,
+        why=why,
+        read=read.span.line,
+        fix=fix,
     )
 
 

@@ -12,6 +12,8 @@ from accls.frontend import Directive, Loop, Ref, SourceFile, Span
 __all__ = [
     "in_blocks",
     "linear_disjoint",
+    "linear_offset",
+    "linear_steps",
     "one_iteration",
     "ordered_blocks",
     "permuted_index",
@@ -52,7 +54,7 @@ def in_blocks(span: Span, blocks: Sequence[Span]) -> bool:
     return any(b.start_byte <= span.start_byte < b.end_byte for b in blocks)
 
 
-def _linear_steps(directive: Directive) -> dict[str, int]:
+def linear_steps(directive: Directive) -> dict[str, int]:
     """`linear(j:2)`, `linear(j, k)` and `linear(j: step(2))` as name to step."""
     out: dict[str, int] = {}
     for clause in directive.clauses:
@@ -68,7 +70,7 @@ def _linear_steps(directive: Directive) -> dict[str, int]:
     return out
 
 
-def _offset(ref: Ref, var: str) -> int | None:
+def linear_offset(ref: Ref, var: str) -> int | None:
     """C when the only subscript of `ref` is `var + c`; None otherwise."""
     if len(ref.subscripts) != 1 or ref.subscripts[0].poly is None:
         return None
@@ -96,8 +98,8 @@ def linear_disjoint(
     pair = [refs.get(dep.source), refs.get(dep.sink)]
     if any(r is None for r in pair):
         return False
-    for var, step in _linear_steps(directive).items():
-        offsets = [_offset(r, var) for r in pair if r is not None]
+    for var, step in linear_steps(directive).items():
+        offsets = [linear_offset(r, var) for r in pair if r is not None]
         if any(o is None for o in offsets) or step == 0:
             continue
         first_write = min(

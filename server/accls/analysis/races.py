@@ -17,6 +17,7 @@ from accls.analysis.findings import (
     Severity,
     finding,
 )
+from accls.analysis.linear_overlap import linear_collision
 from accls.analysis.mhp_loop_locks import (
     NO_LOCKS,
     callee_guarded,
@@ -210,6 +211,7 @@ def dependence_findings(
             why = why or first_element_collision(
                 dep, by_span, loop, _varying(inner), analysis.source
             )
+            why = why or linear_collision(dep, directive, by_span, inner)
             exact = dep.exact and _certain(dep, by_span, inner, dialect)
             doubt = callee_branch(dep, by_span, inner, analysis.source)
             certain = (exact or bool(why)) and not doubt  # the callee's `if`
