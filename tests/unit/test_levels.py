@@ -84,11 +84,11 @@ def _suggestions(text: str, opts: SuggestOptions) -> tuple[Suggestion, ...]:
 
 
 def test_acc_imperfect_nest_gets_a_pragma_per_level_and_loop_seq() -> None:
-    # Two parallel levels: the compiler picks gang and vector (level_words.py).
+    # Imperfect: the levels are named, as experts write them (level_words.py).
     assert _pragmas(IMPERFECT, ACC) == [
-        (4, "#pragma acc parallel loop copy(b) copyin(a) copyout(c)"),
+        (4, "#pragma acc parallel loop gang copy(b) copyin(a) copyout(c)"),
         (6, "#pragma acc loop seq"),
-        (8, "#pragma acc loop reduction(+:s)"),
+        (8, "#pragma acc loop vector reduction(+:s)"),
     ]
     outer = _suggestions(IMPERFECT, ACC)[0]
     assert any(r.startswith("levels: `i` takes `gang`") for r in outer.reasons)
