@@ -37,6 +37,20 @@ void scale(int m, double a[C][N], double b[C][N]) {
 }
 """
 
+UNDER_WORKER = """\
+void fill(int p, int n, int m, double a[64][64][64], double b[64][64][64]) {
+  #pragma acc parallel loop gang
+  for (int k = 0; k < p; k++)
+    #pragma acc loop worker
+    for (int i = 0; i < n; i++) {
+      a[k][i][0] = 0.0;
+      for (int j = 0; j < m; j++)
+        for (int l = 0; l < m; l++)
+          b[k][j][l] = 2.0 * a[k][j][l];
+    }
+}
+"""
+
 
 def _found(text: str) -> tuple[Suggestion, ...]:
     analysis = analyze_text(dedent(text), options=AnalysisOptions(dialect="acc"))
@@ -65,6 +79,13 @@ def test_a_short_outer_level_collapses_and_names_the_short_loop() -> None:
     assert clause is not None
     assert clause.args == "2"
     assert any("since `c` runs 4 times" in r for r in outer.reasons)
+
+
+def test_under_a_users_worker_loop_the_vector_level_folds_the_nest() -> None:
+    # Only the vector level is left below `worker`: one pragma folds both loops.
+    (vector,) = (s for s in _found(UNDER_WORKER) if s.existing is None)
+    assert vector.pragma is not None
+    assert vector.pragma.render() == "#pragma acc loop collapse(2) vector"
 
 
 def test_the_per_level_nest_compiles(tmp_path: Path, need: Need) -> None:

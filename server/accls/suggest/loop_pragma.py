@@ -91,7 +91,11 @@ def build_loop(
         chain = cpu_collapse(chain, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
         chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
-    per_level = per_level_reason(chain, analysis) if acc and not inner else ""
+    # Under a user's `worker` loop only the vector level is left: it folds the nest.
+    last = deepest(where.loop_levels) == "worker"
+    per_level = (
+        per_level_reason(chain, analysis) if acc and not inner and not last else ""
+    )
     if per_level:
         chain = chain[:1]
     covered = {c.id for c in chain}
