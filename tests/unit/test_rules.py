@@ -152,16 +152,31 @@ def test_acc_already_annotated_loop_is_kept() -> None:
     assert s.existing == "#pragma acc parallel loop"
 
 
-def test_acc_perfect_rectangular_nest_is_collapsed() -> None:
-    (s,) = suggest(
+def test_acc_perfect_rectangular_nest_gets_a_pragma_per_level() -> None:
+    outer, inner = suggest(
         """\
         for (int i = 0; i < n; i++)
           for (int j = 0; j < m; j++)
             b[i*m+j] = a[j];
         """
     )
-    assert clauses(s)["collapse"] == "2"
-    assert s.collapsed == (s.loop.children[0].id,)
+    assert "collapse" not in clauses(outer)
+    assert outer.collapsed == ()
+    assert (directive(inner), inner.loop.var) == ("loop", "j")
+
+
+def test_acc_perfect_nest_with_a_short_level_is_collapsed() -> None:
+    # Four gangs, or three vector lanes, cannot fill their level: fold the nest.
+    for bounds, row in (("i < 4", "j < m"), ("i < n", "j < 3")):
+        width = "m" if row == "j < m" else "3"
+        (s,) = suggest(
+            f"for (int i = 0; {bounds}; i++)\n"
+            f"  for (int j = 0; {row}; j++)\n"
+            f"    b[i*{width}+j] = a[j];\n"
+        )
+        assert clauses(s)["collapse"] == "2"
+        assert s.collapsed == (s.loop.children[0].id,)
+        assert any("rather than a pragma per level, since" in r for r in s.reasons)
 
 
 def test_bound_read_from_an_array_indexed_by_an_outer_variable_stops_collapse() -> None:

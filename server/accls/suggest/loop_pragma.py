@@ -26,6 +26,7 @@ from accls.suggest.nest_shape import (
 )
 from accls.suggest.options import SuggestOptions
 from accls.suggest.ordered import ordered_block
+from accls.suggest.perfect_levels import per_level_reason, short_level
 from accls.suggest.pragma import Dialect, Pragma, Target
 from accls.suggest.routines import RoutineEdit, RoutineIndex, routine_edits
 from accls.suggest.rules_directives import atomic_pragmas, directive_for
@@ -90,6 +91,13 @@ def build_loop(
         chain = cpu_collapse(chain, analysis)
     if acc and any(c.cond_op == "!=" for c in chain):
         chain = chain[: next(k for k, c in enumerate(chain) if c.cond_op == "!=")]
+    # Under a user's `worker` loop only the vector level is left: it folds the nest.
+    last = deepest(where.loop_levels) == "worker"
+    per_level = (
+        per_level_reason(chain, analysis) if acc and not inner and not last else ""
+    )
+    if per_level:
+        chain = chain[:1]
     covered = {c.id for c in chain}
     below = [child for child in chain[-1].children]
     reasons: list[str] = []
@@ -106,6 +114,11 @@ def build_loop(
                 if opts.dialect is Dialect.OPENACC or opts.target is Target.GPU
                 else ""
             )
+            + (
+                f", since {short}"
+                if acc and (short := short_level(chain, analysis))
+                else ""
+            )
         )
     vector_below = (
         first_parallel(below, analysis) if opts.dialect is Dialect.OPENACC else []
@@ -119,7 +132,7 @@ def build_loop(
         if level in (None, "vector"):
             vector_below = []
         else:
-            stop = collapse_stop(chain, analysis, limit)
+            stop = per_level or collapse_stop(chain, analysis, limit)
             reasons.append(levels_reason(loop, level, vector_below, stop))
             vector_below = below  # dependent loops on the way get `loop seq`
     teams_below = _teams_levels(facts, analysis, opts, directive, chain, below)
