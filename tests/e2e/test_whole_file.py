@@ -89,12 +89,23 @@ def cli_annotated(path: Path, model: str, *extra: str) -> str:
     return out.getvalue()
 
 
+def _header(text: str, loop: str) -> types.Position:
+    """Where the header of the loop whose body holds `loop` starts."""
+    start = text.rindex("for (", 0, text.index(loop))
+    line = text.count("\n", 0, start)
+    return types.Position(line=line, character=start - text.rfind("\n", 0, start) - 1)
+
+
 async def _settled(client: LanguageClient, uri: str, at: types.Position) -> str:
-    """The hover once the whole-file facts of this version are in."""
+    """The hover once the whole-file facts of this version are in.
+
+    `at` must be on a loop's header: elsewhere there is no hover, and no hover
+    would say nothing of the facts.
+    """
     value = ""
     for _ in range(150):
         value = await hover_text(client, uri, at) or ""
-        if PENDING not in value:
+        if value and PENDING not in value:
             return value
         await asyncio.sleep(0.2)
     raise AssertionError(f"the whole-file facts never came:\n{value}")
@@ -138,7 +149,7 @@ async def _same_as_cli(
         )
     )
     position = at(text, loop)
-    await _settled(client, uri, position)
+    await _settled(client, uri, _header(text, loop))
     new = await _applied(
         client, uri, text, position, "Parallelize with OpenACC", apply_edits
     )
@@ -235,7 +246,7 @@ async def test_an_allocator_wrapper_of_another_file_gives_fresh_blocks(
         )
     )
     position = at(MAIN_C, "w[i] = 2.0")
-    await _settled(raw_client, uri, position)
+    await _settled(raw_client, uri, _header(MAIN_C, "w[i] = 2.0"))
     new = await _applied(
         raw_client,
         uri,
