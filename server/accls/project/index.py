@@ -44,10 +44,12 @@ from accls.frontend import (
 )
 from accls.project.compile_db import exports_symbols
 from accls.project.context import BuildFlags, build_context
+from accls.project.device_marks import device_marks
 from accls.project.file_list import folder_exports, header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
 from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
 from accls.project.program_calls import program_calls
+from accls.project.rare_collections import rare_collections
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
@@ -59,14 +61,6 @@ _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
 _MOST_HEADERS = 64  # project headers of one file read for the names they use
 
 Progress = Callable[[int, int, str], None]  # done, total, file
-
-
-def _device_marks(fn: Function) -> frozenset[str]:
-    return frozenset(
-        d.dialect
-        for d in fn.pragmas
-        if d.name.startswith("routine") or "declare target" in d.name
-    )
 
 
 class ProjectIndex:
@@ -173,7 +167,7 @@ class ProjectIndex:
             line=fn.span.line,
             summary=summary,
             why=why,
-            device=_device_marks(fn),
+            device=device_marks(fn),
             kernel=device_kernel(fn, source),
             slices=function_slices(fn, source) if summary is not None else (),
             allocator=fn.name in source.allocators,
@@ -305,6 +299,7 @@ class ProjectIndex:
                 return None
         return text, self._key(path, text)
 
+    @rare_collections()
     def build(self, progress: Progress | None = None) -> None:
         """Index every file of the project, reading what the cache already has."""
         files = project_files(self.root, self.database)
@@ -335,6 +330,7 @@ class ProjectIndex:
             del self._records[gone]
         self._settle(read, parsed)
 
+    @rare_collections()
     def update(self, path: str, text: str | None = None) -> bool:
         """Re-summarise `path`, saved or changed on disk; False when it is no C file."""
         path = str(Path(path).resolve())

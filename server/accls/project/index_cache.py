@@ -132,10 +132,12 @@ class IndexCache:
         if self.folder is None:
             return
         try:
+            # `dumps` encodes in C; `dump` streams through the pure-Python encoder.
+            text = json.dumps(record.to_json(), separators=(",", ":"))
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(record.to_json(), out)
+                out.write(text)
             os.replace(tmp, self.folder / f"{record.key}.json")
         except OSError:
             return  # a cache that cannot be written only costs a rebuild
