@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -95,12 +96,12 @@ class FileSummaries:
             path=str(raw["path"]),
             key=str(raw["key"]),
             deps=str(raw["deps"]),
-            externals=tuple(str(n) for n in raw["externals"]),
+            externals=tuple(sys.intern(str(n)) for n in raw["externals"]),
             definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
             fields=tuple(field_fact_from_json(f) for f in raw["fields"]),
             overlaps=tuple(overlap_from_json(o) for o in raw["overlaps"]),
             global_links=tuple(
-                GlobalLink(str(t), tuple(str(o) for o in objects))
+                GlobalLink(str(t), tuple(sys.intern(str(o)) for o in objects))
                 for t, objects in raw["global_links"]
             ),
             calls=(
