@@ -86,8 +86,7 @@ class ProjectIndex:
         self._stamped: dict[str, str] = {}  # by file: the key its stamp is of
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
-        # Code outside the project may call its functions (a library's build);
-        # read by `build`, in the background: None until then.
+        # Code outside may call the functions (a library's build); None until `build`.
         self.exported: bool | None = None
 
     def _name(self, path: str) -> str:
@@ -183,8 +182,9 @@ class ProjectIndex:
     ) -> FileSummaries:
         """Summarise `path`; `parsed` holds the files this build already parsed.
 
-        A file the front end or the analysis fails on exports nothing (its
-        functions stay unknown, so their calls are refused), and is tried again.
+        A file in `parsed` keeps its own facts; a later round redoes its summaries.
+        One the front end or the analysis fails on exports nothing (its functions
+        stay unknown, so their calls are refused), and is tried again.
         """
         try:
             return self._summarised(path, text, key, program, parsed)
@@ -203,6 +203,7 @@ class ProjectIndex:
         parsed: dict[str, SourceFile] | None,
     ) -> FileSummaries:
         source = parsed.get(path) if parsed is not None else None
+        last = self._records.get(path) if source is not None else None
         if source is None:
             self.parses += 1
             source = self._parse(path, text)
@@ -222,6 +223,9 @@ class ProjectIndex:
             if stamped is not None:
                 self._stamps[path] = stamped[0]
                 self._stamped[path] = key
+        if last is not None and last.key == key and last.calls is not None:
+            deps = self._deps(externals, program)
+            return replace(last, deps=deps, externals=externals, definitions=found)
         return FileSummaries(
             path=path,
             key=key,
