@@ -3,8 +3,10 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from accls.project import ProjectIndex
 from accls.project.rare_collections import rare_collections
 
 
@@ -62,3 +64,15 @@ def test_an_error_inside_restores_the_thresholds(
     with pytest.raises(RuntimeError), rare_collections():
         raise RuntimeError("a bug")
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_an_index_build_leaves_the_thresholds_as_they_were(
+    thresholds: tuple[int, int, int], tmp_path: Path
+) -> None:
+    (tmp_path / "a.c").write_text("void fill(double *a) { a[0] = 1.0; }\n")
+    gc.set_threshold(700, 10, 10)
+    index = ProjectIndex(str(tmp_path))
+    index.build()
+    index.update(str(tmp_path / "a.c"), "void fill(double *a) { a[1] = 2.0; }\n")
+    assert gc.get_threshold() == (700, 10, 10)
+    assert index.program_for(None).lookup("fill")
