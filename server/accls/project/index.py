@@ -44,10 +44,12 @@ from accls.frontend import (
 )
 from accls.project.compile_db import exports_symbols
 from accls.project.context import BuildFlags, build_context
+from accls.project.device_marks import device_marks
 from accls.project.file_list import folder_exports, header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
 from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
 from accls.project.program_calls import program_calls
+from accls.project.rare_collections import rare_collections
 from accls.project.summary_json import definition_to_json
 
 __all__ = ["ProjectIndex", "project_files"]
@@ -59,14 +61,6 @@ _KEEP_PARSED = 256  # parsed files a build keeps for its later rounds
 _MOST_HEADERS = 64  # project headers of one file read for the names they use
 
 Progress = Callable[[int, int, str], None]  # done, total, file
-
-
-def _device_marks(fn: Function) -> frozenset[str]:
-    return frozenset(
-        d.dialect
-        for d in fn.pragmas
-        if d.name.startswith("routine") or "declare target" in d.name
-    )
 
 
 class ProjectIndex:
@@ -92,8 +86,7 @@ class ProjectIndex:
         self._stamped: dict[str, str] = {}  # by file: the key its stamp is of
         self._last_context: dict[str, HeaderContext] = {}  # by file: its last one
         self.parses = 0  # files parsed (not read from the cache): for tests and speed
-        # Code outside the project may call its functions (a library's build);
-        # read by `build`, in the background: None until then.
+        # Code outside may call the functions (a library's build); None until `build`.
         self.exported: bool | None = None
 
     def _name(self, path: str) -> str:
@@ -173,7 +166,7 @@ class ProjectIndex:
             line=fn.span.line,
             summary=summary,
             why=why,
-            device=_device_marks(fn),
+            device=device_marks(fn),
             kernel=device_kernel(fn, source),
             slices=function_slices(fn, source) if summary is not None else (),
             allocator=fn.name in source.allocators,
@@ -189,8 +182,9 @@ class ProjectIndex:
     ) -> FileSummaries:
         """Summarise `path`; `parsed` holds the files this build already parsed.
 
-        A file the front end or the analysis fails on exports nothing (its
-        functions stay unknown, so their calls are refused), and is tried again.
+        A file in `parsed` keeps its own facts; a later round redoes its summaries.
+        One the front end or the analysis fails on exports nothing (its functions
+        stay unknown, so their calls are refused), and is tried again.
         """
         try:
             return self._summarised(path, text, key, program, parsed)
@@ -209,6 +203,7 @@ class ProjectIndex:
         parsed: dict[str, SourceFile] | None,
     ) -> FileSummaries:
         source = parsed.get(path) if parsed is not None else None
+        last = self._records.get(path) if source is not None else None
         if source is None:
             self.parses += 1
             source = self._parse(path, text)
@@ -228,6 +223,9 @@ class ProjectIndex:
             if stamped is not None:
                 self._stamps[path] = stamped[0]
                 self._stamped[path] = key
+        if last is not None and last.key == key and last.calls is not None:
+            deps = self._deps(externals, program)
+            return replace(last, deps=deps, externals=externals, definitions=found)
         return FileSummaries(
             path=path,
             key=key,
@@ -305,6 +303,7 @@ class ProjectIndex:
                 return None
         return text, self._key(path, text)
 
+    @rare_collections()
     def build(self, progress: Progress | None = None) -> None:
         """Index every file of the project, reading what the cache already has."""
         files = project_files(self.root, self.database)
@@ -335,6 +334,7 @@ class ProjectIndex:
             del self._records[gone]
         self._settle(read, parsed)
 
+    @rare_collections()
     def update(self, path: str, text: str | None = None) -> bool:
         """Re-summarise `path`, saved or changed on disk; False when it is no C file."""
         path = str(Path(path).resolve())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -95,12 +96,12 @@ class FileSummaries:
             path=str(raw["path"]),
             key=str(raw["key"]),
             deps=str(raw["deps"]),
-            externals=tuple(str(n) for n in raw["externals"]),
+            externals=tuple(sys.intern(str(n)) for n in raw["externals"]),
             definitions=tuple(definition_from_json(d) for d in raw["definitions"]),
             fields=tuple(field_fact_from_json(f) for f in raw["fields"]),
             overlaps=tuple(overlap_from_json(o) for o in raw["overlaps"]),
             global_links=tuple(
-                GlobalLink(str(t), tuple(str(o) for o in objects))
+                GlobalLink(str(t), tuple(sys.intern(str(o)) for o in objects))
                 for t, objects in raw["global_links"]
             ),
             calls=(
@@ -132,10 +133,12 @@ class IndexCache:
         if self.folder is None:
             return
         try:
+            # `dumps` encodes in C; `dump` streams through the pure-Python encoder.
+            text = json.dumps(record.to_json(), separators=(",", ":"))
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(record.to_json(), out)
+                out.write(text)
             os.replace(tmp, self.folder / f"{record.key}.json")
         except OSError:
             return  # a cache that cannot be written only costs a rebuild

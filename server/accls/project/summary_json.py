@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from accls.analysis import ArgumentOverlap, Definition, FieldFact, Summary
@@ -157,7 +158,9 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
 
 def definition_from_json(raw: dict[str, Any]) -> Definition:
     """The definition `definition_to_json` wrote; KeyError/TypeError/ValueError."""
-    name = str(raw["name"])
+    # Interned: a file's name and the reasons repeat over its definitions, and
+    # the names over the calls' records.
+    name = sys.intern(str(raw["name"]))
     body = raw["summary"]
     summary = (
         None
@@ -171,10 +174,10 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
     )
     return Definition(
         name=name,
-        file=str(raw["file"]),
+        file=sys.intern(str(raw["file"])),
         line=int(raw["line"]),
         summary=summary,
-        why=str(raw["why"]),
+        why=sys.intern(str(raw["why"])),
         device=frozenset(str(d) for d in raw["device"]),
         kernel=_kernel_from_json(raw.get("kernel")),
         slices=tuple(_slice_from_json(one) for one in raw["slices"]),
