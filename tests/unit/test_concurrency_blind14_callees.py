@@ -1,0 +1,54 @@
+"""Causes of the fourteenth blind batch that live in a loop's callee, one unit each."""
+
+from __future__ import annotations
+
+import textwrap
+
+from accls.analysis.checks import check_file
+
+
+def _errors(src: str) -> list[tuple[str, int]]:
+    found = check_file(textwrap.dedent(src), "t.c")
+    return [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+
+
+_BUCKETS = """\
+    #include <omp.h>
+    typedef struct { int head[16]; omp_lock_t lock[16]; } table_t;
+    static void add(table_t *t, int key) {
+      int b = key % 16;
+    {early}
+      omp_set_lock(&t->lock[b]);
+      t->head[b] += key;
+      omp_unset_lock(&t->lock[b]);
+    }
+    void fill(table_t *t, const int *keys, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        add(t, keys[i]);
+    }
+"""
+_EARLY = """\
+      if (t->head[b] == 0) {
+        t->head[b] = key;
+        return;
+      }"""
+
+
+def test_a_callee_writing_an_element_before_its_lock_races() -> None:
+    assert _errors(_BUCKETS.replace("{early}", _EARLY)) == [("ACC121", 6)]
+
+
+def test_a_callee_taking_its_lock_on_every_path_does_not_race() -> None:
+    locked = _BUCKETS.replace("{early}", "").replace(
+        "  t->head[b] += key;",
+        "  if (t->head[b] == 0) t->head[b] = key;\n  else t->head[b] += key;",
+    )
+    assert _errors(locked) == []
+
+
+def test_a_callee_locking_on_one_arm_only_is_not_followed() -> None:
+    branchy = _BUCKETS.replace("{early}", _EARLY).replace(
+        "  omp_set_lock(&t->lock[b]);", "  if (key) omp_set_lock(&t->lock[b]);"
+    )
+    assert _errors(branchy) == []
