@@ -15,7 +15,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind14"
 _MISSED: dict[str, str] = {
-    "r10_pack_pairs_linear_step_one.c": "the overlapping writes are a callee's",
     "r11_recursive_sections_smooth_in_place.c": "sections of a recursive function",
     "r12_cell_counts_from_repeated_cells.c": "an indirect update is a warning",
 }

@@ -52,3 +52,47 @@ def test_a_callee_locking_on_one_arm_only_is_not_followed() -> None:
         "  omp_set_lock(&t->lock[b]);", "  if (key) omp_set_lock(&t->lock[b]);"
     )
     assert _errors(branchy) == []
+
+
+_PAIRS = """\
+    typedef struct { double *v; int len; } stream_t;
+    static void emit(stream_t *o, int j, double a) {
+      o->v[j] = a;
+      o->v[j + 1] = -a;
+    }
+    void pack(stream_t *o, const double *x, int n) {
+      int j = 0;
+      #pragma omp parallel for linear(j: {step})
+      for (int i = 0; i < n; i++) {
+        emit(o, j, x[i]);
+        j += 2;
+      }
+    }
+"""
+
+
+def test_a_callee_writing_two_elements_per_linear_step_of_one_races() -> None:
+    assert _errors(_PAIRS.replace("{step}", "1")) == [("ACC124", 10)]
+
+
+def test_a_callee_writing_two_elements_per_linear_step_of_two_does_not_race() -> None:
+    assert _errors(_PAIRS.replace("{step}", "2")) == []
+
+
+_SHIFT = """\
+    typedef struct { double pos[64]; } soa_t;
+    static void step(soa_t *s, int i) { s->pos[i] = s->pos[i + {gap}]; }
+    void sweep(soa_t *s) {
+      #pragma omp parallel for
+      for (int i = 0; i < 32; i++)
+        step(s, i);
+    }
+"""
+
+
+def test_a_callee_shifting_a_member_array_through_a_plain_pointer_races() -> None:
+    assert _errors(_SHIFT.replace("{gap}", "1")) == [("ACC124", 6)]
+
+
+def test_a_callee_copying_within_its_own_element_does_not_race() -> None:
+    assert _errors(_SHIFT.replace("{gap}", "0")) == []
