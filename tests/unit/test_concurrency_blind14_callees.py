@@ -96,3 +96,64 @@ def test_a_callee_shifting_a_member_array_through_a_plain_pointer_races() -> Non
 
 def test_a_callee_copying_within_its_own_element_does_not_race() -> None:
     assert _errors(_SHIFT.replace("{gap}", "0")) == []
+
+
+_HALVES = """\
+    typedef struct { double *a; double *b; int n; } line_t;
+    static void smooth(line_t *l, int lo, int hi) {
+      double *a = l->a;
+      for (int i = lo; i < hi; i++)
+        {body};
+    }
+    void halves(line_t *l, int lo, int hi) {
+      int mid = lo + (hi - lo) / 2;
+      #pragma omp parallel sections
+      {
+        #pragma omp section
+        smooth(l, lo, mid);
+        #pragma omp section
+        smooth(l, mid, hi);
+      }
+    }
+"""
+
+
+def test_sections_whose_callees_smooth_adjacent_halves_in_place_race() -> None:
+    racy = _HALVES.replace("{body}", "a[i] = 0.5 * (a[i] + a[i + 1])")
+    assert [c for c, _ in _errors(racy)] == ["ACC124"]
+
+
+def test_sections_whose_callees_scale_their_own_halves_do_not_race() -> None:
+    assert _errors(_HALVES.replace("{body}", "a[i] = 0.5 * a[i]")) == []
+
+
+def test_sections_whose_callees_smooth_into_another_member_do_not_race() -> None:
+    free = _HALVES.replace("{body}", "l->b[i] = 0.5 * (a[i] + a[i + 1])")
+    assert _errors(free) == []
+
+
+_PLAIN_HALVES = """\
+    static void smooth(double *a, int lo, int hi) {
+      for (int i = lo; i < hi; i++)
+        {body};
+    }
+    void halves(double *a, int lo, int hi) {
+      int mid = lo + (hi - lo) / 2;
+      #pragma omp parallel sections
+      {
+        #pragma omp section
+        smooth(a, lo, mid);
+        #pragma omp section
+        smooth(a, mid, hi);
+      }
+    }
+"""
+
+
+def test_sections_whose_callees_sweep_a_shared_pointer_race() -> None:
+    racy = _PLAIN_HALVES.replace("{body}", "a[i] = 0.5 * (a[i] + a[i + 1])")
+    assert [c for c, _ in _errors(racy)] == ["ACC124"]
+
+
+def test_sections_whose_callees_sweep_their_own_halves_do_not_race() -> None:
+    assert _errors(_PLAIN_HALVES.replace("{body}", "a[i] = 0.5 * a[i]")) == []
