@@ -157,3 +157,22 @@ def test_sections_whose_callees_sweep_a_shared_pointer_race() -> None:
 
 def test_sections_whose_callees_sweep_their_own_halves_do_not_race() -> None:
     assert _errors(_PLAIN_HALVES.replace("{body}", "a[i] = 0.5 * a[i]")) == []
+
+
+_SHIFT_N = """\
+    typedef struct { double *pos; } soa_t;
+    static void step(soa_t *s, int i) { s->pos[i] = s->pos[i + {gap}]; }
+    void sweep(soa_t *s, int n) {
+      #pragma omp parallel for
+      for (int i = 0; i < n; i++)
+        step(s, i);
+    }
+"""
+
+
+def test_a_callee_shifting_a_member_array_over_unknown_bounds_races() -> None:
+    assert _errors(_SHIFT_N.replace("{gap}", "1")) == [("ACC124", 6)]
+
+
+def test_a_callee_copying_its_own_element_over_unknown_bounds_does_not_race() -> None:
+    assert _errors(_SHIFT_N.replace("{gap}", "0")) == []

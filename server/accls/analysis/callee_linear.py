@@ -1,4 +1,4 @@
-"""A callee whose member elements, at a `linear` variable's offsets, meet.
+"""A callee whose member elements, at a linear variable's offsets, meet.
 
 `#pragma omp parallel for linear(j: 1)` over `emit_pair(o, j, a, b); j += 2;`
 with `void emit_pair(stream_t *o, int j, ...) { o->v[j] = a; o->v[j + 1] = b; }`:
@@ -8,7 +8,9 @@ iteration reaches (the loop does not move `o`). Two element accesses
 `p->F[j + c]` and `p->F[j + c']`, one a write, on every call of a callee called
 on every iteration before the body moves `j`, meet exactly when the step divides
 `c' - c` (a proved race for any loop of more than `(c' - c) / step` iterations,
-as the same pair written in the body is).
+as the same pair written in the body is). The loop's own variable, of a
+constant step, is such a variable whatever the loop's bounds: `step(s, i)`
+writing `s->pos[i]` and reading `s->pos[i + 1]`.
 
 Followed: a function of the file that calls nothing, not the one the loop is in,
 called once in the loop outside any branch or construct of the body; a pointer
@@ -73,6 +75,8 @@ def callee_linear_findings(
 ) -> list[Finding]:
     """ACC124 when a callee's elements at a linear variable's offsets meet."""
     steps = linear_steps(directive)
+    if loop.var and loop.step:
+        steps[loop.var] = loop.step  # the loop's own variable, whatever its bounds
     callee = source.function(name)
     calls = [c for c in loop.calls if c.name == name]
     if directive.dialect != "omp" or not steps or callee is None or len(calls) != 1:
@@ -91,7 +95,9 @@ def callee_linear_findings(
         if step == 0 or any(r.name == param.name and r.is_write for r in callee.refs):
             continue
         if any(
-            r.name == var and r.is_write and r.span.start_byte < call.span.end_byte
+            r.name == var
+            and r.is_write
+            and loop.body.start_byte <= r.span.start_byte < call.span.end_byte
             for r in loop.refs
         ):
             continue  # moved before the call: not its linear value
@@ -116,10 +122,13 @@ def callee_linear_findings(
                     call=call.span.line,
                     region=directive.name,
                     line=loop.line,
-                    rule=f"`linear({var}: {step})` hands iteration k `{var}`'s value "
-                    f"before the loop plus {step}*k, so iterations {apart} apart "
-                    f"reach one element of `{write.name}`",
-                    fix=f"make the step of `linear({var})` the body's step",
+                    rule=f"iteration k hands `{name}` `{var}`'s first value plus "
+                    f"{step}*k, so iterations {apart} apart reach one element of "
+                    f"`{write.name}`",
+                    fix=f"make the step of `linear({var})` the body's step"
+                    if var != loop.var
+                    else "give each iteration its own elements, or keep the loop "
+                    "serial",
                 )
             ]
     return []
