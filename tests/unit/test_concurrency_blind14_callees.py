@@ -47,6 +47,38 @@ def test_a_callee_taking_its_lock_on_every_path_does_not_race() -> None:
     assert _errors(locked) == []
 
 
+def test_a_callee_bucket_chosen_by_the_loop_variable_itself_is_not_decided() -> None:
+    own = _BUCKETS.replace("{early}", _EARLY).replace("add(t, keys[i])", "add(t, i)")
+    assert _errors(own) == []
+
+
+_OWN_SLOT = """\
+    #include <omp.h>
+    typedef struct { double val[1000]; double sum; omp_lock_t lock; } tab_t;
+    static void put(tab_t *t, int k, double v) {
+      t->val[k] = v;
+    {total}
+      omp_set_lock(&t->lock);
+      t->sum += t->val[k];
+      omp_unset_lock(&t->lock);
+    }
+    void fill(tab_t *t, const double *x) {
+      #pragma omp parallel for
+      for (int i = 0; i < 1000; i++)
+        put(t, i, x[i]);
+    }
+"""
+
+
+def test_an_own_element_stored_before_a_global_lock_does_not_race() -> None:
+    assert _errors(_OWN_SLOT.replace("{total}", "")) == []
+
+
+def test_a_shared_member_stored_before_the_lock_around_it_races() -> None:
+    racy = _OWN_SLOT.replace("{total}", "  t->sum = 0.0;")
+    assert _errors(racy) == [("ACC121", 5)]
+
+
 def test_a_callee_locking_on_one_arm_only_is_not_followed() -> None:
     branchy = _BUCKETS.replace("{early}", _EARLY).replace(
         "  omp_set_lock(&t->lock[b]);", "  if (key) omp_set_lock(&t->lock[b]);"

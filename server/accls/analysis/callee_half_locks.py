@@ -12,9 +12,12 @@ branch or a loop of the callee, and which has no `goto`; the loop itself takes
 no lock and the call is in no `critical`, `atomic` or `ordered` construct.
 Accesses are the callee's member refs through a pointer parameter given a
 pointer the loop does not move (so every iteration reaches one object), with
-subscripts whose names the callee sets at most once. An element written with no
+subscripts whose names the callee sets at most once. A member written with no
 lock held, and accessed elsewhere under a lock, races with the unlocked access
-before the write (or with the locked one when there is none).
+before the write (or with the locked one when there is none); an element only
+when the lock is the element of a lock array of its subscripts, not derived
+from the loop variable but through data: a global lock around `t->val[k]`,
+`k` the iteration's own, excludes nothing and needs nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ _SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
 _LOCKING = re.compile(r"omp_(?:set|test|unset)(?:_nest)?_lock")
 _EXCLUDING = frozenset({"atomic", "critical", "ordered"})
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
 
 
 def _shared_params(
@@ -95,6 +100,41 @@ def _fixed_subscripts(ref: Ref, callee: Function) -> bool:
     )
 
 
+def _shared_element(
+    subs: tuple[str, ...],
+    locks: frozenset[str],
+    calls: list[Call],
+    callee: Function,
+    loop: Loop,
+    source: SourceFile,
+) -> bool:
+    """True when iterations meet at the element, as its lock says they do.
+
+    A member without subscripts is one for every iteration. An element must be
+    held under an element of a lock array of the same subscripts (`t->lock[b]`
+    around `t->head[b]`), which no call derives from the loop variable except
+    through data (`words[i]`): `b = i` would give each iteration its own.
+    """
+    if not subs:
+        return True
+    if not any(_BRACKETS.findall(lock) == list(subs) for lock in locks):
+        return False
+    names = {n for sub in subs for n in _NAME.findall(sub)}
+    body = source.data[callee.span.start_byte : callee.span.end_byte]
+    for local in callee.locals:
+        if local.name in names and local.span is not None:
+            end = local.span.end_byte - callee.span.start_byte
+            init = re.match(rb"\s*=([^;]*);", body[end:])
+            names |= set(_NAME.findall(init.group(1).decode())) if init else set()
+    at = [k for k, p in enumerate(callee.params) if p.name in names]
+    for call in calls:
+        for k in at:
+            arg = _SUBSCRIPT.sub("", call.args[k]) if k < len(call.args) else ""
+            if loop.var is None or loop.var in _NAME.findall(arg):
+                return False
+    return True
+
+
 def callee_half_lock_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
@@ -132,8 +172,12 @@ def callee_half_lock_findings(
             continue
         key = (ref.name, tuple("".join(s.text.split()) for s in ref.subscripts))
         groups.setdefault(key, []).append((ref, _held(pos, steps)))
-    for refs in groups.values():
-        locked = [(r, k) for r, k in refs if k]
+    for (_, subs), refs in groups.items():
+        locked = [
+            (r, k)
+            for r, k in refs
+            if k and _shared_element(subs, k, calls, callee, loop, source)
+        ]
         bare = [r for r, k in refs if not k]
         write = next((r for r in bare if r.is_write), None)
         if write is None or not locked:
