@@ -3,7 +3,7 @@
 `step(&s, i)` with `void step(struct soa *s, int i) { s->pos[i] = s->pos[i + 1]; }`
 called once per iteration of a parallel loop writes `s.pos[e]` and reads
 `s.pos[e + 1]`, with `e` the subscript after the call's arguments replace the
-parameters. Every iteration hands over one structure (an argument that the
+parameters. Every iteration hands over one structure (`&s` or a pointer that the
 loop does not change), so its member `pos` is one array for all of them: when
 the element one iteration writes is one another iteration writes or reads,
 two threads touch it, a race (ACC124). The accesses must run on every call (no
@@ -23,7 +23,7 @@ from accls.analysis.nest_views import integer_macros
 from accls.analysis.races_index import int_at, loop_range
 from accls.frontend import Call, Directive, Function, Loop, Ref, SourceFile
 
-__all__ = ["member_findings"]
+__all__ = ["member_findings", "member_refs"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _EXPR = re.compile(r"[\w\s+*/%()-]+")
@@ -41,7 +41,7 @@ def _around(pos: int, start: int, end: int, source: SourceFile) -> bool:
     return any(start <= s.start_byte <= pos < s.end_byte <= end for s in spans)
 
 
-def _member_refs(callee: Function, param: str, source: SourceFile) -> list[Ref] | None:
+def member_refs(callee: Function, param: str, source: SourceFile) -> list[Ref] | None:
     """The callee's element accesses through `param->F`, None when it does more."""
     start, end = callee.span.start_byte, callee.span.end_byte
     out: list[Ref] = []
@@ -106,9 +106,10 @@ def _collision(
     }
     for param, arg in zip(params, call.args, strict=True):
         base = set(_NAME.findall(arg))
-        if not base or base & (written | {loop.var}) or not arg.startswith("&"):
+        one = arg.startswith("&") or _NAME.fullmatch(arg.strip()) is not None
+        if not base or base & (written | {loop.var}) or not one:
             continue  # not one structure for every iteration
-        refs = _member_refs(callee, param, source)
+        refs = member_refs(callee, param, source)
         for write in refs or []:
             if not write.is_write:
                 continue

@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from accls.analysis.mhp_bounds import Sweep, sweep_of
-from accls.analysis.mhp_constructs import contains
+from accls.analysis.mhp_callee_pointers import pointer_members
+from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_tasks import Task
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
@@ -62,12 +63,12 @@ def callee_sweeps(
     moved = _moved(region, fn, source)
     for call in fn.call_sites:
         at = call.span.start_byte
-        if not contains(region, at) or not any(t.id < at < t.span_end for t in tasks):
+        if not contains(region, at) or not _run_once(at, tasks, inner):
             continue
         callee = source.function(call.name)
         if callee is None or callee is fn or not _plain(callee, source):
             continue
-        names = _arguments(call, callee, env, arrays, moved)
+        names = _arguments(call, callee, source, env, arrays, moved)
         if names is None:
             continue
         chain = [c for c in inner if contains(c, at)]
@@ -82,6 +83,13 @@ def callee_sweeps(
             if found is not None:
                 out.append((call, replace(ref, name=found.name), found))
     return out
+
+
+def _run_once(at: int, tasks: list[Task], inner: list[Region]) -> bool:
+    """True in an explicit task or a `section`: one thread makes the call, once."""
+    return any(t.id < at < t.span_end for t in tasks) or any(
+        first_word(c) == "section" and contains(c, at) for c in inner
+    )
 
 
 def _moved(region: Region, fn: Function, source: SourceFile) -> set[str]:
@@ -127,7 +135,12 @@ def _plain(callee: Function, source: SourceFile) -> bool:
 
 
 def _arguments(
-    call: Call, callee: Function, env: Environment, arrays: set[str], moved: set[str]
+    call: Call,
+    callee: Function,
+    source: SourceFile,
+    env: Environment,
+    arrays: set[str],
+    moved: set[str],
 ) -> dict[str, Poly | str] | None:
     """Each parameter's argument: a Poly for a scalar, a name for an array."""
     if len(call.args) != len(callee.params):
@@ -153,6 +166,8 @@ def _arguments(
         address = _ADDRESS.fullmatch(text)
         if param.pointers == 1 and address and address.group(1) not in arrays:
             out |= _members(param.name, address.group(1), callee, moved)
+        elif param.pointers == 1 and text in env.invariant:
+            out |= pointer_members(param.name, text, callee, source, moved)
     return out
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.callee_critical_names import critical_name_findings
 from accls.analysis.callee_excluded_members import excluded_member_findings
+from accls.analysis.callee_half_locks import callee_half_lock_findings
 from accls.analysis.callee_indirect import indirect_update_findings
+from accls.analysis.callee_linear import callee_linear_findings
 from accls.analysis.callee_members import member_findings
 from accls.analysis.callee_scratch import shared_scratch_findings
 from accls.analysis.callee_thread_rows import overlapping_rows
@@ -39,6 +41,8 @@ def call_findings(
             critical_name_findings,
             one_row_findings,
             excluded_member_findings,
+            callee_half_lock_findings,
+            callee_linear_findings,
         ):
             shared = shared or more(loop, directive, analysis.source, name)
         if shared:
