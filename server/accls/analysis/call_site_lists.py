@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.hidden_names import hidden_names
 from accls.analysis.remote_calls import CallRecord, ProgramCalls, pastes_tokens
 from accls.frontend import Call, Function, SourceFile
 
@@ -87,6 +88,8 @@ class CallSiteLists:
             return self._program_wide(fn.name)
         if pastes_tokens(self.source) or self._in_headers(fn.name):
             return None  # `p##_relax(..)`, a header's function or macro: unseen
+        if fn.name in hidden_names(self.source):
+            return None  # a skipped `#if` branch, `alias("f")`, a spliced name
         code = self.source.code
         for match in re.finditer(rf"\b{re.escape(fn.name)}\b", code):
             start = code.rfind("\n", 0, match.start()) + 1
