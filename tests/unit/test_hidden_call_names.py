@@ -15,7 +15,7 @@ import io
 from pathlib import Path
 
 import pytest
-from accls.analysis.hidden_names import hidden_names
+from accls.analysis.hidden_names import header_names, hidden_names
 from accls.cli import main
 from accls.frontend import parse_source
 
@@ -114,3 +114,24 @@ def test_hidden_names_reads_skipped_lines_strings_and_splices() -> None:
     source = parse_source(text, "x.c")
     assert {"solve", "foo"} <= hidden_names(source)
     assert "f" not in hidden_names(source)
+
+
+def test_a_header_call_in_a_skipped_branch_refuses(tmp_path: Path) -> None:
+    header = (
+        '#ifdef __cplusplus\nextern "C" {\n#endif\n'
+        "#ifdef _OPENMP\n"
+        "static inline void shift_all(double *p) { kern(p + 1, p, 200); }\n"
+        "#else\n"
+        "static inline void shift_all(double *p) { (void)p; }\n"
+        "#endif\n"
+        "#ifdef __cplusplus\n}\n#endif\n"
+    )
+    root = _project(tmp_path, "  shift_all(a);", header)
+    assert not _kernel_parallel(_annotated(root / "k.c", root))
+
+
+def test_header_names_count_bodies_not_prototypes() -> None:
+    text = 'extern "C" {\nvoid kern(double *x);\n'
+    text += "static void f(double *p) { g(p); }\n}\n"
+    assert {"p", "g"} <= header_names(text)
+    assert "kern" not in header_names(text)

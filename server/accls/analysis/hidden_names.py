@@ -16,11 +16,15 @@ import re
 
 from accls.frontend import SourceFile
 
-__all__ = ["hidden_names"]
+__all__ = ["header_names", "hidden_names"]
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _NAME_STRING = re.compile(r'"([A-Za-z_]\w*)"')
 _SPLICE = re.compile(r"(\w*)\\[ \t]*\r?\n(\w*)")
+_EXTERN_C = re.compile(r'extern\s*"C"\s*\{')
+_COMMENT_OR_STRING = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
+)
 
 
 def hidden_names(source: SourceFile) -> frozenset[str]:
@@ -32,9 +36,41 @@ def hidden_names(source: SourceFile) -> frozenset[str]:
         for row in source.skipped_lines:
             if 0 < row <= len(lines):
                 out.update(_IDENT.findall(lines[row - 1]))
-    out.update(_NAME_STRING.findall(text))
+    return frozenset(out | _unparsed_names(text))
+
+
+def header_names(text: str) -> frozenset[str]:
+    """The names a header's raw text uses in braces, in strings, or spliced.
+
+    The header's functions are read from the preprocessed code, without the
+    branches this build skips; a call in any function body of the raw text (any
+    branch) may pass anything, so every name in braces counts (its prototypes,
+    outside braces, do not; nor do `extern "C" {` guards for C++).
+    """
+    code = _EXTERN_C.sub(lambda m: " " * len(m.group(0)), text)
+    code = _COMMENT_OR_STRING.sub(lambda m: " " * len(m.group(0)), code)
+    inside: list[str] = []
+    depth = start = 0
+    for i, ch in enumerate(code):
+        if ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                inside.append(code[start:i])
+    if depth > 0:
+        inside.append(code[start:])
+    found = {n for part in inside for n in _IDENT.findall(part)}
+    return frozenset(found | _unparsed_names(text))
+
+
+def _unparsed_names(text: str) -> set[str]:
+    """Name-only string literals and names a line splice cuts."""
+    out = set(_NAME_STRING.findall(text))
     for m in _SPLICE.finditer(text):
         joined = m.group(1) + m.group(2)
         if _IDENT.fullmatch(joined):
             out.add(joined)
-    return frozenset(out)
+    return out

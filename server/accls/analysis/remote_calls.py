@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from accls.analysis.call_origins import Origin, argument_origin
-from accls.analysis.hidden_names import hidden_names
+from accls.analysis.hidden_names import header_names, hidden_names
 from accls.frontend import Effect, Function, SourceFile
 from accls.frontend.library import names_with
 
@@ -113,7 +113,7 @@ def _named_elsewhere(source: SourceFile, headers: tuple[str, ...]) -> set[str]:
     texts = [r for _, r in source.macros] + [r for _, _, r in source.function_macros]
     out = {m.group(1) for text in texts for m in _IDENT.finditer(text)}
     for text in headers:
-        out |= escaped_names(text)
+        out |= escaped_names(text) | header_names(text)
     if source.headers is not None:
         out |= escaped_names(source.headers.code)
         out |= {c.name for f in source.headers.functions for c in f.call_sites}
