@@ -70,6 +70,7 @@ class CallSiteLists:
     def __init__(self, source: SourceFile, program: ProgramCalls | None) -> None:
         self.source = source
         self.program = program if program and program.usable(source) else None
+        self._hidden: frozenset[str] | None = None  # `hidden_names`, read once
 
     def own(self, name: str) -> list[Site]:
         """The analysed file's calls of `name`."""
@@ -88,7 +89,9 @@ class CallSiteLists:
             return self._program_wide(fn.name)
         if pastes_tokens(self.source) or self._in_headers(fn.name):
             return None  # `p##_relax(..)`, a header's function or macro: unseen
-        if fn.name in hidden_names(self.source):
+        if self._hidden is None:
+            self._hidden = hidden_names(self.source)
+        if fn.name in self._hidden:
             return None  # a skipped `#if` branch, `alias("f")`, a spliced name
         code = self.source.code
         for match in re.finditer(rf"\b{re.escape(fn.name)}\b", code):
