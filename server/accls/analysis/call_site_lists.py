@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from accls.analysis.hidden_names import hidden_names
 from accls.analysis.remote_calls import CallRecord, ProgramCalls, pastes_tokens
 from accls.frontend import Call, Function, SourceFile
 
@@ -69,6 +70,7 @@ class CallSiteLists:
     def __init__(self, source: SourceFile, program: ProgramCalls | None) -> None:
         self.source = source
         self.program = program if program and program.usable(source) else None
+        self._hidden: frozenset[str] | None = None  # `hidden_names`, read once
 
     def own(self, name: str) -> list[Site]:
         """The analysed file's calls of `name`."""
@@ -87,6 +89,10 @@ class CallSiteLists:
             return self._program_wide(fn.name)
         if pastes_tokens(self.source) or self._in_headers(fn.name):
             return None  # `p##_relax(..)`, a header's function or macro: unseen
+        if self._hidden is None:
+            self._hidden = hidden_names(self.source)
+        if fn.name in self._hidden:
+            return None  # a skipped `#if` branch, `alias("f")`, a spliced name
         code = self.source.code
         for match in re.finditer(rf"\b{re.escape(fn.name)}\b", code):
             start = code.rfind("\n", 0, match.start()) + 1

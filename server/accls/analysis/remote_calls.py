@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from accls.analysis.call_origins import Origin, argument_origin
+from accls.analysis.hidden_names import header_names, hidden_names
 from accls.frontend import Effect, Function, SourceFile
 from accls.frontend.library import names_with
 
@@ -112,7 +113,7 @@ def _named_elsewhere(source: SourceFile, headers: tuple[str, ...]) -> set[str]:
     texts = [r for _, r in source.macros] + [r for _, _, r in source.function_macros]
     out = {m.group(1) for text in texts for m in _IDENT.finditer(text)}
     for text in headers:
-        out |= escaped_names(text)
+        out |= escaped_names(text) | header_names(text)
     if source.headers is not None:
         out |= escaped_names(source.headers.code)
         out |= {c.name for f in source.headers.functions for c in f.call_sites}
@@ -120,8 +121,12 @@ def _named_elsewhere(source: SourceFile, headers: tuple[str, ...]) -> set[str]:
 
 
 def names_used(source: SourceFile, headers: tuple[str, ...] = ()) -> frozenset[str]:
-    """`escaped_names` of the file, its macros and headers (see `_named_elsewhere`)."""
-    return escaped_names(source.code) | _named_elsewhere(source, headers)
+    """`escaped_names` of the file, its macros and headers (see `_named_elsewhere`).
+
+    With the names it uses where no call is read (`hidden_names`).
+    """
+    own = escaped_names(source.code) | hidden_names(source)
+    return own | _named_elsewhere(source, headers)
 
 
 def pastes_tokens(source: SourceFile, headers: tuple[str, ...] = ()) -> bool:

@@ -259,6 +259,7 @@ def parse_source(
         ),
         stray_loops=_stray_loops([*errors, *loose], known),
         skipped_loops=skipped,
+        skipped_lines=inactive,
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
         constructs=constructs,

@@ -60,6 +60,7 @@ class SourceFile:
     preprocessor_problem: str | None = None  # why the build's context is missing
     stray_loops: tuple[Span, ...] = ()  # `for` keywords in them, loops not read
     skipped_loops: tuple[Span, ...] = ()  # `for` keywords in #if branches not built
+    skipped_lines: frozenset[int] = frozenset()  # lines (1-based) of those branches
     constructs: tuple[Region, ...] = ()  # every omp pragma with what it governs
     branches: tuple[Branch, ...] = ()  # if arms and loop bodies, in source order
     types: TypeTable = field(default_factory=TypeTable)  # typedefs and structs
