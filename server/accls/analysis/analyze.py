@@ -10,6 +10,7 @@ from accls.analysis.array_params import array_param_facts
 from accls.analysis.array_reductions import array_reductions
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
+from accls.analysis.callee_inline_probe import inline_probe
 from accls.analysis.class_privates import class_privates
 from accls.analysis.converted_sums import converted_sums
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
@@ -339,6 +340,7 @@ def analyze_dialects(
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
             probe = range_probe(nest, source, opts.program)  # calls' ranges, as loops
+            probe = inline_probe(probe, source, PURE_FUNCTIONS)  # callees' accesses
             fn = source.function(nest.function)
             if probe is not nest:
                 probe_views = nest_views(probe, constants, stable, forms)

@@ -1,0 +1,133 @@
+"""A nest with its callees' accesses written in, for the dependence test only.
+
+callee_inline maps the accesses of a call's callee (`upd(i)`: `r[i]`, `u[i - 1]`,
+...) into the caller's names. `inline_probe` places them in a copy of the nest,
+right after the call's arguments, inside the loops around the call, and the
+callee's own loops with them; the dependence graph is then built as if the
+callee's body were written at the call. `inline_verdict` says whether a loop
+may rely on it: the call is placed, and nothing else of the loop can reach
+what the callee touches unseen: the loop writes none of those variables
+itself (its privatisation would not cover the callee's accesses), nor through
+a pointer (which could point into them), and its every other call is pure or
+placed too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.analysis.callee_inline import Inlined, inline_call
+from accls.frontend import Call, Function, Loop, Ref, SourceFile
+
+__all__ = ["inline_probe", "inline_verdict"]
+
+_RENAMED = re.compile(r"__accls_c\d+_")
+
+
+def _anchor(call: Call, refs: tuple[Ref, ...]) -> Ref | None:
+    """A reference inside the call's arguments: where the call sits in the nest."""
+    return next(
+        (
+            r
+            for r in refs
+            if call.span.start_byte <= r.span.start_byte < call.span.end_byte
+        ),
+        None,
+    )
+
+
+def _placed(
+    call: Call,
+    nest: Loop,
+    caller: Function | None,
+    source: SourceFile,
+    pure: frozenset[str],
+) -> tuple[Ref, Inlined] | None:
+    anchor = _anchor(call, nest.refs)
+    if anchor is None or not anchor.loops or caller is None:
+        return None
+    if any(x < 0 for x in anchor.context) or anchor.guarded:
+        return None  # a call on some paths only: its writes cover nothing
+    inlined = inline_call(call, caller, source, pure)
+    return (anchor, inlined) if inlined is not None else None
+
+
+def inline_probe(nest: Loop, source: SourceFile, pure: frozenset[str]) -> Loop:
+    """`nest` with the accesses of each placeable call written in (see module)."""
+    caller = source.function(nest.function)
+    found: list[tuple[Call, Ref, Inlined]] = []
+    for call in nest.calls:
+        placed = _placed(call, nest, caller, source, pure)
+        if placed is not None:
+            found.append((call, *placed))
+    if not found:
+        return nest
+    return _with_calls(nest, found)
+
+
+def _with_calls(loop: Loop, found: list[tuple[Call, Ref, Inlined]]) -> Loop:
+    refs = list(loop.refs)
+    own: list[Loop] = []
+    for call, anchor, inlined in found:
+        if loop.id not in anchor.loops:
+            continue
+        level = anchor.loops.index(loop.id)
+        outer, context = anchor.loops, anchor.context
+        at = next(
+            (k for k, r in enumerate(refs) if r.span.start_byte >= call.span.end_byte),
+            len(refs),
+        )
+        refs[at:at] = [
+            replace(r, loops=(*outer, *r.loops), context=(*context, *r.context))
+            for r in inlined.refs
+        ]
+        if level == len(anchor.loops) - 1:
+            own.extend(_shifted(copy, outer, context) for copy in inlined.loops)
+    children = tuple(_with_calls(c, found) for c in loop.children)
+    return replace(loop, refs=tuple(refs), children=(*children, *own))
+
+
+def _shifted(copy: Loop, outer: tuple[int, ...], context: tuple[int, ...]) -> Loop:
+    """A callee loop's copy with the call's loops and context before its own."""
+    refs = tuple(
+        replace(r, loops=(*outer, *r.loops), context=(*context, *r.context))
+        for r in copy.refs
+    )
+    children = tuple(_shifted(c, outer, context) for c in copy.children)
+    return replace(copy, refs=refs, children=children)
+
+
+def inline_verdict(
+    call: Call, loop: Loop, source: SourceFile, pure: frozenset[str]
+) -> tuple[bool, str] | None:
+    """(True, why) when `loop` may read `call` through its inlined accesses."""
+    caller = source.function(loop.function)
+    placed = _placed(call, loop, caller, source, pure)
+    if placed is None:
+        return None
+    inlined = placed[1]
+    others = [c for c in loop.calls if c.name not in pure]
+    if any(_placed(c, loop, caller, source, pure) is None for c in others):
+        return None
+    inside = [
+        r
+        for c in loop.calls
+        for r in loop.refs
+        if c.span.start_byte <= r.span.start_byte < c.span.end_byte
+    ]
+    for ref in loop.refs:
+        if ref in inside or not (ref.is_write or ref.escapes):
+            continue
+        var = caller.lookup(ref.name) if caller is not None else None
+        if ref.name in inlined.names or ref.deref or ref.member:
+            return None
+        through = var is not None and (var.pointers or var.scope == "param")
+        if through and ref.subscripts:
+            return None  # through a pointer: it may reach the callee's arrays
+    shown = (_RENAMED.sub("", r.render()) for r in inlined.refs)  # callee counters
+    listed = ", ".join(f"`{text}`" for text in dict.fromkeys(shown))
+    return True, (
+        f"`{call.name}()` accesses only {listed or 'its own variables'} outside "
+        "itself, with its arguments in place: tested like the loop's own accesses"
+    )
