@@ -31,6 +31,10 @@ static void self(int i) { r[i] = f[i]; if (i > 0) self(i - 1); }
 static void maybe(int i) { if (f[i] > 0) r[i] = f[i]; }
 static void early(int i) { if (f[i] > 0) return; r[i] = f[i]; }
 static void scaled(int i) { r[i] = s * f[i]; }
+static void clip(int i) { r[i] = f[i] > 0 ? f[i] : u[i]; }
+static void skip(int n, int i) {
+  for (int j = 0; j < n; j++) { if (j == i) continue; r[i * 0 + j] = 0.0; }
+}
 static void hashed(int i) { r[i] = (double)mix((unsigned)i); }
 static void set_row(double *a, int n, int i) {
   for (int j = 0; j < n; j++) a[i * n + j] = i + j;
@@ -68,6 +72,7 @@ def _verdict(body: str) -> tuple[bool, str]:
         ("set_row(grid, 100, i);", "`grid[j + 100*i]`"),
         ("scaled(i);", "`f[i]`"),
         ("hashed(i);", "`r[i]`"),
+        ("clip(i);", "`u[i]`"),  # a read on some paths only, read as always
         ("upd(i); grid[i] = r[i];", "`u[i + 1]`"),
     ],
 )
@@ -88,6 +93,7 @@ def test_a_callee_writing_its_own_element_is_parallel(body: str, shown: str) -> 
         "one(i); one(N - 1 - i);",  # two iterations write one element
         "self(i);",  # recursion
         "maybe(i);",  # a write under a condition
+        "skip(N, i);",  # `continue` before the write
         "early(i);",  # a write after an early return
         "s = i; scaled(i);",  # reads the scalar the loop writes
         "upd(i); u[i] = 1.0;",  # the loop writes what the callee reads
@@ -127,3 +133,15 @@ def test_heat_rows_prints_the_serial_output(
     for threads in (1, 4):
         problem = compare_text(expected, run_program(exe, threads), 0.0)
         assert problem is None, f"{problem}\n{text}"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "upd(i); grid[i] = p[i];",  # `p` may point into `r`, which upd writes
+        "upd(i); grid[i] = *p;",
+    ],
+)
+def test_a_read_through_a_pointer_beside_a_callee_write_is_refused(body: str) -> None:
+    ok, why = _verdict(body)
+    assert not ok, why

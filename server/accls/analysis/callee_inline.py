@@ -50,6 +50,7 @@ __all__ = ["Inlined", "inline_call"]
 _ID_BASE = 1 << 44
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _BOUNDED = frozenset({"<", "<=", ">", ">="})
+_JUMPS = re.compile(rb"\b(?:continue|goto|setjmp|longjmp)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,8 +209,8 @@ def _straight(callee: Function, source: SourceFile) -> bool:
         and b.kind == "loop"
         and b.statement not in ("for", "")
     ]
-    if loops:
-        return False  # `while`/`do`: the dependence test has no model of them
+    if loops or _JUMPS.search(source.data, start, end):
+        return False  # `while`/`do` and `continue`/`goto`: not modelled here
     for exit_ in callee.exits:
         at = exit_.span.start_byte
         if any(s.start_byte <= at < s.end_byte for s in arms):
@@ -296,7 +297,10 @@ def _mapped(
         return not (ref.deref or ref.subscripts or ref.member)  # a value parameter
     if var is None and ref.name in frame.macros and not ref.is_write:
         return True  # `M` of `i < M`: an integer macro, no variable
-    outside = ref.atomic or ref.guarded or any(c < 0 for c in ref.context)
+    # A read on some paths only is read as if always (one dependence more at
+    # worst); a write must happen on every call.
+    some_paths = ref.guarded or any(c < 0 for c in ref.context)
+    outside = ref.atomic or (ref.is_write and some_paths)
     if outside or ref.member or ref.field or ref.escapes or ref.into or ref.copies:
         return False
     if any(loop_id not in frame.ids for loop_id in ref.loops):

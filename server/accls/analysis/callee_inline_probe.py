@@ -110,21 +110,23 @@ def inline_verdict(
     others = [c for c in loop.calls if c.name not in pure]
     if any(_placed(c, loop, caller, source, pure) is None for c in others):
         return None
-    inside = [
-        r
-        for c in loop.calls
-        for r in loop.refs
-        if c.span.start_byte <= r.span.start_byte < c.span.end_byte
-    ]
+    spans = [c.span for c in others]
+    pure_spans = [c.span for c in loop.calls if c.name in pure]
     for ref in loop.refs:
-        if ref in inside or not (ref.is_write or ref.escapes):
-            continue
+        at = ref.span.start_byte
+        if any(s.start_byte <= at < s.end_byte for s in spans):
+            continue  # an argument of a placed call: its accesses are written in
         var = caller.lookup(ref.name) if caller is not None else None
-        if ref.name in inlined.names or ref.deref or ref.member:
+        through = var is not None and (var.pointers > 0 or var.scope == "param")
+        # `p[i]`, `*p`, or `strlen(p)`: memory a pointer reaches, maybe the callee's
+        reach = ref.subscripts or ref.deref or ref.member or ref.escapes
+        reach = reach or any(s.start_byte <= at < s.end_byte for s in pure_spans)
+        if through and reach and (ref.is_write or inlined.written):
             return None
-        through = var is not None and (var.pointers or var.scope == "param")
-        if through and ref.subscripts:
-            return None  # through a pointer: it may reach the callee's arrays
+        if (ref.is_write or ref.escapes) and (
+            ref.name in inlined.names or ref.deref or ref.member
+        ):
+            return None  # the loop writes what the callee touches, or anything
     shown = (_RENAMED.sub("", r.render()) for r in inlined.refs)  # callee counters
     listed = ", ".join(f"`{text}`" for text in dict.fromkeys(shown))
     return True, (
