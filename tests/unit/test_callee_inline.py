@@ -145,3 +145,11 @@ def test_heat_rows_prints_the_serial_output(
 def test_a_read_through_a_pointer_beside_a_callee_write_is_refused(body: str) -> None:
     ok, why = _verdict(body)
     assert not ok, why
+
+
+def test_a_write_through_a_global_pointer_beside_a_callee_read_is_refused() -> None:
+    src = HEAD.replace("void run(", "double *gp;\nvoid run(")
+    text = src + "    gp[i] = 1.0; upd(i);\n  }\n  p[0] = grid[5];\n}\n"
+    found = analyze_text(text).facts
+    loop = next(f for f in found if f.loop.function == "run" and f.loop.var == "i")
+    assert not loop.parallel

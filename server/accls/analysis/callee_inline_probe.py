@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.callee_inline import Inlined, inline_call
-from accls.frontend import Call, Function, Loop, Ref, SourceFile
+from accls.frontend import Call, Function, Loop, Ref, SourceFile, Var
 
 __all__ = ["inline_probe", "inline_verdict"]
 
@@ -98,6 +98,14 @@ def _shifted(copy: Loop, outer: tuple[int, ...], context: tuple[int, ...]) -> Lo
     return replace(copy, refs=refs, children=children)
 
 
+def _declared(name: str, caller: Function | None, source: SourceFile) -> Var | None:
+    """The caller's declaration of `name`, or the file's global one."""
+    var = caller.lookup(name) if caller is not None else None
+    if var is None and (caller is None or not caller.declarations(name)):
+        var = next((g for g in source.globals if g.name == name), None)
+    return var
+
+
 def inline_verdict(
     call: Call, loop: Loop, source: SourceFile, pure: frozenset[str]
 ) -> tuple[bool, str] | None:
@@ -116,8 +124,9 @@ def inline_verdict(
         at = ref.span.start_byte
         if any(s.start_byte <= at < s.end_byte for s in spans):
             continue  # an argument of a placed call: its accesses are written in
-        var = caller.lookup(ref.name) if caller is not None else None
-        through = var is not None and (var.pointers > 0 or var.scope == "param")
+        var = _declared(ref.name, caller, source)
+        # A pointer (local, parameter or global), or a name we cannot place.
+        through = var is None or var.pointers > 0 or var.scope == "param"
         # `p[i]`, `*p`, or `strlen(p)`: memory a pointer reaches, maybe the callee's
         reach = ref.subscripts or ref.deref or ref.member or ref.escapes
         reach = reach or any(s.start_byte <= at < s.end_byte for s in pure_spans)
