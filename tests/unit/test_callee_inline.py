@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from accls.analysis import analyze_text
+from accls.analysis.checks import check_file
 from accls.validation.outputs import compare_text
 from support.cli import run_accls
 from support.gcc import build_program, run_program
@@ -153,3 +154,24 @@ def test_a_write_through_a_global_pointer_beside_a_callee_read_is_refused() -> N
     found = analyze_text(text).facts
     loop = next(f for f in found if f.loop.function == "run" and f.loop.var == "i")
     assert not loop.parallel
+
+
+_CHECKED = """\
+#define N 1000
+static double u[N], f[N], r[N];
+static void upd(int i) { r[i] = f[i] - 2.0 * u[i] + u[i - 1] + u[i + 1]; }
+static void relax(int i) { u[i] = 0.5 * (u[i - 1] + u[i + 1]) + f[i]; }
+void run(void) {
+  #pragma omp parallel for
+  for (int i = 1; i < N - 1; i++) upd(i);
+  #pragma omp parallel for
+  for (int i = 1; i < N - 1; i++) relax(i);
+}
+"""
+
+
+def test_check_names_the_race_of_an_in_place_callee_only() -> None:
+    found = check_file(_CHECKED, "t.c")
+    errors = [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
+    assert errors == [("ACC101", 4)]
+    assert not [f for f in found if f.code == "ACC110"]  # upd is no unknown call

@@ -61,6 +61,7 @@ class Inlined:
     loops: tuple[Loop, ...]  # the callee's outermost loops, counters renamed
     names: frozenset[str]  # the caller's variables they access, scalars read too
     written: frozenset[str]
+    passed: frozenset[str]  # the caller's arrays passed to pointer parameters
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,10 @@ def inline_call(
     placed = tuple(_into_loops(copy, refs) for copy in copies)
     names = frozenset(r.name for r in refs) | scalars
     written = frozenset(r.name for r in refs if r.is_write)
-    return Inlined(refs=tuple(refs), loops=placed, names=names, written=written)
+    passed = frozenset(frame.arrays.values())
+    return Inlined(
+        refs=tuple(refs), loops=placed, names=names, written=written, passed=passed
+    )
 
 
 def _frame(

@@ -49,8 +49,26 @@ def _placed(
         return None
     if any(x < 0 for x in anchor.context) or anchor.guarded:
         return None  # a call on some paths only: its writes cover nothing
+    if any(c.name.startswith("omp_") for c in nest.calls):
+        return None  # locks: the exclusion is followed by the callees' checks
+    at = call.span.start_byte
+    if any(
+        nest.body.start_byte <= c.span.start_byte <= at < c.span.end_byte
+        for c in source.constructs
+    ):
+        return None  # `critical`, `atomic`, ... around the call, inside the nest
     inlined = inline_call(call, caller, source, pure)
-    return (anchor, inlined) if inlined is not None else None
+    if inlined is None:
+        return None
+    # A scratch array the loop reads after the callee fills it is callee_fills'
+    # (private, or a race the callees' checks name): the loop's own, untouched.
+    calls = [c.span for c in nest.calls]
+    own = {
+        r.name
+        for r in nest.refs
+        if not any(s.start_byte <= r.span.start_byte < s.end_byte for s in calls)
+    }
+    return None if own & inlined.passed else (anchor, inlined)
 
 
 def inline_probe(nest: Loop, source: SourceFile, pure: frozenset[str]) -> Loop:
