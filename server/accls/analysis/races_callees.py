@@ -31,11 +31,11 @@ def call_findings(
     source = analysis.source
     # A callee written in at its call (callee_inline) is no obstacle, but the
     # races proved through callees still name it better than its dependences.
-    for call in loop.calls:
-        if source.function(call.name) is not None and inline_verdict(
-            call, loop, source, PURE_FUNCTIONS
+    for written_in in loop.calls:
+        if source.function(written_in.name) is not None and inline_verdict(
+            written_in, loop, source, PURE_FUNCTIONS
         ):
-            shared = _proved_race(loop, directive, analysis, call.name)
+            shared = _proved_race(loop, directive, analysis, written_in.name)
             if shared:
                 return shared
     unknown: list[Finding] = []
