@@ -29,9 +29,7 @@ from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
 from accls.analysis.nest_views import integer_macros, nest_views
-from accls.analysis.obstacles import (
-    PURE_FUNCTIONS,
-)
+from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
 from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
