@@ -10,6 +10,7 @@ from accls.analysis.array_params import array_param_facts
 from accls.analysis.array_reductions import array_reductions
 from accls.analysis.bool_reductions import bool_reductions
 from accls.analysis.budget import Budget, TooLarge
+from accls.analysis.callee_inline_probe import inline_probe
 from accls.analysis.class_privates import class_privates
 from accls.analysis.converted_sums import converted_sums
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
@@ -28,9 +29,7 @@ from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
 from accls.analysis.nest_views import integer_macros, nest_views
-from accls.analysis.obstacles import (
-    PURE_FUNCTIONS,
-)
+from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
 from accls.analysis.own_minmax import own_minmax
 from accls.analysis.pinned_writes import pinned_scalars
@@ -339,6 +338,7 @@ def analyze_dialects(
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
             probe = range_probe(nest, source, opts.program)  # calls' ranges, as loops
+            probe = inline_probe(probe, source, PURE_FUNCTIONS)  # callees' accesses
             fn = source.function(nest.function)
             if probe is not nest:
                 probe_views = nest_views(probe, constants, stable, forms)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile
 
-__all__ = ["counted_range", "function_loops"]
+__all__ = ["counted_range", "counter_kept", "function_loops"]
 
 
 def function_loops(fn: Function, source: SourceFile) -> dict[int, Loop]:
@@ -43,7 +43,7 @@ def counted_range(
         if loop is None:
             return None
         values = _counter_values(loop)
-        if values is None or not _counter_kept(name, loop, fn):
+        if values is None or not counter_kept(name, loop, fn):
             return None
         ends = (poly.coeff(name) * values[0], poly.coeff(name) * values[1])
         low, high = low + min(ends), high + max(ends)
@@ -86,7 +86,7 @@ def _counter_values(loop: Loop) -> tuple[int, int] | None:
     return min(first, last), max(first, last)
 
 
-def _counter_kept(name: str, loop: Loop, fn: Function) -> bool:
+def counter_kept(name: str, loop: Loop, fn: Function) -> bool:
     """Whether only the loop's header changes `name` while its body runs."""
     var = fn.lookup(name)
     if var is None or var.scope != "local" or var.address_taken:

@@ -13,6 +13,7 @@ from accls.analysis.call_arguments import (
 )
 from accls.analysis.call_read_alias import read_overlap
 from accls.analysis.callee_fills import filled_arrays
+from accls.analysis.callee_inline_probe import inline_verdict
 from accls.analysis.element_arguments import element_write
 from accls.analysis.field_reach import reads_apart
 from accls.analysis.iteration_arrays import iteration_arrays
@@ -53,6 +54,24 @@ _PLACE = re.compile(r"&?\s*([A-Za-z_]\w*)((?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)")
 
 
 def private_effects(
+    call: Call,
+    loop: Loop,
+    source: SourceFile,
+    pure: frozenset[str],
+    program: ProgramSummaries | None = None,
+) -> tuple[bool, str] | None:
+    """Whether `call` in `loop` is safe for its iterations, and why; None: unknown.
+
+    Its summary first; else its accesses written in at the call (callee_inline),
+    which the dependence graph tested like the loop's own.
+    """
+    verdict = _summary_effects(call, loop, source, pure, program)
+    if verdict is not None and verdict[0]:
+        return verdict
+    return inline_verdict(call, loop, source, pure) or verdict
+
+
+def _summary_effects(
     call: Call,
     loop: Loop,
     source: SourceFile,

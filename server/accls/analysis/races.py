@@ -36,7 +36,7 @@ from accls.analysis.race_exemptions import (
     thread_slot,
 )
 from accls.analysis.races_alias import alias_findings
-from accls.analysis.races_callees import call_findings
+from accls.analysis.races_callees import call_findings, refs_by_span
 from accls.analysis.races_capture import captured_apart, captured_neighbour
 from accls.analysis.races_division import index_collision
 from accls.analysis.races_doacross import doacross_findings
@@ -150,7 +150,7 @@ def dependence_findings(
     out = half_locked_findings(loop, directive, locks, frozenset(private))
     out.extend(mixed_exclusion_findings(loop, directive, analysis.source, private))
     protected = _protected(loop, dialect) | private | guarded
-    by_span = {ref.span: ref for ref in loop.refs}
+    by_span = refs_by_span(loop, analysis.source)
     table = table_verdict(loop, analysis.source) if len(loops) == 1 else None
     if table is not None and table.clash is not None:
         out.append(table_finding(table.clash, where))
