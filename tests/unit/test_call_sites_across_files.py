@@ -314,7 +314,12 @@ int main(void) {
 
 @pytest.mark.parametrize(
     ("in_relax", "in_step"),
-    [("dst = src + 1;", ""), ("", "x = y + 1;"), ("", "x++;")],
+    [
+        ("dst = src + 1;", ""),
+        ("", "x = y + 1;"),
+        ("", "x++;"),
+        ("", "double **q = &x; *q = y;"),
+    ],
 )
 def test_a_parameter_reassigned_before_the_call_or_loop_proves_nothing(
     in_relax: str, in_step: str
@@ -352,4 +357,14 @@ def test_a_header_function_calling_a_static_kernel_keeps_the_refusal(
 
 def test_parameters_kept_as_passed_are_proved_apart() -> None:
     found = analyze_text(_REASSIGNED % ("", "")).facts
+    assert next(f for f in found if f.loop.function == "relax").parallel
+
+
+@pytest.mark.parametrize(
+    "in_relax", ["double *e = &dst[2]; e[0] = 0.0;", "const double *e = &src[1];"]
+)
+def test_an_elements_address_leaves_the_parameter_as_passed(in_relax: str) -> None:
+    # `&dst[2]` takes an element's address, not the pointer's (LULESH's
+    # `fx_local = &fx_elem[i3]`): the callers' distinct arrays still hold.
+    found = analyze_text(_REASSIGNED % (in_relax, "")).facts
     assert next(f for f in found if f.loop.function == "relax").parallel

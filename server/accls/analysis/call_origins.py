@@ -144,10 +144,15 @@ def _object_origin(arg: str, caller: Function, source: SourceFile) -> Origin | N
 
 
 def reassigned(name: str, caller: Function) -> bool:
-    """Whether the caller assigns the pointer `name` itself, or takes its address."""
+    """Whether the caller assigns the pointer `name` itself, or takes its address.
+
+    `&name[i]` and `&name->f` take an element's or a field's address, which
+    leaves the pointer as the callers passed it.
+    """
     return any(
         r.name == name
-        and (r.escapes or (r.is_write and not r.subscripts and not r.deref))
+        and (r.escapes or r.is_write)
+        and not (r.subscripts or r.deref or r.member)
         for r in caller.refs
     )
 
