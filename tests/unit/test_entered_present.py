@@ -68,9 +68,6 @@ def test_loop_after_enter_data_gets_present() -> None:
         ("async enter", {"enter": ENTER + " async(1)"}),
         ("exit before the loop", {"before": "#pragma acc exit data delete(a[0:n])"}),
         ("section too short", {"enter": ENTER.replace("a[0:n]", "a[0:n/2]")}),
-        ("pointer moved", {"after": "a = b;"}),
-        ("runtime call between", {"before": "acc_delete(a, n * sizeof(double));"}),
-        ("a goto in the function", {"after": "if (n < 0) goto out;\nout:;"}),
         (
             "preprocessor branch",
             {"enter": "#ifdef GPU\n" + ENTER + "\n#endif"},
@@ -85,12 +82,28 @@ def test_a_path_without_the_data_keeps_copy_clauses(
     assert "copyin(a[0:n])" in pragma, case
 
 
+@pytest.mark.parametrize(
+    ("case", "kw"),
+    [
+        ("pointer moved", {"after": "a = b;"}),
+        ("runtime call between", {"before": "acc_delete(a, n * sizeof(double));"}),
+        ("a goto in the function", {"after": "if (n < 0) goto out;\nout:;"}),
+    ],
+)
+def test_a_hold_the_function_may_break_refuses_the_loop(
+    case: str, kw: dict[str, str]
+) -> None:
+    # Copy clauses would move nothing where the hold stands, and `present`
+    # would fail where it does not: the loop stays on the host (held_copies).
+    assert "run" not in pragmas(same(**kw)), case
+
+
 def test_a_loop_right_below_an_update_is_not_annotated_by_it() -> None:
     pragma = pragmas(same(before="#pragma acc update device(a[0:n])"))["run"]
     assert pragma.startswith("#pragma acc parallel loop")
 
 
-def test_exit_inside_a_loop_around_the_kernel_keeps_copies() -> None:
+def test_a_created_array_the_host_never_gets_back_refuses_the_kernel() -> None:
     text = """\
 void run(int n, int steps, double *restrict a, double *restrict b)
 {
@@ -105,9 +118,10 @@ void run(int n, int steps, double *restrict a, double *restrict b)
     analysis = analyze_text(text)
     found = entered_present(analysis, suggest_file(analysis, ACC))
     inner = next(s for s in found if s.loop.span.line == 5)
-    assert inner.pragma is not None
-    assert "copyin(a[0:n])" in inner.pragma.render()
-    assert "present(b[0:n])" in inner.pragma.render()
+    # `b` stays held after the loop and no exit copies it out: the kernel's
+    # results would never reach the host (once written `present(b[0:n])`).
+    assert inner.pragma is None
+    assert any("`b`" in r and "no end in this function" in r for r in inner.reasons)
 
 
 def test_openmp_target_enter_data_drops_the_maps() -> None:

@@ -9,6 +9,7 @@ from accls.frontend import Loop
 from accls.frontend.constructs import standalone
 from accls.suggest.context import placement
 from accls.suggest.fortran_spelling import fortran_suggestions
+from accls.suggest.held_copies import held_refusals
 from accls.suggest.host_calls import host_library_calls
 from accls.suggest.level_words import expert_level_words
 from accls.suggest.levels import seq_suggestion
@@ -222,6 +223,7 @@ def _suggest_all(
     index = RoutineIndex(analysis.source)  # the file's prototypes, found once
     for nest in analysis.source.nests:
         _suggest_loop(nest, analysis, opts, out, root=True, index=index)
+    out = held_refusals(analysis, out)
     if not regions:
         return tuple(out)
     offloaded = [
