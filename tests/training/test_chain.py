@@ -18,6 +18,8 @@ pytest.importorskip("transformers")
 
 from accls.suggest.backends import make_backend
 from accls.suggest.backends.base import BackendKind, BackendSettings
+from accls.suggest.backends.constrained import regex_for_prompt
+from accls.suggest.backends.regex_dfa import compile_dfa
 from accls.suggest.prompt import completion_pragma
 from accls_train import (
     augment,
@@ -176,9 +178,17 @@ def test_the_whole_chain(tmp_path: Path, need: Need) -> None:
     assert backend is not None
     prompt = next(p for p in prompts_of(synth) if p)
     (answers,) = backend.complete([prompt], 1)
-    # The backend constrains decoding to the pragma grammar.
+    # The backend constrains decoding to the pragma grammar: what it writes
+    # stays inside it (a whole pragma when the tiny model closes its clauses
+    # before max_tokens; it may not, with 40 synthetic units of training).
     assert answers
-    assert completion_pragma(answers[0].text) is not None
+    dfa = compile_dfa(regex_for_prompt(prompt))
+    assert dfa is not None
+    assert answers[0].text.startswith("#pragma ")
+    assert dfa.walk(answers[0].text) >= 0, answers[0].text
+    text = answers[0].text
+    if dfa.accepts(dfa.walk(text)):
+        assert completion_pragma(text) is not None
 
     # Serve a suggestion through the CLI with the exported model.
     env = {

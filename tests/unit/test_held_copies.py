@@ -107,8 +107,8 @@ def test_kernels_of_one_data_region_keep_each_other_coherent() -> None:
             "exit data copyout(b[0:n]) delete(a[0:n])",
             "exit data delete(a[0:n], b[0:n])",
         ),
-        # The device's `b` is garbage outside the loop's elements.
-        ("b[i] = s * a[i];", "if (i > 0) b[i] = s * a[i];"),
+        # The loop reads `b`, whose device copy `create` left unset.
+        ("b[i] = s * a[i];", "b[i] = s * a[i] + b[i];"),
         # The host writes `a` after it went over.
         ("double s = 2.0;", "double s = 2.0; a[0] = 1.0;"),
         # A store through another pointer may reach `a`.
@@ -161,3 +161,15 @@ def test_on_the_cpu_nothing_changes() -> None:
     cpu = Settings(dialect=Dialect.OPENMP, validate=False)
     (line, offered, _), *_ = _loops(PARTIAL, cpu)
     assert (line, offered) == (5, True)
+
+
+def test_a_nest_writing_part_of_a_created_array_copied_back_is_offered() -> None:
+    # The host loop's writes were lost to the copy back; offloaded they land
+    # in the device copy that comes back (the shape experts write in a region).
+    text = ENTERED.replace("int i = 0; i < n;", "int i = 1; i < n - 1;")
+    assert [offered for _, offered, _ in _loops(text)] == [True]
+
+
+def test_a_copy_back_short_of_what_the_nest_writes_refuses() -> None:
+    text = ENTERED.replace("copyout(b[0:n])", "copyout(b[0:n/2]) delete(b[0:n])")
+    assert [offered for _, offered, _ in _loops(text)] == [False]

@@ -49,6 +49,7 @@ from accls.suggest.held_text import (
     scratch,
     update,
 )
+from accls.suggest.region_present import covers_use
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["held_refusals"]
@@ -167,13 +168,16 @@ def _held(
             for other in scene.device
         )
     )
-    if not coherent:
+    # Elements the nest only writes need no coherent start: what comes back
+    # there is the device's copy, as it was for the host loop (whose writes the
+    # copy back overwrote), now with the nest's values.
+    if not coherent and use.read_first:
         return why + ": its device copy is not the host's when the loop starts"
     if use.written and back is None:
         outs = [s for s in clause_sections(hold.closing) if s.name == name]
-        if not any(s.kind in _COPY_OUT for s in outs) and not scratch(
-            fn, name, hold.until, data
-        ):
+        if not any(
+            s.kind in _COPY_OUT and covers_use(s, use) for s in outs
+        ) and not scratch(fn, name, hold.until, data):
             return why + (
                 ": what the loop would write there never comes back to the host "
                 "(the hold ends without copying it out)"
