@@ -16,6 +16,7 @@ __all__ = [
     "managed_arrays",
     "pragma_lines",
     "reduction_sections",
+    "split_top",
     "transfer_kinds",
 ]
 
@@ -106,7 +107,7 @@ class Section:
     dims: tuple[tuple[str, str], ...]  # (start, length) texts; () for the whole array
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """Split at commas outside brackets and parentheses."""
     parts, depth, current = [], 0, ""
     for char in text:
@@ -153,7 +154,7 @@ def clause_sections(directive: Directive) -> list[Section]:
             continue
         if kind not in ("copy", "copyin", "copyout", "create", "present", "other"):
             continue
-        for item in _split_top(body):
+        for item in split_top(body):
             match = _ITEM.match(item)
             dims = _dims(match.group(2)) if match else None
             if match is not None and dims is not None:
@@ -172,7 +173,7 @@ def reduction_sections(directive: Directive) -> list[Section]:
             continue
         at = head.rindex(":")
         op, body = args[:at], args[at + 1 :]
-        for item in _split_top(body):
+        for item in split_top(body):
             match = _ITEM.match(item)
             dims = _dims(match.group(2)) if match and match.group(2) else None
             if match is not None and dims:

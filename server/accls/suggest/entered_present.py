@@ -28,6 +28,7 @@ from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.analysis.data_clauses import clause_sections
 from accls.analysis.device_coherence import function_directives
 from accls.frontend import Directive, Function, Span, Var
+from accls.suggest.held_text import depths
 from accls.suggest.lifetime_edits import present_clauses
 from accls.suggest.region_present import covers_use
 from accls.suggest.suggestion import Suggestion
@@ -38,21 +39,7 @@ _ENTER = frozenset({"enter data", "target enter data"})
 _EXIT = frozenset({"exit data", "target exit data"})
 _ENTERS = frozenset({"copyin", "create"})
 _BRANCH = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
-_QUIET = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.S)
 _BETWEEN = re.compile(rb"\b(case|default|acc_\w+|omp_target_\w+)\b")
-
-
-def _depths(data: bytes, start: int, end: int) -> tuple[int, int]:
-    """(lowest, final) brace depth from `start` to `end`, comments and strings out."""
-    text = _QUIET.sub(b"", data[start:end])
-    depth = low = 0
-    for ch in text:
-        if ch == 0x7B:
-            depth += 1
-        elif ch == 0x7D:
-            depth -= 1
-            low = min(low, depth)
-    return low, depth
 
 
 def _deeper(depths: tuple[int, int]) -> bool:
@@ -106,14 +93,14 @@ def entered_holds(
         if not any(covers_use(s, use) for s in sections):
             continue
         between = data[span.end_byte : kernel.start_byte]
-        if _depths(data, span.end_byte, kernel.start_byte)[0] < 0:
+        if depths(data, span.end_byte, kernel.start_byte)[0] < 0:
             continue  # the kernel is outside the block of the `enter data`
         if _BRANCH.search(between) or _BETWEEN.search(between):
             continue
         if any(span.end_byte <= x < kernel.start_byte for x, _ in exits):
             continue
         if any(
-            x >= kernel.end_byte and _deeper(_depths(data, span.end_byte, x))
+            x >= kernel.end_byte and _deeper(depths(data, span.end_byte, x))
             for x, _ in exits
         ):
             continue  # an exit in a block the `enter data` does not start

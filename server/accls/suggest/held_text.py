@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.array_sections import ArrayUse
-from accls.analysis.data_clauses import Section
+from accls.analysis.data_clauses import Section, split_top
 from accls.frontend import Directive, Function
 
 __all__ = [
@@ -161,7 +161,7 @@ def update(
     for clause in nearest.clauses:
         if clause.name not in kinds:
             continue
-        items = [re.sub(r"\s", "", i) for i in split(clause.args or "")]
+        items = [re.sub(r"\s", "", i) for i in split_top(clause.args or "")]
         named = [i for i in items if mine.match(i)]
         if named and all(i in whole for i in named):
             return nearest
@@ -172,19 +172,6 @@ def item(section: Section) -> str:
     """The array as a clause names it: `a[0:n]` of `map(to: a[0:n])`."""
     spelled = section.clause.split("(", 1)[-1].rsplit(")", 1)[0]
     return spelled.split(":", 1)[-1] if "map" in section.clause else spelled
-
-
-def split(args: str) -> list[str]:
-    parts, depth, current = [], 0, ""
-    for char in args:
-        depth += char in "(["
-        depth -= char in ")]"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current] if current.strip() else parts
 
 
 def depths(data: bytes, start: int, end: int) -> tuple[int, int]:
