@@ -182,3 +182,27 @@ def test_dfa_constraint_allows_exactly_the_tokens_that_fit() -> None:
     # a whole pragma may end (EOS), take a clause or a newline, but not `(`
     after = constraint.allowed(pattern, "#pragma acc parallel loop")
     assert after == (5, 7, 8)
+
+
+def test_token_budget_steers_the_completion_to_close_in_time() -> None:
+    pattern = pragma_regex(SuggestOptions())
+    texts = ["#pragma acc ", "parallel", " loop", " reduction(+:", "s", ",", ")"]
+    table = TokenTable(texts, frozenset({len(texts)}))
+    constraint = PrefixConstraint(table)
+    open_clause = "#pragma acc parallel loop reduction(+:s"
+    unbounded = constraint.allowed(pattern, open_clause)
+    assert {5, 6} <= set(unbounded)  # another variable or the closing paren
+    # Budget enough: the same choice as without one.
+    assert constraint.allowed(pattern, open_clause, 8) == unbounded
+    # One token left: only what closes the pragma.
+    assert constraint.allowed(pattern, open_clause, 1) == (6,)
+    # Two left: a `,` still fits (`)` after it), but not a token that opens
+    # a nested parenthesis, which needs two more to close.
+    two = constraint.allowed(pattern, open_clause, 2)
+    assert {5, 6} <= set(two)
+    assert 3 in unbounded
+    assert 3 not in two
+    # A whole pragma with no budget left may only end.
+    assert constraint.allowed(pattern, "#pragma acc parallel loop", 1) == (7,)
+    # No budget where the grammar cannot finish: no tokens are dropped.
+    assert constraint.allowed(pattern, "#pragma acc parallel", 0) == (2,)

@@ -89,6 +89,8 @@ class TokenTable:
 
 
 _CACHE_SIZE = 8192
+_FAR = 1 << 16
+"""Distance of a state no whole match can be reached from."""
 
 
 class PrefixConstraint:
@@ -103,6 +105,9 @@ class PrefixConstraint:
         self._compiled: dict[str, regex.Pattern[str]] = {}
         self._dfas: dict[str, Dfa | None] = {}
         self._by_state: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._groups: dict[tuple[str, int], dict[int, list[int]]] = {}
+        self._distance: dict[tuple[str, int], int] = {}
+        self._alphabet = sorted({t for t in table.texts if len(t) == 1})
         self._cache: OrderedDict[tuple[str, str], tuple[int, ...]] = OrderedDict()
         self.checks = 0  # character tests, for the benchmark
 
@@ -128,8 +133,18 @@ class PrefixConstraint:
             return dfa.accepts(dfa.walk(text))
         return self._pattern(pattern).fullmatch(text) is not None
 
-    def allowed(self, pattern: str, text: str) -> tuple[int, ...]:
-        """Token ids that keep `text` a prefix of a match, plus EOS when complete."""
+    def allowed(
+        self, pattern: str, text: str, left: int | None = None
+    ) -> tuple[int, ...]:
+        """Token ids that keep `text` a prefix of a match, plus EOS when complete.
+
+        With `left` (the tokens the row may still add), only tokens after
+        which a whole match stays reachable within the budget: a small model
+        that loops inside `reduction(` is steered to close the pragma instead
+        of running out of tokens mid-clause. The distance counts one-character
+        tokens, an upper bound on the tokens needed, so the budget is safe.
+        Patterns outside the DFA subset get no budget.
+        """
         dfa = self._dfa(pattern)
         if dfa is None:
             return self._allowed_by_regex(pattern, text)
@@ -139,11 +154,56 @@ class PrefixConstraint:
         key = (pattern, state)
         hit = self._by_state.get(key)
         if hit is None:
-            hit = self._by_state[key] = self._walk_dfa(dfa, state)
-        return hit
+            groups = self._groups[key] = self._walk_dfa(dfa, state)
+            ids = [token for tokens in groups.values() for token in tokens]
+            hit = self._by_state[key] = self._finish(ids, dfa.accepts(state))
+        if left is None:
+            return hit
+        return self._within(pattern, dfa, state, left) or hit
 
-    def _walk_dfa(self, dfa: Dfa, state: int) -> tuple[int, ...]:
-        out: list[int] = []
+    def _within(self, pattern: str, dfa: Dfa, state: int, left: int) -> tuple[int, ...]:
+        """The allowed tokens that leave a whole match within `left - 1` more."""
+        groups = self._groups[(pattern, state)]
+        reach = {end: self._steps_to_accept(pattern, dfa, end) for end in groups}
+        fits = [end for end, far in reach.items() if far <= left - 1]
+        if not fits and not dfa.accepts(state):
+            # Nothing fits: head for the nearest whole match anyway.
+            nearest = min(reach.values(), default=_FAR)
+            fits = [end for end, far in reach.items() if far == nearest < _FAR]
+        if not fits and not dfa.accepts(state):
+            return ()
+        ids = [token for end in fits for token in groups[end]]
+        return self._finish(ids, dfa.accepts(state))
+
+    def _steps_to_accept(self, pattern: str, dfa: Dfa, state: int) -> int:
+        """One-character tokens from `state` to a whole match (breadth first)."""
+        key = (pattern, state)
+        found = self._distance.get(key)
+        if found is not None:
+            return found
+        seen = {state}
+        frontier = [state]
+        steps = 0
+        found = _FAR
+        while frontier and steps < _FAR:
+            if any(dfa.accepts(at) for at in frontier):
+                found = steps
+                break
+            nxt: list[int] = []
+            for at in frontier:
+                for char in self._alphabet:
+                    moved = dfa.step(at, char)
+                    if moved >= 0 and moved not in seen:
+                        seen.add(moved)
+                        nxt.append(moved)
+            frontier = nxt
+            steps += 1
+        self._distance[key] = found
+        return found
+
+    def _walk_dfa(self, dfa: Dfa, state: int) -> dict[int, list[int]]:
+        """The tokens that may follow `state`, grouped by the state they reach."""
+        out: dict[int, list[int]] = {}
         stack: list[tuple[_Node, int]] = [(self.table.root, state)]
         while stack:
             node, at = stack.pop()
@@ -152,10 +212,11 @@ class PrefixConstraint:
                 nxt = dfa.step(at, char)
                 if nxt < 0:
                     continue  # no token under this branch can follow
-                out.extend(kid.ids)
+                if kid.ids:
+                    out.setdefault(nxt, []).extend(kid.ids)
                 if kid.kids:
                     stack.append((kid, nxt))
-        return self._finish(out, dfa.accepts(state))
+        return out
 
     def _finish(self, out: list[int], whole: bool) -> tuple[int, ...]:
         if whole or not out:

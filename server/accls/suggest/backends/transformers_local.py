@@ -172,7 +172,7 @@ class TransformersBackend:
         ).to(self.device)
         width = int(enc["input_ids"].shape[1])
         rows = [pat for pat in patterns for _ in range(per)]
-        processor = _logits_processor(self, rows, width)
+        processor = _logits_processor(self, rows, width, max_tokens)
         stopper = _stopping(self, width, stop)
         kwargs: dict[str, Any] = {
             "max_new_tokens": max_tokens,
@@ -215,9 +215,16 @@ class TransformersBackend:
 
 
 def _logits_processor(
-    backend: TransformersBackend, patterns: Sequence[str | None], width: int
+    backend: TransformersBackend,
+    patterns: Sequence[str | None],
+    width: int,
+    max_tokens: int,
 ) -> Any:
-    """Mask every token that would take a row's completion out of its regex."""
+    """Mask every token that would take a row's completion out of its regex.
+
+    The budget `max_tokens` is passed on: near its end only tokens that can
+    still close the pragma in time remain.
+    """
     torch = backend._torch
     table = backend.table
     constraint = backend.constraint
@@ -233,7 +240,9 @@ def _logits_processor(
             if pattern is None:
                 free.append(row)
                 continue
-            allowed = constraint.allowed(pattern, table.text_of(generated[row]))
+            left = max_tokens - len(generated[row])
+            text = table.text_of(generated[row])
+            allowed = constraint.allowed(pattern, text, left)
             rows.extend([row] * len(allowed))
             cols.extend(allowed)
         mask = torch.full_like(scores, float("-inf"))
