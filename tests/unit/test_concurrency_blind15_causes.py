@@ -70,3 +70,65 @@ def test_a_depend_item_naming_each_iterations_element_orders_nothing() -> None:
     assert ("ACC124", 11) in found
     # `acc->weight` names one object: the instances run one at a time
     assert _errors(each.replace("{item}", "part[i], acc->weight")) == []
+
+
+_CHAIN = """\
+    typedef struct { int n; double k; double *x, *v, *f, *g; } chain_t;
+    static void forces(chain_t *s) {
+      for (int i = 1; i < s->n - 1; i++)
+        s->{out}[i] = s->k * (s->x[i - 1] - 2.0 * s->x[i] + s->x[i + 1]);
+    }
+    static void kick(chain_t *s) {
+      for (int i = 1; i < s->n - 1; i++) s->v[i] += 0.01 * s->f[i];
+    }
+    void step(chain_t *s) {
+      #pragma omp parallel sections
+      {
+        #pragma omp section
+        {call}
+        #pragma omp section
+        kick(s);
+      }
+    }
+"""
+_GROW = """\
+    static void grow(chain_t *s) { s->n = s->n + 1; }
+"""
+
+
+def _chain(out: str, call: str = "forces(s);", extra: str = "") -> str:
+    text = _CHAIN.replace("{out}", out).replace("{call}", call)
+    return text.replace("void step", extra + "void step") if extra else text
+
+
+def test_a_bound_read_through_a_steady_pointer_is_one_value() -> None:
+    # both sections sweep `s->f` over 1 .. s->n - 2: the callees meet
+    assert {c for c, _ in _errors(_chain("f"))} == {"ACC124"}
+    # the forces go to another member array: nothing shared is written twice
+    assert _errors(_chain("g")) == []
+
+
+def test_a_bound_a_callee_of_the_region_may_set_is_not_steady() -> None:
+    # `grow` sets a member `n`: the race on `s->n` is sure, but whether the
+    # sweeps of `s->f` meet is not (their ranges are no longer one value)
+    grown = textwrap.dedent(_chain("f", "{ grow(s); forces(s); }", _GROW))
+    errors = [f for f in check_file(grown, "t.c") if f.level.name == "ERROR"]
+    assert errors
+    assert all("`s->n`" in f.message for f in errors)
+
+
+def test_an_inline_sweep_bounded_by_a_member_meets_the_other_sections() -> None:
+    inline = """\
+        typedef struct { int n; double *f, *g, *v; } chain_t;
+        void step(chain_t *s) {
+          #pragma omp parallel sections
+          {
+            #pragma omp section
+            for (int i = 1; i < s->n - 1; i++) s->{out}[i] = 2.0 * i;
+            #pragma omp section
+            for (int i = 1; i < s->n - 1; i++) s->v[i] += s->f[i];
+          }
+        }
+    """
+    assert {c for c, _ in _errors(inline.replace("{out}", "f"))} == {"ACC120"}
+    assert _errors(inline.replace("{out}", "g")) == []
