@@ -132,3 +132,53 @@ def test_an_inline_sweep_bounded_by_a_member_meets_the_other_sections() -> None:
     """
     assert {c for c, _ in _errors(inline.replace("{out}", "f"))} == {"ACC120"}
     assert _errors(inline.replace("{out}", "g")) == []
+
+
+_TASKLOOPS = """\
+    void edges(int h, const float *px, float *gy, float *mag) {
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp taskloop grainsize(8) {group}
+        for (int y = 1; y < h - 1; y++)
+          gy[y] = px[y + 1] - px[y - 1];
+        {wait}
+        #pragma omp taskloop grainsize(8)
+        for (int y = 2; y < h - 2; y++)
+          mag[y] = gy[y - 1] + gy[y + 1];
+      }
+    }
+"""
+
+
+def _taskloops(group: str, wait: str) -> str:
+    return _TASKLOOPS.replace("{group}", group).replace("{wait}", wait)
+
+
+def test_two_taskloops_left_running_meet_element_by_element() -> None:
+    # `nogroup`: the first loop's tasks may run while the second reads neighbours
+    assert {c for c, _ in _errors(_taskloops("nogroup", ""))} == {"ACC122"}
+    # a `taskwait` waits for the `nogroup` tasks, children of the single's task
+    assert _errors(_taskloops("nogroup", "#pragma omp taskwait")) == []
+    # without `nogroup` the taskloop's own taskgroup waits for them
+    assert _errors(_taskloops("", "")) == []
+
+
+def test_two_taskloops_over_disjoint_elements_do_not_meet() -> None:
+    halves = """\
+        void halves(const float *px, float *gy, float *mag) {
+          #pragma omp parallel
+          #pragma omp single
+          {
+            #pragma omp taskloop nogroup
+            for (int y = 0; y < 100; y++)
+              gy[y] = px[y];
+            #pragma omp taskloop
+            for (int y = {lo}; y < 200; y++)
+              mag[y] = gy[y];
+          }
+        }
+    """
+    # the second loop reads only the half the first does not write
+    assert _errors(halves.replace("{lo}", "100")) == []
+    assert {c for c, _ in _errors(halves.replace("{lo}", "99"))} == {"ACC122"}
