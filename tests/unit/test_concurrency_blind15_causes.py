@@ -182,3 +182,59 @@ def test_two_taskloops_over_disjoint_elements_do_not_meet() -> None:
     # the second loop reads only the half the first does not write
     assert _errors(halves.replace("{lo}", "100")) == []
     assert {c for c, _ in _errors(halves.replace("{lo}", "99"))} == {"ACC122"}
+
+
+_CALLBACK = """\
+    typedef void (*rhs_fn)(const double *y, double *dy);
+    static void decay(const double *y, double *dy) {
+      {body}
+    }
+    static void step(rhs_fn f, double *y) {
+      double dy[2];
+      f(y, dy);
+      y[0] += 0.01 * dy[0];
+      y[1] += 0.01 * dy[1];
+    }
+    static void run(rhs_fn f, double (*y)[2], int n) {
+      #pragma omp parallel for
+      for (int s = 0; s < n; s++) step(f, y[s]);
+    }
+    void drive(double (*y)[2], int n) { run(decay, y, n); }
+"""
+_SCRATCH = """static double r0;
+      r0 = 0.5 * y[0];
+      dy[0] = -r0;
+      dy[1] = r0 - 0.2 * y[1];"""
+_TABLE = """static const double k[2] = {0.5, 0.2};
+      dy[0] = -k[0] * y[0];
+      dy[1] = k[0] * y[0] - k[1] * y[1];"""
+
+
+def test_a_call_through_a_function_pointer_parameter_reaches_its_bindings() -> None:
+    # `f` is `decay` at the only call of `run`, and `run`'s `f` at that of `step`
+    racy = _CALLBACK.replace("{body}", _SCRATCH)
+    assert "ACC124" in {c for c, _ in _errors(racy)}
+    # `run` is not `static`: callers elsewhere may bind `f` to anything
+    extern = racy.replace("static void run", "void run")
+    assert "ACC124" not in {c for c, _ in _errors(extern)}
+    assert _errors(_CALLBACK.replace("{body}", _TABLE)) == []
+
+
+def test_a_fixed_element_of_a_callees_static_array_is_shared_state() -> None:
+    scratch = """\
+        static double norm(const double *v, int n) {
+          static double part[2];
+          part[0] = 0.0;
+          part[1] = 0.0;
+          for (int i = 0; i < n; i++) part[i % 2] += v[i] * v[i];
+          return part[0] + part[1];
+        }
+        void norms(const double *v, double *out, int rows, int n) {
+          #pragma omp parallel for
+          for (int r = 0; r < rows; r++) out[r] = norm(v + r * n, n);
+        }
+    """
+    # every call writes `part[0]` and `part[1]`: one array for every thread
+    assert "ACC124" in {c for c, _ in _errors(scratch)}
+    local = scratch.replace("static double part[2];", "double part[2];")
+    assert _errors(local) == []
