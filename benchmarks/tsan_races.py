@@ -94,7 +94,9 @@ def tsan_verdict(fixture: Path, call: str, work: Path, runs: int, archer: Path) 
     env.update(
         OMP_NUM_THREADS="4",
         OMP_TOOL_LIBRARIES=str(archer),
-        TSAN_OPTIONS="ignore_noninstrumented_modules=1",
+        # The longest history: TSan drops a race whose earlier access's stack it
+        # cannot restore, which a thread descheduled under load makes likely.
+        TSAN_OPTIONS="ignore_noninstrumented_modules=1 history_size=7",
     )
     for _ in range(runs):
         try:

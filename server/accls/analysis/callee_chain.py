@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from accls.analysis.mhp_constructs import contains, first_word
+from accls.analysis.pointer_targets import pointer_targets
 from accls.frontend import Function, Ref, SourceFile
 
 __all__ = ["chain_state_writes"]
@@ -30,12 +31,17 @@ def _unguarded_callees(fn: Function, source: SourceFile) -> list[str]:
     ]
     out: list[str] = []
     for name in dict.fromkeys(fn.calls):
-        if source.function(name) is None:
+        # `(*f)`: a call through a function pointer, to the functions bound to `f`
+        called = name[2:-1] if name.startswith("(*") and name.endswith(")") else name
+        targets = (
+            (name,) if source.function(name) else pointer_targets(fn, called, source)
+        )
+        if not targets:
             continue
-        call = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*\(")
+        call = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\)?\s*\(")
         sites = [m.start() for m in call.finditer(source.data, start, end)]
         if any(not any(contains(c, at) for c in guarded) for at in sites):
-            out.append(name)
+            out.extend(targets)
     return out
 
 

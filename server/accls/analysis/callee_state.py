@@ -12,12 +12,16 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _THREADPRIVATE = re.compile(r"#\s*pragma\s+omp\s+threadprivate\s*\(([^)]*)\)")
 
 
-def state_name(ref: Ref) -> str | None:
+def state_name(ref: Ref, fn: Function | None = None) -> str | None:
     """The variable a plain or member write changes: `st` for `st.hits`.
 
     None for an element (`a[k]`, `s.v[k]`) or for anything reached through a
-    pointer (`*p`, `p->n`), whose object the name alone does not fix.
+    pointer (`*p`, `p->n`), whose object the name alone does not fix; but a
+    write of a fixed element of `fn`'s own `static` array (`rate[0] = ...`)
+    changes that array on every call.
     """
+    if ref.subscripts and fn is not None and _static_element(ref, fn):
+        return ref.name
     if ref.subscripts or ref.deref:
         return None
     if not ref.member:
@@ -25,6 +29,20 @@ def state_name(ref: Ref) -> str | None:
     if "->" in ref.name:
         return None
     return ref.name.split(".")[0]
+
+
+def _static_element(ref: Ref, fn: Function) -> bool:
+    """True for a write of `a[2]` with `a` a `static` array declared in `fn`."""
+    var = fn.lookup(ref.name)
+    return (
+        ref.is_write
+        and not (ref.deref or ref.member)
+        and var is not None
+        and var.static
+        and bool(var.dims)
+        and not var.pointers
+        and all(s.poly is not None and s.poly.is_constant for s in ref.subscripts)
+    )
 
 
 def threadprivate_fix(write: Ref, callee: str) -> str:

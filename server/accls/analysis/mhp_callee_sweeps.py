@@ -27,6 +27,7 @@ from accls.analysis.mhp_bounds import Sweep, sweep_of
 from accls.analysis.mhp_callee_pointers import pointer_members
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_env import Environment, Location
+from accls.analysis.mhp_steady_members import callee_scalar_members
 from accls.analysis.mhp_tasks import Task
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 from accls.frontend.exprs import expression_poly
@@ -71,6 +72,13 @@ def callee_sweeps(
         names = _arguments(call, callee, source, env, arrays, moved)
         if names is None:
             continue
+        span = (region.span.start_byte, region.span.end_byte)
+        for param, arg in zip(callee.params, call.args, strict=True):
+            if param.pointers == 1 and arg.strip() in env.invariant:
+                steady = callee_scalar_members(
+                    param.name, arg.strip(), callee, fn, source, span
+                )
+                names = {**steady, **names}
         chain = [c for c in inner if contains(c, at)]
         names = {
             k: v

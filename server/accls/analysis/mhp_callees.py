@@ -118,7 +118,7 @@ def state_writes(
     ]
     out: list[Ref] = []
     for ref in callee.refs:
-        base = state_name(ref)
+        base = state_name(ref, callee)
         if base is None or (ref.atomic and not keep_critical):
             continue  # `critical` marks its accesses atomic too
         if ref.span.start_byte in inits:

@@ -38,7 +38,7 @@ _PRIVATIZING = frozenset(
 )
 _NAME = re.compile(r"[A-Za-z_]\w*")
 # A name or a structure's member path `s.n`, spaces removed: one value.
-_TOKEN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_TOKEN = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 _C_WORDS = frozenset(
     "for while if int long short char float double unsigned signed const sizeof "
     "struct void return".split()
@@ -104,7 +104,7 @@ class Environment:
         """Names in `text` whose value may differ from thread to thread."""
         # A member path of one value everywhere (`s.n`) is one name; else its base.
         names = {
-            t if t in self.invariant else t.split(".", 1)[0]
+            t if t in self.invariant else re.split(r"\.|->", t, maxsplit=1)[0]
             for t in _TOKEN.findall(_joined(text))
         } - _C_WORDS
         shared_loop = {v for v, _, _ in self.loop_vars}
@@ -218,7 +218,8 @@ def environment(
         - local_names
         - fresh
     ) | {_TEAM}  # one team's threads share its number
-    invariant = steady_paths(invariant, fn, start, end, written | local_names | fresh)
+    changing = written | local_names | fresh
+    invariant = steady_paths(invariant, fn, source, (start, end), changing)
     sweep: set[str] = set()
     ranges: list[Sweep] = []
     constants = integer_macros(source.macros)  # `#define N 100`: bounds are known
@@ -278,8 +279,8 @@ def environment(
 
 
 def _joined(text: str) -> str:
-    """`s . n` as `s.n`."""
-    return re.sub(r"\s*\.\s*(?=[A-Za-z_])", ".", text)
+    """`s . n` as `s.n`, `p -> n` as `p->n`."""
+    return re.sub(r"\s*(\.|->)\s*(?=[A-Za-z_])", r"\1", text)
 
 
 def _member(

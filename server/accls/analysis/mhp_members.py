@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.mhp_steady_members import steady_arrows
 from accls.analysis.pragma_scope import clause_names
 from accls.frontend import Function, Region, SourceFile, Var
 
@@ -78,19 +79,31 @@ def shared_through_member(
 
 
 def steady_paths(
-    invariant: frozenset[str], fn: Function, start: int, end: int, changing: set[str]
+    invariant: frozenset[str],
+    fn: Function,
+    source: SourceFile,
+    span: tuple[int, int],
+    changing: set[str],
 ) -> frozenset[str]:
-    """`invariant` less the member paths `s.n` whose structure may change.
+    """`invariant` less the member paths `s.n`, `p->n` whose structure may change.
 
-    A structure the region assigns, declares, makes `private`, or whose address
-    it takes (a callee may store through it), holds no one value.
+    A structure the region (bytes `span` of `fn`) assigns, declares, makes
+    `private`, or whose address it takes (a callee may store through it), holds
+    no one value; nor does a pointer's member that a call may set.
     """
+    start, end = span
     escaping = {
         r.name for r in fn.refs if start <= r.span.start_byte < end and r.escapes
     }
     moving = changing | escaping
-    return frozenset(
-        name
-        for name in invariant
-        if "." not in name or name.split(".", 1)[0] not in moving
+    return steady_arrows(
+        frozenset(
+            name
+            for name in invariant
+            if "." not in name or name.split(".", 1)[0] not in moving
+        ),
+        fn,
+        source,
+        span,
+        moving,
     )

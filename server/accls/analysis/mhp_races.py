@@ -36,6 +36,7 @@ from accls.analysis.mhp_model import Access, RegionModel, region_models
 from accls.analysis.mhp_order import parallel_rule
 from accls.analysis.mhp_overlap import Overlap, overlap
 from accls.analysis.mhp_target import target_nowait_findings
+from accls.analysis.mhp_taskloop_pairs import left_to_loop_checks
 from accls.analysis.mhp_whole import whole_sweep
 from accls.analysis.mhp_whole_cover import whole_cover
 from accls.analysis.races_exclusion import guard_text
@@ -63,9 +64,7 @@ def _overlap(
         return Overlap("maybe", _varying(la, lb))
     if la.form == "scalar":
         return Overlap("same")
-    same_loop = a.unit == b.unit and a.unit.kind == "loop"
-    unfollowed = {"ws", "varying"} & {la.form, lb.form}
-    if (same_loop and unfollowed) or la.form == lb.form == "ws":
+    if left_to_loop_checks(model, a, b):
         return None  # the dependence test, or ACC111 between loops, decides
     if "varying" in (la.form, lb.form):
         counted = thread_slots(model, la, lb, (a.pos, b.pos)) if by_threads else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accls.analysis.depend_fixed import fixed_object
 from accls.analysis.depend_items import split_depend
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.frontend import Region, SourceFile, Span
@@ -67,7 +68,7 @@ def explicit_tasks(
             for s in loops
         ):
             multi = "it is created in a loop, once per iteration"
-            if included or _serialized(construct, inner, loops):
+            if included or _serialized(construct, inner, loops, source):
                 multi = ""
         elif parent is None and not _one_thread(region, inner, pragma_at(construct)):
             multi = EVERY_THREAD
@@ -101,14 +102,16 @@ def _final(construct: Region) -> bool:
     return flag == "true" or (flag.isdigit() and int(flag) != 0)
 
 
-def _serialized(construct: Region, inner: list[Region], loops: list[Span]) -> bool:
+def _serialized(
+    construct: Region, inner: list[Region], loops: list[Span], source: SourceFile
+) -> bool:
     """True if the instances a loop creates run one at a time."""
     at = pragma_at(construct)
     cond = construct.directive.clause("if")
     if cond is not None and _false((cond.args or "").split(":")[-1].strip()):
         return True
     if any(
-        k in ("out", "inout") and item.isidentifier()
+        k in ("out", "inout") and fixed_object(item, at, source)
         for k, item in depend_items(construct)
     ):
         return True
