@@ -52,7 +52,7 @@ __all__ = [
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b[^\n]*(?:\\\n[^\n]*)*")
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b(?:[^\n]*\\\r?\n)*[^\n]*")
 _COMPUTE = {"acc": frozenset({"parallel", "kernels", "serial"})}
 # Per directive, the clauses that move data to the device and back to the host.
 _TO_DEVICE = {
