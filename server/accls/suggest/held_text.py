@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 _QUIET = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.S)
-_PRAGMA_LINE = re.compile(rb"^[ \t]*#[^\n]*(?:\\\n[^\n]*)*", re.M)
+_PRAGMA_LINE = re.compile(rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _CALL = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
 _NOT_CALLS = frozenset({b"if", b"for", b"while", b"switch", b"sizeof", b"return"})
 _STORE = re.compile(
@@ -101,14 +101,19 @@ def aliased(fn: Function, name: str) -> bool:
     return not (var.fresh or (var.scope == "param" and var.restrict))
 
 
-def copied(fn: Function, name: str, data: bytes) -> bool:
+def copied(
+    fn: Function, name: str, data: bytes, call: tuple[int, int] | None = None
+) -> bool:
     """Whether the function takes the pointer's address or uses its value.
 
     A plain use (`p = u + 1`, `f(u)`) may leave another name on the array;
-    `free(u)` is the one that cannot.
+    `free(u)` is the one that cannot, and neither can the arguments of `call`
+    (a kernel function's call, whose uses the proof maps already).
     """
     for r in fn.refs:
         if r.name != name or r.subscripts or r.deref or r.member:
+            continue
+        if call is not None and call[0] <= r.span.start_byte < call[1]:
             continue
         if r.escapes or r.copies:
             return True
