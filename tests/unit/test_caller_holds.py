@@ -132,3 +132,34 @@ void run(void) {
     offered, why = _kernel_offered(text)
     assert not offered
     assert "`declare` at line 6" in why
+
+
+TIME_LOOP = """\
+void scale(double *restrict a, int n) {
+  for (int i = 0; i < n; i++) a[i] = 2.0 * a[i];
+}
+void shift(double *restrict a, int n) {
+  for (int i = 0; i < n; i++) a[i] = a[i] + 1.0;
+}
+void run(int n, int steps, double *restrict a) {
+  #pragma acc data copy(a[0:n])
+  {
+    for (int t = 0; t < steps; t++) {
+      scale(a, n);
+      shift(a, n);
+    }
+  }
+}
+"""
+
+
+def test_kernel_calls_in_a_time_loop_of_a_data_region_keep_each_other() -> None:
+    # The other kernel function's call is device code on `a`, as an offloaded
+    # nest beside the loop would be.
+    found = suggest_text(TIME_LOOP, "t.c", ACC).suggestions
+    assert [s.pragma is not None for s in found if not s.inner] == [True, True, False]
+    host = TIME_LOOP.replace(
+        "      shift(a, n);\n", "      shift(a, n);\n      a[0] = 0.0;\n"
+    )
+    found = suggest_text(host, "t.c", ACC).suggestions
+    assert [s.pragma is not None for s in found if not s.inner][:2] == [False, False]

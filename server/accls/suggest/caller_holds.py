@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import re
 
-from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse
-from accls.analysis.device_coherence import function_directives
 from accls.frontend import Call, Function
 from accls.suggest.declared_data import declared_in
-from accls.suggest.held_proof import held, scene
+from accls.suggest.held_proof import held
+from accls.suggest.held_round import HeldRound
 from accls.suggest.held_spans import hold_around
-from accls.suggest.lifetime_uses import KernelIndex
 
 __all__ = ["caller_holds"]
 
@@ -31,13 +29,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _DEPTH = 3  # callers' callers followed, through parameters
 
 
-def caller_holds(
-    analysis: FileAnalysis,
-    fn: Function,
-    uses: list[ArrayUse],
-    sentinel: str,
-    index: KernelIndex,
-) -> list[str]:
+def caller_holds(fn: Function, uses: list[ArrayUse], round_: HeldRound) -> list[str]:
     """Why a caller's hold of what `fn`'s parameters point to bars offloading."""
     out: list[str] = []
     params = {p.name: k for k, p in enumerate(fn.params)}
@@ -45,76 +37,65 @@ def caller_holds(
         at = params.get(use.name)
         if at is None:
             continue
-        why = _at_calls(analysis, fn.name, at, sentinel, index, 0)
+        why = _at_calls(fn.name, at, round_, 0)
         if why is not None:
             out.append(f"`{use.name}` (a parameter): {why}")
     return out
 
 
-def _at_calls(
-    analysis: FileAnalysis,
-    callee: str,
-    at: int,
-    sentinel: str,
-    index: KernelIndex,
-    depth: int,
-) -> str | None:
+def _at_calls(callee: str, at: int, round_: HeldRound, depth: int) -> str | None:
     """Why a hold around a call of `callee` bars it, its argument `at` followed."""
-    for caller in analysis.source.functions:
-        if caller.name == callee:
+    key = (callee, at, depth)
+    if key not in round_.callers:
+        round_.callers[key] = None  # a recursive call finds no hold
+        round_.callers[key] = _first_hold(callee, at, round_, depth)
+    return round_.callers[key]
+
+
+def _first_hold(callee: str, at: int, round_: HeldRound, depth: int) -> str | None:
+    for caller, call in round_.calls_of(callee):
+        if caller.name == callee or at >= len(call.args):
             continue
-        for call in caller.call_sites:
-            if call.name != callee or at >= len(call.args):
-                continue
-            names = sorted(set(_WORD.findall(call.args[at])))
-            for name in names:
-                why = _hold_at(analysis, caller, call, name, sentinel, index, depth)
-                if why is not None:
-                    return why
+        for name in sorted(set(_WORD.findall(call.args[at]))):
+            why = _hold_at(caller, call, name, round_, depth)
+            if why is not None:
+                return why
     return None
 
 
 def _hold_at(
-    analysis: FileAnalysis,
-    caller: Function,
-    call: Call,
-    name: str,
-    sentinel: str,
-    index: KernelIndex,
-    depth: int,
+    caller: Function, call: Call, name: str, round_: HeldRound, depth: int
 ) -> str | None:
+    analysis = round_.analysis
     line = call.span.line
     where = f"`{caller.name}()` calls `{call.name}()` at line {line} with `{name}`"
-    declared = declared_in(analysis, sentinel, caller).get(name)
+    declared = declared_in(analysis, round_.sentinel, caller).get(name)
     if declared is not None:
         return (
             f"{where}, which a `declare` at line {declared.line} keeps on the "
             "device: offloaded, the loop would use the device copy"
         )
-    directives = function_directives(analysis.source, caller, sentinel)
+    directives = round_.scene(caller).directives
     span = (call.span.start_byte, call.span.end_byte)
-    hold = hold_around(analysis.source.data, span, name, directives)
-    if hold is not None:
-        return _proof(analysis, caller, call, name, sentinel, index, depth, where)
+    if hold_around(analysis.source.data, span, name, directives) is not None:
+        return _proof(caller, call, name, round_, depth, where)
     var = caller.lookup(name)
     if var is None or var.scope != "param" or depth >= _DEPTH:
         return None
     at = next(k for k, p in enumerate(caller.params) if p.name == name)
-    return _at_calls(analysis, caller.name, at, sentinel, index, depth + 1)
+    return _at_calls(caller.name, at, round_, depth + 1)
 
 
 def _proof(
-    analysis: FileAnalysis,
     caller: Function,
     call: Call,
     name: str,
-    sentinel: str,
-    index: KernelIndex,
+    round_: HeldRound,
     depth: int,
     where: str,
 ) -> str | None:
     """Why the caller's hold of `name` around `call` is not proved coherent."""
-    mapped = index.call_uses(call, caller) if depth == 0 else None
+    mapped = round_.index.call_uses(call, caller) if depth == 0 else None
     mine = [m for m in mapped or () if m.name == name]
     if not mine:
         return (
@@ -122,11 +103,9 @@ def _proof(
             "offloaded, the loop would use the device copy, which the host's may "
             "not match"
         )
-    device = tuple(top.loop for top in index.tops(caller.name))
-    here = scene(analysis, caller, sentinel, device)
     site = (call.span.start_byte, call.span.end_byte, call.span.line)
     for use in mine:
-        why = held(analysis, caller, site, use, here, call=True)
+        why = held(round_.analysis, caller, site, use, round_.scene(caller), call=True)
         if why is not None:
             return f"{where}: {why}"
     return None

@@ -37,10 +37,10 @@ from accls.analysis.device_coherence import function_directives
 from accls.frontend import Function, Loop
 from accls.suggest.caller_holds import caller_holds
 from accls.suggest.declared_data import Declared, declared_in
-from accls.suggest.held_proof import held, scene
+from accls.suggest.held_proof import held
+from accls.suggest.held_round import HeldRound
 from accls.suggest.held_scalars import held_scalar, moved_names
 from accls.suggest.held_spans import EXIT, HOLDS
-from accls.suggest.lifetime_uses import KernelIndex
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["held_refusals"]
@@ -69,13 +69,12 @@ def held_refusals(
     while True:
         device = [s for s in out if _offloaded(s)]
         refused: dict[int, tuple[str, ...]] = {}
-        indexes: dict[str, KernelIndex] = {}
+        rounds: dict[str, HeldRound] = {}
         for s in device:
             sentinel = s.options.dialect.sentinel
-            if sentinel not in indexes:
-                indexes[sentinel] = KernelIndex(analysis, device, sentinel)
-            others = tuple(d.loop for d in device if d is not s)
-            why = _why(s.loop, analysis, sentinel, others, indexes[sentinel])
+            if sentinel not in rounds:
+                rounds[sentinel] = HeldRound(analysis, sentinel, device)
+            why = _why(s.loop, rounds[sentinel])
             if why:
                 refused[s.loop.id] = why
         if not refused:
@@ -101,20 +100,18 @@ def _refused(
     return s
 
 
-def _why(
-    loop: Loop,
-    analysis: FileAnalysis,
-    sentinel: str,
-    device: tuple[Loop, ...],
-    index: KernelIndex,
-) -> tuple[str, ...]:
-    """Why offloading `loop` would bypass the user's own device copies (empty: fine)."""
+def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
+    """Why offloading `loop` would bypass the user's own device copies (empty: fine).
+
+    The scene blanks `loop` with the function's other device code: the proof
+    reads only what lies outside it.
+    """
+    analysis, sentinel = round_.analysis, round_.sentinel
     source = analysis.source
     fn = source.function(loop.function) if loop.function else None
     if fn is None or loop.fortran:
         return ()
-    mine = tuple(d for d in device if d.function == loop.function)
-    here = scene(analysis, fn, sentinel, mine)
+    here = round_.scene(fn)
     declared = declared_in(analysis, sentinel, fn)
     out: list[str] = []
     clear: list[ArrayUse] = []  # the uses no hold of the function bars
@@ -135,7 +132,7 @@ def _why(
             out.append(why)
         else:
             clear.append(use)
-    out += caller_holds(analysis, fn, clear, sentinel, index)
+    out += caller_holds(fn, clear, round_)
     arrays = {u.name for u in uses}
     for name in sorted({r.name for r in loop.refs} - arrays):
         if name in declared:

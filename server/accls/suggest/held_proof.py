@@ -8,7 +8,7 @@ where the code starts, and what it writes comes back where the hold ends.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, loop_array_uses
@@ -27,6 +27,7 @@ from accls.suggest.held_text import (
     scratch,
     update,
 )
+from accls.suggest.lifetime_uses import KernelIndex
 from accls.suggest.region_present import covers_use
 
 __all__ = ["Scene", "held", "scene"]
@@ -82,7 +83,7 @@ def held(
     if use.written:
         back = update(scene.directives, (end, hold.until), name, TO_HOST, use, ins)
     last = back.span.start_byte if back is not None and back.span else hold.until
-    if copied(fn, name, data, (start, end) if call else None) or not (
+    if _copied(scene, fn, name, data, (start, end) if call else None) or not (
         quiet_between(quiet, first, start, name, aliased=many)
         and quiet_between(quiet, end, last, name, aliased=many)
     ):
@@ -126,20 +127,44 @@ def held(
 
 @dataclass(frozen=True, slots=True)
 class Scene:
-    """The function's directives, and the nests offloaded beside the loop."""
+    """The function's directives, and the device code beside the offloaded code."""
 
     directives: list[tuple[int, Directive]]
     device: tuple[Loop, ...]  # the other nests offloaded: device code, blanked
-    blanked: bytes  # the file with those nests blanked out
+    blanked: bytes  # the file with those nests and the kernel calls blanked out
+    # Calls of kernel functions (every loop offloaded, no host code on the
+    # caller's arrays): device code too, their arguments no copies.
+    calls: tuple[tuple[int, int], ...] = ()
+    copies: dict[str, bool] = field(default_factory=dict)  # `copied`, by name
+
+
+def _copied(
+    scene: Scene, fn: Function, name: str, data: bytes, site: tuple[int, int] | None
+) -> bool:
+    """`copied` of the name, the kernel calls' arguments apart (and the site's)."""
+    if site is not None and not any(a <= site[0] < b for a, b in scene.calls):
+        return copied(fn, name, data, (*scene.calls, site))
+    if name not in scene.copies:
+        scene.copies[name] = copied(fn, name, data, scene.calls)
+    return scene.copies[name]
 
 
 def scene(
-    analysis: FileAnalysis, fn: Function, sentinel: str, device: tuple[Loop, ...]
+    analysis: FileAnalysis,
+    fn: Function,
+    sentinel: str,
+    device: tuple[Loop, ...],
+    index: KernelIndex,
 ) -> Scene:
-    """The function's directives, with the offloaded nests `device` blanked."""
+    """The function's directives, with its device code blanked."""
     text = bytearray(analysis.source.data)
-    for other in device:
-        a, b = other.span.start_byte, other.span.end_byte
+    calls = tuple(
+        (c.span.start_byte, c.span.end_byte)
+        for c in fn.call_sites
+        if index.is_kernel(c.name)
+    )
+    spans = [(o.span.start_byte, o.span.end_byte) for o in device] + list(calls)
+    for a, b in spans:
         text[a:b] = re.sub(rb"[^\n]", b" ", bytes(text[a:b]))
     directives = function_directives(analysis.source, fn, sentinel)
-    return Scene(directives, device, bytes(text))
+    return Scene(directives, device, bytes(text), calls)

@@ -8,6 +8,9 @@ an array; brace depths; sections as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
 
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.data_clauses import Section, split_top
@@ -52,6 +55,7 @@ def names_in(directive: Directive, name: str) -> bool:
     return any(word.search(c.args or "") for c in directive.clauses)
 
 
+@lru_cache(maxsize=256)  # every loop and call of a `data` block asks again
 def block_end(data: bytes, start: int) -> int | None:
     """The offset after the block that opens at the first `{` after `start`."""
     text = _QUIET.sub(lambda m: b" " * len(m.group(0)), data[start:])
@@ -102,19 +106,22 @@ def aliased(fn: Function, name: str) -> bool:
 
 
 def copied(
-    fn: Function, name: str, data: bytes, call: tuple[int, int] | None = None
+    fn: Function, name: str, data: bytes, calls: Sequence[tuple[int, int]] = ()
 ) -> bool:
     """Whether the function takes the pointer's address or uses its value.
 
     A plain use (`p = u + 1`, `f(u)`) may leave another name on the array;
-    `free(u)` is the one that cannot, and neither can the arguments of `call`
-    (a kernel function's call, whose uses the proof maps already).
+    `free(u)` is the one that cannot, and neither can the arguments of
+    `calls` (kernel functions' calls: device code on the array).
     """
+    spans = sorted(calls)
+    starts = [a for a, _ in spans]
     for r in fn.refs:
         if r.name != name or r.subscripts or r.deref or r.member:
             continue
-        if call is not None and call[0] <= r.span.start_byte < call[1]:
-            continue
+        at = bisect_right(starts, r.span.start_byte) - 1
+        if at >= 0 and r.span.start_byte < spans[at][1]:
+            continue  # calls do not nest in one another's arguments here
         if r.escapes or r.copies:
             return True
         if r.is_write:
