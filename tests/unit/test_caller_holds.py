@@ -163,3 +163,26 @@ def test_kernel_calls_in_a_time_loop_of_a_data_region_keep_each_other() -> None:
     )
     found = suggest_text(host, "t.c", ACC).suggestions
     assert [s.pragma is not None for s in found if not s.inner][:2] == [False, False]
+
+
+def test_a_global_another_function_enters_passed_to_a_kernel_refuses() -> None:
+    text = """\
+double g[100];
+void init(void) {
+  #pragma acc enter data copyin(g)
+}
+void kernel(double *a, int n) {
+  for (int i = 0; i < n; i++) a[i] = 2.0 * a[i];
+}
+int main(void) {
+  init();
+  kernel(g, 100);
+  return (int)g[3];
+}
+"""
+    offered, why = _kernel_offered(text)
+    assert not offered
+    assert "another function" in why
+    mine = text.replace("double g[100];", "double g[100], h[100];")
+    mine = mine.replace("kernel(g, 100);", "kernel(h, 100);")
+    assert _kernel_offered(mine)[0]

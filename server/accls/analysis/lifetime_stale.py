@@ -22,12 +22,13 @@ from __future__ import annotations
 import re
 
 from accls.analysis.analyze import FileAnalysis
-from accls.analysis.data_clauses import list_names, transfer_kinds
+from accls.analysis.data_clauses import transfer_kinds
 from accls.analysis.data_kinds import STALE_IN_LIFETIME
 from accls.analysis.device_coherence import function_directives, unseen_device_code
 from accls.analysis.device_constructs import runs_on_device
 from accls.analysis.device_stale import stale_reads
 from accls.analysis.findings import Finding
+from accls.analysis.pragma_scope import list_names
 from accls.frontend import Directive, Function, Span
 
 __all__ = ["lifetime_stale_findings"]

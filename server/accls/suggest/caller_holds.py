@@ -21,7 +21,7 @@ from accls.frontend import Call, Function
 from accls.suggest.declared_data import declared_in
 from accls.suggest.held_proof import held
 from accls.suggest.held_round import HeldRound
-from accls.suggest.held_spans import hold_around
+from accls.suggest.held_spans import held_elsewhere, hold_around
 
 __all__ = ["caller_holds"]
 
@@ -80,6 +80,12 @@ def _hold_at(
     if hold_around(analysis.source.data, span, name, directives) is not None:
         return _proof(caller, call, name, round_, depth, where)
     var = caller.lookup(name)
+    if var is None and held_elsewhere(analysis, caller, name, round_.sentinel):
+        return (
+            f"{where}, a global a data directive of another function holds on the "
+            "device: offloaded, the loop would use the device copy, which the "
+            "host's may not match"
+        )
     if var is None or var.scope != "param" or depth >= _DEPTH:
         return None
     at = next(k for k, p in enumerate(caller.params) if p.name == name)

@@ -27,20 +27,18 @@ hold names in another function (a global), which this module cannot follow.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, loop_array_uses
-from accls.analysis.device_coherence import function_directives
-from accls.frontend import Function, Loop
+from accls.frontend import Loop
 from accls.suggest.caller_holds import caller_holds
 from accls.suggest.declared_data import Declared, declared_in
 from accls.suggest.held_proof import held
 from accls.suggest.held_round import HeldRound
-from accls.suggest.held_scalars import held_scalar, moved_names
-from accls.suggest.held_spans import EXIT, HOLDS
+from accls.suggest.held_scalars import held_scalar
+from accls.suggest.held_spans import held_elsewhere
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["held_refusals"]
@@ -125,7 +123,7 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
         if (
             why is None
             and fn.lookup(use.name) is None
-            and _held_elsewhere(analysis, fn, use.name, sentinel)
+            and held_elsewhere(analysis, fn, use.name, sentinel)
         ):
             why = _ELSEWHERE.format(name=use.name)
         if why is not None:
@@ -139,7 +137,7 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
             out.append(_declared_why(declared[name]))
         elif why := held_scalar(analysis, loop, name, here.directives):
             out.append(why)
-        elif fn.lookup(name) is None and _held_elsewhere(
+        elif fn.lookup(name) is None and held_elsewhere(
             analysis, fn, name, sentinel, scalar=True
         ):
             out.append(_ELSEWHERE.format(name=name))
@@ -153,30 +151,3 @@ def _declared_why(held: Declared) -> str:
         f"{held.line}): offloaded, the loop would use the device copy, which your "
         "`update`s keep apart from the host's"
     )
-
-
-def _held_elsewhere(
-    analysis: FileAnalysis,
-    fn: Function,
-    name: str,
-    sentinel: str,
-    *,
-    scalar: bool = False,
-) -> bool:
-    """Whether a data directive of another function names the global `name`.
-
-    `scalar`: as an item it moves (`s`), not in an array's bounds (`a[0:s]`).
-    """
-    word = re.compile(r"\b" + re.escape(name) + r"\b")
-    for other in analysis.source.functions:
-        if other.name == fn.name:
-            continue
-        for _, directive in function_directives(analysis.source, other, sentinel):
-            held = directive.name in HOLDS | EXIT or directive.name == "update"
-            if not held:
-                continue
-            if scalar and name in moved_names(directive):
-                return True
-            if not scalar and any(word.search(c.args or "") for c in directive.clauses):
-                return True
-    return False

@@ -9,29 +9,11 @@ so such a loop is refused.
 
 from __future__ import annotations
 
-import re
-
 from accls.analysis import FileAnalysis
-from accls.analysis.data_clauses import split_top
 from accls.frontend import Directive, Loop
-from accls.suggest.held_spans import hold_around
+from accls.suggest.held_spans import hold_around, moved_names
 
-__all__ = ["held_scalar", "moved_names"]
-
-# The clauses that move data (not `if(n > 8)`, `async(q)`, `device(d)`).
-_DATA = re.compile(r"p?copy\w*|p?create|present\w*|no_create|delete|deviceptr|map")
-_NAME = re.compile(r"\s*(?:[\w\s,]*:)?\s*([A-Za-z_]\w*)")
-
-
-def moved_names(directive: Directive) -> set[str]:
-    """The names the directive's clauses list (`s` of `map(to: s)`), not indices."""
-    return {
-        m.group(1)
-        for clause in directive.clauses
-        if _DATA.fullmatch(clause.name)
-        for item in split_top(clause.args or "")
-        if (m := _NAME.match(item))
-    }
+__all__ = ["held_scalar"]
 
 
 def held_scalar(

@@ -1,18 +1,23 @@
-"""Where the user's data directives hold a name on the device around some code.
+"""Where the user's data directives hold a name on the device.
 
-A hold opens at an `enter data` (ended by the first `exit data` naming the
-name after it) or a `data` construct (ended by its block); OpenMP's `target`
-spellings alike. Text facts only: the directives are the function's own.
+Around some code: a hold opens at an `enter data` (ended by the first `exit
+data` naming the name after it) or a `data` construct (ended by its block);
+OpenMP's `target` spellings alike. Elsewhere: a directive of another function
+names a global. Text facts only: each function's own directives.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from accls.frontend import Directive
+from accls.analysis import FileAnalysis
+from accls.analysis.data_clauses import split_top
+from accls.analysis.device_coherence import function_directives
+from accls.frontend import Directive, Function
 from accls.suggest.held_text import block_end, names_in
 
-__all__ = ["EXIT", "HOLDS", "Hold", "hold_around"]
+__all__ = ["EXIT", "HOLDS", "Hold", "held_elsewhere", "hold_around", "moved_names"]
 
 EXIT = frozenset({"exit data", "target exit data"})
 _DATA = frozenset({"data", "target data"})
@@ -60,3 +65,46 @@ def hold_around(
         if x >= start:  # an exit before the code ends this hold before it
             holds.append(Hold(at, body, x, directive, closing))
     return max(holds, key=lambda h: h.at) if holds else None
+
+
+# The clauses that move data (not `if(n > 8)`, `async(q)`, `device(d)`).
+_MOVING = re.compile(r"p?copy\w*|p?create|present\w*|no_create|delete|deviceptr|map")
+_NAME = re.compile(r"\s*(?:[\w\s,]*:)?\s*([A-Za-z_]\w*)")
+
+
+def moved_names(directive: Directive) -> set[str]:
+    """The names the directive's clauses list (`s` of `map(to: s)`), not indices."""
+    return {
+        m.group(1)
+        for clause in directive.clauses
+        if _MOVING.fullmatch(clause.name)
+        for item in split_top(clause.args or "")
+        if (m := _NAME.match(item))
+    }
+
+
+def held_elsewhere(
+    analysis: FileAnalysis,
+    fn: Function,
+    name: str,
+    sentinel: str,
+    *,
+    scalar: bool = False,
+) -> bool:
+    """Whether a data directive of another function names the global `name`.
+
+    `scalar`: as an item it moves (`s`), not in an array's bounds (`a[0:s]`).
+    """
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    for other in analysis.source.functions:
+        if other.name == fn.name:
+            continue
+        for _, directive in function_directives(analysis.source, other, sentinel):
+            held = directive.name in HOLDS | EXIT or directive.name == "update"
+            if not held:
+                continue
+            if scalar and name in moved_names(directive):
+                return True
+            if not scalar and any(word.search(c.args or "") for c in directive.clauses):
+                return True
+    return False
