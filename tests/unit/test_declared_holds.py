@@ -64,7 +64,7 @@ def test_a_global_outside_the_declare_target_block_is_offered() -> None:
 @pytest.mark.parametrize(
     "head",
     [
-        "double u[N], f[N];\n#pragma acc declare device_resident(u) link(f)",
+        "double u[N], f[N];\n#pragma acc declare device_resident(u, f)",
         "double u[N], f[N];\n#pragma acc declare copyin(u) pcreate(f)",
         "double u[N], f[N];\n#pragma acc declare present_or_create(u, f)",
         "double u[N], f[N];\n#pragma acc declare \\\n    create(u, f)",
@@ -163,3 +163,18 @@ def test_an_enter_data_continued_on_the_next_line_holds() -> None:
     fixed = ENTERED_ON_TWO_LINES.replace("delete(a[0:n], b[0:n])", "copyout(b[0:n])")
     fixed = fixed.replace("copyout(b[0:n])", "copyout(b[0:n]) delete(a[0:n])")
     assert _offered(fixed, ACC) == {5: True}
+
+
+@pytest.mark.parametrize(
+    ("head", "settings"),
+    [
+        ("double u[N], f[N];\n#pragma acc declare link(u, f)", ACC),
+        ("double u[N], f[N];\n#pragma omp declare target link(u, f)", OMP_GPU),
+    ],
+)
+def test_a_link_holds_nothing_the_loop_s_clauses_do_not_map(
+    head: str, settings: Settings
+) -> None:
+    # The device copy of a linked global exists only where a data clause maps
+    # it: the loop's own copy clauses move it.
+    assert all(_offered(INIT.format(head=head, update=""), settings).values())

@@ -4,7 +4,9 @@ OpenACC `declare` (any data clause, any spelling) holds a global for the whole
 program and a local (or a parameter's data) for its function. OpenMP `declare
 target` holds what its list names (`declare target(list)`, `to`, `enter`,
 `link`) and every global declared between `begin declare target`, or a
-`declare target` with no list, and `end declare target`.
+`declare target` with no list, and `end declare target`. `link` holds nothing
+itself: the data is mapped only where a data clause names it, so the loop's
+own clauses move it.
 """
 
 from __future__ import annotations
@@ -85,15 +87,15 @@ def _declared(analysis: FileAnalysis, sentinel: str) -> tuple[Declared, ...]:
                     if g.span is not None and at < g.span.start_byte < match.start()
                 ]
             continue
-        names = [
-            m.group(1)
-            for lists in _LIST.finditer(omp.group(2))
-            if (lists.group(1) or "") in _LISTS
-            for item in split_top(lists.group(2))
+        lists = [
+            (word, m.group(1))
+            for found in _LIST.finditer(omp.group(2))
+            if (word := found.group(1) or "") in _LISTS
+            for item in split_top(found.group(2))
             if (m := _NAME.match(item))
         ]
-        if names:
-            out += [Declared(n, line, owner) for n in names]
+        if lists:
+            out += [Declared(n, line, owner) for word, n in lists if word != "link"]
         else:
             opened.append((match.end(), line))
     for at, row in opened:  # a block never ended holds to the end of the file
@@ -114,6 +116,7 @@ def _acc_names(pragma: bytes) -> list[str]:
     return [
         m.group(1)
         for clause in directive.clauses
+        if clause.name != "link"
         for item in split_top(clause.args or "")
         if (m := _NAME.match(item))
     ]
