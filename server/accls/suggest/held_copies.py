@@ -21,8 +21,12 @@ one that ends it (`exit data`, or the end of the `data` construct's block):
 - what the loop writes goes back to the host where the hold ends (`copyout`,
   `copy`, `map(from:)`, `map(tofrom:)`).
 
-A `declare`d array is held for the whole program: always refused. So is one a
-hold names in another function (a global), which this module cannot follow.
+A `declare`d array (`declared_data`: OpenMP `declare target` lists and blocks
+too) is held for the whole program, or its function: always refused. So is a
+global a hold names in another function, which this module cannot follow, a
+scalar a hold or a `declare` names (`held_scalars`), and a pointer parameter a
+caller of the file holds around the call unless that hold is proved the same
+way (`caller_holds`).
 """
 
 from __future__ import annotations

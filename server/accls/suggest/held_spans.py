@@ -68,6 +68,7 @@ def hold_around(
 
 
 # The clauses that move data (not `if(n > 8)`, `async(q)`, `device(d)`).
+_WORD = re.compile(r"[A-Za-z_]\w*")
 _MOVING = re.compile(r"p?copy\w*|p?create|present\w*|no_create|delete|deviceptr|map")
 _NAME = re.compile(r"\s*(?:[\w\s,]*:)?\s*([A-Za-z_]\w*)")
 
@@ -95,16 +96,29 @@ def held_elsewhere(
 
     `scalar`: as an item it moves (`s`), not in an array's bounds (`a[0:s]`).
     """
-    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    words, moved = _named_by_function(analysis, sentinel)
+    table = moved if scalar else words
+    return any(other != fn.name for other in table.get(name, ()))
+
+
+def _named_by_function(
+    analysis: FileAnalysis, sentinel: str
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Per name, the functions whose data directives name it: any word, moved."""
+    key = f"held names {sentinel}"
+    kept = analysis.memo.get(key)
+    if isinstance(kept, tuple):
+        return kept
+    words: dict[str, set[str]] = {}
+    moved: dict[str, set[str]] = {}
     for other in analysis.source.functions:
-        if other.name == fn.name:
-            continue
         for _, directive in function_directives(analysis.source, other, sentinel):
-            held = directive.name in HOLDS | EXIT or directive.name == "update"
-            if not held:
+            if directive.name not in HOLDS | EXIT and directive.name != "update":
                 continue
-            if scalar and name in moved_names(directive):
-                return True
-            if not scalar and any(word.search(c.args or "") for c in directive.clauses):
-                return True
-    return False
+            for clause in directive.clauses:
+                for word in _WORD.findall(clause.args or ""):
+                    words.setdefault(word, set()).add(other.name)
+            for item in moved_names(directive):
+                moved.setdefault(item, set()).add(other.name)
+    analysis.memo[key] = (words, moved)
+    return words, moved
