@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis
+from accls.analysis.access_paths import base_name
 from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.frontend import Loop
 from accls.suggest.caller_holds import caller_holds
@@ -126,7 +127,7 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
         why = held(analysis, fn, site, use, here)
         if (
             why is None
-            and fn.lookup(use.name) is None
+            and fn.lookup(base_name(use.name)) is None
             and held_elsewhere(analysis, fn, use.name, sentinel)
         ):
             why = _ELSEWHERE.format(name=use.name)

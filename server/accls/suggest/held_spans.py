@@ -98,7 +98,9 @@ def held_elsewhere(
     """
     words, moved = _named_by_function(analysis, sentinel)
     table = moved if scalar else words
-    return any(other != fn.name for other in table.get(name, ()))
+    base = _WORD.match(name)  # `g` of a member path `g.a`
+    held = table.get(base.group(0) if base else name, ())
+    return any(other != fn.name for other in held)
 
 
 def _named_by_function(
