@@ -146,7 +146,7 @@ void run(int n, int steps, double *restrict a, double *restrict b)
     #pragma acc enter data copyin(a[0:n]) create(b[0:n])
     for (int t = 0; t < steps; t++)
         scale(n, b, a);
-    #pragma acc exit data copyout(b[0:n])
+    #pragma acc exit data copyout(b[0:n]) delete(a[0:n])
 }
 """
 

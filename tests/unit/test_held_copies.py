@@ -173,3 +173,27 @@ def test_a_nest_writing_part_of_a_created_array_copied_back_is_offered() -> None
 def test_a_copy_back_short_of_what_the_nest_writes_refuses() -> None:
     text = ENTERED.replace("copyout(b[0:n])", "copyout(b[0:n/2]) delete(b[0:n])")
     assert [offered for _, offered, _ in _loops(text)] == [False]
+
+
+def test_a_global_struct_s_member_another_function_enters_is_refused() -> None:
+    text = """\
+#define N 64
+struct grid { double *u; } g;
+void up(void) {
+  #pragma acc enter data copyin(g.u[0:N])
+}
+void scale(void) {
+  for (int i = 0; i < N; i++) g.u[i] = 2.0 * g.u[i];
+}
+double local(void) {
+  struct grid g;
+  g.u = 0;
+  double s = 0.0;
+  for (int i = 0; i < N; i++) s += g.u[i];
+  return s;
+}
+"""
+    assert [(line, offered) for line, offered, _ in _loops(text)] == [
+        (7, False),
+        (13, True),
+    ]

@@ -26,7 +26,7 @@ __all__ = [
 Cells = frozenset[tuple[str, str]]
 """(array, cell) pairs."""
 
-_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+acc\b[^\n]*(?:\\\n[^\n]*)*")
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+acc\b(?:[^\n]*\\\r?\n)*[^\n]*")
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*((?:\[[^\]]*\])*)")
 _COMPUTE = frozenset({"parallel", "kernels", "serial"})
 _IN = frozenset({"copy", "copyin", "pcopy", "pcopyin"})

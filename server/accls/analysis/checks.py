@@ -17,6 +17,7 @@ from accls.analysis.data_movement import data_findings
 from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
+from accls.analysis.lifetime_stale import lifetime_stale_findings
 from accls.analysis.list_tasks import list_task_findings
 from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
@@ -82,6 +83,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
         found.extend(transfer_findings(analysis, sentinel))
         found.extend(coherence_findings(analysis, sentinel))
         found.extend(stale_findings(analysis, sentinel))
+        found.extend(lifetime_stale_findings(analysis, sentinel))
         found.extend(mapped_twice_findings(analysis, sentinel))
     if "acc" in dialects:
         found.extend(async_findings(analysis.source))

@@ -82,7 +82,7 @@ def transfer_kinds(directive: Directive) -> dict[str, str]:
 def pragma_lines(source: SourceFile, start: int, end: int) -> list[Directive]:
     """Every acc/omp pragma written between two byte offsets."""
     text = source.data[start:end].decode("utf-8", errors="replace")
-    lines = re.findall(r"#\s*pragma[^\n]*(?:\\\n[^\n]*)*", text)
+    lines = re.findall(r"#\s*pragma(?:[^\n]*\\\r?\n)*[^\n]*", text)
     return [d for d in (parse_directive(line) for line in lines) if d is not None]
 
 

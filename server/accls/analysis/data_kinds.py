@@ -11,6 +11,7 @@ __all__ = [
     "REPEATED_TRANSFERS",
     "SHORT_SECTION",
     "STALE_HOST_COPY",
+    "STALE_IN_LIFETIME",
     "STALE_IN_REGION",
     "UNINITIALISED_DEVICE_READ",
     "UNMAPPED_POINTER",
@@ -179,4 +180,22 @@ UNWRITTEN_COPYOUT = FindingKind(
 Why: at the end of the construct the whole section comes back to the host, so the
 host's values of the elements the device never wrote are lost.
 Example: `#pragma acc parallel loop copyout(b[0:n])` over `b[i] = a[i]` for `i < n - 1`.
+"""
+
+
+STALE_IN_LIFETIME = FindingKind(
+    "ACC210",
+    Category.DATA,
+    WARNING,
+    "one side reads what the other changed while `enter data` holds the array",
+    "the {reader} reads `{var}` at line {read}, but the {writer} wrote it at line "
+    "{write} while `{region}` (line {line}) keeps it on the device, and no "
+    "`{update}({var})` between brings it over, so the {reader} reads its old copy",
+)
+"""Between `enter data` and `exit data` the host and the device each hold a copy.
+
+Why: a host loop reading the array after a kernel wrote it (no `update self`
+between) sees the values from before the kernel; a kernel reading it after the
+host wrote it (no `update device`) computes with the device's old values.
+Example: `enter data create(a)`, a host loop filling `a`, then a kernel reading it.
 """

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.data_clauses import Section, clause_sections, transfer_kinds
 from accls.analysis.data_kinds import LOST_HOST_WRITES
+from accls.analysis.device_constructs import runs_on_device
 from accls.analysis.device_kernels import device_kernel
 from accls.analysis.findings import Finding, Severity, finding
 from accls.analysis.obstacles import PURE_FUNCTIONS
@@ -52,8 +53,7 @@ __all__ = [
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b[^\n]*(?:\\\n[^\n]*)*")
-_COMPUTE = {"acc": frozenset({"parallel", "kernels", "serial"})}
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b(?:[^\n]*\\\r?\n)*[^\n]*")
 # Per directive, the clauses that move data to the device and back to the host.
 _TO_DEVICE = {
     "enter data": ("copyin", "create", "pcopyin", "pcreate"),
@@ -126,19 +126,12 @@ def _loops_of(analysis: FileAnalysis, fn: Function) -> list[Loop]:
     return list(found.get(fn.name, []))
 
 
-def _runs_on_device(directive: Directive) -> bool:
-    words = set(directive.name.split())
-    if directive.dialect == "acc":
-        return bool(words & _COMPUTE["acc"])
-    return "target" in words and not words & {"enter", "exit", "update", "data"}
-
-
 def compute_spans(analysis: FileAnalysis, fn: Function) -> list[tuple[int, int]]:
     """Byte ranges of the function's loops that run on the device."""
     spans: list[tuple[int, int]] = []
     for loop in _loops_of(analysis, fn):
         held = [*loop.pragmas, *(r.directive for r in loop.regions)]
-        if any(_runs_on_device(d) for d in held):
+        if any(runs_on_device(d) for d in held):
             spans.append((loop.span.start_byte, loop.span.end_byte))
     return spans
 
@@ -232,7 +225,7 @@ def unseen_device_code(
     return [
         (pos, pos)
         for pos, d in directives
-        if _runs_on_device(d) and d.span is not None and d.span.start_byte not in known
+        if runs_on_device(d) and d.span is not None and d.span.start_byte not in known
     ]
 
 

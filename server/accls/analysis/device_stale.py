@@ -12,6 +12,8 @@ says only what it can show); the copy back at the region's end is ACC206's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.data_clauses import transfer_kinds
 from accls.analysis.data_kinds import STALE_IN_REGION
@@ -23,10 +25,11 @@ from accls.analysis.device_coherence import (
     unentered,
     unseen_device_code,
 )
+from accls.analysis.finding_types import FindingKind
 from accls.analysis.findings import Finding, finding
-from accls.frontend import Directive, Function, Span
+from accls.frontend import Directive, Function, Ref, Span
 
-__all__ = ["stale_findings"]
+__all__ = ["stale_findings", "stale_reads"]
 
 # Per dialect and directive: (clauses to the host, clause to the device).
 _SYNC: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
@@ -51,7 +54,11 @@ def _syncs(directive: Directive, sentinel: str) -> tuple[set[str], set[str]]:
     return to_host, to_device
 
 
-def _one_region(
+def _depth(ref: Ref) -> int:
+    return len(ref.subscripts) + int(ref.deref)
+
+
+def stale_reads(
     analysis: FileAnalysis,
     fn: Function,
     directive: Directive,
@@ -59,16 +66,35 @@ def _one_region(
     names: set[str],
     directives: list[tuple[int, Directive]],
     sentinel: str,
+    *,
+    kind: FindingKind = STALE_IN_REGION,
+    unknown: Sequence[tuple[int, str]] = (),
 ) -> list[Finding]:
+    """`kind` for each of `names` one side reads stale in `span`.
+
+    There `directive` gives the device its own copy. `unknown`: (offset, name)
+    where something the check does not follow (a call passed the array) may
+    sync or change either copy; both are taken to agree again there.
+    """
     start, end = span.start_byte, span.end_byte
     device = compute_spans(analysis, fn)
     steps: list[tuple[int, str, str, int]] = []  # (at, what, name, line)
     spans: dict[int, Span] = {}
-    for ref in fn.refs:
+    mine = [
+        r
+        for r in fn.refs
+        if r.name in names
+        and start < r.span.start_byte < end
+        and (r.subscripts or r.deref)
+    ]
+    # The elements: `c[x]` of a table whose elements are `c[x][y]` reads a row
+    # pointer (`free(c[x])`), which no kernel writes.
+    deepest: dict[str, int] = {}
+    for r in mine:
+        deepest[r.name] = max(deepest.get(r.name, 0), _depth(r))
+    for ref in mine:
         at = ref.span.start_byte
-        if ref.name not in names or not start < at < end:
-            continue
-        if not (ref.subscripts or ref.deref):
+        if _depth(ref) < deepest[ref.name]:
             continue
         side = "device" if any(a <= at < b for a, b in device) else "host"
         spans[at] = ref.span
@@ -81,6 +107,7 @@ def _one_region(
             to_host, to_device = _syncs(d, sentinel)
             steps += [(pos, "to host", n, 0) for n in to_host & names]
             steps += [(pos, "to device", n, 0) for n in to_device & names]
+    steps += [(at, "to device", n, 0) for at, n in unknown if start < at < end]
     newer: dict[tuple[str, str], int] = {}  # (name, side) -> line of its write
     out: list[Finding] = []
     said: set[str] = set()
@@ -106,7 +133,7 @@ def _one_region(
             )
             out.append(
                 finding(
-                    STALE_IN_REGION,
+                    kind,
                     spans[at],
                     reader=reader,
                     writer=writer,
@@ -144,7 +171,7 @@ def stale_findings(analysis: FileAnalysis, sentinel: str) -> list[Finding]:
                 for n in names
                 if kinds.get(n) in ("copy", "copyin", "copyout", "create")
             }
-            out += _one_region(
+            out += stale_reads(
                 analysis, fn, directive, span, held, directives, sentinel
             )
     return out

@@ -8,6 +8,9 @@ an array; brace depths; sections as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
 
 from accls.analysis.array_sections import ArrayUse
 from accls.analysis.data_clauses import Section, split_top
@@ -30,7 +33,7 @@ __all__ = [
 ]
 
 _QUIET = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.S)
-_PRAGMA_LINE = re.compile(rb"^[ \t]*#[^\n]*(?:\\\n[^\n]*)*", re.M)
+_PRAGMA_LINE = re.compile(rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _CALL = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
 _NOT_CALLS = frozenset({b"if", b"for", b"while", b"switch", b"sizeof", b"return"})
 _STORE = re.compile(
@@ -52,6 +55,7 @@ def names_in(directive: Directive, name: str) -> bool:
     return any(word.search(c.args or "") for c in directive.clauses)
 
 
+@lru_cache(maxsize=256)  # every loop and call of a `data` block asks again
 def block_end(data: bytes, start: int) -> int | None:
     """The offset after the block that opens at the first `{` after `start`."""
     text = _QUIET.sub(lambda m: b" " * len(m.group(0)), data[start:])
@@ -101,15 +105,23 @@ def aliased(fn: Function, name: str) -> bool:
     return not (var.fresh or (var.scope == "param" and var.restrict))
 
 
-def copied(fn: Function, name: str, data: bytes) -> bool:
+def copied(
+    fn: Function, name: str, data: bytes, calls: Sequence[tuple[int, int]] = ()
+) -> bool:
     """Whether the function takes the pointer's address or uses its value.
 
     A plain use (`p = u + 1`, `f(u)`) may leave another name on the array;
-    `free(u)` is the one that cannot.
+    `free(u)` is the one that cannot, and neither can the arguments of
+    `calls` (kernel functions' calls: device code on the array).
     """
+    spans = sorted(calls)
+    starts = [a for a, _ in spans]
     for r in fn.refs:
         if r.name != name or r.subscripts or r.deref or r.member:
             continue
+        at = bisect_right(starts, r.span.start_byte) - 1
+        if at >= 0 and r.span.start_byte < spans[at][1]:
+            continue  # calls do not nest in one another's arguments here
         if r.escapes or r.copies:
             return True
         if r.is_write:
