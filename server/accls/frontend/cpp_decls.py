@@ -296,7 +296,8 @@ class CppDeclarations(CppElements):
         if len(decls) != len(args):
             self._record_call(call, "<lambda>", args)
             return
-        saved_aliases = dict(self.aliases)
+        # The parameters' names and types hold in the body only.
+        saved_aliases, saved_env = dict(self.aliases), dict(self.env)
         for param, arg in zip(decls, args, strict=True):
             pdecl = param.child_by_field_name("declarator")
             target = declared_name(pdecl)
@@ -324,7 +325,7 @@ class CppDeclarations(CppElements):
             self.statement(body, depth + 1)
         finally:
             self.inlining -= 1
-            self.aliases = saved_aliases
+            self.aliases, self.env = saved_aliases, saved_env
 
 
 def _stores(node: Node) -> bool:

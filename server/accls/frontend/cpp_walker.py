@@ -152,7 +152,11 @@ class CppFunctionWalk(CppCalls):
             self.identifier(inner, kind, red)
             return
         if inner.type == "subscript_expression" and not self._element_base(inner):
+            # `s[i] = e` of a class's `T &operator[]`: the call, then a store
+            # through the reference it returns, to a place it does not tell.
             self.expr(inner, depth + 1)
+            text = "".join(node_text(inner).split())
+            self._ref(inner, text, kind, subscripts=(Subscript(text, None),))
             return
         if inner.type == "call_expression" and self._element_call(inner):
             self._element_access(inner, kind, depth)
