@@ -106,18 +106,36 @@ def test_a_store_through_a_class_subscript_is_a_write_not_only_a_call() -> None:
     assert not ok
 
 
-def test_stores_through_class_operators_in_every_form_are_refused() -> None:
+def test_a_carried_store_through_an_accessor_operator_is_refused_in_every_form() -> (
+    None
+):
     verdicts = _verdicts(
         """\
         void bump(double &x) { x += 1.0; }
         void f(Field &w) {
-          for (int i = 0; i < 1000; i++) { w[i] += 1.0; }
-          for (int i = 0; i < 1000; i++) { ++w[i]; }
-          for (int i = 0; i < 1000; i++) { bump(w[i]); }
-          for (int i = 0; i < 1000; i++) { double &r = w[i]; r = 3.0; }
+          for (int i = 1; i < 1000; i++) { w[i] += w[i - 1]; }
+          for (int i = 0; i < 999; i++) { ++w[i]; w[i + 1] = 0.0; }
+          for (int i = 1; i < 1000; i++) { bump(w[i]); w[i - 1] = 1.0; }
+          for (int i = 1; i < 1000; i++) { double &r = w[i]; r = w[i - 1]; }
           for (int i = 1; i < 1000; i++) { w(i) = w(i - 1) * 0.5; }
-          for (int i = 0; i < 1000; i++) { ++w(i); }
+          for (int i = 0; i < 999; i++) { ++w(i); w(i + 1) = 2.0; }
         }
         """
     )
-    assert [ok for ok, _ in verdicts] == [False] * 6
+    assert [ok for ok, _ in verdicts] == [False] * 6, verdicts
+
+
+def test_a_store_through_an_accessor_operator_is_its_members_element() -> None:
+    # `w[i]` and `w(i)` of `return v[i];` are `w.v[i]`: apart from iteration
+    # to iteration, as the accessor methods `d.x(i)` are.
+    verdicts = _verdicts(
+        """\
+        void f(Field &w) {
+          for (int i = 0; i < 1000; i++) { w[i] = 2.0 * i; }
+          for (int i = 0; i < 1000; i++) { w[i] += 1.0; }
+          for (int i = 0; i < 1000; i++) { ++w(i); }
+          for (int i = 0; i < 1000; i++) { double &r = w[i]; r = w[i] * 3.0; }
+        }
+        """
+    )
+    assert all(ok for ok, _ in verdicts), verdicts

@@ -120,7 +120,7 @@ class CppFunctionWalk(CppCalls):
         elif kind == "subscript_expression":
             if self._element_base(node):
                 super().expr(node, depth, used)
-            else:
+            elif not self.operator_place(node, AccessKind.READ, None, depth):
                 base = node.child_by_field_name("argument")
                 if base is not None:
                     self._operator_call(
@@ -150,6 +150,10 @@ class CppFunctionWalk(CppCalls):
         inner = strip_parens(node)
         if inner.type == "identifier":
             self.identifier(inner, kind, red)
+            return
+        if inner.type in ("subscript_expression", "call_expression") and (
+            self.operator_place(inner, kind, red, depth)
+        ):
             return
         if inner.type == "subscript_expression" and not self._element_base(inner):
             # `s[i] = e` of a class's `T &operator[]`: the call, then a store
