@@ -77,6 +77,7 @@ class CppTyping(FunctionWalk):
         # outermost range and the subscripts that reach them (see cpp_ranges).
         self.rows: dict[str, tuple[str, tuple[Subscript, ...]]] = {}
         self.lambdas: dict[str, Node] = {}
+        self.iterators: set[str] = set()  # `it` of an iterator loop: `*it` elements
         self.inlining = 0
         # The method expansion being walked, and the call it stands for.
         self._expanded: tuple[Node, Node] | None = None
