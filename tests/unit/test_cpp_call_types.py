@@ -139,3 +139,62 @@ def test_a_store_through_an_accessor_operator_is_its_members_element() -> None:
         """
     )
     assert all(ok for ok, _ in verdicts), verdicts
+
+
+_VEC3 = """\
+struct Vec3 {
+  double x = 0.0, y = 0.0;
+  Vec3() {}
+  Vec3(double a, double b) : x(a), y(b) {}
+  Vec3 operator*(double s) const { return Vec3(x * s, y * s); }
+  Vec3 &operator+=(const Vec3 &o) { x += o.x; y += o.y; return *this; }
+};
+"""
+
+
+def test_a_member_operators_result_has_its_class() -> None:
+    # `p[j] * w[j]` is a Vec3: `f += ...` sums a Vec3 into the iteration's own
+    # `f`, field by field, so the outer loop is parallel.
+    verdicts = _verdicts(
+        _VEC3
+        + """\
+        double f() {
+          std::vector<Vec3> p(100), out(100);
+          std::vector<double> w(100, 0.5);
+          for (int i = 0; i < 100; i++) {
+            Vec3 f;
+            for (int j = 0; j < 100; j++) {
+              f += p[j] * w[j];
+            }
+            out[i] = f;
+          }
+          return out[3].x;
+        }
+        """
+    )
+    assert verdicts[0][0], verdicts
+
+
+def test_a_member_operator_with_an_effect_stays_a_call_of_unknown_effects() -> None:
+    verdicts = _verdicts(
+        """\
+        static long scaled = 0;
+        struct Vec3 {
+          double x = 0.0, y = 0.0;
+          Vec3() {}
+          Vec3(double a, double b) : x(a), y(b) {}
+          Vec3 operator*(double s) const { ++scaled; return Vec3(x * s, y * s); }
+          Vec3 &operator+=(const Vec3 &o) { x += o.x; y += o.y; return *this; }
+        };
+        double f() {
+          std::vector<Vec3> p(100), out(100);
+          for (int i = 0; i < 100; i++) {
+            Vec3 f;
+            f += p[i] * 2.0;
+            out[i] = f;
+          }
+          return out[3].x;
+        }
+        """
+    )
+    assert not verdicts[0][0], verdicts

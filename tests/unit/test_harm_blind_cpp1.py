@@ -28,8 +28,10 @@ _TEMPLATE = (
 _CANONICAL = "`i + 1 < n` is not OpenMP's canonical test (`i < n - 1` is)"
 Need = Callable[[str], str]
 _MISSED: dict[str, str] = {
-    "c02_vec3_particles.cpp:49": f"`f += ...` of a loop-local `Vec3`: {_NOT_ACCESSOR}",
-    "c02_vec3_particles.cpp:61": f"`vel[i] += ...` of `Vec3`: {_NOT_ACCESSOR}",
+    "c02_vec3_particles.cpp:61": (
+        f"`vel[i] += ...` of an element: {_NOT_ACCESSOR}; and `pos[i] + ...` "
+        "calls `Vec3::operator+`, which reads `pos` where the loop writes it"
+    ),
     "c05_containers_grow.cpp:46": (
         "`std::map::find`, `end` and the iterator's `->second` are not in the "
         "table of C++ library effects"

@@ -6,7 +6,8 @@ operators applied to the result (`=`, `*`) are then the language's own, not
 calls of unknown functions. A class or operator the file does not define, or one
 declared with a template parameter's type, stays unknown. A lambda's result is
 the type of its `return` expressions, its parameters typed as declared
-(`[=](double v) { return a * v + b; }` gives a `double`).
+(`[=](double v) { return a * v + b; }` gives a `double`). `d * s` of a `Vec3 d`
+is what its member `Vec3 operator*(double) const` returns.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from accls.frontend.cpp_types import (
 )
 from accls.frontend.exprs import node_text
 
-__all__ = ["lambda_result", "method_type", "operator_type"]
+__all__ = ["binary_type", "lambda_result", "method_type", "operator_type"]
 
 
 def method_type(info: ClassInfo, name: str, count: int, scope: CxxScope) -> CxxType:
@@ -46,6 +47,17 @@ def operator_type(scope: CxxScope, owner: CxxType, op: str, count: int) -> CxxTy
     if info is None or name not in info.methods:
         return UNKNOWN
     return method_type(info, name, count, scope)
+
+
+def binary_type(scope: CxxScope, left: CxxType, op: str) -> CxxType:
+    """The type of `a OP b` by the member `operatorOP` of `a`'s class.
+
+    Unknown when the file also defines a free `operatorOP`: overload resolution
+    may pick it, and its type is not looked at here.
+    """
+    if f"operator{op}" in scope.operators:
+        return UNKNOWN
+    return operator_type(scope, left, op, 1)
 
 
 def lambda_result(

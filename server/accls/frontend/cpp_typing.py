@@ -11,7 +11,12 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_bases import inherited_fields
-from accls.frontend.cpp_call_types import lambda_result, method_type, operator_type
+from accls.frontend.cpp_call_types import (
+    binary_type,
+    lambda_result,
+    method_type,
+    operator_type,
+)
 from accls.frontend.cpp_returns import free_return
 from accls.frontend.cpp_types import (
     BUILTIN,
@@ -214,7 +219,7 @@ class CppTyping(FunctionWalk):
         if lt.kind is TypeKind.STREAM and text in ("<<", ">>"):
             return lt
         if not (lt.builtin and rt.builtin):
-            return UNKNOWN
+            return UNKNOWN if lt.builtin else binary_type(self.scope, lt, text)
         if (
             text in ("+", "-")
             and (lt.pointer or rt.pointer)
