@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from harm_projects import project_dirs, run_failure, score_project  # noqa: E402
 
 BATCH = ROOT / "tests" / "fixtures" / "harm_blind1"
+SOURCES = frozenset({".c", ".cpp", ".cc", ".cxx"})
 PROJECTS = ROOT / "tests" / "fixtures" / "harm_blind2"
 
 
@@ -66,7 +67,7 @@ def score(src: Path, work: Path, tools: Tools, tsan: bool) -> Score | str:
     ref = _run([str(work / "serial")], 20.0)
     if ref is None or ref.returncode != 0:
         return "serial run fails"
-    omp = work / "omp.c"
+    omp = work / f"omp{src.suffix}"
     failed = annotate(prog, omp, "openmp")
     if failed is not None:
         return f"annotate fails: {failed}"
@@ -115,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     if tools.archer is None and not args.no_tsan:
         print("clang with libarcher.so not found: the race runs are skipped")
     batch = args.dir or (PROJECTS if args.projects else BATCH)
-    only = args.only or ("*" if args.projects else "*.c")
-    items = project_dirs(batch, only) if args.projects else sorted(batch.glob(only))
+    items = (
+        project_dirs(batch, args.only or "*")
+        if args.projects
+        else sorted(p for p in batch.glob(args.only or "*") if p.suffix in SOURCES)
+    )
     harmful = experts = recovered = traps = scored = 0
     for src in items:
         with tempfile.TemporaryDirectory() as tmp:

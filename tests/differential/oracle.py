@@ -112,9 +112,23 @@ def _run(
         return None
 
 
+_CXX_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++", ".C"})
+
+
+def _driver(cc: str, src: Path) -> list[str]:
+    """The compiler and standard for `src`: `cc`'s C++ driver for C++ sources."""
+    if src.suffix not in _CXX_SUFFIXES:
+        return [cc, "-std=gnu11"]
+    # gcc -> g++, clang -> clang++, keeping the folder and any version suffix.
+    name = Path(cc).name
+    cxx = name.replace("clang", "clang++", 1) if "clang" in name else name
+    cxx = cxx.replace("gcc", "g++", 1)
+    return [str(Path(cc).with_name(cxx)), "-std=gnu++17"]
+
+
 def _build(cc: str, src: Path, exe: Path, *flags: str) -> str | None:
-    """Compile; None on success, else the first error line."""
-    proc = _run([cc, "-std=gnu11", *flags, str(src), "-o", str(exe), "-lm"], 120)
+    """Compile (C, or C++ by the suffix); None on success, else the first error line."""
+    proc = _run([*_driver(cc, src), *flags, str(src), "-o", str(exe), "-lm"], 120)
     if proc is not None and proc.returncode == 0:
         return None
     lines = proc.stderr.splitlines() if proc is not None else ["timeout"]

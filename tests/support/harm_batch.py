@@ -19,7 +19,14 @@ from accls.suggest import Dialect, Suggestion
 
 from support.harm_markers import markers
 
-__all__ = ["expert_params", "shared_rows", "trap_hits"]
+__all__ = ["expert_params", "programs", "shared_rows", "trap_hits"]
+
+_SOURCES = frozenset({".c", ".cpp"})
+
+
+def programs(batch: Path) -> list[Path]:
+    """The batch's one-file programs, C and C++."""
+    return sorted(p for p in batch.iterdir() if p.suffix in _SOURCES)
 
 
 @cache
@@ -69,7 +76,7 @@ def trap_hits(path: Path) -> list[str]:
 def expert_params(batch: Path, missed: Mapping[str, str]) -> list[object]:
     """One pytest param per expert loop of the batch; missed ones strict xfails."""
     params: list[object] = []
-    for path in sorted(batch.glob("*.c")):
+    for path in programs(batch):
         for m in markers(path.read_text(encoding="utf-8")):
             if m.kind != "expert":
                 continue

@@ -215,7 +215,8 @@ class CppCalls(CppRanges):
             var_type = self.variable_type(name)
             if var_type is not None and not var_type.builtin:
                 # A functor or a closure kept elsewhere: `f(x)` calls operator().
-                self._operator_call(node, fn, "()", [fn, *arg_nodes], depth)
+                if not self.operator_place(node, AccessKind.READ, None, depth):
+                    self._operator_call(node, fn, "()", [fn, *arg_nodes], depth)
                 return
             if self._reference_call(node, name, arg_nodes, depth):
                 return

@@ -189,17 +189,49 @@ class CppDeclarations(CppElements):
         method = fn.child_by_field_name("field")
         if obj is None or method is None:
             return False
+        args = tuple(a for a in args_node.named_children if a.type != "comment")
+        arrow = any(c.type == "->" for c in fn.children if not c.is_named)
+        return self._accessor_use(
+            call, obj, (node_text(method), args, arrow), kind, red, depth
+        )
+
+    def operator_place(
+        self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
+    ) -> bool:
+        """`obj[i]`, `obj(i, j)` of an accessor operator: its member's element."""
+        if node.type == "subscript_expression":
+            obj = node.child_by_field_name("argument")
+            listed = node.child_by_field_name("indices")
+            method = "operator[]"
+        else:
+            obj = node.child_by_field_name("function")
+            listed = node.child_by_field_name("arguments")
+            method = "operator()"
+        if obj is None or listed is None or strip_parens(obj).type != "identifier":
+            return False
+        args = tuple(a for a in listed.named_children if a.type != "comment")
+        return self._accessor_use(node, obj, (method, args, False), kind, red, depth)
+
+    def _accessor_use(
+        self,
+        call: Node,
+        obj: Node,
+        method: tuple[str, tuple[Node, ...], bool],
+        kind: AccessKind,
+        red: RedOp | None,
+        depth: int,
+    ) -> bool:
+        """A call of the accessor `name` of `obj` with `args` (through `->`)."""
+        name, args, arrow = method
         owner = self.object_type(obj)
         info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
-        args = tuple(a for a in args_node.named_children if a.type != "comment")
-        key = (node_text(method), len(args))
+        key = (name, len(args))
         accessor = info.accessors.get(key) if info is not None else None
         if accessor is None or len(args) != len(accessor.params):
             return False
         if kind is not AccessKind.READ and not accessor.reference:
             return False
         obj = strip_parens(obj)
-        arrow = any(c.type == "->" for c in fn.children if not c.is_named)
         if obj.type == "this":
             prefix = "this->"
         elif _PATH.fullmatch("".join(node_text(obj).split())):
@@ -296,7 +328,8 @@ class CppDeclarations(CppElements):
         if len(decls) != len(args):
             self._record_call(call, "<lambda>", args)
             return
-        saved_aliases = dict(self.aliases)
+        # The parameters' names and types hold in the body only.
+        saved_aliases, saved_env = dict(self.aliases), dict(self.env)
         for param, arg in zip(decls, args, strict=True):
             pdecl = param.child_by_field_name("declarator")
             target = declared_name(pdecl)
@@ -324,7 +357,7 @@ class CppDeclarations(CppElements):
             self.statement(body, depth + 1)
         finally:
             self.inlining -= 1
-            self.aliases = saved_aliases
+            self.aliases, self.env = saved_aliases, saved_env
 
 
 def _stores(node: Node) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import CppDeclarations, is_reference
+from accls.frontend.cpp_iterator_loops import iterator_loop
 from accls.frontend.cpp_methods import cpp_expression
 from accls.frontend.cpp_types import (
     UNKNOWN,
@@ -77,6 +78,56 @@ class CppRanges(CppDeclarations):
         if body is not None:
             self.statement(body, depth + 1)
         self._close_loop(rec, pushed)
+
+    def iterator_for(self, node: Node, depth: int) -> bool:
+        """`for (auto it = v.begin(); it != v.end(); ++it)` read as `for (x : v)`.
+
+        False (nothing walked) unless the iterator is used only as `*it` and `v`
+        is a random-access container of builtin elements: the C walk reads it.
+        """
+        found = iterator_loop(node)
+        if found is None or len(self._loops) >= _MAX_LOOP_DEPTH:
+            return False
+        kind = self.type_of(found.range)
+        element = classify(kind.element, self.scope) if kind.element else UNKNOWN
+        name = "".join(node_text(strip_parens(found.range)).split())
+        if (
+            kind.kind is not TypeKind.CONTAINER
+            or kind.name not in _RANDOM_ACCESS
+            or not element.builtin
+            or element.pointer
+            or not _PATH.fullmatch(name)
+        ):
+            return False
+        self.expr(found.range, depth + 1)
+        depth_tag = f"_{len(self._loops)}" if self._loops else ""
+        index = INDEX_PREFIX + found.name + depth_tag
+        rec = self._loop_record(node)
+        rec.range_var = index
+        rec.range_for = RangeFor(
+            range=name, element=f"*{found.name}", size=f"{name}.size()", rewrite=""
+        )
+        (self._loops[-1].children if self._loops else self.nests).append(rec)
+        self._loops.append(rec)
+        self._breakable.append(rec)
+        self._continuable.append(rec)
+        self._ctx.append(rec.id)
+        pushed = [Region(directive=p, span=span_of(node)) for p in rec.pragmas]
+        self._regions.extend(pushed)
+        # `*it` is the element `v[index]` (see cpp_walker's dereferences).
+        self.elements[found.name] = (name, index)
+        self.iterators.add(found.name)
+        self.env[found.name] = CxxType(
+            TypeKind.BUILTIN, element=kind.element, pointer=True
+        )
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.statement(body, depth + 1)
+        self.iterators.discard(found.name)
+        self.elements.pop(found.name, None)
+        self.env.pop(found.name, None)
+        self._close_loop(rec, pushed)
+        return True
 
     def _range_while(
         self,

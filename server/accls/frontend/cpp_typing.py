@@ -11,7 +11,13 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_bases import inherited_fields
-from accls.frontend.cpp_returns import free_return, method_return
+from accls.frontend.cpp_call_types import (
+    binary_type,
+    lambda_result,
+    method_type,
+    operator_type,
+)
+from accls.frontend.cpp_returns import free_return
 from accls.frontend.cpp_types import (
     BUILTIN,
     STREAM_OBJECTS,
@@ -76,6 +82,7 @@ class CppTyping(FunctionWalk):
         # outermost range and the subscripts that reach them (see cpp_ranges).
         self.rows: dict[str, tuple[str, tuple[Subscript, ...]]] = {}
         self.lambdas: dict[str, Node] = {}
+        self.iterators: set[str] = set()  # `it` of an iterator loop: `*it` elements
         self.inlining = 0
         # The method expansion being walked, and the call it stands for.
         self._expanded: tuple[Node, Node] | None = None
@@ -156,7 +163,7 @@ class CppTyping(FunctionWalk):
             found = self.type_of(base, depth + 1) if base is not None else UNKNOWN
             if found.pointer or found.kind is TypeKind.CONTAINER:
                 return classify(found.element, self.scope)
-            return UNKNOWN
+            return operator_type(self.scope, found, "[]", 1)
         if kind == "field_expression":
             obj = node.child_by_field_name("argument")
             member = node.child_by_field_name("field")
@@ -212,7 +219,7 @@ class CppTyping(FunctionWalk):
         if lt.kind is TypeKind.STREAM and text in ("<<", ">>"):
             return lt
         if not (lt.builtin and rt.builtin):
-            return UNKNOWN
+            return UNKNOWN if lt.builtin else binary_type(self.scope, lt, text)
         if (
             text in ("+", "-")
             and (lt.pointer or rt.pointer)
@@ -263,6 +270,9 @@ class CppTyping(FunctionWalk):
         name = self.callee_name(fn)
         if name in self.lambdas:
             return self._lambda_type(self.lambdas[name], depth)
+        functor = self.variable_type(name) if fn.type == "identifier" else None
+        if functor is not None and not functor.builtin:
+            return operator_type(self.scope, functor, "()", _count(node))
         if name in self.macros.functions:
             # A function-like macro is the type of what it expands to.
             expanded = self._expand(node)
@@ -283,34 +293,13 @@ class CppTyping(FunctionWalk):
 
     def _overload_type(self, info: ClassInfo, name: str, call: Node) -> CxxType:
         """The type of a call of the method `name`: the overload its count runs."""
-        args = call.child_by_field_name("arguments")
-        count = sum(
-            1 for a in (args.named_children if args else ()) if a.type != "comment"
-        )
-        found = method_return(info, name, count, self.scope)
-        return found or classify(info.methods.get(name, ""), self.scope)
+        return method_type(info, name, _count(call), self.scope)
 
     def _lambda_type(self, lam: Node, depth: int) -> CxxType:
         """A lambda's result: its declared type, or that of its `return` expressions."""
-        declarator = next(
-            (c for c in lam.named_children if c.type == "abstract_function_declarator"),
-            None,
+        return lambda_result(
+            lam, self.scope, self.env, lambda n: self.type_of(n, depth + 1)
         )
-        declared = declarator.child_by_field_name("declarator") if declarator else None
-        if declared is not None and declared.type == "trailing_return_type":
-            return classify(node_text(declared).removeprefix("->"), self.scope)
-        body = lam.child_by_field_name("body")
-        found: list[CxxType] = []
-        stack = [body] if body is not None else []
-        while stack:
-            cur = stack.pop()
-            if cur.type == "lambda_expression":
-                continue
-            if cur.type == "return_statement":
-                found.extend(self.type_of(c, depth + 1) for c in cur.named_children)
-                continue
-            stack.extend(cur.named_children)
-        return found[0] if found and all(t.builtin for t in found) else UNKNOWN
 
     def functional_cast(self, fn: Node) -> bool:
         """Whether `fn(x)` converts to a builtin type: `Real_t(0.0)`, `double(n)`."""
@@ -376,3 +365,9 @@ class CppTyping(FunctionWalk):
             self.trivially_copied(classify(t, self.scope), depth + 1)
             for t in info.fields.values()
         )
+
+
+def _count(call: Node) -> int:
+    """The number of arguments a call passes."""
+    args = call.child_by_field_name("arguments")
+    return sum(1 for a in (args.named_children if args else ()) if a.type != "comment")

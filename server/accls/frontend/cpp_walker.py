@@ -31,6 +31,8 @@ class CppFunctionWalk(CppCalls):
             self._opaque()
         elif kind == "for_range_loop":
             self.range_for(node, depth)
+        elif kind == "for_statement" and self.iterator_for(node, depth):
+            return
         elif kind == "return_statement" and self.inlining:
             for child in node.named_children:
                 self.expr(child, depth + 1)
@@ -102,6 +104,10 @@ class CppFunctionWalk(CppCalls):
         elif kind in ("binary_expression", "assignment_expression"):
             if not self._operator(node, depth):
                 super().expr(node, depth, used)
+        elif self._iterator_element(node):
+            arg = node.child_by_field_name("argument")
+            if arg is not None:
+                self.identifier(strip_parens(arg), AccessKind.READ)
         elif kind in ("unary_expression", "update_expression", "pointer_expression"):
             arg = node.child_by_field_name("argument")
             if (
@@ -120,7 +126,7 @@ class CppFunctionWalk(CppCalls):
         elif kind == "subscript_expression":
             if self._element_base(node):
                 super().expr(node, depth, used)
-            else:
+            elif not self.operator_place(node, AccessKind.READ, None, depth):
                 base = node.child_by_field_name("argument")
                 if base is not None:
                     self._operator_call(
@@ -151,8 +157,21 @@ class CppFunctionWalk(CppCalls):
         if inner.type == "identifier":
             self.identifier(inner, kind, red)
             return
+        if self._iterator_element(inner):
+            arg = inner.child_by_field_name("argument")
+            if arg is not None:
+                self.identifier(strip_parens(arg), kind, red)
+            return
+        if inner.type in ("subscript_expression", "call_expression") and (
+            self.operator_place(inner, kind, red, depth)
+        ):
+            return
         if inner.type == "subscript_expression" and not self._element_base(inner):
+            # `s[i] = e` of a class's `T &operator[]`: the call, then a store
+            # through the reference it returns, to a place it does not tell.
             self.expr(inner, depth + 1)
+            text = "".join(node_text(inner).split())
+            self._ref(inner, text, kind, subscripts=(Subscript(text, None),))
             return
         if inner.type == "call_expression" and self._element_call(inner):
             self._element_access(inner, kind, depth)
@@ -162,6 +181,17 @@ class CppFunctionWalk(CppCalls):
         ):
             return
         super().lvalue(node, kind, red, depth)
+
+    def _iterator_element(self, node: Node) -> bool:
+        """`*it` of an iterator loop's iterator: the element it stands at."""
+        arg = node.child_by_field_name("argument")
+        return (
+            node.type == "pointer_expression"
+            and arg is not None
+            and strip_parens(arg).type == "identifier"
+            and node_text(strip_parens(arg)) in self.iterators
+            and not node_text(node).lstrip().startswith("&")
+        )
 
     # ----- operators and calls ---------------------------------------------
     def _operator(self, node: Node, depth: int) -> bool:
