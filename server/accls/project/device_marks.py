@@ -12,5 +12,6 @@ def device_marks(fn: Function) -> frozenset[str]:
     return frozenset(
         d.dialect
         for d in fn.pragmas
-        if d.name.startswith("routine") or "declare target" in d.name
+        if d.name.startswith("routine")
+        or ("declare target" in d.name and not d.name.startswith("end"))
     )

@@ -20,6 +20,7 @@ from accls.suggest.pointer_stores import pointer_stores
 from accls.suggest.pragma import Dialect, Target
 from accls.suggest.range_loops import range_for_reason
 from accls.suggest.regions import DataRegion, propose_regions
+from accls.suggest.routine_placement import orphan_reason, routine_placement
 from accls.suggest.routines import RoutineIndex
 from accls.suggest.rules_directives import below_collapse, house_style
 from accls.suggest.suggestion import Suggestion
@@ -63,6 +64,14 @@ def _suggest_loop(
                 child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
             )
         return
+    routine = routine_placement(loop, analysis.source, opts, where)
+    if isinstance(routine, str):
+        if not forced_inner:
+            for each in loop.walk():
+                out.append(refuse(analysis.of(each), opts, [routine], inner=not root))
+        return
+    orphaned = routine is not where
+    where = routine
     nested = opts.dialect is Dialect.OPENMP or "vector" in where.loop_levels
     if where.inside_loop is not None and not forced_inner and nested:
         return
@@ -150,6 +159,10 @@ def _suggest_loop(
     )
     if suggestion.pragma is None and not root and not forced_inner:
         return
+    if orphaned and suggestion.pragma is not None:
+        suggestion = replace(
+            suggestion, reasons=(*suggestion.reasons, orphan_reason(where))
+        )
     out.append(suggestion)
     if suggestion.pragma is None:
         for child in loop.children:

@@ -1,0 +1,145 @@
+"""Loops of a function the user compiles for the device: orphaned levels or none.
+
+A function marked `#pragma acc routine gang|worker|vector` runs inside the
+caller's compute construct, so its loops take an orphaned `loop` at the
+routine's level or below, never a compute construct of their own: compilers
+reject one ("OpenACC region inside of OpenACC routine"), and a `parallel loop`
+there would nest parallelism the caller already spread. A `routine seq`
+function runs in one lane: its loops stay sequential. With OpenMP offload a
+function in `declare target` may be called from a target region, where a
+`target` construct of its own would nest in it: no offload is offered there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from accls.frontend import Function, Loop, SourceFile, parse_directive
+from accls.suggest.context import Placement
+from accls.suggest.options import SuggestOptions
+from accls.suggest.pragma import Dialect, Target
+
+__all__ = ["device_functions", "orphan_reason", "routine_placement"]
+
+_ABOVE = {"gang": (), "worker": ("gang",), "vector": ("gang", "worker")}
+_PRAGMA = re.compile(
+    rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b((?:[^\n]*\\\r?\n)*[^\n]*)", re.M
+)
+_JOIN = re.compile(r"\\\r?\n")
+_ROUTINE = re.compile(r"^\s*routine\b\s*(?:\(\s*([A-Za-z_]\w*)\s*\))?(.*)$", re.S)
+_OMP = re.compile(r"^\s*(begin\s+|end\s+)?declare\s+target\b(.*)$", re.S)
+_LIST = re.compile(r"\b(to|enter)?\s*\(([^()]*)\)")
+_LEVEL = re.compile(r"\b(gang|worker|vector|seq)\b")
+_CALLEE = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+
+
+def _function(loop: Loop, source: SourceFile) -> Function | None:
+    start = loop.span.start_byte
+    for fn in source.functions:
+        if fn.name == loop.function and fn.span.start_byte <= start < fn.span.end_byte:
+            return fn
+    return None
+
+
+def _next_declared(data: bytes, at: int) -> str | None:
+    """The function a directive before a declaration or definition marks."""
+    head = data[at : at + 4096].split(b";", 1)[0].split(b"{", 1)[0]
+    found = _CALLEE.search(head)
+    return found.group(1).decode() if found else None
+
+
+def device_functions(source: SourceFile, sentinel: str) -> dict[str, str]:
+    """Function name -> the directive text that compiles it for the device.
+
+    OpenACC: `routine` before a declaration or definition, or `routine(name)`.
+    OpenMP: functions defined inside `declare target` ... `end declare target`
+    (or `begin declare target`), and those a `declare target(list)`, `to` or
+    `enter` list names.
+    """
+    data = source.data
+    out: dict[str, str] = {}
+    opened: list[tuple[int, str]] = []
+    for match in _PRAGMA.finditer(data):
+        if match.group(1).decode() != sentinel:
+            continue
+        text = _JOIN.sub(" ", match.group(2).decode("utf-8", "replace"))
+        whole = f"#pragma {sentinel} {text.strip()}"
+        if sentinel == "acc":
+            routine = _ROUTINE.match(text)
+            if routine is not None:
+                name = routine.group(1) or _next_declared(data, match.end())
+                if name:
+                    out.setdefault(name, whole)
+            continue
+        omp = _OMP.match(text)
+        if omp is None:
+            continue
+        if (omp.group(1) or "").startswith("end"):
+            if opened:
+                at, mark = opened.pop()
+                for fn in source.functions:
+                    if at <= fn.span.start_byte < match.start():
+                        out.setdefault(fn.name, mark)
+            continue
+        names = [
+            item.strip()
+            for found in _LIST.finditer(omp.group(2))
+            for item in found.group(2).split(",")
+            if item.strip()
+        ]
+        for name in names:
+            out.setdefault(name, whole)
+        if not names:
+            opened.append((match.end(), whole))
+    for at, mark in opened:  # a block never ended holds to the end of the file
+        for fn in source.functions:
+            if at <= fn.span.start_byte:
+                out.setdefault(fn.name, mark)
+    return out
+
+
+def routine_placement(
+    loop: Loop, source: SourceFile, opts: SuggestOptions, where: Placement
+) -> Placement | str:
+    """`where` for a loop of a device-marked function, or why it takes no pragma."""
+    if where.compute is not None or loop.function is None:
+        return where
+    if opts.dialect is Dialect.OPENMP and opts.target is not Target.GPU:
+        return where
+    fn = _function(loop, source)
+    if fn is None:
+        return where
+    mark = device_functions(source, opts.dialect.sentinel).get(fn.name)
+    if mark is None:
+        return where
+    name = f"`{fn.name}()`"
+    if opts.dialect is Dialect.OPENMP:
+        return (
+            f"{name} is compiled for the device (`{mark}`): called from a target "
+            "region, a `target` construct inside it would nest in the caller's; "
+            "offload the caller's loop instead"
+        )
+    routine = _ROUTINE.match(mark.split("acc", 1)[1])
+    word = _LEVEL.search(routine.group(2)) if routine is not None else None
+    level = word.group(1) if word else "seq"
+    if level == "seq":
+        return (
+            f"{name} is `{mark}`: it runs in one lane of its caller's parallel "
+            "loop, so its loops run sequentially; mark it `routine vector` (or "
+            "`worker`) to spread them"
+        )
+    directive = parse_directive(mark)
+    if directive is None:
+        return where
+    return replace(where, compute=directive, loop_levels=_ABOVE[level])
+
+
+def orphan_reason(where: Placement) -> str:
+    """Why a loop of a routine takes an orphaned `loop` (`where` from above)."""
+    mark = where.compute.text if where.compute is not None else "a routine mark"
+    return (
+        f"inside a function marked `{mark}`: it runs in the caller's compute "
+        "construct, so the loop takes an orphaned `loop` at the routine's level "
+        "or below, with no compute construct or data clauses of its own"
+    )
