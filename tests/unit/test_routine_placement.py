@@ -149,3 +149,27 @@ def test_the_orphaned_loops_compile(tmp_path: Path, need: Any) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "#pragma acc loop vector" in source.read_text()
+
+
+LISTED = """\
+double s;
+void kern(double *x, int n);
+#pragma omp declare target(s) to(kern) device_type(any)
+void kern(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] *= 2.0;
+}
+
+void host(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0 * i;
+}
+"""
+
+
+def test_a_declare_target_list_marks_the_functions_it_names_only() -> None:
+    found = _by_line(LISTED, OMP_GPU)
+    assert "compiled for the device" in found[6][1]
+    assert found[12][0].startswith("#pragma omp target teams distribute")

@@ -29,7 +29,9 @@ _PRAGMA = re.compile(
 _JOIN = re.compile(r"\\\r?\n")
 _ROUTINE = re.compile(r"^\s*routine\b\s*(?:\(\s*([A-Za-z_]\w*)\s*\))?(.*)$", re.S)
 _OMP = re.compile(r"^\s*(begin\s+|end\s+)?declare\s+target\b(.*)$", re.S)
-_LIST = re.compile(r"\b(to|enter)?\s*\(([^()]*)\)")
+_LIST = re.compile(r"(\b[A-Za-z_]\w*)?\s*\(([^()]*)\)")
+_LISTS = frozenset({"", "to", "enter"})
+_BLOCKLESS = frozenset({None, "to", "enter", "link"})  # a list: no block
 _LEVEL = re.compile(r"\b(gang|worker|vector|seq)\b")
 _CALLEE = re.compile(rb"([A-Za-z_]\w*)\s*\(")
 
@@ -85,12 +87,14 @@ def device_functions(source: SourceFile, sentinel: str) -> dict[str, str]:
         names = [
             item.strip()
             for found in _LIST.finditer(omp.group(2))
+            if (found.group(1) or "") in _LISTS
             for item in found.group(2).split(",")
             if item.strip()
         ]
         for name in names:
             out.setdefault(name, whole)
-        if not names:
+        lists = [f for f in _LIST.finditer(omp.group(2)) if f.group(1) in _BLOCKLESS]
+        if not names and not lists:
             opened.append((match.end(), whole))
     for at, mark in opened:  # a block never ended holds to the end of the file
         for fn in source.functions:
