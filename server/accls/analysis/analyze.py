@@ -28,6 +28,7 @@ from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
+from accls.analysis.narrow_sums import narrow_sums
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
@@ -129,6 +130,7 @@ def _loop_facts(
     scalars, scalar_obstacles = converted_sums(
         scalars, scalar_obstacles, loop, fn, source
     )
+    scalar_obstacles = (*scalar_obstacles, *narrow_sums(scalars, loop, fn, source))
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
