@@ -80,7 +80,7 @@ def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
     found = _ASSIGN.match(source.data, ref.span.end_byte)
     if found is None:
         return None
-    text = found.group(1).decode("utf-8", "replace")
+    text = _first_operand(found.group(1).decode("utf-8", "replace"))
     poly = expression_poly(text)
     if poly is not None or not opaque:
         return poly
@@ -90,6 +90,22 @@ def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
     if split is None or re.search(r"\+\+|--|\w\s*\(", split.group(2)):
         return None  # a side effect, or a call whose value may change
     return Poly.sym(split.group(1)) + Poly.sym(f"({split.group(2).strip()})")
+
+
+def _first_operand(text: str) -> str:
+    """The text up to its first comma outside brackets.
+
+    `double *lo = pool, *hi = pool + n;` assigns `lo` the value `pool`: the
+    comma ends the declarator (or, in a statement, the comma operator's left
+    operand, which is the whole assignment).
+    """
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            return text[:k]
+    return text
 
 
 def root_offset(
