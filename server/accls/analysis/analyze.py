@@ -37,6 +37,7 @@ from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
 from accls.analysis.pointer_locals import promote_pointer_locals
 from accls.analysis.pointer_outer_locals import promote_outer_pointers
+from accls.analysis.pointer_tables import promote_table_entries
 from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
@@ -319,6 +320,7 @@ def analyze_dialects(
             nest = promote_element_arguments(nest, source)
             nest = promote_pointer_locals(nest, source)  # `s = a[i % 4]; s[k]`
             nest = promote_outer_pointers(nest, source)  # `t = s[0];` before it
+            nest = promote_table_entries(nest, source)  # `*t[2] = {a, b}`: t[1][k]
             nest = read_only_addresses(
                 out_param_writes(nest, source),
                 source.function(nest.function),
