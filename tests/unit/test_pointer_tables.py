@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 from accls.analysis import analyze_text
+from accls.pipeline import suggest_text
+from accls.settings import Settings
+from accls.suggest import Dialect
+from accls.suggest.pragma import Target
 
 _TEXT = """
 #include <stdlib.h>
@@ -61,3 +65,33 @@ def test_entries_apart_are_proved_apart(decls: str, body: str) -> None:
 )
 def test_entries_that_may_overlap_stay_refused(decls: str, body: str) -> None:
     assert not _last(decls, body).parallel
+
+
+_TABLE = """\
+#include <stdlib.h>
+#define N 4000
+static double A[N], B[N];
+void run(void) {
+  double *t[2] = {A, B};
+  for (int i = 0; i < N; i++) t[1][i] = t[0][i] * 2.0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("dialect", "target", "offered"),
+    [
+        (Dialect.OPENMP, Target.CPU, True),
+        # offloaded, the device would follow the host addresses the table holds
+        (Dialect.OPENMP, Target.GPU, False),
+        (Dialect.OPENACC, Target.GPU, False),
+    ],
+)
+def test_a_loop_through_a_host_table_is_not_offloaded(
+    dialect: Dialect, target: Target, offered: bool
+) -> None:
+    settings = Settings(dialect=dialect, target=target, validate=False)
+    (found,) = suggest_text(_TABLE, "t.c", settings).suggestions
+    assert (found.pragma is not None) is offered
+    if not offered:
+        assert "host address" in " ".join(found.reasons)
