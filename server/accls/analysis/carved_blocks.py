@@ -23,6 +23,8 @@ def carved_block(root: Var, fn: Function | None) -> Var | None:
     """The one fresh local pointer whose block `root` points into, else None."""
     if fn is None or root.scope != "local" or root.fresh or not root.pointers:
         return None
+    if root.static:
+        return None  # it outlives the call: a caller may hold what it held
     if root.dims or root.address_taken or root.leaves or not root.sources:
         return None
     blocks: set[str] = set()
@@ -36,7 +38,7 @@ def carved_block(root: Var, fn: Function | None) -> Var | None:
         found = fn.lookup(name) if name != FROM_CALL else None
         if found is None or depth > _DEPTH or found.scope != "local":
             return None  # a call's value, a parameter or a global: anywhere
-        if found.dims or not found.pointers or found.address_taken:
+        if found.dims or not found.pointers or found.address_taken or found.static:
             return None
         if found.fresh:
             blocks.add(found.name)
