@@ -8,6 +8,8 @@ from accls.analysis import analyze_text
 _TEXT = """
 #define N 48
 static double a[N][N];
+static int gp;
+static void bump(void) { gp += 100; }
 static void rotate(int p, int q, double c) {
   for (int k = 0; k < N; k++) {
     double x = a[k][p], y = a[k][q];
@@ -50,6 +52,8 @@ def test_columns_every_call_keeps_in_the_row_are_parallel(calls: str) -> None:
         "for (int p = 0; p < N - 1; p++) rotate(p, m, 0.5);",
         # the loop body moves its variable: the header says nothing of it
         "for (int p = 0; p < N - 1; p++) { rotate(p, 0, 0.5); p -= 2; }",
+        # a global loop variable: a callee in the body may move it
+        "for (gp = 0; gp < N - 1; gp++) { bump(); rotate(gp, 0, 0.5); }",
         # its address is taken: callers the file does not show
         "void (*fp)(int, int, double) = rotate; fp(-1, 0, 0.5);",
     ],

@@ -121,6 +121,11 @@ def _loop_range(
         return None
     if loop.step is None or loop.step == 0:
         return None
+    var = caller.lookup(name)
+    if var is None or var.scope not in ("local", "param") or var.static:
+        return None  # a global: a callee in the body may move it
+    if var.address_taken:
+        return None
     if any(
         r.name == name and (r.is_write or r.escapes)
         for r in caller.refs
