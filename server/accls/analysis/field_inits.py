@@ -77,9 +77,7 @@ def field_initializer(
     elif any(m is not None for m in named):
         return None  # designators mixed with places: not read here
     else:
-        order = sorted(
-            fields, key=lambda f: fields[f].span.start_byte if fields[f].span else 0
-        )
+        order = sorted(fields, key=lambda f: _declared_at(fields[f]))
         at = order.index(parts.group(2)) if parts.group(2) in order else len(items)
         value = items[at] if at < len(items) else None
     return (value, found[1]) if value else None
