@@ -40,7 +40,7 @@ _SAFE = {
     "an index assigned from a call, then used in an argument": """\
         float rmse(float **restrict f, float **restrict c, int np, int nc, int n) {
           int i, idx;
-          float sum = 0;
+          double sum = 0;
           for (i = 0; i < np; i++) {
             idx = nearest(f[i], c, nc, n);
             sum += dist(f[i], c[idx], n);

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.access_paths import Target
+from accls.analysis.carved_blocks import carved_block
 from accls.analysis.field_escape import sealed_local
 from accls.frontend import (
     FROM_CALL,
@@ -229,13 +230,15 @@ def _sealed(target: Target, fn: Function | None, types: TypeTable) -> bool:
     )
 
 
-def _own_block(target: Target) -> Var | None:
+def _own_block(target: Target, fn: Function | None) -> Var | None:
     """The pointer or table whose fresh allocation `target` lies in, if any."""
     root = target.root
     if root is None or root.scope != "local":
         return None
     if target.kind == "pointee" and root.fresh:
         return root
+    if target.kind == "pointee":
+        return carved_block(root, fn)
     if target.kind == "loaded" and root.fresh_rows and target.path == root.name:
         return root
     return None
@@ -264,7 +267,7 @@ def pair_may_alias(
             return False  # `restrict` rows: no other pointer reaches them
     if a.root is not b.root and (_sealed(a, fn, types) or _sealed(b, fn, types)):
         return False  # no pointer can reach a local array whose address stays put
-    for own, other in ((_own_block(a), b), (_own_block(b), a)):
+    for own, other in ((_own_block(a, fn), b), (_own_block(b, fn), a)):
         if own is not None and _fresh_apart(own, other, fn):
             return False
     if a.kind in ("loaded", "unseen") or b.kind in ("loaded", "unseen"):

@@ -28,6 +28,7 @@ from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
+from accls.analysis.narrow_sums import narrow_sums
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
@@ -36,6 +37,7 @@ from accls.analysis.pinned_writes import pinned_scalars
 from accls.analysis.pointer_copies import stable_names
 from accls.analysis.pointer_locals import promote_pointer_locals
 from accls.analysis.pointer_outer_locals import promote_outer_pointers
+from accls.analysis.pointer_tables import promote_table_entries
 from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
@@ -129,6 +131,7 @@ def _loop_facts(
     scalars, scalar_obstacles = converted_sums(
         scalars, scalar_obstacles, loop, fn, source
     )
+    scalar_obstacles = (*scalar_obstacles, *narrow_sums(scalars, loop, fn, source))
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
@@ -317,6 +320,7 @@ def analyze_dialects(
             nest = promote_element_arguments(nest, source)
             nest = promote_pointer_locals(nest, source)  # `s = a[i % 4]; s[k]`
             nest = promote_outer_pointers(nest, source)  # `t = s[0];` before it
+            nest = promote_table_entries(nest, source)  # `*t[2] = {a, b}`: t[1][k]
             nest = read_only_addresses(
                 out_param_writes(nest, source),
                 source.function(nest.function),

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.field_inits import field_initializer
 from accls.analysis.field_pointers import field_pointer
+from accls.analysis.fresh_roots import fresh_root, unreached
 from accls.analysis.product_inequalities import proves_nonnegative_products
 from accls.analysis.subscript_ranges import access_range
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
@@ -80,7 +82,11 @@ def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
     found = _ASSIGN.match(source.data, ref.span.end_byte)
     if found is None:
         return None
-    text = found.group(1).decode("utf-8", "replace")
+    return _parsed(_first_operand(found.group(1).decode("utf-8", "replace")), opaque)
+
+
+def _parsed(text: str, opaque: bool) -> Poly | None:
+    """An assigned value's text as a polynomial (`opaque`: see `_value`)."""
     poly = expression_poly(text)
     if poly is not None or not opaque:
         return poly
@@ -90,6 +96,22 @@ def _value(ref: Ref, source: SourceFile, opaque: bool) -> Poly | None:
     if split is None or re.search(r"\+\+|--|\w\s*\(", split.group(2)):
         return None  # a side effect, or a call whose value may change
     return Poly.sym(split.group(1)) + Poly.sym(f"({split.group(2).strip()})")
+
+
+def _first_operand(text: str) -> str:
+    """The text up to its first comma outside brackets.
+
+    `double *lo = pool, *hi = pool + n;` assigns `lo` the value `pool`: the
+    comma ends the declarator (or, in a statement, the comma operator's left
+    operand, which is the whole assignment).
+    """
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            return text[:k]
+    return text
 
 
 def root_offset(
@@ -114,11 +136,19 @@ def root_offset(
         writes = _writes(fn, current)
         if var.scope == "param" and not writes:
             return current, offset, at
-        if len(writes) != 1 or writes[0].span.start_byte >= later:
+        init = field_initializer(current, fn, source) if "." in current else None
+        if init is not None and writes:
+            return None  # set by the initializer and again: which value is unknown
+        if init is not None and init[1] < later:
+            later = init[1]  # `struct v s = {buf, buf + n};`: set where declared
+            value = _parsed(init[0], opaque)
+            at.append(init[1])
+        elif len(writes) != 1 or writes[0].span.start_byte >= later:
             return None
-        later = writes[0].span.start_byte
-        value = _value(writes[0], source, opaque)
-        at.append(writes[0].span.end_byte)
+        else:
+            later = writes[0].span.start_byte
+            value = _value(writes[0], source, opaque)
+            at.append(writes[0].span.end_byte)
         pointers = [
             n
             for n in (value.names() if value is not None else ())
@@ -218,6 +248,13 @@ def buffer_apart(
     at = loop.span.start_byte
     left = root_offset(written, fn, source, at, opaque=True)
     right = root_offset(other, fn, source, at, opaque=True)
+    for one, two, name in ((left, other, written), (right, written, other)):
+        block = fresh_root(one[0], fn) if one is not None and "." in name else None
+        if block is not None and unreached(two, fn, source):
+            return True, (
+                f"`{name}` points into the block `{block}` allocated here, which "
+                f"`{two}` cannot reach"
+            )
     if left is None or right is None or left[0] != right[0]:
         return None
     # (an opaque offset `(n / 2)` holds the names inside it)

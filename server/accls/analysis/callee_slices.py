@@ -18,7 +18,17 @@ from __future__ import annotations
 import re
 
 from accls.analysis.counted_offsets import counted_range, function_loops
-from accls.frontend import AccessKind, Call, Function, Loop, SourceFile, TypeTable, Var
+from accls.analysis.member_slices import inside_element, passed_whole
+from accls.frontend import (
+    AccessKind,
+    Call,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    TypeTable,
+    Var,
+)
 
 __all__ = [
     "element_type",
@@ -76,12 +86,14 @@ def pointer_parameter(fn: Function, index: int) -> Var | None:
 
 
 def function_slice(
-    fn: Function, index: int, source: SourceFile | None = None
+    fn: Function, index: int, source: SourceFile | None = None, depth: int = 4
 ) -> tuple[AccessKind, int, int] | None:
     """How `fn` uses its pointer parameter `index` (see `parameter_slice`).
 
     With the file that defines `fn`, a subscript affine in counters of loops
-    with literal bounds counts over the counters' range (counted_offsets).
+    with literal bounds counts over the counters' range (counted_offsets), a
+    member inside `*p` is `p[0]` (member_slices), and `p` handed whole to a
+    function of the file adds that function's uses.
     """
     param = pointer_parameter(fn, index)
     if param is None:
@@ -89,12 +101,20 @@ def function_slice(
     written = False
     offsets: list[int] = []
     loops: dict[int, Loop] | None = None
+    plain = 0
     for ref in fn.refs:
         start = _IDENT.match(ref.name.strip())
         if start is None or start.group(0) != param.name:
             continue  # `(p + 1)` starts with no name: `p` is then read alone
+        if source is not None and inside_element(ref, param, fn, source):
+            offsets.append(0)
+            written = written or ref.is_write
+            continue
         if ref.name.strip() != param.name or ref.escapes:
             return None
+        if source is not None and _plain(ref):
+            plain += 1
+            continue
         if ref.deref and not ref.subscripts:
             offsets.append(0)
         elif not ref.deref and len(ref.subscripts) == 1:
@@ -115,5 +135,43 @@ def function_slice(
         else:
             return None
         written = written or ref.is_write
+    if plain:
+        handed = _handed_on(fn, param.name, plain, source, depth)
+        if handed is None:
+            return None
+        offsets.extend(handed[1:])
+        written = written or handed[0]
     kind = AccessKind.UPDATE if written else AccessKind.READ
     return kind, min(offsets, default=0), max(offsets, default=0)
+
+
+def _plain(ref: Ref) -> bool:
+    """`p` read as a value: an argument handed on, or a copy (which fails later)."""
+    return not (ref.subscripts or ref.deref or ref.is_write or ref.member)
+
+
+def _handed_on(
+    fn: Function, name: str, plain: int, source: SourceFile | None, depth: int
+) -> tuple[bool, int, int] | None:
+    """(written, low, high) over the calls `p` is handed to whole; None if other uses.
+
+    Every plain read of `p` must be such an argument (no `q = p`), and each
+    callee a function of the file, defined once, using its parameter as a slice.
+    """
+    calls = passed_whole(fn, name)
+    if source is None or depth <= 0 or len(calls) != plain:
+        return None
+    written, lows, highs = False, [0], [0]
+    for call, at in calls:
+        callees = [f for f in source.functions if f.name == call.name]
+        if len(callees) != 1 or len(callees[0].params) != len(call.args):
+            return None
+        if callees[0] is fn:
+            return None  # recursion: no fixed point sought
+        found = function_slice(callees[0], at, source, depth - 1)
+        if found is None:
+            return None
+        written = written or found[0] is AccessKind.UPDATE
+        lows.append(found[1])
+        highs.append(found[2])
+    return written, min(lows), max(highs)

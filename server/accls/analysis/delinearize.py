@@ -116,6 +116,9 @@ def linear(poly: Poly, side: str = "") -> Linear:
 
 
 def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
+    if poly is not None and not poly.is_affine and frame.constants:
+        # `i < H * W` with macros `H`, `W`: the product has one value.
+        poly = poly.substitute({n: Poly.const(v) for n, v in frame.constants})
     renamed = None if poly is None else _rename(poly, frame, level)
     return linear(renamed) if renamed is not None and renamed.is_affine else None
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.access_paths import member_var
+from accls.analysis.field_inits import initialized_whole
 from accls.frontend import Function, SourceFile, Var
 
 __all__ = ["field_pointer"]
@@ -41,6 +42,10 @@ def field_pointer(name: str, fn: Function, source: SourceFile) -> Var | None:
     for ref in fn.refs:
         if ref.name != whole and not ref.name.startswith(f"{whole}."):
             continue
-        if ref.escapes or (ref.name == whole and ref.is_write):
+        if ref.escapes or (
+            ref.name == whole
+            and ref.is_write
+            and not initialized_whole(whole, ref.span.start_byte, fn, source)
+        ):
             return None  # its address leaves, or the struct is set whole
     return replace(field, name=name, scope=base.scope, address_taken=False)

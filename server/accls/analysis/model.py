@@ -122,6 +122,7 @@ class ObstacleCode(StrEnum):
     MEMBER_WRITE = "member-write"  # a structure member written each iteration
     OPAQUE = "opaque"  # a body nested too deeply to analyse
     POINTER = "pointer"  # writes through a pointer the loop re-points
+    ROUNDING = "rounding"  # a total in single precision: the grouping changes it
     SCALAR_CARRIED = "scalar-carried"  # a scalar read before it is written
     SHAPE = "shape"  # not canonical form, or a non-integer variable
     STATIC = "static"  # a `static` declared inside the loop

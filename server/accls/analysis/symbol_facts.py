@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from accls.analysis.condition_forms import CAST, negated_facts
+from accls.analysis.param_ranges import parameter_ranges
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
 from accls.frontend.fortran_form import is_fortran
@@ -116,8 +117,25 @@ def function_facts(
     def fixed(names: frozenset[str], at: int) -> bool:
         return all(_holds(n, at, fn, source, by_name, macros) for n in names)
 
-    found = (*_assignments(fn, source, by_name, fixed), *_guards(fn, source, fixed))
+    found = (
+        *_assignments(fn, source, by_name, fixed),
+        *_guards(fn, source, fixed),
+        *_call_ranges(fn, source, macros),
+    )
     return tuple(replace(f, labels=labels) for f in found) if labels else found
+
+
+def _call_ranges(
+    fn: Function, source: SourceFile, macros: Mapping[str, int]
+) -> list[Fact]:
+    """`lo <= p <= hi` of each parameter every call of `fn` keeps in a range."""
+    out = []
+    for name, low, high in parameter_ranges(fn, source, macros):
+        note = f"every call passes `{name}` in [{low}, {high}]"
+        span = (fn.span.start_byte, fn.span.end_byte)
+        out.append(Fact(Poly.sym(name) - Poly.const(low), False, note, *span))
+        out.append(Fact(Poly.const(high) - Poly.sym(name), False, note, *span))
+    return out
 
 
 def _labels(fn: Function, source: SourceFile) -> tuple[int, ...] | None:

@@ -24,6 +24,7 @@ from accls.suggest.routine_placement import orphan_reason, routine_placement
 from accls.suggest.routines import RoutineIndex
 from accls.suggest.rules_directives import below_collapse, house_style
 from accls.suggest.suggestion import Suggestion
+from accls.suggest.table_pointers import table_pointers
 
 __all__ = ["reference_suggestion", "suggest_file"]
 
@@ -109,6 +110,7 @@ def _suggest_loop(
         )
         if not loop.fortran:
             heap += pointer_stores(loop, analysis.source)
+            heap += table_pointers(loop, facts.loop)
     if opts.dialect is Dialect.OPENACC and loop.range_for is not None:
         heap = (range_for_reason(loop.range_for),)
     if heap:

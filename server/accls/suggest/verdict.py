@@ -204,6 +204,7 @@ _SHORT: dict[ObstacleCode, str] = {
     ObstacleCode.MEMBER_WRITE: "a member written every iteration",
     ObstacleCode.OPAQUE: "nested too deeply",
     ObstacleCode.POINTER: "writes through a re-pointed pointer",
+    ObstacleCode.ROUNDING: "a `float` total",
     ObstacleCode.SCALAR_CARRIED: "a scalar carried",
     ObstacleCode.SHAPE: "not a canonical loop",
     ObstacleCode.STATIC: "a `static` inside",

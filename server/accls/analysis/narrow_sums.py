@@ -1,0 +1,68 @@
+"""Sums and products kept in single (or half) precision: threads change the digits.
+
+`float s; s += a[i]` rounds the running total to 24 bits at every step, so the
+grouping decides the low digits: over 6144 values near 0.3 the serial total is
+1607.598755 and two threads' partial totals add up to 1607.598633, a relative
+difference near 1e-7, a hundred times what a `double` total shows over far
+more values. A result that changes in its seventh digit when the thread count
+changes is a changed result, so accls offers no such loop (a `double`
+accumulator keeps it). The scalar stays a reduction for the checks: a user's
+own `reduction(+: s)` is their choice of rounding, not a race. `min`, `max`
+and the bitwise and logical operators are exact in any type. Fortran's `real`
+is not read here: the front end cannot tell a default `real` from `real(dp)`.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
+from accls.analysis.reduction_refusals import scalar_decl
+from accls.frontend import Function, Loop, RedOp, SourceFile
+
+__all__ = ["NARROW", "narrow_sums"]
+
+NARROW = frozenset({"float", "_Float16", "_Float32", "__fp16", "__bf16"})
+_ROUNDED = frozenset({RedOp.ADD, RedOp.MUL})
+_QUALIFIERS = frozenset({"const", "volatile", "static", "register"})
+
+
+def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
+    """The declared type of scalar `name` when it is a narrow floating one, else ""."""
+    decl = scalar_decl(name, fn, source)
+    if decl is None or decl.pointers or decl.dims:
+        return ""
+    type_ = dict(source.macros).get(decl.type, decl.type)
+    base = source.types.scalar_base(type_) or type_
+    words = set(base.split()) - _QUALIFIERS
+    return decl.type if words and words <= NARROW else ""
+
+
+def narrow_sums(
+    scalars: tuple[ScalarFact, ...],
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
+) -> tuple[Obstacle, ...]:
+    """An obstacle for each `+`/`*` reduction the loop keeps in a narrow type."""
+    if loop.fortran:
+        return ()
+    found = []
+    for fact in scalars:
+        if fact.cls is not ScalarClass.REDUCTION or fact.op not in _ROUNDED:
+            continue
+        type_ = _narrow_type(fact.name, fn, source)
+        if type_:
+            found.append(
+                Obstacle(
+                    code=ObstacleCode.ROUNDING,
+                    line=fact.line,
+                    variable=fact.name,
+                    message=(
+                        f"`{fact.name}` is a `{type_}` total (line {fact.line}): "
+                        "rounded to single precision at every step, its digits "
+                        "depend on how the values are grouped, so threads' "
+                        "partial totals add up to another value; a `double` "
+                        "accumulator would keep it"
+                    ),
+                )
+            )
+    return tuple(found)

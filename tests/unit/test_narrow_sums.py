@@ -1,0 +1,57 @@
+"""`+`/`*` reductions kept in `float` are refused: the grouping changes the digits."""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import analyze_text
+
+_TEXT = """
+#define N 6144
+#define REAL float
+typedef float real_t;
+float fa[N];
+double da[N];
+TYPE total(void) {
+  TYPE s = 0;
+  for (int i = 0; i < N; i++) UPDATE;
+  return s;
+}
+"""
+
+
+def _fact(update: str, type_: str):  # type: ignore[no-untyped-def]
+    text = _TEXT.replace("TYPE", type_).replace("UPDATE", update)
+    return next(f for f in analyze_text(text).facts if f.loop.function == "total")
+
+
+@pytest.mark.parametrize(
+    ("update", "type_"),
+    [
+        ("s += fa[i]", "float"),
+        ("s = s + fa[i] * 0.5f", "float"),
+        ("s *= 1.0f + 1e-4f * fa[i]", "float"),
+        ("s -= fa[i]", "float"),
+        ("s += da[i]", "float"),  # a double addend, rounded to float on each store
+        ("s += fa[i]", "real_t"),
+        ("s += fa[i]", "REAL"),
+    ],
+)
+def test_a_float_total_is_refused(update: str, type_: str) -> None:
+    fact = _fact(update, type_)
+    assert not fact.parallel
+    assert any("single precision" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    ("update", "type_"),
+    [
+        ("s += fa[i]", "double"),  # the total is double: far within the tolerance
+        ("s += da[i]", "double"),
+        ("if (fa[i] > s) s = fa[i]", "float"),  # max is exact in any type
+        ("s += (int)fa[i]", "int"),
+    ],
+)
+def test_exact_or_wide_totals_stay_reductions(update: str, type_: str) -> None:
+    fact = _fact(update, type_)
+    assert fact.parallel
+    assert not any("single precision" in o.message for o in fact.obstacles)
