@@ -1,0 +1,83 @@
+"""Segment loops: a refusal names the count that would need a bound, and no more."""
+
+from __future__ import annotations
+
+from accls.analysis import analyze_text
+from accls.analysis.model import LoopFacts
+
+_HEADER = """
+#define MAXATOMS 64
+typedef double real3[3];
+typedef struct { int nLocalBoxes; int *nAtoms; } Boxes;
+"""
+
+# CoMD's shape: the atoms of box `iBox` sit from MAXATOMS*iBox on, nAtoms[iBox]
+# of them; nothing in the program keeps that count within MAXATOMS.
+_COUNTED = (
+    _HEADER
+    + """
+void scale(Boxes *boxes, real3 *p, double f) {
+  for (int iBox = 0; iBox < boxes->nLocalBoxes; ++iBox) {
+    for (int iOff = MAXATOMS*iBox, ii = 0; ii < boxes->nAtoms[iBox]; ++ii, ++iOff)
+      p[iOff][0] *= f;
+  }
+}
+"""
+)
+
+_LOCAL_COUNT = (
+    _HEADER
+    + """
+void shift(Boxes *boxes, double *u, double f) {
+  for (int iBox = 0; iBox < boxes->nLocalBoxes; iBox++) {
+    int n = boxes->nAtoms[iBox];
+    for (int iOff = MAXATOMS*iBox; iOff < MAXATOMS*iBox + n; iOff++)
+      u[iOff] += f;
+  }
+}
+"""
+)
+
+
+def _outer(text: str) -> LoopFacts:
+    facts = analyze_text(text).facts
+    return next(f for f in facts if f.loop.var == "iBox")
+
+
+def test_a_count_read_from_memory_is_named_with_the_stride_it_would_need() -> None:
+    outer = _outer(_COUNTED)
+    assert not outer.parallel
+    notes = [o.message for o in outer.obstacles if "stay apart only if" in o.message]
+    assert notes
+    assert (
+        "iterations of `iBox` start `MAXATOMS` (64) elements apart and each reaches "
+        "`boxes->nAtoms[iBox]` of them (the values of `ii`, line 8): they stay "
+        "apart only if `boxes->nAtoms[iBox]` never exceeds `MAXATOMS` (64)"
+    ) in notes[0]
+
+
+def test_a_count_held_in_a_local_is_the_width_of_the_bounds() -> None:
+    outer = _outer(_LOCAL_COUNT)
+    assert not outer.parallel
+    notes = [o.message for o in outer.obstacles if "stay apart only if" in o.message]
+    assert notes
+    assert "each reaches `n` of them (the values of `iOff`, line 9)" in notes[0]
+
+
+def test_a_shifted_read_collides_whatever_the_count_and_gets_no_note() -> None:
+    # `u[iOff + 1]` of the last atom is the next box's first even with n <= 64.
+    text = _LOCAL_COUNT.replace("u[iOff] += f;", "u[iOff] += u[iOff + 1] * f;")
+    outer = _outer(text)
+    assert not outer.parallel
+    assert not [o for o in outer.obstacles if "stay apart only if" in o.message]
+
+
+def test_a_fixed_count_within_the_stride_is_parallel() -> None:
+    text = _LOCAL_COUNT.replace("MAXATOMS*iBox + n;", "MAXATOMS*iBox + MAXATOMS;")
+    assert _outer(text).parallel
+
+
+def test_a_count_past_the_stride_stays_refused() -> None:
+    text = _LOCAL_COUNT.replace("MAXATOMS*iBox + n;", "MAXATOMS*iBox + MAXATOMS + 1;")
+    outer = _outer(text)
+    assert not outer.parallel
