@@ -81,3 +81,29 @@ def test_a_count_past_the_stride_stays_refused() -> None:
     text = _LOCAL_COUNT.replace("MAXATOMS*iBox + n;", "MAXATOMS*iBox + MAXATOMS + 1;")
     outer = _outer(text)
     assert not outer.parallel
+
+
+_FIXED = """
+#define MAXATOMS 64
+#define SMALL 32
+void fill(int nb, double *u, double f) {
+  for (int iBox = 0; iBox < nb; iBox++)
+    for (int iOff = STRIDE*iBox; iOff < STRIDE*iBox + WIDTH; iOff++)
+      u[iOff] += f;
+}
+"""
+
+
+def _fixed(stride: str, width: str) -> LoopFacts:
+    return _outer(_FIXED.replace("STRIDE", stride).replace("WIDTH", width))
+
+
+def test_a_macro_stride_and_a_literal_width_of_its_value_are_apart() -> None:
+    # `MAXATOMS*iBox + 64`: the macro's value bounds the offset's rows.
+    assert _fixed("MAXATOMS", "64").parallel
+    assert _fixed("MAXATOMS", "63").parallel
+
+
+def test_a_literal_width_past_the_macro_stride_overlaps() -> None:
+    assert not _fixed("MAXATOMS", "65").parallel
+    assert not _fixed("SMALL", "64").parallel

@@ -149,6 +149,9 @@ def combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
 def domain_rows(frame: Frame) -> tuple[Row, ...]:
     """Constraints on the reference's iteration variables from its loop headers."""
     rows: list[Row] = []
+    # Macros in a rebased loop's start (`MAXATOMS*iBox`): their values bound the
+    # offset's rows even where no row names them (`iOff < MAXATOMS*iBox + 64`).
+    rebased_names: set[str] = set()
     for level, loop in enumerate(frame.loops):
         # A macro step `T` steps by its value (`ii` is a multiple of 32); another
         # variable one (assumed positive) rises like a step of 1.
@@ -160,6 +163,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         var: Linear = ({key: 1}, 0)
         rebased = _rebased(frame, level)
         if rebased is not None:  # the key is the offset into the row
+            rebased_names |= {f"p:{name}" for name in rebased[0].names()}
             rows.append(row({key: 1}))
             rows.append(combine(rebased[1], var, -1, -1 if loop.cond_op == "<" else 0))
             continue
@@ -191,7 +195,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             rows.append(combine(upper, var, -1, strict))
         else:
             rows.append(combine(var, upper, -1, strict))
-    used = {key for item in rows for key, _ in item.coeffs}
+    used = {key for item in rows for key, _ in item.coeffs} | rebased_names
     for poly, equal in frame.relations:  # the nest reads their names
         coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
         rows.append(row(coeffs, poly.constant, equality=equal))
