@@ -107,3 +107,10 @@ def test_a_macro_stride_and_a_literal_width_of_its_value_are_apart() -> None:
 def test_a_literal_width_past_the_macro_stride_overlaps() -> None:
     assert not _fixed("MAXATOMS", "65").parallel
     assert not _fixed("SMALL", "64").parallel
+
+
+def test_a_window_past_the_stride_leaves_the_inner_loop_parallel() -> None:
+    # The outer iterations overlap; within one, each `iOff` is its own element.
+    facts = analyze_text(_FIXED.replace("STRIDE", "SMALL").replace("WIDTH", "64")).facts
+    inner = next(f for f in facts if f.loop.var == "iOff")
+    assert inner.parallel

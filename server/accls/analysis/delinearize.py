@@ -116,8 +116,16 @@ def linear(poly: Poly, side: str = "") -> Linear:
 
 
 def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
+    poly = _constants(poly, frame)
     renamed = None if poly is None else _rename(poly, frame, level)
     return linear(renamed) if renamed is not None and renamed.is_affine else None
+
+
+def _constants(poly: Poly | None, frame: Frame) -> Poly | None:
+    """`poly` with the integer macros' values: `MAXATOMS*iBox` is `64*iBox`."""
+    if poly is None or not frame.constants:
+        return poly
+    return poly.substitute({name: Poly.const(v) for name, v in frame.constants})
 
 
 def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
@@ -134,6 +142,9 @@ def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
         return None
     if lower.is_affine or loop.var in lower.names():
         return None
+    folded = _constants(lower, frame)
+    if folded is not None and folded.is_affine:
+        return None  # an affine start (macros' values in) is bounded as it is
     width = _bound(upper - lower, frame, level)
     return None if width is None else (lower, width)
 
@@ -149,9 +160,6 @@ def combine(left: Linear, right: Linear, sign: int, shift: int = 0) -> Row:
 def domain_rows(frame: Frame) -> tuple[Row, ...]:
     """Constraints on the reference's iteration variables from its loop headers."""
     rows: list[Row] = []
-    # Macros in a rebased loop's start (`MAXATOMS*iBox`): their values bound the
-    # offset's rows even where no row names them (`iOff < MAXATOMS*iBox + 64`).
-    rebased_names: set[str] = set()
     for level, loop in enumerate(frame.loops):
         # A macro step `T` steps by its value (`ii` is a multiple of 32); another
         # variable one (assumed positive) rises like a step of 1.
@@ -163,7 +171,6 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
         var: Linear = ({key: 1}, 0)
         rebased = _rebased(frame, level)
         if rebased is not None:  # the key is the offset into the row
-            rebased_names |= {f"p:{name}" for name in rebased[0].names()}
             rows.append(row({key: 1}))
             rows.append(combine(rebased[1], var, -1, -1 if loop.cond_op == "<" else 0))
             continue
@@ -195,7 +202,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             rows.append(combine(upper, var, -1, strict))
         else:
             rows.append(combine(var, upper, -1, strict))
-    used = {key for item in rows for key, _ in item.coeffs} | rebased_names
+    used = {key for item in rows for key, _ in item.coeffs}
     for poly, equal in frame.relations:  # the nest reads their names
         coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
         rows.append(row(coeffs, poly.constant, equality=equal))
