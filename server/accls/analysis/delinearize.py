@@ -128,6 +128,22 @@ def _constants(poly: Poly | None, frame: Frame) -> Poly | None:
     return poly.substitute({name: Poly.const(v) for name, v in frame.constants})
 
 
+def _bound_macros(frame: Frame) -> set[str]:
+    """The keys of the macros the loop headers name, folded into their bounds.
+
+    Their values stay facts of the domain: a subscript keeps the name
+    (`f[NX + x]` under `x < NX` splits into rows of `NX`).
+    """
+    names = {n for n, _ in frame.constants}
+    return {
+        f"p:{name}"
+        for loop in frame.loops
+        for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits))
+        if poly is not None
+        for name in poly.names() & names
+    }
+
+
 def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
     """(lower, width) of a loop counted over a row: `e = r*n; e < (r + 1)*n`.
 
@@ -202,7 +218,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             rows.append(combine(upper, var, -1, strict))
         else:
             rows.append(combine(var, upper, -1, strict))
-    used = {key for item in rows for key, _ in item.coeffs}
+    used = {key for item in rows for key, _ in item.coeffs} | _bound_macros(frame)
     for poly, equal in frame.relations:  # the nest reads their names
         coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
         rows.append(row(coeffs, poly.constant, equality=equal))
