@@ -18,8 +18,10 @@ _COUNTED = (
     + """
 void scale(Boxes *boxes, real3 *p, double f) {
   for (int iBox = 0; iBox < boxes->nLocalBoxes; ++iBox) {
-    for (int iOff = MAXATOMS*iBox, ii = 0; ii < boxes->nAtoms[iBox]; ++ii, ++iOff)
+    for (int iOff = MAXATOMS*iBox, ii = 0; ii < boxes->nAtoms[iBox]; ++ii, ++iOff) {
       p[iOff][0] *= f;
+      p[iOff][1] *= f;
+    }
   }
 }
 """

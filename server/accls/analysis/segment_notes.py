@@ -54,39 +54,38 @@ def _count(inner: Loop, lower: Poly, macros: Mapping[str, int]) -> str | None:
 def _segment(
     ref: Ref, carrier: Loop, loops: Mapping[int, Loop], macros: Mapping[str, int]
 ) -> str | None:
+    """The note for the row subscript of `ref`, if it walks a segment per iteration."""
     var = carrier.var or ""
     chain = [loops[i] for i in ref.loops if i in loops]
-    if carrier not in chain:
+    sub = ref.subscripts[0]
+    if carrier not in chain or sub.poly is None or sub.indirect:
         return None
-    for sub in ref.subscripts:
-        if sub.poly is None or sub.indirect:
+    poly = _fold(sub.poly, macros)
+    for inner in chain[chain.index(carrier) + 1 :]:
+        name = inner.var or ""
+        if (
+            not name
+            or inner.lower is None
+            or inner.step != 1
+            or inner.cond_op not in ("<", "<=")
+            or poly.coeff(name) != 1
+            or not _linear_in(poly, name)
+        ):
             continue
-        poly = _fold(sub.poly, macros)
-        for inner in chain[chain.index(carrier) + 1 :]:
-            name = inner.var or ""
-            if (
-                not name
-                or inner.lower is None
-                or inner.step != 1
-                or inner.cond_op not in ("<", "<=")
-                or poly.coeff(name) != 1
-                or not _linear_in(poly, name)
-            ):
-                continue
-            lower = _fold(inner.lower, macros)
-            stride = poly.coeff(var) + lower.coeff(var)
-            if stride <= 0 or not (_linear_in(poly, var) and _linear_in(lower, var)):
-                continue
-            count = _count(inner, lower, macros)
-            if count is None:
-                continue
-            shown = _stride_text(stride, (sub.poly, inner.lower), macros)
-            return (
-                f"iterations of `{var}` start {shown} elements apart and each "
-                f"reaches `{count}` of them (the values of `{name}`, line "
-                f"{inner.line}): they stay apart only if `{count}` never exceeds "
-                f"{shown}, which nothing here shows"
-            )
+        lower = _fold(inner.lower, macros)
+        stride = poly.coeff(var) + lower.coeff(var)
+        if stride <= 0 or not (_linear_in(poly, var) and _linear_in(lower, var)):
+            continue
+        count = _count(inner, lower, macros)
+        if count is None:
+            continue
+        shown = _stride_text(stride, (sub.poly, inner.lower), macros)
+        return (
+            f"iterations of `{var}` start {shown} elements apart and each "
+            f"reaches `{count}` of them (the values of `{name}`, line "
+            f"{inner.line}): they stay apart only if `{count}` never exceeds "
+            f"{shown}, which nothing here shows"
+        )
     return None
 
 
@@ -98,22 +97,21 @@ def segment_note(
 ) -> str | None:
     """The count a segment loop's iterations would need bounded, or None.
 
-    Only where every reference to the array in the loop has the same subscripts
-    (an element meets itself in another iteration).
+    Only where every reference to the array in the loop has the same row
+    subscript (a row meets itself in another iteration).
     """
     if loop is None or dep.carrier is None:
         return None
     source, sink = refs.get(dep.source), refs.get(dep.sink)
     if source is None or sink is None:
         return None
-    # Every reference to the array alike: a shifted one elsewhere (`p[iOff + 1]`)
-    # collides whatever the count, and the refusal shows one dependence per line.
-    texts = {
-        tuple(s.text for s in r.subscripts)
-        for r in refs.values()
-        if r.name == dep.array
-    }
-    if len(texts) != 1:
+    # Every reference to the array on the same row: a shifted one elsewhere
+    # (`p[iOff + 1]`) collides whatever the count, and the refusal shows one
+    # dependence per line. Columns may differ (`p[iOff][0]`, `p[iOff][1]`).
+    named = [r for r in refs.values() if r.name == dep.array]
+    if any(not r.subscripts for r in named):
+        return None
+    if len({r.subscripts[0].text for r in named}) != 1:
         return None
     loops = {x.id: x for x in loop.walk()}
     carrier = loops.get(dep.carrier)
