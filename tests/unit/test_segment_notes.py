@@ -116,3 +116,20 @@ def test_a_window_past_the_stride_leaves_the_inner_loop_parallel() -> None:
     facts = analyze_text(_FIXED.replace("STRIDE", "SMALL").replace("WIDTH", "64")).facts
     inner = next(f for f in facts if f.loop.var == "iOff")
     assert inner.parallel
+
+
+def test_a_count_read_per_box_in_the_bound_is_named() -> None:
+    text = (
+        "#define MAXATOMS 64\n"
+        "void f(int nb, double *u, const int *count) {\n"
+        "  for (int iBox = 0; iBox < nb; iBox++)\n"
+        "    for (int iOff = MAXATOMS*iBox; iOff < MAXATOMS*iBox + count[iBox];"
+        " iOff++)\n"
+        "      u[iOff] += 1.0;\n"
+        "}\n"
+    )
+    outer = _outer(text)
+    assert not outer.parallel
+    notes = [o.message for o in outer.obstacles if "stay apart only if" in o.message]
+    assert notes
+    assert "only if `count[iBox]` never exceeds `MAXATOMS` (64)" in notes[0]

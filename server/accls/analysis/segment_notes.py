@@ -44,9 +44,14 @@ def _count(inner: Loop, lower: Poly, macros: Mapping[str, int]) -> str | None:
     if inner.upper is not None:
         count = _fold(inner.upper, macros) - lower + Poly.const(extra)
         return None if count.is_constant else count.render()
-    if not lower.is_constant or not inner.upper_text.strip():
-        return None
     text = inner.upper_text.strip()
+    if not lower.is_constant:
+        # `iOff < MAXATOMS*iBox + count[iBox]`: the text after the start's.
+        start, upper = "".join(inner.lower_text.split()), "".join(text.split())
+        rest = upper.removeprefix(start + "+") if start else upper
+        return None if rest == upper or extra else rest
+    if not text:
+        return None
     shift = extra - lower.constant
     return text if shift == 0 else f"{text} {'+' if shift > 0 else '-'} {abs(shift)}"
 
