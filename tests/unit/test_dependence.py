@@ -580,9 +580,9 @@ def test_a_path_through_a_pointer_set_in_each_iteration_names_that_pointer() -> 
     assert found
     assert all_assumed(tuple(found))
     assert {d.reason for d in found} == {
-        "`bp` is assigned inside the loop, so `bp->v` is read from what `bp` "
-        "points to in each iteration, and nothing proves two iterations reach "
-        "different memory through it"
+        "`bp` changes inside the loop, so `bp->v` may be a different pointer in "
+        "each iteration, and nothing proves two iterations reach different memory "
+        "through it"
     }
 
 
@@ -603,3 +603,25 @@ def test_a_pointer_reassigned_in_each_iteration_keeps_its_own_name() -> None:
     ]
     assert found
     assert {d.reason for d in found} == {"`p` is reassigned inside the loop"}
+
+
+def test_a_struct_handed_to_a_call_in_each_iteration_names_the_struct() -> None:
+    # `build(&s)` may store a new block in `s.v`: the pointer, not `s`, moves.
+    source = parse_source(
+        "struct sys { double *v; };\n"
+        "void build(struct sys *s);\n"
+        "void f(int n, int m) {\n"
+        "  struct sys s;\n"
+        "  for (int t = 0; t < n; t++) {\n"
+        "    build(&s);\n"
+        "    for (int k = 0; k < m; k++) s.v[k] += 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    found = [d for d in nest_dependences(source.nests[0]) if d.array == "s.v"]
+    assert found
+    assert {d.reason for d in found} == {
+        "`s` changes inside the loop, so `s.v` may be a different pointer in "
+        "each iteration, and nothing proves two iterations reach different memory "
+        "through it"
+    }

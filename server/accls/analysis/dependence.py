@@ -54,12 +54,12 @@ def _reassigned(nest: NestViews, array: str) -> str:
     base = base_name(array)
     if array in nest.pointer_writes or base == array:
         return f"`{array}` is reassigned inside the loop"
-    # `bp = &blocks[k[in]]` in each iteration: `bp->array` is read anew from
-    # whatever `bp` points to, which nothing proves differs between iterations.
+    # `bp = &blocks[k[in]]` in each iteration, or `build(&s)` before `s.v[i]`:
+    # the pointer the path reads may differ, and nothing proves it points apart.
     return (
-        f"`{base}` is assigned inside the loop, so `{array}` is read from what "
-        f"`{base}` points to in each iteration, and nothing proves two iterations "
-        "reach different memory through it"
+        f"`{base}` changes inside the loop, so `{array}` may be a different "
+        "pointer in each iteration, and nothing proves two iterations reach "
+        "different memory through it"
     )
 
 
