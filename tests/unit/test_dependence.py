@@ -563,3 +563,65 @@ def test_row_split_with_a_bounded_column_keeps_rows_apart() -> None:
       for (int k = 0; k < m; k++) b[i * m + k] = 0;
     """
     assert not [d for d in nest_dependences(nest_of(body)) if d.carrier is not None]
+
+
+def test_a_path_through_a_pointer_set_in_each_iteration_names_that_pointer() -> None:
+    # `bp->v` is read from the block `bp` picks: the pointer that moves is `bp`.
+    source = parse_source(
+        "struct blk { double *v; };\n"
+        "void f(struct blk *blocks, int *idx, int n, int m) {\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    struct blk *bp = &blocks[idx[i]];\n"
+        "    for (int k = 0; k < m; k++) bp->v[k] = 0;\n"
+        "  }\n"
+        "}\n"
+    )
+    found = [d for d in nest_dependences(source.nests[0]) if d.array == "bp->v"]
+    assert found
+    assert all_assumed(tuple(found))
+    assert {d.reason for d in found} == {
+        "`bp` changes inside the loop, so `bp->v` may be a different pointer in "
+        "each iteration, and nothing proves two iterations reach different memory "
+        "through it"
+    }
+
+
+def test_a_pointer_reassigned_in_each_iteration_keeps_its_own_name() -> None:
+    found = [
+        d
+        for d in nest_dependences(
+            nest_of(
+                """
+                for (int i = 0; i < n; i++) {
+                    p = a + idx[i];
+                    for (int k = 0; k < m; k++) p[k] = 0;
+                }
+                """
+            )
+        )
+        if d.array == "p"
+    ]
+    assert found
+    assert {d.reason for d in found} == {"`p` is reassigned inside the loop"}
+
+
+def test_a_struct_handed_to_a_call_in_each_iteration_names_the_struct() -> None:
+    # `build(&s)` may store a new block in `s.v`: the pointer, not `s`, moves.
+    source = parse_source(
+        "struct sys { double *v; };\n"
+        "void build(struct sys *s);\n"
+        "void f(int n, int m) {\n"
+        "  struct sys s;\n"
+        "  for (int t = 0; t < n; t++) {\n"
+        "    build(&s);\n"
+        "    for (int k = 0; k < m; k++) s.v[k] += 1.0;\n"
+        "  }\n"
+        "}\n"
+    )
+    found = [d for d in nest_dependences(source.nests[0]) if d.array == "s.v"]
+    assert found
+    assert {d.reason for d in found} == {
+        "`s` changes inside the loop, so `s.v` may be a different pointer in "
+        "each iteration, and nothing proves two iterations reach different memory "
+        "through it"
+    }

@@ -173,7 +173,7 @@ def _loop_facts(
         if (dep.array, dep.source.line) in seen:
             continue
         seen.add((dep.array, dep.source.line))
-        obstacles.append(dependence_obstacle(dep, by_span))
+        obstacles.append(dependence_obstacle(dep, by_span, loop, macros))
     assumptions: list[str] = []
     aliasing = common.aliasing
     assumptions.extend(aliasing.proofs)

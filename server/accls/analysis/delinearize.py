@@ -116,11 +116,32 @@ def linear(poly: Poly, side: str = "") -> Linear:
 
 
 def _bound(poly: Poly | None, frame: Frame, level: int) -> Linear | None:
-    if poly is not None and not poly.is_affine and frame.constants:
-        # `i < H * W` with macros `H`, `W`: the product has one value.
-        poly = poly.substitute({n: Poly.const(v) for n, v in frame.constants})
+    poly = _constants(poly, frame)
     renamed = None if poly is None else _rename(poly, frame, level)
     return linear(renamed) if renamed is not None and renamed.is_affine else None
+
+
+def _constants(poly: Poly | None, frame: Frame) -> Poly | None:
+    """`poly` with the integer macros' values: `MAXATOMS*iBox` is `64*iBox`."""
+    if poly is None or not frame.constants:
+        return poly
+    return poly.substitute({name: Poly.const(v) for name, v in frame.constants})
+
+
+def _bound_macros(frame: Frame) -> set[str]:
+    """The keys of the macros the loop headers name, folded into their bounds.
+
+    Their values stay facts of the domain: a subscript keeps the name
+    (`f[NX + x]` under `x < NX` splits into rows of `NX`).
+    """
+    names = {n for n, _ in frame.constants}
+    return {
+        f"p:{name}"
+        for loop in frame.loops
+        for poly in (loop.lower, loop.upper, *(lim.poly for lim in loop.limits))
+        if poly is not None
+        for name in poly.names() & names
+    }
 
 
 def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
@@ -137,6 +158,9 @@ def _rebased(frame: Frame, level: int) -> tuple[Poly, Linear] | None:
         return None
     if lower.is_affine or loop.var in lower.names():
         return None
+    folded = _constants(lower, frame)
+    if folded is not None and folded.is_affine:
+        return None  # an affine start (macros' values in) is bounded as it is
     width = _bound(upper - lower, frame, level)
     return None if width is None else (lower, width)
 
@@ -194,7 +218,7 @@ def domain_rows(frame: Frame) -> tuple[Row, ...]:
             rows.append(combine(upper, var, -1, strict))
         else:
             rows.append(combine(var, upper, -1, strict))
-    used = {key for item in rows for key, _ in item.coeffs}
+    used = {key for item in rows for key, _ in item.coeffs} | _bound_macros(frame)
     for poly, equal in frame.relations:  # the nest reads their names
         coeffs = {f"p:{mono[0]}": coeff for mono, coeff in poly.terms if mono}
         rows.append(row(coeffs, poly.constant, equality=equal))

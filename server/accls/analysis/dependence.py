@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accls.analysis.budget import Budget, TooLarge
-from accls.analysis.delinearize import Model
+from accls.analysis.delinearize import Model, base_name
 from accls.analysis.dependence_exact import pair_dependences
 from accls.analysis.dependence_pair import Pair, dep_kind
 from accls.analysis.model import Dependence
@@ -38,7 +38,7 @@ def _staleness(
             writes.extend(nest.loops_writing(n) for n in view.subscripts.changing)
     assigned = nest.loops_assigning(array)
     if assigned:
-        why = why or f"`{array}` is reassigned inside the loop"
+        why = why or _reassigned(nest, array)
         writes.append(assigned)
     if any(not ids for ids in writes):
         return len(common), why  # written outside any known loop: trust nothing
@@ -47,6 +47,20 @@ def _staleness(
         if any(loop.id in ids for ids in writes):
             stale = level + 1
     return stale, why
+
+
+def _reassigned(nest: NestViews, array: str) -> str:
+    """Why the memory `array` names may move: the pointer or the path's base is set."""
+    base = base_name(array)
+    if array in nest.pointer_writes or base == array:
+        return f"`{array}` is reassigned inside the loop"
+    # `bp = &blocks[k[in]]` in each iteration, or `build(&s)` before `s.v[i]`:
+    # the pointer the path reads may differ, and nothing proves it points apart.
+    return (
+        f"`{base}` changes inside the loop, so `{array}` may be a different "
+        "pointer in each iteration, and nothing proves two iterations reach "
+        "different memory through it"
+    )
 
 
 _Shape = tuple[object, ...]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from accls.analysis.model import Dependence, Obstacle, ObstacleCode
 from accls.analysis.scatter_reasons import scatter_reason
-from accls.frontend import Ref, Span
+from accls.analysis.segment_notes import segment_note
+from accls.frontend import Loop, Ref, Span
 
 __all__ = ["dependence_obstacle", "substitutions"]
 
@@ -13,10 +16,21 @@ def _ref_text(ref: Ref | None, name: str) -> str:
     return name if ref is None else ref.render()
 
 
-def dependence_obstacle(dep: Dependence, refs: dict[Span, Ref]) -> Obstacle:
-    """Why `dep` forbids running the loop that carries it in parallel."""
+def dependence_obstacle(
+    dep: Dependence,
+    refs: dict[Span, Ref],
+    loop: Loop | None = None,
+    macros: Mapping[str, int] | None = None,
+) -> Obstacle:
+    """Why `dep` forbids running the loop that carries it in parallel.
+
+    With the loop and the file's integer macros, a dependence of a segment loop
+    also says which count would need a bound (`segment_notes`).
+    """
     pair = (refs.get(dep.source), refs.get(dep.sink))
     notes = substitutions(tuple(r for r in pair if r is not None))
+    segment = segment_note(dep, refs, loop, macros or {})
+    notes += (segment,) if segment else ()
     src = _ref_text(refs.get(dep.source), dep.array)
     snk = _ref_text(refs.get(dep.sink), dep.array)
     if not dep.exact:

@@ -20,6 +20,7 @@ from accls.frontend.cpp_buffers import constructs_buffer
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (
+    argument_position,
     call_name_of,
     flows_to,
     is_null,
@@ -93,6 +94,8 @@ class _Flow:
         if target.type == "identifier" and name in self.pointers:
             if self.fresh.get(name) is False and constructs_buffer(value):
                 return  # `std::vector<double> v(n)` builds a buffer of its own
+            if name in self.tables and source is None:
+                self.bad_rows.add(name)  # `t = q`: another table's rows, unseen
             device = source in DEVICE_ALLOCATORS
             if source is None or self.fresh.get(name, device) != device:
                 self.not_fresh.add(name)
@@ -150,7 +153,7 @@ class _Flow:
             called = call_name_of(receiver)
             if called not in _KEEPING and (
                 called in self.shadow
-                or (called, _position(receiver, outer)) not in self.borrows
+                or (called, argument_position(receiver, outer)) not in self.borrows
             ):
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
@@ -251,18 +254,6 @@ class _Flow:
                     self.assign(declarator, value)
             elif node.type == "identifier" and node_text(node) in self.tracked:
                 self.use(node)
-
-
-def _position(args: Node, inner: Node) -> int:
-    """The position in the argument list `args` of the argument holding `inner`."""
-    at = 0
-    for arg in args.named_children:
-        if arg.type == "comment":
-            continue
-        if arg.start_byte <= inner.start_byte and inner.end_byte <= arg.end_byte:
-            return at
-        at += 1
-    return -1
 
 
 def escaping_pointers(

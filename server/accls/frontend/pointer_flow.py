@@ -12,6 +12,7 @@ from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import Var
 
 __all__ = [
+    "argument_position",
     "call_name_of",
     "flows_to",
     "is_null",
@@ -141,3 +142,15 @@ def row_depth(var: Var) -> int | None:
     """How many subscripts select a row of a table that holds one pointer level."""
     loads = [k for k, level in enumerate(var.shape) if level == "*" and k > 0]
     return loads[0] if len(loads) == 1 else None
+
+
+def argument_position(args: Node, inner: Node) -> int:
+    """The position in the argument list `args` of the argument holding `inner`."""
+    at = 0
+    for arg in args.named_children:
+        if arg.type == "comment":
+            continue
+        if arg.start_byte <= inner.start_byte and inner.end_byte <= arg.end_byte:
+            return at
+        at += 1
+    return -1

@@ -128,6 +128,13 @@ def cpu_collapse(chain: list[Loop], analysis: FileAnalysis) -> list[Loop]:
     return kept
 
 
+def _fixed_width(inner: Loop, outer: set[str]) -> bool:
+    """True when both bounds move with the outer variable by the same amount."""
+    if inner.limits or not inner.step or inner.lower is None or inner.upper is None:
+        return False
+    return not (inner.upper - inner.lower).names() & outer
+
+
 def imbalance(loop: Loop) -> str:
     """How inner trip counts vary with the outer variable, or "" when they do not.
 
@@ -140,6 +147,8 @@ def imbalance(loop: Loop) -> str:
         if not bound_names(inner) & outer:
             continue
         polys = (inner.lower, inner.upper, *(lim.poly for lim in inner.limits))
+        if _fixed_width(inner, outer):
+            continue  # `j = 64*i; j < 64*i + 64`: it moves, its count does not
         if any(p is not None and p.names() & outer for p in polys):
             kind = kind or "triangular"
         else:
