@@ -196,3 +196,57 @@ def test_a_row_of_a_many_dimensional_array_per_outer_iteration_is_a_segment() ->
 def test_a_column_walk_is_not_a_row() -> None:
     found = _by_line(ROWS)
     assert found[25].profitable is None  # `c[k][x]`: the loop walks a column
+
+
+ITEMS = textwrap.dedent(
+    """\
+    typedef struct { double ***array; } block;
+    typedef struct { int n; } listed;
+    extern block *blocks;
+    extern listed *order;
+    extern double **grids;
+    extern int nb, xs, ys;
+    void items(int var, int steps, double *restrict out) {
+      double work[xs + 2][ys + 2];
+      for (int in = 0; in < nb; in++) {
+        block *bp = &blocks[order[in].n];
+        for (int i = 1; i <= xs; i++)
+          for (int j = 1; j <= ys; j++)
+            work[i][j] = bp->array[var][i - 1][j] * 0.5;
+      }
+      for (int t = 0; t < steps; t++) {
+        double *u = &grids[t % 2][0];
+        for (int i = 0; i < xs; i++)
+          out[i] = u[i] * 0.5;
+      }
+      for (int m = 0; m < 3; m++) {
+        block *bp = &blocks[m];
+        for (int i = 1; i <= xs; i++)
+          out[i] = bp->array[var][i][0] * 0.5;
+      }
+      for (int in = 0; in < nb; in++) {
+        block *bp = &blocks[order[in].n];
+        for (int i = 1; i <= xs; i++)
+          out[i] = bp->array[var][0][0] * out[i];
+      }
+    }
+    """
+)
+
+
+def test_a_loop_over_one_item_the_outer_loop_picks_by_address_is_no_level() -> None:
+    found = _by_line(ITEMS)
+    # `bp = &blocks[order[in].n]`: each outer iteration owns one block; the loop
+    # over the blocks is the level to share out, not the cells of one block.
+    assert found[11].profitable is False
+    assert found[11].why.startswith("item loop")
+    assert "line 9" in found[11].why
+
+
+def test_a_buffer_swap_a_few_items_or_an_item_it_does_not_walk_keep_their_pragma() -> (
+    None
+):
+    found = _by_line(ITEMS)
+    assert found[17].profitable is None  # `grids[t % 2]`: the same two buffers
+    assert found[22].profitable is None  # three known items: large pieces
+    assert found[27].profitable is None  # walks `out`, reads one cell of the item

@@ -39,11 +39,11 @@ from accls.analysis.cost_features import (
     loop_features,
     size_threshold,
 )
-from accls.analysis.cost_light import light_reason
 from accls.analysis.cost_locals import function_constants
 from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
+from accls.analysis.cost_setup_pass import light_pass_reason
 from accls.analysis.cost_shapes import shape_reason
 from accls.analysis.cost_stack import stack_reason
 from accls.analysis.cost_table import table_reason
@@ -342,7 +342,7 @@ def estimate_loop(
         context = context or segment_reason(source, loop, values)
         if not context and not offload:
             light = _per_innermost(loop, source, values)
-            context = light_reason(analysis, loop, light)
+            context = light_pass_reason(analysis, loop, light)
             context = context or table_reason(analysis, loop, values, light)
         summary = f"≈ {work.render()} work units per execution"
         if trip is None or found is None:

@@ -15,7 +15,10 @@ outer loop's variable (`i < n - k`, a pivot or triangular loop) is not a segment
 its pieces are large on average, and hoisting the region is the remedy there.
 
 A tile loop, `for (i = it; i < MIN(n, it + tile); i++)` inside `for (it = 0; it < n;
-it += tile)`, is such a piece too: at most `tile` iterations per outer iteration.
+it += tile)`, is such a piece too: at most `tile` iterations per outer iteration. So
+is a loop over one item of a collection: `bp = &blocks[list[in]]; for (i...)
+bp->array[i] ...` walks the block that the outer iteration picks by its address (a
+pointer chosen modulo a few, `grids[t % 2]`, is a buffer swap, not a piece).
 """
 
 from __future__ import annotations
@@ -110,7 +113,11 @@ def segment_reason(
     count is known and small (`values`: the sizes the file fixes): the data is cut
     into a few large pieces then.
     """
-    found = _segment(source, loop) or _row_of_outer(source, loop)
+    found = (
+        _segment(source, loop)
+        or _row_of_outer(source, loop)
+        or _item_of_outer(source, loop)
+    )
     if found is None or _few_pieces(found[0], values or {}):
         return ""
     return _reason(*found)
@@ -145,6 +152,36 @@ def _segment(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
         owner = moving.get(first) or next(o for o in around if o.var == first)
         return owner, f"`{loop.lower_text}` slides"
     return _tile(loop, around, slides, moving)
+
+
+_ADDRESS = re.compile(r"=\s*&\s*[A-Za-z_][\w.\->]*\s*\[")
+
+
+def _item_of_outer(source: SourceFile, loop: Loop) -> tuple[Loop, str] | None:
+    """The outer loop that picks, by its address, the item `loop` walks.
+
+    `bp = &blocks[sorted_list[in].n]` in the outer body, then `bp->array[v][i]`
+    in `loop` at its own variable: each outer iteration owns one item.
+    """
+    around = _enclosing(source, loop)
+    if not around or loop.var is None:
+        return None
+    loop_vars = {o.var for o in around if o.var}
+    picked: dict[str, tuple[Loop, str]] = {}
+    for owner, name, text in _scalar_writes(source, loop, around, loop_vars):
+        subs = re.findall(r"\[([^\[\]]*)\]", text)
+        moving = [s for s in subs if _words(s) & loop_vars]
+        if _ADDRESS.search(text) and moving and not re.search(r"[%&|^]", "".join(subs)):
+            picked[name] = (owner, text.split("=", 1)[1].strip())
+        else:
+            picked.pop(name, None)  # set otherwise later: not the item's address
+    for ref in loop.refs:
+        base = re.split(r"->|\.", ref.name, maxsplit=1)[0]
+        walks = any(loop.var in _words(s.text) for s in ref.subscripts)
+        if base in picked and walks:
+            owner, address = picked[base]
+            return owner, f"item:`{base} = {address}`"
+    return None
 
 
 def _tile(
@@ -234,6 +271,12 @@ def _reason(outer: Loop, what: str) -> str:
             f"tile loop: it walks one tile of at most {what[5:]} iterations per "
             f"iteration of the loop at line {outer.line}; a region per tile costs "
             "more than it shares out"
+        )
+    if what.startswith("item:"):
+        return (
+            f"item loop: it walks the item {what[5:]} of each iteration of the "
+            f"loop at line {outer.line}; a region per item costs more than it "
+            "shares out"
         )
     if what.startswith("row:"):
         return (

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from accls.analysis.call_origins import Origin, argument_origin
 from accls.analysis.hidden_names import header_names, hidden_names
+from accls.analysis.sequential_loops import in_sequential_loop
 from accls.frontend import Effect, Function, SourceFile
 from accls.frontend.library import names_with
 
@@ -62,6 +63,8 @@ class CallRecord:
     caller_static: bool
     line: int
     args: tuple[Origin | None, ...]
+    # The call lies in a loop of its caller (`for`, `while`, `do`): it may repeat.
+    in_loop: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,6 +80,14 @@ class FileCalls:
     main: bool = False  # it defines `main`
     # A macro of it pastes tokens (`p##_relax(..)`): it may name any function.
     pastes: bool = False
+
+
+def _in_loop(source: SourceFile, function: str, start: int) -> bool:
+    """True when byte `start` of `function` lies in one of its loops."""
+    return in_sequential_loop(source, function, start) or any(
+        n.function == function and n.span.start_byte <= start < n.span.end_byte
+        for n in source.nests
+    )
 
 
 def _blanked(code: str) -> str:
@@ -159,6 +170,7 @@ def file_calls(
             caller_static=caller.static,
             line=call.span.line,
             args=_record(caller, call.args, source),
+            in_loop=_in_loop(source, caller.name, call.span.start_byte),
         )
         for caller in functions
         for params in (tuple(p.name for p in caller.params),)  # one per caller

@@ -41,6 +41,7 @@ def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
                 c.caller_static,
                 c.line,
                 [_origin_to_json(a) for a in c.args],
+                c.in_loop,
             ]
             for c in found.calls
         ],
@@ -60,7 +61,7 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
         for name, names in raw["params"].items()
     }
     calls: list[CallRecord] = []
-    for callee, caller, static, line, args in raw["calls"]:
+    for callee, caller, static, line, args, in_loop in raw["calls"]:
         caller = sys.intern(str(caller))
         calls.append(
             CallRecord(
@@ -70,6 +71,7 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
                 caller_static=bool(static),
                 line=int(line),
                 args=tuple(_origin_from_json(a, caller) for a in args),
+                in_loop=bool(in_loop),
             )
         )
     return FileCalls(
