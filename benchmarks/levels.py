@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from accls_path import DEFAULT_ACCLS, accls_executable
+from level_groups import mismatch_table, misses_by_reason
 from quality import (
     REPO,
     SourceFile,
@@ -42,7 +43,7 @@ from quality import (
     materialise,
     run_mode,
 )
-from quality_metrics import PairScore, reason_pattern
+from quality_metrics import PairScore
 from routine_reach import routine_reach
 from source_edit import pragma_blocks, strip_blocks
 
@@ -108,19 +109,19 @@ def _score_levels(scores: list[PairScore]) -> dict[str, dict[str, int]]:
     return {k: dict(v) for k, v in sorted(table.items())}
 
 
-def _misses(scores: list[PairScore]) -> dict[str, dict[str, int]]:
-    """Per model: the expert loops with no pragma from accls, by reason class."""
-    table: dict[str, Counter[str]] = {}
-    for score in scores:
-        if score.status == "collapsed" or (
-            score.status == "suggested" and score.our_parallel
-        ):
-            continue
-        if score.expert_seq:
-            continue  # left sequential, as the expert did
-        why = reason_pattern(score.reasons[0]) if score.reasons else score.status
-        table.setdefault(score.model, Counter())[why] += 1
-    return {m: dict(c.most_common()) for m, c in sorted(table.items())}
+def _mismatches(scores: list[PairScore]) -> dict[str, int]:
+    """Recalled expert loops whose levels differ from ours, by the two level sets."""
+    rows = [
+        (
+            f"{s.model}:{_place(s.expert_directive)}",
+            levels_of(s.expert),
+            levels_of(s.folded_by if s.status == "collapsed" else s.ours),
+        )
+        for s in scores
+        if not s.expert_seq
+        and (s.status == "collapsed" or (s.status == "suggested" and s.our_parallel))
+    ]
+    return mismatch_table(rows)
 
 
 def _routines(text: str) -> int:
@@ -261,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(args.tmp, ignore_errors=True)
     table = _score_levels(result["scores"])
-    misses = _misses(result["scores"])
+    misses = misses_by_reason(result["scores"])
     compiled = [c for c in result["compile"] if not c.get("baseline_error")]
     passed = sum(
         1
@@ -273,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         "accls": str(args.accls),
         "levels": table,
         "misses": misses,
+        "level_mismatches": _mismatches(result["scores"]),
         "routines": routines,
         "lifetimes": lifetimes,
         "compile": {"files": len(compiled), "pass": passed},
@@ -320,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{model} misses by reason (top 12 of {sum(reasons.values())}):")
         for why, count in list(reasons.items())[:12]:
             print(f"  {count:4}  {why}")
+    mismatches = report["level_mismatches"]
+    print(f"level mismatches (top 12 of {sum(mismatches.values())}):")
+    for key, count in list(mismatches.items())[:12]:
+        print(f"  {count:4}  {key}")
     print(f"routines: {routines}")
     _print_lifetimes(lifetimes)
     print(f"compile: {passed}/{len(compiled)}")

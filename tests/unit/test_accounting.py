@@ -135,3 +135,36 @@ def test_a_loop_in_code_that_does_not_parse_is_listed(
     loops = suggest_json(capsys, path, "--model", "openmp")
     assert [(x["line"], x["pragma"] is None) for x in loops] == [(6, True), (9, False)]
     assert "does not parse" in loops[0]["reasons"][0]
+
+
+SHIFTS = """\
+void f(int n, const int *restrict a, int *restrict b) {
+  for (int x = 0; x < n; ++x)
+    for (int y = 0; y < 3; ++y)
+      b[x] = a[x * 3 + y] << b[x];
+}
+"""
+
+
+def test_a_dependent_inner_loop_says_why_it_stays_sequential(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "t.c"
+    path.write_text(SHIFTS, encoding="utf-8")
+    loops = suggest_json(capsys, path, "--model", "openacc")
+    inner = next(x for x in loops if x["line"] == 3)
+    assert inner["inner_of"] == 2
+    assert inner["pragma"] is None
+    assert inner["reasons"][0].startswith("runs inside each iteration")
+    assert any("dependence on `b`" in r for r in inner["reasons"][1:])
+
+
+def test_a_parallel_inner_loop_has_only_its_place(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.c"
+    path.write_text(MATMUL, encoding="utf-8")
+    got = suggest_json(capsys, path, "--model", "openmp")
+    inner = next(x for x in got if x["line"] == 5)
+    assert inner["inner_of"] == 2
+    assert len(inner["reasons"]) == 1

@@ -27,6 +27,7 @@ __all__ = [
     "loop_array_uses",
     "plain_names",
     "section_length",
+    "unconditional",
     "union_section",
 ]
 
@@ -113,7 +114,7 @@ def _reads_covered(refs: list[Ref]) -> bool:
     return True
 
 
-def _unconditional(ref: Ref, loop_id: int) -> bool:
+def unconditional(ref: Ref, loop_id: int) -> bool:
     """True if nothing between the loop and the reference may skip it."""
     if loop_id not in ref.context:
         return False
@@ -134,7 +135,7 @@ def _write_nest(refs: list[Ref], root: Loop) -> dict[str, Loop] | None:
 def _covers(refs: list[Ref], nest: dict[str, Loop], root: int) -> bool:
     """True if the writes alone touch every element of the section (no holes)."""
     writes = [r for r in refs if r.is_write]
-    if not writes or not all(_unconditional(r, root) for r in writes):
+    if not writes or not all(unconditional(r, root) for r in writes):
         return False
     if len({tuple(s.text for s in r.subscripts) for r in writes}) != 1:
         return False

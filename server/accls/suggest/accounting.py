@@ -105,6 +105,8 @@ def _entry(
             reasons=(
                 f"runs inside each iteration of the loop at line {around.loop.line}, "
                 f"which `{text}` runs in parallel",
+                # A loop that could take a level of its own says why it cannot.
+                *(o.message for o in facts.obstacles if not facts.parallel),
             ),
             inner=True,
             inner_of=around.loop.id,

@@ -9,6 +9,7 @@ from accls.analysis.access_paths import member_levels
 from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import loop_array_uses
 from accls.analysis.data_clauses import managed_arrays
+from accls.analysis.hull_sections import hull_section
 from accls.analysis.mapped_storage import shared_storage
 from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
@@ -193,6 +194,8 @@ def data_clauses(
         item = use.section or use.name
         if not use.known:
             whole = allocated_section(use.name, decl, fn)
+            if whole is None and use.name not in {u.name for u in called}:
+                whole = hull_section(loop, use.name, list(use.facts))
             if whole is None:
                 return (
                     [],
