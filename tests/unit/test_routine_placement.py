@@ -173,3 +173,20 @@ def test_a_declare_target_list_marks_the_functions_it_names_only() -> None:
     found = _by_line(LISTED, OMP_GPU)
     assert "compiled for the device" in found[6][1]
     assert found[12][0].startswith("#pragma omp target teams distribute")
+
+
+CONTINUED = """\
+#pragma acc routine \\
+    worker
+void fill(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * i;
+}
+"""
+
+
+def test_a_routine_continued_on_the_next_line_keeps_its_level() -> None:
+    pragma, why = _by_line(CONTINUED, ACC)[5]
+    assert pragma == "#pragma acc loop vector"  # the only loop of a worker routine
+    assert "`#pragma acc routine worker`" in why

@@ -17,18 +17,10 @@ from dataclasses import dataclass
 from accls.analysis import FileAnalysis
 from accls.analysis.data_clauses import split_top
 from accls.frontend import Function, parse_directive
+from accls.suggest.declare_scan import omp_declares, pragma_lines
 
 __all__ = ["Declared", "declared_in"]
 
-_PRAGMA = re.compile(
-    rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b((?:[^\n]*\\\r?\n)*[^\n]*)", re.M
-)
-_JOIN = re.compile(r"\\\r?\n")
-_OMP = re.compile(r"^\s*(begin\s+|end\s+)?declare\s+target\b(.*)$", re.S)
-# `to(..)`, `enter(..)`, `link(..)`, or the bare list of `declare target(..)`;
-# `device_type(..)` and `indirect(..)` name no data.
-_LIST = re.compile(r"(\b[A-Za-z_]\w*)?\s*\(([^()]*)\)")
-_LISTS = frozenset({"", "to", "enter", "link"})
 _NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 
 
@@ -63,46 +55,23 @@ def _declared(analysis: FileAnalysis, sentinel: str) -> tuple[Declared, ...]:
     if isinstance(kept, tuple):
         return kept
     source = analysis.source
-    data = source.data
     out: list[Declared] = []
-    opened: list[tuple[int, int]] = []  # the open blocks: their offset and line
-    for match in _PRAGMA.finditer(data):
-        if match.group(1).decode() != sentinel:
-            continue
-        text = _JOIN.sub(" ", match.group(2).decode("utf-8", "replace"))
-        line = data.count(b"\n", 0, match.start()) + 1
-        owner = _function_at(analysis, match.start())
-        if sentinel == "acc":
-            out += [Declared(n, line, owner) for n in _acc_names(match.group(0))]
-            continue
-        omp = _OMP.match(text)
-        if omp is None:
-            continue
-        if (omp.group(1) or "").startswith("end"):
-            if opened:
-                at, row = opened.pop()
-                out += [
-                    Declared(g.name, row, None)
-                    for g in source.globals
-                    if g.span is not None and at < g.span.start_byte < match.start()
-                ]
-            continue
-        lists = [
-            (word, m.group(1))
-            for found in _LIST.finditer(omp.group(2))
-            if (word := found.group(1) or "") in _LISTS
-            for item in split_top(found.group(2))
-            if (m := _NAME.match(item))
-        ]
-        if lists:
-            out += [Declared(n, line, owner) for word, n in lists if word != "link"]
-        else:
-            opened.append((match.end(), line))
-    for at, row in opened:  # a block never ended holds to the end of the file
+    if sentinel == "acc":
+        for pragma in pragma_lines(source.data, sentinel):
+            owner = _function_at(analysis, pragma.start)
+            out += [Declared(n, pragma.line, owner) for n in _acc_names(pragma.raw)]
+    else:
+        declares = omp_declares(source.data)
         out += [
-            Declared(g.name, row, None)
+            Declared(name, pragma.line, _function_at(analysis, pragma.start))
+            for word, name, pragma in declares.listed
+            if word != "link"
+        ]
+        out += [
+            Declared(g.name, opener.line, None)
+            for at, until, opener in declares.blocks
             for g in source.globals
-            if g.span is not None and at < g.span.start_byte
+            if g.span is not None and at < g.span.start_byte < until
         ]
     result = tuple(out)
     analysis.memo[key] = result

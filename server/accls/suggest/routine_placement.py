@@ -17,21 +17,14 @@ from dataclasses import replace
 
 from accls.frontend import Function, Loop, SourceFile, parse_directive
 from accls.suggest.context import Placement
+from accls.suggest.declare_scan import PragmaLine, omp_declares, pragma_lines
 from accls.suggest.options import SuggestOptions
 from accls.suggest.pragma import Dialect, Target
 
 __all__ = ["device_functions", "orphan_reason", "routine_placement"]
 
 _ABOVE = {"gang": (), "worker": ("gang",), "vector": ("gang", "worker")}
-_PRAGMA = re.compile(
-    rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b((?:[^\n]*\\\r?\n)*[^\n]*)", re.M
-)
-_JOIN = re.compile(r"\\\r?\n")
 _ROUTINE = re.compile(r"^\s*routine\b\s*(?:\(\s*([A-Za-z_]\w*)\s*\))?(.*)$", re.S)
-_OMP = re.compile(r"^\s*(begin\s+|end\s+)?declare\s+target\b(.*)$", re.S)
-_LIST = re.compile(r"(\b[A-Za-z_]\w*)?\s*\(([^()]*)\)")
-_LISTS = frozenset({"", "to", "enter"})
-_BLOCKLESS = frozenset({None, "to", "enter", "link"})  # a list: no block
 _LEVEL = re.compile(r"\b(gang|worker|vector|seq)\b")
 _CALLEE = re.compile(rb"([A-Za-z_]\w*)\s*\(")
 
@@ -61,46 +54,26 @@ def device_functions(source: SourceFile, sentinel: str) -> dict[str, str]:
     """
     data = source.data
     out: dict[str, str] = {}
-    opened: list[tuple[int, str]] = []
-    for match in _PRAGMA.finditer(data):
-        if match.group(1).decode() != sentinel:
-            continue
-        text = _JOIN.sub(" ", match.group(2).decode("utf-8", "replace"))
-        whole = f"#pragma {sentinel} {text.strip()}"
-        if sentinel == "acc":
-            routine = _ROUTINE.match(text)
-            if routine is not None:
-                name = routine.group(1) or _next_declared(data, match.end())
-                if name:
-                    out.setdefault(name, whole)
-            continue
-        omp = _OMP.match(text)
-        if omp is None:
-            continue
-        if (omp.group(1) or "").startswith("end"):
-            if opened:
-                at, mark = opened.pop()
-                for fn in source.functions:
-                    if at <= fn.span.start_byte < match.start():
-                        out.setdefault(fn.name, mark)
-            continue
-        names = [
-            item.strip()
-            for found in _LIST.finditer(omp.group(2))
-            if (found.group(1) or "") in _LISTS
-            for item in found.group(2).split(",")
-            if item.strip()
-        ]
-        for name in names:
-            out.setdefault(name, whole)
-        lists = [f for f in _LIST.finditer(omp.group(2)) if f.group(1) in _BLOCKLESS]
-        if not names and not lists:
-            opened.append((match.end(), whole))
-    for at, mark in opened:  # a block never ended holds to the end of the file
+    if sentinel == "acc":
+        for pragma in pragma_lines(data, sentinel):
+            routine = _ROUTINE.match(pragma.text)
+            name = routine and (routine.group(1) or _next_declared(data, pragma.end))
+            if name:
+                out.setdefault(name, _whole(pragma))
+        return out
+    declares = omp_declares(data)
+    for word, name, pragma in declares.listed:
+        if word != "link":
+            out.setdefault(name, _whole(pragma))
+    for at, until, opener in declares.blocks:
         for fn in source.functions:
-            if at <= fn.span.start_byte:
-                out.setdefault(fn.name, mark)
+            if at <= fn.span.start_byte < until:
+                out.setdefault(fn.name, _whole(opener))
     return out
+
+
+def _whole(pragma: PragmaLine) -> str:
+    return " ".join(pragma.raw.decode("utf-8", "replace").replace("\\\n", " ").split())
 
 
 def routine_placement(
