@@ -38,11 +38,6 @@ _MISSED: dict[str, str] = {
         "the blocks are made by hand from the thread number in a callee returning "
         "a structure; the barrier is in a callee"
     ),
-    "r08_ode_callback_static_scratch.c": (
-        "found by file (ACC124 on `rate`, through the function pointer), but the "
-        "finding pairs two element writes, not the write and the read through the "
-        "pointer `rates` returns"
-    ),
     "r09_tiled_blur_in_place.c": (
         "the tile helper's bounds come from calls (`imin`, `imax`) and its "
         "planes are two-dimensional array parameters"

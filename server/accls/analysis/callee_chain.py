@@ -16,7 +16,7 @@ from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.pointer_targets import pointer_targets
 from accls.frontend import Function, Ref, SourceFile
 
-__all__ = ["chain_state_writes"]
+__all__ = ["chain_functions", "chain_state_writes"]
 
 _EXCLUDING = frozenset({"critical", "atomic", "single", "master", "masked", "ordered"})
 
@@ -45,6 +45,26 @@ def _unguarded_callees(fn: Function, source: SourceFile) -> list[str]:
     return out
 
 
+def chain_functions(callee: Function, source: SourceFile) -> list[Function] | None:
+    """`callee` and the file's functions it reaches outside exclusion, nearest first.
+
+    None when one of them calls the OpenMP runtime.
+    """
+    order: list[Function] = []
+    stack, seen = [callee], {callee.name}
+    while stack:
+        fn = stack.pop(0)
+        if any(c.startswith("omp_") for c in fn.calls):
+            return None
+        order.append(fn)
+        for name in _unguarded_callees(fn, source):
+            nested = source.function(name)
+            if nested is not None and name not in seen:
+                seen.add(name)
+                stack.append(nested)
+    return order
+
+
 def chain_state_writes(
     callee: Function,
     source: SourceFile,
@@ -56,19 +76,7 @@ def chain_state_writes(
     `callee` itself comes first; the answer is `(callee, [])` when no function of
     the chain writes any, or when one of them calls the OpenMP runtime.
     """
-    order: list[Function] = []
-    stack, seen = [callee], {callee.name}
-    while stack:
-        fn = stack.pop(0)
-        if any(c.startswith("omp_") for c in fn.calls):
-            return callee, []
-        order.append(fn)
-        for name in _unguarded_callees(fn, source):
-            nested = source.function(name)
-            if nested is not None and name not in seen:
-                seen.add(name)
-                stack.append(nested)
-    for fn in order:
+    for fn in chain_functions(callee, source) or ():
         writes = writes_of(fn, source, threadprivate)
         if writes:
             return fn, writes

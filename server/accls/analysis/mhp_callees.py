@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from accls.analysis.callee_chain import chain_state_writes
 from accls.analysis.callee_elements import element_collision
+from accls.analysis.callee_pair import paired_access
 from accls.analysis.callee_state import (
-    other_access,
     state_name,
     threadprivate_fix,
     threadprivate_names,
@@ -260,23 +260,6 @@ def call_excluded(loop: Loop, call: Call, source: SourceFile) -> bool:
     )
 
 
-def _other_callee(
-    loop: Loop, source: SourceFile, name: str, var: str
-) -> dict[str, object] | None:
-    """`also`/`other`: another function the loop calls that writes `var` too."""
-    for call in loop.calls:
-        other = source.function(call.name)
-        if call.name == name or other is None:
-            continue
-        for ref in other.refs:
-            if ref.name == var and ref.is_write and not other.lookup(var):
-                return {
-                    "also": f" and by `{call.name}` (line {ref.span.line})",
-                    "other": ref.span.line,
-                }
-    return None
-
-
 def loop_callee_findings(
     loop: Loop, directive: Directive, source: SourceFile, name: str
 ) -> list[Finding]:
@@ -297,9 +280,7 @@ def loop_callee_findings(
     if not writes:
         return _element_findings(loop, directive, source, call, callee)
     ref = next((w for w in writes if w.is_write), writes[0])  # not an initializer
-    also = other_access(callee, ref, (*writes, *callee.refs))
-    if not also.get("other"):
-        also = _other_callee(loop, source, name, ref.name) or also
+    also = paired_access(loop, source, name, callee, ref, writes)
     fix = threadprivate_fix(ref, name)
     if "teams" in directive.name or directive.dialect != "omp":
         fix = f"update `{ref.name}` with an atomic construct in `{name}`"
