@@ -42,10 +42,6 @@ _MISSED: dict[str, str] = {
         "the tile helper's bounds come from calls (`imin`, `imax`) and its "
         "planes are two-dimensional array parameters"
     ),
-    "r10_locked_queue_finished_unlocked.c": (
-        "the queue's members are reached through `&q` in callees of callees, "
-        "with the lock taken in the callees (the inline form is found)"
-    ),
 }
 _PROGRAMS = programs(BATCH)
 

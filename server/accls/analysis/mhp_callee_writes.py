@@ -10,6 +10,7 @@ from accls.analysis.callee_critical_names import (
     critical_state_writes,
 )
 from accls.analysis.mhp_callee_elements import fixed_element_writes
+from accls.analysis.mhp_callee_locked_members import locked_member_accesses
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
 from accls.analysis.mhp_env import Environment
 from accls.analysis.mhp_loop_locks import param_locks
@@ -29,7 +30,9 @@ def callee_state(
     """Writes of `static` locals and globals by functions called in the region.
 
     With them, the fixed members a callee reads through the caller's shared
-    pointer before it synchronizes (`mhp_member_reads`).
+    pointer before it synchronizes (`mhp_member_reads`), or, when a call down
+    the region takes a lock of a shared object, every fixed member access each
+    call reaches through it with its locks (`mhp_callee_locked_members`).
 
     Fixed elements of arrays (`a[0]`) and the writes of deeper calls included.
 
@@ -38,6 +41,7 @@ def callee_state(
     """
     start, end = region.span.start_byte, region.span.end_byte
     out: list[tuple[Call, Ref, frozenset[str], bool]] = []
+    locked = locked_member_accesses(region, fn, source)
     for call in fn.call_sites:
         if not start <= call.span.start_byte < end:
             continue
@@ -58,6 +62,10 @@ def callee_state(
         out.extend(
             (call, ref, held, True) for ref, held in _through(call, callee, source)
         )
+        reached = locked.get(call.span.start_byte)
+        if reached is not None:
+            out.extend((call, ref, held, False) for ref, held in reached)
+            continue
         for ref in member_writes(call, callee, fn, region):
             inside = critical_names_at(callee, ref, source)
             if inside is not None:
