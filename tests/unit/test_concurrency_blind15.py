@@ -27,10 +27,6 @@ _MISSED: dict[str, str] = {
         "the tasks call the recursive function itself; the parent's read of "
         "`n->left->height` is in a callee (the inline form is found)"
     ),
-    "r05_ledger_lock_and_named_critical.c": (
-        "the account is chosen by the data (`accts[tx[t].acct]`), the lock and the "
-        "`critical` are in two callees"
-    ),
     "r06_word_lengths_critical_covers_read_only.c": (
         "the bin is chosen by the data, two calls deep (ACC102 inline)"
     ),

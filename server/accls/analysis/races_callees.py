@@ -14,6 +14,7 @@ from accls.analysis.callee_indirect import indirect_update_findings
 from accls.analysis.callee_inline_probe import inline_probe, inline_verdict
 from accls.analysis.callee_linear import callee_linear_findings
 from accls.analysis.callee_members import member_findings
+from accls.analysis.callee_object_locks import object_lock_findings
 from accls.analysis.callee_scratch import shared_scratch_findings
 from accls.analysis.callee_thread_rows import overlapping_rows
 from accls.analysis.findings import UNKNOWN_CALL, Finding, finding
@@ -89,6 +90,7 @@ def _proved_race(
         excluded_member_findings,
         callee_half_lock_findings,
         callee_linear_findings,
+        object_lock_findings,
     ):
         shared = shared or more(loop, directive, analysis.source, name)
     return shared
