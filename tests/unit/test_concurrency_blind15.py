@@ -27,9 +27,6 @@ _MISSED: dict[str, str] = {
         "the tasks call the recursive function itself; the parent's read of "
         "`n->left->height` is in a callee (the inline form is found)"
     ),
-    "r06_word_lengths_critical_covers_read_only.c": (
-        "the bin is chosen by the data, two calls deep (ACC102 inline)"
-    ),
     "r07_heat_blocks_sync_after_copy_only.c": (
         "the blocks are made by hand from the thread number in a callee returning "
         "a structure; the barrier is in a callee"

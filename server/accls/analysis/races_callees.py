@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.callee_critical_names import critical_name_findings
+from accls.analysis.callee_critical_reads import critical_read_findings
 from accls.analysis.callee_excluded_members import excluded_member_findings
 from accls.analysis.callee_half_locks import callee_half_lock_findings
 from accls.analysis.callee_indirect import indirect_update_findings
@@ -91,6 +92,7 @@ def _proved_race(
         callee_half_lock_findings,
         callee_linear_findings,
         object_lock_findings,
+        critical_read_findings,
     ):
         shared = shared or more(loop, directive, analysis.source, name)
     return shared
