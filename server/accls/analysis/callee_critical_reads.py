@@ -88,6 +88,8 @@ def _walk(
         target = source.function(inner.name)
         if target is None or target.name in seen:
             continue
+        if any(contains(c, inner.span.start_byte) for c in source.constructs):
+            continue  # a call made under a construct: its own rules apply
         if any(r.name in shared and r.is_write for r in f.refs):
             return None  # a parameter moved: which object is unknown
         passed: set[str] = set()
