@@ -91,7 +91,7 @@ def _entries(
         if not _steady(base, row, declared, nest, fn, source):
             return None
         names = set(_NAME.findall(f"{start} {column}")) - macros
-        if any(_changed(n, declared, fn) for n in names):
+        if any(_changed(n, declared, fn, source) for n in names):
             return None  # an offset's variable changes after the table is built
         found.append(
             (
@@ -117,7 +117,20 @@ def _items(text: str) -> list[str]:
     return [i.strip() for i in items] + ([last] if last else [])
 
 
-def _changed(name: str, after: int, fn: Function) -> bool:
+def _changed(name: str, after: int, fn: Function, source: SourceFile) -> bool:
+    """Whether the variable `name` may hold another value than when the table was built.
+
+    The entries are read back as their text (`buf + m`) at the loop: a global,
+    a `static` local or a local whose address is taken may be changed by a call
+    or through a pointer with no write of the name in sight.
+    """
+    var = fn.lookup(name)
+    if var is None:
+        return any(g.name == name for g in source.globals)
+    if var.scope not in ("local", "param") or var.static or var.address_taken:
+        return True
+    if any(r.name == name and r.escapes for r in fn.refs):
+        return True  # `&m` anywhere: a pointer may move it later
     return any(
         r.name == name and r.is_write and not r.subscripts and r.span.start_byte > after
         for r in fn.refs
