@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from accls.analysis import analyze_text
+from accls.analysis import AnalysisOptions, analyze_text
 
 _TEXT = """
 #define N 6144
@@ -55,3 +55,29 @@ def test_exact_or_wide_totals_stay_reductions(update: str, type_: str) -> None:
     fact = _fact(update, type_)
     assert fact.parallel
     assert not any("single precision" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    "decl",
+    ["float s[2] = {0.0f, 0.0f};", "real_t s[2] = {0};", "REAL s[4] = {0};"],
+)
+def test_a_float_array_total_gets_no_array_reduction(decl: str) -> None:
+    # `s[1] += x` in `float` is a float total per element: a private copy per
+    # thread groups the values otherwise (the eighth harm batch's probes)
+    text = _TEXT.replace("TYPE s = 0;", decl).replace("TYPE", "double")
+    text = text.replace("UPDATE", "s[1] += fa[i] * 0.37f").replace(
+        "return s;", "return s[1];"
+    )
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert not fact.array_reductions
+    assert not fact.parallel
+
+
+def test_a_double_array_total_keeps_its_array_reduction() -> None:
+    text = _TEXT.replace("TYPE s = 0;", "double s[2] = {0.0, 0.0};")
+    text = text.replace("TYPE", "double").replace("UPDATE", "s[1] += fa[i]")
+    text = text.replace("return s;", "return s[1];")
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert fact.array_reductions

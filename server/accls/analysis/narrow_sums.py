@@ -18,7 +18,7 @@ from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import scalar_decl
 from accls.frontend import Function, Loop, RedOp, SourceFile
 
-__all__ = ["NARROW", "narrow_sums"]
+__all__ = ["NARROW", "narrow_sums", "narrow_type"]
 
 NARROW = frozenset({"float", "_Float16", "_Float32", "__fp16", "__bf16"})
 _ROUNDED = frozenset({RedOp.ADD, RedOp.MUL})
@@ -30,10 +30,15 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
     decl = scalar_decl(name, fn, source)
     if decl is None or decl.pointers or decl.dims:
         return ""
-    type_ = dict(source.macros).get(decl.type, decl.type)
-    base = source.types.scalar_base(type_) or type_
+    return decl.type if narrow_type(decl.type, source) else ""
+
+
+def narrow_type(type_: str, source: SourceFile) -> bool:
+    """Whether `type_` (through a macro or typedef) is a narrow floating type."""
+    named = dict(source.macros).get(type_, type_)
+    base = source.types.scalar_base(named) or named
     words = set(base.split()) - _QUALIFIERS
-    return decl.type if words and words <= NARROW else ""
+    return bool(words) and words <= NARROW
 
 
 def narrow_sums(
