@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.nest_views import integer_macros
+from accls.analysis.offset_symbols import moved_unseen
 from accls.analysis.pointer_locals import (
     all_loops,
     declared_array,
@@ -118,19 +119,9 @@ def _items(text: str) -> list[str]:
 
 
 def _changed(name: str, after: int, fn: Function, source: SourceFile) -> bool:
-    """Whether the variable `name` may hold another value than when the table was built.
-
-    The entries are read back as their text (`buf + m`) at the loop: a global,
-    a `static` local or a local whose address is taken may be changed by a call
-    or through a pointer with no write of the name in sight.
-    """
-    var = fn.lookup(name)
-    if var is None:
-        return any(g.name == name for g in source.globals)
-    if var.scope not in ("local", "param") or var.static or var.address_taken:
+    """Whether `name` may hold another value than when the table was built."""
+    if moved_unseen(name, after, fn, source):
         return True
-    if any(r.name == name and r.escapes for r in fn.refs):
-        return True  # `&m` anywhere: a pointer may move it later
     return any(
         r.name == name and r.is_write and not r.subscripts and r.span.start_byte > after
         for r in fn.refs
