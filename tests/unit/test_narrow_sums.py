@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from accls.analysis import analyze_text
+from accls.analysis import AnalysisOptions, analyze_text
 
 _TEXT = """
 #define N 6144
@@ -55,3 +55,65 @@ def test_exact_or_wide_totals_stay_reductions(update: str, type_: str) -> None:
     fact = _fact(update, type_)
     assert fact.parallel
     assert not any("single precision" in o.message for o in fact.obstacles)
+
+
+@pytest.mark.parametrize(
+    "decl",
+    ["float s[2] = {0.0f, 0.0f};", "real_t s[2] = {0};", "REAL s[4] = {0};"],
+)
+def test_a_float_array_total_gets_no_array_reduction(decl: str) -> None:
+    # `s[1] += x` in `float` is a float total per element: a private copy per
+    # thread groups the values otherwise (the eighth harm batch's probes)
+    text = _TEXT.replace("TYPE s = 0;", decl).replace("TYPE", "double")
+    text = text.replace("UPDATE", "s[1] += fa[i] * 0.37f").replace(
+        "return s;", "return s[1];"
+    )
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert not fact.array_reductions
+    assert not fact.parallel
+
+
+def test_a_double_array_total_keeps_its_array_reduction() -> None:
+    text = _TEXT.replace("TYPE s = 0;", "double s[2] = {0.0, 0.0};")
+    text = text.replace("TYPE", "double").replace("UPDATE", "s[1] += fa[i]")
+    text = text.replace("return s;", "return s[1];")
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert fact.array_reductions
+
+
+@pytest.mark.parametrize(
+    ("decl", "update"),
+    [
+        # a global float histogram: each bin's atomic adds arrive in any order
+        ("static float h[4];", "h[i & 3] += fa[i] * 0.37f"),
+        ("static real_t h[4];", "h[(int)(fa[i] * 7.0f) & 3] += fa[i]"),
+    ],
+)
+def test_a_float_histogram_gets_no_atomic_update(decl: str, update: str) -> None:
+    text = _TEXT.replace("float fa[N];", f"float fa[N];\n{decl}")
+    text = text.replace("TYPE", "double").replace("UPDATE", update)
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert not fact.parallel
+
+
+def test_a_double_histogram_keeps_its_atomic_update() -> None:
+    text = _TEXT.replace("float fa[N];", "float fa[N];\nstatic double h[4];")
+    text = text.replace("TYPE", "double").replace("UPDATE", "h[i & 3] += fa[i]")
+    analysis = analyze_text(text, options=AnalysisOptions(dialect="omp"))
+    fact = next(f for f in analysis.facts if f.loop.function == "total")
+    assert fact.parallel, [o.message for o in fact.obstacles]
+
+
+@pytest.mark.parametrize("spelling", ["float complex", "float _Complex"])
+def test_a_complex_total_the_parse_misreads_is_refused(spelling: str) -> None:
+    # the grammar reads `float complex s` as a variable `complex`: `s` keeps no
+    # declaration, so its precision is unknown (a `float complex` total moved
+    # the seventh digit in the eighth harm batch's probes)
+    text = "#include <complex.h>\n" + _TEXT.replace("TYPE s = 0;", f"{spelling} s = 0;")
+    text = text.replace("TYPE", "double").replace("UPDATE", "s += fa[i]")
+    text = text.replace("return s;", "return crealf(s);")
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "total")
+    assert not fact.parallel

@@ -68,3 +68,13 @@ def test_a_parameter_the_function_assigns_has_no_call_range() -> None:
     )
     fact = next(f for f in analyze_text(text).facts if f.loop.function == "rotate")
     assert not fact.parallel
+
+
+def test_a_loop_variable_reached_through_a_pointer_has_no_call_range() -> None:
+    # `int *pp = &p` outside the loop, `*pp = -1` inside: the header's bounds
+    # say nothing of the value passed (the eighth harm batch's probes)
+    calls = (
+        "int p;\n  int *pp = &p;\n"
+        "  for (p = 0; p < N - 1; p++) { *pp = N; rotate(p, 0, 0.5); }"
+    )
+    assert not _rotate(calls).parallel

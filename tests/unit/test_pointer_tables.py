@@ -95,3 +95,44 @@ def test_a_loop_through_a_host_table_is_not_offloaded(
     assert (found.pragma is not None) is offered
     if not offered:
         assert "host address" in " ".join(found.reasons)
+
+
+_MOVED = """
+static int g_off = 1;
+static void set_off(int v) { g_off = v; }
+void widen(int *m, int n);
+double run(double *buf, int n) {
+  DECLS
+  for (int i = 0; i < BOUND; i++) t[1][i] = t[0][i] * 0.5 + 1.0;
+  return t[1][3];
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("decls", "bound"),
+    [
+        # the offset's variable moved through a pointer after the table is built:
+        # t[1] is still buf + 1, while `buf + m` read at the loop says buf + n
+        ("int m = 1; int *pm = &m; double *t[2] = {buf, buf + m}; *pm = n;", "m"),
+        ("int m = 1; double *t[2] = {buf, buf + m}; widen(&m, n);", "m"),
+        # a global offset a callee moves
+        ("double *t[2] = {buf, buf + g_off}; set_off(n);", "g_off"),
+    ],
+)
+def test_an_offset_moved_unseen_after_the_table_stays_refused(
+    decls: str, bound: str
+) -> None:
+    text = _MOVED.replace("DECLS", decls).replace("BOUND", bound)
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "run")
+    assert not fact.parallel
+
+
+def test_an_offset_of_a_steady_local_is_still_read() -> None:
+    text = _MOVED.replace("DECLS", "int m = n; double *t[2] = {buf, buf + m};")
+    fact = next(
+        f
+        for f in analyze_text(text.replace("BOUND", "m")).facts
+        if f.loop.function == "run"
+    )
+    assert fact.parallel, [o.message for o in fact.obstacles]

@@ -28,7 +28,7 @@ from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
-from accls.analysis.narrow_sums import narrow_sums
+from accls.analysis.narrow_sums import exact_atomics, narrow_sums
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
@@ -143,6 +143,7 @@ def _loop_facts(
         if name not in guarded
     }
     atomic.update(shift_atomics(loop, {d.array for d in carried}, fn, source))
+    atomic = exact_atomics(atomic, fn, source)
     by_span = {ref.span: ref for ref in loop.refs}
     obstacles: list[Obstacle] = [
         *common.first,

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.model import ArrayReduction
+from accls.analysis.narrow_sums import narrow_type
 from accls.analysis.obstacles import PURE_FUNCTIONS, user_calls
 from accls.frontend import Function, Loop, Poly, RedOp, Ref, SourceFile, Var
 
@@ -78,6 +79,8 @@ def array_reductions(
             continue
         if op in (RedOp.MIN, RedOp.MAX) and re.search(r"float|double", decl.type):
             continue  # NaN: the scalar rules decide min/max of floating values
+        if op in (RedOp.ADD, RedOp.MUL) and narrow_type(decl.type, source):
+            continue  # a `float` total per element: its digits follow the grouping
         found = _section(loop, refs, decl, written, macros)
         if found is None:
             continue

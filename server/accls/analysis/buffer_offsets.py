@@ -15,6 +15,7 @@ import re
 from accls.analysis.field_inits import field_initializer
 from accls.analysis.field_pointers import field_pointer
 from accls.analysis.fresh_roots import fresh_root, unreached
+from accls.analysis.offset_symbols import moved_unseen
 from accls.analysis.product_inequalities import proves_nonnegative_products
 from accls.analysis.subscript_ranges import access_range
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Var
@@ -263,7 +264,7 @@ def buffer_apart(
     late = min(left[2] + right[2], default=0)
     if any(
         r.is_write and r.name in symbols and r.span.start_byte > late for r in fn.refs
-    ):
+    ) or any(moved_unseen(n, late, fn, source) for n in symbols):
         return None  # an offset's variable changes after the pointers are set
     guards = _guards(loop, fn, source)
     needs: list[tuple[Poly, Poly]] = []

@@ -124,8 +124,8 @@ def _loop_range(
     var = caller.lookup(name)
     if var is None or var.scope not in ("local", "param") or var.static:
         return None  # a global: a callee in the body may move it
-    if var.address_taken:
-        return None
+    if var.address_taken or any(r.name == name and r.escapes for r in caller.refs):
+        return None  # `int *ps = &s` anywhere: `*ps = 3` moves it unseen
     if any(
         r.name == name and (r.is_write or r.escapes)
         for r in caller.refs

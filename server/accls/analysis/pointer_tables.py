@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.nest_views import integer_macros
+from accls.analysis.offset_symbols import moved_unseen
 from accls.analysis.pointer_locals import (
     all_loops,
     declared_array,
@@ -91,7 +92,7 @@ def _entries(
         if not _steady(base, row, declared, nest, fn, source):
             return None
         names = set(_NAME.findall(f"{start} {column}")) - macros
-        if any(_changed(n, declared, fn) for n in names):
+        if any(_changed(n, declared, fn, source) for n in names):
             return None  # an offset's variable changes after the table is built
         found.append(
             (
@@ -117,7 +118,10 @@ def _items(text: str) -> list[str]:
     return [i.strip() for i in items] + ([last] if last else [])
 
 
-def _changed(name: str, after: int, fn: Function) -> bool:
+def _changed(name: str, after: int, fn: Function, source: SourceFile) -> bool:
+    """Whether `name` may hold another value than when the table was built."""
+    if moved_unseen(name, after, fn, source):
+        return True
     return any(
         r.name == name and r.is_write and not r.subscripts and r.span.start_byte > after
         for r in fn.refs
