@@ -54,6 +54,7 @@ def function_definition(
     pointers: frozenset[str] = frozenset(),
     slots: frozenset[Slot] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
+    makers: frozenset[str] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
@@ -116,6 +117,7 @@ def function_definition(
             slots,
             outer,
             frozenset(b for b in borrows if b[0] not in held),
+            makers - held,
         )
     )
     # A static local keeps its value between calls: writing it is a side effect.

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
-from accls.frontend.allocators import allocator_wrappers
+from accls.frontend.allocators import allocator_wrappers, row_table_wrappers
 from accls.frontend.borrowers import borrowing_parameters
 from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
@@ -204,6 +204,13 @@ def parse_source(
         # C only: a C++ call may pick another overload of the name.
         context.allocators if context is not None and not cpp else frozenset(),
     )
+    makers = row_table_wrappers(
+        fn_nodes,
+        macros,
+        wrappers,
+        borrows,
+        context.row_tables if context is not None and not cpp else frozenset(),
+    )
     slots = pointer_slots(
         fn_nodes,
         headers.pointer_slots if headers is not None else frozenset(),
@@ -229,6 +236,7 @@ def parse_source(
             pointers,
             slots,
             borrows,
+            makers,
         )
         if built is None:
             continue
@@ -274,6 +282,7 @@ def parse_source(
         ),
         headers=headers,
         allocators=wrappers,
+        row_tables=makers,
         borrowers=borrows,
         pointer_slots=slots,
         no_default_constructor=unit.no_default() if unit is not None else frozenset(),

@@ -1,0 +1,114 @@
+"""A helper that returns a table of rows each allocated apart (`alloc2d`).
+
+`double **b = alloc2d(n, m)` has rows that overlap nothing, as a table filled
+by `b[i] = malloc(..)` in the loop's own function has. A helper that shares
+a row, swaps two, hands the table to a call, or returns another table is no
+row-table wrapper, and a caller that re-points, copies or passes its table
+loses the fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import analyze_text
+
+_HELPER = """
+#include <stdlib.h>
+void unknown(double **t);
+static double **alloc2d(int n, int m) {
+  double **t = malloc(n * sizeof *t);
+  for (int i = 0; i < n; i++)
+    t[i] = malloc(m * sizeof **t);
+  HELPER
+  return t;
+}
+void f(int n, int m) {
+  double **b = alloc2d(n, m);
+  CALLER
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      b[i][k] = b[i][k] + 1.0;
+}
+"""
+
+
+def _row_loop_parallel(helper: str = "", caller: str = "", text: str = _HELPER) -> bool:
+    source = text.replace("HELPER", helper).replace("CALLER", caller)
+    facts = analyze_text(source).facts
+    line = next(n for n, s in enumerate(source.splitlines(), 1) if "b[i][k] =" in s)
+    return next(f for f in facts if f.loop.line == line - 2).parallel
+
+
+def test_rows_allocated_apart_in_a_helper_are_parallel() -> None:
+    assert _row_loop_parallel()
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        "t[1] = t[0];",  # a row shared
+        "double *s = t[0]; t[0] = t[1]; t[1] = s;",  # rows swapped
+        "unknown(t);",  # the table handed to code that may re-point rows
+        "double **q = t; q[1] = q[0];",  # a copy of the table shares a row
+        "t[0] = t[1] + 1;",  # a row carved out of another
+    ],
+)
+def test_a_helper_that_may_share_rows_is_no_row_table(helper: str) -> None:
+    assert not _row_loop_parallel(helper=helper)
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "b[1] = b[0];",
+        "double *s = b[0]; b[0] = b[1]; b[1] = s;",
+        "unknown(b);",
+        "double **q = b; q[2] = q[0];",
+    ],
+)
+def test_a_caller_that_may_share_rows_loses_them(caller: str) -> None:
+    assert not _row_loop_parallel(caller=caller)
+
+
+_CARVED = """
+#include <stdlib.h>
+static double **alloc2d(int n, int m) {
+  double **t = malloc(n * sizeof *t);
+  double *blk = malloc(n * m * sizeof *blk);
+  for (int i = 0; i < n; i++)
+    t[i] = blk + i * m;
+  return t;
+}
+void f(int n, int m) {
+  double **b = alloc2d(n, m);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      b[i][k] = b[i][k] + 1.0;
+}
+"""
+
+
+def test_rows_carved_from_one_block_are_not_proved_apart() -> None:
+    # The carve's stride is not checked against the rows' lengths yet.
+    assert not _row_loop_parallel(text=_CARVED)
+
+
+_RETURNS_PARAM = """
+#include <stdlib.h>
+static double **rows_of(double **q, int n) {
+  double **t = malloc(n * sizeof *t);
+  for (int i = 0; i < n; i++)
+    t[i] = q[0];
+  return t;
+}
+void f(double **q, int n, int m) {
+  double **b = rows_of(q, n);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      b[i][k] = b[i][k] + 1.0;
+}
+"""
+
+
+def test_a_helper_whose_rows_are_one_pointer_is_no_row_table() -> None:
+    assert not _row_loop_parallel(text=_RETURNS_PARAM)
