@@ -9,12 +9,37 @@ loses the fact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 from accls.analysis import analyze_text
+from accls.validation.outputs import compare_text
+from support.cli import run_accls
+from support.gcc import build_program, run_program
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "row_tables"
 
 _HELPER = """
 #include <stdlib.h>
 void unknown(double **t);
+static void free2d(double **t, int n) {
+  for (int i = 0; i < n; i++)
+    free(t[i]);
+  free(t);
+}
+static void show(double **t, int n) {
+  for (int i = 0; i < n; i++)
+    if (t[i] != 0) unknown(0);
+}
+static void rotate(double **t) {
+  double *s = t[0];
+  t[0] = t[1];
+  t[1] = s;
+}
+static void keep(double **t) { t[0] = t[1] + 1; }
+static void relay(double **t) { rotate(t); }
+static void plant(double **t, double *x) { t[0] = x; }
 static double **alloc2d(int n, int m) {
   double **t = malloc(n * sizeof *t);
   for (int i = 0; i < n; i++)
@@ -39,8 +64,10 @@ def _row_loop_parallel(helper: str = "", caller: str = "", text: str = _HELPER) 
     return next(f for f in facts if f.loop.line == line - 2).parallel
 
 
-def test_rows_allocated_apart_in_a_helper_are_parallel() -> None:
-    assert _row_loop_parallel()
+@pytest.mark.parametrize("caller", ["", "free2d(b, n);", "show(b, n);"])
+def test_rows_allocated_apart_in_a_helper_are_parallel(caller: str) -> None:
+    # Calls that only free or read the rows leave them apart.
+    assert _row_loop_parallel(caller=caller)
 
 
 @pytest.mark.parametrize(
@@ -51,6 +78,7 @@ def test_rows_allocated_apart_in_a_helper_are_parallel() -> None:
         "unknown(t);",  # the table handed to code that may re-point rows
         "double **q = t; q[1] = q[0];",  # a copy of the table shares a row
         "t[0] = t[1] + 1;",  # a row carved out of another
+        "rotate(t);",
     ],
 )
 def test_a_helper_that_may_share_rows_is_no_row_table(helper: str) -> None:
@@ -64,6 +92,10 @@ def test_a_helper_that_may_share_rows_is_no_row_table(helper: str) -> None:
         "double *s = b[0]; b[0] = b[1]; b[1] = s;",
         "unknown(b);",
         "double **q = b; q[2] = q[0];",
+        "rotate(b);",  # a callee that swaps two rows
+        "keep(b);",  # one that carves a row out of another
+        "relay(b);",  # one that hands the table to a swapper
+        "plant(b, b[1] + 2);",  # one that stores a row it is given (never keeps b)
     ],
 )
 def test_a_caller_that_may_share_rows_loses_them(caller: str) -> None:
@@ -112,3 +144,24 @@ void f(double **q, int n, int m) {
 
 def test_a_helper_whose_rows_are_one_pointer_is_no_row_table() -> None:
     assert not _row_loop_parallel(text=_RETURNS_PARAM)
+
+
+def test_the_jacobi_fixture_prints_the_serial_output(
+    need: Callable[[str], str], tmp_path: Path
+) -> None:
+    gcc = need("gcc")
+    src = FIXTURE / "alloc2d_jacobi.c"
+    serial = tmp_path / "serial"
+    build_program(gcc, src, serial)
+    out = tmp_path / "alloc2d_jacobi.omp.c"
+    proc = run_accls("annotate", "--model", "openmp", "--all", str(src), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    # The row-table sweeps (fill, two Jacobi steps) and the checksum.
+    assert text.count("omp for") + text.count("omp parallel for") >= 4, text
+    exe = tmp_path / "annotated"
+    build_program(gcc, out, exe, "-fopenmp")
+    for threads in (1, 4):
+        # The checksum is a sum: its last digit may move with the threads.
+        problem = compare_text(run_program(serial), run_program(exe, threads), 1e-12)
+        assert problem is None, f"{problem}\n{text}"

@@ -96,6 +96,7 @@ def row_table_wrappers(
     wrappers: frozenset[str],
     borrows: frozenset[tuple[str, int]] = frozenset(),
     project: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> frozenset[str]:
     """The allocator wrappers of `nodes` that return a table of fresh, distinct rows.
 
@@ -113,7 +114,9 @@ def row_table_wrappers(
             if name in makers or names.count(name) > 1:
                 continue
             others = frozenset(makers - {name})
-            if returns_fresh_rows(body, locals_, params, wrappers, others, borrows):
+            if returns_fresh_rows(
+                body, locals_, params, wrappers, others, borrows, steady
+            ):
                 makers.add(name)
         if len(makers) == before:
             break

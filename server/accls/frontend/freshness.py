@@ -48,10 +48,12 @@ class PointerFlow:
         outer: frozenset[str] = frozenset(),
         borrows: frozenset[tuple[str, int]] = frozenset(),
         makers: frozenset[str] = frozenset(),
+        steady: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
         # Wrappers returning a fresh table of fresh rows (`alloc2d`): row_tables.
         self.makers = makers
+        self.steady = steady  # calls that leave a table's rows as they are
         self.made: set[str] = set()  # tables set from them
         self.passed: set[str] = set()  # names handed to a call, borrowers too
         # Calls that never keep the pointer passed at a position (`borrowers`),
@@ -159,11 +161,15 @@ class PointerFlow:
             self._address(receiver, name)
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
-            if called not in _KEEPING and depth == 0:
-                self.passed.add(name)  # the table itself: the callee may re-point rows
+            position = argument_position(receiver, outer)
+            if (
+                depth == 0
+                and called not in _KEEPING
+                and (called in self.shadow or (called, position) not in self.steady)
+            ):
+                self.passed.add(name)  # the callee may re-point rows
             if called not in _KEEPING and (
-                called in self.shadow
-                or (called, argument_position(receiver, outer)) not in self.borrows
+                called in self.shadow or (called, position) not in self.borrows
             ):
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
@@ -314,6 +320,7 @@ def mark_fresh(
     outer: frozenset[str] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
     makers: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
@@ -321,9 +328,10 @@ def mark_fresh(
     those that only free or fill a pointer whose address they get; `outer`,
     the global arrays and pointers whose names a local's sources may hold;
     `borrows`, the calls that never keep a pointer passed at a position;
-    `makers`, the wrappers that return a table of fresh rows.
+    `makers`, the wrappers that return a table of fresh rows; `steady`, the
+    calls that leave the rows of a table they get as they are.
     """
-    flow = PointerFlow(locals_, params, wrappers, slots, outer, borrows, makers)
+    flow = PointerFlow(locals_, params, wrappers, slots, outer, borrows, makers, steady)
     if not flow.tracked and not flow.row_pointers:
         return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)

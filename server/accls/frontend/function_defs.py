@@ -55,6 +55,7 @@ def function_definition(
     slots: frozenset[Slot] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
     makers: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
@@ -118,6 +119,7 @@ def function_definition(
             outer,
             frozenset(b for b in borrows if b[0] not in held),
             makers - held,
+            frozenset(s for s in steady if s[0] not in held),
         )
     )
     # A static local keeps its value between calls: writing it is a side effect.

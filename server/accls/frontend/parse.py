@@ -26,6 +26,7 @@ from accls.frontend.macros import collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Span, Var
 from accls.frontend.pointer_calls import pointer_names
 from accls.frontend.pointer_slots import pointer_slots
+from accls.frontend.row_steady import row_steady_parameters
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.source_file import SourceFile
 from accls.frontend.translation_unit import HeaderContext
@@ -204,12 +205,15 @@ def parse_source(
         # C only: a C++ call may pick another overload of the name.
         context.allocators if context is not None and not cpp else frozenset(),
     )
+    # C only, as `borrows`: a C++ call may pick another overload of the name.
+    steady = frozenset() if cpp else row_steady_parameters(fn_nodes, macros)
     makers = row_table_wrappers(
         fn_nodes,
         macros,
         wrappers,
         borrows,
         context.row_tables if context is not None and not cpp else frozenset(),
+        steady,
     )
     slots = pointer_slots(
         fn_nodes,
@@ -237,6 +241,7 @@ def parse_source(
             slots,
             borrows,
             makers,
+            steady,
         )
         if built is None:
             continue

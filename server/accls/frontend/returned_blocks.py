@@ -85,6 +85,7 @@ def returns_fresh_rows(
     wrappers: frozenset[str],
     makers: frozenset[str],
     borrows: frozenset[tuple[str, int]] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> bool:
     """True when every `return` of `body` gives a fresh table of fresh, distinct rows.
 
@@ -98,6 +99,7 @@ def returns_fresh_rows(
         wrappers,
         borrows=borrows,
         makers=makers,
+        steady=steady,
     )
     flow.walk(body)
     rows = flow.row_stores - flow.bad_rows - fresh_rows_refuted(flow)
