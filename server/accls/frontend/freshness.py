@@ -22,6 +22,7 @@ from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (
     argument_position,
     call_name_of,
+    deref_base,
     flows_to,
     is_null,
     memalign_target,
@@ -95,6 +96,8 @@ class PointerFlow:
     def assign(self, target: Node, value: Node | None) -> None:
         """`target = value` (or a declaration's initializer)."""
         source = self._allocator(value)
+        if deref_base(target) in self.tables:
+            self.bad_rows.add(deref_base(target))  # `*t = p`: the first row re-pointed
         name, depth = subscript_base(strip_parens(target))
         if target.type == "identifier" and name in self.pointers and is_null(value):
             return  # a null pointer points into no object
