@@ -165,3 +165,27 @@ def test_the_jacobi_fixture_prints_the_serial_output(
         # The checksum is a sum: its last digit may move with the threads.
         problem = compare_text(run_program(serial), run_program(exe, threads), 1e-12)
         assert problem is None, f"{problem}\n{text}"
+
+
+_WRAPPED = """
+#include <stdlib.h>
+static double **shared_rows(int n) {
+  double **t = malloc(n * sizeof *t);
+  double *one = malloc(64 * sizeof *one);
+  for (int i = 0; i < n; i++)
+    t[i] = one;
+  return t;
+}
+void f(int n, int m) {
+  double **b = shared_rows(n);
+  b[0] = malloc(m * sizeof **b);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      b[i][k] = b[i][k] + 1.0;
+}
+"""
+
+
+def test_a_wrappers_table_with_one_row_stored_afresh_keeps_the_others_shared() -> None:
+    # `shared_rows` returns a fresh block, but every row in it is `one`.
+    assert not _row_loop_parallel(text=_WRAPPED)

@@ -93,6 +93,11 @@ class PointerFlow:
         name = called_name(value)
         return name if name in self.wrappers else None
 
+    def _foreign(self, value: Node | None) -> bool:
+        """A wrapper's table whose rows it may have set to anything (`t[1] = t[0]`)."""
+        source = self._allocator(value)
+        return allocator(value) is None and source not in self.makers | {"operator new"}
+
     def assign(self, target: Node, value: Node | None) -> None:
         """`target = value` (or a declaration's initializer)."""
         source = self._allocator(value)
@@ -104,7 +109,7 @@ class PointerFlow:
         if target.type == "identifier" and name in self.pointers:
             if self.fresh.get(name) is False and constructs_buffer(value):
                 return  # `std::vector<double> v(n)` builds a buffer of its own
-            if name in self.tables and source is None:
+            if name in self.tables and (source is None or self._foreign(value)):
                 self.bad_rows.add(name)  # `t = q`: another table's rows, unseen
             elif name in self.tables and source in self.makers:
                 self.row_stores.add(name)

@@ -19,6 +19,7 @@ from accls.frontend.field_stores import field_events
 from accls.frontend.fortran import parse_fortran
 from accls.frontend.fortran_form import is_fortran
 from accls.frontend.function_defs import function_definition, function_name
+from accls.frontend.global_rows import fresh_row_globals, with_global_rows
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loop_model import Loop
@@ -170,6 +171,7 @@ def parse_source(
         globals_env, globals_ = unit.globals_env(decl_nodes, macros)
     for decl in decl_nodes if unit is None else ():
         globals_.extend(declared_vars(decl, "global", macros))
+    own_globals = tuple(globals_)
     if context is not None:
         # The buffer's own declarations shadow the headers' ones of the same name.
         mine = {g.name for g in globals_}
@@ -215,6 +217,14 @@ def parse_source(
         context.row_tables if context is not None and not cpp else frozenset(),
         steady,
     )
+    if not cpp:
+        frozen_globals = with_global_rows(
+            frozen_globals,
+            fresh_row_globals(
+                own_globals, fn_nodes, decl_nodes, macros, wrappers, makers, steady
+            ),
+            context.code if context is not None else "",
+        )
     slots = pointer_slots(
         fn_nodes,
         headers.pointer_slots if headers is not None else frozenset(),

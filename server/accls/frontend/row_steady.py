@@ -84,6 +84,8 @@ def _uses(body: Node, name: str) -> list[Node]:
 
 def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) -> bool:
     """`node` (the table's name) reads an element or a row, or hands the table on."""
+    if _in_sizeof(node):
+        return True  # `sizeof *g`: never evaluated
     outer, depth = outer_subscript(node)
     if depth >= 2:
         return True  # an element: its value, not a row pointer
@@ -108,3 +110,12 @@ def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) ->
     if called in _FREEING:
         return True
     return called not in names and (called, argument_position(parent, outer)) in steady
+
+
+def _in_sizeof(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type not in ("compound_statement",):
+        if parent.type in ("sizeof_expression", "alignof_expression"):
+            return True
+        parent = parent.parent
+    return False
