@@ -102,3 +102,9 @@ def test_a_function_with_a_local_of_the_name_refutes_the_table() -> None:
     # Which `g` each use means is not followed: the global is not proved.
     shadowed = "double **g = malloc(8); g[1] = g[0]; free(g);"
     assert not _sweep_parallel(init=shadowed)
+
+
+def test_a_macro_that_names_the_table_refutes_it() -> None:
+    # `FIRST_ROW = x;` stores a row where the parser sees no `g`.
+    storage = "#define FIRST_ROW g[0]\nstatic"
+    assert not _sweep_parallel(other="FIRST_ROW = x;", storage=storage)

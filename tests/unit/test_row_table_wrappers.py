@@ -189,3 +189,11 @@ void f(int n, int m) {
 def test_a_wrappers_table_with_one_row_stored_afresh_keeps_the_others_shared() -> None:
     # `shared_rows` returns a fresh block, but every row in it is `one`.
     assert not _row_loop_parallel(text=_WRAPPED)
+
+
+def test_a_callee_whose_macro_may_store_a_row_is_not_steady() -> None:
+    text = "#define FIRST_ROW t[0]\n" + _HELPER.replace(
+        "static void plant(",
+        "static void by_macro(double **t) { FIRST_ROW = 0; }\nstatic void plant(",
+    )
+    assert not _row_loop_parallel(caller="by_macro(b);", text=text)

@@ -60,7 +60,11 @@ def fresh_row_globals(
     }
     if not tables:
         return frozenset()
-    bad: set[str] = set()
+    # A macro's body may store to the table where no name of it is in sight.
+    bodies = " ".join(
+        [*macros.objects.values(), *(m.body for m in macros.functions.values())]
+    )
+    bad = {n for n in tables if re.search(rf"\b{re.escape(n)}\b", bodies)}
     for node in decl_nodes:
         for name, value in _initialised(node):
             if name in tables and not is_null(value):

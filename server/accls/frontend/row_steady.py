@@ -9,6 +9,7 @@ passed to one keeps rows that overlap nothing. A parameter used any other way
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tree_sitter import Node
@@ -50,17 +51,20 @@ def row_steady_parameters(
             candidates.append((found[0], body, tables, names))
     defined = [c[0] for c in candidates]
     macro = set(macros.functions) | set(macros.objects)
+    # A macro's body may store a row through a parameter's name, out of sight.
+    bodies = " ".join(
+        [*macros.objects.values(), *(m.body for m in macros.functions.values())]
+    )
+    named = set(re.findall(r"[A-Za-z_]\w*", bodies))
     steady: set[Steady] = set()
     for _ in range(_ROUNDS):
         before = len(steady)
         for name, body, tables, names in candidates:
             if defined.count(name) > 1 or name in macro:
                 continue
-            locals_ = [
-                v for v in body_locals(body, macros) if v.name in tables.values()
-            ]
+            hidden = {v.name for v in body_locals(body, macros)} | named
             for at, table in tables.items():
-                if (name, at) in steady or any(v.name == table for v in locals_):
+                if (name, at) in steady or table in hidden:
                     continue
                 if all(
                     _steady_use(use, frozenset(steady), names)
