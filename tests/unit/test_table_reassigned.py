@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from accls.analysis import analyze_text
 
 _TEXT = """
@@ -38,3 +39,19 @@ def test_a_table_allocated_again_and_filled_keeps_them() -> None:
         "  for (int i = 0; i < n; i++) t[i] = malloc(8);"
     )
     assert _row_loop_parallel(again)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "*t = q[0];",  # the first row is `q`'s now, through the table's pointer
+        "*(t + 1) = q[0];",
+        "double **p = t; p[1] = p[0];",  # a copy of the table shares a row
+    ],
+)
+def test_a_row_set_another_way_loses_the_fresh_rows(after: str) -> None:
+    assert not _row_loop_parallel(after)
+
+
+def test_an_element_stored_through_the_table_keeps_them() -> None:
+    assert _row_loop_parallel("**t = 1.0;")

@@ -67,6 +67,8 @@ class Definition:
     slices: tuple[PointerSlice, ...] = ()
     # Every return gives a fresh block (`return malloc(..)`): an allocator wrapper.
     allocator: bool = False
+    # Its returns are tables of fresh, distinct rows (`alloc2d`): a row-table wrapper.
+    row_table: bool = False
 
     @property
     def place(self) -> str:
@@ -123,6 +125,14 @@ class ProgramSummaries:
             name
             for name, found in self._by_name.items()
             if len(found) == 1 and found[0].allocator
+        )
+
+    def row_tables(self) -> frozenset[str]:
+        """The allocators whose one definition returns a table of distinct rows."""
+        return frozenset(
+            name
+            for name, found in self._by_name.items()
+            if len(found) == 1 and found[0].allocator and found[0].row_table
         )
 
     def without(self, files: Iterable[str]) -> ProgramSummaries:

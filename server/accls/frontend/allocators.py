@@ -15,11 +15,11 @@ from tree_sitter import Node
 
 from accls.frontend.decls import body_locals, declared_vars
 from accls.frontend.exprs import node_text
-from accls.frontend.freshness import returns_fresh
 from accls.frontend.macros import MacroTable
 from accls.frontend.model import Var
+from accls.frontend.returned_blocks import returns_fresh, returns_fresh_rows
 
-__all__ = ["allocator_wrappers"]
+__all__ = ["allocator_wrappers", "row_table_wrappers"]
 
 _ROUNDS = 8  # wrappers nested deeper than this stay unknown
 
@@ -73,15 +73,7 @@ def allocator_wrappers(
     """
     mine = {_defined_name(n) for n in nodes if n.type == "function_definition"}
     known = known | (project - mine)
-    candidates: list[tuple[str, Node, list[Var], frozenset[str]]] = []
-    for node in nodes:
-        found = _pointer_function(node) if node.type == "function_definition" else None
-        body = node.child_by_field_name("body")
-        if found is None or body is None:
-            continue
-        name, declarator = found
-        params = _params(declarator, macros)
-        candidates.append((name, body, body_locals(body, macros), params))
+    candidates = _candidates(nodes, macros)
     names = [c[0] for c in candidates]
     twice = {n for n in names if names.count(n) > 1}  # which one is built is unknown
     wrappers = set(known)
@@ -96,3 +88,52 @@ def allocator_wrappers(
         if len(wrappers) == before:
             break
     return frozenset(wrappers)
+
+
+def row_table_wrappers(
+    nodes: Sequence[Node],
+    macros: MacroTable,
+    wrappers: frozenset[str],
+    borrows: frozenset[tuple[str, int]] = frozenset(),
+    project: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
+) -> frozenset[str]:
+    """The allocator wrappers of `nodes` that return a table of fresh, distinct rows.
+
+    `double **alloc2d(n, m)`: `t = malloc(n * sizeof *t)`, then each
+    `t[i] = malloc(m * ..)`. `project` names those of the project's other
+    files, unless `nodes` define a function of the name.
+    """
+    mine = {_defined_name(n) for n in nodes if n.type == "function_definition"}
+    makers = set(project - mine) & set(wrappers)
+    candidates = [c for c in _candidates(nodes, macros) if c[0] in wrappers]
+    names = [c[0] for c in candidates]
+    for _ in range(_ROUNDS):
+        before = len(makers)
+        for name, body, locals_, params in candidates:
+            if name in makers or names.count(name) > 1:
+                continue
+            others = frozenset(makers - {name})
+            if returns_fresh_rows(
+                body, locals_, params, wrappers, others, borrows, steady
+            ):
+                makers.add(name)
+        if len(makers) == before:
+            break
+    return frozenset(makers)
+
+
+def _candidates(
+    nodes: Sequence[Node], macros: MacroTable
+) -> list[tuple[str, Node, list[Var], frozenset[str]]]:
+    """Each definition of `nodes` that returns a pointer: name, body, locals, params."""
+    candidates: list[tuple[str, Node, list[Var], frozenset[str]]] = []
+    for node in nodes:
+        found = _pointer_function(node) if node.type == "function_definition" else None
+        body = node.child_by_field_name("body")
+        if found is None or body is None:
+            continue
+        name, declarator = found
+        params = _params(declarator, macros)
+        candidates.append((name, body, body_locals(body, macros), params))
+    return candidates

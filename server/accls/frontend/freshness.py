@@ -22,6 +22,7 @@ from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (
     argument_position,
     call_name_of,
+    deref_base,
     flows_to,
     is_null,
     memalign_target,
@@ -31,12 +32,12 @@ from accls.frontend.pointer_flow import (
 )
 from accls.frontend.pointer_slots import Slot, slot_fills
 
-__all__ = ["escaping_pointers", "mark_fresh", "returns_fresh"]
+__all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh"]
 
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 
 
-class _Flow:
+class PointerFlow:
     """What one walk over a function body learns about its local pointers."""
 
     def __init__(
@@ -47,8 +48,15 @@ class _Flow:
         slots: frozenset[Slot] = frozenset(),
         outer: frozenset[str] = frozenset(),
         borrows: frozenset[tuple[str, int]] = frozenset(),
+        makers: frozenset[str] = frozenset(),
+        steady: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.wrappers = wrappers
+        # Wrappers returning a fresh table of fresh rows (`alloc2d`): row_tables.
+        self.makers = makers
+        self.steady = steady  # calls that leave a table's rows as they are
+        self.made: set[str] = set()  # tables set from them
+        self.passed: set[str] = set()  # names handed to a call, borrowers too
         # Calls that never keep the pointer passed at a position (`borrowers`),
         # unless a local or parameter of the name hides the function.
         self.borrows = borrows
@@ -85,17 +93,27 @@ class _Flow:
         name = called_name(value)
         return name if name in self.wrappers else None
 
+    def _foreign(self, value: Node | None) -> bool:
+        """A wrapper's table whose rows it may have set to anything (`t[1] = t[0]`)."""
+        source = self._allocator(value)
+        return allocator(value) is None and source not in self.makers | {"operator new"}
+
     def assign(self, target: Node, value: Node | None) -> None:
         """`target = value` (or a declaration's initializer)."""
         source = self._allocator(value)
+        if deref_base(target) in self.tables:
+            self.bad_rows.add(deref_base(target))  # `*t = p`: the first row re-pointed
         name, depth = subscript_base(strip_parens(target))
         if target.type == "identifier" and name in self.pointers and is_null(value):
             return  # a null pointer points into no object
         if target.type == "identifier" and name in self.pointers:
             if self.fresh.get(name) is False and constructs_buffer(value):
                 return  # `std::vector<double> v(n)` builds a buffer of its own
-            if name in self.tables and source is None:
+            if name in self.tables and (source is None or self._foreign(value)):
                 self.bad_rows.add(name)  # `t = q`: another table's rows, unseen
+            elif name in self.tables and source in self.makers:
+                self.row_stores.add(name)
+                self.made.add(name)
             device = source in DEVICE_ALLOCATORS
             if source is None or self.fresh.get(name, device) != device:
                 self.not_fresh.add(name)
@@ -151,9 +169,15 @@ class _Flow:
             self._address(receiver, name)
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
+            position = argument_position(receiver, outer)
+            if (
+                depth == 0
+                and called not in _KEEPING
+                and (called in self.shadow or (called, position) not in self.steady)
+            ):
+                self.passed.add(name)  # the callee may re-point rows
             if called not in _KEEPING and (
-                called in self.shadow
-                or (called, argument_position(receiver, outer)) not in self.borrows
+                called in self.shadow or (called, position) not in self.borrows
             ):
                 self._leave(name)
         elif receiver.type in ("init_declarator", "assignment_expression"):
@@ -269,7 +293,7 @@ def escaping_pointers(
     into a local whose value is kept.
     """
     names = {p.name for p in params}
-    flow = _Flow([*params, *locals_], frozenset(), borrows=borrows)
+    flow = PointerFlow([*params, *locals_], frozenset(), borrows=borrows)
     flow.walk(body)
     out: set[str] = set()
     for held in flow.leaves | flow.address:
@@ -284,54 +308,15 @@ def escaping_pointers(
     return frozenset(out)
 
 
-def returns_fresh(
-    body: Node,
-    locals_: list[Var],
-    params: frozenset[str],
-    wrappers: frozenset[str] = frozenset(),
-    borrows: frozenset[tuple[str, int]] = frozenset(),
-) -> bool:
-    """True when every `return` of `body` gives a fresh host block or a null pointer.
+def fresh_rows_refuted(flow: PointerFlow) -> set[str]:
+    """Tables whose rows other code may re-point or share.
 
-    A returned local must hold only blocks of allocators (`malloc`, a wrapper in
-    `wrappers`, `posix_memalign(&p, ..)`) or null, and its value must go nowhere
-    but the `return`: a block also kept in a global or a field is not fresh.
+    Any table copied to another local (`q = t; q[1] = q[0]`); one from a
+    row-table wrapper also when a call gets it, or it is kept or its address taken.
     """
-    flow = _Flow(
-        [v for v in locals_ if not v.static], params, wrappers, borrows=borrows
-    )
-    flow.walk(body)
-    some = False
-    for value in flow.returns:
-        if value is None:
-            return False
-        if is_null(value):
-            continue
-        source = flow._allocator(value)
-        if source is not None:
-            if source in DEVICE_ALLOCATORS:
-                return False
-            some = True
-            continue
-        value = strip_parens(value)
-        while value.type == "cast_expression":
-            inner = value.child_by_field_name("value")
-            if inner is None:
-                return False
-            value = strip_parens(inner)
-        name = node_text(value) if value.type == "identifier" else ""
-        fresh = (
-            name in flow.pointers
-            and flow.fresh.get(name) is False
-            and name not in flow.not_fresh
-            and name not in flow.kept
-            and name not in flow.address
-            and not flow.sources.get(name)
-        )
-        if not fresh:
-            return False
-        some = True
-    return some
+    copied = set().union(*flow.sources.values()) & set(flow.tables)
+    made = flow.passed | flow.kept | flow.address
+    return copied | {n for n in flow.made if n in made}
 
 
 def mark_fresh(
@@ -342,20 +327,24 @@ def mark_fresh(
     slots: frozenset[Slot] = frozenset(),
     outer: frozenset[str] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
+    makers: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
     `wrappers` names the program's functions that return fresh blocks, `slots`
     those that only free or fill a pointer whose address they get; `outer`,
     the global arrays and pointers whose names a local's sources may hold;
-    `borrows`, the calls that never keep a pointer passed at a position.
+    `borrows`, the calls that never keep a pointer passed at a position;
+    `makers`, the wrappers that return a table of fresh rows; `steady`, the
+    calls that leave the rows of a table they get as they are.
     """
-    flow = _Flow(locals_, params, wrappers, slots, outer, borrows)
+    flow = PointerFlow(locals_, params, wrappers, slots, outer, borrows, makers, steady)
     if not flow.tracked and not flow.row_pointers:
         return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
-    rows = flow.row_stores - flow.bad_rows
+    rows = flow.row_stores - flow.bad_rows - fresh_rows_refuted(flow)
     out: list[Var] = []
     for var in locals_:
         if var.name in flow.row_pointers and var.name not in flow.tracked:

@@ -54,6 +54,8 @@ def function_definition(
     pointers: frozenset[str] = frozenset(),
     slots: frozenset[Slot] = frozenset(),
     borrows: frozenset[tuple[str, int]] = frozenset(),
+    makers: frozenset[str] = frozenset(),
+    steady: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
@@ -116,6 +118,8 @@ def function_definition(
             slots,
             outer,
             frozenset(b for b in borrows if b[0] not in held),
+            makers - held,
+            frozenset(s for s in steady if s[0] not in held),
         )
     )
     # A static local keeps its value between calls: writing it is a side effect.

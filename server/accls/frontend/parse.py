@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
-from accls.frontend.allocators import allocator_wrappers
+from accls.frontend.allocators import allocator_wrappers, row_table_wrappers
 from accls.frontend.borrowers import borrowing_parameters
 from accls.frontend.constructs import find_constructs
 from accls.frontend.cpp_files import is_cpp
@@ -19,6 +19,7 @@ from accls.frontend.field_stores import field_events
 from accls.frontend.fortran import parse_fortran
 from accls.frontend.fortran_form import is_fortran
 from accls.frontend.function_defs import function_definition, function_name
+from accls.frontend.global_rows import fresh_row_globals, with_global_rows
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loop_model import Loop
@@ -26,6 +27,7 @@ from accls.frontend.macros import collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Span, Var
 from accls.frontend.pointer_calls import pointer_names
 from accls.frontend.pointer_slots import pointer_slots
+from accls.frontend.row_steady import row_steady_parameters
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.source_file import SourceFile
 from accls.frontend.translation_unit import HeaderContext
@@ -169,6 +171,7 @@ def parse_source(
         globals_env, globals_ = unit.globals_env(decl_nodes, macros)
     for decl in decl_nodes if unit is None else ():
         globals_.extend(declared_vars(decl, "global", macros))
+    own_globals = tuple(globals_)
     if context is not None:
         # The buffer's own declarations shadow the headers' ones of the same name.
         mine = {g.name for g in globals_}
@@ -204,6 +207,24 @@ def parse_source(
         # C only: a C++ call may pick another overload of the name.
         context.allocators if context is not None and not cpp else frozenset(),
     )
+    # C only, as `borrows`: a C++ call may pick another overload of the name.
+    steady = frozenset() if cpp else row_steady_parameters(fn_nodes, macros)
+    makers = row_table_wrappers(
+        fn_nodes,
+        macros,
+        wrappers,
+        borrows,
+        context.row_tables if context is not None and not cpp else frozenset(),
+        steady,
+    )
+    if not cpp:
+        frozen_globals = with_global_rows(
+            frozen_globals,
+            fresh_row_globals(
+                own_globals, fn_nodes, decl_nodes, macros, wrappers, makers, steady
+            ),
+            context.code if context is not None else "",
+        )
     slots = pointer_slots(
         fn_nodes,
         headers.pointer_slots if headers is not None else frozenset(),
@@ -229,6 +250,8 @@ def parse_source(
             pointers,
             slots,
             borrows,
+            makers,
+            steady,
         )
         if built is None:
             continue
@@ -274,6 +297,7 @@ def parse_source(
         ),
         headers=headers,
         allocators=wrappers,
+        row_tables=makers,
         borrowers=borrows,
         pointer_slots=slots,
         no_default_constructor=unit.no_default() if unit is not None else frozenset(),

@@ -14,6 +14,7 @@ from accls.frontend.model import Var
 __all__ = [
     "argument_position",
     "call_name_of",
+    "deref_base",
     "flows_to",
     "is_null",
     "memalign_target",
@@ -101,6 +102,26 @@ def flows_to(node: Node) -> Node | None:
             return parent  # `&p`: the pointer itself may be changed elsewhere
         return None
     return None
+
+
+def deref_base(target: Node) -> str:
+    """The name `*p`, `*(p + k)` or `*(T **)p` stores through ("" for other targets)."""
+    operator = target.child_by_field_name("operator")
+    if target.type != "pointer_expression" or operator is None:
+        return ""
+    if node_text(operator) != "*":
+        return ""
+    node = target.child_by_field_name("argument")
+    while node is not None and node.type != "identifier":
+        if node.type == "binary_expression":
+            node = node.child_by_field_name("left")
+        elif node.type in _FLOW:
+            node = node.child_by_field_name("value") or (
+                node.named_children[-1] if node.named_child_count else None
+            )
+        else:
+            return ""
+    return node_text(node) if node is not None else ""
 
 
 def call_name_of(args: Node) -> str:

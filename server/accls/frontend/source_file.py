@@ -72,6 +72,8 @@ class SourceFile:
     places: tuple[tuple[str, int], ...] = ()
     # Functions whose every return is a fresh block (wrappers of `malloc`).
     allocators: frozenset[str] = frozenset()
+    # Those of them that return a table of fresh, distinct rows (`alloc2d`).
+    row_tables: frozenset[str] = frozenset()
     # Functions that never keep the pointer passed at a position (`borrowers`).
     borrowers: frozenset[tuple[str, int]] = frozenset()
     # Functions that only free or fill a pointer whose address they are given

@@ -65,6 +65,8 @@ class HeaderContext:
     # Functions the project's other files define that return only fresh blocks
     # (`alloc_field` in field.c: `return malloc(..)`), as the project index says.
     allocators: frozenset[str] = frozenset()
+    # Those of them that return a table of fresh, distinct rows (`alloc2d`).
+    row_tables: frozenset[str] = frozenset()
 
     @property
     def usable(self) -> bool:

@@ -106,4 +106,6 @@ def with_program(
     if context is None or program is None:
         return context
     allocators = program.allocators()
-    return replace(context, allocators=allocators) if allocators else context
+    if not allocators:
+        return context
+    return replace(context, allocators=allocators, row_tables=program.row_tables())

@@ -170,6 +170,7 @@ class ProjectIndex:
             kernel=device_kernel(fn, source),
             slices=function_slices(fn, source) if summary is not None else (),
             allocator=fn.name in source.allocators,
+            row_table=fn.name in source.row_tables,
         )
 
     def _summarise(

@@ -32,8 +32,9 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # 4: the calls passing one object twice; 5: whether surely one; 6: whether
 # one argument text twice (`dot(x, x)`); 7: what global pointers are set from;
 # 9: whether a function is an allocator wrapper; 10: every call, with its
-# arguments' origins (`calls`); 11: whether each call lies in a loop
-_VERSION = 11
+# arguments' origins (`calls`); 11: whether each call lies in a loop; 12: whether
+# a function returns a table of distinct rows
+_VERSION = 12
 
 
 @cache

@@ -142,6 +142,7 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "device": sorted(found.device),
         "kernel": _kernel_to_json(found.kernel),
         "allocator": found.allocator,
+        "row_table": found.row_table,
         "slices": [
             [s.index, s.arity, s.written, s.low, s.high, s.element]
             for s in found.slices
@@ -182,6 +183,7 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         kernel=_kernel_from_json(raw.get("kernel")),
         slices=tuple(_slice_from_json(one) for one in raw["slices"]),
         allocator=bool(raw["allocator"]),
+        row_table=bool(raw["row_table"]),
     )
 
 
