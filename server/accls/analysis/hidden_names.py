@@ -13,6 +13,7 @@ joins and the parse does not. Each name so used is taken as called with anything
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from accls.frontend import SourceFile
 
@@ -66,11 +67,17 @@ def header_names(text: str) -> frozenset[str]:
     return frozenset(found | _unparsed_names(text))
 
 
-def _unparsed_names(text: str) -> set[str]:
+def _unparsed_names(text: str) -> frozenset[str]:
     """Name-only string literals and names a line splice cuts."""
+    return _unparsed_cached(text)
+
+
+@lru_cache(maxsize=8)
+def _unparsed_cached(text: str) -> frozenset[str]:
+    # Every call-site proof of a file asks again: one scan per text.
     out = set(_NAME_STRING.findall(text))
     for m in _SPLICE.finditer(text):
         joined = m.group(1) + m.group(2)
         if _IDENT.fullmatch(joined):
             out.add(joined)
-    return out
+    return frozenset(out)

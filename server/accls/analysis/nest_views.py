@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from accls.analysis.delinearize import (
     Frame,
@@ -137,6 +138,17 @@ def integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
     A replacement over other such macros counts too: `GX` is 202 for
     `#define GX (NX + 2)` and `#define NX 200`.
     """
+    if isinstance(macros, tuple):  # a file's macros: asked once per loop
+        return dict(_integer_macros_cached(macros))
+    return _integer_macros(macros)
+
+
+@lru_cache(maxsize=8)
+def _integer_macros_cached(macros: tuple[tuple[str, str], ...]) -> dict[str, int]:
+    return _integer_macros(macros)
+
+
+def _integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
     polys: dict[str, Poly | None] = {}
     clash: set[str] = set()
     for name, text in macros:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from accls.analysis import FileAnalysis
 from accls.frontend import Function, Loop, SourceFile, parse_directive
 from accls.suggest.context import Placement
 from accls.suggest.declare_scan import PragmaLine, omp_declares, pragma_lines
@@ -77,9 +78,10 @@ def _whole(pragma: PragmaLine) -> str:
 
 
 def routine_placement(
-    loop: Loop, source: SourceFile, opts: SuggestOptions, where: Placement
+    loop: Loop, analysis: FileAnalysis, opts: SuggestOptions, where: Placement
 ) -> Placement | str:
     """`where` for a loop of a device-marked function, or why it takes no pragma."""
+    source = analysis.source
     if where.compute is not None or loop.function is None:
         return where
     if opts.dialect is Dialect.OPENMP and opts.target is not Target.GPU:
@@ -87,7 +89,11 @@ def routine_placement(
     fn = _function(loop, source)
     if fn is None:
         return where
-    mark = device_functions(source, opts.dialect.sentinel).get(fn.name)
+    key = ("device functions", opts.dialect.sentinel)
+    marks = analysis.memo.get(key)
+    if not isinstance(marks, dict):
+        marks = analysis.memo[key] = device_functions(source, opts.dialect.sentinel)
+    mark = marks.get(fn.name)
     if mark is None:
         return where
     name = f"`{fn.name}()`"

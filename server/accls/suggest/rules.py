@@ -65,7 +65,7 @@ def _suggest_loop(
                 child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
             )
         return
-    routine = routine_placement(loop, analysis.source, opts, where)
+    routine = routine_placement(loop, analysis, opts, where)
     if isinstance(routine, str):
         if not forced_inner:
             for each in loop.walk():
