@@ -31,6 +31,7 @@ from accls.frontend.pointer_flow import (
     outer_subscript,
     row_depth,
 )
+from accls.frontend.row_steady import in_sizeof
 
 __all__ = ["fresh_row_globals", "with_global_rows"]
 
@@ -141,7 +142,7 @@ def _fresh_use(
     hidden: set[str],
 ) -> bool:
     """One occurrence of the table's name keeps its rows fresh and apart."""
-    if _in_sizeof(node):
+    if in_sizeof(node):
         return True  # `sizeof *g`: never evaluated
     outer, depth = outer_subscript(node)
     if depth >= 2:
@@ -175,12 +176,3 @@ def _fresh_use(
     if called in _FREEING:
         return True
     return called not in hidden and (called, argument_position(parent, outer)) in steady
-
-
-def _in_sizeof(node: Node) -> bool:
-    parent = node.parent
-    while parent is not None and parent.type not in ("compound_statement",):
-        if parent.type in ("sizeof_expression", "alignof_expression"):
-            return True
-        parent = parent.parent
-    return False

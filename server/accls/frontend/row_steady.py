@@ -25,7 +25,7 @@ from accls.frontend.pointer_flow import (
     outer_subscript,
 )
 
-__all__ = ["row_steady_parameters"]
+__all__ = ["in_sizeof", "row_steady_parameters"]
 
 Steady = tuple[str, int]  # a function and the position of a table parameter
 _ROUNDS = 8
@@ -88,7 +88,7 @@ def _uses(body: Node, name: str) -> list[Node]:
 
 def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) -> bool:
     """`node` (the table's name) reads an element or a row, or hands the table on."""
-    if _in_sizeof(node):
+    if in_sizeof(node):
         return True  # `sizeof *g`: never evaluated
     outer, depth = outer_subscript(node)
     if depth >= 2:
@@ -116,7 +116,8 @@ def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) ->
     return called not in names and (called, argument_position(parent, outer)) in steady
 
 
-def _in_sizeof(node: Node) -> bool:
+def in_sizeof(node: Node) -> bool:
+    """Whether `node` sits in a `sizeof`/`alignof` of its statement (no use of it)."""
     parent = node.parent
     while parent is not None and parent.type not in ("compound_statement",):
         if parent.type in ("sizeof_expression", "alignof_expression"):
