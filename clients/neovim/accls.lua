@@ -27,7 +27,7 @@ local defaults = {
   root_markers = { "compile_commands.json", ".git", "Makefile", "CMakeLists.txt" },
   -- Sent as initializationOptions and answered to workspace/configuration
   -- (section "accls"). Keys as in the VS Code extension, without "accls.":
-  -- model, target, kernels, assumeNoAlias, validate, includePaths,
+  -- model, target, kernels, assumeNoAlias, reassociateFloat, validate, includePaths,
   -- compileCommands, backend = { kind, url, model, path, ... },
   -- compiler = { path, flags }, feedback = { enabled, path }, codeLens.
   settings = {},

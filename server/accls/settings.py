@@ -55,6 +55,7 @@ class Settings:
     kernels: bool = False
     gpu: Gpu = Gpu.GENERIC  # the GPU offloaded loops are tuned for
     assume_no_alias: bool = False
+    reassociate_float: bool = False  # `float` totals may be reduced in any order
     backend: BackendSettings = field(default_factory=BackendSettings)
     # The compile check's compiler; its include_dirs are a document's, added at use.
     compiler: CompilerSettings = field(default_factory=CompilerSettings)

@@ -28,7 +28,7 @@ from accls.analysis.header_functions import with_headers
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
-from accls.analysis.narrow_sums import exact_atomics, narrow_sums
+from accls.analysis.narrow_sums import exact_atomics, narrow_sums, reassociation
 from accls.analysis.nest_views import integer_macros, nest_views
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.out_params import out_param_writes
@@ -72,6 +72,7 @@ class AnalysisOptions:
     budget: Budget = field(default_factory=Budget)  # work one loop nest may cost
     # The summaries of the functions the other files of the program define.
     program: ProgramSummaries | None = None
+    reassociate_float: bool = False  # `float` totals may be reduced in any order
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,7 +132,9 @@ def _loop_facts(
     scalars, scalar_obstacles = converted_sums(
         scalars, scalar_obstacles, loop, fn, source
     )
-    scalar_obstacles = (*scalar_obstacles, *narrow_sums(scalars, loop, fn, source))
+    reorder = reassociation(options.reassociate_float, source)
+    rounding, reordered = narrow_sums(scalars, loop, fn, source, reorder)
+    scalar_obstacles = (*scalar_obstacles, *rounding)
     scalar_obstacles, pinned = pinned_scalars(loop, source, scalar_obstacles)
     scalars, empty = keep_first_values((*scalars, *pinned), loop, source)
     owned = common.owned
@@ -143,7 +146,7 @@ def _loop_facts(
         if name not in guarded
     }
     atomic.update(shift_atomics(loop, {d.array for d in carried}, fn, source))
-    atomic = exact_atomics(atomic, fn, source)
+    atomic = exact_atomics(atomic, fn, source, bool(reorder))
     by_span = {ref.span: ref for ref in loop.refs}
     obstacles: list[Obstacle] = [
         *common.first,
@@ -162,8 +165,9 @@ def _loop_facts(
         )
     skip = atomic.keys() | guarded
     macros = integer_macros(source.macros)
+    names = {d.array for d in carried} - skip
     sums = array_reductions(
-        loop, fn, source, {d.array for d in carried} - skip, options.dialect, macros
+        loop, fn, source, names, options.dialect, macros, narrow=bool(reorder)
     )
     skip |= {s.name for s in sums}
     scratch = private_copies(loop, source, carried, skip)
@@ -175,7 +179,7 @@ def _loop_facts(
             continue
         seen.add((dep.array, dep.source.line))
         obstacles.append(dependence_obstacle(dep, by_span, loop, macros))
-    assumptions: list[str] = []
+    assumptions: list[str] = list(reordered)
     aliasing = common.aliasing
     assumptions.extend(aliasing.proofs)
     for obstacle in aliasing.obstacles:

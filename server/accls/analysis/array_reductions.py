@@ -57,8 +57,13 @@ def array_reductions(
     names: set[str],
     dialect: str,
     macros: dict[str, int],
+    *,
+    narrow: bool = False,
 ) -> tuple[ArrayReduction, ...]:
-    """The arrays of `names` (carried by `loop`) it may reduce, with their sections."""
+    """The arrays of `names` (carried by `loop`) it may reduce, with their sections.
+
+    `narrow`: the user lets `float` totals be reassociated.
+    """
     if dialect != "omp" or loop.fortran or not names:
         return ()
     # A call could read the shared array while the copies fill: only library
@@ -79,7 +84,8 @@ def array_reductions(
             continue
         if op in (RedOp.MIN, RedOp.MAX) and re.search(r"float|double", decl.type):
             continue  # NaN: the scalar rules decide min/max of floating values
-        if op in (RedOp.ADD, RedOp.MUL) and narrow_type(decl.type, source):
+        rounded = op in (RedOp.ADD, RedOp.MUL) and not narrow
+        if rounded and narrow_type(decl.type, source):
             continue  # a `float` total per element: its digits follow the grouping
         found = _section(loop, refs, decl, written, macros)
         if found is None:

@@ -10,6 +10,12 @@ accumulator keeps it). The scalar stays a reduction for the checks: a user's
 own `reduction(+: s)` is their choice of rounding, not a race. `min`, `max`
 and the bitwise and logical operators are exact in any type. Fortran's `real`
 is not read here: the front end cannot tell a default `real` from `real(dp)`.
+
+A user who accepts the low digits moving may say so: the setting
+`reassociateFloat` (`--reassociate-float`), or a build that already lets the
+compiler reorder sums (`-ffast-math`, `-Ofast`, `-fassociative-math`: the
+preprocessor then defines `__ASSOCIATIVE_MATH__` or `__FAST_MATH__`). Such a
+total is reduced, and the loop's facts state the assumption.
 """
 
 from __future__ import annotations
@@ -20,13 +26,25 @@ from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import scalar_decl
 from accls.frontend import Function, Loop, RedOp, Ref, SourceFile
 
-__all__ = ["NARROW", "exact_atomics", "narrow_sums", "narrow_type"]
+__all__ = ["NARROW", "exact_atomics", "narrow_sums", "narrow_type", "reassociation"]
 
 NARROW = frozenset({"float", "_Float16", "_Float32", "__fp16", "__bf16"})
 _ROUNDED = frozenset({RedOp.ADD, RedOp.MUL})
 _QUALIFIERS = frozenset({"const", "volatile", "static", "register"})
 # A complex total rounds each part like a real one: `float complex` is narrow.
 _COMPLEX = frozenset({"complex", "_Complex"})
+# What gcc and clang predefine when the build lets them reorder floating sums.
+_REORDERING_MACROS = ("__ASSOCIATIVE_MATH__", "__FAST_MATH__")
+
+
+def reassociation(asked: bool, source: SourceFile) -> str:
+    """Why narrow totals may be reassociated here ("" when they may not)."""
+    if asked:
+        return "reassociate-float"
+    macros = dict(source.macros)
+    if any(name in macros for name in _REORDERING_MACROS):
+        return "the build's -ffast-math or -fassociative-math"
+    return ""
 
 
 def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
@@ -59,14 +77,20 @@ def narrow_type(type_: str, source: SourceFile) -> bool:
 
 
 def exact_atomics(
-    atomic: Mapping[str, list[Ref]], fn: Function | None, source: SourceFile
+    atomic: Mapping[str, list[Ref]],
+    fn: Function | None,
+    source: SourceFile,
+    reassociate: bool = False,
 ) -> dict[str, list[Ref]]:
     """The atomic updates of `atomic` but `+`/`*` into narrow floating elements.
 
     `#pragma omp atomic` on `hist[b] += w` with a `float` histogram adds in
     whatever order the threads arrive: each bin is a `float` total whose digits
-    follow the grouping, refused like the scalar one.
+    follow the grouping, refused like the scalar one (kept when the user lets
+    totals be reassociated: `reassociate`).
     """
+    if reassociate:
+        return dict(atomic)
     kept = {}
     for name, refs in atomic.items():
         decl = fn.lookup(name) if fn is not None else None
@@ -83,16 +107,27 @@ def narrow_sums(
     loop: Loop,
     fn: Function | None,
     source: SourceFile,
-) -> tuple[Obstacle, ...]:
-    """An obstacle for each `+`/`*` reduction the loop keeps in a narrow type."""
+    reassociate: str = "",
+) -> tuple[tuple[Obstacle, ...], tuple[str, ...]]:
+    """An obstacle for each `+`/`*` reduction the loop keeps in a narrow type.
+
+    With `reassociate` (why the user allows it, see `reassociation`) there is
+    none: the second part states each such total's assumption instead.
+    """
     if loop.fortran:
-        return ()
+        return (), ()
     found = []
+    stated = []
     for fact in scalars:
         if fact.cls is not ScalarClass.REDUCTION or fact.op not in _ROUNDED:
             continue
         type_ = _narrow_type(fact.name, fn, source)
-        if type_:
+        if type_ and reassociate:
+            stated.append(
+                f"reduces the `{type_}` total `{fact.name}` ({reassociate}): its "
+                "low digits may change with the number of threads"
+            )
+        elif type_:
             found.append(
                 Obstacle(
                     code=ObstacleCode.ROUNDING,
@@ -103,8 +138,9 @@ def narrow_sums(
                         "rounded to single precision at every step, its digits "
                         "depend on how the values are grouped, so threads' "
                         "partial totals add up to another value; a `double` "
-                        "accumulator would keep it"
+                        "accumulator would keep it (or accept the change: "
+                        "reassociateFloat, --reassociate-float)"
                     ),
                 )
             )
-    return tuple(found)
+    return tuple(found), tuple(stated)

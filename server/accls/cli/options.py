@@ -61,6 +61,13 @@ def add_suggest_options(sub: argparse.ArgumentParser) -> None:
         help="assume pointer arguments never overlap (as if `restrict`)",
     )
     sub.add_argument(
+        "--reassociate-float",
+        action="store_true",
+        default=_DEFAULTS.reassociate_float,
+        help="reduce `float` sums in parallel although their low digits then "
+        "change with the thread count (a -ffast-math build implies it)",
+    )
+    sub.add_argument(
         "-I",
         dest="include",
         action="append",
@@ -232,6 +239,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         kernels=args.kernels,
         gpu=gpu_choice(args.gpu),
         assume_no_alias=args.assume_no_alias,
+        reassociate_float=args.reassociate_float,
         backend=_backend(args),
         compiler=CompilerSettings(cc=args.cc),
         include_paths=tuple(args.include),

@@ -74,6 +74,12 @@ def add_report_parser(subs: argparse._SubParsersAction[Any]) -> None:
         help="assume pointer arguments never overlap (as if `restrict`)",
     )
     report.add_argument(
+        "--reassociate-float",
+        action="store_true",
+        help="reduce `float` sums in parallel although their low digits then "
+        "change with the thread count (a -ffast-math build implies it)",
+    )
+    report.add_argument(
         "-I", dest="include", action="append", default=[], metavar="DIR"
     )
     report.add_argument("--cc", default="gcc", help="the preprocessor's compiler")
@@ -224,6 +230,7 @@ def _config(args: argparse.Namespace) -> ScreenConfig:
         build=None if args.no_preprocess else build_flags(args),
         include_dirs=tuple(args.include),
         assume_no_alias=args.assume_no_alias,
+        reassociate_float=args.reassociate_float,
         validate=args.validate,
         cc=args.cc,
         max_rows=max(1, args.max_rows),

@@ -45,6 +45,9 @@ __all__ = [
 ]
 
 _MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
+# The compiler's own macros kept among the build's: those saying that it may
+# reorder floating-point sums (-ffast-math, -fassociative-math).
+_REORDERING = ("#define __ASSOCIATIVE_MATH__ ", "#define __FAST_MATH__ ")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,6 +106,8 @@ def _split(
             places.append((current, line))
             continue
         here, line = line, line + 1
+        if current == "<built-in>" and text.startswith(_REORDERING):
+            defines.append(text)  # the build lets the compiler reorder sums
         if system or current == "<built-in>":
             continue
         if text.startswith(("#define", "#undef")):

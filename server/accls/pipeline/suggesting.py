@@ -107,7 +107,10 @@ def analysis_options(
     """
     options = options if options is not None else settings.suggest_options
     return AnalysisOptions(
-        settings.assume_no_alias, options.dialect.sentinel, program=program
+        settings.assume_no_alias,
+        options.dialect.sentinel,
+        program=program,
+        reassociate_float=settings.reassociate_float,
     )
 
 

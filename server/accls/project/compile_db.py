@@ -14,12 +14,31 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "MATH_FLAGS",
     "CompileDatabaseError",
     "CompileEntry",
     "compile_entry",
     "database_files",
     "find_database",
 ]
+
+
+# Flags that let the compiler reorder floating-point sums, or forbid it again:
+# the preprocessor then predefines `__ASSOCIATIVE_MATH__` or `__FAST_MATH__`,
+# which tells the analysis that the build already accepts reassociated totals.
+MATH_FLAGS = (
+    "-ffast-math",
+    "-fno-fast-math",
+    "-Ofast",
+    "-fassociative-math",
+    "-fno-associative-math",
+    "-funsafe-math-optimizations",
+    "-fno-unsafe-math-optimizations",
+    "-fsigned-zeros",
+    "-fno-signed-zeros",
+    "-ftrapping-math",
+    "-fno-trapping-math",
+)
 
 
 class CompileDatabaseError(Exception):
@@ -38,6 +57,7 @@ class CompileEntry:
     undefines: tuple[str, ...]
     std: str | None  # `c11`, `gnu99`, ...
     includes: tuple[str, ...]  # `-include FILE`, absolute
+    math: tuple[str, ...] = ()  # the MATH_FLAGS it passes, in order
 
     def preprocessor_flags(self) -> tuple[str, ...]:
         """The flags that change what the preprocessor produces."""
@@ -47,7 +67,7 @@ class CompileEntry:
         out += [f"-std={self.std}"] if self.std else []
         for header in self.includes:
             out += ["-include", header]
-        return tuple(out)
+        return (*out, *self.math)
 
 
 def find_database(source: str) -> str | None:
@@ -94,6 +114,7 @@ def _entry(database: Path, entry: dict[str, object]) -> CompileEntry:
     undefines: list[str] = []
     forced: list[str] = []
     std: str | None = None
+    math: list[str] = []
     pending: str | None = None
     for arg in args[1:]:
         if pending is not None:
@@ -114,6 +135,8 @@ def _entry(database: Path, entry: dict[str, object]) -> CompileEntry:
             forced.append(str(directory / value))
         elif flag.startswith("-std="):
             std = flag.removeprefix("-std=")
+        elif flag in MATH_FLAGS:
+            math.append(flag)
     return CompileEntry(
         database=str(database),
         directory=str(directory),
@@ -123,6 +146,7 @@ def _entry(database: Path, entry: dict[str, object]) -> CompileEntry:
         undefines=tuple(undefines),
         std=std,
         includes=tuple(forced),
+        math=tuple(math),
     )
 
 

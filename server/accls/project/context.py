@@ -12,7 +12,12 @@ from pathlib import Path
 
 from accls.analysis import ProgramSummaries
 from accls.frontend import ContextCache, HeaderContext, Preprocessor, header_context
-from accls.project.compile_db import CompileDatabaseError, compile_entry, find_database
+from accls.project.compile_db import (
+    MATH_FLAGS,
+    CompileDatabaseError,
+    compile_entry,
+    find_database,
+)
 
 __all__ = ["BuildFlags", "build_context", "preprocessor_for", "with_program"]
 
@@ -37,7 +42,11 @@ def preprocessor_for(
     flags: list[str] = [f"-I{d}" for d in build.include_dirs]
     flags += [f"-D{d}" for d in build.defines]
     flags += [f"-std={build.std}"] if build.std else []
-    flags += [f for f in build.flags if f.startswith(("-D", "-U", "-I", "-std="))]
+    flags += [
+        f
+        for f in build.flags
+        if f.startswith(("-D", "-U", "-I", "-std=")) or f in MATH_FLAGS
+    ]
     # Another compiler's preprocessor would do; the compile check already says
     # when the one named is missing.
     cc = build.cc if shutil.which(build.cc) or not shutil.which("gcc") else "gcc"

@@ -44,6 +44,7 @@ class ScreenConfig:
     build: BuildFlags | None = None  # None: macros from the file alone
     include_dirs: tuple[str, ...] = ()
     assume_no_alias: bool = False
+    reassociate_float: bool = False
     validate: bool = False  # the compile check and race re-check per loop
     cc: str = "gcc"
     max_rows: int = 2000  # table rows kept per file
@@ -54,6 +55,7 @@ class ScreenConfig:
         return Settings(
             dialect=dialect,
             assume_no_alias=self.assume_no_alias,
+            reassociate_float=self.reassociate_float,
             compiler=CompilerSettings(cc=self.cc),
             include_paths=self.include_dirs,
             preprocess=self.build is not None,
@@ -200,7 +202,8 @@ def screen_text(
     for dialect in (Dialect.OPENMP, Dialect.OPENACC):
         settings = config.settings(dialect)
         analysis = analyze(source, analysis_options(settings, program=program))
-        if not config.assume_no_alias and program is None:
+        assumed = config.assume_no_alias or config.reassociate_float
+        if not assumed and program is None:
             analyses[dialect.sentinel] = analysis  # as the findings check makes it
         result = suggest_text(
             text,

@@ -136,7 +136,11 @@ def analyze_buffer(
     """
     context = with_program(context, program)
     source = parse_source(text, path, include_dirs, context=context)
-    options = AnalysisOptions(settings.assume_no_alias, program=program)
+    options = AnalysisOptions(
+        settings.assume_no_alias,
+        program=program,
+        reassociate_float=settings.reassociate_float,
+    )
     acc, omp = analyze_dialects(source, options, ("acc", "omp"))
     return BufferAnalysis(source=source, acc=acc, omp=omp, entire=entire)
 

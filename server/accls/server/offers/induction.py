@@ -57,7 +57,11 @@ def _rewritten(
         analysed.source.text,
         facts,
         opts,
-        AnalysisOptions(ls.settings.assume_no_alias, opts.dialect.sentinel),
+        AnalysisOptions(
+            ls.settings.assume_no_alias,
+            opts.dialect.sentinel,
+            reassociate_float=ls.settings.reassociate_float,
+        ),
         doc.path,
         ls.include_dirs(doc),
     )
