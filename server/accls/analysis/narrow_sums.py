@@ -8,8 +8,9 @@ more values. A result that changes in its seventh digit when the thread count
 changes is a changed result, so accls offers no such loop (a `double`
 accumulator keeps it). The scalar stays a reduction for the checks: a user's
 own `reduction(+: s)` is their choice of rounding, not a race. `min`, `max`
-and the bitwise and logical operators are exact in any type. Fortran's `real`
-is not read here: the front end cannot tell a default `real` from `real(dp)`.
+and the bitwise and logical operators are exact in any type. In Fortran a
+default `real` (or `real(4)`, `real(sp)`) is single precision; `real(dp)` takes
+its precision from the kind (`frontend/fortran_kinds.py`).
 
 A user who accepts the low digits moving may say so: the setting
 `reassociateFloat` (`--reassociate-float`), or a build that already lets the
@@ -114,14 +115,14 @@ def narrow_sums(
     With `reassociate` (why the user allows it, see `reassociation`) there is
     none: the second part states each such total's assumption instead.
     """
-    if loop.fortran:
-        return (), ()
+    wide = "`real(kind(1.0d0))`" if loop.fortran else "`double`"
     found = []
     stated = []
     for fact in scalars:
         if fact.cls is not ScalarClass.REDUCTION or fact.op not in _ROUNDED:
             continue
         type_ = _narrow_type(fact.name, fn, source)
+        type_ = "real" if type_ and loop.fortran else type_
         if type_ and reassociate:
             stated.append(
                 f"reduces the `{type_}` total `{fact.name}` ({reassociate}): its "
@@ -137,7 +138,7 @@ def narrow_sums(
                         f"`{fact.name}` is a `{type_}` total (line {fact.line}): "
                         "rounded to single precision at every step, its digits "
                         "depend on how the values are grouped, so threads' "
-                        "partial totals add up to another value; a `double` "
+                        f"partial totals add up to another value; a {wide} "
                         "accumulator would keep it (or accept the change: "
                         "reassociateFloat, --reassociate-float)"
                     ),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text, span_of
 from accls.frontend.fortran_exprs import flat, fortran_poly, name_of
+from accls.frontend.fortran_kinds import real_precision
 from accls.frontend.model import Var
 from accls.frontend.poly import Poly
 
@@ -35,15 +37,17 @@ class FDecl:
         return bool(self.var.dims)
 
 
-def _type_text(node: Node) -> str:
+def _type_text(node: Node, kinds: Mapping[str, str]) -> str:
     text = " ".join(node_text(node).lower().split())
     if node.type == "derived_type":
         inner = [c for c in node.named_children if c.type == "type_name"]
         return "struct " + (name_of(inner[0]) if inner else text)
-    if text.startswith("double") or ("8" in text and text.startswith("real")):
+    if text.startswith("double"):
         return "double"
+    if text.startswith("real"):
+        kind = next((c for c in node.named_children if c.type == "kind"), None)
+        return real_precision(kind, kinds)
     for word, c_type in (
-        ("real", "float"),
         ("integer", "int"),
         ("logical", "_Bool"),
         ("character", "char"),
@@ -207,9 +211,16 @@ def _merge(old: FDecl | None, new: FDecl) -> FDecl:
 
 
 def declarations(
-    nodes: list[Node], params: frozenset[str], scope: str = "local"
+    nodes: list[Node],
+    params: frozenset[str],
+    scope: str = "local",
+    kinds: Mapping[str, str] | None = None,
 ) -> dict[str, FDecl]:
-    """The declarations among a program unit's statements, by (lower-case) name."""
+    """The declarations among a program unit's statements, by (lower-case) name.
+
+    `kinds`: the file's named constants, which give `real(dp)` its precision.
+    """
+    kinds = kinds or {}
     found: dict[str, FDecl] = {}
     for node in nodes:
         if node.type == "variable_declaration":
@@ -221,7 +232,7 @@ def declarations(
                 ),
                 None,
             )
-            type_text = _type_text(kind) if kind is not None else ""
+            type_text = _type_text(kind, kinds) if kind is not None else ""
             attrs, intent, dimension = _qualifiers(node)
             initialised = _initialised(node)
             for name, size in _declarators(node):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -11,6 +12,7 @@ from tree_sitter import Language, Node, Parser
 from accls.frontend.exprs import node_text
 from accls.frontend.fortran_decls import FDecl, declarations
 from accls.frontend.fortran_exprs import name_of
+from accls.frontend.fortran_kinds import kind_parameters
 
 __all__ = ["HEADS", "UNITS", "Unit", "fortran_parser", "program_units", "unit_uses"]
 
@@ -64,7 +66,7 @@ def _head(node: Node) -> Node | None:
     return next((c for c in node.named_children if c.type in _UNIT_HEADS), None)
 
 
-def _unit(node: Node, host: tuple[Unit, ...]) -> Unit:
+def _unit(node: Node, host: tuple[Unit, ...], kinds: Mapping[str, str]) -> Unit:
     """One unit: its name, kind, dummies, declarations and hosts."""
     head = _head(node)
     name = ""
@@ -86,7 +88,7 @@ def _unit(node: Node, host: tuple[Unit, ...]) -> Unit:
         pure = "pure" in qualifiers or "elemental" in qualifiers
     statements = [c for c in node.named_children if c.type not in HEADS]
     scope = "global" if node.type == "module" else "local"
-    decls = declarations(statements, frozenset(dummies), scope)
+    decls = declarations(statements, frozenset(dummies), scope, kinds)
     kind = (
         node.type
         if node.type in UNITS
@@ -98,9 +100,10 @@ def _unit(node: Node, host: tuple[Unit, ...]) -> Unit:
 def program_units(root: Node) -> list[Unit]:
     """Every program unit and contained procedure, hosts before what they contain."""
     out: list[Unit] = []
+    kinds = kind_parameters(root)
 
     def visit(node: Node, host: tuple[Unit, ...]) -> None:
-        unit = _unit(node, host)
+        unit = _unit(node, host, kinds)
         out.append(unit)
         for child in node.named_children:
             if child.type == "internal_procedures":
