@@ -159,6 +159,9 @@ class Scope:
     lastprivate: frozenset[str]
     orphaned: bool  # no enclosing parallel construct in this function
     reductions: dict[str, str]
+    # Declared in an enclosing parallel region and not privatized by the loop's own
+    # construct: each thread reads back its own copy after the loop.
+    region_locals: frozenset[str] = frozenset()
 
 
 def _declared_in(fn: Function | None, start: int, end: int) -> set[str]:
@@ -183,9 +186,13 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     private |= source.threadprivate
     parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
     orphaned = not any(_words(d) & parallel_words for d in directives)
+    region_locals: set[str] = set()
     for region in regions:
         if _words(region.directive) & parallel_words:
-            private |= _declared_in(fn, region.span.start_byte, region.span.end_byte)
+            region_locals |= _declared_in(
+                fn, region.span.start_byte, region.span.end_byte
+            )
+    private |= region_locals
     defaults = {
         (d.clause("default").args or "").strip()  # type: ignore[union-attr]
         for d in directives
@@ -198,4 +205,5 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
         lastprivate=frozenset(clause_names(directives, frozenset({"lastprivate"}))),
         orphaned=orphaned,
         reductions=reduction_ops(directives),
+        region_locals=frozenset(region_locals - innermost_private(own)),
     )
