@@ -148,3 +148,20 @@ def test_a_doacross_update_after_its_source_is_ordered_by_no_wait() -> None:
     assert _errors(after) == []
     before = _DOACROSS.replace("{first}", _POST).replace("{second}", _UPDATE)
     assert ("ACC101", 7) in _errors(before)
+
+
+def test_an_outer_regions_local_is_shared_by_an_inner_team() -> None:
+    nested = """\
+        void count(const double *x, int n, long *total) {
+          #pragma omp parallel
+          {
+            long last = 0;
+            #pragma omp parallel for
+            for (int k = 0; k < n; k++)
+              last = (long)x[k];
+            #pragma omp atomic
+            *total += last;
+          }
+        }
+    """
+    assert _errors(nested)

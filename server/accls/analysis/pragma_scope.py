@@ -186,13 +186,15 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     private |= source.threadprivate
     parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
     orphaned = not any(_words(d) & parallel_words for d in directives)
+    teams = [r for r in regions if _words(r.directive) & parallel_words]
+    for region in teams:
+        private |= _declared_in(fn, region.span.start_byte, region.span.end_byte)
+    # Only the innermost team's own locals, and only for a loop that starts no
+    # team of its own: an outer region's local is shared by an inner team.
     region_locals: set[str] = set()
-    for region in regions:
-        if _words(region.directive) & parallel_words:
-            region_locals |= _declared_in(
-                fn, region.span.start_byte, region.span.end_byte
-            )
-    private |= region_locals
+    if teams and not any(_words(d) & parallel_words for d in own):
+        team = min(teams, key=lambda r: r.span.end_byte - r.span.start_byte)
+        region_locals = _declared_in(fn, team.span.start_byte, team.span.end_byte)
     defaults = {
         (d.clause("default").args or "").strip()  # type: ignore[union-attr]
         for d in directives
