@@ -161,8 +161,10 @@ def _steady(name: str, loop: Loop) -> bool:
     )
 
 
-def _by_data(text: str, var: str) -> bool:
+def _by_data(text: str, var: str | None) -> bool:
     """True when `var` appears in `text` only inside a subscript's subscript."""
+    if var is None:
+        return False
     shallow: list[str] = []
     depth = 0
     for ch in text:
