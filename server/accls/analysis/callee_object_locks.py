@@ -30,6 +30,7 @@ __all__ = ["object_lock_findings"]
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _SET = frozenset({"omp_set_lock", "omp_set_nest_lock"})
 _UNSET = frozenset({"omp_unset_lock", "omp_unset_nest_lock"})
+_ELEMENT = re.compile(r"&\s*([A-Za-z_]\w*)\s*\[.*\]")
 _LOCK_ARG = re.compile(r"&\s*([A-Za-z_]\w*)\s*->\s*([A-Za-z_]\w*)")
 _EXCLUDING = frozenset({"atomic", "critical", "ordered", "single", "master", "masked"})
 
@@ -54,6 +55,17 @@ def object_lock_findings(
             locked = [(r, h) for r, h in mine or () if h]
             if not locked:
                 continue
+            own = _unlocked_in_same(mine or [], locked)
+            if own is not None:
+                one, two, lock = own
+                rule = (
+                    f"iterations run on different threads and may reach one object "
+                    f"(`{name}` locks it: `{param}->{lock}`), but `{name}` does not "
+                    f"hold the lock around `{two.name}` at line {two.span.line}"
+                )
+                fix = f"take `{param}->{lock}` around line {two.span.line} too"
+                at = two if two.is_write else one
+                return [exclusion_finding(at, one, two, directive, loop, rule, fix)]
             for other_call in loop.calls:
                 found = _other(other_call, arg, locked, loop, source, name)
                 if found is not None:
@@ -92,7 +104,30 @@ def _other(
                 lock = sorted(locks)[0]
                 if lock in held or not (ref.is_write or mine.is_write):
                     continue
-                return mine, ref, f"{arg}->{lock}"
+                element = arg.startswith("&")  # `&st[c]`: the lock is `st[c].lock`
+                return mine, ref, f"{arg[1:]}.{lock}" if element else f"{arg}->{lock}"
+    return None
+
+
+def _unlocked_in_same(
+    mine: list[_Held], locked: list[_Held]
+) -> tuple[Ref, Ref, str] | None:
+    """(an access, an unlocked access, a lock) of one callee that race.
+
+    The callee's own lock says iterations meet at the object: a member it
+    writes without the lock races with that write in another iteration, and
+    one it reads without the lock with a locked write of that member.
+    """
+    lock = sorted(locked[0][1])[0]
+    for ref, held in mine:
+        if held:
+            continue
+        if ref.is_write:
+            return ref, ref, lock
+        field = ref.name.partition("->")[2]
+        for other, locks in locked:
+            if other.is_write and other.name.partition("->")[2] == field:
+                return other, ref, sorted(locks)[0]
     return None
 
 
@@ -103,13 +138,39 @@ def _followed(
     out: list[tuple[str, str]] = []
     for param, arg in zip(callee.params, call.args, strict=False):
         text = arg.strip()
-        if param.pointers != 1 or not _NAME.fullmatch(text):
+        if param.pointers != 1:
             continue
         if any(r.name == param.name and r.is_write for r in callee.refs):
             continue  # the callee moves its pointer
-        if _chosen_by_data(text, loop, source):
+        element = _ELEMENT.fullmatch(text)
+        if element is not None:
+            # `&st[cls[k]]`: an element the data choose, of an array the loop keeps
+            if _steady(element.group(1), loop) and _by_data(text, loop.var):
+                out.append((param.name, "".join(text.split())))
+        elif _NAME.fullmatch(text) and _chosen_by_data(text, loop, source):
             out.append((param.name, text))
     return out
+
+
+def _steady(name: str, loop: Loop) -> bool:
+    """True when the loop neither declares nor assigns `name`."""
+    if any(v.name == name for v in loop.locals):
+        return False
+    return not any(
+        r.name == name and r.is_write and not r.subscripts for r in loop.refs
+    )
+
+
+def _by_data(text: str, var: str | None) -> bool:
+    """True when `var` appears in `text` only inside a subscript's subscript."""
+    if var is None:
+        return False
+    shallow: list[str] = []
+    depth = 0
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        shallow.append(ch if depth <= 1 else " ")
+    return var not in _NAME.findall("".join(shallow))
 
 
 def _chosen_by_data(name: str, loop: Loop, source: SourceFile) -> bool:
@@ -125,12 +186,7 @@ def _chosen_by_data(name: str, loop: Loop, source: SourceFile) -> bool:
         return False
     # Only inside a subscript's subscript (`accts[tx[t].acct]`) is the object
     # chosen by data; `&cells[t]` and `ptrs[t]` follow the loop variable.
-    shallow: list[str] = []
-    depth = 0
-    for ch in init.group(1):
-        depth += (ch == "[") - (ch == "]")
-        shallow.append(ch if depth <= 1 else " ")
-    return loop.var not in _NAME.findall("".join(shallow))
+    return _by_data(init.group(1), loop.var)
 
 
 def _members(f: Function, param: str, source: SourceFile) -> list[_Held] | None:

@@ -9,6 +9,7 @@ from accls.analysis.callee_critical_names import (
     critical_names_at,
     critical_state_writes,
 )
+from accls.analysis.mhp_callee_atomics import callee_atomic_held
 from accls.analysis.mhp_callee_elements import fixed_element_writes
 from accls.analysis.mhp_callee_locked_members import locked_member_accesses
 from accls.analysis.mhp_callees import hidden_state, hidden_write, locked_state_writes
@@ -68,6 +69,8 @@ def callee_state(
             continue
         for ref in member_writes(call, callee, fn, region):
             inside = critical_names_at(callee, ref, source)
+            if inside is None:  # `atomic` counts, marked; other exclusion does not
+                inside = callee_atomic_held(callee, ref, source)
             if inside is not None:
                 out.append((call, ref, inside, False))
         reads = member_reads(call, callee, fn, region, source)

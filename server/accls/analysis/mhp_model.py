@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_access import Access, Scene, region_access
+from accls.analysis.mhp_callee_atomics import ATOMIC
 from accls.analysis.mhp_callee_sweeps import callee_sweeps
 from accls.analysis.mhp_callee_tasks import (
     Escape,
@@ -172,7 +173,9 @@ def _model(
             continue  # the caller hands over its own copy
         made = region_access(scene, state, at, call)
         if made is not None:
-            accesses.append(replace(made, held=made.held | inside))
+            atomic = made.atomic or ATOMIC in inside
+            held = made.held | (inside - {ATOMIC})
+            accesses.append(replace(made, held=held, atomic=atomic))
     for call, ref, where in callee_sweeps(region, fn, source, env, tasks, inner):
         made = region_access(scene, ref, call.span.start_byte, call)
         if made is not None:

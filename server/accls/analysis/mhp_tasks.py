@@ -110,8 +110,9 @@ def _serialized(
     cond = construct.directive.clause("if")
     if cond is not None and _false((cond.args or "").split(":")[-1].strip()):
         return True
+    # `mutexinoutset` instances run one at a time too, in some order
     if any(
-        k in ("out", "inout") and fixed_object(item, at, source)
+        k in ("out", "inout", "mutexinoutset") and fixed_object(item, at, source)
         for k, item in depend_items(construct)
     ):
         return True

@@ -159,6 +159,9 @@ class Scope:
     lastprivate: frozenset[str]
     orphaned: bool  # no enclosing parallel construct in this function
     reductions: dict[str, str]
+    # Declared in an enclosing parallel region and not privatized by the loop's own
+    # construct: each thread reads back its own copy after the loop.
+    region_locals: frozenset[str] = frozenset()
 
 
 def _declared_in(fn: Function | None, start: int, end: int) -> set[str]:
@@ -183,9 +186,15 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
     private |= source.threadprivate
     parallel_words = _OMP_PARALLEL_WORDS if dialect == "omp" else _ACC_COMPUTE
     orphaned = not any(_words(d) & parallel_words for d in directives)
-    for region in regions:
-        if _words(region.directive) & parallel_words:
-            private |= _declared_in(fn, region.span.start_byte, region.span.end_byte)
+    teams = [r for r in regions if _words(r.directive) & parallel_words]
+    for region in teams:
+        private |= _declared_in(fn, region.span.start_byte, region.span.end_byte)
+    # Only the innermost team's own locals, and only for a loop that starts no
+    # team of its own: an outer region's local is shared by an inner team.
+    region_locals: set[str] = set()
+    if teams and not any(_words(d) & parallel_words for d in own):
+        team = min(teams, key=lambda r: r.span.end_byte - r.span.start_byte)
+        region_locals = _declared_in(fn, team.span.start_byte, team.span.end_byte)
     defaults = {
         (d.clause("default").args or "").strip()  # type: ignore[union-attr]
         for d in directives
@@ -198,4 +207,5 @@ def scope_of(loop: Loop, directive: Directive, source: SourceFile) -> Scope:
         lastprivate=frozenset(clause_names(directives, frozenset({"lastprivate"}))),
         orphaned=orphaned,
         reductions=reduction_ops(directives),
+        region_locals=frozenset(region_locals - innermost_private(own)),
     )

@@ -196,6 +196,7 @@ def scalar_findings(
                 fact.name in scope.lastprivate
                 or simd_var
                 or fact.name in scope.reductions
+                or fact.name in scope.region_locals
             ):
                 continue
             span = write_span(loop, fact.name)

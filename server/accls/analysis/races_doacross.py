@@ -6,9 +6,10 @@ lies between the sink and the source of iteration `i` therefore runs after that
 of every iteration `i - k` where `k` is a sum of sink distances (waits chain), and
 may run at the same time as that of any other earlier iteration. A carried
 dependence of exact distance `k` between two accesses both inside that span is a
-race when no sum of the sink distances makes `k`. Anything else (`ordered(2)`,
-symbolic distances, accesses outside the span) stays with the doacross rule:
-quiet.
+race when no sum of the sink distances makes `k`; and one whose earlier access
+follows the iteration's `depend(source)`, or whose later access precedes its
+sink, is ordered by no wait. Anything else (`ordered(2)`, symbolic distances)
+stays with the doacross rule: quiet.
 """
 
 from __future__ import annotations
@@ -92,14 +93,28 @@ def doacross_findings(
     if found is None:
         return []
     distances, start, end = found
+    sinks = ", ".join(f"`{loop.var} - {d}`" for d in sorted(distances))
     for dep in analysis.of(loop).dependences:
         k = _distance(dep, loop)
-        if not dep.exact or k is None or k == 0 or _made(k, distances):
+        if not dep.exact or k is None or k == 0:
             continue
-        spans = (dep.source.start_byte, dep.sink.start_byte)
-        if not all(start <= s < end for s in spans):
+        early, late = dep.source.start_byte, dep.sink.start_byte
+        if _made(k, distances):
+            # The later iteration waits at its sink for what the earlier one did
+            # before its `depend(source)`: nothing else.
+            if early < end and late >= start:
+                continue
+            why = (
+                f"the earlier iteration posts `depend(source)` before line "
+                f"{dep.source.line}"
+                if early >= end
+                else f"line {dep.sink.line} runs before the `depend(sink: {sinks})` "
+                "wait"
+            )
+        elif not (start <= early < end and start <= late < end):
             return []  # an access outside the waits: not followed
-        sinks = ", ".join(f"`{loop.var} - {d}`" for d in sorted(distances))
+        else:
+            why = f"the `depend(sink: {sinks})` waits do not order iterations {k} apart"
         return [
             finding(
                 CARRIED_DEPENDENCE,
@@ -107,8 +122,7 @@ def doacross_findings(
                 directive=directive.name,
                 line=loop.line,
                 dep=f"`{dep.array}` written at line {dep.source.line} is used at "
-                f"line {dep.sink.line} by the iteration {k} later, and the "
-                f"`depend(sink: {sinks})` waits do not order iterations {k} apart",
+                f"line {dep.sink.line} by the iteration {k} later, and {why}",
                 source_line=dep.source.line,
                 sink_line=dep.sink.line,
             )
