@@ -102,3 +102,14 @@ def test_a_gnu_nested_function_is_no_parse_error() -> None:
     facts = analyze_text(text).facts
     assert facts
     assert facts[0].parallel
+
+
+def test_a_file_of_macro_blocks_only_is_annotated_with_a_note(tmp_path: Path) -> None:
+    """The block is a loop not read, not a file that is no C: annotate succeeds."""
+    src = tmp_path / "fill.c"
+    src.write_text(_EACH + _FILL)
+    err = io.StringIO()
+    argv = ["annotate", "--all", "--model", "openmp", str(src)]
+    with contextlib.redirect_stderr(err):
+        assert main([*argv, "-o", str(tmp_path / "out.c")]) == 0
+    assert "fill.c:3: loop not analysed: a statement macro's block" in err.getvalue()

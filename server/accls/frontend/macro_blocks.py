@@ -15,7 +15,12 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-__all__ = ["macro_blocks"]
+__all__ = ["MACRO_BLOCK", "macro_blocks"]
+
+MACRO_BLOCK = (
+    "a statement macro's block (`EACH(k) { ... }`), which the parser reads as a "
+    "definition: the code it runs is not read"
+)
 
 _WRAPPERS = (
     "pointer_declarator",
