@@ -56,9 +56,9 @@ _MISSED: dict[str, str] = {
         "struct's table are not proved apart at the call sites"
     ),
     "s05_river_routing/net.c:9": (
-        "`r->q` and `r->qnew`, each its own `malloc` just above, are taken as "
-        'one object ("both are set from `double`"); couple.c re-points '
-        "another reach's `qnew` later"
+        "`r->q` and `r->qnew`, each its own `malloc` just above, are members "
+        "read through `r`, which may point anywhere: the stores just before the "
+        "loop are not taken as the members' values"
     ),
     "s07_reservoir_wells/grid.c:38": (
         "`t` is a parameter: the rows of `rows_make`'s table are not followed "
