@@ -13,6 +13,7 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
 from accls.analysis import analyze_text
 from accls.analysis.obstacles import PURE_FUNCTIONS
 from accls.analysis.summaries import summarize, unsummarised_reason
@@ -113,3 +114,31 @@ def test_a_file_of_macro_blocks_only_is_annotated_with_a_note(tmp_path: Path) ->
     with contextlib.redirect_stderr(err):
         assert main([*argv, "-o", str(tmp_path / "out.c")]) == 0
     assert "fill.c:3: loop not analysed: a statement macro's block" in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("macro", "body"),
+    [
+        (
+            "#define EACHP(p) for (double *p = b; p < b + 8; p++)\n",
+            "EACHP(q) { *q += a[i]; }",
+        ),
+        (
+            "#define REPEAT(k) int k = 0; while (k++ < 8)\n",
+            "REPEAT(k) { b[k - 1] += a[i]; }",
+        ),
+        (
+            "#define EACH(k) for (int k = 0; k < 8; k++)\n",
+            "{ EACH(k) { b[k] += a[i]; } }",
+        ),
+    ],
+)
+def test_other_statement_macro_blocks_are_refused(macro: str, body: str) -> None:
+    """Each got `parallel for` before, and its output changed at 2 threads."""
+    text = macro + (
+        "void spread(const double *a, double *b, int n) {\n"
+        f"  for (int i = 0; i < n; i++) {{\n    {body}\n  }}\n}}\n"
+    )
+    facts = [f for f in analyze_text(text).facts if f.loop.line == 3]
+    assert facts
+    assert not facts[0].parallel
