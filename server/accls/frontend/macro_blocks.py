@@ -27,6 +27,7 @@ _WRAPPERS = (
     "array_declarator",
     "parenthesized_declarator",
     "attributed_declarator",
+    "reference_declarator",  # C++: `int &get() { .. }` of a local class
 )
 
 
