@@ -42,3 +42,25 @@ def test_a_member_set_from_another_array_keeps_the_assumption() -> None:
     fact = _kernel("s.p = other;", "s.p[i] = buf[i] * 0.5")
     assert fact.parallel
     assert any("assume-no-alias" in a for a in fact.assumptions)
+
+
+@pytest.mark.parametrize(
+    "set_",
+    [
+        "s.p = malloc((size_t)(N + 1) * sizeof(double)); "
+        "s.q = malloc((size_t)(N + 1) * sizeof(double));",
+        "s.p = (double *)calloc(N + 1, sizeof(double)); "
+        "s.q = (double *)calloc(N + 1, sizeof(double));",
+    ],
+)
+def test_members_set_from_fresh_blocks_share_no_source(set_: str) -> None:
+    """Before: "both are set from `double`" (the `sizeof`'s type), past any promise."""
+    fact = _kernel(set_, "s.p[i] = s.q[i] * 0.5")
+    assert not any("point into one object" in o.message for o in fact.obstacles)
+    assert fact.parallel
+
+
+def test_a_member_set_by_realloc_of_the_other_stays_based_on_it() -> None:
+    fact = _kernel("s.p = realloc(s.q, 8 * N);", "s.p[i] = s.q[i] * 0.5")
+    assert not fact.parallel
+    assert any("so they point into one object" in o.message for o in fact.obstacles)

@@ -26,6 +26,34 @@ _STORE = re.compile(
 )
 
 
+# A fresh block (`malloc(n * sizeof(double))`) is based on nothing its
+# arguments name; `realloc(p, n)` may return `p`, so it is not one of them.
+_FRESH = re.compile(r"\b(?:malloc|calloc|aligned_alloc)\s*\(")
+# C keywords (`double` of a cast or a `sizeof`) name no object.
+_KEYWORDS = frozenset(
+    "char short int long float double signed unsigned void const volatile "
+    "struct union enum sizeof _Alignof restrict _Bool".split()
+)
+
+
+def _without_fresh_calls(value: str) -> str:
+    """`value` with each fresh allocation call, arguments included, cut out."""
+    out, at = [], 0
+    for match in _FRESH.finditer(value):
+        if match.start() < at:
+            continue  # inside a call already cut
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(value)):
+            depth += {"(": 1, ")": -1}.get(value[end], 0)
+            if depth == 0:
+                break
+        if depth != 0:
+            return value  # unbalanced: keep every name
+        out.append(value[at : match.start()])
+        at = end + 1
+    return "".join(out) + value[at:]
+
+
 def _normal(path: str) -> str:
     return _STEP.sub(r"\1", path.strip())
 
@@ -35,7 +63,8 @@ def _stores(data: bytes) -> dict[str, frozenset[str]]:
     """Every member path the file stores into (`s.p = ...`), with the stored names."""
     found: dict[str, set[str]] = {}
     for match in _STORE.finditer(data.decode("utf-8", "replace")):
-        names = {_normal(m.group(0)) for m in _PATH.finditer(match.group(2))}
+        value = _without_fresh_calls(match.group(2))
+        names = {_normal(m.group(0)) for m in _PATH.finditer(value)} - _KEYWORDS
         found.setdefault(_normal(match.group(1)), set()).update(names)
     return {k: frozenset(v) for k, v in found.items()}
 

@@ -19,6 +19,7 @@ from accls.analysis.integer_addresses import integer_addresses
 from accls.analysis.overloads import called_definition, definitions, takes
 from accls.analysis.static_locals import has_static
 from accls.analysis.summary_calls import NULL_ARGUMENT, map_call
+from accls.analysis.unread_bodies import unread_part
 from accls.frontend import (
     Call,
     Effect,
@@ -107,7 +108,7 @@ def summarize(
         return memo[key]
     if fn.exits and any(e.kind.value == "exit" for e in fn.exits):
         return None
-    if has_static(fn, source):
+    if has_static(fn, source) or unread_part(fn, source) is not None:
         return None
     params = _param_index(fn)
     addresses = integer_addresses(fn, source)
@@ -325,6 +326,12 @@ def unsummarised_reason(
         return "which can end the program (`exit`)"
     if has_static(fn, source):
         return "which keeps a `static` variable between calls"
+    unread = unread_part(fn, source)
+    if unread is not None:
+        return (
+            f"whose body does not parse whole (line {unread.line}, a syntax error "
+            "or a statement macro with a block): what it writes is unknown"
+        )
     others = integer_addresses(fn, source).others
     if others:
         return (

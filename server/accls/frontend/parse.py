@@ -23,6 +23,7 @@ from accls.frontend.global_rows import fresh_row_globals, with_global_rows
 from accls.frontend.incremental import IncrementalTree
 from accls.frontend.lexical import blank_unterminated_comment, unterminated_comment
 from accls.frontend.loop_model import Loop
+from accls.frontend.macro_blocks import MACRO_BLOCK, macro_blocks
 from accls.frontend.macros import collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Span, Var
 from accls.frontend.pointer_calls import pointer_names
@@ -257,7 +258,10 @@ def parse_source(
             continue
         functions.append(built[0])
         nests.extend(built[1])
-    errors = _error_nodes(root)
+    # A statement macro's block read as a definition hides code: a parse error,
+    # and a loop not read (the macro's own, most often).
+    blocks = macro_blocks(fn_nodes)
+    errors = sorted([*_error_nodes(root), *blocks], key=lambda n: n.start_byte)
     known = {loop.id for nest in nests for loop in nest.walk()}
     # Bodies outside any function: K&R definitions read as bare blocks.
     loose = [c for c in root.children if c.type in _LOOSE] if root.has_error else []
@@ -282,6 +286,7 @@ def parse_source(
         ),
         stray_loops=_stray_loops([*errors, *loose], known),
         skipped_loops=skipped,
+        unread_loops=tuple((span_of(n), MACRO_BLOCK) for n in blocks),
         skipped_lines=inactive,
         missing_headers=context.missing if context is not None else (),
         preprocessor_problem=context.problem if context is not None else None,
