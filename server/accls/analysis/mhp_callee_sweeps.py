@@ -30,6 +30,7 @@ from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_steady_members import callee_scalar_members
 from accls.analysis.mhp_tasks import Task
+from accls.analysis.range_splitters import split_leaf
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 from accls.frontend.exprs import expression_poly
 
@@ -67,6 +68,7 @@ def callee_sweeps(
         at = call.span.start_byte
         if not contains(region, at) or not _run_once(at, tasks, inner):
             continue
+        call = split_leaf(call, source) or call  # the leaf a splitter reaches
         callee = source.function(call.name)
         if callee is None or callee is fn or not _plain(callee, source):
             continue
