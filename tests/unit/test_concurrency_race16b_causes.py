@@ -141,6 +141,14 @@ def test_only_an_exact_split_is_unfolded() -> None:
     assert _leaf(_split("0.5 * a[i]", "mid + 1")) is None
     # the leaf's elements depend on `lo` beyond the loop bounds
     assert _leaf(_split("0.5 * a[i - lo]")) is None
+    # a square over the range is no union of the parts' squares
+    square = _split("0.5 * a[i]").replace(
+        "a[i] = 0.5 * a[i];", "for (int j = lo; j < hi; j++) a[i] += a[j];"
+    )
+    assert _leaf(square) is None
+    # a counter carried across the iterations: each part restarts it
+    counted = _split("0.5 * a[k++]").replace("double *a", "int k = 0; double *a")
+    assert _leaf(counted) is None
     # a task may outlive the call
     tasks = _split("0.5 * a[i]").replace("omp section\n", "omp task\n")
     assert _leaf(tasks.replace("parallel sections", "taskgroup")) is None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from accls.frontend import Call, Function, SourceFile
+from accls.frontend import Call, Function, Loop, Ref, SourceFile
 
 __all__ = ["split_leaf"]
 
@@ -132,28 +132,40 @@ def _bounds_only(leaf: Call, lo: str, hi: str, source: SourceFile) -> bool:
     low, high = names[leaf.args.index(lo)], names[leaf.args.index(hi)]
     if any({lo, hi} & set(_NAME.findall(a)) for a in leaf.args if a not in (lo, hi)):
         return False  # `a + lo`: the parts' would differ from the whole's
-    loops = [
+    ranged = [
         lp
         for lp in source.loops()
         if callee.span.start_byte <= lp.id < callee.span.end_byte
-    ]
-    headers = [
-        lp.header
-        for lp in loops
-        if lp.lower_text.strip() == low
+        and lp.lower_text.strip() == low
         and lp.upper_text.strip() == high
         and lp.step == 1
         and lp.cond_op in ("<", "<=")
+        and lp.var_declared
     ]
+    if len(ranged) != 1:
+        return False  # `i` and `j` both over `lo..hi`: a square is no union of parts
+    loop = ranged[0]
+    header = loop.header
     for ref in callee.refs:
-        if ref.name not in (low, high):
-            continue
-        if ref.is_write:
-            return False
         at = ref.span.start_byte
-        if not any(h.start_byte <= at < h.end_byte for h in headers):
-            return False  # `a[lo]`, `i - lo`: the parts would differ from the whole
+        if ref.name in (low, high):
+            if ref.is_write or not header.start_byte <= at < header.end_byte:
+                return False  # `a[lo]`, `i - lo`: the parts would differ
+        elif loop.span.start_byte <= at < loop.span.end_byte and _carried(
+            ref, callee, loop
+        ):
+            return False  # `a[k++]`: an iteration's elements depend on the ones before
     return True
+
+
+def _carried(ref: Ref, callee: Function, loop: Loop) -> bool:
+    """True for a plain write in the loop of a variable declared outside it."""
+    if not ref.is_write or ref.subscripts or ref.member or ref.deref:
+        return False
+    var = callee.lookup(ref.name)
+    if var is None or var.span is None:
+        return True  # a global: it outlives the iteration
+    return not loop.span.start_byte <= var.span.start_byte < loop.span.end_byte
 
 
 def _substituted(arg: str, values: dict[str, str]) -> str:
