@@ -15,10 +15,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind14"
 _MISSED: dict[str, str] = {
-    "r11_recursive_sections_smooth_in_place.c": (
-        "the sections call the recursive function itself: its accesses are not "
-        "summarized (the non-recursive form is found)"
-    ),
     "r12_cell_counts_from_repeated_cells.c": "an indirect update is a warning",
 }
 _PROGRAMS = programs(BATCH)

@@ -15,11 +15,6 @@ from support.blind_batch import assert_verdict, program_params, programs
 
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "races_blind16"
 _MISSED: dict[str, str] = {
-    "r07_pipeline_flag_raised_before_second_half.c": (
-        "a hand-made flag (`flush`, `atomic write`/`read` with a memory order) "
-        "makes the region model stand back (its fence doubt): the writes after "
-        "the flag is raised are never compared with the reads after it is seen"
-    ),
     "r12_scan_tree_taskwait_misses_grandchildren.c": (
         "found as a warning only: the leaves' `res[i]` over `lo..hi` of a recursive "
         "split and the sum over `0..n` are not proven to meet"

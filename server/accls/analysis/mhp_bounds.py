@@ -10,9 +10,11 @@ from accls.analysis.macro_fold import folded_poly
 from accls.analysis.polyhedra import Row, row
 from accls.frontend import Loop, Poly
 
-__all__ = ["Sweep", "bound_rows", "enclosing", "sweep_of"]
+__all__ = ["Sweep", "bound_rows", "enclosing", "invariant_symbol", "sweep_of"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_ARITHMETIC = re.compile(r"[\w\s+\-*/%()]*")
+_CALL = re.compile(r"[A-Za-z_]\w*\s*\(")
 Linear = tuple[tuple[str, int], ...]
 
 
@@ -37,6 +39,20 @@ def _linear(poly: Poly | None, text: str, invariant: frozenset[str]) -> Linear |
     if text.strip() and names and names <= invariant:
         return ((f"[{''.join(text.split())}]", 1),)  # `n / 2`: one value for all
     return None
+
+
+def invariant_symbol(text: str, invariant: Iterable[str]) -> Poly | None:
+    """`n / 2` over invariant names as the one symbol `[n/2]`; None otherwise.
+
+    Only arithmetic qualifies: no call, subscript, member, cast or side effect,
+    so the text has one value wherever the names keep theirs.
+    """
+    names = set(_NAME.findall(text))
+    if not names or not names <= set(invariant) or not _ARITHMETIC.fullmatch(text):
+        return None
+    if _CALL.search(text) or "++" in text or "--" in text:
+        return None
+    return Poly.sym(f"[{''.join(text.split())}]")
 
 
 def _shift(form: Linear | None, by: int) -> Linear | None:

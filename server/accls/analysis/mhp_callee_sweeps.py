@@ -23,12 +23,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from accls.analysis.mhp_bounds import Sweep, sweep_of
+from accls.analysis.macro_fold import folded_poly
+from accls.analysis.mhp_bounds import Sweep, invariant_symbol, sweep_of
 from accls.analysis.mhp_callee_pointers import pointer_members
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_steady_members import callee_scalar_members
 from accls.analysis.mhp_tasks import Task
+from accls.analysis.range_splitters import split_leaf
 from accls.frontend import Call, Function, Loop, Poly, Ref, Region, SourceFile
 from accls.frontend.exprs import expression_poly
 
@@ -66,6 +68,7 @@ def callee_sweeps(
         at = call.span.start_byte
         if not contains(region, at) or not _run_once(at, tasks, inner):
             continue
+        call = split_leaf(call, source) or call  # the leaf a splitter reaches
         callee = source.function(call.name)
         if callee is None or callee is fn or not _plain(callee, source):
             continue
@@ -180,13 +183,20 @@ def _arguments(
 
 
 def _invariant_value(text: str, env: Environment) -> Poly | None:
-    """An affine argument over invariant names and integer constants, or None."""
+    """An affine argument over invariant names and integer constants, or None.
+
+    An argument no polynomial writes (`n / 2`) over such names is one symbol,
+    spelled as `sweep_of` spells such a bound of a loop of the region.
+    """
     if not text or _IDENT.fullmatch(text):
         return None
-    poly = expression_poly(text)
-    if poly is None or not poly.is_affine:
-        return None
     constants = dict(env.constants)
+    poly = folded_poly(text, constants, expression_poly(text))
+    if poly is None:
+        # `n / 2`: one value for every call of the region, as a loop bound's
+        return invariant_symbol(text, env.invariant | set(constants))
+    if not poly.is_affine:
+        return None
     values = {n: Poly.const(constants[n]) for n in poly.names() if n in constants}
     poly = poly.substitute(values) if values else poly
     return poly if poly.names() <= env.invariant else None
