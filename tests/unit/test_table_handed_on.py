@@ -1,0 +1,72 @@
+"""A table of rows allocated apart, then handed to code that may re-point a row.
+
+`memcpy(&t[1], &t[0], ..)`, `memmove(t + 1, t, ..)`, an unseen function or one
+called through a pointer, or a struct that keeps the table: any of them may
+leave two slots on one row, so the rows are no longer proved apart. A sort
+only reorders the rows, and a function of the program that never stores a row
+slot leaves them as they are.
+"""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import analyze_text
+
+_TEXT = """
+#include <stdlib.h>
+#include <string.h>
+extern void hook(double **t, int n);
+extern void hook_row(double *r, int m);
+static void (*fp)(double **t, int n);
+struct holder { double **rows; };
+extern void hold(struct holder *h);
+static int cmp(const void *a, const void *b) {
+  return (*(double *const *)a)[0] < (*(double *const *)b)[0];
+}
+static double peek(double **t, int i) { return t[i][0]; }
+void f(double **q, int n, int m) {
+  double **t = malloc(n * sizeof(double *));
+  for (int i = 0; i < n; i++)
+    t[i] = malloc(m * sizeof(double));
+  AFTER
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      t[i][k] = t[i][k] + 1.0;
+}
+"""
+
+
+def _row_loop_parallel(after: str) -> bool:
+    facts = analyze_text(_TEXT.replace("AFTER", after)).facts
+    return next(f for f in facts if f.loop.line == 18).parallel
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "memcpy(&t[1], &t[0], sizeof t[0]);",  # a row slot copied over another
+        "memmove(t + 1, t, 2 * sizeof *t);",  # the slots shifted: two on one row
+        "memcpy(q, t, n * sizeof *t);",  # `q` holds the same rows now
+        "hook(t, n);",  # an unseen function
+        "fp(t, n);",  # a function pointer kept in a global
+        "struct holder h = {t}; hold(&h);",  # a field keeps the table
+        "struct holder h; h.rows = t; hold(&h);",
+    ],
+)
+def test_a_table_handed_to_code_that_may_repoint_rows_loses_them(after: str) -> None:
+    assert not _row_loop_parallel(after)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "",
+        "qsort(t, n, sizeof *t, cmp);",  # the same rows, reordered
+        "(void)peek(t, 0);",  # a function of the file that only reads rows
+        "hook_row(t[0], m);",  # a row, not its slot
+        "hook_row(&t[1][0], m);",  # an element's address
+        "free(t[0]); t[0] = malloc(m * sizeof(double));",
+    ],
+)
+def test_a_table_whose_slots_stay_put_keeps_them(after: str) -> None:
+    assert _row_loop_parallel(after)
