@@ -18,7 +18,6 @@ from tree_sitter import Node
 from accls.frontend.allocator_calls import DEVICE_ALLOCATORS, allocator, called_name
 from accls.frontend.cpp_buffers import constructs_buffer
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.library import library_function
 from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (
     argument_position,
@@ -32,6 +31,7 @@ from accls.frontend.pointer_flow import (
     subscript_base,
 )
 from accls.frontend.pointer_slots import Slot, slot_fills
+from accls.frontend.row_slots import may_repoint
 
 __all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh"]
 
@@ -177,7 +177,8 @@ class PointerFlow:
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
             position = argument_position(receiver, outer)
-            if _may_repoint(called, position, self) and (depth == 0 or slots):
+            repoints = may_repoint(called, position, self.shadow, self.steady)
+            if repoints and (depth == 0 or slots):
                 self.passed.add(name)  # the callee may re-point rows
             if called not in _KEEPING and (
                 called in self.shadow or (called, position) not in self.borrows
@@ -327,22 +328,6 @@ def fresh_rows_refuted(flow: PointerFlow) -> set[str]:
     made = flow.passed | flow.kept | flow.address
     handed = (flow.passed | flow.exposed) & set(flow.tables)
     return copied | handed | {n for n in flow.made if n in made}
-
-
-def _may_repoint(called: str, position: int, flow: PointerFlow) -> bool:
-    """Whether the call may store a row slot of a table passed at `position`.
-
-    Not `free` or `sizeof`, a function of the program that leaves rows where they
-    are (`row_steady`), or a library call that only reorders them (`qsort`).
-    """
-    if called in _KEEPING:
-        return False
-    if called in flow.shadow:
-        return True  # a local or parameter of the name: a function pointer
-    if (called, position) in flow.steady:
-        return False
-    known = library_function(called)
-    return known is None or position not in known.permutes
 
 
 def mark_fresh(

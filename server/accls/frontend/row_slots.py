@@ -1,0 +1,37 @@
+"""Calls that may store a row slot of a table they are handed.
+
+A table of rows allocated apart keeps its rows apart only while nothing stores
+a slot: `hook(t)` of an unseen function, a call through a function pointer, or
+`memcpy(&t[1], &t[0], ..)` may leave two slots on one row. `free` and `sizeof`
+store none, a function of the program may be known to leave rows where they
+are (`row_steady`), and `qsort` only reorders them (the library's `permutes`).
+"""
+
+from __future__ import annotations
+
+from accls.frontend.library import library_function
+
+__all__ = ["may_repoint"]
+
+_KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
+
+
+def may_repoint(
+    called: str,
+    position: int,
+    shadow: set[str],
+    steady: frozenset[tuple[str, int]],
+) -> bool:
+    """Whether `called` may store a row slot of a table passed at `position`.
+
+    `shadow` holds the caller's locals and parameters (a name there is a function
+    pointer); `steady`, the program's calls that leave a table's rows as they are.
+    """
+    if called in _KEEPING:
+        return False
+    if called in shadow:
+        return True
+    if (called, position) in steady:
+        return False
+    known = library_function(called)
+    return known is None or position not in known.permutes
