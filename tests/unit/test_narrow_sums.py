@@ -107,7 +107,17 @@ def test_a_double_histogram_keeps_its_atomic_update() -> None:
     assert fact.parallel, [o.message for o in fact.obstacles]
 
 
-@pytest.mark.parametrize("spelling", ["float complex", "float _Complex"])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "float complex",
+        "float _Complex",
+        # read as a variable `float` of type `_Complex` (harm_blind9's probes)
+        "_Complex float",
+        "complex float",
+        "float __complex__",
+    ],
+)
 def test_a_complex_total_the_parse_misreads_is_refused(spelling: str) -> None:
     # the grammar reads `float complex s` as a variable `complex`: `s` keeps no
     # declaration, so its precision is unknown (a `float complex` total moved
