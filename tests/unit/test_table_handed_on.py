@@ -24,6 +24,9 @@ static int cmp(const void *a, const void *b) {
   return (*(double *const *)a)[0] < (*(double *const *)b)[0];
 }
 static double peek(double **t, int i) { return t[i][0]; }
+static double **kept;
+static void stash(double **t) { kept = t; }
+static void poke(void) { kept[1] = kept[0]; }
 void f(double **q, int n, int m) {
   double **t = malloc(n * sizeof(double *));
   for (int i = 0; i < n; i++)
@@ -38,7 +41,7 @@ void f(double **q, int n, int m) {
 
 def _row_loop_parallel(after: str) -> bool:
     facts = analyze_text(_TEXT.replace("AFTER", after)).facts
-    return next(f for f in facts if f.loop.line == 18).parallel
+    return next(f for f in facts if f.loop.line == 21).parallel
 
 
 @pytest.mark.parametrize(
@@ -51,6 +54,7 @@ def _row_loop_parallel(after: str) -> bool:
         "fp(t, n);",  # a function pointer kept in a global
         "struct holder h = {t}; hold(&h);",  # a field keeps the table
         "struct holder h; h.rows = t; hold(&h);",
+        "stash(t); poke();",  # a function of the file keeps it, another re-points
     ],
 )
 def test_a_table_handed_to_code_that_may_repoint_rows_loses_them(after: str) -> None:
