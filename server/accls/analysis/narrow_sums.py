@@ -38,6 +38,9 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
         return ""
+    words = set(decl.type.split()) - _QUALIFIERS
+    if words and words <= _COMPLEX:
+        return "complex"  # `_Complex float s` read as `_Complex s`: no precision
     return decl.type if narrow_type(decl.type, source) else ""
 
 
