@@ -19,6 +19,7 @@ import re
 
 from accls.analysis.counted_offsets import counted_range, function_loops
 from accls.analysis.member_slices import inside_element, passed_whole
+from accls.analysis.nest_views import integer_macros
 from accls.frontend import (
     AccessKind,
     Call,
@@ -128,7 +129,8 @@ def function_slice(
                     return None
                 if loops is None:
                     loops = function_loops(fn, source)
-                found = counted_range(sub.poly, ref, fn, loops)
+                macros = integer_macros(source.macros)
+                found = counted_range(sub.poly, ref, fn, loops, macros)
                 if found is None:
                     return None
                 offsets.extend(found)

@@ -32,9 +32,16 @@ def function_loops(fn: Function, source: SourceFile) -> dict[int, Loop]:
 
 
 def counted_range(
-    poly: Poly, ref: Ref, fn: Function, loops: Mapping[int, Loop]
+    poly: Poly,
+    ref: Ref,
+    fn: Function,
+    loops: Mapping[int, Loop],
+    macros: Mapping[str, int] | None = None,
 ) -> tuple[int, int] | None:
-    """The least and greatest value of `poly` at `ref`, or None when unknown."""
+    """The least and greatest value of `poly` at `ref`, or None when unknown.
+
+    `macros`, the file's integer macros, may give a bound its value (`a < NP`).
+    """
     if not poly.is_affine:
         return None
     low = high = poly.constant
@@ -42,7 +49,7 @@ def counted_range(
         loop = _counter_loop(name, ref, loops)
         if loop is None:
             return None
-        values = _counter_values(loop)
+        values = _counter_values(loop, macros or {})
         if values is None or not counter_kept(name, loop, fn):
             return None
         ends = (poly.coeff(name) * values[0], poly.coeff(name) * values[1])
@@ -63,13 +70,15 @@ def _counter_loop(name: str, ref: Ref, loops: Mapping[int, Loop]) -> Loop | None
     return None
 
 
-def _counter_values(loop: Loop) -> tuple[int, int] | None:
+def _counter_values(loop: Loop, macros: Mapping[str, int]) -> tuple[int, int] | None:
     """The first and last value of the counter of a loop with literal bounds."""
     if loop.range_for is not None or loop.fortran or loop.step_symbol:
         return None
     lower, upper, step = loop.lower, loop.upper, loop.step
     if lower is None or upper is None or not step:
         return None
+    values = {name: Poly.const(v) for name, v in macros.items()}
+    lower, upper = lower.substitute(values), upper.substitute(values)
     if not (lower.is_constant and upper.is_constant):
         return None
     first, bound = lower.constant, upper.constant
