@@ -44,3 +44,37 @@ def test_one_element_past_the_macro_overlaps_the_next_slice() -> None:
 def test_a_macro_defined_with_two_values_bounds_nothing() -> None:
     twice = "#ifdef WIDE\n#define NQ 9\n#else\n#define NQ 7\n#endif\n"
     assert not _parallel("< NQ", "U + e * 7, R + e * 7", twice)
+
+
+_BY_PARAM = """
+#define NE 100
+#define NP 7
+double U[NE * NP + 8], R[NE * NP + 8];
+static void op(const double *u, double *r, int n) {
+  for (int a = 0; a < n; a++)
+    r[a] = 2.0 * u[a];
+}
+void f(void) {
+  for (int e = 0; e < NE; e++)
+    op(U + e * NP, R + e * NP, COUNT);
+}
+OTHER
+"""
+
+
+def _parallel_by_param(count: str, other: str = "") -> bool:
+    text = _BY_PARAM.replace("COUNT", count).replace("OTHER", other)
+    facts = analyze_text(text).facts
+    return next(f for f in facts if f.loop.function == "f").parallel
+
+
+def test_a_count_every_call_passes_within_the_slice_is_parallel() -> None:
+    assert _parallel_by_param("NP")
+
+
+def test_a_count_one_past_the_slice_overlaps() -> None:
+    assert not _parallel_by_param("NP + 1")
+
+
+def test_another_call_passing_more_widens_the_range() -> None:
+    assert not _parallel_by_param("NP", "void g(void) { op(U, R, 2 * NP); }")
