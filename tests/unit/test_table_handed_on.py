@@ -74,3 +74,15 @@ def test_a_table_handed_to_code_that_may_repoint_rows_loses_them(after: str) -> 
 )
 def test_a_table_whose_slots_stay_put_keeps_them(after: str) -> None:
     assert _row_loop_parallel(after)
+
+
+def test_a_sort_the_file_defines_may_repoint_rows() -> None:
+    own = (
+        "static void qsort(double **t, int n, unsigned long w, "
+        "int (*c)(const void *, const void *)) { (void)n; (void)w; (void)c; "
+        "t[1] = t[0]; }\nvoid f("
+    )
+    text = _TEXT.replace("#include <stdlib.h>", "void *malloc(unsigned long);")
+    text = text.replace("void f(", own, 1).replace("AFTER", "qsort(t, n, 8, cmp);")
+    facts = analyze_text(text).facts
+    assert not next(f for f in facts if f.loop.line == 22).parallel  # one line on

@@ -3,13 +3,11 @@
 A table of rows allocated apart keeps its rows apart only while nothing stores
 a slot: `hook(t)` of an unseen function, a call through a function pointer, or
 `memcpy(&t[1], &t[0], ..)` may leave two slots on one row. `free` and `sizeof`
-store none, a function of the program may be known to leave rows where they
-are (`row_steady`), and `qsort` only reorders them (the library's `permutes`).
+store none, and a function of the program may be known to leave rows where
+they are, or `qsort` to only reorder them (`row_steady`).
 """
 
 from __future__ import annotations
-
-from accls.frontend.library import library_function
 
 __all__ = ["may_repoint"]
 
@@ -25,13 +23,10 @@ def may_repoint(
     """Whether `called` may store a row slot of a table passed at `position`.
 
     `shadow` holds the caller's locals and parameters (a name there is a function
-    pointer); `steady`, the program's calls that leave a table's rows as they are.
+    pointer); `steady`, the calls that leave a table's rows as they are.
     """
     if called in _KEEPING:
         return False
     if called in shadow:
         return True
-    if (called, position) in steady:
-        return False
-    known = library_function(called)
-    return known is None or position not in known.permutes
+    return (called, position) not in steady

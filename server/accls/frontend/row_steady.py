@@ -17,6 +17,7 @@ from tree_sitter import Node
 from accls.frontend.borrowers import _definition, _parameters
 from accls.frontend.decls import body_locals
 from accls.frontend.exprs import node_text
+from accls.frontend.library import library
 from accls.frontend.macros import MacroTable
 from accls.frontend.pointer_flow import (
     argument_position,
@@ -35,10 +36,16 @@ _FREEING = frozenset({"free", "sizeof", "assert"})  # keep no pointer, write no 
 def row_steady_parameters(
     nodes: Sequence[Node], macros: MacroTable
 ) -> frozenset[Steady]:
-    """(function, position) of the table parameters whose rows the body never sets."""
+    """(function, position) of the table parameters whose rows the body never sets.
+
+    Library calls that only reorder a table's rows (`qsort`) count too.
+    """
     candidates: list[tuple[str, Node, dict[int, str], frozenset[str]]] = []
+    mine: set[str] = set()
     for node in nodes:
         found = _definition(node) if node.type == "function_definition" else None
+        if found is not None:
+            mine.add(found[0])
         body = node.child_by_field_name("body")
         params = _parameters(found[1], macros) if found is not None else None
         if found is None or body is None or params is None:
@@ -56,7 +63,14 @@ def row_steady_parameters(
         [*macros.objects.values(), *(m.body for m in macros.functions.values())]
     )
     named = set(re.findall(r"[A-Za-z_]\w*", bodies))
-    steady: set[Steady] = set()
+    # `qsort(t, ..)` only reorders the rows (the library's `permutes`), unless
+    # the file defines a function of the name.
+    steady: set[Steady] = {
+        (f.name, at)
+        for f in library().values()
+        for at in f.permutes
+        if f.name not in mine and f.name not in macro
+    }
     for _ in range(_ROUNDS):
         before = len(steady)
         for name, body, tables, names in candidates:
