@@ -9,6 +9,8 @@ they are, or `qsort` to only reorder them (`row_steady`).
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 __all__ = ["may_repoint"]
 
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
@@ -17,7 +19,7 @@ _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a po
 def may_repoint(
     called: str,
     position: int,
-    shadow: set[str],
+    shadow: Set[str],
     steady: frozenset[tuple[str, int]],
 ) -> bool:
     """Whether `called` may store a row slot of a table passed at `position`.
