@@ -86,3 +86,13 @@ def test_a_sort_the_file_defines_may_repoint_rows() -> None:
     text = text.replace("void f(", own, 1).replace("AFTER", "qsort(t, n, 8, cmp);")
     facts = analyze_text(text).facts
     assert not next(f for f in facts if f.loop.line == 22).parallel  # one line on
+
+
+def test_a_function_handing_rows_on_stores_no_slot() -> None:
+    # `sweep` passes each row to `hook_row`, which may keep it, but stores no
+    # slot of `t`: the rows stay apart (that a row may be kept is `leaves`)
+    sweep = "static void sweep(double **t, int n, int m) {\n"
+    sweep += "  for (int i = 0; i < n; i++) hook_row(t[i], m);\n}\nvoid f("
+    text = _TEXT.replace("void f(", sweep, 1).replace("AFTER", "sweep(t, n, m);")
+    facts = analyze_text(text).facts
+    assert next(f for f in facts if f.loop.line == 24).parallel  # three lines on

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-__all__ = ["may_repoint"]
+__all__ = ["may_repoint", "slots_kept"]
+
+Steady = tuple[str, int]  # a function and the position of a table parameter
 
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 
@@ -20,7 +22,7 @@ def may_repoint(
     called: str,
     position: int,
     shadow: Set[str],
-    steady: frozenset[tuple[str, int]],
+    steady: frozenset[Steady],
 ) -> bool:
     """Whether `called` may store a row slot of a table passed at `position`.
 
@@ -31,4 +33,13 @@ def may_repoint(
         return False
     if called in shadow:
         return True
-    return (called, position) not in steady
+    return not slots_kept(steady, called, position)
+
+
+def slots_kept(steady: frozenset[Steady], called: str, position: int) -> bool:
+    """Whether the call stores no row slot of a table passed at `position`.
+
+    `steady` holds `(f, ~at)` for a parameter whose rows the body hands on to
+    other calls (which may keep a row, never re-point a slot).
+    """
+    return (called, position) in steady or (called, ~position) in steady

@@ -25,6 +25,7 @@ from accls.frontend.pointer_flow import (
     flows_to,
     outer_subscript,
 )
+from accls.frontend.row_slots import slots_kept
 
 __all__ = ["in_sizeof", "row_steady_parameters"]
 
@@ -80,11 +81,11 @@ def row_steady_parameters(
             for at, table in tables.items():
                 if (name, at) in steady or table in hidden:
                     continue
-                if all(
-                    _steady_use(use, frozenset(steady), names)
-                    for use in _uses(body, table)
-                ):
+                uses, known = _uses(body, table), frozenset(steady)
+                if all(_steady_use(use, known, names) for use in uses):
                     steady.add((name, at))
+                elif all(_steady_use(use, known, names, True) for use in uses):
+                    steady.add((name, ~at))  # its rows handed on, no slot stored
         if len(steady) == before:
             break
     return frozenset(steady)
@@ -100,8 +101,14 @@ def _uses(body: Node, name: str) -> list[Node]:
     return found
 
 
-def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) -> bool:
-    """`node` (the table's name) reads an element or a row, or hands the table on."""
+def _steady_use(
+    node: Node, steady: frozenset[Steady], names: frozenset[str], handed: bool = False
+) -> bool:
+    """`node` (the table's name) reads an element or a row, or hands the table on.
+
+    `handed`: a row passed to any call, and the table to a call that stores no
+    slot, count too.
+    """
     if in_sizeof(node):
         return True  # `sizeof *g`: never evaluated
     outer, depth = outer_subscript(node)
@@ -120,14 +127,18 @@ def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) ->
             return False  # `t[i] = ..`: a row re-pointed
         receiver = flows_to(outer)
         return receiver is None or (
-            receiver.type == "argument_list" and call_name_of(receiver) in _FREEING
+            receiver.type == "argument_list"
+            and (handed or call_name_of(receiver) in _FREEING)
         )
     if parent.type != "argument_list":
         return False  # copied, returned, shifted, dereferenced, tested
     called = call_name_of(parent)
     if called in _FREEING:
         return True
-    return called not in names and (called, argument_position(parent, outer)) in steady
+    position = argument_position(parent, outer)
+    if handed and called not in names and slots_kept(steady, called, position):
+        return True
+    return called not in names and (called, position) in steady
 
 
 def in_sizeof(node: Node) -> bool:
