@@ -44,6 +44,8 @@ def _verdict(body: str) -> tuple[bool, str]:
         ("arr8(&a[8 * i], b[i]);", "`a[8 * i + [0, 7]]`"),
         ("down8(a + 8 * i);", "`a[8*i + [0, 7]]`"),
         ("odd4(&a[8 * i]);", "`a[8 * i + [1, 7]]`"),
+        # the only call passes 8: `m` lies in [8, 8] (param_ranges)
+        ("upto(&a[8 * i], 8);", "`a[8 * i + [0, 7]]`"),
     ],
 )
 def test_a_counted_write_of_the_iteration_own_slice_is_parallel(
@@ -58,7 +60,7 @@ def test_a_counted_write_of_the_iteration_own_slice_is_parallel(
     "body",
     [
         "all8(&a[8 * i]);",  # `j <= 8` writes the next iteration's first element
-        "upto(&a[8 * i], 8);",  # a bound that is no literal
+        "upto(&a[8 * i], 9);",  # the count every call passes reaches the next
         "skip8(&a[8 * i]);",  # the body moves the counter
         "hide8(&a[8 * i]);",  # another `j` inside the loop
         "kept8(&a[8 * i]);",  # the counter's address is taken

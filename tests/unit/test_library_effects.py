@@ -53,6 +53,9 @@ def test_the_table_reads_every_section() -> None:
     assert table["omp_get_thread_num"].effect is Effect.THREAD
     assert table["omp_get_max_threads"].effect is Effect.QUERY
     assert library_function("no_such_function") is None
+    assert table["cabs"].effect is Effect.PURE  # <complex.h>, with its variants
+    assert table["conjf"].effect is Effect.PURE
+    assert table["qsort"].permutes == (0,)
 
 
 def test_the_front_end_takes_its_allocators_from_the_table() -> None:
@@ -314,3 +317,8 @@ def test_bit_builtins_are_pure() -> None:
     entry = library_function("__builtin_clzll")
     assert entry is not None
     assert entry.effect is Effect.PURE
+
+
+def test_a_complex_math_call_is_pure() -> None:
+    ok, why = loop_facts("a[i] = cabs(b[i]) + creal(b[i]);")
+    assert ok, why

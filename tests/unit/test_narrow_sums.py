@@ -107,7 +107,17 @@ def test_a_double_histogram_keeps_its_atomic_update() -> None:
     assert fact.parallel, [o.message for o in fact.obstacles]
 
 
-@pytest.mark.parametrize("spelling", ["float complex", "float _Complex"])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "float complex",
+        "float _Complex",
+        # read as a variable `float` of type `_Complex` (harm_blind9's probes)
+        "_Complex float",
+        "complex float",
+        "float __complex__",
+    ],
+)
 def test_a_complex_total_the_parse_misreads_is_refused(spelling: str) -> None:
     # the grammar reads `float complex s` as a variable `complex`: `s` keeps no
     # declaration, so its precision is unknown (a `float complex` total moved
@@ -115,5 +125,16 @@ def test_a_complex_total_the_parse_misreads_is_refused(spelling: str) -> None:
     text = "#include <complex.h>\n" + _TEXT.replace("TYPE s = 0;", f"{spelling} s = 0;")
     text = text.replace("TYPE", "double").replace("UPDATE", "s += fa[i]")
     text = text.replace("return s;", "return crealf(s);")
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "total")
+    assert not fact.parallel
+
+
+def test_a_complex_total_declared_after_statements_is_refused() -> None:
+    # after a statement the grammar reads `_Complex float p = 0;` as `p` of type
+    # `_Complex`: the precision word is lost (harm_blind9's m13)
+    declared = "double d = 0;\n  d += 1;\n  _Complex float s = 0;"
+    text = _TEXT.replace("TYPE s = 0;", declared)
+    text = text.replace("TYPE", "double").replace("UPDATE", "s += fa[i]")
+    text = text.replace("return s;", "return __real__ s + d;")
     fact = next(f for f in analyze_text(text).facts if f.loop.function == "total")
     assert not fact.parallel

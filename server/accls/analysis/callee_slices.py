@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.counted_offsets import counted_range, function_loops
+from accls.analysis.loop_bound_symbols import bounded
 from accls.analysis.member_slices import inside_element, passed_whole
 from accls.frontend import (
     AccessKind,
@@ -128,7 +129,7 @@ def function_slice(
                     return None
                 if loops is None:
                     loops = function_loops(fn, source)
-                found = counted_range(sub.poly, ref, fn, loops)
+                found = counted_range(sub.poly, ref, fn, loops, bounded(fn, source))
                 if found is None:
                     return None
                 offsets.extend(found)

@@ -32,9 +32,17 @@ def function_loops(fn: Function, source: SourceFile) -> dict[int, Loop]:
 
 
 def counted_range(
-    poly: Poly, ref: Ref, fn: Function, loops: Mapping[int, Loop]
+    poly: Poly,
+    ref: Ref,
+    fn: Function,
+    loops: Mapping[int, Loop],
+    known: Mapping[str, tuple[int, int]] | None = None,
 ) -> tuple[int, int] | None:
-    """The least and greatest value of `poly` at `ref`, or None when unknown."""
+    """The least and greatest value of `poly` at `ref`, or None when unknown.
+
+    `known` bounds the symbols a loop bound may use: the file's integer macros
+    (`a < NP`), the ranges every call passes to a parameter (`a < n`).
+    """
     if not poly.is_affine:
         return None
     low = high = poly.constant
@@ -42,7 +50,7 @@ def counted_range(
         loop = _counter_loop(name, ref, loops)
         if loop is None:
             return None
-        values = _counter_values(loop)
+        values = _counter_values(loop, known or {})
         if values is None or not counter_kept(name, loop, fn):
             return None
         ends = (poly.coeff(name) * values[0], poly.coeff(name) * values[1])
@@ -63,27 +71,43 @@ def _counter_loop(name: str, ref: Ref, loops: Mapping[int, Loop]) -> Loop | None
     return None
 
 
-def _counter_values(loop: Loop) -> tuple[int, int] | None:
-    """The first and last value of the counter of a loop with literal bounds."""
+def _counter_values(
+    loop: Loop, known: Mapping[str, tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The least and greatest value of the counter of a loop with known bounds."""
     if loop.range_for is not None or loop.fortran or loop.step_symbol:
         return None
-    lower, upper, step = loop.lower, loop.upper, loop.step
-    if lower is None or upper is None or not step:
+    step = loop.step
+    if loop.lower is None or loop.upper is None or not step:
         return None
-    if not (lower.is_constant and upper.is_constant):
+    lower, upper = _span(loop.lower, known), _span(loop.upper, known)
+    if lower is None or upper is None:
         return None
-    first, bound = lower.constant, upper.constant
     if step > 0 and loop.cond_op in ("<", "<="):
-        end = bound - 1 if loop.cond_op == "<" else bound
+        first, end = lower[0], upper[1] - 1 if loop.cond_op == "<" else upper[1]
     elif step < 0 and loop.cond_op in (">", ">="):
-        end = bound + 1 if loop.cond_op == ">" else bound
+        first, end = lower[1], upper[0] + 1 if loop.cond_op == ">" else upper[0]
     else:
         return None
     if (end - first) * step < 0:
-        return None  # it never runs
+        return None  # it never runs (or the bounds are unknown enough to doubt it)
     # The last value the step reaches: `j += 3` below 8 stops at 6, not 7.
-    last = first + (end - first) // step * step
+    last = first + (end - first) // step * step if lower[0] == lower[1] else end
     return min(first, last), max(first, last)
+
+
+def _span(poly: Poly, known: Mapping[str, tuple[int, int]]) -> tuple[int, int] | None:
+    """The least and greatest value of an affine bound over the `known` ranges."""
+    if not poly.is_affine:
+        return None
+    low = high = poly.constant
+    for name in poly.names():
+        if name not in known:
+            return None
+        coeff = poly.coeff(name)
+        ends = (coeff * known[name][0], coeff * known[name][1])
+        low, high = low + min(ends), high + max(ends)
+    return low, high
 
 
 def counter_kept(name: str, loop: Loop, fn: Function) -> bool:

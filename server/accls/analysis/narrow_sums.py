@@ -33,7 +33,9 @@ NARROW = frozenset({"float", "_Float16", "_Float32", "__fp16", "__bf16"})
 _ROUNDED = frozenset({RedOp.ADD, RedOp.MUL})
 _QUALIFIERS = frozenset({"const", "volatile", "static", "register"})
 # A complex total rounds each part like a real one: `float complex` is narrow.
-_COMPLEX = frozenset({"complex", "_Complex"})
+_COMPLEX = frozenset({"complex", "_Complex", "__complex__"})
+# Words a misread complex declaration leaves as a variable's name.
+_TYPE_WORDS = frozenset({"float", "double", "long", "short", "int", "char", "signed"})
 # What gcc and clang predefine when the build lets them reorder floating sums.
 _REORDERING_MACROS = ("__ASSOCIATIVE_MATH__", "__FAST_MATH__")
 
@@ -55,6 +57,9 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
         return ""
+    words = set(decl.type.split()) - _QUALIFIERS
+    if words and words <= _COMPLEX:
+        return "complex"  # `_Complex float s` read as `_Complex s`: no precision
     return decl.type if narrow_type(decl.type, source) else ""
 
 
@@ -62,11 +67,14 @@ def _misread(fn: Function | None, source: SourceFile) -> bool:
     """Whether the C grammar misread a complex declaration here.
 
     It knows no `_Complex`: `float complex s;` reads as a variable `complex` of
-    type `float`, and `s` has no declaration left to give its precision.
+    type `float`, `_Complex float s;` as a variable `float` of type `_Complex`,
+    and `s` has no declaration left to give its precision.
     """
-    names = [v.name for v in fn.locals] if fn is not None else []
-    names += [g.name for g in source.globals]
-    return any(name in _COMPLEX for name in names)
+    found = [*(fn.locals if fn is not None else ()), *source.globals]
+    return any(
+        v.name in _COMPLEX | _TYPE_WORDS or set(v.type.split()) & _COMPLEX
+        for v in found
+    )
 
 
 def narrow_type(type_: str, source: SourceFile) -> bool:
@@ -135,8 +143,8 @@ def narrow_sums(
                     line=fact.line,
                     variable=fact.name,
                     message=(
-                        f"`{fact.name}` is a `{type_}` total (line {fact.line}): "
-                        "rounded to single precision at every step, its digits "
+                        _what(fact.name, type_, fact.line)
+                        + "rounded to single precision at every step, its digits "
                         "depend on how the values are grouped, so threads' "
                         f"partial totals add up to another value; a {wide} "
                         "accumulator would keep it (or accept the change: "
@@ -145,3 +153,13 @@ def narrow_sums(
                 )
             )
     return tuple(found), tuple(stated)
+
+
+def _what(name: str, type_: str, line: int) -> str:
+    if type_ != "complex":
+        return f"`{name}` is a `{type_}` total (line {line}): "
+    return (
+        f"`{name}` is a total (line {line}) next to a complex declaration that "
+        "accls cannot read (its C grammar knows no `_Complex`), so it may be a "
+        "`float complex`: "
+    )

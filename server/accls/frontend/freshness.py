@@ -31,6 +31,7 @@ from accls.frontend.pointer_flow import (
     subscript_base,
 )
 from accls.frontend.pointer_slots import Slot, slot_fills
+from accls.frontend.row_slots import may_repoint
 
 __all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh"]
 
@@ -81,6 +82,8 @@ class PointerFlow:
         self.address: set[str] = set()
         self.leaves: set[str] = set()
         self.kept: set[str] = set()  # leaves other than by `return`
+        # Tables whose row slots (`t`, `&t[k]`) reach code that may re-point a row.
+        self.exposed: set[str] = set()
         self.returns: list[Node | None] = []  # the values of the return statements
 
     def _allocator(self, value: Node | None) -> str | None:
@@ -163,18 +166,19 @@ class PointerFlow:
         receiver = flows_to(outer)
         if receiver is None:
             return
+        # `t` or `&t[k]`: a value through which a row slot may be stored.
+        slots = rows is not None and (depth < limit or (depth == limit and address))
         if receiver.type == "return_statement":
             self.leaves.add(name)
         elif receiver.type == "pointer_expression":
             self._address(receiver, name)
+            if slots:
+                self.exposed.add(name)
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
             position = argument_position(receiver, outer)
-            if (
-                depth == 0
-                and called not in _KEEPING
-                and (called in self.shadow or (called, position) not in self.steady)
-            ):
+            repoints = may_repoint(called, position, self.shadow, self.steady)
+            if repoints and (depth == 0 or slots):
                 self.passed.add(name)  # the callee may re-point rows
             if called not in _KEEPING and (
                 called in self.shadow or (called, position) not in self.borrows
@@ -197,8 +201,12 @@ class PointerFlow:
             )
             if not local:
                 self._leave(name)  # stored into memory: a field, a row, a global
+                if slots:
+                    self.exposed.add(name)
         else:
             self._leave(name)
+            if slots:
+                self.exposed.add(name)  # `{t}`: a struct's field holds the table
 
     def _leave(self, name: str) -> None:
         self.leaves.add(name)
@@ -311,12 +319,15 @@ def escaping_pointers(
 def fresh_rows_refuted(flow: PointerFlow) -> set[str]:
     """Tables whose rows other code may re-point or share.
 
-    Any table copied to another local (`q = t; q[1] = q[0]`); one from a
-    row-table wrapper also when a call gets it, or it is kept or its address taken.
+    Any table copied to another local (`q = t; q[1] = q[0]`), or whose row slots
+    a call may store (`hook(t)`, `memcpy(&t[1], &t[0], ..)`, a call through a
+    function pointer) or memory keeps (`s.rows = t`); one from a row-table
+    wrapper also when it is kept or its address taken.
     """
     copied = set().union(*flow.sources.values()) & set(flow.tables)
     made = flow.passed | flow.kept | flow.address
-    return copied | {n for n in flow.made if n in made}
+    handed = (flow.passed | flow.exposed) & set(flow.tables)
+    return copied | handed | {n for n in flow.made if n in made}
 
 
 def mark_fresh(

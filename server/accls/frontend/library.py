@@ -43,6 +43,7 @@ class LibraryFunction:
     writes: tuple[int, ...] = ()  # argument positions written through
     reads: tuple[int, ...] = ()  # argument positions read through
     calls: tuple[int, ...] = ()  # argument positions of functions it calls
+    permutes: tuple[int, ...] = ()  # positions whose elements it only reorders
     device: bool = False  # an allocator of device memory
 
 
@@ -90,6 +91,7 @@ def _entries(raw: dict[str, Any]) -> dict[str, LibraryFunction]:
             writes=_positions(entry, "writes", name),
             reads=_positions(entry, "reads", name),
             calls=_positions(entry, "calls", name),
+            permutes=_positions(entry, "permutes", name),
         )
     for effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD, Effect.QUERY):
         for name in _names(raw.get(effect.value, {})):

@@ -17,6 +17,7 @@ from tree_sitter import Node
 from accls.frontend.borrowers import _definition, _parameters
 from accls.frontend.decls import body_locals
 from accls.frontend.exprs import node_text
+from accls.frontend.library import library
 from accls.frontend.macros import MacroTable
 from accls.frontend.pointer_flow import (
     argument_position,
@@ -24,6 +25,7 @@ from accls.frontend.pointer_flow import (
     flows_to,
     outer_subscript,
 )
+from accls.frontend.row_slots import slots_kept
 
 __all__ = ["in_sizeof", "row_steady_parameters"]
 
@@ -35,10 +37,16 @@ _FREEING = frozenset({"free", "sizeof", "assert"})  # keep no pointer, write no 
 def row_steady_parameters(
     nodes: Sequence[Node], macros: MacroTable
 ) -> frozenset[Steady]:
-    """(function, position) of the table parameters whose rows the body never sets."""
+    """(function, position) of the table parameters whose rows the body never sets.
+
+    Library calls that only reorder a table's rows (`qsort`) count too.
+    """
     candidates: list[tuple[str, Node, dict[int, str], frozenset[str]]] = []
+    mine: set[str] = set()
     for node in nodes:
         found = _definition(node) if node.type == "function_definition" else None
+        if found is not None:
+            mine.add(found[0])
         body = node.child_by_field_name("body")
         params = _parameters(found[1], macros) if found is not None else None
         if found is None or body is None or params is None:
@@ -56,7 +64,14 @@ def row_steady_parameters(
         [*macros.objects.values(), *(m.body for m in macros.functions.values())]
     )
     named = set(re.findall(r"[A-Za-z_]\w*", bodies))
-    steady: set[Steady] = set()
+    # `qsort(t, ..)` only reorders the rows (the library's `permutes`), unless
+    # the file defines a function of the name.
+    steady: set[Steady] = {
+        (f.name, at)
+        for f in library().values()
+        for at in f.permutes
+        if f.name not in mine and f.name not in macro
+    }
     for _ in range(_ROUNDS):
         before = len(steady)
         for name, body, tables, names in candidates:
@@ -66,11 +81,11 @@ def row_steady_parameters(
             for at, table in tables.items():
                 if (name, at) in steady or table in hidden:
                     continue
-                if all(
-                    _steady_use(use, frozenset(steady), names)
-                    for use in _uses(body, table)
-                ):
+                uses, known = _uses(body, table), frozenset(steady)
+                if all(_steady_use(use, known, names) for use in uses):
                     steady.add((name, at))
+                elif all(_steady_use(use, known, names, True) for use in uses):
+                    steady.add((name, ~at))  # its rows handed on, no slot stored
         if len(steady) == before:
             break
     return frozenset(steady)
@@ -86,8 +101,14 @@ def _uses(body: Node, name: str) -> list[Node]:
     return found
 
 
-def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) -> bool:
-    """`node` (the table's name) reads an element or a row, or hands the table on."""
+def _steady_use(
+    node: Node, steady: frozenset[Steady], names: frozenset[str], handed: bool = False
+) -> bool:
+    """`node` (the table's name) reads an element or a row, or hands the table on.
+
+    `handed`: a row passed to any call, and the table to a call that stores no
+    slot, count too.
+    """
     if in_sizeof(node):
         return True  # `sizeof *g`: never evaluated
     outer, depth = outer_subscript(node)
@@ -106,14 +127,18 @@ def _steady_use(node: Node, steady: frozenset[Steady], names: frozenset[str]) ->
             return False  # `t[i] = ..`: a row re-pointed
         receiver = flows_to(outer)
         return receiver is None or (
-            receiver.type == "argument_list" and call_name_of(receiver) in _FREEING
+            receiver.type == "argument_list"
+            and (handed or call_name_of(receiver) in _FREEING)
         )
     if parent.type != "argument_list":
         return False  # copied, returned, shifted, dereferenced, tested
     called = call_name_of(parent)
     if called in _FREEING:
         return True
-    return called not in names and (called, argument_position(parent, outer)) in steady
+    position = argument_position(parent, outer)
+    if handed and called not in names and slots_kept(steady, called, position):
+        return True
+    return called not in names and (called, position) in steady
 
 
 def in_sizeof(node: Node) -> bool:
