@@ -179,11 +179,16 @@ class CppRanges(CppDeclarations):
                     f"{{ {decl} = {name}[{i}]; ... }}"
                 )
         element = declared_name(declarator)
+        declared = declarator_type(node.child_by_field_name("type"), declarator)
+        if "auto" in declared.split():
+            declared = kind.element
+        words = declared.replace("&", " ").split()
         return RangeFor(
             range=name,
             element=node_text(element) if element is not None else "",
             size=size,
             rewrite=rewrite,
+            type=" ".join(w for w in words if w not in ("const", "volatile")),
         )
 
     def _extent(self, name: str) -> str:
