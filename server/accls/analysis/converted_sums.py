@@ -93,14 +93,13 @@ def _types_of(
     if fn is not None and fn.declarations(name):
         start, end = loop.span.start_byte, loop.span.end_byte
         named = [fn.lookup(name)] if fn.declarations(name) == 1 else fn.locals
+        every = [v for v in (*named, *fn.params) if v is not None and v.name == name]
         decls = [
             v
-            for v in (*named, *fn.params)
-            if v is not None
-            and v.name == name
-            and (v.span is None or v.span.start_byte < end)
+            for v in every
+            if (v.span is None or v.span.start_byte < end)
             and (v.scope_end < 0 or v.scope_end > start)
-        ]
+        ] or every  # none in scope (extents not known): each may be meant
     if not decls:
         glob = scalar_decl(name, None, source)
         decls = [] if glob is None else [glob]

@@ -29,9 +29,9 @@ _QUALIFIERS = frozenset({"const", "volatile", "static", "register"})
 _COMPLEX = frozenset({"complex", "_Complex"})
 
 
-def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
+def _narrow_type(name: str, fn: Function | None, source: SourceFile, loop: Loop) -> str:
     """The declared type of scalar `name` when it is a narrow floating one, else ""."""
-    decl = scalar_decl(name, fn, source)
+    decl = scalar_decl(name, fn, source, loop)
     if decl is None and _misread(fn, source):
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
@@ -59,7 +59,10 @@ def narrow_type(type_: str, source: SourceFile) -> bool:
 
 
 def exact_atomics(
-    atomic: Mapping[str, list[Ref]], fn: Function | None, source: SourceFile
+    atomic: Mapping[str, list[Ref]],
+    loop: Loop,
+    fn: Function | None,
+    source: SourceFile,
 ) -> dict[str, list[Ref]]:
     """The atomic updates of `atomic` but `+`/`*` into narrow floating elements.
 
@@ -69,9 +72,7 @@ def exact_atomics(
     """
     kept = {}
     for name, refs in atomic.items():
-        decl = fn.lookup(name) if fn is not None else None
-        if decl is None:
-            decl = next((g for g in source.globals if g.name == name), None)
+        decl = scalar_decl(name, fn, source, loop)
         rounded = any(r.reduction in _ROUNDED for r in refs)
         if not (rounded and decl is not None and narrow_type(decl.type, source)):
             kept[name] = refs
@@ -91,7 +92,7 @@ def narrow_sums(
     for fact in scalars:
         if fact.cls is not ScalarClass.REDUCTION or fact.op not in _ROUNDED:
             continue
-        type_ = _narrow_type(fact.name, fn, source)
+        type_ = _narrow_type(fact.name, fn, source, loop)
         if type_:
             found.append(
                 Obstacle(
