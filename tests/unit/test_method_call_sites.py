@@ -69,3 +69,54 @@ def test_a_use_of_the_name_no_call_stands_for_keeps_the_refusal(extra: str) -> N
 
 def test_a_header_s_class_may_be_called_from_other_files() -> None:
     assert not _parallel("o.axpy(a, b);", path="t.hpp")
+
+
+_STATIC = """
+#include <vector>
+class Ops {
+public:
+  static void shift(const std::vector<double> &x, std::vector<double> &y) {
+    for (std::size_t i = 0; i < 99; ++i) {
+      y[i] = x[i + 1] + 1.0;
+    }
+  }
+};
+EXTRA
+int main() {
+  Ops *p = new Ops;
+  Ops o;
+  std::vector<double> u(100, 1.0), w(100, 2.0);
+  CALLS
+  delete p;
+  return (int)u[0];
+}
+"""
+
+
+def _static_parallel(calls: str, extra: str = "") -> bool:
+    text = _STATIC.replace("CALLS", calls).replace("EXTRA", extra)
+    (fact,) = [f for f in analyze_text(text, path="t.cpp").facts if f.loop.function]
+    return fact.parallel
+
+
+def test_a_static_method_s_calls_by_object_pass_no_this() -> None:
+    assert _static_parallel("Ops::shift(w, u); o.shift(u, w); p->shift(w, u);")
+
+
+@pytest.mark.parametrize(
+    ("calls", "extra"),
+    [
+        # `p` is evaluated, not passed: the call passes `u` twice.
+        ("Ops::shift(w, u); p->shift(u, u);", ""),
+        # A call through a template parameter names no class.
+        (
+            "Ops::shift(w, u); go(o, u);",
+            "template <typename T> void go(T &t, std::vector<double> &v) "
+            "{ t.shift(v, v); }",
+        ),
+    ],
+)
+def test_a_static_method_passed_one_vector_twice_keeps_the_refusal(
+    calls: str, extra: str
+) -> None:
+    assert not _static_parallel(calls, extra)

@@ -86,7 +86,7 @@ class CallSiteLists:
         """Every call of `fn`, when the file (or the program) holds them all."""
         if fn.file:
             return self._elsewhere(fn)
-        if "::" in fn.name and not fn.static:
+        if "::" in fn.name:  # a method (static or not) is called as `o.m(..)` too
             return self._method(fn.name)
         if not fn.static:
             return self._program_wide(fn.name)

@@ -65,6 +65,8 @@ def method_calls(
         return None  # a use no call of the file's stands for
     if len(code) != len(data) or not calls:
         return None
+    if defined[0].static:
+        return calls  # `o.f(a)` of a static `f` passes `a` alone
     return [(caller, _addressed(call, data)) for caller, call in calls]
 
 
