@@ -159,3 +159,24 @@ def test_a_range_for_variable_has_its_own_type(header: str, parallel: bool) -> N
         analyze_text(text, path="t.cpp").facts, key=lambda f: f.loop.span.start_byte
     )
     assert [f.parallel for f in facts] == [True, parallel]
+
+
+def test_an_inner_range_for_variable_does_not_hide_the_outer_declaration() -> None:
+    text = """
+#include <vector>
+long f(const std::vector<int> &keep, int n) {
+  long t = 0;
+  double x = 1.5;
+  for (int i = 0; i < n; ++i) {
+    t += x;
+    for (int x : keep) {
+      t -= 0;
+    }
+  }
+  return t;
+}
+"""
+    facts = sorted(
+        analyze_text(text, path="t.cpp").facts, key=lambda f: f.loop.span.start_byte
+    )
+    assert not facts[0].parallel

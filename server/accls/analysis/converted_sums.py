@@ -86,9 +86,9 @@ def _types_of(
     counts, so no later `double x` hides behind a first `int x`, and a
     range-based `for`'s variable (which declares no local) has its own type.
     """
-    elements = _range_elements(loop, source)
-    if name in elements:
-        return elements[name]
+    # The variables of range loops the loop holds or lies in may be meant too:
+    # `x` is the outer `double x` before an inner `for (int x : v)`.
+    elements = _range_elements(loop, source).get(name, set())
     decls: list[Var] = []
     if fn is not None and fn.declarations(name):
         start, end = loop.span.start_byte, loop.span.end_byte
@@ -99,10 +99,13 @@ def _types_of(
             for v in every
             if (v.span is None or v.span.start_byte < end)
             and (v.scope_end < 0 or v.scope_end > start)
-        ] or every  # none in scope (extents not known): each may be meant
-    if not decls:
+        ]
+        if not decls and not elements:
+            decls = every  # none in scope (extents not known): each may be meant
+    if not decls and not elements:
         glob = scalar_decl(name, None, source)
         decls = [] if glob is None else [glob]
+    return elements | {source.types.scalar_base(d.type) or d.type for d in decls}
     return {source.types.scalar_base(d.type) or d.type for d in decls}
 
 
