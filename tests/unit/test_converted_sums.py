@@ -92,3 +92,91 @@ def test_a_fortran_integer_total_of_reals_is_refused(
     text = _FORTRAN.replace("UPDATE", update)
     (fact,) = analyze_text(text, path="t.f90").facts
     assert fact.parallel is parallel
+
+
+_BLOCKS = """
+long f(int n, const int *k, const double *v) {
+  long ks = 0;
+  for (int i = 0; i < n; ++i) {
+    FIRST x = FIRSTVAL;
+    ks += x;
+  }
+  long t = 0;
+  for (int i = 0; i < n; ++i) {
+    SECOND x = SECONDVAL;
+    t += x;
+  }
+  return ks + t;
+}
+"""
+
+
+@pytest.mark.parametrize(("first", "second"), [("int", "double"), ("double", "int")])
+def test_each_block_s_own_declaration_types_the_value(first: str, second: str) -> None:
+    # The name's first declaration in the function is not the one each loop means.
+    values = {"int": "k[i]", "double": "v[i]"}
+    text = (
+        _BLOCKS.replace("FIRSTVAL", values[first])
+        .replace("SECONDVAL", values[second])
+        .replace("FIRST", first)
+        .replace("SECOND", second)
+    )
+    facts = sorted(analyze_text(text).facts, key=lambda f: f.loop.span.start_byte)
+    assert [f.parallel for f in facts] == [first == "int", second == "int"]
+
+
+_RANGES = """
+#include <vector>
+long f(const std::vector<int> &keep, const std::vector<double> &v) {
+  long t = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    double x = v[i];
+    t += (long)x;
+  }
+  long ks = 0;
+  for (RANGE) {
+    ks += x;
+  }
+  return ks + t;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "parallel"),
+    [
+        ("int x : keep", True),
+        ("const int &x : keep", True),
+        ("auto x : keep", True),
+        ("double x : v", False),
+        ("const auto &x : v", False),
+    ],
+)
+def test_a_range_for_variable_has_its_own_type(header: str, parallel: bool) -> None:
+    # It declares no local: neither another block's `double x` nor none at all.
+    text = _RANGES.replace("RANGE", header)
+    facts = sorted(
+        analyze_text(text, path="t.cpp").facts, key=lambda f: f.loop.span.start_byte
+    )
+    assert [f.parallel for f in facts] == [True, parallel]
+
+
+def test_an_inner_range_for_variable_does_not_hide_the_outer_declaration() -> None:
+    text = """
+#include <vector>
+long f(const std::vector<int> &keep, int n) {
+  long t = 0;
+  double x = 1.5;
+  for (int i = 0; i < n; ++i) {
+    t += x;
+    for (int x : keep) {
+      t -= 0;
+    }
+  }
+  return t;
+}
+"""
+    facts = sorted(
+        analyze_text(text, path="t.cpp").facts, key=lambda f: f.loop.span.start_byte
+    )
+    assert not facts[0].parallel

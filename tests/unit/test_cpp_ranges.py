@@ -206,3 +206,20 @@ def test_nested_ranges_with_one_element_name_have_their_own_indices() -> None:
     outer, inner = loops[3], loops[4]
     assert outer.var != inner.var
     assert outer.title == inner.title.replace("b", "a")
+
+
+def test_the_index_loop_keeps_the_element_s_const() -> None:
+    src = dedent(
+        """\
+        #include <vector>
+        long f(const std::vector<int> &keep) {
+          long s = 0;
+          for (const int &x : keep) s += x;
+          return s;
+        }
+        """
+    )
+    (loop,) = parse_source(src, "t.cpp").nests
+    assert loop.range_for is not None
+    assert "{ const int &x = keep[i]; ... }" in loop.range_for.rewrite
+    assert loop.range_for.type == "int"

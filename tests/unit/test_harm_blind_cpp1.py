@@ -72,10 +72,6 @@ _MISSED: dict[str, str] = {
     "c10_grid_stencil.cpp:85": (
         "`diff(i, j) = ...` through `Grid2D::operator()`: an unknown place"
     ),
-    "c11_sparse_csr.cpp:24": (
-        "`spmv` writes `y`, a `std::vector<double> &` parameter, that may "
-        "overlap `x` and `this->m_val`"
-    ),
     "c11_sparse_csr.cpp:61": (
         "`col[k++]` with `k = ptr[r]`: a cursor from a prefix-summed row pointer; "
         "and `col`, `ptr` are references returned by methods, which may overlap"

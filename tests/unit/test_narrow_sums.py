@@ -138,3 +138,31 @@ def test_a_complex_total_declared_after_statements_is_refused() -> None:
     text = text.replace("return s;", "return __real__ s + d;")
     fact = next(f for f in analyze_text(text).facts if f.loop.function == "total")
     assert not fact.parallel
+
+
+_BLOCKS = """
+double f(int n, const double *v) {
+  double r = 0;
+  {
+    FIRST s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    r += s;
+  }
+  {
+    SECOND s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    r += s;
+  }
+  return r;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("double", "float"), ("float", "double")]
+)
+def test_each_block_s_own_total_is_read(first: str, second: str) -> None:
+    # Not the function's first declaration of `s`: the one around the loop.
+    text = _BLOCKS.replace("FIRST", first).replace("SECOND", second)
+    facts = sorted(analyze_text(text).facts, key=lambda f: f.loop.span.start_byte)
+    assert [f.parallel for f in facts] == [first == "double", second == "double"]

@@ -126,7 +126,9 @@ def _loop_facts(
     scalars, scalar_obstacles = class_privates(
         loop, fn, source, scalars, scalar_obstacles
     )
-    scalars, scalar_obstacles = bool_reductions(scalars, scalar_obstacles, fn, source)
+    scalars, scalar_obstacles = bool_reductions(
+        scalars, scalar_obstacles, loop, fn, source
+    )
     scalars, scalar_obstacles = nan_minmax(scalars, scalar_obstacles, loop, fn, source)
     scalars, scalar_obstacles = own_minmax(scalars, scalar_obstacles, loop, source)
     scalars, scalar_obstacles = converted_sums(
@@ -146,7 +148,7 @@ def _loop_facts(
         if name not in guarded
     }
     atomic.update(shift_atomics(loop, {d.array for d in carried}, fn, source))
-    atomic = exact_atomics(atomic, fn, source, bool(reorder))
+    atomic = exact_atomics(atomic, loop, fn, source, bool(reorder))
     by_span = {ref.span: ref for ref in loop.refs}
     obstacles: list[Obstacle] = [
         *common.first,

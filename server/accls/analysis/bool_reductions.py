@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from accls.analysis.model import Obstacle, ScalarFact
 from accls.analysis.reduction_refusals import refuse_reductions, scalar_decl
-from accls.frontend import Function, RedOp, SourceFile
+from accls.frontend import Function, Loop, RedOp, SourceFile
 
 __all__ = ["bool_reductions"]
 
@@ -23,9 +23,11 @@ _BOOLEAN = frozenset({"_Bool", "bool"})
 _INEXACT = frozenset({RedOp.ADD, RedOp.BXOR})
 
 
-def _boolean_type(name: str, fn: Function | None, source: SourceFile) -> str:
+def _boolean_type(
+    name: str, fn: Function | None, source: SourceFile, loop: Loop
+) -> str:
     """The declared type of scalar `name` when it is `_Bool` or `bool`, else ""."""
-    decl = scalar_decl(name, fn, source)
+    decl = scalar_decl(name, fn, source, loop)
     if decl is None or decl.pointers or decl.dims:
         return ""
     base = source.types.scalar_base(decl.type) or decl.type
@@ -35,13 +37,15 @@ def _boolean_type(name: str, fn: Function | None, source: SourceFile) -> str:
 def bool_reductions(
     scalars: tuple[ScalarFact, ...],
     obstacles: tuple[Obstacle, ...],
+    loop: Loop,
     fn: Function | None,
     source: SourceFile,
 ) -> tuple[tuple[ScalarFact, ...], tuple[Obstacle, ...]]:
     """The facts left, and the obstacles with one for each inexact `_Bool` reduction."""
 
     def why(fact: ScalarFact) -> str:
-        type_ = _boolean_type(fact.name, fn, source) if fact.op in _INEXACT else ""
+        inexact = fact.op in _INEXACT
+        type_ = _boolean_type(fact.name, fn, source, loop) if inexact else ""
         if not type_:
             return ""
         return (

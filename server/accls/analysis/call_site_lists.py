@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from accls.analysis.hidden_names import hidden_names
+from accls.analysis.method_call_sites import method_calls
 from accls.analysis.remote_calls import CallRecord, ProgramCalls, pastes_tokens
 from accls.frontend import Call, Function, SourceFile
 
@@ -85,6 +86,8 @@ class CallSiteLists:
         """Every call of `fn`, when the file (or the program) holds them all."""
         if fn.file:
             return self._elsewhere(fn)
+        if "::" in fn.name:  # a method (static or not) is called as `o.m(..)` too
+            return self._method(fn.name)
         if not fn.static:
             return self._program_wide(fn.name)
         if pastes_tokens(self.source) or self._in_headers(fn.name):
@@ -101,6 +104,15 @@ class CallSiteLists:
             if not re.match(r"\s*\(", code[match.end() :]):
                 return None  # its address is taken: unknown callers
         return self.own(fn.name) or None
+
+    def _method(self, name: str) -> list[Site] | None:
+        """Every call of a method of a class the analysed source file defines."""
+        if pastes_tokens(self.source):
+            return None
+        if self._hidden is None:
+            self._hidden = hidden_names(self.source)
+        found = method_calls(name, self.source, self._hidden)
+        return None if found is None else [Site(c, call) for c, call in found]
 
     def _in_headers(self, name: str) -> bool:
         """Whether a macro or a header function of the file names `name` at all."""

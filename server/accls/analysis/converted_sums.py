@@ -21,7 +21,7 @@ from accls.analysis.reduction_refusals import (
     scalar_decl,
     stored_values,
 )
-from accls.frontend import Function, Loop, RedOp, SourceFile
+from accls.frontend import Function, Loop, RedOp, SourceFile, Var
 
 __all__ = ["converted_sums"]
 
@@ -59,11 +59,54 @@ _MATH = frozenset(
 )  # fmt: skip
 
 
-def _type_of(name: str, fn: Function | None, source: SourceFile) -> str:
-    decl = scalar_decl(name, fn, source)
-    if decl is None:
-        return ""
-    return source.types.scalar_base(decl.type) or decl.type
+def _range_elements(loop: Loop, source: SourceFile) -> dict[str, set[str]]:
+    """The variables of the range-based `for` loops around or inside `loop`, typed."""
+    found: dict[str, set[str]] = {}
+    start, end = loop.span.start_byte, loop.span.end_byte
+    todo = [n for n in source.nests if n.span.start_byte <= end]
+    while todo:
+        other = todo.pop()
+        inside = start <= other.span.start_byte and other.span.end_byte <= end
+        around = other.span.start_byte <= start and end <= other.span.end_byte
+        if not (inside or around):
+            continue
+        if other.range_for is not None and other.range_for.element:
+            found.setdefault(other.range_for.element, set()).add(other.range_for.type)
+        todo.extend(other.children)
+    return found
+
+
+def _types_of(
+    name: str, fn: Function | None, source: SourceFile, loop: Loop
+) -> set[str]:
+    """The types of every declaration of `name` that the loop may mean.
+
+    A function may declare one name in several blocks (`int x` in one loop,
+    `double x` in the next): each declaration whose block overlaps the loop
+    counts, so no later `double x` hides behind a first `int x`, and a
+    range-based `for`'s variable (which declares no local) has its own type.
+    """
+    # The variables of range loops the loop holds or lies in may be meant too:
+    # `x` is the outer `double x` before an inner `for (int x : v)`.
+    elements = _range_elements(loop, source).get(name, set())
+    decls: list[Var] = []
+    if fn is not None and fn.declarations(name):
+        start, end = loop.span.start_byte, loop.span.end_byte
+        named = [fn.lookup(name)] if fn.declarations(name) == 1 else fn.locals
+        every = [v for v in (*named, *fn.params) if v is not None and v.name == name]
+        decls = [
+            v
+            for v in every
+            if (v.span is None or v.span.start_byte < end)
+            and (v.scope_end < 0 or v.scope_end > start)
+        ]
+        if not decls and not elements:
+            decls = every  # none in scope (extents not known): each may be meant
+    if not decls and not elements:
+        glob = scalar_decl(name, None, source)
+        decls = [] if glob is None else [glob]
+    return elements | {source.types.scalar_base(d.type) or d.type for d in decls}
+    return {source.types.scalar_base(d.type) or d.type for d in decls}
 
 
 def _returns_floating(name: str, source: SourceFile) -> bool:
@@ -172,7 +215,7 @@ def _integer_casts(text: str) -> str:
     return text
 
 
-def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
+def _floating(text: str, fn: Function | None, source: SourceFile, loop: Loop) -> bool:
     """True when the expression's value may be floating (conservatively)."""
     text = text.strip()
     while _wrapped(text):
@@ -182,8 +225,8 @@ def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
     if "?" in top and ":" in top[top.index("?") :]:
         ask = top.index("?")
         colon = top.index(":", ask)
-        return _floating(text[ask + 1 : colon], fn, source) or _floating(
-            text[colon + 1 :], fn, source
+        return _floating(text[ask + 1 : colon], fn, source, loop) or _floating(
+            text[colon + 1 :], fn, source, loop
         )
     if _TESTS.search(top.replace("<<", "").replace(">>", "")):
         return False  # a comparison or a logical operator: an `int`
@@ -194,7 +237,7 @@ def _floating(text: str, fn: Function | None, source: SourceFile) -> bool:
         after = text[match.end() :].lstrip()
         if after.startswith("(") and _returns_floating(word, source):
             return True
-        if _type_of(word, fn, source) in FLOATING:
+        if _types_of(word, fn, source, loop) & FLOATING:
             return True
     return False
 
@@ -220,11 +263,11 @@ def converted_sums(
     def why(fact: ScalarFact) -> str:
         if fact.op not in (RedOp.ADD, RedOp.MUL):
             return ""
-        type_ = _type_of(fact.name, fn, source)
-        if not type_ or not set(type_.split()) <= _INTEGER_WORDS:
+        types = _types_of(fact.name, fn, source, loop)
+        if not any(t and set(t.split()) <= _INTEGER_WORDS for t in types):
             return ""
         stored = _updates(loop, fact.name, source.data)
-        if not any(_floating(v, fn, source) for v in stored):
+        if not any(_floating(v, fn, source, loop) for v in stored):
             return ""
         return (
             f"`{fact.name}` is an integer updated with floating "

@@ -36,8 +36,8 @@ _CALL = re.compile(r"(?:::)?(?:std::)?(?:max|min)(?:<[^()]*>)?\((.*)\)", re.DOTA
 _NAMED = re.compile(r"\s*(MAX|MIN|Max|Min)\s*\(")
 
 
-def _floating(name: str, fn: Function | None, source: SourceFile) -> bool:
-    decl = scalar_decl(name, fn, source)
+def _floating(name: str, fn: Function | None, source: SourceFile, loop: Loop) -> bool:
+    decl = scalar_decl(name, fn, source, loop)
     if decl is None or decl.pointers or decl.dims:
         return False
     return (source.types.scalar_base(decl.type) or decl.type) in FLOATING
@@ -121,7 +121,7 @@ def nan_minmax(
 
     def why(fact: ScalarFact) -> str:
         if fact.op not in (RedOp.MAX, RedOp.MIN) or not _floating(
-            fact.name, fn, source
+            fact.name, fn, source, loop
         ):
             return ""
         table = _macro_table(source.function_macros)

@@ -50,9 +50,9 @@ def reassociation(asked: bool, source: SourceFile) -> str:
     return ""
 
 
-def _narrow_type(name: str, fn: Function | None, source: SourceFile) -> str:
+def _narrow_type(name: str, fn: Function | None, source: SourceFile, loop: Loop) -> str:
     """The declared type of scalar `name` when it is a narrow floating one, else ""."""
-    decl = scalar_decl(name, fn, source)
+    decl = scalar_decl(name, fn, source, loop)
     if decl is None and _misread(fn, source):
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
@@ -87,6 +87,7 @@ def narrow_type(type_: str, source: SourceFile) -> bool:
 
 def exact_atomics(
     atomic: Mapping[str, list[Ref]],
+    loop: Loop,
     fn: Function | None,
     source: SourceFile,
     reassociate: bool = False,
@@ -102,9 +103,7 @@ def exact_atomics(
         return dict(atomic)
     kept = {}
     for name, refs in atomic.items():
-        decl = fn.lookup(name) if fn is not None else None
-        if decl is None:
-            decl = next((g for g in source.globals if g.name == name), None)
+        decl = scalar_decl(name, fn, source, loop)
         rounded = any(r.reduction in _ROUNDED for r in refs)
         if not (rounded and decl is not None and narrow_type(decl.type, source)):
             kept[name] = refs
@@ -129,7 +128,7 @@ def narrow_sums(
     for fact in scalars:
         if fact.cls is not ScalarClass.REDUCTION or fact.op not in _ROUNDED:
             continue
-        type_ = _narrow_type(fact.name, fn, source)
+        type_ = _narrow_type(fact.name, fn, source, loop)
         type_ = "real" if type_ and loop.fortran else type_
         if type_ and reassociate:
             stated.append(

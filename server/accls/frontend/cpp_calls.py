@@ -8,7 +8,7 @@ from accls.frontend.cpp_destructors import DESTROYING_METHODS, destructors
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_reference_args import reference_positions
-from accls.frontend.cpp_types import TypeKind
+from accls.frontend.cpp_types import TypeKind, static_method
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import NEW_OBJECT, AccessKind, Call, ExitKind
 
@@ -310,8 +310,9 @@ class CppCalls(CppRanges):
         ):
             # `P(x).m()`: the method works on the temporary just constructed.
             self._record_call(node, qualified, args, NEW_OBJECT)
-        else:
-            self._record_call(node, qualified, (obj, *args))
+        else:  # `o.f(a)` of a static `f` passes `a` alone (`o` is only evaluated)
+            static = static_method(self.scope, owner.name, name)
+            self._record_call(node, qualified, args if static else (obj, *args))
         if owner.kind is TypeKind.CONTAINER and name in _EMPLACE:
             self._elements_built(node, owner.element, args[_EMPLACE[name] :])
         self._elements_counted(node, owner, name, args)

@@ -82,6 +82,10 @@ def _member(name: str, text: str, info: ClassInfo, scope: CxxScope) -> Var:
     var = member_var(name, text, scope)
     if name in info.varying or name in info.constants:
         var = replace(var, static=True)
+    if name in info.references and var.container:
+        # `std::vector<double> &r`: another object's elements, as `double *r`
+        # reaches them, not a buffer this object owns.
+        return replace(var, dims=(), levels="*", container=False, pointers=1)
     if name in info.references:
         var = replace(var, pointers=var.pointers + 1)
     return var

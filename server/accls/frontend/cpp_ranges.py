@@ -169,9 +169,10 @@ class CppRanges(CppDeclarations):
                 "",
             )
             base = node.child_by_field_name("type")
-            decl = " ".join(
-                f"{node_text(base) if base else 'auto'} {node_text(declarator)}".split()
-            )
+            # `const int &x` keeps its `const`: no `int &` binds a const element.
+            quals = [node_text(c) for c in node.children if c.type == "type_qualifier"]
+            typed = f"{node_text(base) if base else 'auto'} {node_text(declarator)}"
+            decl = " ".join(" ".join((*quals, typed)).split())
             count = "std::size_t" if size.endswith(".size()") else "int"
             if i:
                 rewrite = (
@@ -179,11 +180,16 @@ class CppRanges(CppDeclarations):
                     f"{{ {decl} = {name}[{i}]; ... }}"
                 )
         element = declared_name(declarator)
+        declared = declarator_type(node.child_by_field_name("type"), declarator)
+        if "auto" in declared.split():
+            declared = kind.element
+        words = declared.replace("&", " ").split()
         return RangeFor(
             range=name,
             element=node_text(element) if element is not None else "",
             size=size,
             rewrite=rewrite,
+            type=" ".join(w for w in words if w not in ("const", "volatile")),
         )
 
     def _extent(self, name: str) -> str:

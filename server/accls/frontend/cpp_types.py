@@ -28,6 +28,7 @@ __all__ = [
     "CxxType",
     "TypeKind",
     "classify",
+    "static_method",
 ]
 
 
@@ -317,3 +318,9 @@ def builtin_text(text: str) -> bool:
         return True
     words = [w for w in re.findall(r"[A-Za-z_]\w*", text) if w not in _DROPPED]
     return bool(words) and all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words)
+
+
+def static_method(scope: CxxScope, cls: str, method: str) -> bool:
+    """Whether `cls` declares `method` static: a call passes no object as `this`."""
+    info = scope.classes.get(cls.rsplit("::", 1)[-1].split("<", 1)[0])
+    return info is not None and method in info.statics and method in info.methods

@@ -115,6 +115,21 @@ class CppTyping(FunctionWalk):
         found = classify(info.fields.get(last, ""), self.scope)
         return found if found.builtin and not found.pointer else None
 
+    def _static_member(self, node: Node) -> CxxType:
+        """The builtin type of `S::x`, a static data member of the file's class `S`.
+
+        Unlike a constant it may be written: it stays a shared variable, and
+        only its operators are the language's own. UNKNOWN otherwise, and for
+        a template's (`F<5>::x`: a specialization may declare anything).
+        """
+        text = "".join(node_text(node).split())
+        head, _, last = text.rpartition("::")
+        info = self.scope.classes.get(unqualified(head)) if head else None
+        if info is None or "<" in text or last not in info.varying:
+            return UNKNOWN
+        found = classify(info.fields.get(last, ""), self.scope)
+        return found if found.builtin and not found.pointer else UNKNOWN
+
     def object_type(self, obj: Node, _text: str = "") -> CxxType:
         """The class of the object a member or method is taken of (through `->`)."""
         parent = obj.parent
@@ -153,7 +168,7 @@ class CppTyping(FunctionWalk):
                 return CxxType(TypeKind.STREAM, name="std::stream")
             if last in self.scope.enums:
                 return BUILTIN
-            return self.constant_member(node) or UNKNOWN
+            return self.constant_member(node) or self._static_member(node)
         if kind == "this":
             return CxxType(
                 TypeKind.BUILTIN, element=self.class_name or "", pointer=True

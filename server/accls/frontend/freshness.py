@@ -16,7 +16,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.allocator_calls import DEVICE_ALLOCATORS, allocator, called_name
-from accls.frontend.cpp_buffers import constructs_buffer
+from accls.frontend.cpp_buffers import buffer_of, constructs_buffer
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import FROM_CALL, Var
 from accls.frontend.pointer_flow import (
@@ -75,6 +75,7 @@ class PointerFlow:
         } - params
         self.params = params  # a local's value may come from them too (`p = b + 1`)
         self.fresh = {v.name: v.device for v in locals_ if v.fresh}
+        self.owners = {v.name for v in locals_ if v.fresh and not v.device}
         self.not_fresh: set[str] = set()
         self.bad_rows: set[str] = set()
         self.row_stores: set[str] = set()
@@ -139,7 +140,7 @@ class PointerFlow:
         while stack:
             node = stack.pop()
             if node.type == "call_expression" and self._allocator(node) is None:
-                found.add(FROM_CALL)
+                found.add(buffer_of(node, self.owners) or FROM_CALL)
             elif node.type == "identifier" and (
                 node_text(node) in self.tracked
                 or node_text(node) in self.params

@@ -29,6 +29,9 @@ class RangeFor:
     # The exact index loop it stands for, header and element declaration, for a
     # dialect that does not accept a range-based `for` (OpenACC).
     rewrite: str
+    # The variable's type, `auto` resolved to the element's and qualifiers,
+    # `&` dropped (`int`, `double`); "" when not known.
+    type: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
