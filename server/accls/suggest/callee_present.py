@@ -30,6 +30,7 @@ from accls.suggest.lifetime_edits import present_clauses
 from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.pragma import Dialect
 from accls.suggest.region_present import covers_use
+from accls.suggest.remote_holds import remote_calls, remote_present
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["callee_present", "new_acc_kernels", "only_called_here"]
@@ -43,14 +44,23 @@ _HOLDS = frozenset(
 )
 
 
-def only_called_here(fn: Function, analysis: FileAnalysis) -> bool:
-    """True when the file shows every call of `fn`: no other file, no pointer."""
+def only_called_here(
+    fn: Function, analysis: FileAnalysis, *, elsewhere: bool = False
+) -> bool:
+    """True when the file shows every call of `fn`: no other file, no pointer.
+
+    `elsewhere`: the other files' calls are checked apart (`remote_present`).
+    """
     program = analysis.program
-    if not fn.static and not (
-        program is not None
-        and program.whole
-        and program.complete
-        and fn.name not in program.called
+    if (
+        not fn.static
+        and not elsewhere
+        and not (
+            program is not None
+            and program.whole
+            and program.complete
+            and fn.name not in program.called
+        )
     ):
         return False
     code = analysis.source.code
@@ -100,7 +110,12 @@ def _covered(
         for call in caller.call_sites
         if call.name == fn.name
     ]
-    if not whole or not sites or not only_called_here(fn, analysis):
+    remote = remote_calls(analysis, fn)
+    if not whole or not (sites or remote):
+        return False
+    if not only_called_here(fn, analysis, elsewhere=bool(remote)):
+        return False
+    if remote and not _remote_covered(fn, analysis, index):
         return False
     for caller, call in sites:
         if caller.name == fn.name:
@@ -109,6 +124,19 @@ def _covered(
         if not uses or not all(_held(u, call, caller, analysis) for u in uses):
             return False
     return True
+
+
+def _remote_covered(fn: Function, analysis: FileAnalysis, index: KernelIndex) -> bool:
+    """Every other file's call holds what `fn`'s loops touch (parameters only)."""
+    params = {p.name for p in fn.params}
+    uses = [
+        u for top in index.tops(fn.name) for u in loop_array_uses(top.loop, analysis)
+    ]
+    return (
+        index.is_kernel(fn.name)
+        and all(u.name in params for u in uses)
+        and remote_present(analysis, fn, uses, "acc")
+    )
 
 
 def new_acc_kernels(found: tuple[Suggestion, ...]) -> list[Suggestion]:
@@ -160,5 +188,6 @@ def callee_present(
 def _reason(name: str) -> str:
     return (
         f"present: every call of `{name}()` runs inside a data region (or after an "
-        "`enter data`) that holds what the loop touches (the file shows each call)"
+        "`enter data`) that holds what the loop touches (the file, or the "
+        "project's index, shows each call)"
     )

@@ -1,0 +1,265 @@
+"""What a caller holds on the device around each call, argument by argument.
+
+`main` does `#pragma acc enter data copyin(a[0:n]) create(b[0:n])`, calls
+`kernel(a, b, n)` and ends the hold with `update self(b[0:n])` and `exit data`.
+The kernel, in another file, reads this record from the workspace index: a
+loop of it offloaded there finds its data present (its copy clauses move
+nothing), so it may say `present`, or must be refused when the hold is not
+proved coherent (see `suggest/held_copies`).
+
+The proof here is deliberately narrow: between the directive that starts the
+hold and the one that ends it, in the caller's own block, the text names the
+argument nowhere but in the call and in directives, calls nothing else, stores
+through no pointer and never leaves (`return`, `break`, `goto`). Then the
+device copy is the host's at the call when the hold copies it in (or an
+`update device` does), and what the call writes comes back where the copy
+back sections say. Anything else is recorded as held but not quiet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from accls.analysis.data_clauses import split_top
+from accls.frontend import Call, Directive, Function, SourceFile, parse_directive
+
+__all__ = ["ArgHold", "Dims", "call_holds"]
+
+Dims = tuple[tuple[str, str], ...]  # (start, length) texts; () for the whole array
+
+_PATH = re.compile(r"^\s*([A-Za-z_]\w*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*)\s*$")
+_DIM = re.compile(r"\[([^\[\]:]*):([^\[\]]*)\]")
+_ENTER = frozenset({"enter data", "target enter data"})
+_EXIT = frozenset({"exit data", "target exit data"})
+_REGION = frozenset({"data", "target data"})
+_UPDATE = frozenset({"update", "target update"})
+_IN = frozenset({"copy", "copyin", "pcopy", "pcopyin", "present_or_copy"})
+_IN |= frozenset({"present_or_copyin", "to", "tofrom"})
+_OUT = frozenset({"copy", "copyout", "pcopy", "pcopyout", "present_or_copy"})
+_OUT |= frozenset({"present_or_copyout", "from", "tofrom"})
+_HOLD = _IN | _OUT | frozenset({"create", "pcreate", "present_or_create", "alloc"})
+_TO_DEVICE = frozenset({"device", "to"})
+_TO_HOST = frozenset({"self", "host", "from"})
+_SKIP = re.compile(
+    rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*'
+    rb"|^[ \t]*#(?:[^\n]*\\\n)*[^\n]*",
+    re.DOTALL | re.MULTILINE,
+)
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b(?:[^\n]*\\\r?\n)*[^\n]*")
+_KEYWORDS = frozenset({b"for", b"while", b"if", b"switch", b"sizeof", b"do"})
+_CALLED = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_LEAVES = re.compile(rb"\b(?:return|break|continue|goto|exit|abort|longjmp)\b")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArgHold:
+    """A hold of one argument around one call, and what the narrow proof found."""
+
+    at: int  # the argument's position
+    sentinel: str  # `acc` or `omp`
+    line: int  # the line of the directive that starts the hold
+    dims: Dims  # the section held
+    quiet: bool  # the hold ends in the block and nothing else touches the data
+    fresh: bool  # the device copy is the host's at the call
+    back: tuple[Dims, ...]  # the sections copied back to the host after the call
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    name: str
+    kind: str
+    dims: Dims
+
+
+def _items(directive: Directive) -> list[_Item]:
+    """Every data item of the directive's clauses (member paths too)."""
+    out: list[_Item] = []
+    for clause in directive.clauses:
+        args, kind = clause.args or "", clause.name
+        if kind == "map":
+            head, _, rest = args.partition(":")
+            kind = head.split(",")[-1].strip() if rest else "tofrom"
+            args = rest or args
+        for item in split_top(args):
+            name, _, tail = item.partition("[")
+            dims = tuple(
+                (a.strip(), b.strip())
+                for a, b in _DIM.findall("[" + tail if tail else "")
+            )
+            out.append(_Item(re.sub(r"\s+", "", name), kind, dims))
+    return out
+
+
+def _directives(
+    data: bytes, caller: Function, sentinel: str
+) -> list[tuple[int, Directive]]:
+    """The caller's well-formed pragmas of `sentinel`, with their offsets."""
+    out: list[tuple[int, Directive]] = []
+    span = caller.span
+    for match in _PRAGMA.finditer(data, span.start_byte, span.end_byte):
+        if match.group(1).decode() == sentinel:
+            directive = parse_directive(match.group(0).decode("utf-8", "replace"))
+            if directive is not None and not directive.malformed:
+                out.append((match.start(), directive))
+    return out
+
+
+def _named(directive: Directive, name: str) -> list[_Item]:
+    return [i for i in _items(directive) if i.name == name]
+
+
+def _code(data: bytes, start: int, end: int) -> bytes:
+    """The text between the offsets without comments, strings and pragma lines."""
+    return _SKIP.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), data[start:end])
+
+
+def _quiet(data: bytes, spans: list[tuple[int, int]], base: str) -> bool:
+    """Nothing in the spans names `base`, calls, stores through a pointer or leaves."""
+    word = re.compile(rb"\b" + re.escape(base.encode()) + rb"\b")
+    for start, end in spans:
+        code = _code(data, start, end)
+        if word.search(code) or _LEAVES.search(code):
+            return False
+        if any(c in code for c in (b"[", b"->", b"*")):
+            return False
+        if any(m.group(1) not in _KEYWORDS for m in _CALLED.finditer(code)):
+            return False
+    return True
+
+
+def _steady(data: bytes, spans: list[tuple[int, int]], dims: Dims) -> bool:
+    """No name of the section's bounds is assigned in the spans (`n = n / 2`)."""
+    names = {n for d in dims for t in d for n in re.findall(r"[A-Za-z_]\w*", t)}
+    for name in names:
+        word = re.escape(name.encode())
+        written = re.compile(
+            rb"\b" + word + rb"\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)"
+            rb"|(?:\+\+|--|&)\s*" + word + rb"\b"
+        )
+        if any(written.search(_code(data, a, b)) for a, b in spans):
+            return False
+    return True
+
+
+def _balanced(data: bytes, start: int, end: int) -> bool:
+    """The braces between the offsets never close the block `start` lies in."""
+    depth = 0
+    for char in _code(data, start, end):
+        depth += char == 0x7B
+        depth -= char == 0x7D
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _block_end(data: bytes, start: int) -> int | None:
+    """The offset after the `{` block right after `start`, if one opens there."""
+    code = _code(data, start, len(data))
+    at = len(code) - len(code.lstrip())
+    if code[at : at + 1] != b"{":
+        return None
+    depth = 0
+    for offset in range(at, len(code)):
+        depth += code[offset] == 0x7B
+        depth -= code[offset] == 0x7D
+        if code[offset] == 0x7D and depth == 0:
+            return start + offset + 1
+    return None
+
+
+def _hold(
+    source: SourceFile,
+    directives: list[tuple[int, Directive]],
+    call: Call,
+    name: str,
+) -> tuple[int, int | None, Directive, Directive | None] | None:
+    """The innermost hold of `name` around the call: start, end, opening, closing."""
+    data, start = source.data, call.span.start_byte
+    found = None
+    for at, directive in directives:
+        if at >= start or not any(i.kind in _HOLD for i in _named(directive, name)):
+            continue
+        line_end = data.find(b"\n", at)
+        if directive.name in _REGION:
+            until = _block_end(data, line_end if line_end >= 0 else at)
+            if until is None:
+                found = (at, None, directive, None)
+            elif until > call.span.end_byte:
+                found = (at, until, directive, None)
+        elif directive.name in _ENTER:
+            closing = next(
+                (
+                    (c, d)
+                    for c, d in directives
+                    if c > at and d.name in _EXIT and _named(d, name)
+                ),
+                None,
+            )
+            if closing is None:
+                found = (at, None, directive, None)
+            elif closing[0] > start:
+                found = (at, closing[0], directive, closing[1])
+    return found
+
+
+def _arg_hold(
+    source: SourceFile,
+    directives: list[tuple[int, Directive]],
+    call: Call,
+    at: int,
+    sentinel: str,
+) -> ArgHold | None:
+    match = _PATH.match(call.args[at])
+    if match is None:
+        return None
+    name = re.sub(r"\s+", "", match.group(1))
+    hold = _hold(source, directives, call, name)
+    if hold is None:
+        return None
+    data = source.data
+    opened, until, opening, closing = hold
+    held = [i for i in _named(opening, name) if i.kind in _HOLD]
+    line = data.count(b"\n", 0, opened) + 1
+    body = data.find(b"\n", opened) + 1
+    if until is None or not _balanced(data, body, until):
+        return ArgHold(
+            at=at, sentinel=sentinel, line=line, dims=held[0].dims, quiet=False,
+            fresh=False, back=(),
+        )  # fmt: skip
+    base = re.split(r"->|\.", name)[0]
+    spans = [(body, call.span.start_byte), (call.span.end_byte, until)]
+    quiet = _quiet(data, spans, base) and _steady(data, spans, held[0].dims)
+    after = call.span.end_byte
+    between = [d for c, d in directives if after < c < until and d.name in _UPDATE]
+    before = [d for c, d in directives if opened < c < call.span.start_byte]
+    fresh = any(i.kind in _IN for i in held) or any(
+        i.kind in _TO_DEVICE
+        for d in before
+        if d.name in _UPDATE
+        for i in _named(d, name)
+    )
+    back = [i.dims for i in held if i.kind in _OUT and opening.name in _REGION]
+    if closing is not None:
+        back += [i.dims for i in _named(closing, name) if i.kind in _OUT]
+    back += [i.dims for d in between for i in _named(d, name) if i.kind in _TO_HOST]
+    return ArgHold(
+        at=at, sentinel=sentinel, line=line, dims=held[0].dims, quiet=quiet,
+        fresh=fresh, back=tuple(back),
+    )  # fmt: skip
+
+
+def call_holds(source: SourceFile, caller: Function, call: Call) -> tuple[ArgHold, ...]:
+    """The holds of the call's arguments by the caller's data directives."""
+    if b"data" not in source.data[caller.span.start_byte : call.span.start_byte]:
+        return ()
+    out: list[ArgHold] = []
+    for sentinel in ("acc", "omp"):
+        directives = _directives(source.data, caller, sentinel)
+        if not directives:
+            continue
+        for at in range(len(call.args)):
+            found = _arg_hold(source, directives, call, at, sentinel)
+            if found is not None:
+                out.append(found)
+    return tuple(out)

@@ -1,0 +1,148 @@
+"""A caller in another file holds a kernel's arguments on the device (the index)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from accls.analysis.remote_calls import file_calls
+from accls.cli import main
+from accls.frontend import parse_source
+from accls.project.calls_json import file_calls_from_json, file_calls_to_json
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "held_across"
+MAIN_C = (FIXTURE / "main.c").read_text()
+UPDATE = "#pragma acc update self(b[0:n])\n"
+
+OMP_MAIN_C = (
+    MAIN_C.replace(
+        "#pragma acc enter data copyin(a[0:n]) create(b[0:n])",
+        "#pragma omp target enter data map(to: a[0:n]) map(alloc: b[0:n])",
+    )
+    .replace(UPDATE, "#pragma omp target update from(b[0:n])\n")
+    .replace(
+        "#pragma acc exit data delete(a[0:n], b[0:n])",
+        "#pragma omp target exit data map(delete: a[0:n], b[0:n])",
+    )
+)
+
+
+def _suggest(
+    root: Path,
+    main_c: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    model: str = "openacc",
+) -> str:
+    shutil.copytree(FIXTURE, root)
+    (root / "main.c").write_text(main_c)
+    code = main(
+        [
+            "suggest",
+            "--model",
+            model,
+            "--target",
+            "gpu",
+            "--no-validate",
+            "--format",
+            "json",
+            "--index-cache",
+            str(tmp_path / "cache"),
+            "--project",
+            str(root),
+            str(root / "kern.c"),
+        ]
+    )
+    assert code == 0
+    found = json.loads(capsys.readouterr().out)
+    items = found if isinstance(found, list) else found["suggestions"]
+    (loop,) = [s for s in items if s["line"] == 3]
+    return str(loop.get("pragma") or "")
+
+
+def test_a_hold_of_every_call_makes_the_clauses_present(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pragma = _suggest(tmp_path / "p", MAIN_C, tmp_path, capsys)
+    assert "present(a[0:n], b[0:n])" in pragma
+    assert "copy" not in pragma
+
+
+def test_a_write_that_never_comes_back_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pragma = _suggest(tmp_path / "p", MAIN_C.replace(UPDATE, ""), tmp_path, capsys)
+    assert pragma == ""
+
+
+def test_a_hold_not_covering_the_loop_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    half = MAIN_C.replace("create(b[0:n])", "create(b[0:n/2])")
+    assert _suggest(tmp_path / "p", half, tmp_path, capsys) == ""
+
+
+def test_host_code_inside_the_hold_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    touched = MAIN_C.replace("kernel(a, b, n);", "{ kernel(a, b, n); b[0] = 0.0; }")
+    assert _suggest(tmp_path / "p", touched, tmp_path, capsys) == ""
+
+
+def test_a_hold_ended_before_the_call_does_not_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ended = MAIN_C.replace(UPDATE, "").replace(
+        "    for (int t = 0; t < 10; t++)\n        kernel(a, b, n);\n",
+        "#pragma acc exit data delete(a[0:n], b[0:n])\n"
+        "#pragma acc enter data copyin(a[0:n]) create(b[0:n])\n"
+        "    for (int t = 0; t < 10; t++)\n        kernel(a, b, n);\n"
+        "#pragma acc exit data copyout(b[0:n])\n",
+    )
+    pragma = _suggest(tmp_path / "p", ended, tmp_path, capsys)
+    assert "present(a[0:n], b[0:n])" in pragma  # the second hold is the one
+
+
+def test_one_unheld_call_keeps_the_copy_clauses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    more = MAIN_C.replace("    printf(", "    kernel(a, b, n);\n    printf(", 1)
+    pragma = _suggest(tmp_path / "p", more, tmp_path, capsys)
+    assert "copyin(a[0:n])" in pragma
+    assert "copyout(b[0:n])" in pragma
+
+
+def test_openmp_a_write_that_never_comes_back_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lost = OMP_MAIN_C.replace("#pragma omp target update from(b[0:n])\n", "")
+    assert _suggest(tmp_path / "p", lost, tmp_path, capsys, "openmp") == ""
+
+
+def test_openmp_a_coherent_hold_keeps_the_maps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pragma = _suggest(tmp_path / "p", OMP_MAIN_C, tmp_path, capsys, "openmp")
+    assert "target teams distribute parallel for" in pragma
+
+
+def test_the_index_record_keeps_the_holds() -> None:
+    found = file_calls(parse_source(MAIN_C, "main.c"), "main.c")
+    (call,) = [c for c in found.calls if c.callee == "kernel"]
+    assert [(h.at, h.fresh, bool(h.back)) for h in call.holds] == [
+        (0, True, False),
+        (1, False, True),
+    ]
+    assert file_calls_from_json(file_calls_to_json(found)) == found
+    member = "kernel(p->a, b, n)"
+    text = MAIN_C.replace("kernel(a, b, n)", member).replace(
+        "copyin(a[0:n])", "copyin(p->a[0:n])"
+    )
+    (call,) = [
+        c
+        for c in file_calls(parse_source(text, "main.c"), "main.c").calls
+        if c.callee == "kernel"
+    ]
+    assert [h.at for h in call.holds] == [0, 1]
