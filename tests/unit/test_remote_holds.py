@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,24 @@ def test_the_index_record_keeps_the_holds() -> None:
         if c.callee == "kernel"
     ]
     assert [h.at for h in call.holds] == [0, 1]
+
+
+HEADER = Path(__file__).parent.parent / "fixtures" / "held_header"
+
+
+@pytest.mark.parametrize(
+    ("model", "file"), [("openacc", "step.c"), ("openmp", "step_blk.c")]
+)
+def test_a_declare_in_an_included_header_holds_the_globals(
+    model: str,
+    file: str,
+    need: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    need("gcc")  # the build's preprocessor reads the header
+    options = ["--model", model, "--target", "gpu", "--no-validate"]
+    code = main(["suggest", *options, "--format", "json", str(HEADER / file)])
+    assert code == 0
+    (loop,) = json.loads(capsys.readouterr().out)
+    assert loop["pragma"] is None
+    assert any("`declare` at fields" in r for r in loop["reasons"])

@@ -69,6 +69,7 @@ def held_refusals(
     out = list(found)
     if source.language != "c" or not (
         any(w in source.data for w in (b"declare", b"enter", b"data"))
+        or (source.headers is not None and b"declare" in source.headers.data)
         or _held_elsewhere(analysis)
     ):
         return out
@@ -167,8 +168,9 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
 
 def _declared_why(held: Declared) -> str:
     where = "the whole program" if held.function is None else "its function"
+    at = held.place or f"line {held.line}"
     return (
-        f"`{held.name}` is on the device for {where} (`declare` at line "
-        f"{held.line}): offloaded, the loop would use the device copy, which your "
+        f"`{held.name}` is on the device for {where} (`declare` at {at}): "
+        "offloaded, the loop would use the device copy, which your "
         "`update`s keep apart from the host's"
     )
