@@ -168,3 +168,34 @@ def test_a_declare_in_an_included_header_holds_the_globals(
     (loop,) = json.loads(capsys.readouterr().out)
     assert loop["pragma"] is None
     assert any("`declare` at fields" in r for r in loop["reasons"])
+
+
+def test_a_member_held_through_the_struct_pointer_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE.parent / "held_member", root)
+    code = main(
+        [
+            "suggest",
+            "--model",
+            "openacc",
+            "--target",
+            "gpu",
+            "--no-validate",
+            "--index-cache",
+            str(tmp_path / "cache"),
+            "--project",
+            str(root),
+            "--format",
+            "json",
+            str(root / "kern.c"),
+        ]
+    )
+    assert code == 0
+    (loop,) = json.loads(capsys.readouterr().out)
+    assert loop["pragma"] is None
+    assert any("`p->b` (a parameter)" in r for r in loop["reasons"])
+    source = parse_source((root / "main.c").read_text(), "main.c")
+    (call,) = [c for c in file_calls(source, "main.c").calls if c.callee == "kernel"]
+    assert sorted(h.member for h in call.holds) == ["", "->a", "->b"]

@@ -63,6 +63,9 @@ class ArgHold:
     quiet: bool  # the hold ends in the block and nothing else touches the data
     fresh: bool  # the device copy is the host's at the call
     back: tuple[Dims, ...]  # the sections copied back to the host after the call
+    # The member held, in the callee's terms: `->a` for `p->a` held and `p`
+    # (or `s.a` and `&s`) passed; "" for the argument's own data.
+    member: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,17 +206,37 @@ def _hold(
     return found
 
 
+def _held_names(
+    text: str, directives: list[tuple[int, Directive]]
+) -> list[tuple[str, str]]:
+    """The names held that an argument reaches, each with its callee-side member."""
+    text = re.sub(r"\s+", "", text)
+    named = {i.name for _, d in directives for i in _items(d)}
+    out: list[tuple[str, str]] = []
+    if _PATH.match(text):
+        out.append((text, ""))
+        prefix = text + "->"
+    elif text.startswith("&") and _PATH.match(text[1:]):
+        prefix = text[1:] + "."
+    else:
+        return out
+    out += [
+        (n, "->" + n[len(prefix) :])
+        for n in sorted(named)
+        if n.startswith(prefix) and _PATH.match(n[len(prefix) :])
+    ]
+    return out
+
+
 def _arg_hold(
     source: SourceFile,
     directives: list[tuple[int, Directive]],
     call: Call,
     at: int,
     sentinel: str,
+    held_name: tuple[str, str],
 ) -> ArgHold | None:
-    match = _PATH.match(call.args[at])
-    if match is None:
-        return None
-    name = re.sub(r"\s+", "", match.group(1))
+    name, member = held_name
     hold = _hold(source, directives, call, name)
     if hold is None:
         return None
@@ -225,7 +248,7 @@ def _arg_hold(
     if until is None or not _balanced(data, body, until):
         return ArgHold(
             at=at, sentinel=sentinel, line=line, dims=held[0].dims, quiet=False,
-            fresh=False, back=(),
+            fresh=False, back=(), member=member,
         )  # fmt: skip
     base = re.split(r"->|\.", name)[0]
     spans = [(body, call.span.start_byte), (call.span.end_byte, until)]
@@ -245,7 +268,7 @@ def _arg_hold(
     back += [i.dims for d in between for i in _named(d, name) if i.kind in _TO_HOST]
     return ArgHold(
         at=at, sentinel=sentinel, line=line, dims=held[0].dims, quiet=quiet,
-        fresh=fresh, back=tuple(back),
+        fresh=fresh, back=tuple(back), member=member,
     )  # fmt: skip
 
 
@@ -258,8 +281,9 @@ def call_holds(source: SourceFile, caller: Function, call: Call) -> tuple[ArgHol
         directives = _directives(source.data, caller, sentinel)
         if not directives:
             continue
-        for at in range(len(call.args)):
-            found = _arg_hold(source, directives, call, at, sentinel)
-            if found is not None:
-                out.append(found)
+        for at, text in enumerate(call.args):
+            for held in _held_names(text, directives):
+                found = _arg_hold(source, directives, call, at, sentinel, held)
+                if found is not None:
+                    out.append(found)
     return tuple(out)

@@ -36,11 +36,14 @@ def _dims_json(dims: Any) -> tuple[tuple[str, str], ...]:
 def _hold_to_json(hold: ArgHold) -> list[Any]:
     dims = [list(d) for d in hold.dims]
     back = [[list(d) for d in dims] for dims in hold.back]
-    return [hold.at, hold.sentinel, hold.line, dims, hold.quiet, hold.fresh, back]
+    return [
+        *(hold.at, hold.sentinel, hold.line, dims),
+        *(hold.quiet, hold.fresh, back, hold.member),
+    ]
 
 
 def _hold_from_json(raw: Any) -> ArgHold:
-    at, sentinel, line, dims, quiet, fresh, back = raw
+    at, sentinel, line, dims, quiet, fresh, back, member = raw
     return ArgHold(
         at=int(at),
         sentinel=str(sentinel),
@@ -49,6 +52,7 @@ def _hold_from_json(raw: Any) -> ArgHold:
         quiet=bool(quiet),
         fresh=bool(fresh),
         back=tuple(_dims_json(d) for d in back),
+        member=str(member),
     )
 
 

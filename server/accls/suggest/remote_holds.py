@@ -11,6 +11,7 @@ call of the program holds the parameter so, the copy clauses say `present`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from accls.analysis import FileAnalysis
@@ -87,14 +88,28 @@ def _why(
     return None
 
 
+def _split(name: str) -> tuple[str, str]:
+    """`p->a` as (`p`, `->a`); `a` as (`a`, "")."""
+    name = re.sub(r"\s+", "", name)
+    found = re.match(r"[A-Za-z_]\w*", name)
+    base = found.group(0) if found else name
+    return base, name[len(base) :]
+
+
 def _held(
     fn: Function, use: ArrayUse, sentinel: str, calls: list[tuple[str, CallRecord]]
 ) -> list[tuple[str, CallRecord, ArgHold | None]]:
-    at = next((k for k, p in enumerate(fn.params) if p.name == use.name), None)
+    base, member = _split(use.name)
+    at = next((k for k, p in enumerate(fn.params) if p.name == base), None)
     out: list[tuple[str, CallRecord, ArgHold | None]] = []
     for file, call in calls:
         hold = next(
-            (h for h in call.holds if h.at == at and h.sentinel == sentinel), None
+            (
+                h
+                for h in call.holds
+                if h.at == at and h.sentinel == sentinel and h.member == member
+            ),
+            None,
         )
         out.append((file, call, hold))
     return out
