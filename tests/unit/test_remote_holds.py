@@ -199,3 +199,20 @@ def test_a_member_held_through_the_struct_pointer_refuses(
     source = parse_source((root / "main.c").read_text(), "main.c")
     (call,) = [c for c in file_calls(source, "main.c").calls if c.callee == "kernel"]
     assert sorted(h.member for h in call.holds) == ["", "->a", "->b"]
+
+
+def test_a_declared_argument_and_a_held_global_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE.parent / "held_globals", root)
+    options = ["--model", "openacc", "--target", "gpu", "--no-validate"]
+    project = ["--index-cache", str(tmp_path / "cache"), "--project", str(root)]
+    code = main(
+        ["suggest", *options, *project, "--format", "json", str(root / "kern.c")]
+    )
+    assert code == 0
+    loops = json.loads(capsys.readouterr().out)
+    assert [loop["pragma"] for loop in loops] == [None, None]
+    assert "`b` (a parameter)" in loops[0]["reasons"][0]
+    assert "`u` (a global)" in loops[1]["reasons"][0]

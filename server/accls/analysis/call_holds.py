@@ -64,7 +64,8 @@ class ArgHold:
     fresh: bool  # the device copy is the host's at the call
     back: tuple[Dims, ...]  # the sections copied back to the host after the call
     # The member held, in the callee's terms: `->a` for `p->a` held and `p`
-    # (or `s.a` and `&s`) passed; "" for the argument's own data.
+    # (or `s.a` and `&s`) passed; "" for the argument's own data. For a global
+    # of the program held around the call (`at` is -1), its name.
     member: str = ""
 
 
@@ -272,18 +273,87 @@ def _arg_hold(
     )  # fmt: skip
 
 
+def _declared(source: SourceFile, caller: Function, sentinel: str) -> set[str]:
+    """The names a `declare` (OpenMP: `declare target`) of the file holds for good.
+
+    Its own and the file's; a `link` holds nothing. OpenMP blocks hold the
+    globals declared inside them.
+    """
+    data, out = source.data, set()
+    spans: list[tuple[int, int]] = []
+    for match in _PRAGMA.finditer(data):
+        inside = caller.span.start_byte <= match.start() < caller.span.end_byte
+        mine = inside or not any(
+            f.span.start_byte <= match.start() < f.span.end_byte
+            for f in source.functions
+        )
+        directive = parse_directive(match.group(0).decode("utf-8", "replace"))
+        if not mine or directive is None or directive.dialect != sentinel:
+            continue
+        if "declare" in directive.name and "end" not in directive.name:
+            items = [i.name for i in _items(directive) if i.kind != "link"]
+            out.update(items)
+            if sentinel == "omp" and not directive.clauses:
+                close = data.find(b"end declare target", match.end())
+                spans.append((match.end(), close if close >= 0 else len(data)))
+    out |= {
+        g.name
+        for g in source.globals
+        for a, b in spans
+        if g.span is not None and a < g.span.start_byte < b
+    }
+    return out
+
+
+def _global_names(
+    source: SourceFile, caller: Function, directives: list[tuple[int, Directive]]
+) -> list[tuple[str, str]]:
+    """The program's globals the caller's directives name, each as its own member."""
+    names = {g.name for g in source.globals}
+    named = {i.name for _, d in directives for i in _items(d)}
+    return [
+        (n, n)
+        for n in sorted(named)
+        if n in names
+        and (caller.lookup(n) is None or caller.lookup(n).scope == "global")
+    ]
+
+
 def call_holds(source: SourceFile, caller: Function, call: Call) -> tuple[ArgHold, ...]:
-    """The holds of the call's arguments by the caller's data directives."""
-    if b"data" not in source.data[caller.span.start_byte : call.span.start_byte]:
+    """The holds of the call's arguments (and of globals) by the caller's directives.
+
+    A `declare` holds for good: an argument it names is recorded held, never
+    quiet.
+    """
+    if (
+        b"declare" not in source.data
+        and b"data" not in source.data[caller.span.start_byte : call.span.start_byte]
+    ):
         return ()
     out: list[ArgHold] = []
     for sentinel in ("acc", "omp"):
+        declared = _declared(source, caller, sentinel)
         directives = _directives(source.data, caller, sentinel)
-        if not directives:
-            continue
         for at, text in enumerate(call.args):
             for held in _held_names(text, directives):
                 found = _arg_hold(source, directives, call, at, sentinel, held)
                 if found is not None:
                     out.append(found)
+            name = re.sub(r"\s+", "", text).lstrip("&")
+            if name in declared and not any(h.at == at for h in out):
+                out.append(_forever(at, sentinel, call, ""))
+        for held in _global_names(source, caller, directives):
+            found = _arg_hold(source, directives, call, -1, sentinel, held)
+            if found is not None:
+                out.append(found)
+        for name in sorted(declared & {g.name for g in source.globals}):
+            out.append(_forever(-1, sentinel, call, name))
     return tuple(out)
+
+
+def _forever(at: int, sentinel: str, call: Call, member: str) -> ArgHold:
+    """A hold by a `declare`: for the whole program, never proved coherent here."""
+    return ArgHold(
+        at=at, sentinel=sentinel, line=call.span.line, dims=(), quiet=False,
+        fresh=False, back=(), member=member,
+    )  # fmt: skip

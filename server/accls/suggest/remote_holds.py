@@ -101,6 +101,9 @@ def _held(
 ) -> list[tuple[str, CallRecord, ArgHold | None]]:
     base, member = _split(use.name)
     at = next((k for k, p in enumerate(fn.params) if p.name == base), None)
+    var = fn.lookup(base)
+    if at is None and (var is None or var.scope == "global"):
+        at, member = -1, base  # a global: held by name around the call
     out: list[tuple[str, CallRecord, ArgHold | None]] = []
     for file, call in calls:
         hold = next(
@@ -137,8 +140,9 @@ def remote_refusals(
                 why = "the function's host code would use the host copy"
             if why is not None:
                 where = f"{file}:{call.line}"
+                kind = "a parameter" if hold.at >= 0 else "a global"
                 out.append(
-                    f"`{use.name}` (a parameter): `{call.caller}()` calls "
+                    f"`{use.name}` ({kind}): `{call.caller}()` calls "
                     f"`{fn.name}()` at {where} inside a hold from line {hold.line}: "
                     + why
                 )
