@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from accls.analysis.data_clauses import split_top
 from accls.frontend import Call, Directive, Function, SourceFile, parse_directive
@@ -47,6 +48,8 @@ _SKIP = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 _PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+(acc|omp)\b(?:[^\n]*\\\r?\n)*[^\n]*")
+_BRACE = re.compile(rb"[{}]")
+_NOT_NL = re.compile(rb"[^\n]")
 _KEYWORDS = frozenset({b"for", b"while", b"if", b"switch", b"sizeof", b"do"})
 _CALLED = re.compile(rb"([A-Za-z_]\w*)\s*\(")
 _LEAVES = re.compile(rb"\b(?:return|break|continue|goto|exit|abort|longjmp)\b")
@@ -76,7 +79,8 @@ class _Item:
     dims: Dims
 
 
-def _items(directive: Directive) -> list[_Item]:
+@lru_cache(maxsize=1024)  # each call of the caller reads the same directives
+def _items(directive: Directive) -> tuple[_Item, ...]:
     """Every data item of the directive's clauses (member paths too)."""
     out: list[_Item] = []
     for clause in directive.clauses:
@@ -92,7 +96,7 @@ def _items(directive: Directive) -> list[_Item]:
                 for a, b in _DIM.findall("[" + tail if tail else "")
             )
             out.append(_Item(re.sub(r"\s+", "", name), kind, dims))
-    return out
+    return tuple(out)
 
 
 def _directives(
@@ -102,6 +106,9 @@ def _directives(
     out: list[tuple[int, Directive]] = []
     span = caller.span
     for match in _PRAGMA.finditer(data, span.start_byte, span.end_byte):
+        text = match.group(0)
+        if not any(w in text for w in (b"data", b"update", b"declare")):
+            continue  # no data directive: nothing held
         if match.group(1).decode() == sentinel:
             directive = parse_directive(match.group(0).decode("utf-8", "replace"))
             if directive is not None and not directive.malformed:
@@ -115,7 +122,7 @@ def _named(directive: Directive, name: str) -> list[_Item]:
 
 def _code(data: bytes, start: int, end: int) -> bytes:
     """The text between the offsets without comments, strings and pragma lines."""
-    return _SKIP.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), data[start:end])
+    return _SKIP.sub(lambda m: _NOT_NL.sub(b" ", m.group(0)), data[start:end])
 
 
 def _quiet(data: bytes, spans: list[tuple[int, int]], base: str) -> bool:
@@ -149,17 +156,17 @@ def _steady(data: bytes, spans: list[tuple[int, int]], dims: Dims) -> bool:
 def _balanced(data: bytes, start: int, end: int) -> bool:
     """The braces between the offsets never close the block `start` lies in."""
     depth = 0
-    for char in _code(data, start, end):
-        depth += char == 0x7B
-        depth -= char == 0x7D
+    for brace in _BRACE.finditer(_code(data, start, end)):
+        depth += 1 if brace.group(0) == b"{" else -1
         if depth < 0:
             return False
     return depth == 0
 
 
-def _block_end(data: bytes, start: int) -> int | None:
-    """The offset after the `{` block right after `start`, if one opens there."""
-    code = _code(data, start, len(data))
+@lru_cache(maxsize=256)  # every call in a `data` block asks again
+def _block_end(data: bytes, start: int, end: int) -> int | None:
+    """The offset after the `{` block right after `start`, if one opens before `end`."""
+    code = _code(data, start, end)
     at = len(code) - len(code.lstrip())
     if code[at : at + 1] != b"{":
         return None
@@ -177,16 +184,20 @@ def _hold(
     directives: list[tuple[int, Directive]],
     call: Call,
     name: str,
+    limit: int,
 ) -> tuple[int, int | None, Directive, Directive | None] | None:
-    """The innermost hold of `name` around the call: start, end, opening, closing."""
+    """The innermost hold of `name` around the call: start, end, opening, closing.
+
+    `limit`: the end of the caller, where every block of it ends.
+    """
     data, start = source.data, call.span.start_byte
-    found = None
+    found: tuple[int, int | None, Directive, Directive | None] | None = None
     for at, directive in directives:
         if at >= start or not any(i.kind in _HOLD for i in _named(directive, name)):
             continue
         line_end = data.find(b"\n", at)
         if directive.name in _REGION:
-            until = _block_end(data, line_end if line_end >= 0 else at)
+            until = _block_end(data, line_end if line_end >= 0 else at, limit)
             if until is None:
                 found = (at, None, directive, None)
             elif until > call.span.end_byte:
@@ -236,9 +247,10 @@ def _arg_hold(
     at: int,
     sentinel: str,
     held_name: tuple[str, str],
+    limit: int,
 ) -> ArgHold | None:
     name, member = held_name
-    hold = _hold(source, directives, call, name)
+    hold = _hold(source, directives, call, name, limit)
     if hold is None:
         return None
     data = source.data
@@ -282,6 +294,8 @@ def _declared(source: SourceFile, caller: Function, sentinel: str) -> set[str]:
     data, out = source.data, set()
     spans: list[tuple[int, int]] = []
     for match in _PRAGMA.finditer(data):
+        if b"declare" not in match.group(0):
+            continue
         inside = caller.span.start_byte <= match.start() < caller.span.end_byte
         mine = inside or not any(
             f.span.start_byte <= match.start() < f.span.end_byte
@@ -319,31 +333,45 @@ def _global_names(
     ]
 
 
-def call_holds(source: SourceFile, caller: Function, call: Call) -> tuple[ArgHold, ...]:
+def call_holds(
+    source: SourceFile,
+    caller: Function,
+    call: Call,
+    memo: dict[tuple[str, str], tuple[set[str], list[tuple[int, Directive]]]]
+    | None = None,
+) -> tuple[ArgHold, ...]:
     """The holds of the call's arguments (and of globals) by the caller's directives.
 
     A `declare` holds for good: an argument it names is recorded held, never
-    quiet.
+    quiet. `memo` keeps each caller's directives for its other calls.
     """
-    if (
-        b"declare" not in source.data
-        and b"data" not in source.data[caller.span.start_byte : call.span.start_byte]
-    ):
+    data = source.data
+    span = (caller.span.start_byte, call.span.start_byte)
+    if b"declare" not in data and data.find(b"data", *span) < 0:
         return ()
     out: list[ArgHold] = []
+    end = caller.span.end_byte
     for sentinel in ("acc", "omp"):
-        declared = _declared(source, caller, sentinel)
-        directives = _directives(source.data, caller, sentinel)
+        key = (caller.name, sentinel)
+        found = None if memo is None else memo.get(key)
+        if found is None:
+            found = (
+                _declared(source, caller, sentinel),
+                _directives(source.data, caller, sentinel),
+            )
+            if memo is not None:
+                memo[key] = found
+        declared, directives = found
         for at, text in enumerate(call.args):
             for held in _held_names(text, directives):
-                found = _arg_hold(source, directives, call, at, sentinel, held)
+                found = _arg_hold(source, directives, call, at, sentinel, held, end)
                 if found is not None:
                     out.append(found)
             name = re.sub(r"\s+", "", text).lstrip("&")
             if name in declared and not any(h.at == at for h in out):
                 out.append(_forever(at, sentinel, call, ""))
         for held in _global_names(source, caller, directives):
-            found = _arg_hold(source, directives, call, -1, sentinel, held)
+            found = _arg_hold(source, directives, call, -1, sentinel, held, end)
             if found is not None:
                 out.append(found)
         for name in sorted(declared & {g.name for g in source.globals}):
