@@ -325,12 +325,12 @@ def _global_names(
     """The program's globals the caller's directives name, each as its own member."""
     names = {g.name for g in source.globals}
     named = {i.name for _, d in directives for i in _items(d)}
-    return [
-        (n, n)
-        for n in sorted(named)
-        if n in names
-        and (caller.lookup(n) is None or caller.lookup(n).scope == "global")
-    ]
+    out: list[tuple[str, str]] = []
+    for n in sorted(named & names):
+        var = caller.lookup(n)
+        if var is None or var.scope == "global":
+            out.append((n, n))
+    return out
 
 
 def call_holds(
@@ -353,29 +353,34 @@ def call_holds(
     end = caller.span.end_byte
     for sentinel in ("acc", "omp"):
         key = (caller.name, sentinel)
-        found = None if memo is None else memo.get(key)
-        if found is None:
-            found = (
+        scan = None if memo is None else memo.get(key)
+        if scan is None:
+            scan = (
                 _declared(source, caller, sentinel),
                 _directives(source.data, caller, sentinel),
             )
             if memo is not None:
-                memo[key] = found
-        declared, directives = found
+                memo[key] = scan
+        declared, directives = scan
         for at, text in enumerate(call.args):
+            name = re.sub(r"\s+", "", text).lstrip("&")
+            if name in declared:  # held for good, whatever else holds it
+                out.append(_forever(at, sentinel, call, ""))
             for held in _held_names(text, directives):
+                if held[1] == "" and name in declared:
+                    continue
                 found = _arg_hold(source, directives, call, at, sentinel, held, end)
                 if found is not None:
                     out.append(found)
-            name = re.sub(r"\s+", "", text).lstrip("&")
-            if name in declared and not any(h.at == at for h in out):
-                out.append(_forever(at, sentinel, call, ""))
+        forever = declared & {g.name for g in source.globals}
+        for name in sorted(forever):
+            out.append(_forever(-1, sentinel, call, name))
         for held in _global_names(source, caller, directives):
+            if held[0] in forever:
+                continue
             found = _arg_hold(source, directives, call, -1, sentinel, held, end)
             if found is not None:
                 out.append(found)
-        for name in sorted(declared & {g.name for g in source.globals}):
-            out.append(_forever(-1, sentinel, call, name))
     return tuple(out)
 
 
