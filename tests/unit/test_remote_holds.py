@@ -216,3 +216,20 @@ def test_a_declared_argument_and_a_held_global_refuse(
     assert [loop["pragma"] for loop in loops] == [None, None]
     assert "`b` (a parameter)" in loops[0]["reasons"][0]
     assert "`u` (a global)" in loops[1]["reasons"][0]
+
+
+def test_a_created_array_the_loop_reads_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale = MAIN_C.replace("copyin(a[0:n]) create(b[0:n])", "create(a[0:n], b[0:n])")
+    assert _suggest(tmp_path / "p", stale, tmp_path, capsys) == ""
+
+
+def test_an_update_device_before_the_call_makes_it_fresh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sent = MAIN_C.replace(
+        "copyin(a[0:n]) create(b[0:n])\n",
+        "create(a[0:n], b[0:n])\n#pragma acc update device(a[0:n])\n",
+    )
+    assert "present(a[0:n], b[0:n])" in _suggest(tmp_path / "p", sent, tmp_path, capsys)
