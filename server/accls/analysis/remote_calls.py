@@ -26,10 +26,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from accls.analysis.call_holds import ArgHold, call_holds
 from accls.analysis.call_origins import Origin, argument_origin
 from accls.analysis.hidden_names import header_names, hidden_names
 from accls.analysis.sequential_loops import in_sequential_loop
-from accls.frontend import Effect, Function, SourceFile
+from accls.frontend import Directive, Effect, Function, SourceFile
 from accls.frontend.library import names_with
 
 __all__ = [
@@ -65,6 +66,8 @@ class CallRecord:
     args: tuple[Origin | None, ...]
     # The call lies in a loop of its caller (`for`, `while`, `do`): it may repeat.
     in_loop: bool = False
+    texts: tuple[str, ...] = ()  # the arguments as written
+    holds: tuple[ArgHold, ...] = ()  # the caller's device holds of its arguments
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,6 +165,7 @@ def file_calls(
     """
     functions = source.functions if callers is None else tuple(callers)
     c_file = source.path.endswith((".c", ".h"))
+    memo: dict[tuple[str, str], tuple[set[str], list[tuple[int, Directive]]]] = {}
     calls = tuple(
         CallRecord(
             callee=call.name,
@@ -171,6 +175,8 @@ def file_calls(
             line=call.span.line,
             args=_record(caller, call.args, source),
             in_loop=_in_loop(source, caller.name, call.span.start_byte),
+            texts=call.args,
+            holds=call_holds(source, caller, call, memo),
         )
         for caller in functions
         for params in (tuple(p.name for p in caller.params),)  # one per caller

@@ -62,7 +62,8 @@ class HeaderContext:
     inactive: frozenset[int] = frozenset()  # 1-based lines the build skips (#if)
     types: TypeTable = field(default_factory=TypeTable)  # the headers' typedefs
     # The preprocessed code of the project's headers when it defines functions
-    # (`static inline` ones), and the header file and line of each of its lines.
+    # (`static inline` ones) or holds data on the device (`acc declare`, `omp
+    # declare target`), and the header file and line of each of its lines.
     code: str = ""
     places: tuple[tuple[str, int], ...] = ()
     # Functions the project's other files define that return only fresh blocks
@@ -75,6 +76,9 @@ class HeaderContext:
     def usable(self) -> bool:
         """True when the preprocessor ran (perhaps without some headers)."""
         return self.problem is None
+
+
+_DECLARE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b.*\bdeclare\b")
 
 
 def _split(
@@ -224,6 +228,8 @@ def header_context(text: str, path: str | None, pre: Preprocessor) -> HeaderCont
         if line == ACTIVE_LINE and number not in active
     ) | untaken_includes(marked, active)
     globals_, types, functions = _globals(code, macros, is_cpp(path))
+    # A header's `declare` keeps its globals on the device in every includer.
+    functions = functions or any(_DECLARE.match(line) for line in code)
     return HeaderContext(
         macros=macros,
         globals=globals_,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from accls.analysis.call_holds import ArgHold
 from accls.analysis.call_origins import Origin
 from accls.analysis.remote_calls import CallRecord, FileCalls
 
@@ -28,6 +29,33 @@ def _origin_from_json(raw: Any, caller: str) -> Origin | None:
     return Origin(sys.intern(str(kind)), caller, sys.intern(str(path)), bool(union))
 
 
+def _dims_json(dims: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(a), str(b)) for a, b in dims)
+
+
+def _hold_to_json(hold: ArgHold) -> list[Any]:
+    dims = [list(d) for d in hold.dims]
+    back = [[list(d) for d in dims] for dims in hold.back]
+    return [
+        *(hold.at, hold.sentinel, hold.line, dims),
+        *(hold.quiet, hold.fresh, back, hold.member),
+    ]
+
+
+def _hold_from_json(raw: Any) -> ArgHold:
+    at, sentinel, line, dims, quiet, fresh, back, member = raw
+    return ArgHold(
+        at=int(at),
+        sentinel=str(sentinel),
+        line=int(line),
+        dims=_dims_json(dims),
+        quiet=bool(quiet),
+        fresh=bool(fresh),
+        back=tuple(_dims_json(d) for d in back),
+        member=str(member),
+    )
+
+
 def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
     """The record as plain JSON values."""
     params = {c.caller: list(c.caller_params) for c in found.calls}
@@ -42,6 +70,8 @@ def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
                 c.line,
                 [_origin_to_json(a) for a in c.args],
                 c.in_loop,
+                list(c.texts),
+                [_hold_to_json(h) for h in c.holds],
             ]
             for c in found.calls
         ],
@@ -61,7 +91,7 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
         for name, names in raw["params"].items()
     }
     calls: list[CallRecord] = []
-    for callee, caller, static, line, args, in_loop in raw["calls"]:
+    for callee, caller, static, line, args, in_loop, texts, holds in raw["calls"]:
         caller = sys.intern(str(caller))
         calls.append(
             CallRecord(
@@ -72,6 +102,8 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
                 line=int(line),
                 args=tuple(_origin_from_json(a, caller) for a in args),
                 in_loop=bool(in_loop),
+                texts=tuple(str(t) for t in texts),
+                holds=tuple(_hold_from_json(h) for h in holds),
             )
         )
     return FileCalls(

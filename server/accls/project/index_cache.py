@@ -34,7 +34,7 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # 9: whether a function is an allocator wrapper; 10: every call, with its
 # arguments' origins (`calls`); 11: whether each call lies in a loop; 12: whether
 # a function returns a table of distinct rows
-_VERSION = 12
+_VERSION = 13
 
 
 @cache

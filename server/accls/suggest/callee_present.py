@@ -30,6 +30,7 @@ from accls.suggest.lifetime_edits import present_clauses
 from accls.suggest.lifetime_uses import KernelIndex, inside
 from accls.suggest.pragma import Dialect
 from accls.suggest.region_present import covers_use
+from accls.suggest.remote_holds import remote_calls, remote_present
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["callee_present", "new_acc_kernels", "only_called_here"]
@@ -43,14 +44,23 @@ _HOLDS = frozenset(
 )
 
 
-def only_called_here(fn: Function, analysis: FileAnalysis) -> bool:
-    """True when the file shows every call of `fn`: no other file, no pointer."""
+def only_called_here(
+    fn: Function, analysis: FileAnalysis, *, elsewhere: bool = False
+) -> bool:
+    """True when the file shows every call of `fn`: no other file, no pointer.
+
+    `elsewhere`: the other files' calls are checked apart (`remote_present`).
+    """
     program = analysis.program
-    if not fn.static and not (
-        program is not None
-        and program.whole
-        and program.complete
-        and fn.name not in program.called
+    if (
+        not fn.static
+        and not elsewhere
+        and not (
+            program is not None
+            and program.whole
+            and program.complete
+            and fn.name not in program.called
+        )
     ):
         return False
     code = analysis.source.code
@@ -91,7 +101,7 @@ def _held(use: ArrayUse, call: Call, caller: Function, analysis: FileAnalysis) -
 
 
 def _covered(
-    fn: Function, analysis: FileAnalysis, index: KernelIndex, whole: bool
+    fn: Function, analysis: FileAnalysis, index: KernelIndex, sentinel: str
 ) -> bool:
     source = analysis.source
     sites = [
@@ -100,7 +110,12 @@ def _covered(
         for call in caller.call_sites
         if call.name == fn.name
     ]
-    if not whole or not sites or not only_called_here(fn, analysis):
+    remote = remote_calls(analysis, fn)
+    if not (sites or remote) or (sites and sentinel != "acc"):
+        return False  # the file's own OpenMP calls are not read here
+    if not only_called_here(fn, analysis, elsewhere=bool(remote)):
+        return False
+    if remote and not _remote_covered(fn, analysis, index, sentinel):
         return False
     for caller, call in sites:
         if caller.name == fn.name:
@@ -111,13 +126,31 @@ def _covered(
     return True
 
 
-def new_acc_kernels(found: tuple[Suggestion, ...]) -> list[Suggestion]:
-    """The outermost OpenACC suggestions of `found` that add a pragma."""
+def _remote_covered(
+    fn: Function, analysis: FileAnalysis, index: KernelIndex, sentinel: str
+) -> bool:
+    """Every other file's call holds what `fn`'s loops touch (parameters only)."""
+    params = {p.name for p in fn.params}
+    uses = [
+        u for top in index.tops(fn.name) for u in loop_array_uses(top.loop, analysis)
+    ]
+    return (
+        index.is_kernel(fn.name)
+        and all(u.name in params for u in uses)
+        and remote_present(analysis, fn, uses, sentinel)
+    )
+
+
+def new_acc_kernels(
+    found: tuple[Suggestion, ...], dialect: Dialect = Dialect.OPENACC
+) -> list[Suggestion]:
+    """The outermost offloaded suggestions of `found` (OpenACC) that add a pragma."""
     return [
         s
         for s in found
         if s.pragma is not None
-        and s.pragma.dialect is Dialect.OPENACC
+        and s.pragma.dialect is dialect
+        and (dialect is Dialect.OPENACC or s.offloaded)
         and not s.inner
         and s.existing is None
     ]
@@ -129,22 +162,18 @@ def callee_present(
     """`found`, its kernel functions' copy clauses `present` where every call is held.
 
     `whole`: the analysis read the whole file (not an editor's slice of it).
+    OpenMP target loops are rewritten only for calls from other files (no map:
+    the data is found on the device, as `entered_present` writes).
     """
-    tops = new_acc_kernels(found)
-    if not whole or not tops:
+    if not whole:
         return found
-    index = KernelIndex(analysis, tops, "acc")
     present: dict[int, frozenset[str]] = {}
-    for name in sorted({s.loop.function for s in tops if s.loop.function}):
-        fn = analysis.source.function(name)
-        if fn is None or not _covered(fn, analysis, index, whole):
-            continue
-        mine = index.tops(name)
-        names = frozenset(
-            u.name for top in mine for u in loop_array_uses(top.loop, analysis)
-        )
-        for top in mine:
-            present[top.loop.id] = names
+    for dialect in (Dialect.OPENACC, Dialect.OPENMP):
+        tops = new_acc_kernels(found, dialect)
+        if tops:
+            present |= _present(analysis, tops, dialect.sentinel)
+    if not present:
+        return found
     return tuple(
         replace(
             s,
@@ -157,8 +186,28 @@ def callee_present(
     )
 
 
+def _present(
+    analysis: FileAnalysis, tops: list[Suggestion], sentinel: str
+) -> dict[int, frozenset[str]]:
+    """The loops of `tops` whose every call is held, with the names held."""
+    index = KernelIndex(analysis, tops, sentinel)
+    present: dict[int, frozenset[str]] = {}
+    for name in sorted({s.loop.function for s in tops if s.loop.function}):
+        fn = analysis.source.function(name)
+        if fn is None or not _covered(fn, analysis, index, sentinel):
+            continue
+        mine = index.tops(name)
+        names = frozenset(
+            u.name for top in mine for u in loop_array_uses(top.loop, analysis)
+        )
+        for top in mine:
+            present[top.loop.id] = names
+    return present
+
+
 def _reason(name: str) -> str:
     return (
         f"present: every call of `{name}()` runs inside a data region (or after an "
-        "`enter data`) that holds what the loop touches (the file shows each call)"
+        "`enter data`) that holds what the loop touches (the file, or the "
+        "project's index, shows each call)"
     )

@@ -72,7 +72,8 @@ def _hold_at(
     declared = declared_in(analysis, round_.sentinel, caller).get(name)
     if declared is not None:
         return (
-            f"{where}, which a `declare` at line {declared.line} keeps on the "
+            f"{where}, which a `declare` at "
+            f"{declared.place or f'line {declared.line}'} keeps on the "
             "device: offloaded, the loop would use the device copy"
         )
     directives = round_.scene(caller).directives

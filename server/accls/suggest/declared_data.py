@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from accls.analysis import FileAnalysis
 from accls.analysis.data_clauses import split_top
-from accls.frontend import Function, parse_directive
+from accls.frontend import Function, SourceFile, parse_directive
 from accls.suggest.declare_scan import omp_declares, pragma_lines
 
 __all__ = ["Declared", "declared_in"]
@@ -31,6 +31,7 @@ class Declared:
     name: str
     line: int
     function: str | None
+    place: str = ""  # `header.h:7` for a header's declare; "" for the file's
 
 
 def declared_in(
@@ -73,9 +74,41 @@ def _declared(analysis: FileAnalysis, sentinel: str) -> tuple[Declared, ...]:
             for g in source.globals
             if g.span is not None and at < g.span.start_byte < until
         ]
+    if source.headers is not None:
+        out += _in_headers(source.headers, sentinel)
     result = tuple(out)
     analysis.memo[key] = result
     return result
+
+
+def _in_headers(headers: SourceFile, sentinel: str) -> list[Declared]:
+    """The globals the project headers' declares hold, for every includer."""
+
+    def place(line: int) -> str:
+        if 0 < line <= len(headers.places):
+            name, row = headers.places[line - 1]
+            return f"{name}:{row}"
+        return "a header"
+
+    out: list[Declared] = []
+    if sentinel == "acc":
+        for pragma in pragma_lines(headers.data, sentinel):
+            where = place(pragma.line)
+            out += [Declared(n, 0, None, where) for n in _acc_names(pragma.raw)]
+        return out
+    declares = omp_declares(headers.data)
+    out += [
+        Declared(name, 0, None, place(pragma.line))
+        for word, name, pragma in declares.listed
+        if word != "link"
+    ]
+    out += [
+        Declared(g.name, 0, None, place(opener.line))
+        for at, until, opener in declares.blocks
+        for g in headers.globals
+        if g.span is not None and at < g.span.start_byte < until
+    ]
+    return out
 
 
 def _acc_names(pragma: bytes) -> list[str]:

@@ -26,7 +26,8 @@ too) is held for the whole program, or its function: always refused. So is a
 global a hold names in another function, which this module cannot follow, a
 scalar a hold or a `declare` names (`held_scalars`), and a pointer parameter a
 caller of the file holds around the call unless that hold is proved the same
-way (`caller_holds`).
+way (`caller_holds`), or a caller in another file holds with no such proof
+recorded in the workspace index (`remote_holds`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from accls.suggest.held_proof import held
 from accls.suggest.held_round import HeldRound
 from accls.suggest.held_scalars import held_scalar
 from accls.suggest.held_spans import held_elsewhere
+from accls.suggest.remote_holds import remote_refusals
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["held_refusals"]
@@ -65,8 +67,10 @@ def held_refusals(
     """
     source = analysis.source
     out = list(found)
-    if source.language != "c" or not any(
-        w in source.data for w in (b"declare", b"enter", b"data")
+    if source.language != "c" or not (
+        any(w in source.data for w in (b"declare", b"enter", b"data"))
+        or (source.headers is not None and b"declare" in source.headers.data)
+        or _held_elsewhere(analysis)
     ):
         return out
     while True:
@@ -88,6 +92,17 @@ def held_refusals(
             if s.loop.id in refused
         ]
         out = [_refused(s, spans) for s in out]
+
+
+def _held_elsewhere(analysis: FileAnalysis) -> bool:
+    """Whether another file's call of a function of this file holds an argument."""
+    program = analysis.program
+    calls = None if program is None else program.calls
+    return calls is not None and any(
+        call.holds
+        for fn in analysis.source.functions
+        for _, call in calls.calls_of(fn.name)
+    )
 
 
 def _offloaded(s: Suggestion) -> bool:
@@ -136,6 +151,8 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
         else:
             clear.append(use)
     out += caller_holds(fn, clear, round_)
+    kernel = round_.index.is_kernel(fn.name)
+    out += remote_refusals(analysis, fn, clear, sentinel, kernel)
     arrays = {u.name for u in uses}
     for name in sorted({r.name for r in loop.refs} - arrays):
         if name in declared:
@@ -151,8 +168,9 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
 
 def _declared_why(held: Declared) -> str:
     where = "the whole program" if held.function is None else "its function"
+    at = held.place or f"line {held.line}"
     return (
-        f"`{held.name}` is on the device for {where} (`declare` at line "
-        f"{held.line}): offloaded, the loop would use the device copy, which your "
+        f"`{held.name}` is on the device for {where} (`declare` at {at}): "
+        "offloaded, the loop would use the device copy, which your "
         "`update`s keep apart from the host's"
     )
