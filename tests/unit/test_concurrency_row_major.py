@@ -52,3 +52,29 @@ def test_a_shift_within_the_row_is_not_sure() -> None:
 def test_two_widths_are_not_split() -> None:
     # `w * h` past the image: one width per subscript is all the split reads
     assert _errors(_rows("", "y * w + x + w * h")) == []
+
+
+_MEMBERS = """\
+    typedef struct { int w, h; float *px, *gy, *mag; } image_t;
+    void edge_pass(image_t *im) {
+      int w = im->w;
+      #pragma omp parallel
+      #pragma omp single
+      {
+        #pragma omp taskloop grainsize(8) nogroup
+        for (int y = 1; y < im->h - 1; y++)
+          for (int x = 1; x < w - 1; x++)
+            im->gy[y * w + x] = im->px[(y + 1) * w + x] - im->px[(y - 1) * w + x];
+        {wait}
+        #pragma omp taskloop grainsize(8)
+        for (int y = 2; y < im->h - 2; y++)
+          for (int x = 1; x < w - 1; x++)
+            im->mag[y * w + x] = im->gy[(y - 1) * w + x] + im->gy[y * w + x];
+      }
+    }
+"""
+
+
+def test_member_planes_of_a_record_meet_too() -> None:
+    assert {c for c, _ in _errors(_MEMBERS.replace("{wait}", ""))} == {"ACC122"}
+    assert _errors(_MEMBERS.replace("{wait}", "#pragma omp taskwait")) == []
