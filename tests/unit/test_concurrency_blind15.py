@@ -20,8 +20,8 @@ _MISSED: dict[str, str] = {
         "not by the cells the callee reads"
     ),
     "r02_edge_taskloops_nogroup_no_taskwait.c": (
-        "the taskloops are orphaned in callees, and their rows are flattened "
-        "`y * w + x` (the inline one-dimensional form is found)"
+        "the taskloops are orphaned in callees: a callee's taskloop is not placed "
+        "at its call (the inline form, rows flattened `y * w + x` too, is found)"
     ),
     "r03_tree_heights_taskyield.c": (
         "the tasks call the recursive function itself; the parent's read of "

@@ -10,6 +10,7 @@ from accls.analysis.mhp_bounds import Sweep, bound_rows
 from accls.analysis.mhp_constructs import NESTED_TID
 from accls.analysis.mhp_env import Environment, Location
 from accls.analysis.mhp_every_run import meets_every_run
+from accls.analysis.mhp_products import width_split
 from accls.analysis.mhp_rows import flat_rows, leaves_row
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.frontend import Poly
@@ -149,7 +150,7 @@ def overlap(
         return Overlap("maybe", _names(a, b, env))
     rows = _rows(a, b, env, flat)
     if rows is None:
-        return Overlap("maybe", _names(a, b, env))
+        return _width_met(a, b, env, by_threads) or Overlap("maybe", _names(a, b, env))
     keys = {key for item in rows for key, _ in item.coeffs}
     ranges = bound_rows(a.bounds, 1, keys) + bound_rows(b.bounds, 2, keys)
     if not _feasible(rows + ranges, by_threads, _team(env)):
@@ -175,6 +176,22 @@ def overlap(
     if meets_every_run(rows, ranges, a, b):
         return Overlap("same")  # `v[k]`, k < n, and `v[n - 1]`: met whenever run
     return Overlap("maybe", _names(a, b, env))
+
+
+def _width_met(
+    a: Location, b: Location, env: Environment, by_threads: bool
+) -> Overlap | None:
+    """`same` when the `w * P + Q` halves of a worksharing pair surely meet."""
+    split = width_split(a, b, env) if "ws" in (a.form, b.form) else None
+    rows = _rows(*split, env) if split is not None else None
+    if split is None or rows is None:
+        return None
+    keys = {key for item in rows for key, _ in item.coeffs}
+    ranges = bound_rows(a.bounds, 1, keys) + bound_rows(b.bounds, 2, keys)
+    if not _feasible(rows + ranges, by_threads, _team(env)):
+        return None  # the halves apart say nothing: `Q` may leave its row
+    found = _split(rows, ranges, by_threads)
+    return found if found.verdict == "same" else None
 
 
 def _literal(sweep: Sweep) -> bool:
