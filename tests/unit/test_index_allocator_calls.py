@@ -3,10 +3,10 @@
 main.c passes `a = grid_alloc(n)` and `b = grid_alloc(n)` to `shift(b, a, n)`
 (kernel.c), `grid_alloc` returning `malloc(..)` in zalloc.c: the call record of
 main.c says two fresh blocks, so `shift`'s parameters are apart at its one call.
-zalloc.c sorts after main.c, so a cold build summarises main.c before it knows
-the wrapper; a later round must parse main.c again. Twins that may hand out one
-block twice (a cached block, a static buffer, pieces of a pool, one block
-passed twice) leave the loop refused.
+zalloc.c sorts after main.c; a cold build reads the files that call a C
+allocator first, and a caller read before the wrappers is parsed again in a
+later round. Twins that may hand out one block twice (a cached block, a static
+buffer, pieces of a pool, one block passed twice) leave the loop refused.
 """
 
 from __future__ import annotations
@@ -113,6 +113,8 @@ def test_blocks_of_another_files_wrapper_are_apart_at_the_call(
     shift = _shift(index, root)
     assert shift.parallel, [o.message for o in shift.obstacles]
     assert "main.c:10" in " ".join(shift.assumptions)
+    # zalloc.c calls `malloc`, so a cold build reads it first: one parse a file.
+    assert index.parses == 4
     again = _built(root, tmp_path / "cache")  # read back from the cache
     assert again.parses == 0
     assert _shift(again, root).parallel
@@ -175,3 +177,14 @@ def test_the_annotated_program_prints_the_serial_output(
     for threads in (1, 4):
         problem = compare_text(expected, run_program(exe, threads), 0.0)
         assert problem is None, f"{problem}\n{kernel}"
+
+
+def test_a_caller_read_before_the_wrappers_is_parsed_again(tmp_path: Path) -> None:
+    # main.c calls `malloc` too: a cold build reads it before zalloc.c and
+    # fields.c, so only a later round, told the wrappers, sees fresh blocks.
+    extra = "  double *c = malloc(sizeof(double));\n  free(c);\n  return 0;\n"
+    text = _main("field_alloc").replace("  return 0;\n", extra)
+    root = _project(tmp_path, text)
+    index = _built(root, tmp_path / "cache")
+    assert _shift(index, root).parallel
+    assert index.parses == 5  # main.c twice

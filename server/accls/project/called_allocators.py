@@ -10,15 +10,33 @@ the file's reading while the wrappers among its calls are the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from accls.analysis import PURE_FUNCTIONS, ProgramSummaries
 from accls.frontend import SourceFile
 
-__all__ = ["Called", "called_allocators", "external_calls"]
+__all__ = ["Called", "allocating_first", "called_allocators", "external_calls"]
 
 # (name, whether it returns a table of distinct rows) of each wrapper called.
 Called = frozenset[tuple[str, bool]]
+_ALLOCATES = re.compile(
+    r"\b(?:malloc|calloc|realloc|aligned_alloc|posix_memalign)\s*\("
+)
+
+
+def allocating_first(
+    paths: Sequence[str], texts: Mapping[str, tuple[str, str] | None]
+) -> list[str]:
+    """`paths`, those whose text (first of each pair) calls a C allocator first.
+
+    Only the order of a cold build: a wrapper's file summarised before its
+    callers' spares them a second parse in a later round.
+    """
+    return sorted(
+        paths,
+        key=lambda p: (got := texts.get(p)) is None or not _ALLOCATES.search(got[0]),
+    )
 
 
 def external_calls(source: SourceFile) -> tuple[str, ...]:

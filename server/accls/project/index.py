@@ -41,6 +41,7 @@ from accls.frontend import (
 )
 from accls.project.called_allocators import (
     Called,
+    allocating_first,
     called_allocators,
     external_calls,
 )
@@ -307,8 +308,9 @@ class ProjectIndex:
         self._pending = set(files) - set(self._records)
         read: dict[str, tuple[str, str]] = {}
         parsed: dict[str, tuple[SourceFile, Called]] = {}
-        for done, path in enumerate(files):
-            got = self._read(path, None)
+        texts = {path: self._read(path, None) for path in files}
+        for done, path in enumerate(allocating_first(files, texts)):
+            got = texts[path]
             if got is None:
                 self._pending.discard(path)
                 self._records.pop(path, None)
