@@ -199,3 +199,58 @@ async def test_a_fortran_module_added_later_is_found_without_a_restart(
         await asyncio.sleep(0.2)
     assert "not found in the workspace" not in value, value
     assert "is parallel" in value, value
+
+
+SHIFT_C = """\
+void shift(double *out, const double *in, int n) {
+  for (int i = 0; i < n - 1; i++)
+    out[i] = in[i + 1] - in[i];
+}
+"""
+CALLER_C = """\
+double *grid_alloc(int n);
+double *grid_cached(int n);
+void shift(double *out, const double *in, int n);
+int main(void) {
+  double *a = grid_alloc(64);
+  double *b = grid_alloc(64);
+  for (int i = 0; i < 64; i++) a[i] = i;
+  shift(b, a, 64);
+  return (int)b[3];
+}
+"""
+# Sorted after main.c: the index reads main.c before it knows the wrappers.
+ZALLOC_C = """\
+#include <stdlib.h>
+double *grid_alloc(int n) { return malloc(sizeof(double) * (size_t)n); }
+double *grid_cached(int n) {
+  static double *kept;
+  if (kept == NULL) kept = malloc(sizeof(double) * (size_t)n);
+  return kept;
+}
+"""
+
+
+async def test_blocks_of_another_files_allocator_are_apart_at_the_calls(
+    raw_client: LanguageClient, tmp_path: Path, open_source: OpenSource, at: At
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "kernel.c").write_text(SHIFT_C)
+    (root / "main.c").write_text(CALLER_C)
+    (root / "zalloc.c").write_text(ZALLOC_C)
+    _accept_registrations(raw_client)
+    await _open_workspace(raw_client, root, tmp_path / "cache")
+    uri = open_source(raw_client, SHIFT_C, root / "kernel.c")
+    loop = at(SHIFT_C, "for (int i")
+    value = await _until(raw_client, uri, loop, "(main.c:8)")
+    assert "is parallel" in value
+    # The same block twice (a cached one): the call proves nothing.
+    (root / "main.c").write_text(CALLER_C.replace("= grid_alloc", "= grid_cached"))
+    raw_client.text_document_did_save(
+        types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=(root / "main.c").as_uri())
+        )
+    )
+    value = await _until(raw_client, uri, loop, "is not parallel")
+    assert "(main.c:8)" not in value

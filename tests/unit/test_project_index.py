@@ -206,11 +206,11 @@ def test_an_edit_that_moves_lines_keeps_the_places_right(
 def test_a_file_the_analysis_fails_on_exports_nothing(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import accls.project.index as index_module
+    import accls.project.definitions as definitions_module
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(index_module, "summarize", broken)
+    monkeypatch.setattr(definitions_module, "summarize", broken)
     index = _index(project, tmp_path / "cache")
     assert not index.program_for(None).lookup("fill")

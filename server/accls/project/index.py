@@ -5,7 +5,10 @@ own flags and its external functions are summarised; the records persist in a
 cache folder keyed by content hash, so a restart re-reads them instead of
 parsing. A file's summaries depend on the other files' (a call chain across
 files), so a record also keeps the hash of the summaries it was computed with,
-and the index re-summarises a file when they change, a few rounds at most.
+and the index re-summarises a file when they change, a few rounds at most. A
+file is parsed told the other files' allocator wrappers (`with_program`), so its
+call records and summaries take their blocks as fresh, as the CLI's and the
+server's analysis of the file does.
 """
 
 from __future__ import annotations
@@ -19,20 +22,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from accls.analysis import (
-    PURE_FUNCTIONS,
     ArgumentOverlap,
-    Definition,
     ProgramSummaries,
     Summary,
     argument_overlaps,
     file_field_facts,
-    summarize,
-    unsummarised_reason,
 )
-from accls.analysis.device_kernels import device_kernel
 from accls.analysis.global_links import file_global_links
 from accls.analysis.global_sources import GlobalLink
-from accls.analysis.pointer_slices import function_slices
 from accls.analysis.remote_calls import FileCalls, file_calls
 from accls.files import InputError, read_source
 from accls.frontend import (
@@ -42,9 +39,15 @@ from accls.frontend import (
     SourceFile,
     parse_source,
 )
+from accls.project.called_allocators import (
+    Called,
+    allocating_first,
+    called_allocators,
+    external_calls,
+)
 from accls.project.compile_db import exports_symbols
-from accls.project.context import BuildFlags, build_context
-from accls.project.device_marks import device_marks
+from accls.project.context import BuildFlags, build_context, with_program
+from accls.project.definitions import define
 from accls.project.file_list import folder_exports, header_texts, project_files
 from accls.project.index_cache import FileSummaries, IndexCache
 from accls.project.index_edit import Stamp, edited_calls, resummarise, stamp
@@ -139,39 +142,23 @@ class ProjectIndex:
         used = [definition_to_json(d) for n in externals for d in program.lookup(n)]
         return hashlib.sha256(json.dumps(used, sort_keys=True).encode()).hexdigest()
 
-    def _parse(self, path: str, text: str, same_directives: bool = False) -> SourceFile:
-        """`text` parsed in its build context (the last one if `same_directives`)."""
+    def _parse(
+        self,
+        path: str,
+        text: str,
+        program: ProgramSummaries,
+        same_directives: bool = False,
+    ) -> SourceFile:
+        """`text` parsed in its build context, told `program`'s allocator wrappers.
+
+        `same_directives`: the file's last context serves (an edit's slice).
+        """
         context = self._last_context.get(path) if same_directives else None
         if context is None:
             context, _ = build_context(text, path, self._build, self._contexts)
             self._last_context[path] = context
-        return parse_source(text, path, self._build.include_dirs, context=context)
-
-    def _define(
-        self,
-        fn: Function,
-        source: SourceFile,
-        program: ProgramSummaries,
-        memo: dict[str, Summary | None],
-    ) -> Definition:
-        summary = summarize(fn.name, source, PURE_FUNCTIONS, memo, program)
-        why = (
-            ""
-            if summary is not None
-            else unsummarised_reason(fn.name, source, PURE_FUNCTIONS, program)
-        )
-        return Definition(
-            name=fn.name,
-            file=self._name(source.path),
-            line=fn.span.line,
-            summary=summary,
-            why=why,
-            device=device_marks(fn),
-            kernel=device_kernel(fn, source),
-            slices=function_slices(fn, source) if summary is not None else (),
-            allocator=fn.name in source.allocators,
-            row_table=fn.name in source.row_tables,
-        )
+        told = with_program(context, program)
+        return parse_source(text, path, self._build.include_dirs, context=told)
 
     def _summarise(
         self,
@@ -179,11 +166,12 @@ class ProjectIndex:
         text: str,
         key: str,
         program: ProgramSummaries,
-        parsed: dict[str, SourceFile] | None = None,
+        parsed: dict[str, tuple[SourceFile, Called]] | None = None,
     ) -> FileSummaries:
         """Summarise `path`; `parsed` holds the files this build already parsed.
 
-        A file in `parsed` keeps its own facts; a later round redoes its summaries.
+        A file in `parsed` keeps its own facts; a later round redoes its summaries,
+        and parses it again when the allocator wrappers it calls changed.
         One the front end or the analysis fails on exports nothing (its functions
         stay unknown, so their calls are refused), and is tried again.
         """
@@ -201,21 +189,25 @@ class ProjectIndex:
         text: str,
         key: str,
         program: ProgramSummaries,
-        parsed: dict[str, SourceFile] | None,
+        parsed: dict[str, tuple[SourceFile, Called]] | None,
     ) -> FileSummaries:
-        source = parsed.get(path) if parsed is not None else None
-        last = self._records.get(path) if source is not None else None
+        kept = parsed.get(path) if parsed is not None else None
+        source, last = None, None
+        # The wrappers a file calls change its reading (fresh blocks): a parse
+        # told others is stale, and so are the call records made from it.
+        if kept is not None and kept[1] == called_allocators(
+            external_calls(kept[0]), program
+        ):
+            source, last = kept[0], self._records.get(path)
         if source is None:
             self.parses += 1
-            source = self._parse(path, text)
-            if parsed is not None and len(parsed) < _KEEP_PARSED:
-                parsed[path] = source
+            source = self._parse(path, text, program)
+        externals = external_calls(source)
+        if parsed is not None and (kept is not None or len(parsed) < _KEEP_PARSED):
+            parsed[path] = (source, called_allocators(externals, program))
         memo: dict[str, Summary | None] = {}
-        defined = {fn.name for fn in source.functions}
-        calls = {c for fn in source.functions for c in fn.calls}
-        externals = tuple(sorted(calls - defined - PURE_FUNCTIONS))
         found = tuple(
-            self._define(fn, source, program, memo)
+            define(fn, source, program, memo, self._name(path))
             for fn in source.functions
             if not fn.static  # only this file can call a static function
         )
@@ -275,8 +267,8 @@ class ProjectIndex:
             stamped[0],
             stamped[1],
             record.definitions,
-            lambda piece: self._parse(path, piece, same_directives=True),
-            lambda fn, source: self._define(fn, source, program, {}),
+            lambda piece: self._parse(path, piece, program, same_directives=True),
+            lambda fn, source: define(fn, source, program, {}, self._name(path)),
             read_calls,
         )
         if done is None:
@@ -315,9 +307,10 @@ class ProjectIndex:
         )
         self._pending = set(files) - set(self._records)
         read: dict[str, tuple[str, str]] = {}
-        parsed: dict[str, SourceFile] = {}
-        for done, path in enumerate(files):
-            got = self._read(path, None)
+        parsed: dict[str, tuple[SourceFile, Called]] = {}
+        texts = {path: self._read(path, None) for path in files}
+        for done, path in enumerate(allocating_first(files, texts)):
+            got = texts[path]
             if got is None:
                 self._pending.discard(path)
                 self._records.pop(path, None)
@@ -362,7 +355,7 @@ class ProjectIndex:
     def _settle(
         self,
         read: dict[str, tuple[str, str]],
-        parsed: dict[str, SourceFile] | None = None,
+        parsed: dict[str, tuple[SourceFile, Called]] | None = None,
     ) -> None:
         """Re-summarise the files whose callees' summaries changed, a few rounds."""
         for _ in range(_ROUNDS):

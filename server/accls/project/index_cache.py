@@ -33,8 +33,10 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # one argument text twice (`dot(x, x)`); 7: what global pointers are set from;
 # 9: whether a function is an allocator wrapper; 10: every call, with its
 # arguments' origins (`calls`); 11: whether each call lies in a loop; 12: whether
-# a function returns a table of distinct rows
-_VERSION = 13
+# a function returns a table of distinct rows; 13: the device data callers
+# hold at each call; 14: files read with the other files' allocator wrappers
+# (fresh blocks in their calls and summaries)
+_VERSION = 14
 
 
 @cache
