@@ -2,15 +2,82 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from accls.analysis import ProgramSummaries
 from accls.server.documents import Document, Slot
+from accls.server.language_server import AcclsServer
 from accls.server.offers.key import ActionKey, ActionKind
-from accls.server.suggestions import BufferAnalysis, Validated, listed
+from accls.server.suggestions import BufferAnalysis, Validated, listed, pending
 from accls.suggest import Suggestion, SuggestOptions
 
-__all__ = ["VALIDATED", "cached_validation", "suggestions_for", "withdrawn"]
+__all__ = [
+    "VALIDATED",
+    "Offered",
+    "cached_validation",
+    "offered",
+    "remember_offer",
+    "suggestions_for",
+    "withdrawn",
+]
 
 VALIDATED: Slot[ActionKey, Validated] = Slot("validated")
 """The validation of each action resolved at this version."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offered:
+    """What a listed action inserts, and the text and summaries it was found in."""
+
+    chosen: tuple[Suggestion, ...]
+    text: str
+    program: ProgramSummaries | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    chosen: tuple[Suggestion, ...]
+    text_hash: int  # of the text the analysis read (the text itself is not kept)
+    program: ProgramSummaries | None
+
+
+_OFFERED: Slot[ActionKey, _Listed] = Slot("offered")
+"""The suggestions each listed pragma action inserts, at this version.
+
+Resolve takes them instead of analysing the function again: the analysis a
+listing came from is dropped once FUNCTIONS_KEPT later functions are listed.
+"""
+
+
+def remember_offer(
+    doc: Document,
+    key: ActionKey,
+    analysed: BufferAnalysis,
+    chosen: tuple[Suggestion, ...],
+) -> None:
+    """Keep what the action listed under `key` inserts, for its resolve.
+
+    Not while the whole-file passes are pending: once they are in, a new
+    analysis of the function would answer differently.
+    """
+    if chosen and not pending(analysed):
+        text = analysed.source.text
+        doc.store(_OFFERED, key, _Listed(chosen, hash(text), analysed.acc.program))
+
+
+def offered(ls: AcclsServer, doc: Document, key: ActionKey) -> Offered | None:
+    """What the listing offered under `key`, if it still holds for this version.
+
+    None when nothing was kept, when the function's text is no longer the one
+    the listing read, or when the feedback command needs the analysis itself.
+    """
+    found = doc.peek(_OFFERED, key)
+    if found is None or ls.settings.feedback.enabled:
+        return None
+    where = ls.analysis_input(doc, key.loop)
+    if where is None or hash(where[1]) != found.text_hash:
+        return None
+    return Offered(found.chosen, where[1], found.program)
 
 
 def withdrawn(doc: Document, key: ActionKey) -> bool:

@@ -18,7 +18,12 @@ from accls.pipeline import estimates_for
 from accls.server import progress
 from accls.server.documents import Document
 from accls.server.offers.applied import applied_command
-from accls.server.offers.cache import VALIDATED, suggestions_for, withdrawn
+from accls.server.offers.cache import (
+    VALIDATED,
+    remember_offer,
+    suggestions_for,
+    withdrawn,
+)
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import (
@@ -86,6 +91,7 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.LOOP, options, top.loop.id)
         if withdrawn(at.doc, key):
             continue
+        remember_offer(at.doc, key, at.analysed, _loop_chosen(at.analysed, key))
         analysis = at.analysed.analysis(options.dialect)
         [estimate] = estimates_for(analysis, [top]).values()
         slow = estimate.profitable is False
@@ -130,6 +136,7 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.MODEL, options, loop.id)
         if withdrawn(at.doc, key):
             return []
+        remember_offer(at.doc, key, at.analysed, _model_chosen(at.analysed, key))
         return [
             types.CodeAction(
                 title=f"{offer_label(options)}: ask the model (the analysis refused "
@@ -175,6 +182,7 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.REGION, offload, region.loops[0].id)
         if withdrawn(at.doc, key):
             continue
+        remember_offer(at.doc, key, at.analysed, _region_chosen(at.analysed, key))
         count = len(region.loops)
         actions.append(
             types.CodeAction(
@@ -228,11 +236,16 @@ def _edits(
 async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
     """The chosen pragmas' edit, after validation; disabled if withdrawn."""
     ls, doc, key, analysed, action = r.ls, r.doc, r.key, r.analysed, r.action
-    chosen = choose(analysed, key) if analysed is not None else ()
-    if analysed is None or not chosen:
+    if r.offered is not None:
+        chosen, text, program = r.offered.chosen, r.offered.text, r.offered.program
+    elif analysed is not None:
+        chosen = choose(analysed, key)
+        text, program = analysed.source.text, analysed.acc.program
+    else:
+        chosen = ()
+    if not chosen:
         action.disabled = types.CodeActionDisabled(reason="the loop is no longer there")
         return action
-    text = analysed.source.text
     checked = doc.peek(VALIDATED, key)
     if checked is None:
         settings, include = ls.settings, ls.include_dirs(doc)
@@ -246,7 +259,7 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
                     settings,
                     include,
                     backends=ls.backends,
-                    program=analysed.acc.program,
+                    program=program,
                 ),
             )
         doc.store(VALIDATED, key, checked)
@@ -260,7 +273,7 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
     edits, inserts = _edits(doc, text, checked.suggestions)
     action.edit = types.WorkspaceEdit(changes={doc.uri: edits})
     action.data = {**key.data(), **_provenance(checked)}
-    if ls.settings.feedback.enabled and checked.suggestions:
+    if ls.settings.feedback.enabled and checked.suggestions and analysed is not None:
         action.command = applied_command(doc, analysed, checked.suggestions[0], inserts)
     return action
 
