@@ -257,14 +257,21 @@ class AcclsServer(LanguageServer):
         joined = doc.peek(_WITH_WHOLE, key)
         if joined is not None:
             return joined
-        if doc.tree.has_errors or len(doc.data) > WHOLE_FILE_MAX_BYTES:
-            return found  # a call in a part that does not parse would be missed
-        pending = self.whole(doc)
-        if not pending.done() or pending.cancelled() or pending.exception():
+        whole = self.whole_if_in(doc)
+        if whole is None:
             return found
-        joined = replace(found, whole=pending.result(), memo={})
+        joined = replace(found, whole=whole, memo={})
         doc.store(_WITH_WHOLE, key, joined)
         return joined
+
+    def whole_if_in(self, doc: Document) -> BufferAnalysis | None:
+        """The whole buffer's analysis a slice joins, if it is in (never waits)."""
+        if doc.tree.has_errors or len(doc.data) > WHOLE_FILE_MAX_BYTES:
+            return None  # a call in a part that does not parse would be missed
+        pending = self.whole(doc)
+        if not pending.done() or pending.cancelled() or pending.exception():
+            return None
+        return pending.result()
 
     def whole(self, doc: Document) -> asyncio.Future[BufferAnalysis]:
         """The analysis of the whole buffer, once per version, in the checks' lane.

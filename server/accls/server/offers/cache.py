@@ -8,7 +8,13 @@ from accls.analysis import ProgramSummaries
 from accls.server.documents import Document, Slot
 from accls.server.language_server import AcclsServer
 from accls.server.offers.key import ActionKey, ActionKind
-from accls.server.suggestions import BufferAnalysis, Validated, listed, pending
+from accls.server.suggestions import (
+    BufferAnalysis,
+    Validated,
+    before_passes,
+    joined,
+    listed,
+)
 from accls.suggest import Suggestion, SuggestOptions
 
 __all__ = [
@@ -27,49 +33,49 @@ VALIDATED: Slot[ActionKey, Validated] = Slot("validated")
 
 @dataclass(frozen=True, slots=True)
 class Offered:
-    """What a listed action inserts, and the text and summaries it was found in."""
+    """A listed action's function: its suggestions, text and summaries."""
 
-    chosen: tuple[Suggestion, ...]
+    suggestions: tuple[Suggestion, ...]  # as `suggestions_for` lists them now
     text: str
     program: ProgramSummaries | None
 
 
 @dataclass(frozen=True, slots=True)
 class _Listed:
-    chosen: tuple[Suggestion, ...]
+    suggestions: tuple[Suggestion, ...]  # a slice's: before the whole-file passes
+    entire: bool  # of a whole buffer: final, nothing to join
     text_hash: int  # of the text the analysis read (the text itself is not kept)
     program: ProgramSummaries | None
 
 
 _OFFERED: Slot[ActionKey, _Listed] = Slot("offered")
-"""The suggestions each listed pragma action inserts, at this version.
+"""The suggestions of each listed pragma action's function, at this version.
 
 Resolve takes them instead of analysing the function again: the analysis a
 listing came from is dropped once FUNCTIONS_KEPT later functions are listed.
 """
 
 
-def remember_offer(
-    doc: Document,
-    key: ActionKey,
-    analysed: BufferAnalysis,
-    chosen: tuple[Suggestion, ...],
-) -> None:
-    """Keep what the action listed under `key` inserts, for its resolve.
-
-    Not while the whole-file passes are pending: once they are in, a new
-    analysis of the function would answer differently.
-    """
-    if chosen and not pending(analysed):
-        text = analysed.source.text
-        doc.store(_OFFERED, key, _Listed(chosen, hash(text), analysed.acc.program))
+def remember_offer(doc: Document, key: ActionKey, analysed: BufferAnalysis) -> None:
+    """Keep what the action listed under `key` chooses from, for its resolve."""
+    regions = key.kind is ActionKind.REGION
+    found = (
+        suggestions_for(analysed, key.options, regions)
+        if analysed.entire
+        else before_passes(analysed, key.options, regions=regions)
+    )
+    text = analysed.source.text
+    kept = _Listed(found, analysed.entire, hash(text), analysed.acc.program)
+    doc.store(_OFFERED, key, kept)
 
 
 def offered(ls: AcclsServer, doc: Document, key: ActionKey) -> Offered | None:
     """What the listing offered under `key`, if it still holds for this version.
 
-    None when nothing was kept, when the function's text is no longer the one
-    the listing read, or when the feedback command needs the analysis itself.
+    A slice's suggestions take what the whole buffer's passes changed, if that
+    analysis is in now, as `listed` does. None when nothing was kept, when the
+    function's text is no longer the one the listing read, or when the feedback
+    command needs the analysis itself.
     """
     found = doc.peek(_OFFERED, key)
     if found is None or ls.settings.feedback.enabled:
@@ -77,7 +83,12 @@ def offered(ls: AcclsServer, doc: Document, key: ActionKey) -> Offered | None:
     where = ls.analysis_input(doc, key.loop)
     if where is None or hash(where[1]) != found.text_hash:
         return None
-    return Offered(found.chosen, where[1], found.program)
+    suggestions = found.suggestions
+    if not found.entire:
+        regions = key.kind is ActionKind.REGION
+        whole = ls.whole_if_in(doc)
+        suggestions = joined(suggestions, whole, key.options, regions=regions)
+    return Offered(suggestions, where[1], found.program)
 
 
 def withdrawn(doc: Document, key: ActionKey) -> bool:

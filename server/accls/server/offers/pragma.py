@@ -38,7 +38,7 @@ from accls.suggest.backends import BackendKind
 
 __all__ = ["LOOP", "MODEL", "REGION", "offer_label"]
 
-Chooser = Callable[[BufferAnalysis, ActionKey], tuple[Suggestion, ...]]
+Chooser = Callable[[tuple[Suggestion, ...], ActionKey], tuple[Suggestion, ...]]
 
 
 def offer_label(options: SuggestOptions) -> str:
@@ -50,8 +50,7 @@ def offer_label(options: SuggestOptions) -> str:
     return "Offload with OpenMP target"
 
 
-def _top(analysed: BufferAnalysis, key: ActionKey, regions: bool) -> Suggestion | None:
-    all_ = suggestions_for(analysed, key.options, regions)
+def _top(all_: tuple[Suggestion, ...], key: ActionKey) -> Suggestion | None:
     return next((s for s in all_ if s.loop.id == key.loop and not s.inner), None)
 
 
@@ -91,7 +90,7 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.LOOP, options, top.loop.id)
         if withdrawn(at.doc, key):
             continue
-        remember_offer(at.doc, key, at.analysed, _loop_chosen(at.analysed, key))
+        remember_offer(at.doc, key, at.analysed)
         analysis = at.analysed.analysis(options.dialect)
         [estimate] = estimates_for(analysis, [top]).values()
         slow = estimate.profitable is False
@@ -114,11 +113,13 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
     return [action for _, action in sorted(ranked, key=lambda r: r[0])]
 
 
-def _loop_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    top = _top(analysed, key, False)
+def _loop_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
+    top = _top(all_, key)
     if top is None or top.pragma is None or top.existing is not None:
         return ()
-    return with_inner(top, suggestions_for(analysed, key.options, False))
+    return with_inner(top, all_)
 
 
 def _list_model(at: Listing) -> list[types.CodeAction]:
@@ -136,7 +137,7 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.MODEL, options, loop.id)
         if withdrawn(at.doc, key):
             return []
-        remember_offer(at.doc, key, at.analysed, _model_chosen(at.analysed, key))
+        remember_offer(at.doc, key, at.analysed)
         return [
             types.CodeAction(
                 title=f"{offer_label(options)}: ask the model (the analysis refused "
@@ -148,8 +149,10 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
     return []
 
 
-def _model_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    top = _top(analysed, key, False)
+def _model_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
+    top = _top(all_, key)
     if top is None or top.pragma is not None or top.existing is not None:
         return ()
     return (top,)
@@ -182,7 +185,7 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.REGION, offload, region.loops[0].id)
         if withdrawn(at.doc, key):
             continue
-        remember_offer(at.doc, key, at.analysed, _region_chosen(at.analysed, key))
+        remember_offer(at.doc, key, at.analysed)
         count = len(region.loops)
         actions.append(
             types.CodeAction(
@@ -195,8 +198,9 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
     return actions
 
 
-def _region_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    all_ = suggestions_for(analysed, key.options, True)
+def _region_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
     members = [
         s
         for s in all_
@@ -237,9 +241,11 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
     """The chosen pragmas' edit, after validation; disabled if withdrawn."""
     ls, doc, key, analysed, action = r.ls, r.doc, r.key, r.analysed, r.action
     if r.offered is not None:
-        chosen, text, program = r.offered.chosen, r.offered.text, r.offered.program
+        chosen = choose(r.offered.suggestions, key)
+        text, program = r.offered.text, r.offered.program
     elif analysed is not None:
-        chosen = choose(analysed, key)
+        regions = key.kind is ActionKind.REGION
+        chosen = choose(suggestions_for(analysed, key.options, regions), key)
         text, program = analysed.source.text, analysed.acc.program
     else:
         chosen = ()
