@@ -196,8 +196,10 @@ class AcclsServer(LanguageServer):
         """Run `work` in the document's queue; ContentModified if it changes first."""
         return await self.scheduler.run(doc, INTERACTIVE, work)
 
-    async def analysed(self, doc: Document, offset: int) -> BufferAnalysis | None:
-        """The analysis of the function at `offset` (cached per version)."""
+    def analysis_input(
+        self, doc: Document, offset: int
+    ) -> tuple[ByteRange | None, str] | None:
+        """The function (None: the whole buffer) and text `analysed` reads there."""
         piece = doc.function_slice(offset)
         whole = (doc.tree.has_errors or doc.tree.cpp) and len(
             doc.data
@@ -206,14 +208,22 @@ class AcclsServer(LanguageServer):
             return None
         # Outside any clean function definition, a broken buffer is analysed whole:
         # the front end recovers functions that tree-sitter wrapped in ERROR nodes.
-        key = piece.function if piece is not None else None
-        text = piece.text if piece is not None else doc.text
+        if piece is None:
+            return None, doc.text
+        return piece.function, piece.text
+
+    async def analysed(self, doc: Document, offset: int) -> BufferAnalysis | None:
+        """The analysis of the function at `offset` (cached per version)."""
+        found_input = self.analysis_input(doc, offset)
+        if found_input is None:
+            return None
+        key, text = found_input
         pending = doc.peek(ANALYSED, key)
         if pending is None:
             include = self.include_dirs(doc)
             settings = self.settings
             program = self.programs(doc.path)
-            entire = piece is None and not doc.tree.has_errors
+            entire = key is None and not doc.tree.has_errors
             pending = queued(
                 self.scheduler.run(
                     doc,
@@ -247,14 +257,21 @@ class AcclsServer(LanguageServer):
         joined = doc.peek(_WITH_WHOLE, key)
         if joined is not None:
             return joined
-        if doc.tree.has_errors or len(doc.data) > WHOLE_FILE_MAX_BYTES:
-            return found  # a call in a part that does not parse would be missed
-        pending = self.whole(doc)
-        if not pending.done() or pending.cancelled() or pending.exception():
+        whole = self.whole_if_in(doc)
+        if whole is None:
             return found
-        joined = replace(found, whole=pending.result(), memo={})
+        joined = replace(found, whole=whole, memo={})
         doc.store(_WITH_WHOLE, key, joined)
         return joined
+
+    def whole_if_in(self, doc: Document) -> BufferAnalysis | None:
+        """The whole buffer's analysis a slice joins, if it is in (never waits)."""
+        if doc.tree.has_errors or len(doc.data) > WHOLE_FILE_MAX_BYTES:
+            return None  # a call in a part that does not parse would be missed
+        pending = self.whole(doc)
+        if not pending.done() or pending.cancelled() or pending.exception():
+            return None
+        return pending.result()
 
     def whole(self, doc: Document) -> asyncio.Future[BufferAnalysis]:
         """The analysis of the whole buffer, once per version, in the checks' lane.

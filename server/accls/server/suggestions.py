@@ -36,7 +36,9 @@ __all__ = [
     "DataMove",
     "Validated",
     "analyze_buffer",
+    "before_passes",
     "data_moves",
+    "joined",
     "listed",
     "offers",
     "pending",
@@ -169,7 +171,24 @@ def listed(
     found = _base(analysed, options, regions)
     if analysed.entire:
         return whole_file_passes(analysed.analysis(options.dialect), found)
-    whole = analysed.whole
+    return joined(found, analysed.whole, options, regions=regions)
+
+
+def before_passes(
+    analysed: BufferAnalysis, options: SuggestOptions, *, regions: bool = False
+) -> tuple[Suggestion, ...]:
+    """The analysis' own suggestions, before any whole-file pass (cached)."""
+    return _base(analysed, options, regions)
+
+
+def joined(
+    found: tuple[Suggestion, ...],
+    whole: BufferAnalysis | None,
+    options: SuggestOptions,
+    *,
+    regions: bool = False,
+) -> tuple[Suggestion, ...]:
+    """A slice's suggestions with what the whole buffer's passes changed, if in."""
     if whole is None:
         return found
     key = (options, regions)  # the key the listing caches a whole buffer's under

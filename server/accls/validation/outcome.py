@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -125,7 +126,10 @@ def validate(
     offered = tuple(suggestions)
     if not offered:
         return offered, {}
-    results = compile_check(text, path, offered, compiler)
     dialect = offered[0].options.dialect.sentinel
-    races = race_check(text, path, offered, dialect, include_dirs, context)
+    # The compiler runs while the race check analyses: neither waits for the other.
+    with ThreadPoolExecutor(1, thread_name_prefix="accls-compile") as pool:
+        compiling = pool.submit(compile_check, text, path, offered, compiler)
+        races = race_check(text, path, offered, dialect, include_dirs, context)
+        results = compiling.result()
     return apply_validation(offered, results, races)

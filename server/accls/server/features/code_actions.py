@@ -18,6 +18,7 @@ from accls.server.offers import (
     ActionKey,
     Listing,
     Resolving,
+    offered,
     quick_fixes,
 )
 
@@ -52,8 +53,12 @@ async def _resolve(ls: AcclsServer, action: types.CodeAction) -> types.CodeActio
     doc = ls.documents.get(key.uri)
     if doc is None or doc.version != key.version:
         raise JsonRpcContentModified(f"{key.uri} changed since the action was listed")
-    analysed = await ls.analysed(doc, key.loop)
-    return await OFFERS[key.kind].resolve(Resolving(ls, doc, key, analysed, action))
+    # A pragma the listing offered needs no new analysis of its function.
+    listed = offered(ls, doc, key)
+    analysed = await ls.analysed(doc, key.loop) if listed is None else None
+    return await OFFERS[key.kind].resolve(
+        Resolving(ls, doc, key, analysed, action, listed)
+    )
 
 
 def _resolves(ls: AcclsServer) -> bool:

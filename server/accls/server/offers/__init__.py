@@ -5,7 +5,9 @@ from __future__ import annotations
 from accls.server.offers.applied import RECORD_APPLIED, applied_command
 from accls.server.offers.cache import (
     VALIDATED,
+    Offered,
     cached_validation,
+    offered,
     suggestions_for,
     withdrawn,
 )
@@ -27,11 +29,13 @@ __all__ = [
     "ActionKind",
     "Listing",
     "Offer",
+    "Offered",
     "Resolving",
     "applied_command",
     "cached_validation",
     "lifetime_note",
     "offer_label",
+    "offered",
     "quick_fixes",
     "restrict_note",
     "suggestions_for",

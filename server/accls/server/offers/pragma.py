@@ -18,7 +18,12 @@ from accls.pipeline import estimates_for
 from accls.server import progress
 from accls.server.documents import Document
 from accls.server.offers.applied import applied_command
-from accls.server.offers.cache import VALIDATED, suggestions_for, withdrawn
+from accls.server.offers.cache import (
+    VALIDATED,
+    remember_offer,
+    suggestions_for,
+    withdrawn,
+)
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.offers.table import KIND, Listing, Offer, Resolving
 from accls.server.suggestions import (
@@ -33,7 +38,7 @@ from accls.suggest.backends import BackendKind
 
 __all__ = ["LOOP", "MODEL", "REGION", "offer_label"]
 
-Chooser = Callable[[BufferAnalysis, ActionKey], tuple[Suggestion, ...]]
+Chooser = Callable[[tuple[Suggestion, ...], ActionKey], tuple[Suggestion, ...]]
 
 
 def offer_label(options: SuggestOptions) -> str:
@@ -45,8 +50,7 @@ def offer_label(options: SuggestOptions) -> str:
     return "Offload with OpenMP target"
 
 
-def _top(analysed: BufferAnalysis, key: ActionKey, regions: bool) -> Suggestion | None:
-    all_ = suggestions_for(analysed, key.options, regions)
+def _top(all_: tuple[Suggestion, ...], key: ActionKey) -> Suggestion | None:
     return next((s for s in all_ if s.loop.id == key.loop and not s.inner), None)
 
 
@@ -86,6 +90,7 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.LOOP, options, top.loop.id)
         if withdrawn(at.doc, key):
             continue
+        remember_offer(at.doc, key, at.analysed)
         analysis = at.analysed.analysis(options.dialect)
         [estimate] = estimates_for(analysis, [top]).values()
         slow = estimate.profitable is False
@@ -108,11 +113,13 @@ def _list_loops(at: Listing) -> list[types.CodeAction]:
     return [action for _, action in sorted(ranked, key=lambda r: r[0])]
 
 
-def _loop_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    top = _top(analysed, key, False)
+def _loop_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
+    top = _top(all_, key)
     if top is None or top.pragma is None or top.existing is not None:
         return ()
-    return with_inner(top, suggestions_for(analysed, key.options, False))
+    return with_inner(top, all_)
 
 
 def _list_model(at: Listing) -> list[types.CodeAction]:
@@ -130,6 +137,7 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.MODEL, options, loop.id)
         if withdrawn(at.doc, key):
             return []
+        remember_offer(at.doc, key, at.analysed)
         return [
             types.CodeAction(
                 title=f"{offer_label(options)}: ask the model (the analysis refused "
@@ -141,8 +149,10 @@ def _list_model(at: Listing) -> list[types.CodeAction]:
     return []
 
 
-def _model_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    top = _top(analysed, key, False)
+def _model_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
+    top = _top(all_, key)
     if top is None or top.pragma is not None or top.existing is not None:
         return ()
     return (top,)
@@ -175,6 +185,7 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
         key = at.key(ActionKind.REGION, offload, region.loops[0].id)
         if withdrawn(at.doc, key):
             continue
+        remember_offer(at.doc, key, at.analysed)
         count = len(region.loops)
         actions.append(
             types.CodeAction(
@@ -187,8 +198,9 @@ def _list_regions(at: Listing) -> list[types.CodeAction]:
     return actions
 
 
-def _region_chosen(analysed: BufferAnalysis, key: ActionKey) -> tuple[Suggestion, ...]:
-    all_ = suggestions_for(analysed, key.options, True)
+def _region_chosen(
+    all_: tuple[Suggestion, ...], key: ActionKey
+) -> tuple[Suggestion, ...]:
     members = [
         s
         for s in all_
@@ -228,11 +240,18 @@ def _edits(
 async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
     """The chosen pragmas' edit, after validation; disabled if withdrawn."""
     ls, doc, key, analysed, action = r.ls, r.doc, r.key, r.analysed, r.action
-    chosen = choose(analysed, key) if analysed is not None else ()
-    if analysed is None or not chosen:
+    if r.offered is not None:
+        chosen = choose(r.offered.suggestions, key)
+        text, program = r.offered.text, r.offered.program
+    elif analysed is not None:
+        regions = key.kind is ActionKind.REGION
+        chosen = choose(suggestions_for(analysed, key.options, regions), key)
+        text, program = analysed.source.text, analysed.acc.program
+    else:
+        chosen = ()
+    if not chosen:
         action.disabled = types.CodeActionDisabled(reason="the loop is no longer there")
         return action
-    text = analysed.source.text
     checked = doc.peek(VALIDATED, key)
     if checked is None:
         settings, include = ls.settings, ls.include_dirs(doc)
@@ -246,7 +265,7 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
                     settings,
                     include,
                     backends=ls.backends,
-                    program=analysed.acc.program,
+                    program=program,
                 ),
             )
         doc.store(VALIDATED, key, checked)
@@ -260,7 +279,7 @@ async def _insert(choose: Chooser, r: Resolving) -> types.CodeAction:
     edits, inserts = _edits(doc, text, checked.suggestions)
     action.edit = types.WorkspaceEdit(changes={doc.uri: edits})
     action.data = {**key.data(), **_provenance(checked)}
-    if ls.settings.feedback.enabled and checked.suggestions:
+    if ls.settings.feedback.enabled and checked.suggestions and analysed is not None:
         action.command = applied_command(doc, analysed, checked.suggestions[0], inserts)
     return action
 

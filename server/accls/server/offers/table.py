@@ -13,6 +13,7 @@ from lsprotocol import types
 
 from accls.server.documents import Document
 from accls.server.language_server import AcclsServer
+from accls.server.offers.cache import Offered
 from accls.server.offers.key import ActionKey, ActionKind
 from accls.server.suggestions import BufferAnalysis
 from accls.suggest import SuggestOptions
@@ -46,6 +47,8 @@ class Resolving:
     key: ActionKey
     analysed: BufferAnalysis | None
     action: types.CodeAction
+    # What the listing offered, when resolve takes it instead of `analysed`.
+    offered: Offered | None = None
 
 
 @dataclass(frozen=True, slots=True)
