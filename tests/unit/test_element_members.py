@@ -62,6 +62,37 @@ def test_elements_that_meet_stay_serial(body: str) -> None:
     assert not parallel
 
 
+POINTERS = """\
+    struct box { double lo[3], hi[3]; int n; };
+    struct box *gb;
+    void run(struct box *q, struct box *r, struct box **t, int n) {
+      for (int l = 0; l < n - 1; l++)
+    BODY}
+    """
+
+
+@pytest.mark.parametrize(
+    ("body", "parallel"),
+    [
+        # the block one pointer reaches: distinct elements
+        ("    for (int k = 0; k < 3; k++) q[l].hi[k] = q[l].lo[k] + l;\n", True),
+        ("    for (int k = 0; k < 3; k++) gb[l].hi[k] = 2 * gb[l].lo[k];\n", True),
+        ("    for (int k = 0; k < 3; k++) q[l].lo[k] = q[l + 1].lo[k];\n", False),
+        # another pointer may reach the same block
+        ("    for (int k = 0; k < 3; k++) q[l].lo[k] = r[l].lo[k] + 1;\n", False),
+        # a table of pointers may hold one block twice
+        ("    for (int k = 0; k < 3; k++) t[l][0].lo[k] = l;\n", False),
+        # the pointer moves inside the loop
+        ("  { for (int k = 0; k < 3; k++) q[l].lo[k] = l; q = r; }\n", False),
+    ],
+)
+def test_elements_of_a_pointers_block(body: str, parallel: bool) -> None:
+    text = dedent(POINTERS).replace("BODY", body)
+    facts = analyze(parse_source(text, "k.c")).facts
+    outer = next(f for f in facts if f.loop.var == "l")
+    assert outer.parallel is parallel, [o.message for o in outer.obstacles]
+
+
 def test_the_reason_names_the_members_as_written() -> None:
     parallel, why = _outer(
         "    for (int k = 0; k < 3; k++) b[l].lo[k] = b[l + 1].lo[k];\n"

@@ -3,13 +3,15 @@
 The front end names such a reference by its path, `b[l].lo`, so the dependence
 test saw the element's subscript only as part of a name: every iteration of a
 loop over `l` seemed to write the one array `b[l].lo`. When `lo` is an array
-declared inside the struct (`struct box { double lo[3]; } b[N]`), each
-element's member is storage of its own, laid out as a row of a 2-D array
-would be: `b[l].lo[k]` is tested as `b.lo[l][k]`, exactly.
+declared inside the struct (`struct box { double lo[3]; } b[N]`, or the
+block of `struct box *b`), each element's member is storage of its own, laid
+out as a row of a 2-D array would be: `b[l].lo[k]` is tested as `b.lo[l][k]`,
+exactly; other pointers to the block are the aliasing checks' business, as
+for any array.
 
 A pointer member (`struct blk { double *a; } bl[N]`) keeps the path as its
-name, with the reason: nothing here proves that the elements' pointers reach
-different memory. A nest that reaches the array in any other way (a whole
+name and today's refusal: nothing here proves that the elements' pointers
+reach different memory. A nest that reaches the array in any other way (a whole
 element, an address, a call's argument, a deeper path) keeps today's names
 too, so no reference of the same bytes escapes the test.
 """
@@ -54,7 +56,12 @@ def _inline_member(
         return None
     base, elements, member = match.groups()
     var = declaration(base, fn, source)
-    if var is None or var.unknown_shape or var.pointers or not var.dims:
+    if var is None or var.unknown_shape or var.volatile:
+        return None
+    # Elements of one array, or of the one block a pointer reaches (`block *b`):
+    # distinct subscripts, distinct elements. A table of pointers (`T *t[4]`,
+    # `T **t`) may hold one block twice.
+    if not (var.dims and not var.pointers) and (var.pointers != 1 or var.dims):
         return None
     types = source.types
     fields = types.fields_of(var.type)
@@ -64,7 +71,9 @@ def _inline_member(
     if decl is None or decl.pointers or decl.unknown_shape or not decl.dims:
         return None
     subscripts = _element_subscripts(elements)
-    if len(subscripts) != len(var.dims) or len(ref.subscripts) != len(decl.dims):
+    if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != len(
+        decl.dims
+    ):
         return None
     # `b.lo` is no name C allows for an array `b`: it collides with none.
     renamed = replace(
