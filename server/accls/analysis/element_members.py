@@ -143,7 +143,15 @@ def member_dependences(
         return field_dependences(nest, budget, views, fn, source)
     tested = nest_views(probe, *known)
     found = field_dependences(probe, budget, tested, fn, source)
-    return tuple(
-        replace(dep, array=names[dep.source]) if dep.source in names else dep
-        for dep in found
-    )
+    return tuple(_named_back(dep, renamed, names) for dep in found)
+
+
+def _named_back(
+    dep: Dependence, renamed: dict[Span, Ref], names: dict[Span, str]
+) -> Dependence:
+    """The dependence named as its source is written: `b[l].lo`, not `b.lo`."""
+    if dep.source not in names:
+        return dep
+    name = names[dep.source]
+    tested = f"`{renamed[dep.source].name}`"
+    return replace(dep, array=name, reason=dep.reason.replace(tested, f"`{name}`"))
