@@ -15,12 +15,12 @@ from accls.analysis.class_privates import class_privates
 from accls.analysis.converted_sums import converted_sums
 from accls.analysis.dependence_obstacle import dependence_obstacle, substitutions
 from accls.analysis.element_arguments import promote_element_arguments
+from accls.analysis.element_members import member_dependences
 from accls.analysis.empty_loops import keep_first_values
 from accls.analysis.extents import escape_reason, extent_escapes
 from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
-from accls.analysis.field_views import field_dependences
 from accls.analysis.global_links import with_own_links
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
@@ -350,12 +350,8 @@ def analyze_dialects(
             # Loop-independent dependences decide nothing here: only carried ones.
             probe = range_probe(nest, source, opts.program)  # calls' ranges, as loops
             probe = inline_probe(probe, source, PURE_FUNCTIONS)  # callees' accesses
-            fn = source.function(nest.function)
-            if probe is not nest:
-                probe_views = nest_views(probe, constants, stable, forms)
-                deps = field_dependences(probe, opts.budget, probe_views, fn, source)
-            else:
-                deps = field_dependences(nest, opts.budget, views, fn, source)
+            known = (constants, stable, forms)  # what `views` were built with
+            deps = member_dependences(nest, probe, views, opts.budget, source, known)
             graph = DependenceGraph(deps)
             escapes = extent_escapes(nest, source, views)
         except TooLarge as exc:

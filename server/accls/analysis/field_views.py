@@ -18,10 +18,10 @@ from accls.analysis.model import Dependence
 from accls.analysis.nest_views import NestViews, View
 from accls.frontend import Function, Loop, SourceFile, Var
 
-__all__ = ["field_dependences", "field_groups"]
+__all__ = ["declaration", "field_dependences", "field_groups"]
 
 
-def _declaration(name: str, fn: Function | None, source: SourceFile) -> Var | None:
+def declaration(name: str, fn: Function | None, source: SourceFile) -> Var | None:
     """The one declaration `name` means in `fn`: a local, a parameter or a global."""
     if fn is not None and fn.declarations(name) > 1:
         return None
@@ -41,7 +41,7 @@ def field_groups(
     fields = {view.ref.field for view in views}
     if len(fields) < 2 or "" in fields:
         return (views,)
-    var = _declaration(array, fn, source)
+    var = declaration(array, fn, source)
     if var is None or var.unknown_shape:
         return (views,)
     known = source.types.fields_of(var.type)

@@ -1,0 +1,157 @@
+"""Array members of array elements, `b[l].lo[k]`, tested as `b.lo[l][k]`.
+
+The front end names such a reference by its path, `b[l].lo`, so the dependence
+test saw the element's subscript only as part of a name: every iteration of a
+loop over `l` seemed to write the one array `b[l].lo`. When `lo` is an array
+declared inside the struct (`struct box { double lo[3]; } b[N]`, or the
+block of `struct box *b`), each element's member is storage of its own, laid
+out as a row of a 2-D array would be: `b[l].lo[k]` is tested as `b.lo[l][k]`,
+exactly; other pointers to the block are the aliasing checks' business, as
+for any array.
+
+A pointer member (`struct blk { double *a; } bl[N]`) keeps the path as its
+name and today's refusal: nothing here proves that the elements' pointers
+reach different memory. A nest that reaches the array in any other way (a whole
+element, an address, a call's argument, a deeper path) keeps today's names
+too, so no reference of the same bytes escapes the test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from accls.analysis.budget import Budget
+from accls.analysis.field_views import declaration, field_dependences
+from accls.analysis.model import Dependence
+from accls.analysis.nest_views import NestViews, nest_views
+from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Span, Subscript
+from accls.frontend.exprs import expression_poly
+
+__all__ = ["member_dependences"]
+
+# `b[l].lo`, `b[i][j].lo`: a plain array's elements, then one member.
+_PATH = re.compile(r"^([A-Za-z_]\w*)((?:\[[^\[\]]*\])+)\.([A-Za-z_]\w*)$")
+# What a nest's views were built with: macro values, stable names, relations.
+Known = tuple[Mapping[str, int], frozenset[str], tuple[tuple[Poly, bool], ...]]
+_WORD = r"(?<![\w.>]){}(?!\w)"
+
+
+def _element_subscripts(text: str) -> tuple[Subscript, ...]:
+    """`[l][j + 1]` as subscripts; one that reads an array is not a polynomial."""
+    out = []
+    for part in re.findall(r"\[([^\[\]]*)\]", text):
+        poly = expression_poly(part)
+        out.append(Subscript(part.strip(), poly))
+    return tuple(out)
+
+
+def _inline_member(
+    ref: Ref, fn: Function | None, source: SourceFile
+) -> tuple[str, Ref] | None:
+    """(`b`, `b.lo[l][k]`) for `b[l].lo[k]`, when `lo` is an inline array."""
+    match = _PATH.match(ref.name)
+    if match is None or ref.deref or ref.escapes or ref.fortran or not ref.member:
+        return None
+    base, elements, member = match.groups()
+    var = declaration(base, fn, source)
+    if var is None or var.unknown_shape or var.volatile:
+        return None
+    # Elements of one array, or of the one block a pointer reaches (`block *b`):
+    # distinct subscripts, distinct elements. A table of pointers (`T *t[4]`,
+    # `T **t`) may hold one block twice.
+    if not (var.dims and not var.pointers) and (var.pointers != 1 or var.dims):
+        return None
+    types = source.types
+    fields = types.fields_of(var.type)
+    if fields is None or types.is_union(var.type) or types.overlays(var.type):
+        return None
+    decl = fields.get(member)
+    if decl is None or decl.pointers or decl.unknown_shape or not decl.dims:
+        return None
+    subscripts = _element_subscripts(elements)
+    if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != len(
+        decl.dims
+    ):
+        return None
+    # `b.lo` is no name C allows for an array `b`: it collides with none.
+    renamed = replace(
+        ref, name=f"{base}.{member}", subscripts=(*subscripts, *ref.subscripts)
+    )
+    return base, renamed
+
+
+def _reached_otherwise(base: str, nest: Loop, converted: set[Span]) -> bool:
+    """Whether the nest reaches `base`'s storage other than by converted references."""
+    word = re.compile(_WORD.format(re.escape(base)))
+    for ref in nest.refs:
+        if ref.span in converted:
+            continue
+        if ref.name == base and ref.field and not ref.deref and not ref.escapes:
+            continue  # `b[l].n`, a scalar member: its own bytes (same member: below)
+        if ref.name == base or word.match(ref.name):
+            return True
+    return any(word.search(arg) for call in nest.calls for arg in call.args)
+
+
+def _renamed_refs(
+    nest: Loop, fn: Function | None, source: SourceFile
+) -> dict[Span, Ref]:
+    """Each convertible reference of the nest, by its span, as its 2-D form."""
+    found: dict[str, dict[Span, Ref]] = {}
+    for ref in nest.refs:
+        got = _inline_member(ref, fn, source)
+        if got is not None:
+            found.setdefault(got[0], {})[ref.span] = got[1]
+    out: dict[Span, Ref] = {}
+    for base, refs in found.items():
+        if _reached_otherwise(base, nest, set(refs)):
+            continue
+        members = {ref.field for ref in nest.refs if ref.name == base}
+        if members & {ref.name.split(".", 1)[1] for ref in refs.values()}:
+            continue  # `b[l].lo` whole somewhere (`p = b[l].lo`)
+        out.update(refs)
+    return out
+
+
+def _with_refs(loop: Loop, renamed: dict[Span, Ref]) -> Loop:
+    refs = tuple(renamed.get(ref.span, ref) for ref in loop.refs)
+    children = tuple(_with_refs(child, renamed) for child in loop.children)
+    return replace(loop, refs=refs, children=children)
+
+
+def member_dependences(
+    nest: Loop,
+    probe: Loop,
+    views: NestViews,
+    budget: Budget,
+    source: SourceFile,
+    known: Known,
+) -> tuple[Dependence, ...]:
+    """The nest's carried dependences, each inline array member of an element exact.
+
+    `probe` is the nest with its calls' accesses (or the nest itself), `views`
+    the nest's views, built with `known` (macro values, stable names, relations).
+    """
+    fn = source.function(nest.function)
+    renamed = _renamed_refs(probe, fn, source)
+    names = {ref.span: ref.name for ref in probe.refs if ref.span in renamed}
+    if renamed:
+        probe = _with_refs(probe, renamed)
+    if probe is nest:
+        return field_dependences(nest, budget, views, fn, source)
+    tested = nest_views(probe, *known)
+    found = field_dependences(probe, budget, tested, fn, source)
+    return tuple(_named_back(dep, renamed, names) for dep in found)
+
+
+def _named_back(
+    dep: Dependence, renamed: dict[Span, Ref], names: dict[Span, str]
+) -> Dependence:
+    """The dependence named as its source is written: `b[l].lo`, not `b.lo`."""
+    if dep.source not in names:
+        return dep
+    name = names[dep.source]
+    tested = f"`{renamed[dep.source].name}`"
+    return replace(dep, array=name, reason=dep.reason.replace(tested, f"`{name}`"))
