@@ -15,6 +15,7 @@ from accls.frontend import Clause, Function, SourceFile, Var
 from accls.suggest.allocated_extents import allocated_section
 from accls.suggest.callee_arrays import callee_array_uses
 from accls.suggest.context import Placement
+from accls.suggest.element_clauses import element_base, element_clauses, merge_wholes
 from accls.suggest.heap_private import heap_private_blocker
 from accls.suggest.one_storage import one_storage_copies
 from accls.suggest.options import SuggestOptions
@@ -136,9 +137,15 @@ def data_clauses(
     mapped: list[str] = []  # the names a transfer clause moves
     exact: dict[str, str] = {}  # their exact sections, the name left out: "[0:n]"
     chosen: dict[str, tuple[str, str]] = {}  # each mapped name's kind and item
-    for use in (*loop_array_uses(loop, analysis), *called):
+    uses = (*loop_array_uses(loop, analysis), *called)
+    wholes, blocker = element_clauses(uses, loop, fn, source, present)
+    if blocker is not None:
+        return [], [], blocker
+    for use in uses:
         if use.name in facts.private_arrays or use.name in dict(facts.private_blocks):
             continue  # each gang/thread has its own copy: nothing to move
+        if element_base(use.name, loop) is not None:
+            continue  # moved whole below
         decl = decls.get(use.name)
         moved = next(
             (
@@ -224,6 +231,7 @@ def data_clauses(
         chosen[use.name] = (kind, item)
         if use.known and item.startswith(use.name):
             exact[use.name] = item[len(use.name) :].replace(" ", "")
+    merge_wholes(wholes, groups, reasons, chosen, mapped)
     one_storage_copies(chosen, groups, reasons, fn, source, analysis.program)
     overlap = shared_storage(
         mapped, fn, source, analysis.program, sections=exact, loops=(loop,)
