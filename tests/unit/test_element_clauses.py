@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from accls.settings import Settings
 from accls.pipeline import suggest_text
+from accls.settings import Settings
 from accls.suggest import Dialect, Target
 
 _FIXED = """

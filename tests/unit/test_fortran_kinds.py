@@ -1,4 +1,4 @@
-"""Fortran `real` precisions from kind selectors, and single-precision totals refused."""
+"""Fortran `real` precisions from kind selectors; single-precision totals refused."""
 
 from __future__ import annotations
 
