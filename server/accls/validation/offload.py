@@ -4,6 +4,8 @@ gcc compiles for a GPU with `-foffload=nvptx-none` or `-foffload=amdgcn-amdhsa`
 (its `accel/<target>/mkoffload` must be installed), nvc with `-gpu=` (NVIDIA
 only), clang with `-fopenmp-targets=` (OpenMP only: clang has no OpenACC).
 Without the matching compiler the check runs for the host alone, and says so.
+The probes run once per compiler binary (its path and modification time) and
+target: a language server asked again at every resolve reuses the answer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from accls.suggest import Dialect, Gpu
@@ -30,11 +33,32 @@ class OffloadCheck:
     skipped: str | None = None  # a note for the user, never an error
 
 
-def _gcc_has(cc: str, target: str) -> bool:
-    """Whether gcc `cc` has the offload compiler for `target` installed."""
+def _stamp(cc: str) -> tuple[str, int] | None:
+    """The compiler's full path and modification time: the probes' cache key."""
     found = shutil.which(cc)
     if found is None:
-        return False
+        return None
+    try:
+        return found, os.stat(found).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _gcc_has(cc: str, target: str) -> bool:
+    """Whether gcc `cc` has the offload compiler for `target` installed."""
+    stamp = _stamp(cc)
+    return stamp is not None and _gcc_probe(*stamp, target)
+
+
+def _clang_has(cc: str, target: str) -> bool:
+    """Whether clang `cc` accepts OpenMP offloading to `target` here."""
+    stamp = _stamp(cc)
+    return stamp is not None and _clang_probe(*stamp, target)
+
+
+@lru_cache(maxsize=32)
+def _gcc_probe(found: str, mtime: int, target: str) -> bool:
+    del mtime  # the cache key
     try:
         proc = subprocess.run(
             [found, f"-print-prog-name=accel/{target}/mkoffload"],
@@ -48,11 +72,9 @@ def _gcc_has(cc: str, target: str) -> bool:
     return os.path.isabs(path) and os.access(path, os.X_OK)
 
 
-def _clang_has(cc: str, target: str) -> bool:
-    """Whether clang `cc` accepts OpenMP offloading to `target` here."""
-    found = shutil.which(cc)
-    if found is None:
-        return False
+@lru_cache(maxsize=32)
+def _clang_probe(found: str, mtime: int, target: str) -> bool:
+    del mtime  # the cache key
     command = [found, "-fopenmp", f"-fopenmp-targets={target}", "-fsyntax-only"]
     try:
         proc = subprocess.run(
