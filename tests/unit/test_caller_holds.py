@@ -186,3 +186,43 @@ int main(void) {
     mine = text.replace("double g[100];", "double g[100], h[100];")
     mine = mine.replace("kernel(g, 100);", "kernel(h, 100);")
     assert _kernel_offered(mine)[0]
+
+
+@pytest.mark.parametrize(
+    "test", ["if (a == NULL) return 1;", "if (!a) return 1;", "if (NULL != a && n) {}"]
+)
+def test_a_null_test_of_the_pointer_is_no_copy(test: str) -> None:
+    # `if (a == NULL)` after `malloc` leaves no other name on the array: the
+    # coherent hold still keeps the kernel, the broken one still refuses it
+    coherent = CALLER.format(
+        enter="#pragma acc enter data copyin(a[0:n])",
+        after="#pragma acc update self(a[0:n])",
+        exit_="#pragma acc exit data delete(a[0:n])",
+    )
+    broken = CALLER.format(
+        enter="#pragma acc enter data copyin(a[0:n])",
+        after="",
+        exit_="#pragma acc exit data delete(a)",
+    )
+    checked = "double *a = malloc(n * sizeof *a);\n  " + test
+    offered, why = _kernel_offered(
+        coherent.replace("double *a = malloc(n * sizeof *a);", checked)
+    )
+    assert offered, why
+    offered, why = _kernel_offered(
+        broken.replace("double *a = malloc(n * sizeof *a);", checked)
+    )
+    assert not offered
+
+
+def test_a_copy_of_the_pointer_still_refuses() -> None:
+    text = CALLER.format(
+        enter="#pragma acc enter data copyin(a[0:n])",
+        after="#pragma acc update self(a[0:n])",
+        exit_="#pragma acc exit data delete(a[0:n])",
+    ).replace(
+        "double *a = malloc(n * sizeof *a);",
+        "double *a = malloc(n * sizeof *a);\n  double *b = a == NULL ? NULL : a;",
+    )
+    offered, _ = _kernel_offered(text)
+    assert not offered

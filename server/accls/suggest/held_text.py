@@ -105,6 +105,23 @@ def aliased(fn: Function, name: str) -> bool:
     return not (var.fresh or (var.scope == "param" and var.restrict))
 
 
+# A use that only tests the pointer leaves no other name on the array: an
+# operand of `!`, `==`, `!=`, `&&`, `||`, or a whole condition (`if (u)`,
+# `if (!u)`, `if (u == NULL)`, `NULL != u`, `assert(u)`): its value is a truth.
+_TESTED_BEFORE = re.compile(
+    rb"(?:(?<![!=<>])!|==|!=|&&|\|\||\b(?:if|while|assert)\s*\()\s*$"
+)
+_TESTED_AFTER = re.compile(rb"^\s*(?:==|!=|&&|\|\||\))")
+
+
+def _only_tested(data: bytes, start: int, end: int) -> bool:
+    """Whether the pointer's use at `start:end` only tests it (against null)."""
+    before = data[max(0, start - 40) : start]
+    return bool(
+        _TESTED_BEFORE.search(before) and _TESTED_AFTER.match(data[end : end + 40])
+    )
+
+
 def copied(
     fn: Function, name: str, data: bytes, calls: Sequence[tuple[int, int]] = ()
 ) -> bool:
@@ -126,6 +143,8 @@ def copied(
             return True
         if r.is_write:
             continue  # the pointer set: the hold's own range never does it
+        if _only_tested(data, r.span.start_byte, r.span.end_byte):
+            continue  # a truth value: no other name on the array
         before = data[max(0, r.span.start_byte - 8) : r.span.start_byte]
         if not re.search(rb"\bfree\s*\(\s*$", before):
             return True
