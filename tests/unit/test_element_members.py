@@ -101,3 +101,25 @@ def test_the_reason_names_the_members_as_written() -> None:
     assert "dependence on `b[l+1].lo`" in why, why
     assert "distance 1" in why, why
     assert "b.lo" not in why, why
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # `b[l].hi[3]` is `b[l + 1].lo[0]`: past the member's end lies the next element
+        "    for (int k = 0; k < 3; k++) b[l].hi[k] = b[l].hi[k + 1] * 2;\n",
+        # `b[l].lo[-1]` is in `b[l - 1]`
+        "    for (int k = 0; k < 3; k++) b[l].lo[k] = b[l].lo[k - 1] + 1;\n",
+    ],
+)
+def test_a_subscript_past_the_members_end_stays_serial(body: str) -> None:
+    parallel, why = _outer(body)
+    assert not parallel
+    assert "next row" in why or "previous row" in why or "below 0" in why
+
+
+def test_a_subscript_within_the_member_is_parallel() -> None:
+    parallel, why = _outer(
+        "    for (int k = 0; k < 2; k++) b[l].hi[k] = b[l].hi[k + 1] * 2;\n"
+    )
+    assert parallel, why

@@ -21,6 +21,10 @@ from accls.frontend.exprs import expression_poly
 
 _STEPS = re.compile(r"->|\.")
 _SELECTORS = re.compile(r"\[[^\[\]]*\]")
+# `b[l].lo`: a member of an array's element. Its first subscript indexes a row
+# of the elements' storage (the dependence test reads it as `b.lo[l][k]`), so
+# past either end of `lo` lies the next or the previous element.
+_ELEMENT_MEMBER = re.compile(r"\]\s*(?:\.|->)\s*[A-Za-z_]\w*$")
 
 __all__ = [
     "declared_extents",
@@ -139,15 +143,17 @@ def _view_escapes(
 ) -> list[Escape]:
     """Subscripts that leave their row.
 
-    With `whole`, also ones that surely leave the array's first extent.
+    With `whole`, also ones that surely leave the array's first extent. An
+    element's member (`b[l].lo[k]`) is a row from its first subscript on.
     """
+    row_first = _element_row(view.ref.name)
     model = view.subscripts
     if not isinstance(model, Model):
         return []
     frame = view.frame
     base = (*domain_rows(frame), *model.rows)
     out: list[Escape] = []
-    first = 0 if whole and extents and extents[0] is not None else 1
+    first = 0 if row_first or (whole and extents and extents[0] is not None) else 1
     for dim in range(first, len(model.polys)):
         lin = _linear(model.polys[dim])
         if lin is None:
@@ -173,7 +179,7 @@ def _view_escapes(
                 continue
             params = sorted(k for k in keys if k.startswith("p:"))
             certain = bounded and not view.ref.guarded and forced(rows, cross, params)
-            if certain or (bound is None and dim > 0):
+            if certain or (bound is None and (dim > 0 or row_first)):
                 out.append(
                     Escape(ref=view.ref, dim=dim, bound=bound_text, certain=certain)
                 )
@@ -205,7 +211,7 @@ def extent_escapes(
             var = _declaration(name, view.frame.loops, fn, source.globals)
             # A declared array, not a parameter (a pointer whatever its brackets).
             whole = var is not None and var.name == name and var.scope != "param"
-            if rank < 2 and not whole:
+            if rank < 2 and not whole and not _element_row(name):
                 continue
             if var is None or var.name != name:
                 # `g.a[i][j]`: the extents are the field's, not the struct's.
@@ -258,9 +264,14 @@ def escape_how(escape: Escape) -> str:
     return f"{sub} reaches `{escape.bound}`, the extent of its dimension"
 
 
+def _element_row(name: str) -> bool:
+    """Whether `name` is a member of an array's element, `b[l].lo`."""
+    return _ELEMENT_MEMBER.search(name) is not None
+
+
 def escape_reach(escape: Escape) -> str:
     """Where the access lands: another row, or outside the array."""
-    if escape.dim == 0:
+    if escape.dim == 0 and not _element_row(escape.ref.name):
         return "outside the array"
     return "into a neighbouring row that another iteration may write"
 
@@ -269,7 +280,7 @@ def escape_reason(escape: Escape) -> str:
     """Why the escape stops a loop, for a refusal reason."""
     ref = escape.ref
     side = "next" if escape.bound != "0" else "previous"
-    if escape.dim == 0:
+    if escape.dim == 0 and not _element_row(ref.name):
         return f"`{ref.render()}` (line {ref.span.line}): {escape_how(escape)}"
     return (
         f"`{ref.render()}` (line {ref.span.line}): {escape_how(escape)}, into the "
