@@ -46,7 +46,10 @@ end subroutine
         ("real(kind(1.0_dp))", "double"),
         ("real(kind(1.0_sp))", "float"),
         ("real(selected_real_kind(15, 307))", "double"),
-        ("real(rk)", "double"),  # a kind from a module not read: working precision
+        # a kind from a module not read: double only when its name says so
+        ("real(r8)", "double"),
+        ("real(rk)", "float"),
+        ("real(kind(y))", "float"),  # a variable's kind: not read
         ("double precision", "double"),
     ],
 )
@@ -93,3 +96,27 @@ def test_the_setting_reduces_a_single_precision_total() -> None:
     fact = _loop("real", reassociate=True)
     assert fact.parallel
     assert any("`real` total `s`" in a for a in fact.assumptions)
+
+
+_FOREIGN = """
+subroutine total(a, n, s)
+  use kinds, only: sp, wp, dp
+  integer :: n, i
+  DECL :: a(n), s
+  s = 0
+  do i = 1, n
+    s = s + a(i)
+  end do
+end subroutine
+"""
+
+
+@pytest.mark.parametrize(
+    ("decl", "parallel"), [("real(sp)", False), ("real(wp)", False), ("real(dp)", True)]
+)
+def test_a_kind_from_a_module_not_read(decl: str, parallel: bool) -> None:
+    # `wp = sp` in a module of another file: a working precision may be single
+    options = AnalysisOptions(dialect="omp")
+    text = _FOREIGN.replace("DECL", decl)
+    fact = analyze_text(text, "t.f90", options=options).facts[0]
+    assert fact.parallel is parallel

@@ -5,10 +5,12 @@ kind is a number (`real(4)`, `real(kind=8)`), an inquiry (`kind(1.0d0)`,
 `selected_real_kind(15, 307)`), a named constant of the file
 (`integer, parameter :: dp = kind(1.0d0)`), or one of the standard modules'
 (`real64` of `iso_fortran_env`, `c_double` of `iso_c_binding`). A name the file
-does not define (a module in a file not read) is taken as double precision:
-HPC codes name their working precision, and a single one is the exception
-that a build usually writes out (`sp`, `real32`). Only the C type's name is
-kept: "float" or "double", as the analysis reads C declarations.
+does not define (a module in a file not read) is double precision only when
+its spelling says so (`dp`, `r8`): a working precision (`wp`, `rk`) is often
+single in some build, and `kind(x)` of a variable is not read, so such a kind
+is taken as single, whose totals are refused (a guess there changed results
+in the seventh digit). Only the C type's name is kept: "float" or "double",
+as the analysis reads C declarations.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from accls.frontend.exprs import node_text
 
 __all__ = ["kind_parameters", "real_precision"]
 
-_SINGLE = frozenset({"real32", "real16", "c_float"})
+_DOUBLE = frozenset({"real64", "real128", "c_double", "c_long_double"})
+# Names of kinds from another file whose spelling states double precision.
+_SPELLED_DOUBLE = frozenset({"dp", "r8", "dbl", "real8", "double"})
 _MAX_DEPTH = 4  # `wp = dp`, `dp = kind(1.0d0)`: parameters naming parameters
 _INQUIRY = re.compile(r"^(kind|selected_real_kind)\((.*)\)$")
 # A real literal's exponent letter or kind suffix: `1.0d0`, `1d-3`, `1.0_dp`.
@@ -75,19 +79,20 @@ def _evaluate(text: str, kinds: Mapping[str, str], depth: int) -> str:
         if function == "kind":
             return _literal(argument, kinds, depth)
         first = argument.split(",")[0].removeprefix("p=")
+        first = kinds.get(first, first)
         if first.isdigit():
             return "float" if int(first) <= 6 else "double"
-        return "double"
+        return "float"  # a precision not read here: maybe single
     if text in kinds and depth < _MAX_DEPTH:
         return _evaluate(kinds[text], kinds, depth + 1)
-    return "float" if text in _SINGLE else "double"
+    return "double" if text in _DOUBLE | _SPELLED_DOUBLE else "float"
 
 
 def _literal(text: str, kinds: Mapping[str, str], depth: int) -> str:
     """The precision of the real literal `text` (`1.0d0`, `0.0`, `1.0_dp`)."""
     match = _LITERAL.match(text)
     if match is None:
-        return "double"  # `kind(x)` of a variable: not read here
+        return "float"  # `kind(x)` of a variable: not read here, maybe single
     letter, suffix = match.groups()
     if suffix is not None:
         return _evaluate(suffix, kinds, depth + 1)
