@@ -46,6 +46,22 @@ def test_a_macro_defined_with_two_values_bounds_nothing() -> None:
     assert not _parallel("< NQ", "U + e * 7, R + e * 7", twice)
 
 
+@pytest.mark.parametrize(
+    "defines",
+    [
+        # the first value fits the stride, the other overlaps the next slice
+        "#ifdef NARROW\n#define NQ 7\n#else\n#define NQ 9\n#endif\n",
+        "#define NQ 7\n#undef NQ\n#define NQ 9\n",
+    ],
+)
+def test_a_macro_whose_other_value_overlaps_bounds_nothing(defines: str) -> None:
+    assert not _parallel("< NQ", "U + e * 7, R + e * 7", defines)
+
+
+def test_a_macro_defined_twice_alike_keeps_its_value() -> None:
+    assert _parallel("< NQ", "U + e * 7, R + e * 7", "#define NQ 7\n#define NQ  7\n")
+
+
 _BY_PARAM = """
 #define NE 100
 #define NP 7

@@ -73,6 +73,21 @@ class MacroTable:
 
     objects: dict[str, str] = field(default_factory=dict)
     functions: dict[str, FunctionMacro] = field(default_factory=dict)
+    # Later bodies of an object-like macro defined again differently (`#undef
+    # LEN` / `#define LEN 16`, or two `#if` arms): `objects` keeps the first.
+    others: dict[str, list[str]] = field(default_factory=dict)
+
+    def object_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(name, body) by name; a macro defined again also with its other bodies.
+
+        The kept body comes last, so `dict()` of the pairs reads it, while
+        `integer_macros` sees that such a name has no one value.
+        """
+        return tuple(
+            (name, body)
+            for name, kept in sorted(self.objects.items())
+            for body in (*self.others.get(name, ()), kept)
+        )
 
 
 def _strip_comments(text: str) -> str:
@@ -112,7 +127,9 @@ def _add_defines(text: str, table: MacroTable) -> None:
             names = tuple(p.strip() for p in params.split(",") if p.strip())
             table.functions.setdefault(name, FunctionMacro(names, body))
         else:
-            table.objects.setdefault(name, body)
+            kept = table.objects.setdefault(name, body)
+            if kept.strip() != body.strip():
+                table.others.setdefault(name, []).append(body)
 
 
 def define_into(text: str, table: MacroTable) -> None:

@@ -273,7 +273,7 @@ def parse_source(
         nests=tuple(nests),
         functions=tuple(functions),
         globals=frozen_globals,
-        macros=tuple(sorted(macros.objects.items())),
+        macros=macros.object_pairs(),
         function_macros=tuple(
             (name, m.params, m.body) for name, m in sorted(macros.functions.items())
         ),

@@ -35,8 +35,9 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # arguments' origins (`calls`); 11: whether each call lies in a loop; 12: whether
 # a function returns a table of distinct rows; 13: the device data callers
 # hold at each call; 14: files read with the other files' allocator wrappers
-# (fresh blocks in their calls and summaries)
-_VERSION = 14
+# (fresh blocks in their calls and summaries); 15: a macro defined again with
+# another value has no integer value (summaries' slices bounded by it)
+_VERSION = 15
 
 
 @cache
