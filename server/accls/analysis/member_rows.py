@@ -49,6 +49,9 @@ def _declared(text: str, at: int, end: int, var: Var) -> bool:
 
 def _use_allowed(text: str, at: int, end: int, member: str) -> bool:
     """Whether the use of the name spanning `at..end` keeps the members apart."""
+    line = text[text.rfind("\n", 0, at) + 1 : at]
+    if line.lstrip().startswith("#"):
+        return False  # a macro's body: its uses are not seen as written here
     before = text[:at].rstrip()
     if before.endswith("&") and not before.endswith("&&"):
         return False  # `&bl[l]`, `&bl[l].a`, `&bl[l].a[k]`: an address escapes
