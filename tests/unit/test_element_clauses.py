@@ -88,3 +88,17 @@ def test_a_pointer_member_is_no_whole_array_copy(dialect: Dialect) -> None:
     pragma, reasons = _pragma(text.replace("BODY", "out[l] += bl[l].a[k]"), dialect)
     assert pragma == "", pragma
     assert "deep copy" in reasons
+
+
+def test_a_pointer_member_of_one_element_needs_a_section() -> None:
+    # `copy(bl[m].a)` would move the pointer, not the block it points to.
+    text = """
+struct blk { double *a; };
+void f(struct blk *bl, int m, int n) {
+  for (int k = 0; k < n; k++)
+    bl[m].a[k] = k;
+}
+"""
+    pragma, _ = _pragma(text)
+    assert "bl[m].a)" not in pragma, pragma
+    assert pragma == "" or "bl[m].a[" in pragma, pragma

@@ -62,6 +62,29 @@ def _pointer_member(
     return found is None or bool(found.pointers) or found.unknown_shape
 
 
+def _unsized_member(
+    use: ArrayUse, fn: Function | None, source: SourceFile
+) -> str | None:
+    """Why `s[n].a`, a pointer member with no section, has no clause, if it is one."""
+    match = _ELEMENT.match(use.name)
+    if match is None or use.section is not None:
+        return None
+    base = match.group(1)
+    decl = fn.lookup(base) if fn is not None else None
+    decl = decl or next((g for g in source.globals if g.name == base), None)
+    fields = source.types.fields_of(decl.type) if decl is not None else None
+    member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)", use.name[len(base) :])
+    found = fields.get(member.group(1)) if fields and member else None
+    if found is None or not found.pointers:
+        return None
+    # `copy(s[n].a)` would move the pointer, not the block it points to.
+    return (
+        f"`{use.name}` is a pointer member whose block's extent is unknown: a "
+        "clause naming it moves the pointer, not the block; map a section of it "
+        "yourself"
+    )
+
+
 def element_clauses(
     uses: Iterable[ArrayUse],
     loop: Loop,
@@ -75,6 +98,9 @@ def element_clauses(
     named: dict[str, str] = {}
     for use in uses:
         base = element_base(use.name, loop)
+        unsized = _unsized_member(use, fn, source) if base is None else None
+        if unsized is not None:
+            return {}, unsized
         if base is None:
             continue
         if base in held:
