@@ -99,6 +99,17 @@ def test_a_macro_naming_the_elements_stays_serial() -> None:
     assert not parallel
 
 
+def test_a_header_included_after_the_array_stays_serial() -> None:
+    parallel, _ = _outer(INIT, HEAD + '    #include "ops.h"\n')
+    assert not parallel
+
+
+def test_a_macro_taking_an_address_of_an_element_stays_serial() -> None:
+    head = HEAD + "    #define PTR(x) (&(x))\n"
+    parallel, _ = _outer(INIT + "  gbuf = PTR(bl[2].a[0]);\n", head)
+    assert not parallel
+
+
 def test_a_global_other_files_see_stays_serial() -> None:
     parallel, why = _outer(INIT, HEAD.replace("static struct blk", "struct blk"))
     assert not parallel

@@ -26,6 +26,7 @@ _PATH = re.compile(r"^([A-Za-z_]\w*)((?:\[[^\[\]]*\])*)\.([A-Za-z_]\w*)$")
 
 _ELEMENTS = r"(?:\s*\[[^\[\]]*\])+"
 _ALLOCATORS = ("malloc", "calloc", "aligned_alloc")
+_ADDRESS = r"(?<![&\w\])])\s*&(?!&)"  # `&x`, not `a && b` nor `a & b`
 _CAST = r"(?:\(\s*[A-Za-z_][\w\s]*\*+\s*\)\s*)?"
 
 
@@ -69,6 +70,19 @@ def _use_allowed(text: str, at: int, end: int, member: str) -> bool:
     return bool(re.search(r"\bfree\s*\(\s*$", before)) and rest.lstrip()[:1] == ")"
 
 
+def _unseen_uses(text: str, source: SourceFile) -> bool:
+    """Whether code not read here may use the name.
+
+    A header included after the declaration (it may define code that uses
+    the array), or a function-like macro that takes an address
+    (`PTR(bl[2].a[0])`).
+    """
+    if re.search(r"^\s*#\s*include", text, re.MULTILINE):
+        return True
+    takers = [n for n, _, body in source.function_macros if re.search(_ADDRESS, body)]
+    return any(re.search(rf"\b{re.escape(n)}\s*\(", text) for n in takers)
+
+
 def members_apart(
     var: Var, member: str, fn: Function | None, source: SourceFile
 ) -> bool:
@@ -76,14 +90,18 @@ def members_apart(
     text = _scope(var, fn, source)
     if text is None or not var.dims or var.pointers:
         return False
-    declarations = 0
+    fields = source.types.fields_of(var.type)
+    decl = fields.get(member) if fields is not None else None
+    if decl is None or decl.pointers != 1 or decl.dims or decl.unknown_shape:
+        return False  # `double **a`: a row read from the block may be copied
+    declarations, after = 0, len(text)
     for found in re.finditer(rf"(?<![\w.>]){re.escape(var.name)}(?!\w)", text):
         at, end = found.span()
         if _declared(text, at, end, var):
-            declarations += 1
+            declarations, after = declarations + 1, at
         elif not _use_allowed(text, at, end, member):
             return False
-    return declarations == 1
+    return declarations == 1 and not _unseen_uses(text[after:], source)
 
 
 def _member(target: Target) -> str:
