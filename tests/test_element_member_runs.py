@@ -52,3 +52,30 @@ def test_box_members_run_in_parallel_and_print_the_serial_output(
     for threads in (2, 4):
         problem = compare_text(expected, run_program(exe, threads), 0.0)
         assert problem is None, f"{threads} threads: {problem}\n{text}"
+
+
+POINTERS = FIXTURE.with_name("element_pointer_members.c")
+
+
+def test_block_pointer_members_run_in_parallel_and_print_the_serial_output(
+    need: Callable[[str], str], tmp_path: Path
+) -> None:
+    gcc = need("gcc")
+    serial = tmp_path / "serial"
+    build_program(gcc, POINTERS, serial)
+    out = tmp_path / "element_pointer_members.omp.c"
+    proc = run_accls(
+        "annotate", "--all", "--model", "openmp", "--target", "cpu",
+        str(POINTERS), "-o", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines()]
+    assert _loop_pragma(lines, "fill").startswith("#pragma omp parallel for"), text
+    assert not _loop_pragma(lines, "smooth").startswith("#pragma"), text
+    exe = tmp_path / "annotated"
+    build_program(gcc, out, exe, "-fopenmp")
+    expected = run_program(serial)
+    for threads in (2, 4):
+        problem = compare_text(expected, run_program(exe, threads), 0.0)
+        assert problem is None, f"{threads} threads: {problem}\n{text}"

@@ -76,3 +76,29 @@ def test_the_clause_compiles(flag: str, tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("dialect", [Dialect.OPENACC, Dialect.OPENMP])
+def test_a_pointer_member_is_no_whole_array_copy(dialect: Dialect) -> None:
+    # Moving `bl` would copy the host pointers, not the blocks they reach.
+    text = "#include <stdlib.h>\n" + _FIXED.replace(
+        "struct box b[N];", "struct blk { double *a; };\nstatic struct blk bl[N];"
+    )
+    text += "void init(void) { for (int l = 0; l < N; l++) bl[l].a = malloc(24); }\n"
+    pragma, reasons = _pragma(text.replace("BODY", "out[l] += bl[l].a[k]"), dialect)
+    assert pragma == "", pragma
+    assert "deep copy" in reasons
+
+
+def test_a_pointer_member_of_one_element_needs_a_section() -> None:
+    # `copy(bl[m].a)` would move the pointer, not the block it points to.
+    text = """
+struct blk { double *a; };
+void f(struct blk *bl, int m, int n) {
+  for (int k = 0; k < n; k++)
+    bl[m].a[k] = k;
+}
+"""
+    pragma, _ = _pragma(text)
+    assert "bl[m].a)" not in pragma, pragma
+    assert pragma == "" or "bl[m].a[" in pragma, pragma

@@ -20,6 +20,7 @@ from accls.analysis.call_site_same import same_or_apart
 from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink, shared_source
+from accls.analysis.member_rows import member_rows_apart
 from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
@@ -285,6 +286,8 @@ def alias_obstacles(
                     proof = same_or_apart(written, other, pairs, fn, source, loop)
                 if may and proof is None:
                     proof = sealed_apart(pairs, fn, source)
+                if may and proof is None:
+                    proof = member_rows_apart(pairs, fn, source)
                 # Pointers into one buffer: apart when their ranges are.
                 carved = buffer_apart(written, other, loop, fn, source) if may else None
                 if carved is not None and carved[0]:

@@ -9,11 +9,13 @@ out as a row of a 2-D array would be: `b[l].lo[k]` is tested as `b.lo[l][k]`,
 exactly; other pointers to the block are the aliasing checks' business, as
 for any array.
 
-A pointer member (`struct blk { double *a; } bl[N]`) keeps the path as its
-name and today's refusal: nothing here proves that the elements' pointers
-reach different memory. A nest that reaches the array in any other way (a whole
-element, an address, a call's argument, a deeper path) keeps today's names
-too, so no reference of the same bytes escapes the test.
+A pointer member (`struct blk { double *a; } bl[N]`) is such a row too when
+`member_rows` proves that each element's pointer reaches a block of its own
+(a row table whose rows are `bl[l].a`); unproved, the path keeps its name and
+the refusal says that the pointers are not proved distinct. A nest that
+reaches the array in any other way (a whole element, an address, a call's
+argument, a deeper path) keeps today's names too, so no reference of the same
+bytes escapes the test.
 """
 
 from __future__ import annotations
@@ -24,9 +26,19 @@ from dataclasses import replace
 
 from accls.analysis.budget import Budget
 from accls.analysis.field_views import declaration, field_dependences
+from accls.analysis.member_rows import members_apart
 from accls.analysis.model import Dependence
 from accls.analysis.nest_views import NestViews, nest_views
-from accls.frontend import Function, Loop, Poly, Ref, SourceFile, Span, Subscript
+from accls.frontend import (
+    Function,
+    Loop,
+    Poly,
+    Ref,
+    SourceFile,
+    Span,
+    Subscript,
+    Var,
+)
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["member_dependences"]
@@ -68,11 +80,11 @@ def _inline_member(
     if fields is None or types.is_union(var.type) or types.overlays(var.type):
         return None
     decl = fields.get(member)
-    if decl is None or decl.pointers or decl.unknown_shape or not decl.dims:
+    if decl is None or decl.unknown_shape or not _own_rows(decl, var, fn, source):
         return None
     subscripts = _element_subscripts(elements)
-    if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != len(
-        decl.dims
+    if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != max(
+        len(decl.dims), 1
     ):
         return None
     # `b.lo` is no name C allows for an array `b`: it collides with none.
@@ -80,6 +92,24 @@ def _inline_member(
         ref, name=f"{base}.{member}", subscripts=(*subscripts, *ref.subscripts)
     )
     return base, renamed
+
+
+def _own_rows(decl: Var, var: Var, fn: Function | None, source: SourceFile) -> bool:
+    """An inline array member, or one pointer each element's own block (proved)."""
+    if decl.dims:
+        return not decl.pointers
+    return decl.pointers == 1 and members_apart(var, decl.name, fn, source)
+
+
+def _pointer_member(ref: Ref, fn: Function | None, source: SourceFile) -> bool:
+    """Whether `ref` is `bl[l].a[k]` with `a` a pointer member of an element."""
+    match = _PATH.match(ref.name)
+    if match is None or not ref.member or ref.deref:
+        return False
+    var = declaration(match.group(1), fn, source)
+    fields = source.types.fields_of(var.type) if var is not None else None
+    decl = fields.get(match.group(3)) if fields is not None else None
+    return decl is not None and bool(decl.pointers) and not decl.dims
 
 
 def _reached_otherwise(base: str, nest: Loop, converted: set[Span]) -> bool:
@@ -140,10 +170,42 @@ def member_dependences(
     if renamed:
         probe = _with_refs(probe, renamed)
     if probe is nest:
-        return field_dependences(nest, budget, views, fn, source)
-    tested = nest_views(probe, *known)
-    found = field_dependences(probe, budget, tested, fn, source)
-    return tuple(_named_back(dep, renamed, names) for dep in found)
+        found = field_dependences(nest, budget, views, fn, source)
+    else:
+        tested = nest_views(probe, *known)
+        found = field_dependences(probe, budget, tested, fn, source)
+        found = tuple(_named_back(dep, renamed, names) for dep in found)
+    # A loop choosing the element, carrying a dependence of an unproved
+    # pointer member: the elements' pointers are what is unknown.
+    unproved = {
+        ref.span: ref.name
+        for ref in probe.refs
+        if ref.span not in renamed and _pointer_member(ref, fn, source)
+    }
+    chooses = {x.id: x.var for x in probe.walk() if x.var}
+    return tuple(
+        _unproved(dep)
+        if _chosen(unproved.get(dep.source, ""), chooses.get(dep.carrier or -1, ""))
+        else dep
+        for dep in found
+    )
+
+
+def _chosen(path: str, var: str) -> bool:
+    """Whether `var` picks the element of the path `bl[l].a`."""
+    match = _PATH.match(path)
+    return bool(var and match and re.search(_WORD.format(var), match.group(2)))
+
+
+def _unproved(dep: Dependence) -> Dependence:
+    """The dependence of an element's pointer member, said as what is unproved."""
+    return replace(
+        dep,
+        exact=False,
+        reason="the elements' pointers are not proved distinct: two elements' "
+        "members may point into one block (each must be set only from an "
+        "allocation of its own, `b[l].a = malloc(..)`, and reach no other name)",
+    )
 
 
 def _named_back(

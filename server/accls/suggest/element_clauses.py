@@ -4,7 +4,8 @@
 but no data clause can name "member `lo` of every element": `copy(b[l].lo)`
 names one element's member with the loop's own variable, and does not compile.
 The clause moves the array of structures whole (`copy(b)`): its extent must
-be known, a fixed-size array. A pointer to elements, or an array held by an
+be known, a fixed-size array. A pointer to elements, a pointer member (moving
+the array copies the pointers, not their blocks), or an array held by an
 enclosing data region, is left to the user with the reason. An element the
 loop does not choose (`blocks[n].array[i]` in a loop over `i`) keeps its
 section, as any other access.
@@ -50,6 +51,40 @@ def _fixed_array(base: str, fn: Function | None, source: SourceFile) -> Var | No
     return decl
 
 
+def _pointer_member(
+    name: str, base: str, fn: Function | None, source: SourceFile
+) -> bool:
+    """Whether `b[l].a` names a pointer member (or one whose type is unknown)."""
+    decl = _fixed_array(base, fn, source)
+    fields = source.types.fields_of(decl.type) if decl is not None else None
+    member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)", name[len(base) :])
+    found = fields.get(member.group(1)) if fields and member else None
+    return found is None or bool(found.pointers) or found.unknown_shape
+
+
+def _unsized_member(
+    use: ArrayUse, fn: Function | None, source: SourceFile
+) -> str | None:
+    """Why `s[n].a`, a pointer member with no section, has no clause, if it is one."""
+    match = _ELEMENT.match(use.name)
+    if match is None or use.section is not None:
+        return None
+    base = match.group(1)
+    decl = fn.lookup(base) if fn is not None else None
+    decl = decl or next((g for g in source.globals if g.name == base), None)
+    fields = source.types.fields_of(decl.type) if decl is not None else None
+    member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)", use.name[len(base) :])
+    found = fields.get(member.group(1)) if fields and member else None
+    if found is None or not found.pointers:
+        return None
+    # `copy(s[n].a)` would move the pointer, not the block it points to.
+    return (
+        f"`{use.name}` is a pointer member whose block's extent is unknown: a "
+        "clause naming it moves the pointer, not the block; map a section of it "
+        "yourself"
+    )
+
+
 def element_clauses(
     uses: Iterable[ArrayUse],
     loop: Loop,
@@ -63,6 +98,9 @@ def element_clauses(
     named: dict[str, str] = {}
     for use in uses:
         base = element_base(use.name, loop)
+        unsized = _unsized_member(use, fn, source) if base is None else None
+        if unsized is not None:
+            return {}, unsized
         if base is None:
             continue
         if base in held:
@@ -76,6 +114,12 @@ def element_clauses(
                 f"`{use.name}` is a member of an element the loop chooses, and the "
                 f"extent of `{base}` is unknown: no data clause can name the members "
                 f"it touches; map `{base}` with a data region first"
+            )
+        if _pointer_member(use.name, base, fn, source):
+            return {}, (
+                f"`{use.name}` is a pointer member of the elements of `{base}`: "
+                f"moving `{base}` copies the pointers, not the blocks they reach "
+                "(a deep copy); map each element's block yourself"
             )
         if base not in named or (use.written and not written[base]):
             named[base] = use.name  # the first write, else the first read
