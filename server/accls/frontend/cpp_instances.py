@@ -87,34 +87,35 @@ def _declared_types(root: Node, deep: bool = True) -> dict[str, set[str]]:
         if node.type not in ("declaration", "parameter_declaration"):
             continue
         base = node.child_by_field_name("type")
+        if base is None:
+            continue
+        # `std::vector<double> a(n)` in a body reads as a declarator of a
+        # function: it constructs an object.
+        constructs = deep and "<" in node_text(base)
         for decl in node.children_by_field_name("declarator"):
-            levels, inner = "", decl
-            while inner is not None and inner.type != "identifier":
-                if (
-                    inner.type == "pointer_declarator"
-                    or inner.type == "array_declarator"
-                ):
-                    levels += " *"
-                elif (
-                    inner.type == "function_declarator"
-                    and deep
-                    and "<" in (node_text(base) if base is not None else "")
-                ):
-                    # `std::vector<double> a(n)` in a body reads as a declarator
-                    # of a function: it constructs an object.
-                    pass
-                elif inner.type not in ("init_declarator", "reference_declarator"):
-                    inner = None
-                    break
-                nxt = inner.child_by_field_name("declarator")
-                if nxt is None and inner.named_child_count:
-                    nxt = inner.named_children[0]
-                inner = nxt
-            if inner is None or base is None:
-                continue
-            text = _normal(node_text(base)) + levels
-            out.setdefault(node_text(inner), set()).add(text)
+            found = _declarator_name(decl, constructs)
+            if found is not None:
+                text = _normal(node_text(base)) + found[1]
+                out.setdefault(found[0], set()).add(text)
     return out
+
+
+def _declarator_name(decl: Node, constructs: bool) -> tuple[str, str] | None:
+    """The name a declarator declares and the pointer levels it adds."""
+    levels = ""
+    inner: Node | None = decl
+    while inner is not None and inner.type != "identifier":
+        if inner.type in ("pointer_declarator", "array_declarator"):
+            levels += " *"
+        elif inner.type not in ("init_declarator", "reference_declarator") and not (
+            constructs and inner.type == "function_declarator"
+        ):
+            return None
+        nxt = inner.child_by_field_name("declarator")
+        if nxt is None and inner.named_child_count:
+            nxt = inner.named_children[0]
+        inner = nxt
+    return (node_text(inner), levels) if inner is not None else None
 
 
 def _unify(pattern: str, actual: str, params: list[str]) -> dict[str, str] | None:
