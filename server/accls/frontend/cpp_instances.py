@@ -25,13 +25,16 @@ from accls.frontend.exprs import node_text
 
 __all__ = ["template_bindings"]
 
-# The arithmetic types a parameter may be bound to, most restrictive first.
+# The arithmetic types a parameter may be bound to, most restrictive first: a
+# float total is refused, then an unsigned counter may wrap (a signed one may
+# not: its overflow is undefined), then the signed types.
 _ORDER = (
-    "float", "double", "long double", "int", "long", "long long", "short",
-    "unsigned", "unsigned int", "unsigned long", "unsigned long long",
-    "unsigned short", "size_t", "std::size_t", "ptrdiff_t", "std::ptrdiff_t",
-    "int32_t", "int64_t", "uint32_t", "uint64_t", "std::int32_t", "std::int64_t",
+    "float", "double", "long double",
+    "unsigned short", "unsigned", "unsigned int", "unsigned long",
+    "unsigned long long", "size_t", "std::size_t", "uint32_t", "uint64_t",
     "std::uint32_t", "std::uint64_t",
+    "short", "int", "long", "long long", "ptrdiff_t", "std::ptrdiff_t",
+    "int32_t", "int64_t", "std::int32_t", "std::int64_t",
 )  # fmt: skip
 _RANK = {name: rank for rank, name in enumerate(_ORDER)}
 _UNKNOWN = "?"
