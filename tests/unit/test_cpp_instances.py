@@ -95,3 +95,40 @@ def test_a_deduced_container_instance_binds_the_element_type() -> None:
     assert _pragmas(main)[_SCALE]
     bad = "int main() { std::vector<Counted> v(8); scale(v, Counted{}); return 0; }"
     assert not _pragmas(bad)[_SCALE]
+
+
+_FIELD = """
+#include <vector>
+struct Counted {
+  double v;
+  static int calls;
+  Counted operator*(const Counted &o) const { ++calls; return {v * o.v}; }
+};
+template <typename T>
+class Field {
+ public:
+  void scale(T a) {
+    for (std::size_t i = 0; i < m_v.size(); ++i) m_v[i] = a * m_v[i];
+  }
+ private:
+  std::vector<T> m_v;
+};
+int main() { USES }
+"""
+
+
+@pytest.mark.parametrize(
+    ("uses", "shared"),
+    [
+        ("Field<double> f; f.scale(2.0);", True),
+        ("Field<double> f; Field<float> g; f.scale(2.0); g.scale(1.f);", True),
+        ("Field<double> f; Field<Counted> g; f.scale(2.0);", False),
+    ],
+)
+def test_a_class_template_method_reads_the_class_instances(
+    uses: str, shared: bool
+) -> None:
+    settings = Settings(dialect=Dialect.OPENMP, validate=False)
+    found = suggest_text(_FIELD.replace("USES", uses), "t.cpp", settings)
+    (loop,) = found.suggestions
+    assert (loop.pragma is not None) is shared
