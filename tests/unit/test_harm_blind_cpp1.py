@@ -23,7 +23,8 @@ _NOT_ACCESSOR = (
 )
 _TEMPLATE = (
     "the element type is a template parameter: its operators may be calls "
-    "(instantiations are not read)"
+    "(instances of `Field<T, N>` are not matched: `N` is a non-type parameter, "
+    "and a class template's accessors are read with `T` unknown)"
 )
 _CANONICAL = "`i + 1 < n` is not OpenMP's canonical test (`i < n - 1` is)"
 Need = Callable[[str], str]
@@ -48,9 +49,14 @@ _MISSED: dict[str, str] = {
         "`dst[i]` is `dst.ptr[i]`, `src[i]` `src.ptr[i]`: pointer members set "
         "from `b.data()` and `a.data()`, which the alias analysis does not follow"
     ),
-    "c07_templates.cpp:10": _TEMPLATE,
-    "c07_templates.cpp:18": _TEMPLATE,
-    "c07_templates.cpp:34": _TEMPLATE,
+    "c07_templates.cpp:10": (
+        "`y` and `x`, two `std::vector<T> &` parameters (T bound to double and "
+        "float by the calls), may be one vector"
+    ),
+    "c07_templates.cpp:34": (
+        "`s` is a `float` total (sumOf is instantiated with float only): refused "
+        "although these whole numbers add up exactly"
+    ),
     "c07_templates.cpp:50": f"{_TEMPLATE}; {_CANONICAL}",
     "c07_templates.cpp:86": f"`Field<T, N>::operator[]` returns `T &`: {_TEMPLATE}",
     "c07_templates.cpp:95": f"`Field<T, N>::operator[]` returns `T &`: {_TEMPLATE}",

@@ -18,8 +18,8 @@ from support.harm_batch import expert_params, programs, shared_rows, trap_hits
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "harm_blind_cpp2"
 _PROGRAMS = [p.name for p in programs(BATCH)]
 _TEMPLATE = (
-    "the element type is a template parameter: its operators may be calls "
-    "(instantiations are not read)"
+    "a template parameter bound to class types (the functors): their call "
+    "operators are not read through the parameter"
 )
 _MEMBER_ARGS = (
     "the method's callers pass members (`m_p`, `m_r`) through the implicit "
@@ -57,11 +57,15 @@ _MISSED: dict[str, str] = {
         "`cells[c][k]` of a `std::vector<std::vector<std::size_t>>`: the "
         "declaration of `cells` is not read as a table of rows"
     ),
-    "d05_template_stencil.cpp:10": _TEMPLATE,
-    "d05_template_stencil.cpp:26": _TEMPLATE,
-    "d05_template_stencil.cpp:60": f"`Field<T>::fill`: {_TEMPLATE}",
+    "d05_template_stencil.cpp:10": (
+        "`out` and `in`, two `std::vector<T> &` parameters, may be one vector"
+    ),
+    "d05_template_stencil.cpp:26": (
+        "`dst` and `src`, two `std::vector<T> &` parameters, may be one vector"
+    ),
     "d05_template_stencil.cpp:87": (
-        f"`g[i]` calls `Field<double>::operator[]`, returning `T &`: {_TEMPLATE}"
+        "`g[i]` calls `Field<double>::operator[]`, returning `T &`: the "
+        "accessor's type is read with the class template's `T` unknown"
     ),
     "d06_map_histogram.cpp:25": (
         "`std::map::find`, `end`, and the iterator's `!=` and `->second` are "
@@ -82,7 +86,7 @@ _MISSED: dict[str, str] = {
         "`perBlock[b] += x[i]` through `Stats::operator+=(double)`: a method "
         "that is not an accessor is a call whose effects are not summarised"
     ),
-    "d09_functors_output.cpp:44": (f"`f(in[i])` of a functor type `F`: {_TEMPLATE}"),
+    "d09_functors_output.cpp:44": f"`f(in[i])` of a functor type `F`: {_TEMPLATE}",
     "d10_views_aliasing.cpp:50": (
         f"`vz.p` and `vw.p`, pointer members of two `View`s: {_DATA_VIEWS}"
     ),

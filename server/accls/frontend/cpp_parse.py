@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import cpp_var, is_reference
+from accls.frontend.cpp_instances import template_bindings
 from accls.frontend.cpp_methods import add_accessors, header_scope
 from accls.frontend.cpp_reducers import class_reducers
 from accls.frontend.cpp_scope import collect_scope
@@ -108,6 +109,23 @@ class CppUnit:
         # Each function's parameters that are references to objects, by its node.
         self._object_refs: dict[int, frozenset[str]] = {}
         add_accessors(root, self.scope)
+        # Template functions whose every instantiation is read: see cpp_instances.
+        self.bindings = template_bindings(root)
+
+    def bound(self, node: Node) -> dict[str, str]:
+        """The types the program binds a template function's parameters to."""
+        return self.bindings.get(node.start_byte, {})
+
+    def _scope_for(self, node: Node) -> CxxScope:
+        """The scope of one definition: its template parameters bound, if known."""
+        binding = self.bound(node)
+        if not binding:
+            return self.scope
+        return replace(
+            self.scope,
+            template_params=self.scope.template_params - binding.keys(),
+            aliases={**self.scope.aliases, **binding},
+        )
 
     def top_level(self) -> tuple[list[Definition], list[Node]]:
         """Every function definition (namespaces, classes, templates), the globals."""
@@ -185,6 +203,7 @@ class CppUnit:
         plist = decl.child_by_field_name("parameters") if decl is not None else None
         params: list[Var] = []
         this = self._this(definition) if definition is not None else None
+        scope = self._scope_for(node)
         objects: set[str] = set()
         if this is not None:
             params.append(this)
@@ -201,7 +220,7 @@ class CppUnit:
             if target is None:
                 continue
             text = declarator_type(param.child_by_field_name("type"), declarator)
-            kind = classify(text, self.scope)
+            kind = classify(text, scope)
             reference = is_reference(declarator)
             env[node_text(target)] = text
             if reference and kind.kind is TypeKind.CLASS:
@@ -209,7 +228,7 @@ class CppUnit:
             if reference and kind.builtin and not kind.pointer:
                 references.add(node_text(target))
             params.extend(
-                cpp_var(v, kind, reference, self.scope)
+                cpp_var(v, kind, reference, scope)
                 for v in declared_vars(param, "param", macros)
             )
         self._object_refs[node.start_byte] = frozenset(objects)
@@ -271,7 +290,7 @@ class CppUnit:
             macros,
             params,
             inactive,
-            scope=self.scope,
+            scope=self._scope_for(definition.node),
             env={**globals_env, **env},
             references=references,
             class_name=definition.class_name,

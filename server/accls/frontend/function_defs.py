@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from accls.frontend.cpp_parse import CppUnit, Definition
@@ -97,6 +100,9 @@ def function_definition(
     else:  # GNU nested functions, known before a call ahead of the definition
         walk.nested_functions |= nested_names(body)
     walk.statement(body)
+    binding = cxx[0].bound(node) if cxx is not None else {}
+    if binding:
+        params = _bind_types(params, binding)
     walk.substitute(params, globals_, types)
     # A call of a variable calls what it holds, whatever function shares its name.
     knr = [c for c in node.children if c.type == "declaration"]  # K&R parameters
@@ -122,6 +128,8 @@ def function_definition(
             frozenset(s for s in steady if s[0] not in held),
         )
     )
+    if binding:
+        locals_ = tuple(_bind_types(list(locals_), binding))
     # A static local keeps its value between calls: writing it is a side effect.
     statics = {v.name for v in locals_ if v.static}
     local_names = {v.name for v in locals_} - statics
@@ -167,6 +175,18 @@ def function_definition(
         in_class=cxx is not None and _in_class(node),
     )
     return function, build_loops(walk, name, globals_)
+
+
+def _bind_types(variables: list[Var], binding: dict[str, str]) -> list[Var]:
+    """Variables of a template parameter's type typed as the type it is bound to.
+
+    A total `T s` of an instantiation with `float` is a `float` total.
+    """
+    words = re.compile(r"\b(" + "|".join(map(re.escape, binding)) + r")\b")
+    return [
+        replace(v, type=words.sub(lambda m: binding[m.group(1)], v.type))
+        for v in variables
+    ]
 
 
 def _in_class(node: Node) -> bool:
