@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from accls.analysis.aliasing import array_decl
 from accls.analysis.array_sections import ArrayUse
 from accls.frontend import Function, Loop, SourceFile, Var
 
@@ -43,9 +44,7 @@ def element_base(name: str, loop: Loop) -> str | None:
 
 
 def _fixed_array(base: str, fn: Function | None, source: SourceFile) -> Var | None:
-    decl = fn.lookup(base) if fn is not None else None
-    if decl is None:
-        decl = next((g for g in source.globals if g.name == base), None)
+    decl = array_decl(base, fn, source.globals)
     if decl is None or decl.pointers or not decl.dims or not all(decl.dims):
         return None
     return decl
@@ -70,8 +69,7 @@ def _unsized_member(
     if match is None or use.section is not None:
         return None
     base = match.group(1)
-    decl = fn.lookup(base) if fn is not None else None
-    decl = decl or next((g for g in source.globals if g.name == base), None)
+    decl = array_decl(base, fn, source.globals)
     fields = source.types.fields_of(decl.type) if decl is not None else None
     member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)", use.name[len(base) :])
     found = fields.get(member.group(1)) if fields and member else None
