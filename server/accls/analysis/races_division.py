@@ -4,7 +4,9 @@ C's `/` truncates: over a unit-step range, `i / D` keeps one value for up to D
 consecutive `i` (2 * D - 1 around zero), so a loop of more iterations than the
 values it can take, each running the update once (no branch or inner loop
 around it), updates one element from two iterations: a restriction
-`coarse[i / 2] += fine[i]` races.
+`coarse[i / 2] += fine[i]` races. With an unknown upper bound, its first two
+iterations already share an element when the lower bound is not the last of its
+run of D (`for (i = 0; i < n; i++)`): the loop races whenever it runs twice.
 """
 
 from __future__ import annotations
@@ -54,10 +56,12 @@ def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
     if ref.atomic or len(ref.subscripts) != 1 or loop.var is None:
         return ""
     found = _divisor(ref, loop, source)
-    span = loop_range(loop, source)
-    if found is None or span is None or not once_per_iteration(ref, loop, source):
+    if found is None or not once_per_iteration(ref, loop, source):
         return ""
     right, divisor = found
+    span = loop_range(loop, source)
+    if span is None:
+        return _open_division(ref, loop, source, right, divisor)
     pair = next(
         (
             (a, b)
@@ -72,6 +76,22 @@ def _division(ref: Ref, loop: Loop, source: SourceFile) -> str:
         f"`{ref.render()}` (line {ref.span.line}) is one element for iterations "
         f"{pair[0]} and {pair[1]} (`/ {right}` truncates), and each iteration "
         "updates it"
+    )
+
+
+def _open_division(
+    ref: Ref, loop: Loop, source: SourceFile, right: str, divisor: int
+) -> str:
+    """The first two iterations' shared element when only the lower bound is known."""
+    low = literal_value(loop.lower_text, source)
+    if loop.step != 1 or loop.cond_op not in ("<", "<=") or low is None:
+        return ""
+    if _quotient(low, divisor) != _quotient(low + 1, divisor):
+        return ""
+    return (
+        f"`{ref.render()}` (line {ref.span.line}) is one element for iterations "
+        f"{low} and {low + 1} (`/ {right}` truncates), and each iteration updates "
+        "it: the loop races whenever it runs two iterations"
     )
 
 
