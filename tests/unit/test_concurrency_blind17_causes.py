@@ -40,3 +40,28 @@ def test_a_quotient_index_whose_first_iterations_part_stays_a_doubt() -> None:
     assert _errors(stepped) == []
     late = _BLOCKS.replace("{low}", "63").replace("{step}", "i++")
     assert _errors(late) == []
+
+
+_TEAMS = """\
+    void bins(long *hist, double *a, const double *x, int n) {
+      #pragma omp target teams distribute parallel for map(tofrom: hist[0:8], a[0:2*n])
+      for (int p = 0; p < n; p++) {
+        int b = (int)x[p] & 7;
+        #pragma omp critical
+        {write}
+      }
+    }
+"""
+
+
+def test_a_critical_bin_of_a_distributed_loop_races_between_teams() -> None:
+    # `b` comes from the iteration's data: two teams' iterations meet in one bin
+    assert ("ACC126", 6) in _errors(_TEAMS.replace("{write}", "hist[b] += 1;"))
+
+
+def test_a_critical_element_of_its_own_distributed_iteration_does_not_race() -> None:
+    # `a[p]` and `a[2 * p + 1]` belong to one iteration, run by one team
+    assert _errors(_TEAMS.replace("{write}", "a[p] += x[p];")) == []
+    assert _errors(_TEAMS.replace("{write}", "a[2 * p + 1] = x[p];")) == []
+    # `hist[p % 8]` is shared by iterations: still a race between teams
+    assert ("ACC126", 6) in _errors(_TEAMS.replace("{write}", "hist[p % 8] += 1;"))

@@ -15,6 +15,7 @@ from accls.analysis.finding_types import Finding, finding
 from accls.analysis.mhp_constructs import contains, pragma_at, within
 from accls.analysis.pragma_scope import clause_names, list_names
 from accls.analysis.races_index import int_at
+from accls.analysis.teams_iterations import iteration_owned, iteration_values
 from accls.frontend import AccessKind, Function, Ref, Region, SourceFile
 
 __all__ = ["teams_findings"]
@@ -164,7 +165,13 @@ def _shared_writes(
             continue
         if _team_guarded(source, teams, pos):
             continue
-        if _shared_across_teams(ref, fn, teams, inner, mapped, counters):
+        split = next((c for c in (teams, *chain) if _words(c) & _SPLIT), None)
+        mine = counters
+        if split is not None and ref.subscripts:
+            if iteration_owned(ref, split, source):
+                continue  # one distributed iteration's element: one team writes it
+            mine = counters | iteration_values(ref, fn, split, source)
+        if _shared_across_teams(ref, fn, teams, inner, mapped, mine):
             yield ref, chain
 
 
