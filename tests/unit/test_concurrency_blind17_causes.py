@@ -65,3 +65,32 @@ def test_a_critical_element_of_its_own_distributed_iteration_does_not_race() -> 
     assert _errors(_TEAMS.replace("{write}", "a[2 * p + 1] = x[p];")) == []
     # `hist[p % 8]` is shared by iterations: still a race between teams
     assert ("ACC126", 6) in _errors(_TEAMS.replace("{write}", "hist[p % 8] += 1;"))
+
+
+_SWEEP = """\
+    #define NX 100
+    #define NY 80
+    double psi[NX][NY];
+    void sweep(void) {
+      #pragma omp parallel for ordered(2)
+      for (int i = 1; i < NX; i++)
+        for (int j = 1; j < NY; j++) {
+          #pragma omp ordered {sinks}
+          psi[i][j] = 0.5 * (psi[i - 1][j] + psi[i][j - 1]);
+          #pragma omp ordered depend(source)
+        }
+    }
+"""
+
+
+def test_a_doacross_nest_that_never_waits_on_the_west_neighbour_races() -> None:
+    src = _SWEEP.replace("{sinks}", "depend(sink: i - 1, j)")
+    assert ("ACC101", 9) in _errors(src)
+
+
+def test_a_doacross_nest_whose_waits_chain_to_every_distance_does_not_race() -> None:
+    both = "depend(sink: i - 1, j) depend(sink: i, j - 1)"
+    assert _errors(_SWEEP.replace("{sinks}", both)) == []
+    # (1, 0) = (1, -1) + (0, 1): the north neighbour is reached through two waits
+    chained = "depend(sink: i - 1, j + 1) depend(sink: i, j - 1)"
+    assert _errors(_SWEEP.replace("{sinks}", chained)) == []

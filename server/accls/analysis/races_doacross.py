@@ -8,8 +8,8 @@ may run at the same time as that of any other earlier iteration. A carried
 dependence of exact distance `k` between two accesses both inside that span is a
 race when no sum of the sink distances makes `k`; and one whose earlier access
 follows the iteration's `depend(source)`, or whose later access precedes its
-sink, is ordered by no wait. Anything else (`ordered(2)`, symbolic distances)
-stays with the doacross rule: quiet.
+sink, is ordered by no wait. `ordered(n)` nests go to `races_doacross_nest`;
+anything else (symbolic distances) stays with the doacross rule: quiet.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
 from accls.analysis.model import Dependence
+from accls.analysis.races_doacross_nest import doacross_nest_findings
 from accls.frontend import Directive, Loop, Region, SourceFile
 
 __all__ = ["doacross_findings"]
@@ -87,7 +88,9 @@ def doacross_findings(
 ) -> list[Finding]:
     """ACC101 for an exact dependence the sinks of an `ordered(1)` loop miss."""
     count = directive.clause("ordered")
-    if count is None or (count.args or "1").strip() != "1" or not loop.var:
+    if count is not None and (count.args or "1").strip() != "1":
+        return doacross_nest_findings(analysis, loop, directive)
+    if count is None or not loop.var:
         return []
     found = _doacross(analysis.source, loop)
     if found is None:
