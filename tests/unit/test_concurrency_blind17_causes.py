@@ -94,3 +94,29 @@ def test_a_doacross_nest_whose_waits_chain_to_every_distance_does_not_race() -> 
     # (1, 0) = (1, -1) + (0, 1): the north neighbour is reached through two waits
     chained = "depend(sink: i - 1, j + 1) depend(sink: i, j - 1)"
     assert _errors(_SWEEP.replace("{sinks}", chained)) == []
+
+
+_FRAMES = """\
+    #define FLEN 4
+    #define HOP {hop}
+    void synth(const double *f, double *out, int nf) {
+      #pragma omp parallel for linear(out: HOP)
+      for (int i = 0; i < nf; i++) {
+        for (int k = 0; k < FLEN; k++) out[k] += f[i * FLEN + k];
+        out += HOP;
+      }
+    }
+"""
+
+
+def test_a_linear_pointer_stepping_less_than_its_frame_races() -> None:
+    # out0 + 2*i + 2 of iteration i is out0 + 2*(i + 1) + 0 of iteration i + 1
+    assert ("ACC101", 6) in _errors(_FRAMES.replace("{hop}", "2"))
+
+
+def test_a_linear_pointer_stepping_a_whole_frame_does_not_race() -> None:
+    assert _errors(_FRAMES.replace("{hop}", "4")) == []
+    assert _errors(_FRAMES.replace("{hop}", "8")) == []
+    # a branch may skip the update: no proof, no error
+    guarded = _FRAMES.replace("out[k] +=", "if (f[k] > 0) out[k] +=")
+    assert _errors(guarded.replace("{hop}", "2")) == []

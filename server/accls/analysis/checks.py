@@ -18,6 +18,7 @@ from accls.analysis.device_coherence import coherence_findings
 from accls.analysis.device_stale import stale_findings
 from accls.analysis.findings import Finding
 from accls.analysis.lifetime_stale import lifetime_stale_findings
+from accls.analysis.linear_pointers import linear_pointer_findings
 from accls.analysis.list_tasks import list_task_findings
 from accls.analysis.mapped_twice import mapped_twice_findings
 from accls.analysis.mhp_races import concurrency_findings
@@ -76,6 +77,7 @@ def check_source(analysis: FileAnalysis, dialect: str = "") -> tuple[Finding, ..
             fn = analysis.source.function(loop.function)
             found.extend(private_pointer_findings(loop, directive, fn))
             found.extend(reduction_section_findings(loop, directive, analysis.source))
+            found.extend(linear_pointer_findings(loop, directive, analysis.source))
     for sentinel in dialects:
         found.extend(data_findings(analysis, sentinel))
         found.extend(section_findings(analysis, sentinel))
