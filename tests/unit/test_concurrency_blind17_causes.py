@@ -63,6 +63,9 @@ def test_a_critical_element_of_its_own_distributed_iteration_does_not_race() -> 
     # `a[p]` and `a[2 * p + 1]` belong to one iteration, run by one team
     assert _errors(_TEAMS.replace("{write}", "a[p] += x[p];")) == []
     assert _errors(_TEAMS.replace("{write}", "a[2 * p + 1] = x[p];")) == []
+    # `k` is an arithmetic image of the counter, not a value from data: no proof
+    odd = "{ int k = 2 * p + 1; a[k] = x[p]; }"
+    assert _errors(_TEAMS.replace("{write}", odd)) == []
     # `hist[p % 8]` is shared by iterations: still a race between teams
     assert ("ACC126", 6) in _errors(_TEAMS.replace("{write}", "hist[p % 8] += 1;"))
 

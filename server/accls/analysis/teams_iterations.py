@@ -18,6 +18,7 @@ from accls.frontend import Function, Loop, Ref, Region, SourceFile
 __all__ = ["distributed_loop", "iteration_owned", "iteration_values"]
 
 _TEAM = re.compile(r"\bomp_get_team_num\s*\(")
+_FROM_DATA = re.compile(r"[A-Za-z_]\w*\s*[(\[]")  # a call or an element read
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -69,7 +70,9 @@ def iteration_values(
     """Names in `ref`'s subscripts that are locals of one distributed iteration.
 
     Each is declared in the distributed loop's body, which never asks for the team
-    number: its value comes from the iteration's data, not from the team.
+    number, and initialized from a call or an element read: its value comes from
+    the iteration's data, not from the team (`int k = 4 * p + 1` is not one: an
+    arithmetic image of the counter may well be each iteration's own).
     """
     loop = distributed_loop(dist, source)
     if loop is None:
@@ -87,6 +90,14 @@ def iteration_values(
                 and not var.static
                 and var.span is not None
                 and loop.body.start_byte <= var.span.start_byte < loop.body.end_byte
+                and _FROM_DATA.search(_initializer(var.span.start_byte, source))
             ):
                 out.add(name)
     return out
+
+
+def _initializer(start: int, source: SourceFile) -> str:
+    """The declarator text from the name to its `;` or `,` (the initializer)."""
+    text = source.data[start : start + 400].decode("utf-8", "replace")
+    head = re.match(r"[A-Za-z_]\w*\s*=\s*([^;,]*)", text)
+    return head.group(1) if head is not None else ""
