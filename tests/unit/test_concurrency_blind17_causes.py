@@ -123,3 +123,36 @@ def test_a_linear_pointer_stepping_a_whole_frame_does_not_race() -> None:
     # a branch may skip the update: no proof, no error
     guarded = _FRAMES.replace("out[k] +=", "if (f[k] > 0) out[k] +=")
     assert _errors(guarded.replace("{hop}", "2")) == []
+
+
+_ORPHAN = """\
+    typedef struct node { struct node *left; int height; } node_t;
+    static void annotate(node_t *n) {
+      if (!n) return;
+      {move}
+      #pragma omp task
+      n->left->height = 3;
+      #pragma omp {wait}
+      n->height = n->left->height + 1;
+    }
+    void run(node_t *root) {
+      #pragma omp parallel
+      #pragma omp single
+      annotate(root);
+    }
+"""
+
+
+def _orphan(move: str, wait: str) -> str:
+    return _ORPHAN.replace("{move}", move).replace("{wait}", wait)
+
+
+def test_an_orphaned_task_member_through_an_unmoved_pointer_races() -> None:
+    # the task's copy of `n` is the creator's: `n->left->height` is one location
+    assert ("ACC122", 8) in _errors(_orphan("", "taskyield"))
+
+
+def test_an_orphaned_task_member_waited_for_or_through_a_moved_pointer() -> None:
+    assert _errors(_orphan("", "taskwait")) == []
+    # the function sets `n`: which copy points where is not followed
+    assert _errors(_orphan("n = n->left;", "taskyield")) == []

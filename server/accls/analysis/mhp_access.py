@@ -12,6 +12,7 @@ from accls.analysis.mhp_constructs import contains, first_word, pragma_at
 from accls.analysis.mhp_env import Environment, Location, locate
 from accls.analysis.mhp_guards import Guard, copied_pointer, guard_of
 from accls.analysis.mhp_locks import LockTable
+from accls.analysis.mhp_orphan_pointers import member_through_copy
 from accls.analysis.mhp_sync import memory_order
 from accls.analysis.mhp_tasks import Task, task_context
 from accls.analysis.mhp_units import Unit, unit_of
@@ -75,7 +76,9 @@ def region_access(
     if via is None and private and not shared_target:
         return None  # (a pointer copyprivate hands out points to one object)
     location = (
-        locate(ref, pos, chain, scene.env, through)
+        Location(ref.name, "scalar", ())
+        if via is None and member_through_copy(ref, scene.copied)
+        else locate(ref, pos, chain, scene.env, through)
         if via is None and not shared_target
         else _callee_location(ref)
         if via is not None

@@ -35,6 +35,7 @@ from accls.analysis.mhp_env import Environment, environment
 from accls.analysis.mhp_guards import copied_in_pointers
 from accls.analysis.mhp_library_ranges import range_accesses
 from accls.analysis.mhp_locks import lock_table, shared_locks
+from accls.analysis.mhp_orphan_pointers import orphan_pointer_params
 from accls.analysis.mhp_phases import barrier_phases
 from accls.analysis.mhp_pointer_reads import pointer_reads
 from accls.analysis.mhp_rows import array_lengths, region_extents
@@ -147,7 +148,8 @@ def _model(
         unseparated_loops(loops, bounds, source.branches, source),
         atomic_targets(inner, fn),
         [b for b in source.branches if contains(region, b.span.start_byte)],
-        copied_in_pointers(region, fn, source),
+        copied_in_pointers(region, fn, source)
+        | (orphan_pointer_params(fn) if orphan else frozenset()),
     )
     accesses: list[Access] = []
     # A `static` local's initializer runs once, not on every thread.
