@@ -156,3 +156,67 @@ def test_an_orphaned_task_member_waited_for_or_through_a_moved_pointer() -> None
     assert _errors(_orphan("", "taskwait")) == []
     # the function sets `n`: which copy points where is not followed
     assert _errors(_orphan("n = n->left;", "taskyield")) == []
+
+
+_ARMS = """\
+    typedef struct node { struct node *left; int height; } node_t;
+    void run(node_t *n, int c) {
+      #pragma omp parallel
+      #pragma omp single
+      {
+        {loop}
+        if ({cond}) {
+          #pragma omp task
+          n->height = 1;
+        } else {
+          n->height = 2;
+        }
+        #pragma omp taskwait
+      }
+    }
+"""
+
+
+def test_a_task_made_in_one_arm_does_not_meet_the_other_arm() -> None:
+    # one execution of the `if` runs the task or the `else` store, never both
+    assert _errors(_ARMS.replace("{loop}", "").replace("{cond}", "c")) == []
+
+
+def test_arms_run_again_by_a_loop_may_meet() -> None:
+    # odd iterations make the task, even ones store in the `else` arm
+    looped = _ARMS.replace("{loop}", "for (int k = 0; k < 4; k++)")
+    assert ("ACC122", 11) in _errors(looped.replace("{cond}", "k % 2"))
+
+
+_RECURSIVE = """\
+    typedef struct node { struct node *left; int height; } node_t;
+    static void finish(node_t *m) { m->height = 1 + (m->left ? 1 : 0); }
+    static void walk(node_t *n, int depth) {
+      if (!n) return;
+      if (depth < 4) {
+        #pragma omp task
+        walk(n->left, depth + 1);
+        #pragma omp {wait}
+      } else {
+        walk(n->left, depth + 1);
+      }
+      int h = n->left ? n->left->height : 0;
+      n->height = h + 1;
+      finish(n);
+    }
+    void run(node_t *root) {
+      #pragma omp parallel
+      #pragma omp single
+      walk(root, 0);
+    }
+"""
+
+
+def test_a_recursive_task_call_writes_what_its_deeper_callee_writes() -> None:
+    # `walk(n->left)` runs `finish(n->left)`: `n->left->height`, read at line 12
+    src = _RECURSIVE.replace("{wait}", "taskyield")
+    assert ("ACC124", 7) in _errors(src)
+
+
+def test_a_recursive_task_call_waited_for_does_not_race() -> None:
+    assert _errors(_RECURSIVE.replace("{wait}", "taskwait")) == []

@@ -50,6 +50,9 @@ def callee_state(
         state = hidden_state(call.name, source) if callee is None else None
         if state is not None:
             out.append((call, hidden_write(call, state), frozenset(), False))
+        if callee is fn:  # a recursion: the members it writes, deep ones too
+            own = member_writes(call, callee, fn, region, source)
+            out.extend((call, ref, frozenset(), False) for ref in own)
         if callee is None or callee is fn:
             continue
         writes = locked_state_writes(callee, source, env.threadprivate)
@@ -67,7 +70,7 @@ def callee_state(
         if reached is not None:
             out.extend((call, ref, held, False) for ref, held in reached)
             continue
-        for ref in member_writes(call, callee, fn, region):
+        for ref in member_writes(call, callee, fn, region, source):
             inside = critical_names_at(callee, ref, source)
             if inside is None:  # `atomic` counts, marked; other exclusion does not
                 inside = callee_atomic_held(callee, ref, source)

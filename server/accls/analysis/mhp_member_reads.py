@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 
 from accls.analysis.mhp_constructs import contains, first_word, pragma_at
+from accls.analysis.mhp_deep_members import MEMBER_PATH
 from accls.analysis.mhp_member_writes import caller_base
 from accls.frontend import Call, Function, Ref, Region, SourceFile
 
@@ -70,7 +71,7 @@ def member_reads(
             if ref.is_write or not ref.member or not ref.name.startswith(head):
                 continue
             rest = ref.name[len(head) :]
-            if not _NAME.fullmatch(rest) or ref.deref or ref.atomic:
+            if not MEMBER_PATH.fullmatch(rest) or ref.deref or ref.atomic:
                 continue  # `p->a.b`, `*p->q`: not followed
             if any(s.poly is None or not s.poly.is_constant for s in ref.subscripts):
                 continue

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from accls.analysis.mhp_access import Access, Scene, region_access
+from accls.analysis.mhp_arms import if_else_arms
 from accls.analysis.mhp_callee_atomics import ATOMIC
 from accls.analysis.mhp_callee_sweeps import callee_sweeps
 from accls.analysis.mhp_callee_tasks import (
@@ -79,6 +80,7 @@ class RegionModel:
     flushes: tuple[int, ...] = ()  # where its `flush` constructs start
     constructs: tuple[Region, ...] = ()  # the constructs inside the region
     branches: tuple[Span, ...] = ()  # `if` arms and loop bodies inside the region
+    arms: tuple[tuple[Span, Span], ...] = ()  # (then, else) of each `if ... else`
     # (position, task context, depend items): waits for the tasks those items meet
     dep_waits: tuple[tuple[int, int, tuple[tuple[str, str], ...]], ...] = ()
 
@@ -240,6 +242,7 @@ def _model(
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
         branches=tuple(b.span for b in scene.branches),
+        arms=if_else_arms(scene.branches, source),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accls.analysis.mhp_arms import opposite_arms
 from accls.analysis.mhp_loop_scalars import loops_share_scalar
 from accls.analysis.mhp_model import Access, RegionModel, Task, Unit
 from accls.analysis.mhp_tasks import EVERY_THREAD
@@ -217,6 +218,20 @@ def _sibling_rule(
     )
 
 
+def _exclusive(model: RegionModel, a: Access, b: Access, k: int) -> bool:
+    """True when the tasks (or the creator's code) lie in two arms of one `if`.
+
+    The creator must be one: no thread of a team, no task of several instances.
+    """
+    if "team" in (a.unit.kind, b.unit.kind) or "loop" in (a.unit.kind, b.unit.kind):
+        return False
+    if any(model.task(t).multi for t in a.tasks[:k]):
+        return False
+    ta, tb = a.tasks[k:], b.tasks[k:]
+    p, q = (ta[0] if ta else a.pos), (tb[0] if tb else b.pos)
+    return opposite_arms(model.arms, model.loops, p, q) is not None
+
+
 def _tasks(model: RegionModel, a: Access, b: Access) -> str | None:
     """Rule for two accesses of one thread's sequential code and its tasks."""
     ta, tb = a.tasks, b.tasks
@@ -238,6 +253,8 @@ def _tasks(model: RegionModel, a: Access, b: Access) -> str | None:
         if multi is None or (multi.taskloop and a.tasks[-1] == multi.id):
             return None  # one instance in program order, or a taskloop's own loop
         return f"the task at line {multi.line} runs as several instances: {multi.multi}"
+    if _exclusive(model, a, b, k):
+        return None  # made and run in the two arms of one `if`: never both
     if len(ta) == k:
         return _creator_rule(model, tb[k:], a.pos)
     if len(tb) == k:
