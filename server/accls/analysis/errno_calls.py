@@ -7,9 +7,9 @@ loop sees `0` (serially `33`). The table of library effects calls these
 functions pure, and they are, but for `errno`: a loop that reaches one (itself
 or through the file's functions) stays serial where the program may read
 `errno` after it (`errno` or `perror`, in its function after the loop, or in a
-caller after the call); a read before it (`perror` after `fopen`), or after a
-reset that covers it (`errno = 0; strtod(..); if (errno)`), sees none of its
-calls.
+caller after the call, or in a function of the file called there); a read
+before it (`perror` after `fopen`), or after a reset that covers it (`errno =
+0; strtod(..); if (errno)`), sees none of its calls.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile
 __all__ = ["errno_obstacle"]
 
 # <math.h> functions that may report a domain, pole or range error in `errno`
-# (glibc's math_errhandling has MATH_ERRNO); their f and l forms too.
+# (glibc's math_errhandling has MATH_ERRNO); their f and l forms too. `sin`,
+# `cos` and `tan` of an infinity set EDOM.
 _MATH = frozenset(
     {
+        "sin", "cos", "tan", "sincos", "exp10",
         "acos", "asin", "atan2", "acosh", "atanh", "cosh", "sinh",
         "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logb",
         "pow", "sqrt", "hypot", "fmod", "remainder", "lround", "llround",
@@ -35,6 +37,9 @@ _OTHERS = frozenset(
     {
         "strtod", "strtof", "strtold", "strtol", "strtoll", "strtoul",
         "strtoull", "strtoimax", "strtoumax", "atof", "wcstod", "wcstol",
+        "wcstof", "wcstold", "wcstoll", "wcstoul", "wcstoull",
+        # glibc's are strtol: a number out of range sets ERANGE
+        "atoi", "atol", "atoll",
     }
 )  # fmt: skip
 _MOST = 64  # functions of the file followed, at most
@@ -47,11 +52,15 @@ def _sets_errno(name: str) -> bool:
     return bare[-1:] in ("f", "l") and bare[:-1] in _MATH
 
 
-def _reads_after(fn: Function, pos: int) -> bool:
+def _reads_after(
+    fn: Function, pos: int, source: SourceFile, seen: set[str] | None = None
+) -> bool:
     """True when `fn` reads the library's `errno` after byte `pos` (`perror` too).
 
     A read that a reset after `pos` covers (`errno = 0;` before it, in the same
-    or an enclosing block, no condition between) sees only what follows it.
+    or an enclosing block, no condition between) sees only what follows it. A
+    call after `pos` of a function of the file that reads it before any reset
+    of its own (`report()`, `if (failed())`) reads it too.
     """
     if fn.lookup("errno") is not None:
         return False  # a local of that name
@@ -69,9 +78,23 @@ def _reads_after(fn: Function, pos: int) -> bool:
             for w in resets
         )
 
-    return any(r.is_read and not covered(r) for r in after) or any(
-        c.name == "perror" and c.span.start_byte > pos for c in fn.call_sites
-    )
+    if any(r.is_read and not covered(r) for r in after):
+        return True
+    later = [c for c in fn.call_sites if c.span.start_byte > pos]
+    if any(c.name == "perror" for c in later):
+        return True
+    seen = seen if seen is not None else {fn.name}
+    for call in later:
+        callee = source.function(call.name)
+        if callee is None or call.name in seen:
+            continue
+        if len(seen) >= _MOST:
+            return True  # too many to follow: it may
+        seen.add(call.name)
+        # The callee whole, from its start: its own resets cover its later reads.
+        if _reads_after(callee, -1, source, seen):
+            return True
+    return False
 
 
 def _read_later(loop: Loop, source: SourceFile) -> bool:
@@ -92,7 +115,7 @@ def _read_later(loop: Loop, source: SourceFile) -> bool:
         if (fn.name, pos) in seen:
             continue
         seen.add((fn.name, pos))
-        if _reads_after(fn, pos):
+        if _reads_after(fn, pos, source):
             return True
         todo.extend(
             (caller, call.span.end_byte)
