@@ -9,15 +9,22 @@ or through the file's functions) stays serial where the program may read
 `errno` after it (`errno` or `perror`, in its function after the loop, or in a
 caller after the call, or in a function of the file called there); a read
 before it (`perror` after `fopen`), or after a reset that covers it (`errno =
-0; strtod(..); if (errno)`), sees none of its calls.
+0; strtod(..); if (errno)`), sees none of its calls. Another file's function
+counts by what the index says of it (it may set `errno`, it may read it).
 """
 
 from __future__ import annotations
 
-from accls.analysis.model import Obstacle, ObstacleCode
-from accls.frontend import AccessKind, Function, Loop, Ref, SourceFile
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-__all__ = ["errno_obstacle"]
+from accls.analysis.model import Obstacle, ObstacleCode
+from accls.frontend import AccessKind, Call, Function, Loop, Ref, SourceFile
+
+if TYPE_CHECKING:
+    from accls.analysis.program import ProgramSummaries
+
+__all__ = ["errno_effects", "errno_obstacle"]
 
 # <math.h> functions that may report a domain, pole or range error in `errno`
 # (glibc's math_errhandling has MATH_ERRNO); their f and l forms too. `sin`,
@@ -53,14 +60,19 @@ def _sets_errno(name: str) -> bool:
 
 
 def _reads_after(
-    fn: Function, pos: int, source: SourceFile, seen: set[str] | None = None
+    fn: Function,
+    pos: int,
+    source: SourceFile,
+    program: ProgramSummaries | None,
+    seen: set[str] | None = None,
 ) -> bool:
     """True when `fn` reads the library's `errno` after byte `pos` (`perror` too).
 
     A read that a reset after `pos` covers (`errno = 0;` before it, in the same
     or an enclosing block, no condition between) sees only what follows it. A
     call after `pos` of a function of the file that reads it before any reset
-    of its own (`report()`, `if (failed())`) reads it too.
+    of its own (`report()`, `if (failed())`), or of another file's that reads
+    it at all, reads it too.
     """
     if fn.lookup("errno") is not None:
         return False  # a local of that name
@@ -86,18 +98,23 @@ def _reads_after(
     seen = seen if seen is not None else {fn.name}
     for call in later:
         callee = source.function(call.name)
+        elsewhere = program.lookup(call.name) if program is not None else ()
+        if callee is None and any(d.reads_errno for d in elsewhere):
+            return True
         if callee is None or call.name in seen:
             continue
         if len(seen) >= _MOST:
             return True  # too many to follow: it may
         seen.add(call.name)
         # The callee whole, from its start: its own resets cover its later reads.
-        if _reads_after(callee, -1, source, seen):
+        if _reads_after(callee, -1, source, program, seen):
             return True
     return False
 
 
-def _read_later(loop: Loop, source: SourceFile) -> bool:
+def _read_later(
+    loop: Loop, source: SourceFile, program: ProgramSummaries | None
+) -> bool:
     """True when the program may read `errno` after the loop.
 
     In its function after it, or in a caller of that function after the call,
@@ -115,7 +132,7 @@ def _read_later(loop: Loop, source: SourceFile) -> bool:
         if (fn.name, pos) in seen:
             continue
         seen.add((fn.name, pos))
-        if _reads_after(fn, pos, source):
+        if _reads_after(fn, pos, source, program):
             return True
         todo.extend(
             (caller, call.span.end_byte)
@@ -126,9 +143,11 @@ def _read_later(loop: Loop, source: SourceFile) -> bool:
     return False
 
 
-def _errno_call(loop: Loop, source: SourceFile) -> tuple[str, int] | None:
-    """The first call the loop reaches that may set `errno`: (name, line)."""
-    todo = [(c.name, c.span.line) for c in loop.calls]
+def _errno_call(
+    calls: Iterable[Call], source: SourceFile, program: ProgramSummaries | None
+) -> tuple[str, int] | None:
+    """The first call `calls` reach that may set `errno`: (name, line)."""
+    todo = [(c.name, c.span.line) for c in calls]
     seen: set[str] = set()
     while todo and len(seen) < _MOST:
         name, line = todo.pop(0)
@@ -137,18 +156,31 @@ def _errno_call(loop: Loop, source: SourceFile) -> tuple[str, int] | None:
         seen.add(name)
         fn = source.function(name)
         if fn is None:
-            if _sets_errno(name):
+            elsewhere = program.lookup(name) if program is not None else ()
+            if _sets_errno(name) or any(d.sets_errno for d in elsewhere):
                 return name, line
             continue
         todo.extend((c.name, line) for c in fn.call_sites)
     return None
 
 
-def errno_obstacle(loop: Loop, source: SourceFile) -> Obstacle | None:
+def errno_effects(
+    fn: Function, source: SourceFile, program: ProgramSummaries | None = None
+) -> tuple[bool, bool]:
+    """Whether a call of `fn` may set `errno`, and whether it may read it."""
+    if any(g.name == "errno" for g in source.globals):
+        return False, False
+    sets = _errno_call(fn.call_sites, source, program) is not None
+    return sets, _reads_after(fn, -1, source, program)
+
+
+def errno_obstacle(
+    loop: Loop, source: SourceFile, program: ProgramSummaries | None = None
+) -> Obstacle | None:
     """Why a loop that may set `errno`, in a file that reads it, stays serial."""
-    if loop.fortran or not _read_later(loop, source):
+    if loop.fortran or not _read_later(loop, source, program):
         return None
-    found = _errno_call(loop, source)
+    found = _errno_call(loop.calls, source, program)
     if found is None:
         return None
     name, line = found
