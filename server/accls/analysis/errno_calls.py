@@ -24,7 +24,7 @@ from accls.frontend import AccessKind, Call, Function, Loop, Ref, SourceFile
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
 
-__all__ = ["errno_effects", "errno_obstacle"]
+__all__ = ["errno_effects", "errno_obstacle", "read_after_call"]
 
 # <math.h> functions that may report a domain, pole or range error in `errno`
 # (glibc's math_errhandling has MATH_ERRNO); their f and l forms too. `sin`,
@@ -118,14 +118,23 @@ def _read_later(
     """True when the program may read `errno` after the loop.
 
     In its function after it, or in a caller of that function after the call,
-    as far as the file shows.
+    as far as the file shows, or after a call of that function another file
+    makes, as far as the index shows.
     """
     if any(g.name == "errno" for g in source.globals):
         return False  # the program's own variable of that name
     own = source.function(loop.function) if loop.function else None
     if own is None:
         return False
-    todo = [(own, loop.span.end_byte)]
+    return _read_from(own, loop.span.end_byte, source, program)
+
+
+def _read_from(
+    own: Function, start: int, source: SourceFile, program: ProgramSummaries | None
+) -> bool:
+    """True when `own` (or a caller, after its call) may read `errno` after `start`."""
+    calls = program.calls if program is not None else None
+    todo = [(own, start)]
     seen: set[tuple[str, int]] = set()
     while todo and len(seen) < _MOST:
         fn, pos = todo.pop()
@@ -134,6 +143,9 @@ def _read_later(
         seen.add((fn.name, pos))
         if _reads_after(fn, pos, source, program):
             return True
+        remote = calls.calls_of(fn.name) if calls and not fn.static else []
+        if any(r.errno_after for _, r in remote):
+            return True
         todo.extend(
             (caller, call.span.end_byte)
             for caller in source.functions
@@ -141,6 +153,15 @@ def _read_later(
             if call.name == fn.name
         )
     return False
+
+
+def read_after_call(caller: Function, call: Call, source: SourceFile) -> bool:
+    """Whether the file may read `errno` after `call` of `caller` (callers followed)."""
+    if "errno" not in source.text and "perror" not in source.text:
+        return False
+    if any(g.name == "errno" for g in source.globals):
+        return False
+    return _read_from(caller, call.span.end_byte, source, None)
 
 
 def _errno_call(
