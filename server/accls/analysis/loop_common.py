@@ -20,6 +20,7 @@ from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Escape, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.thread_locals import thread_local_obstacle
 from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import Loop, SourceFile
 
@@ -31,7 +32,7 @@ class LoopCommon:
     """The dialect-free facts of one loop."""
 
     owned: frozenset[str]  # arrays each iteration owns a part of
-    first: tuple[Obstacle, ...]  # shape, volatile, ambiguous calls, calls, fenv
+    first: tuple[Obstacle, ...]  # shape, volatile, ambiguous calls, calls, fenv, TLS
     shared: tuple[Obstacle, ...]  # elements shared through addresses
     call_effects: tuple[str, ...]
     escapes: tuple[Escape, ...]
@@ -62,6 +63,7 @@ def loop_common(
     owned = iteration_arrays(loop, fn, source)
     calls, call_effects = call_obstacles(loop, source, program)
     fenv = fenv_obstacle(loop, source, program)
+    tls = thread_local_obstacle(loop, source)
     return LoopCommon(
         owned=owned,
         first=(
@@ -70,6 +72,7 @@ def loop_common(
             *ambiguous_function(loop, source),
             *calls,
             *((fenv,) if fenv is not None else ()),
+            *((tls,) if tls is not None else ()),
         ),
         shared=shared_elements(loop),
         call_effects=call_effects,
