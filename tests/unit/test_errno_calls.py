@@ -102,8 +102,12 @@ def test_a_function_of_the_file_called_after_the_loop_that_reads_errno() -> None
         "static int failed(void) { return errno != 0; }\n"
         "static int check(void) { return failed(); }",
     )
-    calls = ("  return failed();\n", "  report();\n  return 0;\n")
-    calls += ("  say();\n  return 0;\n", "  return check();\n")
+    calls = (
+        "  return failed();\n",
+        "  report();\n  return 0;\n",
+        "  say();\n  return 0;\n",
+        "  return check();\n",
+    )
     for helper, after in zip(reads, calls, strict=True):
         fact = _with_helper(helper, after)
         assert not fact.parallel, helper

@@ -73,7 +73,8 @@ def thread_local_obstacle(loop: Loop, source: SourceFile) -> Obstacle | None:
     fn = source.function(loop.function) if loop.function else None
     used = _uses(loop.refs, fn, names)
     where = loop.span.line
-    todo, seen = [c.name for c in loop.calls], set()
+    todo = [c.name for c in loop.calls]
+    seen: set[str] = set()
     while not used and todo and len(seen) < _MOST:
         name = todo.pop()
         callee = source.function(name)
