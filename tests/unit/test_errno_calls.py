@@ -130,3 +130,19 @@ def test_atoi_and_the_trigonometric_functions_set_errno() -> None:
         assert not fact.parallel, call
         assert any("may set `errno`" in o.message for o in fact.obstacles), call
     assert _loop("fabs").parallel
+
+
+def test_a_later_iteration_that_reads_errno_keeps_the_loop_serial() -> None:
+    """errno stays set: serially every later `failed()` sees the failure."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", "  return 0;\n")
+    text = text.replace(
+        "int fill(void) {",
+        "static int failed(void) { return errno != 0; }\nint c[N];\nint fill(void) {",
+    ).replace("b[i] = log(a[i]);", "{ b[i] = log(a[i]); c[i] = failed(); }")
+    assert "c[i] = failed()" in text
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+    assert not fact.parallel
+    assert any("may set `errno`" in o.message for o in fact.obstacles)
+    quiet = text.replace("c[i] = failed();", "c[i] = 1;")
+    fact = next(f for f in analyze_text(quiet).facts if f.loop.function == "fill")
+    assert fact.parallel

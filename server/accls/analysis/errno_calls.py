@@ -59,6 +59,24 @@ def _sets_errno(name: str) -> bool:
     return bare[-1:] in ("f", "l") and bare[:-1] in _MATH
 
 
+def _resets(refs: list[Ref]) -> list[Ref]:
+    """The plain stores of `errno` among `refs` (`errno = 0`)."""
+    return [
+        w
+        for w in refs
+        if w.kind is AccessKind.WRITE and not (w.subscripts or w.deref or w.member)
+    ]
+
+
+def _covered(read: Ref, resets: list[Ref]) -> bool:
+    """A reset before `read`, in its block or an enclosing one, no condition between."""
+    return any(
+        w.span.start_byte < read.span.start_byte
+        and read.context[: len(w.context)] == w.context
+        for w in resets
+    )
+
+
 def _reads_after(
     fn: Function,
     pos: int,
@@ -77,22 +95,18 @@ def _reads_after(
     if fn.lookup("errno") is not None:
         return False  # a local of that name
     after = [r for r in fn.refs if r.name == "errno" and r.span.start_byte > pos]
-    resets = [
-        w
-        for w in after
-        if w.kind is AccessKind.WRITE and not (w.subscripts or w.deref or w.member)
-    ]
+    resets = _resets(after)
 
-    def covered(read: Ref) -> bool:
-        return any(
-            w.span.start_byte < read.span.start_byte
-            and read.context[: len(w.context)] == w.context
-            for w in resets
-        )
-
-    if any(r.is_read and not covered(r) for r in after):
+    if any(r.is_read and not _covered(r, resets) for r in after):
         return True
-    later = [c for c in fn.call_sites if c.span.start_byte > pos]
+    # A reset in the function's own block (no loop or condition around it)
+    # covers every call after it.
+    top = [w.span.start_byte for w in resets if not w.context]
+    later = [
+        c
+        for c in fn.call_sites
+        if c.span.start_byte > pos and not any(t < c.span.start_byte for t in top)
+    ]
     if any(c.name == "perror" for c in later):
         return True
     seen = seen if seen is not None else {fn.name}
@@ -195,11 +209,39 @@ def errno_effects(
     return sets, _reads_after(fn, -1, source, program)
 
 
+def _read_in_loop(
+    loop: Loop, source: SourceFile, program: ProgramSummaries | None
+) -> bool:
+    """True when an iteration may read `errno` an earlier one set (no reset first).
+
+    `errno` stays set until reset: serially a failure shows in every later
+    iteration's `if (errno)` or `failed()`, in parallel only in its thread's.
+    """
+    fn = source.function(loop.function) if loop.function else None
+    if fn is not None and fn.lookup("errno") is not None:
+        return False
+    if any(g.name == "errno" for g in source.globals):
+        return False
+    refs = [r for r in loop.refs if r.name == "errno"]
+    if any(r.is_read and not _covered(r, _resets(refs)) for r in refs):
+        return True
+    for call in loop.calls:
+        callee = source.function(call.name)
+        elsewhere = program.lookup(call.name) if program is not None else ()
+        if call.name == "perror" or any(d.reads_errno for d in elsewhere):
+            return True
+        if callee is not None and _reads_after(callee, -1, source, program):
+            return True
+    return False
+
+
 def errno_obstacle(
     loop: Loop, source: SourceFile, program: ProgramSummaries | None = None
 ) -> Obstacle | None:
     """Why a loop that may set `errno`, in a file that reads it, stays serial."""
-    if loop.fortran or not _read_later(loop, source, program):
+    if loop.fortran:
+        return None
+    if not (_read_later(loop, source, program) or _read_in_loop(loop, source, program)):
         return None
     found = _errno_call(loop.calls, source, program)
     if found is None:
@@ -210,6 +252,6 @@ def errno_obstacle(
         line=line,
         variable="errno",
         message=f"calls `{name}()` (line {line}), which may set `errno`, and the "
-        "program reads `errno` after it: each thread has its own, so after a "
-        "parallel loop it would not hold the failing call's value",
+        "program reads `errno` after it (or a later iteration does): each thread "
+        "has its own, so in parallel it would not hold the failing call's value",
     )
