@@ -31,6 +31,7 @@ def test_thread_local_arrays_keep_their_loops_serial() -> None:
     for decl in (
         "static __thread double buf[N];",
         "_Thread_local double buf[N], other = 0;",
+        "static _Thread_local double other, buf[N] = {0};",
         "static double buf[N];\n#pragma omp threadprivate(buf)",
     ):
         writes, through_callee, plain = _facts(decl)

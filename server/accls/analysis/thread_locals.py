@@ -19,8 +19,9 @@ from accls.frontend import Function, Loop, Ref, SourceFile
 
 __all__ = ["thread_local_obstacle"]
 
-_DECLARATION = re.compile(r"\b(?:__thread|_Thread_local|thread_local)\b([^;{}()]*);")
-_BRACKETS = re.compile(r"\[[^\]]*\]|=[^,]*")
+_DECLARATION = re.compile(r"\b(?:__thread|_Thread_local|thread_local)\b([^;]*);")
+# Extents and initialisers (`= 0`, `(42)`, `{0}`), leaving the declarators' names.
+_BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|=[^,]*")
 _NAME = re.compile(r"([A-Za-z_]\w*)\s*$")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _MOST = 64  # functions of the file followed, at most
