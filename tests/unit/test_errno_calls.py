@@ -146,3 +146,24 @@ def test_a_later_iteration_that_reads_errno_keeps_the_loop_serial() -> None:
     quiet = text.replace("c[i] = failed();", "c[i] = 1;")
     fact = next(f for f in analyze_text(quiet).facts if f.loop.function == "fill")
     assert fact.parallel
+
+
+def test_a_read_before_the_loop_in_a_loop_around_it_comes_after_it() -> None:
+    """The next pass of the `for` around it reads what this pass's calls left."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", "  return c;\n")
+    text = text.replace("int fill(void) {", "int c;\nint fill(void) {")
+    text = text.replace(
+        "  for (int i = 0; i < N; i++) b[i] = log(a[i]);\n",
+        "  for (int t = 0; t < 3; t++) {\n"
+        "    c += errno != 0;\n"
+        "    for (int i = 0; i < N; i++) b[i] = log(a[i]);\n"
+        "  }\n",
+    )
+    assert "c += errno" in text
+    fact = next(f for f in analyze_text(text).facts if f.loop.var == "i")
+    assert not fact.parallel
+    reset = text.replace(
+        "    c += errno != 0;\n", "    errno = 0;\n    c += errno != 0;\n"
+    )
+    fact = next(f for f in analyze_text(reset).facts if f.loop.var == "i")
+    assert fact.parallel

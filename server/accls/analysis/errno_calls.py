@@ -133,14 +133,22 @@ def _read_later(
 
     In its function after it, or in a caller of that function after the call,
     as far as the file shows, or after a call of that function another file
-    makes, as far as the index shows.
+    makes, as far as the index shows. Inside a `for` loop around it, a read
+    before it comes after it too: in the next iteration.
     """
     if any(g.name == "errno" for g in source.globals):
         return False  # the program's own variable of that name
     own = source.function(loop.function) if loop.function else None
     if own is None:
         return False
-    return _read_from(own, loop.span.end_byte, source, program)
+    around = [
+        outer.span.start_byte
+        for outer in source.loops()
+        if outer.function == loop.function
+        and outer.span.start_byte < loop.span.start_byte
+        and outer.span.end_byte >= loop.span.end_byte
+    ]
+    return _read_from(own, min(around, default=loop.span.end_byte), source, program)
 
 
 def _read_from(
