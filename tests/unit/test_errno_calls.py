@@ -84,3 +84,86 @@ def test_a_read_after_a_reset_sees_none_of_the_loops_calls() -> None:
 def test_a_reset_under_a_condition_or_after_the_read_covers_nothing() -> None:
     for body in ("if (c) errno = 0;\n  c += errno;", "c += errno;\n  errno = 0;"):
         assert not _after(f"  {body}\n  return c;\n").parallel, body
+
+
+def _with_helper(helper: str, after: str):  # type: ignore[no-untyped-def]
+    """The loop of `fill` (log) with a helper of the file called after it."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", after)
+    text = text.replace("int fill(void) {", helper + "\nint fill(void) {")
+    return next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+
+
+def test_a_function_of_the_file_called_after_the_loop_that_reads_errno() -> None:
+    """`report()` after the loop reads errno: serially the failing call's, here 0."""
+    reads = (
+        "static int failed(void) { return errno != 0; }",
+        'static void report(void) { if (errno) printf("%d\\n", errno); }',
+        'static void say(void) { perror("fill"); }',
+        "static int failed(void) { return errno != 0; }\n"
+        "static int check(void) { return failed(); }",
+    )
+    calls = (
+        "  return failed();\n",
+        "  report();\n  return 0;\n",
+        "  say();\n  return 0;\n",
+        "  return check();\n",
+    )
+    for helper, after in zip(reads, calls, strict=True):
+        fact = _with_helper(helper, after)
+        assert not fact.parallel, helper
+        assert any("may set `errno`" in o.message for o in fact.obstacles)
+
+
+def test_a_helper_that_resets_errno_first_or_never_reads_it_leaves_the_loop() -> None:
+    helpers = (
+        ("static int failed(void) { errno = 0; return errno != 0; }", "failed()"),
+        ("static int twice(int x) { return 2 * x; }", "twice(1)"),
+    )
+    for helper, call in helpers:
+        assert _with_helper(helper, f"  return {call};\n").parallel, helper
+
+
+def test_atoi_and_the_trigonometric_functions_set_errno() -> None:
+    """glibc's atoi/atol are strtol (ERANGE); sin/cos/tan of an infinity set EDOM."""
+    for call in ("atoi", "atol", "atoll", "sin", "cosf", "tanl"):
+        fact = _loop(call)
+        assert not fact.parallel, call
+        assert any("may set `errno`" in o.message for o in fact.obstacles), call
+    assert _loop("fabs").parallel
+
+
+def test_a_later_iteration_that_reads_errno_keeps_the_loop_serial() -> None:
+    """errno stays set: serially every later `failed()` sees the failure."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", "  return 0;\n")
+    text = text.replace(
+        "int fill(void) {",
+        "static int failed(void) { return errno != 0; }\nint c[N];\nint fill(void) {",
+    ).replace("b[i] = log(a[i]);", "{ b[i] = log(a[i]); c[i] = failed(); }")
+    assert "c[i] = failed()" in text
+    fact = next(f for f in analyze_text(text).facts if f.loop.function == "fill")
+    assert not fact.parallel
+    assert any("may set `errno`" in o.message for o in fact.obstacles)
+    quiet = text.replace("c[i] = failed();", "c[i] = 1;")
+    fact = next(f for f in analyze_text(quiet).facts if f.loop.function == "fill")
+    assert fact.parallel
+
+
+def test_a_read_before_the_loop_in_a_loop_around_it_comes_after_it() -> None:
+    """The next pass of the `for` around it reads what this pass's calls left."""
+    text = _TEXT.replace("CALL", "log").replace("  return READ;\n", "  return c;\n")
+    text = text.replace("int fill(void) {", "int c;\nint fill(void) {")
+    text = text.replace(
+        "  for (int i = 0; i < N; i++) b[i] = log(a[i]);\n",
+        "  for (int t = 0; t < 3; t++) {\n"
+        "    c += errno != 0;\n"
+        "    for (int i = 0; i < N; i++) b[i] = log(a[i]);\n"
+        "  }\n",
+    )
+    assert "c += errno" in text
+    fact = next(f for f in analyze_text(text).facts if f.loop.var == "i")
+    assert not fact.parallel
+    reset = text.replace(
+        "    c += errno != 0;\n", "    errno = 0;\n    c += errno != 0;\n"
+    )
+    fact = next(f for f in analyze_text(reset).facts if f.loop.var == "i")
+    assert fact.parallel

@@ -13,12 +13,14 @@ from accls.analysis.address_reads import shared_elements
 from accls.analysis.aliasing import AliasCheck, alias_obstacles
 from accls.analysis.call_reasons import ambiguous_function
 from accls.analysis.extents import escapes_in
+from accls.analysis.fenv_state import fenv_obstacle
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.inductions import header_advances
 from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Escape, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.thread_locals import thread_local_obstacle
 from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import Loop, SourceFile
 
@@ -30,7 +32,7 @@ class LoopCommon:
     """The dialect-free facts of one loop."""
 
     owned: frozenset[str]  # arrays each iteration owns a part of
-    first: tuple[Obstacle, ...]  # shape, volatile, ambiguous calls, calls
+    first: tuple[Obstacle, ...]  # shape, volatile, ambiguous calls, calls, fenv, TLS
     shared: tuple[Obstacle, ...]  # elements shared through addresses
     call_effects: tuple[str, ...]
     escapes: tuple[Escape, ...]
@@ -60,6 +62,8 @@ def loop_common(
     fn = source.function(loop.function)
     owned = iteration_arrays(loop, fn, source)
     calls, call_effects = call_obstacles(loop, source, program)
+    fenv = fenv_obstacle(loop, source, program)
+    tls = thread_local_obstacle(loop, source)
     return LoopCommon(
         owned=owned,
         first=(
@@ -67,6 +71,8 @@ def loop_common(
             *volatile_obstacles(loop, fn, source),
             *ambiguous_function(loop, source),
             *calls,
+            *((fenv,) if fenv is not None else ()),
+            *((tls,) if tls is not None else ()),
         ),
         shared=shared_elements(loop),
         call_effects=call_effects,

@@ -171,7 +171,7 @@ def call_obstacles(
                 call, loop, source, PURE_FUNCTIONS
             ) or _unknown_detail(call.name, program)
         out.append(_call_obstacle(call, detail, where))
-    errno = errno_obstacle(loop, source)
+    errno = errno_obstacle(loop, source, program)
     if errno is not None:
         out.append(errno)
     return tuple(out), tuple(safe)

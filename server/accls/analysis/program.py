@@ -69,6 +69,9 @@ class Definition:
     allocator: bool = False
     # Its returns are tables of fresh, distinct rows (`alloc2d`): a row-table wrapper.
     row_table: bool = False
+    # A call may set `errno` (`strtod`, `log`), or read it (an error report).
+    sets_errno: bool = False
+    reads_errno: bool = False
 
     @property
     def place(self) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from accls.analysis.call_holds import ArgHold, call_holds
 from accls.analysis.call_origins import Origin, argument_origin
+from accls.analysis.errno_calls import read_after_call
 from accls.analysis.hidden_names import header_names, hidden_names
 from accls.analysis.sequential_loops import in_sequential_loop
 from accls.frontend import Directive, Effect, Function, SourceFile
@@ -68,6 +69,8 @@ class CallRecord:
     in_loop: bool = False
     texts: tuple[str, ...] = ()  # the arguments as written
     holds: tuple[ArgHold, ...] = ()  # the caller's device holds of its arguments
+    # The caller (or its file's callers) may read `errno` after the call.
+    errno_after: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,6 +180,7 @@ def file_calls(
             in_loop=_in_loop(source, caller.name, call.span.start_byte),
             texts=call.args,
             holds=call_holds(source, caller, call, memo),
+            errno_after=read_after_call(caller, call, source),
         )
         for caller in functions
         for params in (tuple(p.name for p in caller.params),)  # one per caller

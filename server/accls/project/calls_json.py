@@ -72,6 +72,7 @@ def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
                 c.in_loop,
                 list(c.texts),
                 [_hold_to_json(h) for h in c.holds],
+                c.errno_after,
             ]
             for c in found.calls
         ],
@@ -91,7 +92,8 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
         for name, names in raw["params"].items()
     }
     calls: list[CallRecord] = []
-    for callee, caller, static, line, args, in_loop, texts, holds in raw["calls"]:
+    for record in raw["calls"]:
+        callee, caller, static, line, args, in_loop, texts, holds, errno = record
         caller = sys.intern(str(caller))
         calls.append(
             CallRecord(
@@ -104,6 +106,7 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
                 in_loop=bool(in_loop),
                 texts=tuple(str(t) for t in texts),
                 holds=tuple(_hold_from_json(h) for h in holds),
+                errno_after=bool(errno),
             )
         )
     return FileCalls(

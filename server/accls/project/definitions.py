@@ -11,6 +11,7 @@ from accls.analysis import (
     unsummarised_reason,
 )
 from accls.analysis.device_kernels import device_kernel
+from accls.analysis.errno_calls import errno_effects
 from accls.analysis.pointer_slices import function_slices
 from accls.frontend import Function, SourceFile
 from accls.project.device_marks import device_marks
@@ -32,6 +33,7 @@ def define(
         if summary is not None
         else unsummarised_reason(fn.name, source, PURE_FUNCTIONS, program)
     )
+    sets_errno, reads_errno = errno_effects(fn, source, program)
     return Definition(
         name=fn.name,
         file=file,
@@ -43,4 +45,6 @@ def define(
         slices=function_slices(fn, source) if summary is not None else (),
         allocator=fn.name in source.allocators,
         row_table=fn.name in source.row_tables,
+        sets_errno=sets_errno,
+        reads_errno=reads_errno,
     )

@@ -36,8 +36,9 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # a function returns a table of distinct rows; 13: the device data callers
 # hold at each call; 14: files read with the other files' allocator wrappers
 # (fresh blocks in their calls and summaries); 15: a macro defined again with
-# another value has no integer value (summaries' slices bounded by it)
-_VERSION = 15
+# another value has no integer value (summaries' slices bounded by it); 16:
+# whether a function may set or read `errno`, and a call's caller read it after
+_VERSION = 16
 
 
 @cache

@@ -143,6 +143,7 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "kernel": _kernel_to_json(found.kernel),
         "allocator": found.allocator,
         "row_table": found.row_table,
+        "errno": [found.sets_errno, found.reads_errno],
         "slices": [
             [s.index, s.arity, s.written, s.low, s.high, s.element]
             for s in found.slices
@@ -184,6 +185,8 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         slices=tuple(_slice_from_json(one) for one in raw["slices"]),
         allocator=bool(raw["allocator"]),
         row_table=bool(raw["row_table"]),
+        sets_errno=bool(raw["errno"][0]),
+        reads_errno=bool(raw["errno"][1]),
     )
 
 
