@@ -85,9 +85,8 @@ def _suggestions(text: str, opts: SuggestOptions = ACC) -> list[Suggestion]:
 
 
 def _pragmas(text: str, opts: SuggestOptions = ACC) -> list[str]:
-    return [
-        s.pragma.render().split(" copy")[0] for s in _suggestions(text, opts) if s.pragma
-    ]
+    found = _suggestions(text, opts)
+    return [s.pragma.render().split(" copy")[0] for s in found if s.pragma]
 
 
 def test_a_reduction_below_two_parallel_loops_runs_in_each_lane() -> None:
