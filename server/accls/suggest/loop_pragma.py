@@ -7,6 +7,7 @@ from accls.analysis.team_loops import team_loop_obstacle
 from accls.frontend import Clause, Loop
 from accls.suggest.clauses import data_clauses, scalar_clauses
 from accls.suggest.context import Placement, placement
+from accls.suggest.lane_reductions import lane_reason, lane_reductions
 from accls.suggest.levels import (
     acc_level,
     deepest,
@@ -126,10 +127,16 @@ def build_loop(
     level: str | None = None
     if opts.dialect is Dialect.OPENACC:
         taken = parent_level if inner else deepest(where.loop_levels)
-        level = acc_level(taken, inner or bool(where.loop_levels), bool(vector_below))
+        nested = inner or bool(where.loop_levels)
+        # Below a gang, reductions alone below take no level: this loop is vector.
+        lanes = nested and taken in (None, "gang")
+        lanes = lanes and lane_reductions(loop, vector_below, analysis)
+        level = acc_level(taken, nested, bool(vector_below) and not lanes)
         if level:
             clauses.append(Clause(level))
-        if level in (None, "vector"):
+        if lanes:
+            reasons.append(lane_reason(loop, vector_below))  # they get `loop seq`
+        elif level in (None, "vector"):
             vector_below = []
         else:
             stop = per_level or collapse_stop(chain, analysis, limit)
@@ -143,7 +150,11 @@ def build_loop(
         vector_below = teams_below
     if not inner and where.compute is None:
         levels_below = first_parallel(below, analysis) if level == "gang" else []
-        worker = any(first_parallel(list(c.children), analysis) for c in levels_below)
+        worker = any(
+            (kids := first_parallel(list(c.children), analysis))
+            and not lane_reductions(c, kids, analysis)
+            for c in levels_below
+        )
         tuning, tuning_reasons = tuning_clauses(opts, directive, worker)
         clauses.extend(tuning)
         reasons.extend(tuning_reasons)

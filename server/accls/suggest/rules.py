@@ -11,6 +11,7 @@ from accls.suggest.context import placement
 from accls.suggest.fortran_spelling import fortran_suggestions
 from accls.suggest.held_copies import held_refusals
 from accls.suggest.host_calls import host_library_calls
+from accls.suggest.lane_reductions import lane_seq
 from accls.suggest.level_words import expert_level_words
 from accls.suggest.levels import seq_suggestion
 from accls.suggest.loop_pragma import build_loop, refuse
@@ -64,6 +65,12 @@ def _suggest_loop(
             _suggest_loop(
                 child, analysis, opts, out, root=False, ranges=inner_ranges, index=index
             )
+        return
+    if forced_inner and parent_level == "vector":
+        # A reduction below the vector level runs in one lane (lane_reductions).
+        seq = lane_seq(facts, opts)
+        if seq is not None:
+            out.append(seq)
         return
     routine = routine_placement(loop, analysis, opts, where)
     if isinstance(routine, str):
