@@ -26,6 +26,8 @@ HEAD = """\
     struct mix { struct in s; double x; };
     union wrap { struct in s; double d[8]; };
     union one { double d[3]; double x; };
+    union twin { double a[6]; struct { double x[3]; double y[3]; } s; };
+    union twin u[64];
     struct cell { int k; struct in in; struct in out; union un u; struct in *pin;
                   struct in ins[2]; union wrap wr; union one o; };
     struct cell *c;
@@ -35,11 +37,11 @@ HEAD = """\
     """
 
 
-def _outer(body: str) -> tuple[bool, str]:
-    """Whether the loop over `l` is parallel, and its reasons' text."""
+def _outer(body: str, var: str = "l") -> tuple[bool, str]:
+    """Whether the loop over `var` is parallel, and its reasons' text."""
     loop = "void run(void) {\n  for (int l = 1; l < 63; l++)\n" + dedent(body) + "}\n"
     facts = analyze(parse_source(dedent(HEAD) + loop, "k.c")).facts
-    outer = next(f for f in facts if f.loop.var == "l")
+    outer = next(f for f in facts if f.loop.var == var)
     return outer.parallel, " ".join(o.message for o in outer.obstacles)
 
 
@@ -49,6 +51,9 @@ def _outer(body: str) -> tuple[bool, str]:
         "    for (int k = 0; k < 3; k++) c[l].in.v[k] = l + k;\n",
         "    for (int k = 0; k < 3; k++) c[l].out.w[k] = c[l].in.v[k] * c[l].k;\n",
         "    for (int k = 0; k < 3; k++) arr[l].in.v[k] += arr[l].out.v[k];\n",
+        # one member of a union element, and no other
+        "    for (int k = 0; k < 6; k++) u[l].a[k] = l * 0.25 + k;\n",
+        "    for (int k = 0; k < 3; k++) u[l].s.y[k] += k;\n",
     ],
 )
 def test_each_element_s_nested_array_is_storage_of_its_own(body: str) -> None:
@@ -78,6 +83,21 @@ def test_each_element_s_nested_array_is_storage_of_its_own(body: str) -> None:
 )
 def test_nested_members_that_meet_stay_serial(body: str) -> None:
     parallel, _ = _outer(body)
+    assert not parallel
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # `s.x[k + 1]` is `a[k + 1]`: written in iteration k, read in k + 1
+        "    for (int k = 0; k < 2; k++) u[l].s.x[k + 1] = u[l].a[k] + 1;\n",
+        "    for (int k = 0; k < 2; k++) u[l].a[k + 1] = u[l].s.x[k] + 1;\n",
+        # `o.x` is `o.d[0]`, written by the first iteration
+        "    for (int k = 0; k < 3; k++) c[l].o.d[k] = c[l].o.x + k;\n",
+    ],
+)
+def test_a_union_s_members_meet_inside_one_element(body: str) -> None:
+    parallel, _ = _outer(body, "k")
     assert not parallel
 
 

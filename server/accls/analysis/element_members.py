@@ -63,10 +63,11 @@ def _element_subscripts(text: str) -> tuple[Subscript, ...]:
 
 def _inline_member(
     ref: Ref, fn: Function | None, source: SourceFile
-) -> tuple[str, Ref] | None:
-    """(`b`, `b.lo[l][k]`) for `b[l].lo[k]`, when `lo` is an inline array.
+) -> tuple[str, Ref, bool] | None:
+    """(`b`, `b.lo[l][k]`, overlaid) for `b[l].lo[k]`, when `lo` is an inline array.
 
-    Through inline structs too: `b[l].in.v[k]` is `b.in.v[l][k]`.
+    Through inline members too: `b[l].in.v[k]` is `b.in.v[l][k]`. `overlaid`
+    says a union lies on the way, whose other members share the bytes.
     """
     match = _NESTED.match(ref.name)
     if match is None or ref.deref or ref.escapes or ref.fortran or not ref.member:
@@ -81,16 +82,20 @@ def _inline_member(
     if not (var.dims and not var.pointers) and (var.pointers != 1 or var.dims):
         return None
     *inner, member = path[1:].split(".")
-    fields = _struct_fields(var.type, source)
-    for name in inner:  # inline structs on the way, never a union's members
+    fields, overlaid = _members(var.type, source)
+    for name in inner:  # inline structs or unions on the way
         step = fields.get(name) if fields is not None else None
         if step is None or step.dims or step.pointers or step.unknown_shape:
             return None
-        fields = _struct_fields(step.type, source)
+        fields, under = _members(step.type, source)
+        overlaid = overlaid or under
     decl = fields.get(member) if fields is not None else None
     if decl is None or decl.unknown_shape:
         return None
-    if not (_own_rows(decl, var, fn, source) if not inner else _inline(decl)):
+    if inner or overlaid:
+        if not _inline(decl):
+            return None
+    elif not _own_rows(decl, var, fn, source):
         return None
     subscripts = _element_subscripts(elements)
     if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != max(
@@ -101,15 +106,13 @@ def _inline_member(
     renamed = replace(
         ref, name=f"{base}{path}", subscripts=(*subscripts, *ref.subscripts)
     )
-    return base, renamed
+    return base, renamed, overlaid
 
 
-def _struct_fields(type_: str, source: SourceFile) -> Mapping[str, Var] | None:
-    """The members of a struct type; None for a union or one laid over another."""
+def _members(type_: str, source: SourceFile) -> tuple[Mapping[str, Var] | None, bool]:
+    """The members of a struct or union type, and whether some share bytes."""
     types = source.types
-    if types.is_union(type_) or types.overlays(type_):
-        return None
-    return types.fields_of(type_)
+    return types.fields_of(type_), types.is_union(type_) or types.overlays(type_)
 
 
 def _inline(decl: Var) -> bool:
@@ -153,10 +156,13 @@ def _renamed_refs(
 ) -> dict[Span, Ref]:
     """Each convertible reference of the nest, by its span, as its 2-D form."""
     found: dict[str, dict[Span, Ref]] = {}
+    overlaid: set[str] = set()
     for ref in nest.refs:
         got = _inline_member(ref, fn, source)
         if got is not None:
             found.setdefault(got[0], {})[ref.span] = got[1]
+            if got[2]:
+                overlaid.add(got[0])
     out: dict[Span, Ref] = {}
     for base, refs in found.items():
         if _reached_otherwise(base, nest, set(refs)):
@@ -164,6 +170,9 @@ def _renamed_refs(
         members = {ref.field for ref in nest.refs if ref.name == base}
         if members & {ref.name.split(".")[1] for ref in refs.values()}:
             continue  # `b[l].lo` or `b[l].in` whole somewhere (`p = b[l].lo`)
+        paths = {ref.name for ref in refs.values()}
+        if base in overlaid and (members or len(paths) > 1):
+            continue  # a union's members, `u[l].a` and `u[l].s.x`, share bytes
         out.update(refs)
     return out
 
