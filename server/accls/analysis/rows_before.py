@@ -27,6 +27,8 @@ def _seen(
     fn = source.function(nest.function)
     if fn is None or not any(v.rows_kept_until >= 0 for v in fn.locals):
         return source
+    if not fn.span.start_byte <= nest.span.start_byte < fn.span.end_byte:
+        return source  # another overload of the name: its own places
     end = nest.span.end_byte
     kept = tuple(v.name for v in fn.locals if v.rows_kept_until >= end)
     if not kept:
