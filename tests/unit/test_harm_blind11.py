@@ -25,14 +25,7 @@ _OVERLOAD = (
     "a method call of the file may run another overload (its arguments' types "
     "are not matched to the definition's): which one runs is unknown"
 )
-_NESTED = (
-    "a member of a member (`c[l].in.v[k]`) or of a union element (`u[l].a[k]`) "
-    "keeps its path as its name: every iteration seems to write the one array"
-)
 _MISSED: dict[str, str] = {
-    "h04_union_nested.c:11": _NESTED,
-    "h04_union_nested.c:13": _NESTED,
-    "h04_union_nested.c:15": _NESTED,
     "h09_param_bounds.c:13": (
         "`blur` is also called through the function pointer `op`: not every call "
         "is seen, so its parameter `n` has no range and the slice no end"

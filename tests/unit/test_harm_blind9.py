@@ -48,10 +48,6 @@ _MISSED: dict[str, str] = {
         "`const struct leaf *lf = order[l]`: pointers read from a table of "
         "pointers may reach `hitleaf`"
     ),
-    "m06_bvh_rays.c:132": (
-        "`memcpy(&hlog[3], &hlog[2], ..)` later in the function: the row table's "
-        "fresh rows are refuted for the whole function, not from that call on"
-    ),
     "m08_complex_filter.c:16": _COMPLEX,
     "m08_complex_filter.c:22": _COMPLEX,
     "m08_complex_filter.c:27": _COMPLEX,
@@ -70,10 +66,6 @@ _MISSED: dict[str, str] = {
         "prove the two rows apart in a pointer's subscripts"
     ),
     "m12_wave_halo.c:61": _REPOINTED,
-    "m13_species_mesh.c:43": (
-        "the loop also writes `hist` and `lag`, whose fresh rows later calls "
-        "refute for the whole function"
-    ),
 }
 
 

@@ -184,7 +184,28 @@ def target_of(
     if len(levels) <= used:
         # The scalar a typedef names (`real3` is `double`), for the type rule.
         element = types.element_scalar(type_) or type_
-    return Target(kind, root, path, selectors, element, union, tuple(route))
+    found = Target(kind, root, path, selectors, element, union, tuple(route))
+    return _into_field(found, ref, types) if ref.field else found
+
+
+def _into_field(target: Target, ref: Ref, types: TypeTable) -> Target:
+    """`a[i].f` as a reference keeps `a` as its name: it reaches only the member `f`.
+
+    The whole element would overlap every other member path of `a` (`a[i].v`),
+    although a struct's members lie apart; a union's overlap (`route` says so).
+    """
+    if ref.deref or ref.escapes or target.kind not in ("object", "pointee"):
+        return target
+    fields = types.fields_of(target.element) if target.element else None
+    member = fields.get(ref.field) if fields is not None else None
+    if member is None or target.route:
+        return target
+    route = _choices(f"0:{target.element}", types, member)
+    union = target.union or types.is_union(target.element)
+    levels = _full_levels(member, types)
+    element = "" if levels else types.element_scalar(member.type) or member.type
+    path = f"{target.path}.{ref.field}"
+    return Target(target.kind, target.root, path, 0, element, union, tuple(route))
 
 
 def _choices(container: str, types: TypeTable, member: Var) -> list[Choice]:

@@ -27,6 +27,7 @@ from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.remote_calls import ProgramCalls
 from accls.analysis.scalars import is_scalar_ref
 from accls.analysis.sealed_blocks import sealed_apart
+from accls.analysis.shared_members import shared_member
 from accls.frontend import (
     Function,
     Loop,
@@ -108,15 +109,6 @@ class AliasCheck:
     # The (written, other) names of each pair obstacle; a table's rows are not.
     pairs: tuple[tuple[str, str], ...] = ()
     rows: bool = False  # some obstacle is about the rows of a pointer table
-
-
-def _through_pointer(ref: Ref) -> bool:
-    """True for a field reached through a pointer (`p->f`, `a[i].q->f`).
-
-    Such a field is memory that may lie in an array the loop writes
-    (`p == &a[1]`), not a variable of its own.
-    """
-    return ref.member and "->" in ref.name
 
 
 def _distinct(found: Iterable[Target]) -> list[Target]:
@@ -215,7 +207,7 @@ def alias_obstacles(
     targets: dict[Span, Target] = {}
     pointer_fields: set[str] = set()  # `p->next`: fields that hold a pointer
     for ref in loop.refs:
-        if is_scalar_ref(ref) and not _through_pointer(ref):
+        if is_scalar_ref(ref) and not shared_member(ref, fn, source, loop):
             continue
         if string_literal(ref.name):
             continue

@@ -42,6 +42,7 @@ from accls.analysis.private_copies import private_copies
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.range_arguments import range_probe
 from accls.analysis.row_arguments import promote_row_arguments
+from accls.analysis.rows_before import nest_sources
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.shift_atomics import shift_atomics
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
@@ -319,41 +320,39 @@ def analyze_dialects(
     constants = integer_macros(source.macros)
     stable_by_fn: dict[str | None, frozenset[str]] = {}
     facts_by_fn: dict[str | None, tuple[Fact, ...]] = {}
-    for nest in source.nests:
+    for nest, seen in nest_sources(source):
         try:
             # A row a callee writes (`zero(f[i])`) is an access like any other.
-            nest = promote_row_arguments(nest, source, PURE_FUNCTIONS, opts.program)
+            nest = promote_row_arguments(nest, seen, PURE_FUNCTIONS, opts.program)
             # An element a callee updates at one index (`randn(seed, x)`) too.
-            nest = promote_element_arguments(nest, source)
-            nest = promote_pointer_locals(nest, source)  # `s = a[i % 4]; s[k]`
-            nest = promote_outer_pointers(nest, source)  # `t = s[0];` before it
-            nest = promote_table_entries(nest, source)  # `*t[2] = {a, b}`: t[1][k]
+            nest = promote_element_arguments(nest, seen)
+            nest = promote_pointer_locals(nest, seen)  # `s = a[i % 4]; s[k]`
+            nest = promote_outer_pointers(nest, seen)  # `t = s[0];` before it
+            nest = promote_table_entries(nest, seen)  # `*t[2] = {a, b}`: t[1][k]
             nest = read_only_addresses(
-                out_param_writes(nest, source),
-                source.function(nest.function),
-                source.globals,
-                source.types,
-                source,
+                out_param_writes(nest, seen),
+                seen.function(nest.function),
+                seen.globals,
+                seen.types,
+                seen,
                 PURE_FUNCTIONS,
             )
             if nest.function not in stable_by_fn:  # once per function, not per nest
-                stable_by_fn[nest.function] = stable_names(
-                    source.function(nest.function)
-                )
+                stable_by_fn[nest.function] = stable_names(seen.function(nest.function))
             stable = stable_by_fn[nest.function]
             if nest.function not in facts_by_fn:
-                fn = source.function(nest.function)
-                facts_by_fn[nest.function] = function_facts(fn, source, constants)
+                fn = seen.function(nest.function)
+                facts_by_fn[nest.function] = function_facts(fn, seen, constants)
             fixed = nest_facts(facts_by_fn[nest.function], nest)
             forms = tuple((f.poly, f.equal) for f in fixed)
             views = nest_views(nest, constants, stable, forms)
             # Loop-independent dependences decide nothing here: only carried ones.
-            probe = range_probe(nest, source, opts.program)  # calls' ranges, as loops
-            probe = inline_probe(probe, source, PURE_FUNCTIONS)  # callees' accesses
+            probe = range_probe(nest, seen, opts.program)  # calls' ranges, as loops
+            probe = inline_probe(probe, seen, PURE_FUNCTIONS)  # callees' accesses
             known = (constants, stable, forms)  # what `views` were built with
-            deps = member_dependences(nest, probe, views, opts.budget, source, known)
+            deps = member_dependences(nest, probe, views, opts.budget, seen, known)
             graph = DependenceGraph(deps)
-            escapes = extent_escapes(nest, source, views)
+            escapes = extent_escapes(nest, seen, views)
         except TooLarge as exc:
             refused = [_too_large(loop, exc) for loop in nest.walk()]
             for found in facts.values():
@@ -365,12 +364,12 @@ def analyze_dialects(
                 found.extend(refused)
             continue
         for loop in nest.walk():
-            common = loop_common(loop, source, opts.program, escapes, fields)
+            common = loop_common(loop, seen, opts.program, escapes, fields)
             for dialect, found in facts.items():
                 mine = replace(opts, dialect=dialect)
                 found.append(
                     _with_symbol_facts(
-                        _loop_facts(loop, graph, source, mine, common), fixed
+                        _loop_facts(loop, graph, seen, mine, common), fixed
                     )
                 )
     shared: dict[object, object] = {}

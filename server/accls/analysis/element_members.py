@@ -45,6 +45,8 @@ __all__ = ["member_dependences"]
 
 # `b[l].lo`, `b[i][j].lo`: a plain array's elements, then one member.
 _PATH = re.compile(r"^([A-Za-z_]\w*)((?:\[[^\[\]]*\])+)\.([A-Za-z_]\w*)$")
+# `b[l].in.v`: the same, through members that are structs of the element.
+_NESTED = re.compile(r"^([A-Za-z_]\w*)((?:\[[^\[\]]*\])+)((?:\.[A-Za-z_]\w*)+)$")
 # What a nest's views were built with: macro values, stable names, relations.
 Known = tuple[Mapping[str, int], frozenset[str], tuple[tuple[Poly, bool], ...]]
 _WORD = r"(?<![\w.>]){}(?!\w)"
@@ -61,12 +63,16 @@ def _element_subscripts(text: str) -> tuple[Subscript, ...]:
 
 def _inline_member(
     ref: Ref, fn: Function | None, source: SourceFile
-) -> tuple[str, Ref] | None:
-    """(`b`, `b.lo[l][k]`) for `b[l].lo[k]`, when `lo` is an inline array."""
-    match = _PATH.match(ref.name)
+) -> tuple[str, Ref, bool] | None:
+    """(`b`, `b.lo[l][k]`, overlaid) for `b[l].lo[k]`, when `lo` is an inline array.
+
+    Through inline members too: `b[l].in.v[k]` is `b.in.v[l][k]`. `overlaid`
+    says a union lies on the way, whose other members share the bytes.
+    """
+    match = _NESTED.match(ref.name)
     if match is None or ref.deref or ref.escapes or ref.fortran or not ref.member:
         return None
-    base, elements, member = match.groups()
+    base, elements, path = match.groups()
     var = declaration(base, fn, source)
     if var is None or var.unknown_shape or var.volatile:
         return None
@@ -75,12 +81,21 @@ def _inline_member(
     # `T **t`) may hold one block twice.
     if not (var.dims and not var.pointers) and (var.pointers != 1 or var.dims):
         return None
-    types = source.types
-    fields = types.fields_of(var.type)
-    if fields is None or types.is_union(var.type) or types.overlays(var.type):
+    *inner, member = path[1:].split(".")
+    fields, overlaid = _members(var.type, source)
+    for name in inner:  # inline structs or unions on the way
+        step = fields.get(name) if fields is not None else None
+        if step is None or step.dims or step.pointers or step.unknown_shape:
+            return None
+        fields, under = _members(step.type, source)
+        overlaid = overlaid or under
+    decl = fields.get(member) if fields is not None else None
+    if decl is None or decl.unknown_shape:
         return None
-    decl = fields.get(member)
-    if decl is None or decl.unknown_shape or not _own_rows(decl, var, fn, source):
+    if inner or overlaid:
+        if not _inline(decl):
+            return None
+    elif not _own_rows(decl, var, fn, source):
         return None
     subscripts = _element_subscripts(elements)
     if len(subscripts) != max(len(var.dims), 1) or len(ref.subscripts) != max(
@@ -89,9 +104,20 @@ def _inline_member(
         return None
     # `b.lo` is no name C allows for an array `b`: it collides with none.
     renamed = replace(
-        ref, name=f"{base}.{member}", subscripts=(*subscripts, *ref.subscripts)
+        ref, name=f"{base}{path}", subscripts=(*subscripts, *ref.subscripts)
     )
-    return base, renamed
+    return base, renamed, overlaid
+
+
+def _members(type_: str, source: SourceFile) -> tuple[Mapping[str, Var] | None, bool]:
+    """The members of a struct or union type, and whether some share bytes."""
+    types = source.types
+    return types.fields_of(type_), types.is_union(type_) or types.overlays(type_)
+
+
+def _inline(decl: Var) -> bool:
+    """An array member declared inside its struct (`double v[3]`)."""
+    return bool(decl.dims) and not decl.pointers
 
 
 def _own_rows(decl: Var, var: Var, fn: Function | None, source: SourceFile) -> bool:
@@ -130,17 +156,23 @@ def _renamed_refs(
 ) -> dict[Span, Ref]:
     """Each convertible reference of the nest, by its span, as its 2-D form."""
     found: dict[str, dict[Span, Ref]] = {}
+    overlaid: set[str] = set()
     for ref in nest.refs:
         got = _inline_member(ref, fn, source)
         if got is not None:
             found.setdefault(got[0], {})[ref.span] = got[1]
+            if got[2]:
+                overlaid.add(got[0])
     out: dict[Span, Ref] = {}
     for base, refs in found.items():
         if _reached_otherwise(base, nest, set(refs)):
             continue
         members = {ref.field for ref in nest.refs if ref.name == base}
-        if members & {ref.name.split(".", 1)[1] for ref in refs.values()}:
-            continue  # `b[l].lo` whole somewhere (`p = b[l].lo`)
+        if members & {ref.name.split(".")[1] for ref in refs.values()}:
+            continue  # `b[l].lo` or `b[l].in` whole somewhere (`p = b[l].lo`)
+        paths = {ref.name for ref in refs.values()}
+        if base in overlaid and (members or len(paths) > 1):
+            continue  # a union's members, `u[l].a` and `u[l].s.x`, share bytes
         out.update(refs)
     return out
 

@@ -31,6 +31,7 @@ from accls.frontend.pointer_flow import (
     subscript_base,
 )
 from accls.frontend.pointer_slots import Slot, slot_fills
+from accls.frontend.row_handoffs import Handoffs, rows_kept_until
 from accls.frontend.row_slots import may_repoint
 
 __all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh"]
@@ -38,7 +39,7 @@ __all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 
 
-class PointerFlow:
+class PointerFlow(Handoffs):
     """What one walk over a function body learns about its local pointers."""
 
     def __init__(
@@ -85,6 +86,7 @@ class PointerFlow:
         self.kept: set[str] = set()  # leaves other than by `return`
         # Tables whose row slots (`t`, `&t[k]`) reach code that may re-point a row.
         self.exposed: set[str] = set()
+        self.handed_at = {}  # where each table was handed on (`row_handoffs`)
         self.returns: list[Node | None] = []  # the values of the return statements
 
     def _allocator(self, value: Node | None) -> str | None:
@@ -173,14 +175,13 @@ class PointerFlow:
             self.leaves.add(name)
         elif receiver.type == "pointer_expression":
             self._address(receiver, name)
-            if slots:
-                self.exposed.add(name)
+            self.hand(self.exposed, name, node, slots)
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
             position = argument_position(receiver, outer)
             repoints = may_repoint(called, position, self.shadow, self.steady)
             if repoints and (depth == 0 or slots):
-                self.passed.add(name)  # the callee may re-point rows
+                self.hand(self.passed, name, node)  # the callee may re-point rows
             if called not in _KEEPING and (
                 called in self.shadow or (called, position) not in self.borrows
             ):
@@ -202,12 +203,10 @@ class PointerFlow:
             )
             if not local:
                 self._leave(name)  # stored into memory: a field, a row, a global
-                if slots:
-                    self.exposed.add(name)
+                self.hand(self.exposed, name, node, slots)
         else:
             self._leave(name)
-            if slots:
-                self.exposed.add(name)  # `{t}`: a struct's field holds the table
+            self.hand(self.exposed, name, node, slots)  # `{t}`: a field holds the table
 
     def _leave(self, name: str) -> None:
         self.leaves.add(name)
@@ -318,12 +317,11 @@ def escaping_pointers(
 
 
 def fresh_rows_refuted(flow: PointerFlow) -> set[str]:
-    """Tables whose rows other code may re-point or share.
+    """Tables whose rows other code may re-point or share, in the whole function.
 
-    Any table copied to another local (`q = t; q[1] = q[0]`), or whose row slots
-    a call may store (`hook(t)`, `memcpy(&t[1], &t[0], ..)`, a call through a
-    function pointer) or memory keeps (`s.rows = t`); one from a row-table
-    wrapper also when it is kept or its address taken.
+    Copied to another local (`q = t; q[1] = q[0]`), handed on (`row_handoffs`:
+    `hook(t)`, `memcpy(&t[1], &t[0], ..)`, `s.rows = t`), or a row-table
+    wrapper's table kept or its address taken.
     """
     copied = set().union(*flow.sources.values()) & set(flow.tables)
     made = flow.passed | flow.kept | flow.address
@@ -357,6 +355,7 @@ def mark_fresh(
     flow.walk(body)
     fresh = {n: d for n, d in flow.fresh.items() if n not in flow.not_fresh}
     rows = flow.row_stores - flow.bad_rows - fresh_rows_refuted(flow)
+    until = rows_kept_until(flow, body, {v.name for v in locals_ if v.static})
     out: list[Var] = []
     for var in locals_:
         if var.name in flow.row_pointers and var.name not in flow.tracked:
@@ -374,6 +373,7 @@ def mark_fresh(
                 device=fresh.get(var.name, False),
                 # A C++ container of containers owns its rows (cpp_decls.cpp_var).
                 fresh_rows=var.fresh_rows or var.name in rows,
+                rows_kept_until=until.get(var.name, -1),
                 sources=tuple(sorted(flow.sources.get(var.name, ()))),
                 address_taken=var.name in flow.address,
                 leaves=var.name in flow.leaves,

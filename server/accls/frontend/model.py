@@ -267,6 +267,10 @@ class Var:
     # Every pointer stored in it (`t[k] = malloc(..)`) is a fresh allocation of
     # its own: the objects its rows point to overlap nothing else.
     fresh_rows: bool = False
+    # A local table whose rows would be fresh, were it not handed to a call that
+    # may re-point a slot: the first byte from which that call's effect may be
+    # read (the call, or the start of the outermost loop around it); else -1.
+    rows_kept_until: int = -1
     restrict_rows: bool = False  # `double *restrict *t`: its rows never overlap
     # For a local pointer or table: the locals, parameters and global arrays or
     # pointers its value may be copied from (FROM_CALL "()" for a call's result),
