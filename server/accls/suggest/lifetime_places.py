@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from accls.frontend import Effect, Function, Loop, SourceFile, Span, library_function
+from accls.suggest.device_callees import runs_device_code
 from accls.suggest.lifetime_uses import KernelIndex, base_name, inside
 
 __all__ = ["HostAccess", "Places"]
@@ -339,8 +340,10 @@ class Places:
             read, write = self._call_effects(name, call.args, call.name)
             if not read and not write:
                 continue
-            if call.name == "free" or index.is_kernel(call.name):
-                return None  # freed in between, or a kernel call we cannot map
+            if call.name == "free" or runs_device_code(call.name, index):
+                # Freed in between, a kernel call we cannot map, or host code
+                # that runs its own kernels on the array (device_callees.py).
+                return None
             found = self._access(at, read, write, events)
             if found is None:
                 return None
