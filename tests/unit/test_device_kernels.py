@@ -146,8 +146,9 @@ def test_a_lifetime_reaches_the_kernels_of_another_file(
 ) -> None:
     project, out = _annotate(tmp_path, capsys)
     assert "    #pragma acc enter data create(u[0:n], w[0:n])\n" in out
-    # The progress print's `if` has no braces: the update goes before the `if`.
-    assert "        #pragma acc update self(u[0:n])\n        if (it % 10 == 0)\n" in out
+    # The progress print's `if` has no braces: the update goes before the `if`;
+    # it moves the one element the print reads.
+    assert "        #pragma acc update self(u[5:1])\n        if (it % 10 == 0)\n" in out
     assert "    #pragma acc exit data delete(u[0:n], w[0:n])\n" in out
     gcc = shutil.which("gcc")
     if gcc is None:

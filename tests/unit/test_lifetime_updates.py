@@ -79,3 +79,94 @@ def test_the_user_s_own_directive_in_a_host_callee_counts_as_device_code() -> No
     )
     _, _, lifetimes = plan(text)
     assert all("g" not in lt.names for lt in lifetimes)
+
+
+STEPS = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    int n = 1000000, steps = 10;
+    double *u = malloc(n * sizeof(double));
+    double *r = malloc(n * sizeof(double));
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        u[i] = i;
+        r[i] = 0.0;
+    }
+    for (int it = 0; it < steps; it++) {
+        for (int i = 0; i < n; i++)
+            r[i] = 2.0 * u[i];
+%s
+        for (int i = 0; i < n; i++)
+            u[i] = u[i] + r[i];
+    }
+    printf("%%f %%f\\n", u[n - 1], s);
+    free(u);
+    free(r);
+    return 0;
+}
+"""
+
+
+def _updates(host: str) -> list[tuple[str, tuple[str, ...]]]:
+    _, _, lifetimes = plan(STEPS % host)
+    [lifetime] = lifetimes
+    return [(u.direction, u.sections) for u in lifetime.updates]
+
+
+def test_a_host_statement_s_update_moves_the_element_it_reads() -> None:
+    assert _updates('        printf("%f\\n", r[3]);') == [("self", ("r[3:1]",))]
+
+
+def test_a_host_write_sends_back_only_what_it_writes() -> None:
+    assert _updates("        r[2] = r[0] + r[1];") == [
+        ("self", ("r[0:3]",)),
+        ("device", ("r[2:1]",)),
+    ]
+
+
+def test_a_host_loop_s_update_moves_the_section_the_loop_touches() -> None:
+    # A running sum: it stays on the host, and touches `r[0:16]` alone.
+    host = "        for (int i = 1; i < 16; i++)\n            r[i] = r[i] + r[i - 1];"
+    assert _updates(host) == [("self", ("r[0:16]",)), ("device", ("r[0:16]",))]
+
+
+def test_a_subscript_computed_before_the_statement_is_evaluated_there() -> None:
+    host = "        int k = (int)u[0] % 8;\n        s += r[k];"
+    assert ("self", ("r[k:1]",)) in _updates(host)
+
+
+def test_an_indirect_subscript_moves_the_whole_array() -> None:
+    # Which element is read depends on another array's value.
+    host = "        s += r[(int)u[0] % 8];"
+    assert _updates(host) == [("self", ("r[0:n]", "u[0:1]"))]
+
+
+def test_a_section_beyond_the_kept_one_moves_the_kept_one() -> None:
+    # The kernels keep `v[1:m]` of a larger block: `v[0]` is not on the device,
+    # so the update before the host's read keeps to what is.
+    text = STEPS.replace("double *r = malloc(n * sizeof(double));", "").replace(
+        "        r[i] = 0.0;\n", ""
+    )
+    text = text.replace("free(r);", "free(v);").replace(
+        "    double s = 0.0;\n",
+        "    double s = 0.0;\n    int m = n - 2;\n"
+        "    double *v = malloc(n * sizeof(double));\n"
+        "    v[0] = 0.0;\n",
+    )
+    text = text.replace("r[i] = 2.0 * u[i];", "v[i] = 2.0 * u[i];")
+    text = text.replace("u[i] = u[i] + r[i];", "u[i] = u[i] + v[i];")
+    text = text.replace(
+        "        for (int i = 0; i < n; i++)\n            v[i]",
+        "        for (int i = 1; i <= m; i++)\n            v[i]",
+    ).replace(
+        "        for (int i = 0; i < n; i++)\n            u[i] = u[i] + v",
+        "        for (int i = 1; i <= m; i++)\n            u[i] = u[i] + v",
+    )
+    _, _, lifetimes = plan(text % "        s += v[0] + v[1];")
+    [lifetime] = lifetimes
+    assert [(u.direction, u.sections) for u in lifetime.updates] == [
+        ("self", ("v[1:m]",))
+    ]

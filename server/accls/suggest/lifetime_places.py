@@ -11,7 +11,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from accls.frontend import Effect, Function, Loop, SourceFile, Span, library_function
+from accls.frontend import (
+    Effect,
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+    library_function,
+)
 from accls.suggest.device_callees import runs_device_code
 from accls.suggest.lifetime_uses import KernelIndex, base_name, inside
 
@@ -33,6 +41,11 @@ class HostAccess:
     read: bool
     write: bool
     line: int
+    # What touches it, for a section narrower than the whole: the host loop
+    # whose references do, or the one reference of a statement; neither for a
+    # call (host_sections.py).
+    loop: Loop | None = None
+    ref: Ref | None = None
 
 
 class Places:
@@ -223,7 +236,12 @@ class Places:
         return None
 
     def _access(
-        self, offset: int, read: bool, write: bool, events: Sequence[Span]
+        self,
+        offset: int,
+        read: bool,
+        write: bool,
+        events: Sequence[Span],
+        ref: Ref | None = None,
     ) -> HostAccess | None:
         loop = self._host_loop(offset, events)
         if loop is not None:
@@ -236,7 +254,10 @@ class Places:
             found = self._line_statement(offset) or self._if_statement(offset)
         if found is None:
             return None
-        return HostAccess(found[0], found[1], read, write, self.line_of(found[0]))
+        at = (found[0], found[1], read, write, self.line_of(found[0]))
+        if loop is not None:
+            return HostAccess(*at, loop=loop if ref is not None else None)
+        return HostAccess(*at, ref=ref)
 
     def _if_statement(self, offset: int) -> tuple[int, int] | None:
         """(line start, end) of a braceless `if (...) stmt;` holding `offset`.
@@ -329,7 +350,7 @@ class Places:
                 inside(ref.span, e) for e in events
             ):
                 continue
-            found = self._access(at, ref.is_read, ref.is_write, events)
+            found = self._access(at, ref.is_read, ref.is_write, events, ref)
             if found is None:
                 return None
             out.append(found)
