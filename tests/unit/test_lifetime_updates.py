@@ -170,3 +170,71 @@ def test_a_section_beyond_the_kept_one_moves_the_kept_one() -> None:
     assert [(u.direction, u.sections) for u in lifetime.updates] == [
         ("self", ("v[1:m]",))
     ]
+
+
+OUTPUT = """\
+#include <stdio.h>
+#include <stdlib.h>
+%s
+static void step(int n, double *restrict u, double *restrict r)
+{
+    for (int i = 1; i < n - 1; i++)
+        r[i] = 0.5 * (u[i - 1] + u[i + 1]);
+    for (int i = 1; i < n - 1; i++)
+        u[i] = r[i];
+}
+
+static void output(int n, const double *u, int it)
+{
+%s
+}
+
+int main(void)
+{
+    int n = 1000000, steps = 100;
+    double *u = malloc(n * sizeof(double));
+    double *r = malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        u[i] = (double)(i %% 7);
+        r[i] = 0.0;
+    }
+    for (int it = 0; it < steps; it++) {
+        step(n, u, r);
+        if (it %% 10 == 0)
+            output(n, u, it);
+    }
+    printf("%%f\\n", u[1]);
+    free(u);
+    free(r);
+    return 0;
+}
+"""
+PRINTS = '    printf("%d %f %f\\n", it, u[0], u[n / 2]);'
+
+
+def test_an_array_a_host_function_only_reads_stays_with_an_update_before() -> None:
+    text = OUTPUT % ("", PRINTS)
+    _, _, lifetimes = plan(text)
+    [lifetime] = lifetimes
+    assert set(lifetime.names) == {"u", "r"}
+    out = annotated(text)
+    assert "    #pragma acc update self(u[0:n])\n        if (it % 10 == 0)\n" in out
+    assert "#pragma acc exit data" in out
+
+
+def test_an_array_a_host_function_keeps_a_pointer_to_is_not_kept() -> None:
+    # `output()` stores the pointer: a second name the lifetime cannot follow.
+    text = OUTPUT % ("static const double *last;", PRINTS + "\n    last = u;")
+    _, _, lifetimes = plan(text)
+    assert all("u" not in lt.names for lt in lifetimes)
+
+
+def test_a_pointer_handed_on_through_a_call_s_result_is_not_kept() -> None:
+    # `f(g(u))`: `output()` is handed what `pick()` returns, which may be `u`.
+    keeper = (
+        "static const double *pick(const double *p) { return p; }\n"
+        "static int keep(const double *p) { return p == NULL; }"
+    )
+    text = OUTPUT % (keeper, PRINTS + "\n    keep(pick(u));")
+    _, _, lifetimes = plan(text)
+    assert all("u" not in lt.names for lt in lifetimes)
