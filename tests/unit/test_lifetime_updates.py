@@ -238,3 +238,10 @@ def test_a_pointer_handed_on_through_a_call_s_result_is_not_kept() -> None:
     text = OUTPUT % (keeper, PRINTS + "\n    keep(pick(u));")
     _, _, lifetimes = plan(text)
     assert all("u" not in lt.names for lt in lifetimes)
+
+
+def test_an_array_a_host_function_frees_is_not_kept() -> None:
+    # The `exit data` after the loop would copy into freed memory.
+    text = OUTPUT % ("", PRINTS + "\n    if (it < 0)\n        free((void *)u);")
+    _, _, lifetimes = plan(text)
+    assert all("u" not in lt.names for lt in lifetimes)

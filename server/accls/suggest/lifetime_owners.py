@@ -70,6 +70,12 @@ def _param_keeps_nothing(
         if not passed.match(arg.strip()) or param.address_taken:
             return False
         params.append(param.name)
+    mine = [re.compile(rf"\b{re.escape(p)}\b") for p in params]
+    if any(
+        c.name in ("free", "realloc") and any(w.search(a) for w in mine for a in c.args)
+        for c in callee.call_sites
+    ):
+        return False  # it frees the array: the lifetime would outlive its memory
     data = index.analysis.source.data
     return all(
         _harmless(callee, r, data, index, seen | {callee.name})
