@@ -245,3 +245,49 @@ def test_an_array_a_host_function_frees_is_not_kept() -> None:
     text = OUTPUT % ("", PRINTS + "\n    if (it < 0)\n        free((void *)u);")
     _, _, lifetimes = plan(text)
     assert all("u" not in lt.names for lt in lifetimes)
+
+
+TOTAL = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+static void scale(int n, double *x)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * x[i];
+}
+
+static double total(int n, const double *x)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+int main(void)
+{
+    int n = 1000000;
+    double *u = malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        u[i] = i;
+    for (int t = 0; t < 10; t++)
+        scale(n, u);
+    %s
+    free(u);
+    return 0;
+}
+"""
+
+
+def test_a_kernel_whose_value_a_print_passes_on_ends_the_lifetime_after_it() -> None:
+    out = annotated(TOTAL % 'printf("%f\\n", total(n, u));')
+    assert (
+        '    printf("%f\\n", total(n, u));\n    #pragma acc exit data delete(u[0:n])\n'
+        in out
+    )
+
+
+def test_a_kernel_call_a_choice_may_skip_has_no_statement_for_the_exit() -> None:
+    _, _, lifetimes = plan(TOTAL % 'printf("%f\\n", n > 0 ? total(n, u) : 0.0);')
+    assert lifetimes == ()
