@@ -204,7 +204,7 @@ async def test_with_the_workspace_index_main_keeps_another_file_s_kernel_arrays(
     assert resolved.edit.changes is not None
     assert list(resolved.edit.changes) == [uri]  # the kernels keep their clauses
     new = apply_edits(text, list(resolved.edit.changes[uri]), "utf-16")
-    assert "#pragma acc update self(u[0:n])" in new
+    assert "#pragma acc update self(u[5:1])" in new
     (root / "main.c").write_text(new)
     built = subprocess.run(
         [gcc, "-fopenacc", "-c", str(root / "main.c"), "-o", str(tmp_path / "m.o")],

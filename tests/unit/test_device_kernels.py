@@ -45,6 +45,26 @@ def test_a_ported_kernel_reports_the_sections_of_its_data_clauses() -> None:
     assert uses["w"].exact_cover
 
 
+def test_a_clamped_length_as_accls_writes_it_is_read() -> None:
+    # `annotate` writes `r[1:(n - 2 > 0 ? n - 2 : 0)]` for `1 <= i < n - 1`:
+    # the function is still a kernel.
+    text = """\
+void step(int n, double *restrict u, double *restrict r)
+{
+    #pragma acc parallel loop present(r[1:(n - 2 > 0 ? n - 2 : 0)], u[0:n])
+    for (int i = 1; i < n - 1; i++)
+        r[i] = 0.5 * (u[i - 1] + u[i + 1]);
+}
+"""
+    source = parse_source(text, "k.c")
+    fn = source.function("step")
+    assert fn is not None
+    kernel = device_kernel(fn, source)
+    assert kernel is not None
+    uses = {u.name: u for u in kernel.uses}
+    assert uses["r"].section == "r[1:(n - 2 > 0 ? n - 2 : 0)]"
+
+
 def test_the_kernel_status_survives_the_cache() -> None:
     source = parse_source((SOLVER / "kernels.c").read_text(), "kernels.c")
     fn = source.function("copy_back")
@@ -146,8 +166,9 @@ def test_a_lifetime_reaches_the_kernels_of_another_file(
 ) -> None:
     project, out = _annotate(tmp_path, capsys)
     assert "    #pragma acc enter data create(u[0:n], w[0:n])\n" in out
-    # The progress print's `if` has no braces: the update goes before the `if`.
-    assert "        #pragma acc update self(u[0:n])\n        if (it % 10 == 0)\n" in out
+    # The progress print's `if` has no braces: the update goes before the `if`;
+    # it moves the one element the print reads.
+    assert "        #pragma acc update self(u[5:1])\n        if (it % 10 == 0)\n" in out
     assert "    #pragma acc exit data delete(u[0:n], w[0:n])\n" in out
     gcc = shutil.which("gcc")
     if gcc is None:

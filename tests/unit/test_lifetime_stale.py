@@ -124,3 +124,38 @@ def test_nested_enters_of_one_array_report_once() -> None:
         "  #pragma acc enter data create(a[0:n])\n",
     )
     assert [f.code for f in check_file(text, "t.c")] == ["ACC210"]
+
+
+READ_AFTER = """\
+#include <stdio.h>
+void run(int n, int k, double *a) {
+  #pragma acc enter data copyin(a[0:n])
+  #pragma acc parallel loop present(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = 2.0 * a[i];
+  #pragma acc update self(%s)
+  %s
+  printf("%%f\\n", a[%s]);
+  #pragma acc exit data copyout(a[0:n])
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("section", "between", "index", "codes"),
+    [
+        ("a[0:1]", "", "3", ["ACC210"]),  # `a[3]` was not brought over
+        ("a[k:1]", "", "k + 1", ["ACC210"]),
+        ("a[3:1]", "", "3", []),
+        ("a[2:4]", "", "5", []),
+        ("a[k:1]", "", "k", []),
+        ("a[0:n]", "", "3", []),  # not provably outside: counted as moved
+        ("a[k:1]", "k = k + 1;", "k", []),  # `k` changed: the check cannot tell
+        ("a[0:1], a[3:1]", "", "3", []),
+    ],
+)
+def test_an_update_of_a_section_syncs_only_its_elements(
+    section: str, between: str, index: str, codes: list[str]
+) -> None:
+    text = READ_AFTER % (section, between, index)
+    assert [f.code for f in check_file(text, "t.c")] == codes

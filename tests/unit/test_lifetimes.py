@@ -149,8 +149,9 @@ def test_host_reads_and_writes_between_kernels_get_updates() -> None:
     out = annotated(main(body))
     lines = [line.strip() for line in out.splitlines()]
     at = lines.index("u[0] = u[1];")
-    assert lines[at - 1] == "#pragma acc update self(u[0:n])"
-    assert lines[at + 1] == "#pragma acc update device(u[0:n])"
+    # Only what the statement touches moves: it reads `u[0:2]`, writes `u[0]`.
+    assert lines[at - 1] == "#pragma acc update self(u[0:2])"
+    assert lines[at + 1] == "#pragma acc update device(u[0:1])"
 
 
 def test_openmp_spells_maps_and_target_update() -> None:
@@ -160,8 +161,8 @@ def test_openmp_spells_maps_and_target_update() -> None:
     out = annotated(main(body), OMP_GPU)
     # The init loop writes both first, before any host access: nothing to copy in.
     assert "#pragma omp target enter data map(alloc: u[0:n], v[0:n])" in out
-    assert "#pragma omp target update from(u[0:n], v[0:n])" in out
-    assert "#pragma omp target update to(v[0:n])" in out
+    assert "#pragma omp target update from(u[2:1], v[0:1])" in out
+    assert "#pragma omp target update to(v[0:1])" in out
     # v is only read on the device: its device copy is released, not copied back.
     assert "#pragma omp target exit data map(from: u[0:n]) map(release: v[0:n])" in out
 
@@ -248,7 +249,8 @@ void f(int n, double *restrict b)
     out = annotate_text(text, with_present(analysis, found, [lifetime]), (), [lifetime])
     lines = [line.strip() for line in out.splitlines()]
     assert (
-        lines[lines.index('printf("%f\\n", a[7]);') - 1] == "#pragma acc update self(a)"
+        lines[lines.index('printf("%f\\n", a[7]);') - 1]
+        == "#pragma acc update self(a[7:1])"
     )
 
 
@@ -452,7 +454,7 @@ def test_a_read_in_a_braceless_if_gets_its_update_before_the_if() -> None:
         """
     )
     out = annotated(text)
-    assert "    #pragma acc update self(u[0:n])\n    if (t % 5 == 0)\n" in out
+    assert "    #pragma acc update self(u[3:1])\n    if (t % 5 == 0)\n" in out
     assert "#pragma acc exit data copyout(u[0:n])" in out
 
 
@@ -514,13 +516,13 @@ def test_a_region_held_inside_a_time_loop_by_host_code_becomes_a_lifetime() -> N
     [lifetime] = propose_lifetimes(analysis, found, ACC)
     assert set(lifetime.names) == {"u", "v"}
     assert [(u.direction, u.sections) for u in lifetime.updates] == [
-        ("self", ("u[0:n]",))
+        ("self", ("u[0:1]",))
     ]
     out = annotated(text)
     lines = [line.strip() for line in out.splitlines()]
     assert "#pragma acc data" not in out  # the lifetime keeps the region's arrays
     assert lines[lines.index('printf("%f\\n", u[0]);') - 1] == (
-        "#pragma acc update self(u[0:n])"
+        "#pragma acc update self(u[0:1])"
     )
     assert lines.count("#pragma acc parallel loop present(u[0:n], v[0:n])") == 2
     assert "#pragma acc update device" not in out  # the host writes nothing

@@ -62,6 +62,7 @@ _DATA = {
 }
 _ITEM = re.compile(r"^([A-Za-z_]\w*)\s*((?:\[[^\[\]]*\])*)\s*$")
 _DIM = re.compile(r"\[([^\[\]:]*):([^\[\]]*)\]")
+_CLAMP = re.compile(r"^\s*\(\s*(.+?)\s*>\s*0\s*\?\s*(.+?)\s*:\s*0\s*\)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,17 @@ def _compute(loop: Loop) -> str:
         if directive.name.startswith(_COMPUTE.get(directive.dialect, ("\0",))):
             return directive.dialect
     return ""
+
+
+def _length(text: str) -> Poly | None:
+    """A section length: `n - 2`, or as our clamp writes it, `(n - 2 > 0 ? n - 2 : 0)`.
+
+    The clamp's value is the length wherever the loop runs at all.
+    """
+    clamp = _CLAMP.match(text)
+    if clamp is not None and clamp.group(1) == clamp.group(2):
+        return expression_poly(clamp.group(1))
+    return expression_poly(text)
 
 
 def _clause_box(loop: Loop, name: str) -> tuple[tuple[Poly, Poly], ...] | bool | None:
@@ -104,7 +116,7 @@ def _clause_box(loop: Loop, name: str) -> tuple[tuple[Poly, Poly], ...] | bool |
                     return False
                 for start, length in dims:
                     low = expression_poly(start) if start.strip() else Poly.const(0)
-                    size = expression_poly(length)
+                    size = _length(length)
                     if low is None or size is None:
                         return False
                     box.append((low, size))

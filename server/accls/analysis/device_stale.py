@@ -6,7 +6,8 @@ reaches the host only through `update self` (`target update from`); a host write
 reaches the device only through `update device` (`target update to`). The
 region's direct references are read in source order: a host read after a kernel
 write with no `update self` between, or a kernel read after a host write with no
-`update device` between, reads the old copy. Calls are not followed (the check
+`update device` between, reads the old copy. An update of one section moves
+only its elements (`sync_sections.py`). Calls are not followed (the check
 says only what it can show); the copy back at the region's end is ACC206's.
 """
 
@@ -27,7 +28,9 @@ from accls.analysis.device_coherence import (
 )
 from accls.analysis.finding_types import FindingKind
 from accls.analysis.findings import Finding, finding
+from accls.analysis.sync_sections import Box, item_box, provably_outside
 from accls.frontend import Directive, Function, Ref, Span
+from accls.frontend.pragmas import clause_items
 
 __all__ = ["stale_findings", "stale_reads"]
 
@@ -38,20 +41,24 @@ _SYNC: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
 }
 
 
-def _syncs(directive: Directive, sentinel: str) -> tuple[set[str], set[str]]:
-    """Arrays the `update` brings to the host, and those it sends to the device."""
+def _syncs(
+    directive: Directive, sentinel: str, at: int
+) -> list[tuple[str, str, Box | None]]:
+    """(way, array, section) the `update` at `at` moves; None: all of the array."""
     spec = _SYNC[sentinel].get(directive.name)
-    to_host: set[str] = set()
-    to_device: set[str] = set()
+    out: list[tuple[str, str, Box | None]] = []
     if spec is None:
-        return to_host, to_device
+        return out
     for clause in directive.clauses:
-        names = {n.split("[")[0].strip() for n in (clause.args or "").split(",")}
         if clause.name in spec[0]:
-            to_host |= names
+            way = "to host"
         elif clause.name == spec[1]:
-            to_device |= names
-    return to_host, to_device
+            way = "to device"
+        else:
+            continue
+        for item in clause_items(clause.args or ""):
+            out.append((way, item.split("[")[0].strip(), item_box(item, at)))
+    return out
 
 
 def _depth(ref: Ref) -> int:
@@ -78,8 +85,11 @@ def stale_reads(
     """
     start, end = span.start_byte, span.end_byte
     device = compute_spans(analysis, fn)
-    steps: list[tuple[int, str, str, int]] = []  # (at, what, name, line)
+    # (at, what, name, line, section moved: an index of `boxes`, -1 for all)
+    steps: list[tuple[int, str, str, int, int]] = []
+    boxes: list[Box] = []
     spans: dict[int, Span] = {}
+    refs: dict[int, Ref] = {}
     mine = [
         r
         for r in fn.refs
@@ -98,32 +108,46 @@ def stale_reads(
             continue
         side = "device" if any(a <= at < b for a, b in device) else "host"
         spans[at] = ref.span
+        refs[at] = ref
         if ref.is_read:
-            steps.append((at, f"{side} read", ref.name, ref.span.line))
+            steps.append((at, f"{side} read", ref.name, ref.span.line, -1))
         if ref.is_write:
-            steps.append((at, f"{side} write", ref.name, ref.span.line))
+            steps.append((at, f"{side} write", ref.name, ref.span.line, -1))
     for pos, d in directives:
         if start < pos < end and d.clause("if") is None:
-            to_host, to_device = _syncs(d, sentinel)
-            steps += [(pos, "to host", n, 0) for n in to_host & names]
-            steps += [(pos, "to device", n, 0) for n in to_device & names]
-    steps += [(at, "to device", n, 0) for at, n in unknown if start < at < end]
+            for way, n, box in _syncs(d, sentinel, pos):
+                if n in names:
+                    steps.append((pos, way, n, 0, len(boxes) if box else -1))
+                    boxes += [box] if box else []
+    steps += [(at, "to device", n, 0, -1) for at, n in unknown if start < at < end]
     newer: dict[tuple[str, str], int] = {}  # (name, side) -> line of its write
+    # (name, side) -> the sections updates moved of what that side wrote last.
+    partial: dict[tuple[str, str], list[Box]] = {}
     out: list[Finding] = []
     said: set[str] = set()
     text = directive.text.strip()
-    for at, what, name, line in sorted(steps, key=lambda s: (s[0], s[1])):
-        if what in ("to host", "to device"):  # both copies now agree
-            newer.pop((name, "device"), None)
-            newer.pop((name, "host"), None)
+    for at, what, name, line, moved in sorted(steps, key=lambda s: (s[0], s[1])):
+        if what in ("to host", "to device") and moved >= 0:
+            side = "device" if what == "to host" else "host"
+            partial.setdefault((name, side), []).append(boxes[moved])
+        elif what in ("to host", "to device"):  # both copies now agree
+            for side in ("device", "host"):
+                newer.pop((name, side), None)
+                partial.pop((name, side), None)
         elif what.endswith("write"):
             newer.setdefault((name, what.split()[0]), line)
+            partial.pop((name, what.split()[0]), None)
         else:
             reader = what.split()[0]
             writer = "host" if reader == "device" else "device"
             wrote = newer.get((name, writer))
             if wrote is None or name in said:
                 continue
+            sections = partial.get((name, writer), [])
+            if sections and not all(
+                provably_outside(refs[at], box, fn) for box in sections
+            ):
+                continue  # an update moved the element, or may have
             said.add(name)
             to_reader = "self" if reader == "host" else "device"
             update = (

@@ -13,27 +13,77 @@ __all__ = ["COMMENTS", "own_array"]
 COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
 
 
-def _harmless(fn: Function, ref: Ref, data: bytes, index: KernelIndex) -> bool:
+def _harmless(
+    fn: Function,
+    ref: Ref,
+    data: bytes,
+    index: KernelIndex,
+    seen: frozenset[str] = frozenset(),
+) -> bool:
     """True when a read of the pointer's value hands it to nobody who keeps it.
 
-    An argument of a kernel function, `free` or a library function (which keeps no
-    pointer, `realloc` aside), or a comparison (`u == NULL`).
+    An argument of a kernel function, `free`, a library function (which keeps no
+    pointer, `realloc` aside) or a function of the file whose parameter keeps
+    it nowhere either, or a comparison (`u == NULL`).
     """
-    for call in fn.call_sites:
-        if inside(ref.span, call.span) and ref.span.start_byte > call.span.start_byte:
-            if index.is_kernel(call.name) or call.name == "free":
-                return True
-            source_fn = index.analysis.source.function(call.name)
-            if source_fn is None and _keeps_nothing(fn, call, index):
-                return True
-            return (
-                source_fn is None
-                and library_function(call.name) is not None
-                and call.name != "realloc"
-            )
+    calls = [
+        c
+        for c in fn.call_sites
+        if inside(ref.span, c.span) and ref.span.start_byte > c.span.start_byte
+    ]
+    if calls:
+        # The innermost call gets the pointer: `f(g(u))` hands `f` what `g` returns.
+        call = min(calls, key=lambda c: c.span.end_byte - c.span.start_byte)
+        if index.is_kernel(call.name) or call.name == "free":
+            return True
+        source_fn = index.analysis.source.function(call.name)
+        if source_fn is None and _keeps_nothing(fn, call, index):
+            return True
+        if source_fn is not None:
+            return _param_keeps_nothing(source_fn, call, ref.name, index, seen)
+        return library_function(call.name) is not None and call.name != "realloc"
     after = data[ref.span.end_byte : ref.span.end_byte + 4].lstrip()
     before = data[max(0, ref.span.start_byte - 4) : ref.span.start_byte].rstrip()
     return after.startswith((b"==", b"!=")) or before.endswith((b"==", b"!=", b"!"))
+
+
+def _param_keeps_nothing(
+    callee: Function, call: Call, name: str, index: KernelIndex, seen: frozenset[str]
+) -> bool:
+    """True when the parameters of this file's `callee` handed `name` keep it nowhere.
+
+    Each such argument is the pointer itself or an offset into it (`u`, `u + k`,
+    `&u[k]`), and each parameter it lands in is, in the callee, only indexed,
+    compared, or handed on to no keeper (recursion counts as a keeper).
+    """
+    if callee.name in seen or len(call.args) != len(callee.params):
+        return False
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    passed = re.compile(
+        rf"^\(?\s*{re.escape(name)}\s*\)?(?:\s*[+-]\s*[\w\s*+-]+)?$"
+        rf"|^&\s*{re.escape(name)}\s*\[[^\[\]]*\]$"
+    )
+    params: list[str] = []
+    for arg, param in zip(call.args, callee.params, strict=True):
+        if not word.search(arg):
+            continue
+        if not passed.match(arg.strip()) or param.address_taken:
+            return False
+        params.append(param.name)
+    mine = [re.compile(rf"\b{re.escape(p)}\b") for p in params]
+    if any(
+        c.name in ("free", "realloc") and any(w.search(a) for w in mine for a in c.args)
+        for c in callee.call_sites
+    ):
+        return False  # it frees the array: the lifetime would outlive its memory
+    data = index.analysis.source.data
+    return all(
+        _harmless(callee, r, data, index, seen | {callee.name})
+        for r in callee.refs
+        if r.name in params
+        and not r.deref
+        and ((not r.subscripts and r.is_read) or (r.subscripts and r.escapes))
+    )
 
 
 def _keeps_nothing(fn: Function, call: Call, index: KernelIndex) -> bool:

@@ -11,7 +11,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from accls.frontend import Effect, Function, Loop, SourceFile, Span, library_function
+from accls.frontend import (
+    Function,
+    Loop,
+    Ref,
+    SourceFile,
+    Span,
+)
+from accls.suggest.device_callees import runs_device_code
+from accls.suggest.host_call_effects import call_effects
 from accls.suggest.lifetime_uses import KernelIndex, base_name, inside
 
 __all__ = ["HostAccess", "Places"]
@@ -19,6 +27,12 @@ __all__ = ["HostAccess", "Places"]
 _NAMES = re.compile(r"[A-Za-z_]\w*")
 # What may precede a call on its statement's line: `x = `, `s->f += `.
 _LHS = re.compile(rb"^\s*(?:[A-Za-z_][\w.\->\[\] ]*[-+*/]?=\s*)?$")
+# What may precede a call passed as another call's argument on its line.
+_ARGUMENT = re.compile(
+    rb"^\s*(?!(?:if|while|for|switch|do|else|case|return|goto)\b)[^;{}?]*\($|"
+    rb"^\s*(?!(?:if|while|for|switch|do|else|case|return|goto)\b)[^;{}?]*,\s*$"
+)
+_CHOICE = re.compile(rb"\?|&&|\|\|")
 # `if (cond)` up to its arm: the condition holds no `;`, `{` or `}`.
 _IF_HEAD = re.compile(rb"if\s*\([^;{}]*\)\s*", re.DOTALL)
 
@@ -32,6 +46,11 @@ class HostAccess:
     read: bool
     write: bool
     line: int
+    # What touches it, for a section narrower than the whole: the host loop
+    # whose references do, or the one reference of a statement; neither for a
+    # call (host_sections.py).
+    loop: Loop | None = None
+    ref: Ref | None = None
 
 
 class Places:
@@ -145,13 +164,21 @@ class Places:
         return self.call_statement(span)
 
     def call_statement(self, span: Span) -> tuple[int, int] | None:
-        """(line start, end) of the statement that is a call (or assigns one)."""
+        """(line start, end) of the statement that is a call (or assigns one).
+
+        Or a one-line statement that passes the call's value on, `printf("%g",
+        norm(n, r));`: with no `?:`, `&&` or `||` it runs the call exactly once.
+        """
         start = self._line_start(span.start_byte)
-        if not _LHS.match(self.data[start : span.start_byte]):
+        nested = not _LHS.match(self.data[start : span.start_byte])
+        if nested and not _ARGUMENT.match(self.data[start : span.start_byte]):
             return None
         if not self.unconditional(span):
             return None
-        return self._line_statement(span.start_byte)
+        found = self._line_statement(span.start_byte)
+        if found is not None and nested and _CHOICE.search(self.data[slice(*found)]):
+            return None
+        return found
 
     def written(self, first: int, last: int, names: set[str]) -> bool:
         """True when code in [first, last) assigns one of `names` or takes it."""
@@ -222,7 +249,12 @@ class Places:
         return None
 
     def _access(
-        self, offset: int, read: bool, write: bool, events: Sequence[Span]
+        self,
+        offset: int,
+        read: bool,
+        write: bool,
+        events: Sequence[Span],
+        ref: Ref | None = None,
     ) -> HostAccess | None:
         loop = self._host_loop(offset, events)
         if loop is not None:
@@ -235,7 +267,10 @@ class Places:
             found = self._line_statement(offset) or self._if_statement(offset)
         if found is None:
             return None
-        return HostAccess(found[0], found[1], read, write, self.line_of(found[0]))
+        at = (found[0], found[1], read, write, self.line_of(found[0]))
+        if loop is not None:
+            return HostAccess(*at, loop=loop if ref is not None else None)
+        return HostAccess(*at, ref=ref)
 
     def _if_statement(self, offset: int) -> tuple[int, int] | None:
         """(line start, end) of a braceless `if (...) stmt;` holding `offset`.
@@ -272,44 +307,6 @@ class Places:
             return None
         return start, end
 
-    def _callee_effects(self, callee: Function, names: set[str]) -> tuple[bool, bool]:
-        """(reads, writes) of the callee through `names`; both when it calls on."""
-        if any(
-            self.source.function(c) is not None or library_function(c) is None
-            for c in callee.calls
-        ):
-            return True, True  # it calls code that may touch the array too
-        refs = [
-            r
-            for r in callee.refs
-            if base_name(r.name) in names and (r.subscripts or r.deref)
-        ]
-        return any(r.is_read for r in refs), any(r.is_write for r in refs)
-
-    def _call_effects(
-        self, name: str, args: Sequence[str], callee: str
-    ) -> tuple[bool, bool]:
-        """(reads, writes): whether a host call may read or write the array `name`."""
-        # The pointer itself passed on (`u`, `u + k`, `&u[k]`); an element is a ref.
-        passed = re.compile(
-            rf"^[(&\s]*{re.escape(name)}\b(?!\s*\[)|^&\s*{re.escape(name)}\b"
-        )
-        at = [k for k, arg in enumerate(args) if passed.match(arg.strip())]
-        fn = self.source.function(callee)
-        if fn is None:
-            entry = library_function(callee)
-            if entry is None:
-                # Unknown code: it may reach a global, or what it is handed.
-                touched = bool(at) or self.fn.lookup(name) is None
-                return touched, touched
-            return bool(at), bool(at) and entry.effect is not Effect.PURE
-        names = {fn.params[k].name for k in at if k < len(fn.params)}
-        if self.fn.lookup(name) is None and fn.lookup(name) is None:
-            names.add(name)  # a global the callee sees under its own name
-        if not names:
-            return False, False
-        return self._callee_effects(fn, names)
-
     def host_accesses(
         self,
         name: str,
@@ -328,7 +325,7 @@ class Places:
                 inside(ref.span, e) for e in events
             ):
                 continue
-            found = self._access(at, ref.is_read, ref.is_write, events)
+            found = self._access(at, ref.is_read, ref.is_write, events, ref)
             if found is None:
                 return None
             out.append(found)
@@ -336,11 +333,13 @@ class Places:
             at = call.span.start_byte
             if not first <= at < last or any(inside(call.span, e) for e in events):
                 continue
-            read, write = self._call_effects(name, call.args, call.name)
+            read, write = call_effects(self.source, self.fn, name, call)
             if not read and not write:
                 continue
-            if call.name == "free" or index.is_kernel(call.name):
-                return None  # freed in between, or a kernel call we cannot map
+            if call.name == "free" or runs_device_code(call.name, index):
+                # Freed in between, a kernel call we cannot map, or host code
+                # that runs its own kernels on the array (device_callees.py).
+                return None
             found = self._access(at, read, write, events)
             if found is None:
                 return None

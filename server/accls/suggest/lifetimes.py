@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from accls.analysis import FileAnalysis
 from accls.analysis.array_sections import ArrayUse, plain_names, union_section
 from accls.frontend import Function, Span
+from accls.suggest.host_sections import holds_all, host_uses, update_section
 from accls.suggest.lifetime_bytes import Moved, moved_bytes
 from accls.suggest.lifetime_owners import COMMENTS, own_array
 from accls.suggest.lifetime_places import Places
@@ -192,15 +193,19 @@ def _lifetime(
             continue  # a host access with no line for its update
         written = any(u.written for u in uses)
         item = section or name
+        # What the host code at each update touches, None once any is unknown.
+        touched: dict[tuple[int, bool, str], list[ArrayUse] | None] = {}
         for where in host:
-            if (where.read or where.write) and written:
-                key = (where.before, False, "self")
-                updates.setdefault(key, []).append(item)
+            seen = host_uses(where, name, fn, analysis, places)
+            keys = [(where.before, False, "self")] if written else []
+            keys += [(where.after, True, "device")] if where.write else []
+            for key in keys:
+                had = touched.get(key, [])
+                touched[key] = None if had is None or seen is None else [*had, *seen]
                 lines[key] = (where.line, where.before)
-            if where.write:
-                key = (where.after, True, "device")
-                updates.setdefault(key, []).append(item)
-                lines[key] = (where.line, where.before)
+        for key, found in touched.items():
+            narrow = update_section(item, uses, found, holds_all(name, section, fn))
+            updates.setdefault(key, []).append(narrow)
         head = uses[0]
         # The first event writes every element before any read: nothing to copy
         # in, unless host code may touch the array before it runs (earlier, or
