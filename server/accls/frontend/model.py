@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
@@ -349,3 +350,13 @@ class Function:
     def declarations(self, name: str) -> int:
         """How many locals and parameters are called `name`."""
         return self._counts.get(name, 0)
+
+    def resolving(self, chosen: Mapping[str, Var | None]) -> Function:
+        """A copy whose `lookup` answers `chosen` for its names (None: no local)."""
+        view = replace(self)
+        for name, var in chosen.items():
+            if var is None:
+                view._names.pop(name, None)
+            else:
+                view._names[name] = var
+        return view
