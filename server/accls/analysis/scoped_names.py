@@ -18,19 +18,21 @@ from accls.frontend import Function, Loop, Var
 
 __all__ = ["loop_function"]
 
+_MANY = 64
+
 
 def loop_function(fn: Function | None, loop: Loop) -> Function | None:
     """`fn`, its lookups resolved at the loop's references of names declared twice."""
     if fn is None:
         return None
-    twice = {v.name for v in (*fn.locals, *fn.params) if fn.declarations(v.name) > 1}
-    if not twice:
-        return fn
     found: dict[str, set[int]] = {}
     held: dict[int, Var | None] = {}
     for ref in loop.refs:
         name = base_name(ref.name)
-        if name not in twice:
+        count = fn.declarations(name)
+        # Hundreds of declarations of one name (a generated function): the
+        # first one stands, as before, rather than a scan per reference.
+        if count < 2 or count > _MANY:
             continue
         var = _in_scope(name, fn, ref.span.start_byte)
         held[id(var)] = var
@@ -52,8 +54,8 @@ def _in_scope(name: str, fn: Function, at: int) -> Var | None:
     """The innermost local called `name` whose scope holds byte `at`, else the param."""
     best: Var | None = None
     start = -1
-    for var in fn.locals:
-        if var.name != name or var.span is None or var.span.start_byte > at:
+    for var in fn.locals_named(name):
+        if var.span is None or var.span.start_byte > at:
             continue
         end = var.scope_end if var.scope_end >= 0 else fn.span.end_byte
         if at <= end and var.span.start_byte > start:

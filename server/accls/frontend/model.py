@@ -337,11 +337,20 @@ class Function:
     _counts: dict[str, int] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _locals_named: dict[str, list[Var]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         for var in (*self.locals, *self.params):
             self._names.setdefault(var.name, var)
             self._counts[var.name] = self._counts.get(var.name, 0) + 1
+        for var in self.locals:
+            self._locals_named.setdefault(var.name, []).append(var)
+
+    def locals_named(self, name: str) -> tuple[Var, ...]:
+        """Every local declaration of `name`, in the order of `locals`."""
+        return tuple(self._locals_named.get(name, ()))
 
     def lookup(self, name: str) -> Var | None:
         """The local or parameter declaration of `name`, if any."""
