@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from accls.analysis.access_paths import Target, member_var, target_of
 from accls.analysis.alias_pairs import (
-    common_source,
     is_array_object,
     pair_may_alias,
     pointer_apart_from,
     shared_union,
 )
+from accls.analysis.based_sources import based_source
 from accls.analysis.buffer_offsets import buffer_apart
 from accls.analysis.call_site_apart import calls_pending, proved_apart
 from accls.analysis.call_site_same import same_or_apart
@@ -21,7 +21,6 @@ from accls.analysis.field_alias import fields_apart, told_overlap
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.global_sources import GlobalLink, shared_source
 from accls.analysis.member_rows import member_rows_apart
-from accls.analysis.member_sources import member_source
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.pointer_casts import cast_assigned
 from accls.analysis.remote_calls import ProgramCalls
@@ -142,28 +141,6 @@ def _based_obstacle(written: str, other: str, based: str, line: int) -> Obstacle
         f"both are set from `{based}`, so they point into one object (assume-no-alias "
         "and `restrict` promise nothing about pointers based on one another)",
     )
-
-
-def _program_source(
-    ones: list[Target],
-    twos: list[Target],
-    fn: Function | None,
-    source: SourceFile,
-    links: tuple[GlobalLink, ...],
-) -> str:
-    """An object the program sets both pointers from through a global (`gq = g`)."""
-    for a in ones:
-        for b in twos:
-            if a.kind not in ("pointee", "object") or b.kind not in (
-                "pointee",
-                "object",
-            ):
-                continue
-            if a.root is not None and b.root is not None:
-                found = shared_source(a.root, b.root, fn, source, links)
-                if found:
-                    return found
-    return ""
 
 
 def _broken_restrict(
@@ -295,16 +272,7 @@ def alias_obstacles(
             if any(shared_union(a, b) for a in wtargets for b in otargets):
                 out.append(_union_obstacle(written, other, first_line[written]))
                 continue
-            based = next(
-                (
-                    c
-                    for a in wtargets
-                    for b in otargets
-                    if (c := common_source(a, b, fn))
-                ),
-                "",
-            ) or _program_source(wtargets, otargets, fn, source, links)
-            based = based or member_source(wtargets, otargets, source)
+            based = based_source(wtargets, otargets, fn, source, links, loop)
             if based and not split:
                 out.append(_based_obstacle(written, other, based, first_line[written]))
                 continue

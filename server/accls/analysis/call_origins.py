@@ -41,6 +41,8 @@ class Origin:
     function: str  # the caller, for locals, fresh blocks and parameters
     path: str  # `a`, or `s.a` for an array field of a struct object
     union: bool = False
+    # A fresh table whose every row is a block of its own (`t[i] = malloc(..)`).
+    rows: bool = False
 
 
 def strip_argument(arg: str) -> str:
@@ -79,7 +81,34 @@ def _row(text: str, caller: Function, source: SourceFile) -> str | None:
 def argument_origin(arg: str, caller: Function, source: SourceFile) -> Origin | None:
     """The object an argument's pointer value lies in, when the text shows it."""
     found = _object_origin(arg, caller, source)
+    if found is None:
+        found = _fresh_row(arg, caller)
     return found if found is not None else _field_origin(arg, caller, source)
+
+
+def _fresh_row(arg: str, caller: Function) -> Origin | None:
+    """A fresh local table `t` (kind `fresh`), or its row `t[i]` (kind `row`).
+
+    The rows of a table whose every row is a block of its own (`t[i] =
+    malloc(..)`) are distinct blocks, and none lies in an array, a global, a
+    fresh block held by a local, or what the caller's parameters held before
+    it allocated them; two rows of one table may be the same row.
+    """
+    text = strip_argument(arg)
+    found = _ROW.fullmatch(text)
+    name = found.group(1) if found is not None else text
+    if found is not None and found.group(2).count("[") != 1:
+        return None
+    var = caller.lookup(name)
+    if var is None or caller.declarations(var.name) != 1 or var.scope != "local":
+        return None
+    if var.static or var.address_taken or var.shape != "**":
+        return None
+    if found is None:
+        if not var.fresh or var.leaves:
+            return None
+        return Origin("fresh", caller.name, name, rows=var.fresh_rows)
+    return Origin("row", caller.name, var.name) if var.fresh_rows else None
 
 
 def _field_origin(arg: str, caller: Function, source: SourceFile) -> Origin | None:
@@ -139,7 +168,7 @@ def _object_origin(arg: str, caller: Function, source: SourceFile) -> Origin | N
         return Origin("param", caller.name, root)
     # A `static` local keeps its block across calls: a caller may hold it too.
     if var.scope == "local" and var.fresh and not (var.address_taken or var.static):
-        return Origin("fresh", caller.name, root)
+        return Origin("fresh", caller.name, root, rows=var.fresh_rows)
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.access_paths import Target
+from accls.analysis.call_site_rows import table_rows_apart
 from accls.analysis.call_sites import (
     apart_from_global_at_call_sites,
     distinct_at_call_sites,
@@ -30,7 +31,9 @@ def proved_apart(
     swapped in turn) stands for them (`origin_pairs`); a parameter's pointee and
     a global object are apart when no call passes a pointer into that global;
     a local pointer set once from array objects reaches only them
-    (`origin_apart`). `calls` and `fields`: the other files' calls and the
+    (`origin_apart`); the rows of a table parameter are apart from other memory
+    when every call passes a table of fresh rows (`table_rows_apart`). `calls`
+    and `fields`: the other files' calls and the
     program's field sets, when the workspace index gave them.
     """
     if fn is None:
@@ -42,6 +45,8 @@ def proved_apart(
             shown[(a.path, b.path)] = origin
             continue
         off = _off_global(a, b, fn, source, (calls, fields))
+        if off is None:
+            off = table_rows_apart(a, b, fn, source, calls)
         if off is not None:
             shown[(a.path, b.path)] = off
             continue

@@ -103,7 +103,7 @@ class _Prover:
             # into the caller's own arrays or blocks it allocated, but it may
             # point into a global.
             other = b if a.kind == "param" else a
-            return other.kind in ("local", "fresh")
+            return other.kind in ("local", "fresh", "row")
         return not origins_overlap(a, b)
 
     def _field_objects(self, origin: Origin) -> frozenset[str] | None:

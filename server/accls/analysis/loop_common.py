@@ -20,6 +20,7 @@ from accls.analysis.iteration_arrays import iteration_arrays
 from accls.analysis.model import Escape, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.program import ProgramSummaries
+from accls.analysis.scoped_names import loop_function
 from accls.analysis.thread_locals import thread_local_obstacle
 from accls.analysis.volatiles import volatile_obstacles
 from accls.frontend import Loop, SourceFile
@@ -79,7 +80,7 @@ def loop_common(
         escapes=escapes_in(escapes, loop),
         aliasing=alias_obstacles(
             loop,
-            fn,
+            loop_function(fn, loop),
             source,
             _unseen(source),
             fields,

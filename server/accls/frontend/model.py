@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from accls.frontend.poly import Poly
@@ -340,11 +341,20 @@ class Function:
     _counts: dict[str, int] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _locals_named: dict[str, list[Var]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         for var in (*self.locals, *self.params):
             self._names.setdefault(var.name, var)
             self._counts[var.name] = self._counts.get(var.name, 0) + 1
+        for var in self.locals:
+            self._locals_named.setdefault(var.name, []).append(var)
+
+    def locals_named(self, name: str) -> tuple[Var, ...]:
+        """Every local declaration of `name`, in the order of `locals`."""
+        return tuple(self._locals_named.get(name, ()))
 
     def lookup(self, name: str) -> Var | None:
         """The local or parameter declaration of `name`, if any."""
@@ -353,3 +363,13 @@ class Function:
     def declarations(self, name: str) -> int:
         """How many locals and parameters are called `name`."""
         return self._counts.get(name, 0)
+
+    def resolving(self, chosen: Mapping[str, Var | None]) -> Function:
+        """A copy whose `lookup` answers `chosen` for its names (None: no local)."""
+        view = replace(self)
+        for name, var in chosen.items():
+            if var is None:
+                view._names.pop(name, None)
+            else:
+                view._names[name] = var
+        return view

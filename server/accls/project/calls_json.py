@@ -19,14 +19,16 @@ __all__ = ["file_calls_from_json", "file_calls_to_json"]
 def _origin_to_json(found: Origin | None) -> list[Any] | None:
     if found is None:
         return None
-    return [found.kind, found.path, found.union]
+    return [found.kind, found.path, found.union, *([True] if found.rows else [])]
 
 
 def _origin_from_json(raw: Any, caller: str) -> Origin | None:
     if raw is None:
         return None
-    kind, path, union = raw
-    return Origin(sys.intern(str(kind)), caller, sys.intern(str(path)), bool(union))
+    kind, path, union, *rows = raw
+    return Origin(
+        sys.intern(str(kind)), caller, sys.intern(str(path)), bool(union), bool(rows)
+    )
 
 
 def _dims_json(dims: Any) -> tuple[tuple[str, str], ...]:

@@ -1,0 +1,65 @@
+"""The declarations a loop's names mean, where a function declares a name twice.
+
+`Function.lookup` answers a name's first declaration. In
+`{ double a[10]; ... } { double *a = p; for (..) a[i] = q[i + 1]; }` that is
+the array of the first block, which overlaps nothing, while the loop writes
+through the pointer of the second, which may point into `q`. Each name the
+loop uses is resolved where the loop uses it: the innermost local whose scope
+holds the reference, else the parameter, else none (a global). When its
+references resolve to different declarations (one inside a block of the body,
+one outside), a pointer among them stands for all, so nothing is taken for an
+object that does not overlap.
+"""
+
+from __future__ import annotations
+
+from accls.analysis.access_paths import base_name
+from accls.frontend import Function, Loop, Var
+
+__all__ = ["loop_function"]
+
+_MANY = 64
+
+
+def loop_function(fn: Function | None, loop: Loop) -> Function | None:
+    """`fn`, its lookups resolved at the loop's references of names declared twice."""
+    if fn is None:
+        return None
+    found: dict[str, set[int]] = {}
+    held: dict[int, Var | None] = {}
+    for ref in loop.refs:
+        name = base_name(ref.name)
+        count = fn.declarations(name)
+        # Hundreds of declarations of one name (a generated function): the
+        # first one stands, as before, rather than a scan per reference.
+        if count < 2 or count > _MANY:
+            continue
+        var = _in_scope(name, fn, ref.span.start_byte)
+        held[id(var)] = var
+        found.setdefault(name, set()).add(id(var))
+    chosen: dict[str, Var | None] = {}
+    for name, ids in found.items():
+        options = [held[i] for i in ids]
+        if len(options) == 1:
+            chosen[name] = options[0]
+            continue
+        pointer = [v for v in options if v is not None and v.pointers and not v.dims]
+        chosen[name] = pointer[0] if pointer else options[0]
+    if all(fn.lookup(n) is v for n, v in chosen.items()):
+        return fn
+    return fn.resolving(chosen)
+
+
+def _in_scope(name: str, fn: Function, at: int) -> Var | None:
+    """The innermost local called `name` whose scope holds byte `at`, else the param."""
+    best: Var | None = None
+    start = -1
+    for var in fn.locals_named(name):
+        if var.span is None or var.span.start_byte > at:
+            continue
+        end = var.scope_end if var.scope_end >= 0 else fn.span.end_byte
+        if at <= end and var.span.start_byte > start:
+            best, start = var, var.span.start_byte  # the innermost so far
+    if best is not None:
+        return best
+    return next((p for p in fn.params if p.name == name), None)
