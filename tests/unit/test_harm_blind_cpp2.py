@@ -63,10 +63,6 @@ _MISSED: dict[str, str] = {
     "d05_template_stencil.cpp:26": (
         "`dst` and `src`, two `std::vector<T> &` parameters, may be one vector"
     ),
-    "d05_template_stencil.cpp:87": (
-        "`g[i]` calls `Field<double>::operator[]`, returning `T &`: the "
-        "accessor's type is read with the class template's `T` unknown"
-    ),
     "d06_map_histogram.cpp:25": (
         "`std::map::find`, `end`, and the iterator's `!=` and `->second` are "
         "not in the table of C++ library effects"

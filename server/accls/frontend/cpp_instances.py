@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import node_text
 
-__all__ = ["template_bindings"]
+__all__ = ["class_bindings", "instance_texts", "template_bindings"]
 
 # The arithmetic types a parameter may be bound to, most restrictive first: a
 # float total is refused, then an unsigned counter may wrap (a signed one may
@@ -319,4 +319,26 @@ def template_bindings(root: Node) -> dict[int, dict[str, str]]:
         if picked := _class_instances(root, name, node, params):
             for method in (n for n in _walk(node) if n.type == "function_definition"):
                 out[method.start_byte] = picked
+    return out
+
+
+def class_bindings(root: Node) -> dict[str, dict[str, str]]:
+    """Each class template's (by name) bound parameters: its data members' types."""
+    if not _defines_main(root):
+        return {}
+    _, classes = _templates(root)
+    out: dict[str, dict[str, str]] = {}
+    for name, (node, params) in classes.items():
+        if picked := _class_instances(root, name, node, params):
+            out[name] = picked
+    return out
+
+
+def instance_texts(root: Node, classes: set[str]) -> set[tuple[str, str]]:
+    """Each `Name<args>` written of these class templates, as a declaration's type."""
+    out: set[tuple[str, str]] = set()
+    for use in (n for n in _walk(root) if n.type == "template_type"):
+        head = use.child_by_field_name("name")
+        if head is not None and node_text(head) in classes:
+            out.add((" ".join(node_text(use).split()), node_text(head)))
     return out
