@@ -39,8 +39,8 @@ _MISSED: dict[str, str] = {
         "add up exactly"
     ),
     "c05_containers_grow.cpp:46": (
-        "`std::map::find`, `end` and the iterator's `->second` are not in the "
-        "table of C++ library effects"
+        "`auto it = total.find(..)`: the type of the iterator `std::map::find` "
+        "returns is not known, so its `==` and `->second` are unknown calls"
     ),
     "c05_containers_grow.cpp:51": (
         "`pairs[j].first` of a `std::pair`: the types of its members are not known"
@@ -67,8 +67,8 @@ _MISSED: dict[str, str] = {
         f"`acc[r] += v` of `Accum`, which also counts: {_NOT_ACCESSOR}"
     ),
     "c09_iterators_rangefor.cpp:65": (
-        "`row.push_back(..)` on each row: `front`, `back` are not in the table, "
-        "and `push_back` writes the row the range-for element names"
+        "`row.push_back(..)` on each row: `push_back` writes the row the "
+        "range-for element names, which is not known to be the iteration's own"
     ),
     "c10_grid_stencil.cpp:30": (
         "`out(i, j) = ...` through `Grid2D::operator()`, whose element "
