@@ -109,6 +109,7 @@ class CppUnit:
     def __init__(self, root: Node, data: bytes = b"") -> None:
         self.root = root
         self.scope: CxxScope = collect_scope(root)
+        self.own_classes = frozenset(self.scope.classes)  # not a header's
         self.scope.reducers, self.unreduced = class_reducers(root, data, self.scope)
         # Each function's parameters that are references to objects, by its node.
         self._object_refs: dict[int, frozenset[str]] = {}
