@@ -58,10 +58,6 @@ _MISSED: dict[str, str] = {
         "although these whole numbers add up exactly"
     ),
     "c07_templates.cpp:50": f"{_TEMPLATE}; {_CANONICAL}",
-    "c07_templates.cpp:86": (
-        "`fa.data` and `la.data`: the members of `Field<T, N>` are read with `T` "
-        "unknown, as `laplace` writes `Field<T, N>` with its own `T`"
-    ),
     "c08_side_effect_operators.cpp:107": _CANONICAL,
     "c08_side_effect_operators.cpp:111": (
         f"`acc[r] += v` of `Accum`, which also counts: {_NOT_ACCESSOR}"
