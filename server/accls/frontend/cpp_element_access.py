@@ -75,7 +75,7 @@ class CppElementAccess(CppRanges):
         if inner.type != "identifier" and not member:
             self.expr(inner, depth + 1)  # `f().front()`: what yields the container
         zero = cpp_expression("0") if end == "front" else None
-        subscripts = (
+        subscripts: tuple[Subscript, ...] = (
             (self._subscript(zero),)
             if zero is not None
             else (Subscript(f"{name}.size() - 1", None),)
