@@ -39,8 +39,8 @@ _MISSED: dict[str, str] = {
         "add up exactly"
     ),
     "c05_containers_grow.cpp:46": (
-        "`std::map::find`, `end` and the iterator's `->second` are not in the "
-        "table of C++ library effects"
+        "`auto it = total.find(..)`: the type of the iterator `std::map::find` "
+        "returns is not known, so its `==` and `->second` are unknown calls"
     ),
     "c05_containers_grow.cpp:51": (
         "`pairs[j].first` of a `std::pair`: the types of its members are not known"
@@ -58,15 +58,13 @@ _MISSED: dict[str, str] = {
         "although these whole numbers add up exactly"
     ),
     "c07_templates.cpp:50": f"{_TEMPLATE}; {_CANONICAL}",
-    "c07_templates.cpp:86": f"`Field<T, N>::operator[]` returns `T &`: {_TEMPLATE}",
-    "c07_templates.cpp:95": f"`Field<T, N>::operator[]` returns `T &`: {_TEMPLATE}",
     "c08_side_effect_operators.cpp:107": _CANONICAL,
     "c08_side_effect_operators.cpp:111": (
         f"`acc[r] += v` of `Accum`, which also counts: {_NOT_ACCESSOR}"
     ),
     "c09_iterators_rangefor.cpp:65": (
-        "`row.push_back(..)` on each row: `front`, `back` are not in the table, "
-        "and `push_back` writes the row the range-for element names"
+        "`row.push_back(..)` on each row: `push_back` writes the row the "
+        "range-for element names, which is not known to be the iteration's own"
     ),
     "c10_grid_stencil.cpp:30": (
         "`out(i, j) = ...` through `Grid2D::operator()`, whose element "

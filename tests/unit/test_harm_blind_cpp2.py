@@ -63,20 +63,9 @@ _MISSED: dict[str, str] = {
     "d05_template_stencil.cpp:26": (
         "`dst` and `src`, two `std::vector<T> &` parameters, may be one vector"
     ),
-    "d05_template_stencil.cpp:87": (
-        "`g[i]` calls `Field<double>::operator[]`, returning `T &`: the "
-        "accessor's type is read with the class template's `T` unknown"
-    ),
     "d06_map_histogram.cpp:25": (
-        "`std::map::find`, `end`, and the iterator's `!=` and `->second` are "
-        "not in the table of C++ library effects"
-    ),
-    "d06_map_histogram.cpp:30": (
-        "`std::map::count` is not in the table of C++ library effects"
-    ),
-    "d07_mesh_edges.cpp:84": (
-        "`std::vector::front` is not in the table (it is an element read, "
-        "which a query entry would hide)"
+        "the iterator `std::map::find` returns: its type is not known, so its "
+        "`!=` and `->second` are calls of unknown functions"
     ),
     "d08_struct_reductions.cpp:67": (
         "`total += x[i]` through `Stats::operator+=(double)`, no sum of "

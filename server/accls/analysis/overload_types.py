@@ -125,10 +125,12 @@ def _declared(name: str, text: str) -> list[tuple[tuple[str, ...], int, str]]:
             continue
         start = max(text.rfind(ch, 0, match.start()) for ch in ";{}:\n") + 1
         head = text[start : match.start()]
-        if not _WORD.search(head) or re.search(
-            r"[=(,]|\b(return|else|do|throw)\b", head
+        if (
+            not _WORD.search(head)
+            or re.search(r"[=(,]|\b(return|else|do|throw)\b", head)
+            or head.rstrip().endswith((".", "->"))
         ):
-            continue  # a call `f(x);` or `y = f(x);`, not a declaration
+            continue  # a call `f(x);`, `y = f(x);` or `o.f(x);`: no declaration
         params = match.group(1)
         required = sum(1 for p in _split(params) if "=" not in p)
         types = parameter_types(params)

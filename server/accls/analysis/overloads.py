@@ -56,10 +56,11 @@ def _accepts(fn: Function, count: int, hidden: bool) -> bool:
     """
     if fn.max_args is not None and count > fn.max_args:
         return False
-    if fn.in_class and (count > 0 or not _constructs(fn.name)):
-        # A method defined in its class: no prototype adds defaults. A call of a
-        # constructor passes the new object first; one passing nothing is a copy
-        # or a destructor the walk names without its object.
+    if (fn.in_class or fn.class_declared) and (count > 0 or not _constructs(fn.name)):
+        # A method defined in its class, or outside the file's class: no
+        # prototype adds defaults. A call of a constructor passes the new object
+        # first; one passing nothing is a copy or a destructor the walk names
+        # without its object.
         return count >= fn.min_args
     return count >= fn.min_args or not fn.static or hidden
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_class_templates import instance_scope
 from accls.frontend.cpp_returns import method_return
 from accls.frontend.cpp_types import (
     UNKNOWN,
@@ -32,8 +33,19 @@ from accls.frontend.exprs import node_text
 __all__ = ["binary_type", "lambda_result", "method_type", "operator_type"]
 
 
-def method_type(info: ClassInfo, name: str, count: int, scope: CxxScope) -> CxxType:
-    """The type of a call of the method `name` with `count` arguments."""
+def method_type(
+    info: ClassInfo,
+    name: str,
+    count: int,
+    scope: CxxScope,
+    args: tuple[str, ...] = (),
+) -> CxxType:
+    """The type of a call of the method `name` with `count` arguments.
+
+    `args` are the template arguments of the object's class, if it is an
+    instance of a class template: its methods' types are the instance's.
+    """
+    scope = instance_scope(info, args, scope)
     found = method_return(info, name, count, scope)
     return found or classify(info.methods.get(name, ""), scope)
 
@@ -46,7 +58,7 @@ def operator_type(scope: CxxScope, owner: CxxType, op: str, count: int) -> CxxTy
     name = f"operator{op}"
     if info is None or name not in info.methods:
         return UNKNOWN
-    return method_type(info, name, count, scope)
+    return method_type(info, name, count, scope, owner.args)
 
 
 def binary_type(scope: CxxScope, left: CxxType, op: str) -> CxxType:

@@ -5,22 +5,21 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_destructors import DESTROYING_METHODS, destructors
+from accls.frontend.cpp_element_access import ELEMENT_METHODS, CppElementAccess
 from accls.frontend.cpp_methods import virtual_method
-from accls.frontend.cpp_ranges import CppRanges
 from accls.frontend.cpp_reference_args import reference_positions
 from accls.frontend.cpp_types import TypeKind, static_method
 from accls.frontend.exprs import node_text, strip_parens
-from accls.frontend.model import NEW_OBJECT, AccessKind, Call, ExitKind
+from accls.frontend.model import NEW_OBJECT, AccessKind, Call
 
 __all__ = ["CppCalls"]
 
-_ELEMENT_METHODS = frozenset({"at", "operator[]"})
 # Container methods that construct an element from their arguments, and how
 # many arguments (a position) come before the constructor's.
 _EMPLACE = {"emplace_back": 0, "emplace_front": 0, "emplace": 1, "emplace_hint": 1}
 
 
-class CppCalls(CppRanges):
+class CppCalls(CppElementAccess):
     """The C++ walk's calls: what an operator, method or constructor call does."""
 
     def _operator_call(
@@ -290,7 +289,7 @@ class CppCalls(CppRanges):
             return
         owner = self.object_type(obj, node_text(fn))
         name = node_text(method).split("<", 1)[0]
-        if owner.kind is TypeKind.CONTAINER and name in _ELEMENT_METHODS:
+        if owner.kind is TypeKind.CONTAINER and name in ELEMENT_METHODS:
             self._element_access(node, AccessKind.READ, depth)
             return
         if self.accessor_place(node, AccessKind.READ, None, depth):
@@ -333,46 +332,3 @@ class CppCalls(CppRanges):
             self.identifier(inner, AccessKind.READ)
         else:
             self.expr(inner, depth + 1)
-
-    def _element_call(self, node: Node) -> bool:
-        fn = node.child_by_field_name("function")
-        fn = strip_parens(fn) if fn is not None else None
-        if fn is None or fn.type != "field_expression":
-            return False
-        obj = fn.child_by_field_name("argument")
-        method = fn.child_by_field_name("field")
-        return (
-            obj is not None
-            and method is not None
-            and node_text(method) in _ELEMENT_METHODS
-            and self.object_type(obj, node_text(fn)).kind is TypeKind.CONTAINER
-        )
-
-    def _element_access(self, node: Node, kind: AccessKind, depth: int) -> None:
-        """`v.at(i)`: the element i of v, like `v[i]`."""
-        fn = node.child_by_field_name("function")
-        args = node.child_by_field_name("arguments")
-        obj = fn.child_by_field_name("argument") if fn is not None else None
-        index = (
-            args.named_children[0]
-            if args is not None and args.named_child_count
-            else None
-        )
-        if obj is None or index is None:
-            return
-        method = fn.child_by_field_name("field") if fn is not None else None
-        if method is not None and node_text(method) == "at":
-            # Out of range it throws `std::out_of_range`, which must not leave
-            # a parallel region (std::terminate); in order a caller may catch it.
-            self._exit(ExitKind.EXIT, node)
-        self.expr(index, depth + 1)
-        name = "".join(node_text(strip_parens(obj)).split())
-        self._ref(node, name, kind, subscripts=(self._subscript(index),))
-
-    def _element_base(self, node: Node) -> bool:
-        """True when `node`'s `[]` is the language's or a container's element access."""
-        base = node.child_by_field_name("argument")
-        if base is None:
-            return False
-        base_type = self.type_of(base)
-        return base_type.pointer or base_type.kind is TypeKind.CONTAINER

@@ -13,6 +13,7 @@ import re
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_class_templates import instance_scalar
 from accls.frontend.cpp_closures import captures_loop_scalars
 from accls.frontend.cpp_destructors import destructors, dying_object
 from accls.frontend.cpp_elements import CppElements
@@ -229,6 +230,8 @@ class CppDeclarations(CppElements):
         accessor = info.accessors.get(key) if info is not None else None
         if accessor is None or len(args) != len(accessor.params):
             return False
+        if info is not None and not instance_scalar(info, accessor, owner, self.scope):
+            return False  # a class template's element that may be an object
         if kind is not AccessKind.READ and not accessor.reference:
             return False
         obj = strip_parens(obj)

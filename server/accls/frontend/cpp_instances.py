@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from accls.frontend.exprs import node_text
 
-__all__ = ["template_bindings"]
+__all__ = ["class_bindings", "instance_texts", "template_bindings"]
 
 # The arithmetic types a parameter may be bound to, most restrictive first: a
 # float total is refused, then an unsigned counter may wrap (a signed one may
@@ -38,18 +38,22 @@ _ORDER = (
 )  # fmt: skip
 _RANK = {name: rank for rank, name in enumerate(_ORDER)}
 _UNKNOWN = "?"
-_TOKEN = re.compile(r"[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*|[<>,*\[\]]")
+_TOKEN = re.compile(r"[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*|\d\w*|[<>,*\[\]]")
 _DROPPED = frozenset({"const", "volatile", "typename", "struct", "class"})
 
 
 def _normal(text: str) -> str:
     """A type's text without qualifiers, references and extra spaces."""
-    words = re.findall(r"[A-Za-z_][\w:]*|[<>,*\[\]]", text.replace("&", " "))
+    words = re.findall(r"[A-Za-z_][\w:]*|\d\w*|[<>,*\[\]]", text.replace("&", " "))
     return " ".join(w for w in words if w not in _DROPPED)
 
 
 def _type_params(template: Node) -> list[str]:
-    """A template's parameters in order: a type one's name, "" for any other."""
+    """A template's parameters in order: a type one's name, "" for any other.
+
+    A non-type parameter (`std::size_t N`) is `#N`: never bound, it matches
+    any value where a parameter's type is unified with an argument's.
+    """
     plist = template.child_by_field_name("parameters")
     names: list[str] = []
     for param in plist.named_children if plist is not None else ():
@@ -60,7 +64,9 @@ def _type_params(template: Node) -> list[str]:
             named = [c for c in param.named_children if c.type == "type_identifier"]
             names.append(node_text(named[0]) if named else "")
         else:
-            names.append("")
+            value = param.child_by_field_name("declarator")
+            plain = value is not None and value.type == "identifier"
+            names.append("#" + node_text(value) if plain and value else "")
     return names
 
 
@@ -121,6 +127,11 @@ def _declarator_name(decl: Node, constructs: bool) -> tuple[str, str] | None:
     return (node_text(inner), levels) if inner is not None else None
 
 
+def _typed(param: str) -> bool:
+    """Whether a parameter of `_type_params` is a type parameter."""
+    return bool(param) and not param.startswith("#")
+
+
 def _unify(pattern: str, actual: str, params: list[str]) -> dict[str, str] | None:
     """The binding that makes the parameter's type `pattern` the argument's type."""
     want = _TOKEN.findall(pattern)
@@ -134,6 +145,8 @@ def _unify(pattern: str, actual: str, params: list[str]) -> dict[str, str] | Non
     if len(want) != len(have):
         return None
     for w, h in zip(want, have, strict=True):
+        if f"#{w}" in params and h not in "<>,*[]":
+            continue  # a non-type parameter takes any value
         if w in params:
             if binding.setdefault(w, h) != h:
                 return None
@@ -171,7 +184,7 @@ def _call_bindings(
         for name, bound in (found or {}).items():
             if binding.setdefault(name, bound) != bound:
                 binding[name] = _UNKNOWN  # deduction conflicts: not read
-    return {p: binding.get(p, _UNKNOWN) for p in params if p}
+    return {p: binding.get(p, _UNKNOWN) for p in params if _typed(p)}
 
 
 def _formals(definition: Node) -> list[str]:
@@ -271,7 +284,7 @@ def _function_instances(
     if any(n.type == "template_instantiation" for n in _walk(root)):
         return {}  # an explicit instantiation: not read here
     names = _declared_types(root, deep=False)
-    seen: dict[str, set[str]] = {p: set() for p in params if p}
+    seen: dict[str, set[str]] = {p: set() for p in params if _typed(p)}
     formals = _formals(node)
     for call in (n for n in _walk(root) if n.type == "call_expression"):
         function = call.child_by_field_name("function")
@@ -285,22 +298,41 @@ def _function_instances(
     return _pick(seen)
 
 
-def _class_instances(
-    root: Node, name: str, node: Node, params: list[str]
+def _enclosing_binding(
+    use: Node, functions: dict[int, dict[str, str]]
 ) -> dict[str, str]:
-    """What every `Name<args>` of the class template binds its parameters to."""
+    """The bound parameters of the function template `use` is written in, if any."""
+    around = use.parent
+    while around is not None and around.type != "function_definition":
+        around = around.parent
+    return functions.get(around.start_byte, {}) if around is not None else {}
+
+
+def _class_instances(
+    root: Node,
+    name: str,
+    node: Node,
+    params: list[str],
+    functions: dict[int, dict[str, str]],
+) -> dict[str, str]:
+    """What every `Name<args>` of the class template binds its parameters to.
+
+    `Field<T, N>` written in a function template whose every instantiation is
+    read (`functions`, by start byte) binds what that function's `T` is bound to.
+    """
     if _named_elsewhere(root, name, node, ("template_type",)):
         return {}  # `Name g(..)` deduces its arguments: not read
-    seen: dict[str, set[str]] = {p: set() for p in params if p}
+    seen: dict[str, set[str]] = {p: set() for p in params if _typed(p)}
     for use in (n for n in _walk(root) if n.type == "template_type"):
         head = use.child_by_field_name("name")
         if head is None or node_text(head) != name:
             continue
         targs = use.child_by_field_name("arguments")
         given = [_normal(node_text(a)) for a in targs.named_children] if targs else []
-        given += [_UNKNOWN] * len(params)
+        outer = _enclosing_binding(use, functions)
+        given = [outer.get(arg, arg) for arg in given] + [_UNKNOWN] * len(params)
         for param, bound in zip(params, given, strict=False):
-            if param:
+            if _typed(param):
                 seen[param].add(bound)
     return _pick(seen)
 
@@ -310,13 +342,45 @@ def template_bindings(root: Node) -> dict[int, dict[str, str]]:
     if not _defines_main(root):
         return {}
     functions, classes = _templates(root)
+    out = _function_bindings(root, functions)
+    bound = dict(out)
+    for name, (node, params) in classes.items():
+        if picked := _class_instances(root, name, node, params, bound):
+            for method in (n for n in _walk(node) if n.type == "function_definition"):
+                out[method.start_byte] = picked
+    return out
+
+
+def class_bindings(root: Node) -> dict[str, dict[str, str]]:
+    """Each class template's (by name) bound parameters: its data members' types."""
+    if not _defines_main(root):
+        return {}
+    functions, classes = _templates(root)
+    bound = _function_bindings(root, functions)
+    out: dict[str, dict[str, str]] = {}
+    for name, (node, params) in classes.items():
+        if picked := _class_instances(root, name, node, params, bound):
+            out[name] = picked
+    return out
+
+
+def _function_bindings(
+    root: Node, functions: dict[str, list[tuple[Node, list[str]]]]
+) -> dict[int, dict[str, str]]:
+    """Each function template's (by start byte) parameters every call binds."""
     out: dict[int, dict[str, str]] = {}
     for name, found in functions.items():
         # Overloaded templates: which one a call picks is not read.
         if len(found) == 1 and (picked := _function_instances(root, name, *found[0])):
             out[found[0][0].start_byte] = picked
-    for name, (node, params) in classes.items():
-        if picked := _class_instances(root, name, node, params):
-            for method in (n for n in _walk(node) if n.type == "function_definition"):
-                out[method.start_byte] = picked
+    return out
+
+
+def instance_texts(root: Node, classes: set[str]) -> set[tuple[str, str]]:
+    """Each `Name<args>` written of these class templates, as a declaration's type."""
+    out: set[tuple[str, str]] = set()
+    for use in (n for n in _walk(root) if n.type == "template_type"):
+        head = use.child_by_field_name("name")
+        if head is not None and node_text(head) in classes:
+            out.add((" ".join(node_text(use).split()), node_text(head)))
     return out

@@ -12,11 +12,17 @@ a call.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 
 from tree_sitter import Node, Tree
 
+from accls.frontend.cpp_accessor_places import (
+    ATOMS,
+    Accessor,
+    accessor_place,
+    simple_argument,
+)
 from accls.frontend.cpp_overloads import ANY_COUNT, declared_methods, method_counts
 from accls.frontend.cpp_scope import collect_scope
 from accls.frontend.cpp_types import (
@@ -44,8 +50,6 @@ __all__ = [
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _FREE_WORD = re.compile(r"(?<!\.)(?<!->)(?<!::)(?<!\w)[A-Za-z_]\w*")
-_ARITH = frozenset({"+", "-", "*"})
-_ATOMS = frozenset({"identifier", "number_literal"})
 _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 _PLAIN = frozenset(
     {
@@ -54,43 +58,6 @@ _PLAIN = frozenset(
         "argument_list",
     }
 )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Accessor:
-    """What a call of an accessor method reaches: a member, or one of its elements."""
-
-    member: str  # the data member's name
-    params: tuple[str, ...]  # the parameters, in order
-    # The subscripts' texts over the parameters, outermost first; None: the member.
-    index: tuple[str, ...] | None
-    reference: bool  # returns a reference: the call may be assigned to
-    # Any other `return e;` over parameters, members and literals: its text, read
-    # in place of the call (`m_start[i+1] - m_start[i]`); the fields it names.
-    expression: str | None = None
-    fields: frozenset[str] = frozenset()
-
-
-def simple_argument(node: Node, depth: int = 0) -> bool:
-    """An argument made of names, integer literals, `+ - *` and parentheses only."""
-    node = strip_parens(node)
-    if depth > 8:
-        return False
-    if node.type in _ATOMS:
-        return True
-    if node.type == "binary_expression":
-        op = node.child_by_field_name("operator")
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        return (
-            op is not None
-            and node_text(op) in _ARITH
-            and left is not None
-            and right is not None
-            and simple_argument(left, depth + 1)
-            and simple_argument(right, depth + 1)
-        )
-    return False
 
 
 def index_text(accessor: Accessor, args: tuple[Node, ...]) -> tuple[str, ...] | None:
@@ -106,7 +73,7 @@ def _bound_index(index: str, params: tuple[str, ...], args: tuple[Node, ...]) ->
     alone = index in params  # `m[idx]`: the argument as it is
     for name, arg in zip(params, args, strict=True):
         text = " ".join(node_text(strip_parens(arg)).split())
-        atom = alone or strip_parens(arg).type in _ATOMS
+        atom = alone or strip_parens(arg).type in ATOMS
         bound[name] = text if atom else f"({text})"
     return _WORD.sub(lambda m: bound.get(m.group(0), m.group(0)), index)
 
@@ -124,18 +91,10 @@ def snippet(text: str) -> Node | None:
     return strip_parens(stmt.named_children[0]) if stmt.named_child_count else None
 
 
-def _index_node(node: Node) -> Node | None:
-    index = node.child_by_field_name("index")
-    if index is not None:
-        return index
-    indices = node.child_by_field_name("indices")
-    if indices is None or indices.named_child_count != 1:
-        return None
-    return indices.named_children[0]
-
-
-def _accessor(method: Node, fields: dict[str, str], scope: CxxScope) -> Accessor | None:
-    """The accessor a method definition is, or None."""
+def _accessor(
+    method: Node, fields: dict[str, str], scope: CxxScope, generic: tuple[str, ...]
+) -> Accessor | None:
+    """The accessor a method definition is, or None (`generic`: see accessor_place)."""
     decl, reference = function_declarator(method)
     body = method.child_by_field_name("body")
     plist = decl.child_by_field_name("parameters") if decl is not None else None
@@ -161,7 +120,7 @@ def _accessor(method: Node, fields: dict[str, str], scope: CxxScope) -> Accessor
         return None  # a parameter that hides a member
     names = set(params) | scope.enums | set(fields)
     if _plain_expression(value, names, scope):
-        plain = _accessor_of(value, tuple(params), fields, scope, reference)
+        plain = accessor_place(value, tuple(params), fields, scope, reference, generic)
         if plain is not None:
             return plain
         used = frozenset(set(_WORD.findall(node_text(value))) & set(fields))
@@ -204,47 +163,6 @@ def _plain_expression(node: Node, names: set[str], scope: CxxScope) -> bool:
     return True
 
 
-def _accessor_of(
-    value: Node,
-    params: tuple[str, ...],
-    fields: dict[str, str],
-    scope: CxxScope,
-    reference: bool,
-) -> Accessor | None:
-    """`return m;`, `return m[e];` or `return m[e][f];`: the member or element."""
-    if value.type == "identifier" and node_text(value) in fields:
-        member = node_text(value)
-        if not classify(fields[member], scope).builtin:
-            return None
-        return Accessor(member, params, None, reference)
-    indices: list[Node] = []
-    base: Node | None = value
-    while base is not None and base.type == "subscript_expression" and len(indices) < 4:
-        index = _index_node(base)
-        if index is None:
-            return None
-        indices.insert(0, index)
-        base = base.child_by_field_name("argument")
-    if base is None or not indices or base.type != "identifier":
-        return None
-    member = node_text(base)
-    if member not in fields:
-        return None
-    kind = classify(fields[member], scope)
-    for index in indices:
-        holds = kind.kind is TypeKind.CONTAINER or (kind.builtin and kind.pointer)
-        if not holds or not simple_argument(index):
-            return None
-        names = set(_WORD.findall(node_text(index)))
-        if not names <= set(params) | scope.enums:
-            return None  # a subscript reads a member or a global: not a plain element
-        kind = classify(kind.element, scope)
-    if not kind.builtin or kind.pointer:
-        return None  # an element that is itself a row or an object
-    texts = tuple(" ".join(node_text(index).split()) for index in indices)
-    return Accessor(member, params, texts, reference)
-
-
 def add_accessors(root: Node, scope: CxxScope) -> None:
     """Record each class's accessor methods (defined in the class body) in `scope`."""
     stack = [root]
@@ -284,7 +202,8 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
             target = _method_name(member)
             if target is None:
                 continue
-            one = _accessor(member, info.fields, scope)
+            generic = () if info.specialised else info.template_params
+            one = _accessor(member, info.fields, scope, generic)
             counts = method_counts(member)
             if one is None or counts != range(len(one.params), len(one.params) + 1):
                 unseen.append((target, counts))  # another method of that name
@@ -300,7 +219,7 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
             found[key] = (
                 None
                 if not same or before is None
-                else Accessor(one.member, one.params, one.index, True)
+                else replace(one, reference=True)
                 if before.reference
                 else one
             )

@@ -14,7 +14,11 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import cpp_var, is_reference
-from accls.frontend.cpp_instances import template_bindings
+from accls.frontend.cpp_instances import (
+    class_bindings,
+    instance_texts,
+    template_bindings,
+)
 from accls.frontend.cpp_methods import add_accessors, header_scope
 from accls.frontend.cpp_reducers import class_reducers
 from accls.frontend.cpp_scope import collect_scope
@@ -105,12 +109,14 @@ class CppUnit:
     def __init__(self, root: Node, data: bytes = b"") -> None:
         self.root = root
         self.scope: CxxScope = collect_scope(root)
+        self.own_classes = frozenset(self.scope.classes)  # not a header's
         self.scope.reducers, self.unreduced = class_reducers(root, data, self.scope)
         # Each function's parameters that are references to objects, by its node.
         self._object_refs: dict[int, frozenset[str]] = {}
         add_accessors(root, self.scope)
         # Template functions whose every instantiation is read: see cpp_instances.
         self.bindings = template_bindings(root)
+        self.class_bindings = class_bindings(root)
 
     def bound(self, node: Node) -> dict[str, str]:
         """The types the program binds a template function's parameters to."""
@@ -118,7 +124,10 @@ class CppUnit:
 
     def _scope_for(self, node: Node) -> CxxScope:
         """The scope of one definition: its template parameters bound, if known."""
-        binding = self.bound(node)
+        return self._bound_scope(self.bound(node))
+
+    def _bound_scope(self, binding: dict[str, str]) -> CxxScope:
+        """The file's scope with these template parameters bound."""
         if not binding:
             return self.scope
         return replace(
@@ -262,13 +271,23 @@ class CppUnit:
 
     def class_types(self) -> TypeTable:
         """The classes' data members as struct fields (see `member_var`)."""
+        # A class template's members read with the types every instance binds.
+        scopes = {n: self._bound_scope(b) for n, b in self.class_bindings.items()}
         structs = tuple(
-            (name, tuple(_member(m, t, c, self.scope) for m, t in c.fields.items()))
+            (
+                name,
+                tuple(
+                    _member(m, t, c, scopes.get(name, self.scope))
+                    for m, t in c.fields.items()
+                ),
+            )
             for name, c in self.scope.classes.items()
         )
         # A union's key names no `union`: listed, so no two members are apart.
         classes = self.scope.classes
+        instances = instance_texts(self.root, set(self.class_bindings))
         return TypeTable(
+            typedefs=tuple((text, name, "") for text, name in sorted(instances)),
             structs=structs,
             unions=frozenset(n for n, c in classes.items() if c.overlaid),
             holders=frozenset(n for n, c in classes.items() if c.holder),

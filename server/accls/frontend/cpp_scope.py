@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_class_templates import class_template_params
 from accls.frontend.cpp_overloads import param_counts
 from accls.frontend.cpp_reference_args import written_references
 from accls.frontend.cpp_returns import record_return, record_signature
@@ -30,6 +31,10 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
     info = scope.classes.setdefault(
         unqualified(node_text(name_node)), ClassInfo(node_text(name_node))
     )
+    if name_node.type == "template_type":
+        info.specialised = True  # `template <> struct Field<int>`
+    else:
+        info.template_params = class_template_params(node)
     if node.type == "union_specifier":
         info.overlaid = True
     elif holds_anonymous_union(body):

@@ -51,6 +51,7 @@ class CxxType:
     name: str = ""  # the class: "std::vector", "Vec"
     element: str = ""  # the element type of a pointer, array or container
     pointer: bool = False  # a pointer or an array (a builtin)
+    args: tuple[str, ...] = ()  # a class template instance's arguments, as written
 
     @property
     def builtin(self) -> bool:
@@ -121,6 +122,10 @@ class ClassInfo:
     # A `union`, or a class holding an anonymous union: its members overlap.
     overlaid: bool = False
     holder: bool = False  # a class (no union itself) holding an anonymous union
+    # A class template's parameters in order: a type parameter's name, "" for
+    # any other; and whether the file specialises it (see cpp_class_templates).
+    template_params: tuple[str, ...] = ()
+    specialised: bool = False
 
 
 @dataclass(slots=True)
@@ -169,6 +174,10 @@ class CxxScope:
                 info.template_bases,
                 {k: list(v) for k, v in info.signatures.items()},
                 set(info.references),
+                info.overlaid,
+                info.holder,
+                info.template_params,
+                info.specialised,
             )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
@@ -239,7 +248,7 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
             return CxxType(TypeKind.CONTAINER, name=f"std::{name}", element=element)
         if name in _STREAMS and in_std:
             return CxxType(TypeKind.STREAM, name=f"std::{name}")
-        return CxxType(TypeKind.CLASS, name=qualified)
+        return CxxType(TypeKind.CLASS, name=qualified, args=tuple(template_args(plain)))
     words = plain.replace("std::", "").split()
     if all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words):
         return BUILTIN

@@ -270,7 +270,7 @@ class CppTyping(FunctionWalk):
                 return UNKNOWN
             info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
             if info is not None and name in info.methods:
-                return self._overload_type(info, name, node)
+                return self._overload_type(info, name, node, owner.args)
             return UNKNOWN
         if fn.type == "template_function":
             head = node_text(fn).split("<", 1)[0].strip()
@@ -306,9 +306,11 @@ class CppTyping(FunctionWalk):
             return classify(self.scope.returns[plain], self.scope)
         return UNKNOWN
 
-    def _overload_type(self, info: ClassInfo, name: str, call: Node) -> CxxType:
+    def _overload_type(
+        self, info: ClassInfo, name: str, call: Node, args: tuple[str, ...] = ()
+    ) -> CxxType:
         """The type of a call of the method `name`: the overload its count runs."""
-        return method_type(info, name, _count(call), self.scope)
+        return method_type(info, name, _count(call), self.scope, args)
 
     def _lambda_type(self, lam: Node, depth: int) -> CxxType:
         """A lambda's result: its declared type, or that of its `return` expressions."""

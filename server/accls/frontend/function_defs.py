@@ -156,7 +156,9 @@ def function_definition(
     if cxx is not None and cxx[1].class_name is not None:
         # A method reads and writes its object: not summarised yet.
         nonlocal_writes.add("this")
-    arity = call_arity(plist, this=bool(params) and params[0].name == "this")
+    this = bool(params) and params[0].name == "this"
+    arity = call_arity(plist, this=this)
+    declared = _class_declared(cxx, node, arity[1], this)
     function = Function(
         name=name or "<anonymous>",
         span=span_of(node),
@@ -170,9 +172,10 @@ def function_definition(
         call_sites=tuple(c for c, _ in walk.calls),
         block_decls=tuple(walk.block_decls),
         static=is_static(node),
-        min_args=arity[0],
+        min_args=arity[0] if declared is None else min(arity[0], declared),
         max_args=arity[1],
         in_class=cxx is not None and _in_class(node),
+        class_declared=declared is not None,
     )
     return function, build_loops(walk, name, globals_)
 
@@ -195,3 +198,32 @@ def _in_class(node: Node) -> bool:
     if parent is not None and parent.type == "template_declaration":
         parent = parent.parent
     return parent is not None and parent.type == "field_declaration_list"
+
+
+def _class_declared(
+    cxx: tuple[CppUnit, Definition, dict[str, str]] | None,
+    node: Node,
+    most: int | None,
+    this: bool,
+) -> int | None:
+    """The fewest arguments a call of a method defined outside its class passes.
+
+    Read from its declarations in the class, when this file holds the class:
+    those taking as many parameters as the definition. None for anything else
+    (a free function, a header's class, a method defined in its class).
+    """
+    if cxx is None or most is None or _in_class(node):
+        return None
+    unit, definition, _ = cxx
+    cls = definition.class_name
+    info = unit.scope.classes.get(cls) if cls in unit.own_classes else None
+    if info is None:
+        return None
+    count = most - int(this)
+    plain = definition.name.rsplit("::", 1)[-1]
+    fewest = [
+        counts.start
+        for counts, _, _ in info.signatures.get(plain, [])
+        if counts.stop - 1 == count
+    ]
+    return min(fewest) + int(this) if fewest else None

@@ -333,6 +333,10 @@ class Function:
     # A C++ method defined in its class: no other declaration of it exists, so
     # no prototype gives its parameters defaults it does not show.
     in_class: bool = False
+    # A C++ method defined outside its class, whose class this file holds: the
+    # declaration in the class is its only other one (`min_args` counts its
+    # defaults), so as for `in_class` no prototype elsewhere adds any.
+    class_declared: bool = False
     # The first declaration of each name, locals before params: a function of
     # 10,000 loops declares `i` 10,000 times, so a scan per lookup is quadratic.
     _names: dict[str, Var] = field(
