@@ -19,7 +19,10 @@ import re
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
 from accls.analysis.model import Dependence
-from accls.analysis.races_doacross_nest import doacross_nest_findings
+from accls.analysis.races_doacross_nest import (
+    doacross_nest_findings,
+    ordered_regions,
+)
 from accls.frontend import Directive, Loop, Region, SourceFile
 
 __all__ = ["doacross_findings"]
@@ -31,13 +34,7 @@ def _doacross(source: SourceFile, loop: Loop) -> tuple[set[int], int, int] | Non
     """(sink distances, end of the first sink, start of the source) of the loop."""
     sinks: list[Region] = []
     posts: list[Region] = []
-    for region in source.constructs:
-        words = region.directive.name.split()
-        span = region.directive.span
-        if not words or words[0] != "ordered" or span is None:
-            continue
-        if not loop.body.start_byte <= span.start_byte < loop.body.end_byte:
-            continue
+    for region, _span in ordered_regions(source, loop):
         for clause in region.directive.clauses:
             args = (clause.args or "").strip()
             if clause.name != "depend":

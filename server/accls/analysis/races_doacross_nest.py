@@ -15,17 +15,29 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterator
 
 from accls.analysis.analyze import FileAnalysis
 from accls.analysis.findings import CARRIED_DEPENDENCE, Finding, finding
 from accls.analysis.model import Dependence
 from accls.analysis.pragma_scope import associated_loops
-from accls.frontend import Directive, Loop, Region, SourceFile
+from accls.frontend import Directive, Loop, Region, SourceFile, Span
 
-__all__ = ["doacross_nest_findings"]
+__all__ = ["doacross_nest_findings", "ordered_regions"]
 
 _TERM = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:([+-])\s*(\d+))?\s*$")
 _STEPS = 64  # sums of at most this many sink vectors are tried
+
+
+def ordered_regions(source: SourceFile, loop: Loop) -> Iterator[tuple[Region, Span]]:
+    """The `ordered` constructs in `loop`'s body, with their directives' spans."""
+    for region in source.constructs:
+        span = region.directive.span
+        words = region.directive.name.split()
+        if not words or words[0] != "ordered" or span is None:
+            continue
+        if loop.body.start_byte <= span.start_byte < loop.body.end_byte:
+            yield region, span
 
 
 def _sink_vector(args: str, names: tuple[str, ...]) -> tuple[int, ...] | None:
@@ -56,13 +68,7 @@ def _waits(
     sinks: set[tuple[int, ...]] = set()
     first: int | None = None
     post: int | None = None
-    for region in source.constructs:
-        span = region.directive.span
-        words = region.directive.name.split()
-        if not words or words[0] != "ordered" or span is None:
-            continue
-        if not inner.body.start_byte <= span.start_byte < inner.body.end_byte:
-            continue
+    for region, span in ordered_regions(source, inner):
         for clause in region.directive.clauses:
             args = (clause.args or "").strip()
             if clause.name != "depend":

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
 from accls.frontend import Clause, Loop
+from accls.suggest.levels import seq_ready
 from accls.suggest.nest_shape import few_iterations
 from accls.suggest.options import SuggestOptions
-from accls.suggest.pragma import Dialect, Pragma
+from accls.suggest.pragma import Pragma
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["lane_reason", "lane_reductions", "lane_seq"]
@@ -53,14 +54,7 @@ def lane_reason(loop: Loop, below: list[Loop]) -> str:
 def lane_seq(facts: LoopFacts, opts: SuggestOptions) -> Suggestion | None:
     """`loop seq` for a reduction loop below the vector level, if it is canonical."""
     loop = facts.loop
-    if (
-        opts.dialect is not Dialect.OPENACC
-        or loop.var is None
-        or loop.step is None
-        or loop.cond_op not in ("<", "<=", ">", ">=")
-        or loop.exits
-        or loop.pragmas
-    ):
+    if not seq_ready(loop, opts):
         return None
     names = ", ".join(f"`{n}`" for n in _reduced(facts))
     return Suggestion(

@@ -22,6 +22,7 @@ __all__ = [
     "first_parallel",
     "levels_reason",
     "omp_inner_directive",
+    "seq_ready",
     "seq_suggestion",
     "stride_one",
     "tuning_clauses",
@@ -92,6 +93,18 @@ def stride_one(loop: Loop) -> bool:
     return True
 
 
+def seq_ready(loop: Loop, opts: SuggestOptions) -> bool:
+    """Whether an OpenACC `loop seq` can go on `loop` (canonical, no exit, bare)."""
+    return not (
+        opts.dialect is not Dialect.OPENACC
+        or loop.var is None
+        or loop.step is None
+        or loop.cond_op not in ("<", "<=", ">", ">=")
+        or loop.exits
+        or loop.pragmas
+    )
+
+
 def seq_suggestion(facts: LoopFacts, opts: SuggestOptions) -> Suggestion | None:
     """`loop seq` for a dependent loop inside a gang or worker loop, if it is canonical.
 
@@ -100,14 +113,7 @@ def seq_suggestion(facts: LoopFacts, opts: SuggestOptions) -> Suggestion | None:
     the iterations are independent: `seq` says they are not.
     """
     loop = facts.loop
-    if (
-        opts.dialect is not Dialect.OPENACC
-        or loop.var is None
-        or loop.step is None
-        or loop.cond_op not in ("<", "<=", ">", ">=")
-        or loop.exits
-        or loop.pragmas
-    ):
+    if not seq_ready(loop, opts):
         return None
     why = facts.obstacles[0].message if facts.obstacles else "it is not independent"
     return Suggestion(
