@@ -16,6 +16,7 @@ from functools import lru_cache
 from accls.analysis.access_paths import base_name
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.frontend import Function, Loop, Ref, SourceFile
+from accls.frontend.scopes import in_scope
 
 __all__ = ["thread_local_obstacle"]
 
@@ -48,13 +49,7 @@ def _shadowed(ref: Ref, name: str, fn: Function | None) -> bool:
     if any(p.name == name for p in fn.params):
         return True
     at = ref.span.start_byte
-    return any(
-        v.name == name
-        and v.span is not None
-        and v.span.start_byte < at
-        and (v.scope_end < 0 or at < v.scope_end)
-        for v in fn.locals
-    )
+    return any(v.span is not None and in_scope(at, v) for v in fn.locals_named(name))
 
 
 def _uses(refs: tuple[Ref, ...], fn: Function | None, names: frozenset[str]) -> str:
