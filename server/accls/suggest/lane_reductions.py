@@ -18,11 +18,10 @@ lanes idle, so it keeps `worker`.
 from __future__ import annotations
 
 from accls.analysis import FileAnalysis, LoopFacts, ScalarClass
-from accls.frontend import Clause, Loop
-from accls.suggest.levels import seq_ready
+from accls.frontend import Loop
+from accls.suggest.levels import seq_pragma, seq_ready
 from accls.suggest.nest_shape import few_iterations
 from accls.suggest.options import SuggestOptions
-from accls.suggest.pragma import Pragma
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["lane_reason", "lane_reductions", "lane_seq"]
@@ -57,15 +56,10 @@ def lane_seq(facts: LoopFacts, opts: SuggestOptions) -> Suggestion | None:
     if not seq_ready(loop, opts):
         return None
     names = ", ".join(f"`{n}`" for n in _reduced(facts))
-    return Suggestion(
-        loop=loop,
-        facts=facts,
-        options=opts,
-        pragma=Pragma(opts.dialect, "loop", (Clause("seq"),)),
-        reasons=(
-            f"loop seq: the loops above fill the gangs and the vector lanes; each "
-            f"lane runs this reduction of {names} on its own, and `seq` keeps the "
-            "compiler from splitting it further",
-        ),
-        inner=True,
+    return seq_pragma(
+        facts,
+        opts,
+        f"loop seq: the loops above fill the gangs and the vector lanes; each "
+        f"lane runs this reduction of {names} on its own, and `seq` keeps the "
+        "compiler from splitting it further",
     )

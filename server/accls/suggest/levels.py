@@ -22,6 +22,7 @@ __all__ = [
     "first_parallel",
     "levels_reason",
     "omp_inner_directive",
+    "seq_pragma",
     "seq_ready",
     "seq_suggestion",
     "stride_one",
@@ -116,15 +117,22 @@ def seq_suggestion(facts: LoopFacts, opts: SuggestOptions) -> Suggestion | None:
     if not seq_ready(loop, opts):
         return None
     why = facts.obstacles[0].message if facts.obstacles else "it is not independent"
+    return seq_pragma(
+        facts,
+        opts,
+        f"loop seq: {why}; it runs sequentially in each gang, and `seq` keeps "
+        "the compiler from splitting it over vector lanes",
+    )
+
+
+def seq_pragma(facts: LoopFacts, opts: SuggestOptions, reason: str) -> Suggestion:
+    """The inner `loop seq` suggestion for `facts.loop`, with its reason."""
     return Suggestion(
-        loop=loop,
+        loop=facts.loop,
         facts=facts,
         options=opts,
         pragma=Pragma(opts.dialect, "loop", (Clause("seq"),)),
-        reasons=(
-            f"loop seq: {why}; it runs sequentially in each gang, and `seq` keeps "
-            "the compiler from splitting it over vector lanes",
-        ),
+        reasons=(reason,),
         inner=True,
     )
 
