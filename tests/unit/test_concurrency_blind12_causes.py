@@ -117,6 +117,13 @@ _LATE_READ = """\
 """
 
 
+def test_two_loops_from_one_start_meet_whenever_both_run() -> None:
+    # `i < n` against `i < m`: both reach `coarse[0]` once each runs at all
+    src = _LATE_READ.replace("{bound}", "m").replace("{clause}", "")
+    src = src.replace("double s = 0.0;", "double s = 0.0;\n      int m = n / 2;")
+    assert ("ACC122", 14) in _errors(src)
+
+
 def test_two_loops_over_one_symbolic_range_meet_at_every_index() -> None:
     # both loops sweep `0 <= i < n`: the task's `coarse[i]` is the reader's
     src = _LATE_READ.replace("{bound}", "n").replace("{clause}", "")
@@ -128,8 +135,9 @@ def test_two_loops_over_one_symbolic_range_meet_at_every_index() -> None:
 
 
 def test_loops_over_different_symbolic_ranges_stay_a_doubt() -> None:
-    # `i < n` against `i < m`: whether the ranges meet is the values' to say
-    src = _LATE_READ.replace("{bound}", "m").replace("{clause}", "")
+    # `i < n` against `m <= i < 2 * m`: whether the ranges meet is the values' to say
+    src = _LATE_READ.replace("{bound}", "2 * m").replace("{clause}", "")
+    src = src.replace("int i = 0; i < 2 * m", "int i = m; i < 2 * m")
     src = src.replace("double s = 0.0;", "double s = 0.0;\n      int m = n / 2;")
     assert _errors(src) == []
     assert "ACC123" in {f.code for f in check_file(textwrap.dedent(src), "t.c")}

@@ -166,7 +166,8 @@ def overlap(
         return Overlap("same")  # constants and thread numbers only
     if a.index == b.index and not (by_threads and "tid" in (a.form, b.form)):
         symbolic = {k for r in ranges for k, _ in r.coeffs if "@" not in k}
-        if not _same_ranges(a, b) and symbolic:
+        met = meets_every_run(rows, ranges, a, b)  # `i <= mid` and `i >= mid`
+        if not _same_ranges(a, b) and symbolic and not met:
             shown = ", ".join(f"`{k.strip('[]')}`" for k in sorted(symbolic)[:3])
             return Overlap("maybe", f"the loop bounds {shown} decide")
         return Overlap("same")
