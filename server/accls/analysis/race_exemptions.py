@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from accls.analysis.model import Dependence
+from accls.analysis.races_thread_slots import thread_owned
 from accls.frontend import Directive, Loop, Ref, SourceFile, Span
 
 __all__ = [
@@ -260,7 +261,7 @@ def _tid_names(loop: Loop, source: SourceFile) -> set[str]:
         return set()
     text = source.data[fn.span.start_byte : fn.span.end_byte].decode("utf-8", "replace")
     names = set(
-        re.findall(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)", text)
+        re.findall(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)\s*[;,]", text)
     )
     written = {r.name for r in loop.refs if r.is_write}
     return {
@@ -285,7 +286,7 @@ def thread_slot(
     tids = _tid_names(loop, source) | {"omp_get_thread_num()"}
     written = {r.name for r in loop.refs if r.is_write}
     first = subs[0]
-    if first not in tids:
+    if first not in tids and not thread_owned(first, loop, source):
         return False
     rest = {n for s in subs[1:] for n in _NAME.findall(s)}
     return not rest & (written | {loop.var or ""})

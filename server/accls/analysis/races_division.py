@@ -18,6 +18,7 @@ from accls.analysis.races_index import literal_value, loop_range, modulo_collisi
 from accls.analysis.races_index_nests import nest_repeats
 from accls.analysis.races_mask import mask_collision, once_per_iteration
 from accls.analysis.races_pigeonhole import extent_collision
+from accls.analysis.races_thread_slots import thread_slot_collision
 from accls.frontend import Loop, Ref, SourceFile
 
 __all__ = ["index_collision"]
@@ -31,6 +32,7 @@ def index_collision(ref: Ref, loop: Loop, source: SourceFile) -> str | tuple[str
     """
     found = modulo_collision(ref, loop, source) or mask_collision(ref, loop, source)
     found = found or _division(ref, loop, source)
+    found = found or thread_slot_collision(ref, loop, source)
     return (
         found or nest_repeats(ref, loop, source) or extent_collision(ref, loop, source)
     )
