@@ -10,6 +10,7 @@ from accls.frontend import AccessKind, Branch, Ref, Region
 
 __all__ = [
     "NEST_EXCLUDING",
+    "binds_thread",
     "contains",
     "first_word",
     "followed_nest",
@@ -24,6 +25,13 @@ def first_word(region: Region) -> str:
     """The directive's first word: `task`, `for`, `single`, ..."""
     name = region.directive.name
     return name.split()[0] if name else ""
+
+
+def binds_thread(construct: Region) -> bool:
+    """True for a `loop bind(thread)`: each thread runs every iteration itself."""
+    clause = construct.directive.clause("bind")
+    thread = clause is not None and (clause.args or "").strip() == "thread"
+    return first_word(construct) == "loop" and thread
 
 
 def pragma_at(region: Region) -> int:

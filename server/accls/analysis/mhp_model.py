@@ -23,6 +23,7 @@ from accls.analysis.mhp_callee_tasks import (
 from accls.analysis.mhp_callee_writes import callee_state
 from accls.analysis.mhp_constructs import (
     NEST_EXCLUDING,
+    binds_thread,
     contains,
     first_word,
     followed_nest,
@@ -42,6 +43,7 @@ from accls.analysis.mhp_pointer_reads import pointer_reads
 from accls.analysis.mhp_rows import array_lengths, region_extents
 from accls.analysis.mhp_separated_loops import unseparated_loops
 from accls.analysis.mhp_spinlocks import spin_locks
+from accls.analysis.mhp_struct_members import spread_members
 from accls.analysis.mhp_sync import (
     atomic_targets,
     fence_doubt,
@@ -101,7 +103,7 @@ def _model(
     nested = [c for c in inner if followed_nest(c, inner, source.data)]
     dropped = [c for c in inner if first_word(c) in _DROPPED and c not in nested]
     inner = [c for c in inner if not any(within(c, d) for d in dropped)]
-    inner = [c for c in inner if c not in dropped]
+    inner = [c for c in inner if c not in dropped and not binds_thread(c)]
     # Each thread runs a nested region whole: its worksharing does not split work
     # between the outer threads, and its barriers do not hold them.
     inner = [
@@ -225,7 +227,7 @@ def _model(
     doubt = region_doubt(region, inner, fn, source)
     return RegionModel(
         region=region,
-        accesses=tuple(accesses),
+        accesses=tuple(spread_members(accesses)),
         tasks=tuple(tasks),
         waits=waits,
         dep_waits=dep_waits,
