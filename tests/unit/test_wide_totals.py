@@ -1,0 +1,78 @@
+"""Totals over eight bytes: clang's reduction or atomic of one needs libatomic.
+
+A `long double` (or `__int128`, or complex) total has no lock-free atomic on
+x86-64, so clang's `reduction(+: s)` and `#pragma omp atomic` call
+`__atomic_compare_exchange`, and the annotated program fails to link without
+`-latomic` (found by harm blind batch 13, `c07_precision.c`). The loop stays
+serial; a `double` twin is still reduced.
+"""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis.model import ObstacleCode
+
+_TEXT = """
+#define N 1000
+static double x[N];
+static int b[N];
+static long double h[16];
+static double hd[16];
+typedef long double real_t;
+long double ld_sum(void) {
+  long double s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+real_t typedef_sum(void) {
+  real_t s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+int wide_int(void) {
+  __int128 q = 0;
+  for (int i = 0; i < N; i++) q += b[i];
+  return (int)q;
+}
+long double ld_max(void) {
+  long double m = 0;
+  for (int i = 0; i < N; i++) m = x[i] > m ? x[i] : m;
+  return m;
+}
+void ld_bins(void) {
+  for (int i = 0; i < N; i++) h[b[i]] += x[i];
+}
+double d_sum(void) {
+  double s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+void d_bins(void) {
+  for (int i = 0; i < N; i++) hd[b[i]] += x[i];
+}
+"""
+
+
+def _facts():  # type: ignore[no-untyped-def]
+    analysis = analyze_text(_TEXT, options=AnalysisOptions(dialect="omp"))
+    return {f.loop.function: f for f in analysis.facts}
+
+
+@pytest.mark.parametrize("name", ["ld_sum", "typedef_sum", "wide_int", "ld_max"])
+def test_a_wide_total_keeps_the_loop_serial(name: str) -> None:
+    facts = _facts()[name]
+    assert not facts.parallel
+    assert any(o.code is ObstacleCode.WIDE for o in facts.obstacles)
+
+
+def test_a_wide_histogram_gets_no_atomic_and_no_array_reduction() -> None:
+    facts = _facts()["ld_bins"]
+    assert not facts.parallel
+    assert not facts.atomics
+
+
+def test_double_twins_are_still_parallel() -> None:
+    facts = _facts()
+    assert facts["d_sum"].parallel
+    assert facts["d_bins"].parallel
