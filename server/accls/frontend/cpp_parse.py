@@ -84,7 +84,7 @@ def _member(name: str, text: str, info: ClassInfo, scope: CxxScope) -> Var:
     A static data member is one object of the class, not of each instance; a
     reference member reaches another object, like a pointer (see `cpp_var`).
     """
-    var = member_var(name, text, scope)
+    var = replace(member_var(name, text, scope), bitfield=name in info.bitfields)
     if name in info.varying or name in info.constants:
         var = replace(var, static=True)
     if name in info.references and var.container:

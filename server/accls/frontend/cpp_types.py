@@ -126,6 +126,7 @@ class ClassInfo:
     # any other; and whether the file specialises it (see cpp_class_templates).
     template_params: tuple[str, ...] = ()
     specialised: bool = False
+    bitfields: set[str] = field(default_factory=set)  # `unsigned lo : 4;` members
 
 
 @dataclass(slots=True)
@@ -178,6 +179,7 @@ class CxxScope:
                 info.holder,
                 info.template_params,
                 info.specialised,
+                set(info.bitfields),
             )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
