@@ -76,3 +76,53 @@ def test_double_twins_are_still_parallel() -> None:
     facts = _facts()
     assert facts["d_sum"].parallel
     assert facts["d_bins"].parallel
+
+
+_CPP = """
+#define N 1000
+static double x[N];
+using real = long double;
+using single = float;
+using wide = double;
+real alias_wide() {
+  real s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+single alias_narrow() {
+  single s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+long double auto_wide() {
+  auto s = 0.0L;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+float auto_narrow() {
+  auto s = 0.0f;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+float auto_unknown() {
+  auto s = x[0];
+  for (int i = 1; i < N; i++) s += x[i];
+  return (float)s;
+}
+wide alias_double() {
+  wide s = 0;
+  for (int i = 0; i < N; i++) s += x[i];
+  return s;
+}
+"""
+
+
+def test_cpp_aliases_and_auto_totals_are_typed() -> None:
+    """`using real = long double;` and `auto s = 0.0f;` were read as plain totals."""
+    analysis = analyze_text(_CPP, path="t.cpp", options=AnalysisOptions(dialect="omp"))
+    facts = {f.loop.function: f for f in analysis.facts}
+    for name in ("alias_wide", "alias_narrow", "auto_wide", "auto_narrow"):
+        assert not facts[name].parallel, name
+    assert any(o.code is ObstacleCode.WIDE for o in facts["auto_wide"].obstacles)
+    assert not facts["auto_unknown"].parallel  # its precision is not known
+    assert facts["alias_double"].parallel

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from accls.analysis.deduced_types import AUTO, declared_scalar
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import scalar_decl
 from accls.analysis.wide_totals import lock_free_atomics, wide_sums
@@ -58,10 +59,11 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile, loop: Loop)
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
         return ""
-    words = set(decl.type.split()) - _QUALIFIERS
+    type_ = declared_scalar(decl, source)
+    words = set(type_.split()) - _QUALIFIERS
     if words and words <= _COMPLEX:
         return "complex"  # `_Complex float s` read as `_Complex s`: no precision
-    return decl.type if narrow_type(decl.type, source) else ""
+    return type_ if type_ == AUTO or narrow_type(type_, source) else ""
 
 
 def _misread(fn: Function | None, source: SourceFile) -> bool:
@@ -159,6 +161,11 @@ def narrow_sums(
 
 
 def _what(name: str, type_: str, line: int) -> str:
+    if type_ == AUTO:
+        return (
+            f"`{name}` is a total (line {line}) declared `auto` from an initializer "
+            "whose type accls cannot tell, so it may be a `float`: "
+        )
     if type_ != "complex":
         return f"`{name}` is a `{type_}` total (line {line}): "
     return (

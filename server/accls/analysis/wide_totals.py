@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from accls.analysis.deduced_types import declared_scalar
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import scalar_decl
 from accls.frontend import Function, Loop, Ref, SourceFile
@@ -54,13 +55,14 @@ def wide_sums(
         decl = scalar_decl(fact.name, fn, source, loop)
         if decl is None or decl.pointers or decl.dims:
             continue
-        if wide_type(decl.type, source):
+        type_ = declared_scalar(decl, source)
+        if wide_type(type_, source):
             found.append(
                 Obstacle(
                     code=ObstacleCode.WIDE,
                     line=fact.line,
                     variable=fact.name,
-                    message=_why(fact.name, decl.type, fact.line, "reduction"),
+                    message=_why(fact.name, type_, fact.line, "reduction"),
                 )
             )
     return tuple(found)
