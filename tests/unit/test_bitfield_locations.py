@@ -74,7 +74,7 @@ void plain_fields() {
 
 def _parallel(text: str, path: str) -> dict[str, bool]:
     analysis = analyze_text(text, path=path, options=AnalysisOptions(dialect="omp"))
-    return {f.loop.function: f.parallel for f in analysis.facts}
+    return {f.loop.function or "": f.parallel for f in analysis.facts}
 
 
 def test_bit_fields_of_one_run_written_by_two_iterations_are_refused() -> None:

@@ -10,7 +10,7 @@ serial; a `double` twin is still reduced.
 from __future__ import annotations
 
 import pytest
-from accls.analysis import AnalysisOptions, analyze_text
+from accls.analysis import AnalysisOptions, LoopFacts, analyze_text
 from accls.analysis.model import ObstacleCode
 
 _TEXT = """
@@ -54,9 +54,9 @@ void d_bins(void) {
 """
 
 
-def _facts():  # type: ignore[no-untyped-def]
+def _facts() -> dict[str, LoopFacts]:
     analysis = analyze_text(_TEXT, options=AnalysisOptions(dialect="omp"))
-    return {f.loop.function: f for f in analysis.facts}
+    return {f.loop.function or "": f for f in analysis.facts}
 
 
 @pytest.mark.parametrize("name", ["ld_sum", "typedef_sum", "wide_int", "ld_max"])
@@ -120,7 +120,7 @@ wide alias_double() {
 def test_cpp_aliases_and_auto_totals_are_typed() -> None:
     """`using real = long double;` and `auto s = 0.0f;` were read as plain totals."""
     analysis = analyze_text(_CPP, path="t.cpp", options=AnalysisOptions(dialect="omp"))
-    facts = {f.loop.function: f for f in analysis.facts}
+    facts = {f.loop.function or "": f for f in analysis.facts}
     for name in ("alias_wide", "alias_narrow", "auto_wide", "auto_narrow"):
         assert not facts[name].parallel, name
     assert any(o.code is ObstacleCode.WIDE for o in facts["auto_wide"].obstacles)
