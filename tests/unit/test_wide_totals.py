@@ -126,3 +126,41 @@ def test_cpp_aliases_and_auto_totals_are_typed() -> None:
     assert any(o.code is ObstacleCode.WIDE for o in facts["auto_wide"].obstacles)
     assert not facts["auto_unknown"].parallel  # its precision is not known
     assert facts["alias_double"].parallel
+
+
+_TYPEOF = """
+#define N 1000
+static float xf[N];
+static long double xl[N];
+static double xd[N];
+float of_float(void) {
+  typeof(xf[0]) s = 0;
+  for (int i = 0; i < N; i++) s += xf[i];
+  return s;
+}
+long double of_wide(void) {
+  __typeof__(xl[0]) s = 0;
+  for (int i = 0; i < N; i++) s += xl[i];
+  return s;
+}
+float auto_type(void) {
+  __auto_type s = 0.0f;
+  for (int i = 0; i < N; i++) s += xf[i];
+  return s;
+}
+double of_double(void) {
+  typeof(xd[0]) s = 0;
+  for (int i = 0; i < N; i++) s += xd[i];
+  return s;
+}
+"""
+
+
+def test_gnu_typeof_and_auto_type_totals_are_typed() -> None:
+    """`typeof(xf[0]) s` is a `float`: it was read as a type of no precision."""
+    analysis = analyze_text(_TYPEOF, options=AnalysisOptions(dialect="omp"))
+    facts = {f.loop.function or "": f for f in analysis.facts}
+    assert not facts["of_float"].parallel
+    assert any(o.code is ObstacleCode.WIDE for o in facts["of_wide"].obstacles)
+    assert not facts["auto_type"].parallel
+    assert facts["of_double"].parallel

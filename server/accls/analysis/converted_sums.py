@@ -106,7 +106,7 @@ def _types_of(
     if not decls and not elements:
         glob = scalar_decl(name, None, source)
         decls = [] if glob is None else [glob]
-    typed = (declared_scalar(d, source) for d in decls)  # `auto x = 0.0`: double
+    typed = (declared_scalar(d, source, fn) for d in decls)  # `auto x = 0.0`: double
     return elements | {source.types.scalar_base(t) or t for t in typed}
 
 

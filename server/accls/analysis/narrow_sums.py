@@ -59,7 +59,7 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile, loop: Loop)
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
         return ""
-    type_ = declared_scalar(decl, source)
+    type_ = declared_scalar(decl, source, fn)
     words = set(type_.split()) - _QUALIFIERS
     if words and words <= _COMPLEX:
         return "complex"  # `_Complex float s` read as `_Complex s`: no precision

@@ -55,7 +55,7 @@ def wide_sums(
         decl = scalar_decl(fact.name, fn, source, loop)
         if decl is None or decl.pointers or decl.dims:
             continue
-        type_ = declared_scalar(decl, source)
+        type_ = declared_scalar(decl, source, fn)
         if wide_type(type_, source):
             found.append(
                 Obstacle(
