@@ -193,12 +193,13 @@ def _into_field(target: Target, ref: Ref, types: TypeTable) -> Target:
 
     The whole element would overlap every other member path of `a` (`a[i].v`),
     although a struct's members lie apart; a union's overlap (`route` says so).
+    A bit-field shares its bytes with its neighbours: it reaches the element.
     """
     if ref.deref or ref.escapes or target.kind not in ("object", "pointee"):
         return target
     fields = types.fields_of(target.element) if target.element else None
     member = fields.get(ref.field) if fields is not None else None
-    if member is None or target.route:
+    if member is None or target.route or member.bitfield:
         return target
     route = _choices(f"0:{target.element}", types, member)
     union = target.union or types.is_union(target.element)

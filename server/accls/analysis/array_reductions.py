@@ -33,6 +33,7 @@ import re
 from accls.analysis.model import ArrayReduction
 from accls.analysis.narrow_sums import narrow_type
 from accls.analysis.obstacles import PURE_FUNCTIONS, user_calls
+from accls.analysis.wide_totals import wide_type
 from accls.frontend import Function, Loop, Poly, RedOp, Ref, SourceFile, Var
 
 __all__ = ["MAX_ELEMENTS", "array_reductions"]
@@ -87,6 +88,8 @@ def array_reductions(
         rounded = op in (RedOp.ADD, RedOp.MUL) and not narrow
         if rounded and narrow_type(decl.type, source):
             continue  # a `float` total per element: its digits follow the grouping
+        if wide_type(decl.type, source):
+            continue  # over eight bytes: its combine needs libatomic with clang
         found = _section(loop, refs, decl, written, macros)
         if found is None:
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.deduced_types import declared_scalar
 from accls.analysis.model import Obstacle, ScalarFact
 from accls.analysis.reduction_refusals import (
     FLOATING,
@@ -105,8 +106,8 @@ def _types_of(
     if not decls and not elements:
         glob = scalar_decl(name, None, source)
         decls = [] if glob is None else [glob]
-    return elements | {source.types.scalar_base(d.type) or d.type for d in decls}
-    return {source.types.scalar_base(d.type) or d.type for d in decls}
+    typed = (declared_scalar(d, source, fn) for d in decls)  # `auto x = 0.0`: double
+    return elements | {source.types.scalar_base(t) or t for t in typed}
 
 
 def _returns_floating(name: str, source: SourceFile) -> bool:

@@ -5,11 +5,15 @@ fields of a struct occupy separate bytes of any element. That holds only when
 the elements are a known struct (a union's fields overlap, and so does a
 struct holding an anonymous union) and every reference to the array names one
 field directly (`r[i].f`); a whole element (`r[i] = t`, `&r[i]`) or a deeper
-path keeps the array's references together.
+path keeps the array's references together. Bit-fields share bytes: a store
+to `p[i].lo` reads and rewrites the byte that holds `p[i].hi`, so the
+bit-fields of a struct are one group (C11 makes adjacent ones one memory
+location: a run of them, up to a member that is not one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from accls.analysis.budget import Budget
@@ -51,10 +55,28 @@ def field_groups(
     depth = len(var.dims) + var.pointers
     if any(len(view.ref.subscripts) != depth for view in views):
         return (views,)
+    where = _locations(known)
     return tuple(
-        tuple(view for view in views if view.ref.field == name)
-        for name in sorted(fields)
+        tuple(view for view in views if where[view.ref.field] == group)
+        for group in sorted({where[name] for name in fields})
     )
+
+
+def _locations(fields: Mapping[str, Var]) -> dict[str, str]:
+    """Each field's memory location: its name, or its run of adjacent bit-fields.
+
+    A run ends at a member that is not a bit-field (a zero-width one, which has
+    no name here, is not seen: its neighbours stay together, the safe side).
+    """
+    out = {}
+    run = 0
+    for name, var in fields.items():
+        if var.bitfield:
+            out[name] = f" bits {run}"  # no field's name has a space
+        else:
+            out[name] = name
+            run += 1
+    return out
 
 
 def field_dependences(

@@ -130,6 +130,7 @@ class ObstacleCode(StrEnum):
     TOO_LARGE = "too-large"  # too large to analyse within the budget
     UNBOUNDED = "unbounded"  # the loop, or one inside it, has no bound
     VOLATILE = "volatile"  # writes a `volatile` object: every access is observable
+    WIDE = "wide"  # a total over eight bytes: its atomic combine needs libatomic
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from accls.analysis.deduced_types import AUTO, declared_scalar
 from accls.analysis.model import Obstacle, ObstacleCode, ScalarClass, ScalarFact
 from accls.analysis.reduction_refusals import scalar_decl
+from accls.analysis.wide_totals import lock_free_atomics, wide_sums
 from accls.frontend import Function, Loop, RedOp, Ref, SourceFile
 
 __all__ = ["NARROW", "exact_atomics", "narrow_sums", "narrow_type", "reassociation"]
@@ -57,10 +59,11 @@ def _narrow_type(name: str, fn: Function | None, source: SourceFile, loop: Loop)
         return "complex"  # of a precision the parse lost: maybe `float`
     if decl is None or decl.pointers or decl.dims:
         return ""
-    words = set(decl.type.split()) - _QUALIFIERS
+    type_ = declared_scalar(decl, source, fn)
+    words = set(type_.split()) - _QUALIFIERS
     if words and words <= _COMPLEX:
         return "complex"  # `_Complex float s` read as `_Complex s`: no precision
-    return decl.type if narrow_type(decl.type, source) else ""
+    return type_ if type_ == AUTO or narrow_type(type_, source) else ""
 
 
 def _misread(fn: Function | None, source: SourceFile) -> bool:
@@ -97,8 +100,10 @@ def exact_atomics(
     `#pragma omp atomic` on `hist[b] += w` with a `float` histogram adds in
     whatever order the threads arrive: each bin is a `float` total whose digits
     follow the grouping, refused like the scalar one (kept when the user lets
-    totals be reassociated: `reassociate`).
+    totals be reassociated: `reassociate`). None into an element over eight
+    bytes either (`wide_totals`): that one would not link with clang.
     """
+    atomic = lock_free_atomics(atomic, loop, fn, source)
     if reassociate:
         return dict(atomic)
     kept = {}
@@ -120,7 +125,8 @@ def narrow_sums(
     """An obstacle for each `+`/`*` reduction the loop keeps in a narrow type.
 
     With `reassociate` (why the user allows it, see `reassociation`) there is
-    none: the second part states each such total's assumption instead.
+    none: the second part states each such total's assumption instead. Totals
+    over eight bytes (`wide_totals`) are refused whatever the setting.
     """
     wide = "`real(kind(1.0d0))`" if loop.fortran else "`double`"
     found = []
@@ -151,10 +157,15 @@ def narrow_sums(
                     ),
                 )
             )
-    return tuple(found), tuple(stated)
+    return (*found, *wide_sums(scalars, loop, fn, source)), tuple(stated)
 
 
 def _what(name: str, type_: str, line: int) -> str:
+    if type_ == AUTO:
+        return (
+            f"`{name}` is a total (line {line}) declared `auto` from an initializer "
+            "whose type accls cannot tell, so it may be a `float`: "
+        )
     if type_ != "complex":
         return f"`{name}` is a `{type_}` total (line {line}): "
     return (

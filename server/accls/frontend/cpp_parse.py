@@ -30,6 +30,7 @@ from accls.frontend.cpp_types import (
     classify,
     declarator_type,
     declared_name,
+    scalar_aliases,
 )
 from accls.frontend.cpp_walker import CppFunctionWalk
 from accls.frontend.decls import declared_vars
@@ -84,7 +85,7 @@ def _member(name: str, text: str, info: ClassInfo, scope: CxxScope) -> Var:
     A static data member is one object of the class, not of each instance; a
     reference member reaches another object, like a pointer (see `cpp_var`).
     """
-    var = member_var(name, text, scope)
+    var = replace(member_var(name, text, scope), bitfield=name in info.bitfields)
     if name in info.varying or name in info.constants:
         var = replace(var, static=True)
     if name in info.references and var.container:
@@ -287,7 +288,10 @@ class CppUnit:
         classes = self.scope.classes
         instances = instance_texts(self.root, set(self.class_bindings))
         return TypeTable(
-            typedefs=tuple((text, name, "") for text, name in sorted(instances)),
+            typedefs=(
+                *((text, name, "") for text, name in sorted(instances)),
+                *scalar_aliases(self.scope),
+            ),
             structs=structs,
             unions=frozenset(n for n, c in classes.items() if c.overlaid),
             holders=frozenset(n for n, c in classes.items() if c.holder),

@@ -22,6 +22,8 @@ from accls.frontend.exprs import node_text
 
 __all__ = ["collect_scope"]
 
+_BITS = "bitfield_clause"  # follows a member's declarator: `unsigned lo : 4`
+
 
 def _collect_class(node: Node, scope: CxxScope) -> None:
     name_node = node.child_by_field_name("name")
@@ -66,6 +68,8 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
                     info.fields[node_text(target)] = declarator_type(base, decl)
                     if decl.type == "reference_declarator":
                         info.references.add(node_text(target))
+                    if getattr(decl.next_named_sibling, "type", "") == _BITS:
+                        info.bitfields.add(node_text(target))
         elif member.type == "function_definition":
             fdecl, _ = function_declarator(member)
             target = (

@@ -28,6 +28,7 @@ __all__ = [
     "CxxType",
     "TypeKind",
     "classify",
+    "scalar_aliases",
     "static_method",
 ]
 
@@ -126,6 +127,7 @@ class ClassInfo:
     # any other; and whether the file specialises it (see cpp_class_templates).
     template_params: tuple[str, ...] = ()
     specialised: bool = False
+    bitfields: set[str] = field(default_factory=set)  # `unsigned lo : 4;` members
 
 
 @dataclass(slots=True)
@@ -178,6 +180,7 @@ class CxxScope:
                 info.holder,
                 info.template_params,
                 info.specialised,
+                set(info.bitfields),
             )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)
@@ -327,6 +330,15 @@ def builtin_text(text: str) -> bool:
         return True
     words = [w for w in re.findall(r"[A-Za-z_]\w*", text) if w not in _DROPPED]
     return bool(words) and all(w in _PRIMITIVE or _FIXED.fullmatch(w) for w in words)
+
+
+def scalar_aliases(scope: CxxScope) -> tuple[tuple[str, str, str], ...]:
+    """`using real = float;` as a typedef row: the aliases of arithmetic types."""
+    return tuple(
+        (name, text, "")
+        for name, text in sorted(scope.aliases.items())
+        if builtin_text(text) and not set(text) & set("*&[<")
+    )
 
 
 def static_method(scope: CxxScope, cls: str, method: str) -> bool:

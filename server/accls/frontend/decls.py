@@ -258,6 +258,7 @@ def declared_vars(
 
 _FIELD_NAMES = frozenset({"field_identifier"})
 _TYPE_NAMES = frozenset({"type_identifier", "primitive_type"})
+_BITS = "bitfield_clause"  # follows a field's declarator: `unsigned lo : 4`
 
 
 def field_vars(
@@ -286,8 +287,9 @@ def field_vars(
         for child in decl.children_by_field_name("declarator"):
             var = _unwrap(child, base, "field", False, macros, 0, _FIELD_NAMES)
             if var is not None:
+                bits = getattr(child.next_named_sibling, "type", "") == _BITS
                 volatile = _has_volatile(decl, child)
-                out.append(replace(var, volatile=volatile, route=route))
+                out.append(replace(var, volatile=volatile, route=route, bitfield=bits))
     return tuple(out)
 
 

@@ -293,6 +293,7 @@ class Var:
     # outermost first, as its position in the enclosing body and its kind,
     # "0u" (a union, first member) or "2s" (a struct, third member).
     route: tuple[str, ...] = ()
+    bitfield: bool = False  # `unsigned lo : 4`: one memory location with its neighbours
 
     @property
     def shape(self) -> str:

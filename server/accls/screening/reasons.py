@@ -23,6 +23,7 @@ _CLASSES: dict[ObstacleCode, str] = {
     ObstacleCode.STATIC: "scalar carried between iterations",
     ObstacleCode.VOLATILE: "scalar carried between iterations",
     ObstacleCode.ROUNDING: "scalar carried between iterations",
+    ObstacleCode.WIDE: "scalar carried between iterations",
     ObstacleCode.INDUCTION: "induction variable",
     ObstacleCode.INDUCTION_VARIABLE: "induction variable",
     ObstacleCode.CONDITIONAL_INDUCTION: "induction variable",

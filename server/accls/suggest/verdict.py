@@ -212,6 +212,7 @@ _SHORT: dict[ObstacleCode, str] = {
     ObstacleCode.TOO_LARGE: "too large to analyse",
     ObstacleCode.UNBOUNDED: "no bound",
     ObstacleCode.VOLATILE: "writes a `volatile`",
+    ObstacleCode.WIDE: "a total over eight bytes",
 }
 
 
