@@ -28,7 +28,8 @@ scalar a hold or a `declare` names (`held_scalars`), and a pointer parameter a
 caller of the file holds around the call unless that hold is proved the same
 way (`caller_holds`), or a caller in another file holds with no such proof
 recorded in the workspace index (`remote_holds`), and an array the runtime's
-data routines (`acc_copyin()`, ...) may hold (`runtime_holds`).
+data routines (`acc_copyin()`, ...) may hold (`runtime_holds`). Fortran has
+no such proof: `fortran_holds` refuses instead.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.frontend import Loop
 from accls.suggest.caller_holds import caller_holds
 from accls.suggest.declared_data import Declared, declared_in
+from accls.suggest.fortran_holds import fortran_held_refusals
 from accls.suggest.held_proof import held
 from accls.suggest.held_round import HeldRound
 from accls.suggest.held_scalars import held_scalar
@@ -69,6 +71,8 @@ def held_refusals(
     """
     source = analysis.source
     out = list(found)
+    if source.language == "fortran":
+        return fortran_held_refusals(analysis, out)
     if source.language != "c" or not (
         any(w in source.data for w in (b"declare", b"enter", b"data"))
         or (source.headers is not None and b"declare" in source.headers.data)
