@@ -98,3 +98,13 @@ def test_openmp_associated_pointer_is_not_offloaded() -> None:
 def test_without_runtime_data_calls_the_parameter_is_offloaded() -> None:
     text = ELSEWHERE.replace("void hold(void) { acc_create(g, sizeof g); }\n", "")
     assert _pragmas(text, ACC)[4] is not None
+
+
+def test_the_reason_names_the_call_of_the_loops_own_function() -> None:
+    text = ELSEWHERE + (
+        "void again(int n, double *restrict g2) {\n"
+        "  acc_copyin(g2, n * sizeof(double));\n"
+        "  for (int i = 0; i < n; i++) g2[i] = 1.0;\n"
+        "}\n"
+    )
+    assert "`acc_copyin()` at line 8" in _reasons(text, ACC, 9)

@@ -53,14 +53,14 @@ def runtime_data_calls(analysis: FileAnalysis) -> tuple[Call, ...]:
     return found
 
 
-def _named(calls: Iterable[Call]) -> set[str]:
-    """The variables each call's host-address argument starts from."""
-    out: set[str] = set()
+def _named(calls: Iterable[Call]) -> dict[str, Call]:
+    """The variables each call's host-address argument starts from, with its call."""
+    out: dict[str, Call] = {}
     for call in calls:
         # `omp_target_associate_ptr(host, device, ...)` and the acc routines
         # (`acc_map_data(host, device, bytes)` too) take the host address first.
-        if call.args:
-            out.update(_NAME.findall(call.args[0]))
+        for name in _NAME.findall(call.args[0]) if call.args else ():
+            out.setdefault(name, call)
     return out
 
 
@@ -80,13 +80,15 @@ def runtime_refusals(
     if not calls:
         return []
     named = _named(calls)
-    first = calls[0]
-    line = analysis.source.data.count(b"\n", 0, first.span.start_byte) + 1
+    start, end = fn.span.start_byte, fn.span.end_byte
+    mine = _named(c for c in calls if start <= c.span.start_byte < end)
     out: list[str] = []
     for name in dict.fromkeys(base_name(n) for n in names):
         if name in named or not _own(fn, name):
+            call = mine.get(name) or named.get(name, calls[0])
+            line = analysis.source.data.count(b"\n", 0, call.span.start_byte) + 1
             out.append(
-                f"`{name}` may be held on the device by the runtime (`{first.name}()` "
+                f"`{name}` may be held on the device by the runtime (`{call.name}()` "
                 f"at line {line}): its data clauses would then move nothing, and the "
                 "host and device copies would drift apart"
             )
