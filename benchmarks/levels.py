@@ -17,7 +17,9 @@ only those can come back from loop suggestions), and how many of these came back
 Also counts the experts' data-lifetime directives (`enter data`, `exit data`,
 `update`, and `present` clauses; OpenMP `target enter/exit data`, `target update`)
 and how many of each `accls annotate` writes back (per file, at most the experts'
-count). `--annotate-arg=--no-lifetimes` gives the numbers without lifetimes.
+count; `lifetime_files` has each file's [expert, written] lines per kind;
+`--directives-only` writes these alone, to levels-directives.json).
+`--annotate-arg=--no-lifetimes` gives the numbers without lifetimes.
 Writes benchmarks/out/levels.json and prints a table.
 """
 
@@ -139,11 +141,15 @@ def _lifetime_lines(text: str) -> Counter[str]:
 
 def _annotate_routines(
     args: argparse.Namespace, sources: list[SourceFile]
-) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
-    """Expert routine and data-lifetime directives, and how many annotate writes."""
+) -> tuple[dict[str, int], dict[str, dict[str, int]], dict[str, dict[str, list[int]]]]:
+    """Expert routine and data-lifetime directives, and how many annotate writes.
+
+    Also, per file, each lifetime kind's [expert, written] lines.
+    """
     expert = recovered = files = 0
     reach: Counter[str] = Counter()
     lifetimes: dict[str, Counter[str]] = {k: Counter() for k in _LIFETIME}
+    per_file: dict[str, dict[str, list[int]]] = {}
     for source in sources:
         text = source.original.read_text(encoding="utf-8")
         want = _routines(text)
@@ -177,6 +183,10 @@ def _annotate_routines(
             lines = [int(p["line"]) for p in source.pairs]
             reach.update(routine_reach(text, lines, out, str(source.original)))
         ours = _lifetime_lines(out)
+        if any(wanted.values()) or any(ours.values()):
+            per_file[f"{source.repo}:{source.path}"] = {
+                k: [wanted[k], ours[k]] for k in _LIFETIME if wanted[k] or ours[k]
+            }
         for kind, count in wanted.items():
             if count:
                 lifetimes[kind]["files"] += 1
@@ -185,7 +195,7 @@ def _annotate_routines(
         for kind, count in ours.items():
             lifetimes[kind]["written"] += count
     routines = {"files": files, "expert": expert, "recovered": recovered, **reach}
-    return routines, {k: dict(v) for k, v in lifetimes.items()}
+    return routines, {k: dict(v) for k, v in lifetimes.items()}, per_file
 
 
 def _print_lifetimes(lifetimes: dict[str, dict[str, int]]) -> None:
@@ -253,10 +263,19 @@ def main(argv: list[str] | None = None) -> int:
             )
             for repo, path in keys
         ]
-        routines, lifetimes = _annotate_routines(args, sources)
+        routines, lifetimes, lifetime_files = _annotate_routines(args, sources)
         if args.directives_only:
             print(f"routines: {routines}")
             _print_lifetimes(lifetimes)
+            directives = {
+                "label": args.label,
+                "routines": routines,
+                "lifetimes": lifetimes,
+                "lifetime_files": lifetime_files,
+            }
+            args.out.mkdir(parents=True, exist_ok=True)
+            name = f"levels-directives{'-' + args.label if args.label else ''}.json"
+            (args.out / name).write_text(json.dumps(directives, indent=1) + "\n")
             return 0
         result = run_mode(args, "all", sources)
     finally:
@@ -277,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         "level_mismatches": _mismatches(result["scores"]),
         "routines": routines,
         "lifetimes": lifetimes,
+        "lifetime_files": lifetime_files,
         "compile": {"files": len(compiled), "pass": passed},
         "pairs": [
             {

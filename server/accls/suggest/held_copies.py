@@ -27,7 +27,9 @@ global a hold names in another function, which this module cannot follow, a
 scalar a hold or a `declare` names (`held_scalars`), and a pointer parameter a
 caller of the file holds around the call unless that hold is proved the same
 way (`caller_holds`), or a caller in another file holds with no such proof
-recorded in the workspace index (`remote_holds`).
+recorded in the workspace index (`remote_holds`), and an array the runtime's
+data routines (`acc_copyin()`, ...) may hold (`runtime_holds`). Fortran has
+no such proof: `fortran_holds` refuses instead.
 """
 
 from __future__ import annotations
@@ -41,11 +43,13 @@ from accls.analysis.array_sections import ArrayUse, loop_array_uses
 from accls.frontend import Loop
 from accls.suggest.caller_holds import caller_holds
 from accls.suggest.declared_data import Declared, declared_in
+from accls.suggest.fortran_holds import fortran_held_refusals
 from accls.suggest.held_proof import held
 from accls.suggest.held_round import HeldRound
 from accls.suggest.held_scalars import held_scalar
 from accls.suggest.held_spans import held_elsewhere
 from accls.suggest.remote_holds import remote_refusals
+from accls.suggest.runtime_holds import runtime_data_calls, runtime_refusals
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["held_refusals"]
@@ -67,10 +71,13 @@ def held_refusals(
     """
     source = analysis.source
     out = list(found)
+    if source.language == "fortran":
+        return fortran_held_refusals(analysis, out)
     if source.language != "c" or not (
         any(w in source.data for w in (b"declare", b"enter", b"data"))
         or (source.headers is not None and b"declare" in source.headers.data)
         or _held_elsewhere(analysis)
+        or runtime_data_calls(analysis)
     ):
         return out
     while True:
@@ -153,6 +160,7 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
     out += caller_holds(fn, clear, round_)
     kernel = round_.index.is_kernel(fn.name)
     out += remote_refusals(analysis, fn, clear, sentinel, kernel)
+    out += runtime_refusals(analysis, fn, [u.name for u in clear])
     arrays = {u.name for u in uses}
     for name in sorted({r.name for r in loop.refs} - arrays):
         if name in declared:
