@@ -126,6 +126,9 @@ class ClassInfo:
     # any other; and whether the file specialises it (see cpp_class_templates).
     template_params: tuple[str, ...] = ()
     specialised: bool = False
+    # Its conversion operators (`operator double`): a read of an object of the
+    # class may call one where no call is written (see cpp_walker).
+    conversions: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)

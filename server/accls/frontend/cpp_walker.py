@@ -19,6 +19,10 @@ from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
 __all__ = ["CppFunctionWalk"]
 
 _STREAM_OPS = frozenset({"<<", ">>"})
+# Expressions that may name an object of a class: a read may convert it.
+_OBJECT_VALUES = frozenset(
+    {"identifier", "subscript_expression", "field_expression", "call_expression"}
+)
 
 
 class CppFunctionWalk(CppCalls):
@@ -93,6 +97,8 @@ class CppFunctionWalk(CppCalls):
             self._opaque()
             return
         kind = node.type
+        if kind in _OBJECT_VALUES:
+            self._converted(node)
         if kind == "identifier":
             self.identifier(node, AccessKind.READ)
         elif kind == "qualified_identifier" and self.constant_member(node):
@@ -148,6 +154,27 @@ class CppFunctionWalk(CppCalls):
             self._opaque()
         else:
             super().expr(node, depth, used)
+
+    def _converted(self, node: Node) -> None:
+        """An object whose class converts itself: each `operator T` may run here.
+
+        Which reads convert (`double d = p;`) is the compiler's choice of
+        overloads; every read of such an object is taken to call them all.
+        """
+        kind = self.type_of(node)
+        if kind.kind is not TypeKind.CLASS or kind.pointer:
+            return
+        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
+        for conversion in sorted(info.conversions if info is not None else ()):
+            self._record_call(node, f"{kind.name}::{conversion}", (node,))
+
+    def default_arguments(self, values: tuple[Node, ...]) -> None:
+        """The default arguments a call may leave out, evaluated for each such call.
+
+        Read as the function's own: their calls and reads are its effects.
+        """
+        for value in values:
+            self.expr(value, 1)
 
     def lvalue(
         self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
