@@ -8,6 +8,8 @@ call named `CLASS::operator@` whose effects the table or a summary must tell.
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from accls.frontend.cpp_calls import CppCalls
@@ -15,10 +17,12 @@ from accls.frontend.cpp_minmax import standard_minmax
 from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
 from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
+from accls.frontend.recorder import LoopRecord
 
 __all__ = ["CppFunctionWalk"]
 
 _STREAM_OPS = frozenset({"<<", ">>"})
+_NAME = re.compile(r"[A-Za-z_]\w*")
 # Expressions that may name an object of a class: a read may convert it.
 _OBJECT_VALUES = frozenset(
     {"identifier", "subscript_expression", "field_expression", "call_expression"}
@@ -154,6 +158,44 @@ class CppFunctionWalk(CppCalls):
             self._opaque()
         else:
             super().expr(node, depth, used)
+
+    def _loop_record(self, node: Node) -> LoopRecord:
+        """A loop's record, with the accessor calls its condition makes."""
+        rec = super()._loop_record(node)
+        cond = node.child_by_field_name("condition")
+        if node.type == "for_statement" and cond is not None:
+            rec.call_bounds = self._bound_members(cond)
+        return rec
+
+    def _bound_members(self, cond: Node) -> dict[str, str]:
+        """`g.ny()` of `int ny() const { return m_ny; }`: the member `g->m_ny`."""
+        out: dict[str, str] = {}
+        stack = [cond]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.named_children)
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if node.type != "call_expression" or fn is None or args is None:
+                continue
+            obj, method = (
+                fn.child_by_field_name("argument"),
+                fn.child_by_field_name("field"),
+            )
+            if fn.type != "field_expression" or obj is None or method is None:
+                continue
+            owner = self.object_type(obj)
+            info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
+            found = info.accessors.get((node_text(method), 0)) if info else None
+            path = "".join(node_text(obj).split())
+            if found is None or found.index is not None or found.expression:
+                continue
+            if found.element_param or not _NAME.fullmatch(path):
+                continue  # a class template's member, or an object not named
+            arrow = any(c.type == "->" for c in fn.children if not c.is_named)
+            sep = "->" if arrow or path in self.object_refs else "."
+            out["".join(node_text(node).split())] = f"{path}{sep}{found.member}"
+        return out
 
     def _converted(self, node: Node) -> None:
         """An object whose class converts itself: each `operator T` may run here.
