@@ -12,6 +12,7 @@ import re
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_algorithms import RANGE_RESULTS, numeric_operands
 from accls.frontend.cpp_calls import CppCalls
 from accls.frontend.cpp_minmax import standard_minmax
 from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
@@ -114,6 +115,9 @@ class CppFunctionWalk(CppCalls):
         elif kind in ("binary_expression", "assignment_expression"):
             if not self._operator(node, depth):
                 super().expr(node, depth, used)
+        elif kind == "pointer_expression" and self._range_element(node):
+            # `*std::max_element(f, l)`: an element of the range the call reads.
+            self.expr(strip_parens(node.named_children[-1]), depth + 1)
         elif self._iterator_element(node):
             arg = node.child_by_field_name("argument")
             if arg is not None:
@@ -250,6 +254,17 @@ class CppFunctionWalk(CppCalls):
         ):
             return
         super().lvalue(node, kind, red, depth)
+
+    def _range_element(self, node: Node) -> bool:
+        """`*std::max_element(first, last)` of a range of numbers."""
+        call = strip_parens(node.named_children[-1]) if node.named_children else None
+        fn = call.child_by_field_name("function") if call is not None else None
+        if node_text(node).lstrip().startswith("&") or call is None or fn is None:
+            return False
+        name = self.callee_name(fn) if fn.type == "qualified_identifier" else ""
+        return RANGE_RESULTS.get(name) == 0 and numeric_operands(
+            name, call, self.type_of, lambda t: classify(t, self.scope)
+        )
 
     def _iterator_element(self, node: Node) -> bool:
         """`*it` of an iterator loop's iterator: the element it stands at."""
