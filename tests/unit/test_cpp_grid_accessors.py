@@ -60,3 +60,26 @@ def test_a_row_length_written_in_the_nest_is_refused(body: str) -> None:
 
 def test_a_narrowing_cast_in_the_subscript_is_no_plain_index() -> None:
     assert _facts("g.at(i * 64 + j) = k;")[0] is False
+
+
+_NESTED = """
+#include <vector>
+struct Grid {
+  double &operator()(int i, int j) { return m_v[i * m_ny + j]; }
+  int m_ny;
+  std::vector<double> m_v;
+};
+struct Holder { Grid g; };
+void run(Holder &h, int nx) {
+  for (int i = 0; i < nx; ++i) {
+    for (int j = 0; j < 8; ++j) {
+      BODY
+    }
+  }
+}
+"""
+
+
+def test_a_grid_inside_a_referenced_object_names_its_row_length_alike() -> None:
+    text = _NESTED.replace("BODY", "h.g(i, j) = 1.0; h.g.m_ny = i;")
+    assert not any(f.parallel for f in analyze_text(text, path="t.cpp").facts)

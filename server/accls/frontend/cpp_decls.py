@@ -245,9 +245,9 @@ class CppDeclarations(CppElements):
             return self._expand_method(call, accessor, args, prefix, depth)
         subscripts: tuple[Subscript, ...] = ()
         if accessor.index is not None:
-            head = prefix.removesuffix(".")
-            # A reference to an object is a pointer to it (see `_ref`).
-            bound = f"{head}->" if head in self.object_refs else prefix
+            head, dot, rest = prefix.partition(".")
+            # A reference to an object is a pointer to it (as `_ref` names it).
+            bound = f"{head}->{rest}" if dot and head in self.object_refs else prefix
             texts = index_text(accessor, args, bound) or ()
             parsed = [snippet(text) for text in texts]
             if not parsed or any(_stores(a) for a in args):
