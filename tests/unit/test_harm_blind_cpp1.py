@@ -67,14 +67,17 @@ _MISSED: dict[str, str] = {
         "range-for element names, which is not known to be the iteration's own"
     ),
     "c10_grid_stencil.cpp:30": (
-        "`out(i, j) = ...` through `Grid2D::operator()`, whose element "
-        "`m_v[i * m_ny + j]` reads a member in its subscript: an unknown place"
+        "`out(i, j)` is `out.m_v[i * out.m_ny + j]`, but `j` stops at `in.ny() - "
+        "1`: nothing proves `in` and `out` have rows of one length (nor that "
+        "the two `Grid2D &` parameters are distinct grids)"
     ),
     "c10_grid_stencil.cpp:68": (
-        "`rhs(i, j) = ...` through `Grid2D::operator()`: an unknown place"
+        "`rhs(i, j)` is `rhs.m_v[i * rhs.m_ny + j]` and `j` stops at `ny`: "
+        "that the constructor `Grid2D rhs(nx, ny)` set `m_ny` to `ny` is not "
+        "followed"
     ),
     "c10_grid_stencil.cpp:85": (
-        "`diff(i, j) = ...` through `Grid2D::operator()`: an unknown place"
+        "`diff(i, j)`: the constructor's `m_ny(ny)` is not followed (as line 68)"
     ),
     "c11_sparse_csr.cpp:61": (
         "`col[k++]` with `k = ptr[r]`: a cursor from a prefix-summed row pointer; "

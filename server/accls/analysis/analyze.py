@@ -345,7 +345,7 @@ def analyze_dialects(
                 facts_by_fn[nest.function] = function_facts(fn, seen, constants)
             fixed = nest_facts(facts_by_fn[nest.function], nest)
             forms = tuple((f.poly, f.equal) for f in fixed)
-            views = nest_views(nest, constants, stable, forms)
+            views = nest_views(nest, constants, stable, forms, seen)
             # Loop-independent dependences decide nothing here: only carried ones.
             probe = range_probe(nest, seen, opts.program)  # calls' ranges, as loops
             probe = inline_probe(probe, seen, PURE_FUNCTIONS)  # callees' accesses

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from accls.analysis.access_paths import member_var
 from accls.analysis.delinearize import (
     Frame,
     Model,
@@ -17,7 +18,7 @@ from accls.analysis.delinearize import (
 from accls.analysis.pointer_copies import invariant_copy
 from accls.analysis.polyhedra import Row
 from accls.analysis.subscript_tests import box_widths
-from accls.frontend import Loop, Poly, Ref, Span, Subscript
+from accls.frontend import Loop, Poly, Ref, SourceFile, Span, Subscript
 from accls.frontend.exprs import expression_poly
 
 __all__ = ["NestViews", "View", "integer_macros", "nest_views"]
@@ -171,18 +172,39 @@ def _integer_macros(macros: Sequence[tuple[str, str]]) -> dict[str, int]:
     return out
 
 
+def owned_elements(root: Loop, seen: SourceFile) -> frozenset[str]:
+    """The arrays the nest writes that are a C++ container member's elements.
+
+    `g.m_v[k]` of a `std::vector<double> m_v` lies in the buffer the vector
+    owns, which holds numbers only: a store there changes no other member of
+    `g` (`g.m_ny`), as a store through a C pointer field might.
+    """
+    fn = seen.function(root.function)
+    out = set()
+    for ref in root.refs:
+        if not ref.is_write or not ref.subscripts or ref.deref or not ref.member:
+            continue
+        var = member_var(ref.name, fn, seen.globals, seen.types)
+        if var is not None and var.container and var.type != "<row>":
+            out.add(ref.name)
+    return frozenset(out)
+
+
 def nest_views(
     root: Loop,
     constants: Mapping[str, int] | None = None,
     stable: frozenset[str] = frozenset(),
     relations: tuple[tuple[Poly, bool], ...] = (),
+    seen: SourceFile | None = None,
 ) -> NestViews:
     """A View of every reference to an array that the nest `root` writes.
 
     `constants`: the values of integer macros (`RADIUS`), facts of every domain;
     `stable`: locals and parameters whose address is never taken; `relations`:
-    facts of scalars fixed before the nest (symbol_facts).
+    facts of scalars fixed before the nest (symbol_facts); `seen`: the file,
+    whose C++ container members' elements change no symbol (owned_elements).
     """
+    owned = owned_elements(root, seen) if seen is not None else frozenset()
     known = tuple(sorted((constants or {}).items()))
     values = {name: Poly.const(value) for name, value in known}
     loops = {loop.id: loop for loop in root.walk()}
@@ -192,7 +214,11 @@ def nest_views(
     # symbol: the base name marks them all.
     symbol_writes = _enclosing(
         writes,
-        [{base_name(r.name)} | (set() if _is_array(r) else {r.name}) for r in writes],
+        [
+            (set() if r.name in owned else {base_name(r.name)})
+            | (set() if _is_array(r) else {r.name})
+            for r in writes
+        ],
     )
     pointer_writes = _enclosing(scalars, [{r.name} for r in scalars])
     for name in {r.name for r in scalars if r.copies}:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_index_members import index_source, plain_index, scalar_members
 from accls.frontend.cpp_types import CxxScope, CxxType, TypeKind, classify
 from accls.frontend.exprs import node_text, strip_parens
 
@@ -36,7 +37,8 @@ class Accessor:
     index: tuple[str, ...] | None
     reference: bool  # returns a reference: the call may be assigned to
     # Any other `return e;` over parameters, members and literals: its text, read
-    # in place of the call (`m_start[i+1] - m_start[i]`); the fields it names.
+    # in place of the call (`m_start[i+1] - m_start[i]`); the fields it names, or
+    # those the subscripts of an element name (`m_v[i * m_ny + j]`).
     expression: str | None = None
     fields: frozenset[str] = frozenset()
     # The class template's type parameter that is the place's type, if it is one:
@@ -99,10 +101,13 @@ def accessor_place(
     scope: CxxScope,
     reference: bool,
     generic: tuple[str, ...] = (),
+    shared: frozenset[str] = frozenset(),
 ) -> Accessor | None:
     """`return m;`, `return m[e];` or `return m[e][f];`: the member or element.
 
-    `generic` are the class template's type parameters, if it is one.
+    `generic` are the class template's type parameters, if it is one; `shared`
+    its static members. A subscript may read the object's own scalar members
+    (`m_v[i * m_ny + j]`), each bound through the object a call names.
     """
     if value.type == "identifier" and node_text(value) in fields:
         member = node_text(value)
@@ -125,17 +130,22 @@ def accessor_place(
     if member not in fields:
         return None
     kind, element = classify(fields[member], scope), fields[member]
+    counts = scalar_members(fields, scope, shared) - set(params)
+    used: set[str] = set()
     for index in indices:
         holds = kind.kind is TypeKind.CONTAINER or (kind.builtin and kind.pointer)
-        if not holds or not simple_argument(index):
+        if not holds or not plain_index(index, scope):
             return None
-        names = set(_WORD.findall(node_text(index)))
-        if not names <= set(params) | scope.enums:
-            return None  # a subscript reads a member or a global: not a plain element
+        names = set(_WORD.findall(index_source(index)))
+        if not names <= set(params) | scope.enums | counts:
+            return None  # a subscript reads a global or an object: not a plain element
+        used |= names & counts
         element = kind.element
         kind = classify(element, scope)
     param = _scalar(kind, element, generic)
     if param is None:
         return None  # an element that is itself a row or an object
-    texts = tuple(" ".join(node_text(index).split()) for index in indices)
-    return Accessor(member, params, texts, reference, element_param=param)
+    texts = tuple(index_source(index) for index in indices)
+    return Accessor(
+        member, params, texts, reference, fields=frozenset(used), element_param=param
+    )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_algorithms import RANGE_OPERATORS, numeric_operands
 from accls.frontend.cpp_destructors import DESTROYING_METHODS, destructors
 from accls.frontend.cpp_element_access import ELEMENT_METHODS, CppElementAccess
 from accls.frontend.cpp_methods import virtual_method
 from accls.frontend.cpp_reference_args import reference_positions
-from accls.frontend.cpp_types import TypeKind, static_method
+from accls.frontend.cpp_types import TypeKind, classify, static_method
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import NEW_OBJECT, AccessKind, Call
 
@@ -165,6 +166,10 @@ class CppCalls(CppElementAccess):
                     self.expr(arg, depth + 1)
                 return
             self._record_call(node, name, arg_nodes)
+            if name in RANGE_OPERATORS and not numeric_operands(
+                name, node, self.type_of, lambda t: classify(t, self.scope)
+            ):  # `accumulate` of objects calls their `operator+`, unseen
+                self._record_call(node, RANGE_OPERATORS[name], arg_nodes)
             for arg in arg_nodes:
                 self.expr(arg, depth + 1)
             return

@@ -245,13 +245,18 @@ class CppDeclarations(CppElements):
             return self._expand_method(call, accessor, args, prefix, depth)
         subscripts: tuple[Subscript, ...] = ()
         if accessor.index is not None:
-            texts = index_text(accessor, args) or ()
+            head, dot, rest = prefix.partition(".")
+            # A reference to an object is a pointer to it (as `_ref` names it).
+            bound = f"{head}->{rest}" if dot and head in self.object_refs else prefix
+            texts = index_text(accessor, args, bound) or ()
             parsed = [snippet(text) for text in texts]
             if not parsed or any(_stores(a) for a in args):
                 return False
             subscripts = tuple(self._subscript(n) for n in parsed if n is not None)
             if len(subscripts) != len(parsed):
                 return False
+            for name in sorted(accessor.fields):  # `g.m_ny` of `m_v[i * m_ny + j]`
+                self._ref(obj, prefix + name, AccessKind.READ, member=True)
         for arg in args:
             self.expr(arg, depth + 1)
         self._ref(

@@ -60,16 +60,29 @@ _PLAIN = frozenset(
 )  # fmt: skip
 
 
-def index_text(accessor: Accessor, args: tuple[Node, ...]) -> tuple[str, ...] | None:
-    """The accessor's subscripts with each parameter replaced by its argument."""
+def index_text(
+    accessor: Accessor, args: tuple[Node, ...], prefix: str = ""
+) -> tuple[str, ...] | None:
+    """The accessor's subscripts, each parameter replaced by its argument.
+
+    The members they read are named through `prefix`, the object (`g.`).
+    """
     if accessor.index is None or len(args) != len(accessor.params):
         return None
-    return tuple(_bound_index(index, accessor.params, args) for index in accessor.index)
+    members = {name: prefix + name for name in accessor.fields}
+    return tuple(
+        _bound_index(index, accessor.params, args, members) for index in accessor.index
+    )
 
 
-def _bound_index(index: str, params: tuple[str, ...], args: tuple[Node, ...]) -> str:
+def _bound_index(
+    index: str,
+    params: tuple[str, ...],
+    args: tuple[Node, ...],
+    members: dict[str, str],
+) -> str:
     """One subscript's text with each parameter replaced by its argument."""
-    bound: dict[str, str] = {}
+    bound: dict[str, str] = dict(members)
     alone = index in params  # `m[idx]`: the argument as it is
     for name, arg in zip(params, args, strict=True):
         text = " ".join(node_text(strip_parens(arg)).split())
@@ -92,9 +105,16 @@ def snippet(text: str) -> Node | None:
 
 
 def _accessor(
-    method: Node, fields: dict[str, str], scope: CxxScope, generic: tuple[str, ...]
+    method: Node,
+    fields: dict[str, str],
+    scope: CxxScope,
+    generic: tuple[str, ...],
+    shared: frozenset[str],
 ) -> Accessor | None:
-    """The accessor a method definition is, or None (`generic`: see accessor_place)."""
+    """The accessor a method definition is, or None.
+
+    `generic` and `shared`: see accessor_place.
+    """
     decl, reference = function_declarator(method)
     body = method.child_by_field_name("body")
     plist = decl.child_by_field_name("parameters") if decl is not None else None
@@ -120,7 +140,9 @@ def _accessor(
         return None  # a parameter that hides a member
     names = set(params) | scope.enums | set(fields)
     if _plain_expression(value, names, scope):
-        plain = accessor_place(value, tuple(params), fields, scope, reference, generic)
+        plain = accessor_place(
+            value, tuple(params), fields, scope, reference, generic, shared
+        )
         if plain is not None:
             return plain
         used = frozenset(set(_WORD.findall(node_text(value))) & set(fields))
@@ -156,6 +178,16 @@ def _plain_expression(node: Node, names: set[str], scope: CxxScope) -> bool:
             if not node_text(cur).lstrip().startswith("&"):
                 return False
             stack.extend(cur.named_children)
+        elif kind == "cast_expression":
+            cast = cur.child_by_field_name("type")
+            value = cur.child_by_field_name("value")
+            if (
+                cast is None
+                or value is None
+                or not classify(node_text(cast), scope).builtin
+            ):
+                return False  # a conversion to a class may construct an object
+            stack.append(value)
         elif kind in _PLAIN:
             stack.extend(cur.named_children)
         elif kind != "number_literal":
@@ -203,7 +235,9 @@ def add_accessors(root: Node, scope: CxxScope) -> None:
             if target is None:
                 continue
             generic = () if info.specialised else info.template_params
-            one = _accessor(member, info.fields, scope, generic)
+            one = _accessor(
+                member, info.fields, scope, generic, frozenset(info.statics)
+            )
             counts = method_counts(member)
             if one is None or counts != range(len(one.params), len(one.params) + 1):
                 unseen.append((target, counts))  # another method of that name

@@ -28,7 +28,7 @@ from accls.frontend.cpp_types import (
 )
 from accls.frontend.cpp_typing import CppTyping
 from accls.frontend.decls import constructed_var
-from accls.frontend.exprs import node_text
+from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import (
     EXIT_CALLS,
     AccessKind,
@@ -39,6 +39,9 @@ from accls.frontend.model import (
     Var,
 )
 from accls.frontend.poly import Poly
+
+# Methods returning an iterator or pointer to a container's first element.
+_FIRST_ELEMENT = frozenset({"begin", "cbegin", "data"})
 
 __all__ = ["CppConstructors", "constructor_arguments", "cpp_var"]
 
@@ -62,8 +65,13 @@ def constructor_arguments(
     if name is None or name.type != "identifier" or params is None:
         return None
     args: list[Node] = []
+    named = False  # some parameter is a variable: no function is declared
     for param in params.named_children:
         kind = param.child_by_field_name("type")
+        if temporary_argument(param, is_variable) is not None:
+            args.append(param)  # `std::vector<double>(nc)`: a temporary
+            continue
+        named = True
         if (
             param.type != "parameter_declaration"
             or param.named_child_count > 2
@@ -76,7 +84,45 @@ def constructor_arguments(
         if extra is not None and not element_sizes(extra):
             return None
         args.append(kind if extra is None else param)
-    return (name, tuple(args)) if args else None
+    return (name, tuple(args)) if args and named else None
+
+
+def temporary_argument(
+    param: Node, is_variable: Callable[[str], bool]
+) -> tuple[Node, ...] | None:
+    """The names `T(a, b)` reads, for a parameter that is that temporary, else None.
+
+    `rows(nr, std::vector<double>(nc))` parses as a function whose second
+    parameter is a function type; beside a variable `nr` it is a vector built
+    from `nc`. Only a standard container is taken: its constructor does nothing
+    the walk must see.
+    """
+    kind = param.child_by_field_name("type")
+    extra = param.child_by_field_name("declarator")
+    inner = extra.child_by_field_name("parameters") if extra is not None else None
+    if (
+        param.type != "parameter_declaration"
+        or kind is None
+        or extra is None
+        or extra.type != "abstract_function_declarator"
+        or inner is None
+        or extra.named_child_count != 1
+        or not node_text(kind).replace(" ", "").startswith("std::vector<")
+    ):
+        return None
+    names: list[Node] = []
+    for arg in inner.named_children:
+        base = arg.child_by_field_name("type")
+        if (
+            arg.type != "parameter_declaration"
+            or arg.named_child_count != 1
+            or base is None
+            or base.type != "type_identifier"
+            or not is_variable(node_text(base))
+        ):
+            return None
+        names.append(base)
+    return tuple(names)
 
 
 def element_sizes(declarator: Node) -> tuple[Node, ...]:
@@ -139,7 +185,7 @@ class CppConstructors(CppTyping):
         `this`, the object a constructor builds, comes first like a method's
         object: the new variable's name, or NEW_OBJECT for a temporary.
         """
-        texts = tuple(" ".join(node_text(a).split()) for a in args)
+        texts = tuple(self._argument_text(a) for a in args)
         if this is not None:
             texts = (this, *texts)
         self.call_refs.append(len(self.refs))
@@ -148,6 +194,33 @@ class CppConstructors(CppTyping):
         )
         if name in EXIT_CALLS:  # `std::exit(1)`: the C walk knows only `exit`
             self._exit(ExitKind.EXIT, node)
+
+    def _argument_text(self, arg: Node) -> str:
+        """An argument as text; `v.begin()` of a container is `v`, its first element.
+
+        The analysis reads `v` as the pointer to the container's elements (and
+        `rows[r]` as row `r` of a table of rows), not a method call's result.
+        """
+        inner = strip_parens(arg)
+        fn = inner.child_by_field_name("function")
+        args = inner.child_by_field_name("arguments")
+        obj = fn.child_by_field_name("argument") if fn is not None else None
+        method = fn.child_by_field_name("field") if fn is not None else None
+        if (
+            inner.type == "call_expression"
+            and fn is not None
+            and fn.type == "field_expression"
+            and obj is not None
+            and method is not None
+            and node_text(method) in _FIRST_ELEMENT
+            and args is not None
+            and args.named_child_count == 0
+            and not any(c.type == "->" for c in fn.children if not c.is_named)
+            and self.type_of(obj).kind is TypeKind.CONTAINER
+            and not self.type_of(obj).pointer
+        ):
+            return " ".join(node_text(obj).split())
+        return " ".join(node_text(arg).split())
 
     def identifier(
         self, node: Node, kind: AccessKind, red: RedOp | None = None
@@ -195,7 +268,11 @@ class CppConstructors(CppTyping):
         if var is None:
             return
         for arg in args:
-            if arg.type == "parameter_declaration":
+            built = temporary_argument(arg, self._variable)
+            if built is not None:
+                for size in built:
+                    self.identifier(size, AccessKind.READ)
+            elif arg.type == "parameter_declaration":
                 self._element_argument(arg)
             else:
                 self.identifier(arg, AccessKind.READ)

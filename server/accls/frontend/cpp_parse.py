@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_decls import cpp_var, is_reference
+from accls.frontend.cpp_default_args import default_arguments
 from accls.frontend.cpp_instances import (
     class_bindings,
     instance_texts,
@@ -118,6 +119,7 @@ class CppUnit:
         # Template functions whose every instantiation is read: see cpp_instances.
         self.bindings = template_bindings(root)
         self.class_bindings = class_bindings(root)
+        self.defaults = default_arguments(root)
 
     def bound(self, node: Node) -> dict[str, str]:
         """The types the program binds a template function's parameters to."""
@@ -307,8 +309,8 @@ class CppUnit:
         references: frozenset[str],
         globals_env: dict[str, str],
     ) -> CppFunctionWalk:
-        """The walk of one function body."""
-        return CppFunctionWalk(
+        """The walk of one function body, its default arguments walked first."""
+        walk = CppFunctionWalk(
             definition.name,
             macros,
             params,
@@ -319,6 +321,9 @@ class CppUnit:
             class_name=definition.class_name,
             object_refs=self._object_refs.get(definition.node.start_byte, frozenset()),
         )
+        plain = definition.name.rsplit("::", 1)[-1]
+        walk.default_arguments(self.defaults.get(plain, ()))
+        return walk
 
     def globals_env(
         self, decls: list[Node], macros: MacroTable

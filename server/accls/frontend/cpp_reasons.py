@@ -21,6 +21,11 @@ def cpp_call_reason(name: str) -> str | None:
     owner, sep, member = name.rpartition("::")
     if not sep:
         return None
+    if member.startswith("operator "):
+        return (
+            f"`{member}`, the conversion of a `{owner}` to `{member[9:]}`, which may "
+            "run where the object is read: its side effects are unknown here"
+        )
     if member.startswith("operator"):
         op = member.removeprefix("operator")
         if owner == "auto":

@@ -85,6 +85,13 @@ def _collect_class(node: Node, scope: CxxScope) -> None:
             _declared_destructor(member, info)
         _constructor(member, info, unqualified(node_text(name_node)))
         _virtual_member(member, info)
+        info.conversions.update(
+            "operator " + " ".join(node_text(t).split())
+            for c in member.children
+            if c.type == "operator_cast"
+            for t in (c.child_by_field_name("type"),)
+            if t is not None
+        )
     for clause in (c for c in node.named_children if c.type == "base_class_clause"):
         info.template_bases = info.template_bases or "<" in node_text(clause)
         info.bases.extend(

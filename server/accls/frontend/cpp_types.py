@@ -128,6 +128,9 @@ class ClassInfo:
     template_params: tuple[str, ...] = ()
     specialised: bool = False
     bitfields: set[str] = field(default_factory=set)  # `unsigned lo : 4;` members
+    # Its conversion operators (`operator double`): a read of an object of the
+    # class may call one where no call is written (see cpp_walker).
+    conversions: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -181,6 +184,7 @@ class CxxScope:
                 info.template_params,
                 info.specialised,
                 set(info.bitfields),
+                set(info.conversions),
             )
         for name, text in other.aliases.items():
             self.aliases.setdefault(name, text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from accls.frontend.cpp_algorithms import RANGE_RESULTS, range_type
 from accls.frontend.cpp_bases import inherited_fields
 from accls.frontend.cpp_call_types import (
     binary_type,
@@ -295,6 +296,8 @@ class CppTyping(FunctionWalk):
         known = library_function(name)
         if known is not None and known.effect in (Effect.PURE, Effect.QUERY):
             return BUILTIN
+        if name in RANGE_RESULTS:  # `std::accumulate(f, l, 0.0)`: init's type
+            return range_type(name, node, lambda n: self.type_of(n, depth + 1))
         plain = name.rsplit("::", 1)[-1]
         own = self.scope.classes.get(self.class_name or "")
         if own is not None and fn.type == "identifier" and plain in own.methods:

@@ -8,17 +8,26 @@ call named `CLASS::operator@` whose effects the table or a summary must tell.
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
+from accls.frontend.cpp_algorithms import RANGE_RESULTS, numeric_operands
 from accls.frontend.cpp_calls import CppCalls
 from accls.frontend.cpp_minmax import standard_minmax
 from accls.frontend.cpp_types import UNKNOWN, TypeKind, classify
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
 from accls.frontend.model import AccessKind, ExitKind, RedOp, Subscript
+from accls.frontend.recorder import LoopRecord
 
 __all__ = ["CppFunctionWalk"]
 
 _STREAM_OPS = frozenset({"<<", ">>"})
+_NAME = re.compile(r"[A-Za-z_]\w*")
+# Expressions that may name an object of a class: a read may convert it.
+_OBJECT_VALUES = frozenset(
+    {"identifier", "subscript_expression", "field_expression", "call_expression"}
+)
 
 
 class CppFunctionWalk(CppCalls):
@@ -93,6 +102,8 @@ class CppFunctionWalk(CppCalls):
             self._opaque()
             return
         kind = node.type
+        if kind in _OBJECT_VALUES:
+            self._converted(node)
         if kind == "identifier":
             self.identifier(node, AccessKind.READ)
         elif kind == "qualified_identifier" and self.constant_member(node):
@@ -104,6 +115,9 @@ class CppFunctionWalk(CppCalls):
         elif kind in ("binary_expression", "assignment_expression"):
             if not self._operator(node, depth):
                 super().expr(node, depth, used)
+        elif kind == "pointer_expression" and self._range_element(node):
+            # `*std::max_element(f, l)`: an element of the range the call reads.
+            self.expr(strip_parens(node.named_children[-1]), depth + 1)
         elif self._iterator_element(node):
             arg = node.child_by_field_name("argument")
             if arg is not None:
@@ -149,6 +163,65 @@ class CppFunctionWalk(CppCalls):
         else:
             super().expr(node, depth, used)
 
+    def _loop_record(self, node: Node) -> LoopRecord:
+        """A loop's record, with the accessor calls its condition makes."""
+        rec = super()._loop_record(node)
+        cond = node.child_by_field_name("condition")
+        if node.type == "for_statement" and cond is not None:
+            rec.call_bounds = self._bound_members(cond)
+        return rec
+
+    def _bound_members(self, cond: Node) -> dict[str, str]:
+        """`g.ny()` of `int ny() const { return m_ny; }`: the member `g->m_ny`."""
+        out: dict[str, str] = {}
+        stack = [cond]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.named_children)
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if node.type != "call_expression" or fn is None or args is None:
+                continue
+            obj, method = (
+                fn.child_by_field_name("argument"),
+                fn.child_by_field_name("field"),
+            )
+            if fn.type != "field_expression" or obj is None or method is None:
+                continue
+            owner = self.object_type(obj)
+            info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
+            found = info.accessors.get((node_text(method), 0)) if info else None
+            path = "".join(node_text(obj).split())
+            if found is None or found.index is not None or found.expression:
+                continue
+            if found.element_param or not _NAME.fullmatch(path):
+                continue  # a class template's member, or an object not named
+            arrow = any(c.type == "->" for c in fn.children if not c.is_named)
+            sep = "->" if arrow or path in self.object_refs else "."
+            out["".join(node_text(node).split())] = f"{path}{sep}{found.member}"
+        return out
+
+    def _converted(self, node: Node) -> None:
+        """An object whose class converts itself: each `operator T` may run here.
+
+        Which reads convert (`double d = p;`) is the compiler's choice of
+        overloads; every read of such an object is taken to call them all.
+        """
+        kind = self.type_of(node)
+        if kind.kind is not TypeKind.CLASS or kind.pointer:
+            return
+        info = self.scope.classes.get(kind.name.rsplit("::", 1)[-1])
+        for conversion in sorted(info.conversions if info is not None else ()):
+            self._record_call(node, f"{kind.name}::{conversion}", (node,))
+
+    def default_arguments(self, values: tuple[Node, ...]) -> None:
+        """The default arguments a call may leave out, evaluated for each such call.
+
+        Read as the function's own: their calls and reads are its effects.
+        """
+        for value in values:
+            self.expr(value, 1)
+
     def lvalue(
         self, node: Node, kind: AccessKind, red: RedOp | None, depth: int
     ) -> None:
@@ -181,6 +254,17 @@ class CppFunctionWalk(CppCalls):
         ):
             return
         super().lvalue(node, kind, red, depth)
+
+    def _range_element(self, node: Node) -> bool:
+        """`*std::max_element(first, last)` of a range of numbers."""
+        call = strip_parens(node.named_children[-1]) if node.named_children else None
+        fn = call.child_by_field_name("function") if call is not None else None
+        if node_text(node).lstrip().startswith("&") or call is None or fn is None:
+            return False
+        name = self.callee_name(fn) if fn.type == "qualified_identifier" else ""
+        return RANGE_RESULTS.get(name) == 0 and numeric_operands(
+            name, call, self.type_of, lambda t: classify(t, self.scope)
+        )
 
     def _iterator_element(self, node: Node) -> bool:
         """`*it` of an iterator loop's iterator: the element it stands at."""

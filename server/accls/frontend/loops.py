@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from accls.frontend.bounds import limits
+from accls.frontend.call_bounds import called_bound
 from accls.frontend.exprs import (
     identifiers,
     node_text,
@@ -253,6 +254,8 @@ def build_loops(
         h = _header(node) if rec.range_for is None else _range_header(rec)
         if rec.bound_values:  # scalars assigned before the loop in the same iteration
             h = _substituted(h, rec.bound_values)
+        if h.upper is None and h.upper_node is not None and rec.call_bounds:
+            h = replace(h, upper=called_bound(h.upper_node, rec.call_bounds))
         body = node.child_by_field_name("body")
         refs = tuple(walk.refs[rec.ref_start : rec.ref_end])
         written = {r.name for r in refs if r.is_write and plain_scalar(r)}

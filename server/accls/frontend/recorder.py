@@ -56,6 +56,9 @@ class LoopRecord:
     # Scalars of the header forward-substituted, and their reason texts.
     bound_values: dict[str, Poly] = field(default_factory=dict)
     bound_notes: tuple[str, ...] = ()
+    # C++: the header's accessor calls by text, each the member it reads
+    # (`g.ny()`: `g->m_ny`; see call_bounds).
+    call_bounds: dict[str, str] = field(default_factory=dict)
     # Variables advanced beside the loop variable, before the checks that the
     # whole function's references allow their closed form (see walker).
     secondary: SecondaryLoop | None = None
