@@ -313,3 +313,17 @@ def test_a_header_class_of_the_same_name_leaving_the_member_writable() -> None:
     headers.classes["Fact"].varying.add("value")
     scope.merge(headers)
     assert "value" in scope.classes["Fact"].varying
+
+
+def test_a_header_class_keeps_every_fact_through_the_merge() -> None:
+    # A class only the headers declare is copied whole: a lost fact (its
+    # bit-fields, its conversion operators) would hide a shared write.
+    headers, scope = CxxScope(), CxxScope()
+    info = ClassInfo("Probe", fields={"v": "double", "lo": "unsigned"})
+    info.bitfields.add("lo")
+    info.conversions.add("double")
+    headers.classes["Probe"] = info
+    scope.merge(headers)
+    merged = scope.classes["Probe"]
+    assert merged == info
+    assert merged.conversions is not info.conversions
