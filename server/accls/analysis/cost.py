@@ -13,10 +13,10 @@ bounded) and below what opening the region costs, or too few known iterations
 share it out; when its function is only ever called from inside parallel code (the
 pragma would open a nested region on every call) or never called at all; or when
 its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound,
-light or stack-table fill loop, a one-off pass or a light check after the loop that
-repeats the kernels, or one item of a larger loop (cost_segments, *_shapes, *_atomics,
-*_light, *_table, *_once, *_verify, *_pieces). Otherwise unknown sizes never make a
-loop unprofitable: the estimate says from which size on it pays.
+light or stack-table fill loop, a one-off pass, a light check after the loop that
+repeats the kernels or a light pass beside the reads of its data, or one item of a
+larger loop (cost_segments, *_shapes, *_atomics, *_light, *_table, *_once, *_verify,
+*_input, *_pieces). Otherwise unknown sizes never make a loop unprofitable.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from accls.analysis.cost_features import (
     loop_features,
     size_threshold,
 )
+from accls.analysis.cost_input import input_bound_reason
 from accls.analysis.cost_locals import function_constants
 from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
@@ -316,17 +317,16 @@ def estimate_loop(
     )
     nested = nested_context(analysis, loop)
     context = nested or unused_context(analysis, loop) or shape_reason(source, loop)
-    if not offload and not context:
-        context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
-    if not offload and not context:
-        context = piece_reason(analysis, loop)
     work_of = _work_of(source, values)
     if not offload and not context:
-        context = serial_share_reason(analysis, loop, work_of, _at_default_sizes)
-    if not offload and not context:
-        context = once_reason(analysis, loop, work_of, _at_default_sizes)
-    if not offload and not context:
-        context = verify_reason(analysis, loop, _per_innermost(loop, source, values))
+        context = (
+            atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
+            or piece_reason(analysis, loop)
+            or serial_share_reason(analysis, loop, work_of, _at_default_sizes)
+            or once_reason(analysis, loop, work_of, _at_default_sizes)
+            or verify_reason(analysis, loop, _per_innermost(loop, source, values))
+            or input_bound_reason(analysis, loop, work_of, values)
+        )
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
