@@ -7,16 +7,16 @@ call: a function of the file weighs what its own loops do with the call's argume
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
 flags) and those its function fixes (constant locals, constants every caller passes:
-cost_locals), and the extents of the arrays a loop indexes bound an open one
-(cost_bounds). A loop is *unprofitable* only when its whole work is known (or
-bounded) and below what opening the region costs, or too few known iterations
-share it out; when its function is only ever called from inside parallel code (the
-pragma would open a nested region on every call) or never called at all; or when
-its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound,
-light or stack-table fill loop, a one-off pass, a light check after the loop that
-repeats the kernels or a light pass beside the reads of its data, or one item of a
-larger loop (cost_segments, *_shapes, *_atomics, *_light, *_table, *_once, *_verify,
-*_input, *_pieces). Otherwise unknown sizes never make a loop unprofitable.
+cost_locals, or the largest across files: cost_callers), and the extents of the arrays a
+loop indexes bound an open one (cost_bounds). A loop is *unprofitable* only when its
+whole work is known (or bounded) and below what opening the region costs, or too few
+known iterations share it out; when its function is only ever called from inside
+parallel code (the pragma would open a nested region on every call) or never called at
+all; or when its shape leaves nothing worth a region: a segment, setup, repeat,
+atomic-bound, light or stack-table fill loop, a one-off pass, a light check after the
+loop that repeats the kernels or a light pass beside the reads of its data, or one item
+of a larger loop (cost_segments, *_shapes, *_atomics, *_light, *_table, *_once,
+*_verify, *_input, *_pieces). Otherwise unknown sizes never make a loop unprofitable.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from accls.analysis.cost_bounds import (
     few_iterations_reason,
     outer_range_reason,
 )
+from accls.analysis.cost_callers import fixed_sizes
 from accls.analysis.cost_context import nested_context, unused_context
 from accls.analysis.cost_features import (
     Estimate,
@@ -40,7 +41,6 @@ from accls.analysis.cost_features import (
     size_threshold,
 )
 from accls.analysis.cost_input import input_bound_reason
-from accls.analysis.cost_locals import function_constants
 from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
@@ -285,7 +285,7 @@ def estimate_loop(
     values = constant_macros(source)
     fn = source.function(loop.function)
     if fn is not None:
-        values |= function_constants(source, fn, values)
+        values |= fixed_sizes(analysis, fn, values)
     nest = _Nest(loop, values)
     parts: dict[str, Poly] = {}
     found = _work(loop, source, nest, values, parts=parts)
