@@ -7,16 +7,16 @@ call: a function of the file weighs what its own loops do with the call's argume
 library function a fixed amount, an unknown one more. Trip counts come from the loop
 bounds, with the integer values the translation unit fixes (`#define N 4000`, `-D`
 flags) and those its function fixes (constant locals, constants every caller passes:
-cost_locals), and the extents of the arrays a loop indexes bound an open one
-(cost_bounds). A loop is *unprofitable* only when its whole work is known (or
-bounded) and below what opening the region costs, or too few known iterations
-share it out; when its function is only ever called from inside parallel code (the
-pragma would open a nested region on every call) or never called at all; or when
-its shape leaves nothing worth a region: a segment, setup, repeat, atomic-bound,
-light or stack-table fill loop, a one-off pass or a light check after the loop that
-repeats the kernels, or one item of a larger loop (cost_segments, *_shapes, *_atomics,
-*_light, *_table, *_once, *_verify, *_pieces). Otherwise unknown sizes never make a
-loop unprofitable: the estimate says from which size on it pays.
+cost_locals, or the largest across files: cost_callers), and the extents of the arrays a
+loop indexes bound an open one (cost_bounds). A loop is *unprofitable* only when its
+whole work is known (or bounded) and below what opening the region costs, or too few
+known iterations share it out; when its function is only ever called from inside
+parallel code (the pragma would open a nested region on every call) or never called at
+all; or when its shape leaves nothing worth a region: a segment, setup, repeat,
+atomic-bound, light or stack-table fill loop, a one-off pass, a light check after the
+loop that repeats the kernels or a light pass beside the reads of its data, or one item
+of a larger loop (cost_segments, *_shapes, *_atomics, *_light, *_table, *_once,
+*_verify, *_input, *_pieces). Otherwise unknown sizes never make a loop unprofitable.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from accls.analysis.cost_bounds import (
     few_iterations_reason,
     outer_range_reason,
 )
+from accls.analysis.cost_callers import fixed_sizes
 from accls.analysis.cost_context import nested_context, unused_context
 from accls.analysis.cost_features import (
     Estimate,
@@ -39,7 +40,7 @@ from accls.analysis.cost_features import (
     loop_features,
     size_threshold,
 )
-from accls.analysis.cost_locals import function_constants
+from accls.analysis.cost_input import input_bound_reason
 from accls.analysis.cost_once import once_reason
 from accls.analysis.cost_pieces import piece_reason
 from accls.analysis.cost_segments import segment_reason
@@ -284,7 +285,7 @@ def estimate_loop(
     values = constant_macros(source)
     fn = source.function(loop.function)
     if fn is not None:
-        values |= function_constants(source, fn, values)
+        values |= fixed_sizes(analysis, fn, values)
     nest = _Nest(loop, values)
     parts: dict[str, Poly] = {}
     found = _work(loop, source, nest, values, parts=parts)
@@ -316,17 +317,16 @@ def estimate_loop(
     )
     nested = nested_context(analysis, loop)
     context = nested or unused_context(analysis, loop) or shape_reason(source, loop)
-    if not offload and not context:
-        context = atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
-    if not offload and not context:
-        context = piece_reason(analysis, loop)
     work_of = _work_of(source, values)
     if not offload and not context:
-        context = serial_share_reason(analysis, loop, work_of, _at_default_sizes)
-    if not offload and not context:
-        context = once_reason(analysis, loop, work_of, _at_default_sizes)
-    if not offload and not context:
-        context = verify_reason(analysis, loop, _per_innermost(loop, source, values))
+        context = (
+            atomic_reason(analysis.of(loop), _per_iteration(loop, source, values))
+            or piece_reason(analysis, loop)
+            or serial_share_reason(analysis, loop, work_of, _at_default_sizes)
+            or once_reason(analysis, loop, work_of, _at_default_sizes)
+            or verify_reason(analysis, loop, _per_innermost(loop, source, values))
+            or input_bound_reason(analysis, loop, work_of, values)
+        )
     features = (
         loop_features(analysis, loop, work, parts, parallel_iters, bool(nested))
         if found is not None
