@@ -36,6 +36,10 @@ def test_any_invariant_partner_pairs_are_disjoint() -> None:
     assert _parallel(_SWAP, head="int l = (j + 1) ^ i;")
 
 
+def test_an_integer_macro_is_an_invariant_partner() -> None:
+    assert _parallel(_SWAP, head="int l = i ^ (N / 2);")
+
+
 def test_the_mirrored_guard_counts() -> None:
     assert _parallel(_SWAP, guard="i < l")
 

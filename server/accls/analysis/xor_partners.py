@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.integer_kinds import signedness
+from accls.analysis.nest_views import integer_macros
 from accls.analysis.ref_guards import function_branches, guard_facts
 from accls.analysis.scalars import is_scalar_ref
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile
@@ -103,10 +104,11 @@ def _invariant(operand: str, loop: Loop, fn: Function, source: SourceFile) -> bo
     if not operand or _CALL.search(operand) or not _PLAIN.fullmatch(operand):
         return False
     written = {r.name for r in loop.refs if r.is_write}
+    macros = integer_macros(source.macros)
     for name in set(_WORD.findall(operand)):
         if name == loop.var or name in written:
             return False
-        if name in source.macros or name.isdigit():
+        if (name in macros and fn.lookup(name) is None) or name.isdigit():
             continue
         if not _integer_local(name, fn, source):
             return False
