@@ -30,8 +30,9 @@ def atomic_pragmas(
     for ref in facts.atomics:
         span = ref.span if fortran else _prefix_update(text, ref.span)
         line_start = text.rfind(b"\n", 0, span.start_byte) + 1
-        if not _after_statement(text[line_start : span.start_byte]):
-            return None  # the update is not a statement of its own
+        before = text[line_start : span.start_byte]
+        if before.strip() if fortran else not _after_statement(before):
+            return None  # not a statement of its own (Fortran's `if (c) x = ..`)
         shift = not fortran and ref.reduction is None and ref.update_op in SHIFT_OPS
         if not shift and ref.reduction not in (
             _FORTRAN_ATOMIC if fortran else _C_ATOMIC
