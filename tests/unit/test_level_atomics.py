@@ -178,3 +178,26 @@ def test_an_update_inside_an_expression_on_its_line_stays_refused() -> None:
     found = _suggestions(text, opts)
     assert found[0].pragma is None
     assert "cannot be made atomic" in found[0].reasons[0]
+
+
+def test_a_fortran_update_after_a_logical_if_stays_refused() -> None:
+    # A logical `if` holds its statement on its own line: no pragma fits between.
+    text = dedent(
+        """\
+        subroutine hist(n, idx, w, h)
+          integer :: n, i
+          integer :: idx(n)
+          real(8) :: w(n), h(100)
+          do i = 1, n
+            if (w(i) > 0) h(idx(i)) = h(idx(i)) + w(i)
+          end do
+        end subroutine
+        """
+    )
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    analysis = analyze_text(
+        text, "hist.f90", options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    (found,) = suggest_file(analysis, opts, regions=False)
+    assert found.pragma is None
+    assert "cannot be made atomic" in found.reasons[0]
