@@ -119,6 +119,8 @@ def _partners(loop: Loop, fn: Function, source: SourceFile) -> dict[str, Ref]:
     """Each local `l` the body sets once, at its top level, to `i ^ e`: its write."""
     body = loop.body
     out: dict[str, Ref] = {}
+    if b"^" not in source.data[body.start_byte : body.end_byte]:
+        return out  # no xor at all: the common case, at no cost
     for var in loop.locals:
         refs = [r for r in loop.refs if r.name == var.name]
         writes = [r for r in refs if r.is_write]
