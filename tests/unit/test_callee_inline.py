@@ -30,6 +30,10 @@ static void gather(int i) { r[idx[i]] = f[i]; }
 static void one(int i) { r[i] = f[i]; }
 static void self(int i) { r[i] = f[i]; if (i > 0) self(i - 1); }
 static void maybe(int i) { if (f[i] > 0) r[i] = f[i]; }
+static void maybe_next(int i) { if (f[i] > 0) r[i + 1] = r[i]; }
+static void pair(double *v, int i, int j) {
+  if (v[i] > v[j]) { double t = v[i]; v[i] = v[j]; v[j] = t; }
+}
 static void early(int i) { if (f[i] > 0) return; r[i] = f[i]; }
 static void scaled(int i) { r[i] = s * f[i]; }
 static void clip(int i) { r[i] = f[i] > 0 ? f[i] : u[i]; }
@@ -74,6 +78,7 @@ def _verdict(body: str) -> tuple[bool, str]:
         ("scaled(i);", "`f[i]`"),
         ("hashed(i);", "`r[i]`"),
         ("clip(i);", "`u[i]`"),  # a read on some paths only, read as always
+        ("maybe(i);", "`r[i]`"),  # a write on some paths only, tested as always
         ("upd(i); grid[i] = r[i];", "`u[i + 1]`"),
     ],
 )
@@ -93,7 +98,8 @@ def test_a_callee_writing_its_own_element_is_parallel(body: str, shown: str) -> 
         "gather(i);",  # `r[idx[i]]`: the index is data
         "one(i); one(N - 1 - i);",  # two iterations write one element
         "self(i);",  # recursion
-        "maybe(i);",  # a write under a condition
+        "maybe_next(i);",  # a write under a condition, into the next element
+        "pair(u, i, i + 1);",  # a compare-exchange of overlapping pairs
         "skip(N, i);",  # `continue` before the write
         "early(i);",  # a write after an early return
         "s = i; scaled(i);",  # reads the scalar the loop writes
@@ -175,3 +181,25 @@ def test_check_names_the_race_of_an_in_place_callee_only() -> None:
     errors = [(f.code, f.span.line) for f in found if f.level.name == "ERROR"]
     assert errors == [("ACC101", 4)]
     assert not [f for f in found if f.code == "ACC110"]  # upd is no unknown call
+
+
+_EXCHANGE = """\
+#define M 64
+static int a[M];
+static void cswap(int *v, int i, int j) {
+  if (v[i] > v[j]) { int t = v[i]; v[i] = v[j]; v[j] = t; }
+}
+void phase(int ph) {
+  for (int i = ph % 2; i < M - 2; i += 2) cswap(a, i, i + %s);
+}
+"""
+
+
+@pytest.mark.parametrize(("partner", "parallel"), [("1", True), ("2", False)])
+def test_a_compare_exchange_pass_is_parallel_when_its_pairs_are_apart(
+    partner: str, parallel: bool
+) -> None:
+    # `i += 2` with partners `i + 1` touch disjoint pairs; `i + 2` is the next
+    # iteration's first element, so those pairs overlap.
+    (facts,) = analyze_text(_EXCHANGE.replace("%s", partner)).facts[-1:]
+    assert facts.parallel is parallel

@@ -23,10 +23,6 @@ from support.harm_batch import expert_params, programs, shared_rows, trap_hits
 BATCH = Path(__file__).resolve().parents[1] / "fixtures" / "harm_blind12"
 PROJECTS = BATCH / "projects"
 _PROGRAMS = [p.name for p in programs(BATCH)]
-_SNPRINTF = (
-    "`snprintf` is not in the table of library effects: its writes through the "
-    "first argument are unknown"
-)
 _MISSED: dict[str, str] = {
     "b02_half_rows.c:32": (
         "`own_rows(own, NP)` fills the table's rows with `malloc` in a callee: "
@@ -36,20 +32,6 @@ _MISSED: dict[str, str] = {
         "`deep.v` and `cur.v` are pointer members of two locals: each set from its "
         "own `malloc` inline, but a pointer read from memory is not proved apart"
     ),
-    "b05_hidden_state.c:29": _SNPRINTF,
-    "b10_sort_net.c:24": (
-        "`cswap(a, i, i + 1)` at a stride of 2: the callee's summary keeps no "
-        "index ranges, so the pairs are not proved disjoint"
-    ),
-    "b10_sort_net.c:28": (
-        "the bitonic partner `l = i ^ j` (`l > i`): the pairs an xor makes are "
-        "not modelled"
-    ),
-    "b12_sparse.c:28": (
-        "`yt[col[k]] += ..` in the inner loop of the row loop: the indirect "
-        "update is not made atomic there"
-    ),
-    "b15_errno_report.c:28": _SNPRINTF,
 }
 _PROJECTS_MISSED: dict[str, str] = {
     "p02_split_rows/main.c:23": (

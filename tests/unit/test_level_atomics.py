@@ -135,3 +135,69 @@ def test_a_prefix_update_inside_a_longer_statement_stays_refused() -> None:
     found = _suggestions(text, ACC)
     assert found[0].pragma is None
     assert "cannot be made atomic" in found[0].reasons[0]
+
+
+# The transposed CSR product: the update shares its line with the `for` header.
+SCATTER = dedent(
+    """\
+    #define NR 40
+    int rowptr[NR + 1], col[3 * NR];
+    double val[3 * NR], x[NR], yt[NR];
+    void spmv_t(void) {
+      for (int i = 0; i < NR; i++)
+        for (int k = rowptr[i]; k < rowptr[i + 1]; k++) yt[col[k]] += val[k] * x[i];
+    }
+    """
+)
+
+
+def test_an_update_after_a_header_on_its_line_gets_its_atomic(
+    tmp_path: Path, need: Need
+) -> None:
+    gcc = need("gcc")
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    found = _suggestions(SCATTER, opts)
+    assert found[0].pragma is not None
+    assert found[0].atomics
+    annotated = annotate_text(SCATTER, found)
+    lines = [ln.strip() for ln in annotated.splitlines()]
+    at = lines.index("yt[col[k]] += val[k] * x[i];")
+    assert lines[at - 1] == "#pragma omp atomic update"
+    out = tmp_path / "scatter.c"
+    out.write_text(annotated)
+    run = subprocess.run(
+        [gcc, "-fopenmp", "-fsyntax-only", str(out)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_an_update_inside_an_expression_on_its_line_stays_refused() -> None:
+    # `(void)(yt[..] += ..);` is no statement `atomic update` takes.
+    text = SCATTER.replace("k++) yt[", "k++) (void)(yt[").replace("x[i];", "x[i]);")
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    found = _suggestions(text, opts)
+    assert found[0].pragma is None
+    assert "cannot be made atomic" in found[0].reasons[0]
+
+
+def test_a_fortran_update_after_a_logical_if_stays_refused() -> None:
+    # A logical `if` holds its statement on its own line: no pragma fits between.
+    text = dedent(
+        """\
+        subroutine hist(n, idx, w, h)
+          integer :: n, i
+          integer :: idx(n)
+          real(8) :: w(n), h(100)
+          do i = 1, n
+            if (w(i) > 0) h(idx(i)) = h(idx(i)) + w(i)
+          end do
+        end subroutine
+        """
+    )
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    analysis = analyze_text(
+        text, "hist.f90", options=AnalysisOptions(dialect=opts.dialect.sentinel)
+    )
+    (found,) = suggest_file(analysis, opts, regions=False)
+    assert found.pragma is None
+    assert "cannot be made atomic" in found.reasons[0]

@@ -46,6 +46,7 @@ from accls.analysis.rows_before import nest_sources
 from accls.analysis.scalars import classify_scalars, is_scalar_ref
 from accls.analysis.shift_atomics import shift_atomics
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
+from accls.analysis.xor_partners import xor_pair_arrays
 from accls.frontend import (
     FieldEventKind,
     HeaderContext,
@@ -143,6 +144,7 @@ def _loop_facts(
     owned = common.owned
     carried = tuple(d for d in graph.carried_by(loop.id) if d.array not in owned)
     guarded = guarded_arrays(loop, options.dialect, fn, source)
+    guarded |= xor_pair_arrays(loop, fn, source)
     atomic = {
         name: refs
         for name, refs in _atomic_arrays(loop, carried).items()

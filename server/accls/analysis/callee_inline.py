@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from accls.analysis.callee_branch_writes import data_guarded_write
 from accls.analysis.callee_own_only import own_only
 from accls.analysis.callee_slices import element_type, pointer_parameter
 from accls.analysis.counted_offsets import counter_kept, function_loops
@@ -302,9 +303,11 @@ def _mapped(
     if var is None and ref.name in frame.macros and not ref.is_write:
         return True  # `M` of `i < M`: an integer macro, no variable
     # A read on some paths only is read as if always (one dependence more at
-    # worst); a write must happen on every call.
+    # worst); so is a write under tests of data (callee_branch_writes).
     some_paths = ref.guarded or any(c < 0 for c in ref.context)
-    outside = ref.atomic or (ref.is_write and some_paths)
+    outside = ref.atomic or (
+        ref.is_write and some_paths and not data_guarded_write(ref, callee, source)
+    )
     if outside or ref.member or ref.field or ref.escapes or ref.into or ref.copies:
         return False
     if any(loop_id not in frame.ids for loop_id in ref.loops):
@@ -344,7 +347,7 @@ def _mapped(
         subscripts=tuple(out),
         deref=False,
         loops=ids,
-        context=ids,
+        context=tuple(frame.ids[c] if c >= 0 else c for c in ref.context),
         reduction=None,
         advance=None,
     )

@@ -47,6 +47,8 @@ _OTHERS = frozenset(
         "wcstof", "wcstold", "wcstoll", "wcstoul", "wcstoull",
         # glibc's are strtol: a number out of range sets ERANGE
         "atoi", "atol", "atoll",
+        # EOVERFLOW past INT_MAX characters, EILSEQ for a bad wide character
+        "snprintf", "sprintf",
     }
 )  # fmt: skip
 _MOST = 64  # functions of the file followed, at most

@@ -30,8 +30,8 @@ from accls.analysis.summaries import (
     base_name,
     callback_globals,
     callback_reason,
-    summarize,
 )
+from accls.analysis.variadic_calls import call_summary
 from accls.frontend import (
     NEW_OBJECT,
     Call,
@@ -85,7 +85,7 @@ def _summary_effects(
     callee reads must not be written by the loop. A callee of another file
     (`program`) is named with its place.
     """
-    summary = summarize(call.name, source, pure, None, program, len(call.args))
+    summary = call_summary(call, source, pure, program)
     if summary is None:
         return None
     callback = callback_reason(call, source, pure, program)

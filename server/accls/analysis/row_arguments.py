@@ -29,6 +29,7 @@ from accls.analysis.nest_views import integer_macros
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.row_sizes import within_row
 from accls.analysis.summaries import Summary, summarize
+from accls.analysis.variadic_calls import format_summary
 from accls.frontend import (
     AccessKind,
     Function,
@@ -68,7 +69,7 @@ def _row_writes(
     for call in nest.calls:
         if call.name not in memo:
             memo[call.name] = summarize(call.name, source, pure, None, program)
-        summary = memo[call.name]
+        summary = memo[call.name] or format_summary(call, source, program)
         # A library function writes what its size says, not what C's rows allow.
         header = source.headers.function(call.name) if source.headers else None
         library = (

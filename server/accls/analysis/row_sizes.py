@@ -24,6 +24,7 @@ _SIZED = {
     "memmove": (2, None),
     "memset": (2, None),
     "strncpy": (2, None),
+    "snprintf": (1, None),  # at most `n` bytes, the terminating zero included
     "qsort": (2, 1),
 }
 _SIZEOF = re.compile(r"^sizeof\s*(.*)$", re.DOTALL)

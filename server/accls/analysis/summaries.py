@@ -291,10 +291,10 @@ def _external_summary(name: str, program: ProgramSummaries | None) -> Summary | 
 def _library_summary(name: str) -> Summary | None:
     """The summary the table of library effects gives a function the file lacks."""
     known = library_function(name)
-    if known is None or known.effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD):
+    if known is None or known.format >= 0:  # a format's: variadic_calls, per call
         return None
-    if known.effect is Effect.ALLOC and known.device:
-        return None  # device memory: a host loop must not touch it
+    if known.effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD) or known.device:
+        return None  # or device memory (`acc_malloc`): a host loop must not touch it
     return Summary(
         name=name,
         writes=frozenset(known.writes),

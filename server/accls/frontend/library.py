@@ -45,6 +45,7 @@ class LibraryFunction:
     calls: tuple[int, ...] = ()  # argument positions of functions it calls
     permutes: tuple[int, ...] = ()  # positions whose elements it only reorders
     device: bool = False  # an allocator of device memory
+    format: int = -1  # a printf-like format's position; the arguments after it vary
 
 
 def _names(section: dict[str, Any], key: str = "names") -> list[str]:
@@ -92,6 +93,7 @@ def _entries(raw: dict[str, Any]) -> dict[str, LibraryFunction]:
             reads=_positions(entry, "reads", name),
             calls=_positions(entry, "calls", name),
             permutes=_positions(entry, "permutes", name),
+            format=entry.get("format", -1),
         )
     for effect in (Effect.IO, Effect.HIDDEN, Effect.THREAD, Effect.QUERY):
         for name in _names(raw.get(effect.value, {})):

@@ -30,8 +30,9 @@ def atomic_pragmas(
     for ref in facts.atomics:
         span = ref.span if fortran else _prefix_update(text, ref.span)
         line_start = text.rfind(b"\n", 0, span.start_byte) + 1
-        if text[line_start : span.start_byte].strip():
-            return None  # the statement does not start its line
+        before = text[line_start : span.start_byte]
+        if before.strip() if fortran else not _after_statement(before):
+            return None  # not a statement of its own (Fortran's `if (c) x = ..`)
         shift = not fortran and ref.reduction is None and ref.update_op in SHIFT_OPS
         if not shift and ref.reduction not in (
             _FORTRAN_ATOMIC if fortran else _C_ATOMIC
@@ -41,6 +42,20 @@ def atomic_pragmas(
             return None
         out.append(Atomic(span, pragma))
     return tuple(out)
+
+
+def _after_statement(before: bytes) -> bool:
+    """Whether a statement may start after `before`, the code ahead on its line.
+
+    Nothing, or the end of a statement, a brace, an `else`/`do`, or the `)` of
+    a `for`/`if`/`while` header (`for (..) y[c[k]] += v;`): the annotation
+    then breaks the line and puts the pragma above the statement.
+    """
+    code = before.rstrip()
+    if not code.strip() or code.endswith((b";", b"{", b"}", b")")):
+        return True
+    word = code.rsplit(None, 1)[-1]
+    return word in (b"else", b"do")
 
 
 def _prefix_update(text: bytes, span: Span) -> Span:
