@@ -17,6 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from accls.pipeline import suggest_text
+from accls.settings import Settings
+from accls.suggest import Dialect
 from support import harm_projects
 from support.harm_batch import expert_params, programs, shared_rows, trap_hits
 
@@ -90,3 +93,19 @@ def test_no_pragma_on_a_projects_trap_loop(key: str) -> None:
 )
 def test_projects_expert_loop_gets_a_pragma(key: str, row: int) -> None:
     assert harm_projects.expert_parallelised(PROJECTS, key, row)
+
+
+def test_shared_words_and_bytes_are_updated_atomically() -> None:
+    # c01's bit-set loops share a word (a byte) between neighbouring indices:
+    # they may run in parallel only with each `|=` made atomic.
+    path = BATCH / "c01_bitset.c"
+    settings = Settings(dialect=Dialect.OPENMP, validate=False)
+    found = suggest_text(path.read_text(encoding="utf-8"), str(path), settings)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    words = [
+        s
+        for s in found.suggestions
+        if s.pragma is not None and "atomic:" in lines[s.loop.span.start[0]]
+    ]
+    assert len(words) == 2
+    assert all(s.atomics for s in words)
