@@ -661,13 +661,15 @@ def test_histogram_without_restrict_is_refused_for_aliasing() -> None:
     assert obstacle_codes(s) == {"alias"}
 
 
-def test_histogram_on_the_line_of_the_for_is_refused() -> None:
+def test_histogram_on_the_line_of_the_for_gets_its_atomic() -> None:
+    # The annotation breaks the line and puts `atomic update` above `h[..]++`.
     s = first(
         "for (int i = 0; i < n; i++) h[idx[i]]++;",
         OMP_CPU,
         params=RESTRICT_HISTOGRAM,
     )
-    assert s.pragma is None
+    assert s.pragma is not None
+    assert len(s.atomics) == 1
 
 
 def test_indirect_update_that_also_reads_the_array_is_refused() -> None:
