@@ -206,7 +206,7 @@ class PointerFlow(Handoffs):
                 and target.type == "identifier"
                 and node_text(target) in self.tracked
             )
-            if local and rows is not None:
+            if local and rows is not None and target is not None:
                 # `double *spare = t[3]`: a row copied, no slot through it.
                 row = depth == rows and node_text(target) not in self.tables
                 (self.row_copies if row else self.table_copies).add(name)
