@@ -105,6 +105,8 @@ def test_rows_set_any_other_way_stay_refused(setup: str, loop: str) -> None:
         "for (int k = 0; k < NS; k++) { push(t[k], n); spare[k] = 1.0; }",
         "for (int k = 0; k < NS; k++) for (int i = 0; i < n; i++) "
         "{ t[k][i] = 1.0; spare[i] += 2.0; }",
+        "for (int k = 0; k < NS; k++) push_two(t[k], spare, n);",
+        "for (int k = 0; k < NS; k++) push_two(spare, t[k], n);",
     ],
 )
 def test_overlapping_uses_of_filled_rows_stay_refused(loop: str) -> None:
