@@ -67,3 +67,14 @@ void h(double *p, double *q, int n) {
 
 def test_a_body_array_is_not_taken_for_an_earlier_scalar_of_its_name() -> None:
     assert _alias(_loop(BODY_ARRAY, "j")) == []
+
+
+def test_a_name_declared_hundreds_of_times_is_resolved_in_scope() -> None:
+    # A generated function: the pointer `a` of the last block is still `p`.
+    first = SHADOWED.index("  {")
+    last = SHADOWED.index("  {\n    double *a = p;")
+    blocks = SHADOWED[first:last] % "double"
+    text = SHADOWED[:first] + blocks * 120 + SHADOWED[last:]
+    fact = _loop(text, "i")
+    assert not fact.parallel
+    assert any("`a`" in m and "`q`" in m for m in _alias(fact)), fact.obstacles

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from accls.analysis.access_paths import Target
+from accls.analysis.lent_arguments import lent
 from accls.frontend import Function, SourceFile, Var
 
 __all__ = ["member_rows_apart", "members_apart"]
@@ -40,15 +41,18 @@ def _scope(var: Var, fn: Function | None, source: SourceFile) -> str | None:
     return code if var.scope == "global" and var.static else None
 
 
-def _declared(text: str, at: int, end: int, var: Var) -> bool:
-    """`struct blk bl[64];`: the one declaration, with no initializer."""
+def _declared(text: str, at: int, end: int, var: Var, elements: str) -> bool:
+    """`struct blk bl[64];` (`struct field cur, deep;`): no initializer."""
     before = text[max(0, at - 80) : at]
-    if not re.search(rf"\b{re.escape(var.type.split()[-1])}\s+$", before):
+    kind = re.escape(var.type.split()[-1])
+    if not re.search(rf"\b{kind}\s+(?:[A-Za-z_]\w*{elements}\s*,\s*)*$", before):
         return False
-    return re.match(rf"{_ELEMENTS}\s*;", text[end:]) is not None
+    return re.match(rf"{elements}\s*[;,]", text[end:]) is not None
 
 
-def _use_allowed(text: str, at: int, end: int, member: str) -> bool:
+def _use_allowed(
+    text: str, at: int, end: int, member: str, elements: str = _ELEMENTS
+) -> bool:
     """Whether the use of the name spanning `at..end` keeps the members apart."""
     line = text[text.rfind("\n", 0, at) + 1 : at]
     if line.lstrip().startswith("#"):
@@ -56,7 +60,7 @@ def _use_allowed(text: str, at: int, end: int, member: str) -> bool:
     before = text[:at].rstrip()
     if before.endswith("&") and not before.endswith("&&"):
         return False  # `&bl[l]`, `&bl[l].a`, `&bl[l].a[k]`: an address escapes
-    path = re.match(rf"({_ELEMENTS})\s*\.\s*([A-Za-z_]\w*)", text[end:])
+    path = re.match(rf"({elements})\s*\.\s*([A-Za-z_]\w*)", text[end:])
     if path is None:
         return False  # the array whole, or an element whole
     rest = text[end + path.end() :]
@@ -67,7 +71,9 @@ def _use_allowed(text: str, at: int, end: int, member: str) -> bool:
     if re.match(rf"\s*=(?!=)\s*{_CAST}(?:{'|'.join(_ALLOCATORS)})\s*\(", rest):
         # A fresh store, as a statement of its own (not `q = bl[l].a = ..`).
         return before.endswith((";", "{", "}", ")")) or before.endswith("else")
-    return bool(re.search(r"\bfree\s*\(\s*$", before)) and rest.lstrip()[:1] == ")"
+    if bool(re.search(r"\bfree\s*\(\s*$", before)) and rest.lstrip()[:1] == ")":
+        return True
+    return re.match(r"\s*[,)]", rest) is not None and lent(before)
 
 
 def _unseen_uses(text: str, source: SourceFile) -> bool:
@@ -86,10 +92,15 @@ def _unseen_uses(text: str, source: SourceFile) -> bool:
 def members_apart(
     var: Var, member: str, fn: Function | None, source: SourceFile
 ) -> bool:
-    """Whether every element of `var` holds in `member` a block of its own."""
+    """Whether every element of `var` holds in `member` a block of its own.
+
+    A struct variable (`struct field deep`: no elements) counts as its one
+    element: `deep.v` is then a block only `deep.v` reaches.
+    """
     text = _scope(var, fn, source)
-    if text is None or not var.dims or var.pointers:
+    if text is None or var.pointers:
         return False
+    elements = _ELEMENTS if var.dims else ""
     fields = source.types.fields_of(var.type)
     decl = fields.get(member) if fields is not None else None
     if decl is None or decl.pointers != 1 or decl.dims or decl.unknown_shape:
@@ -97,9 +108,9 @@ def members_apart(
     declarations, after = 0, len(text)
     for found in re.finditer(rf"(?<![\w.>]){re.escape(var.name)}(?!\w)", text):
         at, end = found.span()
-        if _declared(text, at, end, var):
+        if _declared(text, at, end, var, elements):
             declarations, after = declarations + 1, at
-        elif not _use_allowed(text, at, end, member):
+        elif not _use_allowed(text, at, end, member, elements):
             return False
     return declarations == 1 and not _unseen_uses(text[after:], source)
 

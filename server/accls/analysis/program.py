@@ -69,6 +69,12 @@ class Definition:
     allocator: bool = False
     # Its returns are tables of fresh, distinct rows (`alloc2d`): a row-table wrapper.
     row_table: bool = False
+    # Its `T **` parameters at these positions get a fresh block in each slot it
+    # sets (`fresh_rows(t, n)`: `t[k] = malloc(..)`): a row filler.
+    row_fills: tuple[int, ...] = ()
+    # Its `T **` parameters at these positions keep their rows where they were
+    # (`row_steady`; `~position`: rows handed on, no slot stored).
+    row_steady: tuple[int, ...] = ()
     # A call may set `errno` (`strtod`, `log`), or read it (an error report).
     sets_errno: bool = False
     reads_errno: bool = False
@@ -136,6 +142,24 @@ class ProgramSummaries:
             name
             for name, found in self._by_name.items()
             if len(found) == 1 and found[0].allocator and found[0].row_table
+        )
+
+    def row_fillers(self) -> frozenset[tuple[str, int]]:
+        """(name, position) of the row fillers whose one definition is known."""
+        return frozenset(
+            (name, at)
+            for name, found in self._by_name.items()
+            if len(found) == 1
+            for at in found[0].row_fills
+        )
+
+    def row_steady(self) -> frozenset[tuple[str, int]]:
+        """(name, position) of the parameters whose one definition keeps rows."""
+        return frozenset(
+            (name, at)
+            for name, found in self._by_name.items()
+            if len(found) == 1
+            for at in found[0].row_steady
         )
 
     def without(self, files: Iterable[str]) -> ProgramSummaries:

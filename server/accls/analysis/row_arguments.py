@@ -41,7 +41,7 @@ from accls.frontend import (
     library_function,
 )
 
-__all__ = ["is_row", "promote_row_arguments"]
+__all__ = ["fresh_row", "is_row", "promote_row_arguments"]
 
 
 def is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
@@ -53,6 +53,30 @@ def is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
     # Selectors count the subscripts that pick a pointer read from memory: with
     # none, `x[e][0]` lies in the storage `x[e]` names, so the row is one object.
     return target.kind != "unseen" and target.selectors == 0 and bool(target.element)
+
+
+def fresh_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
+    """True when `ref` (`t[k]`) is a row of a table of fresh rows.
+
+    Each row of such a table (`t[k] = malloc(..)`, here or in a row filler) is a
+    block of its own, so a callee writing through `t[k]` writes within row `k`
+    however far it goes (past the block is no defined program): the row is one
+    object, as a row of an array of arrays is.
+    """
+    if len(ref.subscripts) != 1:
+        return False
+    column = Subscript(text="0", poly=Poly.const(0))
+    probe = replace(ref, subscripts=(*ref.subscripts, column), deref=False)
+    fn = source.function(loop.function)
+    target = target_of(probe, fn, source.globals, source.types)
+    root = target.root
+    return (
+        target.kind == "loaded"
+        and target.selectors == 1
+        and root is not None
+        and root.fresh_rows
+        and target.path == root.name
+    )
 
 
 def _row_writes(
@@ -93,17 +117,20 @@ def _row_writes(
                 continue
             if any(s.indirect for s in ref.subscripts):
                 continue  # `f[idx[i]]`: rows picked by data, left to the reasons
-            if not is_row(ref, nest, source):
+            fresh = fresh_row(ref, nest, source)
+            if not fresh and not is_row(ref, nest, source):
                 continue
-            if library and (
-                column != 0 or not within_row(call, ref, fn, source, macros)
+            if (
+                not fresh
+                and library
+                and (column != 0 or not within_row(call, ref, fn, source, macros))
             ):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
             extent = _extent(ref, fn, source, macros)
             # `&x[i][1]`: the callee's `p[k]` is `x[i][1 + k]`; with a column
             # that varies, only `p[0]`, the element itself, is in the row.
             room = None if extent is None else 1 if column is None else extent - column
-            if not library and not callee_within_row(
+            if not (fresh or library) and not callee_within_row(
                 call.name, index, room, source, macros, call.args, program
             ):
                 continue  # `bump(a[i], 2 * M)` runs on into the next row

@@ -13,12 +13,15 @@ object that does not overlap.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from accls.analysis.access_paths import base_name
 from accls.frontend import Function, Loop, Var
 
 __all__ = ["loop_function"]
 
-_MANY = 64
+# (start byte, end of scope, declaration) of one name's locals, by start byte.
+_Scopes = tuple[tuple[int, ...], tuple[tuple[int, int, Var], ...]]
 
 
 def loop_function(fn: Function | None, loop: Loop) -> Function | None:
@@ -27,14 +30,14 @@ def loop_function(fn: Function | None, loop: Loop) -> Function | None:
         return None
     found: dict[str, set[int]] = {}
     held: dict[int, Var | None] = {}
+    scopes: dict[str, _Scopes] = {}
     for ref in loop.refs:
         name = base_name(ref.name)
-        count = fn.declarations(name)
-        # Hundreds of declarations of one name (a generated function): the
-        # first one stands, as before, rather than a scan per reference.
-        if count < 2 or count > _MANY:
+        if fn.declarations(name) < 2:
             continue
-        var = _in_scope(name, fn, ref.span.start_byte)
+        if name not in scopes:
+            scopes[name] = _scopes(name, fn)
+        var = _in_scope(name, fn, ref.span.start_byte, scopes[name])
         held[id(var)] = var
         found.setdefault(name, set()).add(id(var))
     chosen: dict[str, Var | None] = {}
@@ -50,16 +53,30 @@ def loop_function(fn: Function | None, loop: Loop) -> Function | None:
     return fn.resolving(chosen)
 
 
-def _in_scope(name: str, fn: Function, at: int) -> Var | None:
-    """The innermost local called `name` whose scope holds byte `at`, else the param."""
-    best: Var | None = None
-    start = -1
-    for var in fn.locals_named(name):
-        if var.span is None or var.span.start_byte > at:
-            continue
-        end = var.scope_end if var.scope_end >= 0 else fn.span.end_byte
-        if at <= end and var.span.start_byte > start:
-            best, start = var, var.span.start_byte  # the innermost so far
-    if best is not None:
-        return best
+def _scopes(name: str, fn: Function) -> _Scopes:
+    """The locals called `name` with where each scope starts and ends, by start."""
+    spans = [
+        (
+            var.span.start_byte,
+            var.scope_end if var.scope_end >= 0 else fn.span.end_byte,
+            var,
+        )
+        for var in fn.locals_named(name)
+        if var.span is not None
+    ]
+    spans.sort(key=lambda s: s[0])
+    return tuple(s[0] for s in spans), tuple(spans)
+
+
+def _in_scope(name: str, fn: Function, at: int, scopes: _Scopes) -> Var | None:
+    """The innermost local called `name` whose scope holds byte `at`, else the param.
+
+    Scopes nest, so the innermost holding `at` is the latest declared before it
+    whose scope has not ended; a generated function that declares a name
+    hundreds of times costs a search, not a scan, per reference.
+    """
+    starts, spans = scopes
+    for k in range(bisect_right(starts, at) - 1, -1, -1):
+        if at <= spans[k][1]:
+            return spans[k][2]
     return next((p for p in fn.params if p.name == name), None)

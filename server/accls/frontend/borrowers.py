@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from accls.frontend.decls import body_locals, declared_vars
 from accls.frontend.exprs import node_text
-from accls.frontend.freshness import escaping_pointers
+from accls.frontend.freshness import PointerFlow
 from accls.frontend.macros import MacroTable, expand_calls, expand_objects
 from accls.frontend.model import Var
 from accls.frontend.pointer_calls import pointer_names
@@ -74,6 +74,34 @@ def _macro_safe(body: Node, name: str, macros: MacroTable) -> bool:
         return sum(1 for m in pattern.finditer(code) if m.group(1) or not m.group(2))
 
     return loose(expanded) <= loose(text)
+
+
+def escaping_pointers(
+    body: Node,
+    params: list[Var],
+    locals_: list[Var],
+    borrows: frozenset[tuple[str, int]] = frozenset(),
+) -> frozenset[str]:
+    """The pointer parameters of `params` whose value `body` may keep somewhere.
+
+    Kept: returned, stored in memory (a field, a global, a row), passed to a
+    call other than `borrows`, or its address taken; so is a parameter copied
+    into a local whose value is kept.
+    """
+    names = {p.name for p in params}
+    flow = PointerFlow([*params, *locals_], frozenset(), borrows=borrows)
+    flow.walk(body)
+    out: set[str] = set()
+    for held in flow.leaves | flow.address:
+        todo, seen = [held], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            todo.extend(flow.sources.get(name, ()))
+        out |= seen & names
+    return frozenset(out)
 
 
 def borrowing_parameters(

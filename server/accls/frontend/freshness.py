@@ -34,7 +34,7 @@ from accls.frontend.pointer_slots import Slot, slot_fills
 from accls.frontend.row_handoffs import Handoffs, rows_kept_until
 from accls.frontend.row_slots import may_repoint
 
-__all__ = ["PointerFlow", "escaping_pointers", "fresh_rows_refuted", "mark_fresh"]
+__all__ = ["PointerFlow", "fresh_rows_refuted", "mark_fresh"]
 
 _KEEPING = frozenset({"free", "sizeof", "assert"})  # calls that never keep a pointer
 
@@ -86,6 +86,8 @@ class PointerFlow(Handoffs):
         self.kept: set[str] = set()  # leaves other than by `return`
         # Tables whose row slots (`t`, `&t[k]`) reach code that may re-point a row.
         self.exposed: set[str] = set()
+        self.row_copies: set[str] = set()  # tables a local copies a row of
+        self.table_copies: set[str] = set()  # and those it copies otherwise
         self.handed_at = {}  # where each table was handed on (`row_handoffs`)
         self.returns: list[Node | None] = []  # the values of the return statements
 
@@ -179,6 +181,9 @@ class PointerFlow(Handoffs):
         elif receiver.type == "argument_list":
             called = call_name_of(receiver)
             position = argument_position(receiver, outer)
+            if depth == 0 and rows == 1 and self.filler(called, position):
+                self.row_stores.add(name)  # `fill(t, n)`: a fresh block per slot
+                return
             repoints = may_repoint(called, position, self.shadow, self.steady)
             if repoints and (depth == 0 or slots):
                 self.hand(self.passed, name, node)  # the callee may re-point rows
@@ -201,6 +206,10 @@ class PointerFlow(Handoffs):
                 and target.type == "identifier"
                 and node_text(target) in self.tracked
             )
+            if local and rows is not None and target is not None:
+                # `double *spare = t[3]`: a row copied, no slot through it.
+                row = depth == rows and node_text(target) not in self.tables
+                (self.row_copies if row else self.table_copies).add(name)
             if not local:
                 self._leave(name)  # stored into memory: a field, a row, a global
                 self.hand(self.exposed, name, node, slots)
@@ -288,42 +297,16 @@ class PointerFlow(Handoffs):
                 self.use(node)
 
 
-def escaping_pointers(
-    body: Node,
-    params: list[Var],
-    locals_: list[Var],
-    borrows: frozenset[tuple[str, int]] = frozenset(),
-) -> frozenset[str]:
-    """The pointer parameters of `params` whose value `body` may keep somewhere.
-
-    Kept: returned, stored in memory (a field, a global, a row), passed to a
-    call other than `borrows`, or its address taken; so is a parameter copied
-    into a local whose value is kept.
-    """
-    names = {p.name for p in params}
-    flow = PointerFlow([*params, *locals_], frozenset(), borrows=borrows)
-    flow.walk(body)
-    out: set[str] = set()
-    for held in flow.leaves | flow.address:
-        todo, seen = [held], set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            todo.extend(flow.sources.get(name, ()))
-        out |= seen & names
-    return frozenset(out)
-
-
 def fresh_rows_refuted(flow: PointerFlow) -> set[str]:
     """Tables whose rows other code may re-point or share, in the whole function.
 
-    Copied to another local (`q = t; q[1] = q[0]`), handed on (`row_handoffs`:
+    Copied to another local (`q = t; q[1] = q[0]`; a row copied, `p = t[3]`,
+    re-points no slot), handed on (`row_handoffs`:
     `hook(t)`, `memcpy(&t[1], &t[0], ..)`, `s.rows = t`), or a row-table
     wrapper's table kept or its address taken.
     """
     copied = set().union(*flow.sources.values()) & set(flow.tables)
+    copied -= flow.row_copies - flow.table_copies  # a copied row stores no slot
     made = flow.passed | flow.kept | flow.address
     handed = (flow.passed | flow.exposed) & set(flow.tables)
     return copied | handed | {n for n in flow.made if n in made}
@@ -339,6 +322,7 @@ def mark_fresh(
     borrows: frozenset[tuple[str, int]] = frozenset(),
     makers: frozenset[str] = frozenset(),
     steady: frozenset[tuple[str, int]] = frozenset(),
+    fillers: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[Var]:
     """`locals_` with what the body shows about their pointer values.
 
@@ -347,9 +331,11 @@ def mark_fresh(
     the global arrays and pointers whose names a local's sources may hold;
     `borrows`, the calls that never keep a pointer passed at a position;
     `makers`, the wrappers that return a table of fresh rows; `steady`, the
-    calls that leave the rows of a table they get as they are.
+    calls that leave the rows of a table they get as they are; `fillers`, the
+    calls that store a fresh block in each slot they set (`row_fillers`).
     """
     flow = PointerFlow(locals_, params, wrappers, slots, outer, borrows, makers, steady)
+    flow.fillers = fillers
     if not flow.tracked and not flow.row_pointers:
         return list(locals_)  # no local pointer: the walk would change nothing
     flow.walk(body)

@@ -59,6 +59,7 @@ def function_definition(
     borrows: frozenset[tuple[str, int]] = frozenset(),
     makers: frozenset[str] = frozenset(),
     steady: frozenset[tuple[str, int]] = frozenset(),
+    fillers: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[Function, tuple[Loop, ...]] | None:
     """The function a definition defines, and its loops.
 
@@ -126,6 +127,7 @@ def function_definition(
             frozenset(b for b in borrows if b[0] not in held),
             makers - held,
             frozenset(s for s in steady if s[0] not in held),
+            frozenset(f for f in fillers if f[0] not in held),
         )
     )
     if binding:

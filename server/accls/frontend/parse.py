@@ -28,6 +28,7 @@ from accls.frontend.macros import collect_macros, mask_qualifier_macros
 from accls.frontend.model import Function, Span, Var
 from accls.frontend.pointer_calls import pointer_names
 from accls.frontend.pointer_slots import pointer_slots
+from accls.frontend.row_fillers import row_filler_parameters
 from accls.frontend.row_steady import row_steady_parameters
 from accls.frontend.skipped_lines import blank_lines
 from accls.frontend.source_file import SourceFile
@@ -209,7 +210,13 @@ def parse_source(
         context.allocators if context is not None and not cpp else frozenset(),
     )
     # C only, as `borrows`: a C++ call may pick another overload of the name.
-    steady = frozenset() if cpp else row_steady_parameters(fn_nodes, macros)
+    steady = (
+        frozenset()
+        if cpp
+        else row_steady_parameters(
+            fn_nodes, macros, context.row_steady if context is not None else frozenset()
+        )
+    )
     makers = row_table_wrappers(
         fn_nodes,
         macros,
@@ -217,6 +224,18 @@ def parse_source(
         borrows,
         context.row_tables if context is not None and not cpp else frozenset(),
         steady,
+    )
+    # C only, as `borrows`: a C++ call may pick another overload of the name.
+    fillers = (
+        frozenset()
+        if cpp
+        else row_filler_parameters(
+            fn_nodes,
+            macros,
+            wrappers,
+            borrows,
+            context.row_fillers if context is not None else frozenset(),
+        )
     )
     if not cpp:
         frozen_globals = with_global_rows(
@@ -253,6 +272,7 @@ def parse_source(
             borrows,
             makers,
             steady,
+            fillers,
         )
         if built is None:
             continue
@@ -303,6 +323,8 @@ def parse_source(
         headers=headers,
         allocators=wrappers,
         row_tables=makers,
+        row_fillers=fillers,
+        row_steady=steady,
         borrowers=borrows,
         pointer_slots=slots,
         no_default_constructor=unit.no_default() if unit is not None else frozenset(),

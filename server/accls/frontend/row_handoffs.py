@@ -12,6 +12,8 @@ table (its slots outlive the call), keeps the whole function refuted.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from tree_sitter import Node
 
 from accls.frontend.exprs import node_text
@@ -38,6 +40,16 @@ class Handoffs:
     bad_rows: set[str]
     made: set[str]
     sources: dict[str, set[str]]
+    shadow: Set[str]
+    fillers: frozenset[tuple[str, int]] = frozenset()
+
+    def filler(self, called: str | None, position: int) -> bool:
+        """Whether the call stores a fresh block in each slot of the table it gets.
+
+        A filler's stores are fresh rows, not a hand-off; a local or parameter
+        of the name is a function pointer, which may call anything.
+        """
+        return called not in self.shadow and (called, position) in self.fillers
 
     def hand(self, into: set[str], name: str, node: Node, when: bool = True) -> None:
         """Add `name` to `into` (passed or exposed) if `when`, noting where it acts."""

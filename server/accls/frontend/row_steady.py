@@ -35,11 +35,13 @@ _FREEING = frozenset({"free", "sizeof", "assert"})  # keep no pointer, write no 
 
 
 def row_steady_parameters(
-    nodes: Sequence[Node], macros: MacroTable
+    nodes: Sequence[Node], macros: MacroTable, known: frozenset[Steady] = frozenset()
 ) -> frozenset[Steady]:
     """(function, position) of the table parameters whose rows the body never sets.
 
-    Library calls that only reorder a table's rows (`qsort`) count too.
+    Library calls that only reorder a table's rows (`qsort`) count too, and
+    `known`, those of the project's other files (a name this file defines or a
+    macro hides is its own).
     """
     candidates: list[tuple[str, Node, dict[int, str], frozenset[str]]] = []
     mine: set[str] = set()
@@ -72,6 +74,7 @@ def row_steady_parameters(
         for at in f.permutes
         if f.name not in mine and f.name not in macro
     }
+    steady |= {s for s in known if s[0] not in mine and s[0] not in macro}
     for _ in range(_ROUNDS):
         before = len(steady)
         for name, body, tables, names in candidates:

@@ -74,6 +74,12 @@ class SourceFile:
     allocators: frozenset[str] = frozenset()
     # Those of them that return a table of fresh, distinct rows (`alloc2d`).
     row_tables: frozenset[str] = frozenset()
+    # Functions that store a fresh block in each row slot of the table passed at a
+    # position (`row_fillers`): the table's rows are apart after the call.
+    row_fillers: frozenset[tuple[str, int]] = frozenset()
+    # Functions that leave the rows of a table passed at a position where they were
+    # (`row_steady`; `~position`: they hand rows on, storing no slot).
+    row_steady: frozenset[tuple[str, int]] = frozenset()
     # Functions that never keep the pointer passed at a position (`borrowers`).
     borrowers: frozenset[tuple[str, int]] = frozenset()
     # Functions that only free or fill a pointer whose address they are given

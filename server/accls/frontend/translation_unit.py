@@ -71,6 +71,11 @@ class HeaderContext:
     allocators: frozenset[str] = frozenset()
     # Those of them that return a table of fresh, distinct rows (`alloc2d`).
     row_tables: frozenset[str] = frozenset()
+    # Functions that store a fresh block in each row slot of the table passed at a
+    # position (`fresh_rows(t, n)`: `t[k] = malloc(..)`).
+    row_fillers: frozenset[tuple[str, int]] = frozenset()
+    # Functions that leave the rows of a table passed at a position where they were.
+    row_steady: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def usable(self) -> bool:

@@ -18,8 +18,10 @@ from accls.frontend import SourceFile
 
 __all__ = ["Called", "allocating_first", "called_allocators", "external_calls"]
 
-# (name, whether it returns a table of distinct rows) of each wrapper called.
-Called = frozenset[tuple[str, bool]]
+# (name, whether it returns a table of distinct rows, the positions of the tables
+# it fills with fresh rows, of those whose rows it keeps) of each wrapper, row
+# filler or row keeper called.
+Called = frozenset[tuple[str, bool, tuple[int, ...], tuple[int, ...]]]
 _ALLOCATES = re.compile(
     r"\b(?:malloc|calloc|realloc|aligned_alloc|posix_memalign)\s*\("
 )
@@ -47,14 +49,17 @@ def external_calls(source: SourceFile) -> tuple[str, ...]:
 
 
 def called_allocators(externals: Iterable[str], program: ProgramSummaries) -> Called:
-    """The allocator wrappers among `externals`, as `program.allocators()` has them.
+    """The allocator wrappers and row fillers among `externals`, as `program` has them.
 
     One definition of the name, an allocator: a name two files define may be
     either function, so it hands out nothing known to be fresh.
     """
-    out: set[tuple[str, bool]] = set()
+    out: set[tuple[str, bool, tuple[int, ...], tuple[int, ...]]] = set()
     for name in externals:
         found = program.only(name)
-        if found is not None and found.allocator:
-            out.add((name, found.row_table))
+        if found is not None and (
+            found.allocator or found.row_fills or found.row_steady
+        ):
+            fresh = found.allocator and found.row_table
+            out.add((name, fresh, found.row_fills, found.row_steady))
     return frozenset(out)

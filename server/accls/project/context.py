@@ -114,7 +114,14 @@ def with_program(
     """
     if context is None or program is None:
         return context
-    allocators = program.allocators()
-    if not allocators:
+    allocators, fillers = program.allocators(), program.row_fillers()
+    steady = program.row_steady()
+    if not allocators and not fillers and not steady:
         return context
-    return replace(context, allocators=allocators, row_tables=program.row_tables())
+    return replace(
+        context,
+        allocators=allocators,
+        row_tables=program.row_tables(),
+        row_fillers=fillers,
+        row_steady=steady,
+    )

@@ -45,6 +45,8 @@ def define(
         slices=function_slices(fn, source) if summary is not None else (),
         allocator=fn.name in source.allocators,
         row_table=fn.name in source.row_tables,
+        row_fills=tuple(sorted(at for n, at in source.row_fillers if n == fn.name)),
+        row_steady=tuple(sorted(at for n, at in source.row_steady if n == fn.name)),
         sets_errno=sets_errno,
         reads_errno=reads_errno,
     )

@@ -37,8 +37,10 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # hold at each call; 14: files read with the other files' allocator wrappers
 # (fresh blocks in their calls and summaries); 15: a macro defined again with
 # another value has no integer value (summaries' slices bounded by it); 16:
-# whether a function may set or read `errno`, and a call's caller read it after
-_VERSION = 16
+# whether a function may set or read `errno`, and a call's caller read it after;
+# 17: the `T **` parameters a function fills with fresh rows (`row_fills`) or
+# keeps the rows of (`row_steady`)
+_VERSION = 17
 
 
 @cache

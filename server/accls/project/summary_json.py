@@ -143,6 +143,8 @@ def definition_to_json(found: Definition) -> dict[str, Any]:
         "kernel": _kernel_to_json(found.kernel),
         "allocator": found.allocator,
         "row_table": found.row_table,
+        "row_fills": list(found.row_fills),
+        "row_steady": list(found.row_steady),
         "errno": [found.sets_errno, found.reads_errno],
         "slices": [
             [s.index, s.arity, s.written, s.low, s.high, s.element]
@@ -185,6 +187,8 @@ def definition_from_json(raw: dict[str, Any]) -> Definition:
         slices=tuple(_slice_from_json(one) for one in raw["slices"]),
         allocator=bool(raw["allocator"]),
         row_table=bool(raw["row_table"]),
+        row_fills=tuple(int(p) for p in raw["row_fills"]),
+        row_steady=tuple(int(p) for p in raw["row_steady"]),
         sets_errno=bool(raw["errno"][0]),
         reads_errno=bool(raw["errno"][1]),
     )
