@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from textwrap import dedent
 
+import pytest
 from accls.analysis import AnalysisOptions, analyze_text
 from accls.suggest import Dialect, Suggestion, SuggestOptions, Target, suggest_file
 from accls.suggest.annotate import annotate_text
@@ -178,6 +179,30 @@ def test_an_update_inside_an_expression_on_its_line_stays_refused() -> None:
     found = _suggestions(text, opts)
     assert found[0].pragma is None
     assert "cannot be made atomic" in found[0].reasons[0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "(void) yt[col[k]] += val[k] * x[i];",  # a cast's `)`, no header's
+        "(double) 0, yt[col[k]] += val[k] * x[i];",
+    ],
+)
+def test_an_update_after_a_cast_on_its_line_stays_refused(body: str) -> None:
+    # The `)` ahead of the update closes no `for`/`if`/`while` header: a pragma
+    # there would split the expression and not compile.
+    text = SCATTER.replace("yt[col[k]] += val[k] * x[i];", body)
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    found = _suggestions(text, opts)
+    assert found[0].pragma is None
+
+
+def test_an_update_after_an_if_header_on_its_line_gets_its_atomic() -> None:
+    text = SCATTER.replace("k++) yt[", "k++) if (val[k] != 0.0) yt[")
+    opts = SuggestOptions(dialect=Dialect.OPENMP, target=Target.CPU)
+    found = _suggestions(text, opts)
+    assert found[0].pragma is not None
+    assert found[0].atomics
 
 
 def test_a_fortran_update_after_a_logical_if_stays_refused() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from accls.analysis import FileAnalysis, LoopFacts
@@ -52,10 +53,27 @@ def _after_statement(before: bytes) -> bool:
     then breaks the line and puts the pragma above the statement.
     """
     code = before.rstrip()
-    if not code.strip() or code.endswith((b";", b"{", b"}", b")")):
+    if not code.strip():
+        return True
+    if code.count(b"(") != code.count(b")"):
+        return False  # inside parentheses: a header's `;` or a call's argument
+    if code.endswith(b")"):
+        return _closes_header(code)  # not a cast such as `(void) h[k]++`
+    if code.endswith((b";", b"{", b"}")):
         return True
     word = code.rsplit(None, 1)[-1]
     return word in (b"else", b"do")
+
+
+def _closes_header(code: bytes) -> bool:
+    """Whether the final `)` of `code` closes a `for`/`if`/`while` header."""
+    depth = 0
+    for at in range(len(code) - 1, -1, -1):
+        depth += {41: 1, 40: -1}.get(code[at], 0)  # `)` and `(`
+        if depth == 0:
+            word = re.search(rb"(\w+)\s*$", code[:at])
+            return word is not None and word.group(1) in (b"for", b"if", b"while")
+    return False
 
 
 def _prefix_update(text: bytes, span: Span) -> Span:
