@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.analysis.access_paths import base_name
 from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import Function
+from accls.suggest.held_refusal import HeldSpan, offloaded_nest, refused_in
 from accls.suggest.runtime_holds import runtime_data_calls
 from accls.suggest.suggestion import Suggestion
 
@@ -74,9 +74,9 @@ def fortran_held_refusals(
     if not line:
         return out
     source = analysis.source
-    spans: list[tuple[int, int, tuple[str, ...]]] = []
+    spans: list[HeldSpan] = []
     for s in out:
-        if s.pragma is None or s.inner or s.existing is not None or not s.offloaded:
+        if not offloaded_nest(s):
             continue
         fn = source.function(s.loop.function) if s.loop.function else None
         if fn is None:
@@ -92,13 +92,4 @@ def fortran_held_refusals(
         )
         if why:
             spans.append((s.loop.span.start_byte, s.loop.span.end_byte, why))
-    return [_refused(s, spans) for s in out]
-
-
-def _refused(
-    s: Suggestion, spans: list[tuple[int, int, tuple[str, ...]]]
-) -> Suggestion:
-    for a, b, why in spans:
-        if s.pragma is not None and a <= s.loop.span.start_byte < b:
-            return replace(s, pragma=None, reasons=why, region=None, routines=())
-    return s
+    return [refused_in(s, spans) for s in out]

@@ -35,7 +35,6 @@ no such proof: `fortran_holds` refuses instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from accls.analysis import FileAnalysis
 from accls.analysis.access_paths import base_name
@@ -45,6 +44,7 @@ from accls.suggest.caller_holds import caller_holds
 from accls.suggest.declared_data import Declared, declared_in
 from accls.suggest.fortran_holds import fortran_held_refusals
 from accls.suggest.held_proof import held
+from accls.suggest.held_refusal import offloaded_nest, refused_in
 from accls.suggest.held_round import HeldRound
 from accls.suggest.held_scalars import held_scalar
 from accls.suggest.held_spans import held_elsewhere
@@ -81,7 +81,7 @@ def held_refusals(
     ):
         return out
     while True:
-        device = [s for s in out if _offloaded(s)]
+        device = [s for s in out if offloaded_nest(s)]
         refused: dict[int, tuple[str, ...]] = {}
         rounds: dict[str, HeldRound] = {}
         for s in device:
@@ -98,7 +98,7 @@ def held_refusals(
             for s in device
             if s.loop.id in refused
         ]
-        out = [_refused(s, spans) for s in out]
+        out = [refused_in(s, spans) for s in out]
 
 
 def _held_elsewhere(analysis: FileAnalysis) -> bool:
@@ -110,19 +110,6 @@ def _held_elsewhere(analysis: FileAnalysis) -> bool:
         for fn in analysis.source.functions
         for _, call in calls.calls_of(fn.name)
     )
-
-
-def _offloaded(s: Suggestion) -> bool:
-    return s.pragma is not None and not s.inner and s.existing is None and s.offloaded
-
-
-def _refused(
-    s: Suggestion, spans: list[tuple[int, int, tuple[str, ...]]]
-) -> Suggestion:
-    for a, b, why in spans:
-        if s.pragma is not None and a <= s.loop.span.start_byte < b:
-            return replace(s, pragma=None, reasons=why, region=None, routines=())
-    return s
 
 
 def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
