@@ -31,6 +31,7 @@ from accls.analysis.field_calls import (
     label_of,
 )
 from accls.analysis.field_facts import ALL, FieldFact
+from accls.analysis.lent_arguments import call_argument
 from accls.frontend import Effect, Function, SourceFile, TypeTable, Var
 from accls.frontend import library_function as _library
 
@@ -41,7 +42,6 @@ _INIT = re.compile(
     r"([A-Za-z_]\w*)\s*=\s*"
     r"(?:\(\s*(?:const\s+)?(?:struct\s+)?([A-Za-z_]\w*)\s*\*\s*\)\s*)?$"
 )
-_CALLEE = re.compile(r"([A-Za-z_][\w]*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*)\s*$")
 
 
 def void_at(fn: Function, position: int) -> bool:
@@ -84,27 +84,6 @@ def _struct_pointer(var: Var | None, types: TypeTable) -> str | None:
     if types.levels_of(var.type) != "":
         return None
     return types.struct_key(var.type)
-
-
-def _argument(before: str) -> tuple[str, int] | None:
-    """(callee text, position) when `before` ends by opening a whole argument."""
-    if before.rstrip()[-1:] not in ("(", ","):
-        return None
-    depth, commas = 0, 0
-    for pos in range(len(before) - 1, -1, -1):
-        char = before[pos]
-        if char in ")]":
-            depth += 1
-        elif char == "[" or (char == "(" and depth):
-            depth -= 1
-        elif char == "(":
-            found = _CALLEE.search(before[:pos])
-            return ("".join(found.group(1).split()), commas) if found else None
-        elif char == "," and depth == 0:
-            commas += 1
-        elif char in ";{}":
-            return None
-    return None
 
 
 def _param_facts(
@@ -168,7 +147,7 @@ def _uses(
                 return None
             out.append(("vcast", pointed, 0))
             continue
-        argument = _argument(before) if re.match(r"\s*[,)]", after) else None
+        argument = call_argument(before) if re.match(r"\s*[,)]", after) else None
         if argument is None:
             return None
         callee, at = argument

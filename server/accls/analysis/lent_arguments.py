@@ -12,42 +12,48 @@ import re
 
 from accls.frontend import Effect, library_function
 
-__all__ = ["lent"]
+__all__ = ["call_argument", "lent"]
 
-_NAME = re.compile(r"([A-Za-z_]\w*)\s*$")
+# The callee ahead of a call's `(`: a name, or a member path (`ops->apply`).
+_CALLEE = re.compile(r"([A-Za-z_][\w]*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*)\s*$")
+
+
+def call_argument(before: str) -> tuple[str, int] | None:
+    """(callee text, position) when `before` ends by opening a whole argument.
+
+    The argument starts right after the call's `(` or a `,` at its top level;
+    a subscript's `[` or a statement's end before the call's `(` means none.
+    """
+    if before.rstrip()[-1:] not in ("(", ","):
+        return None
+    depth, commas = 0, 0
+    for pos in range(len(before) - 1, -1, -1):
+        char = before[pos]
+        if char in ")]":
+            depth += 1
+        elif char in "([" and depth:
+            depth -= 1
+        elif char == "(":
+            found = _CALLEE.search(before[:pos])
+            return ("".join(found.group(1).split()), commas) if found else None
+        elif char == "[" or char in ";{}":
+            return None
+        elif char == "," and depth == 0:
+            commas += 1
+    return None
 
 
 def lent(before: str) -> bool:
     """Whether `before` ends where a library memory call takes its next argument.
 
-    The argument starts right after the call's `(` or a `,` at its top level,
-    and the table of library effects says the call reads or writes through it
+    The table of library effects says the call reads or writes through it
     (`memcpy`, `memset`), which keeps no pointer.
     """
-    text = before.rstrip()
-    if not text.endswith(("(", ",")):
+    argument = call_argument(before)
+    if argument is None:
         return False
-    depth, position = 0, 0
-    for at in range(len(text) - 1, -1, -1):
-        char = text[at]
-        if char in ")]":
-            depth += 1
-        elif char in "([":
-            if depth == 0:
-                opened = at
-                break
-            depth -= 1
-        elif char == "," and depth == 0 and at != len(text) - 1:
-            position += 1
-        elif char in ";{}":
-            return False
-    else:
-        return False
-    if text[opened] != "(":
-        return False
-    position += text.endswith(",")
-    name = _NAME.search(text[:opened])
-    entry = library_function(name.group(1)) if name is not None else None
+    callee, position = argument
+    entry = library_function(callee.rsplit(".", 1)[-1].rsplit(">", 1)[-1])
     return (
         entry is not None
         and entry.effect is Effect.MEMORY

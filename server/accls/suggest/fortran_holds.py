@@ -20,7 +20,7 @@ from accls.analysis.access_paths import base_name
 from accls.analysis.array_sections import loop_array_uses
 from accls.frontend import Function
 from accls.suggest.held_refusal import HeldSpan, offloaded_nest, refused_in
-from accls.suggest.runtime_holds import runtime_data_calls
+from accls.suggest.runtime_holds import runtime_data_calls, runtime_named
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["fortran_held_refusals"]
@@ -45,10 +45,9 @@ def _held_names(analysis: FileAnalysis) -> tuple[set[str], int]:
             names.update(n.lower() for n in _NAME.findall(args))
         lines.append(text.count("\n", 0, match.start()) + 1)
     data = analysis.source.data
-    for call in runtime_data_calls(analysis):
-        if call.args:
-            names.update(n.lower() for n in _NAME.findall(call.args[0]))
-        lines.append(data.count(b"\n", 0, call.span.start_byte) + 1)
+    calls = runtime_data_calls(analysis)
+    names.update(name.lower() for name in runtime_named(calls))
+    lines.extend(data.count(b"\n", 0, call.span.start_byte) + 1 for call in calls)
     return names, min(lines, default=0)
 
 

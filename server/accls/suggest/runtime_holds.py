@@ -21,7 +21,7 @@ from accls.analysis import FileAnalysis
 from accls.analysis.access_paths import base_name
 from accls.frontend import Call, Function
 
-__all__ = ["runtime_data_calls", "runtime_refusals"]
+__all__ = ["runtime_data_calls", "runtime_named", "runtime_refusals"]
 
 # The routines that start, end or move a runtime hold (OpenACC 3.3 section 3.2).
 _ACC_DATA = re.compile(
@@ -53,7 +53,7 @@ def runtime_data_calls(analysis: FileAnalysis) -> tuple[Call, ...]:
     return found
 
 
-def _named(calls: Iterable[Call]) -> dict[str, Call]:
+def runtime_named(calls: Iterable[Call]) -> dict[str, Call]:
     """The variables each call's host-address argument starts from, with its call."""
     out: dict[str, Call] = {}
     for call in calls:
@@ -79,9 +79,9 @@ def runtime_refusals(
     calls = runtime_data_calls(analysis)
     if not calls:
         return []
-    named = _named(calls)
+    named = runtime_named(calls)
     start, end = fn.span.start_byte, fn.span.end_byte
-    mine = _named(c for c in calls if start <= c.span.start_byte < end)
+    mine = runtime_named(c for c in calls if start <= c.span.start_byte < end)
     out: list[str] = []
     for name in dict.fromkeys(base_name(n) for n in names):
         if name in named or not _own(fn, name):
