@@ -6,8 +6,9 @@ import ast
 import re
 from collections.abc import Sequence
 
+from accls.analysis.mhp_uniform import set_once
 from accls.analysis.model import Dependence
-from accls.analysis.races_thread_slots import thread_owned
+from accls.analysis.races_thread_slots import team_region, thread_owned
 from accls.frontend import Directive, Loop, Ref, SourceFile, Span
 
 __all__ = [
@@ -255,17 +256,28 @@ def one_iteration(dep: Dependence, loop: Loop, source: SourceFile) -> bool:
 
 
 def _tid_names(loop: Loop, source: SourceFile) -> set[str]:
-    """Locals set from `omp_get_thread_num()` and never written in the loop."""
+    """Locals set from `omp_get_thread_num()` once, and never changed after.
+
+    A thread number clamped afterwards (`if (t >= n) t = n - 1;`) no longer
+    gives each thread its own value: the team's region (or the function of an
+    orphaned loop) must set the name only there.
+    """
     fn = source.function(loop.function) if loop.function else None
     if fn is None:
         return set()
-    text = source.data[fn.span.start_byte : fn.span.end_byte].decode("utf-8", "replace")
+    region = team_region(loop, source)
+    start, end = (region or fn).span.start_byte, (region or fn).span.end_byte
+    text = source.data[start:end].decode("utf-8", "replace")
     names = set(
         re.findall(r"\b([A-Za-z_]\w*)\s*=\s*omp_get_thread_num\s*\(\s*\)\s*[;,]", text)
     )
     written = {r.name for r in loop.refs if r.is_write}
     return {
-        n for n in names if n not in written and any(v.name == n for v in fn.locals)
+        n
+        for n in names
+        if n not in written
+        and set_once(n, text)
+        and any(v.name == n for v in fn.locals)
     }
 
 

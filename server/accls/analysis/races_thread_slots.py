@@ -16,7 +16,7 @@ from accls.analysis.races_index import literal_value, loop_range, value_at
 from accls.analysis.races_mask import once_per_iteration
 from accls.frontend import Loop, Ref, Region, SourceFile
 
-__all__ = ["thread_owned", "thread_slot_collision"]
+__all__ = ["team_region", "thread_owned", "thread_slot_collision"]
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _CALL = re.compile(r"\bomp_get_thread_num\s*\(\s*\)")
@@ -33,7 +33,7 @@ def thread_slot_collision(ref: Ref, loop: Loop, source: SourceFile) -> str:
         or not once_per_iteration(ref, loop, source)
     ):
         return ""
-    region = _team(loop, source)
+    region = team_region(loop, source)
     clause = region.directive.clause("num_threads") if region else None
     team = literal_value(clause.args or "", source) if clause else None
     if region is None or clause is None or team is None or not 1 < team <= _TEAM_MAX:
@@ -64,7 +64,7 @@ def thread_owned(text: str, loop: Loop, source: SourceFile) -> bool:
     With a literal team size every thread number is tried; without, only an
     affine `a * t + b` (a nonzero) is one to one whatever the team's size.
     """
-    region = _team(loop, source)
+    region = team_region(loop, source)
     found = _slot_text(text, loop, region, source) if region else None
     if region is None or found is None:
         return False
@@ -89,7 +89,7 @@ def _values(text: str, team: int, source: SourceFile) -> list[int] | None:
     return known if len(known) == len(values) else None
 
 
-def _team(loop: Loop, source: SourceFile) -> Region | None:
+def team_region(loop: Loop, source: SourceFile) -> Region | None:
     """The innermost `parallel` construct around the loop."""
     around = [
         c
