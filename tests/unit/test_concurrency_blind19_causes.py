@@ -63,3 +63,87 @@ def test_two_regions_may_each_set_their_own_thread_number() -> None:
     """
     assert _errors(two) == []
 
+
+_SCOPE = """\
+    void energy(const double *e, int n, double *mean) {
+      double total = 0.0;
+      #pragma omp parallel
+      {
+        #pragma omp scope reduction(+ : total){nowait}
+        {
+          #pragma omp for nowait
+          for (int i = 0; i < n; i++)
+            total += e[i];
+        }
+        #pragma omp masked
+        *mean = total / n;
+      }
+    }
+"""
+
+
+def test_a_scope_reduction_without_barrier_is_read_early() -> None:
+    # the masked thread reads `total` while others still combine their copies
+    assert ("ACC120", 12) in _errors(_SCOPE.replace("{nowait}", " nowait"))
+
+
+def test_a_scope_reduction_ends_with_a_barrier() -> None:
+    assert _errors(_SCOPE.replace("{nowait}", "")) == []
+
+
+def test_a_scope_private_copy_is_each_threads_own() -> None:
+    private = """\
+        void spread(double *out, const double *x, int n) {
+          double t = 0.0;
+          #pragma omp parallel
+          {
+            #pragma omp scope private(t)
+            {
+              #pragma omp for
+              for (int i = 0; i < n; i++) {
+                t = 2.0 * x[i];
+                out[i] = t;
+              }
+            }
+          }
+        }
+    """
+    assert _errors(private) == []
+
+
+_TASKS = """\
+    #include <stdlib.h>
+    void blur(double *img, int rows, int cols) {
+      double *line = malloc((size_t)cols * sizeof *line);
+      #pragma omp parallel
+      #pragma omp single
+      for (int r = 0; r < rows; r++) {
+        {setup}
+        #pragma omp task firstprivate({copied})
+        for (int c = 0; c < cols; c++)
+          {target}[c] = img[r * cols + c];
+      }
+      free(line);
+    }
+"""
+
+
+def test_a_tasks_firstprivate_pointer_still_points_at_one_line() -> None:
+    # `firstprivate(line)` copies the address: every task fills the same line
+    shared = (
+        _TASKS.replace("{setup}", "")
+        .replace("{copied}", "line")
+        .replace("{target}", "line")
+    )
+    assert ("ACC122", 10) in _errors(shared)
+
+
+def test_a_tasks_firstprivate_row_pointer_set_per_task_is_its_own() -> None:
+    own = (
+        _TASKS.replace("{setup}", "double *row = line + (size_t)r * cols;")
+        .replace("{copied}", "row")
+        .replace("{target}", "row")
+    )
+    rows = own.replace("malloc((size_t)cols", "malloc((size_t)rows * cols")
+    assert _errors(rows) == []
+

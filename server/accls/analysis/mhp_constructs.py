@@ -20,6 +20,9 @@ __all__ = [
     "within",
 ]
 
+# worksharing constructs whose reduction each thread combines as it leaves
+_COMBINING = frozenset({"for", "loop", "sections", "scope"})
+
 
 def first_word(region: Region) -> str:
     """The directive's first word: `task`, `for`, `single`, ..."""
@@ -67,7 +70,7 @@ def reduction_combines(
     out: list[tuple[Region, Ref]] = []
     for construct in inner:
         span = construct.directive.span
-        if first_word(construct) not in ("for", "loop", "sections") or span is None:
+        if first_word(construct) not in _COMBINING or span is None:
             continue
         ops = reduction_ops((construct.directive,))
         last = clause_names((construct.directive,), frozenset({"lastprivate"}))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.analysis.pragma_scope import list_names
-from accls.frontend import Function, Region, SourceFile
+from accls.frontend import Function, Region, SourceFile, Var
 
 __all__ = [
     "Guard",
@@ -178,30 +178,44 @@ _COPYING = frozenset({"copyin", "firstprivate"})
 
 
 def copied_in_pointers(
-    region: Region, fn: Function, source: SourceFile
+    region: Region, fn: Function, source: SourceFile, inner: Sequence[Region] = ()
 ) -> frozenset[str]:
-    """The pointers of the region's `copyin`/`firstprivate` that `_copied_in` takes."""
-    return frozenset(
-        n
-        for c in region.directive.clauses
-        if c.name in _COPYING
-        for n in list_names(c.args or "")
-        if _copied_in(region, fn, source, n)
-    )
+    """The pointers every thread (or task) holds a copy of, all with one address.
 
-
-def _copied_in(region: Region, fn: Function, source: SourceFile, name: str) -> bool:
-    """True for a pointer every thread gets a copy of by `copyin` or `firstprivate`.
-
-    The copies hold the encountering thread's value and the region never sets
-    them: through them, all threads reach the same object.
+    A pointer of the region's `copyin`/`firstprivate` that the region never
+    sets; and a task's `firstprivate` pointer set before the region and never
+    in it: every instance of the task copies the same address.
     """
-    named = any(
-        cl.name in _COPYING and name in {a.strip() for a in (cl.args or "").split(",")}
-        for cl in region.directive.clauses
-    )
+    tasks = [c for c in inner if first_word(c) in ("task", "taskloop")]
+    outer = {n for n in _named(region) if _fixed_pointer(region, fn, source, n)}
+    by_tasks = {
+        n
+        for t in tasks
+        for n in _named(t, frozenset({"firstprivate"}))
+        if _fixed_pointer(region, fn, source, n)
+        and not any(v.name == n and _declared_in(v, region) for v in fn.locals)
+    }
+    return frozenset(outer | by_tasks)
+
+
+def _named(construct: Region, clauses: frozenset[str] = _COPYING) -> set[str]:
+    return {
+        n
+        for c in construct.directive.clauses
+        if c.name in clauses
+        for n in list_names(c.args or "")
+    }
+
+
+def _declared_in(var: Var, region: Region) -> bool:
+    at = var.span.start_byte if var.span is not None else None
+    return at is None or region.span.start_byte <= at < region.span.end_byte
+
+
+def _fixed_pointer(region: Region, fn: Function, source: SourceFile, name: str) -> bool:
+    """True for a pointer the region never sets: its copies all hold one address."""
     var = fn.lookup(name) or next((v for v in source.globals if v.name == name), None)
-    if not named or var is None or var.pointers < 1 or var.dims:
+    if var is None or var.pointers < 1 or var.dims:
         return False
     start, end = region.span.start_byte, region.span.end_byte
     return not any(

@@ -85,6 +85,7 @@ class RegionModel:
     arms: tuple[tuple[Span, Span], ...] = ()  # (then, else) of each `if ... else`
     # (position, task context, depend items): waits for the tasks those items meet
     dep_waits: tuple[tuple[int, int, tuple[tuple[str, str], ...]], ...] = ()
+    combines: frozenset[int] = frozenset()  # where reductions' copies are combined
 
     def task(self, tid: int) -> Task:
         """The task whose pragma starts at byte `tid`."""
@@ -152,7 +153,7 @@ def _model(
         unseparated_loops(loops, bounds, source.branches, source),
         atomic_targets(inner, fn),
         [b for b in source.branches if contains(region, b.span.start_byte)],
-        copied_in_pointers(region, fn, source)
+        copied_in_pointers(region, fn, source, inner)
         | (orphan_pointer_params(fn) if orphan else frozenset()),
     )
     accesses: list[Access] = []
@@ -197,10 +198,12 @@ def _model(
             if made is not None:
                 where = escape_location(ref, fn, source, constants)
                 accesses.append(replace(made, location=where))
+    combines: set[int] = set()
     for construct, ref in reduction_combines(inner, fn.refs):
         made = region_access(scene, ref, construct.span.end_byte - 1, None, construct)
         if made is not None:
             accesses.append(made)
+            combines.add(made.pos)
     waits = tuple(
         (pragma_at(c), task_context(tasks, pragma_at(c)))
         for c in inner
@@ -243,6 +246,7 @@ def _model(
         heads=loop_heads(source.data, scene.branches),
         flushes=tuple(pragma_at(c) for c in inner if first_word(c) == "flush"),
         constructs=tuple(inner),
+        combines=frozenset(combines),
         branches=tuple(b.span for b in scene.branches),
         arms=if_else_arms(scene.branches, source),
     )

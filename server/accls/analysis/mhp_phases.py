@@ -12,7 +12,7 @@ from accls.frontend import Call, Region, SourceFile, Span
 
 __all__ = ["barrier_phases"]
 
-_WORKSHARING = frozenset({"for", "sections", "single", "loop"})
+_WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
 
 
 def barrier_phases(

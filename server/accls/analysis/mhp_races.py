@@ -279,8 +279,8 @@ def _pair_finding(
     fence: str,
 ) -> Finding | None:
     a, b = pair
-    if a.atomic and b.atomic:
-        return None
+    if (a.atomic and b.atomic) or (a is b and a.pos in model.combines):
+        return None  # a reduction's copies are combined in turn; a lastprivate once
     if a.held & b.held:
         return None
     touch = whole_sweep(model, data, a, b) or _overlap(model, a, b, kind == "threads")

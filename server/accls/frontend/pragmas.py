@@ -57,6 +57,7 @@ DIRECTIVE_WORDS: dict[str, frozenset[str]] = {
             "taskwait",
             "taskgroup",
             "loop",
+            "scope",
             "ordered",
             "threadprivate",
             "flush",
@@ -81,7 +82,9 @@ _ACC_CLAUSE_WORDS = frozenset(
     ]
 )
 # OpenMP words that name a directive only when they come first.
-_OMP_LEADING_ONLY = frozenset(["ordered", "critical", "flush", "barrier", "taskwait"])
+_OMP_LEADING_ONLY = frozenset(
+    ["ordered", "critical", "flush", "barrier", "taskwait", "scope"]
+)
 
 COMPUTE_WORDS = frozenset({"parallel", "kernels", "serial", "target", "teams"})
 """Directive words that open a compute (parallel or offload) construct."""
