@@ -147,3 +147,29 @@ def test_a_tasks_firstprivate_row_pointer_set_per_task_is_its_own() -> None:
     rows = own.replace("malloc((size_t)cols", "malloc((size_t)rows * cols")
     assert _errors(rows) == []
 
+
+_IN_PLACE = """\
+    #include <stdlib.h>
+    #define N 1000
+    static void smooth(double *out, const double *in, int n) {
+      #pragma omp parallel for
+      for (int i = 1; i < n - 1; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+    }
+    void run(void) {
+      double *u = malloc(N * sizeof *u);
+      double *v = malloc(N * sizeof *v);
+      smooth({args}, N);
+      free(u);
+      free(v);
+    }
+"""
+
+
+def test_one_pointer_passed_as_output_and_input_overlaps() -> None:
+    # `u` is malloc'd, not an array: both arguments still hold its one address
+    assert ("ACC101", 6) in _errors(_IN_PLACE.replace("{args}", "u, u"))
+
+
+def test_two_pointers_passed_as_output_and_input_do_not_overlap() -> None:
+    assert _errors(_IN_PLACE.replace("{args}", "v, u")) == []

@@ -7,11 +7,11 @@
 apart: during that call iteration `i + 1` reads what iteration `i` writes.
 
 A call counts when each of the two arguments is `x`, `x + c` or `&x[c]` (`c` a
-literal) of one array `x` of the caller, the parameters are never set in the
-function, the loop indexes them by `i + k` (`k` a literal), and its bounds are
-literals, macros, parameters the call passes as such, or sums and products
-of them (`n - 1`). The pair is reported
-when the element offsets differ by `d != 0` and the loop runs more than `|d|`
+literal) of one array `x` of the caller, or `x`, `x + c` of one pointer `x`, the
+parameters are never set in the function, the loop indexes them by `i + k` (`k`
+a literal), and its bounds are literals, macros, parameters the call passes as
+such, or sums and products of them (`n - 1`). The pair is reported when the
+element offsets differ by `d != 0` and the loop runs more than `|d|`
 iterations at that call.
 """
 
@@ -84,7 +84,10 @@ def _binding(arg: str, caller: Function, source: SourceFile) -> tuple[str, int] 
     var = caller.lookup(array)
     if var is None and not caller.declarations(array):
         var = next((g for g in source.globals if g.name == array), None)
-    if var is None or not var.dims or var.pointers:
+    # an array, or a plain pointer: one call evaluates both arguments from its
+    # one value, so `f(u, u + 1)` binds them one element apart wherever u points
+    pointer = var is not None and var.pointers == 1 and not var.dims and not m.group(1)
+    if var is None or not (pointer or (var.dims and not var.pointers)):
         return None
     return array, int(m.group(2) or m.group(4) or 0)
 
