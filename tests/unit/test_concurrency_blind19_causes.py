@@ -173,3 +173,36 @@ def test_one_pointer_passed_as_output_and_input_overlaps() -> None:
 
 def test_two_pointers_passed_as_output_and_input_do_not_overlap() -> None:
     assert _errors(_IN_PLACE.replace("{args}", "v, u")) == []
+
+
+_SINGLE = """\
+    #include <stdlib.h>
+    void blur(double *img, int rows, int cols) {
+      #pragma omp parallel
+      #pragma omp single
+      {
+        {outer}
+        for (int r = 0; r < rows; r++) {
+          #pragma omp task
+          {
+            {inner}
+            for (int c = 0; c < cols; c++)
+              line[c] = img[r * cols + c];
+            img[r * cols] = line[cols - 1];
+          }
+        }
+      }
+    }
+"""
+_LINE = "double *line = malloc((size_t)cols * sizeof *line);"
+
+
+def test_a_pointer_of_the_single_is_copied_into_every_task() -> None:
+    # implicitly firstprivate in the task: each instance copies the one address
+    shared = _SINGLE.replace("{outer}", _LINE).replace("{inner}", "")
+    assert ("ACC122", 12) in _errors(shared)
+
+
+def test_a_pointer_each_task_allocates_is_its_own() -> None:
+    own = _SINGLE.replace("{outer}", "").replace("{inner}", _LINE)
+    assert _errors(own) == []

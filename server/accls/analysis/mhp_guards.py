@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from accls.analysis.mhp_constructs import contains, first_word
 from accls.analysis.polyhedra import Row, build, is_empty, row
 from accls.analysis.pragma_scope import list_names
-from accls.frontend import Function, Region, SourceFile, Var
+from accls.frontend import Function, Region, SourceFile
 
 __all__ = [
     "Guard",
@@ -178,38 +178,23 @@ _COPYING = frozenset({"copyin", "firstprivate"})
 
 
 def copied_in_pointers(
-    region: Region, fn: Function, source: SourceFile, inner: Sequence[Region] = ()
+    region: Region, fn: Function, source: SourceFile
 ) -> frozenset[str]:
-    """The pointers every thread (or task) holds a copy of, all with one address.
+    """The pointers of the region's `copyin`/`firstprivate` the region never sets.
 
-    A pointer of the region's `copyin`/`firstprivate` that the region never
-    sets; and a task's `firstprivate` pointer set before the region and never
-    in it: every instance of the task copies the same address.
+    The copies hold the encountering thread's value: through them, all threads
+    reach the same object.
     """
-    tasks = [c for c in inner if first_word(c) in ("task", "taskloop")]
-    outer = {n for n in _named(region) if _fixed_pointer(region, fn, source, n)}
-    by_tasks = {
-        n
-        for t in tasks
-        for n in _named(t, frozenset({"firstprivate"}))
-        if _fixed_pointer(region, fn, source, n)
-        and not any(v.name == n and _declared_in(v, region) for v in fn.locals)
-    }
-    return frozenset(outer | by_tasks)
+    return frozenset(n for n in _named(region) if _fixed_pointer(region, fn, source, n))
 
 
-def _named(construct: Region, clauses: frozenset[str] = _COPYING) -> set[str]:
+def _named(construct: Region) -> set[str]:
     return {
         n
         for c in construct.directive.clauses
-        if c.name in clauses
+        if c.name in _COPYING
         for n in list_names(c.args or "")
     }
-
-
-def _declared_in(var: Var, region: Region) -> bool:
-    at = var.span.start_byte if var.span is not None else None
-    return at is None or region.span.start_byte <= at < region.span.end_byte
 
 
 def _fixed_pointer(region: Region, fn: Function, source: SourceFile, name: str) -> bool:

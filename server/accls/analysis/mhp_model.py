@@ -51,6 +51,7 @@ from accls.analysis.mhp_sync import (
     region_doubt,
     sync_calls,
 )
+from accls.analysis.mhp_task_pointers import task_copied_pointers
 from accls.analysis.mhp_tasks import Task, depend_items, explicit_tasks, task_context
 from accls.analysis.mhp_units import ORPHAN, Unit
 from accls.frontend import AccessKind, Directive, Function, Region, SourceFile, Span
@@ -153,7 +154,8 @@ def _model(
         unseparated_loops(loops, bounds, source.branches, source),
         atomic_targets(inner, fn),
         [b for b in source.branches if contains(region, b.span.start_byte)],
-        copied_in_pointers(region, fn, source, inner)
+        copied_in_pointers(region, fn, source)
+        | task_copied_pointers(region, inner, fn, source)
         | (orphan_pointer_params(fn) if orphan else frozenset()),
     )
     accesses: list[Access] = []
