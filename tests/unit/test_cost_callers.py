@@ -34,9 +34,12 @@ MAIN = textwrap.dedent(
 )
 
 
-def _estimate(tmp_path: Path, main: str, *, indexed: bool = True) -> Estimate:
+def _estimate(
+    tmp_path: Path, main: str, *, indexed: bool = True, root_made: bool = False
+) -> Estimate:
     root = tmp_path / "proj"
-    root.mkdir()
+    if not root_made:
+        root.mkdir()
     (root / "copy.c").write_text(COPY)
     (root / "main.c").write_text(main)
     program = None
@@ -67,4 +70,31 @@ def test_one_call_of_an_open_size_keeps_the_pragma(tmp_path: Path) -> None:
 
 def test_without_the_index_the_callers_are_unknown(tmp_path: Path) -> None:
     found = _estimate(tmp_path, MAIN.replace("SIZE", "2"), indexed=False)
+    assert found.profitable is not False
+
+
+def test_a_macro_of_the_callers_file_sizes_the_loop_small(tmp_path: Path) -> None:
+    main = "#define FEW 3\n" + MAIN.replace("SIZE", "FEW")
+    found = _estimate(tmp_path, main)
+    assert found.profitable is False
+    assert found.why.startswith("small loop")
+
+
+def test_an_enumerator_of_the_callers_header_sizes_the_loop_small(
+    tmp_path: Path,
+) -> None:
+    main = MAIN.replace("SIZE", "numberOfTimers")
+    main = '#include "timers.h"\n' + main
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "timers.h").write_text("enum { loopTimer, ioTimer, numberOfTimers };\n")
+    found = _estimate(tmp_path, main, root_made=True)
+    assert found.profitable is False
+    assert found.units is not None
+    assert found.units < 100
+
+
+def test_a_large_macro_of_the_callers_file_keeps_the_pragma(tmp_path: Path) -> None:
+    main = "#define MANY 1000000\n" + MAIN.replace("SIZE", "MANY")
+    found = _estimate(tmp_path, main)
     assert found.profitable is not False

@@ -5,10 +5,12 @@
 another runs at most four iterations, whatever the loop looks like on its own. When
 the file, or the workspace index of the whole program, shows every call of the
 function (`call_site_lists`), and every call passes an integer constant for a
-parameter the body never writes, the cost model counts the largest of them: an upper
-bound, so a loop it calls small is small at every call. The constants the file
-fixes itself come first (cost_locals: one constant all callers pass, locals, const
-globals); a call whose argument is no constant leaves the parameter open.
+parameter the body never writes (a literal, or a macro, enumerator or constant of
+the caller's file, which the index folds there: call_values), the cost model
+counts the largest of them: an upper bound, so a loop it calls small is small at
+every call. The constants the file fixes itself come first (cost_locals: one
+constant all callers pass, locals, const globals); a call whose argument is no
+constant leaves the parameter open.
 """
 
 from __future__ import annotations
@@ -49,8 +51,10 @@ def _bounds(
             if site.count() != len(fn.params):
                 return {}
             if site.record is not None:
-                text = site.record.texts[i] if i < len(site.record.texts) else ""
-                value = expression_poly(text) if text else None
+                # Folded in the caller's file: its macros and enumerators too.
+                values = site.record.values
+                found = values[i] if i < len(values) else None
+                value = Poly.const(found) if found is not None else None
             else:
                 assert site.call is not None
                 value = expression_poly(site.call.args[i])

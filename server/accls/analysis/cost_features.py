@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from accls.analysis.analyze import FileAnalysis
+from accls.analysis.cost_initialisers import constant_macros
 from accls.analysis.cost_weights import DEFAULT_SIZE, LoopFeatures
-from accls.frontend import Loop, Poly, SourceFile
+from accls.frontend import Loop, Poly
 from accls.frontend.exprs import expression_poly
 
 __all__ = [
@@ -51,16 +52,6 @@ class Estimate:
 
 
 _SIZES = (16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304)
-
-
-def constant_macros(source: SourceFile) -> dict[str, Poly]:
-    """Object-like macros whose value is an integer constant."""
-    out: dict[str, Poly] = {}
-    for name, text in source.macros:
-        value = expression_poly(text)
-        if value is not None and value.is_constant:
-            out[name] = value
-    return out
 
 
 def loop_features(

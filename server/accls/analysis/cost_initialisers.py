@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from accls.frontend import Poly, SourceFile, Var
 from accls.frontend.exprs import expression_poly
 
-__all__ = ["folded_initialisers"]
+__all__ = ["constant_macros", "folded_initialisers"]
 
 _INIT = re.compile(rb"\s*=\s*([^,;{}]+)[,;]")
 
@@ -43,4 +43,14 @@ def folded_initialisers(
         value = value.substitute({**known, **out})
         if value.is_constant:
             out[var.name] = value
+    return out
+
+
+def constant_macros(source: SourceFile) -> dict[str, Poly]:
+    """Object-like macros whose value is an integer constant."""
+    out: dict[str, Poly] = {}
+    for name, text in source.macros:
+        value = expression_poly(text)
+        if value is not None and value.is_constant:
+            out[name] = value
     return out

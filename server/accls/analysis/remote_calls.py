@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from accls.analysis.call_holds import ArgHold, call_holds
 from accls.analysis.call_origins import Origin, argument_origin
+from accls.analysis.call_values import ValueScope, argument_values
 from accls.analysis.errno_calls import read_after_call
 from accls.analysis.hidden_names import header_names, hidden_names
 from accls.analysis.sequential_loops import in_sequential_loop
@@ -71,6 +72,8 @@ class CallRecord:
     holds: tuple[ArgHold, ...] = ()  # the caller's device holds of its arguments
     # The caller (or its file's callers) may read `errno` after the call.
     errno_after: bool = False
+    # Each argument's integer value in the caller's file (call_values; None: open).
+    values: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,6 +172,7 @@ def file_calls(
     functions = source.functions if callers is None else tuple(callers)
     c_file = source.path.endswith((".c", ".h"))
     memo: dict[tuple[str, str], tuple[set[str], list[tuple[int, Directive]]]] = {}
+    scope = ValueScope(source)
     calls = tuple(
         CallRecord(
             callee=call.name,
@@ -181,6 +185,7 @@ def file_calls(
             texts=call.args,
             holds=call_holds(source, caller, call, memo),
             errno_after=read_after_call(caller, call, source),
+            values=argument_values(scope, caller, call.args),
         )
         for caller in functions
         for params in (tuple(p.name for p in caller.params),)  # one per caller

@@ -75,6 +75,7 @@ def file_calls_to_json(found: FileCalls) -> dict[str, Any]:
                 list(c.texts),
                 [_hold_to_json(h) for h in c.holds],
                 c.errno_after,
+                list(c.values),
             ]
             for c in found.calls
         ],
@@ -95,7 +96,9 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
     }
     calls: list[CallRecord] = []
     for record in raw["calls"]:
-        callee, caller, static, line, args, in_loop, texts, holds, errno = record
+        callee, caller, static, line, args, in_loop, texts, holds, errno, values = (
+            record
+        )
         caller = sys.intern(str(caller))
         calls.append(
             CallRecord(
@@ -109,6 +112,7 @@ def file_calls_from_json(raw: dict[str, Any]) -> FileCalls:
                 texts=tuple(str(t) for t in texts),
                 holds=tuple(_hold_from_json(h) for h in holds),
                 errno_after=bool(errno),
+                values=tuple(None if v is None else int(v) for v in values),
             )
         )
     return FileCalls(

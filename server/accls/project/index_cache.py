@@ -39,8 +39,9 @@ __all__ = ["FileSummaries", "IndexCache", "default_cache_dir"]
 # another value has no integer value (summaries' slices bounded by it); 16:
 # whether a function may set or read `errno`, and a call's caller read it after;
 # 17: the `T **` parameters a function fills with fresh rows (`row_fills`) or
-# keeps the rows of (`row_steady`)
-_VERSION = 17
+# keeps the rows of (`row_steady`); 18: each call argument's integer value in its
+# caller's file (`values`)
+_VERSION = 18
 
 
 @cache
