@@ -178,6 +178,15 @@ class Recorder:
         for rec in self._loops:
             rec.opaque = True
 
+    @staticmethod
+    def _made_up(node: Node) -> bool:
+        """A statement the parser made up (zero width) where text it cannot read stands.
+
+        `for (..)` on a line followed by `#include "body.inc"` or an `#if` block
+        ends with an empty body tree-sitter supplies; the real body is that text.
+        """
+        return node.start_byte == node.end_byte
+
     def _guarded(self) -> bool:
         return bool(self._ctx) and self._ctx[-1] < 0
 

@@ -1,0 +1,86 @@
+"""A loop whose body the parser cannot read: a preprocessor line right after its header.
+
+`for (..)` followed on the next line by `#include "body.inc"` or by an
+`#if`/`#ifdef` block has no braces: its body is the included text or the
+branch the build compiles. tree-sitter ends such a `for` (`while`, `if`) with
+an empty statement of its own making, zero bytes wide, and reads the
+directive as a sibling, so the loop seemed to do nothing and got `parallel
+for` over a carried dependence (found by harm blind batch 14,
+`d13_included_bodies.c`). Such a loop is opaque; its braced twin is still
+parallel.
+"""
+
+from __future__ import annotations
+
+import pytest
+from accls.analysis import AnalysisOptions, LoopFacts, analyze_text
+from accls.analysis.model import ObstacleCode
+
+_TEXT = """
+#define N 1000
+static double a[N + 1], b[N], x[N];
+static int c[N];
+void included(void) {
+  for (int i = 0; i < N; i++)
+#include "body.inc"
+}
+void if_block(void) {
+  for (int i = 0; i < N; i++)
+#if 1
+    a[i + 1] = a[i] * 0.5;
+#endif
+  b[0] = 0.0;
+}
+void ifdef_else(void) {
+  for (int i = 0; i < N; i++)
+#ifdef FAST
+    a[i + 1] = a[i] * 0.25;
+#else
+    a[i + 1] = a[i] * 0.5;
+#endif
+  b[0] = 0.0;
+}
+void while_included(int k) {
+  for (int i = 0; i < N; i++)
+    while (k < i)
+#include "step.inc"
+}
+void if_hidden(void) {
+  double t = 0.0;
+  for (int i = 0; i < N; i++) {
+    if (c[i])
+#if 1
+      t = x[i];
+#endif
+    b[i] = t;
+  }
+}
+void braced(void) {
+  for (int i = 0; i < N; i++) {
+#if 1
+    b[i] = a[i] * 0.5;
+#endif
+  }
+}
+"""
+
+
+def _facts() -> dict[str, LoopFacts]:
+    analysis = analyze_text(_TEXT, options=AnalysisOptions(dialect="omp"))
+    first: dict[str, LoopFacts] = {}
+    for facts in analysis.facts:  # the outer loop of each function comes first
+        first.setdefault(facts.loop.function or "", facts)
+    return first
+
+
+@pytest.mark.parametrize(
+    "name", ["included", "if_block", "ifdef_else", "while_included", "if_hidden"]
+)
+def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> None:
+    facts = _facts()[name]
+    assert not facts.parallel
+    assert any(o.code is ObstacleCode.OPAQUE for o in facts.obstacles)
+
+
+def test_a_braced_body_with_a_directive_inside_is_still_parallel() -> None:
+    assert _facts()["braced"].parallel
