@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from accls.frontend.exprs import span_of
+from accls.frontend.exprs import node_text, span_of
 from accls.frontend.forward_subst import Definition
 from accls.frontend.loop_model import RangeFor
 from accls.frontend.macros import MacroTable
@@ -28,6 +28,11 @@ from accls.frontend.poly import Poly
 from accls.frontend.secondary_inductions import SecondaryLoop
 
 __all__ = ["LoopRecord", "Recorder"]
+
+# Names a macro-call type may have that are real types (GNU C, C23).
+_TYPEOF = frozenset(
+    {"typeof", "__typeof__", "__typeof", "typeof_unqual", "__typeof_unqual__"}
+)
 
 
 @dataclass(slots=True)
@@ -179,13 +184,23 @@ class Recorder:
             rec.opaque = True
 
     @staticmethod
-    def _made_up(node: Node) -> bool:
-        """A statement the parser made up (zero width) where text it cannot read stands.
+    def _unreadable(node: Node) -> bool:
+        """A statement the parse misreads: the real text is hidden from it.
 
-        `for (..)` on a line followed by `#include "body.inc"` or an `#if` block
-        ends with an empty body tree-sitter supplies; the real body is that text.
+        A statement the parser made up (zero width): `for (..)` followed by
+        `#include "body.inc"` or an `#if` block ends with an empty body
+        tree-sitter supplies, and the real body is that text. A declaration
+        typed by a macro call: `PUSH(i)` (a statement macro used without `;`)
+        then `b[i] = a[i];` reads as the declaration of a local array `b`,
+        and what the macro does is unseen. `typeof` is a type.
         """
-        return node.start_byte == node.end_byte
+        if node.start_byte == node.end_byte:
+            return True
+        kind = node.child_by_field_name("type") if node.type == "declaration" else None
+        if kind is None or kind.type != "macro_type_specifier":
+            return False
+        name = kind.child_by_field_name("name")
+        return name is None or node_text(name) not in _TYPEOF
 
     def _guarded(self) -> bool:
         return bool(self._ctx) and self._ctx[-1] < 0

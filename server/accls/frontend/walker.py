@@ -35,7 +35,7 @@ class FunctionWalk(ExpressionWalk):
 
     def statement(self, node: Node, depth: int = 0) -> None:
         """Walk one statement (or any node that holds statements)."""
-        if depth > MAX_DEPTH or self._made_up(node):
+        if depth > MAX_DEPTH or self._unreadable(node):
             self._opaque()
             return
         kind = node.type

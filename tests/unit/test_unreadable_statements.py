@@ -1,4 +1,6 @@
-"""A loop whose body the parser cannot read: a preprocessor line right after its header.
+"""Statements the parse misreads keep their loops serial: the real text is hidden.
+
+A loop whose body is a preprocessor line right after its header:
 
 `for (..)` followed on the next line by `#include "body.inc"` or by an
 `#if`/`#ifdef` block has no braces: its body is the included text or the
@@ -8,6 +10,12 @@ directive as a sibling, so the loop seemed to do nothing and got `parallel
 for` over a carried dependence (found by harm blind batch 14,
 `d13_included_bodies.c`). Such a loop is opaque; its braced twin is still
 parallel.
+
+A statement macro used without `;` (`PUSH(i)`, then `b[i] = a[i] * 2;` on the
+next line) reads as the declaration of a local array `b` typed `PUSH(i)`:
+the loop seemed to write only a local, and the macro's carried write was
+unseen (same batch, found by probing). Such a declaration is opaque too;
+`typeof(x) y` is a type, and `PUSH(i);` with its `;` is read as the call.
 """
 
 from __future__ import annotations
@@ -55,6 +63,26 @@ void if_hidden(void) {
     b[i] = t;
   }
 }
+#define PUSH(i) a[(i) + 1] = a[(i)] * 0.5;
+#define SCALE(i) b[(i)] = a[(i)] * 0.5
+void macro_without_semicolon(void) {
+  for (int i = 0; i < N; i++) {
+    PUSH(i)
+    b[i] = a[i] * 2;
+  }
+}
+void macro_with_semicolon(void) {
+  for (int i = 0; i < N; i++) {
+    SCALE(i);
+    x[i] = a[i] * 2;
+  }
+}
+void typeof_local(void) {
+  for (int i = 0; i < N; i++) {
+    typeof(x[0]) t = a[i] * 2;
+    b[i] = t;
+  }
+}
 void braced(void) {
   for (int i = 0; i < N; i++) {
 #if 1
@@ -74,7 +102,15 @@ def _facts() -> dict[str, LoopFacts]:
 
 
 @pytest.mark.parametrize(
-    "name", ["included", "if_block", "ifdef_else", "while_included", "if_hidden"]
+    "name",
+    [
+        "included",
+        "if_block",
+        "ifdef_else",
+        "while_included",
+        "if_hidden",
+        "macro_without_semicolon",
+    ],
 )
 def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> None:
     facts = _facts()[name]
@@ -82,5 +118,6 @@ def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> No
     assert any(o.code is ObstacleCode.OPAQUE for o in facts.obstacles)
 
 
-def test_a_braced_body_with_a_directive_inside_is_still_parallel() -> None:
-    assert _facts()["braced"].parallel
+@pytest.mark.parametrize("name", ["braced", "macro_with_semicolon", "typeof_local"])
+def test_readable_twins_are_still_parallel(name: str) -> None:
+    assert _facts()[name].parallel
