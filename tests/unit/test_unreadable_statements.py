@@ -15,7 +15,10 @@ A statement macro used without `;` (`PUSH(i)`, then `b[i] = a[i] * 2;` on the
 next line) reads as the declaration of a local array `b` typed `PUSH(i)`:
 the loop seemed to write only a local, and the macro's carried write was
 unseen (same batch, found by probing). Such a declaration is opaque too;
-`typeof(x) y` is a type, and `PUSH(i);` with its `;` is read as the call.
+So is one typed by an object-like macro that is a statement (`TICK` for
+`ticks++;`, then `work(i);`, read as the declaration of a function).
+`typeof(x) y` and `REAL t` (`#define REAL double`) are types, and `PUSH(i);`
+with its `;` is read as the call.
 """
 
 from __future__ import annotations
@@ -77,6 +80,22 @@ void macro_with_semicolon(void) {
     x[i] = a[i] * 2;
   }
 }
+static long ticks;
+static void work(int i) { a[i + 1] = a[i] * 0.5; }
+#define TICK ticks++;
+#define REAL double
+void object_macro_without_semicolon(void) {
+  for (int i = 0; i < N; i++) {
+    TICK
+    work(i);
+  }
+}
+void type_macro(void) {
+  for (int i = 0; i < N; i++) {
+    REAL t = a[i] * 2;
+    b[i] = t;
+  }
+}
 void typeof_local(void) {
   for (int i = 0; i < N; i++) {
     typeof(x[0]) t = a[i] * 2;
@@ -110,6 +129,7 @@ def _facts() -> dict[str, LoopFacts]:
         "while_included",
         "if_hidden",
         "macro_without_semicolon",
+        "object_macro_without_semicolon",
     ],
 )
 def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> None:
@@ -118,6 +138,8 @@ def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> No
     assert any(o.code is ObstacleCode.OPAQUE for o in facts.obstacles)
 
 
-@pytest.mark.parametrize("name", ["braced", "macro_with_semicolon", "typeof_local"])
+@pytest.mark.parametrize(
+    "name", ["braced", "macro_with_semicolon", "typeof_local", "type_macro"]
+)
 def test_readable_twins_are_still_parallel(name: str) -> None:
     assert _facts()[name].parallel

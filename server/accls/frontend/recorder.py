@@ -183,20 +183,24 @@ class Recorder:
         for rec in self._loops:
             rec.opaque = True
 
-    @staticmethod
-    def _unreadable(node: Node) -> bool:
+    def _unreadable(self, node: Node) -> bool:
         """A statement the parse misreads: the real text is hidden from it.
 
         A statement the parser made up (zero width): `for (..)` followed by
         `#include "body.inc"` or an `#if` block ends with an empty body
         tree-sitter supplies, and the real body is that text. A declaration
-        typed by a macro call: `PUSH(i)` (a statement macro used without `;`)
-        then `b[i] = a[i];` reads as the declaration of a local array `b`,
-        and what the macro does is unseen. `typeof` is a type.
+        typed by a macro call or by an object-like macro that is a statement:
+        `PUSH(i)` or `TICK` (used without `;`) then `b[i] = a[i];` or
+        `work(i);` reads as the declaration of a local array `b` or of a
+        function `work`, and neither the macro nor the statement is seen.
+        `typeof` is a type.
         """
         if node.start_byte == node.end_byte:
             return True
         kind = node.child_by_field_name("type") if node.type == "declaration" else None
+        if kind is not None and kind.type == "type_identifier":
+            body = self.macros.objects.get(node_text(kind), "")
+            return ";" in body or "=" in body
         if kind is None or kind.type != "macro_type_specifier":
             return False
         name = kind.child_by_field_name("name")
