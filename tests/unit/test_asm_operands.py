@@ -2,7 +2,8 @@
 
 `__asm__("incq %0" : "+m"(counter))` in a loop updates a shared counter; the
 walk read the operands as plain expressions (reads only), and the loop got
-`parallel for` (found by harm blind batch 14, `d14_asm_counters.c`). Its
+`parallel for` (found by harm blind batch 14, `d14_asm_counters.c`). A
+`"memory"` clobber is a call of unknown effects, in the loop or in a callee. Its
 twin, whose `asm` writes only a scalar declared in the body, stays parallel.
 """
 
@@ -39,6 +40,13 @@ void memory_clobber(double *p) {
     __asm__ volatile("" : : "r"(p) : "memory");
   }
 }
+static void fence(void) { __asm__ volatile("incq %0" : : "m"(counter) : "memory"); }
+void callee_clobber(void) {
+  for (int i = 0; i < N; i++) {
+    b[i] = a[i];
+    fence();
+  }
+}
 void local_output(void) {
   for (int i = 0; i < N; i++) {
     double t;
@@ -55,7 +63,14 @@ def _facts() -> dict[str, LoopFacts]:
 
 
 @pytest.mark.parametrize(
-    "name", ["shared_counter", "register_total", "written_element", "memory_clobber"]
+    "name",
+    [
+        "shared_counter",
+        "register_total",
+        "written_element",
+        "memory_clobber",
+        "callee_clobber",
+    ],
 )
 def test_an_asm_write_keeps_the_loop_serial(name: str) -> None:
     assert not _facts()[name].parallel

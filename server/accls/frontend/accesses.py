@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from accls.frontend.asm_operands import asm_clobbers_memory, asm_operands
+from accls.frontend.asm_operands import ASM_CALL, asm_clobbers_memory, asm_operands
 from accls.frontend.expr_nodes import acts, cpp_index
 from accls.frontend.expression_facts import ExpressionFacts
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
@@ -100,8 +100,10 @@ class ExpressionWalk(ExpressionFacts):
         elif kind in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
             return
         elif kind == "gnu_asm_expression":
-            if asm_clobbers_memory(node):
-                self._opaque()  # the text may write any memory
+            if asm_clobbers_memory(node):  # may write any memory, as an unknown
+                self.call_refs.append(len(self.refs))  # call does (`asm` is a
+                call = Call(ASM_CALL, self._span(node))  # keyword: no definition)
+                self.calls.append((call, tuple(r.id for r in self._loops)))
             for place, access in asm_operands(node):
                 self.lvalue(place, access, None, depth)
         elif kind == "cast_expression":

@@ -4,7 +4,8 @@
 does; a walk that read the operands as plain expressions saw only reads, and a
 loop counting in `asm` got `parallel for` (harm blind batch 14). An output
 operand (`=`) is written, an in-out one (`+`) updated, an input read; a
-`"memory"` clobber says the text may write any memory.
+`"memory"` clobber says the text may write any memory: it is recorded as a
+call to no known function (`ASM_CALL`), in a loop and in a callee's summary.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from tree_sitter import Node
 from accls.frontend.exprs import node_text
 from accls.frontend.model import AccessKind
 
-__all__ = ["asm_clobbers_memory", "asm_operands"]
+__all__ = ["ASM_CALL", "asm_clobbers_memory", "asm_operands"]
+
+# The call a `"memory"` clobber stands for: `asm` is a keyword, so no function
+# of the program is so named, and the call has unknown effects.
+ASM_CALL = "asm"
 
 _OUTPUTS = "gnu_asm_output_operand_list"
 _INPUTS = "gnu_asm_input_operand_list"
