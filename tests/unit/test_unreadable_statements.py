@@ -17,8 +17,10 @@ the loop seemed to write only a local, and the macro's carried write was
 unseen (same batch, found by probing). Such a declaration is opaque too;
 So is one typed by an object-like macro that is a statement (`TICK` for
 `ticks++;`, then `work(i);`, read as the declaration of a function).
-`typeof(x) y` and `REAL t` (`#define REAL double`) are types, and `PUSH(i);`
-with its `;` is read as the call.
+Either is also a call of unknown effects, so that a callee holding one is
+unknown to its callers (`TICK` then `a[i + 1] = ..` in a callee read as a
+local array). `typeof(x) y` and `REAL t` (`#define REAL double`) are types,
+and `PUSH(i);` with its `;` is read as the call.
 """
 
 from __future__ import annotations
@@ -96,6 +98,13 @@ void type_macro(void) {
     b[i] = t;
   }
 }
+static void callee_step(int i) {
+  TICK
+  a[i + 1] = a[i] * 0.5;
+}
+void calls_unreadable(void) {
+  for (int i = 0; i < N; i++) callee_step(i);
+}
 void typeof_local(void) {
   for (int i = 0; i < N; i++) {
     typeof(x[0]) t = a[i] * 2;
@@ -136,6 +145,10 @@ def test_a_body_hidden_behind_a_directive_keeps_the_loop_serial(name: str) -> No
     facts = _facts()[name]
     assert not facts.parallel
     assert any(o.code is ObstacleCode.OPAQUE for o in facts.obstacles)
+
+
+def test_a_callee_holding_unreadable_text_has_unknown_effects() -> None:
+    assert not _facts()["calls_unreadable"].parallel
 
 
 @pytest.mark.parametrize(

@@ -101,9 +101,7 @@ class ExpressionWalk(ExpressionFacts):
             return
         elif kind == "gnu_asm_expression":
             if asm_clobbers_memory(node):  # may write any memory, as an unknown
-                self.call_refs.append(len(self.refs))  # call does (`asm` is a
-                call = Call(ASM_CALL, self._span(node))  # keyword: no definition)
-                self.calls.append((call, tuple(r.id for r in self._loops)))
+                self._unknown_call(node, ASM_CALL)  # call does
             for place, access in asm_operands(node):
                 self.lvalue(place, access, None, depth)
         elif kind == "cast_expression":

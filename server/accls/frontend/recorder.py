@@ -27,7 +27,11 @@ from accls.frontend.model import (
 from accls.frontend.poly import Poly
 from accls.frontend.secondary_inductions import SecondaryLoop
 
-__all__ = ["LoopRecord", "Recorder"]
+__all__ = ["UNREAD_CALL", "LoopRecord", "Recorder"]
+
+# The call that text the walk cannot read stands for, so that a function holding
+# it has unknown effects for its callers: a name no C function can have.
+UNREAD_CALL = "unread text"
 
 # Names a macro-call type may have that are real types (GNU C, C23).
 _TYPEOF = frozenset(
@@ -182,6 +186,12 @@ class Recorder:
     def _opaque(self) -> None:
         for rec in self._loops:
             rec.opaque = True
+
+    def _unknown_call(self, node: Node, name: str) -> None:
+        """Record `node` as a call of unknown effects named `name` (no definition)."""
+        self.call_refs.append(len(self.refs))
+        loops = tuple(r.id for r in self._loops)
+        self.calls.append((Call(name, self._span(node)), loops))
 
     def _unreadable(self, node: Node) -> bool:
         """A statement the parse misreads: the real text is hidden from it.
