@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from accls.frontend.asm_operands import ASM_CALL, asm_clobbers_memory, asm_operands
 from accls.frontend.expr_nodes import acts, cpp_index
 from accls.frontend.expression_facts import ExpressionFacts
 from accls.frontend.exprs import MAX_DEPTH, node_text, operands, strip_parens
@@ -98,6 +99,11 @@ class ExpressionWalk(ExpressionFacts):
             self._branching(node, depth, used)
         elif kind in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
             return
+        elif kind == "gnu_asm_expression":
+            if asm_clobbers_memory(node):  # may write any memory, as an unknown
+                self._unknown_call(node, ASM_CALL)  # call does
+            for place, access in asm_operands(node):
+                self.lvalue(place, access, None, depth)
         elif kind == "cast_expression":
             value = node.child_by_field_name("value")
             kind_node = node.child_by_field_name("type")

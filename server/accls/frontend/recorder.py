@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from accls.frontend.exprs import span_of
+from accls.frontend.exprs import node_text, span_of
 from accls.frontend.forward_subst import Definition
 from accls.frontend.loop_model import RangeFor
 from accls.frontend.macros import MacroTable
@@ -27,7 +27,16 @@ from accls.frontend.model import (
 from accls.frontend.poly import Poly
 from accls.frontend.secondary_inductions import SecondaryLoop
 
-__all__ = ["LoopRecord", "Recorder"]
+__all__ = ["UNREAD_CALL", "LoopRecord", "Recorder"]
+
+# The call that text the walk cannot read stands for, so that a function holding
+# it has unknown effects for its callers: a name no C function can have.
+UNREAD_CALL = "unread text"
+
+# Names a macro-call type may have that are real types (GNU C, C23).
+_TYPEOF = frozenset(
+    {"typeof", "__typeof__", "__typeof", "typeof_unqual", "__typeof_unqual__"}
+)
 
 
 @dataclass(slots=True)
@@ -177,6 +186,35 @@ class Recorder:
     def _opaque(self) -> None:
         for rec in self._loops:
             rec.opaque = True
+
+    def _unknown_call(self, node: Node, name: str) -> None:
+        """Record `node` as a call of unknown effects named `name` (no definition)."""
+        self.call_refs.append(len(self.refs))
+        loops = tuple(r.id for r in self._loops)
+        self.calls.append((Call(name, self._span(node)), loops))
+
+    def _unreadable(self, node: Node) -> bool:
+        """A statement the parse misreads: the real text is hidden from it.
+
+        A statement the parser made up (zero width): `for (..)` followed by
+        `#include "body.inc"` or an `#if` block ends with an empty body
+        tree-sitter supplies, and the real body is that text. A declaration
+        typed by a macro call or by an object-like macro that is a statement:
+        `PUSH(i)` or `TICK` (used without `;`) then `b[i] = a[i];` or
+        `work(i);` reads as the declaration of a local array `b` or of a
+        function `work`, and neither the macro nor the statement is seen.
+        `typeof` is a type.
+        """
+        if node.start_byte == node.end_byte:
+            return True
+        kind = node.child_by_field_name("type") if node.type == "declaration" else None
+        if kind is not None and kind.type == "type_identifier":
+            body = self.macros.objects.get(node_text(kind), "")
+            return ";" in body or "=" in body
+        if kind is None or kind.type != "macro_type_specifier":
+            return False
+        name = kind.child_by_field_name("name")
+        return name is None or node_text(name) not in _TYPEOF
 
     def _guarded(self) -> bool:
         return bool(self._ctx) and self._ctx[-1] < 0

@@ -14,7 +14,7 @@ from accls.frontend.exprs import MAX_DEPTH, node_text, operands, span_of
 from accls.frontend.forward_subst import LoopEntry, forward_substitute
 from accls.frontend.model import AccessKind, Directive, Exit, ExitKind, Region, Var
 from accls.frontend.nested_functions import nested_name, outer_writes
-from accls.frontend.recorder import LoopRecord
+from accls.frontend.recorder import UNREAD_CALL, LoopRecord
 from accls.frontend.reductions import if_minmax
 from accls.frontend.secondary_checks import (
     checked_secondaries,
@@ -35,8 +35,9 @@ class FunctionWalk(ExpressionWalk):
 
     def statement(self, node: Node, depth: int = 0) -> None:
         """Walk one statement (or any node that holds statements)."""
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or self._unreadable(node):
             self._opaque()
+            self._unknown_call(node, UNREAD_CALL)  # its function's summary too
             return
         kind = node.type
         if (
