@@ -7,7 +7,8 @@ from accls.analysis import analyze_text
 
 
 def _reasons(header: str, params: str = "int n") -> tuple[bool, str]:
-    src = f"void run({params}, double *restrict a) {{\n  {header} a[i] = 1.0;\n}}\n"
+    body = f"  {header} a[i] = 1.0;\n"
+    src = f"#define N 64\nvoid run({params}, double *restrict a) {{\n{body}}}\n"
     [loop] = [f for f in analyze_text(src).facts if f.loop.function == "run"]
     return loop.parallel, " ".join(o.message for o in loop.obstacles)
 
@@ -18,6 +19,7 @@ def _reasons(header: str, params: str = "int n") -> tuple[bool, str]:
         ("for (int i = 0; i + 1 < n; i++)", "`i < n - 1`"),
         ("for (int i = 0; n > i + 2; i++)", "`i < n - 2`"),
         ("for (int i = 1; i - 1 <= 40; i++)", "`i <= 40 + 1`"),
+        ("for (int i = 0; i + 1 < N; i++)", "`i < N - 1`"),
     ],
 )
 def test_an_offset_test_is_refused_with_its_canonical_form(

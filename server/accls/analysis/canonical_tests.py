@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from accls.analysis.nest_views import integer_macros
 from accls.frontend import Loop, SourceFile
 
 __all__ = ["shape_message"]
@@ -49,12 +50,14 @@ def _moved(var: str, test: str) -> str:
 
 
 def _signed(name: str, loop: Loop, source: SourceFile) -> bool:
-    """Whether `name` is a number or a variable of a signed integer type.
+    """Whether `name` is a number, a macro of one, or a signed integer variable.
 
     With an unsigned one, `n - 1` wraps at `n == 0` where `i + 1 < n` does not.
     """
     if name.isdigit():
         return True
+    if integer_macros(source.macros).get(name, 0) >= 1:
+        return True  # a constant past 0: `N - 1` does not wrap, whatever its type
     fn = source.function(loop.function)
     var = fn.lookup(name) if fn is not None else None
     var = var or next((g for g in source.globals if g.name == name), None)
