@@ -44,8 +44,8 @@ def element_address(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     return found
 
 
-def promoted_row(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
-    """The row write row_arguments recorded for `&x[i][k]`: `x[i]`, or None."""
+def address_row(arg: str) -> tuple[str, str] | None:
+    """`&x[i][k]` as its row `x[i]` and its last subscript `k` (folded), or None."""
     want = _folded(arg)
     if not want.startswith("&") or not want.endswith("]"):
         return None
@@ -53,13 +53,24 @@ def promoted_row(call: Call, arg: str, refs: tuple[Ref, ...]) -> Ref | None:
     for pos in range(len(want) - 1, 0, -1):
         depth += {"]": 1, "[": -1}.get(want[pos], 0)
         if depth == 0:
-            row = want[1:pos]
-            break
-    else:
+            return want[1:pos], want[pos + 1 : -1]
+    return None
+
+
+def promoted_row(
+    call: Call, arg: str, refs: tuple[Ref, ...], *, write: bool = True
+) -> Ref | None:
+    """The row row_arguments recorded for `&x[i][k]`: `x[i]`, or None.
+
+    The row written, or with `write` False the row a library copy reads.
+    """
+    found = address_row(arg)
+    if found is None:
         return None
     for ref in refs:
         inside = call.span.start_byte <= ref.span.start_byte < call.span.end_byte
-        if inside and ref.is_write and ref.subscripts and _folded(ref.render()) == row:
+        kind = ref.is_write if write else not ref.is_write and not ref.escapes
+        if inside and kind and ref.subscripts and _folded(ref.render()) == found[0]:
             return ref
     return None
 

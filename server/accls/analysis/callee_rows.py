@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING
 
 from accls.analysis.pointer_slices import program_slice
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile
+from accls.frontend.exprs import expression_poly
 
 if TYPE_CHECKING:
     from accls.analysis.program import ProgramSummaries
 
 __all__ = ["callee_within_row", "extent_value", "typedef_extent"]
+
+_SUM = re.compile(r"[\w\s+\-*()]+")
 
 
 def _loops(fn: Function, source: SourceFile) -> dict[int, Loop]:
@@ -151,7 +154,27 @@ def extent_value(text: str | None, macros: Mapping[str, int]) -> int | None:
     if text is None:
         return None
     text = text.strip().strip("()").strip()
-    return int(text) if text.isdigit() else macros.get(text)
+    if text.isdigit():
+        return int(text)
+    if text in macros:
+        return macros[text]
+    return _constant_sum(text, macros)
+
+
+def _constant_sum(text: str, macros: Mapping[str, int]) -> int | None:
+    """`W + 1` or `2 * N` of integer macros, when it is a number of at least 0.
+
+    Only `+`, `-` and `*`: a `/` or `%` rounds in ways a polynomial does not.
+    """
+    if not _SUM.fullmatch(text):
+        return None
+    poly = expression_poly(text)
+    if poly is None or not poly.names() <= macros.keys():
+        return None
+    value = poly.substitute({n: Poly.const(macros[n]) for n in poly.names()})
+    if not value.is_constant or value.constant < 0:
+        return None
+    return value.constant
 
 
 def typedef_extent(

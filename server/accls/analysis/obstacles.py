@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accls.analysis.call_reasons import duplicate_definitions, unknown_call_reason
+from accls.analysis.canonical_tests import shape_message
 from accls.analysis.errno_calls import errno_obstacle
 from accls.analysis.model import Obstacle, ObstacleCode
 from accls.analysis.narrow_counters import counter_decl, narrow_counter_obstacle
@@ -282,8 +283,7 @@ def shape_obstacles(
                 code=ObstacleCode.SHAPE,
                 line=loop.line,
                 variable=loop.var,
-                message="the loop is not in canonical form "
-                "(`for (v = lb; v < ub; v += step)` with a constant step)",
+                message=shape_message(loop, source),
             )
         )
     elif loop.var is not None:

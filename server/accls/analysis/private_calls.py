@@ -23,6 +23,7 @@ from accls.analysis.out_params import defines
 from accls.analysis.own_objects import beyond_why, own_object
 from accls.analysis.pointer_slices import known_callee
 from accls.analysis.range_arguments import range_write
+from accls.analysis.row_arguments import library_row_read
 from accls.analysis.row_reads import row_read
 from accls.analysis.row_sizes import size_why
 from accls.analysis.summaries import (
@@ -124,6 +125,15 @@ def _summary_effects(
                 private.append(arg)
             continue
         fn = source.function(loop.function)
+        library_row = library_row_read(call, index, loop, source, program)
+        if index not in summary.writes and library_row is not None:
+            # `memcpy(d, &x[i][1], W * 8)`: the row's read (row_arguments).
+            overlap = read_overlap(call, [arg], loop, source, indices, fields)
+            if overlap is not None:
+                why = f"`{overlap[0]}` through an argument"
+                return False, _overlap_why(why, overlap)
+            slices.append(library_row.render())
+            continue
         if index not in summary.writes:
             # `norm3(&a[3*i])`: the elements the callee reads, which the
             # dependence graph modelled (range_arguments), as the loop's own;

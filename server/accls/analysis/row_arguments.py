@@ -12,6 +12,10 @@ data clauses see the callee's effect like any other access: rows `ii` of two
 iterations are disjoint, `f[ii]` and `f[ii + 1]` are not. A row of pointers
 (`double **f`: `f[ii]` is a pointer read from memory) is left as it is: the
 rows may overlap, and the call stays an obstacle.
+
+A library copy (`memcpy`, `memmove`) moves what its size says: its destination
+`&x[i][k]` (k a literal) is the row's write, and its source the row's read
+(`library_row_read`), only when the size fits in the row from column `k`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from accls.analysis.access_paths import member_var, target_of
-from accls.analysis.call_arguments import argument_ref, element_address
+from accls.analysis.call_arguments import (
+    address_row,
+    argument_ref,
+    element_address,
+    promoted_row,
+)
 from accls.analysis.callee_rows import (
     callee_within_row,
     extent_value,
@@ -32,6 +41,7 @@ from accls.analysis.summaries import Summary, summarize
 from accls.analysis.variadic_calls import format_summary
 from accls.frontend import (
     AccessKind,
+    Call,
     Function,
     Loop,
     Poly,
@@ -41,7 +51,7 @@ from accls.frontend import (
     library_function,
 )
 
-__all__ = ["fresh_row", "is_row", "promote_row_arguments"]
+__all__ = ["fresh_row", "is_row", "library_row_read", "promote_row_arguments"]
 
 
 def is_row(ref: Ref, loop: Loop, source: SourceFile) -> bool:
@@ -95,13 +105,11 @@ def _row_writes(
             memo[call.name] = summarize(call.name, source, pure, None, program)
         summary = memo[call.name] or format_summary(call, source, program)
         # A library function writes what its size says, not what C's rows allow.
-        header = source.headers.function(call.name) if source.headers else None
-        library = (
-            source.function(call.name) is None
-            and header is None
-            and (program is None or not program.lookup(call.name))
-            and library_function(call.name) is not None
-        )
+        library = _library(call, source, program)
+        source_index = _SIZED_SOURCES.get(call.name, -1)
+        read = library_row_read(call, source_index, nest, source, program)
+        if read is not None:  # `&x[i][0]` read as the row `x[i]`
+            out[read.span.start_byte] = read
         for index in sorted(summary.writes if summary is not None else ()):
             if index >= len(call.args):
                 continue
@@ -123,7 +131,10 @@ def _row_writes(
             if (
                 not fresh
                 and library
-                and (column != 0 or not within_row(call, ref, fn, source, macros))
+                and (
+                    column is None
+                    or not within_row(call, ref, fn, source, macros, column)
+                )
             ):
                 continue  # `memcpy(a[i], b, 2 * M * 8)` writes the next row too
             extent = _extent(ref, fn, source, macros)
@@ -136,6 +147,64 @@ def _row_writes(
                 continue  # `bump(a[i], 2 * M)` runs on into the next row
             out[ref.span.start_byte] = replace(ref, kind=AccessKind.UPDATE)
     return out
+
+
+# Library calls that read a sized source: `memcpy(d, &x[i][1], n * sizeof x[0][0])`.
+_SIZED_SOURCES = {"memcpy": 1, "memmove": 1}
+
+
+def _library(call: Call, source: SourceFile, program: ProgramSummaries | None) -> bool:
+    """Whether `call` is a library function's, not one the program defines."""
+    header = source.headers.function(call.name) if source.headers else None
+    return (
+        source.function(call.name) is None
+        and header is None
+        and (program is None or not program.lookup(call.name))
+        and library_function(call.name) is not None
+    )
+
+
+def library_row_read(
+    call: Call,
+    index: int,
+    nest: Loop,
+    source: SourceFile,
+    program: ProgramSummaries | None = None,
+) -> Ref | None:
+    """The row `x[i]` a library copy reads through argument `index`, or None.
+
+    `memcpy(d, x[i], M * sizeof(double))` or `memmove(.., &x[i][1], W * 8)` read
+    within the row `x[i]` when the size fits in it from the column: the read is
+    then the row's, which the dependence test compares like the loop's own.
+    A size that runs on into the next row, a column that varies, a row of
+    pointers, or a row picked by data is not one.
+    """
+    if _SIZED_SOURCES.get(call.name) != index or index >= len(call.args):
+        return None
+    if not _library(call, source, program):
+        return None
+    arg = call.args[index]
+    ref = argument_ref(call, arg, nest.refs)
+    if ref is not None and (ref.is_write or ref.escapes):
+        return None  # `x[i]` itself written, or its address kept
+    column: int | None = 0
+    element = element_address(call, arg, nest.refs)
+    if ref is None and element is not None:  # `&x[i][k]`: an escaping address
+        ref = replace(element, subscripts=element.subscripts[:-1])
+        column = _column(element)
+    elif ref is None:  # already promoted: the row read, its column a literal
+        ref = promoted_row(call, arg, nest.refs, write=False)
+        last = address_row(arg)
+        column = int(last[1]) if last is not None and last[1].isdigit() else None
+    if ref is None or column is None or ref.deref:
+        return None
+    if any(s.indirect for s in ref.subscripts) or not is_row(ref, nest, source):
+        return None
+    fn = source.function(nest.function)
+    macros = integer_macros(source.macros)
+    if not within_row(call, ref, fn, source, macros, column):
+        return None
+    return replace(ref, escapes=False, kind=AccessKind.READ)
 
 
 def _column(element: Ref) -> int | None:

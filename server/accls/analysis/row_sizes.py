@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from accls.analysis.callee_rows import extent_value
 from accls.frontend import Call, Function, Ref, SourceFile, Var
 
 __all__ = ["element_count", "size_why", "unwrapped", "within_row"]
@@ -93,10 +94,8 @@ def _outer_factors(text: str) -> list[tuple[str, str]]:
 
 
 def _value(text: str, macros: Mapping[str, int]) -> int | None:
-    text = _unwrapped(text)
-    if text.isdigit():
-        return int(text)
-    return macros.get(text)
+    """A count or an extent as a number: `64`, `W`, `W + 1` of integer macros."""
+    return extent_value(_unwrapped(" ".join(text.split())), macros)
 
 
 def within_row(
@@ -105,8 +104,13 @@ def within_row(
     fn: Function | None,
     source: SourceFile,
     macros: Mapping[str, int],
+    column: int = 0,
 ) -> bool:
-    """Whether the library `call` writes no more than the row `row` it is passed."""
+    """Whether the library `call` writes no more than the row `row` it is passed.
+
+    `column` is where in the row the call's pointer starts (`&a[i][1]`: 1): the
+    size must then fit in what is left of the row.
+    """
     sized = _SIZED.get(call.name)
     if sized is None or sized[0] >= len(call.args):
         return False
@@ -120,15 +124,15 @@ def within_row(
     element = {_folded(var.type), f"{text}[0]", f"*{text}"}
     size = call.args[sized[0]]
     if sized[1] is None and _sizeof(size) == text:
-        return True  # `sizeof a[i]`: the row itself
+        return column == 0  # `sizeof a[i]`: the row itself, from its start
     if sized[1] is not None:
         count, each = call.args[sized[1]], _sizeof(size)
-        return each in element and _count_fits(count, extent, macros)
+        return each in element and _count_fits(count, extent, macros, column)
     parts = _factors(size)
     if parts is None or extent is None:
         return False
     for count, each in (parts, parts[::-1]):
-        if _sizeof(each) in element and _count_fits(count, extent, macros):
+        if _sizeof(each) in element and _count_fits(count, extent, macros, column):
             return True
     return False
 
@@ -166,14 +170,16 @@ def element_count(
     return None
 
 
-def _count_fits(count: str, extent: str | None, macros: Mapping[str, int]) -> bool:
-    """Whether `count` elements fit in a row of `extent`."""
+def _count_fits(
+    count: str, extent: str | None, macros: Mapping[str, int], column: int = 0
+) -> bool:
+    """Whether `count` elements from element `column` fit in a row of `extent`."""
     if extent is None:
         return False
-    if _unwrapped(_folded(count)) == _unwrapped(_folded(extent)):
+    if column == 0 and _unwrapped(_folded(count)) == _unwrapped(_folded(extent)):
         return True
-    have, room = _value(_folded(count), macros), _value(_folded(extent), macros)
-    return have is not None and room is not None and 0 <= have <= room
+    have, room = _value(count, macros), _value(extent, macros)
+    return have is not None and room is not None and 0 <= have <= room - column
 
 
 def size_why(call: Call, arg: str) -> str:

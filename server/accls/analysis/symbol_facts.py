@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from accls.analysis.condition_forms import CAST, negated_facts
+from accls.analysis.enclosing_guards import enclosing_guards
 from accls.analysis.param_ranges import parameter_ranges
 from accls.frontend import Function, Loop, Poly, Ref, SourceFile, is_cpp
 from accls.frontend.exprs import expression_poly
@@ -120,6 +121,7 @@ def function_facts(
     found = (
         *_assignments(fn, source, by_name, fixed),
         *_guards(fn, source, fixed),
+        *enclosing_guards(fn, source, fixed, Fact),
         *_call_ranges(fn, source, macros),
     )
     return tuple(replace(f, labels=labels) for f in found) if labels else found
