@@ -49,10 +49,6 @@ _MISSED: dict[str, str] = {
         "`shapes[i % 2]->area(..)`: a virtual call, whose overrides (all pure "
         "here) are not read"
     ),
-    "e08_reference_aliases.cpp:47": (
-        "`std::vector<double> &row = rows[r]`: a reference to a row of a vector "
-        "of vectors is read as a pointer the loop changes"
-    ),
     "e09_algorithms_inside.cpp:17": (
         "`std::sort` on `rows[r]` is not in the table of C++ library effects"
     ),

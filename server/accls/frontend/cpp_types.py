@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from accls.frontend.model import UserReduction
 
 __all__ = [
+    "OWNING_CONTAINERS",
     "ClassInfo",
     "CxxScope",
     "CxxType",
@@ -80,6 +81,8 @@ _DROPPED = frozenset(
     }
 )  # fmt: skip
 _CONTAINERS = frozenset({"vector", "array", "span", "valarray"})
+OWNING_CONTAINERS = frozenset({"std::vector", "std::array", "std::valarray"})
+"""Containers whose elements are their own storage (a span's are not)."""
 _STREAMS = frozenset(
     {
         "istream", "ostream", "iostream", "ifstream", "ofstream", "fstream",
