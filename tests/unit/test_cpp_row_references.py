@@ -145,3 +145,84 @@ def test_a_row_of_a_table_of_pointers_is_not_owned() -> None:
         """
     )
     assert not found[6][0]
+
+
+def test_a_reference_that_hides_a_shared_row_stays_a_pointer() -> None:
+    # After the inner block, `row` is `m[0]` again, shared by every iteration.
+    found = _verdicts(
+        """\
+        double f(std::size_t n) {
+          Mat m(n, std::vector<double>(30));
+          std::vector<double> &row = m[0];
+          for (std::size_t r = 0; r < n; ++r) {
+            {
+              std::vector<double> &row = m[r];
+              row[1] = r;
+            }
+            row[0] += 1.0;
+          }
+          return m[1][0];
+        }
+        """
+    )
+    assert not found[7][0], found[7][1]
+
+
+def test_a_row_passed_to_a_call_is_its_place() -> None:
+    found = _verdicts(
+        """\
+        #include <algorithm>
+        double f(std::size_t n) {
+          Mat m(n, std::vector<double>(30));
+          for (std::size_t r = 0; r < n; ++r) {
+            std::vector<double> &row = m[r];
+            std::sort(row.begin(), row.end());
+          }
+          for (auto &row : m) std::fill(row.begin(), row.end(), 1.0);
+          for (std::size_t r = 0; r + 1 < n; ++r) {
+            std::vector<double> &next = m[r + 1];
+            std::fill(next.begin(), next.end(), m[r][0]);
+          }
+          return m[1][0];
+        }
+        """
+    )
+    assert found[7][0], found[7][1]
+    assert found[11][0], found[11][1]
+    assert not found[12][0]
+
+
+def test_a_sort_with_a_comparison_of_the_callers_is_a_call() -> None:
+    found = _verdicts(
+        """\
+        #include <algorithm>
+        double f(std::size_t n) {
+          Mat m(n, std::vector<double>(30));
+          for (std::size_t r = 0; r < n; ++r)
+            std::sort(m[r].begin(), m[r].end(), [](double a, double b) {
+              return a > b;
+            });
+          return m[1][0];
+        }
+        """
+    )
+    assert not found[7][0]
+
+
+def test_a_shared_scratch_row_sorted_per_iteration_is_refused() -> None:
+    found = _verdicts(
+        """\
+        #include <algorithm>
+        double f(std::size_t n) {
+          Mat m(n, std::vector<double>(30));
+          std::vector<double> scratch(30), med(n);
+          for (std::size_t r = 0; r < n; ++r) {
+            scratch = m[r];
+            std::sort(scratch.begin(), scratch.end());
+            med[r] = scratch[15];
+          }
+          return med[1];
+        }
+        """
+    )
+    assert not found[8][0]

@@ -10,6 +10,8 @@ the loop re-points. Only a row of a container that owns its rows
 Where a name of the place may change after the binding (`r` stored to,
 incremented, passed to a call or its address taken), the place's text would
 name another row: the reference stays a pointer that may alias the container.
+A row passed to a call (this one, or a range-for's) is passed as its place, so
+the call's writes through it are the row's (`zero(row, n)` writes `m[r]` only).
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ from tree_sitter import Node
 
 from accls.frontend.cpp_decls import is_reference
 from accls.frontend.cpp_ranges import CppRanges
-from accls.frontend.cpp_types import OWNING_CONTAINERS, CxxType, TypeKind
+from accls.frontend.cpp_types import (
+    OWNING_CONTAINERS,
+    CxxType,
+    TypeKind,
+    declared_name,
+)
 from accls.frontend.expr_nodes import cpp_index
 from accls.frontend.exprs import node_text, strip_parens
 
@@ -35,8 +42,28 @@ class CppRowReferences(CppRanges):
 
     def _declaration(self, node: Node, depth: int) -> None:
         declarators = node.children_by_field_name("declarator")
-        if len(declarators) != 1 or not self._row_reference(node, declarators[0]):
-            super()._declaration(node, depth)
+        if len(declarators) == 1 and self._row_reference(node, declarators[0]):
+            return
+        for declarator in declarators:  # a new variable of a row's name hides it
+            target = declared_name(declarator)
+            if target is not None:
+                self.rows.pop(node_text(target), None)
+                self.elements.pop(node_text(target), None)
+        super()._declaration(node, depth)
+
+    def _argument_text(self, arg: Node) -> str:
+        """A row passed to a call is its place: `fill(row.begin(), ..)` fills `m[r]`."""
+        return self._row_text(super()._argument_text(arg))
+
+    def argument_place(self, arg: Node) -> str:
+        """`zero(row, n)` of a row passes `m[r]`."""
+        return self._row_text(super().argument_place(arg))
+
+    def _row_text(self, text: str) -> str:
+        if text not in self.rows:
+            return text
+        outer, subs = self.rows[text]
+        return outer + "".join(f"[{sub.text}]" for sub in subs)
 
     def _row_reference(self, declaration: Node, declarator: Node) -> bool:
         """`T &row = rows[r]`: record `row` as the row `rows[r]`, if it is one."""
@@ -56,6 +83,7 @@ class CppRowReferences(CppRanges):
         index = cpp_index(place) if place.type == "subscript_expression" else None
         if (
             name.type != "identifier"
+            or _hides(declaration, node_text(name))
             or base is None
             or index is None
             or strip_parens(base).type != "identifier"
@@ -95,6 +123,43 @@ def _kept(declaration: Node, place: Node) -> bool:
         elif after and _may_change(stmt, names):
             return False
     return after
+
+
+def _hides(declaration: Node, name: str) -> bool:
+    """Whether a declaration of `name` is in scope where `declaration` is.
+
+    After the reference's block the name would be the hidden variable again,
+    which the walk, keeping the row for the name, would misread.
+    """
+    child, parent = declaration, declaration.parent
+    while parent is not None:
+        for sibling in parent.children:
+            if sibling == child:
+                break
+            if _declares(sibling, name):
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+_DECLARING = frozenset(
+    {"declaration", "parameter_declaration", "optional_parameter_declaration"}
+)
+_CLOSED = frozenset({"compound_statement", "lambda_expression"})
+
+
+def _declares(node: Node, name: str) -> bool:
+    """Whether `node` declares `name` in the scope it opens or shares."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in _DECLARING or cur.type == "for_range_loop":
+            for declarator in cur.children_by_field_name("declarator"):
+                target = declared_name(declarator)
+                if target is not None and node_text(target) == name:
+                    return True
+        stack.extend(c for c in cur.named_children if c.type not in _CLOSED)
+    return False
 
 
 def _names(place: Node) -> frozenset[str]:
