@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OWNING_CONTAINERS",
+    "STRING_CLASSES",
     "ClassInfo",
     "CxxScope",
     "CxxType",
@@ -83,6 +84,7 @@ _DROPPED = frozenset(
 _CONTAINERS = frozenset({"vector", "array", "span", "valarray"})
 OWNING_CONTAINERS = frozenset({"std::vector", "std::array", "std::valarray"})
 """Containers whose elements are their own storage (a span's are not)."""
+STRING_CLASSES = frozenset({"std::string", "std::wstring"})
 _STREAMS = frozenset(
     {
         "istream", "ostream", "iostream", "ifstream", "ofstream", "fstream",
@@ -270,6 +272,8 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
         return BUILTIN
     if name in _STREAMS and (in_std or name == "FILE"):
         return CxxType(TypeKind.STREAM, name=f"std::{name}")
+    if in_std and f"std::{name}" in STRING_CLASSES and name not in scope.classes:
+        return CxxType(TypeKind.CLASS, name=f"std::{name}")
     return CxxType(TypeKind.CLASS, name=name)
 
 
