@@ -255,9 +255,9 @@ class CppTyping(FunctionWalk):
             method = fn.child_by_field_name("field")
             owner = self.object_type(obj) if obj is not None else UNKNOWN
             name = node_text(method) if method is not None else ""
-            known = library_method_type(owner, name, self.scope)
-            if known is not None:
-                return known
+            returned = library_method_type(owner, name, self.scope)
+            if returned is not None:
+                return returned
             info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
             if info is not None and name in info.methods:
                 return self._overload_type(info, name, node, owner.args)
