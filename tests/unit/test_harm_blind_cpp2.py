@@ -53,10 +53,6 @@ _MISSED: dict[str, str] = {
         "`p.pos[i] = {..}` assigns a `std::array` from a list: "
         "`std::array::operator=` is not in the table"
     ),
-    "d04_particle_push.cpp:72": (
-        "`cells[c][k]` of a `std::vector<std::vector<std::size_t>>`: the "
-        "declaration of `cells` is not read as a table of rows"
-    ),
     "d05_template_stencil.cpp:10": (
         "`out` and `in`, two `std::vector<T> &` parameters, may be one vector"
     ),

@@ -228,7 +228,7 @@ class ExpressionWalk(ExpressionFacts):
         if fn is not None and fn.type != "identifier":
             self.expr(fn, depth + 1)
         texts = tuple(
-            " ".join(node_text(a).split())
+            self.argument_place(a)
             for a in (args.named_children if args is not None else ())
             if a.type != "comment"
         )
@@ -357,6 +357,10 @@ class ExpressionWalk(ExpressionFacts):
         self._ref(
             node, name, kind, subscripts=subs, reduction=red, member=member, field=field
         )
+
+    def argument_place(self, arg: Node) -> str:
+        """A call's argument as text (C++: a row bound to a name is its place)."""
+        return " ".join(node_text(arg).split())
 
     def row_path(
         self, name: str, subs: tuple[Subscript, ...]

@@ -3,10 +3,11 @@
 `std::accumulate(first, last, init)` reads `[first, last)` and returns a value
 of `init`'s type; `std::inner_product(f1, l1, f2, init)` reads two ranges;
 `std::max_element(first, last)` and `min_element` return an iterator into the
-range. The table of C++ library effects says what they read. On elements or an
-initial value of a class type they also call its `operator+`, `operator*` or
-`operator<`, which the table cannot tell: such a call is named apart so that
-its effects are unknown.
+range; `std::sort(first, last)` reorders it. The table of C++ library effects
+says what they read and write. On elements or an initial value of a class type
+they also call its `operator+`, `operator*` or `operator<` (a sort given a
+comparison of the caller's calls that), which the table cannot tell: such a
+call is named apart so that its effects are unknown.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ RANGE_OPERATORS = {
     "std::inner_product": "auto::operator*",
     "std::max_element": "auto::operator<",
     "std::min_element": "auto::operator<",
+    "std::sort": "auto::operator<",
+    "std::stable_sort": "auto::operator<",
 }
 # The argument whose type a call returns: the initial value, or (an iterator)
 # the range's first iterator.
@@ -47,6 +50,8 @@ RANGE_OPERANDS = {
     "std::inner_product": ((0, 1, 2), (3,)),
     "std::max_element": ((0, 1), ()),
     "std::min_element": ((0, 1), ()),
+    "std::sort": ((0, 1), ()),
+    "std::stable_sort": ((0, 1), ()),
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from accls.frontend.cpp_methods import cpp_expression
-from accls.frontend.cpp_ranges import CppRanges
+from accls.frontend.cpp_row_references import CppRowReferences
 from accls.frontend.cpp_types import TypeKind
 from accls.frontend.exprs import node_text, strip_parens
 from accls.frontend.model import AccessKind, ExitKind, Subscript
@@ -23,7 +23,7 @@ ELEMENT_METHODS = frozenset({"at", "operator[]"}) | _ENDS
 """A container's methods that name one of its elements."""
 
 
-class CppElementAccess(CppRanges):
+class CppElementAccess(CppRowReferences):
     """The C++ walk's element methods of containers (see the module's doc)."""
 
     def _element_call(self, node: Node) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from accls.frontend.cpp_destructors import destructors, dying_object
+from accls.frontend.cpp_products import product_factor
 from accls.frontend.cpp_types import (
     UNKNOWN,
     CxxScope,
@@ -55,7 +56,8 @@ def constructor_arguments(
 
     None unless each parameter is a lone name that `is_variable` accepts, or
     such a name subscripted (`T x(a[i])`, read as a parameter `a` of an array
-    type); `Foo f();` and `Foo f(int)` declare functions. A lone name's node is
+    type) or times another (`T x(a * b)`, a parameter `b` pointing to an `a`);
+    `Foo f();` and `Foo f(int)` declare functions. A lone name's node is
     its name, a subscripted one's the whole parameter.
     """
     if declarator.type != "function_declarator":
@@ -81,7 +83,8 @@ def constructor_arguments(
         ):
             return None
         extra = param.child_by_field_name("declarator")
-        if extra is not None and not element_sizes(extra):
+        factor = product_factor(extra, is_variable)
+        if extra is not None and not element_sizes(extra) and factor is None:
             return None
         args.append(kind if extra is None else param)
     return (name, tuple(args)) if args and named else None
@@ -292,10 +295,15 @@ class CppConstructors(CppTyping):
         self._ref(name, var.name, AccessKind.WRITE)
 
     def _element_argument(self, param: Node) -> None:
-        """`a[i]` of `T x(a[i])`, read like the subscript it is."""
+        """`a[i]` of `T x(a[i])`, read like the subscript it is; `a * b` reads both."""
         base = param.child_by_field_name("type")
         extra = param.child_by_field_name("declarator")
         if base is None or extra is None:
+            return
+        factor = product_factor(extra, self._variable)
+        if factor is not None:  # `T x(a * b)`: a product of two variables
+            self.identifier(base, AccessKind.READ)
+            self.identifier(factor, AccessKind.READ)
             return
         sizes = element_sizes(extra)
         for size in sizes:

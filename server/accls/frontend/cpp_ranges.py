@@ -19,6 +19,7 @@ from accls.frontend.cpp_decls import CppDeclarations, is_reference
 from accls.frontend.cpp_iterator_loops import iterator_loop
 from accls.frontend.cpp_methods import cpp_expression
 from accls.frontend.cpp_types import (
+    OWNING_CONTAINERS,
     UNKNOWN,
     CxxType,
     TypeKind,
@@ -40,7 +41,6 @@ _MAX_LOOP_DEPTH = 64
 _PATH = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
 _RANDOM_ACCESS = frozenset({"std::vector", "std::array", "std::span", "std::valarray"})
 _INT_CAST = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*(\d+)\s*\)")
-_OWNING = frozenset({"std::vector", "std::array", "std::valarray"})  # not a span
 
 
 class CppRanges(CppDeclarations):
@@ -229,7 +229,8 @@ class CppRanges(CppDeclarations):
         if index and range_name in self.rows:
             # An element of a row `for (auto &row : m) for (double &x : row)`.
             outer, subs = self.rows[range_name]
-            rows = element.kind is TypeKind.CONTAINER and element.name in _OWNING
+            owning = element.name in OWNING_CONTAINERS
+            rows = element.kind is TypeKind.CONTAINER and owning
             if (element.builtin and not element.pointer) or (rows and reference):
                 self.rows[name] = (outer, (*subs, _index(index)))
                 self.env[name] = element
@@ -239,7 +240,7 @@ class CppRanges(CppDeclarations):
             and reference
             and range_type.kind is TypeKind.CONTAINER
             and element.kind is TypeKind.CONTAINER
-            and element.name in _OWNING
+            and element.name in OWNING_CONTAINERS
         ):
             # A row of a container of containers: an object of its own, `m[index]`.
             self.rows[name] = (range_name, (_index(index),))

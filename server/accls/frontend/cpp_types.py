@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from accls.frontend.model import UserReduction
 
 __all__ = [
+    "OWNING_CONTAINERS",
+    "STRING_CLASSES",
     "ClassInfo",
     "CxxScope",
     "CxxType",
@@ -80,6 +82,9 @@ _DROPPED = frozenset(
     }
 )  # fmt: skip
 _CONTAINERS = frozenset({"vector", "array", "span", "valarray"})
+OWNING_CONTAINERS = frozenset({"std::vector", "std::array", "std::valarray"})
+"""Containers whose elements are their own storage (a span's are not)."""
+STRING_CLASSES = frozenset({"std::string", "std::wstring"})
 _STREAMS = frozenset(
     {
         "istream", "ostream", "iostream", "ifstream", "ofstream", "fstream",
@@ -267,6 +272,8 @@ def classify(text: str, scope: CxxScope, depth: int = 0) -> CxxType:
         return BUILTIN
     if name in _STREAMS and (in_std or name == "FILE"):
         return CxxType(TypeKind.STREAM, name=f"std::{name}")
+    if in_std and f"std::{name}" in STRING_CLASSES and name not in scope.classes:
+        return CxxType(TypeKind.CLASS, name=f"std::{name}")
     return CxxType(TypeKind.CLASS, name=name)
 
 

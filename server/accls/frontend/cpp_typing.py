@@ -18,6 +18,7 @@ from accls.frontend.cpp_call_types import (
     method_type,
     operator_type,
 )
+from accls.frontend.cpp_library_types import library_method_type
 from accls.frontend.cpp_returns import free_return
 from accls.frontend.cpp_types import (
     BUILTIN,
@@ -254,21 +255,9 @@ class CppTyping(FunctionWalk):
             method = fn.child_by_field_name("field")
             owner = self.object_type(obj) if obj is not None else UNKNOWN
             name = node_text(method) if method is not None else ""
-            if owner.kind is TypeKind.CONTAINER:
-                if name in ("size", "empty", "capacity"):
-                    return BUILTIN
-                if name == "data":
-                    return CxxType(
-                        TypeKind.BUILTIN, element=owner.element, pointer=True
-                    )
-                if name in ("at", "front", "back"):
-                    return classify(owner.element, self.scope)
-                if name in ("begin", "end", "cbegin", "cend"):
-                    # A random-access iterator: a pointer to an element, to operators.
-                    return CxxType(
-                        TypeKind.BUILTIN, element=owner.element, pointer=True
-                    )
-                return UNKNOWN
+            returned = library_method_type(owner, name, self.scope)
+            if returned is not None:
+                return returned
             info = self.scope.classes.get(owner.name.rsplit("::", 1)[-1])
             if info is not None and name in info.methods:
                 return self._overload_type(info, name, node, owner.args)
