@@ -93,6 +93,12 @@ def test_an_update_self_brings_the_writes_back() -> None:
             "  if (s > 0) then\n    call acc_copyout(c)\n  end if\n",
             "on some paths only",
         ),
+        # Ended by a logical `if`'s call: on some paths only.
+        (
+            "call acc_copyout(c(1:100))",
+            "if (s > 0) call acc_copyout(c)",
+            "does not follow",
+        ),
         # Held twice: one copy-out only counts it down.
         (
             "  call acc_copyin(c(1:100))\n",

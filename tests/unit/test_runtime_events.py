@@ -106,6 +106,12 @@ def test_the_host_loop_after_the_copyout_is_no_longer_held() -> None:
             ),
             "the hold ends in a block the loop is not in",
         ),
+        # Ended by an unbraced `if`'s call: not read as a directive, so the
+        # hold has no end the proof can see.
+        (
+            ("acc_copyout(c,", "if (n > 8) acc_copyout(c,"),
+            "with no end in this function",
+        ),
         # Held twice: the one `acc_copyout` only counts the hold down.
         (
             (

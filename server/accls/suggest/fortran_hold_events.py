@@ -125,7 +125,8 @@ def _directive_events(fn: Function, data: bytes, name: str) -> list[HoldEvent]:
 
 def hold_events(analysis: FileAnalysis, fn: Function, name: str) -> list[HoldEvent]:
     """The events of `fn` on the array `name` (lower case), in source order."""
-    out = _directive_events(fn, analysis.source.data, name)
+    data = analysis.source.data
+    out = _directive_events(fn, data, name)
     start, end = fn.span.start_byte, fn.span.end_byte
     for call in runtime_data_calls(analysis):
         at = call.span.start_byte
@@ -138,6 +139,8 @@ def hold_events(analysis: FileAnalysis, fn: Function, name: str) -> list[HoldEve
         kind = _CALLS.get(routine, "other")
         if len(call.args) != 1 or not _whole(fn, found.group(1), found.group(2)):
             kind = "other"
+        elif data[data.rfind(b"\n", 0, at) + 1 : at].strip():
+            kind = "other"  # not a statement of its own: `if (c) call acc_copyout(a)`
         out.append(
             HoldEvent(at, call.span.end_byte, kind, routine.endswith("_finalize"))
         )
