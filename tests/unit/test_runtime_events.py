@@ -171,3 +171,41 @@ def test_a_local_another_function_names_is_another_array() -> None:
     pragma, _ = _loop(text, 8)
     assert pragma is not None
     assert "present(c[0:n])" in pragma
+
+
+STEPS = """\
+#include <stdlib.h>
+#include <openacc.h>
+double run(int n, int steps) {
+  double *a = (double *)malloc(n * sizeof(double));
+  double *c = (double *)malloc(n * sizeof(double));
+  for (int x = 0; x < n; ++x) a[x] = x;
+  for (int x = 0; x < n; ++x) c[x] = 1.0;
+  for (int t = 0; t < steps; ++t) {
+    for (int x = 0; x < n; ++x) c[x] += 2.0 * a[x];
+    acc_copyin(c, n * sizeof(double));
+    acc_copyout(c, n * sizeof(double));
+  }
+  double s = c[0];
+  free(a);
+  free(c);
+  return s;
+}
+"""
+
+
+def test_a_loop_around_that_ends_each_hold_it_opens_is_fine() -> None:
+    pragma, why = _loop(STEPS, 9)
+    assert pragma is not None, why
+
+
+def test_a_loop_around_that_opens_more_holds_than_it_ends_refuses() -> None:
+    # The second step's loop finds `c` held: its `copy` moves nothing, and the
+    # one `acc_copyout` after all the steps only counts the holds down.
+    text = STEPS.replace(
+        "    acc_copyout(c, n * sizeof(double));\n  }\n",
+        "  }\n  acc_copyout(c, n * sizeof(double));\n",
+    )
+    pragma, why = _loop(text, 9)
+    assert pragma is None
+    assert "opens and ends the holds of `c` unevenly" in why

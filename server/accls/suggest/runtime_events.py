@@ -132,7 +132,8 @@ def event_refusal(
     count leaves part of it to the loop's own clause, on partly present
     data), and the array must be held once where the loop starts: a second
     `acc_copyin` counts the hold twice, and the first `acc_copyout` after the
-    loop would then copy nothing back.
+    loop would then copy nothing back; a loop around it must open as many
+    holds of the array as it ends.
     """
     name = use.name
     events = [(at, d) for at, d in modeled_events(analysis, fn) if names_in(d, name)]
@@ -161,4 +162,28 @@ def event_refusal(
             "`acc_copyin`/`enter data` counts): the first `acc_copyout` after it "
             "would copy nothing back"
         )
+    if not _balanced(analysis, fn, start, name, directives):
+        return (
+            f"a loop around this one opens and ends the holds of `{name}` unevenly: "
+            "its next iteration may find the array held where this one did not"
+        )
     return None
+
+
+def _balanced(
+    analysis: FileAnalysis,
+    fn: Function,
+    start: int,
+    name: str,
+    directives: list[tuple[int, Directive]],
+) -> bool:
+    """Every loop around the one at `start` opens as many holds of `name` as it ends."""
+    for outer in analysis.source.loops():
+        a, b = outer.span.start_byte, outer.span.end_byte
+        if outer.function != fn.name or not a < start < b:
+            continue
+        inside = [d for at, d in directives if a <= at < b and names_in(d, name)]
+        opens = sum(d.name == "enter data" for d in inside)
+        if opens != sum(d.name == "exit data" for d in inside):
+            return False
+    return True
