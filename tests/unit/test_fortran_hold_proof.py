@@ -139,3 +139,29 @@ def test_internal_procedures_may_hold_the_own_arrays() -> None:
     )
     pragma, _ = _loop(text, 12)
     assert pragma is None
+
+
+def test_the_with_len_form_covering_the_array_is_an_event() -> None:
+    text = HELD.replace("call acc_copyin(c(1:100))", "call acc_copyin(c(1), 100 * 8)")
+    pragma, why = _loop(text, 12)
+    assert pragma is not None, why
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Half the bytes of `real(8)` elements.
+        ("call acc_copyin(c(1:100))", "call acc_copyin(c(1), 100 * 4)"),
+        # Not the first element.
+        ("call acc_copyin(c(1:100))", "call acc_copyin(c(2), 100 * 8)"),
+        # A kind the declaration does not spell: its bytes are the compiler's.
+        ("real(8), dimension(100) :: a, c", "real, dimension(100) :: a, c"),
+    ],
+)
+def test_a_with_len_form_short_of_the_array_refuses(old: str, new: str) -> None:
+    text = HELD.replace("call acc_copyin(c(1:100))", "call acc_copyin(c(1), 100 * 8)")
+    text = text.replace(old.replace("c(1:100))", "c(1), 100 * 8)"), new)
+    assert text != HELD
+    pragma, why = _loop(text, 12)
+    assert pragma is None
+    assert "does not follow" in why

@@ -123,6 +123,51 @@ def _directive_events(fn: Function, data: bytes, name: str) -> list[HoldEvent]:
     return out
 
 
+# The bytes of one element, from the declaration's explicit kind.
+_KIND_BYTES = re.compile(
+    rb"\b(?:real|integer|complex)\s*(?:\*\s*(\d+)|\(\s*(?:kind\s*=\s*)?(\d+)\s*\))",
+    re.I,
+)
+
+
+def _element_bytes(fn: Function, name: str, data: bytes) -> int | None:
+    """The bytes of one element of `name`, when its declaration spells its kind."""
+    var = fn.lookup(name)
+    if var is None or var.span is None:
+        return None
+    start = data.rfind(b"\n", 0, var.span.start_byte) + 1
+    found = _KIND_BYTES.search(data[start : var.span.start_byte])
+    if found is None:
+        return None
+    size = int(found.group(1) or found.group(2))
+    complex_ = found.group(0).lower().startswith(b"complex")
+    return 2 * size if complex_ and found.group(2) else size
+
+
+def _whole_call(
+    fn: Function, data: bytes, item: re.Match[str], rest: tuple[str, ...]
+) -> bool:
+    """The call's array argument (and byte count) covers every element.
+
+    `acc_copyin(a)`, `acc_copyin(a(1:n))` as declared, or the `_with_len`
+    form `acc_copyin(a(1), n * 8)`: the first element of a one-dimensional
+    array and its extent times the bytes its declared kind spells.
+    """
+    name, section = item.group(1), item.group(2)
+    if not rest:
+        return _whole(fn, name, section)
+    var = fn.lookup(name)
+    if len(rest) != 1 or var is None or len(var.dims) != 1 or var.dims[0] is None:
+        return False
+    low = (var.lower_bounds or ("1",))[0]
+    if section is not None and section.replace(" ", "").lower() != low.lower():
+        return False
+    size = _element_bytes(fn, name, data)
+    count = rest[0].replace(" ", "").lower()
+    dim = var.dims[0].replace(" ", "").lower()
+    return size is not None and count in (f"{dim}*{size}", f"{size}*{dim}")
+
+
 def hold_events(analysis: FileAnalysis, fn: Function, name: str) -> list[HoldEvent]:
     """The events of `fn` on the array `name` (lower case), in source order."""
     data = analysis.source.data
@@ -137,7 +182,7 @@ def hold_events(analysis: FileAnalysis, fn: Function, name: str) -> list[HoldEve
             continue
         routine = call.name.lower()
         kind = _CALLS.get(routine, "other")
-        if len(call.args) != 1 or not _whole(fn, found.group(1), found.group(2)):
+        if not _whole_call(fn, data, found, call.args[1:]):
             kind = "other"
         elif data[data.rfind(b"\n", 0, at) + 1 : at].strip():
             kind = "other"  # not a statement of its own: `if (c) call acc_copyout(a)`
