@@ -13,6 +13,7 @@ import pytest
 from accls.pipeline import suggest_text
 from accls.settings import Settings
 from accls.suggest import Dialect
+from accls.suggest.pragma import Target
 
 ACC = Settings(dialect=Dialect.OPENACC, validate=False)
 
@@ -209,3 +210,13 @@ def test_a_loop_around_that_opens_more_holds_than_it_ends_refuses() -> None:
     pragma, why = _loop(text, 9)
     assert pragma is None
     assert "opens and ends the holds of `c` unevenly" in why
+
+
+def test_openmp_does_not_read_the_openacc_calls() -> None:
+    # One runtime (libgomp) may keep one table of present data for both: the
+    # OpenMP loop's `map` would move nothing, and its proof does not see the call.
+    settings = Settings(dialect=Dialect.OPENMP, target=Target.GPU, validate=False)
+    found = suggest_text(HELD, "t.c", settings).suggestions
+    loop = next(s for s in found if s.loop.line == 8 and not s.inner)
+    assert loop.pragma is None
+    assert "may be held on the device by the runtime" in " ".join(loop.reasons)

@@ -149,7 +149,7 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
     kernel = round_.index.is_kernel(fn.name)
     out += remote_refusals(analysis, fn, clear, sentinel, kernel)
     out += runtime_refusals(
-        analysis, fn, clear, (loop.span.start_byte, here.directives)
+        analysis, fn, clear, (loop.span.start_byte, here.directives), sentinel
     )
     arrays = {u.name for u in uses}
     for name in sorted({r.name for r in loop.refs} - arrays):

@@ -88,13 +88,16 @@ def runtime_refusals(
     fn: Function,
     uses: Iterable[ArrayUse],
     site: tuple[int, list[tuple[int, Directive]]],
+    sentinel: str = "acc",
 ) -> list[str]:
     """Why the runtime's holds bar offloading `fn`'s loop on `uses` (empty: fine).
 
     `site`: where the loop starts, and the function's directives (the runtime
-    events among them). A call `runtime_events` reads as a directive of `fn`
-    on `fn`'s own array is left to the hold proof; any other call bars the
-    arrays it names and every array not `fn`'s own.
+    events among them, for OpenACC: OpenMP's proof does not read them, and a
+    runtime may share one table of present data between the two). A call
+    `runtime_events` reads as a directive of `fn` on `fn`'s own array is left
+    to the hold proof; any other call bars the arrays it names and every array
+    not `fn`'s own.
     """
     calls = runtime_data_calls(analysis)
     if not calls:
@@ -107,7 +110,8 @@ def runtime_refusals(
     proved = {
         id(c)
         for c in calls
-        if c.span.start_byte in events
+        if sentinel == "acc"
+        and c.span.start_byte in events
         and start <= c.span.start_byte < end
         and _own(fn, c.args[0], data, spans)
     }
