@@ -3,9 +3,11 @@
 Between `#pragma acc enter data copyin(a[0:n])` (OpenMP: `target enter data
 map(to: a[0:n])`) and its `exit data`, a kernel that touches `a` finds it on the
 device. Its copy clauses would move nothing (present-or semantics), but an expert
-writes `present(a[0:n])`. It is written only when every path to the kernel passes
-the `enter data` with no `exit data` of the array between; else `present` would
-stop the program where the copy clause moves the data:
+writes `present(a[0:n])`. The runtime's `acc_copyin(a, n * sizeof(*a))` and
+its kin count as the directives they stand for (`runtime_events`). It is
+written only when every path to the kernel passes the `enter data` with no
+`exit data` of the array between; else `present` would stop the program where
+the copy clause moves the data:
 
 - the `enter data` is in a block that encloses the kernel, before it, with no
   `if`/`async` clause, no preprocessor branch, `case` label, or runtime call
@@ -14,7 +16,8 @@ stop the program where the copy clause moves the data:
   a block the `enter data` does not also start (a loop around both would reach
   the kernel again after it);
 - the array is a local or a parameter whose pointer nothing reassigns after the
-  `enter data` (a swap would leave the name on memory the device does not hold);
+  `enter data` (a swap would leave the name on memory the device does not hold;
+  its declaration's value, before it, is the one held);
 - the `enter data`'s section covers every element the kernel touches.
 """
 
@@ -31,6 +34,7 @@ from accls.frontend import Directive, Function, Span, Var
 from accls.suggest.held_text import depths
 from accls.suggest.lifetime_edits import present_clauses
 from accls.suggest.region_present import covers_use
+from accls.suggest.runtime_events import modeled_events
 from accls.suggest.suggestion import Suggestion
 
 __all__ = ["entered_holds", "entered_present"]
@@ -52,8 +56,19 @@ def _names(directive: Directive, name: str) -> bool:
     return any(word.search(c.args or "") for c in directive.clauses)
 
 
-def _stable(fn: Function, name: str, globals_: tuple[Var, ...]) -> bool:
-    """A local, parameter or global array whose pointer nothing reassigns."""
+def _stable(
+    fn: Function,
+    name: str,
+    globals_: tuple[Var, ...],
+    events: list[tuple[int, Directive]],
+    after: int,
+) -> bool:
+    """A local, parameter or global array whose pointer nothing reassigns.
+
+    From `after` (the `enter data`) on; its hand-over to the runtime calls
+    read as directives (`events`) keeps it.
+    """
+    calls = [(d.span.start_byte, d.span.end_byte) for _, d in events if d.span]
     var = fn.lookup(name)
     if var is None:
         found = [g for g in globals_ if g.name == name]
@@ -63,6 +78,8 @@ def _stable(fn: Function, name: str, globals_: tuple[Var, ...]) -> bool:
     return not any(
         r.name == name
         and ((r.is_write and not r.subscripts and not r.deref) or r.escapes)
+        and r.span.start_byte >= after
+        and not any(a <= r.span.start_byte < b for a, b in calls)
         for r in fn.refs
     )
 
@@ -73,17 +90,19 @@ def entered_holds(
     """True when an `enter data` of `fn` holds `use` on every path to `kernel`."""
     data = analysis.source.data
     body = data[fn.span.start_byte : fn.span.end_byte]
-    if re.search(rb"\bgoto\b", body) or not _stable(
-        fn, use.name, analysis.source.globals
-    ):
+    events = modeled_events(analysis, fn) if sentinel == "acc" else []
+    if re.search(rb"\bgoto\b", body):
         return False
     directives = function_directives(analysis.source, fn, sentinel)
+    directives = sorted([*directives, *events], key=lambda e: e[0])
     exits = [(at, d) for at, d in directives if d.name in _EXIT and _names(d, use.name)]
     for at, directive in directives:
         span = directive.span
         if directive.name not in _ENTER or span is None or at >= kernel.start_byte:
             continue
         if any(directive.clause(c) is not None for c in ("if", "async", "nowait")):
+            continue
+        if not _stable(fn, use.name, analysis.source.globals, events, at):
             continue
         sections = [
             s
@@ -92,7 +111,7 @@ def entered_holds(
         ]
         if not any(covers_use(s, use) for s in sections):
             continue
-        between = data[span.end_byte : kernel.start_byte]
+        between = _without(data, (span.end_byte, kernel.start_byte), events)
         if depths(data, span.end_byte, kernel.start_byte)[0] < 0:
             continue  # the kernel is outside the block of the `enter data`
         if _BRANCH.search(between) or _BETWEEN.search(between):
@@ -108,12 +127,24 @@ def entered_holds(
     return False
 
 
+def _without(
+    data: bytes, within: tuple[int, int], events: list[tuple[int, Directive]]
+) -> bytes:
+    """The bytes `within`, the runtime calls read as directives blanked."""
+    text = bytearray(data[within[0] : within[1]])
+    for _, d in events:
+        if d.span is not None and within[0] <= d.span.start_byte < within[1]:
+            a, b = d.span.start_byte - within[0], d.span.end_byte - within[0]
+            text[a:b] = b" " * (min(b, len(text)) - a)
+    return bytes(text)
+
+
 def entered_present(
     analysis: FileAnalysis, found: tuple[Suggestion, ...]
 ) -> tuple[Suggestion, ...]:
     """`found`, with `present` for the arrays a user's `enter data` holds."""
     source = analysis.source
-    if b"enter" not in source.data:
+    if b"enter" not in source.data and b"acc_" not in source.data:
         return found
     present: dict[int, frozenset[str]] = {}
     for s in found:

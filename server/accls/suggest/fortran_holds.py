@@ -1,13 +1,14 @@
 """Fortran: no offload of a loop whose arrays the user's data directives may hold.
 
 `held_copies` proves, for C, when a host loop may be offloaded inside the user's
-own holds (`enter data`, `data`, `declare`, the runtime's `acc_copyin()`). Its
-proof reads C text; in Fortran no such proof is made, so this module refuses
-instead: in a file where a data directive or a runtime data call holds arrays, a
-loop is not offloaded for an array one of them names, nor for one that is not
-its subroutine's own (a dummy argument or a module variable may be held by a
-caller, or under another name). Held, its data clauses would move nothing: the
-loop would write a device copy the host never sees, or read a stale one.
+own holds (`enter data`, `data`, `declare`, the runtime's `acc_copyin()`). In
+Fortran the proof (`fortran_hold_proof`) covers an array of the loop's own
+subprogram (a local array, neither pointer, target nor saved, in a subprogram
+with no internal procedures), held and released in that subprogram. Any other
+array is refused in a file where a data directive or a runtime data call holds
+arrays: a dummy argument or a module variable may be held by a caller, or under
+another name. Held, its data clauses would move nothing: the loop would write a
+device copy the host never sees, or read a stale one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Sequence
 from accls.analysis import FileAnalysis
 from accls.analysis.access_paths import base_name
 from accls.analysis.array_sections import loop_array_uses
-from accls.frontend import Function
+from accls.frontend import Function, Loop
+from accls.suggest.fortran_hold_proof import fortran_held
 from accls.suggest.held_refusal import HeldSpan, offloaded_nest, refused_in
 from accls.suggest.runtime_holds import runtime_data_calls, runtime_named
 from accls.suggest.suggestion import Suggestion
@@ -67,28 +69,54 @@ def _own(fn: Function, name: str, data: bytes) -> bool:
 def fortran_held_refusals(
     analysis: FileAnalysis, found: Sequence[Suggestion]
 ) -> list[Suggestion]:
-    """`found`, with offloaded nests on arrays the file's holds may cover refused."""
+    """`found`, with offloaded nests on arrays the file's holds may cover refused.
+
+    A refused nest is host code again for the proof of the others: this runs
+    until nothing changes.
+    """
     out = list(found)
     names, line = _held_names(analysis)
     if not line:
         return out
+    while True:
+        device = [s.loop for s in out if offloaded_nest(s)]
+        spans: list[HeldSpan] = []
+        for loop in device:
+            why = _why(analysis, loop, device, names, line)
+            if why:
+                spans.append((loop.span.start_byte, loop.span.end_byte, why))
+        if not spans:
+            return out
+        out = [refused_in(s, spans) for s in out]
+
+
+def _why(
+    analysis: FileAnalysis,
+    loop: Loop,
+    device: list[Loop],
+    names: set[str],
+    line: int,
+) -> tuple[str, ...]:
+    """Why the holds bar offloading `loop` (empty: fine)."""
     source = analysis.source
-    spans: list[HeldSpan] = []
-    for s in out:
-        if not offloaded_nest(s):
-            continue
-        fn = source.function(s.loop.function) if s.loop.function else None
-        if fn is None:
-            continue
-        arrays = loop_array_uses(s.loop, analysis)
-        uses = dict.fromkeys(base_name(u.name) for u in arrays)
-        why = tuple(
-            f"`{name}` may be held on the device by a data directive or runtime call "
-            f"of this file (line {line}): offloaded, its data clauses would move "
-            "nothing, and the host and device copies would drift apart"
-            for name in uses
-            if name.lower() in names or not _own(fn, name, source.data)
-        )
-        if why:
-            spans.append((s.loop.span.start_byte, s.loop.span.end_byte, why))
-    return [refused_in(s, spans) for s in out]
+    fn = source.function(loop.function) if loop.function else None
+    if fn is None:
+        return ()
+    body = source.data[fn.span.start_byte : fn.span.end_byte]
+    # An internal procedure may hold the subprogram's own arrays.
+    inner = re.search(rb"^\s*contains\b", body, re.I | re.M) is not None
+    mine = [o for o in device if o is not loop and o.function == loop.function]
+    out: list[str] = []
+    for use in {base_name(u.name): u for u in loop_array_uses(loop, analysis)}.values():
+        name = base_name(use.name)
+        if _own(fn, name, source.data) and not inner and name == use.name:
+            why = fortran_held(analysis, fn, loop, use, mine)
+            if why:
+                out.append(why)
+        elif name.lower() in names or not _own(fn, name, source.data):
+            out.append(
+                f"`{name}` may be held on the device by a data directive or runtime "
+                f"call of this file (line {line}): offloaded, its data clauses would "
+                "move nothing, and the host and device copies would drift apart"
+            )
+    return tuple(out)

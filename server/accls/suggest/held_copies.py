@@ -28,7 +28,8 @@ scalar a hold or a `declare` names (`held_scalars`), and a pointer parameter a
 caller of the file holds around the call unless that hold is proved the same
 way (`caller_holds`), or a caller in another file holds with no such proof
 recorded in the workspace index (`remote_holds`), and an array the runtime's
-data routines (`acc_copyin()`, ...) may hold (`runtime_holds`). Fortran has
+data routines (`acc_copyin()`, ...) may hold, unless `runtime_events` reads
+the calls as directives of the loop's function (`runtime_holds`). Fortran has
 no such proof: `fortran_holds` refuses instead.
 """
 
@@ -147,7 +148,9 @@ def _why(loop: Loop, round_: HeldRound) -> tuple[str, ...]:
     out += caller_holds(fn, clear, round_)
     kernel = round_.index.is_kernel(fn.name)
     out += remote_refusals(analysis, fn, clear, sentinel, kernel)
-    out += runtime_refusals(analysis, fn, [u.name for u in clear])
+    out += runtime_refusals(
+        analysis, fn, clear, (loop.span.start_byte, here.directives), sentinel
+    )
     arrays = {u.name for u in uses}
     for name in sorted({r.name for r in loop.refs} - arrays):
         if name in declared:

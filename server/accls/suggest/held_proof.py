@@ -29,6 +29,7 @@ from accls.suggest.held_text import (
 )
 from accls.suggest.lifetime_uses import KernelIndex
 from accls.suggest.region_present import covers_use
+from accls.suggest.runtime_events import modeled_events
 
 __all__ = ["Scene", "held", "scene"]
 
@@ -67,11 +68,22 @@ def held(
     if hold is None:
         return None
     row = data.count(b"\n", 0, hold.at) + 1
-    why = f"`{name}` is on the device from the `{hold.opening.name}` at line {row}"
+    called = _routine(data, hold.at)  # a runtime call read as the directive
+    what = f"{called.decode()}()" if called.startswith(b"acc_") else hold.opening.name
+    why = f"`{name}` is on the device from the `{what}` at line {row}"
     if hold.closing is None or hold.until < end:
         return why + (
             ", with no end in this function: offloaded, the loop would use the "
             "device copy, which the host's copy may not match"
+        )
+    # A hold opened on some paths only is fine (where it is not, the loop's
+    # clauses move the data); one ended on some paths only keeps the loop's
+    # writes on the device on the others.
+    low, final = depths(data, start, hold.until)
+    if final != low:
+        return why + (
+            ": the hold ends in a block the loop is not in, so on some path what "
+            "the loop writes stays on the device"
         )
     quiet, many = scene.blanked, aliased(fn, name)
     ins = [s for s in clause_sections(hold.opening) if s.name == name]
@@ -133,7 +145,8 @@ class Scene:
     device: tuple[Loop, ...]  # the other nests offloaded: device code, blanked
     blanked: bytes  # the file with those nests and the kernel calls blanked out
     # Calls of kernel functions (every loop offloaded, no host code on the
-    # caller's arrays): device code too, their arguments no copies.
+    # caller's arrays): device code too, their arguments no copies; and the
+    # runtime's data calls read as directives, which keep no copy either.
     calls: tuple[tuple[int, int], ...] = ()
     copies: dict[str, bool] = field(default_factory=dict)  # `copied`, by name
 
@@ -167,4 +180,21 @@ def scene(
     for a, b in spans:
         text[a:b] = re.sub(rb"[^\n]", b" ", bytes(text[a:b]))
     directives = function_directives(analysis.source, fn, sentinel)
+    if sentinel == "acc":
+        # The runtime's data calls are directives here: their names blanked (no
+        # call), their arguments kept (host code naming the array for others).
+        events = modeled_events(analysis, fn)
+        for at, _ in events:
+            size = len(_routine(analysis.source.data, at))
+            text[at : at + size] = b" " * size
+        calls += tuple(
+            (d.span.start_byte, d.span.end_byte) for _, d in events if d.span
+        )
+        directives = sorted([*directives, *events], key=lambda e: e[0])
     return Scene(directives, device, bytes(text), calls)
+
+
+def _routine(data: bytes, at: int) -> bytes:
+    """The routine's name of the call at `at`."""
+    found = re.match(rb"[A-Za-z_]\w*", data[at : at + 64])
+    return found.group(0) if found else b""
