@@ -18,13 +18,11 @@ from accls.analysis.element_arguments import promote_element_arguments
 from accls.analysis.element_members import member_dependences
 from accls.analysis.empty_loops import keep_first_values
 from accls.analysis.extents import escape_reason, extent_escapes
-from accls.analysis.field_alias import own_label
-from accls.analysis.field_points_to import file_field_facts
-from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.global_links import with_own_links
 from accls.analysis.graph import DependenceGraph
 from accls.analysis.guarded_arrays import guarded_arrays
 from accls.analysis.header_functions import with_headers
+from accls.analysis.lone_program import program_field_sets
 from accls.analysis.loop_common import LoopCommon, loop_common
 from accls.analysis.model import Dependence, LoopFacts, Obstacle, ObstacleCode
 from accls.analysis.nan_minmax import nan_minmax
@@ -48,7 +46,6 @@ from accls.analysis.shift_atomics import shift_atomics
 from accls.analysis.symbol_facts import Fact, function_facts, nest_facts
 from accls.analysis.xor_partners import xor_pair_arrays
 from accls.frontend import (
-    FieldEventKind,
     HeaderContext,
     Loop,
     Ref,
@@ -285,20 +282,6 @@ def _too_large(loop: Loop, exc: TooLarge) -> LoopFacts:
     )
 
 
-def _field_sets(
-    source: SourceFile, program: ProgramSummaries | None
-) -> FieldSets | None:
-    """The program's field points-to, only from an index of every file."""
-    if program is None or not program.whole or not program.complete:
-        return None
-    if not any(e.kind is FieldEventKind.STORE for e in source.field_events) and not (
-        program.field_facts
-    ):
-        return None
-    own = file_field_facts(source, own_label(source))
-    return field_sets((*program.field_facts, *own))
-
-
 def analyze(source: SourceFile, options: AnalysisOptions | None = None) -> FileAnalysis:
     """Facts for every loop in the file."""
     opts = options or AnalysisOptions()
@@ -316,7 +299,7 @@ def analyze_dialects(
     program = with_headers(source, options.program, PURE_FUNCTIONS)
     opts = replace(options, program=with_own_links(program, source))
     facts: dict[str, list[LoopFacts]] = {d: [] for d in dialects}
-    fields = _field_sets(source, opts.program)
+    fields = program_field_sets(source, opts.program)
     if fields is not None and opts.program is not None:
         opts = replace(opts, program=replace(opts.program, fields=fields))
     constants = integer_macros(source.macros)

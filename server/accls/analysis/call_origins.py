@@ -24,7 +24,7 @@ __all__ = [
 
 _CAST = re.compile(r"^\(\s*(?:const\s+)?[A-Za-z_][\w\s]*\**\s*\)\s*")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
-_OFFSET = re.compile(r"^([A-Za-z_]\w*)\s*[-+]")
+_OFFSET = re.compile(r"^([A-Za-z_]\w*)\s*(?:\+|-(?!>))")  # `p->f` is no `p - k`
 _ROW = re.compile(r"([A-Za-z_]\w*)\s*((?:\[[^\[\]]*\]\s*)+)")
 _MEMBER = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+")
 

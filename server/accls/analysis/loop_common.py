@@ -17,6 +17,7 @@ from accls.analysis.fenv_state import fenv_obstacle
 from accls.analysis.field_sets import FieldSets
 from accls.analysis.inductions import header_advances
 from accls.analysis.iteration_arrays import iteration_arrays
+from accls.analysis.lone_program import overlap_calls
 from accls.analysis.model import Escape, Obstacle
 from accls.analysis.obstacles import call_obstacles, shape_obstacles, user_calls
 from accls.analysis.program import ProgramSummaries
@@ -85,7 +86,7 @@ def loop_common(
             _unseen(source),
             fields,
             program.global_links if program is not None else (),
-            program.calls if program is not None else None,
+            overlap_calls(source, program),
         ),
         pure_calls=user_calls(loop, source),
         advances=header_advances(loop),

@@ -136,6 +136,28 @@ def _member_path(node: Node, members: frozenset[str]) -> str:
     return ""
 
 
+def _freed(node: Node) -> bool:
+    """Whether `node` is the one argument of a call of `free`.
+
+    A view of a struct (or a field) that is only handed to `free` stores no
+    field and reads none: the block is released.
+    """
+    top = node
+    while top.parent is not None and top.parent.type == "parenthesized_expression":
+        top = top.parent
+    args = top.parent
+    call = args.parent if args is not None else None
+    if args is None or call is None or args.type != "argument_list":
+        return False
+    function = call.child_by_field_name("function")
+    return (
+        call.type == "call_expression"
+        and function is not None
+        and node_text(function) == "free"
+        and args.named_child_count == 1
+    )
+
+
 _EVENT_KINDS = frozenset(
     {
         "assignment_expression",
@@ -255,6 +277,8 @@ def field_events(
                         )
                     )
             elif kind == "cast_expression":
+                if _freed(node):
+                    continue  # `free((char *) net)`: released, no field set
                 value = node.child_by_field_name("value")
                 out.append(
                     FieldEvent(
