@@ -134,3 +134,15 @@ def test_a_project_whose_other_file_never_calls_the_kernel_proves_it(
 ) -> None:
     fact = _project(tmp_path, "int twice(int x) { return 2 * x; }\n")
     assert fact.parallel, _alias(fact)
+
+
+def test_a_file_with_a_header_of_its_own_is_one_file_of_many() -> None:
+    # Another file may declare `relax` itself and pass one buffer twice.
+    fact = _relax('#include "grid.h"\n' + KERNEL + DISTINCT)
+    assert not fact.parallel
+    assert _alias(fact)
+
+
+def test_system_headers_alone_leave_a_lone_program() -> None:
+    fact = _relax("#include <math.h>\n#include <stdio.h>\n" + KERNEL + DISTINCT)
+    assert fact.parallel, _alias(fact)

@@ -1,7 +1,8 @@
 """What a lone C file with `main` knows of the whole program: its calls, its fields.
 
-A C file that defines `main` and is analysed without a project (no `--project`,
-no compile database, no workspace index: `program` is None) is taken as the
+A C file that defines `main`, includes no header of its own (no quoted
+`#include`), and is analysed without a project (no `--project`, no compile
+database, no workspace index: `program` is None) is taken as the
 whole program, as `cost_context` takes it: its external functions are called
 only from it. Its calls then decide two pointer parameters apart exactly as a
 `static` function's do, through `ProgramCalls` with no other file, sealed, and
@@ -14,6 +15,8 @@ says other files exist, their calls and fields, or their absence, decide instead
 
 from __future__ import annotations
 
+import re
+
 from accls.analysis.field_alias import own_label
 from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
@@ -23,13 +26,23 @@ from accls.frontend import FieldEventKind, SourceFile
 
 __all__ = ["overlap_calls", "program_field_sets"]
 
+# A quoted include names a header of the program's own: the sign of other files
+# (whose functions may call this one's with any arguments) when no index says.
+_OWN_HEADER = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"', re.MULTILINE)
+
 
 def _lone(source: SourceFile, program: ProgramSummaries | None) -> bool:
-    """Whether `source` is taken as the whole program: a C file with `main`, alone."""
+    """Whether `source` is taken as the whole program: a C file with `main`, alone.
+
+    A file that includes a header of its own (`#include "x.h"`) is taken as one
+    file of a larger program, even if that header declares none of its functions:
+    another file may declare them itself and pass overlapping arguments.
+    """
     return (
         program is None
         and source.language == "c"
         and source.function("main") is not None
+        and _OWN_HEADER.search(source.text) is None
     )
 
 
