@@ -27,7 +27,9 @@ from accls.frontend import (
     Var,
     library_function,
 )
+from accls.frontend.asm_operands import ASM_CALL
 from accls.frontend.library import names_with
+from accls.frontend.recorder import UNREAD_CALL
 
 __all__ = ["PURE_FUNCTIONS", "call_obstacles", "shape_obstacles", "user_calls"]
 
@@ -180,11 +182,21 @@ def call_obstacles(
 
 def _call_obstacle(call: Call, detail: str, where: str = "") -> Obstacle:
     """The obstacle of a call; `where` is the callee's place in another file."""
+    line = call.span.line
+    message = f"calls `{call.name}()` at line {line}{where}, {detail}"
+    if call.name == UNREAD_CALL:  # no call: text the parse could not read
+        message = (
+            f"has text at line {line} that could not be read (an `#include` or "
+            "`#if` block as a body, or a macro used as a statement): what it does "
+            "is unknown"
+        )
+    elif call.name == ASM_CALL:
+        message = (
+            f"has an `asm` statement at line {line} that clobbers memory: "
+            "what it reads and writes is unknown"
+        )
     return Obstacle(
-        code=ObstacleCode.CALL,
-        line=call.span.line,
-        variable=call.name,
-        message=f"calls `{call.name}()` at line {call.span.line}{where}, {detail}",
+        code=ObstacleCode.CALL, line=line, variable=call.name, message=message
     )
 
 
