@@ -202,3 +202,28 @@ def test_outputs_compile(
         check=False,
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_a_pointer_whose_address_escaped_before_the_hold_gets_no_present() -> None:
+    # `keep(&a)` before the `enter data` lets a later call point `a` elsewhere:
+    # its declaration's value is the one held only when nothing can move it.
+    text = same().replace(
+        "    #pragma acc enter data", "    keep(&a);\n    #pragma acc enter data"
+    )
+    text = "void keep(double **p);\n" + text
+    assert "keep(&a);" in text
+    assert "present(a" not in pragmas(text).get("run", "")
+
+
+def test_a_pointer_set_before_the_hold_gets_present() -> None:
+    text = (
+        "#include <stdlib.h>\n"
+        "void run(int n, double *restrict b)\n{\n"
+        "    double *a = malloc(n * sizeof(double));\n"
+        "    for (int i = 0; i < n; i++) a[i] = i;\n"
+        "    #pragma acc enter data copyin(a[0:n]) create(b[0:n])\n"
+        "    for (int i = 0; i < n; i++)\n        b[i] = 2.0 * a[i];\n"
+        "    #pragma acc exit data copyout(b[0:n]) delete(a[0:n])\n"
+        "    free(a);\n}\n"
+    )
+    assert "present(a[0:n]" in pragmas(text)["run"]

@@ -75,10 +75,17 @@ def _stable(
         # A global pointer: a callee may point it elsewhere.
         if len(found) != 1 or not found[0].dims or found[0].pointers:
             return False
+    # A pointer whose address escapes, even before, may be reassigned later.
     return not any(
         r.name == name
-        and ((r.is_write and not r.subscripts and not r.deref) or r.escapes)
-        and r.span.start_byte >= after
+        and (
+            (
+                r.is_write
+                and not (r.subscripts or r.deref)
+                and r.span.start_byte >= after
+            )
+            or r.escapes
+        )
         and not any(a <= r.span.start_byte < b for a, b in calls)
         for r in fn.refs
     )
