@@ -146,3 +146,12 @@ def test_a_file_with_a_header_of_its_own_is_one_file_of_many() -> None:
 def test_system_headers_alone_leave_a_lone_program() -> None:
     fact = _relax("#include <math.h>\n#include <stdio.h>\n" + KERNEL + DISTINCT)
     assert fact.parallel, _alias(fact)
+
+
+def test_a_cpp_file_with_main_is_not_taken_as_the_whole_program() -> None:
+    # C++ (other linkage, its own front end) keeps its field stores unknown:
+    # `weigh` reads the public `Real_t *` member that may point into `m_x`.
+    path = Path(__file__).parents[1] / "fixtures" / "cpp" / "typed_members.cpp"
+    found = analyze_text(path.read_text(encoding="utf-8"), str(path)).facts
+    (weigh,) = [f for f in found if f.loop.function == "weigh"]
+    assert not weigh.parallel

@@ -22,7 +22,7 @@ from accls.analysis.field_points_to import file_field_facts
 from accls.analysis.field_sets import FieldSets, field_sets
 from accls.analysis.program import ProgramSummaries
 from accls.analysis.remote_calls import ProgramCalls
-from accls.frontend import FieldEventKind, SourceFile
+from accls.frontend import FieldEventKind, SourceFile, is_cpp
 
 __all__ = ["overlap_calls", "program_field_sets"]
 
@@ -40,7 +40,8 @@ def _lone(source: SourceFile, program: ProgramSummaries | None) -> bool:
     """
     return (
         program is None
-        and source.language == "c"
+        and source.language == "c"  # C++ reads "c" too: its path tells
+        and not is_cpp(source.path)
         and source.function("main") is not None
         and _OWN_HEADER.search(source.text) is None
     )
