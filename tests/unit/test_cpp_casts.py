@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from textwrap import dedent
-
-from accls.analysis import AnalysisOptions, analyze
-from accls.frontend import parse_source
+from accls.analysis import AnalysisOptions
+from support.verdicts import verdicts
 
 
 def _verdicts(text: str) -> dict[int, tuple[bool, str]]:
-    source = parse_source(dedent(text), "k.cpp")
-    analysis = analyze(source, AnalysisOptions(assume_no_alias=True))
-    return {
-        f.loop.line: (f.parallel, " | ".join(o.message for o in f.obstacles))
-        for f in analysis.facts
-    }
+    return verdicts(text, options=AnalysisOptions(assume_no_alias=True))
 
 
 def test_an_integer_cast_of_a_literal_is_the_literal() -> None:

@@ -6,6 +6,7 @@ from textwrap import dedent
 
 from accls.analysis import AnalysisOptions, analyze
 from accls.frontend import parse_source
+from support.verdicts import verdicts
 
 HEAD = """\
     #include <cstddef>
@@ -15,12 +16,7 @@ HEAD = """\
 
 
 def _verdicts(text: str) -> dict[int, tuple[bool, str]]:
-    source = parse_source(dedent(HEAD) + dedent(text), "k.cpp")
-    analysis = analyze(source, AnalysisOptions())
-    return {
-        f.loop.line: (f.parallel, " | ".join(o.message for o in f.obstacles))
-        for f in analysis.facts
-    }
+    return verdicts(dedent(HEAD) + dedent(text))
 
 
 def test_a_reference_to_the_iterations_row_is_that_row() -> None:

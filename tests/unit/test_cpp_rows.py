@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from accls.analysis import AnalysisOptions, analyze
-from accls.frontend import parse_source
+from support.verdicts import verdicts
 
 HEAD = """\
     #include <vector>
@@ -14,12 +13,7 @@ HEAD = """\
 
 
 def _verdicts(text: str) -> dict[int, tuple[bool, str]]:
-    source = parse_source(dedent(HEAD) + dedent(text), "k.cpp")
-    analysis = analyze(source, AnalysisOptions())
-    return {
-        f.loop.line: (f.parallel, " | ".join(o.message for o in f.obstacles))
-        for f in analysis.facts
-    }
+    return verdicts(dedent(HEAD) + dedent(text))
 
 
 def test_rows_in_index_form_are_apart() -> None:
