@@ -17,25 +17,14 @@ from dataclasses import dataclass
 from accls.analysis import FileAnalysis
 from accls.analysis.data_clauses import split_top
 from accls.frontend import Function
+from accls.suggest.runtime_events import RUNTIME_EVENTS
 from accls.suggest.runtime_holds import runtime_data_calls
 
 __all__ = ["OPENS", "HoldEvent", "hold_events"]
 
 OPENS = frozenset({"copyin", "create"})
-_CALLS = {
-    "acc_copyin": "copyin",
-    "acc_pcopyin": "copyin",
-    "acc_present_or_copyin": "copyin",
-    "acc_create": "create",
-    "acc_pcreate": "create",
-    "acc_present_or_create": "create",
-    "acc_copyout": "copyout",
-    "acc_copyout_finalize": "copyout",
-    "acc_delete": "delete",
-    "acc_delete_finalize": "delete",
-    "acc_update_device": "device",
-    "acc_update_self": "self",
-}
+# The routine -> the clause it stands for (C reads the same table).
+_CALLS = {name: clause for name, (_, clause) in RUNTIME_EVENTS.items()}
 # Per directive, its clauses that are events, and the kind of each.
 _CLAUSES = {
     "enter data": {

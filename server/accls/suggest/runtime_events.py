@@ -24,10 +24,10 @@ from accls.frontend import Call, Directive, Function, parse_directive
 from accls.suggest.held_text import names_in, quiet
 from accls.suggest.region_present import covers_use
 
-__all__ = ["event_refusal", "modeled_events", "runtime_directive"]
+__all__ = ["RUNTIME_EVENTS", "event_refusal", "modeled_events", "runtime_directive"]
 
 # The routine (its `_finalize` form too) -> the directive and clause it stands for.
-_EVENTS = {
+RUNTIME_EVENTS = {
     "acc_copyin": ("enter data", "copyin"),
     "acc_pcopyin": ("enter data", "copyin"),
     "acc_present_or_copyin": ("enter data", "copyin"),
@@ -80,7 +80,7 @@ def _item(fn: Function, name: str, count: str) -> str | None:
 
 def runtime_directive(fn: Function, call: Call) -> Directive | None:
     """The directive `call` stands for, or None when it is not a certain event."""
-    event = _EVENTS.get(call.name)
+    event = RUNTIME_EVENTS.get(call.name)
     if event is None or len(call.args) != 2 or not _NAME.match(call.args[0]):
         return None
     item = _item(fn, call.args[0], call.args[1].strip())
